@@ -1,0 +1,289 @@
+// The contracts of Deliberative Search. Every boundary (model output, receipts on disk, webview messages,
+// CLI JSON) is parsed with these schemas; the TypeScript types are inferred from them so the two never drift.
+import { z } from "zod";
+
+export const LineRangeSchema = z
+  .object({ start: z.number().int().min(1), end: z.number().int().min(1) })
+  .refine((r) => r.end >= r.start, { message: "line_range.end must be >= line_range.start" });
+export type LineRange = z.infer<typeof LineRangeSchema>;
+
+export const PrecisionClassSchema = z.enum(["exact-lines", "section", "document", "commit"]);
+export type PrecisionClass = z.infer<typeof PrecisionClassSchema>;
+
+export const EvidenceKindSchema = z.enum(["internal", "external"]);
+export type EvidenceKind = z.infer<typeof EvidenceKindSchema>;
+
+export const CitationSchema = z.object({
+  id: z.string().min(1),
+  kind: EvidenceKindSchema,
+  path_or_url: z.string().min(1),
+  line_range: LineRangeSchema.optional(),
+  commit: z.string().regex(/^[0-9a-f]{7,64}$/).optional(),
+  fetched_at: z.string().datetime({ offset: true }).optional(),
+  precision_class: PrecisionClassSchema,
+  excerpt: z.string(),
+  /** Short human label: ADR title, section heading, commit subject, page title. */
+  title: z.string().optional(),
+  resolution_failed: z.literal(true).optional(),
+});
+export type Citation = z.infer<typeof CitationSchema>;
+
+export const LevelSchema = z.enum(["low", "med", "high"]);
+export type Level = z.infer<typeof LevelSchema>;
+
+export const OptionSchema = z.object({
+  id: z.string().min(1),
+  title: z.string().min(1),
+  summary: z.string().min(1),
+  supports: z.array(z.string()),
+  dissent: z.array(z.string()),
+  tradeoffs: z.array(z.string()),
+  cost: LevelSchema,
+  risk: LevelSchema,
+  /** Lowered to "low" when one of the option's citations failed to resolve or was unknown. */
+  confidence: LevelSchema.optional(),
+});
+export type Option = z.infer<typeof OptionSchema>;
+
+export const UNDECIDABLE = "undecidable-on-current-evidence" as const;
+
+export const RecommendationSchema = z.object({
+  option_id: z.string().min(1),
+  rationale: z.string().min(1),
+  confidence: LevelSchema,
+});
+export type Recommendation = z.infer<typeof RecommendationSchema>;
+
+export const CoverageSchema = z.object({
+  internal: z.number().int().min(0),
+  external: z.number().int().min(0),
+  top_score: z.number().min(0),
+});
+export type Coverage = z.infer<typeof CoverageSchema>;
+
+const OptionPickerBase = z.object({
+  question: z.string().min(1),
+  class: z.literal("open-question"),
+  options: z.array(OptionSchema).min(2).max(5),
+  recommendation: RecommendationSchema,
+  citations: z.array(CitationSchema),
+  coverage: CoverageSchema,
+  evidence_ref: z.string().min(1),
+  receipt_ref: z.string().min(1),
+});
+
+/** Cross-field rules: every cited id exists, ids are unique, the recommendation names an option or is undecidable. */
+function checkPicker(p: z.infer<typeof OptionPickerBase>, ctx: z.RefinementCtx): void {
+  const citationIds = new Set<string>();
+  for (const c of p.citations) {
+    if (citationIds.has(c.id)) ctx.addIssue({ code: "custom", message: `duplicate citation id ${c.id}`, path: ["citations"] });
+    citationIds.add(c.id);
+  }
+  const optionIds = new Set<string>();
+  p.options.forEach((o, i) => {
+    if (optionIds.has(o.id)) ctx.addIssue({ code: "custom", message: `duplicate option id ${o.id}`, path: ["options", i, "id"] });
+    optionIds.add(o.id);
+    for (const field of ["supports", "dissent"] as const) {
+      for (const id of o[field]) {
+        if (!citationIds.has(id)) {
+          ctx.addIssue({ code: "custom", message: `option ${o.id} ${field} names unknown citation ${id}`, path: ["options", i, field] });
+        }
+      }
+    }
+  });
+  const rec = p.recommendation.option_id;
+  if (rec !== UNDECIDABLE && !optionIds.has(rec)) {
+    ctx.addIssue({ code: "custom", message: `recommendation names unknown option ${rec}`, path: ["recommendation", "option_id"] });
+  }
+}
+
+export const OptionPickerSchema = OptionPickerBase.superRefine(checkPicker);
+export type OptionPicker = z.infer<typeof OptionPickerSchema>;
+
+/** The payload before it is bound to a receipt (synthesizers produce this; the pipeline adds the refs). */
+export const DraftPickerSchema = OptionPickerBase.omit({ evidence_ref: true, receipt_ref: true });
+export type DraftPicker = z.infer<typeof DraftPickerSchema>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Evidence: what experts return and fusion ranks. A Citation is the evidence's public face in a payload.
+
+export const SourceTypeSchema = z.enum([
+  "adr",
+  "agent-instructions",
+  "architecture",
+  "contributing",
+  "canonical-file",
+  "commit",
+  "dependency-doc",
+  "web",
+]);
+export type SourceType = z.infer<typeof SourceTypeSchema>;
+
+export const AdrStatusSchema = z.enum(["proposed", "accepted", "rejected", "deprecated", "superseded", "unknown"]);
+export type AdrStatus = z.infer<typeof AdrStatusSchema>;
+
+export const AdrMetaSchema = z.object({
+  /** Workspace-relative path of the ADR file. */
+  path: z.string(),
+  title: z.string(),
+  status: AdrStatusSchema,
+  date: z.string().optional(),
+  /** Paths (workspace-relative) or raw references of the ADRs this one supersedes / is superseded by. */
+  supersedes: z.array(z.string()),
+  superseded_by: z.array(z.string()),
+  considered_options: z.array(z.string()),
+  chosen_option: z.string().optional(),
+  /** Which section of the ADR this evidence item is ("decision", "context", "consequences", "considered-options", "pros-and-cons", …). */
+  section: z.string().optional(),
+});
+export type AdrMeta = z.infer<typeof AdrMetaSchema>;
+
+export const EvidenceItemSchema = z.object({
+  id: z.string(),
+  kind: EvidenceKindSchema,
+  /** Which expert produced it: "adr", "conventions", "git", "deps", "docs", "searxng", … */
+  expert: z.string(),
+  source_type: SourceTypeSchema,
+  path_or_url: z.string(),
+  line_range: LineRangeSchema.optional(),
+  commit: z.string().optional(),
+  fetched_at: z.string().optional(),
+  precision_class: PrecisionClassSchema,
+  title: z.string().optional(),
+  excerpt: z.string(),
+  /** The expert's own relevance score (higher is better); fusion replaces ranking with RRF. */
+  score: z.number(),
+  adr: AdrMetaSchema.optional(),
+  /** External: the package this doc belongs to, and whether it is deprecated. */
+  package: z.string().optional(),
+  deprecated: z.boolean().optional(),
+});
+export type EvidenceItem = z.infer<typeof EvidenceItemSchema>;
+
+export const FusedEvidenceSchema = EvidenceItemSchema.extend({
+  rank: z.number().int().min(1),
+  /** Reciprocal-rank-fusion score. */
+  fused_score: z.number(),
+  /** Every expert that returned this item (fusion merges duplicates). */
+  experts: z.array(z.string()),
+});
+export type FusedEvidence = z.infer<typeof FusedEvidenceSchema>;
+
+/** The `--shape ranked-evidence` rendering. */
+export const RankedEvidenceRowSchema = z.object({
+  rank: z.number().int().min(1),
+  id: z.string(),
+  kind: EvidenceKindSchema,
+  path_or_url: z.string(),
+  line_range: LineRangeSchema.optional(),
+  commit: z.string().optional(),
+  score: z.number(),
+  expert: z.string(),
+});
+export type RankedEvidenceRow = z.infer<typeof RankedEvidenceRowSchema>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Classification, stages, receipts.
+
+export const QuestionClassSchema = z.enum(["open-question", "lookup", "abstain"]);
+export type QuestionClass = z.infer<typeof QuestionClassSchema>;
+
+export const ClassificationSchema = z.object({
+  class: QuestionClassSchema,
+  confidence: z.number().min(0).max(1),
+  reasons: z.array(z.string()),
+});
+export type Classification = z.infer<typeof ClassificationSchema>;
+
+export const StageStatusSchema = z.object({
+  status: z.enum(["ok", "empty", "failed", "skipped"]),
+  reason: z.string().optional(),
+  count: z.number().int().min(0),
+  ms: z.number().min(0),
+  /** True when a budget (time, commits, pages) cut the stage short. */
+  truncated: z.boolean().optional(),
+});
+export type StageStatus = z.infer<typeof StageStatusSchema>;
+
+export const OperatorPickSchema = z.object({
+  option_id: z.string().min(1),
+  reason: z.string().optional(),
+  at: z.string().datetime({ offset: true }),
+  overrode_recommendation: z.boolean(),
+});
+export type OperatorPick = z.infer<typeof OperatorPickSchema>;
+
+export const ModelCallSchema = z.object({
+  purpose: z.enum(["plan", "synthesis"]),
+  ms: z.number().min(0),
+  prompt_tokens: z.number().int().min(0).optional(),
+  completion_tokens: z.number().int().min(0).optional(),
+  outcome: z.string(),
+});
+export type ModelCall = z.infer<typeof ModelCallSchema>;
+
+export const SynthesisInfoSchema = z.object({
+  mode: z.enum(["rules", "model"]),
+  model: z.string().optional(),
+  endpoint_host: z.string().optional(),
+  fallback_reason: z.string().optional(),
+  options_count: z.number().int().min(0),
+  recommendation_id: z.string(),
+  dissent_count: z.number().int().min(0),
+  /** Set when the evidence could not separate the options. */
+  symmetric: z.boolean().optional(),
+  calls: z.array(ModelCallSchema).optional(),
+});
+export type SynthesisInfo = z.infer<typeof SynthesisInfoSchema>;
+
+export const QueryPlanSchema = z.object({
+  mode: z.enum(["rules", "model"]),
+  terms: z.array(z.string()),
+  expansions: z.array(z.string()),
+  draft: z.string().optional(),
+  entities: z.array(z.string()).optional(),
+  keywords: z.array(z.string()).optional(),
+});
+export type QueryPlan = z.infer<typeof QueryPlanSchema>;
+
+export const SigningInfoSchema = z.object({
+  algorithm: z.literal("ed25519"),
+  key_id: z.string(),
+  public_key: z.string(),
+});
+
+export const RECEIPT_SCHEMA_VERSION = 1;
+
+export const ReceiptSchema = z.object({
+  schema_version: z.literal(RECEIPT_SCHEMA_VERSION),
+  receipt_id: z.string().regex(/^[A-Za-z0-9_-]{6,80}$/),
+  created_at: z.string().datetime({ offset: true }),
+  question: z.string(),
+  question_hash: z.string(),
+  classification: ClassificationSchema,
+  class_mismatch: z.boolean().optional(),
+  config_version: z.string(),
+  artifact_set_hash: z.string(),
+  citation_set_hash: z.string(),
+  evidence_ref: z.string(),
+  stages: z.record(z.string(), StageStatusSchema),
+  plan: QueryPlanSchema.optional(),
+  synthesis: SynthesisInfoSchema,
+  /** External sources discovered and used (hosts/URLs), so the allow-list can grow deliberately. */
+  sources: z.array(z.string()).optional(),
+  context: z.object({ file: z.string().optional(), line: z.number().int().optional() }).optional(),
+  operator_pick: OperatorPickSchema.nullable(),
+  payload: OptionPickerSchema,
+  signing: SigningInfoSchema,
+  signature: z.string(),
+});
+export type Receipt = z.infer<typeof ReceiptSchema>;
+export type UnsignedReceipt = Omit<Receipt, "signature">;
+
+/** Formats a zod error as one line for CLI and log output. */
+export function formatZodError(err: z.ZodError): string {
+  return err.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
+    .join("; ");
+}
