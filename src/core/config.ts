@@ -41,7 +41,7 @@ export const DEFAULT_CONFIG: DeliberationConfig = {
   ignoreGlobs: ["**/node_modules/**", "**/.git/**", "**/.deliberations/**", "**/dist/**", "**/out/**"],
   maxFileBytes: 1024 * 1024,
   git: { maxMs: 1200, pickaxeCommits: 2000, maxResults: 20 },
-  offline: true,
+  offline: false,
   receiptsDir: ".deliberations",
   rrfK: 60,
   maxEvidence: 40,

@@ -92,6 +92,8 @@ export interface Expert {
   /** Short stable name: "docs", "git", "deps", "web", … */
   readonly name: string;
   readonly kind: EvidenceKind;
+  /** True for experts that never touch the network (installed dependency docs); only these run when offline. */
+  readonly offlineCapable?: boolean;
   run(ctx: ExpertContext): Promise<ExpertResult>;
 }
 

@@ -1,0 +1,396 @@
+// The deliberation pipeline: classify -> discover artifacts -> plan terms -> run experts concurrently -> fuse ->
+// synthesize -> bind citations -> sign and store the receipt. Pure Node: the CLI and the VS Code host both call
+// `deliberate`, and nothing below src/core imports vscode.
+import { existsSync, promises as fs, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { classifyQuestion } from "./classify";
+import { configVersion as computeConfigVersion, resolveConfig } from "./config";
+import { fuseRankedLists } from "./fuse";
+import { canonicalJson, sha256 } from "./hash";
+import { discoverArtifacts } from "./internal/discovery";
+import { createDocsExpert } from "./internal/docsExpert";
+import { createGitExpert } from "./internal/git";
+import { signReceipt, type SigningKey } from "./receipts/signing";
+import {
+  DEFAULT_RECEIPTS_DIR,
+  evidenceRefOf,
+  loadReceiptFile,
+  newReceiptId,
+  receiptPath,
+  unresolvedCitations,
+  writeEvidence,
+  writeFileAtomic,
+  writeReceipt,
+} from "./receipts/store";
+import {
+  OptionPickerSchema,
+  ReceiptSchema,
+  formatZodError,
+  type Citation,
+  type Classification,
+  type DraftPicker,
+  type FusedEvidence,
+  type OptionPicker,
+  type Receipt,
+  type StageStatus,
+} from "./schemas";
+import { createRulesSynthesizer } from "./synth/rules";
+import { createRulesPlanner } from "./terms";
+import type {
+  ArtifactSet,
+  DeliberationConfig,
+  Expert,
+  ExpertResult,
+  ProgressListener,
+  QueryPlanner,
+  Synthesizer,
+} from "./types";
+import { join } from "node:path";
+
+export const MAX_QUESTION_BYTES = 4096;
+
+/** A failure the caller should show as one line (bad input, unusable repo). Never carries a stack to the user. */
+export class DeliberationError extends Error {
+  constructor(
+    message: string,
+    readonly code: "bad-input" | "corrupt" | "internal",
+  ) {
+    super(message);
+    this.name = "DeliberationError";
+  }
+}
+
+export interface DeliberateRequest {
+  repo: string;
+  question: string;
+  /** Where the question came from in the editor; `text` holds the ~20 surrounding lines. */
+  context?: { file?: string; line?: number; text?: string };
+  config?: Partial<DeliberationConfig>;
+  /** Deliberate even when the classifier does not call it an open question. */
+  force?: boolean;
+  /** Default true. When false the payload still gets a receipt id, but nothing is written. */
+  writeReceipt?: boolean;
+  /** Default true: a turn with the same key returns the stored receipt without re-mining. */
+  useCache?: boolean;
+  signingKey: SigningKey;
+  planner?: QueryPlanner;
+  synthesizer?: Synthesizer;
+  /** Experts beside the built-in internal ones (dependency docs, web docs, SearxNG). */
+  externalExperts?: Expert[];
+  /** Replaces the built-in internal experts (tests, benchmarks). */
+  internalExperts?: Expert[];
+  signal?: AbortSignal;
+  onProgress?: ProgressListener;
+  now?: () => Date;
+}
+
+export type DeliberateOutcome =
+  | { kind: "abstained"; question: string; classification: Classification }
+  | {
+      kind: "deliberated";
+      receipt: Receipt;
+      payload: OptionPicker;
+      evidence: FusedEvidence[];
+      /** Where the receipt was written, or undefined with writeReceipt=false. */
+      receiptFile?: string;
+      cached: boolean;
+    };
+
+export function normaliseQuestion(question: string): string {
+  return question.replace(/\s+/g, " ").trim();
+}
+
+function checkAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error("deliberation cancelled");
+}
+
+export function validateRequest(req: Pick<DeliberateRequest, "repo" | "question">): { repo: string; question: string } {
+  const repo = resolve(req.repo);
+  if (!existsSync(repo)) throw new DeliberationError(`repository path does not exist: ${repo}`, "bad-input");
+  if (!statSync(repo).isDirectory()) throw new DeliberationError(`repository path is not a directory: ${repo}`, "bad-input");
+  const question = normaliseQuestion(req.question ?? "");
+  if (!question) throw new DeliberationError("the question is empty", "bad-input");
+  const bytes = Buffer.byteLength(req.question, "utf8");
+  if (bytes > MAX_QUESTION_BYTES) {
+    throw new DeliberationError(`the question is ${bytes} bytes; the limit is ${MAX_QUESTION_BYTES} (4 kB)`, "bad-input");
+  }
+  return { repo, question };
+}
+
+interface TimedStage {
+  name: string;
+  expert: Expert;
+  result: ExpertResult;
+  ms: number;
+}
+
+async function runExpert(
+  expert: Expert,
+  stageName: string,
+  ctx: Omit<Parameters<Expert["run"]>[0], "log">,
+  progress: ProgressListener,
+  log: (m: string) => void,
+): Promise<TimedStage> {
+  const started = performance.now();
+  progress({ stage: stageName, state: "start" });
+  let result: ExpertResult;
+  try {
+    result = await expert.run({ ...ctx, log: (m) => log(`[${expert.name}] ${m}`) });
+  } catch (err) {
+    if (ctx.signal.aborted) throw err;
+    result = { status: "failed", reason: `${expert.name} failed: ${oneLine(err)}`, items: [] };
+  }
+  // A claim without a location is dropped, never softened.
+  const items = result.items.filter((i) => i.path_or_url && (i.line_range || i.commit || i.kind === "external"));
+  if (items.length === 0 && result.status === "ok") result = { ...result, status: "empty", reason: result.reason ?? "no cited evidence" };
+  result = { ...result, items };
+  const ms = performance.now() - started;
+  progress({ stage: stageName, state: "done", status: result.status, reason: result.reason, ms, count: items.length });
+  return { name: stageName, expert, result, ms };
+}
+
+export function oneLine(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  return msg.split("\n")[0].slice(0, 300);
+}
+
+/** Folds several experts' outcomes into one stage status: ok if any found evidence, else the reasons of each. */
+function aggregateStage(stages: TimedStage[], emptyReason: string): StageStatus {
+  if (stages.length === 0) return { status: "empty", reason: emptyReason, count: 0, ms: 0 };
+  const count = stages.reduce((n, s) => n + s.result.items.length, 0);
+  const ms = Math.max(...stages.map((s) => s.ms));
+  const truncated = stages.some((s) => s.result.truncated) || undefined;
+  const reasons = stages.filter((s) => s.result.reason).map((s) => `${s.expert.name}: ${s.result.reason}`);
+  const status: StageStatus["status"] = count > 0 ? "ok" : stages.every((s) => s.result.status === "failed") ? "failed" : "empty";
+  return { status, count, ms: round1(ms), ...(reasons.length ? { reason: reasons.join("; ") } : {}), ...(truncated ? { truncated } : {}) };
+}
+
+function stageStatusOf(s: TimedStage): StageStatus {
+  return {
+    status: s.result.status,
+    count: s.result.items.length,
+    ms: round1(s.ms),
+    ...(s.result.reason ? { reason: s.result.reason } : {}),
+    ...(s.result.truncated ? { truncated: true } : {}),
+  };
+}
+
+function round1(n: number): number {
+  return Math.round(n * 10) / 10;
+}
+
+export function citationFromEvidence(e: FusedEvidence): Citation {
+  return {
+    id: e.id,
+    kind: e.kind,
+    path_or_url: e.path_or_url,
+    ...(e.line_range ? { line_range: e.line_range } : {}),
+    ...(e.commit ? { commit: e.commit } : {}),
+    ...(e.fetched_at ? { fetched_at: e.fetched_at } : {}),
+    precision_class: e.precision_class,
+    excerpt: e.excerpt,
+    ...(e.title ? { title: e.title } : {}),
+  };
+}
+
+function turnCacheKey(parts: Record<string, string>): string {
+  return sha256(canonicalJson(parts)).slice(0, 40);
+}
+
+export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutcome> {
+  const { repo, question } = validateRequest(req);
+  const signal = req.signal ?? new AbortController().signal;
+  const progress: ProgressListener = req.onProgress ?? (() => {});
+  const logLines: string[] = [];
+  const log = (m: string) => logLines.push(m);
+  const now = req.now ?? (() => new Date());
+  const config = resolveConfig(req.config);
+  const version = computeConfigVersion(config);
+  const dirName = config.receiptsDir || DEFAULT_RECEIPTS_DIR;
+  const planner = req.planner ?? createRulesPlanner();
+  const synthesizer = req.synthesizer ?? createRulesSynthesizer();
+  const stages: Record<string, StageStatus> = {};
+
+  // 1. Classify. An abstention is an outcome, not an error; `force` deliberates anyway and records the mismatch.
+  let t = performance.now();
+  const classification = classifyQuestion(question);
+  stages.classify = { status: "ok", count: 1, ms: round1(performance.now() - t), reason: `${classification.class} (${classification.confidence.toFixed(2)})` };
+  if (classification.class !== "open-question" && !req.force) return { kind: "abstained", question, classification };
+  checkAborted(signal);
+
+  // 2. Discover the artifact set (ADRs, architecture docs, agent instructions). Its hash keys the turn cache.
+  progress({ stage: "discovery", state: "start" });
+  t = performance.now();
+  const artifacts: ArtifactSet = await discoverArtifacts(repo, config, signal);
+  stages.discovery = {
+    status: artifacts.files.length ? "ok" : "empty",
+    count: artifacts.files.length,
+    ms: round1(performance.now() - t),
+    ...(artifacts.files.length ? {} : { reason: "no ADRs, architecture docs or agent instructions found" }),
+    ...(artifacts.skipped.length ? { reason: `skipped ${artifacts.skipped.length}: ${artifacts.skipped.slice(0, 3).map((s) => `${s.path} (${s.reason})`).join(", ")}` } : {}),
+  };
+  progress({ stage: "discovery", state: "done", status: stages.discovery.status, ms: stages.discovery.ms, count: artifacts.files.length });
+  checkAborted(signal);
+
+  const questionHash = sha256(question.toLowerCase());
+  const scope = `${repo}|${req.context?.file ?? ""}|${req.context?.text ? sha256(req.context.text).slice(0, 16) : ""}`;
+  const externalNames = (req.externalExperts ?? []).map((e) => e.name).sort().join(",");
+  const cacheKey = turnCacheKey({ questionHash, scope, version, artifacts: artifacts.hash, synth: synthesizer.id, planner: planner.name, external: externalNames, force: String(!!req.force) });
+  const cacheFile = join(repo, dirName, "cache", `${cacheKey}.json`);
+  const writeReceiptToDisk = req.writeReceipt !== false;
+
+  // 3. Turn cache: same question, scope, config and artifacts -> the stored receipt, without re-mining.
+  if (req.useCache !== false && writeReceiptToDisk) {
+    const cached = await readTurnCache(repo, cacheFile, dirName);
+    if (cached) {
+      progress({ stage: "cache", state: "done", status: "ok", count: 1 });
+      return { kind: "deliberated", receipt: cached, payload: cached.payload, evidence: [], receiptFile: receiptPath(repo, cached.receipt_id, dirName), cached: true };
+    }
+  }
+
+  // 4. Plan the query terms (rules, or a model draft behind the same interface).
+  progress({ stage: "plan", state: "start" });
+  t = performance.now();
+  const planned = await planner.plan({ question, context: req.context?.text, signal });
+  const plan = planned.plan;
+  stages.plan = { status: "ok", count: plan.terms.length + plan.expansions.length, ms: round1(performance.now() - t), ...(planned.fallback_reason ? { reason: planned.fallback_reason } : {}) };
+  progress({ stage: "plan", state: "done", status: "ok", ms: stages.plan.ms });
+  checkAborted(signal);
+
+  // 5. Experts run concurrently; each reports ok / empty / failed with its reason and timing.
+  const ctx = { repo, question, plan, config, artifacts, signal };
+  const internalExperts = req.internalExperts ?? [createDocsExpert(), createGitExpert()];
+  const externalExperts = config.offline ? (req.externalExperts ?? []).filter((e) => e.offlineCapable) : req.externalExperts ?? [];
+  const [internalRuns, externalRuns] = await Promise.all([
+    Promise.all(internalExperts.map((e) => runExpert(e, `internal:${e.name}`, ctx, progress, log))),
+    Promise.all(externalExperts.map((e) => runExpert(e, `external:${e.name}`, ctx, progress, log))),
+  ]);
+  checkAborted(signal);
+  for (const run of [...internalRuns, ...externalRuns]) stages[run.name] = stageStatusOf(run);
+  stages.internal = aggregateStage(internalRuns, "no internal experts ran");
+  stages.external = aggregateStage(
+    externalRuns,
+    config.offline ? "offline: no external best-practice sources were consulted" : "no external sources configured",
+  );
+  const sources = [...new Set(externalRuns.flatMap((r) => r.result.sources ?? []))].sort();
+
+  // 6. Fuse.
+  t = performance.now();
+  const fusedAll = fuseRankedLists(
+    [...internalRuns, ...externalRuns].map((r) => ({ expert: r.expert.name, items: r.result.items })),
+    config.rrfK,
+  );
+  const evidence = fusedAll.slice(0, config.maxEvidence);
+  stages.fusion = { status: evidence.length ? "ok" : "empty", count: evidence.length, ms: round1(performance.now() - t), ...(evidence.length ? {} : { reason: "no expert returned cited evidence" }) };
+
+  // 7. Synthesize. A synthesizer that throws falls back to the rules synthesizer, and the receipt says why.
+  progress({ stage: "synthesis", state: "start" });
+  t = performance.now();
+  const synthInput = { question, classification, evidence, stages: { internal: stages.internal, external: stages.external }, configVersion: version, signal };
+  let synthesis: Awaited<ReturnType<Synthesizer["synthesize"]>>;
+  try {
+    synthesis = await synthesizer.synthesize(synthInput);
+  } catch (err) {
+    if (signal.aborted) throw err;
+    if (synthesizer.id === "rules") throw err;
+    synthesis = await createRulesSynthesizer().synthesize(synthInput);
+    synthesis.info = { ...synthesis.info, fallback_reason: `${synthesizer.name} failed: ${oneLine(err)}` };
+  }
+  checkAborted(signal);
+  const receiptId = newReceiptId(now());
+  const evidenceRef = evidenceRefOf(evidence);
+  let payload = bindPayload(synthesis.draft, evidenceRef, receiptId);
+  payload = await markUnresolved(repo, payload);
+  const synthMs = round1(performance.now() - t);
+  stages.synthesis = {
+    status: "ok",
+    count: payload.options.length,
+    ms: synthMs,
+    ...(synthesis.info.fallback_reason ? { reason: synthesis.info.fallback_reason } : {}),
+  };
+  progress({ stage: "synthesis", state: "done", status: "ok", ms: synthMs, count: payload.options.length });
+
+  // 8. Receipt: signed, written atomically, with the evidence stored content-addressed beside it.
+  t = performance.now();
+  const createdAt = now().toISOString();
+  const dissentCount = payload.options.reduce((n, o) => n + o.dissent.length, 0);
+  const unsigned = {
+    schema_version: 1 as const,
+    receipt_id: receiptId,
+    created_at: createdAt,
+    question,
+    question_hash: questionHash,
+    classification,
+    ...(classification.class !== "open-question" ? { class_mismatch: true } : {}),
+    config_version: version,
+    artifact_set_hash: artifacts.hash,
+    citation_set_hash: sha256(canonicalJson(payload.citations.map((c) => c.id).sort())),
+    evidence_ref: evidenceRef,
+    stages,
+    plan,
+    synthesis: {
+      ...synthesis.info,
+      options_count: payload.options.length,
+      recommendation_id: payload.recommendation.option_id,
+      dissent_count: dissentCount,
+      ...(planned.calls?.length ? { calls: [...planned.calls, ...(synthesis.info.calls ?? [])] } : {}),
+    },
+    ...(sources.length ? { sources } : {}),
+    ...(req.context?.file ? { context: { file: req.context.file, ...(req.context.line ? { line: req.context.line } : {}) } } : {}),
+    operator_pick: null,
+    payload,
+  };
+  const receipt = signReceipt(unsigned, req.signingKey);
+  const parsed = ReceiptSchema.safeParse(receipt);
+  if (!parsed.success) throw new DeliberationError(`internal error: receipt failed its schema: ${formatZodError(parsed.error)}`, "internal");
+  let receiptFile: string | undefined;
+  if (writeReceiptToDisk) {
+    checkAborted(signal);
+    await writeEvidence(repo, evidence, dirName);
+    receiptFile = await writeReceipt(repo, receipt, dirName);
+    await writeFileAtomic(cacheFile, JSON.stringify({ receipt_id: receiptId }) + "\n");
+  }
+  // The receipt write's own timing goes to the progress listener; it cannot be inside the bytes it signs.
+  progress({ stage: "receipt", state: "done", status: writeReceiptToDisk ? "ok" : "skipped", ms: round1(performance.now() - t) });
+  return { kind: "deliberated", receipt, payload, evidence, receiptFile, cached: false };
+}
+
+/** Adds the refs and validates the full contract; a synthesizer that breaks it is a bug, not a soft failure. */
+function bindPayload(draft: DraftPicker, evidenceRef: string, receiptRef: string): OptionPicker {
+  const result = OptionPickerSchema.safeParse({ ...draft, evidence_ref: evidenceRef, receipt_ref: receiptRef });
+  if (!result.success) throw new DeliberationError(`synthesis produced an invalid payload: ${formatZodError(result.error)}`, "internal");
+  return result.data;
+}
+
+/**
+ * Return-time resolution check: an internal citation whose file or lines vanished mid-flight is kept, flagged
+ * `resolution_failed`, and every option citing it drops to low confidence. Never silently dropped or replaced.
+ */
+async function markUnresolved(repo: string, payload: OptionPicker): Promise<OptionPicker> {
+  const failed = new Set(
+    await unresolvedCitations(repo, { payload } as Receipt),
+  );
+  if (failed.size === 0) return payload;
+  return {
+    ...payload,
+    citations: payload.citations.map((c) => (failed.has(c.id) ? { ...c, resolution_failed: true as const } : c)),
+    options: payload.options.map((o) =>
+      [...o.supports, ...o.dissent].some((id) => failed.has(id)) ? { ...o, confidence: "low" as const } : o,
+    ),
+  };
+}
+
+async function readTurnCache(repo: string, cacheFile: string, dirName: string): Promise<Receipt | undefined> {
+  let receiptId: string;
+  try {
+    receiptId = JSON.parse(await fs.readFile(cacheFile, "utf8")).receipt_id;
+  } catch {
+    return undefined;
+  }
+  try {
+    const entry = await loadReceiptFile(receiptPath(repo, receiptId, dirName));
+    return entry.state === "ok" ? entry.receipt : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,91 @@
+// Ed25519 signatures over the canonical JSON of a receipt. The private key never enters the repository: the CLI
+// keeps it in the user's config directory, the extension in SecretStorage. The receipt carries the public key and
+// key id so anyone can verify it; changing any signed byte breaks verification.
+import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { canonicalJson, sha256 } from "../hash";
+import type { Receipt, UnsignedReceipt } from "../schemas";
+
+export interface SigningKey {
+  keyId: string;
+  privateKeyPem: string;
+  publicKeyPem: string;
+}
+
+export function keyIdOf(publicKeyPem: string): string {
+  return `ed25519:${sha256(publicKeyPem.trim()).slice(0, 16)}`;
+}
+
+export function generateSigningKey(): SigningKey {
+  const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+  const privateKeyPem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+  const publicKeyPem = publicKey.export({ type: "spki", format: "pem" }).toString();
+  return { keyId: keyIdOf(publicKeyPem), privateKeyPem, publicKeyPem };
+}
+
+/** Rebuilds a key from its private PEM (how the extension restores it from SecretStorage). */
+export function signingKeyFromPrivatePem(privateKeyPem: string): SigningKey {
+  const publicKeyPem = createPublicKey(createPrivateKey(privateKeyPem)).export({ type: "spki", format: "pem" }).toString();
+  return { keyId: keyIdOf(publicKeyPem), privateKeyPem, publicKeyPem };
+}
+
+/** The CLI's key folder: $DELIBERATIVE_KEY_DIR, else $XDG_CONFIG_HOME/deliberative-search, else ~/.config/deliberative-search. */
+export function defaultKeyDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.DELIBERATIVE_KEY_DIR) return env.DELIBERATIVE_KEY_DIR;
+  const base = env.XDG_CONFIG_HOME || join(homedir(), ".config");
+  return join(base, "deliberative-search");
+}
+
+/** Loads the signing key from `dir/signing-key.pem`, creating it (mode 0600) on first use. */
+export function loadOrCreateKeyFile(dir: string = defaultKeyDir()): SigningKey {
+  const file = join(dir, "signing-key.pem");
+  try {
+    return signingKeyFromPrivatePem(readFileSync(file, "utf8"));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw new Error(`cannot read signing key ${file}: ${(err as Error).message}`);
+  }
+  const key = generateSigningKey();
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writeFileSync(file, key.privateKeyPem, { mode: 0o600, flag: "wx" });
+  chmodSync(file, 0o600);
+  return key;
+}
+
+function signedBytes(receipt: UnsignedReceipt): Buffer {
+  return Buffer.from(canonicalJson(receipt), "utf8");
+}
+
+export function signReceipt(unsigned: Omit<UnsignedReceipt, "signing">, key: SigningKey): Receipt {
+  const withKey: UnsignedReceipt = {
+    ...unsigned,
+    signing: { algorithm: "ed25519", key_id: key.keyId, public_key: key.publicKeyPem },
+  };
+  const signature = sign(null, signedBytes(withKey), createPrivateKey(key.privateKeyPem)).toString("base64");
+  return { ...withKey, signature };
+}
+
+export interface SignatureCheck {
+  ok: boolean;
+  reason?: string;
+}
+
+/**
+ * Verifies over the object exactly as it was read from disk (not a schema-parsed copy), so an added, removed or
+ * changed field anywhere fails the check.
+ */
+export function verifyReceiptSignature(receipt: Receipt | Record<string, unknown>): SignatureCheck {
+  const { signature, ...unsigned } = receipt as Record<string, unknown>;
+  const signing = unsigned.signing as { key_id?: unknown; public_key?: unknown } | undefined;
+  if (typeof signature !== "string" || !signing || typeof signing.public_key !== "string") {
+    return { ok: false, reason: "receipt is not signed" };
+  }
+  try {
+    if (keyIdOf(signing.public_key) !== signing.key_id) return { ok: false, reason: "key id does not match the public key" };
+    const ok = verify(null, signedBytes(unsigned as UnsignedReceipt), createPublicKey(signing.public_key), Buffer.from(signature, "base64"));
+    return ok ? { ok: true } : { ok: false, reason: "signature does not match the receipt's content" };
+  } catch (err) {
+    return { ok: false, reason: `signature check failed: ${(err as Error).message}` };
+  }
+}

@@ -1,0 +1,68 @@
+// Text renderings of a payload: Markdown (the graceful-degradation form: "Copy as Markdown", exports) and the
+// CLI's terminal view. Both read only the validated contract.
+import { UNDECIDABLE, type Citation, type OptionPicker, type Receipt } from "./schemas";
+
+export function citationLocation(c: Citation): string {
+  if (c.commit) return `${c.commit.slice(0, 10)} ${c.path_or_url}`;
+  if (c.line_range) return `${c.path_or_url}:${c.line_range.start}-${c.line_range.end}`;
+  return c.path_or_url;
+}
+
+function escapeCell(text: string): string {
+  return text.replace(/\|/g, "\\|").replace(/\s+/g, " ").trim();
+}
+
+export function recommendationHeadline(payload: OptionPicker): string {
+  const rec = payload.recommendation;
+  if (rec.option_id === UNDECIDABLE) return "Undecidable on current evidence";
+  const option = payload.options.find((o) => o.id === rec.option_id);
+  return `Recommended: ${option?.title ?? rec.option_id}`;
+}
+
+export function receiptToMarkdown(receipt: Receipt): string {
+  const p = receipt.payload;
+  const lines: string[] = [];
+  lines.push(`# ${p.question}`, "");
+  lines.push(`> **${recommendationHeadline(p)}** (confidence: ${p.recommendation.confidence})`, ">", `> ${p.recommendation.rationale}`, "");
+  if (receipt.operator_pick) {
+    const picked = p.options.find((o) => o.id === receipt.operator_pick!.option_id);
+    const how = receipt.operator_pick.overrode_recommendation ? "overrode the recommendation" : "accepted";
+    lines.push(`**Picked:** ${picked?.title ?? receipt.operator_pick.option_id} (${how}, ${receipt.operator_pick.at})`);
+    if (receipt.operator_pick.reason) lines.push(`**Reason:** ${receipt.operator_pick.reason}`);
+    lines.push("");
+  }
+  lines.push("| Option | Cost | Risk | Supports | Dissent |", "| --- | --- | --- | --- | --- |");
+  for (const o of p.options) {
+    const mark = o.id === p.recommendation.option_id ? " ★" : "";
+    lines.push(`| ${escapeCell(o.title)}${mark} | ${o.cost} | ${o.risk} | ${o.supports.map((id) => refOf(p, id)).join(", ") || "—"} | ${o.dissent.map((id) => refOf(p, id)).join(", ") || "—"} |`);
+  }
+  lines.push("");
+  for (const o of p.options) {
+    lines.push(`## ${o.title}`, "", o.summary, "");
+    for (const t of o.tradeoffs) lines.push(`- ${t}`);
+    if (o.tradeoffs.length) lines.push("");
+  }
+  lines.push("## Citations", "");
+  p.citations.forEach((c, i) => {
+    const when = c.fetched_at ? ` (fetched ${c.fetched_at})` : "";
+    const failed = c.resolution_failed ? " **(no longer resolves)**" : "";
+    lines.push(`${i + 1}. [${c.kind}] \`${citationLocation(c)}\`${when}${failed}${c.title ? ` — ${c.title}` : ""}`);
+  });
+  lines.push("", "## Stages", "");
+  for (const name of ["internal", "external", "synthesis"]) {
+    const s = receipt.stages[name];
+    if (s) lines.push(`- ${name}: ${s.status}${s.reason ? ` — ${s.reason}` : ""}`);
+  }
+  lines.push(
+    "",
+    `Coverage: ${p.coverage.internal} internal, ${p.coverage.external} external, top score ${p.coverage.top_score}.`,
+    `Receipt \`${receipt.receipt_id}\` · synthesis ${receipt.synthesis.mode}${receipt.synthesis.model ? ` (${receipt.synthesis.model})` : ""} · config ${receipt.config_version} · signed ${receipt.signing.key_id}`,
+    "",
+  );
+  return lines.join("\n");
+}
+
+function refOf(p: OptionPicker, id: string): string {
+  const index = p.citations.findIndex((c) => c.id === id);
+  return index >= 0 ? `[${index + 1}]` : id;
+}
