@@ -26,7 +26,6 @@ import {
   OptionPickerSchema,
   ReceiptSchema,
   formatZodError,
-  type Citation,
   type Classification,
   type DraftPicker,
   type FusedEvidence,
@@ -177,20 +176,6 @@ function stageStatusOf(s: TimedStage): StageStatus {
 
 function round1(n: number): number {
   return Math.round(n * 10) / 10;
-}
-
-export function citationFromEvidence(e: FusedEvidence): Citation {
-  return {
-    id: e.id,
-    kind: e.kind,
-    path_or_url: e.path_or_url,
-    ...(e.line_range ? { line_range: e.line_range } : {}),
-    ...(e.commit ? { commit: e.commit } : {}),
-    ...(e.fetched_at ? { fetched_at: e.fetched_at } : {}),
-    precision_class: e.precision_class,
-    excerpt: e.excerpt,
-    ...(e.title ? { title: e.title } : {}),
-  };
 }
 
 function turnCacheKey(parts: Record<string, string>): string {

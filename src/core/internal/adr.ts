@@ -1,0 +1,395 @@
+// Architecture Decision Record parsing for the three formats found in the wild: Nygard / adr-tools, MADR 2–4 and
+// log4brains (MADR with front matter and date-prefixed file names). Pure: no file system access, so supersession
+// targets are resolved lexically against the ADR's folder; the caller matches them against the files it knows.
+import { posix } from "node:path";
+import type { AdrStatus, LineRange } from "../schemas";
+import { frontMatterString, parseMarkdown, stripInline, type MarkdownDoc, type MarkdownSection } from "./markdown";
+
+/** Canonical names of the ADR sections we recognise; other headings are keyed by their slug. */
+export type AdrSectionName =
+  | "title"
+  | "status"
+  | "context"
+  | "decision-drivers"
+  | "considered-options"
+  | "decision"
+  | "decision-outcome"
+  | "consequences"
+  | "positive-consequences"
+  | "negative-consequences"
+  | "pros-and-cons"
+  | "links"
+  | "more-information";
+
+export interface AdrOptionSection {
+  /** The option's heading text as written (the key in `option_sections`). */
+  name: string;
+  range: LineRange;
+  /** Lines starting "Good, because" / "Pro" and "Bad, because" / "Con". */
+  pros: LineRange[];
+  cons: LineRange[];
+}
+
+export interface ParsedAdr {
+  path: string;
+  format: "nygard" | "madr" | "log4brains";
+  /** Title without any "N. " / "ADR-0005:" prefix. */
+  title: string;
+  number?: number;
+  status: AdrStatus;
+  /** The status text as written, e.g. "Superseded by [5. …](…)". */
+  raw_status?: string;
+  date?: string;
+  /** Workspace-relative paths when a link target resolves inside the workspace, else the raw reference. */
+  supersedes: string[];
+  superseded_by: string[];
+  considered_options: string[];
+  chosen_option?: string;
+  /** Nested line range (heading through subsections) of each recognised section. */
+  sections: Partial<Record<AdrSectionName, LineRange>>;
+  /** Per-option subsections of "Pros and Cons of the Options", keyed by option name. */
+  option_sections: Record<string, AdrOptionSection>;
+  /** The ADR section name of each markdown section, index-aligned with `doc.sections`. */
+  section_names: string[];
+  doc: MarkdownDoc;
+  warnings: string[];
+}
+
+const SECTION_PATTERNS: [AdrSectionName, RegExp][] = [
+  ["status", /^status$/],
+  ["context", /^(context( and problem statement)?|problem statement|background|context and problem)$/],
+  ["decision-drivers", /^decision drivers$/],
+  ["considered-options", /^(considered options|options considered|options)$/],
+  ["decision-outcome", /^decision outcome$/],
+  ["decision", /^(decision|the decision)$/],
+  ["positive-consequences", /^positive consequences$/],
+  ["negative-consequences", /^negative consequences$/],
+  ["consequences", /^consequences$/],
+  ["pros-and-cons", /^pros and cons( of the options)?$/],
+  ["links", /^links$/],
+  ["more-information", /^more information$/],
+];
+
+export function sectionKey(heading: string): string | undefined {
+  const h = heading
+    .toLowerCase()
+    .replace(/^\d+(\.\d+)*[.)]?\s+/, "")
+    .replace(/[:.]+$/, "")
+    .trim();
+  for (const [name, re] of SECTION_PATTERNS) if (re.test(h)) return name;
+  return undefined;
+}
+
+export function slug(s: string): string {
+  return s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+}
+
+/** Maps free-form status text to the schema's enum. "Superseded by …" wins over any other word on the line. */
+export function normaliseStatus(raw: string): AdrStatus {
+  const s = stripInline(raw).toLowerCase();
+  if (/\bsupe(r|rs)?[cs]eded\b|\breplaced by\b|\bobsolete/.test(s)) return "superseded";
+  if (/\bdeprecat/.test(s)) return "deprecated";
+  if (/\breject|\bdeclined\b|\bwithdrawn\b|\babandoned\b/.test(s)) return "rejected";
+  if (/\baccept|\bapproved\b|\badopted\b|\bdecided\b|\bdone\b|\bimplemented\b|\bactive\b/.test(s)) return "accepted";
+  if (/\bpropos|\bdraft\b|\bopen\b|\bpending\b|\b(in|under) review\b|\bwip\b|\bdiscussion\b/.test(s)) return "proposed";
+  return "unknown";
+}
+
+// "Superseded by", "superseded-by", "Superceded by", "Supersedes", optionally after a bullet and/or in bold.
+const SUPERSEDED_BY = /\bsupe(?:r|rs)?[sc]eded[\s_-]+by\b\s*:?\s*(?:\*\*|__)?\s*:?\s*(.*)$/i;
+const SUPERSEDES = /\bsupe(?:r|rs)?[sc]edes\b\s*:?\s*(?:\*\*|__)?\s*:?\s*(.*)$/i;
+const LINE_PREFIX = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?/;
+const STATUS_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?status(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*:?\s*(.+?)\s*$/i;
+const DATE_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?date(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*:?\s*(.+?)\s*$/i;
+
+export function parseAdr(path: string, text: string): ParsedAdr {
+  const doc = parseMarkdown(text);
+  const { lines, sections } = doc;
+  const warnings = [...doc.warnings];
+  const fm = doc.frontMatter?.data ?? {};
+  const dir = posix.dirname(path);
+  const base = posix.basename(path).replace(/\.(md|markdown)$/i, "");
+
+  // Canonical section names; the first heading matching a name owns it.
+  const sectionNames: string[] = [];
+  const ranges: Partial<Record<AdrSectionName, LineRange>> = {};
+  const byName = new Map<string, MarkdownSection>();
+  let firstH1 = -1;
+  sections.forEach((s, i) => {
+    let name: string;
+    if (s.level === 0) name = "preamble";
+    else if (s.level === 1 && firstH1 < 0) {
+      firstH1 = i;
+      name = "title";
+    } else name = sectionKey(s.heading) ?? (slug(s.heading) || "section");
+    sectionNames.push(name);
+    if (!byName.has(name)) {
+      byName.set(name, s);
+      // The H1's nested range is the whole file; its own range (title plus metadata lines) is the useful one.
+      if (isCanonical(name)) ranges[name] = { start: s.start, end: name === "title" ? s.contentEnd : s.end };
+    }
+  });
+
+  // Title and number: H1, then front matter title, then the file name.
+  const h1 = firstH1 >= 0 ? sections[firstH1].heading : frontMatterString(fm.title) ?? humanise(base);
+  const { number: titleNumber, title } = splitTitleNumber(h1);
+  const fileNumber = numberFromFileName(base);
+  const number = fileNumber ?? titleNumber;
+
+  // Status and supersession. Look in front matter, the Status section, and metadata lines before the first H2.
+  const supersedes = new Set<string>();
+  const supersededBy = new Set<string>();
+  let rawStatus: string | undefined;
+  let date = frontMatterString(fm.date);
+  const fmStatus = frontMatterString(fm.status);
+  if (fmStatus) {
+    rawStatus = fmStatus;
+    collectLinks(fmStatus, dir, supersedes, supersededBy);
+  }
+  for (const key of ["supersedes"]) for (const v of listValue(fm[key])) addRef(supersedes, v, dir);
+  for (const key of ["superseded_by", "superseded-by", "supersededBy"]) for (const v of listValue(fm[key])) addRef(supersededBy, v, dir);
+
+  // In a Status section, "Supersedes …" lines are notes; the first other line is the status ("Accepted",
+  // "Superseded by …"). Front matter wins when it has a status.
+  const statusSection = byName.get("status");
+  if (statusSection) {
+    let sectionStatus: string | undefined;
+    for (let n = statusSection.start + 1; n <= statusSection.contentEnd; n++) {
+      const line = lines[n - 1].trim();
+      if (!line || collectLinks(line, dir, supersedes, supersededBy) === "supersedes") continue;
+      sectionStatus ??= line;
+    }
+    rawStatus ??= sectionStatus;
+  }
+
+  // Metadata lines: "Status: Accepted", "* Status: accepted", "**Status:** Accepted", "Date: 2023-01-10", and
+  // anchored "Superseded by …" / "Supersedes …" lines anywhere outside code fences.
+  const firstH2 = sections.find((s) => s.level >= 2);
+  const metaEnd = firstH2 ? firstH2.start - 1 : lines.length;
+  const metaStart = doc.frontMatter ? doc.frontMatter.endLine + 1 : 1;
+  for (let n = metaStart; n <= metaEnd; n++) {
+    const line = lines[n - 1];
+    const st = STATUS_LINE.exec(line);
+    if (st) {
+      collectLinks(st[1], dir, supersedes, supersededBy);
+      if (!rawStatus) rawStatus = st[1];
+      continue;
+    }
+    const dt = DATE_LINE.exec(line);
+    if (dt && !date) date = dt[1].replace(/[*_`]/g, "").trim();
+  }
+  scanAnchoredSupersession(lines, doc, dir, supersedes, supersededBy);
+
+  if (!date) date = dateFromFileName(base);
+  let status: AdrStatus = rawStatus ? normaliseStatus(rawStatus) : "unknown";
+  if (supersededBy.size > 0 && status !== "rejected" && status !== "deprecated") status = "superseded";
+  if (!rawStatus) warnings.push("no status found");
+
+  // MADR: considered options, chosen option, per-option pros and cons.
+  const considered: string[] = [];
+  const co = byName.get("considered-options");
+  if (co) for (const item of topLevelBullets(lines, co.start + 1, co.end)) considered.push(item);
+
+  let chosen: string | undefined;
+  const outcome = byName.get("decision-outcome") ?? byName.get("decision");
+  if (outcome) {
+    for (let n = outcome.start + 1; n <= outcome.end && !chosen; n++) chosen = chosenOption(lines[n - 1]);
+  }
+  if (!chosen) {
+    // Some MADR variants put "Chosen option:" elsewhere; accept it anywhere outside fences.
+    for (let n = 1; n <= lines.length && !chosen; n++) chosen = chosenOption(lines[n - 1]);
+  }
+  if (chosen) {
+    const match = considered.find((o) => sameOption(o, chosen!));
+    if (match) chosen = match;
+  }
+
+  const optionSections: Record<string, AdrOptionSection> = {};
+  const pc = byName.get("pros-and-cons");
+  if (pc) {
+    const pcIndex = sections.indexOf(pc);
+    sections.forEach((s, i) => {
+      if (s.parent !== pcIndex || !s.heading) return;
+      const pros: LineRange[] = [];
+      const cons: LineRange[] = [];
+      for (let n = s.start + 1; n <= s.end; n++) {
+        const l = stripInline(lines[n - 1]).replace(/^\s*[-*+]\s+/, "");
+        if (/^(good|pro)\b/i.test(l)) pros.push({ start: n, end: n });
+        else if (/^(bad|con)\b/i.test(l)) cons.push({ start: n, end: n });
+      }
+      optionSections[s.heading] = { name: s.heading, range: { start: s.start, end: s.end }, pros, cons };
+      sectionNames[i] = `pros-and-cons: ${s.heading}`;
+    });
+  }
+
+  const madrish = byName.has("considered-options") || byName.has("decision-outcome") || doc.frontMatter !== undefined;
+  const format: ParsedAdr["format"] = /^\d{8}[-_]/.test(base) ? "log4brains" : madrish ? "madr" : "nygard";
+
+  return {
+    path,
+    format,
+    title,
+    number,
+    status,
+    raw_status: rawStatus,
+    date,
+    supersedes: [...supersedes],
+    superseded_by: [...supersededBy],
+    considered_options: considered,
+    chosen_option: chosen,
+    sections: ranges,
+    option_sections: optionSections,
+    section_names: sectionNames,
+    doc,
+    warnings,
+  };
+}
+
+function isCanonical(name: string): name is AdrSectionName {
+  return name === "title" || SECTION_PATTERNS.some(([n]) => n === name);
+}
+
+/** "5. Use X", "ADR-0005: Use X", "ADR 5 - Use X", "0005 Use X" (only with an ADR prefix or punctuation). */
+export function splitTitleNumber(h1: string): { number?: number; title: string } {
+  const adr = /^ADR[\s_#-]*0*(\d+)\s*[.:)\-–—]?\s+(.+)$/i.exec(h1);
+  if (adr) return { number: Number(adr[1]), title: adr[2].trim() };
+  const num = /^0*(\d{1,6})\s*[.:)\-–—]\s*(.+)$/.exec(h1);
+  if (num) return { number: Number(num[1]), title: num[2].trim() };
+  return { title: h1.trim() };
+}
+
+/** "0005-use-x" or "adr-0005-use-x" → 5; date prefixes (log4brains "20240312-…") are not numbers. */
+function numberFromFileName(base: string): number | undefined {
+  if (/^\d{8}[-_]/.test(base)) return undefined;
+  const m = /^(?:adr[-_]?)?0*(\d{1,6})(?=[-_.]|$)/i.exec(base);
+  return m ? Number(m[1]) : undefined;
+}
+
+function dateFromFileName(base: string): string | undefined {
+  const m = /^(\d{4})(\d{2})(\d{2})[-_]/.exec(base) ?? /^(\d{4})-(\d{2})-(\d{2})[-_]/.exec(base);
+  if (!m) return undefined;
+  const [, y, mo, d] = m;
+  return Number(mo) >= 1 && Number(mo) <= 12 && Number(d) >= 1 && Number(d) <= 31 ? `${y}-${mo}-${d}` : undefined;
+}
+
+function humanise(base: string): string {
+  const s = base.replace(/^\d+[-_]/, "").replace(/[-_]+/g, " ").trim();
+  return s ? s[0].toUpperCase() + s.slice(1) : base;
+}
+
+function listValue(v: unknown): string[] {
+  if (Array.isArray(v)) return v.map((x) => frontMatterString(x)).filter((x): x is string => !!x);
+  const s = frontMatterString(v);
+  return s ? [s] : [];
+}
+
+/**
+ * Records the targets of a "Superseded by …" or "Supersedes …" phrase in `text`. Returns which phrase it found.
+ * Markdown links resolve against the ADR's folder; bare references ("ADR-0002", "0005") stay raw.
+ */
+function collectLinks(text: string, dir: string, supersedes: Set<string>, supersededBy: Set<string>): "superseded-by" | "supersedes" | undefined {
+  const by = SUPERSEDED_BY.exec(text);
+  if (by) {
+    for (const ref of references(by[1])) addRef(supersededBy, ref, dir);
+    return "superseded-by";
+  }
+  const s = SUPERSEDES.exec(text);
+  if (s) {
+    for (const ref of references(s[1])) addRef(supersedes, ref, dir);
+    return "supersedes";
+  }
+  return undefined;
+}
+
+/** Anchored supersession lines anywhere in the body (outside code fences and front matter). */
+function scanAnchoredSupersession(lines: string[], doc: MarkdownDoc, dir: string, supersedes: Set<string>, supersededBy: Set<string>): void {
+  let inFence = false;
+  const from = doc.frontMatter ? doc.frontMatter.endLine + 1 : 1;
+  for (let n = from; n <= lines.length; n++) {
+    const line = lines[n - 1];
+    if (/^ {0,3}(`{3,}|~{3,})/.test(line)) inFence = !inFence;
+    if (inFence) continue;
+    const rest = line.replace(LINE_PREFIX, "");
+    if (/^(status\s*:\s*(\*\*|__)?\s*)?supe(r|rs)?[sc]ede/i.test(rest)) collectLinks(rest, dir, supersedes, supersededBy);
+  }
+}
+
+/** Link targets, or failing that bare ADR references, in the text after "superseded by" / "supersedes". */
+function references(rest: string): string[] {
+  const out: string[] = [];
+  const linkRe = /\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
+  for (let m = linkRe.exec(rest); m; m = linkRe.exec(rest)) out.push(m[2]);
+  // Reference-style or wiki links: [[0005-foo]] / [ADR-0005]
+  if (out.length === 0) {
+    const wiki = /\[\[([^\]]+)\]\]/g;
+    for (let m = wiki.exec(rest); m; m = wiki.exec(rest)) out.push(m[1]);
+  }
+  if (out.length === 0) {
+    // Bare references: "ADR-0005", "0005-foo.md", or a number right after the phrase ("Superseded by 5").
+    const plain = stripInline(rest);
+    const bare = /\bADR[\s_#-]*\d+\b|[\w./-]+\.(?:md|markdown)\b/gi;
+    for (let m = bare.exec(plain); m; m = bare.exec(plain)) out.push(m[0].trim());
+    const lead = /^\s*(?:#|no\.?\s*)?(\d{1,6})\b/i.exec(plain);
+    if (out.length === 0 && lead) out.push(lead[1]);
+  }
+  return out;
+}
+
+function addRef(set: Set<string>, ref: string, dir: string): void {
+  const r = ref.trim();
+  if (!r) return;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(r) || r.startsWith("#")) {
+    set.add(r);
+    return;
+  }
+  const target = r.split("#")[0];
+  if (/\.(md|markdown)$/i.test(target)) {
+    const resolved = target.startsWith("/") ? posix.normalize(target.slice(1)) : posix.normalize(posix.join(dir, target));
+    if (!resolved.startsWith("../") && resolved !== "..") {
+      set.add(resolved);
+      return;
+    }
+  }
+  set.add(r);
+}
+
+/** `Chosen option: "X", because …`, `Chosen option: X`, `**Chosen option:** [X](#x)`. */
+export function chosenOption(line: string): string | undefined {
+  const m = /chosen option\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.+)$/i.exec(line);
+  if (!m) return undefined;
+  let rest = stripInline(m[1]).trim();
+  const quoted = /^["“'‘]([^"”'’]+)["”'’]/.exec(rest);
+  if (quoted) return quoted[1].trim();
+  rest = rest.split(/,\s*because\b|\s+because\b|,\s/i)[0];
+  rest = rest.replace(/[.,;:]+$/, "").trim();
+  return rest || undefined;
+}
+
+function sameOption(a: string, b: string): boolean {
+  const norm = (s: string) => stripInline(s).toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+  const na = norm(a);
+  const nb = norm(b);
+  return na === nb || na.startsWith(nb + " ") || nb.startsWith(na + " ");
+}
+
+/** Top-level bullet items between two lines, as plain text (links and emphasis stripped). */
+export function topLevelBullets(lines: string[], from: number, to: number): string[] {
+  const items: string[] = [];
+  let baseIndent = -1;
+  for (let n = from; n <= to; n++) {
+    const m = /^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$/.exec(lines[n - 1]);
+    if (!m) {
+      if (/^ {0,3}#/.test(lines[n - 1])) break;
+      continue;
+    }
+    const indent = m[1].replace(/\t/g, "    ").length;
+    if (baseIndent < 0) baseIndent = indent;
+    if (indent > baseIndent) continue;
+    const text = stripInline(m[2]).trim();
+    if (text) items.push(text);
+  }
+  return items;
+}

@@ -1,0 +1,455 @@
+// The git history expert: finds the commits where the team made (or reversed) a choice, so a decision can cite
+// "we replaced winston with pino in 9572ac1" next to the ADR that explains it.
+//
+// Two searches, both through simple-git (argument arrays, never a shell string):
+//  1. `git log --grep` over commit messages for the plan's terms (and, separately and at lower weight, its
+//     expansions), with `--name-status` so every hit knows the files it touched;
+//  2. the pickaxe (`git log -S<term>`) for the top few terms, limited to the most recent `config.git.pickaxeCommits`
+//     commits, fed to git as an explicit commit list on stdin so a 100k-commit history costs the same as a small one.
+//
+// The whole stage runs under the wall-clock budget `config.git.maxMs`: when it expires every outstanding git
+// process is killed, the complete records already streamed are kept, and the result says it was cut short.
+import { simpleGit } from "simple-git";
+import { evidenceId } from "../hash";
+import type { EvidenceItem } from "../schemas";
+import type { Expert, ExpertContext, ExpertResult } from "../types";
+
+/** Record / field separators in our `--format`; git writes them, commit messages essentially never contain them. */
+const RS = "\x1e";
+const FS = "\x1f";
+const LOG_FORMAT = "--format=%x1e%H%x1f%ct%x1f%s%x1f%b%x1f";
+
+/** Options every history search shares: no signatures, no external diff or textconv drivers, stable output. */
+const LOG_BASE = ["log", "--no-show-signature", "--no-ext-diff", "--no-textconv", "--no-renames", "--no-color", "-z", "--name-status", LOG_FORMAT];
+
+const PRIMARY_WEIGHT = 1;
+const EXPANSION_WEIGHT = 0.5;
+const MAX_PRIMARY_TERMS = 8;
+const MAX_EXPANSION_TERMS = 8;
+const MAX_PICKAXE_TERMS = 3;
+const EXCERPT_CHARS = 400;
+
+const SCORE = {
+  subject: 3,
+  subjectPartial: 1,
+  body: 1.5,
+  bodyPartial: 0.5,
+  pickaxe: 1,
+  path: 0.5,
+  decisionVerb: 1.5,
+  recency: 0.5,
+  /** Half-life of the recency bonus, in days before HEAD. */
+  recencyHalfLifeDays: 365,
+};
+
+/** Words that match nearly every commit message; searching for them only fills the result limit with noise. */
+const COMMON_TERMS = new Set(
+  (
+    "the and for with from into that this what which when where why how should would could will can use used using " +
+    "add adds added update updates updated change changes changed fix fixes fixed bump bumps merge merged branch " +
+    "commit commits file files code repo repository project new old work wip misc chore tmp temp"
+  ).split(/\s+/),
+);
+
+/** Subject words that mark a commit as the moment a choice was made or reversed. */
+const DECISION_VERB = /(?<![\p{L}\p{N}])(migrat|replac|switch|adopt|remov|drop|deprecat|introduc)\p{L}*/iu;
+
+/** Lock files are touched by every dependency change and explain nothing; they are cited only as a last resort. */
+const LOCK_FILE =
+  /(^|\/)(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|Cargo\.lock|Gemfile\.lock|poetry\.lock|Pipfile\.lock|composer\.lock|go\.sum|[^/]*\.lock)$/i;
+
+interface Term {
+  text: string;
+  weight: number;
+  /** Whole-word match (plural / -ed / -ing allowed), case-insensitive. */
+  word: RegExp;
+}
+
+interface TouchedFile {
+  status: string;
+  path: string;
+}
+
+interface CommitRecord {
+  sha: string;
+  /** Committer time, seconds since the epoch. */
+  ts: number;
+  subject: string;
+  body: string;
+  files: TouchedFile[];
+}
+
+interface SearchOutcome {
+  records: CommitRecord[];
+  /** The process ran to completion (false when the budget or an abort killed it). */
+  complete: boolean;
+  error?: string;
+}
+
+export function createGitExpert(): Expert {
+  return {
+    name: "git",
+    kind: "internal",
+    run: (ctx) => runGitExpert(ctx),
+  };
+}
+
+async function runGitExpert(ctx: ExpertContext): Promise<ExpertResult> {
+  ctx.signal.throwIfAborted();
+  const started = performance.now();
+  const dir = ctx.repo;
+  const { maxMs, pickaxeCommits, maxResults } = ctx.config.git;
+
+  const primary = selectTerms(ctx.plan.terms, PRIMARY_WEIGHT, MAX_PRIMARY_TERMS, new Set());
+  const expansions = selectTerms(ctx.plan.expansions, EXPANSION_WEIGHT, MAX_EXPANSION_TERMS, new Set(primary.map((t) => t.text)));
+  const allTerms = [...primary, ...expansions];
+  if (allTerms.length === 0) return { status: "empty", reason: "no usable search terms for git history", items: [] };
+
+  // Budget: one controller for every git process of this run, aborted by the timer or by the pipeline's signal.
+  const budget = new AbortController();
+  const onOuterAbort = () => budget.abort(ctx.signal.reason);
+  ctx.signal.addEventListener("abort", onOuterAbort, { once: true });
+  const timer = setTimeout(() => budget.abort(new Error(`git budget of ${maxMs} ms expired`)), Math.max(0, maxMs));
+  const stopped = new Promise<void>((resolve) => {
+    if (budget.signal.aborted) resolve();
+    else budget.signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+
+  const run = (args: string[], stdin?: string) => runGit(dir, args, budget.signal, stopped, maxMs, stdin);
+
+  try {
+    // 1. Probe: is this a repository with at least one commit, and which git is it?
+    const [gitDirRun, headRun, versionRun] = await Promise.all([
+      run(["rev-parse", "--git-dir"]),
+      run(["log", "--no-show-signature", "-1", "--format=%H %ct", "HEAD", "--"]),
+      run(["version"]),
+    ]);
+    ctx.signal.throwIfAborted();
+    if (budget.signal.aborted && !(gitDirRun.complete && headRun.complete)) {
+      return {
+        status: "empty",
+        reason: `git history search cut short at ${maxMs} ms budget (searched 0 of ${allTerms.length} terms)`,
+        items: [],
+        truncated: true,
+      };
+    }
+    if (gitDirRun.error !== undefined) return { status: "empty", reason: notRepoReason(dir, gitDirRun.error), items: [] };
+    const head = /^([0-9a-f]{40,64}) (\d+)/.exec(headRun.output.trim());
+    if (headRun.error !== undefined || !head) return { status: "empty", reason: `no commits yet in ${dir}`, items: [] };
+    const headTs = Number(head[2]);
+    const firstParentDiff = gitAtLeast(versionRun.output, 2, 31) ? ["--diff-merges=first-parent"] : [];
+
+    // 2. Message search (primary and expansions separately, concurrently) and the pickaxe over a bounded window.
+    const grepLimit = Math.max(1, maxResults * 5);
+    const grepArgs = (terms: Term[]) => [
+      ...LOG_BASE,
+      ...firstParentDiff,
+      `--max-count=${grepLimit}`,
+      "--regexp-ignore-case",
+      "--fixed-strings",
+      ...terms.map((t) => `--grep=${t.text}`),
+      "HEAD",
+      "--",
+    ];
+    const grepPrimary = primary.length ? run(grepArgs(primary)).then(parseSearch) : Promise.resolve(undefined);
+    const grepExpansions = expansions.length ? run(grepArgs(expansions)).then(parseSearch) : Promise.resolve(undefined);
+
+    const pickaxeTerms = pickPickaxeTerms(primary);
+    let windowTruncated = false;
+    const pickaxeRuns: Promise<{ term: Term; outcome: SearchOutcome }[]> = (async () => {
+      if (pickaxeTerms.length === 0 || pickaxeCommits <= 0) return [];
+      const window = await run(["rev-list", `--max-count=${pickaxeCommits + 1}`, "HEAD", "--"]);
+      if (!window.complete || window.error !== undefined) {
+        return pickaxeTerms.map((term) => ({ term, outcome: { records: [], complete: false, error: window.error } }));
+      }
+      const shas = window.output.split("\n").filter((l) => /^[0-9a-f]{40,64}$/.test(l));
+      if (shas.length > pickaxeCommits) windowTruncated = true;
+      const stdin = shas.slice(0, pickaxeCommits).join("\n") + "\n";
+      return Promise.all(
+        pickaxeTerms.map(async (term) => {
+          const args = [...LOG_BASE, "--stdin", "--no-walk=unsorted", "--regexp-ignore-case", `-S${term.text}`, "--"];
+          return { term, outcome: parseSearch(await run(args, stdin)) };
+        }),
+      );
+    })();
+
+    const [primaryOutcome, expansionOutcome, pickaxeOutcomes] = await Promise.all([grepPrimary, grepExpansions, pickaxeRuns]);
+    ctx.signal.throwIfAborted();
+    const budgetHit = budget.signal.aborted;
+
+    // 3. Merge, score, keep the best.
+    const records = new Map<string, CommitRecord>();
+    const pickaxeHits = new Map<string, Set<Term>>();
+    for (const outcome of [primaryOutcome, expansionOutcome]) {
+      for (const r of outcome?.records ?? []) records.set(r.sha, r);
+    }
+    for (const { term, outcome } of pickaxeOutcomes) {
+      for (const r of outcome.records) {
+        if (!records.has(r.sha)) records.set(r.sha, r);
+        const hits = pickaxeHits.get(r.sha) ?? new Set<Term>();
+        hits.add(term);
+        pickaxeHits.set(r.sha, hits);
+      }
+    }
+
+    const scored: { item: EvidenceItem; ts: number }[] = [];
+    for (const record of records.values()) {
+      if (record.files.length === 0) continue; // nothing to cite: empty commits and merges without a diff
+      const score = scoreCommit(record, allTerms, pickaxeHits.get(record.sha), headTs);
+      if (score <= 0) continue;
+      scored.push({ item: toEvidence(record, allTerms, score), ts: record.ts });
+    }
+    scored.sort((a, b) => b.item.score - a.item.score || b.ts - a.ts || cmp(a.item.commit ?? "", b.item.commit ?? ""));
+    const items = scored.slice(0, Math.max(0, maxResults)).map((s) => s.item);
+
+    // 4. Say what was cut short and what failed.
+    const reasons: string[] = [];
+    let truncated = false;
+    if (budgetHit) {
+      truncated = true;
+      const searched = [
+        ...(primaryOutcome?.complete ? primary : []),
+        ...(expansionOutcome?.complete ? expansions : []),
+      ].length;
+      let reason = `git history search cut short at ${maxMs} ms budget (searched ${searched} of ${allTerms.length} terms`;
+      const pickaxeDone = pickaxeOutcomes.filter((p) => p.outcome.complete).length;
+      if (pickaxeTerms.length && pickaxeCommits > 0 && pickaxeDone < pickaxeTerms.length) {
+        reason += `; pickaxe finished for ${pickaxeDone} of ${pickaxeTerms.length} terms`;
+      }
+      reasons.push(reason + ")");
+    }
+    if (windowTruncated) {
+      truncated = true;
+      reasons.push(`pickaxe limited to the last ${pickaxeCommits} commits`);
+    }
+    const errors = [primaryOutcome, expansionOutcome, ...pickaxeOutcomes.map((p) => p.outcome)]
+      .map((o) => o?.error)
+      .filter((e): e is string => e !== undefined && !budgetHit);
+    for (const e of [...new Set(errors)]) reasons.push(`git log failed: ${e}`);
+
+    const ms = Math.round(performance.now() - started);
+    ctx.log(
+      `${items.length} commits from ${records.size} candidates in ${ms} ms ` +
+        `(terms: ${primary.map((t) => t.text).join(", ") || "-"}; expansions: ${expansions.map((t) => t.text).join(", ") || "-"}; ` +
+        `pickaxe: ${pickaxeTerms.map((t) => t.text).join(", ") || "-"})${truncated ? " [truncated]" : ""}`,
+    );
+
+    if (items.length > 0) {
+      return { status: "ok", items, ...(reasons.length ? { reason: reasons.join("; ") } : {}), ...(truncated ? { truncated } : {}) };
+    }
+    const grepsFailed = [primaryOutcome, expansionOutcome].filter((o) => o !== undefined).every((o) => o!.error !== undefined);
+    if (grepsFailed && errors.length > 0) return { status: "failed", reason: reasons.join("; "), items: [], ...(truncated ? { truncated } : {}) };
+    reasons.unshift(`no commits matched ${allTerms.map((t) => t.text).join(", ")}`);
+    return { status: "empty", reason: reasons.join("; "), items: [], ...(truncated ? { truncated } : {}) };
+  } finally {
+    clearTimeout(timer);
+    ctx.signal.removeEventListener("abort", onOuterAbort);
+    // Kill whatever is still running (nothing, on the normal path).
+    if (!budget.signal.aborted) budget.abort(new Error("git expert finished"));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Running git
+
+interface GitRun {
+  output: string;
+  complete: boolean;
+  error?: string;
+}
+
+/**
+ * Runs one git command. Resolves (never rejects) as soon as the command finishes or the budget stops: in the
+ * second case with whatever stdout had streamed so far and `complete: false`, without waiting for the killed
+ * process to exit.
+ */
+async function runGit(dir: string, args: string[], signal: AbortSignal, stopped: Promise<void>, maxMs: number, stdin?: string): Promise<GitRun> {
+  if (signal.aborted) return { output: "", complete: false };
+  const chunks: Buffer[] = [];
+  const partial = (): GitRun => ({ output: Buffer.concat(chunks).toString("utf8"), complete: false });
+  let task: Promise<GitRun>;
+  try {
+    const git = simpleGit({
+      baseDir: dir,
+      abort: signal,
+      // Belt and braces: a git process that goes silent is killed even if the budget timer somehow did not fire.
+      timeout: { block: Math.max(1000, maxMs + 1000) },
+      maxConcurrentProcesses: 1,
+      ...(stdin !== undefined ? { input: () => stdin } : {}),
+    });
+    git.outputHandler((_command, stdout) => {
+      stdout.on("data", (chunk: Buffer | string) => chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk)));
+    });
+    task = git.raw(args).then(
+      (output): GitRun => ({ output, complete: true }),
+      (err: unknown): GitRun => (signal.aborted ? partial() : { output: "", complete: true, error: gitErrorMessage(err) }),
+    );
+  } catch (err) {
+    // simpleGit() throws synchronously when the directory does not exist.
+    return { output: "", complete: true, error: gitErrorMessage(err) };
+  }
+  return Promise.race([task, stopped.then(partial)]);
+}
+
+function gitErrorMessage(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  const line = msg
+    .split("\n")
+    .map((l) => l.trim())
+    .find((l) => l.length > 0);
+  return (line ?? "unknown git error").slice(0, 300);
+}
+
+function notRepoReason(dir: string, error: string): string {
+  if (/not a git repository/i.test(error)) return `not a git repository: ${dir}`;
+  if (/does not exist/i.test(error)) return `not a git repository: ${dir} (directory does not exist)`;
+  if (/ENOENT|spawn git/i.test(error)) return `not a git repository: ${dir} (git is not available: ${error})`;
+  return `not a git repository: ${dir} (${error})`;
+}
+
+function gitAtLeast(versionOutput: string, major: number, minor: number): boolean {
+  const m = /git version (\d+)\.(\d+)/.exec(versionOutput);
+  if (!m) return false;
+  const [maj, min] = [Number(m[1]), Number(m[2])];
+  return maj > major || (maj === major && min >= minor);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Parsing
+
+function parseSearch(run: GitRun): SearchOutcome {
+  if (run.error !== undefined) return { records: [], complete: true, error: run.error };
+  return { records: parseLog(run.output, run.complete), complete: run.complete };
+}
+
+/**
+ * Parses `git log -z --name-status` output in our record format. When the output is partial (the process was
+ * killed) the last record may be cut anywhere, so it is dropped.
+ */
+function parseLog(output: string, complete = true): CommitRecord[] {
+  const parts = output.split(RS).slice(1);
+  if (!complete) parts.pop();
+  const records: CommitRecord[] = [];
+  for (const part of parts) {
+    const fields = part.split(FS);
+    if (fields.length < 5) continue;
+    const [sha, ts, subject, body] = fields;
+    if (!/^[0-9a-f]{40,64}$/.test(sha)) continue;
+    const tokens = fields
+      .slice(4)
+      .join(FS)
+      .split("\0")
+      .map((t) => t.replace(/^\n+/, ""))
+      .filter((t) => t.length > 0);
+    const files: TouchedFile[] = [];
+    for (let i = 0; i + 1 < tokens.length; ) {
+      if (/^[A-Z][0-9]*$/.test(tokens[i])) {
+        files.push({ status: tokens[i][0], path: tokens[i + 1] });
+        i += 2;
+      } else {
+        i += 1;
+      }
+    }
+    records.push({ sha, ts: Number(ts) || 0, subject: subject.trim(), body: body.trim(), files });
+  }
+  return records;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Terms, scoring, evidence
+
+function selectTerms(raw: string[], weight: number, max: number, exclude: Set<string>): Term[] {
+  const out: Term[] = [];
+  const seen = new Set(exclude);
+  for (const r of raw) {
+    // eslint-disable-next-line no-control-regex
+    const text = r.replace(/[\u0000-\u001f\u007f]/g, " ").replace(/\s+/g, " ").trim().toLowerCase().slice(0, 64);
+    if (text.length < 3 || /^\d+$/.test(text) || COMMON_TERMS.has(text) || seen.has(text)) continue;
+    seen.add(text);
+    out.push({ text, weight, word: wordRegex(text) });
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
+function wordRegex(term: string): RegExp {
+  const escaped = term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?:s|es|ed|ing)?(?![\\p{L}\\p{N}_])`, "iu");
+}
+
+/** The pickaxe reads diffs, so it gets the first few single-word terms: they are what code actually contains. */
+function pickPickaxeTerms(primary: Term[]): Term[] {
+  const words = primary.filter((t) => !t.text.includes(" ") && t.text.length >= 3);
+  return words.slice(0, MAX_PICKAXE_TERMS);
+}
+
+function scoreCommit(record: CommitRecord, terms: Term[], pickaxe: Set<Term> | undefined, headTs: number): number {
+  const subject = record.subject.toLowerCase();
+  const body = record.body.toLowerCase();
+  let score = 0;
+  let subjectHit = false;
+  for (const term of terms) {
+    if (term.word.test(record.subject)) {
+      score += SCORE.subject * term.weight;
+      subjectHit = true;
+    } else if (subject.includes(term.text)) {
+      score += SCORE.subjectPartial * term.weight;
+    }
+    if (term.word.test(record.body)) score += SCORE.body * term.weight;
+    else if (body.includes(term.text)) score += SCORE.bodyPartial * term.weight;
+    if (pickaxe?.has(term)) score += SCORE.pickaxe * term.weight;
+    if (record.files.some((f) => f.path.toLowerCase().includes(term.text))) score += SCORE.path * term.weight;
+  }
+  if (score <= 0) return 0;
+  if (subjectHit && DECISION_VERB.test(record.subject)) score += SCORE.decisionVerb;
+  const ageDays = Math.max(0, headTs - record.ts) / 86400;
+  score += SCORE.recency * Math.pow(0.5, ageDays / SCORE.recencyHalfLifeDays);
+  return Math.round(score * 1000) / 1000;
+}
+
+/** The touched file a reader should open: one whose path names a term, else the first that is not a lock file. */
+function citedPath(files: TouchedFile[], terms: Term[]): string {
+  const live = files.filter((f) => f.status !== "D");
+  const pool = live.length > 0 ? live : files;
+  let best: TouchedFile | undefined;
+  let bestScore = 0;
+  for (const f of pool) {
+    const p = f.path.toLowerCase();
+    const s = terms.reduce((sum, t) => sum + (p.includes(t.text) ? t.weight : 0), 0);
+    if (s > bestScore) {
+      best = f;
+      bestScore = s;
+    }
+  }
+  if (best) return best.path;
+  return (pool.find((f) => !LOCK_FILE.test(f.path)) ?? pool[0]).path;
+}
+
+function toEvidence(record: CommitRecord, terms: Term[], score: number): EvidenceItem {
+  const path = citedPath(record.files, terms);
+  const bodyLines = record.body
+    .split("\n")
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim().length > 0)
+    .slice(0, 6);
+  let text = [record.subject, ...bodyLines].join("\n");
+  if (text.length > EXCERPT_CHARS) text = text.slice(0, EXCERPT_CHARS - 1).trimEnd() + "…";
+  const names = record.files.map((f) => f.path);
+  const shown = names.slice(0, 3).join(", ") + (names.length > 3 ? `, +${names.length - 3} more` : "");
+  return {
+    id: evidenceId({ kind: "internal", path_or_url: path, commit: record.sha }),
+    kind: "internal",
+    expert: "git",
+    source_type: "commit",
+    path_or_url: path,
+    commit: record.sha,
+    precision_class: "commit",
+    title: record.subject,
+    excerpt: `${text} (files: ${shown})`,
+    score,
+  };
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

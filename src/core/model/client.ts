@@ -1,0 +1,291 @@
+// The ChatModel abstraction the planner and synthesizer talk to, and its OpenAI-compatible implementation over the
+// official `openai` SDK (chat.completions, unmodified). The VS Code extension wraps `vscode.lm` behind the same
+// interface. Every failure leaves `complete` as a classified ModelError whose message never carries the API key.
+import OpenAI from "openai";
+import { AUTH_HINT, ModelError, asModelError, oneLineScrubbed } from "./errors";
+
+export interface JsonSchemaSpec {
+  /** [a-zA-Z0-9_-]{1,64}: the name OpenAI's `response_format.json_schema.name` requires. */
+  name: string;
+  schema: Record<string, unknown>;
+}
+
+export interface ChatRequest {
+  system: string;
+  user: string;
+  /**
+   * The JSON shape wanted back. Implementations that support structured output use it; the others ignore it
+   * (the prompts always describe the shape in words too, so JSON-in-text works everywhere).
+   */
+  jsonSchema?: JsonSchemaSpec;
+  maxTokens: number;
+  signal: AbortSignal;
+}
+
+export interface ChatResult {
+  text: string;
+  /** "stop", "length", "content_filter", … ("stop" when the provider does not say). */
+  finishReason: string;
+  usage?: { prompt_tokens: number; completion_tokens: number };
+  /** Wall-clock time of the whole call, retries included. */
+  ms: number;
+  /** HTTP attempts made (1 unless retried or downgraded). */
+  attempts?: number;
+  /** What the client adapted on the way ("json_schema rejected (HTTP 400): JSON in text", "retried after 429"). */
+  notes?: string[];
+}
+
+/**
+ * A chat model. `complete` resolves with the text, or rejects with a ModelError (see errors.ts for the closed set
+ * of kinds); anything else it throws is classified by `asModelError`. Implementations must never put a secret in
+ * an error message.
+ */
+export interface ChatModel {
+  /** Pinned model id as configured ("gpt-4.1-mini", "llama3.1:8b", "copilot-gpt-4o"). */
+  readonly id: string;
+  /** Host (and port) the requests go to, for receipts and the egress preview; never a key or a full URL. */
+  readonly endpointHost?: string;
+  complete(req: ChatRequest): Promise<ChatResult>;
+}
+
+export interface OpenAIChatModelOptions {
+  /** e.g. https://api.openai.com/v1, http://127.0.0.1:11434/v1 (Ollama), http://127.0.0.1:8080/v1 (llama.cpp). */
+  baseURL: string;
+  model: string;
+  /** Optional for local servers (a placeholder is sent); never logged, never in receipts or messages. */
+  apiKey?: string;
+  /** Per HTTP attempt. Default 60 000. */
+  timeoutMs?: number;
+  /** When set, replaces the per-call token limits (plan and synthesis ask for their own defaults). */
+  maxTokens?: number;
+  /** Default 0. */
+  temperature?: number;
+  seed?: number;
+  /** Retries for 429 and 5xx only (never for timeouts, refused connections or auth). Default 2, capped at 5. */
+  maxRetries?: number;
+  /** A Retry-After longer than this is not waited for: the call fails as rate-limited at once. Default 10 000. */
+  maxRetryDelayMs?: number;
+  /** Backoff when the server gives no Retry-After: base·2^n with jitter, capped by maxRetryDelayMs. Default 500. */
+  retryBaseMs?: number;
+  /**
+   * "auto" (default): send response_format json_schema and fall back to JSON-in-text, for the rest of this
+   * model's life, when the endpoint rejects it with HTTP 400. "json_schema": never fall back. "off": never send it.
+   */
+  structuredOutput?: "auto" | "json_schema" | "off";
+}
+
+export const OPENAI_DEFAULTS = {
+  timeoutMs: 60_000,
+  temperature: 0,
+  maxRetries: 2,
+  maxRetryDelayMs: 10_000,
+  retryBaseMs: 500,
+} as const;
+
+/** host[:port] of a base URL; throws a plain Error naming the problem (never echoing credentials in the URL). */
+export function endpointHostOf(baseURL: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseURL);
+  } catch {
+    throw new Error("the model base URL is not a valid URL (expected e.g. http://127.0.0.1:11434/v1)");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`the model base URL must be http or https, not ${url.protocol}`);
+  return url.host;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new ModelError("aborted", "cancelled"));
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new ModelError("aborted", "cancelled"));
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** Retry-After-Ms, Retry-After (seconds or an HTTP date), in ms; undefined when absent or unparseable. */
+export function retryAfterMs(headers: Headers | undefined): number | undefined {
+  if (!headers) return undefined;
+  const ms = headers.get("retry-after-ms");
+  if (ms && !Number.isNaN(parseFloat(ms))) return Math.max(0, parseFloat(ms));
+  const ra = headers.get("retry-after");
+  if (!ra) return undefined;
+  const seconds = Number(ra.trim());
+  if (!Number.isNaN(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(ra);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function errorCodes(err: unknown): string[] {
+  const codes: string[] = [];
+  let cur: unknown = err;
+  for (let i = 0; i < 6 && cur && typeof cur === "object"; i++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === "string") codes.push(code);
+    const errors = (cur as { errors?: unknown }).errors;
+    if (Array.isArray(errors)) for (const e of errors) if (e && typeof (e as { code?: unknown }).code === "string") codes.push((e as { code: string }).code);
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return codes;
+}
+
+/** Maps whatever the SDK threw to the closed set. `secrets` are scrubbed from every detail. */
+export function classifyOpenAIError(err: unknown, ctx: { host: string; timeoutMs: number; secrets: string[]; signal?: AbortSignal }): ModelError {
+  const { host, secrets } = ctx;
+  if (err instanceof ModelError) return err;
+  if (err instanceof OpenAI.APIUserAbortError || ctx.signal?.aborted) return new ModelError("aborted", "cancelled");
+  if (err instanceof OpenAI.APIConnectionTimeoutError) return new ModelError("timeout", `no response from ${host} within ${ctx.timeoutMs} ms`);
+  if (err instanceof OpenAI.APIConnectionError) {
+    const codes = errorCodes(err);
+    if (codes.includes("ECONNREFUSED")) return new ModelError("connection-refused", `nothing is listening at ${host} (ECONNREFUSED)`);
+    const code = codes.find((c) => /^E[A-Z]+$|^UND_ERR/.test(c));
+    if (code === "UND_ERR_CONNECT_TIMEOUT" || code === "ETIMEDOUT") return new ModelError("timeout", `could not connect to ${host} within ${ctx.timeoutMs} ms (${code})`);
+    return new ModelError("network-error", `could not reach ${host}${code ? ` (${code})` : `: ${oneLineScrubbed(err.message, secrets)}`}`);
+  }
+  if (err instanceof OpenAI.APIError && typeof err.status === "number") {
+    const status = err.status;
+    const said = oneLineScrubbed(err.message.replace(/^\d{3}\s*/, ""), secrets, 160);
+    const suffix = said && said !== "status code (no body)" ? ` (server said: ${said})` : "";
+    if (status === 401 || status === 403) return new ModelError("auth", `HTTP ${status} from ${host}: ${AUTH_HINT}${suffix}`, { status });
+    if (status === 429) return new ModelError("rate-limited", `HTTP 429 from ${host}${suffix}`, { status });
+    if (status >= 500) return new ModelError("server-error", `HTTP ${status} from ${host}${suffix}`, { status });
+    const hint = status === 404 ? " — check the model name and base URL (OpenAI-compatible servers usually end in /v1)" : "";
+    return new ModelError("http-error", `HTTP ${status} from ${host}${hint}${suffix}`, { status });
+  }
+  if (err instanceof SyntaxError) return new ModelError("invalid-json", `the response body from ${host} is not JSON: ${oneLineScrubbed(err.message, secrets, 120)}`);
+  return asModelError(err, secrets);
+}
+
+function statusOf(err: unknown): number | undefined {
+  return err instanceof OpenAI.APIError && typeof err.status === "number" ? err.status : undefined;
+}
+
+/** Which request parameter a 400 complains about, so one compatibility downgrade can be tried. */
+function incompatibility(err: unknown, body: Record<string, unknown>): "response_format" | "max_tokens" | "temperature" | "seed" | undefined {
+  if (statusOf(err) !== 400) return undefined;
+  const e = err as InstanceType<typeof OpenAI.APIError>;
+  const text = `${e.param ?? ""} ${e.message}`.toLowerCase();
+  if (body.response_format && /response_format|json_schema|structured|schema/.test(text)) return "response_format";
+  if ("max_tokens" in body && /max_tokens|max_completion_tokens/.test(text)) return "max_tokens";
+  if ("temperature" in body && /temperature/.test(text)) return "temperature";
+  if ("seed" in body && /\bseed\b/.test(text)) return "seed";
+  // An unexplained 400 while structured output was requested: the commonest cause is the response_format.
+  if (body.response_format) return "response_format";
+  return undefined;
+}
+
+export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatModel {
+  const host = endpointHostOf(options.baseURL);
+  if (!options.model?.trim()) throw new Error("a model name is required (--model or DELIBERATIVE_MODEL)");
+  const timeoutMs = options.timeoutMs ?? OPENAI_DEFAULTS.timeoutMs;
+  const maxRetries = Math.max(0, Math.min(5, options.maxRetries ?? OPENAI_DEFAULTS.maxRetries));
+  const maxRetryDelayMs = options.maxRetryDelayMs ?? OPENAI_DEFAULTS.maxRetryDelayMs;
+  const retryBaseMs = options.retryBaseMs ?? OPENAI_DEFAULTS.retryBaseMs;
+  const secrets = options.apiKey ? [options.apiKey] : [];
+  const client = new OpenAI({
+    baseURL: options.baseURL,
+    // Local servers need no key, but the SDK insists on one; the placeholder is harmless.
+    apiKey: options.apiKey || "no-key-configured",
+    // Never pick up OPENAI_ORG_ID / OPENAI_PROJECT_ID / OPENAI_ADMIN_KEY from the environment for a third-party host.
+    organization: null,
+    project: null,
+    adminAPIKey: null,
+    timeout: timeoutMs,
+    // Retries are ours (below): bounded, abortable, and with a cap on Retry-After, which the SDK does not have.
+    maxRetries: 0,
+    logLevel: "off",
+  });
+
+  // Compatibility learned from this endpoint (sticky for the model's lifetime, so later calls don't pay again).
+  const compat = {
+    structured: (options.structuredOutput ?? "auto") !== "off",
+    tokensParam: "max_tokens" as "max_tokens" | "max_completion_tokens",
+    temperature: true,
+    seed: options.seed !== undefined,
+  };
+
+  return {
+    id: options.model,
+    endpointHost: host,
+    async complete(req: ChatRequest): Promise<ChatResult> {
+      const started = performance.now();
+      const notes: string[] = [];
+      let attempts = 0;
+      let retries = 0;
+      let downgrades = 0;
+      for (;;) {
+        if (req.signal.aborted) throw new ModelError("aborted", "cancelled");
+        const body: Record<string, unknown> = {
+          model: options.model,
+          messages: [
+            { role: "system", content: req.system },
+            { role: "user", content: req.user },
+          ],
+          [compat.tokensParam]: options.maxTokens ?? req.maxTokens,
+        };
+        if (compat.temperature) body.temperature = options.temperature ?? OPENAI_DEFAULTS.temperature;
+        if (compat.seed) body.seed = options.seed;
+        if (req.jsonSchema && compat.structured) {
+          body.response_format = { type: "json_schema", json_schema: { name: req.jsonSchema.name, schema: req.jsonSchema.schema, strict: true } };
+        }
+        attempts++;
+        try {
+          const res = await client.chat.completions.create(
+            body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
+            { signal: req.signal, timeout: timeoutMs, maxRetries: 0 },
+          );
+          const choice = res?.choices?.[0];
+          if (!choice || !choice.message) throw new ModelError("invalid-json", `the response from ${host} has no choices[0].message`);
+          const usage = res.usage
+            ? { prompt_tokens: res.usage.prompt_tokens ?? 0, completion_tokens: res.usage.completion_tokens ?? 0 }
+            : undefined;
+          return {
+            text: choice.message.content ?? "",
+            finishReason: choice.finish_reason ?? "stop",
+            ...(usage ? { usage } : {}),
+            ms: performance.now() - started,
+            attempts,
+            ...(notes.length ? { notes } : {}),
+          };
+        } catch (err) {
+          const classified = classifyOpenAIError(err, { host, timeoutMs, secrets, signal: req.signal });
+          if (classified.kind === "aborted") throw classified;
+          const bad = options.structuredOutput === "json_schema" ? undefined : incompatibility(err, body);
+          if (bad && downgrades < 2) {
+            downgrades++;
+            if (bad === "response_format") compat.structured = false;
+            if (bad === "max_tokens") compat.tokensParam = compat.tokensParam === "max_tokens" ? "max_completion_tokens" : "max_tokens";
+            if (bad === "temperature") compat.temperature = false;
+            if (bad === "seed") compat.seed = false;
+            notes.push(bad === "response_format" ? "json_schema rejected (HTTP 400): JSON in text" : `${bad} rejected (HTTP 400): adapted`);
+            continue;
+          }
+          if ((classified.kind === "rate-limited" || classified.kind === "server-error") && retries < maxRetries) {
+            const asked = retryAfterMs(err instanceof OpenAI.APIError ? (err.headers as Headers | undefined) : undefined);
+            if (asked !== undefined && asked > maxRetryDelayMs) {
+              throw new ModelError(
+                classified.kind,
+                `${classified.detail}; the server asked to wait ${Math.round(asked / 100) / 10} s, more than the ${maxRetryDelayMs / 1000} s cap, so it was not retried`,
+                { ...classified.extra, attempts },
+              );
+            }
+            const backoff = Math.min(maxRetryDelayMs, retryBaseMs * 2 ** retries * (1 - Math.random() * 0.25));
+            const wait = asked ?? backoff;
+            notes.push(`HTTP ${classified.extra.status} · waited ${Math.round(wait)} ms${asked !== undefined ? " (Retry-After)" : ""} · retry ${retries + 1}/${maxRetries}`);
+            retries++;
+            await sleep(wait, req.signal);
+            continue;
+          }
+          const tried = attempts > 1 ? ` after ${attempts} attempts` : "";
+          throw new ModelError(classified.kind, `${classified.detail}${tried}`, { ...classified.extra, attempts });
+        }
+      }
+    },
+  };
+}

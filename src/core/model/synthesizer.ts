@@ -1,0 +1,225 @@
+// Model-mediated synthesis behind the Synthesizer interface, faithful by construction:
+//  - the model sees the evidence as numbered, quoted, token-budgeted DATA records and may cite only their ids;
+//  - an id it was not given is taken off the option, the option drops to low confidence, and the bad reference
+//    stays visible as a `resolution_failed` citation — never silently dropped or replaced;
+//  - citations are rebuilt from the real evidence records and coverage from the real evidence, never the model's text;
+//  - the candidate options are shown in rotated order (position-bias control) and the rotation is recorded;
+//  - anything unusable (transport failure, truncated / invalid / schema-invalid JSON, no option with a valid
+//    citation) gives the rules synthesizer's payload with a classified fallback_reason. One model call at most.
+import { OptionPickerSchema, UNDECIDABLE, formatZodError, type Citation, type DraftPicker, type FusedEvidence, type Level, type ModelCall, type Option } from "../schemas";
+import { createRulesSynthesizer, toCitation } from "../synth/rules";
+import type { SynthesisInput, SynthesisOutput, Synthesizer } from "../types";
+import { callForJson } from "./call";
+import type { ChatModel } from "./client";
+import { ModelError } from "./errors";
+import { DEFAULT_EVIDENCE_TOKEN_BUDGET, MODEL_PICKER_JSON_SCHEMA, ModelPickerSchema, buildSynthesisPrompt, type ModelPicker, type SynthesisPrompt } from "./prompt";
+
+export interface ModelSynthesizerOptions {
+  /** Approximate tokens of evidence sent (≈4 chars/token). Default 6000. */
+  evidenceTokenBudget?: number;
+  /** Rotation offset for the candidate options; default derived from the question hash (deterministic). */
+  rotate?: number;
+  /**
+   * Internal evidence never leaves the machine: internal records (paths, lines, excerpts) and the rule-based
+   * candidate options (derived from them) are not sent — only the question and external evidence. The model can
+   * then cite only external records; with no external evidence the model is not called at all and the rules
+   * payload is used (fallback_reason "no-evidence: …").
+   */
+  keepInternalLocal?: boolean;
+  /** Output token limit for the synthesis call. Default 2500. */
+  maxTokens?: number;
+  /** The floor and fallback. Default: the rules synthesizer. */
+  fallback?: Synthesizer;
+}
+
+const LIMITS = { title: 120, summary: 1200, tradeoff: 300, tradeoffs: 8, rationale: 1500, unknownId: 120 };
+
+function cap(text: string, max: number): string {
+  const t = text.trim();
+  return t.length <= max ? t : `${t.slice(0, max - 1)}…`;
+}
+
+interface UnknownRef {
+  id: string;
+  uses: { option: string; field: "supports" | "dissent" }[];
+  /** The id exists in the fused evidence but was not among the records sent (withheld or over budget). */
+  notSent: boolean;
+}
+
+export type BuildResult = { ok: true; draft: DraftPicker; unknown: number; symmetric: boolean } | { ok: false; error: ModelError };
+
+/** Turns the model's validated answer into a DraftPicker that only cites what the model was given. */
+export function buildModelDraft(
+  answer: ModelPicker,
+  input: Pick<SynthesisInput, "question" | "evidence" | "stages">,
+  prompt: Pick<SynthesisPrompt, "selection">,
+  coverage: DraftPicker["coverage"],
+): BuildResult {
+  const sent = new Map(prompt.selection.sent.map((e) => [e.id, e] as const));
+  const allIds = new Set(input.evidence.map((e) => e.id));
+
+  const optionIds = new Set<string>();
+  for (const o of answer.options) {
+    const id = o.id.trim();
+    if (!id) return { ok: false, error: new ModelError("schema-invalid", "an option has an empty id") };
+    if (id === UNDECIDABLE) return { ok: false, error: new ModelError("schema-invalid", `an option uses the reserved id "${UNDECIDABLE}"`) };
+    if (optionIds.has(id)) return { ok: false, error: new ModelError("schema-invalid", `duplicate option id "${cap(id, 60)}"`) };
+    optionIds.add(id);
+  }
+  const recId = answer.recommendation.option_id.trim();
+  if (recId !== UNDECIDABLE && !optionIds.has(recId)) {
+    return { ok: false, error: new ModelError("schema-invalid", `the recommendation names "${cap(recId, 60)}", which is neither an option id nor "${UNDECIDABLE}"`) };
+  }
+
+  const unknown = new Map<string, UnknownRef>();
+  const cited = new Set<string>();
+  const options: Option[] = answer.options.map((o) => {
+    const id = o.id.trim();
+    let hadUnknown = false;
+    const keep = (field: "supports" | "dissent"): string[] => {
+      const out: string[] = [];
+      for (const raw of o[field]) {
+        const ref = raw.trim();
+        if (sent.has(ref)) {
+          if (!out.includes(ref)) out.push(ref);
+          cited.add(ref);
+          continue;
+        }
+        hadUnknown = true;
+        const key = cap(ref || "(empty id)", LIMITS.unknownId);
+        const entry = unknown.get(key) ?? { id: key, uses: [], notSent: allIds.has(ref) };
+        if (!entry.uses.some((u) => u.option === id && u.field === field)) entry.uses.push({ option: id, field });
+        unknown.set(key, entry);
+      }
+      return out;
+    };
+    const supports = keep("supports");
+    const dissent = keep("dissent");
+    const tradeoffs = o.tradeoffs.map((t) => cap(t, LIMITS.tradeoff)).filter(Boolean).slice(0, LIMITS.tradeoffs);
+    const unsupported = supports.length === 0 && dissent.length === 0;
+    return {
+      id,
+      title: cap(o.title, LIMITS.title),
+      summary: cap(o.summary, LIMITS.summary),
+      supports,
+      dissent,
+      tradeoffs,
+      cost: o.cost,
+      risk: o.risk,
+      ...(hadUnknown || unsupported ? { confidence: "low" as const } : {}),
+    };
+  });
+
+  if (!options.some((o) => o.supports.length + o.dissent.length > 0)) {
+    if (unknown.size) {
+      const ids = [...unknown.keys()].slice(0, 4).map((k) => JSON.stringify(cap(k, 40))).join(", ");
+      return {
+        ok: false,
+        error: new ModelError("unknown-citations", `every citation named an id that was not among the ${sent.size} evidence record(s) given (${ids}${unknown.size > 4 ? ", …" : ""}); no option kept a valid citation`),
+      };
+    }
+    return { ok: false, error: new ModelError("uncited", `no option cites any of the ${sent.size} evidence record(s) given`) };
+  }
+
+  // Citations come from the evidence records themselves, in rank order; the failed references follow, flagged.
+  const citations: Citation[] = input.evidence.filter((e) => cited.has(e.id)).map(toCitation);
+  for (const u of unknown.values()) {
+    const where = u.uses.map((x) => `option "${cap(x.option, 60)}" (${x.field})`).join(", ");
+    citations.push({
+      id: u.id,
+      kind: "internal",
+      path_or_url: "(unknown evidence id)",
+      precision_class: "document",
+      excerpt: u.notSent
+        ? `The model cited "${u.id}" for ${where}, but that record was not among the evidence it was given (withheld or over the token budget); the reference was taken off the option.`
+        : `The model cited "${u.id}" for ${where}, but no evidence record has that id; the reference was taken off the option.`,
+      resolution_failed: true,
+    });
+  }
+
+  let confidence: Level = answer.recommendation.confidence;
+  const notes: string[] = [];
+  const recommended = options.find((o) => o.id === recId);
+  if (recommended?.confidence === "low" && confidence !== "low") {
+    confidence = "low";
+    notes.push("Confidence is capped at low: the recommended option lost a citation that did not resolve, or cites no evidence.");
+  }
+  if (input.stages.internal.status !== "ok") {
+    if (confidence !== "low") notes.push(`No internal convention was found (${input.stages.internal.reason ?? "internal stage empty"}), so confidence is capped at low.`);
+    confidence = "low";
+  }
+  if (input.stages.external.status !== "ok") notes.push("No external best practice was found; this is stack-native reasoning from the repository's own evidence.");
+  const rationale = [cap(answer.recommendation.rationale, LIMITS.rationale), ...notes].filter(Boolean).join(" ");
+
+  const draft: DraftPicker = {
+    question: input.question,
+    class: "open-question",
+    options,
+    recommendation: { option_id: recId, rationale, confidence },
+    citations,
+    coverage,
+  };
+  // The full contract (cross-field rules included) is checked here, so a draft that leaves is one the pipeline binds.
+  const checked = OptionPickerSchema.safeParse({ ...draft, evidence_ref: "pending", receipt_ref: "pending" });
+  if (!checked.success) return { ok: false, error: new ModelError("schema-invalid", formatZodError(checked.error)) };
+  return { ok: true, draft, unknown: unknown.size, symmetric: recId === UNDECIDABLE };
+}
+
+export function createModelSynthesizer(model: ChatModel, opts: ModelSynthesizerOptions = {}): Synthesizer {
+  const fallback = opts.fallback ?? createRulesSynthesizer();
+  const base = { model: model.id, ...(model.endpointHost ? { endpoint_host: model.endpointHost } : {}) };
+  return {
+    name: `model:${model.id}${model.endpointHost ? `@${model.endpointHost}` : ""}${opts.keepInternalLocal ? "+keep-internal-local" : ""}`,
+    id: model.id,
+    async synthesize(input: SynthesisInput): Promise<SynthesisOutput> {
+      // The rules payload is computed first: it is the floor, and its options are the model's candidates.
+      const rules = await fallback.synthesize(input);
+      const fallbackTo = (reason: string, calls: ModelCall[]): SynthesisOutput => ({
+        draft: rules.draft,
+        info: { ...rules.info, mode: "rules", ...base, fallback_reason: reason, ...(calls.length ? { calls } : {}) },
+      });
+      if (input.signal.aborted) throw new ModelError("aborted", "cancelled");
+
+      const prompt = buildSynthesisPrompt({
+        question: input.question,
+        evidence: input.evidence,
+        stages: input.stages,
+        candidates: rules.draft.options,
+        tokenBudget: opts.evidenceTokenBudget ?? DEFAULT_EVIDENCE_TOKEN_BUDGET,
+        keepInternalLocal: opts.keepInternalLocal,
+        rotate: opts.rotate,
+      });
+      if (prompt.selection.sent.length === 0) {
+        const why = input.evidence.length === 0
+          ? "there is no evidence to cite"
+          : prompt.selection.withheldInternal.length
+            ? `keepInternalLocal withholds all ${prompt.selection.withheldInternal.length} internal record(s) and there is no external evidence`
+            : "no evidence record fits the token budget";
+        return fallbackTo(`no-evidence: ${why}, so the model was not called`, []);
+      }
+
+      const res = await callForJson(
+        model,
+        { system: prompt.system, user: prompt.user, jsonSchema: MODEL_PICKER_JSON_SCHEMA, maxTokens: opts.maxTokens ?? 2500, signal: input.signal },
+        ModelPickerSchema,
+        "synthesis",
+      );
+      if (!res.ok) {
+        if (res.error.kind === "aborted") throw res.error;
+        return fallbackTo(res.error.message, [res.call]);
+      }
+      const built = buildModelDraft(res.value, input, prompt, rules.draft.coverage);
+      if (!built.ok) {
+        res.call.outcome = built.error.message;
+        return fallbackTo(built.error.message, [res.call]);
+      }
+      const rotation = prompt.rotation.of ? `candidates rotated by ${prompt.rotation.offset} of ${prompt.rotation.of}` : "no candidates shown";
+      const sentNote = `${prompt.selection.sent.length} record(s) sent${prompt.selection.omittedForBudget.length ? `, ${prompt.selection.omittedForBudget.length} over budget` : ""}${prompt.selection.withheldInternal.length ? `, ${prompt.selection.withheldInternal.length} internal withheld` : ""}`;
+      res.call.outcome = [res.call.outcome, rotation, sentNote, ...(built.unknown ? [`${built.unknown} unknown citation id(s) flagged resolution_failed`] : [])].join(" · ");
+      return {
+        draft: built.draft,
+        info: { mode: "model", ...base, ...(built.symmetric ? { symmetric: true } : {}), calls: [res.call] },
+      };
+    },
+  };
+}

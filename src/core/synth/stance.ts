@@ -1,0 +1,146 @@
+// Reads a piece of evidence for its stance toward one option: does it favour it, argue against it, or only mention
+// it? Rules over clauses, not a model: explicit pair patterns first ("replace X with Y", "migrate from X to Y",
+// "X instead of Y"), then cue words before or after the option's term, then the ADR's own decision metadata.
+import type { FusedEvidence, SourceType } from "../schemas";
+
+export interface OptionKey {
+  /** Lower-case terms that name the option in text ("postgresql", "postgres", "pg"). */
+  terms: string[];
+}
+
+export interface Stance {
+  polarity: 1 | -1;
+  weight: number;
+  /** Short reason, used in summaries and tradeoffs. */
+  why: string;
+}
+
+const SOURCE_WEIGHT: Record<SourceType, number> = {
+  adr: 3,
+  "agent-instructions": 2.5,
+  architecture: 1.5,
+  contributing: 1.2,
+  "canonical-file": 1,
+  commit: 1.5,
+  "dependency-doc": 1,
+  web: 1.5,
+};
+
+const NEGATIVE_BEFORE =
+  /\b(never|don'?t|do not|does not|must not|should not|shouldn'?t|cannot|can'?t|avoid(?:s|ed|ing)?|no longer|stop(?:ped)? using|not use|not add|rather than|instead of|away from|remov(?:e|ed|es|ing)|drop(?:ped|s|ping)?|retir(?:e|ed|es|ing)|deprecat(?:e|ed|es|ing)|reject(?:ed|s)?|against|ban(?:ned|s)?|forbid(?:den)?|disallow(?:ed)?|phase out|phasing out|get rid of|rip out|supersed(?:es|ing)|replaces)\b/;
+const NEGATIVE_AFTER =
+  /^[^.;]{0,40}?\b(is|are|was|were|has been|have been|gets|got|being)\s+(now\s+)?(deprecated|retired|rejected|discouraged|obsolete|legacy|removed|dropped|banned|forbidden|not recommended|no longer (?:used|supported|maintained)|unmaintained|archived|superseded)/;
+const POSITIVE_BEFORE =
+  /\b(use[sd]?|using|prefer(?:s|red)?|adopt(?:s|ed)?|chose|chosen|choose|we will|we'll|switch(?:ed)? to|migrat\w* to|mov(?:e|ed|es) to|standardi[sz]e[ds]? on|go(?:es)? through|lives? in|stored in|store[sd]? [a-z ]{0,30}in|built (?:on|with)|based on|rel(?:y|ies) on|recommend(?:s|ed)?|requires?|must use|should use|add(?:ed|s)?|introduc(?:e|ed|es)|keep)\b/;
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function termRegex(terms: string[]): RegExp {
+  const alts = terms
+    .filter((t) => t.length > 0)
+    .sort((a, b) => b.length - a.length)
+    .map((t) => escapeRe(t));
+  return new RegExp(`(?<![a-z0-9])(?:${alts.join("|")})(?![a-z0-9])`, "i");
+}
+
+export function mentions(text: string, key: OptionKey): boolean {
+  return key.terms.length > 0 && termRegex(key.terms).test(text);
+}
+
+export function clauses(text: string): string[] {
+  return text
+    .split(/\n+|(?<=[^\d\s][.!?;])\s+/)
+    .map((s) => s.replace(/^\s*(?:[-*+]|\d+\.)\s+/, "").trim())
+    .filter(Boolean);
+}
+
+/** Polarity of one clause toward the option's term, or 0 when it only mentions it (or not at all). */
+export function clausePolarity(clause: string, key: OptionKey): { polarity: -1 | 0 | 1; explicit: boolean } {
+  const lower = clause.toLowerCase();
+  const re = termRegex(key.terms);
+  const m = re.exec(lower);
+  if (!m) return { polarity: 0, explicit: false };
+
+  // Pair patterns: the side the term sits on decides.
+  const pair =
+    /\b(?:replac\w*|swap\w*|substitut\w*)\s+(.+?)\s+(?:with|by|for)\s+(.+)/.exec(lower) ??
+    /\b(?:migrat\w*|mov\w*|switch\w*|port\w*|convert\w*|transition\w*)\b(?:\s+[a-z0-9-]+){0,3}?\s+from\s+(.+?)\s+(?:to|onto|into)\s+(.+)/.exec(lower);
+  if (pair) {
+    if (re.test(pair[1])) return { polarity: -1, explicit: true };
+    if (re.test(pair[2])) return { polarity: 1, explicit: true };
+  }
+  const instead = /(.+?)\b(?:instead of|rather than|in favou?r of)\b(.+)/.exec(lower);
+  if (instead) {
+    // "use A instead of B": A favoured, B not. "in favour of" flips the sides.
+    const favouredFirst = !/in favou?r of/.test(lower);
+    if (re.test(instead[2])) return { polarity: favouredFirst ? -1 : 1, explicit: true };
+    if (re.test(instead[1])) return { polarity: favouredFirst ? 1 : -1, explicit: true };
+  }
+
+  const before = lower.slice(0, m.index);
+  const after = lower.slice(m.index + m[0].length);
+  // Only cues in the same sub-clause as the term count ("use pino; never winston" keeps them apart).
+  const localBefore = before.split(/[,;:]|\bbut\b|\band\b(?= (?:never|do not|don't|use))/).pop() ?? before;
+  if (NEGATIVE_AFTER.test(after)) return { polarity: -1, explicit: true };
+  if (NEGATIVE_BEFORE.test(localBefore)) return { polarity: -1, explicit: true };
+  if (POSITIVE_BEFORE.test(localBefore)) return { polarity: 1, explicit: true };
+  return { polarity: 0, explicit: false };
+}
+
+/** The option an ADR chose: its "Chosen option", else the object of a "Use X for Y" style title. */
+export function adrChoice(e: FusedEvidence): string | undefined {
+  if (!e.adr) return undefined;
+  if (e.adr.chosen_option) return e.adr.chosen_option;
+  const m = /^(?:use|adopt|choose|prefer|switch to|migrate to|move to|standardi[sz]e on|introduce)\s+(.+?)(?:\s+(?:for|as|in|to|on|with|across)\s+.*)?$/i.exec(
+    e.adr.title.trim(),
+  );
+  return m ? m[1].trim() : undefined;
+}
+
+const INACTIVE = new Set(["superseded", "deprecated", "rejected"]);
+
+/** Stance of one evidence item toward one option, or undefined when it says nothing either way. */
+export function stanceOf(e: FusedEvidence, key: OptionKey): Stance | undefined {
+  const base = SOURCE_WEIGHT[e.source_type] ?? 1;
+  const text = `${e.title ?? ""}\n${e.excerpt}`;
+
+  if (e.adr) {
+    const status = e.adr.status;
+    const chosen = adrChoice(e);
+    const label = `ADR "${e.adr.title}" (${status})`;
+    if (chosen && mentions(chosen, key)) {
+      if (INACTIVE.has(status)) return { polarity: -1, weight: base * 0.8, why: `${label} chose it, but that decision is ${status}` };
+      const factor = status === "accepted" ? 1 : 0.6;
+      return { polarity: 1, weight: base * factor, why: `${label} chose it` };
+    }
+    if (!INACTIVE.has(status) && e.adr.considered_options.some((o) => mentions(o, key)) && chosen) {
+      return { polarity: -1, weight: base * 0.8, why: `${label} considered it and chose ${chosen}` };
+    }
+    if (INACTIVE.has(status)) {
+      // A retired decision's prose is history: only an explicit argument against the option counts.
+      const neg = clauses(text).some((c) => clausePolarity(c, key).polarity === -1);
+      return neg ? { polarity: -1, weight: base * 0.4, why: `${label} argues against it` } : undefined;
+    }
+  }
+
+  let pos = 0;
+  let neg = 0;
+  let plainMention = false;
+  for (const clause of clauses(text)) {
+    const { polarity } = clausePolarity(clause, key);
+    if (polarity === 1) pos++;
+    else if (polarity === -1) neg++;
+    else if (mentions(clause, key)) plainMention = true;
+  }
+  const where = e.commit ? `commit ${e.commit.slice(0, 7)} "${e.title ?? ""}"` : e.title ? `"${e.title}"` : e.path_or_url;
+  if (e.deprecated) return { polarity: -1, weight: base * 1.5, why: `${where} marks the package deprecated` };
+  if (neg > pos) return { polarity: -1, weight: base, why: `${where} argues against it` };
+  if (pos > 0) return { polarity: 1, weight: base, why: `${where} favours it` };
+  // A bare mention in a rule file or an accepted decision describes what the codebase does today: weak support.
+  if (plainMention && (e.source_type === "agent-instructions" || e.source_type === "architecture" || e.adr?.status === "accepted")) {
+    return { polarity: 1, weight: base * 0.4, why: `${where} describes it as current practice` };
+  }
+  return undefined;
+}

@@ -1,0 +1,269 @@
+// End-to-end tests of the built `deliberate` CLI (dist/cli.js) against real git repositories in temp dirs.
+import { test, describe, before } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { createSampleRepo } from "../fixtures/sampleRepo";
+import { createGitRepo, makeTempDir, writeFiles } from "../helpers/gitRepo";
+import { OptionPickerSchema, ReceiptSchema, RankedEvidenceRowSchema, UNDECIDABLE, type OptionPicker } from "../../src/core/schemas";
+import { verifyReceiptSignature } from "../../src/core/receipts/signing";
+
+const CLI = resolve(__dirname, "../../dist/cli.js");
+const KEY_DIR = makeTempDir("delib-keys-");
+
+function run(args: string[], opts: { cwd?: string } = {}) {
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: opts.cwd,
+    encoding: "utf8",
+    env: { ...process.env, DELIBERATIVE_KEY_DIR: KEY_DIR },
+    timeout: 30_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function json<T = unknown>(args: string[]): T {
+  const r = run(args);
+  assert.equal(r.code, 0, `exit ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout) as T;
+}
+
+function assertOneLineError(r: { code: number | null; stderr: string }, code: number, pattern: RegExp) {
+  assert.equal(r.code, code, r.stderr);
+  const lines = r.stderr.trim().split("\n");
+  assert.equal(lines.length, 1, `expected one line, got: ${r.stderr}`);
+  assert.match(lines[0], pattern);
+  assert.doesNotMatch(r.stderr, /\n\s+at /, "no stack trace");
+}
+
+function receiptFiles(repo: string): string[] {
+  const dir = join(repo, ".deliberations");
+  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".json")) : [];
+}
+
+const MONGO_Q = "Should we store orders in MongoDB or PostgreSQL?";
+const WINSTON_Q = "Should we adopt winston for logging?";
+
+describe("deliberate CLI on the sample repository", () => {
+  let repo: string;
+  before(() => {
+    assert.ok(existsSync(CLI), "run `npm run build` first");
+    repo = createSampleRepo();
+  });
+
+  test("recommends the superseding ADR's choice and cites it", () => {
+    const p = OptionPickerSchema.parse(json([MONGO_Q, "--repo", repo, "--json"]));
+    const rec = p.options.find((o) => o.id === p.recommendation.option_id);
+    assert.ok(rec, `recommendation should name an option, got ${p.recommendation.option_id}`);
+    assert.match(rec.title, /postgres/i);
+    const cited = rec.supports.map((id) => p.citations.find((c) => c.id === id)!);
+    assert.ok(cited.some((c) => c.path_or_url === "docs/adr/0005-use-postgresql-for-order-storage.md"), "cites ADR 0005");
+    const mongo = p.options.find((o) => /mongo/i.test(o.title))!;
+    assert.ok(mongo.dissent.length > 0, "MongoDB carries dissent");
+    assert.ok(p.receipt_ref && p.evidence_ref);
+  });
+
+  test("ranked evidence never puts the superseded ADR above the one that supersedes it", () => {
+    const rows = json<unknown[]>([MONGO_Q, "--repo", repo, "--json", "--shape", "ranked-evidence", "--no-receipt"]).map((r) => RankedEvidenceRowSchema.parse(r));
+    const rankOf = (path: string) => Math.min(...rows.filter((r) => r.path_or_url === path && !r.commit).map((r) => r.rank));
+    const superseding = rankOf("docs/adr/0005-use-postgresql-for-order-storage.md");
+    const superseded = rankOf("docs/adr/0002-use-mongodb-for-order-storage.md");
+    assert.ok(Number.isFinite(superseding), "ADR 0005 is in the ranked evidence");
+    assert.ok(!Number.isFinite(superseded) || superseding < superseded, `0005 at ${superseding}, 0002 at ${superseded}`);
+    rows.forEach((r, i) => assert.equal(r.rank, i + 1));
+  });
+
+  test("every internal citation resolves to real lines of an existing file", () => {
+    for (const q of [MONGO_Q, WINSTON_Q, "Redux or Zustand for the cart state?"]) {
+      const p = OptionPickerSchema.parse(json([q, "--repo", repo, "--json", "--no-receipt"]));
+      assert.ok(p.citations.length > 0, `${q}: has citations`);
+      for (const c of p.citations.filter((c) => c.kind === "internal")) {
+        const file = join(repo, c.path_or_url);
+        assert.ok(existsSync(file), `${c.path_or_url} exists`);
+        if (c.line_range) {
+          const lines = readFileSync(file, "utf8").split("\n");
+          assert.ok(c.line_range.end <= lines.length, `${c.path_or_url}:${c.line_range.end} within ${lines.length} lines`);
+          const cited = lines.slice(c.line_range.start - 1, c.line_range.end).join("\n");
+          const probe = c.excerpt.split("\n").find((l) => l.trim().length > 8)?.trim().slice(0, 40);
+          if (probe) assert.ok(cited.includes(probe), `excerpt "${probe}" is inside ${c.path_or_url}:${c.line_range.start}-${c.line_range.end}`);
+        } else {
+          assert.ok(c.commit, "an internal citation without lines names a commit");
+        }
+      }
+    }
+  });
+
+  test("adopting a library the conventions forbid is argued against", () => {
+    const p = OptionPickerSchema.parse(json([WINSTON_Q, "--repo", repo, "--json", "--no-receipt"]));
+    const adopt = p.options.find((o) => /winston/i.test(o.title))!;
+    assert.ok(adopt, "an 'Adopt winston' option");
+    assert.ok(adopt.dissent.length >= 2, "AGENTS.md rule and the pino ADR dissent");
+    assert.ok(adopt.dissent.some((id) => p.citations.find((c) => c.id === id)!.path_or_url === "AGENTS.md"));
+    const rec = p.options.find((o) => o.id === p.recommendation.option_id);
+    assert.ok(rec && /pino/i.test(rec.title), `recommends keeping pino, got ${p.recommendation.option_id}`);
+    assert.match(p.recommendation.rationale, /no external best practice/i);
+  });
+
+  test("two runs give the same payload apart from the receipt id", () => {
+    const a = json<OptionPicker>([MONGO_Q, "--repo", repo, "--json", "--no-cache"]);
+    const b = json<OptionPicker>([MONGO_Q, "--repo", repo, "--json", "--no-cache"]);
+    assert.notEqual(a.receipt_ref, b.receipt_ref);
+    assert.deepEqual({ ...a, receipt_ref: "" }, { ...b, receipt_ref: "" });
+  });
+
+  test("a repeated turn is served from the turn cache, and an ADR change invalidates it", () => {
+    const repo2 = createSampleRepo();
+    const first = json<OptionPicker>([WINSTON_Q, "--repo", repo2, "--json"]);
+    const second = json<OptionPicker>([WINSTON_Q, "--repo", repo2, "--json"]);
+    assert.equal(second.receipt_ref, first.receipt_ref, "cache hit returns the same receipt");
+    writeFiles(repo2, { "AGENTS.md": readFileSync(join(repo2, "AGENTS.md"), "utf8") + "\n- Prefer small modules.\n" });
+    const third = json<OptionPicker>([WINSTON_Q, "--repo", repo2, "--json"]);
+    assert.notEqual(third.receipt_ref, first.receipt_ref, "artifact change re-mines");
+  });
+
+  test("writes a signed receipt and content-addressed evidence; pick re-signs; verify passes", () => {
+    const repo3 = createSampleRepo();
+    const p = json<OptionPicker>([MONGO_Q, "--repo", repo3, "--json"]);
+    const file = join(repo3, ".deliberations", `${p.receipt_ref}.json`);
+    const raw = JSON.parse(readFileSync(file, "utf8"));
+    const receipt = ReceiptSchema.parse(raw);
+    assert.equal(receipt.operator_pick, null);
+    assert.deepEqual(verifyReceiptSignature(raw), { ok: true });
+    assert.ok(existsSync(join(repo3, ".deliberations", "evidence", `${receipt.evidence_ref}.json`)));
+    assert.equal(receipt.synthesis.mode, "rules");
+    assert.equal(receipt.synthesis.options_count, p.options.length);
+    for (const stage of ["internal", "external", "synthesis"]) assert.ok(receipt.stages[stage], `stage ${stage} recorded`);
+
+    const other = p.options.find((o) => o.id !== p.recommendation.option_id)!;
+    const picked = run(["pick", p.receipt_ref, other.id, "--reason", "team prefers it", "--repo", repo3]);
+    assert.equal(picked.code, 0, picked.stderr);
+    assert.match(picked.stdout, /overrides the recommendation/);
+    const after = JSON.parse(readFileSync(file, "utf8"));
+    assert.equal(after.operator_pick.option_id, other.id);
+    assert.equal(after.operator_pick.reason, "team prefers it");
+    assert.equal(after.operator_pick.overrode_recommendation, true);
+    assert.deepEqual(verifyReceiptSignature(after), { ok: true });
+
+    const verified = run(["verify", "--repo", repo3]);
+    assert.equal(verified.code, 0, verified.stdout + verified.stderr);
+    assert.match(verified.stdout, /^ok\s+\S+\s+signature valid; citations resolve$/m);
+
+    const listed = json<{ receipt_id: string; state: string }[]>(["list", "--repo", repo3, "--json"]);
+    assert.equal(listed.find((r) => r.receipt_id === p.receipt_ref)?.state, "overridden");
+  });
+
+  test("flipping one byte of a receipt makes verify fail", () => {
+    const repo4 = createSampleRepo();
+    const p = json<OptionPicker>([MONGO_Q, "--repo", repo4, "--json"]);
+    const file = join(repo4, ".deliberations", `${p.receipt_ref}.json`);
+    const text = readFileSync(file, "utf8");
+    const at = text.indexOf("PostgreSQL");
+    writeFileSync(file, text.slice(0, at) + "Q" + text.slice(at + 1));
+    const r = run(["verify", "--repo", repo4]);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /INVALID\s+\S+\s+signature does not match/);
+  });
+
+  test("a corrupt receipt is listed as corrupt while the others still verify", () => {
+    const repo5 = createSampleRepo();
+    const p = json<OptionPicker>([MONGO_Q, "--repo", repo5, "--json"]);
+    writeFileSync(join(repo5, ".deliberations", "20990101-000000Z-deadbeef.json"), "{ not json");
+    const listed = json<{ receipt_id: string; state: string }[]>(["list", "--repo", repo5, "--json"]);
+    assert.deepEqual(listed.map((r) => r.state).sort(), ["corrupt", "pending"]);
+    const r = run(["verify", "--repo", repo5]);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, new RegExp(`^ok\\s+${p.receipt_ref}`, "m"));
+    assert.match(r.stdout, /^CORRUPT\s+20990101-000000Z-deadbeef\s+not valid JSON/m);
+  });
+
+  test("the readable rendering shows the recommendation, options and citations", () => {
+    const r = run([MONGO_Q, "--repo", repo, "--no-receipt"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /★ Recommended: .*PostgreSQL/i);
+    assert.match(r.stdout, /Citations:\n\s+\[1\] int\s+\S+/);
+    assert.match(r.stdout, /Receipt: \S+\s+\(not written\)/);
+    assert.equal(receiptFiles(repo).length >= 0, true);
+  });
+});
+
+describe("deliberate CLI bad input", () => {
+  let repo: string;
+  before(() => {
+    repo = createSampleRepo();
+  });
+
+  test("missing repo path", () => assertOneLineError(run(["Should we use Redis or Memcached?", "--repo", "/nonexistent/repo"]), 2, /repository path does not exist/));
+
+  test("repo path is a file", () => assertOneLineError(run(["Should we use Redis or Memcached?", "--repo", join(repo, "AGENTS.md")]), 2, /not a directory/));
+
+  test("empty question", () => assertOneLineError(run(["   ", "--repo", repo]), 2, /question is empty/));
+
+  test("question over 4 kB", () => {
+    const q = "Should we adopt GraphQL or keep REST? " + "x".repeat(4200);
+    assertOneLineError(run([q, "--repo", repo]), 2, /limit is 4096/);
+    assert.equal(receiptFiles(repo).length, 0, "nothing written");
+  });
+
+  test("unknown flag", () => assertOneLineError(run(["Should we use Redis?", "--frobnicate"]), 2, /frobnicate/));
+
+  test("the classifier abstains on a lookup: exit 3 and one line; --force deliberates anyway", () => {
+    const r = run(["where is loadOrder defined in src/orders.ts?", "--repo", repo]);
+    assertOneLineError(r, 3, /does not look like an open design question.*--force/);
+    const forced = run(["where is loadOrder defined in src/orders.ts?", "--repo", repo, "--force", "--json", "--no-receipt"]);
+    assert.equal(forced.code, 0, forced.stderr);
+    OptionPickerSchema.parse(JSON.parse(forced.stdout));
+  });
+
+  test("not a git repository: the git expert reports empty with its reason, the rest runs", () => {
+    const dir = makeTempDir();
+    writeFiles(dir, { "docs/adr/0001-use-redis-for-caching.md": "# 1. Use Redis for caching\n\n## Status\n\nAccepted\n\n## Decision\n\nWe will use Redis for caching sessions.\n" });
+    const p = json<OptionPicker>(["Should we use Redis or Memcached for caching?", "--repo", dir, "--json"]);
+    const receipt = ReceiptSchema.parse(JSON.parse(readFileSync(join(dir, ".deliberations", `${p.receipt_ref}.json`), "utf8")));
+    assert.equal(receipt.stages["internal:git"].status, "empty");
+    assert.match(receipt.stages["internal:git"].reason ?? "", /not a git repository/);
+    assert.equal(receipt.stages["internal:docs"].status, "ok");
+    assert.match(p.options.find((o) => o.id === p.recommendation.option_id)?.title ?? "", /redis/i);
+  });
+
+  test("unknown receipt id and unknown option id on pick", () => {
+    assertOneLineError(run(["pick", "20990101-000000Z-00000000", "opt-x", "--repo", repo]), 2, /unknown receipt/);
+    const p = json<OptionPicker>([MONGO_Q, "--repo", repo, "--json"]);
+    assertOneLineError(run(["pick", p.receipt_ref, "opt-nope", "--repo", repo]), 2, /unknown option "opt-nope"/);
+    assertOneLineError(run(["pick", "../../etc/passwd", "opt-x", "--repo", repo]), 2, /invalid receipt id/);
+  });
+
+  test("awkward ADR files are skipped or parsed, never fatal", () => {
+    const dir = createGitRepo([
+      {
+        message: "ADRs of every awkward kind",
+        files: {
+          "docs/adr/0001-use-kafka-for-events.md": "# 1. Use Kafka for events\r\n\r\n## Status\r\n\r\nAccepted\r\n\r\n## Decision\r\n\r\nWe will use Kafka for domain events.\r\n",
+          "docs/adr/0002-binary.md": Buffer.from([0x23, 0x20, 0x00, 0x01, 0x02, 0xff]),
+          "docs/adr/0003-huge.md": "# 3. Huge\n\n" + "kafka rabbitmq ".repeat(80_000),
+          "docs/adr/0004-bad-utf8.md": Buffer.concat([Buffer.from("# 4. Bad\n\nkafka "), Buffer.from([0xc3, 0x28]), Buffer.from("\n")]),
+          "docs/adr/0005-bad-front-matter.md": "---\nstatus: [accepted\ndate: : :\n---\n# Use RabbitMQ for jobs\n\nRabbitMQ for background jobs.\n",
+        },
+      },
+    ]);
+    const r = run(["Kafka or RabbitMQ for domain events?", "--repo", dir, "--json"]);
+    assert.equal(r.code, 0, r.stderr);
+    const p = OptionPickerSchema.parse(JSON.parse(r.stdout));
+    const receipt = ReceiptSchema.parse(JSON.parse(readFileSync(join(dir, ".deliberations", `${p.receipt_ref}.json`), "utf8")));
+    assert.match(receipt.stages.discovery.reason ?? "", /skipped 3/);
+    const kafka = p.citations.find((c) => c.path_or_url === "docs/adr/0001-use-kafka-for-events.md");
+    assert.ok(kafka?.line_range, "the CRLF ADR is cited with lines");
+    const lines = readFileSync(join(dir, kafka.path_or_url), "utf8").split(/\r?\n/);
+    assert.ok(kafka.line_range.end <= lines.length);
+  });
+});
+
+describe("deliberate list/verify on an empty repo", () => {
+  test("no receipts is reported, not an error", () => {
+    const dir = makeTempDir();
+    mkdirSync(join(dir, "x"));
+    const r = run(["verify", "--repo", dir]);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /no receipts found/);
+    assert.equal(UNDECIDABLE, "undecidable-on-current-evidence");
+  });
+});
