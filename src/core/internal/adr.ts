@@ -149,7 +149,8 @@ export function parseAdr(path: string, text: string): ParsedAdr {
     rawStatus = fmStatus;
     collectLinks(fmStatus, dir, supersedes, supersededBy);
   }
-  for (const key of ["supersedes"]) for (const v of listValue(fm[key])) addRef(supersedes, v, dir);
+  // Some templates keep the links as front-matter keys.
+  for (const v of listValue(fm.supersedes)) addRef(supersedes, v, dir);
   for (const key of ["superseded_by", "superseded-by", "supersededBy"]) for (const v of listValue(fm[key])) addRef(supersededBy, v, dir);
 
   // In a Status section, "Supersedes …" lines are notes; the first other line is the status ("Accepted",

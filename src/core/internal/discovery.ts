@@ -16,8 +16,9 @@ const BINARY_SNIFF_BYTES = 8 * 1024;
 export async function discoverArtifacts(repo: string, config: DeliberationConfig, signal?: AbortSignal): Promise<ArtifactSet> {
   const root = resolve(repo);
   signal?.throwIfAborted();
-  const isIgnored = await loadIgnoreRules(root, config.ignoreGlobs);
-
+  // Walks skip config.ignoreGlobs plus the plain folder names of the root .gitignore (build/, target/, .venv/), so
+  // big ignored trees are never descended; the exact gitignore semantics are applied to the results afterwards.
+  const walkIgnore = [...config.ignoreGlobs, ...(await rootGitignorePrunes(root))];
   const globOpts = {
     cwd: root,
     dot: true,
@@ -26,10 +27,11 @@ export async function discoverArtifacts(repo: string, config: DeliberationConfig
     caseSensitiveMatch: false,
     suppressErrors: true,
     unique: true,
-    ignore: config.ignoreGlobs,
+    ignore: walkIgnore,
   };
   const [adrGlobs, conventionGlobs] = await Promise.all([caseInsensitiveBases(root, config.adrGlobs), caseInsensitiveBases(root, config.conventionGlobs)]);
-  const [adrPaths, conventionPaths] = await Promise.all([
+  const [isIgnored, adrPaths, conventionPaths] = await Promise.all([
+    loadIgnoreRules(root, config.ignoreGlobs, walkIgnore),
     adrGlobs.length ? fg(adrGlobs, globOpts) : Promise.resolve([] as string[]),
     conventionGlobs.length ? fg(conventionGlobs, globOpts) : Promise.resolve([] as string[]),
   ]);
@@ -169,6 +171,28 @@ async function readArtifact(root: string, path: string, type: SourceType, maxByt
   }
 }
 
+/**
+ * Walk-pruning globs from the root .gitignore: only plain names ("build/", "/target", ".venv"), and none at all when
+ * the file has a negation, since a "!" rule could re-include something inside a pruned folder.
+ */
+async function rootGitignorePrunes(root: string): Promise<string[]> {
+  let body: string;
+  try {
+    body = await readFile(resolve(root, ".gitignore"), "utf8");
+  } catch {
+    return [];
+  }
+  const rules = body.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+  if (rules.some((l) => l.startsWith("!"))) return [];
+  const out: string[] = [];
+  for (const rule of rules) {
+    const m = /^(\/)?([\w.-]+)\/?$/.exec(rule);
+    if (!m || m[2] === "." || m[2] === "..") continue;
+    out.push(m[1] ? `${m[2]}/**` : `**/${m[2]}/**`);
+  }
+  return out;
+}
+
 /** Strips a BOM and normalises CRLF (and lone CR) to LF. */
 export function normaliseText(text: string): string {
   return text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
@@ -184,7 +208,7 @@ function formatBytes(n: number): string {
  * The ignore predicate: config.ignoreGlobs plus every .gitignore in the tree (each applied relative to its own
  * folder, like git does) and .git/info/exclude. Paths are workspace-relative with forward slashes.
  */
-async function loadIgnoreRules(root: string, ignoreGlobs: string[]): Promise<(path: string) => boolean> {
+async function loadIgnoreRules(root: string, ignoreGlobs: string[], walkIgnore: string[]): Promise<(path: string) => boolean> {
   const layers: { dir: string; ig: Ignore }[] = [];
   const gitignores = await fg(["**/.gitignore"], {
     cwd: root,
@@ -192,7 +216,7 @@ async function loadIgnoreRules(root: string, ignoreGlobs: string[]): Promise<(pa
     onlyFiles: true,
     followSymbolicLinks: false,
     suppressErrors: true,
-    ignore: ["**/.git/**", "**/node_modules/**", ...ignoreGlobs],
+    ignore: ["**/.git/**", "**/node_modules/**", ...walkIgnore],
   });
   const sources = [...gitignores.sort((a, b) => a.split("/").length - b.split("/").length || cmp(a, b))];
   for (const gi of [".git/info/exclude", ...sources]) {

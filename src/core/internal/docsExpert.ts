@@ -5,7 +5,7 @@ import { evidenceId } from "../hash";
 import type { AdrMeta, AdrStatus, EvidenceItem, PrecisionClass, SourceType } from "../schemas";
 import type { ArtifactFile, Expert, ExpertContext, ExpertResult } from "../types";
 import { parseAdr, type ParsedAdr } from "./adr";
-import { parseMarkdown, stripInline, type MarkdownSection } from "./markdown";
+import { parseMarkdown, stripInline } from "./markdown";
 import { rankTextSections, type TextSection } from "./sectionIndex";
 
 export const DOCS_MAX_ITEMS = 30;
@@ -111,6 +111,8 @@ export async function runDocsExpert(ctx: Pick<ExpertContext, "plan" | "config" |
     score: r.score * r.section.prior * statusPrior(r.section, graph),
   }));
   scored = enforceSupersession(scored, units, graph);
+  // Round before sorting so the reported scores and the order agree exactly (ties fall to path, then line).
+  for (const s of scored) s.score = Math.round(s.score * 1e6) / 1e6;
 
   // Sort, cap per file, cap overall. Capping only drops the tail, so the supersession order survives it.
   scored.sort(compareScored);
@@ -187,7 +189,7 @@ function docUnits(file: ArtifactFile): Unit[] {
   const ruleWise = file.source_type === "agent-instructions" || file.source_type === "contributing";
   const out: Unit[] = [];
   for (const s of doc.sections) {
-    const bodyStart = s.level === 0 ? s.start : firstBodyLine(doc.lines, s);
+    const bodyStart = s.bodyStart;
     if (bodyStart > s.contentEnd) continue;
     const where = s.heading ? `${name} › ${s.heading}` : name;
     if (ruleWise) {
@@ -223,12 +225,6 @@ function docUnits(file: ArtifactFile): Unit[] {
   }
   if (out.length === 0 && file.text.trim()) out.push(wholeFileUnit(file, name, prior));
   return out;
-}
-
-function firstBodyLine(lines: string[], s: MarkdownSection): number {
-  // Setext headings occupy two lines.
-  const next = lines[s.start];
-  return next !== undefined && /^ {0,3}(=+|-+)\s*$/.test(next) ? s.start + 2 : s.start + 1;
 }
 
 function wholeFileUnit(file: ArtifactFile, label: string, prior: number, adr?: ParsedAdr): Unit {
@@ -429,7 +425,7 @@ function toEvidence(s: Scored, graph: SupersessionGraph): EvidenceItem | undefin
     precision_class: unit.precision,
     title: unit.label,
     excerpt,
-    score: Math.round(s.score * 1e6) / 1e6,
+    score: s.score,
   };
   if (unit.adr) {
     const adr = unit.adr;

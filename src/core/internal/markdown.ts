@@ -23,6 +23,8 @@ export interface MarkdownSection {
   start: number;
   end: number;
   contentEnd: number;
+  /** First line after the heading (a setext heading's underline is part of the heading). */
+  bodyStart: number;
   /** The own content below the heading line (lines start+1..contentEnd; for the preamble start..contentEnd). */
   body: string;
   /** Index of the enclosing section in the returned list, if any. */
@@ -112,7 +114,7 @@ export function parseMarkdown(text: string): MarkdownDoc {
     let start = first;
     while (start <= end && lines[start - 1].trim() === "") start++;
     if (start <= end) {
-      sections.push({ heading: "", level: 0, start, end, contentEnd: end, body: lines.slice(start - 1, end).join("\n") });
+      sections.push({ heading: "", level: 0, start, end, contentEnd: end, bodyStart: start, body: lines.slice(start - 1, end).join("\n") });
     }
   }
 
@@ -138,6 +140,7 @@ export function parseMarkdown(text: string): MarkdownDoc {
       start: h.line,
       end,
       contentEnd,
+      bodyStart,
       body: contentEnd >= bodyStart ? lines.slice(bodyStart - 1, contentEnd).join("\n") : "",
     };
     if (stack.length) section.parent = stack[stack.length - 1];

@@ -58,34 +58,48 @@ function tokens(text: string): string[] {
     .filter(Boolean);
 }
 
+/**
+ * The terms that name an option in text. A one-word label is its own term (plus aliases). A multi-word label
+ * ("webview UI toolkit", "Redux Toolkit") matches as a phrase (spaced, hyphenated or joined); a single word of it
+ * counts only when it looks like a product name (capitalised, or with a dot, digit or @) — otherwise "webview"
+ * alone would match every document that mentions a webview.
+ */
 export function keyFor(label: string): OptionKey {
-  const words = contentWords(label).filter((w) => !FILLER.test(w));
-  const terms = new Set<string>(words.length ? [label.toLowerCase().trim(), ...words] : [label.toLowerCase().trim()]);
+  const clean = label.replace(/^(?:the|a|an)\s+/i, "").trim();
+  const words = clean.split(/\s+/).filter((w) => !FILLER.test(w));
+  const terms = new Set<string>();
+  const phrase = words.join(" ").toLowerCase();
+  if (phrase) terms.add(phrase);
+  if (words.length > 1) {
+    terms.add(words.join("-").toLowerCase());
+    terms.add(words.join("").toLowerCase());
+    const head = words[0];
+    if (head.length > 2 && (/^[A-Z][a-z]/.test(head) || /[.@\d]/.test(head))) terms.add(head.toLowerCase());
+  }
   for (const group of ALIASES) if (group.some((g) => terms.has(g))) group.forEach((g) => terms.add(g));
-  // A generic qualifier ("toolkit", "store", "library") alone would match too much: keep the multi-word label,
-  // the distinctive first word, and aliases.
-  const distinctive = [...terms].filter((t) => !/^(toolkit|library|framework|store|stores|server|client|api|db|database|approach|pattern)$/.test(t));
-  return { terms: distinctive.length ? distinctive : [...terms] };
+  return { terms: [...terms] };
 }
 
 function capitalise(s: string): string {
   return s.length ? s[0].toUpperCase() + s.slice(1) : s;
 }
 
-/** "Redux or Zustand", "MongoDB vs PostgreSQL", "between polling and websockets", "A, B or C". */
+/** "Redux or Zustand", "MongoDB vs PostgreSQL", "between polling and websockets", "A, B or C", "adopt X". */
 export function optionsFromQuestion(question: string): string[] {
   const q = question.replace(/^\s*(?:todo\(decide\)|decide|open question|question)\s*:\s*/i, "");
+  const raw = q.split(/\s+/).filter(Boolean);
   const words = tokens(q);
   const lower = words.map((w) => w.toLowerCase());
-  const found: string[] = [];
-  const phraseBefore = (i: number): string => {
-    const out: string[] = [];
-    for (let j = i - 1; j >= 0 && out.length < 3; j--) {
+  const endsList = (j: number) => j >= 0 && /,$/.test(raw[j] ?? "");
+  // The phrase that ends just before index i: up to 3 words, stopping at fillers, prepositions and list commas.
+  const phraseBefore = (i: number): { text: string; start: number } => {
+    let start = i;
+    for (let j = i - 1; j >= 0 && i - j <= 3; j--) {
       if (PHRASE_END.test(lower[j]) || FILLER.test(lower[j])) break;
-      out.unshift(words[j]);
-      if (/,$/.test(words[j - 1] ?? "")) break;
+      if (j < i - 1 && endsList(j)) break;
+      start = j;
     }
-    return out.join(" ");
+    return { text: words.slice(start, i).join(" "), start };
   };
   const phraseAfter = (i: number): string => {
     const out: string[] = [];
@@ -93,24 +107,31 @@ export function optionsFromQuestion(question: string): string[] {
       if (PHRASE_END.test(lower[j]) || (FILLER.test(lower[j]) && out.length > 0)) break;
       if (FILLER.test(lower[j])) continue;
       out.push(words[j]);
+      if (/[,?.!]$/.test(raw[j])) break;
     }
     return out.join(" ");
   };
   const between = lower.indexOf("between");
-  const connectorIndex = lower.findIndex((w, i) => (w === "or" || w === "vs" || w === "versus" || (w === "and" && between >= 0 && i > between)) && i > 0);
-  if (connectorIndex > 0) {
-    const right = phraseAfter(connectorIndex);
-    const leftStart = between >= 0 && between < connectorIndex ? between + 1 : -1;
-    const left = leftStart >= 0 ? words.slice(leftStart, connectorIndex).join(" ") : phraseBefore(connectorIndex);
-    // "A, B or C": the comma-separated items before the connector are options too.
-    const listPart = q.slice(0, q.toLowerCase().indexOf(` ${lower[connectorIndex]} `));
-    const listItems = listPart.includes(",") ? listPart.split(",").slice(1).map((s) => s.trim()).filter((s) => s && s.split(/\s+/).length <= 3) : [];
-    const firstOfList = listPart.includes(",") ? phraseBefore(lower.indexOf(tokens(listPart.split(",")[0]).pop()!.toLowerCase()) + 1) : "";
-    for (const item of [firstOfList, ...listItems.slice(0, -1), left, right]) {
-      const clean = item.replace(/^(?:the|a|an)\s+/i, "").trim();
-      if (clean && !found.some((f) => f.toLowerCase() === clean.toLowerCase())) found.push(clean);
+  const connector = lower.findIndex((w, i) => i > 0 && (w === "or" || w === "vs" || w === "versus" || (w === "and" && between >= 0 && i > between)));
+  const found: string[] = [];
+  const add = (item: string) => {
+    const clean = item.replace(/^(?:the|a|an)\s+/i, "").trim();
+    if (clean && contentWords(clean).length > 0 && !found.some((f) => f.toLowerCase() === clean.toLowerCase())) found.push(clean);
+  };
+  if (connector > 0) {
+    let left: { text: string; start: number };
+    if (between >= 0 && between < connector) left = { text: words.slice(between + 1, connector).join(" "), start: between + 1 };
+    else left = phraseBefore(connector);
+    // "A, B or C": walk back over comma-separated items.
+    const items = [left.text];
+    while (endsList(left.start - 1)) {
+      left = phraseBefore(left.start);
+      if (!left.text) break;
+      items.unshift(left.text);
     }
-    return found.filter((f) => contentWords(f).length > 0);
+    items.forEach(add);
+    add(phraseAfter(connector));
+    return found;
   }
   const adopt = /\b(?:adopt|use|introduce|add|switch to|move to|migrate to|try|replace \S+ with)\s+(.+?)(?:\s+(?:for|in|on|as|to|instead|across|with)\b.*)?[?.!]?$/i.exec(q);
   if (adopt) {
@@ -128,14 +149,20 @@ function slugId(title: string, taken: Set<string>): string {
   return id;
 }
 
+/** "vscode-elements" and "@vscode-elements/elements" name the same option; so do aliases. */
 function sameOption(a: OptionKey, b: OptionKey): boolean {
-  return a.terms.some((t) => b.terms.includes(t));
+  return a.terms.some((t) => mentions(t, b)) || b.terms.some((t) => mentions(t, a));
 }
 
 /** The question's topic words (minus the option names) decide which ADRs are about this question. */
 function topicOverlap(e: FusedEvidence, topic: string[]): number {
-  const text = `${e.adr?.title ?? ""} ${e.title ?? ""} ${e.excerpt}`.toLowerCase();
-  return topic.filter((t) => text.includes(t)).length;
+  const words = new Set(contentWords(`${e.adr?.title ?? ""} ${e.title ?? ""} ${e.excerpt}`));
+  return topic.filter((t) => words.has(t)).length;
+}
+
+/** An ADR is on topic when it shares at least half of the question's topic words. */
+function onTopic(e: FusedEvidence, topic: string[]): boolean {
+  return topic.length > 0 && topicOverlap(e, topic) >= Math.ceil(topic.length / 2);
 }
 
 function collectCandidates(question: string, evidence: FusedEvidence[]): Candidate[] {
@@ -146,7 +173,7 @@ function collectCandidates(question: string, evidence: FusedEvidence[]): Candida
   const named = optionsFromQuestion(question);
   const adoptOnly = named.length === 1;
   for (const label of named) {
-    add({ title: adoptOnly ? `Adopt ${label}` : capitalise(label), key: keyFor(label), origin: "question", note: "named in the question" });
+    add({ title: adoptOnly ? `Adopt ${label}` : label, key: keyFor(label), origin: "question", note: "named in the question" });
   }
   const namedTerms = new Set(named.flatMap((n) => keyFor(n).terms));
   const topic = contentWords(question).filter((w) => !namedTerms.has(w));
@@ -155,7 +182,7 @@ function collectCandidates(question: string, evidence: FusedEvidence[]): Candida
   // With two or more named options only ADRs about those options count (same decision, not the same topic words).
   const aboutNamed = (e: FusedEvidence) =>
     named.some((n) => mentions(`${e.adr!.title} ${e.adr!.considered_options.join(" ")} ${e.adr!.chosen_option ?? ""} ${e.excerpt}`, keyFor(n)));
-  const adrs = evidence.filter((e) => e.adr && (named.length >= 2 ? aboutNamed(e) : topicOverlap(e, topic) > 0 || aboutNamed(e)));
+  const adrs = evidence.filter((e) => e.adr && (named.length >= 2 ? aboutNamed(e) : onTopic(e, topic) || aboutNamed(e)));
   const seenAdr = new Set<string>();
   for (const e of adrs) {
     if (seenAdr.has(e.adr!.path)) continue;

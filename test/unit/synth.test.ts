@@ -1,0 +1,132 @@
+import { test, describe } from "node:test";
+import assert from "node:assert/strict";
+import { synthesizeWithRules, optionsFromQuestion, keyFor } from "../../src/core/synth/rules";
+import { clausePolarity, stanceOf } from "../../src/core/synth/stance";
+import { DraftPickerSchema, UNDECIDABLE, type FusedEvidence, type StageStatus } from "../../src/core/schemas";
+import { canonicalJson } from "../../src/core/hash";
+
+const OK: StageStatus = { status: "ok", count: 1, ms: 1 };
+const EMPTY: StageStatus = { status: "empty", count: 0, ms: 1, reason: "offline" };
+const classification = { class: "open-question" as const, confidence: 0.9, reasons: [] };
+
+let n = 0;
+function ev(partial: Partial<FusedEvidence> & Pick<FusedEvidence, "excerpt">): FusedEvidence {
+  n++;
+  return {
+    id: `ev-${String(n).padStart(12, "0")}`,
+    kind: "internal",
+    expert: "docs",
+    source_type: "agent-instructions",
+    path_or_url: "AGENTS.md",
+    line_range: { start: n, end: n },
+    precision_class: "exact-lines",
+    score: 1,
+    rank: n,
+    fused_score: 0.01,
+    experts: ["docs"],
+    ...partial,
+  };
+}
+
+function run(question: string, evidence: FusedEvidence[], stages = { internal: OK, external: EMPTY }) {
+  return synthesizeWithRules({ question, classification, evidence, stages, configVersion: "test" });
+}
+
+describe("options from the question", () => {
+  const cases: [string, string[]][] = [
+    ["Should we use Redux or Zustand for the cart state?", ["Redux", "Zustand"]],
+    ["MongoDB vs PostgreSQL for orders", ["MongoDB", "PostgreSQL"]],
+    ["tradeoff between polling and websockets for notifications", ["polling", "websockets"]],
+    ["Should we adopt pnpm?", ["pnpm"]],
+    ["Kafka, RabbitMQ or SQS for background jobs?", ["Kafka", "RabbitMQ", "SQS"]],
+    ["which pattern does our codebase favour for errors?", []],
+  ];
+  for (const [q, expected] of cases) test(q, () => assert.deepEqual(optionsFromQuestion(q), expected));
+});
+
+describe("stance reading", () => {
+  const pino = keyFor("pino");
+  const winston = keyFor("winston");
+  test("replace X with Y", () => {
+    assert.equal(clausePolarity("Replace winston with pino for structured logging", winston).polarity, -1);
+    assert.equal(clausePolarity("Replace winston with pino for structured logging", pino).polarity, 1);
+  });
+  test("migrate from X to Y", () => {
+    assert.equal(clausePolarity("Migrate orders from MongoDB to PostgreSQL", keyFor("MongoDB")).polarity, -1);
+    assert.equal(clausePolarity("Migrate orders from MongoDB to PostgreSQL", keyFor("PostgreSQL")).polarity, 1);
+  });
+  test("negation stays in its own clause", () => {
+    assert.equal(clausePolarity("Never use console.log in src/; do not add winston.", winston).polarity, -1);
+    assert.equal(clausePolarity("Use pino for logging", pino).polarity, 1);
+    assert.equal(clausePolarity("MongoDB is retired for orders once the migration completes.", keyFor("mongodb")).polarity, -1);
+  });
+  test("a superseded ADR's choice is dissent, not support", () => {
+    const e = ev({
+      source_type: "adr",
+      excerpt: "We will store orders in MongoDB.",
+      adr: { path: "docs/adr/2.md", title: "Use MongoDB for orders", status: "superseded", supersedes: [], superseded_by: ["docs/adr/5.md"], considered_options: [] },
+    });
+    assert.equal(stanceOf(e, keyFor("MongoDB"))?.polarity, -1);
+  });
+  test("a multi-word option does not match on a common word alone", () => {
+    assert.equal(clausePolarity("Webview messages are validated with zod.", keyFor("webview UI toolkit")).polarity, 0);
+    assert.equal(clausePolarity("Do not use @vscode/webview-ui-toolkit.", keyFor("webview UI toolkit")).polarity, -1);
+  });
+});
+
+describe("rules synthesizer", () => {
+  const evidence = [
+    ev({ excerpt: "Use pino for logging." }),
+    ev({ excerpt: "Never use console.log in src/; do not add winston." }),
+    ev({ source_type: "commit", expert: "git", commit: "a".repeat(40), line_range: undefined, precision_class: "commit", title: "Replace winston with pino", excerpt: "Replace winston with pino" }),
+  ];
+
+  test("recommends the supported option and cites only given evidence", () => {
+    const { draft } = run("Should we use winston or pino for logging?", evidence);
+    DraftPickerSchema.parse(draft);
+    const rec = draft.options.find((o) => o.id === draft.recommendation.option_id);
+    assert.equal(rec?.title, "pino");
+    const ids = new Set(evidence.map((e) => e.id));
+    for (const c of draft.citations) assert.ok(ids.has(c.id));
+    assert.match(draft.recommendation.rationale, /no external best practice/i);
+  });
+
+  test("is byte-identical for the same inputs", () => {
+    const a = run("Should we use winston or pino for logging?", evidence);
+    const b = run("Should we use winston or pino for logging?", evidence);
+    assert.equal(canonicalJson(a), canonicalJson(b));
+  });
+
+  test("symmetric evidence is undecidable, never a silent first pick", () => {
+    const sym = [ev({ excerpt: "Use kafka for events." }), ev({ excerpt: "Use rabbitmq for events." })];
+    const { draft, info } = run("Kafka or RabbitMQ for events?", sym);
+    assert.equal(draft.recommendation.option_id, UNDECIDABLE);
+    assert.equal(draft.recommendation.confidence, "low");
+    assert.equal(info.symmetric, true);
+    assert.equal(draft.options.length, 2);
+  });
+
+  test("no evidence still yields 2–5 options and a non-empty recommendation", () => {
+    const { draft } = run("Should we adopt Bazel?", [], { internal: { status: "empty", count: 0, ms: 0, reason: "no ADRs" }, external: EMPTY });
+    DraftPickerSchema.parse(draft);
+    assert.ok(draft.options.length >= 2 && draft.options.length <= 5);
+    assert.equal(draft.recommendation.option_id, UNDECIDABLE);
+    assert.match(draft.recommendation.rationale, /No internal convention was found/);
+  });
+
+  test("an empty internal stage caps confidence at low; internal + external agreement raises it", () => {
+    const external = ev({ kind: "external", expert: "deps", source_type: "dependency-doc", path_or_url: "npm:pino@9.0.0/README.md", fetched_at: "2026-01-01T00:00:00.000Z", precision_class: "section", excerpt: "We recommend pino for production logging." });
+    const capped = run("Should we use winston or pino for logging?", evidence, { internal: { status: "empty", count: 0, ms: 0, reason: "x" }, external: OK });
+    assert.equal(capped.draft.recommendation.confidence, "low");
+    const agreed = run("Should we use winston or pino for logging?", [...evidence, external], { internal: OK, external: OK });
+    assert.equal(agreed.draft.recommendation.confidence, "high");
+    assert.match(agreed.draft.recommendation.rationale, /agree/);
+  });
+
+  test("a deprecated package is dissent against adopting it", () => {
+    const dep = ev({ kind: "external", expert: "deps", source_type: "dependency-doc", path_or_url: "npm:request@2.88.2/README.md", fetched_at: "2026-01-01T00:00:00.000Z", precision_class: "section", deprecated: true, package: "request", excerpt: "request has been deprecated" });
+    const { draft } = run("Should we adopt request for HTTP calls?", [dep], { internal: OK, external: OK });
+    const adopt = draft.options.find((o) => /request/.test(o.title))!;
+    assert.deepEqual(adopt.dissent, [dep.id]);
+  });
+});
