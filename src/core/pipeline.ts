@@ -16,6 +16,7 @@ import {
   evidenceRefOf,
   loadReceiptFile,
   newReceiptId,
+  readEvidence,
   receiptPath,
   unresolvedCitations,
   writeEvidence,
@@ -229,7 +230,10 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
     const cached = await readTurnCache(repo, cacheFile, dirName);
     if (cached) {
       progress({ stage: "cache", state: "done", status: "ok", count: 1 });
-      return { kind: "deliberated", receipt: cached, payload: cached.payload, evidence: [], receiptFile: receiptPath(repo, cached.receipt_id, dirName), cached: true };
+      const evidence = await readEvidence(repo, cached.evidence_ref, dirName).catch(() => undefined);
+      if (evidence) {
+        return { kind: "deliberated", receipt: cached, payload: cached.payload, evidence, receiptFile: receiptPath(repo, cached.receipt_id, dirName), cached: true };
+      }
     }
   }
 

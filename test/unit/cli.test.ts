@@ -116,6 +116,8 @@ describe("deliberate CLI on the sample repository", () => {
     const first = json<OptionPicker>([WINSTON_Q, "--repo", repo2, "--json"]);
     const second = json<OptionPicker>([WINSTON_Q, "--repo", repo2, "--json"]);
     assert.equal(second.receipt_ref, first.receipt_ref, "cache hit returns the same receipt");
+    const rows = json<unknown[]>([WINSTON_Q, "--repo", repo2, "--json", "--shape", "ranked-evidence"]);
+    assert.ok(rows.length > 0, "a cached turn still serves its stored evidence");
     writeFiles(repo2, { "AGENTS.md": readFileSync(join(repo2, "AGENTS.md"), "utf8") + "\n- Prefer small modules.\n" });
     const third = json<OptionPicker>([WINSTON_Q, "--repo", repo2, "--json"]);
     assert.notEqual(third.receipt_ref, first.receipt_ref, "artifact change re-mines");
