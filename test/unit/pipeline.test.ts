@@ -1,0 +1,134 @@
+import { test, describe, before } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { createSampleRepo } from "../fixtures/sampleRepo";
+import { makeTempDir } from "../helpers/gitRepo";
+import { deliberate, DeliberationError } from "../../src/core/pipeline";
+import { generateSigningKey, verifyReceiptSignature } from "../../src/core/receipts/signing";
+import { listReceipts, recordPick, readReceipt } from "../../src/core/receipts/store";
+import { ReceiptSchema } from "../../src/core/schemas";
+import type { Expert, ProgressEvent } from "../../src/core/types";
+
+const key = generateSigningKey();
+const Q = "Should we store orders in MongoDB or PostgreSQL?";
+
+function receiptCount(repo: string): number {
+  const dir = join(repo, ".deliberations");
+  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".json")).length : 0;
+}
+
+describe("pipeline", () => {
+  let repo: string;
+  before(() => {
+    repo = createSampleRepo();
+  });
+
+  test("reports every stage through the progress callback and records timings", async () => {
+    const events: ProgressEvent[] = [];
+    const out = await deliberate({ repo, question: Q, signingKey: key, onProgress: (e) => events.push(e), useCache: false });
+    assert.equal(out.kind, "deliberated");
+    if (out.kind !== "deliberated") return;
+    const done = events.filter((e) => e.state === "done").map((e) => e.stage);
+    for (const stage of ["discovery", "plan", "internal:docs", "internal:git", "synthesis", "receipt"]) assert.ok(done.includes(stage), `${stage} reported`);
+    for (const stage of ["classify", "discovery", "internal", "external", "fusion", "synthesis"]) assert.ok(out.receipt.stages[stage], `${stage} in receipt`);
+    assert.equal(out.receipt.stages.external.status, "empty");
+    assert.ok(out.receipt.plan?.terms.includes("mongodb"));
+  });
+
+  test("cancelling through the AbortSignal rejects and writes no receipt", async () => {
+    const fresh = createSampleRepo();
+    const controller = new AbortController();
+    const slow: Expert = {
+      name: "slow",
+      kind: "internal",
+      run: (ctx) =>
+        new Promise((_, reject) => {
+          ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true });
+        }),
+    };
+    const pending = deliberate({ repo: fresh, question: Q, signingKey: key, signal: controller.signal, internalExperts: [slow] });
+    setTimeout(() => controller.abort(new Error("user cancelled")), 50);
+    await assert.rejects(pending, /user cancelled/);
+    assert.equal(receiptCount(fresh), 0);
+  });
+
+  test("a failing expert is reported as failed with its reason; the others still run", async () => {
+    const broken: Expert = { name: "broken", kind: "internal", run: async () => { throw new Error("disk on fire"); } };
+    const out = await deliberate({ repo, question: Q, signingKey: key, useCache: false, writeReceipt: false, internalExperts: [broken] });
+    assert.equal(out.kind, "deliberated");
+    if (out.kind !== "deliberated") return;
+    assert.equal(out.receipt.stages["internal:broken"].status, "failed");
+    assert.match(out.receipt.stages["internal:broken"].reason ?? "", /disk on fire/);
+    assert.equal(out.receipt.stages.internal.status, "failed");
+    assert.equal(out.payload.recommendation.confidence, "low");
+  });
+
+  test("claims without a location are dropped, never softened", async () => {
+    const sloppy: Expert = {
+      name: "sloppy",
+      kind: "internal",
+      run: async () => ({
+        status: "ok",
+        items: [{ id: "ev-000000000001", kind: "internal", expert: "sloppy", source_type: "architecture", path_or_url: "ARCHITECTURE.md", precision_class: "section", excerpt: "Use PostgreSQL", score: 9 }],
+      }),
+    };
+    const out = await deliberate({ repo, question: Q, signingKey: key, useCache: false, writeReceipt: false, internalExperts: [sloppy] });
+    assert.equal(out.kind === "deliberated" && out.receipt.stages["internal:sloppy"].status, "empty");
+  });
+
+  test("bad input throws a DeliberationError with a one-line message", async () => {
+    await assert.rejects(deliberate({ repo: "/no/such/dir", question: Q, signingKey: key }), (e: unknown) => e instanceof DeliberationError && e.code === "bad-input");
+    await assert.rejects(deliberate({ repo, question: " \n ", signingKey: key }), /empty/);
+  });
+
+  test("a citation whose file vanished mid-flight is flagged resolution_failed and its option drops to low", async () => {
+    const ghost: Expert = {
+      name: "ghost",
+      kind: "internal",
+      run: async () => ({
+        status: "ok",
+        items: [
+          { id: "ev-00000000000a", kind: "internal", expert: "ghost", source_type: "agent-instructions", path_or_url: "GONE.md", line_range: { start: 1, end: 1 }, precision_class: "exact-lines", excerpt: "Use PostgreSQL for orders.", score: 5 },
+        ],
+      }),
+    };
+    const out = await deliberate({ repo, question: Q, signingKey: key, useCache: false, writeReceipt: false, internalExperts: [ghost] });
+    if (out.kind !== "deliberated") throw new Error("expected a payload");
+    const c = out.payload.citations.find((x) => x.id === "ev-00000000000a");
+    assert.equal(c?.resolution_failed, true);
+    const opt = out.payload.options.find((o) => o.supports.includes("ev-00000000000a"));
+    assert.equal(opt?.confidence, "low");
+  });
+});
+
+describe("receipts under concurrency", () => {
+  test("concurrent picks never corrupt a receipt (in-process and across processes)", async () => {
+    const repo = createSampleRepo();
+    const out = await deliberate({ repo, question: Q, signingKey: key });
+    if (out.kind !== "deliberated") throw new Error("expected a payload");
+    const id = out.receipt.receipt_id;
+    const [a, b] = out.payload.options;
+    await Promise.all(Array.from({ length: 8 }, (_, i) => recordPick(repo, id, { option_id: (i % 2 ? a : b).id, reason: `r${i}` }, key)));
+    const cli = resolve(__dirname, "../../dist/cli.js");
+    const keyDir = makeTempDir("delib-keys-");
+    await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        new Promise<void>((done, fail) => {
+          const p = spawn(process.execPath, [cli, "pick", id, (i % 2 ? a : b).id, "--repo", repo], { env: { ...process.env, DELIBERATIVE_KEY_DIR: keyDir }, stdio: "ignore" });
+          p.on("exit", (code) => (code === 0 ? done() : fail(new Error(`pick exited ${code}`))));
+        }),
+      ),
+    );
+    const raw = JSON.parse(readFileSync(join(repo, ".deliberations", `${id}.json`), "utf8"));
+    ReceiptSchema.parse(raw);
+    assert.deepEqual(verifyReceiptSignature(raw), { ok: true });
+    const entries = await listReceipts(repo);
+    assert.equal(entries.length, 1);
+    assert.equal(entries[0].state, "ok");
+    assert.ok(!readdirSync(join(repo, ".deliberations")).some((f) => f.endsWith(".tmp") || f.endsWith(".lock")), "no temp or lock files left");
+    const r = await readReceipt(repo, id);
+    assert.ok([a.id, b.id].includes(r.operator_pick!.option_id));
+  });
+});
