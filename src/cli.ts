@@ -7,7 +7,9 @@
 import { parseArgs } from "node:util";
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { DeliberationError, deliberate, oneLine, type DeliberateRequest } from "./core/pipeline";
+import { DeliberationError, deliberate, oneLine, type DeliberateRequest, type ExternalSources } from "./core/pipeline";
+import { canonicalUrl, parseAllowHost } from "./core/external";
+import { createModelStack, createOpenAIChatModel, describeEgress, describeModelConfig, modelOptionsFromCli, ModelConfigError } from "./core/model";
 import { toRankedRows } from "./core/fuse";
 import { loadOrCreateKeyFile } from "./core/receipts/signing";
 import { listReceipts, recordPick, verifyAll } from "./core/receipts/store";
@@ -17,6 +19,8 @@ import type { ProgressEvent } from "./core/types";
 
 const USAGE = `usage:
   deliberate "<question>" [--repo DIR] [--json] [--shape option-picker|ranked-evidence] [--offline] [--force] [--no-receipt]
+             [--no-cache] [--docs-url URL]... [--searxng URL] [--allow-host HOST[:PORT]]...
+             [--provider openai|none] [--base-url URL] [--model NAME] [--keep-internal-local] [--dry-run]
   deliberate pick <receipt_id> <option_id> [--reason TEXT] [--repo DIR]
   deliberate verify [--repo DIR]
   deliberate list [--repo DIR] [--json]`;
@@ -62,12 +66,14 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
 }
 
-type OptionSpec = Record<string, { type: "string" | "boolean" }>;
+type OptionSpec = Record<string, { type: "string" | "boolean"; multiple?: boolean }>;
 
-function parse(args: string[], options: OptionSpec): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+type OptionValues = Record<string, string | boolean | string[] | undefined>;
+
+function parse(args: string[], options: OptionSpec): { values: OptionValues; positionals: string[] } {
   try {
     const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
-    return { values: values as Record<string, string | boolean | undefined>, positionals };
+    return { values: values as OptionValues, positionals };
   } catch (err) {
     throw new UsageError(oneLine(err));
   }
@@ -82,12 +88,35 @@ async function deliberateCommand(argv: string[], io: Io): Promise<number> {
     force: { type: "boolean" },
     "no-receipt": { type: "boolean" },
     "no-cache": { type: "boolean" },
+    "docs-url": { type: "string", multiple: true },
+    searxng: { type: "string" },
+    "allow-host": { type: "string", multiple: true },
+    provider: { type: "string" },
+    "base-url": { type: "string" },
+    model: { type: "string" },
+    "keep-internal-local": { type: "boolean" },
+    "dry-run": { type: "boolean" },
   });
   if (positionals.length !== 1) throw new UsageError(positionals.length ? "give the question as one quoted argument" : "the question is empty");
   const shape = (values.shape as string | undefined) ?? "option-picker";
   if (shape !== "option-picker" && shape !== "ranked-evidence") throw new UsageError(`unknown --shape ${shape} (option-picker or ranked-evidence)`);
   const repo = repoOption(values.repo as string | undefined);
   const offline = !!values.offline;
+  const external = externalSources(values);
+  let modelConfig: ReturnType<typeof modelOptionsFromCli>;
+  try {
+    modelConfig = modelOptionsFromCli(
+      { provider: values.provider as string | undefined, baseUrl: values["base-url"] as string | undefined, model: values.model as string | undefined, offline },
+      io.env,
+    );
+  } catch (err) {
+    if (err instanceof ModelConfigError) throw new UsageError(err.message);
+    throw err;
+  }
+  if (modelConfig.note) io.err(`deliberate: ${modelConfig.note}`);
+  const keepInternalLocal = !!values["keep-internal-local"];
+  const chat = modelConfig.provider === "openai" ? createOpenAIChatModel(modelConfig.options) : undefined;
+  const stack = chat ? createModelStack(chat, { keepInternalLocal }) : {};
 
   const controller = new AbortController();
   const onSigint = () => controller.abort(Object.assign(new Error("cancelled"), { name: "AbortError" }));
@@ -98,6 +127,8 @@ async function deliberateCommand(argv: string[], io: Io): Promise<number> {
       repo,
       question: positionals[0],
       config: { offline },
+      external,
+      ...stack,
       force: !!values.force,
       writeReceipt: !values["no-receipt"],
       useCache: !values["no-cache"],
@@ -105,6 +136,8 @@ async function deliberateCommand(argv: string[], io: Io): Promise<number> {
       signal: controller.signal,
       onProgress: io.stderrIsTTY ? (e) => progressLine(e, io) : undefined,
     };
+    if (showProgress && chat) io.err(`  ${describeModelConfig(modelConfig)}`);
+    if (values["dry-run"]) return await dryRun(request, chat, keepInternalLocal, io);
     const outcome = await deliberate(request);
     if (outcome.kind === "abstained") {
       const c = outcome.classification;
@@ -126,6 +159,36 @@ async function deliberateCommand(argv: string[], io: Io): Promise<number> {
   } finally {
     process.removeListener("SIGINT", onSigint);
   }
+}
+
+/** Prints exactly what would leave the machine (which snippets, to which host) without calling the model. */
+async function dryRun(request: DeliberateRequest, chat: ReturnType<typeof createOpenAIChatModel> | undefined, keepInternalLocal: boolean, io: Io): Promise<number> {
+  if (!chat) {
+    io.out("dry run: no model configured (provider none); nothing would leave the machine.");
+    return 0;
+  }
+  const probe = await deliberate({ ...request, planner: undefined, synthesizer: undefined, writeReceipt: false, useCache: false });
+  if (probe.kind === "abstained") {
+    io.err("deliberate: this does not look like an open design question; use --force to preview anyway");
+    return 3;
+  }
+  io.out(describeEgress({ question: probe.receipt.question, evidence: probe.evidence, model: chat, keepInternalLocal, candidates: probe.payload.options }).text);
+  return 0;
+}
+
+/** --docs-url, --searxng and --allow-host, validated up front so a typo fails before any work is done. */
+function externalSources(values: OptionValues): ExternalSources {
+  const docsUrls = (values["docs-url"] as string[] | undefined) ?? [];
+  const allowHosts = (values["allow-host"] as string[] | undefined) ?? [];
+  const searxngUrl = values.searxng as string | undefined;
+  for (const u of docsUrls) if (!canonicalUrl(u)) throw new UsageError(`--docs-url: not an http(s) URL: ${u}`);
+  if (searxngUrl !== undefined && !canonicalUrl(searxngUrl)) throw new UsageError(`--searxng: not an http(s) URL: ${searxngUrl}`);
+  for (const h of allowHosts) if (!parseAllowHost(h)) throw new UsageError(`--allow-host: expected HOST[:PORT], got ${h}`);
+  return {
+    ...(docsUrls.length ? { docsUrls } : {}),
+    ...(searxngUrl ? { searxngUrl } : {}),
+    ...(allowHosts.length ? { allowHosts } : {}),
+  };
 }
 
 function progressLine(e: ProgressEvent, io: Io): void {

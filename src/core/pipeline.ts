@@ -7,6 +7,7 @@ import { classifyQuestion } from "./classify";
 import { configVersion as computeConfigVersion, resolveConfig } from "./config";
 import { fuseRankedLists } from "./fuse";
 import { canonicalJson, sha256 } from "./hash";
+import { buildExternalExperts, recheckExternalCitations } from "./external";
 import { discoverArtifacts } from "./internal/discovery";
 import { createDocsExpert } from "./internal/docsExpert";
 import { createGitExpert } from "./internal/git";
@@ -75,13 +76,27 @@ export interface DeliberateRequest {
   signingKey: SigningKey;
   planner?: QueryPlanner;
   synthesizer?: Synthesizer;
-  /** Experts beside the built-in internal ones (dependency docs, web docs, SearxNG). */
+  /**
+   * Where external best practice may come from. Installed dependency docs are always consulted (offline-capable);
+   * web pages and SearxNG only when online and configured.
+   */
+  external?: ExternalSources;
+  /** Replaces the experts built from `external` (tests, benchmarks). */
   externalExperts?: Expert[];
   /** Replaces the built-in internal experts (tests, benchmarks). */
   internalExperts?: Expert[];
   signal?: AbortSignal;
   onProgress?: ProgressListener;
   now?: () => Date;
+}
+
+export interface ExternalSources {
+  docsUrls?: string[];
+  searxngUrl?: string;
+  /** HOST[:PORT] entries added to the allow-list for this run. */
+  allowHosts?: string[];
+  pageBudget?: number;
+  timeoutMs?: number;
 }
 
 export type DeliberateOutcome =
@@ -220,8 +235,11 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
 
   const questionHash = sha256(question.toLowerCase());
   const scope = `${repo}|${req.context?.file ?? ""}|${req.context?.text ? sha256(req.context.text).slice(0, 16) : ""}`;
-  const externalNames = (req.externalExperts ?? []).map((e) => e.name).sort().join(",");
-  const cacheKey = turnCacheKey({ questionHash, scope, version, artifacts: artifacts.hash, synth: synthesizer.id, planner: planner.name, external: externalNames, force: String(!!req.force) });
+  const externalExperts = (req.externalExperts ?? buildExternalExperts({ offline: config.offline, repo, ...req.external })).filter(
+    (e) => !config.offline || e.offlineCapable,
+  );
+  const external = canonicalJson({ experts: externalExperts.map((e) => e.name).sort(), sources: req.external ?? {} });
+  const cacheKey = turnCacheKey({ questionHash, scope, version, artifacts: artifacts.hash, synth: `${synthesizer.id}|${synthesizer.name}`, planner: planner.name, external, force: String(!!req.force) });
   const cacheFile = join(repo, dirName, "cache", `${cacheKey}.json`);
   const writeReceiptToDisk = req.writeReceipt !== false;
 
@@ -249,7 +267,6 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
   // 5. Experts run concurrently; each reports ok / empty / failed with its reason and timing.
   const ctx = { repo, question, plan, config, artifacts, signal };
   const internalExperts = req.internalExperts ?? [createDocsExpert(), createGitExpert()];
-  const externalExperts = config.offline ? (req.externalExperts ?? []).filter((e) => e.offlineCapable) : req.externalExperts ?? [];
   const [internalRuns, externalRuns] = await Promise.all([
     Promise.all(internalExperts.map((e) => runExpert(e, `internal:${e.name}`, ctx, progress, log))),
     Promise.all(externalExperts.map((e) => runExpert(e, `external:${e.name}`, ctx, progress, log))),
@@ -289,7 +306,7 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
   const receiptId = newReceiptId(now());
   const evidenceRef = evidenceRefOf(evidence);
   let payload = bindPayload(synthesis.draft, evidenceRef, receiptId);
-  payload = await markUnresolved(repo, payload);
+  payload = await markUnresolved(repo, payload, { offline: config.offline, signal, ...req.external });
   const synthMs = round1(performance.now() - t);
   stages.synthesis = {
     status: "ok",
@@ -337,7 +354,10 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
     checkAborted(signal);
     await writeEvidence(repo, evidence, dirName);
     receiptFile = await writeReceipt(repo, receipt, dirName);
-    await writeFileAtomic(cacheFile, JSON.stringify({ receipt_id: receiptId }) + "\n");
+    // A turn that fell back (model down, bad key) is not cached: the next turn should try the model again.
+    if (!synthesis.info.fallback_reason && !planned.fallback_reason) {
+      await writeFileAtomic(cacheFile, JSON.stringify({ receipt_id: receiptId }) + "\n");
+    }
   }
   // The receipt write's own timing goes to the progress listener; it cannot be inside the bytes it signs.
   progress({ stage: "receipt", state: "done", status: writeReceiptToDisk ? "ok" : "skipped", ms: round1(performance.now() - t) });
@@ -352,13 +372,22 @@ function bindPayload(draft: DraftPicker, evidenceRef: string, receiptRef: string
 }
 
 /**
- * Return-time resolution check: an internal citation whose file or lines vanished mid-flight is kept, flagged
- * `resolution_failed`, and every option citing it drops to low confidence. Never silently dropped or replaced.
+ * Return-time resolution check: a citation whose file, lines, installed package or URL vanished mid-flight is
+ * kept, flagged `resolution_failed`, and every option citing it drops to low confidence. Never silently dropped
+ * or replaced.
  */
-async function markUnresolved(repo: string, payload: OptionPicker): Promise<OptionPicker> {
-  const failed = new Set(
-    await unresolvedCitations(repo, { payload } as Receipt),
-  );
+async function markUnresolved(
+  repo: string,
+  payload: OptionPicker,
+  ext: ExternalSources & { offline: boolean; signal: AbortSignal },
+): Promise<OptionPicker> {
+  const [internal, external] = await Promise.all([
+    unresolvedCitations(repo, { payload } as Receipt),
+    payload.citations.some((c) => c.kind === "external")
+      ? recheckExternalCitations(payload.citations, { repo, ...ext, timeoutMs: Math.min(ext.timeoutMs ?? 3000, 3000) })
+      : Promise.resolve({ failed: [] as string[] }),
+  ]);
+  const failed = new Set([...internal, ...external.failed]);
   if (failed.size === 0) return payload;
   return {
     ...payload,

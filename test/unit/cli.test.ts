@@ -269,3 +269,97 @@ describe("deliberate list/verify on an empty repo", () => {
     assert.equal(UNDECIDABLE, "undecidable-on-current-evidence");
   });
 });
+
+describe("deliberate CLI with external sources", () => {
+  test("cites an allow-listed docs page with URL and fetched_at; --offline makes no request", async () => {
+    const { createServer } = await import("node:http");
+    let hits = 0;
+    const server = createServer((_req, res) => {
+      hits++;
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end(`<html><head><title>Logging guide</title></head><body><article><h1>Logging in Node.js</h1>
+        <h2>Structured logging</h2><p>We recommend pino for structured JSON logging in production services; winston is slower.</p>
+        <p>Prefer structured logs over console.log so fields can be searched.</p></article></body></html>`);
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const port = (server.address() as { port: number }).port;
+    const url = `http://127.0.0.1:${port}/guide/logging`;
+    try {
+      const repo = createSampleRepo();
+      const args = [WINSTON_Q, "--repo", repo, "--json", "--no-receipt", "--docs-url", url, "--allow-host", `127.0.0.1:${port}`];
+      const child = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+        const { spawn } = require("node:child_process") as typeof import("node:child_process");
+        const p = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, DELIBERATIVE_KEY_DIR: KEY_DIR } });
+        let stdout = "";
+        let stderr = "";
+        p.stdout.on("data", (d) => (stdout += d));
+        p.stderr.on("data", (d) => (stderr += d));
+        p.on("exit", (code) => done({ code, stdout, stderr }));
+      });
+      assert.equal(child.code, 0, child.stderr);
+      const p = OptionPickerSchema.parse(JSON.parse(child.stdout));
+      const web = p.citations.find((c) => c.kind === "external");
+      assert.ok(web, "an external citation");
+      assert.ok(web.path_or_url.startsWith(url));
+      assert.ok(web.fetched_at && !Number.isNaN(Date.parse(web.fetched_at)));
+      assert.ok(p.coverage.external > 0);
+      assert.ok(hits >= 1);
+
+      const before = hits;
+      const repo2 = createSampleRepo();
+      const offline = run([WINSTON_Q, "--repo", repo2, "--json", "--no-receipt", "--offline", "--docs-url", url, "--allow-host", `127.0.0.1:${port}`]);
+      assert.equal(offline.code, 0, offline.stderr);
+      assert.equal(hits, before, "offline sends no request");
+      assert.equal(OptionPickerSchema.parse(JSON.parse(offline.stdout)).coverage.external, 0);
+    } finally {
+      server.close();
+    }
+  });
+
+  test("a malformed --docs-url or --allow-host is a one-line usage error", () => {
+    assertOneLineError(run([WINSTON_Q, "--docs-url", "ftp://example.com/x"]), 2, /--docs-url: not an http\(s\) URL/);
+    assertOneLineError(run([WINSTON_Q, "--allow-host", "bad host!"]), 2, /--allow-host: expected HOST\[:PORT\]/);
+  });
+});
+
+describe("deliberate CLI with a model endpoint", () => {
+  test("an endpoint that is down still yields the offline payload, with the classified reason in the receipt", async () => {
+    const { closedPortURL } = await import("../helpers/fakeOpenAI");
+    const baseUrl = await closedPortURL();
+    const repo = createSampleRepo();
+    const r = run([MONGO_Q, "--repo", repo, "--json", "--base-url", baseUrl, "--model", "test-model"]);
+    assert.equal(r.code, 0, r.stderr);
+    const p = OptionPickerSchema.parse(JSON.parse(r.stdout));
+    const receipt = ReceiptSchema.parse(JSON.parse(readFileSync(join(repo, ".deliberations", `${p.receipt_ref}.json`), "utf8")));
+    assert.equal(receipt.synthesis.mode, "rules");
+    assert.match(receipt.synthesis.fallback_reason ?? "", /connection-refused/);
+    const offline = OptionPickerSchema.parse(JSON.parse(run([MONGO_Q, "--repo", repo, "--json", "--no-receipt", "--offline"]).stdout));
+    assert.deepEqual({ ...p, receipt_ref: "" }, { ...offline, receipt_ref: "" });
+  });
+
+  test("--dry-run prints what would leave the machine and calls nothing", async () => {
+    const { startFakeOpenAI } = await import("../helpers/fakeOpenAI");
+    const fake = await startFakeOpenAI([{ status: 500 }]);
+    try {
+      const repo = createSampleRepo();
+      const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+        const { spawn } = require("node:child_process") as typeof import("node:child_process");
+        const p = spawn(process.execPath, [CLI, MONGO_Q, "--repo", repo, "--dry-run", "--base-url", fake.baseURL, "--model", "test-model"], {
+          env: { ...process.env, DELIBERATIVE_KEY_DIR: KEY_DIR },
+        });
+        let stdout = "";
+        let stderr = "";
+        p.stdout.on("data", (d) => (stdout += d));
+        p.stderr.on("data", (d) => (stderr += d));
+        p.on("exit", (code) => done({ code, stdout, stderr }));
+      });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /127\.0\.0\.1/);
+      assert.match(r.stdout, /docs\/adr\/0005-use-postgresql-for-order-storage\.md/);
+      assert.equal(fake.chatCalls(), 0);
+      assert.equal(receiptFiles(repo).length, 0);
+    } finally {
+      await fake.close();
+    }
+  });
+});

@@ -40,7 +40,7 @@ interface DomDocument {
   title?: string;
   body?: DomNode | null;
   documentElement?: DomNode | null;
-  querySelectorAll(selector: string): ArrayLike<DomNode & { remove(): void }>;
+  querySelectorAll(selector: string): ArrayLike<DomNode & { remove(): void; removeAttribute?(name: string): void }>;
 }
 
 export function extractText(body: string, contentType: string): ExtractedText {
@@ -72,6 +72,14 @@ export function extractHtml(html: string): ExtractedText {
   try {
     // Readability mutates the document it reads, so give it its own copy.
     const { document: copy } = parseHTML(html) as unknown as { document: DomDocument };
+    // Navigation is never the article; dropping it first keeps short pages from being read as menus.
+    for (const el of Array.from(copy.querySelectorAll(CHROME))) el.remove();
+    // Readability drops h1/h2 whose id or class looks negative ("related", "comment", …); that merges the section
+    // into its neighbour. We rank sections ourselves, so keep every heading.
+    for (const el of Array.from(copy.querySelectorAll("h1,h2,h3,h4,h5,h6"))) {
+      el.removeAttribute?.("id");
+      el.removeAttribute?.("class");
+    }
     const article = new Readability(copy as never, { serializer: (n: unknown) => n, charThreshold: 200 }).parse();
     if (article?.content) {
       root = article.content as unknown as DomNode;
@@ -82,7 +90,7 @@ export function extractHtml(html: string): ExtractedText {
   }
   if (!root || !cleanText(root.textContent ?? "")) {
     method = "body";
-    for (const el of Array.from(document.querySelectorAll("script,style,noscript,template,nav,header,footer,aside,form,svg,iframe"))) el.remove();
+    for (const el of Array.from(document.querySelectorAll(`${CHROME},header,footer,aside,form,svg,iframe`))) el.remove();
     root = document.body ?? document.documentElement;
   }
   const out = new LineWriter();
@@ -94,6 +102,7 @@ export function extractHtml(html: string): ExtractedText {
   return { title, text: lines.join("\n"), sections: windowSections(sections, lines), method };
 }
 
+const CHROME = "script,style,noscript,template,nav,[role=navigation],body > header,body > footer";
 const SKIP = new Set(["script", "style", "noscript", "template", "svg", "iframe", "button", "select", "input", "textarea", "object", "canvas"]);
 const BLOCK = new Set([
   "p", "div", "section", "article", "main", "header", "footer", "aside", "nav", "figure", "figcaption", "dl", "dt", "dd",

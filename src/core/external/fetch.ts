@@ -64,6 +64,8 @@ export interface GuardedFetcherOptions {
   allowHosts?: string[];
   /** Hosts configured by the run itself (the SearxNG instance); explicit too. */
   explicitHosts?: string[];
+  /** Hosts allowed for public addresses only (the hosts of --docs-url pages). */
+  publicHosts?: string[];
   /** Default true: the built-in primary-source domains. */
   includeDefaultHosts?: boolean;
   timeoutMs?: number;
@@ -126,6 +128,7 @@ export class GuardedFetcher {
     this.allowList = AllowList.create({
       allowHosts: opts.allowHosts,
       explicitHosts: opts.explicitHosts,
+      publicHosts: opts.publicHosts,
       includeDefaults: opts.includeDefaultHosts,
     });
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;

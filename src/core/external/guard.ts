@@ -145,16 +145,17 @@ export class AllowList {
   }
 
   /**
-   * The defaults (not explicit) plus user additions and run-configured hosts (explicit: private addresses allowed
+   * The defaults and `publicHosts` (not explicit: public addresses only) plus user additions and run-configured hosts (explicit: private addresses allowed
    * for exactly those hosts).
    */
-  static create(opts: { allowHosts?: string[]; explicitHosts?: string[]; includeDefaults?: boolean } = {}): AllowList {
+  static create(
+    opts: { allowHosts?: string[]; explicitHosts?: string[]; publicHosts?: string[]; includeDefaults?: boolean } = {},
+  ): AllowList {
     const rules: AllowRule[] = [];
-    if (opts.includeDefaults !== false) {
-      for (const h of DEFAULT_ALLOW_HOSTS) {
-        const r = parseAllowHost(h, false);
-        if (r) rules.push(r);
-      }
+    const publicEntries = [...(opts.includeDefaults !== false ? DEFAULT_ALLOW_HOSTS : []), ...(opts.publicHosts ?? [])];
+    for (const h of publicEntries) {
+      const r = parseAllowHost(h, false);
+      if (r) rules.push(r);
     }
     for (const h of [...(opts.allowHosts ?? []), ...(opts.explicitHosts ?? [])]) {
       const r = parseAllowHost(h, true);

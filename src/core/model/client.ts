@@ -171,6 +171,8 @@ function incompatibility(err: unknown, body: Record<string, unknown>): "response
   if (statusOf(err) !== 400) return undefined;
   const e = err as InstanceType<typeof OpenAI.APIError>;
   const text = `${e.param ?? ""} ${e.message}`.toLowerCase();
+  // Too much input is not a compatibility problem: no downgrade would help.
+  if (/context length|context_length|maximum context|too many tokens|prompt is too long/.test(text)) return undefined;
   if (body.response_format && /response_format|json_schema|structured|schema/.test(text)) return "response_format";
   if ("max_tokens" in body && /max_tokens|max_completion_tokens/.test(text)) return "max_tokens";
   if ("temperature" in body && /temperature/.test(text)) return "temperature";

@@ -42,8 +42,15 @@ export class ModelError extends Error {
     readonly extra: { status?: number; attempts?: number } = {},
   ) {
     super(`${kind}: ${detail}`);
-    this.name = "ModelError";
+    // Cancellation keeps the conventional name, so callers that check `name === "AbortError"` (the CLI's exit 130)
+    // treat it like any other cancellation.
+    this.name = kind === "aborted" ? "AbortError" : "ModelError";
   }
+}
+
+/** What to throw when the caller cancelled: the signal's own reason when it is an Error, else an aborted ModelError. */
+export function abortError(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new ModelError("aborted", "cancelled");
 }
 
 const REDACTED = "[redacted]";

@@ -7,7 +7,7 @@ import type { QueryPlan } from "../schemas";
 import type { QueryPlanner, QueryPlannerInput, QueryPlanResult } from "../types";
 import { callForJson } from "./call";
 import type { ChatModel } from "./client";
-import { ModelError } from "./errors";
+import { abortError } from "./errors";
 import { MODEL_PLAN_JSON_SCHEMA, ModelPlanSchema, buildPlanPrompt, type ModelPlan } from "./prompt";
 
 export interface ModelPlannerOptions {
@@ -71,7 +71,7 @@ export function createModelPlanner(model: ChatModel, opts: ModelPlannerOptions =
     name: `model:${model.id}${model.endpointHost ? `@${model.endpointHost}` : ""}${opts.keepInternalLocal ? "+keep-internal-local" : ""}`,
     async plan(input: QueryPlannerInput): Promise<QueryPlanResult> {
       const rules = buildRulesPlan(input.question, input.context);
-      if (input.signal.aborted) throw new ModelError("aborted", "cancelled");
+      if (input.signal.aborted) throw abortError(input.signal);
       const prompt = buildPlanPrompt({ question: input.question, context: input.context, keepInternalLocal: opts.keepInternalLocal });
       const res = await callForJson(
         model,
@@ -80,7 +80,7 @@ export function createModelPlanner(model: ChatModel, opts: ModelPlannerOptions =
         "plan",
       );
       if (!res.ok) {
-        if (res.error.kind === "aborted") throw res.error;
+        if (res.error.kind === "aborted") throw abortError(input.signal);
         return { plan: rules, calls: [res.call], fallback_reason: `${res.error.message} (rules plan used)` };
       }
       const plan = mergePlan(rules, res.value, opts.maxKeywords);

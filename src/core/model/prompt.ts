@@ -203,11 +203,10 @@ export const SYNTHESIS_SYSTEM_PROMPT = [
   '{"options":[{"id":"opt-…","title":"…","summary":"2-4 sentences","supports":["<record id>"],"dissent":["<record id>"],"tradeoffs":["+ …","- …"],"cost":"low|med|high","risk":"low|med|high"}],"recommendation":{"option_id":"opt-…","rationale":"…","confidence":"low|med|high"}}',
 ].join("\n");
 
+/** A candidate as shown: id and title only, so the model weighs the evidence itself rather than the rules' reading of it. */
 export interface CandidateView {
   id: string;
   title: string;
-  supports: string[];
-  dissent: string[];
 }
 
 export interface SynthesisPrompt {
@@ -219,32 +218,26 @@ export interface SynthesisPrompt {
   rotation: { offset: number; of: number };
 }
 
+/** Status only: stage reasons can name internal paths, and the egress preview promises exactly what is sent. */
 function stageLine(name: string, s: StageStatus | undefined): string {
-  if (!s) return `${name}: unknown`;
-  return `${name}: ${s.status}${s.reason ? ` (${s.reason.slice(0, 160)})` : ""}`;
+  return `${name}: ${s ? s.status : "unknown"}`;
 }
 
 export function buildSynthesisPrompt(args: {
   question: string;
   evidence: FusedEvidence[];
   stages?: { internal: StageStatus; external: StageStatus };
-  /** The rules synthesizer's options: shown (titles and cited ids only) as candidates. */
-  candidates: Pick<Option, "id" | "title" | "supports" | "dissent">[];
+  /** The rules synthesizer's options: shown (ids and titles only) as candidates. */
+  candidates: Pick<Option, "id" | "title">[];
   tokenBudget?: number;
   keepInternalLocal?: boolean;
   rotate?: number;
 }): SynthesisPrompt {
   const selection = selectEvidence(args.evidence, { tokenBudget: args.tokenBudget, keepInternalLocal: args.keepInternalLocal });
-  const sentIds = new Set(selection.sent.map((e) => e.id));
   // Candidate titles are derived from internal evidence (ADR titles, chosen options): kept local with it.
   const pool: CandidateView[] = args.keepInternalLocal
     ? []
-    : args.candidates.map((c) => ({
-        id: c.id,
-        title: c.title,
-        supports: c.supports.filter((id) => sentIds.has(id)),
-        dissent: c.dissent.filter((id) => sentIds.has(id)),
-      }));
+    : args.candidates.map((c) => ({ id: c.id, title: c.title }));
   const offset = pool.length ? ((args.rotate ?? defaultRotation(args.question, pool.length)) % pool.length + pool.length) % pool.length : 0;
   const candidates = rotate(pool, offset);
   const parts: string[] = [];

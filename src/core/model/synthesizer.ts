@@ -11,7 +11,7 @@ import { createRulesSynthesizer, toCitation } from "../synth/rules";
 import type { SynthesisInput, SynthesisOutput, Synthesizer } from "../types";
 import { callForJson } from "./call";
 import type { ChatModel } from "./client";
-import { ModelError } from "./errors";
+import { ModelError, abortError } from "./errors";
 import { DEFAULT_EVIDENCE_TOKEN_BUDGET, MODEL_PICKER_JSON_SCHEMA, ModelPickerSchema, buildSynthesisPrompt, type ModelPicker, type SynthesisPrompt } from "./prompt";
 
 export interface ModelSynthesizerOptions {
@@ -178,7 +178,7 @@ export function createModelSynthesizer(model: ChatModel, opts: ModelSynthesizerO
         draft: rules.draft,
         info: { ...rules.info, mode: "rules", ...base, fallback_reason: reason, ...(calls.length ? { calls } : {}) },
       });
-      if (input.signal.aborted) throw new ModelError("aborted", "cancelled");
+      if (input.signal.aborted) throw abortError(input.signal);
 
       const prompt = buildSynthesisPrompt({
         question: input.question,
@@ -205,7 +205,7 @@ export function createModelSynthesizer(model: ChatModel, opts: ModelSynthesizerO
         "synthesis",
       );
       if (!res.ok) {
-        if (res.error.kind === "aborted") throw res.error;
+        if (res.error.kind === "aborted") throw abortError(input.signal);
         return fallbackTo(res.error.message, [res.call]);
       }
       const built = buildModelDraft(res.value, input, prompt, rules.draft.coverage);

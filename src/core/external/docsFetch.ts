@@ -1,0 +1,316 @@
+// Web documentation: the networked half of the external stage. Candidate pages are the configured --docs-url
+// pages plus, when a SearxNG instance is configured, its results for the plan keywords that fall on the
+// allow-list. Each page goes through the guarded fetcher, is reduced to readable text and sections, ranked against
+// the plan, and cited with its URL, fetched_at and (within the extracted text) a line range. Pages are cached on
+// disk with their fetched_at and content hash. Every URL discovered is listed in `sources`, and hosts that search
+// found but the allow-list refused are named in the reason, so the allow-list can grow deliberately.
+import { promises as fs } from "node:fs";
+import { join } from "node:path";
+import { evidenceId, sha256 } from "../hash";
+import { rankTextSections } from "../internal/sectionIndex";
+import type { EvidenceItem } from "../schemas";
+import type { Expert, ExpertContext, ExpertResult } from "../types";
+import { extractText, type TextSection } from "./extract";
+import {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_PAGE_BUDGET,
+  DEFAULT_TIMEOUT_MS,
+  FetchError,
+  GuardedFetcher,
+  summariseFailures,
+  type LookupFn,
+} from "./fetch";
+import { makeExcerpt, matchesAny, planTokens } from "./text";
+
+export interface WebDocsOptions {
+  /** Pages to consider besides search results (--docs-url). Their hosts are allowed for public addresses. */
+  docsUrls: string[];
+  /** A SearxNG instance (--searxng); explicitly configured, so it may live on a private address. */
+  searxngUrl?: string;
+  /** User additions to the allow-list (--allow-host HOST[:PORT]); explicit, private addresses permitted. */
+  allowHosts: string[];
+  /** Network page fetches per deliberation (cache hits are free). Default 8. */
+  pageBudget?: number;
+  /** Per-request timeout. Default 8000 ms. */
+  timeoutMs?: number;
+  /** Response size cap. Default 2 MB. */
+  maxBytes?: number;
+  /** Where fetched pages are cached (e.g. `<repo>/.deliberations/cache/web`). No cache when unset. */
+  cacheDir?: string;
+  /** A cached page younger than this is used without a request. Default 24 h; 0 disables reads. */
+  cacheTtlMs?: number;
+  now?: () => Date;
+  /** DNS resolution (tests inject one). */
+  lookup?: LookupFn;
+  /** Default true: include the built-in primary-source domains in the allow-list. */
+  includeDefaultHosts?: boolean;
+  /** Wall-clock budget for the whole expert. Default 20 000 ms. */
+  maxMs?: number;
+  /** SearxNG results (allow-listed ones) to fetch at most. Default 6. */
+  maxSearchResults?: number;
+  /** Items returned. Default 10; at most 3 per page. */
+  maxItems?: number;
+}
+
+export interface CachedPage {
+  url: string;
+  final_url: string;
+  fetched_at: string;
+  /** sha256 of the response body as received. */
+  content_hash: string;
+  content_type: string;
+  bytes: number;
+  title: string;
+  text: string;
+  sections: TextSection[];
+}
+
+interface PageOutcome {
+  url: string;
+  page?: CachedPage;
+  fromCache?: boolean;
+  error?: unknown;
+}
+
+export function createWebDocsExpert(options: WebDocsOptions): Expert {
+  return {
+    name: "web",
+    kind: "external",
+    offlineCapable: false,
+    run: (ctx) => runWebDocs(ctx, options),
+  };
+}
+
+/** A URL without its fragment, or undefined when it is not an http(s) URL. */
+export function canonicalUrl(raw: string): string | undefined {
+  try {
+    const u = new URL(raw.trim());
+    if (u.protocol !== "http:" && u.protocol !== "https:") return undefined;
+    u.hash = "";
+    return u.href;
+  } catch {
+    return undefined;
+  }
+}
+
+export function searxSearchUrl(base: string, query: string): string {
+  const u = new URL(base);
+  if (!u.pathname.endsWith("/")) u.pathname += "/";
+  const s = new URL("search", u);
+  s.searchParams.set("q", query);
+  s.searchParams.set("format", "json");
+  return s.href;
+}
+
+async function runWebDocs(ctx: ExpertContext, opts: WebDocsOptions): Promise<ExpertResult> {
+  // Defence in depth: the pipeline never runs a non-offline-capable expert when offline, and neither do we.
+  if (ctx.config.offline) return { status: "empty", reason: "offline: no network requests made", items: [] };
+  const docsUrls = [...new Set(opts.docsUrls.map(canonicalUrl).filter((u): u is string => !!u))];
+  const badDocs = opts.docsUrls.filter((u) => !canonicalUrl(u));
+  if (!docsUrls.length && !opts.searxngUrl) {
+    return { status: "empty", reason: badDocs.length ? `no usable documentation URL (${badDocs.length} invalid)` : "no documentation URLs or SearxNG instance configured", items: [] };
+  }
+  const now = opts.now ?? (() => new Date());
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(ctx.signal.reason);
+  ctx.signal.addEventListener("abort", onAbort, { once: true });
+  if (ctx.signal.aborted) controller.abort(ctx.signal.reason);
+  const maxMs = opts.maxMs ?? 20_000;
+  let timedOut = false;
+  const wall = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error("web docs time budget used up"));
+  }, maxMs);
+  const signal = controller.signal;
+
+  try {
+    const fetcher = new GuardedFetcher({
+      allowHosts: opts.allowHosts,
+      explicitHosts: opts.searxngUrl ? [opts.searxngUrl] : [],
+      publicHosts: docsUrls,
+      includeDefaultHosts: opts.includeDefaultHosts,
+      timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxBytes: opts.maxBytes ?? DEFAULT_MAX_BYTES,
+      pageBudget: opts.pageBudget ?? DEFAULT_PAGE_BUDGET,
+      lookup: opts.lookup,
+    });
+    const discovered = new Set<string>(docsUrls);
+    const notAllowedHosts = new Set<string>();
+    const notes: string[] = [];
+    const candidates: string[] = [...docsUrls];
+
+    // SearxNG: one query with the plan keywords; only allow-listed results become candidates.
+    if (opts.searxngUrl) {
+      const keywords = (ctx.plan.keywords?.length ? ctx.plan.keywords : ctx.plan.terms).slice(0, 8);
+      const query = keywords.join(" ").trim() || ctx.question.slice(0, 200);
+      try {
+        const res = await fetcher.fetch(searxSearchUrl(opts.searxngUrl, query), { signal, accept: ["application/json"], budget: false });
+        const results = parseSearxResults(res.body);
+        let kept = 0;
+        for (const r of results) {
+          const url = canonicalUrl(r);
+          if (!url) continue;
+          discovered.add(url);
+          if (!fetcher.allowList.allows(url)) {
+            notAllowedHosts.add(new URL(url).host);
+            continue;
+          }
+          if (candidates.includes(url) || kept >= (opts.maxSearchResults ?? 6)) continue;
+          candidates.push(url);
+          kept++;
+        }
+        ctx.log(`searxng: ${results.length} results, ${kept} allow-listed kept`);
+        if (!results.length) notes.push("SearxNG returned no results");
+      } catch (err) {
+        if (ctx.signal.aborted) throw err;
+        notes.push(`SearxNG query failed: ${describe(err)}`);
+      }
+    }
+
+    // Fetch (or read from cache) every candidate; the fetcher serialises requests per host.
+    const outcomes = await Promise.all(candidates.map((url) => loadPage(url, fetcher, opts, now, signal, ctx)));
+    if (ctx.signal.aborted) throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error("cancelled");
+    const pages = outcomes.filter((o): o is PageOutcome & { page: CachedPage } => !!o.page);
+    const failures = outcomes.filter((o) => o.error !== undefined);
+    for (const p of pages) discovered.add(p.page.final_url);
+    const budgetSkipped = failures.filter((f) => f.error instanceof FetchError && f.error.kind === "budget").length;
+    const truncated = budgetSkipped > 0 || timedOut;
+    for (const f of failures) ctx.log(`fetch ${f.url}: ${describe(f.error)}`);
+
+    const sources = [...discovered].sort();
+    if (notAllowedHosts.size) {
+      notes.push(`search results on hosts not on the allow-list: ${[...notAllowedHosts].sort().slice(0, 8).join(", ")} (add with --allow-host)`);
+    }
+    if (!candidates.length) {
+      return { status: "empty", reason: ["no candidate pages", ...notes].join("; "), items: [], sources };
+    }
+    if (!pages.length) {
+      return { status: "empty", reason: [`every fetch failed: ${summariseFailures(failures.map((f) => f.error))}`, ...notes].join("; "), items: [], sources, ...(truncated ? { truncated } : {}) };
+    }
+
+    const items = rankPages(pages.map((p) => p.page), ctx, opts.maxItems ?? 10);
+    if (failures.length) notes.unshift(`${failures.length} of ${outcomes.length} pages failed: ${summariseFailures(failures.map((f) => f.error))}`);
+    if (!items.length) {
+      return { status: "empty", reason: [`nothing matched in ${pages.length} fetched page${pages.length === 1 ? "" : "s"}`, ...notes].join("; "), items: [], sources, ...(truncated ? { truncated } : {}) };
+    }
+    return { status: "ok", items, sources, ...(notes.length ? { reason: notes.join("; ") } : {}), ...(truncated ? { truncated } : {}) };
+  } finally {
+    clearTimeout(wall);
+    ctx.signal.removeEventListener("abort", onAbort);
+  }
+}
+
+function describe(err: unknown): string {
+  if (err instanceof FetchError) return `${err.kind}: ${err.message}`;
+  return err instanceof Error ? err.message.split("\n")[0] : String(err);
+}
+
+/** The result URLs of a SearxNG `format=json` response, in rank order. */
+export function parseSearxResults(body: string): string[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    throw new Error("SearxNG response is not JSON");
+  }
+  const results = (json as { results?: unknown })?.results;
+  if (!Array.isArray(results)) return [];
+  return results.map((r) => (r && typeof r === "object" ? (r as { url?: unknown }).url : undefined)).filter((u): u is string => typeof u === "string");
+}
+
+async function loadPage(
+  url: string,
+  fetcher: GuardedFetcher,
+  opts: WebDocsOptions,
+  now: () => Date,
+  signal: AbortSignal,
+  ctx: ExpertContext,
+): Promise<PageOutcome> {
+  const ttl = opts.cacheTtlMs ?? 24 * 60 * 60 * 1000;
+  if (opts.cacheDir && ttl > 0) {
+    const cached = await readCache(opts.cacheDir, url);
+    if (cached && now().getTime() - Date.parse(cached.fetched_at) < ttl) {
+      ctx.log(`cache hit ${url} (fetched ${cached.fetched_at})`);
+      return { url, page: cached, fromCache: true };
+    }
+  }
+  try {
+    const res = await fetcher.fetch(url, { signal });
+    const extracted = extractText(res.body, res.contentType);
+    const page: CachedPage = {
+      url,
+      final_url: canonicalUrl(res.finalUrl) ?? res.finalUrl,
+      fetched_at: opts.now ? now().toISOString() : res.fetchedAt,
+      content_hash: sha256(res.body),
+      content_type: res.contentType,
+      bytes: res.bytes,
+      title: extracted.title,
+      text: extracted.text,
+      sections: extracted.sections,
+    };
+    if (opts.cacheDir) await writeCache(opts.cacheDir, page).catch((err) => ctx.log(`cache write failed: ${describe(err)}`));
+    return { url, page };
+  } catch (err) {
+    return { url, error: err };
+  }
+}
+
+export function cacheFileFor(cacheDir: string, url: string): string {
+  return join(cacheDir, `${sha256(url).slice(0, 32)}.json`);
+}
+
+export async function readCache(cacheDir: string, url: string): Promise<CachedPage | undefined> {
+  try {
+    const page = JSON.parse(await fs.readFile(cacheFileFor(cacheDir, url), "utf8")) as CachedPage;
+    if (page.url !== url || typeof page.fetched_at !== "string" || !Array.isArray(page.sections) || typeof page.text !== "string") return undefined;
+    return page;
+  } catch {
+    return undefined;
+  }
+}
+
+async function writeCache(cacheDir: string, page: CachedPage): Promise<void> {
+  await fs.mkdir(cacheDir, { recursive: true });
+  const file = cacheFileFor(cacheDir, page.url);
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  await fs.writeFile(tmp, JSON.stringify(page) + "\n", "utf8");
+  await fs.rename(tmp, file);
+}
+
+function rankPages(pages: CachedPage[], ctx: ExpertContext, maxItems: number): EvidenceItem[] {
+  const units = pages.flatMap((page) =>
+    page.sections
+      .filter((s) => s.body.trim() || s.heading)
+      .map((s) => ({ heading: s.heading, title: page.title, body: s.body, page, section: s })),
+  );
+  const { terms, expansions } = planTokens(ctx.plan);
+  const ranked = rankTextSections(units, ctx.plan.terms, ctx.plan.expansions)
+    .filter((r) => matchesAny(r.matched, terms) > 0 || matchesAny(r.matched, expansions) >= 2);
+  const top = ranked[0]?.score ?? 0;
+  const perPage = new Map<CachedPage, number>();
+  const tokens = new Set([...terms, ...expansions]);
+  const items: EvidenceItem[] = [];
+  for (const r of ranked) {
+    if (items.length >= maxItems || r.score < top * 0.15) break;
+    const n = perPage.get(r.section.page) ?? 0;
+    if (n >= 3) continue;
+    perPage.set(r.section.page, n + 1);
+    const { page, section } = r.section;
+    const wholePage = page.sections.length === 1;
+    const line_range = { start: section.start, end: section.end };
+    items.push({
+      id: evidenceId({ kind: "external", path_or_url: page.final_url, line_range }),
+      kind: "external",
+      expert: "web",
+      source_type: "web",
+      path_or_url: page.final_url,
+      line_range,
+      fetched_at: page.fetched_at,
+      precision_class: wholePage ? "document" : "section",
+      title: [page.title, section.heading && section.heading !== page.title ? section.heading : ""].filter(Boolean).join(" — ") || page.final_url,
+      excerpt: makeExcerpt(section.heading, section.body, tokens),
+      score: Math.round(r.score * 1e4) / 1e4,
+    });
+  }
+  return items;
+}

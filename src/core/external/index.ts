@@ -1,0 +1,201 @@
+// The external stage's public face: which experts to run for a configuration, and the return-time re-check of
+// external citations (a cited page that no longer resolves is flagged `resolution_failed`, never dropped).
+import { promises as fs } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import fg from "fast-glob";
+import type { Citation } from "../schemas";
+import type { Expert } from "../types";
+import { createDependencyDocsExpert, escapeGoModulePath, type DependencyDocsOptions } from "./dependencyDocs";
+import { canonicalUrl, createWebDocsExpert } from "./docsFetch";
+import { FetchError, GuardedFetcher, type LookupFn } from "./fetch";
+
+export { createDependencyDocsExpert } from "./dependencyDocs";
+export { canonicalUrl, createWebDocsExpert } from "./docsFetch";
+export { GuardedFetcher, FetchError, type FetchFailureKind, type LookupFn } from "./fetch";
+export { AllowList, DEFAULT_ALLOW_HOSTS, classifyAddress, parseAllowHost } from "./guard";
+
+export interface ExternalOptions {
+  offline: boolean;
+  /** --docs-url (repeatable). */
+  docsUrls?: string[];
+  /** --searxng URL. */
+  searxngUrl?: string;
+  /** --allow-host HOST[:PORT] (repeatable). */
+  allowHosts?: string[];
+  repo: string;
+  pageBudget?: number;
+  timeoutMs?: number;
+  maxBytes?: number;
+  /** Default `<repo>/.deliberations/cache/web`. */
+  cacheDir?: string;
+  deps?: DependencyDocsOptions;
+  lookup?: LookupFn;
+}
+
+/**
+ * The external experts for a run: installed dependency docs always (offline-capable), web docs only when online
+ * and there is a --docs-url or a SearxNG instance to ask.
+ */
+export function buildExternalExperts(opts: ExternalOptions): Expert[] {
+  const experts: Expert[] = [createDependencyDocsExpert(opts.deps)];
+  const docsUrls = opts.docsUrls ?? [];
+  if (!opts.offline && (docsUrls.length > 0 || opts.searxngUrl)) {
+    experts.push(
+      createWebDocsExpert({
+        docsUrls,
+        searxngUrl: opts.searxngUrl,
+        allowHosts: opts.allowHosts ?? [],
+        pageBudget: opts.pageBudget,
+        timeoutMs: opts.timeoutMs,
+        maxBytes: opts.maxBytes,
+        cacheDir: opts.cacheDir ?? join(opts.repo, ".deliberations", "cache", "web"),
+        lookup: opts.lookup,
+      }),
+    );
+  }
+  return experts;
+}
+
+export interface RecheckOptions {
+  repo: string;
+  /** When true no URL is requested: web citations are reported as unchecked. */
+  offline?: boolean;
+  docsUrls?: string[];
+  searxngUrl?: string;
+  allowHosts?: string[];
+  /** Per-URL timeout. Default 5000 ms. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  lookup?: LookupFn;
+  /** Go module cache / Cargo home for non-npm local citations (defaults as in the deps expert). */
+  goModCache?: string;
+  cargoHome?: string;
+}
+
+export interface RecheckResult {
+  /** Citation ids that no longer resolve: mark them `resolution_failed` and lower their options' confidence. */
+  failed: string[];
+  /** Why each failed id failed, for logs. */
+  reasons: Record<string, string>;
+  /** Ids not checked (offline web citations, unknown schemes). */
+  unchecked: string[];
+  checked: number;
+}
+
+const LOCAL = /^(npm|pypi|go|crates):(.+?)@([^/@]+)\/(.+)$/;
+
+/**
+ * Re-resolves every external citation at return time: a web citation's URL through the guarded fetcher (GET,
+ * resolved at the response headers; redirects re-checked, 2xx required), a local dependency-doc citation against
+ * the installed package (same version, file present, line range inside the file). Internal citations are ignored.
+ */
+export async function recheckExternalCitations(citations: readonly Citation[], opts: RecheckOptions): Promise<RecheckResult> {
+  const result: RecheckResult = { failed: [], reasons: {}, unchecked: [], checked: 0 };
+  const fail = (id: string, why: string) => {
+    result.failed.push(id);
+    result.reasons[id] = why;
+  };
+  const fetcher = new GuardedFetcher({
+    allowHosts: opts.allowHosts,
+    explicitHosts: opts.searxngUrl ? [opts.searxngUrl] : [],
+    publicHosts: (opts.docsUrls ?? []).map((u) => canonicalUrl(u)).filter((u): u is string => !!u),
+    timeoutMs: opts.timeoutMs ?? 5000,
+    lookup: opts.lookup,
+  });
+  const urlChecks = new Map<string, Promise<string | undefined>>();
+  const checkUrl = (url: string) => {
+    let p = urlChecks.get(url);
+    if (!p) {
+      p = fetcher.fetch(url, { signal: opts.signal, probe: true, budget: false }).then(
+        () => undefined,
+        (err: unknown) => (err instanceof FetchError ? `${err.kind}: ${err.message}` : String(err)),
+      );
+      urlChecks.set(url, p);
+    }
+    return p;
+  };
+
+  await Promise.all(
+    citations.map(async (c) => {
+      if (c.kind !== "external" || c.resolution_failed) return;
+      const url = canonicalUrl(c.path_or_url);
+      if (url) {
+        if (opts.offline) {
+          result.unchecked.push(c.id);
+          return;
+        }
+        result.checked++;
+        const why = await checkUrl(url);
+        if (why) fail(c.id, why);
+        return;
+      }
+      const local = LOCAL.exec(c.path_or_url);
+      if (!local) {
+        result.unchecked.push(c.id);
+        return;
+      }
+      result.checked++;
+      const why = await checkLocal(local[1] as LocalEcosystem, local[2], local[3], local[4], c.line_range, opts);
+      if (why) fail(c.id, why);
+    }),
+  );
+  // Deterministic order for receipts and logs.
+  const order = new Map(citations.map((c, i) => [c.id, i]));
+  result.failed.sort((a, b) => order.get(a)! - order.get(b)!);
+  result.unchecked.sort((a, b) => order.get(a)! - order.get(b)!);
+  return result;
+}
+
+type LocalEcosystem = "npm" | "pypi" | "go" | "crates";
+
+async function checkLocal(
+  eco: LocalEcosystem,
+  name: string,
+  version: string,
+  rel: string,
+  range: { start: number; end: number } | undefined,
+  opts: RecheckOptions,
+): Promise<string | undefined> {
+  if (rel.split("/").includes("..")) return "path escapes the package";
+  const roots: string[] = [];
+  if (eco === "npm") {
+    const root = join(opts.repo, "node_modules", ...name.split("/"));
+    try {
+      const manifest = JSON.parse(await fs.readFile(join(root, "package.json"), "utf8")) as { version?: string };
+      if (manifest.version !== version) return `installed version is ${manifest.version ?? "unknown"}, cited ${version}`;
+    } catch {
+      return `${name} is no longer installed`;
+    }
+    roots.push(root);
+  } else if (eco === "pypi") {
+    roots.push(
+      ...(await fg(["{.venv,venv,env,.env}/lib/python*/site-packages", "{.venv,venv,env,.env}/Lib/site-packages"], {
+        cwd: opts.repo,
+        onlyDirectories: true,
+        deep: 4,
+        absolute: true,
+        dot: true,
+      })),
+    );
+  } else if (eco === "go") {
+    const cache = opts.goModCache ?? process.env.GOMODCACHE ?? join(process.env.GOPATH ?? join(homedir(), "go"), "pkg", "mod");
+    roots.push(join(opts.repo, "vendor", ...name.split("/")), join(cache, ...`${escapeGoModulePath(name)}@${version}`.split("/")));
+  } else {
+    const cargoHome = opts.cargoHome ?? process.env.CARGO_HOME ?? join(homedir(), ".cargo");
+    roots.push(join(opts.repo, "vendor", name));
+    roots.push(...(await fg([`registry/src/*/${name}-${version}`], { cwd: cargoHome, onlyDirectories: true, deep: 3, absolute: true }).catch(() => [])));
+  }
+  for (const root of roots) {
+    let text: string;
+    try {
+      text = await fs.readFile(join(root, ...rel.split("/")), "utf8");
+    } catch {
+      continue;
+    }
+    const lines = text.length === 0 ? 0 : text.replace(/\n$/, "").split("\n").length;
+    if (range && range.end > lines) return `${rel} has ${lines} lines; cited ${range.start}-${range.end}`;
+    return undefined;
+  }
+  return `${rel} not found in the installed ${name}@${version}`;
+}

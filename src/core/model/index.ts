@@ -1,0 +1,32 @@
+// Model-mediated planning and synthesis: the public surface for the CLI and the VS Code extension.
+import type { QueryPlanner, Synthesizer } from "../types";
+import type { ChatModel } from "./client";
+import { createModelPlanner } from "./planner";
+import { createModelSynthesizer } from "./synthesizer";
+
+export * from "./client";
+export * from "./errors";
+export { describeEgress, type EgressRequest, type EgressSummary } from "./egress";
+export { modelOptionsFromCli, describeModelConfig, ModelConfigError, DEFAULT_OPENAI_BASE_URL, type CliModelConfig, type CliModelFlags } from "./fromEnv";
+export { createModelPlanner, deriveKeywords, mergePlan, type ModelPlannerOptions } from "./planner";
+export { createModelSynthesizer, buildModelDraft, type ModelSynthesizerOptions } from "./synthesizer";
+export { DEFAULT_EVIDENCE_TOKEN_BUDGET, selectEvidence, approxTokens } from "./prompt";
+export { createStreamingChatModel, type TextStreamSource, type StreamMessage } from "./streamAdapter";
+
+export interface ModelStackOptions {
+  /** Plan-first retrieval (one extra call). Default true. */
+  plan?: boolean;
+  keepInternalLocal?: boolean;
+  evidenceTokenBudget?: number;
+}
+
+/**
+ * The planner + synthesizer pair for `deliberate({ planner, synthesizer })`: at most two model calls per
+ * deliberation (one plan, one synthesis). With `plan: false` the planner is left undefined (the rules planner runs).
+ */
+export function createModelStack(model: ChatModel, opts: ModelStackOptions = {}): { planner?: QueryPlanner; synthesizer: Synthesizer } {
+  return {
+    ...(opts.plan === false ? {} : { planner: createModelPlanner(model, { keepInternalLocal: opts.keepInternalLocal }) }),
+    synthesizer: createModelSynthesizer(model, { keepInternalLocal: opts.keepInternalLocal, evidenceTokenBudget: opts.evidenceTokenBudget }),
+  };
+}
