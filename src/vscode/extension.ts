@@ -1,0 +1,116 @@
+// Extension entry point. Activation only wires things up: commands, the sidebar tree, the CodeLens provider,
+// the git content provider and the picker's serializer. Nothing here reads the workspace; the receipt index loads
+// on first need, and the core pipeline (discovery, experts, synthesis, signing) is loaded on first use.
+import * as vscode from "vscode";
+import { GIT_SCHEME, GitContentProvider } from "./citations";
+import { QuestionCodeLensProvider } from "./codelens";
+import { setConfigWarningSink } from "./config";
+import { Deliberations } from "./deliberate";
+import { Log } from "./log";
+import { PICKER_VIEW_TYPE, PickerPanels } from "./pickerPanel";
+import { ReceiptCommands } from "./receiptCommands";
+import { ReceiptIndex } from "./receiptIndex";
+import { ReceiptsTreeProvider, type TreeNode } from "./receiptsTree";
+import { Secrets } from "./secrets";
+
+export const VIEW_ID = "deliberativeSearch.receipts";
+
+/** What other extensions (and the extension-host tests) can use. */
+export interface DeliberativeSearchApi {
+  /** The API key stored with "Set API Key", for a model provider. */
+  getApiKey(): Promise<string | undefined>;
+  /** Waits for the receipt index to be current (tests). */
+  refreshReceipts(): Promise<void>;
+  /** Receipts known to the sidebar: id, question, state, picked option title. */
+  receipts(): Array<{ receiptId: string; question?: string; state: string; picked?: string; file: string }>;
+}
+
+export function activate(context: vscode.ExtensionContext): DeliberativeSearchApi {
+  const log = new Log();
+  setConfigWarningSink((m) => log.warn(m));
+  const secrets = new Secrets(context.secrets, log);
+  const index = new ReceiptIndex(log);
+  const pickers = new PickerPanels(context.extensionUri, index, secrets, log);
+  const deliberations = new Deliberations(index, pickers, secrets, log);
+  const receipts = new ReceiptCommands(index, pickers, log);
+  const tree = new ReceiptsTreeProvider(index);
+  const codeLens = new QuestionCodeLensProvider(index);
+  const treeView = vscode.window.createTreeView<TreeNode>(VIEW_ID, { treeDataProvider: tree, showCollapseAll: false });
+
+  const command = (id: string, fn: (...args: unknown[]) => unknown) =>
+    vscode.commands.registerCommand(`deliberativeSearch.${id}`, async (...args: unknown[]) => {
+      try {
+        await fn(...args);
+      } catch (err) {
+        log.error(`command ${id} failed`, err);
+        const choice = await vscode.window.showErrorMessage(`Deliberative Search: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`, "Show Log");
+        if (choice) log.show();
+      }
+    });
+
+  context.subscriptions.push(
+    log,
+    index,
+    pickers,
+    tree,
+    codeLens,
+    treeView,
+    vscode.languages.registerCodeLensProvider([{ scheme: "file" }, { scheme: "untitled" }, { scheme: "vscode-remote" }], codeLens),
+    vscode.workspace.registerTextDocumentContentProvider(GIT_SCHEME, new GitContentProvider()),
+    vscode.window.registerWebviewPanelSerializer(PICKER_VIEW_TYPE, {
+      deserializeWebviewPanel: (panel, state) => pickers.restore(panel, state),
+    }),
+    command("deliberateOnSelection", () => deliberations.onSelection()),
+    command("deliberateOnQuestion", () => deliberations.onQuestion()),
+    command("deliberateAt", (uri, line) => (uri instanceof vscode.Uri && typeof line === "number" ? deliberations.atLine(uri, line) : deliberations.onSelection())),
+    command("openReceipt", (arg) => receipts.open(arg)),
+    command("verifyReceipts", (arg) => receipts.verify(arg)),
+    command("exportReceiptMarkdown", (arg) => receipts.exportMarkdown(arg)),
+    command("copyReceiptMarkdown", (arg) => receipts.copyMarkdown(arg)),
+    command("revealReceiptFile", (arg) => receipts.reveal(arg)),
+    command("deleteReceipt", (arg) => receipts.delete(arg)),
+    command("refreshReceipts", () => index.refreshNow()),
+    command("setApiKey", () => setApiKey(secrets)),
+    command("showLog", () => log.show()),
+  );
+  log.info(`activated (VS Code ${vscode.version}, ${vscode.workspace.isTrusted ? "trusted" : "restricted"} workspace)`);
+
+  return {
+    getApiKey: () => secrets.getApiKey(),
+    refreshReceipts: () => index.refreshNow(),
+    receipts: () =>
+      index.all().map((e) => ({
+        receiptId: e.receiptId,
+        question: e.receipt?.question,
+        state: e.state,
+        picked: e.receipt?.operator_pick ? e.receipt.payload.options.find((o) => o.id === e.receipt!.operator_pick!.option_id)?.title : undefined,
+        file: e.file,
+      })),
+  };
+}
+
+async function setApiKey(secrets: Secrets): Promise<void> {
+  const existing = await secrets.getApiKey();
+  const value = await vscode.window.showInputBox({
+    title: "Deliberative Search: Set API Key",
+    prompt: existing
+      ? "A key is stored. Enter a new key to replace it, or leave empty and press Enter to remove it."
+      : "The API key for a model provider. It is kept in VS Code's SecretStorage, never in settings.json.",
+    password: true,
+    ignoreFocusOut: true,
+    placeHolder: existing ? "•••••••• (stored)" : "sk-…",
+  });
+  if (value === undefined) return;
+  if (!value.trim()) {
+    if (!existing) return;
+    await secrets.clearApiKey();
+    void vscode.window.showInformationMessage("Deliberative Search: the API key was removed.");
+    return;
+  }
+  await secrets.setApiKey(value.trim());
+  void vscode.window.showInformationMessage("Deliberative Search: the API key is stored in SecretStorage.");
+}
+
+export function deactivate(): void {
+  // Everything is owned by context.subscriptions.
+}

@@ -1,0 +1,143 @@
+// The "Deliberations" sidebar: a summary row (accepted vs overridden), then every receipt, newest first, grouped
+// by workspace folder when there are several. A corrupt file is a row of its own and never breaks the tree.
+import * as vscode from "vscode";
+import { pickedTitle, type IndexedReceipt, type ReceiptIndex } from "./receiptIndex";
+
+export type TreeNode =
+  | { kind: "summary" }
+  | { kind: "folder"; folder: vscode.WorkspaceFolder }
+  | { kind: "receipt"; entry: IndexedReceipt };
+
+const STATE_LABEL: Record<IndexedReceipt["state"], string> = {
+  pending: "pending pick",
+  picked: "picked (recommendation accepted)",
+  overridden: "overridden (operator chose another option)",
+  invalid: "signature invalid",
+  corrupt: "corrupt file",
+};
+
+export class ReceiptsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [this.changed];
+  private stalenessRun: Promise<void> | undefined;
+
+  constructor(private readonly index: ReceiptIndex) {
+    this.disposables.push(index.onDidChange(() => this.changed.fire(undefined)));
+  }
+
+  async getChildren(node?: TreeNode): Promise<TreeNode[]> {
+    await this.index.ensureLoaded();
+    const entries = this.index.all();
+    if (!node) {
+      if (entries.length === 0) return []; // the welcome view shows
+      this.scheduleStaleness();
+      const folders = new Map<string, vscode.WorkspaceFolder>();
+      for (const e of entries) folders.set(e.folder.uri.toString(), e.folder);
+      const rows: TreeNode[] = [{ kind: "summary" }];
+      if (folders.size > 1) return [...rows, ...[...folders.values()].map((folder) => ({ kind: "folder" as const, folder }))];
+      return [...rows, ...entries.map((entry) => ({ kind: "receipt" as const, entry }))];
+    }
+    if (node.kind === "folder") {
+      return entries.filter((e) => e.folder.uri.toString() === node.folder.uri.toString()).map((entry) => ({ kind: "receipt" as const, entry }));
+    }
+    return [];
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    if (node.kind === "summary") {
+      const s = this.index.summary();
+      const item = new vscode.TreeItem(`${s.accepted} accepted · ${s.overridden} overridden`, vscode.TreeItemCollapsibleState.None);
+      item.id = "summary";
+      item.description = s.pending ? `${s.pending} pending` : undefined;
+      item.iconPath = new vscode.ThemeIcon("graph");
+      const decided = s.accepted + s.overridden;
+      const rate = decided ? Math.round((s.accepted / decided) * 100) : undefined;
+      item.tooltip = new vscode.MarkdownString(
+        `**Operator-pick agreement**\n\n${s.accepted} recommendation(s) accepted, ${s.overridden} overridden, ${s.pending} pending` +
+          (rate !== undefined ? `\n\nAgreement: **${rate}%** of decided receipts` : ""),
+      );
+      item.contextValue = "summary";
+      return item;
+    }
+    if (node.kind === "folder") {
+      const item = new vscode.TreeItem(node.folder.name, vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `folder:${node.folder.uri.toString()}`;
+      item.iconPath = vscode.ThemeIcon.Folder;
+      item.resourceUri = node.folder.uri;
+      return item;
+    }
+    return receiptItem(node.entry);
+  }
+
+  /** Staleness needs a discovery scan: run it in the background once the tree is showing. */
+  private scheduleStaleness(): void {
+    if (this.stalenessRun || !this.index.hasUncomputedStaleness()) return;
+    this.stalenessRun = this.index.computeStaleness().finally(() => {
+      this.stalenessRun = undefined;
+    });
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+function receiptItem(e: IndexedReceipt): vscode.TreeItem {
+  const r = e.receipt;
+  const label = r ? r.question : `${e.receiptId}.json`;
+  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+  item.id = `receipt:${e.folder.uri.toString()}:${e.receiptId}`;
+  const stale = e.stale === true;
+  const picked = r ? pickedTitle(r) : undefined;
+  if (e.state === "corrupt") item.description = "corrupt";
+  else if (e.state === "invalid") item.description = `${picked ?? "pending"} · signature invalid`;
+  else item.description = `${picked ?? "pending"}${e.state === "overridden" ? " (override)" : ""}${stale ? " · stale" : ""}`;
+
+  item.iconPath = stateIcon(e.state, stale);
+  item.contextValue = `receipt.${e.state}${stale ? ".stale" : ""}`;
+  const md = new vscode.MarkdownString(undefined, true);
+  md.supportThemeIcons = true;
+  if (r) {
+    md.appendMarkdown(`**${escapeMd(r.question)}**\n\n`);
+    md.appendMarkdown(`State: ${STATE_LABEL[e.state]}${stale ? " · **stale**: the ADR / docs set changed since this receipt was made" : ""}\n\n`);
+    const rec = r.payload.options.find((o) => o.id === r.payload.recommendation.option_id);
+    md.appendMarkdown(`Recommended: ${escapeMd(rec?.title ?? "undecidable on current evidence")} (${r.payload.recommendation.confidence})\n\n`);
+    if (r.operator_pick) {
+      md.appendMarkdown(`Picked: ${escapeMd(picked ?? "")} at ${r.operator_pick.at}`);
+      if (r.operator_pick.reason) md.appendMarkdown(` — ${escapeMd(r.operator_pick.reason)}`);
+      md.appendMarkdown("\n\n");
+    }
+    if (e.signatureReason) md.appendMarkdown(`Signature: ${escapeMd(e.signatureReason)}\n\n`);
+    md.appendMarkdown(`Created ${r.created_at} · \`${r.receipt_id}\``);
+  } else {
+    md.appendMarkdown(`**Corrupt receipt** \`${escapeMd(e.receiptId)}.json\`\n\n${escapeMd(e.error ?? "")}`);
+  }
+  item.tooltip = md;
+  item.command = { command: "deliberativeSearch.openReceipt", title: "Open Receipt", arguments: [{ kind: "receipt", entry: e }] };
+  return item;
+}
+
+function stateIcon(state: IndexedReceipt["state"], stale: boolean): vscode.ThemeIcon {
+  switch (state) {
+    case "corrupt":
+      return new vscode.ThemeIcon("warning", new vscode.ThemeColor("problemsWarningIcon.foreground"));
+    case "invalid":
+      return new vscode.ThemeIcon("shield", new vscode.ThemeColor("errorForeground"));
+    default:
+      break;
+  }
+  if (stale) return new vscode.ThemeIcon("history", new vscode.ThemeColor("problemsWarningIcon.foreground"));
+  switch (state) {
+    case "pending":
+      return new vscode.ThemeIcon("circle-large-outline");
+    case "picked":
+      return new vscode.ThemeIcon("pass-filled", new vscode.ThemeColor("testing.iconPassed"));
+    case "overridden":
+      return new vscode.ThemeIcon("arrow-swap", new vscode.ThemeColor("charts.orange"));
+  }
+}
+
+function escapeMd(s: string): string {
+  return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, "\\$&");
+}
