@@ -2,7 +2,7 @@
 // keeps it in the user's config directory, the extension in SecretStorage. The receipt carries the public key and
 // key id so anyone can verify it; changing any signed byte breaks verification.
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
+import { chmodSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { canonicalJson, sha256 } from "../hash";
@@ -48,9 +48,20 @@ export function loadOrCreateKeyFile(dir: string = defaultKeyDir()): SigningKey {
   }
   const key = generateSigningKey();
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  writeFileSync(file, key.privateKeyPem, { mode: 0o600, flag: "wx" });
-  chmodSync(file, 0o600);
-  return key;
+  // Publish the complete key with link(2): atomic, and it fails if another process got there first — then that
+  // process's key wins and is read back, so concurrent first runs agree on one key.
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  writeFileSync(tmp, key.privateKeyPem, { mode: 0o600 });
+  chmodSync(tmp, 0o600);
+  try {
+    linkSync(tmp, file);
+    return key;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    return signingKeyFromPrivatePem(readFileSync(file, "utf8"));
+  } finally {
+    rmSync(tmp, { force: true });
+  }
 }
 
 function signedBytes(receipt: UnsignedReceipt): Buffer {
