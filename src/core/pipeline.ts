@@ -67,6 +67,11 @@ export interface DeliberateRequest {
   /** Where the question came from in the editor; `text` holds the ~20 surrounding lines. */
   context?: { file?: string; line?: number; text?: string };
   config?: Partial<DeliberationConfig>;
+  /**
+   * What the classifier reads when it differs from the question: the raw comment with its decision tag
+   * ("TODO(decide): …"), which is the author's explicit signal that this is an open question.
+   */
+  classifyText?: string;
   /** Deliberate even when the classifier does not call it an open question. */
   force?: boolean;
   /** Default true. When false the payload still gets a receipt id, but nothing is written. */
@@ -214,7 +219,7 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
 
   // 1. Classify. An abstention is an outcome, not an error; `force` deliberates anyway and records the mismatch.
   let t = performance.now();
-  const classification = classifyQuestion(question);
+  const classification = classifyQuestion(req.classifyText?.trim() ? req.classifyText : question);
   stages.classify = { status: "ok", count: 1, ms: round1(performance.now() - t), reason: `${classification.class} (${classification.confidence.toFixed(2)})` };
   if (classification.class !== "open-question" && !req.force) return { kind: "abstained", question, classification };
   checkAborted(signal);

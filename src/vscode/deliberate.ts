@@ -129,20 +129,15 @@ export class Deliberations {
           const sub = token.onCancellationRequested(() => controller.abort(new CancelledError()));
           try {
             progress.report({ message: "loading…" });
-            const [{ deliberate }, { classifyQuestion }, signingKey] = await Promise.all([
-              import("../core/pipeline"),
-              import("../core/classify"),
-              this.secrets.signingKey(),
-            ]);
-            // A decision tag on the comment ("TODO(decide): …") is the author's explicit call: deliberate even if
-            // the bare question text alone would not clear the classifier.
-            const tagged = !req.force && req.raw !== undefined && req.raw !== req.question && classifyQuestion(req.raw).class === "open-question";
+            const [{ deliberate }, signingKey] = await Promise.all([import("../core/pipeline"), this.secrets.signingKey()]);
             return await deliberate({
               repo: req.folder.uri.fsPath,
               question: req.question,
               ...(req.context ? { context: req.context } : {}),
               config: toDeliberationConfig(settings),
-              force: req.force || (tagged && classifyQuestion(req.question).class !== "open-question"),
+              // The raw comment keeps its decision tag ("TODO(decide): …"), the author's explicit signal.
+              ...(req.raw !== undefined ? { classifyText: req.raw } : {}),
+              force: !!req.force,
               signingKey,
               signal: controller.signal,
               onProgress: (e) => {

@@ -78,6 +78,14 @@ describe("pipeline", () => {
     assert.equal(out.kind === "deliberated" && out.receipt.stages["internal:sloppy"].status, "empty");
   });
 
+  test("a decision tag in the raw comment counts: classifyText is what the classifier reads", async () => {
+    const bare = await deliberate({ repo, question: "redis for sessions", signingKey: key, writeReceipt: false });
+    assert.equal(bare.kind, "abstained");
+    const tagged = await deliberate({ repo, question: "redis for sessions", classifyText: "// TODO(decide): redis for sessions", signingKey: key, writeReceipt: false });
+    assert.equal(tagged.kind, "deliberated");
+    assert.equal(tagged.kind === "deliberated" && tagged.receipt.class_mismatch, undefined);
+  });
+
   test("bad input throws a DeliberationError with a one-line message", async () => {
     await assert.rejects(deliberate({ repo: "/no/such/dir", question: Q, signingKey: key }), (e: unknown) => e instanceof DeliberationError && e.code === "bad-input");
     await assert.rejects(deliberate({ repo, question: " \n ", signingKey: key }), /empty/);
