@@ -1,7 +1,7 @@
 // End-to-end tests of the built `deliberate` CLI (dist/cli.js) against real git repositories in temp dirs.
 import { test, describe, before } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createSampleRepo } from "../fixtures/sampleRepo";
@@ -20,6 +20,18 @@ function run(args: string[], opts: { cwd?: string } = {}) {
     timeout: 30_000,
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Like run, but asynchronous: for tests whose HTTP server lives in this process and must keep answering. */
+function runAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const p = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, DELIBERATIVE_KEY_DIR: KEY_DIR } });
+    let stdout = "";
+    let stderr = "";
+    p.stdout.on("data", (d) => (stdout += d));
+    p.stderr.on("data", (d) => (stderr += d));
+    p.on("exit", (code) => done({ code, stdout, stderr }));
+  });
 }
 
 function json<T = unknown>(args: string[]): T {
@@ -287,15 +299,7 @@ describe("deliberate CLI with external sources", () => {
     try {
       const repo = createSampleRepo();
       const args = [WINSTON_Q, "--repo", repo, "--json", "--no-receipt", "--docs-url", url, "--allow-host", `127.0.0.1:${port}`];
-      const child = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
-        const { spawn } = require("node:child_process") as typeof import("node:child_process");
-        const p = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, DELIBERATIVE_KEY_DIR: KEY_DIR } });
-        let stdout = "";
-        let stderr = "";
-        p.stdout.on("data", (d) => (stdout += d));
-        p.stderr.on("data", (d) => (stderr += d));
-        p.on("exit", (code) => done({ code, stdout, stderr }));
-      });
+      const child = await runAsync(args);
       assert.equal(child.code, 0, child.stderr);
       const p = OptionPickerSchema.parse(JSON.parse(child.stdout));
       const web = p.citations.find((c) => c.kind === "external");
@@ -342,17 +346,7 @@ describe("deliberate CLI with a model endpoint", () => {
     const fake = await startFakeOpenAI([{ status: 500 }]);
     try {
       const repo = createSampleRepo();
-      const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
-        const { spawn } = require("node:child_process") as typeof import("node:child_process");
-        const p = spawn(process.execPath, [CLI, MONGO_Q, "--repo", repo, "--dry-run", "--base-url", fake.baseURL, "--model", "test-model"], {
-          env: { ...process.env, DELIBERATIVE_KEY_DIR: KEY_DIR },
-        });
-        let stdout = "";
-        let stderr = "";
-        p.stdout.on("data", (d) => (stdout += d));
-        p.stderr.on("data", (d) => (stderr += d));
-        p.on("exit", (code) => done({ code, stdout, stderr }));
-      });
+      const r = await runAsync([MONGO_Q, "--repo", repo, "--dry-run", "--base-url", fake.baseURL, "--model", "test-model"]);
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /127\.0\.0\.1/);
       assert.match(r.stdout, /docs\/adr\/0005-use-postgresql-for-order-storage\.md/);
