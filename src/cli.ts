@@ -15,12 +15,14 @@ import { loadOrCreateKeyFile } from "./core/receipts/signing";
 import { listReceipts, recordPick, verifyAll } from "./core/receipts/store";
 import { citationLocation, recommendationHeadline } from "./core/render";
 import { UNDECIDABLE, type OptionPicker, type Receipt } from "./core/schemas";
-import type { ProgressEvent } from "./core/types";
+import type { DeliberationConfig, ProgressEvent } from "./core/types";
+import { DEFAULT_CONFIG } from "./core/config";
 
 const USAGE = `usage:
   deliberate "<question>" [--repo DIR] [--json] [--shape option-picker|ranked-evidence] [--offline] [--force] [--no-receipt]
              [--no-cache] [--docs-url URL]... [--searxng URL] [--allow-host HOST[:PORT]]...
              [--provider openai|none] [--base-url URL] [--model NAME] [--keep-internal-local] [--dry-run]
+             [--adr-glob GLOB]... [--convention-glob GLOB]... [--git-budget-ms MS]
   deliberate pick <receipt_id> <option_id> [--reason TEXT] [--repo DIR]
   deliberate verify [--repo DIR]
   deliberate list [--repo DIR] [--json]`;
@@ -96,6 +98,9 @@ async function deliberateCommand(argv: string[], io: Io): Promise<number> {
     model: { type: "string" },
     "keep-internal-local": { type: "boolean" },
     "dry-run": { type: "boolean" },
+    "adr-glob": { type: "string", multiple: true },
+    "convention-glob": { type: "string", multiple: true },
+    "git-budget-ms": { type: "string" },
   });
   if (positionals.length !== 1) throw new UsageError(positionals.length ? "give the question as one quoted argument" : "the question is empty");
   const shape = (values.shape as string | undefined) ?? "option-picker";
@@ -126,7 +131,7 @@ async function deliberateCommand(argv: string[], io: Io): Promise<number> {
     const request: DeliberateRequest = {
       repo,
       question: positionals[0],
-      config: { offline },
+      config: { offline, ...discoveryOverrides(values) },
       external,
       ...stack,
       force: !!values.force,
@@ -174,6 +179,22 @@ async function dryRun(request: DeliberateRequest, chat: ReturnType<typeof create
   }
   io.out(describeEgress({ question: probe.receipt.question, evidence: probe.evidence, model: chat, keepInternalLocal, candidates: probe.payload.options }).text);
   return 0;
+}
+
+/** --adr-glob / --convention-glob replace the default globs; --git-budget-ms bounds the history search. */
+function discoveryOverrides(values: OptionValues): Partial<DeliberationConfig> {
+  const out: Partial<DeliberationConfig> = {};
+  const adr = values["adr-glob"] as string[] | undefined;
+  const conventions = values["convention-glob"] as string[] | undefined;
+  if (adr?.length) out.adrGlobs = adr;
+  if (conventions?.length) out.conventionGlobs = conventions;
+  const budget = values["git-budget-ms"] as string | undefined;
+  if (budget !== undefined) {
+    const ms = Number(budget);
+    if (!Number.isInteger(ms) || ms < 50 || ms > 60_000) throw new UsageError(`--git-budget-ms: expected an integer from 50 to 60000, got ${budget}`);
+    out.git = { ...DEFAULT_CONFIG.git, maxMs: ms };
+  }
+  return out;
 }
 
 /** --docs-url, --searxng and --allow-host, validated up front so a typo fails before any work is done. */

@@ -320,6 +320,17 @@ describe("deliberate CLI with external sources", () => {
     }
   });
 
+  test("--adr-glob points discovery at a custom ADR folder", () => {
+    const dir = createGitRepo([{ message: "records", files: { "records/use-nats-for-events.md": "# Use NATS for events\n\n## Status\n\nAccepted\n\n## Decision\n\nWe will use NATS for domain events.\n" } }]);
+    const q = "Kafka or NATS for domain events?";
+    const without = OptionPickerSchema.parse(JSON.parse(run([q, "--repo", dir, "--json", "--no-receipt"]).stdout));
+    assert.ok(!without.citations.some((c) => c.path_or_url === "records/use-nats-for-events.md" && c.line_range));
+    const withGlob = OptionPickerSchema.parse(JSON.parse(run([q, "--repo", dir, "--json", "--no-receipt", "--adr-glob", "records/*.md"]).stdout));
+    assert.ok(withGlob.citations.some((c) => c.path_or_url === "records/use-nats-for-events.md" && c.line_range));
+    assert.match(withGlob.options.find((o) => o.id === withGlob.recommendation.option_id)?.title ?? "", /NATS/);
+    assertOneLineError(run([q, "--repo", dir, "--git-budget-ms", "soon"]), 2, /--git-budget-ms/);
+  });
+
   test("a malformed --docs-url or --allow-host is a one-line usage error", () => {
     assertOneLineError(run([WINSTON_Q, "--docs-url", "ftp://example.com/x"]), 2, /--docs-url: not an http\(s\) URL/);
     assertOneLineError(run([WINSTON_Q, "--allow-host", "bad host!"]), 2, /--allow-host: expected HOST\[:PORT\]/);
