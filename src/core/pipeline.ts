@@ -8,7 +8,8 @@ import { configVersion as computeConfigVersion, resolveConfig } from "./config";
 import { fuseRankedLists } from "./fuse";
 import { canonicalJson, sha256 } from "./hash";
 import { buildExternalExperts, recheckExternalCitations } from "./external";
-import { discoverArtifacts } from "./internal/discovery";
+import { discoverArtifacts, discoveryDirectories } from "./internal/discovery";
+import { fingerprintHolds, readTurnCacheEntry, takeFingerprint, writeTurnCacheEntry, type TurnCacheEntry } from "./turnCache";
 import { createDocsExpert } from "./internal/docsExpert";
 import { createGitExpert } from "./internal/git";
 import { signReceipt, type SigningKey } from "./receipts/signing";
@@ -21,7 +22,6 @@ import {
   receiptPath,
   unresolvedCitations,
   writeEvidence,
-  writeFileAtomic,
   writeReceipt,
 } from "./receipts/store";
 import {
@@ -224,7 +224,28 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
   if (classification.class !== "open-question" && !req.force) return { kind: "abstained", question, classification };
   checkAborted(signal);
 
-  // 2. Discover the artifact set (ADRs, architecture docs, agent instructions). Its hash keys the turn cache.
+  const questionHash = sha256(question.toLowerCase());
+  const scope = `${repo}|${req.context?.file ?? ""}|${req.context?.text ? sha256(req.context.text).slice(0, 16) : ""}`;
+  const externalExperts = (req.externalExperts ?? buildExternalExperts({ offline: config.offline, repo, ...req.external })).filter(
+    (e) => !config.offline || e.offlineCapable,
+  );
+  const external = canonicalJson({ experts: externalExperts.map((e) => e.name).sort(), sources: req.external ?? {} });
+  const cacheKey = turnCacheKey({ questionHash, scope, version, synth: `${synthesizer.id}|${synthesizer.name}`, planner: planner.name, external, force: String(!!req.force) });
+  const cacheFile = join(repo, dirName, "cache", `${cacheKey}.json`);
+  const writeReceiptToDisk = req.writeReceipt !== false;
+  const useCache = req.useCache !== false && writeReceiptToDisk;
+
+  // 2. Turn cache, fast path: when no artifact's stats changed, the stored receipt answers without re-mining.
+  const cacheEntry = useCache ? await readTurnCacheEntry(cacheFile) : undefined;
+  if (cacheEntry && (await fingerprintHolds(repo, cacheEntry.fingerprint))) {
+    const hit = await cachedOutcome(repo, cacheEntry, dirName);
+    if (hit) {
+      progress({ stage: "cache", state: "done", status: "ok", count: 1 });
+      return hit;
+    }
+  }
+
+  // 3. Discover the artifact set (ADRs, architecture docs, agent instructions). Its hash keys the turn cache.
   progress({ stage: "discovery", state: "start" });
   t = performance.now();
   const artifacts: ArtifactSet = await discoverArtifacts(repo, config, signal);
@@ -237,26 +258,25 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
   };
   progress({ stage: "discovery", state: "done", status: stages.discovery.status, ms: stages.discovery.ms, count: artifacts.files.length });
   checkAborted(signal);
+  // The fingerprint for this turn's cache entry is taken while the experts run — never after the receipt write,
+  // so a file edited mid-run shows up as a changed stat next time. The receipts folder is created first, so its
+  // creation does not change the workspace root's mtime after the fact.
+  const fingerprint = writeReceiptToDisk
+    ? fs
+        .mkdir(join(repo, dirName, "cache"), { recursive: true })
+        .then(() => discoveryDirectories(repo, config))
+        .then((dirs) => takeFingerprint(repo, [...artifacts.files.map((f) => f.path), ...artifacts.skipped.map((f) => f.path)], dirs))
+    : undefined;
+  fingerprint?.catch(() => undefined);
 
-  const questionHash = sha256(question.toLowerCase());
-  const scope = `${repo}|${req.context?.file ?? ""}|${req.context?.text ? sha256(req.context.text).slice(0, 16) : ""}`;
-  const externalExperts = (req.externalExperts ?? buildExternalExperts({ offline: config.offline, repo, ...req.external })).filter(
-    (e) => !config.offline || e.offlineCapable,
-  );
-  const external = canonicalJson({ experts: externalExperts.map((e) => e.name).sort(), sources: req.external ?? {} });
-  const cacheKey = turnCacheKey({ questionHash, scope, version, artifacts: artifacts.hash, synth: `${synthesizer.id}|${synthesizer.name}`, planner: planner.name, external, force: String(!!req.force) });
-  const cacheFile = join(repo, dirName, "cache", `${cacheKey}.json`);
-  const writeReceiptToDisk = req.writeReceipt !== false;
-
-  // 3. Turn cache: same question, scope, config and artifacts -> the stored receipt, without re-mining.
-  if (req.useCache !== false && writeReceiptToDisk) {
-    const cached = await readTurnCache(repo, cacheFile, dirName);
-    if (cached) {
+  // Slow path: stats changed (a touched file, a fresh checkout) but the content may not have.
+  if (cacheEntry && cacheEntry.artifact_set_hash === artifacts.hash) {
+    const hit = await cachedOutcome(repo, cacheEntry, dirName);
+    if (hit) {
+      const fp = await fingerprint?.catch(() => undefined);
+      if (fp) await writeTurnCacheEntry(cacheFile, { ...cacheEntry, fingerprint: fp }).catch(() => undefined);
       progress({ stage: "cache", state: "done", status: "ok", count: 1 });
-      const evidence = await readEvidence(repo, cached.evidence_ref, dirName).catch(() => undefined);
-      if (evidence) {
-        return { kind: "deliberated", receipt: cached, payload: cached.payload, evidence, receiptFile: receiptPath(repo, cached.receipt_id, dirName), cached: true };
-      }
+      return hit;
     }
   }
 
@@ -271,7 +291,8 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
 
   // 5. Experts run concurrently; each reports ok / empty / failed with its reason and timing.
   const ctx = { repo, question, plan, config, artifacts, signal };
-  const internalExperts = req.internalExperts ?? [createDocsExpert(), createGitExpert()];
+  // Git first: its child processes start before the docs expert's CPU-bound ranking takes the event loop.
+  const internalExperts = req.internalExperts ?? [createGitExpert(), createDocsExpert()];
   const [internalRuns, externalRuns] = await Promise.all([
     Promise.all(internalExperts.map((e) => runExpert(e, `internal:${e.name}`, ctx, progress, log))),
     Promise.all(externalExperts.map((e) => runExpert(e, `external:${e.name}`, ctx, progress, log))),
@@ -360,8 +381,9 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
     await writeEvidence(repo, evidence, dirName);
     receiptFile = await writeReceipt(repo, receipt, dirName);
     // A turn that fell back (model down, bad key) is not cached: the next turn should try the model again.
-    if (!synthesis.info.fallback_reason && !planned.fallback_reason) {
-      await writeFileAtomic(cacheFile, JSON.stringify({ receipt_id: receiptId }) + "\n");
+    const fp = await fingerprint?.catch(() => undefined);
+    if (fp && !synthesis.info.fallback_reason && !planned.fallback_reason) {
+      await writeTurnCacheEntry(cacheFile, { receipt_id: receiptId, artifact_set_hash: artifacts.hash, fingerprint: fp });
     }
   }
   // The receipt write's own timing goes to the progress listener; it cannot be inside the bytes it signs.
@@ -403,17 +425,17 @@ async function markUnresolved(
   };
 }
 
-async function readTurnCache(repo: string, cacheFile: string, dirName: string): Promise<Receipt | undefined> {
-  let receiptId: string;
+/** The stored receipt and evidence for a cache entry, or undefined when either is gone or no longer matches. */
+async function cachedOutcome(repo: string, entry: TurnCacheEntry, dirName: string): Promise<DeliberateOutcome | undefined> {
+  let loaded: Awaited<ReturnType<typeof loadReceiptFile>>;
   try {
-    receiptId = JSON.parse(await fs.readFile(cacheFile, "utf8")).receipt_id;
+    loaded = await loadReceiptFile(receiptPath(repo, entry.receipt_id, dirName));
   } catch {
     return undefined;
   }
-  try {
-    const entry = await loadReceiptFile(receiptPath(repo, receiptId, dirName));
-    return entry.state === "ok" ? entry.receipt : undefined;
-  } catch {
-    return undefined;
-  }
+  if (loaded.state !== "ok" || loaded.receipt.artifact_set_hash !== entry.artifact_set_hash) return undefined;
+  const receipt = loaded.receipt;
+  const evidence = await readEvidence(repo, receipt.evidence_ref, dirName).catch(() => undefined);
+  if (!evidence) return undefined;
+  return { kind: "deliberated", receipt, payload: receipt.payload, evidence, receiptFile: loaded.file, cached: true };
 }

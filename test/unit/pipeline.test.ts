@@ -140,3 +140,51 @@ describe("receipts under concurrency", () => {
     assert.ok([a.id, b.id].includes(r.operator_pick!.option_id));
   });
 });
+
+describe("turn cache fingerprint", () => {
+  function ageTree(dir: string, seconds: number): void {
+    const { readdirSync: ls, statSync: st, utimesSync } = require("node:fs") as typeof import("node:fs");
+    const when = new Date(Date.now() - seconds * 1000);
+    const walk = (d: string) => {
+      for (const name of ls(d)) {
+        if (name === ".git") continue;
+        const p = join(d, name);
+        if (st(p).isDirectory()) walk(p);
+        utimesSync(p, when, when);
+      }
+    };
+    walk(dir);
+    utimesSync(dir, when, when);
+  }
+
+  test("a hit skips discovery while no stat changed; a new ADR anywhere re-mines; a touched file re-checks content", async () => {
+    const repo = createSampleRepo();
+    const { mkdirSync: mkdir } = require("node:fs") as typeof import("node:fs");
+    mkdir(join(repo, ".deliberations", "cache"), { recursive: true });
+    ageTree(repo, 3600);
+    const stagesOf = async () => {
+      const events: string[] = [];
+      const out = await deliberate({ repo, question: Q, signingKey: key, onProgress: (e) => e.state === "done" && events.push(e.stage) });
+      if (out.kind !== "deliberated") throw new Error("expected a payload");
+      return { out, events };
+    };
+    const cold = await stagesOf();
+    assert.equal(cold.out.cached, false);
+    const warm = await stagesOf();
+    assert.equal(warm.out.cached, true);
+    assert.ok(!warm.events.includes("discovery"), `fast path skips discovery: ${warm.events}`);
+    assert.equal(warm.out.receipt.receipt_id, cold.out.receipt.receipt_id);
+
+    const { utimesSync, writeFileSync: write } = require("node:fs") as typeof import("node:fs");
+    const now = new Date();
+    utimesSync(join(repo, "AGENTS.md"), now, now);
+    const touched = await stagesOf();
+    assert.equal(touched.out.cached, true, "same content: still a hit");
+    assert.ok(touched.events.includes("discovery"), "but discovery re-checked the content");
+
+    write(join(repo, "docs/adr/0006-keep-postgresql.md"), "# 6. Keep PostgreSQL\n\n## Status\n\nAccepted\n\n## Decision\n\nOrders stay in PostgreSQL.\n");
+    const changed = await stagesOf();
+    assert.equal(changed.out.cached, false, "a new ADR changes the artifact set");
+    assert.notEqual(changed.out.receipt.artifact_set_hash, cold.out.receipt.artifact_set_hash);
+  });
+});

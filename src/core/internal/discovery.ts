@@ -43,9 +43,11 @@ export async function discoverArtifacts(repo: string, config: DeliberationConfig
 
   const files: ArtifactFile[] = [];
   const skipped: ArtifactSet["skipped"] = [];
-  for (const path of [...wanted.keys()].sort()) {
+  const reads = await mapBounded([...wanted.keys()].sort(), READ_CONCURRENCY, (path) => {
     signal?.throwIfAborted();
-    const read = await readArtifact(root, path, wanted.get(path)!, config.maxFileBytes);
+    return readArtifact(root, path, wanted.get(path)!, config.maxFileBytes);
+  });
+  for (const read of reads) {
     if ("reason" in read) skipped.push(read);
     else files.push(read);
   }
@@ -63,10 +65,11 @@ export async function discoverArtifacts(repo: string, config: DeliberationConfig
       named.push(candidate);
     }
   }
-  for (const path of named) {
+  const namedReads = await mapBounded(named, READ_CONCURRENCY, (path) => {
     signal?.throwIfAborted();
-    const type = namedFileType(path);
-    const read = await readArtifact(root, path, type, config.maxFileBytes);
+    return readArtifact(root, path, namedFileType(path), config.maxFileBytes);
+  });
+  for (const read of namedReads) {
     if ("reason" in read) skipped.push(read);
     else files.push(read);
   }
@@ -75,6 +78,23 @@ export async function discoverArtifacts(repo: string, config: DeliberationConfig
   skipped.sort((a, b) => cmp(a.path, b.path));
   const hash = sha256(files.map((f) => `${f.path}\0${f.hash}\n`).join(""));
   return { files, skipped, hash };
+}
+
+/** Reads overlap I/O without opening thousands of files at once. */
+const READ_CONCURRENCY = 16;
+
+/** Maps with at most `limit` calls in flight, keeping the input order in the output. */
+async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
 }
 
 /**
@@ -123,6 +143,19 @@ function cmp(a: string, b: string): number {
 }
 
 /** Classifies a convention-glob match by its name; anything unrecognised (custom globs) counts as architecture. */
+/**
+ * Every folder discovery may descend into (the root included): a new ADR or AGENTS.md anywhere changes one of
+ * their mtimes, which is what lets the turn cache trust a fingerprint of stats instead of re-reading files.
+ */
+export async function discoveryDirectories(repo: string, config: DeliberationConfig): Promise<string[]> {
+  const root = resolve(repo);
+  // The receipts folder changes with every receipt; it is never an artifact folder.
+  const receipts = config.receiptsDir.replace(/^\.?\/+|\/+$/g, "");
+  const walkIgnore = [...config.ignoreGlobs, ...(await rootGitignorePrunes(root)), "**/.git", "**/.git/**", receipts, `${receipts}/**`];
+  const dirs = await fg("**", { cwd: root, dot: true, onlyDirectories: true, followSymbolicLinks: false, suppressErrors: true, ignore: walkIgnore });
+  return [".", ...dirs.sort()];
+}
+
 export function conventionType(path: string): SourceType {
   const lower = path.toLowerCase();
   const base = posix.basename(lower);

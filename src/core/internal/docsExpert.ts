@@ -1,7 +1,7 @@
 // The "docs" expert: BM25 over the sections of the discovered artifacts (ADRs, agent instructions, architecture
 // docs, contribution guides, canonical files), with priors that encode how much each kind of text should weigh in
 // a decision, and a hard supersession rule so an outdated ADR can never outrank the ADR that replaced it.
-import { evidenceId } from "../hash";
+import { evidenceId, sha256 } from "../hash";
 import type { AdrMeta, AdrStatus, EvidenceItem, PrecisionClass, SourceType } from "../schemas";
 import type { ArtifactFile, Expert, ExpertContext, ExpertResult } from "../types";
 import { parseAdr, type ParsedAdr } from "./adr";
@@ -85,22 +85,7 @@ export async function runDocsExpert(ctx: Pick<ExpertContext, "plan" | "config" |
   const expansions = plan.expansions.filter((t) => t.trim());
   if (terms.length === 0 && expansions.length === 0) return { status: "empty", reason: "the query plan has no terms", items: [] };
 
-  // Build the citable units, file by file (sorted by path already, which keeps the index deterministic).
-  const units: Unit[] = [];
-  const adrs = new Map<string, ParsedAdr>();
-  for (const file of artifacts.files) {
-    ctx.signal?.throwIfAborted();
-    if (file.source_type === "adr") {
-      const adr = parseAdr(file.path, file.text);
-      adrs.set(file.path, adr);
-      for (const w of adr.warnings) ctx.log?.(`docs: ${file.path}: ${w}`);
-      units.push(...adrUnits(file, adr));
-    } else {
-      units.push(...docUnits(file));
-    }
-  }
-
-  const graph = supersessionGraph(adrs);
+  const { units, graph, unitsByPath } = await prepare(artifacts, ctx);
   const ranked = rankTextSections(units, terms, expansions);
   if (ranked.length === 0) {
     return { status: "empty", reason: `no artifact section matched the terms: ${[...terms, ...expansions].join(", ")}`, items: [] };
@@ -110,7 +95,7 @@ export async function runDocsExpert(ctx: Pick<ExpertContext, "plan" | "config" |
     unit: r.section,
     score: r.score * r.section.prior * statusPrior(r.section, graph),
   }));
-  scored = enforceSupersession(scored, units, graph);
+  scored = enforceSupersession(scored, unitsByPath, graph);
   // Round before sorting so the reported scores and the order agree exactly (ties fall to path, then line).
   for (const s of scored) s.score = Math.round(s.score * 1e6) / 1e6;
 
@@ -129,6 +114,53 @@ export async function runDocsExpert(ctx: Pick<ExpertContext, "plan" | "config" |
   const items = kept.map((s) => toEvidence(s, graph)).filter((i): i is EvidenceItem => i !== undefined);
   if (!items.length) return { status: "empty", reason: "no matched section had a citable line range", items: [] };
   return { status: "ok", items };
+}
+
+interface Prepared {
+  units: Unit[];
+  graph: SupersessionGraph;
+  unitsByPath: Map<string, Unit[]>;
+}
+
+/**
+ * Parsed units and the supersession graph depend only on the artifact set, so they (and the search index built
+ * over `units`) are kept per artifact_set_hash: the second question against the same docs skips parsing and
+ * indexing. Two sets are kept, enough for a workspace switching between folders.
+ */
+const prepared = new Map<string, Prepared>();
+const PREPARED_SETS = 2;
+
+async function prepare(artifacts: ExpertContext["artifacts"], ctx: Pick<ExpertContext, "signal"> & Partial<Pick<ExpertContext, "log">>): Promise<Prepared> {
+  // Keyed on the files' own paths and content hashes, so a caller-supplied set hash is never trusted blindly.
+  const key = sha256(artifacts.files.map((f) => `${f.path}\0${f.source_type}\0${f.hash}`).join("\n"));
+  const hit = prepared.get(key);
+  if (hit) return hit;
+  // Build the citable units, file by file (sorted by path already, which keeps the index deterministic).
+  const units: Unit[] = [];
+  const adrs = new Map<string, ParsedAdr>();
+  for (const [i, file] of artifacts.files.entries()) {
+    ctx.signal?.throwIfAborted();
+    // Let concurrent experts (git's child processes) make progress while this CPU-bound loop runs.
+    if (i % 200 === 199) await new Promise((r) => setImmediate(r));
+    if (file.source_type === "adr") {
+      const adr = parseAdr(file.path, file.text);
+      adrs.set(file.path, adr);
+      for (const w of adr.warnings) ctx.log?.(`docs: ${file.path}: ${w}`);
+      units.push(...adrUnits(file, adr));
+    } else {
+      units.push(...docUnits(file));
+    }
+  }
+  const unitsByPath = new Map<string, Unit[]>();
+  for (const u of units) {
+    const list = unitsByPath.get(u.file.path);
+    if (list) list.push(u);
+    else unitsByPath.set(u.file.path, [u]);
+  }
+  const result = { units, graph: supersessionGraph(adrs), unitsByPath };
+  prepared.set(key, result);
+  while (prepared.size > PREPARED_SETS) prepared.delete(prepared.keys().next().value!);
+  return result;
 }
 
 function compareScored(a: Scored, b: Scored): number {
@@ -363,10 +395,17 @@ function statusPrior(unit: Unit, graph: SupersessionGraph): number {
  * superseded ADR's best section, so the replacement decision is always cited next to the outdated one. Superseded
  * sections are then capped below the replacement's lowest section. Repeats until stable, for chains (A → B → C).
  */
-function enforceSupersession(scored: Scored[], units: Unit[], graph: SupersessionGraph): Scored[] {
+function enforceSupersession(scored: Scored[], unitsByPath: Map<string, Unit[]>, graph: SupersessionGraph): Scored[] {
   const out = [...scored];
   const edges = [...graph.supersededBy.entries()].flatMap(([old, repl]) => [...repl].sort().map((r) => [old, r] as const)).sort();
-  const byPath = (p: string) => out.filter((s) => s.unit.file.path === p);
+  // Scored sections grouped by file, kept in step with `out` (one pass instead of a filter per edge and round).
+  const scoredByPath = new Map<string, Scored[]>();
+  for (const s of out) {
+    const list = scoredByPath.get(s.unit.file.path);
+    if (list) list.push(s);
+    else scoredByPath.set(s.unit.file.path, [s]);
+  }
+  const byPath = (p: string) => scoredByPath.get(p) ?? [];
   for (let round = 0; round < 10; round++) {
     let changed = false;
     for (const [old, repl] of edges) {
@@ -375,9 +414,11 @@ function enforceSupersession(scored: Scored[], units: Unit[], graph: Supersessio
       const maxOld = Math.max(...olds.map((s) => s.score));
       let news = byPath(repl);
       if (!news.some((s) => isDecisionSection(s.unit))) {
-        const decision = pickDecisionUnit(units, repl);
+        const decision = pickDecisionUnit(unitsByPath.get(repl) ?? []);
         if (decision && !news.some((s) => s.unit === decision)) {
-          out.push({ unit: decision, score: maxOld * 1.05 });
+          const pulled = { unit: decision, score: maxOld * 1.05 };
+          out.push(pulled);
+          scoredByPath.set(repl, [...news, pulled]);
           news = byPath(repl);
           changed = true;
         }
@@ -400,8 +441,7 @@ function isDecisionSection(u: Unit): boolean {
   return u.adrSection === "decision" || u.adrSection === "decision-outcome";
 }
 
-function pickDecisionUnit(units: Unit[], path: string): Unit | undefined {
-  const own = units.filter((u) => u.file.path === path);
+function pickDecisionUnit(own: Unit[]): Unit | undefined {
   return own.find((u) => u.adrSection === "decision") ?? own.find((u) => u.adrSection === "decision-outcome") ?? own.find((u) => u.precision === "document");
 }
 

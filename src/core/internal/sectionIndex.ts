@@ -1,6 +1,5 @@
 // BM25 over text sections, shared by every expert that ranks passages (repo docs here, dependency and web docs
-// elsewhere). One in-memory MiniSearch index per call: the section counts involved (hundreds to a few thousand)
-// index in milliseconds, and a fresh index keeps ranking a pure function of its inputs.
+// elsewhere). One in-memory MiniSearch index per sections array, reused while the caller keeps that array.
 import MiniSearch from "minisearch";
 
 export interface TextSection {
@@ -83,21 +82,7 @@ export function rankTextSections<T extends TextSection>(
     .join(" ");
   if (!sections.length || (!termQuery && !expQuery)) return [];
 
-  const maxBody = options.maxBodyChars ?? 50_000;
-  const index = new MiniSearch<{ id: number; heading: string; title: string; body: string }>({
-    fields: ["heading", "title", "body"],
-    processTerm: (t) => processTerm(t),
-    searchOptions: {
-      boost: { heading: options.boost?.heading ?? 2, title: options.boost?.title ?? 1.5, body: options.boost?.body ?? 1 },
-      prefix: (t) => t.length >= 4,
-      fuzzy: (t) => (t.length >= 6 ? 0.2 : false),
-      maxFuzzy: 1,
-      combineWith: "OR",
-    },
-  });
-  index.addAll(
-    sections.map((s, id) => ({ id, heading: s.heading, title: s.title ?? "", body: s.body.length > maxBody ? s.body.slice(0, maxBody) : s.body })),
-  );
+  const index = indexFor(sections, options);
 
   const w = options.expansionWeight ?? 0.5;
   const results = index.search({
@@ -113,4 +98,38 @@ export function rankTextSections<T extends TextSection>(
     .map((r) => ({ section: sections[r.id as number], index: r.id as number, score: r.score, matched: [...r.terms].sort() }))
     .sort((a, b) => b.score - a.score || a.index - b.index)
     .slice(0, limit);
+}
+
+type SectionIndex = MiniSearch<{ id: number; heading: string; title: string; body: string }>;
+
+/**
+ * Indexes are reused for the same sections array (callers that keep their sections per artifact set get one
+ * index per set, not one per question); a new array always gets a fresh index, so ranking stays a pure function
+ * of its inputs.
+ */
+const indexCache = new WeakMap<readonly TextSection[], Map<string, SectionIndex>>();
+
+function indexFor(sections: readonly TextSection[], options: RankOptions): SectionIndex {
+  const key = JSON.stringify([options.boost ?? {}, options.maxBodyChars ?? 50_000]);
+  let byOptions = indexCache.get(sections);
+  const cached = byOptions?.get(key);
+  if (cached) return cached;
+  const maxBody = options.maxBodyChars ?? 50_000;
+  const index: SectionIndex = new MiniSearch({
+    fields: ["heading", "title", "body"],
+    processTerm: (t) => processTerm(t),
+    searchOptions: {
+      boost: { heading: options.boost?.heading ?? 2, title: options.boost?.title ?? 1.5, body: options.boost?.body ?? 1 },
+      prefix: (t) => t.length >= 4,
+      fuzzy: (t) => (t.length >= 6 ? 0.2 : false),
+      maxFuzzy: 1,
+      combineWith: "OR",
+    },
+  });
+  index.addAll(
+    sections.map((s, id) => ({ id, heading: s.heading, title: s.title ?? "", body: s.body.length > maxBody ? s.body.slice(0, maxBody) : s.body })),
+  );
+  if (!byOptions) indexCache.set(sections, (byOptions = new Map()));
+  byOptions.set(key, index);
+  return index;
 }
