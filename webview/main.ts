@@ -190,7 +190,7 @@ function renderHeader(m: PickerModel): HTMLElement {
       "div",
       { class: "meta" },
       sig,
-      h("span", { class: "pill", title: m.synthesis.fallbackReason ?? "" }, m.synthesis.mode === "model" ? `model synthesis${m.synthesis.model ? ` · ${m.synthesis.model}` : ""}` : "rules synthesis"),
+      synthesisPill(m),
       m.cached ? h("span", { class: "pill", title: "Same question, config and artifacts: answered from the turn cache" }, "cached") : null,
       m.classMismatch ? h("span", { class: "pill warn", title: "The classifier did not call this an open question; deliberated anyway" }, "forced") : null,
       h("span", { class: "muted" }, when),
@@ -216,7 +216,22 @@ function renderStages(m: PickerModel): HTMLElement {
       .map((n) => [n, m.stages[n]] as const)
       .filter(([, s]) => s && s.status !== "ok" && s.reason)
       .map(([n, s]) => h("p", { class: "stage-reason" }, h("strong", null, `${n}: `), s!.reason!)),
+    // A model step that did not count: the plan or the synthesis fell back to the rules path, and why.
+    m.stages.plan?.reason ? h("p", { class: "stage-reason", id: "plan-reason" }, h("strong", null, "plan: "), m.stages.plan.reason) : null,
+    m.synthesis.fallbackReason
+      ? h("p", { class: "stage-reason", id: "synthesis-fallback" }, h("strong", null, "synthesis: "), `rules synthesizer used — ${m.synthesis.fallbackReason}`)
+      : null,
   );
+}
+
+function synthesisPill(m: PickerModel): HTMLElement {
+  const s = m.synthesis;
+  if (s.mode === "model") return h("span", { class: "pill", id: "synthesis-mode", title: `Options weighed by ${s.model ?? "the model"}` }, `model synthesis${s.model ? ` · ${s.model}` : ""}`);
+  if (s.fallbackReason) {
+    const failed = !/^no-evidence\b/.test(s.fallbackReason);
+    return h("span", { class: failed ? "pill warn" : "pill", id: "synthesis-mode", title: s.fallbackReason }, failed ? "rules synthesis · model failed" : "rules synthesis");
+  }
+  return h("span", { class: "pill", id: "synthesis-mode", title: "Offline rules synthesizer" }, "rules synthesis");
 }
 
 function renderPickBanner(m: PickerModel): HTMLElement | null {

@@ -235,6 +235,10 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
   const writeReceiptToDisk = req.writeReceipt !== false;
   const useCache = req.useCache !== false && writeReceiptToDisk;
 
+  // The receipts folder exists before anything is fingerprinted: creating it later would change the workspace
+  // root's mtime and spoil the next turn's fast cache path.
+  if (writeReceiptToDisk) await fs.mkdir(join(repo, dirName, "cache"), { recursive: true });
+
   // 2. Turn cache, fast path: when no artifact's stats changed, the stored receipt answers without re-mining.
   const cacheEntry = useCache ? await readTurnCacheEntry(cacheFile) : undefined;
   if (cacheEntry && (await fingerprintHolds(repo, cacheEntry.fingerprint))) {
@@ -259,13 +263,11 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
   progress({ stage: "discovery", state: "done", status: stages.discovery.status, ms: stages.discovery.ms, count: artifacts.files.length });
   checkAborted(signal);
   // The fingerprint for this turn's cache entry is taken while the experts run — never after the receipt write,
-  // so a file edited mid-run shows up as a changed stat next time. The receipts folder is created first, so its
-  // creation does not change the workspace root's mtime after the fact.
+  // so a file edited mid-run shows up as a changed stat next time.
   const fingerprint = writeReceiptToDisk
-    ? fs
-        .mkdir(join(repo, dirName, "cache"), { recursive: true })
-        .then(() => discoveryDirectories(repo, config))
-        .then((dirs) => takeFingerprint(repo, [...artifacts.files.map((f) => f.path), ...artifacts.skipped.map((f) => f.path)], dirs))
+    ? discoveryDirectories(repo, config).then((dirs) =>
+        takeFingerprint(repo, [...artifacts.files.map((f) => f.path), ...artifacts.skipped.map((f) => f.path)], dirs),
+      )
     : undefined;
   fingerprint?.catch(() => undefined);
 

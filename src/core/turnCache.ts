@@ -21,8 +21,14 @@ const EntrySchema = z.object({
 });
 export type TurnCacheEntry = z.infer<typeof EntrySchema>;
 
-/** Files changed this close to the fingerprint's time could change again within the mtime's resolution. */
-const RACY_MS = 2000;
+/**
+ * A stat taken within the timestamp resolution of a change cannot prove that nothing changed after it ("racy"
+ * entries, as git calls them). Linux stamps files at kernel-tick resolution (1–10 ms); a filesystem with whole
+ * second timestamps shows up as mtimes with no fraction, and gets a two-second window.
+ */
+function racyWindowMs(mtimeMs: number): number {
+  return mtimeMs % 1000 === 0 ? 2000 : 20;
+}
 
 export async function readTurnCacheEntry(file: string): Promise<TurnCacheEntry | undefined> {
   try {
@@ -52,7 +58,7 @@ export async function takeFingerprint(repo: string, files: string[], dirs: strin
 
 /** True when every recorded stat still matches and none is recent enough to be ambiguous. */
 export async function fingerprintHolds(repo: string, fp: TurnCacheEntry["fingerprint"]): Promise<boolean> {
-  const fresh = (mtime: number) => fp.taken_at - mtime > RACY_MS;
+  const fresh = (mtime: number) => fp.taken_at - mtime > racyWindowMs(mtime);
   const checks = [
     ...Object.entries(fp.files).map(async ([p, [size, mtime, ino]]) => {
       const st = await fs.stat(join(repo, p)).catch(() => undefined);

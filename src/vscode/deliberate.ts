@@ -1,13 +1,19 @@
 // Running a deliberation from the editor: gather the question and its context, check trust, show a cancellable
 // progress notification that reports each stage, log every stage's timing, and open the picker on the receipt.
 // Cancel aborts the pipeline through its AbortSignal; the pipeline writes no receipt after an abort.
+//
+// With a model provider configured (settings `model.*`), the model plans the search and weighs the options; the
+// first model deliberation in a workspace shows the egress preview and asks for consent (consent.ts). A provider
+// that cannot be used, a refused consent or a failed model call all end on the rules path, and say so.
 import { relative } from "node:path";
 import * as vscode from "vscode";
-import type { DeliberateOutcome } from "../core/pipeline";
-import type { Classification } from "../core/schemas";
-import type { ProgressEvent } from "../core/types";
-import { readSettings, toDeliberationConfig } from "./config";
+import type { DeliberateOutcome, DeliberateRequest, deliberate as deliberateFn } from "../core/pipeline";
+import type { Classification, Receipt } from "../core/schemas";
+import type { ProgressEvent, QueryPlanner, Synthesizer } from "../core/types";
+import { askConsent, describeConsent, ALLOW, KEEP_LOCAL, type EgressPreviewDocuments, type ModelConsent } from "./consent";
+import { SECTION, readSettings, toDeliberationConfig, toExternalSources, toModelSettings, type ModelSettings, type Settings } from "./config";
 import { errorText, oneLine, type Log } from "./log";
+import type { ModelResolution } from "./models";
 import type { PickerPanels } from "./pickerPanel";
 import type { ReceiptIndex } from "./receiptIndex";
 import type { Secrets } from "./secrets";
@@ -26,12 +32,21 @@ export interface DeliberationRequest {
   force?: boolean;
 }
 
+type Deliberate = typeof deliberateFn;
+type ModelStack = { planner?: QueryPlanner; synthesizer?: Synthesizer };
+type Resolved = Extract<ModelResolution, { kind: "model" }>;
+
 export class Deliberations {
+  /** Notices already shown this session (one-line warnings are not repeated on every deliberation). */
+  private readonly noticed = new Set<string>();
+
   constructor(
     private readonly index: ReceiptIndex,
     private readonly pickers: PickerPanels,
     private readonly secrets: Secrets,
     private readonly log: Log,
+    private readonly consent: ModelConsent,
+    private readonly previews: EgressPreviewDocuments,
   ) {}
 
   /** True when allowed; otherwise explains why not and returns false. */
@@ -80,11 +95,7 @@ export class Deliberations {
     }
     const folder = vscode.workspace.getWorkspaceFolder(doc.uri) ?? (await this.pickFolder());
     if (!folder) return;
-    const from = Math.max(0, line - CONTEXT_RADIUS);
-    const to = Math.min(doc.lineCount - 1, line + CONTEXT_RADIUS);
-    const text = doc.getText(new vscode.Range(from, 0, to, doc.lineAt(to).range.end.character));
-    const file = doc.uri.scheme === "file" ? relative(folder.uri.fsPath, doc.uri.fsPath).split("\\").join("/") : undefined;
-    await this.run({ folder, question, raw, context: { ...(file ? { file } : {}), line: line + 1, text: `${file ?? doc.uri.path}\n${text}` } });
+    await this.run({ folder, question, raw, context: this.contextAround(folder, doc, line) });
   }
 
   /** "Deliberate on a Question…": an input box. */
@@ -118,9 +129,11 @@ export class Deliberations {
   async run(req: DeliberationRequest): Promise<void> {
     if (!this.checkTrust()) return;
     const settings = readSettings(req.folder);
+    const modelSettings = toModelSettings(settings);
     const started = Date.now();
     this.log.info(`deliberating in ${req.folder.name}: "${req.question}"${req.force ? " (forced)" : ""}`);
     let outcome: DeliberateOutcome;
+    let used: Resolved | undefined;
     try {
       outcome = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: "Deliberating", cancellable: true },
@@ -130,11 +143,12 @@ export class Deliberations {
           try {
             progress.report({ message: "loading…" });
             const [{ deliberate }, signingKey] = await Promise.all([import("../core/pipeline"), this.secrets.signingKey()]);
-            return await deliberate({
+            const request: DeliberateRequest = {
               repo: req.folder.uri.fsPath,
               question: req.question,
               ...(req.context ? { context: req.context } : {}),
               config: toDeliberationConfig(settings),
+              external: toExternalSources(settings),
               // The raw comment keeps its decision tag ("TODO(decide): …"), the author's explicit signal.
               ...(req.raw !== undefined ? { classifyText: req.raw } : {}),
               force: !!req.force,
@@ -145,7 +159,12 @@ export class Deliberations {
                 if (msg) progress.report({ message: msg });
                 this.logProgress(e);
               },
-            });
+            };
+            const model = await this.modelFor(req, settings, modelSettings, request, deliberate, progress);
+            if ("outcome" in model) return model.outcome;
+            used = model.resolved;
+            if (controller.signal.aborted) throw new CancelledError();
+            return await deliberate({ ...request, ...model.stack });
           } finally {
             sub.dispose();
           }
@@ -174,8 +193,240 @@ export class Deliberations {
     for (const [name, s] of Object.entries(r.stages)) {
       this.log.info(`  stage ${name}: ${s.status} · ${s.count} · ${s.ms} ms${s.truncated ? " · truncated" : ""}${s.reason ? ` — ${s.reason}` : ""}`);
     }
+    this.reportModel(r, outcome.cached, used);
     await this.index.refreshNow();
     await this.pickers.show(req.folder, settings.receiptsFolder, r.receipt_id, { cached: outcome.cached });
+  }
+
+  /**
+   * The planner/synthesizer for this run: none (rules) unless a provider is configured, usable and consented to.
+   * Before the first model call in a workspace, a rules-only probe run computes the egress preview; a probe that
+   * abstains is returned as the outcome (the real run would abstain the same way: the classifier uses no model).
+   */
+  private async modelFor(
+    req: DeliberationRequest,
+    settings: Settings,
+    s: ModelSettings,
+    request: DeliberateRequest,
+    deliberate: Deliberate,
+    progress: vscode.Progress<{ message?: string }>,
+  ): Promise<{ stack: ModelStack; resolved?: Resolved } | { outcome: DeliberateOutcome }> {
+    if (s.offlineOverride) {
+      this.noticeOnce(
+        `offline:${s.offlineOverride}`,
+        `offline mode: the configured model provider "${s.offlineOverride}" is not used (no network at all); rules planner and synthesizer.`,
+        false,
+      );
+      return { stack: {} };
+    }
+    if (s.provider === "none") return { stack: {} };
+    const models = await import("./models");
+    const resolved = await models.resolveChatModel(s, { getApiKey: () => this.secrets.getApiKey() });
+    if (resolved.kind === "none") return { stack: {} };
+    if (resolved.kind === "unavailable") {
+      this.modelUnavailable(resolved);
+      return { stack: {} };
+    }
+    this.log.info(`model: ${resolved.describe}`);
+    let consent = this.consent.get(resolved.provider, resolved.host);
+    if (!consent) {
+      progress.report({ message: "preparing the egress preview (nothing is sent)…" });
+      const probe = await deliberate({
+        ...request,
+        writeReceipt: false,
+        useCache: false,
+        onProgress: (e) => {
+          const msg = describeProgress(e);
+          if (msg) progress.report({ message: `preview: ${msg}` });
+        },
+      });
+      if (probe.kind === "abstained") return { outcome: probe };
+      const text = this.previewText(models.egressPreviewText(probe, resolved.chat, s, s.keepInternalLocal, req.context), resolved, models.externalEgressLines(settings));
+      progress.report({ message: "waiting for your consent…" });
+      const choice = await askConsent(text, { host: resolved.host, model: resolved.chat.id, keepInternalLocalAlready: s.keepInternalLocal, documents: this.previews });
+      if (request.signal?.aborted) throw new CancelledError();
+      if (!choice) {
+        this.log.info(`model consent for ${resolved.host} not given; this deliberation uses the rules planner and synthesizer (nothing is sent)`);
+        void vscode.window.showInformationMessage(
+          `Deliberative Search: nothing was sent to ${resolved.host}. This deliberation uses the offline rules synthesizer; the next one asks again (set ${SECTION}.model.provider to "none" to stop using a model).`,
+        );
+        return { stack: {} };
+      }
+      consent = await this.consent.set(resolved.provider, resolved.host, resolved.chat.id, choice);
+      this.log.info(`model consent for ${resolved.host} in this workspace: ${choice === "keep-local" ? "allowed, internal snippets kept local" : "allowed"}`);
+    }
+    const keepInternalLocal = s.keepInternalLocal || consent.choice === "keep-local";
+    if (keepInternalLocal) this.log.info(`model: internal snippets stay local (${s.keepInternalLocal ? "setting" : "workspace consent"}); only the question and external evidence are sent`);
+    return { stack: models.modelStack(resolved.chat, s, keepInternalLocal), resolved };
+  }
+
+  /** The core's egress summary, worded for the provider, plus what the external sources send (SearxNG, docs). */
+  private previewText(egress: string, resolved: Resolved, external: string[]): string {
+    let text = egress;
+    if (resolved.provider === "vscode-lm") {
+      text = text.replace(
+        "The API key travels only in the Authorization header; it is never written to receipts or logs.",
+        "No API key is involved: VS Code's language model provider makes the request (it may ask you to allow access).",
+      );
+    }
+    return external.length ? `${text}\n${external.join("\n")}` : text;
+  }
+
+  /** A provider is configured but cannot be used: one line in the log every time, one notification per reason. */
+  private modelUnavailable(r: Extract<ModelResolution, { kind: "unavailable" }>): void {
+    const message = `model provider "${r.provider}" is not available: ${r.reason}. This deliberation uses the rules planner and synthesizer.`;
+    this.log.warn(message);
+    if (this.noticed.has(`unavailable:${r.reason}`)) return;
+    this.noticed.add(`unavailable:${r.reason}`);
+    const action = r.action === "setApiKey" ? "Set API Key" : r.action === "openSettings" ? "Open Settings" : undefined;
+    void vscode.window.showWarningMessage(`Deliberative Search: ${message}`, ...(action ? [action] : []), "Show Log").then((choice) => {
+      if (choice === "Set API Key") void vscode.commands.executeCommand("deliberativeSearch.setApiKey");
+      else if (choice === "Open Settings") void vscode.commands.executeCommand("workbench.action.openSettings", `${SECTION}.model`);
+      else if (choice === "Show Log") this.log.show();
+    });
+  }
+
+  private noticeOnce(id: string, message: string, notify: boolean): void {
+    if (this.noticed.has(id)) return;
+    this.noticed.add(id);
+    this.log.info(message);
+    if (notify) void vscode.window.showInformationMessage(`Deliberative Search: ${message}`);
+  }
+
+  /** Each model call's purpose, latency, tokens and outcome (never the key), and any fallback, in the log. */
+  private reportModel(r: Receipt, cached: boolean, used: Resolved | undefined): void {
+    const calls = r.synthesis.calls ?? [];
+    const from = cached ? " (from the cached turn)" : "";
+    for (const c of calls) {
+      const tokens = c.prompt_tokens !== undefined || c.completion_tokens !== undefined ? `${c.prompt_tokens ?? "?"} prompt + ${c.completion_tokens ?? "?"} completion tokens` : "tokens not reported";
+      this.log.info(`  model call ${c.purpose}${from}: ${c.ms} ms · ${tokens} · ${c.outcome}`);
+    }
+    if (r.synthesis.mode === "model") {
+      this.log.info(`  synthesis: model ${r.synthesis.model ?? "?"}${r.synthesis.endpoint_host ? ` at ${r.synthesis.endpoint_host}` : ""}${from}`);
+    }
+    if (cached || !used) return;
+    const planReason = r.plan?.mode !== "model" ? r.stages.plan?.reason : undefined;
+    if (planReason) this.log.warn(`  plan: the model's plan was not used — ${planReason}`);
+    const fallback = r.synthesis.fallback_reason;
+    if (!fallback) return;
+    if (fallback.startsWith("no-evidence")) {
+      this.log.info(`  synthesis: rules — ${fallback}`);
+      return;
+    }
+    this.log.warn(`  synthesis fell back to the rules synthesizer — ${fallback}`);
+    const auth = fallback.startsWith("auth") && used.provider === "openai";
+    void vscode.window
+      .showWarningMessage(`Deliberative Search: the model call failed (${fallback.slice(0, 240)}). The rules synthesizer answered; the receipt records why.`, ...(auth ? ["Set API Key"] : []), "Show Log")
+      .then((choice) => {
+        if (choice === "Set API Key") void vscode.commands.executeCommand("deliberativeSearch.setApiKey");
+        else if (choice === "Show Log") this.log.show();
+      });
+  }
+
+  /** "Preview Egress": what a model deliberation on a question would send, computed locally; nothing is sent. */
+  async previewEgress(): Promise<void> {
+    if (!this.checkTrust()) return;
+    const editor = vscode.window.activeTextEditor;
+    const folder = editor ? vscode.workspace.getWorkspaceFolder(editor.document.uri) ?? (await this.pickFolder()) : await this.pickFolder();
+    if (!folder) return;
+    let suggested = "";
+    let context: DeliberationRequest["context"];
+    if (editor && vscode.workspace.getWorkspaceFolder(editor.document.uri)?.uri.toString() === folder.uri.toString()) {
+      const { stripCommentMarkers } = await import("../core/classify");
+      const sel = editor.selection;
+      const line = sel.isEmpty ? sel.active.line : sel.start.line;
+      suggested = stripCommentMarkers(sel.isEmpty ? editor.document.lineAt(line).text : editor.document.getText(sel));
+      if (suggested) context = this.contextAround(folder, editor.document, line);
+    }
+    const question = await vscode.window.showInputBox({
+      title: "Deliberative Search: Preview Egress",
+      prompt: "The question to preview. Retrieval runs locally; nothing is sent to the model.",
+      value: suggested,
+      placeHolder: "e.g. Should we use Redux or Zustand for the cart state?",
+      ignoreFocusOut: true,
+      validateInput: (v) => (Buffer.byteLength(v, "utf8") > 4096 ? "The question is limited to 4 kB" : undefined),
+    });
+    if (!question?.trim()) return;
+    if (question.trim() !== suggested) context = undefined;
+    const settings = readSettings(folder);
+    const s = toModelSettings(settings);
+    const models = await import("./models");
+    const header = [`Deliberative Search — egress preview for ${folder.name}`, `Question: ${question.trim()}`, ""];
+    const external = models.externalEgressLines(settings);
+    if (s.provider === "none") {
+      const why = s.offlineOverride
+        ? `offline mode is on, so the configured model provider "${s.offlineOverride}" is not used`
+        : `no model provider is configured (${SECTION}.model.provider is "none")`;
+      await this.previews.open([...header, `No model call: ${why}. Nothing from the repository leaves the machine for a model.`, ...external].join("\n"));
+      return;
+    }
+    const resolved = await models.resolveChatModel(s, { getApiKey: () => this.secrets.getApiKey() });
+    if (resolved.kind !== "model") {
+      const why = resolved.kind === "unavailable" ? resolved.reason : "no model";
+      await this.previews.open([...header, `No model call: provider "${s.provider}" is not available (${why}). Deliberations use the rules synthesizer.`, ...external].join("\n"));
+      return;
+    }
+    const consent = this.consent.get(resolved.provider, resolved.host);
+    const keepInternalLocal = s.keepInternalLocal || consent?.choice === "keep-local";
+    const probe = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: "Preparing the egress preview (nothing is sent)", cancellable: true },
+      async (progress, token) => {
+        const controller = new AbortController();
+        const sub = token.onCancellationRequested(() => controller.abort(new CancelledError()));
+        try {
+          const [{ deliberate }, signingKey] = await Promise.all([import("../core/pipeline"), this.secrets.signingKey()]);
+          return await deliberate({
+            repo: folder.uri.fsPath,
+            question: question.trim(),
+            ...(context ? { context } : {}),
+            config: toDeliberationConfig(settings),
+            external: toExternalSources(settings),
+            force: true,
+            writeReceipt: false,
+            useCache: false,
+            signingKey,
+            signal: controller.signal,
+            onProgress: (e) => {
+              const msg = describeProgress(e);
+              if (msg) progress.report({ message: msg });
+            },
+          });
+        } finally {
+          sub.dispose();
+        }
+      },
+    );
+    if (probe.kind !== "deliberated") return;
+    const egress = this.previewText(models.egressPreviewText(probe, resolved.chat, s, keepInternalLocal, context), resolved, external);
+    await this.previews.open([...header, `Model: ${resolved.describe}`, `Consent: ${describeConsent(consent)}`, "", egress].join("\n"));
+    if (consent) return;
+    const choice = await vscode.window.showInformationMessage(
+      `Deliberative Search: allow model deliberations to send this kind of content to ${resolved.host} in this workspace?`,
+      ALLOW,
+      ...(s.keepInternalLocal ? [] : [KEEP_LOCAL]),
+    );
+    if (!choice) return;
+    const stored = await this.consent.set(resolved.provider, resolved.host, resolved.chat.id, choice === KEEP_LOCAL || s.keepInternalLocal ? "keep-local" : "allow");
+    this.log.info(`model consent for ${resolved.host} in this workspace: ${stored.choice === "keep-local" ? "allowed, internal snippets kept local" : "allowed"} (from Preview Egress)`);
+  }
+
+  /** "Reset Model Consent": the next model deliberation in this workspace shows the egress preview again. */
+  async resetConsent(): Promise<void> {
+    const n = await this.consent.reset();
+    this.log.info(`model consent reset for this workspace (${n} endpoint(s) forgotten)`);
+    void vscode.window.showInformationMessage(
+      n
+        ? "Deliberative Search: model consent for this workspace was reset. The next model deliberation shows the egress preview again."
+        : "Deliberative Search: no model consent was stored for this workspace.",
+    );
+  }
+
+  private contextAround(folder: vscode.WorkspaceFolder, doc: vscode.TextDocument, line: number): NonNullable<DeliberationRequest["context"]> {
+    const from = Math.max(0, line - CONTEXT_RADIUS);
+    const to = Math.min(doc.lineCount - 1, line + CONTEXT_RADIUS);
+    const text = doc.getText(new vscode.Range(from, 0, to, doc.lineAt(to).range.end.character));
+    const file = doc.uri.scheme === "file" ? relative(folder.uri.fsPath, doc.uri.fsPath).split("\\").join("/") : undefined;
+    return { ...(file ? { file } : {}), line: line + 1, text: `${file ?? doc.uri.path}\n${text}` };
   }
 
   private async onAbstained(req: DeliberationRequest, c: Classification): Promise<void> {

@@ -5,6 +5,7 @@ import * as vscode from "vscode";
 import { GIT_SCHEME, GitContentProvider } from "./citations";
 import { QuestionCodeLensProvider } from "./codelens";
 import { setConfigWarningSink } from "./config";
+import { EgressPreviewDocuments, ModelConsent } from "./consent";
 import { Deliberations } from "./deliberate";
 import { Log } from "./log";
 import { PICKER_VIEW_TYPE, PickerPanels } from "./pickerPanel";
@@ -31,7 +32,8 @@ export function activate(context: vscode.ExtensionContext): DeliberativeSearchAp
   const secrets = new Secrets(context.secrets, log);
   const index = new ReceiptIndex(log);
   const pickers = new PickerPanels(context.extensionUri, index, secrets, log);
-  const deliberations = new Deliberations(index, pickers, secrets, log);
+  const previews = new EgressPreviewDocuments();
+  const deliberations = new Deliberations(index, pickers, secrets, log, new ModelConsent(context.workspaceState), previews);
   const receipts = new ReceiptCommands(index, pickers, log);
   const tree = new ReceiptsTreeProvider(index);
   const codeLens = new QuestionCodeLensProvider(index);
@@ -55,6 +57,8 @@ export function activate(context: vscode.ExtensionContext): DeliberativeSearchAp
     tree,
     codeLens,
     treeView,
+    previews,
+    vscode.workspace.registerTextDocumentContentProvider(EgressPreviewDocuments.scheme, previews),
     vscode.languages.registerCodeLensProvider([{ scheme: "file" }, { scheme: "untitled" }, { scheme: "vscode-remote" }], codeLens),
     vscode.workspace.registerTextDocumentContentProvider(GIT_SCHEME, new GitContentProvider()),
     vscode.window.registerWebviewPanelSerializer(PICKER_VIEW_TYPE, {
@@ -71,6 +75,8 @@ export function activate(context: vscode.ExtensionContext): DeliberativeSearchAp
     command("deleteReceipt", (arg) => receipts.delete(arg)),
     command("refreshReceipts", () => index.refreshNow()),
     command("setApiKey", () => setApiKey(secrets)),
+    command("previewEgress", () => deliberations.previewEgress()),
+    command("resetModelConsent", () => deliberations.resetConsent()),
     command("showLog", () => log.show()),
   );
   log.info(`activated (VS Code ${vscode.version}, ${vscode.workspace.isTrusted ? "trusted" : "restricted"} workspace)`);
@@ -95,7 +101,7 @@ async function setApiKey(secrets: Secrets): Promise<void> {
     title: "Deliberative Search: Set API Key",
     prompt: existing
       ? "A key is stored. Enter a new key to replace it, or leave empty and press Enter to remove it."
-      : "The API key for a model provider. It is kept in VS Code's SecretStorage, never in settings.json.",
+      : "The API key for the OpenAI-compatible endpoint in deliberativeSearch.model.baseUrl. It is kept in VS Code's SecretStorage, never in settings.json, receipts or logs.",
     password: true,
     ignoreFocusOut: true,
     placeHolder: existing ? "•••••••• (stored)" : "sk-…",

@@ -15,6 +15,7 @@ import { join, resolve } from "node:path";
 import { chromium, type Browser, type FrameLocator, type Page } from "playwright-core";
 import { verifyReceiptSignature } from "../../src/core/receipts/signing";
 import { createSampleRepo } from "../fixtures/sampleRepo";
+import { completion, purposeOf, sentEvidenceIds, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from "../helpers/fakeOpenAI";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const RESULTS = join(ROOT, "test-results");
@@ -31,6 +32,7 @@ const log = (m: string) => console.log(`[e2e ${elapsed()}] ${m}`);
 
 let server: ChildProcess | undefined;
 let browser: Browser | undefined;
+let fakeModel: FakeOpenAI | undefined;
 let tmp: string | undefined;
 let passed = 0;
 let failed = 0;
@@ -41,6 +43,11 @@ async function cleanup(): Promise<void> {
     await browser?.close();
   } catch {
     /* already gone */
+  }
+  try {
+    await fakeModel?.close();
+  } catch {
+    /* already closed */
   }
   if (server?.pid && server.exitCode === null) {
     try {
@@ -375,6 +382,8 @@ async function main(): Promise<void> {
     }
     await commitCite.click();
     await page.locator(".editor-group-container.active .monaco-diff-editor").first().waitFor({ state: "visible", timeout: 15_000 });
+    // The group activation can trail the diff editor's appearance by a frame: wait for the diff's tab to be active.
+    await page.locator(".editor-group-container.active .tab.active", { hasText: /\b[0-9a-f]{7}\b/ }).first().waitFor({ state: "visible", timeout: 10_000 }).catch(() => {});
     const tab = (await page.locator(".editor-group-container.active .tab.active").first().textContent()) ?? "";
     assert(/\b[0-9a-f]{7}\b/.test(tab), `diff tab title: ${tab}`);
     log(`     diff: ${tab.trim()}`);
@@ -494,6 +503,101 @@ async function main(): Promise<void> {
     await page.screenshot({ path: join(RESULTS, "abstain.png") });
     await toast.locator(".monaco-button", { hasText: "Deliberate anyway" }).click();
     await waitUntil("a second receipt", () => receiptFiles(ws).length === 2, 30_000);
+  });
+
+  // The model path: an OpenAI-compatible server on 127.0.0.1 whose plan answer is not JSON (so the plan falls back
+  // to the rules plan, visibly) and whose synthesis cites the first records it was shown.
+  const MODEL_Q = "Should we store the cart state in Redux or in Zustand?";
+  const MODEL_NAME = "e2e-fake-model";
+  const modelReply = (req: RecordedRequest) => {
+    if (purposeOf(req) === "plan") return completion("Probably Zustand, but it depends.");
+    const ids = sentEvidenceIds(req);
+    return completion(
+      JSON.stringify({
+        options: [
+          { id: "opt-zustand", title: "Zustand store", summary: "Keep the cart in a Zustand store, as the ADR decided.", supports: ids.slice(0, 2), dissent: [], tradeoffs: ["+ Least boilerplate."], cost: "low", risk: "low" },
+          { id: "opt-redux", title: "Redux Toolkit", summary: "Use Redux Toolkit for its devtools.", supports: [], dissent: ids.slice(0, 1), tradeoffs: ["- Boilerplate."], cost: "med", risk: "med" },
+        ],
+        recommendation: { option_id: "opt-zustand", rationale: "The accepted ADR chose Zustand for cart state.", confidence: "med" },
+      }),
+    );
+  };
+
+  await step("with a model configured, the first model deliberation shows the egress preview; Allow sends it and the picker says so", async () => {
+    fakeModel = await startFakeOpenAI(modelReply);
+    const settingsFile = join(dirs.userData, "User", "settings.json");
+    const userSettings = JSON.parse(readFileSync(settingsFile, "utf8")) as Record<string, unknown>;
+    writeFileSync(
+      settingsFile,
+      JSON.stringify({ ...userSettings, "deliberativeSearch.model.provider": "openai", "deliberativeSearch.model.baseUrl": fakeModel.baseURL, "deliberativeSearch.model.name": MODEL_NAME }, null, 2),
+    );
+    // The settings file was edited behind the workbench's back: reload the window so it reads it. (Focus the
+    // workbench first: the picker webview from the previous step has it.)
+    await page.locator('.activitybar .action-item a[aria-label^="Explorer"]').click();
+    await runCommand(page, "View: Close All Editors");
+    const reloaded = page.waitForEvent("load", { timeout: 60_000 });
+    await runCommand(page, "Developer: Reload Window");
+    await reloaded;
+    await page.locator(".monaco-workbench").waitFor({ state: "visible", timeout: 60_000 });
+    await page.locator(".explorer-folders-view .monaco-list-row").first().waitFor({ state: "visible", timeout: 60_000 });
+    await page.locator('.activitybar .action-item a[aria-label^="Deliberations"]').waitFor({ state: "visible", timeout: 60_000 });
+    const before = receiptFiles(ws).length;
+    await runCommand(page, "Deliberative Search: Deliberate on a Question…");
+    const input = page.locator(".quick-input-widget .quick-input-box input");
+    await input.waitFor({ state: "visible" });
+    await input.fill(MODEL_Q);
+    await page.keyboard.press("Enter");
+    const dialog = page.locator(".monaco-dialog-box", { hasText: "Model egress preview" });
+    await dialog.waitFor({ state: "visible", timeout: 30_000 });
+    const text = (await dialog.textContent()) ?? "";
+    assert(text.includes(fakeModel.host) && text.includes(MODEL_NAME), `the preview names the endpoint and model: ${text.slice(0, 300)}`);
+    assert(/Call 1, plan/.test(text) && /Internal snippets/.test(text), `the preview lists the calls and snippets: ${text.slice(0, 400)}`);
+    assert(fakeModel.chatCalls() === 0, "nothing is sent before consent");
+    await page.screenshot({ path: join(RESULTS, "egress-preview.png") });
+    await dialog.locator(".monaco-button", { hasText: /^Allow$/ }).click();
+    await frame.locator("#synthesis-mode", { hasText: `model synthesis · ${MODEL_NAME}` }).waitFor({ state: "visible", timeout: 60_000 });
+    const planReason = (await frame.locator("#plan-reason").textContent()) ?? "";
+    assert(/invalid-json/.test(planReason), `the plan's fallback reason is shown: ${planReason}`);
+    assert(fakeModel.chatCalls() === 2, `expected 2 model calls, got ${fakeModel.chatCalls()}`);
+    assert(fakeModel.requests.map(purposeOf).join(",") === "plan,synthesis", "one plan call, one synthesis call");
+    const files = receiptFiles(ws);
+    assert(files.length === before + 1, `expected one new receipt, found ${files.length - before}`);
+    const fresh = files.map((f) => JSON.parse(readFileSync(f, "utf8")) as Record<string, any>).find((r) => r.question === MODEL_Q);
+    assert(fresh, "the model receipt is on disk");
+    assert(fresh.synthesis.mode === "model" && fresh.synthesis.model === MODEL_NAME && fresh.synthesis.endpoint_host === fakeModel.host, `synthesis: ${JSON.stringify(fresh.synthesis)}`);
+    assert(fresh.synthesis.calls?.length === 2 && /^invalid-json/.test(fresh.synthesis.calls[0].outcome), `calls: ${JSON.stringify(fresh.synthesis.calls)}`);
+    assert(verifyReceiptSignature(fresh).ok, "the model receipt's signature");
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(RESULTS, "picker-model.png") });
+  });
+
+  await step("consent is remembered for the workspace: the next model deliberation asks nothing", async () => {
+    const before = receiptFiles(ws).length;
+    await page.mouse.move(900, 10);
+    await runCommand(page, "Deliberative Search: Deliberate on a Question…");
+    const input = page.locator(".quick-input-widget .quick-input-box input");
+    await input.waitFor({ state: "visible" });
+    await input.fill("Should we keep the cart state in Zustand or move it to React Context?");
+    await page.keyboard.press("Enter");
+    await waitUntil("a receipt from the second model deliberation", () => receiptFiles(ws).length === before + 1, 60_000);
+    assert((await page.locator(".monaco-dialog-box").count()) === 0, "no consent dialog the second time");
+    assert(fakeModel!.chatCalls() === 4, `expected 4 model calls in all, got ${fakeModel!.chatCalls()}`);
+  });
+
+  await step('"Preview Egress" opens a read-only preview that names the endpoint and the stored consent, sending nothing', async () => {
+    const calls = fakeModel!.chatCalls();
+    await page.locator('.activitybar .action-item a[aria-label^="Explorer"]').click();
+    await runCommand(page, "Deliberative Search: Preview Egress");
+    const input = page.locator(".quick-input-widget .quick-input-box input");
+    await input.waitFor({ state: "visible" });
+    await input.fill(MODEL_Q);
+    await page.keyboard.press("Enter");
+    await page.locator(".tabs-container .tab.active", { hasText: "Egress Preview" }).waitFor({ state: "visible", timeout: 30_000 });
+    const lines = page.locator(".editor-group-container.active .monaco-editor .view-lines").first();
+    await lines.filter({ hasText: "Consent: given" }).waitFor({ state: "visible", timeout: 10_000 });
+    const text = ((await lines.textContent()) ?? "").replace(/\u00a0/g, " "); // the editor renders spaces as NBSP
+    assert(text.includes(fakeModel!.host) && /nothing has been sent/.test(text), `preview: ${text.slice(0, 300)}`);
+    assert(fakeModel!.chatCalls() === calls, "the preview made no model call");
   });
 
   await step("the host's message guard rejects malformed webview messages", async () => {
