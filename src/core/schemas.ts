@@ -45,7 +45,8 @@ export const OptionSchema = z.object({
 });
 export type Option = z.infer<typeof OptionSchema>;
 
-export const UNDECIDABLE = "undecidable-on-current-evidence" as const;
+export { UNDECIDABLE } from "./constants";
+import { UNDECIDABLE } from "./constants";
 
 export const RecommendationSchema = z.object({
   option_id: z.string().min(1),

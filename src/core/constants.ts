@@ -1,0 +1,4 @@
+// Constants that light modules (the extension's activation path, the webview) need without pulling in zod.
+
+/** The recommendation when the evidence cannot separate the options. */
+export const UNDECIDABLE = "undecidable-on-current-evidence" as const;
