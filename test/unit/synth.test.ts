@@ -130,3 +130,35 @@ describe("rules synthesizer", () => {
     assert.deepEqual(adopt.dissent, [dep.id]);
   });
 });
+
+describe("question scope", () => {
+  const adr = (svc: string, choice: string, other: string) =>
+    ev({
+      source_type: "adr",
+      path_or_url: `docs/adr/use-${choice.toLowerCase()}-for-the-${svc}-frontend-build.md`,
+      title: `Use ${choice} for the ${svc} frontend build — Decision`,
+      excerpt: `Chosen option: "${choice}", because it suits the ${svc} frontend build.`,
+      adr: { path: `docs/adr/use-${choice.toLowerCase()}-for-the-${svc}-frontend-build.md`, title: `Use ${choice} for the ${svc} frontend build`, status: "accepted", supersedes: [], superseded_by: [], considered_options: [choice, other], chosen_option: choice, section: "decision-outcome" },
+    });
+
+  test("another service's decisions are analogies, not precedent: the in-scope ADR decides", () => {
+    const evidence = [
+      adr("admin", "Parcel", "webpack"),
+      adr("analytics", "webpack", "Parcel"),
+      adr("onboarding", "webpack", "Parcel"),
+      adr("billing", "webpack", "Parcel"),
+      adr("search", "webpack", "Parcel"),
+      adr("media", "webpack", "Parcel"),
+    ];
+    const { draft } = run("Should we use Parcel or webpack for frontend build in the admin service?", evidence);
+    const rec = draft.options.find((o) => o.id === draft.recommendation.option_id);
+    assert.equal(rec?.title, "Parcel");
+    assert.match(draft.recommendation.rationale, /"admin".*0\.2× weight/);
+  });
+
+  test("without a distinctive scope word every item counts fully", () => {
+    const evidence = [adr("admin", "Parcel", "webpack"), adr("admin", "Parcel", "webpack"), adr("admin", "webpack", "Parcel")];
+    const { draft } = run("Should we use Parcel or webpack for the frontend build?", evidence);
+    assert.doesNotMatch(draft.recommendation.rationale, /× weight/);
+  });
+});

@@ -3,6 +3,7 @@
 // each option, weighs supports against dissent, and recommends the best-supported option — or says the evidence
 // is symmetrical. Same inputs, byte-identical payload.
 import { contentWords } from "../terms";
+import { stem } from "../internal/sectionIndex";
 import {
   UNDECIDABLE,
   type Citation,
@@ -165,7 +166,56 @@ function onTopic(e: FusedEvidence, topic: string[]): boolean {
   return topic.length > 0 && topicOverlap(e, topic) >= Math.ceil(topic.length / 2);
 }
 
-function collectCandidates(question: string, evidence: FusedEvidence[]): Candidate[] {
+/** Weight of evidence about another scope (another service, another team) than the question's. */
+const OUT_OF_SCOPE_WEIGHT = 0.2;
+/** The most that all out-of-scope evidence together adds to one side of an option's balance. */
+const OUT_OF_SCOPE_CAP = 1.5;
+/** Verbs and generic nouns that say what is done, not where: never a scope, however rare in the evidence. */
+const NOT_A_SCOPE = new Set(
+  ("store stor keep handle manage run send save load write read call process serve implement support work add create " +
+    "data code file system app application layer tool framework library service servic solution setup team").split(" "),
+);
+/** Below this many evidence items, distinctiveness cannot be judged and every item counts as in scope. */
+const MIN_EVIDENCE_FOR_SCOPE = 6;
+
+function stemmedWords(text: string): Set<string> {
+  return new Set(contentWords(text).map(stem));
+}
+
+function evidenceWords(e: FusedEvidence): Set<string> {
+  return stemmedWords(`${e.path_or_url.replace(/[/_.-]+/g, " ")} ${e.adr?.title ?? ""} ${e.title ?? ""} ${e.excerpt}`);
+}
+
+/**
+ * The question's scope: its topic words (not the option names) that only a minority of the evidence mentions,
+ * e.g. "audit" in "REST or GraphQL for the public API in the audit service?". Evidence that names none of them is
+ * about some other scope — another service's decision is an analogy, not a precedent — and weighs less.
+ */
+export function questionScope(question: string, evidence: FusedEvidence[]): { words: string[]; inScope: (e: FusedEvidence) => boolean } {
+  const all = { words: [] as string[], inScope: () => true };
+  if (evidence.length < MIN_EVIDENCE_FOR_SCOPE) return all;
+  const optionTerms = new Set(optionsFromQuestion(question).flatMap((n) => keyFor(n).terms.flatMap((t) => t.split(/\s+/))).map(stem));
+  const topic = [...stemmedWords(question)].filter((w) => !optionTerms.has(w) && !NOT_A_SCOPE.has(w));
+  const words = evidence.map(evidenceWords);
+  const df = (w: string) => words.filter((set) => set.has(w)).length;
+  const scope = topic.filter((w) => {
+    const n = df(w);
+    return n > 0 && n <= evidence.length / 2;
+  });
+  if (!scope.length) return all;
+  const byId = new Map(evidence.map((e, i) => [e.id, words[i]]));
+  return {
+    words: scope,
+    // Rules at the repository root (AGENTS.md, ARCHITECTURE.md, …) govern every scope.
+    inScope: (e) => isRootConvention(e) || scope.some((w) => (byId.get(e.id) ?? evidenceWords(e)).has(w)),
+  };
+}
+
+function isRootConvention(e: FusedEvidence): boolean {
+  return e.kind === "internal" && !e.path_or_url.includes("/") && e.source_type !== "adr" && e.source_type !== "commit";
+}
+
+function collectCandidates(question: string, evidence: FusedEvidence[], inScope: (e: FusedEvidence) => boolean): Candidate[] {
   const candidates: Candidate[] = [];
   const add = (c: Candidate) => {
     if (!candidates.some((x) => sameOption(x.key, c.key))) candidates.push(c);
@@ -182,7 +232,7 @@ function collectCandidates(question: string, evidence: FusedEvidence[]): Candida
   // With two or more named options only ADRs about those options count (same decision, not the same topic words).
   const aboutNamed = (e: FusedEvidence) =>
     named.some((n) => mentions(`${e.adr!.title} ${e.adr!.considered_options.join(" ")} ${e.adr!.chosen_option ?? ""} ${e.excerpt}`, keyFor(n)));
-  const adrs = evidence.filter((e) => e.adr && (named.length >= 2 ? aboutNamed(e) : onTopic(e, topic) || aboutNamed(e)));
+  const adrs = evidence.filter((e) => e.adr && inScope(e) && (named.length >= 2 ? aboutNamed(e) : onTopic(e, topic) || aboutNamed(e)));
   const seenAdr = new Set<string>();
   for (const e of adrs) {
     if (seenAdr.has(e.adr!.path)) continue;
@@ -215,12 +265,13 @@ function collectCandidates(question: string, evidence: FusedEvidence[]): Candida
 }
 
 /** Per option and per source (ADR file, rule line, commit), only the strongest stance counts and is cited. */
-function scoreCandidate(c: Candidate, evidence: FusedEvidence[]): Omit<Scored, "id"> {
+function scoreCandidate(c: Candidate, evidence: FusedEvidence[], inScope: (e: FusedEvidence) => boolean): Omit<Scored, "id"> {
   const best = new Map<string, { e: FusedEvidence; s: Stance }>();
   if (c.key.terms.length) {
     for (const e of evidence) {
-      const s = stanceOf(e, c.key);
-      if (!s) continue;
+      const read = stanceOf(e, c.key);
+      if (!read) continue;
+      const s = inScope(e) ? read : { ...read, weight: round2(read.weight * OUT_OF_SCOPE_WEIGHT), why: `${read.why} (elsewhere in the codebase)` };
       const source = `${e.adr?.path ?? e.commit ?? `${e.path_or_url}:${e.line_range?.start ?? ""}`}|${s.polarity}`;
       const prev = best.get(source);
       if (!prev || s.weight > prev.s.weight || (s.weight === prev.s.weight && e.rank < prev.e.rank)) best.set(source, { e, s });
@@ -229,7 +280,12 @@ function scoreCandidate(c: Candidate, evidence: FusedEvidence[]): Omit<Scored, "
   const all = [...best.values()].sort((a, b) => b.s.weight - a.s.weight || a.e.rank - b.e.rank);
   const supports = all.filter((x) => x.s.polarity === 1);
   const dissent = all.filter((x) => x.s.polarity === -1);
-  const net = round2(supports.reduce((n, x) => n + x.s.weight, 0) - dissent.reduce((n, x) => n + x.s.weight, 0));
+  // Analogies from elsewhere in the codebase add, together, at most a bounded nudge on each side: ten other
+  // services choosing X must not outvote this scope's own decision.
+  const weigh = (list: typeof all) =>
+    list.filter((x) => inScope(x.e)).reduce((n, x) => n + x.s.weight, 0) +
+    Math.min(OUT_OF_SCOPE_CAP, list.filter((x) => !inScope(x.e)).reduce((n, x) => n + x.s.weight, 0));
+  const net = round2(weigh(supports) - weigh(dissent));
   return { ...c, supports, dissent, net };
 }
 
@@ -316,9 +372,10 @@ function raise(level: Level): Level {
 
 export function synthesizeWithRules(input: Omit<SynthesisInput, "signal">): SynthesisOutput {
   const { question, evidence, stages } = input;
-  const candidates = collectCandidates(question, evidence);
+  const scope = questionScope(question, evidence);
+  const candidates = collectCandidates(question, evidence, scope.inScope);
   const taken = new Set<string>();
-  const scored: Scored[] = candidates.map((c) => ({ ...scoreCandidate(c, evidence), id: slugId(c.title, taken) }));
+  const scored: Scored[] = candidates.map((c) => ({ ...scoreCandidate(c, evidence, scope.inScope), id: slugId(c.title, taken) }));
   const incumbent = scored.find((o) => o.origin === "incumbent");
 
   const ranked = [...scored].sort((a, b) => b.net - a.net || b.supports.length - a.supports.length || a.title.localeCompare(b.title));
@@ -355,6 +412,11 @@ export function synthesizeWithRules(input: Omit<SynthesisInput, "signal">): Synt
       top.supports.length === 0 && top.dissent.length === 0
         ? "The evidence found does not take a side between these options, so they are offered with equal weight."
         : `The evidence is too even to separate the options (margin ${margin} between ${top.title} and ${second?.title ?? "the rest"}); they are offered with equal weight.`,
+    );
+  }
+  if (scope.words.length) {
+    sentences.push(
+      `Evidence that does not mention ${scope.words.map((w) => `"${w}"`).join(" or ")} is about another part of the codebase and counts at ${OUT_OF_SCOPE_WEIGHT}× weight (at most ${OUT_OF_SCOPE_CAP} per side).`,
     );
   }
   if (internalEmpty) {
