@@ -7,11 +7,13 @@
 // that cannot be used, a refused consent or a failed model call all end on the rules path, and say so.
 import { relative } from "node:path";
 import * as vscode from "vscode";
+import { stripCommentMarkers } from "../core/classify";
 import type { DeliberateOutcome, DeliberateRequest, deliberate as deliberateFn } from "../core/pipeline";
 import type { Classification, Receipt } from "../core/schemas";
 import type { ProgressEvent, QueryPlanner, Synthesizer } from "../core/types";
 import { askConsent, describeConsent, ALLOW, KEEP_LOCAL, type EgressPreviewDocuments, type ModelConsent } from "./consent";
 import { SECTION, readSettings, toDeliberationConfig, toExternalSources, toModelSettings, type ModelSettings, type Settings } from "./config";
+import { loadCore } from "./lazyCore";
 import { errorText, oneLine, type Log } from "./log";
 import type { ModelResolution } from "./models";
 import type { PickerPanels } from "./pickerPanel";
@@ -80,7 +82,6 @@ export class Deliberations {
   }
 
   private async fromEditorText(doc: vscode.TextDocument, raw: string, line: number): Promise<void> {
-    const { stripCommentMarkers } = await import("../core/classify");
     let question = stripCommentMarkers(raw);
     if (!question) {
       const typed = await vscode.window.showInputBox({
@@ -142,7 +143,8 @@ export class Deliberations {
           const sub = token.onCancellationRequested(() => controller.abort(new CancelledError()));
           try {
             progress.report({ message: "loading…" });
-            const [{ deliberate }, signingKey] = await Promise.all([import("../core/pipeline"), this.secrets.signingKey()]);
+            const { deliberate } = loadCore();
+            const signingKey = await this.secrets.signingKey();
             const request: DeliberateRequest = {
               repo: req.folder.uri.fsPath,
               question: req.question,
@@ -220,7 +222,7 @@ export class Deliberations {
       return { stack: {} };
     }
     if (s.provider === "none") return { stack: {} };
-    const models = await import("./models");
+    const models = loadCore();
     const resolved = await models.resolveChatModel(s, { getApiKey: () => this.secrets.getApiKey() });
     if (resolved.kind === "none") return { stack: {} };
     if (resolved.kind === "unavailable") {
@@ -332,7 +334,6 @@ export class Deliberations {
     let suggested = "";
     let context: DeliberationRequest["context"];
     if (editor && vscode.workspace.getWorkspaceFolder(editor.document.uri)?.uri.toString() === folder.uri.toString()) {
-      const { stripCommentMarkers } = await import("../core/classify");
       const sel = editor.selection;
       const line = sel.isEmpty ? sel.active.line : sel.start.line;
       suggested = stripCommentMarkers(sel.isEmpty ? editor.document.lineAt(line).text : editor.document.getText(sel));
@@ -350,7 +351,7 @@ export class Deliberations {
     if (question.trim() !== suggested) context = undefined;
     const settings = readSettings(folder);
     const s = toModelSettings(settings);
-    const models = await import("./models");
+    const models = loadCore();
     const header = [`Deliberative Search — egress preview for ${folder.name}`, `Question: ${question.trim()}`, ""];
     const external = models.externalEgressLines(settings);
     if (s.provider === "none") {
@@ -374,7 +375,8 @@ export class Deliberations {
         const controller = new AbortController();
         const sub = token.onCancellationRequested(() => controller.abort(new CancelledError()));
         try {
-          const [{ deliberate }, signingKey] = await Promise.all([import("../core/pipeline"), this.secrets.signingKey()]);
+          const { deliberate } = loadCore();
+          const signingKey = await this.secrets.signingKey();
           return await deliberate({
             repo: folder.uri.fsPath,
             question: question.trim(),

@@ -3,7 +3,11 @@
 //  - "vscode-lm": the editor's own language model (vscode.lm, e.g. Copilot) through createStreamingChatModel; no key.
 // A provider that cannot be used resolves to "unavailable" with a one-line reason, so the caller warns and runs the
 // rules path; nothing here fails silently. No function here logs or returns the API key.
-import * as vscode from "vscode";
+//
+// Bundled into dist/core.js (through ./core.ts), never imported at run time by the activation path. `vscode` is
+// required on first use rather than at import, like config.ts, so loading the core facade under plain Node (the
+// unit tests, through loadCore()) does not need an editor.
+import type * as vscode from "vscode";
 import {
   ModelError,
   asModelError,
@@ -44,6 +48,11 @@ export interface ResolveDeps {
   getApiKey(): Promise<string | undefined>;
   /** vscode.lm.selectChatModels by default (tests pass fakes). */
   selectChatModels?: () => Thenable<readonly vscode.LanguageModelChat[]> | Promise<readonly vscode.LanguageModelChat[]>;
+}
+
+function vscodeApi(): typeof vscode {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require("vscode") as typeof vscode;
 }
 
 /** Shown by VS Code in its language-model access prompt. */
@@ -115,7 +124,7 @@ async function resolveLanguageModel(s: ModelSettings, deps: ResolveDeps): Promis
   const unavailable = (reason: string, action?: "openSettings"): ModelResolution => ({ kind: "unavailable", provider: "vscode-lm", reason, ...(action ? { action } : {}) });
   let models: readonly vscode.LanguageModelChat[];
   try {
-    const select = deps.selectChatModels ?? (() => vscode.lm.selectChatModels());
+    const select = deps.selectChatModels ?? (() => vscodeApi().lm.selectChatModels());
     models = await select();
   } catch (err) {
     return unavailable(`the editor's language models could not be listed (${classifyLanguageModelError(err).message})`);
@@ -155,7 +164,7 @@ export function pickLanguageModel<M extends Pick<vscode.LanguageModelChat, "id" 
  */
 export function classifyLanguageModelError(err: unknown): ModelError {
   if (err instanceof ModelError) return err;
-  if (err instanceof vscode.CancellationError) return new ModelError("aborted", "cancelled");
+  if (err instanceof vscodeApi().CancellationError) return new ModelError("aborted", "cancelled");
   const code = lmErrorCode(err);
   const said = err instanceof Error && err.message ? oneLineScrubbed(err.message, [], 160) : "";
   const suffix = said && said !== code ? ` (${said})` : "";
@@ -170,12 +179,13 @@ export function classifyLanguageModelError(err: unknown): ModelError {
 
 function lmErrorCode(err: unknown): string | undefined {
   if (!(err instanceof Error)) return undefined;
-  const isLmError = err instanceof vscode.LanguageModelError || err.name === "LanguageModelError" || /LanguageModelError/.test(err.constructor?.name ?? "");
+  const { LanguageModelError } = vscodeApi();
+  const isLmError = err instanceof LanguageModelError || err.name === "LanguageModelError" || /LanguageModelError/.test(err.constructor?.name ?? "");
   if (!isLmError) return undefined;
   const code = (err as { code?: unknown }).code;
   if (typeof code !== "string" || !code) return "Unknown";
   // Documented comparison: `err.code === vscode.LanguageModelError.NotFound.name`.
-  for (const known of [vscode.LanguageModelError.NoPermissions, vscode.LanguageModelError.Blocked, vscode.LanguageModelError.NotFound]) {
+  for (const known of [LanguageModelError.NoPermissions, LanguageModelError.Blocked, LanguageModelError.NotFound]) {
     if (code === known.name) return known.name;
   }
   return code;
@@ -183,7 +193,7 @@ function lmErrorCode(err: unknown): string | undefined {
 
 /** A CancellationToken that follows an AbortSignal. */
 function tokenFor(signal: AbortSignal): { token: vscode.CancellationToken; dispose(): void } {
-  const source = new vscode.CancellationTokenSource();
+  const source = new (vscodeApi().CancellationTokenSource)();
   const cancel = () => source.cancel();
   if (signal.aborted) source.cancel();
   else signal.addEventListener("abort", cancel, { once: true });
@@ -207,8 +217,9 @@ export function languageModelSource(model: vscode.LanguageModelChat, timeoutMs: 
     async send(messages, { signal }) {
       const cancel = tokenFor(signal);
       try {
+        const { LanguageModelChatMessage } = vscodeApi();
         const response = await model.sendRequest(
-          messages.map((m) => vscode.LanguageModelChatMessage.User(m.content)),
+          messages.map((m) => LanguageModelChatMessage.User(m.content)),
           { justification: LM_JUSTIFICATION },
           cancel.token,
         );

@@ -4,8 +4,10 @@
 import { randomBytes } from "node:crypto";
 import * as vscode from "vscode";
 import type { Receipt } from "../core/schemas";
-import { parseWebviewMessage, type HostToWebview, type PickerModel, type WebviewRequest } from "../shared/protocol";
+import type { HostToWebview, PickerModel, WebviewRequest } from "../shared/protocol";
 import { openCitation } from "./citations";
+import { readSettings } from "./config";
+import { loadCore } from "./lazyCore";
 import { errorText, oneLine, type Log } from "./log";
 import type { ReceiptIndex } from "./receiptIndex";
 import type { Secrets } from "./secrets";
@@ -43,7 +45,7 @@ export class PickerPanels implements vscode.Disposable {
     receiptId: string,
     opts: { cached?: boolean; column?: vscode.ViewColumn; panel?: vscode.WebviewPanel } = {},
   ): Promise<void> {
-    const { loadReceiptFile, receiptPath } = await import("../core/receipts/store");
+    const { loadReceiptFile, receiptPath } = loadCore();
     const entry = await loadReceiptFile(receiptPath(folder.uri.fsPath, receiptId, receiptsDir));
     if (entry.state === "corrupt") throw new Error(`receipt ${receiptId} is corrupt: ${entry.error}`);
     const key = this.key(folder, receiptId);
@@ -90,7 +92,7 @@ export class PickerPanels implements vscode.Disposable {
   async refresh(folder: vscode.WorkspaceFolder, receiptId: string): Promise<void> {
     const state = this.panels.get(this.key(folder, receiptId));
     if (!state) return;
-    const { loadReceiptFile, receiptPath } = await import("../core/receipts/store");
+    const { loadReceiptFile, receiptPath } = loadCore();
     const entry = await loadReceiptFile(receiptPath(folder.uri.fsPath, receiptId, state.receiptsDir));
     if (entry.state === "corrupt") return;
     state.receipt = entry.receipt;
@@ -106,7 +108,6 @@ export class PickerPanels implements vscode.Disposable {
       panel.dispose();
       return;
     }
-    const { readSettings } = await import("./config");
     try {
       await this.show(folder, readSettings(folder).receiptsFolder, s.receiptId, { panel });
     } catch (err) {
@@ -116,7 +117,7 @@ export class PickerPanels implements vscode.Disposable {
   }
 
   private async render(state: PanelState): Promise<void> {
-    const { verifyReceiptSignature } = await import("../core/receipts/signing");
+    const { verifyReceiptSignature } = loadCore();
     const model = pickerModel(state.folder, state.receiptsDir, state.receipt, verifyReceiptSignature(state.raw), state.cached);
     this.post(state, { type: "render", model });
   }
@@ -126,7 +127,7 @@ export class PickerPanels implements vscode.Disposable {
   }
 
   private async onMessage(state: PanelState, raw: unknown): Promise<void> {
-    const parsed = parseWebviewMessage(raw);
+    const parsed = loadCore().parseWebviewMessage(raw);
     if (!parsed.ok) {
       this.log.warn(`ignored a malformed webview message (${parsed.error}): ${safePreview(raw)}`);
       return;
@@ -157,7 +158,7 @@ export class PickerPanels implements vscode.Disposable {
         return undefined;
       }
       case "pick": {
-        const { recordPick } = await import("../core/receipts/store");
+        const { recordPick } = loadCore();
         const key = await this.secrets.signingKey();
         const updated = await recordPick(
           repo,
@@ -175,12 +176,12 @@ export class PickerPanels implements vscode.Disposable {
         return `Picked “${title}”. The receipt is signed and saved.`;
       }
       case "copyMarkdown": {
-        const { receiptToMarkdown } = await import("../core/render");
+        const { receiptToMarkdown } = loadCore();
         await vscode.env.clipboard.writeText(receiptToMarkdown(state.receipt));
         return "Copied the decision as Markdown.";
       }
       case "openReceiptFile": {
-        const { receiptPath } = await import("../core/receipts/store");
+        const { receiptPath } = loadCore();
         const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(receiptPath(repo, state.receipt.receipt_id, state.receiptsDir)));
         await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preview: true });
         return undefined;

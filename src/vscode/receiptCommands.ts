@@ -3,6 +3,7 @@
 // CodeLens), or nothing (a quick pick over all receipts).
 import { promises as fs } from "node:fs";
 import * as vscode from "vscode";
+import { loadCore } from "./lazyCore";
 import { errorText, oneLine, type Log } from "./log";
 import type { PickerPanels } from "./pickerPanel";
 import { pickedTitle, type IndexedReceipt, type ReceiptIndex } from "./receiptIndex";
@@ -60,7 +61,7 @@ export class ReceiptCommands {
 
   /** Verifies one receipt (from the tree) or all of them (from the palette); the details go to the log. */
   async verify(arg?: unknown): Promise<void> {
-    const { verifyEntry, loadReceiptFile } = await import("../core/receipts/store");
+    const { verifyEntry, loadReceiptFile } = loadCore();
     await this.index.refreshNow();
     const targets = arg ? [await this.resolve(arg, "Verify which receipt?")].filter((x): x is IndexedReceipt => !!x) : this.index.all();
     if (targets.length === 0) {
@@ -92,7 +93,7 @@ export class ReceiptCommands {
       void vscode.window.showWarningMessage(`Receipt ${e.receiptId} is corrupt and cannot be rendered: ${e.error}`);
       return undefined;
     }
-    const { receiptToMarkdown } = await import("../core/render");
+    const { receiptToMarkdown } = loadCore();
     return receiptToMarkdown(e.receipt);
   }
 

@@ -3,9 +3,11 @@
 // normalised question so provideCodeLenses is a map lookup. Staleness (the ADR / docs set changed since the
 // receipt was made) needs a discovery scan, so it is computed lazily, only when the sidebar asks for it.
 import * as vscode from "vscode";
-import { UNDECIDABLE, type Receipt } from "../core/schemas";
+import { UNDECIDABLE } from "../core/constants";
+import type { Receipt } from "../core/schemas";
 import type { ReceiptEntry } from "../core/receipts/store";
 import { readSettings, toDeliberationConfig } from "./config";
+import { loadCore } from "./lazyCore";
 import type { Log } from "./log";
 
 export type ReceiptState = "pending" | "picked" | "overridden" | "invalid" | "corrupt";
@@ -138,8 +140,7 @@ export class ReceiptIndex implements vscode.Disposable {
   }
 
   private async load(): Promise<void> {
-    const { listReceipts } = await import("../core/receipts/store");
-    const { verifyReceiptSignature } = await import("../core/receipts/signing");
+    const { listReceipts, verifyReceiptSignature } = loadCore();
     const folders = vscode.workspace.workspaceFolders ?? [];
     const lists = await Promise.all(
       folders.map(async (folder) => {
@@ -219,10 +220,7 @@ export class ReceiptIndex implements vscode.Disposable {
     if (!p) {
       p = (async () => {
         try {
-          const [{ discoverArtifacts }, { resolveConfig }] = await Promise.all([
-            import("../core/internal/discovery"),
-            import("../core/config"),
-          ]);
+          const { discoverArtifacts, resolveConfig } = loadCore();
           const config = resolveConfig(toDeliberationConfig(readSettings(folder)));
           return (await discoverArtifacts(folder.uri.fsPath, config)).hash;
         } catch (err) {

@@ -2,6 +2,7 @@
 // PEM, generated on first use) and the API key a model provider will use.
 import * as vscode from "vscode";
 import type { SigningKey } from "../core/receipts/signing";
+import { loadCore } from "./lazyCore";
 import type { Log } from "./log";
 
 export const API_KEY_SECRET = "deliberativeSearch.apiKey";
@@ -39,7 +40,7 @@ export class Secrets {
   }
 
   private async loadSigningKey(): Promise<SigningKey> {
-    const { generateSigningKey, signingKeyFromPrivatePem } = await import("../core/receipts/signing");
+    const { generateSigningKey, signingKeyFromPrivatePem } = loadCore();
     let pem: string | undefined;
     try {
       pem = await this.storage.get(SIGNING_KEY_SECRET);

@@ -8,12 +8,12 @@ import { join } from "node:path";
 import {
   DEFAULT_MODEL_BASE_URL,
   SECTION,
-  SETTINGS,
   parseSettings,
   toExternalSources,
   toModelSettings,
   type SettingProblem,
 } from "../../src/vscode/config";
+import { SETTINGS } from "../../src/vscode/settingsSchema";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 

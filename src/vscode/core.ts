@@ -1,0 +1,67 @@
+// The heavy half of the extension, bundled on its own into dist/core.js (scripts/build.mjs) and loaded on first use
+// through `loadCore()` (lazyCore.ts). Everything behind it pulls in zod, the openai SDK, minisearch, linkedom,
+// readability, simple-git, fast-glob, …: none of it may be imported at run time by extension.ts or anything it
+// imports statically (`import type` is fine). What the host needs from the core goes through this facade.
+//
+// Each group below is initialised on its first call, not when dist/core.js loads (esbuild wraps a module reached
+// through `require` in a lazy initialiser): the CodeLens validating the settings, or the sidebar listing receipts,
+// does not also run the top level of the pipeline, the model SDK or the HTML extractors.
+import type * as Config from "../core/config";
+import type * as Discovery from "../core/internal/discovery";
+import type * as Pipeline from "../core/pipeline";
+import type * as Signing from "../core/receipts/signing";
+import type * as Store from "../core/receipts/store";
+import type * as Render from "../core/render";
+import type * as Protocol from "../shared/protocol";
+import type * as Models from "./models";
+import type * as SettingsSchema from "./settingsSchema";
+
+/* eslint-disable @typescript-eslint/no-require-imports */
+const pipeline = once(() => require("../core/pipeline") as typeof Pipeline);
+const config = once(() => require("../core/config") as typeof Config);
+const discovery = once(() => require("../core/internal/discovery") as typeof Discovery);
+const store = once(() => require("../core/receipts/store") as typeof Store);
+const signing = once(() => require("../core/receipts/signing") as typeof Signing);
+const render = once(() => require("../core/render") as typeof Render);
+const protocol = once(() => require("../shared/protocol") as typeof Protocol);
+const settingsSchema = once(() => require("./settingsSchema") as typeof SettingsSchema);
+const models = once(() => require("./models") as typeof Models);
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+// Deliberation: the pipeline and the discovery scan behind staleness.
+export const deliberate = lazy(pipeline, "deliberate");
+export const resolveConfig = lazy(config, "resolveConfig");
+export const discoverArtifacts = lazy(discovery, "discoverArtifacts");
+
+// Receipts: the store, signing and rendering.
+export const listReceipts = lazy(store, "listReceipts");
+export const loadReceiptFile = lazy(store, "loadReceiptFile");
+export const receiptPath = lazy(store, "receiptPath");
+export const recordPick = lazy(store, "recordPick");
+export const verifyEntry = lazy(store, "verifyEntry");
+export const generateSigningKey = lazy(signing, "generateSigningKey");
+export const signingKeyFromPrivatePem = lazy(signing, "signingKeyFromPrivatePem");
+export const verifyReceiptSignature = lazy(signing, "verifyReceiptSignature");
+export const receiptToMarkdown = lazy(render, "receiptToMarkdown");
+
+// The webview protocol's zod validation of incoming messages.
+export const parseWebviewMessage = lazy(protocol, "parseWebviewMessage");
+
+// The settings' zod schemas and validator (config.ts's readSettings).
+export const parseSettings = lazy(settingsSchema, "parseSettings");
+
+// Model providers (the openai SDK, vscode.lm) and the egress preview.
+export const resolveChatModel = lazy(models, "resolveChatModel");
+export const modelStack = lazy(models, "modelStack");
+export const egressPreviewText = lazy(models, "egressPreviewText");
+export const externalEgressLines = lazy(models, "externalEgressLines");
+
+function once<T>(load: () => T): () => T {
+  let m: T | undefined;
+  return () => (m ??= load());
+}
+
+/** A function of a module that is loaded (and initialised) on the first call. */
+function lazy<M, K extends keyof M>(mod: () => M, name: K): M[K] {
+  return ((...args: unknown[]) => (mod()[name] as (...a: unknown[]) => unknown)(...args)) as M[K];
+}
