@@ -745,7 +745,7 @@ function printReport(report: Report): void {
   }
   const sm = (k: SizeName) => report.sizes[k]?.summary;
   rows.push(["e2e cold", ...sizes.map((k) => (sm(k) ? `${f(sm(k)!.coldE2e.p50)} / ${f(sm(k)!.coldE2e.p95)}` : "-")), "deliberate() wall clock"]);
-  rows.push(["e2e warm", ...sizes.map((k) => (sm(k) ? `${f(sm(k)!.warmE2e.p50)} / ${f(sm(k)!.warmE2e.p95)}` : "-")), "second call, turn-cache hit (still runs discovery to key the cache)"]);
+  rows.push(["e2e warm", ...sizes.map((k) => (sm(k) ? `${f(sm(k)!.warmE2e.p50)} / ${f(sm(k)!.warmE2e.p95)}` : "-")), "second call, turn-cache hit (stat fingerprint; discovery only if a stat changed)"]);
   rows.push(["first run", ...sizes.map((k) => (sm(k) ? f(sm(k)!.firstRunMs) : "-")), "first deliberation in a fresh process (not in the percentiles)"]);
   out.push(table(rows, ["stage", ...sizes, "what"]));
 

@@ -92,6 +92,8 @@ export interface DeliberateRequest {
   internalExperts?: Expert[];
   signal?: AbortSignal;
   onProgress?: ProgressListener;
+  /** Experts' diagnostic lines (skipped files, malformed front matter, …) for a log channel. */
+  onLog?: (line: string) => void;
   now?: () => Date;
 }
 
@@ -207,8 +209,7 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
   const { repo, question } = validateRequest(req);
   const signal = req.signal ?? new AbortController().signal;
   const progress: ProgressListener = req.onProgress ?? (() => {});
-  const logLines: string[] = [];
-  const log = (m: string) => logLines.push(m);
+  const log = req.onLog ?? (() => {});
   const now = req.now ?? (() => new Date());
   const config = resolveConfig(req.config);
   const version = computeConfigVersion(config);

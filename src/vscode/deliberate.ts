@@ -161,6 +161,7 @@ export class Deliberations {
                 if (msg) progress.report({ message: msg });
                 this.logProgress(e);
               },
+              onLog: (line) => this.log.info(line),
             };
             const model = await this.modelFor(req, settings, modelSettings, request, deliberate, progress);
             if ("outcome" in model) return model.outcome;
