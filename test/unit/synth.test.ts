@@ -40,6 +40,9 @@ describe("options from the question", () => {
     ["Should we adopt pnpm?", ["pnpm"]],
     ["Kafka, RabbitMQ or SQS for background jobs?", ["Kafka", "RabbitMQ", "SQS"]],
     ["which pattern does our codebase favour for errors?", []],
+    ["Should we sign receipts with HMAC instead of Ed25519?", ["HMAC", "Ed25519"]],
+    ["prefer tabs over spaces for indentation?", ["tabs", "spaces"]],
+    ["TODO(decide): should receipts live in the repo or in the user config dir?", ["repo", "user config dir"]],
   ];
   for (const [q, expected] of cases) test(q, () => assert.deepEqual(optionsFromQuestion(q), expected));
 });

@@ -87,7 +87,11 @@ function capitalise(s: string): string {
 
 /** "Redux or Zustand", "MongoDB vs PostgreSQL", "between polling and websockets", "A, B or C", "adopt X". */
 export function optionsFromQuestion(question: string): string[] {
-  const q = question.replace(/^\s*(?:todo\(decide\)|decide|open question|question)\s*:\s*/i, "");
+  const q = question
+    .replace(/^\s*(?:todo\(decide\)|decide|open question|question)\s*:\s*/i, "")
+    // "X instead of Y", "X rather than Y", "prefer X over Y" name two options just like "X or Y".
+    .replace(/\s+(?:instead of|rather than)\s+/gi, " or ")
+    .replace(/\b(prefer\b.*?)\s+over\s+/i, "$1 or ");
   const raw = q.split(/\s+/).filter(Boolean);
   const words = tokens(q);
   const lower = words.map((w) => w.toLowerCase());
@@ -105,8 +109,9 @@ export function optionsFromQuestion(question: string): string[] {
   const phraseAfter = (i: number): string => {
     const out: string[] = [];
     for (let j = i + 1; j < words.length && out.length < 3; j++) {
-      if (PHRASE_END.test(lower[j]) || (FILLER.test(lower[j]) && out.length > 0)) break;
-      if (FILLER.test(lower[j])) continue;
+      // Leading prepositions and fillers ("or in the user config dir") are skipped, later ones end the phrase.
+      if (out.length === 0 && (PHRASE_END.test(lower[j]) || FILLER.test(lower[j])) && !/[,?.!]$/.test(raw[j])) continue;
+      if (PHRASE_END.test(lower[j]) || FILLER.test(lower[j])) break;
       out.push(words[j]);
       if (/[,?.!]$/.test(raw[j])) break;
     }
@@ -117,7 +122,7 @@ export function optionsFromQuestion(question: string): string[] {
   const found: string[] = [];
   const add = (item: string) => {
     const clean = item.replace(/^(?:the|a|an)\s+/i, "").trim();
-    if (clean && contentWords(clean).length > 0 && !found.some((f) => f.toLowerCase() === clean.toLowerCase())) found.push(clean);
+    if (clean && /[a-z0-9]/i.test(clean) && !FILLER.test(clean) && !found.some((f) => f.toLowerCase() === clean.toLowerCase())) found.push(clean);
   };
   if (connector > 0) {
     let left: { text: string; start: number };
@@ -172,7 +177,7 @@ const OUT_OF_SCOPE_WEIGHT = 0.2;
 const OUT_OF_SCOPE_CAP = 1.5;
 /** Verbs and generic nouns that say what is done, not where: never a scope, however rare in the evidence. */
 const NOT_A_SCOPE = new Set(
-  ("store stor keep handle manage run send save load write read call process serve implement support work add create " +
+  ("store stor keep handle manage run send save load write read call process serve implement support work add create live put place stay " +
     "data code file system app application layer tool framework library service servic solution setup team").split(" "),
 );
 /** Below this many evidence items, distinctiveness cannot be judged and every item counts as in scope. */

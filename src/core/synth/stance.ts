@@ -96,7 +96,12 @@ export function adrChoice(e: FusedEvidence): string | undefined {
   const m = /^(?:use|adopt|choose|prefer|switch to|migrate to|move to|standardi[sz]e on|introduce)\s+(.+?)(?:\s+(?:for|as|in|to|on|with|across)\s+.*)?$/i.exec(
     e.adr.title.trim(),
   );
-  return m ? m[1].trim() : undefined;
+  if (m) return m[1].trim();
+  // "Sign receipts with Ed25519 from node:crypto", "Store orders in PostgreSQL": the object of the last preposition.
+  const object = /^[a-z]+\s+[a-z][\w\s-]{0,40}?\s+(?:with|using|via|in|on|to)\s+(.+?)(?:\s+(?:for|from|as|across|instead of|over)\s+.*)?$/i.exec(
+    e.adr.title.trim(),
+  );
+  return object && object[1].split(/\s+/).length <= 3 ? object[1].trim() : undefined;
 }
 
 const INACTIVE = new Set(["superseded", "deprecated", "rejected"]);
