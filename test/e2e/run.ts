@@ -381,10 +381,12 @@ async function main(): Promise<void> {
       return;
     }
     await commitCite.click();
-    await page.locator(".editor-group-container.active .monaco-diff-editor").first().waitFor({ state: "visible", timeout: 15_000 });
-    // The group activation can trail the diff editor's appearance by a frame: wait for the diff's tab to be active.
-    await page.locator(".editor-group-container.active .tab.active", { hasText: /\b[0-9a-f]{7}\b/ }).first().waitFor({ state: "visible", timeout: 10_000 }).catch(() => {});
-    const tab = (await page.locator(".editor-group-container.active .tab.active").first().textContent()) ?? "";
+    // The diff opens beside the picker; which editor group holds focus afterwards varies from run to run, so look
+    // for the diff editor and its tab (titled with the short sha) in any group.
+    await page.locator(".monaco-diff-editor").first().waitFor({ state: "visible", timeout: 15_000 });
+    const diffTab = page.locator(".editor-group-container .tab", { hasText: /\b[0-9a-f]{7}\b/ }).first();
+    await diffTab.waitFor({ state: "visible", timeout: 15_000 });
+    const tab = (await diffTab.textContent()) ?? "";
     assert(/\b[0-9a-f]{7}\b/.test(tab), `diff tab title: ${tab}`);
     log(`     diff: ${tab.trim()}`);
   });
