@@ -6,7 +6,7 @@
 //  - the candidate options are shown in rotated order (position-bias control) and the rotation is recorded;
 //  - anything unusable (transport failure, truncated / invalid / schema-invalid JSON, no option with a valid
 //    citation) gives the rules synthesizer's payload with a classified fallback_reason. One model call at most.
-import { OptionPickerSchema, UNDECIDABLE, formatZodError, type Citation, type DraftPicker, type FusedEvidence, type Level, type ModelCall, type Option } from "../schemas";
+import { OptionPickerSchema, UNDECIDABLE, formatZodError, type Citation, type DraftPicker, type Level, type ModelCall, type Option } from "../schemas";
 import { createRulesSynthesizer, toCitation } from "../synth/rules";
 import type { SynthesisInput, SynthesisOutput, Synthesizer } from "../types";
 import { callForJson } from "./call";
