@@ -23,13 +23,10 @@ function parse(values: Record<string, unknown>): { settings: ReturnType<typeof p
   return { settings, problems };
 }
 
-describe("vscode config (pure)", () => {
-  it("defaults: no model, no external sources, the documented model defaults", () => {
-    const { settings, problems } = parse({});
-    assert.deepEqual(problems, []);
+/** The model and external-source settings a fresh or invalid configuration falls back to. */
+function assertModelAndExternalDefaults(settings: ReturnType<typeof parse>["settings"]): void {
     assert.equal(settings.modelProvider, "none");
     assert.equal(settings.modelBaseUrl, DEFAULT_MODEL_BASE_URL);
-    assert.equal(settings.modelName, "");
     assert.equal(settings.modelTimeoutMs, 60_000);
     assert.equal(settings.modelMaxTokens, 0);
     assert.equal(settings.modelTemperature, 0);
@@ -39,6 +36,14 @@ describe("vscode config (pure)", () => {
     assert.deepEqual(settings.externalDocsUrls, []);
     assert.equal(settings.externalSearxngUrl, "");
     assert.deepEqual(settings.externalAllowHosts, []);
+}
+
+describe("vscode config (pure)", () => {
+  it("defaults: no model, no external sources, the documented model defaults", () => {
+    const { settings, problems } = parse({});
+    assert.deepEqual(problems, []);
+    assertModelAndExternalDefaults(settings);
+    assert.equal(settings.modelName, "");
     assert.deepEqual(toExternalSources(settings), {});
     const m = toModelSettings(settings);
     assert.equal(m.provider, "none");
@@ -97,17 +102,7 @@ describe("vscode config (pure)", () => {
       "external.allowHosts": ["good.example", "bad host/with spaces"],
       "git.maxMs": "soon",
     });
-    assert.equal(settings.modelProvider, "none");
-    assert.equal(settings.modelBaseUrl, DEFAULT_MODEL_BASE_URL);
-    assert.equal(settings.modelTimeoutMs, 60_000);
-    assert.equal(settings.modelMaxTokens, 0);
-    assert.equal(settings.modelTemperature, 0);
-    assert.equal(settings.modelPlanFirst, true);
-    assert.equal(settings.modelEvidenceTokenBudget, 6000);
-    assert.equal(settings.modelKeepInternalLocal, false);
-    assert.deepEqual(settings.externalDocsUrls, []);
-    assert.equal(settings.externalSearxngUrl, "");
-    assert.deepEqual(settings.externalAllowHosts, []);
+    assertModelAndExternalDefaults(settings);
     assert.equal(settings.gitMaxMs, 1200);
     const keys = problems.map((p) => p.key).sort();
     assert.deepEqual(keys, [
