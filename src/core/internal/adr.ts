@@ -90,7 +90,9 @@ export function slug(s: string): string {
 /** Maps free-form status text to the schema's enum. "Superseded by …" wins over any other word on the line. */
 export function normaliseStatus(raw: string): AdrStatus {
   const s = stripInline(raw).toLowerCase();
-  if (/\bsupe(r|rs)?[cs]eded\b|\breplaced by\b|\bobsolete/.test(s)) return "superseded";
+  // A template's menu of statuses ("{proposed | accepted | … | superseded by ADR-0123}") is no status at all.
+  if (/\{[^}]*\|[^}]*\}?/.test(s) && /\|/.test(s)) return "unknown";
+  if (/\bsupe(r|rs)?[cs]eded\b|\breplaced by\b|\boverridden by\b|\bobsolete/.test(s)) return "superseded";
   if (/\bdeprecat/.test(s)) return "deprecated";
   if (/\breject|\bdeclined\b|\bwithdrawn\b|\babandoned\b/.test(s)) return "rejected";
   if (/\baccept|\bapproved\b|\badopted\b|\bdecided\b|\bdone\b|\bimplemented\b|\bactive\b/.test(s)) return "accepted";
@@ -99,9 +101,13 @@ export function normaliseStatus(raw: string): AdrStatus {
 }
 
 // "Superseded by", "superseded-by", "Superceded by", "Supersedes", optionally after a bullet and/or in bold.
-const SUPERSEDED_BY = /\bsupe(?:r|rs)?[sc]eded[\s_-]+by\b\s*:?\s*(?:\*\*|__)?\s*:?\s*(.*)$/i;
-const SUPERSEDES = /\bsupe(?:r|rs)?[sc]edes\b\s*:?\s*(?:\*\*|__)?\s*:?\s*(.*)$/i;
-const LINE_PREFIX = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?/;
+// Also the phrasings real logs use for the same link: "Overridden by", "Replaced by", "Obsoleted by",
+// "An alternative is proposed in".
+const SUPERSEDED_BY =
+  /(?:\bsupe(?:r|rs)?[sc]eded|\boverridden|\breplaced|\bobsoleted|\ban alternative (?:is|was|has been) (?:proposed|adopted|chosen))[\s_-]+(?:by|in)\b\s*:?\s*(?:\*\*|__)?\s*:?\s*(.*)$/i;
+const SUPERSEDES = /(?:\bsupe(?:r|rs)?[sc]edes|\boverrides|\breplaces)\b\s*:?\s*(?:\*\*|__)?\s*:?\s*(.*)$/i;
+const LINE_PREFIX = /^\s*(?:>\s*)?(?:\[!\w+\]\s*)?(?:[-*+]\s+)?(?:\*\*|__)?/;
+const SELF_SUBJECT = /^(?:this|the present) (?:adr|decision|record|decision record|document)\s+(?:has been\s+|is\s+(?:now\s+)?|was\s+|got\s+)?/i;
 const STATUS_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?status(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*:?\s*(.+?)\s*$/i;
 const DATE_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?date(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*:?\s*(.+?)\s*$/i;
 
@@ -313,8 +319,12 @@ function scanAnchoredSupersession(lines: string[], doc: MarkdownDoc, dir: string
     const line = lines[n - 1];
     if (/^ {0,3}(`{3,}|~{3,})/.test(line)) inFence = !inFence;
     if (inFence) continue;
-    const rest = line.replace(LINE_PREFIX, "");
-    if (/^(status\s*:\s*(\*\*|__)?\s*)?supe(r|rs)?[sc]ede/i.test(rest)) collectLinks(rest, dir, supersedes, supersededBy);
+    // The ADR must be the sentence's subject ("Superseded by …", "This ADR has been superseded by …"): prose that
+    // merely mentions superseding (examples, templates, "placeholders are replaced by values") is not a link.
+    const rest = line.replace(LINE_PREFIX, "").replace(SELF_SUBJECT, "");
+    if (/^(status\s*:\s*(\*\*|__)?\s*)?(supe(r|rs)?[sc]ede|overridden by|overrides\b|replaced by|obsoleted by|an alternative (is|was|has been) (proposed|adopted|chosen) in)/i.test(rest)) {
+      collectLinks(rest, dir, supersedes, supersededBy);
+    }
   }
 }
 

@@ -1,13 +1,28 @@
 // Finds the repo's decision artifacts: ADRs, architecture docs, agent instructions, contribution guides, and the
 // canonical files those docs name by path. Never throws for a bad file: it is skipped with a reason, so one binary
 // or oversized file cannot sink a deliberation. Only an abort stops discovery.
-import { lstat, readdir, readFile, realpath, stat } from "node:fs/promises";
-import { posix, relative, resolve } from "node:path";
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { isAbsolute, posix, relative, resolve } from "node:path";
 import fg from "fast-glob";
 import ignore, { type Ignore } from "ignore";
+import picomatch from "picomatch";
+import { simpleGit } from "simple-git";
 import { sha256 } from "../hash";
 import type { SourceType } from "../schemas";
 import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
+import {
+  adrFolderOf,
+  adrNameSignal,
+  contentSignals,
+  isIndexPage,
+  isTemplatePath,
+  looksLikeTemplate,
+  parseAdrDirFile,
+  parseLog4brainsFile,
+  strongAdrContent,
+  weakAdrContent,
+  type AdrFolderHint,
+} from "./adrDetect";
 
 /** At most this many files are added because a doc names them. */
 export const MAX_CANONICAL_FILES = 50;
@@ -16,6 +31,7 @@ const BINARY_SNIFF_BYTES = 8 * 1024;
 export async function discoverArtifacts(repo: string, config: DeliberationConfig, signal?: AbortSignal): Promise<ArtifactSet> {
   const root = resolve(repo);
   signal?.throwIfAborted();
+  const realRoot = await realpath(root).catch(() => root);
   // Walks skip config.ignoreGlobs plus the plain folder names of the root .gitignore (build/, target/, .venv/), so
   // big ignored trees are never descended; the exact gitignore semantics are applied to the results afterwards.
   const walkIgnore = [...config.ignoreGlobs, ...(await rootGitignorePrunes(root))];
@@ -29,31 +45,83 @@ export async function discoverArtifacts(repo: string, config: DeliberationConfig
     unique: true,
     ignore: walkIgnore,
   };
-  const [adrGlobs, conventionGlobs] = await Promise.all([caseInsensitiveBases(root, config.adrGlobs), caseInsensitiveBases(root, config.conventionGlobs)]);
-  const [isIgnored, adrPaths, conventionPaths] = await Promise.all([
-    loadIgnoreRules(root, config.ignoreGlobs, walkIgnore),
-    adrGlobs.length ? fg(adrGlobs, globOpts) : Promise.resolve([] as string[]),
-    conventionGlobs.length ? fg(conventionGlobs, globOpts) : Promise.resolve([] as string[]),
-  ]);
+  // Glob settings add folders ("docs/rfc/**/*.md") or, negated ("!docs/legacy/**"), narrow discovery.
+  const adrGlobsAdd = config.adrGlobs.filter((g) => !g.startsWith("!"));
+  const adrGlobsDrop = ignore({ ignorecase: true }).add(config.adrGlobs.filter((g) => g.startsWith("!")).map((g) => g.slice(1)));
+  // In a git work tree one `git ls-files` lists everything (ignore rules applied) and the globs are matched against
+  // it; only outside git are the globs walked on disk.
+  const listed = await gitListing(root, signal);
+  const hintsP = adrFolderHints(root);
+  let isIgnored: (path: string) => boolean;
+  let adrGlobPaths: string[];
+  let conventionPaths: string[];
+  let listing: { markdown: string[]; outsideLinks: string[] };
+  if (listed) {
+    const configIgnore = ignore({ ignorecase: true }).add(config.ignoreGlobs);
+    const present = new Set(listed.paths);
+    isIgnored = (p) => configIgnore.ignores(p) || !present.has(p);
+    const paths = listed.paths.filter((p) => !configIgnore.ignores(p));
+    const matcher = (globs: string[]) => (globs.length ? picomatch(globs, { dot: true, nocase: true }) : () => false);
+    const isAdrGlob = matcher(adrGlobsAdd);
+    const isConventionGlob = matcher(config.conventionGlobs);
+    adrGlobPaths = paths.filter((p) => isAdrGlob(p));
+    conventionPaths = paths.filter((p) => isConventionGlob(p));
+    listing = await markdownAndLinks(root, paths, listed.links);
+  } else {
+    const [adrGlobs, conventionGlobs] = await Promise.all([caseInsensitiveBases(root, adrGlobsAdd), caseInsensitiveBases(root, config.conventionGlobs)]);
+    [isIgnored, adrGlobPaths, conventionPaths, listing] = await Promise.all([
+      loadIgnoreRules(root, config.ignoreGlobs, walkIgnore),
+      adrGlobs.length ? fg(adrGlobs, globOpts) : Promise.resolve([] as string[]),
+      conventionGlobs.length ? fg(conventionGlobs, globOpts) : Promise.resolve([] as string[]),
+      walkMarkdown(root, walkIgnore),
+    ]);
+  }
+  const hints = await hintsP;
+  signal?.throwIfAborted();
 
-  // An ADR glob match wins over a convention glob match ("0001-record-architecture-decisions.md" matches both).
-  const wanted = new Map<string, SourceType>();
-  for (const p of conventionPaths) if (!isIgnored(p)) wanted.set(p, conventionType(p));
-  for (const p of adrPaths) if (!isIgnored(p)) wanted.set(p, "adr");
+  const skipped: ArtifactSet["skipped"] = [];
+  const notes: string[] = [];
+  for (const h of hints.missing) notes.push(`${h.via} names ${h.dir || "."}, which is not a folder`);
+  for (const link of listing.outsideLinks) skipped.push({ path: link, reason: "symlink leads outside the repository" });
+
+  // Every markdown file may be an ADR; read them all once (they are small) and decide by name, folder and content.
+  const fromGlob = new Set(adrGlobPaths.filter((p) => !isIgnored(p)));
+  const markdown = new Set([...listing.markdown, ...fromGlob].filter((p) => !isIgnored(p) && !adrGlobsDrop.ignores(p)));
+  const conventionSet = new Map<string, SourceType>();
+  for (const p of conventionPaths) if (!isIgnored(p)) conventionSet.set(p, conventionType(p));
+  const toRead = [...new Set([...markdown, ...conventionSet.keys()])].sort();
+  const reads = await mapBounded(toRead, READ_CONCURRENCY, (path) => {
+    signal?.throwIfAborted();
+    return readArtifact(root, realRoot, path, "architecture", config.maxFileBytes);
+  });
+  const readByPath = new Map<string, ReadResult>(toRead.map((p, i) => [p, reads[i]]));
+
+  const decided = classifyAdrs(
+    [...markdown].sort().flatMap((p) => {
+      const r = readByPath.get(p);
+      return r && !("reason" in r) ? [{ path: p, text: r.text }] : [];
+    }),
+    { hints: hints.found, fromGlob },
+  );
 
   const files: ArtifactFile[] = [];
-  const skipped: ArtifactSet["skipped"] = [];
-  const reads = await mapBounded([...wanted.keys()].sort(), READ_CONCURRENCY, (path) => {
-    signal?.throwIfAborted();
-    return readArtifact(root, path, wanted.get(path)!, config.maxFileBytes);
-  });
-  for (const read of reads) {
-    if ("reason" in read) skipped.push(read);
-    else files.push(read);
+  const adrPaths = new Set(decided.adrs.keys());
+  for (const path of toRead) {
+    const read = readByPath.get(path)!;
+    const isAdr = adrPaths.has(path);
+    const convention = conventionSet.get(path);
+    if ("reason" in read) {
+      // Only report files that would have been artifacts: an ADR-shaped name, an ADR folder, a glob or convention match.
+      if (read.reason !== "missing" && (convention || fromGlob.has(path) || adrNameSignal(path) || hints.found.some((h) => inFolder(path, h.dir)))) skipped.push(read);
+      continue;
+    }
+    if (isAdr) files.push({ ...read, source_type: "adr" });
+    else if (convention) files.push({ ...read, source_type: convention });
   }
+  for (const [path, reason] of decided.rejected) if (fromGlob.has(path) || conventionSet.has(path)) notes.push(`${path}: ${reason}`);
 
   // Canonical files named by agent instructions and architecture docs.
-  const known = new Set(wanted.keys());
+  const known = new Set([...files.map((f) => f.path), ...skipped.map((s) => s.path)]);
   const named: string[] = [];
   for (const doc of files) {
     if (doc.source_type !== "agent-instructions" && doc.source_type !== "architecture") continue;
@@ -61,23 +129,171 @@ export async function discoverArtifacts(repo: string, config: DeliberationConfig
     for (const candidate of mentionedPaths(doc.text, doc.path).slice(0, 500)) {
       if (named.length >= MAX_CANONICAL_FILES) break;
       if (known.has(candidate) || named.includes(candidate) || isIgnored(candidate)) continue;
-      if (!(await isFileInside(root, candidate))) continue;
+      if (!(await existsAsFile(root, candidate))) continue;
       named.push(candidate);
     }
   }
   const namedReads = await mapBounded(named, READ_CONCURRENCY, (path) => {
     signal?.throwIfAborted();
-    return readArtifact(root, path, namedFileType(path), config.maxFileBytes);
+    return readArtifact(root, realRoot, path, namedFileType(path), config.maxFileBytes);
   });
   for (const read of namedReads) {
-    if ("reason" in read) skipped.push(read);
-    else files.push(read);
+    if ("reason" in read) {
+      if (read.reason !== "missing") skipped.push(read);
+    } else files.push(read);
   }
 
   files.sort((a, b) => cmp(a.path, b.path));
   skipped.sort((a, b) => cmp(a.path, b.path));
   const hash = sha256(files.map((f) => `${f.path}\0${f.hash}\n`).join(""));
-  return { files, skipped, hash };
+  return { files, skipped, hash, adrFolders: decided.folders, notes };
+}
+
+const isMarkdown = (p: string) => /\.(md|markdown)$/i.test(p);
+
+/** Outside git: markdown files and symlinks from a walk of the folder. */
+async function walkMarkdown(root: string, walkIgnore: string[]): Promise<{ markdown: string[]; outsideLinks: string[] }> {
+  const entries = await fg(["**"], {
+    cwd: root,
+    dot: true,
+    onlyFiles: false,
+    objectMode: true,
+    followSymbolicLinks: false,
+    suppressErrors: true,
+    ignore: [...walkIgnore, "**/.git/**"],
+  });
+  return markdownAndLinks(
+    root,
+    entries.filter((e) => !e.dirent.isDirectory()).map((e) => e.path),
+    entries.filter((e) => e.dirent.isSymbolicLink()).map((e) => e.path),
+  );
+}
+
+/** The markdown among `paths`, and the symlinks among `links` whose target is outside the repository (never followed, reported). */
+async function markdownAndLinks(root: string, paths: string[], links: string[]): Promise<{ markdown: string[]; outsideLinks: string[] }> {
+  const realRoot = await realpath(root).catch(() => root);
+  const outsideLinks: string[] = [];
+  await mapBounded(links.slice(0, 5000), READ_CONCURRENCY, async (p) => {
+    const real = await realpath(resolve(root, ...p.split("/"))).catch(() => undefined);
+    if (real && !isInside(realRoot, real)) outsideLinks.push(p);
+  });
+  return { markdown: [...new Set(paths.filter(isMarkdown))].sort(), outsideLinks: outsideLinks.sort() };
+}
+
+/**
+ * Tracked files (symlinks told apart by their 120000 mode) and untracked, not-ignored files; undefined outside a
+ * git work tree (or without git), where the caller walks the folder instead.
+ */
+async function gitListing(root: string, signal?: AbortSignal): Promise<{ paths: string[]; links: string[] } | undefined> {
+  const git = () => simpleGit({ baseDir: root, abort: signal, timeout: { block: 15_000 } });
+  try {
+    const [staged, others] = await Promise.all([
+      git().raw(["ls-files", "-z", "--stage", "--", "."]),
+      git().raw(["ls-files", "-z", "--others", "--exclude-standard", "--", "."]),
+    ]);
+    const paths: string[] = [];
+    const links: string[] = [];
+    for (const entry of staged.split("\0")) {
+      const tab = entry.indexOf("\t");
+      if (tab < 0) continue;
+      const path = entry.slice(tab + 1);
+      paths.push(path);
+      if (entry.startsWith("120000 ")) links.push(path);
+    }
+    for (const path of others.split("\0")) {
+      if (!path) continue;
+      paths.push(path);
+      // Untracked entries are few: any of them may be a symlink, so each is checked.
+      links.push(path);
+    }
+    return { paths, links };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The ADR folders a repository declares: `.adr-dir` (adr-tools) and `.log4brains.yml` (`project.adrFolder`). */
+async function adrFolderHints(root: string): Promise<{ found: AdrFolderHint[]; missing: AdrFolderHint[] }> {
+  const found: AdrFolderHint[] = [];
+  const missing: AdrFolderHint[] = [];
+  const sources: [string, AdrFolderHint["via"], (body: string) => string | undefined][] = [
+    [".adr-dir", ".adr-dir", parseAdrDirFile],
+    [".log4brains.yml", ".log4brains.yml", parseLog4brainsFile],
+  ];
+  for (const [file, via, parse] of sources) {
+    let body: string;
+    try {
+      body = await readFile(resolve(root, file), "utf8");
+    } catch {
+      continue;
+    }
+    const dir = parse(body.slice(0, 64 * 1024));
+    if (dir === undefined) continue;
+    const st = await stat(resolve(root, ...dir.split("/"))).catch(() => undefined);
+    (st?.isDirectory() ? found : missing).push({ dir, via });
+  }
+  return { found, missing };
+}
+
+function inFolder(path: string, dir: string): boolean {
+  return dir === "" || path.startsWith(dir + "/");
+}
+
+export interface AdrDecision {
+  /** ADR path → the folder it belongs to and how that folder was found. */
+  adrs: Map<string, { folder: string; via: AdrFolderHint["via"] }>;
+  /** Markdown in an ADR folder or matching an ADR glob that is not a decision: template, index, … */
+  rejected: Map<string, string>;
+  folders: ArtifactSet["adrFolders"];
+}
+
+/**
+ * Decides which markdown files are ADRs. A file counts when it sits in a declared ADR folder or matches an ADR
+ * glob, when its own content reads as a decision record, or when it has an ADR-shaped name (numbered, dated, or a
+ * dated folder's README) and either some ADR structure or a folder that already holds two content-confirmed ADRs.
+ * Templates, examples and index pages never count.
+ */
+export function classifyAdrs(docs: { path: string; text: string }[], opts: { hints: AdrFolderHint[]; fromGlob: Set<string> }): AdrDecision {
+  const adrs = new Map<string, { folder: string; via: AdrFolderHint["via"] }>();
+  const rejected = new Map<string, string>();
+  const pending: { path: string; folder: string }[] = [];
+  const confirmedPerFolder = new Map<string, number>();
+  for (const { path, text } of docs) {
+    const name = adrNameSignal(path);
+    const hint = opts.hints.find((h) => inFolder(path, h.dir));
+    const signals = contentSignals(text);
+    if (isTemplatePath(path) || looksLikeTemplate(text)) {
+      if (hint || opts.fromGlob.has(path) || name) rejected.set(path, "template");
+      continue;
+    }
+    const decisionHeading = signals.headings.has("decision") || signals.headings.has("decision-outcome");
+    const index = name === "dated-folder" ? signals.linkListShare >= 0.5 && !decisionHeading : isIndexPage(path, signals);
+    if (index) {
+      if (hint || opts.fromGlob.has(path) || name) rejected.set(path, "index page");
+      continue;
+    }
+    const folder = adrFolderOf(path);
+    if (hint) adrs.set(path, { folder: hint.dir, via: hint.via });
+    else if (opts.fromGlob.has(path)) adrs.set(path, { folder, via: "setting" });
+    else if (strongAdrContent(signals) || (name && weakAdrContent(signals))) adrs.set(path, { folder, via: "content" });
+    else if (name) {
+      pending.push({ path, folder });
+      continue;
+    } else continue;
+    confirmedPerFolder.set(folder, (confirmedPerFolder.get(folder) ?? 0) + 1);
+  }
+  // ADR-named files without headings of their own, in a folder that other ADRs confirm.
+  for (const p of pending) if ((confirmedPerFolder.get(p.folder) ?? 0) >= 2) adrs.set(p.path, { folder: p.folder, via: "content" });
+
+  const byFolder = new Map<string, { dir: string; via: AdrFolderHint["via"]; count: number }>();
+  for (const { folder, via } of adrs.values()) {
+    const key = `${folder}\0${via}`;
+    const f = byFolder.get(key) ?? { dir: folder, via, count: 0 };
+    f.count++;
+    byFolder.set(key, f);
+  }
+  const folders = [...byFolder.values()].sort((a, b) => b.count - a.count || cmp(a.dir, b.dir));
+  return { adrs, rejected, folders };
 }
 
 /** Reads overlap I/O without opening thousands of files at once. */
@@ -178,14 +394,16 @@ export function conventionType(path: string): SourceType {
 
 type ReadResult = ArtifactFile | { path: string; reason: string };
 
-/** Reads one file, or says why it was skipped. */
-async function readArtifact(root: string, path: string, type: SourceType, maxBytes: number): Promise<ReadResult> {
+/** Reads one file, or says why it was skipped. Reads never leave the repository: the real path must stay inside it. */
+async function readArtifact(root: string, realRoot: string, path: string, type: SourceType, maxBytes: number): Promise<ReadResult> {
   const abs = resolve(root, ...path.split("/"));
   try {
-    const st = await stat(abs);
+    const real = await realpath(abs);
+    if (!isInside(realRoot, real)) return { path, reason: "resolves outside the repository (symlink)" };
+    const st = await stat(real);
     if (!st.isFile()) return { path, reason: "not a regular file" };
     if (st.size > maxBytes) return { path, reason: `over ${formatBytes(maxBytes)} (${st.size} bytes)` };
-    const buf = await readFile(abs);
+    const buf = await readFile(real);
     // Re-check: the file may have grown between stat and read.
     if (buf.length > maxBytes) return { path, reason: `over ${formatBytes(maxBytes)} (${buf.length} bytes)` };
     if (buf.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return { path, reason: "binary (NUL byte in the first 8 KB)" };
@@ -200,8 +418,16 @@ async function readArtifact(root: string, path: string, type: SourceType, maxByt
     return { path, abs, bytes: buf.length, hash: sha256(text), source_type: type, text };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
+    // A file git still lists but the work tree no longer has is simply not there.
+    if (code === "ENOENT") return { path, reason: "missing" };
     return { path, reason: `unreadable${code ? ` (${code})` : ""}` };
   }
+}
+
+/** True when `real` is `realRoot` or below it (both already resolved through realpath). */
+export function isInside(realRoot: string, real: string): boolean {
+  const rel = relative(realRoot, real);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }
 
 /**
@@ -289,17 +515,10 @@ function namedFileType(path: string): SourceType {
   return "canonical-file";
 }
 
-async function isFileInside(root: string, rel: string): Promise<boolean> {
-  const abs = resolve(root, ...rel.split("/"));
+/** Cheap existence check for a path a doc names; containment is enforced when it is read. */
+async function existsAsFile(root: string, rel: string): Promise<boolean> {
   try {
-    const st = await lstat(abs);
-    if (st.isSymbolicLink()) {
-      const real = await realpath(abs);
-      const realRoot = await realpath(root);
-      if (relative(realRoot, real).startsWith("..")) return false;
-      return (await stat(real)).isFile();
-    }
-    return st.isFile();
+    return (await stat(resolve(root, ...rel.split("/")))).isFile();
   } catch {
     return false;
   }
@@ -346,4 +565,24 @@ export function mentionedPaths(text: string, docPath: string): string[] {
     }
   }
   return out;
+}
+
+/**
+ * The discovery stage's reason line: which ADR folders were read and how each was found, then what was skipped, so
+ * a user can see why a document was or was not read.
+ */
+export function describeDiscovery(set: ArtifactSet): string | undefined {
+  const parts: string[] = [];
+  const folders = set.adrFolders ?? [];
+  if (folders.length) {
+    const shown = folders.slice(0, 6).map((f) => `${f.dir || "."} (${f.via}, ${f.count})`);
+    parts.push(`ADRs in ${shown.join(", ")}${folders.length > 6 ? `, and ${folders.length - 6} more folders` : ""}`);
+  } else if (set.files.length) {
+    parts.push("no ADRs found");
+  }
+  if (set.notes?.length) parts.push(set.notes.slice(0, 3).join("; ") + (set.notes.length > 3 ? `; ${set.notes.length - 3} more notes` : ""));
+  if (set.skipped.length) {
+    parts.push(`skipped ${set.skipped.length}: ${set.skipped.slice(0, 3).map((s) => `${s.path} (${s.reason})`).join(", ")}${set.skipped.length > 3 ? ", …" : ""}`);
+  }
+  return parts.length ? parts.join("; ") : undefined;
 }

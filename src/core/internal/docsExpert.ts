@@ -8,9 +8,14 @@ import { parseAdr, type ParsedAdr } from "./adr";
 import { parseMarkdown, stripInline } from "./markdown";
 import { rankTextSections, type TextSection } from "./sectionIndex";
 
-export const DOCS_MAX_ITEMS = 30;
-/** Keeps one long file (a big AGENTS.md) from filling every slot. */
-export const DOCS_MAX_ITEMS_PER_FILE = 8;
+export const DOCS_MAX_ITEMS = 36;
+/** Sections cited per document: its best section, its decision, one more. */
+export const DOCS_MAX_ITEMS_PER_FILE = 3;
+/** Distinct documents returned. */
+export const DOCS_MAX_DOCS = 16;
+/** How much a document's best matching sections add to its whole-document score. */
+const SECTION_SUM_WEIGHT = 0.5;
+const SECTIONS_SUMMED = 3;
 const EXCERPT_CHARS = 600;
 
 const SOURCE_PRIOR: Record<SourceType, number> = {
@@ -85,31 +90,28 @@ export async function runDocsExpert(ctx: Pick<ExpertContext, "plan" | "config" |
   const expansions = plan.expansions.filter((t) => t.trim());
   if (terms.length === 0 && expansions.length === 0) return { status: "empty", reason: "the query plan has no terms", items: [] };
 
-  const { units, graph, unitsByPath } = await prepare(artifacts, ctx);
-  const ranked = rankTextSections(units, terms, expansions);
+  const { units, graph, unitsByPath, docs } = await prepare(artifacts, ctx);
+  const ranked = rankDocuments({ units, graph, unitsByPath, docs }, terms, expansions);
   if (ranked.length === 0) {
-    return { status: "empty", reason: `no artifact section matched the terms: ${[...terms, ...expansions].join(", ")}`, items: [] };
+    return { status: "empty", reason: `no artifact matched the terms: ${[...terms, ...expansions].join(", ")}`, items: [] };
   }
 
-  let scored: Scored[] = ranked.map((r) => ({
-    unit: r.section,
-    score: r.score * r.section.prior * statusPrior(r.section, graph),
-  }));
-  scored = enforceSupersession(scored, unitsByPath, graph);
-  // Round before sorting so the reported scores and the order agree exactly (ties fall to path, then line).
-  for (const s of scored) s.score = Math.round(s.score * 1e6) / 1e6;
-
-  // Sort, cap per file, cap overall. Capping only drops the tail, so the supersession order survives it.
-  scored.sort(compareScored);
-  const perFile = new Map<string, number>();
+  // The list is document-first: each document's best section carries the document's score, then (for ADRs) its
+  // decision and its next matched section right behind it, so the top k lists k distinct documents while the
+  // synthesizer still sees what each ADR decided.
   const kept: Scored[] = [];
-  for (const s of scored) {
-    const n = perFile.get(s.unit.file.path) ?? 0;
-    if (n >= DOCS_MAX_ITEMS_PER_FILE) continue;
-    perFile.set(s.unit.file.path, n + 1);
-    kept.push(s);
+  for (const doc of ranked.slice(0, DOCS_MAX_DOCS)) {
+    const extras: Unit[] = [];
+    if (doc.decision && doc.decision !== doc.best) extras.push(doc.decision);
+    const next = doc.sections.find((u) => u !== doc.best && u !== doc.decision);
+    if (next) extras.push(next);
+    kept.push({ unit: doc.best, score: doc.score });
+    for (const u of extras.slice(0, DOCS_MAX_ITEMS_PER_FILE - 1)) kept.push({ unit: u, score: doc.score });
     if (kept.length >= DOCS_MAX_ITEMS) break;
   }
+  // Non-increasing scores in list order (ties keep this order through fusion's stable sort).
+  for (const s of kept) s.score = Math.round(s.score * 1e6) / 1e6;
+  for (let i = 1; i < kept.length; i++) kept[i].score = Math.min(kept[i].score, kept[i - 1].score);
 
   const items = kept.map((s) => toEvidence(s, graph)).filter((i): i is EvidenceItem => i !== undefined);
   if (!items.length) return { status: "empty", reason: "no matched section had a citable line range", items: [] };
@@ -120,6 +122,22 @@ interface Prepared {
   units: Unit[];
   graph: SupersessionGraph;
   unitsByPath: Map<string, Unit[]>;
+  /** One searchable unit per document: its title, its path's words and its whole text. */
+  docs: DocUnit[];
+}
+
+interface DocUnit extends TextSection {
+  file: ArtifactFile;
+  adr?: ParsedAdr;
+}
+
+interface RankedDoc {
+  file: ArtifactFile;
+  score: number;
+  best: Unit;
+  decision?: Unit;
+  /** Matched sections, best first. */
+  sections: Unit[];
 }
 
 /**
@@ -157,14 +175,84 @@ async function prepare(artifacts: ExpertContext["artifacts"], ctx: Pick<ExpertCo
     if (list) list.push(u);
     else unitsByPath.set(u.file.path, [u]);
   }
-  const result = { units, graph: supersessionGraph(adrs), unitsByPath };
+  const docs: DocUnit[] = artifacts.files.map((file) => {
+    const adr = adrs.get(file.path);
+    const title = adr?.title ?? parseMarkdown(file.text).sections.find((x) => x.level === 1)?.heading ?? "";
+    return { file, adr, heading: title, title: pathWords(file.path), body: file.text };
+  });
+  const result = { units, graph: supersessionGraph(adrs), unitsByPath, docs };
   prepared.set(key, result);
   while (prepared.size > PREPARED_SETS) prepared.delete(prepared.keys().next().value!);
   return result;
 }
 
-function compareScored(a: Scored, b: Scored): number {
-  return b.score - a.score || cmp(a.unit.file.path, b.unit.file.path) || a.unit.start - b.unit.start;
+/** "docs/decisions/0012-use-kafka-for-events.md" → "docs decisions use kafka for events". */
+function pathWords(path: string): string {
+  return path.replace(/\.(md|markdown|mdc|txt)$/i, "").replace(/(^|[/_-])\d+(?=[/_-]|$)/g, " ").replace(/[/_.-]+/g, " ").trim();
+}
+
+/**
+ * Ranks documents, not passages: whole-document BM25 (title boosted) plus the best few matching sections, times
+ * the source and status priors. A superseded ADR never ranks above the ADR that replaced it; when the replacement
+ * did not match at all it is pulled in just above the one it replaced.
+ */
+function rankDocuments(p: Prepared, terms: string[], expansions: string[]): RankedDoc[] {
+  const sectionHits = rankTextSections(p.units, terms, expansions);
+  const docHits = rankTextSections(p.docs, terms, expansions, Number.POSITIVE_INFINITY, { boost: { heading: 3, title: 1.5, body: 1 } });
+  const sectionsByPath = new Map<string, { unit: Unit; score: number }[]>();
+  for (const r of sectionHits) {
+    const list = sectionsByPath.get(r.section.file.path) ?? [];
+    // Section priors say which part of a document to cite; the document's own prior is applied once, below.
+    list.push({ unit: r.section, score: r.score * (r.section.prior / (SOURCE_PRIOR[r.section.file.source_type] ?? 1)) });
+    sectionsByPath.set(r.section.file.path, list);
+  }
+  const docScore = new Map<string, number>();
+  for (const r of docHits) docScore.set(r.section.file.path, r.score);
+  for (const path of sectionsByPath.keys()) if (!docScore.has(path)) docScore.set(path, 0);
+
+  const scores = new Map<string, number>();
+  for (const [path, whole] of docScore) {
+    const sections = (sectionsByPath.get(path) ?? []).sort((a, b) => b.score - a.score);
+    const sum = sections.slice(0, SECTIONS_SUMMED).reduce((n, x) => n + x.score, 0);
+    const file = (p.unitsByPath.get(path)?.[0]?.file ?? p.docs.find((d) => d.file.path === path)?.file)!;
+    const adr = p.graph.adrs.get(path);
+    const prior = (SOURCE_PRIOR[file.source_type] ?? 1) * (adr ? STATUS_PRIOR[effectiveStatus(adr, p.graph)] : 1);
+    scores.set(path, (whole + SECTION_SUM_WEIGHT * sum) * prior);
+  }
+  enforceDocSupersession(scores, p.graph);
+
+  const out: RankedDoc[] = [];
+  for (const [path, score] of scores) {
+    if (!(score > 0)) continue;
+    const own = p.unitsByPath.get(path) ?? [];
+    const matched = (sectionsByPath.get(path) ?? []).map((x) => x.unit);
+    const decision = own.find((u) => u.adrSection === "decision") ?? own.find((u) => u.adrSection === "decision-outcome");
+    const best = matched[0] ?? decision ?? own[0];
+    if (!best) continue;
+    out.push({ file: best.file, score, best, decision, sections: matched });
+  }
+  return out.sort((a, b) => b.score - a.score || cmp(a.file.path, b.file.path));
+}
+
+/** Caps every superseded document below its successor, pulling a successor that did not match in above it. */
+function enforceDocSupersession(scores: Map<string, number>, graph: SupersessionGraph): void {
+  const edges = [...graph.supersededBy.entries()].flatMap(([old, repl]) => [...repl].sort().map((r) => [old, r] as const)).sort();
+  for (let round = 0; round < 10; round++) {
+    let changed = false;
+    for (const [old, repl] of edges) {
+      const o = scores.get(old);
+      if (o === undefined || o <= 0) continue;
+      const r = scores.get(repl);
+      if (r === undefined || r <= 0) {
+        scores.set(repl, o * 1.05);
+        changed = true;
+      } else if (o >= r) {
+        scores.set(old, r * 0.98);
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
 }
 
 function cmp(a: string, b: string): number {
@@ -323,19 +411,28 @@ interface SupersessionGraph {
   supersededBy: Map<string, Set<string>>;
   /** superseding path → the paths it supersedes. */
   supersedes: Map<string, Set<string>>;
+  /** "old\0new" for every link that was inferred rather than written down. */
+  inferred: Set<string>;
   adrs: Map<string, ParsedAdr>;
 }
 
-/** Resolves both directions of every supersession link to known ADR paths (by path, number or file name). */
+/**
+ * Resolves both directions of every supersession link to known ADR paths (by path, number, file name or slug),
+ * then adds the links real logs leave implicit: an ADR whose status just says "Superseded" is superseded by the
+ * later ADR that links back to it, and a later ADR on the same narrow subject that removes or replaces what an
+ * earlier one decided ("Delete the Helm chart" after "Helm chart") succeeds it. Inferred links are marked.
+ */
 function supersessionGraph(adrs: Map<string, ParsedAdr>): SupersessionGraph {
   const supersededBy = new Map<string, Set<string>>();
   const supersedes = new Map<string, Set<string>>();
-  const add = (old: string, replacement: string) => {
+  const inferred = new Set<string>();
+  const add = (old: string, replacement: string, guessed = false) => {
     if (old === replacement) return;
     if (!supersededBy.has(old)) supersededBy.set(old, new Set());
     if (!supersedes.has(replacement)) supersedes.set(replacement, new Set());
     supersededBy.get(old)!.add(replacement);
     supersedes.get(replacement)!.add(old);
+    if (guessed) inferred.add(`${old}\0${replacement}`);
   };
   for (const adr of adrs.values()) {
     for (const ref of adr.superseded_by) {
@@ -356,24 +453,127 @@ function supersessionGraph(adrs: Map<string, ParsedAdr>): SupersessionGraph {
       }
     }
   }
-  return { supersededBy, supersedes, adrs };
+  for (const [old, repl] of inferImplicitSupersession(adrs, supersededBy)) add(old, repl, true);
+  return { supersededBy, supersedes, inferred, adrs };
+}
+
+/** A reversal in a title: the later decision removes, stops or replaces the earlier one's subject. */
+const REVERSAL = /\b(delete|deleting|remove|removing|drop|dropping|deprecate|deprecating|stop|stopping|retire|retiring|sunset|discontinue|abandon|revert|replace|replacing|get rid of|no longer|do not|don't|move away from|instead of)\b/i;
+const GENERIC_TITLE_WORDS = new Set(
+  ("use using adopt introduce add make change changes support supporting new handle handling keep move moving switch migrate migration " +
+    "decision decisions adr record records architecture approach way strategy implement implementation").split(" "),
+);
+
+function subjectWords(title: string): Set<string> {
+  return new Set(
+    title
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((w) => w.length > 2 && !GENERIC_TITLE_WORDS.has(w) && !/^\d+$/.test(w))
+      .map((w) => (w.length > 4 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w)),
+  );
+}
+
+/** Date first, then number within one folder: how "later" is decided. Undefined when the two cannot be ordered. */
+function isLater(b: ParsedAdr, a: ParsedAdr): boolean | undefined {
+  const day = (x: ParsedAdr) => (x.date && /^\d{4}-\d{2}-\d{2}/.test(x.date) ? x.date.slice(0, 10) : undefined);
+  const da = day(a) ?? dateFromPath(a.path);
+  const db = day(b) ?? dateFromPath(b.path);
+  if (da && db && da !== db) return db > da;
+  if (a.number !== undefined && b.number !== undefined && a.number !== b.number && folderOf(a.path) === folderOf(b.path)) return b.number > a.number;
+  return undefined;
+}
+
+function dateFromPath(path: string): string | undefined {
+  const m = /(?:^|\/)(\d{4})-?(\d{2})-?(\d{2})[-_]/.exec(path);
+  return m ? `${m[1]}-${m[2]}-${m[3]}` : undefined;
+}
+
+function folderOf(path: string): string {
+  return path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
+}
+
+function inferImplicitSupersession(adrs: Map<string, ParsedAdr>, known: Map<string, Set<string>>): [string, string][] {
+  const out: [string, string][] = [];
+  const list = [...adrs.values()].sort((x, y) => cmp(x.path, y.path));
+  const hasSuccessor = (p: string) => (known.get(p)?.size ?? 0) > 0;
+  // 1. "Status: Superseded" with no target: the later ADR that links back to it (the latest one if several do).
+  for (const old of list) {
+    if (old.status !== "superseded" || hasSuccessor(old.path)) continue;
+    const backLinks = list.filter((b) => b !== old && isLater(b, old) !== false && linksTo(b, old, adrs));
+    const latest = backLinks.sort((x, y) => (isLater(x, y) ? -1 : isLater(y, x) ? 1 : cmp(y.path, x.path)))[0];
+    if (latest) out.push([old.path, latest.path]);
+  }
+  // 2. A later ADR whose title reverses the subject of an earlier one, with the subject rare across the log.
+  const subjects = new Map(list.map((a) => [a.path, subjectWords(a.title)]));
+  const df = new Map<string, number>();
+  for (const words of subjects.values()) for (const w of words) df.set(w, (df.get(w) ?? 0) + 1);
+  for (const later of list) {
+    if (!REVERSAL.test(later.title)) continue;
+    const mine = subjects.get(later.path)!;
+    for (const old of list) {
+      if (old === later || hasSuccessor(old.path) || out.some(([o]) => o === old.path)) continue;
+      if (old.status === "rejected" || isLater(later, old) !== true) continue;
+      const theirs = subjects.get(old.path)!;
+      const shared = [...mine].filter((w) => theirs.has(w) && (df.get(w) ?? 0) <= 3);
+      // The earlier ADR's subject must be (nearly) all of its title: "Helm chart" → "Delete Helm chart".
+      if (shared.length >= 1 && shared.length >= Math.ceil(theirs.size * 0.6)) out.push([old.path, later.path]);
+    }
+  }
+  return out;
+}
+
+/** Whether `from` links to `to`: by path, number ("ADR 008"), file name or slug. */
+function linksTo(from: ParsedAdr, to: ParsedAdr, adrs: Map<string, ParsedAdr>): boolean {
+  const text = from.doc.lines.join("\n");
+  const linkRe = /\]\(\s*<?([^)\s>]+)>?[^)]*\)/g;
+  for (let m = linkRe.exec(text); m; m = linkRe.exec(text)) {
+    if (resolveAdrRef(m[1], from, adrs) === to.path) return true;
+  }
+  if (to.number !== undefined && new RegExp(`\\bADR[\\s_#-]*0*${to.number}\\b`, "i").test(text)) {
+    return resolveAdrRef(`ADR-${to.number}`, from, adrs) === to.path;
+  }
+  return false;
+}
+
+/** Names an ADR answers to in a link: its file name, that name without a number or date prefix, and for `slug/README.md` the folder. */
+function adrSlugs(path: string): string[] {
+  const parts = path.toLowerCase().split("/");
+  let base = parts.pop()!.replace(/\.(md|markdown)$/, "");
+  if ((base === "readme" || base === "index") && parts.length) base = parts.pop()!;
+  const bare = base.replace(/^(?:adr[-_]?)?(?:\d{4}-\d{2}-\d{2}|\d{8}|\d+)[-_]/, "");
+  return [...new Set([base, bare])];
 }
 
 export function resolveAdrRef(ref: string, from: ParsedAdr, adrs: Map<string, ParsedAdr>): string | undefined {
   if (adrs.has(ref)) return ref;
   const dir = from.path.includes("/") ? from.path.slice(0, from.path.lastIndexOf("/")) : "";
   const all = [...adrs.values()].filter((a) => a.path !== from.path);
-  const num = /^(?:ADR[\s_#-]*)?0*(\d+)$/i.exec(ref.trim()) ?? /^0*(\d+)[-_]/.exec(ref.split("/").pop() ?? "");
+  const num = /^(?:ADR[\s_#-]*)?0*(\d{1,6})$/i.exec(ref.trim()) ?? /^(?:adr[-_]?)?0*(\d{1,6})[-_]/i.exec(ref.split("/").pop() ?? "");
   if (num) {
     const n = Number(num[1]);
     const hits = all.filter((a) => a.number === n);
     const sameDir = hits.filter((a) => a.path.startsWith(dir + "/") && !a.path.slice(dir.length + 1).includes("/"));
+    // Duplicate numbers (two ADR 0009s) only resolve when the file name says which one.
+    const named = (xs: ParsedAdr[]) => {
+      const slug = ref.split("#")[0].split("/").pop()?.toLowerCase().replace(/\.(md|markdown)$/, "");
+      return slug ? xs.filter((a) => adrSlugs(a.path).includes(slug)) : [];
+    };
     if (sameDir.length === 1) return sameDir[0].path;
     if (hits.length === 1) return hits[0].path;
+    const byName = named(hits);
+    if (byName.length === 1) return byName[0].path;
   }
-  const base = ref.split("#")[0].split("/").pop()?.toLowerCase();
-  if (base && /\.(md|markdown)$/.test(base)) {
+  const target = ref.split("#")[0].replace(/\/+$/, "");
+  const base = target.split("/").pop()?.toLowerCase();
+  if (base && /\.(md|markdown)$/.test(base) && !/^(readme|index)\./.test(base)) {
     const hits = all.filter((a) => a.path.split("/").pop()?.toLowerCase() === base);
+    if (hits.length === 1) return hits[0].path;
+  }
+  // Site links ("/architecture-decisions/records/production-data-in-staging", "../2022-02-14-helm-chart/") by slug.
+  const slugs = adrSlugs(target.replace(/\/(readme|index)\.(md|markdown)$/i, ""));
+  if (slugs[0]) {
+    const hits = all.filter((a) => adrSlugs(a.path).some((s) => slugs.includes(s)));
     if (hits.length === 1) return hits[0].path;
   }
   return undefined;
@@ -383,66 +583,6 @@ export function resolveAdrRef(ref: string, from: ParsedAdr, adrs: Map<string, Pa
 function effectiveStatus(adr: ParsedAdr, graph: SupersessionGraph): AdrStatus {
   if (adr.status === "superseded" || adr.status === "deprecated" || adr.status === "rejected") return adr.status;
   return graph.supersededBy.get(adr.path)?.size ? "superseded" : adr.status;
-}
-
-function statusPrior(unit: Unit, graph: SupersessionGraph): number {
-  return unit.adr ? STATUS_PRIOR[effectiveStatus(unit.adr, graph)] : 1;
-}
-
-/**
- * The hard rule: every section of a superseded ADR ranks below every ranked section of the ADR that supersedes it.
- * When the superseding ADR's Decision (or Decision Outcome) did not match, it is pulled in just above the
- * superseded ADR's best section, so the replacement decision is always cited next to the outdated one. Superseded
- * sections are then capped below the replacement's lowest section. Repeats until stable, for chains (A → B → C).
- */
-function enforceSupersession(scored: Scored[], unitsByPath: Map<string, Unit[]>, graph: SupersessionGraph): Scored[] {
-  const out = [...scored];
-  const edges = [...graph.supersededBy.entries()].flatMap(([old, repl]) => [...repl].sort().map((r) => [old, r] as const)).sort();
-  // Scored sections grouped by file, kept in step with `out` (one pass instead of a filter per edge and round).
-  const scoredByPath = new Map<string, Scored[]>();
-  for (const s of out) {
-    const list = scoredByPath.get(s.unit.file.path);
-    if (list) list.push(s);
-    else scoredByPath.set(s.unit.file.path, [s]);
-  }
-  const byPath = (p: string) => scoredByPath.get(p) ?? [];
-  for (let round = 0; round < 10; round++) {
-    let changed = false;
-    for (const [old, repl] of edges) {
-      const olds = byPath(old);
-      if (!olds.length) continue;
-      const maxOld = Math.max(...olds.map((s) => s.score));
-      let news = byPath(repl);
-      if (!news.some((s) => isDecisionSection(s.unit))) {
-        const decision = pickDecisionUnit(unitsByPath.get(repl) ?? []);
-        if (decision && !news.some((s) => s.unit === decision)) {
-          const pulled = { unit: decision, score: maxOld * 1.05 };
-          out.push(pulled);
-          scoredByPath.set(repl, [...news, pulled]);
-          news = byPath(repl);
-          changed = true;
-        }
-      }
-      if (!news.length) continue;
-      const floor = Math.min(...news.map((s) => s.score));
-      for (const s of olds) {
-        if (s.score >= floor) {
-          s.score = floor * 0.98;
-          changed = true;
-        }
-      }
-    }
-    if (!changed) break;
-  }
-  return out;
-}
-
-function isDecisionSection(u: Unit): boolean {
-  return u.adrSection === "decision" || u.adrSection === "decision-outcome";
-}
-
-function pickDecisionUnit(own: Unit[]): Unit | undefined {
-  return own.find((u) => u.adrSection === "decision") ?? own.find((u) => u.adrSection === "decision-outcome") ?? own.find((u) => u.precision === "document");
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -471,7 +611,9 @@ function toEvidence(s: Scored, graph: SupersessionGraph): EvidenceItem | undefin
     const adr = unit.adr;
     const status = effectiveStatus(adr, graph);
     item.adr = adrMeta(adr, graph, unit.adrSection);
-    if (status === "superseded" || status === "deprecated" || status === "rejected") item.title = `${unit.label} (${status})`;
+    if (status === "superseded" || status === "deprecated" || status === "rejected") {
+      item.title = `${unit.label} (${status}${item.adr.supersession_inferred ? ", inferred" : ""})`;
+    }
   }
   return item;
 }
@@ -489,5 +631,6 @@ function adrMeta(adr: ParsedAdr, graph: SupersessionGraph, section?: string): Ad
     considered_options: adr.considered_options,
     ...(adr.chosen_option ? { chosen_option: adr.chosen_option } : {}),
     ...(section ? { section } : {}),
+    ...([...graph.inferred].some((k) => k.split("\0").includes(adr.path)) ? { supersession_inferred: true as const } : {}),
   };
 }

@@ -1,0 +1,192 @@
+// Recognises Architecture Decision Records by what they are, not where a default glob expects them: the folder an
+// adr-tools `.adr-dir` or a log4brains `.log4brains.yml` names, numbered or dated file names, ADR headings and a
+// front-matter status. Pure functions over paths and text; discovery does the I/O.
+import { posix } from "node:path";
+import matter from "gray-matter";
+
+/** How an ADR folder was found; shown in the discovery stage's status. */
+export type AdrFolderSource = ".adr-dir" | ".log4brains.yml" | "content" | "setting";
+
+export interface AdrFolderHint {
+  /** Workspace-relative folder, forward slashes, no trailing slash ("" for the root). */
+  dir: string;
+  via: AdrFolderSource;
+}
+
+/** `.adr-dir` holds one relative folder path (adr-tools). */
+export function parseAdrDirFile(body: string): string | undefined {
+  const line = body.split(/\r?\n/).map((l) => l.trim()).find((l) => l && !l.startsWith("#"));
+  return line ? normaliseDir(line) : undefined;
+}
+
+/** `.log4brains.yml`: `project.adrFolder`. Parsed as YAML (through gray-matter's parser); junk gives undefined. */
+export function parseLog4brainsFile(body: string): string | undefined {
+  try {
+    const data = matter(`---\n${body}\n---\n`).data as { project?: { adrFolder?: unknown } };
+    const folder = data?.project?.adrFolder;
+    return typeof folder === "string" ? normaliseDir(folder) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** "./docs/adr/" → "docs/adr"; anything escaping the root or absolute → undefined. */
+export function normaliseDir(raw: string): string | undefined {
+  const trimmed = raw.trim().replace(/\\/g, "/");
+  if (!trimmed || trimmed.startsWith("/") || /^[a-z]:/i.test(trimmed)) return undefined;
+  const n = posix.normalize(trimmed).replace(/\/+$/, "");
+  if (n === "." ) return "";
+  if (n === ".." || n.startsWith("../")) return undefined;
+  return n;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Names
+
+const NUMBERED = /^(?:adr[-_ ]?)?\d{1,5}[-_. ][^/]*\.(?:md|markdown)$/i;
+const DATED = /^(?:\d{4}-\d{2}-\d{2}|\d{8})[-_][^/]*\.(?:md|markdown)$/i;
+const DATED_FOLDER = /^(?:\d{4}-\d{2}-\d{2}|\d{8})[-_].+$/;
+const FOLDER_DOC = /^(?:readme|index)\.(?:md|markdown)$/i;
+
+/** The ADR-shaped part of a path: `0005-x.md`, `adr-0005-x.md`, `ADR-0005-x.md`, `2024-03-01-x.md`, `20240301-x.md`, `2024-03-01-x/README.md`. */
+export function adrNameSignal(path: string): "numbered" | "dated" | "dated-folder" | undefined {
+  const base = posix.basename(path);
+  if (DATED.test(base)) return "dated";
+  if (NUMBERED.test(base) && !/^\d+\.\d+/.test(base)) return "numbered";
+  if (FOLDER_DOC.test(base)) {
+    const parent = posix.basename(posix.dirname(path));
+    if (DATED_FOLDER.test(parent)) return "dated-folder";
+  }
+  return undefined;
+}
+
+/**
+ * The folder that holds a set of ADRs: the file's own folder, or for one-folder-per-ADR layouts
+ * (`records/2024-03-01-x/README.md`) the folder above.
+ */
+export function adrFolderOf(path: string): string {
+  const dir = posix.dirname(path);
+  const folder = adrNameSignal(path) === "dated-folder" ? posix.dirname(dir) : dir;
+  return folder === "." ? "" : folder;
+}
+
+/** Templates and examples are never decisions: by folder, or by a template name on a file that is not numbered or dated. */
+export function isTemplatePath(path: string): boolean {
+  const lower = path.toLowerCase();
+  if (/(^|\/)(templates?|_templates?|\.templates?|examples?)(\/|$)/.test(lower.slice(0, lower.lastIndexOf("/") + 1))) return true;
+  return !adrNameSignal(path) && /(^|[-_.])template([-_.]|$)/.test(posix.basename(lower));
+}
+
+// "{short title of solved problem}", "{proposed | accepted | …}", "[describe the context]", "<status>": prose
+// placeholders, not code (no quotes, colons or nested braces inside).
+const PLACEHOLDER = /\{[A-Za-z][A-Za-z0-9,/….'’()-]*[ |][A-Za-z0-9 ,|/….'’()-]{1,120}\}|\[(?:short title|title of|describe|insert|add)[^\]\n]{0,80}\](?!\()|<(?:short title|title|status|date|name)>/g;
+
+/** A template filled with placeholders rather than a decision (code blocks are not read). */
+export function looksLikeTemplate(text: string): boolean {
+  let inFence = false;
+  let hits = 0;
+  for (const line of text.slice(0, 8000).split("\n")) {
+    if (/^ {0,3}(`{3,}|~{3,})/.test(line)) inFence = !inFence;
+    if (inFence) continue;
+    hits += line.replace(/`[^`]*`/g, "").match(PLACEHOLDER)?.length ?? 0;
+    if (hits >= 3) return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Content
+
+export interface AdrContentSignals {
+  /** Level ≥ 1 headings normalised: "status", "context", "decision", "consequences", "considered-options", "decision-outcome", … */
+  headings: Set<string>;
+  frontMatterStatus: boolean;
+  statusLine: boolean;
+  /** "# ADR 0004 - Static asset pipeline", "# 5. Use X" */
+  adrTitle: boolean;
+  /** Share of non-blank lines that are links or list items of links (an index page). */
+  linkListShare: number;
+}
+
+const HEADING = /^ {0,3}#{1,6}\s+(.+?)\s*#*\s*$/;
+const STATUS_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?status(?:\*\*|__)?\s*:/i;
+
+function headingKey(raw: string): string | undefined {
+  const h = raw
+    .replace(/[*_`]/g, "")
+    .toLowerCase()
+    .replace(/^\d+(\.\d+)*[.)]?\s+/, "")
+    .replace(/[:.]+$/, "")
+    .trim();
+  if (/^status\b/.test(h)) return "status";
+  if (/^(context( and problem statement)?|problem statement|background|problem|motivation)$/.test(h)) return "context";
+  if (/^(considered options|options considered|options|alternatives( considered)?)$/.test(h)) return "considered-options";
+  if (/^decision outcome$/.test(h)) return "decision-outcome";
+  if (/^(decision|the decision|decisions|proposed decision)$/.test(h)) return "decision";
+  if (/^(consequences|positive consequences|negative consequences|implications)$/.test(h)) return "consequences";
+  if (/^(decision drivers)$/.test(h)) return "decision-drivers";
+  if (/^(rationale|justification)$/.test(h)) return "rationale";
+  return undefined;
+}
+
+export function contentSignals(text: string): AdrContentSignals {
+  const lines = text.slice(0, 64 * 1024).split("\n");
+  const headings = new Set<string>();
+  let inFence = false;
+  let adrTitle = false;
+  let statusLine = false;
+  let nonBlank = 0;
+  let linkLines = 0;
+  let frontMatterStatus = false;
+  let start = 0;
+  if (lines[0]?.trim() === "---") {
+    const close = lines.findIndex((l, i) => i > 0 && (l.trim() === "---" || l.trim() === "..."));
+    if (close > 0) {
+      frontMatterStatus = lines.slice(1, close).some((l) => /^status\s*:/i.test(l.trim()));
+      start = close + 1;
+    }
+  }
+  for (let i = start; i < lines.length; i++) {
+    const line = lines[i];
+    if (/^ {0,3}(`{3,}|~{3,})/.test(line)) inFence = !inFence;
+    if (inFence) continue;
+    if (!line.trim()) continue;
+    nonBlank++;
+    if (/^\s*(?:[-*+]|\d+[.)])?\s*\[[^\]]+\]\([^)]+\)\s*[.,;]?\s*$/.test(line) || /^\s*\|.*\]\(.*\|\s*$/.test(line)) linkLines++;
+    const h = HEADING.exec(line);
+    if (h) {
+      const key = headingKey(h[1]);
+      if (key) headings.add(key);
+      if (/^ {0,3}#\s+(?:ADR[\s_#-]*\d+|\d{1,5}\s*[.:)\-–—])/i.test(line)) adrTitle = true;
+      continue;
+    }
+    if (STATUS_LINE.test(line)) statusLine = true;
+  }
+  return { headings, frontMatterStatus, statusLine, adrTitle, linkListShare: nonBlank ? linkLines / nonBlank : 0 };
+}
+
+/**
+ * Whether the text reads as a decision record on its own: a decision heading plus another ADR heading, the MADR
+ * trio, or a status (front matter or line) next to a decision or context heading.
+ */
+export function strongAdrContent(s: AdrContentSignals): boolean {
+  const h = s.headings;
+  const decision = h.has("decision") || h.has("decision-outcome");
+  const companions = ["status", "context", "consequences", "considered-options", "decision-drivers"].filter((k) => h.has(k)).length;
+  if (decision && companions >= 1) return true;
+  if ((s.frontMatterStatus || s.statusLine || h.has("status")) && (decision || h.has("context"))) return true;
+  return false;
+}
+
+/** Weaker evidence that a numbered or dated file is an ADR: any ADR heading, a status, or an "ADR N" title. */
+export function weakAdrContent(s: AdrContentSignals): boolean {
+  return s.adrTitle || s.frontMatterStatus || s.statusLine || s.headings.size > 0;
+}
+
+/** An index or README that mostly lists links (to ADRs): never a decision itself. */
+export function isIndexPage(path: string, s: AdrContentSignals): boolean {
+  const base = posix.basename(path).toLowerCase();
+  const named = /^(readme|index|toc|summary|_sidebar|adr-index|decisions?)\.(md|markdown)$/.test(base);
+  if (s.headings.has("decision") || s.headings.has("decision-outcome")) return false;
+  return named || s.linkListShare >= 0.5;
+}
