@@ -1,0 +1,691 @@
+// `npm run eval`: retrieval, recommendation, option and classifier quality of the built CLI on a corpus of real
+// ADR repositories (issue 9 §7). See eval/README.md.
+//
+//   MIRRORS=/work/.mirror npm run eval                 every question (corpus: eval/corpus.json)
+//   npm run eval -- --only jabref                      questions of repos whose name contains "jabref"
+//   npm run eval -- --id james-03 --verbose            one question, with its per-question line
+//   npm run eval -- --no-write                         do not write eval/results.json
+//
+// Each repo is checked out at its pinned commit under EVAL_WORKDIR (default ~/.cache/deliberative-search-eval);
+// each question runs `node dist/cli.js "<q>" --repo <dir> --offline --json --no-cache --force` as a real process.
+// The eval reports and always exits 0; targets are printed as PASS/FAIL.
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  adrTitle,
+  firstRank,
+  judgeGrounded,
+  judgeOptions,
+  noAnswerFlagged,
+  percentile,
+  rankedDocs,
+  ratio,
+  sharedWords,
+  UNDECIDABLE_ID,
+  type EvalQuestion,
+  type LooseEvidence,
+  type LoosePayload,
+} from "./metrics";
+
+const EVAL_DIR = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(EVAL_DIR, "..");
+const CLI = join(ROOT, "dist", "cli.js");
+const RESULTS_FILE = join(EVAL_DIR, "results.json");
+const CONCURRENCY = 2;
+const QUESTION_TIMEOUT_MS = 120_000;
+const RECEIPTS_DIR = ".deliberations";
+
+interface CorpusRepo {
+  name: string;
+  mirror: string;
+  sha: string;
+  adr_dir: string;
+  format: string;
+  notes?: string;
+}
+
+interface ClassifierItem {
+  text: string;
+  label: "open-question" | "lookup" | "other";
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Arguments
+
+interface Args {
+  only?: string;
+  id?: string;
+  verbose: boolean;
+  write: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { verbose: false, write: true };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split("=", 2) as [string, string | undefined];
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined) usage(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case "--only":
+        args.only = value();
+        break;
+      case "--id":
+        args.id = value();
+        break;
+      case "--verbose":
+      case "-v":
+        args.verbose = true;
+        break;
+      case "--no-write":
+        args.write = false;
+        break;
+      case "--help":
+      case "-h":
+        usage();
+        break;
+      default:
+        usage(`unknown argument ${argv[i]}`);
+    }
+  }
+  return args;
+}
+
+function usage(error?: string): never {
+  if (error) console.error(`eval: ${error}`);
+  console.error("usage: MIRRORS=/work/.mirror npm run eval -- [--only <repo substring>] [--id <question id>] [--verbose] [--no-write]");
+  process.exit(error ? 2 : 0);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Inputs
+
+function readJson<T>(file: string): T {
+  return JSON.parse(readFileSync(file, "utf8")) as T;
+}
+
+function loadCorpus(): CorpusRepo[] {
+  const raw = readJson<{ repos: CorpusRepo[] } | CorpusRepo[]>(join(EVAL_DIR, "corpus.json"));
+  return Array.isArray(raw) ? raw : raw.repos;
+}
+
+function loadQuestions(): EvalQuestion[] {
+  const raw = readJson<{ questions: EvalQuestion[] } | EvalQuestion[]>(join(EVAL_DIR, "questions.json"));
+  return Array.isArray(raw) ? raw : raw.questions;
+}
+
+function loadClassifierSet(): ClassifierItem[] {
+  const raw = readJson<{ items: ClassifierItem[] } | ClassifierItem[]>(join(EVAL_DIR, "classifier.json"));
+  return Array.isArray(raw) ? raw : raw.items;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Checkouts
+
+function git(args: string[], opts: { cwd?: string; input?: string } = {}): string {
+  return execFileSync("git", args, {
+    cwd: opts.cwd,
+    input: opts.input,
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+}
+
+function mirrorGitDir(mirrors: string, repo: CorpusRepo): string {
+  for (const candidate of [join(mirrors, repo.mirror, "repo"), join(mirrors, repo.mirror)]) {
+    if (existsSync(join(candidate, "HEAD")) && existsSync(join(candidate, "objects"))) return candidate;
+  }
+  throw new Error(`no git mirror for ${repo.name} under ${join(mirrors, repo.mirror)}`);
+}
+
+/** Escapes a path for a gitignore-style sparse-checkout pattern. */
+function sparseEscape(path: string): string {
+  return path.replace(/[\\*?[\]!#]/g, (c) => `\\${c}`);
+}
+
+const READY_MARK = "deliberative-search-eval-ready";
+
+/**
+ * A working tree of `repo` at its pinned commit, sharing the mirror's objects (full history for the git expert).
+ * Blobs the mirror lacks (a few large binaries were left out of the snapshots) are excluded with a sparse checkout.
+ */
+function ensureCheckout(mirrors: string, workRoot: string, repo: CorpusRepo): string {
+  const dir = join(workRoot, `${repo.mirror}@${repo.sha.slice(0, 12)}`);
+  if (existsSync(join(dir, ".git", READY_MARK))) {
+    try {
+      if (git(["-C", dir, "rev-parse", "HEAD"]).trim() === repo.sha) return dir;
+    } catch {
+      // fall through and re-create
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(workRoot, { recursive: true });
+  const source = mirrorGitDir(mirrors, repo);
+  git(["clone", "--quiet", "--shared", "--no-checkout", source, dir]);
+  const tree = git(["-C", dir, "ls-tree", "-r", "-z", repo.sha]).split("\0").filter(Boolean);
+  const blobs: { id: string; path: string }[] = [];
+  for (const entry of tree) {
+    const m = /^\d+ blob ([0-9a-f]+)\t([\s\S]+)$/.exec(entry);
+    if (m) blobs.push({ id: m[1], path: m[2] });
+  }
+  const check = git(["-C", dir, "cat-file", "--batch-check"], { input: blobs.map((b) => b.id).join("\n") + "\n" });
+  const missingIds = new Set(
+    check
+      .split("\n")
+      .filter((l) => / missing$/.test(l))
+      .map((l) => l.split(" ")[0]),
+  );
+  const missing = blobs.filter((b) => missingIds.has(b.id)).map((b) => b.path);
+  if (missing.length) {
+    git(["-C", dir, "config", "core.sparseCheckout", "true"]);
+    writeFileSync(join(dir, ".git", "info", "sparse-checkout"), ["/*", ...missing.map((p) => `!/${sparseEscape(p)}`)].join("\n") + "\n");
+  }
+  git(["-C", dir, "checkout", "--quiet", "--detach", repo.sha]);
+  writeFileSync(join(dir, ".git", READY_MARK), `${repo.sha}\nmissing blobs skipped: ${missing.length}\n${missing.join("\n")}\n`);
+  return dir;
+}
+
+function readAtCheckout(dir: string, path: string): string | undefined {
+  try {
+    return readFileSync(join(dir, path), "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// One question through the built CLI
+
+interface CliRun {
+  exitCode: number | null;
+  ms: number;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+
+function runCli(question: string, repoDir: string): Promise<CliRun> {
+  return new Promise((resolvePromise) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, [CLI, question, "--repo", repoDir, "--offline", "--json", "--no-cache", "--force"], {
+      cwd: repoDir,
+      env: { ...process.env, NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    let timedOut = false;
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, QUESTION_TIMEOUT_MS);
+    const finish = (exitCode: number | null) => {
+      clearTimeout(timer);
+      resolvePromise({ exitCode, ms: Number(process.hrtime.bigint() - started) / 1e6, stdout, stderr, timedOut });
+    };
+    child.on("error", (err) => {
+      stderr += String(err);
+      finish(null);
+    });
+    child.on("close", (code) => finish(code));
+  });
+}
+
+interface QuestionResult {
+  id: string;
+  repo: string;
+  question: string;
+  tags: string[];
+  gold: string[];
+  superseded: string[];
+  exit_code: number | null;
+  ms: number;
+  error?: string;
+  no_content_word_overlap: boolean;
+  no_content_word_overlap_declared?: boolean;
+  gold_titles: string[];
+  gold_rank?: number;
+  superseded_ranks: (number | null)[];
+  superseded_above_successor: boolean;
+  top_docs: string[];
+  docs_found: number;
+  evidence_items: number;
+  options: string[];
+  recommendation?: { option_id: string; title?: string; confidence?: string };
+  grounded?: boolean;
+  grounded_reason?: string;
+  no_answer_flagged?: boolean;
+  options_right: boolean;
+  options_detail: { unmatched: string[][]; fragments: string[]; off_topic: string[] };
+}
+
+function oneLine(text: string): string {
+  return text.trim().split("\n").filter(Boolean).pop()?.slice(0, 300) ?? "";
+}
+
+async function evaluateQuestion(q: EvalQuestion, repoDir: string): Promise<QuestionResult> {
+  const goldTitles = q.gold.map((p) => adrTitle(readAtCheckout(repoDir, p) ?? "", p));
+  const overlap = q.gold.length > 0 && goldTitles.every((t) => sharedWords(q.question, t).length === 0);
+  const base: QuestionResult = {
+    id: q.id,
+    repo: q.repo,
+    question: q.question,
+    tags: q.tags ?? [],
+    gold: q.gold,
+    superseded: q.superseded ?? [],
+    exit_code: null,
+    ms: 0,
+    no_content_word_overlap: overlap,
+    no_content_word_overlap_declared: q.no_content_word_overlap,
+    gold_titles: goldTitles,
+    superseded_ranks: [],
+    superseded_above_successor: false,
+    top_docs: [],
+    docs_found: 0,
+    evidence_items: 0,
+    options: [],
+    options_right: false,
+    options_detail: { unmatched: q.expected_options ?? [], fragments: [], off_topic: [] },
+  };
+  const run = await runCli(q.question, repoDir);
+  base.exit_code = run.exitCode;
+  base.ms = Math.round(run.ms);
+  if (run.timedOut) return { ...base, error: `timed out after ${QUESTION_TIMEOUT_MS} ms` };
+  if (run.exitCode !== 0) return { ...base, error: `exit ${run.exitCode}: ${oneLine(run.stderr) || oneLine(run.stdout)}` };
+
+  let payload: LoosePayload;
+  try {
+    payload = JSON.parse(run.stdout) as LoosePayload;
+  } catch (err) {
+    return { ...base, error: `stdout is not JSON: ${(err as Error).message}` };
+  }
+  // The receipt on disk is the record of the run; prefer its payload, fall back to stdout.
+  let evidenceRef = payload.evidence_ref;
+  const errors: string[] = [];
+  if (payload.receipt_ref) {
+    try {
+      const receipt = readJson<{ payload?: LoosePayload; evidence_ref?: string }>(join(repoDir, RECEIPTS_DIR, `${payload.receipt_ref}.json`));
+      if (receipt.payload) payload = receipt.payload;
+      evidenceRef = receipt.evidence_ref ?? evidenceRef;
+    } catch (err) {
+      errors.push(`receipt unreadable: ${(err as Error).message}`);
+    }
+  } else errors.push("payload has no receipt_ref");
+  let evidence: LooseEvidence[] = [];
+  if (evidenceRef) {
+    try {
+      const raw = readJson<unknown>(join(repoDir, RECEIPTS_DIR, "evidence", `${evidenceRef}.json`));
+      const list = Array.isArray(raw) ? raw : ((raw as { items?: unknown; evidence?: unknown }).items ?? (raw as { evidence?: unknown }).evidence);
+      if (Array.isArray(list)) evidence = list as LooseEvidence[];
+      else errors.push("evidence file is not an array");
+    } catch (err) {
+      errors.push(`evidence unreadable: ${(err as Error).message}`);
+    }
+  } else errors.push("no evidence_ref");
+
+  const docs = rankedDocs(evidence);
+  const goldRank = q.gold.length ? firstRank(docs, q.gold) : undefined;
+  const supRanks = (q.superseded ?? []).map((p) => firstRank(docs, [p]) ?? null);
+  const supAbove = q.gold.length > 0 && supRanks.some((r) => r !== null && (goldRank === undefined || r < goldRank));
+  const options = (payload.options ?? []).filter((o) => o && typeof o.title === "string");
+  const titles = options.map((o) => o.title);
+  const verdict = judgeOptions(q, titles);
+  const recId = payload.recommendation?.option_id;
+  const result: QuestionResult = {
+    ...base,
+    error: errors.length ? errors.join("; ") : undefined,
+    gold_rank: goldRank,
+    superseded_ranks: supRanks,
+    superseded_above_successor: supAbove,
+    top_docs: docs.slice(0, 5),
+    docs_found: docs.length,
+    evidence_items: evidence.length,
+    options: titles,
+    recommendation: recId
+      ? { option_id: recId, title: options.find((o) => o.id === recId)?.title, confidence: payload.recommendation?.confidence }
+      : undefined,
+    options_right: verdict.ok,
+    options_detail: { unmatched: verdict.unmatched, fragments: verdict.fragments, off_topic: verdict.off_topic },
+  };
+  if (q.gold.length) {
+    const g = judgeGrounded(q, payload);
+    result.grounded = g.grounded;
+    result.grounded_reason = g.reason;
+  } else {
+    result.no_answer_flagged = noAnswerFlagged(payload);
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Aggregation
+
+interface Metrics {
+  questions: number;
+  with_gold: number;
+  errors: number;
+  recall_at_1?: number;
+  recall_at_3?: number;
+  mrr?: number;
+  other_words_questions: number;
+  other_words_recall_at_3?: number;
+  superseded_questions: number;
+  superseded_above_successor: number;
+  grounded?: number;
+  no_answer_questions: number;
+  no_answer_flagged: number;
+  no_answer_flagged_share?: number;
+  options_right?: number;
+  latency_p50_ms?: number;
+  latency_p95_ms?: number;
+}
+
+function aggregate(results: QuestionResult[]): Metrics {
+  const gold = results.filter((r) => r.gold.length > 0);
+  const ow = gold.filter((r) => r.no_content_word_overlap);
+  const sup = gold.filter((r) => r.superseded.length > 0);
+  const noAns = results.filter((r) => r.gold.length === 0);
+  const within = (rs: QuestionResult[], k: number) => rs.filter((r) => r.gold_rank !== undefined && r.gold_rank <= k).length;
+  const latencies = results.filter((r) => r.exit_code === 0).map((r) => r.ms);
+  const flagged = noAns.filter((r) => r.no_answer_flagged).length;
+  return {
+    questions: results.length,
+    with_gold: gold.length,
+    errors: results.filter((r) => r.exit_code !== 0 || r.error).length,
+    recall_at_1: ratio(within(gold, 1), gold.length),
+    recall_at_3: ratio(within(gold, 3), gold.length),
+    mrr: gold.length ? gold.reduce((s, r) => s + (r.gold_rank ? 1 / r.gold_rank : 0), 0) / gold.length : undefined,
+    other_words_questions: ow.length,
+    other_words_recall_at_3: ratio(within(ow, 3), ow.length),
+    superseded_questions: sup.length,
+    superseded_above_successor: gold.filter((r) => r.superseded_above_successor).length,
+    grounded: ratio(gold.filter((r) => r.grounded).length, gold.length),
+    no_answer_questions: noAns.length,
+    no_answer_flagged: flagged,
+    no_answer_flagged_share: ratio(flagged, noAns.length),
+    options_right: ratio(results.filter((r) => r.options_right).length, results.length),
+    latency_p50_ms: percentile(latencies, 50),
+    latency_p95_ms: percentile(latencies, 95),
+  };
+}
+
+interface ClassifierResult {
+  n: number;
+  accuracy?: number;
+  open_recall?: number;
+  not_open_specificity?: number;
+  misses: { text: string; label: string; class: string; confidence: number }[];
+  error?: string;
+}
+
+async function evaluateClassifier(items: ClassifierItem[]): Promise<ClassifierResult> {
+  let classify: (text: string) => { class: string; confidence: number };
+  try {
+    const mod = (await import("../src/core/classify")) as { classifyQuestion?: (text: string) => { class: string; confidence: number } };
+    if (typeof mod.classifyQuestion !== "function") throw new Error("src/core/classify has no classifyQuestion export");
+    classify = mod.classifyQuestion;
+  } catch (err) {
+    return { n: items.length, misses: [], error: `classifier not importable: ${(err as Error).message}` };
+  }
+  const misses: ClassifierResult["misses"] = [];
+  let right = 0;
+  let openRight = 0;
+  let openTotal = 0;
+  let notRight = 0;
+  for (const item of items) {
+    const c = classify(item.text);
+    const saysOpen = c.class === "open-question";
+    const isOpen = item.label === "open-question";
+    if (isOpen) openTotal++;
+    if (saysOpen === isOpen) {
+      right++;
+      if (isOpen) openRight++;
+      else notRight++;
+    } else misses.push({ text: item.text, label: item.label, class: c.class, confidence: Math.round(c.confidence * 100) / 100 });
+  }
+  return {
+    n: items.length,
+    accuracy: ratio(right, items.length),
+    open_recall: ratio(openRight, openTotal),
+    not_open_specificity: ratio(notRight, items.length - openTotal),
+    misses,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Targets and the table
+
+interface Target {
+  name: string;
+  value: (m: Metrics, c: ClassifierResult) => number | undefined;
+  ok: (v: number, m: Metrics) => boolean;
+  goal: string;
+  show: (v: number, m: Metrics) => string;
+}
+
+const pct = (v: number) => v.toFixed(2);
+
+const TARGETS: Target[] = [
+  { name: "recall@3", value: (m) => m.recall_at_3, ok: (v) => v >= 0.95, goal: ">= 0.95", show: pct },
+  { name: "recall@1", value: (m) => m.recall_at_1, ok: (v) => v >= 0.85, goal: ">= 0.85", show: pct },
+  { name: "superseded above successor", value: (m) => m.superseded_above_successor, ok: (v) => v === 0, goal: "0", show: (v, m) => `${v}/${m.superseded_questions}` },
+  { name: "other-words recall@3", value: (m) => m.other_words_recall_at_3, ok: (v) => v >= 0.5, goal: ">= 0.50", show: pct },
+  { name: "grounded", value: (m) => m.grounded, ok: (v) => v >= 0.85, goal: ">= 0.85", show: pct },
+  {
+    name: "no-answer flagged",
+    value: (m) => m.no_answer_flagged_share,
+    ok: (v) => v >= 5 / 6,
+    goal: ">= 5/6",
+    show: (_v, m) => `${m.no_answer_flagged}/${m.no_answer_questions}`,
+  },
+  { name: "options right", value: (m) => m.options_right, ok: (v) => v >= 0.9, goal: ">= 0.90", show: pct },
+  { name: "classifier accuracy", value: (_m, c) => c.accuracy, ok: (v) => v >= 0.9, goal: ">= 0.90", show: pct },
+  { name: "latency p95 (ms)", value: (m) => m.latency_p95_ms, ok: (v) => v <= 1500, goal: "<= 1500", show: (v) => String(Math.round(v)) },
+];
+
+function fmt(v: number | undefined, digits = 2): string {
+  return v === undefined ? "–" : v.toFixed(digits);
+}
+
+function printTable(byRepo: [string, Metrics][], overall: Metrics): void {
+  const header = ["repo", "n", "gold", "R@1", "R@3", "MRR", "OW R@3", "sup>", "grounded", "no-ans", "options", "p50", "p95", "err"];
+  const row = (name: string, m: Metrics) => [
+    name,
+    String(m.questions),
+    String(m.with_gold),
+    fmt(m.recall_at_1),
+    fmt(m.recall_at_3),
+    fmt(m.mrr),
+    m.other_words_questions ? `${fmt(m.other_words_recall_at_3)} (${m.other_words_questions})` : "–",
+    m.superseded_questions ? `${m.superseded_above_successor}/${m.superseded_questions}` : "–",
+    fmt(m.grounded),
+    m.no_answer_questions ? `${m.no_answer_flagged}/${m.no_answer_questions}` : "–",
+    fmt(m.options_right),
+    m.latency_p50_ms === undefined ? "–" : String(Math.round(m.latency_p50_ms)),
+    m.latency_p95_ms === undefined ? "–" : String(Math.round(m.latency_p95_ms)),
+    String(m.errors),
+  ];
+  const rows = [header, ...byRepo.map(([name, m]) => row(name, m)), row("overall", overall)];
+  const widths = header.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  console.log(line(rows[0]));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const r of rows.slice(1, -1)) console.log(line(r));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  console.log(line(rows[rows.length - 1]));
+}
+
+function verboseLine(r: QuestionResult): string {
+  const rank = r.gold.length ? (r.gold_rank ? `gold@${r.gold_rank}` : "gold@–") : "no-gold";
+  const sup = r.superseded.length ? ` sup@${r.superseded_ranks.map((x) => x ?? "–").join(",")}` : "";
+  const top = r.top_docs.slice(0, 3).map((d) => d.split("/").slice(-2).join("/")).join(" | ") || "(no docs)";
+  const rec = r.recommendation
+    ? r.recommendation.option_id === UNDECIDABLE_ID
+      ? `undecidable (${r.recommendation.confidence ?? "?"})`
+      : `"${r.recommendation.title ?? r.recommendation.option_id}" (${r.recommendation.confidence ?? "?"})`
+    : "–";
+  const marks = [
+    r.gold.length ? (r.grounded ? "grounded" : `not grounded: ${r.grounded_reason}`) : r.no_answer_flagged ? "flagged" : "NOT flagged",
+    r.options_right ? "options ok" : `options: ${[
+      r.options_detail.unmatched.length ? `missing ${r.options_detail.unmatched.map((g) => g[0]).join("/")}` : "",
+      r.options_detail.fragments.length ? `fragments ${r.options_detail.fragments.map((t) => JSON.stringify(t)).join(",")}` : "",
+      r.options_detail.off_topic.length ? `off-topic ${r.options_detail.off_topic.map((t) => JSON.stringify(t)).join(",")}` : "",
+    ]
+      .filter(Boolean)
+      .join("; ")}`,
+  ];
+  return [
+    `${r.id.padEnd(11)} ${rank}${sup} ${r.ms}ms${r.error ? `  ERROR ${r.error}` : ""}`,
+    `    top: ${top}`,
+    `    options: ${r.options.map((t) => JSON.stringify(t)).join(", ") || "–"}`,
+    `    rec: ${rec}; ${marks.join("; ")}`,
+  ].join("\n");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Main
+
+async function pool<T, R>(items: T[], n: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(n, items.length) }, async () => {
+    for (;;) {
+      const i = next++;
+      if (i >= items.length) return;
+      out[i] = await fn(items[i], i);
+    }
+  });
+  await Promise.all(workers);
+  return out;
+}
+
+function tagCounts(questions: EvalQuestion[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const q of questions) for (const t of q.tags ?? []) counts[t] = (counts[t] ?? 0) + 1;
+  return counts;
+}
+
+async function main(): Promise<void> {
+  const mirrors = process.env.MIRRORS;
+  if (!mirrors) {
+    console.log("eval: MIRRORS not set; skipping (point it at the fetched mirrors, e.g. MIRRORS=/work/.mirror)");
+    return;
+  }
+  const args = parseArgs(process.argv.slice(2));
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing; run npm run build (npm run eval does)`);
+  const workRoot = resolve(process.env.EVAL_WORKDIR || join(os.homedir(), ".cache", "deliberative-search-eval"));
+  const corpus = loadCorpus();
+  const allQuestions = loadQuestions();
+  const repoByName = new Map(corpus.map((r) => [r.name, r]));
+  for (const q of allQuestions) if (!repoByName.has(q.repo)) throw new Error(`question ${q.id}: unknown repo ${q.repo}`);
+  const only = args.only?.toLowerCase();
+  const questions = allQuestions.filter(
+    (q) => (!only || q.repo.toLowerCase().includes(only)) && (!args.id || q.id === args.id),
+  );
+  if (!questions.length) throw new Error("no question matches --only / --id");
+
+  const started = Date.now();
+  const repos = corpus.filter((r) => questions.some((q) => q.repo === r.name));
+  const dirs = new Map<string, string>();
+  for (const repo of repos) {
+    const t = Date.now();
+    const dir = ensureCheckout(mirrors, workRoot, repo);
+    rmSync(join(dir, RECEIPTS_DIR), { recursive: true, force: true });
+    dirs.set(repo.name, dir);
+    console.log(`eval: ${repo.name} @ ${repo.sha.slice(0, 12)} ready in ${Date.now() - t} ms (${dir})`);
+  }
+
+  // Paths and the declared no_content_word_overlap flags are checked against the checkout.
+  for (const q of questions) {
+    const dir = dirs.get(q.repo)!;
+    for (const p of [...q.gold, ...(q.superseded ?? [])]) {
+      if (!existsSync(join(dir, p))) console.log(`eval: warning: ${q.id}: ${p} does not exist at the pinned commit`);
+    }
+  }
+
+  console.log(`eval: ${questions.length} questions on ${repos.length} repos, concurrency ${CONCURRENCY}`);
+  let done = 0;
+  const results = await pool(questions, CONCURRENCY, async (q) => {
+    const r = await evaluateQuestion(q, dirs.get(q.repo)!);
+    done++;
+    if (args.verbose) console.log(verboseLine(r));
+    else if (process.stdout.isTTY) process.stdout.write(`\r  ${done}/${questions.length}`);
+    return r;
+  });
+  if (!args.verbose && process.stdout.isTTY) process.stdout.write("\r");
+
+  for (const r of results) {
+    if (r.no_content_word_overlap_declared !== undefined && r.no_content_word_overlap_declared !== r.no_content_word_overlap && r.gold.length) {
+      const shared = r.gold_titles.flatMap((t) => sharedWords(r.question, t));
+      console.log(
+        `eval: note: ${r.id} declares no_content_word_overlap=${r.no_content_word_overlap_declared}, computed ${r.no_content_word_overlap}` +
+          (shared.length ? ` (shares ${[...new Set(shared)].join(", ")} with "${r.gold_titles.join('" / "')}")` : ` (title "${r.gold_titles.join('" / "')}")`),
+      );
+    }
+  }
+
+  const classifierItems = loadClassifierSet();
+  const classifier = await evaluateClassifier(classifierItems);
+
+  const byRepo: [string, Metrics][] = repos.map((repo) => [repo.name, aggregate(results.filter((r) => r.repo === repo.name))]);
+  const overall = aggregate(results);
+  console.log("");
+  printTable(byRepo, overall);
+  console.log("");
+  const classifierLine = classifier.error
+    ? `classifier: ${classifier.error}`
+    : `classifier: ${fmt(classifier.accuracy)} on ${classifier.n} strings (open recall ${fmt(classifier.open_recall)}, non-open ${fmt(classifier.not_open_specificity)}; ${classifier.misses.length} misses)`;
+  console.log(classifierLine);
+  if (args.verbose) for (const m of classifier.misses) console.log(`    miss: [${m.label} → ${m.class} ${m.confidence}] ${m.text}`);
+  console.log("");
+  const targets = TARGETS.map((t) => {
+    const v = t.value(overall, classifier);
+    return { name: t.name, goal: t.goal, value: v ?? null, shown: v === undefined ? "–" : t.show(v, overall), pass: v === undefined ? null : t.ok(v, overall) };
+  });
+  const width = Math.max(...targets.map((t) => t.name.length));
+  for (const t of targets) console.log(`  ${t.pass === null ? "n/a " : t.pass ? "PASS" : "FAIL"}  ${t.name.padEnd(width)}  ${t.shown.padStart(7)}  (target ${t.goal})`);
+  const owWithGold = results.filter((r) => r.gold.length && r.no_content_word_overlap).length;
+  console.log("");
+  console.log(
+    `eval: ${results.length} questions (${overall.with_gold} with gold, ${owWithGold} share no content word with the gold title, ${overall.superseded_questions} superseded, ${overall.no_answer_questions} no-answer); ` +
+      `${overall.errors} errors; ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+
+  if (args.write) {
+    const head = (() => {
+      try {
+        return git(["-C", ROOT, "rev-parse", "HEAD"]).trim();
+      } catch {
+        return undefined;
+      }
+    })();
+    const out = {
+      generated_at: new Date().toISOString(),
+      project_head: head,
+      node: process.version,
+      filter: args.only || args.id ? { only: args.only, id: args.id } : undefined,
+      corpus: repos.map((r) => ({ name: r.name, sha: r.sha })),
+      question_set: { questions: questions.length, tags: tagCounts(questions), other_words_with_gold: owWithGold },
+      targets,
+      overall,
+      by_repo: Object.fromEntries(byRepo),
+      classifier,
+      questions: results,
+    };
+    writeFileSync(RESULTS_FILE, JSON.stringify(out, null, 2) + "\n");
+    console.log(`eval: wrote ${RESULTS_FILE.slice(ROOT.length + 1)}`);
+  }
+}
+
+main().catch((err) => {
+  console.error(`eval: ${(err as Error).stack ?? err}`);
+  process.exitCode = 1;
+});
