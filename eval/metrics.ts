@@ -189,11 +189,26 @@ export function firstRank(docs: string[], paths: string[]): number | undefined {
 // ---------------------------------------------------------------------------------------------------------------
 // Options
 
-/** Options that do not take a side on the named alternatives: keep the current approach, defer, do nothing. */
-const GENERIC_OPTION = /\b(keep|current|status quo|existing|as[- ]is|defer|postpone|wait|do nothing|no change|leave it)\b/i;
+/** A keep / defer / do-nothing marker; the rest of a generic option's title may only be filler words. */
+const GENERIC_MARKER = /\b(keep|stay|stick|current|currently|existing|status quo|defer|postpone|wait|do nothing|no change|as[- ]is|leave)\b/i;
+const GENERIC_FILLER = new Set(
+  `defer deferred do approach setup solution design status quo decision later gather collect more evidence information postpone wait nothing
+   change changes leave current currently existing present option alternative what have the and with as is it for now until`
+    .split(/\s+/)
+    .filter(Boolean),
+);
 
+/**
+ * Options that take no side on the named alternatives: "Keep the current approach", "Defer the decision and gather
+ * more evidence", "Do nothing". "Keep Guice modules" is not generic: it names something, so it must be on topic.
+ */
 export function isGenericOption(title: string): boolean {
-  return GENERIC_OPTION.test(title);
+  if (!GENERIC_MARKER.test(title)) return false;
+  return title
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter(Boolean)
+    .every((t) => GENERIC_FILLER.has(t) || STOP_WORDS.has(t));
 }
 
 function hasKeyword(title: string, keywords: string[]): boolean {
@@ -240,7 +255,8 @@ export interface OptionsVerdict {
 /**
  * Options are right when every expected group matches a distinct option title, no title is a fragment (at most one
  * content word, no expected group's keyword in it, and not a generic keep/defer option), and no
- * title is off-topic (shares no content word with the question, is not generic, and is not the gold choice).
+ * title is off-topic (shares no content word with the question, matches no expected group, is not generic, and is
+ * not the gold choice).
  */
 export function judgeOptions(question: EvalQuestion, titles: string[]): OptionsVerdict {
   const groups = question.expected_options ?? [];
@@ -253,8 +269,9 @@ export function judgeOptions(question: EvalQuestion, titles: string[]): OptionsV
     if (isGenericOption(title)) continue;
     const words = [...contentWords(title)];
     if (words.length <= 1 && !groups.some((g) => hasKeyword(title, g))) fragments.push(title);
+    const named = groups.some((g) => hasKeyword(title, g));
     const isChoice = !!question.gold_choice_keywords?.length && hasKeyword(title, question.gold_choice_keywords);
-    if (!isChoice && !words.some((w) => qWords.has(w))) offTopic.push(title);
+    if (!named && !isChoice && !words.some((w) => qWords.has(w))) offTopic.push(title);
   }
   return { ok: unmatched.length === 0 && fragments.length === 0 && offTopic.length === 0, unmatched, fragments, off_topic: offTopic };
 }
