@@ -1,18 +1,34 @@
 // `deliberate`: the command-line face of the same core the extension uses.
 //   deliberate "<question>" [--repo DIR] [--json] [--shape option-picker|ranked-evidence] [--offline] [--force] [--no-receipt]
 //   deliberate pick <receipt_id> <option_id> [--reason TEXT] [--repo DIR]
-//   deliberate verify [--repo DIR]
+//   deliberate verify [--repo DIR] [--allow-untrusted] [--json]
 //   deliberate list [--repo DIR] [--json]
-// Exit codes: 0 ok, 1 a check failed (verify), 2 bad input, 3 the classifier abstained, 130 cancelled.
+//   deliberate keys show|add|list
+// Exit codes: 0 ok, 1 a check failed (verify, a refused pick), 2 bad input, 3 the classifier abstained, 130 cancelled.
+// Everything printed passes through the terminal sanitiser (sanitize.ts): text from the repository, a model or the
+// web never reaches the terminal with its control sequences.
 import { parseArgs } from "node:util";
 import { existsSync, statSync } from "node:fs";
+import { hostname, userInfo } from "node:os";
 import { resolve } from "node:path";
 import { DeliberationError, deliberate, oneLine, type DeliberateRequest, type ExternalSources } from "./core/pipeline";
-import { canonicalUrl, parseAllowHost } from "./core/external";
+import { canonicalUrl, hasCredentials, parseAllowHost } from "./core/external";
 import { createModelStack, createOpenAIChatModel, describeEgress, describeModelConfig, modelOptionsFromCli, ModelConfigError } from "./core/model";
 import { toRankedRows } from "./core/fuse";
-import { loadOrCreateKeyFile } from "./core/receipts/signing";
-import { listReceipts, recordPick, verifyAll } from "./core/receipts/store";
+import { keyIdOf, loadKeyFileIfExists, loadOrCreateKeyFile } from "./core/receipts/signing";
+import {
+  DEFAULT_RECEIPTS_DIR,
+  LockTimeoutError,
+  PickRefusedError,
+  ReceiptInputError,
+  ReceiptsDirError,
+  listReceipts,
+  recordPick,
+  verifyAll,
+  type ReceiptVerification,
+} from "./core/receipts/store";
+import { ALLOWED_SIGNERS_FILE, SIGNER_NAME, addAllowedSigner, classifySigner, readAllowedSigners, signerLine } from "./core/receipts/trust";
+import { terminalSafe, terminalSafeJson, terminalSafeLine } from "./core/sanitize";
 import { citationLocation, recommendationHeadline } from "./core/render";
 import { UNDECIDABLE, type OptionPicker, type Receipt } from "./core/schemas";
 import type { DeliberationConfig, ProgressEvent } from "./core/types";
@@ -24,8 +40,11 @@ const USAGE = `usage:
              [--provider openai|none] [--base-url URL] [--model NAME] [--keep-internal-local] [--dry-run]
              [--adr-glob GLOB]... [--convention-glob GLOB]... [--git-budget-ms MS]
   deliberate pick <receipt_id> <option_id> [--reason TEXT] [--repo DIR]
-  deliberate verify [--repo DIR]
-  deliberate list [--repo DIR] [--json]`;
+  deliberate verify [--repo DIR] [--allow-untrusted] [--json]
+  deliberate list [--repo DIR] [--json]
+  deliberate keys show [--name NAME]
+  deliberate keys add <name> <public-key> [--repo DIR]
+  deliberate keys list [--repo DIR]`;
 
 class UsageError extends Error {}
 
@@ -43,27 +62,48 @@ function repoOption(value: string | undefined): string {
   return repo;
 }
 
-export async function main(argv: string[], io: Io): Promise<number> {
+/** The same Io with every line made terminal-safe (control sequences and characters stripped). */
+function safeIo(io: Io): Io {
+  return { ...io, out: (s) => io.out(terminalSafe(s)), err: (s) => io.err(terminalSafe(s)) };
+}
+
+/** JSON for stdout: C1/DEL escaped (JSON.stringify already escapes C0), so it prints inertly and parses the same. */
+function printJson(io: Io, value: unknown): void {
+  io.out(terminalSafeJson(JSON.stringify(value, null, 2)));
+}
+
+export async function main(argv: string[], rawIo: Io): Promise<number> {
+  const io = safeIo(rawIo);
   try {
     const [first] = argv;
-    if (!first || first === "--help" || first === "-h") {
+    if (argv.length === 0) {
+      io.err("deliberate: no question given (deliberate --help shows the usage)");
+      return 2;
+    }
+    if (first === "--help" || first === "-h") {
       io.out(USAGE);
-      return first ? 0 : 2;
+      return 0;
     }
     if (first === "pick") return await pickCommand(argv.slice(1), io);
     if (first === "verify") return await verifyCommand(argv.slice(1), io);
     if (first === "list") return await listCommand(argv.slice(1), io);
+    if (first === "keys") return await keysCommand(argv.slice(1), io);
     return await deliberateCommand(argv, io);
   } catch (err) {
-    if (err instanceof UsageError || err instanceof DeliberationError) {
-      io.err(`deliberate: ${err.message}`);
+    if (
+      err instanceof UsageError ||
+      err instanceof DeliberationError ||
+      err instanceof ReceiptsDirError ||
+      err instanceof ReceiptInputError
+    ) {
+      io.err(`deliberate: ${terminalSafeLine(err.message)}`);
       return 2;
     }
     if ((err as Error)?.name === "AbortError") {
       io.err("deliberate: cancelled");
       return 130;
     }
-    io.err(`deliberate: ${oneLine(err)}`);
+    io.err(`deliberate: ${terminalSafeLine(oneLine(err))}`);
     return 1;
   }
 }
@@ -153,11 +193,11 @@ async function deliberateCommand(argv: string[], io: Io): Promise<number> {
     }
     if (shape === "ranked-evidence") {
       const rows = toRankedRows(outcome.evidence);
-      if (values.json) io.out(JSON.stringify(rows, null, 2));
+      if (values.json) printJson(io, rows);
       else for (const r of rows) io.out(`${String(r.rank).padStart(3)}  ${r.score.toFixed(4)}  ${r.expert.padEnd(8)} ${r.commit ? `${r.commit.slice(0, 10)} ` : ""}${r.path_or_url}${r.line_range ? `:${r.line_range.start}-${r.line_range.end}` : ""}`);
       return 0;
     }
-    if (values.json) io.out(JSON.stringify(outcome.payload, null, 2));
+    if (values.json) printJson(io, outcome.payload);
     else io.out(renderPicker(outcome.payload, outcome.receipt, outcome.receiptFile, outcome.cached));
     if (showProgress && outcome.cached) io.err("(turn cache hit: same question, config and artifacts)");
     return 0;
@@ -202,9 +242,22 @@ function externalSources(values: OptionValues): ExternalSources {
   const docsUrls = (values["docs-url"] as string[] | undefined) ?? [];
   const allowHosts = (values["allow-host"] as string[] | undefined) ?? [];
   const searxngUrl = values.searxng as string | undefined;
-  for (const u of docsUrls) if (!canonicalUrl(u)) throw new UsageError(`--docs-url: not an http(s) URL: ${u}`);
-  if (searxngUrl !== undefined && !canonicalUrl(searxngUrl)) throw new UsageError(`--searxng: not an http(s) URL: ${searxngUrl}`);
-  for (const h of allowHosts) if (!parseAllowHost(h)) throw new UsageError(`--allow-host: expected HOST[:PORT], got ${h}`);
+  // A user name or password in a URL would end up in the signed receipt, the evidence files and the web cache:
+  // refused, and never echoed back.
+  const credentials = (flag: string) =>
+    new UsageError(`${flag}: URLs with credentials (user:password@) are refused; they would be stored in receipts and caches`);
+  for (const u of docsUrls) {
+    if (hasCredentials(u)) throw credentials("--docs-url");
+    if (!canonicalUrl(u)) throw new UsageError(`--docs-url: not an http(s) URL: ${u}`);
+  }
+  if (searxngUrl !== undefined) {
+    if (hasCredentials(searxngUrl)) throw credentials("--searxng");
+    if (!canonicalUrl(searxngUrl)) throw new UsageError(`--searxng: not an http(s) URL: ${searxngUrl}`);
+  }
+  for (const h of allowHosts) {
+    if (h.includes("@")) throw new UsageError("--allow-host: credentials (user:password@) are not accepted; give HOST[:PORT]");
+    if (!parseAllowHost(h)) throw new UsageError(`--allow-host: expected HOST[:PORT], got ${h}`);
+  }
   return {
     ...(docsUrls.length ? { docsUrls } : {}),
     ...(searxngUrl ? { searxngUrl } : {}),
@@ -267,39 +320,147 @@ export function renderPicker(p: OptionPicker, receipt: Receipt, file: string | u
   return lines.join("\n");
 }
 
+/** Your name in picks and in `keys show`: $DELIBERATIVE_SIGNER_NAME, else user@host (only name-safe characters). */
+function localSignerName(env: NodeJS.ProcessEnv): string {
+  const wanted = env.DELIBERATIVE_SIGNER_NAME?.trim();
+  if (wanted && SIGNER_NAME.test(wanted)) return wanted;
+  let user = "user";
+  try {
+    user = userInfo().username || user;
+  } catch {
+    // no passwd entry (containers): keep the default
+  }
+  const name = `${user}@${hostname()}`.replace(/[^A-Za-z0-9._@+-]/g, "-").slice(0, 100);
+  return SIGNER_NAME.test(name) ? name : "user";
+}
+
 async function pickCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { repo: { type: "string" }, reason: { type: "string" } });
   if (positionals.length !== 2) throw new UsageError("pick needs <receipt_id> <option_id>");
   const repo = repoOption(values.repo as string | undefined);
   const [receiptId, optionId] = positionals;
-  let receipt: Receipt;
+  let receipt;
   try {
-    receipt = await recordPick(repo, receiptId, { option_id: optionId, reason: values.reason as string | undefined }, loadOrCreateKeyFile(undefined));
+    receipt = await recordPick(
+      repo,
+      receiptId,
+      { option_id: optionId, reason: values.reason as string | undefined },
+      loadOrCreateKeyFile(undefined),
+      DEFAULT_RECEIPTS_DIR,
+      { who: localSignerName(io.env) },
+    );
   } catch (err) {
+    if (err instanceof PickRefusedError || err instanceof LockTimeoutError) {
+      io.err(`deliberate: ${terminalSafeLine(err.message)}`);
+      return 1;
+    }
+    if (err instanceof ReceiptInputError) throw err;
     throw new UsageError(oneLine(err));
   }
   const pick = receipt.operator_pick!;
-  io.out(`picked ${pick.option_id} for ${receipt.receipt_id}${pick.overrode_recommendation ? " (overrides the recommendation)" : ""}; receipt re-signed`);
+  const n = receipt.picks?.length ?? 1;
+  io.out(
+    `picked ${pick.option_id} for ${receipt.receipt_id}${pick.overrode_recommendation ? " (overrides the recommendation)" : ""}; pick ${n} in its history; receipt re-signed`,
+  );
   return 0;
 }
 
+function verifyLabel(r: ReceiptVerification): string {
+  if (r.signature === "corrupt") return "CORRUPT";
+  if (r.signature === "invalid") return "INVALID";
+  if (r.evidence === "changed" || r.evidence === "missing") return "TAMPERED";
+  if (r.ok) return "ok";
+  if (r.trust === "untrusted") return "UNTRUSTED";
+  if (r.legacy) return "LEGACY";
+  return "FAILED";
+}
+
 async function verifyCommand(argv: string[], io: Io): Promise<number> {
-  const { values } = parse(argv, { repo: { type: "string" } });
+  const { values } = parse(argv, { repo: { type: "string" }, "allow-untrusted": { type: "boolean" }, json: { type: "boolean" } });
   const repo = repoOption(values.repo as string | undefined);
-  const results = await verifyAll(repo);
+  const own = loadKeyFileIfExists(undefined);
+  const allowUntrusted = !!values["allow-untrusted"];
+  const results = await verifyAll(repo, DEFAULT_RECEIPTS_DIR, { ownPublicKeyPem: own?.publicKeyPem, allowUntrusted });
+  if (values.json) {
+    printJson(io, results);
+    return results.every((r) => r.ok) ? 0 : 1;
+  }
   if (!results.length) {
     io.out("no receipts found");
     return 0;
   }
   let failed = 0;
   for (const r of results) {
-    const ok = r.signature === "valid";
-    if (!ok) failed++;
-    const citations = r.unresolved.length ? `; ${r.unresolved.length} citation(s) no longer resolve: ${r.unresolved.join(", ")}` : "; citations resolve";
-    io.out(`${ok ? "ok     " : r.signature === "corrupt" ? "CORRUPT" : "INVALID"} ${r.receipt_id}  ${ok ? "signature valid" : r.reason}${r.signature === "corrupt" ? "" : citations}`);
+    if (!r.ok) failed++;
+    const label = verifyLabel(r);
+    let line: string;
+    if (r.signature === "corrupt") line = r.reason ?? "corrupt";
+    else if (r.signature === "invalid") line = r.reason ?? "signature invalid";
+    else {
+      const citations = r.unresolved.length ? `${r.unresolved.length} citation(s) no longer resolve: ${r.unresolved.join(", ")}` : "citations resolve";
+      line = `signature valid; ${r.summary}; ${citations}`;
+    }
+    io.out(`${label.padEnd(9)} ${r.receipt_id}  ${terminalSafeLine(line)}`);
   }
   io.out(`${results.length - failed} valid, ${failed} failed`);
+  const untrusted = results.filter((r) => !r.ok && r.signature === "valid" && (r.trust === "untrusted" || r.legacy) && r.evidence !== "changed" && r.evidence !== "missing");
+  if (untrusted.length) {
+    io.out(`trust: your own key and the signers in ${DEFAULT_RECEIPTS_DIR}/${ALLOWED_SIGNERS_FILE} are trusted; add a teammate with \`deliberate keys add NAME KEY\`, or accept with --allow-untrusted`);
+  }
   return failed ? 1 : 0;
+}
+
+async function keysCommand(argv: string[], io: Io): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === "show") {
+    const { values, positionals } = parse(rest, { name: { type: "string" } });
+    if (positionals.length) throw new UsageError("keys show takes no arguments (--name NAME sets the name on the line)");
+    const name = (values.name as string | undefined) ?? localSignerName(io.env);
+    if (!SIGNER_NAME.test(name)) throw new UsageError("--name: 1-100 letters, digits or ._@+-");
+    const key = loadOrCreateKeyFile(undefined);
+    io.out(signerLine(name, key.publicKeyPem));
+    return 0;
+  }
+  if (sub === "add") {
+    const { values, positionals } = parse(rest, { repo: { type: "string" } });
+    if (positionals.length < 2) throw new UsageError("keys add needs <name> <public-key> (the line `deliberate keys show` prints)");
+    const repo = repoOption(values.repo as string | undefined);
+    const [name, ...keyParts] = positionals;
+    let result;
+    try {
+      result = await addAllowedSigner(repo, DEFAULT_RECEIPTS_DIR, name, keyParts.join(" "));
+    } catch (err) {
+      if (err instanceof LockTimeoutError) throw err;
+      throw new UsageError(`keys add: ${oneLine(err)}`);
+    }
+    const where = `${DEFAULT_RECEIPTS_DIR}/${ALLOWED_SIGNERS_FILE}`;
+    io.out(
+      result.added
+        ? `added ${result.signer.name} (${result.signer.keyId}) to ${where}; commit it so everyone's verify trusts this signer`
+        : `already listed in ${where} as ${result.signer.name} (${result.signer.keyId}); nothing changed`,
+    );
+    return 0;
+  }
+  if (sub === "list") {
+    const { values, positionals } = parse(rest, { repo: { type: "string" } });
+    if (positionals.length) throw new UsageError("keys list takes no arguments");
+    const repo = repoOption(values.repo as string | undefined);
+    const signers = await readAllowedSigners(repo, DEFAULT_RECEIPTS_DIR);
+    const own = loadKeyFileIfExists(undefined);
+    const where = `${DEFAULT_RECEIPTS_DIR}/${ALLOWED_SIGNERS_FILE}`;
+    if (signers.unreadable) io.err(`deliberate: ${terminalSafeLine(signers.unreadable)}`);
+    if (own) {
+      const mine = classifySigner(own.publicKeyPem, own.publicKeyPem, signers);
+      io.out(`you        ${own.keyId}  (your own key; always trusted${mine.name && mine.name !== "you" ? `; listed as ${mine.name}` : "; not listed"})`);
+    } else io.out("you        (no signing key yet: `deliberate keys show` creates one)");
+    if (!signers.signers.length) io.out(`no allowed signers in ${where}`);
+    for (const s of signers.signers) {
+      io.out(`${terminalSafeLine(s.name).padEnd(10)} ${s.keyId}  (${where} line ${s.line})${own && keyIdOf(own.publicKeyPem) === s.keyId ? " [you]" : ""}`);
+    }
+    for (const e of signers.errors) io.err(`deliberate: ${where} line ${e.line} ignored: ${terminalSafeLine(e.reason)}`);
+    return 0;
+  }
+  throw new UsageError(`keys needs show, add or list${sub ? ` (got ${JSON.stringify(sub.slice(0, 40))})` : ""}`);
 }
 
 async function listCommand(argv: string[], io: Io): Promise<number> {
@@ -318,9 +479,9 @@ async function listCommand(argv: string[], io: Io): Promise<number> {
           pick: e.receipt.operator_pick?.option_id ?? null,
         },
   );
-  if (values.json) io.out(JSON.stringify(rows, null, 2));
+  if (values.json) printJson(io, rows);
   else if (!rows.length) io.out("no receipts found");
-  else for (const r of rows) io.out("error" in r ? `${r.receipt_id}  CORRUPT  ${r.error}` : `${r.receipt_id}  ${r.state.padEnd(10)} ${r.question}`);
+  else for (const r of rows) io.out("error" in r ? `${r.receipt_id}  CORRUPT  ${terminalSafeLine(r.error ?? "")}` : `${r.receipt_id}  ${r.state.padEnd(10)} ${terminalSafeLine(r.question ?? "")}`);
   return 0;
 }
 
@@ -335,7 +496,7 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (err) => {
-      process.stderr.write(`deliberate: ${oneLine(err)}\n`);
+      process.stderr.write(`deliberate: ${terminalSafeLine(oneLine(err))}\n`);
       process.exitCode = 1;
     },
   );

@@ -1,7 +1,7 @@
 // The deliberation pipeline: classify -> discover artifacts -> plan terms -> run experts concurrently -> fuse ->
 // synthesize -> bind citations -> sign and store the receipt. Pure Node: the CLI and the VS Code host both call
 // `deliberate`, and nothing below src/core imports vscode.
-import { existsSync, promises as fs, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { classifyQuestion } from "./classify";
 import { configVersion as computeConfigVersion, resolveConfig } from "./config";
@@ -15,17 +15,20 @@ import { createGitExpert } from "./internal/git";
 import { signReceipt, type SigningKey } from "./receipts/signing";
 import {
   DEFAULT_RECEIPTS_DIR,
-  evidenceRefOf,
-  loadReceiptFile,
+  ReceiptsDirError,
+  evidenceFileOf,
+  loadTrustedReceipt,
   newReceiptId,
+  prepareReceiptsDir,
   readEvidence,
-  receiptPath,
+  storeEvidenceFile,
   unresolvedCitations,
-  writeEvidence,
   writeReceipt,
 } from "./receipts/store";
+import { hasControlChars } from "./sanitize";
 import {
   OptionPickerSchema,
+  RECEIPT_SCHEMA_VERSION,
   ReceiptSchema,
   formatZodError,
   type Classification,
@@ -130,6 +133,7 @@ export function validateRequest(req: Pick<DeliberateRequest, "repo" | "question"
   const repo = resolve(req.repo);
   if (!existsSync(repo)) throw new DeliberationError(`repository path does not exist: ${repo}`, "bad-input");
   if (!statSync(repo).isDirectory()) throw new DeliberationError(`repository path is not a directory: ${repo}`, "bad-input");
+  if (hasControlChars(req.question ?? "")) throw new DeliberationError("the question contains control characters (escape sequences are not accepted)", "bad-input");
   const question = normaliseQuestion(req.question ?? "");
   if (!question) throw new DeliberationError("the question is empty", "bad-input");
   const bytes = Buffer.byteLength(req.question, "utf8");
@@ -227,7 +231,7 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
 
   const questionHash = sha256(question.toLowerCase());
   const scope = `${repo}|${req.context?.file ?? ""}|${req.context?.text ? sha256(req.context.text).slice(0, 16) : ""}`;
-  const externalExperts = (req.externalExperts ?? buildExternalExperts({ offline: config.offline, repo, ...req.external })).filter(
+  const externalExperts = (req.externalExperts ?? buildExternalExperts({ offline: config.offline, repo, ...req.external, useCache: req.useCache !== false })).filter(
     (e) => !config.offline || e.offlineCapable,
   );
   const external = canonicalJson({ experts: externalExperts.map((e) => e.name).sort(), sources: req.external ?? {} });
@@ -238,12 +242,20 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
 
   // The receipts folder exists before anything is fingerprinted: creating it later would change the workspace
   // root's mtime and spoil the next turn's fast cache path.
-  if (writeReceiptToDisk) await fs.mkdir(join(repo, dirName, "cache"), { recursive: true });
+  // A receipts folder that is a file, unwritable or a symlink out of the repository is bad input (one line).
+  if (writeReceiptToDisk) {
+    try {
+      await prepareReceiptsDir(repo, dirName, ["cache"]);
+    } catch (err) {
+      if (err instanceof ReceiptsDirError) throw new DeliberationError(err.message, "bad-input");
+      throw err;
+    }
+  }
 
   // 2. Turn cache, fast path: when no artifact's stats changed, the stored receipt answers without re-mining.
   const cacheEntry = useCache ? await readTurnCacheEntry(cacheFile) : undefined;
   if (cacheEntry && (await fingerprintHolds(repo, cacheEntry.fingerprint))) {
-    const hit = await cachedOutcome(repo, cacheEntry, dirName);
+    const hit = await cachedOutcome(repo, cacheEntry, dirName, req.signingKey);
     if (hit) {
       progress({ stage: "cache", state: "done", status: "ok", count: 1 });
       return hit;
@@ -274,7 +286,7 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
 
   // Slow path: stats changed (a touched file, a fresh checkout) but the content may not have.
   if (cacheEntry && cacheEntry.artifact_set_hash === artifacts.hash) {
-    const hit = await cachedOutcome(repo, cacheEntry, dirName);
+    const hit = await cachedOutcome(repo, cacheEntry, dirName, req.signingKey);
     if (hit) {
       const fp = await fingerprint?.catch(() => undefined);
       if (fp) await writeTurnCacheEntry(cacheFile, { ...cacheEntry, fingerprint: fp }).catch(() => undefined);
@@ -333,7 +345,8 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
   }
   checkAborted(signal);
   const receiptId = newReceiptId(now());
-  const evidenceRef = evidenceRefOf(evidence);
+  const evidenceFile = evidenceFileOf(evidence);
+  const evidenceRef = evidenceFile.ref;
   let payload = bindPayload(synthesis.draft, evidenceRef, receiptId);
   payload = await markUnresolved(repo, payload, { offline: config.offline, signal, ...req.external });
   const synthMs = round1(performance.now() - t);
@@ -350,7 +363,7 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
   const createdAt = now().toISOString();
   const dissentCount = payload.options.reduce((n, o) => n + o.dissent.length, 0);
   const unsigned = {
-    schema_version: 1 as const,
+    schema_version: RECEIPT_SCHEMA_VERSION,
     receipt_id: receiptId,
     created_at: createdAt,
     question,
@@ -373,6 +386,8 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
     ...(sources.length ? { sources } : {}),
     ...(req.context?.file ? { context: { file: req.context.file, ...(req.context.line ? { line: req.context.line } : {}) } } : {}),
     operator_pick: null,
+    picks: [],
+    evidence_files: [{ path: evidenceFile.path, sha256: evidenceFile.sha256 }],
     payload,
   };
   const receipt = signReceipt(unsigned, req.signingKey);
@@ -381,7 +396,7 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
   let receiptFile: string | undefined;
   if (writeReceiptToDisk) {
     checkAborted(signal);
-    await writeEvidence(repo, evidence, dirName);
+    await storeEvidenceFile(repo, evidenceFile, dirName);
     receiptFile = await writeReceipt(repo, receipt, dirName);
     // A turn that fell back (model down, bad key) is not cached: the next turn should try the model again.
     const fp = await fingerprint?.catch(() => undefined);
@@ -428,15 +443,14 @@ async function markUnresolved(
   };
 }
 
-/** The stored receipt and evidence for a cache entry, or undefined when either is gone or no longer matches. */
-async function cachedOutcome(repo: string, entry: TurnCacheEntry, dirName: string): Promise<DeliberateOutcome | undefined> {
-  let loaded: Awaited<ReturnType<typeof loadReceiptFile>>;
-  try {
-    loaded = await loadReceiptFile(receiptPath(repo, entry.receipt_id, dirName));
-  } catch {
-    return undefined;
-  }
-  if (loaded.state !== "ok" || loaded.receipt.artifact_set_hash !== entry.artifact_set_hash) return undefined;
+/**
+ * The stored receipt and evidence for a cache entry, or undefined when either is gone or no longer matches. The
+ * cache lives in the repository, so a hit is served only from a receipt that verifies: valid signature, trusted
+ * signer (your key or an allowed signer), evidence intact.
+ */
+async function cachedOutcome(repo: string, entry: TurnCacheEntry, dirName: string, key: SigningKey): Promise<DeliberateOutcome | undefined> {
+  const loaded = await loadTrustedReceipt(repo, entry.receipt_id, key.publicKeyPem, dirName).catch(() => undefined);
+  if (!loaded || loaded.receipt.artifact_set_hash !== entry.artifact_set_hash) return undefined;
   const receipt = loaded.receipt;
   const evidence = await readEvidence(repo, receipt.evidence_ref, dirName).catch(() => undefined);
   if (!evidence) return undefined;

@@ -214,6 +214,23 @@ export const OperatorPickSchema = z.object({
 });
 export type OperatorPick = z.infer<typeof OperatorPickSchema>;
 
+/** One entry of a receipt's pick history: every pick is kept, so a changed pick is visible and none is lost. */
+export const PickRecordSchema = OperatorPickSchema.extend({
+  picked_by: z.literal("operator"),
+  /** Who picked: the signer's name (allowed_signers), "you", or "unknown" for a pick carried over from a legacy receipt. */
+  who: z.string().max(200),
+  /** Key id of the key that signed the receipt with this pick. */
+  key_id: z.string().max(200),
+});
+export type PickRecord = z.infer<typeof PickRecordSchema>;
+
+/** The content hash of an evidence file a receipt references (path relative to the receipts folder). */
+export const EvidenceFileSchema = z.object({
+  path: z.string().regex(/^evidence\/sha256-[0-9a-f]{32}\.json$/),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type EvidenceFile = z.infer<typeof EvidenceFileSchema>;
+
 export const ModelCallSchema = z.object({
   purpose: z.enum(["plan", "synthesis"]),
   ms: z.number().min(0),
@@ -253,10 +270,12 @@ export const SigningInfoSchema = z.object({
   public_key: z.string(),
 });
 
-export const RECEIPT_SCHEMA_VERSION = 1;
+/** 2: evidence file hashes and the pick history are signed. 1 (legacy): still readable, reported as legacy. */
+export const RECEIPT_SCHEMA_VERSION = 2 as const;
+export const LEGACY_RECEIPT_SCHEMA_VERSION = 1 as const;
 
 export const ReceiptSchema = z.object({
-  schema_version: z.literal(RECEIPT_SCHEMA_VERSION),
+  schema_version: z.union([z.literal(RECEIPT_SCHEMA_VERSION), z.literal(LEGACY_RECEIPT_SCHEMA_VERSION)]),
   receipt_id: z.string().regex(/^[A-Za-z0-9_-]{6,80}$/),
   created_at: z.string().datetime({ offset: true }),
   question: z.string(),
@@ -273,7 +292,12 @@ export const ReceiptSchema = z.object({
   /** External sources discovered and used (hosts/URLs), so the allow-list can grow deliberately. */
   sources: z.array(z.string()).optional(),
   context: z.object({ file: z.string().optional(), line: z.number().int().optional() }).optional(),
+  /** The latest pick (the last entry of `picks`), or null before the first pick. */
   operator_pick: OperatorPickSchema.nullable(),
+  /** Every pick in order (schema 2). */
+  picks: z.array(PickRecordSchema).optional(),
+  /** Content hashes of the evidence files this receipt references (schema 2); `verify` recomputes them. */
+  evidence_files: z.array(EvidenceFileSchema).optional(),
   payload: OptionPickerSchema,
   signing: SigningInfoSchema,
   signature: z.string(),

@@ -160,7 +160,7 @@ describe("deliberate CLI on the sample repository", () => {
 
     const verified = run(["verify", "--repo", repo3]);
     assert.equal(verified.code, 0, verified.stdout + verified.stderr);
-    assert.match(verified.stdout, /^ok\s+\S+\s+signature valid; citations resolve$/m);
+    assert.match(verified.stdout, /^ok\s+\S+\s+signature valid; signed by you \(your own key\); evidence intact; citations resolve$/m);
 
     const listed = json<{ receipt_id: string; state: string }[]>(["list", "--repo", repo3, "--json"]);
     assert.equal(listed.find((r) => r.receipt_id === p.receipt_ref)?.state, "overridden");

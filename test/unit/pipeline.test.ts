@@ -1,6 +1,6 @@
 import { test, describe, before } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createSampleRepo } from "../fixtures/sampleRepo";
@@ -8,6 +8,7 @@ import { makeTempDir } from "../helpers/gitRepo";
 import { deliberate, DeliberationError } from "../../src/core/pipeline";
 import { generateSigningKey, verifyReceiptSignature } from "../../src/core/receipts/signing";
 import { listReceipts, recordPick, readReceipt } from "../../src/core/receipts/store";
+import { addAllowedSigner, signerLine } from "../../src/core/receipts/trust";
 import { ReceiptSchema } from "../../src/core/schemas";
 import type { Expert, ProgressEvent } from "../../src/core/types";
 
@@ -121,6 +122,11 @@ describe("receipts under concurrency", () => {
     await Promise.all(Array.from({ length: 8 }, (_, i) => recordPick(repo, id, { option_id: (i % 2 ? a : b).id, reason: `r${i}` }, key)));
     const cli = resolve(__dirname, "../../dist/cli.js");
     const keyDir = makeTempDir("delib-keys-");
+    // The CLI signs with its own key: it re-signs a receipt signed by this test's key only once that key is an
+    // allowed signer (and the CLI's key is listed too, as a teammate would list it).
+    await addAllowedSigner(repo, ".deliberations", "test-key", signerLine("test-key", key.publicKeyPem).split(" ").slice(1).join(" "));
+    const line = spawnSync(process.execPath, [cli, "keys", "show", "--name", "cli-user"], { env: { ...process.env, DELIBERATIVE_KEY_DIR: keyDir }, encoding: "utf8" }).stdout.trim();
+    await addAllowedSigner(repo, ".deliberations", "cli-user", line.split(" ").slice(1).join(" "));
     await Promise.all(
       Array.from({ length: 4 }, (_, i) =>
         new Promise<void>((done, fail) => {
@@ -138,6 +144,7 @@ describe("receipts under concurrency", () => {
     assert.ok(!readdirSync(join(repo, ".deliberations")).some((f) => f.endsWith(".tmp") || f.endsWith(".lock")), "no temp or lock files left");
     const r = await readReceipt(repo, id);
     assert.ok([a.id, b.id].includes(r.operator_pick!.option_id));
+    assert.equal(r.picks?.length, 12, "every pick is in the history");
   });
 });
 

@@ -1,11 +1,15 @@
 // Web documentation: the networked half of the external stage. Candidate pages are the configured --docs-url
 // pages plus, when a SearxNG instance is configured, its results for the plan keywords that fall on the
 // allow-list. Each page goes through the guarded fetcher, is reduced to readable text and sections, ranked against
-// the plan, and cited with its URL, fetched_at and (within the extracted text) a line range. Pages are cached on
-// disk with their fetched_at and content hash. Every URL discovered is listed in `sources`, and hosts that search
+// the plan, and cited with its URL, fetched_at and (within the extracted text) a line range. Pages are cached in
+// the user's cache directory (never in the working tree) with their fetched_at and content hash; a cache hit is
+// served only when it is well-formed, not from the future, younger than the TTL, and its URL and final URL still
+// pass the allow-list and address checks of this run. Every URL discovered is listed in `sources`, and hosts that search
 // found but the allow-list refused are named in the reason, so the allow-list can grow deliberately.
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
+import { z } from "zod";
+import { writeFileAtomic } from "../receipts/fsutil";
 import { evidenceId, sha256 } from "../hash";
 import { rankTextSections } from "../internal/sectionIndex";
 import type { EvidenceItem } from "../schemas";
@@ -35,8 +39,10 @@ export interface WebDocsOptions {
   timeoutMs?: number;
   /** Response size cap. Default 2 MB. */
   maxBytes?: number;
-  /** Where fetched pages are cached (e.g. `<repo>/.deliberations/cache/web`). No cache when unset. */
+  /** Where fetched pages are cached (the user's cache directory, see defaultWebCacheDir). No cache when unset. */
   cacheDir?: string;
+  /** Default true. False (--no-cache): cached pages are not read; fresh fetches still refresh the cache. */
+  readCache?: boolean;
   /** A cached page younger than this is used without a request. Default 24 h; 0 disables reads. */
   cacheTtlMs?: number;
   now?: () => Date;
@@ -81,11 +87,25 @@ export function createWebDocsExpert(options: WebDocsOptions): Expert {
   };
 }
 
-/** A URL without its fragment, or undefined when it is not an http(s) URL. */
+/** True when a URL carries a user name or password (`http://user:pw@host/`). */
+export function hasCredentials(raw: string): boolean {
+  try {
+    const u = new URL(raw.trim());
+    return !!(u.username || u.password);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A URL without its fragment, or undefined when it is not an http(s) URL or carries credentials (a user name or
+ * password in a URL would be stored in receipts, evidence and caches, so such URLs are never used).
+ */
 export function canonicalUrl(raw: string): string | undefined {
   try {
     const u = new URL(raw.trim());
     if (u.protocol !== "http:" && u.protocol !== "https:") return undefined;
+    if (u.username || u.password) return undefined;
     u.hash = "";
     return u.href;
   } catch {
@@ -227,11 +247,20 @@ async function loadPage(
   ctx: ExpertContext,
 ): Promise<PageOutcome> {
   const ttl = opts.cacheTtlMs ?? 24 * 60 * 60 * 1000;
-  if (opts.cacheDir && ttl > 0) {
+  if (opts.cacheDir && ttl > 0 && opts.readCache !== false) {
     const cached = await readCache(opts.cacheDir, url);
-    if (cached && now().getTime() - Date.parse(cached.fetched_at) < ttl) {
-      ctx.log(`cache hit ${url} (fetched ${cached.fetched_at})`);
-      return { url, page: cached, fromCache: true };
+    if (cached) {
+      const age = now().getTime() - Date.parse(cached.fetched_at);
+      if (age < 0) ctx.log(`cache entry for ${url} ignored: fetched_at ${cached.fetched_at} is in the future`);
+      else if (age < ttl) {
+        // The same gates a fetch passes, today: the allow-list of this run and the address rules after DNS.
+        const refused = await recheckCachedPage(cached, fetcher, signal);
+        if (!refused) {
+          ctx.log(`cache hit ${url} (fetched ${cached.fetched_at})`);
+          return { url, page: cached, fromCache: true };
+        }
+        ctx.log(`cache entry for ${url} not used: ${refused}`);
+      }
     }
   }
   try {
@@ -259,22 +288,53 @@ export function cacheFileFor(cacheDir: string, url: string): string {
   return join(cacheDir, `${sha256(url).slice(0, 32)}.json`);
 }
 
+const TextSectionSchema = z.object({
+  heading: z.string(),
+  level: z.number().int().min(0).max(6),
+  start: z.number().int().min(1),
+  end: z.number().int().min(1),
+  body: z.string(),
+});
+
+export const CachedPageSchema = z.object({
+  url: z.string(),
+  final_url: z.string(),
+  fetched_at: z.string().datetime({ offset: true }),
+  content_hash: z.string().regex(/^[0-9a-f]{64}$/),
+  content_type: z.string(),
+  bytes: z.number().int().min(0),
+  title: z.string(),
+  text: z.string(),
+  sections: z.array(TextSectionSchema),
+});
+
+/** A well-formed cache entry for exactly this URL, or undefined. */
 export async function readCache(cacheDir: string, url: string): Promise<CachedPage | undefined> {
   try {
-    const page = JSON.parse(await fs.readFile(cacheFileFor(cacheDir, url), "utf8")) as CachedPage;
-    if (page.url !== url || typeof page.fetched_at !== "string" || !Array.isArray(page.sections) || typeof page.text !== "string") return undefined;
-    return page;
+    const parsed = CachedPageSchema.safeParse(JSON.parse(await fs.readFile(cacheFileFor(cacheDir, url), "utf8")));
+    if (!parsed.success || parsed.data.url !== url) return undefined;
+    // Both URLs must be usable URLs as a fetch would produce them (http/https, no credentials).
+    if (canonicalUrl(parsed.data.url) === undefined || canonicalUrl(parsed.data.final_url) === undefined) return undefined;
+    return parsed.data;
   } catch {
     return undefined;
   }
 }
 
+/** Why a cached page may not be served under this run's allow-list and address rules, or undefined when it may. */
+async function recheckCachedPage(page: CachedPage, fetcher: GuardedFetcher, signal: AbortSignal): Promise<string | undefined> {
+  for (const u of new Set([page.url, page.final_url])) {
+    try {
+      await fetcher.check(new URL(u), signal);
+    } catch (err) {
+      return describe(err);
+    }
+  }
+  return undefined;
+}
+
 async function writeCache(cacheDir: string, page: CachedPage): Promise<void> {
-  await fs.mkdir(cacheDir, { recursive: true });
-  const file = cacheFileFor(cacheDir, page.url);
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  await fs.writeFile(tmp, JSON.stringify(page) + "\n", "utf8");
-  await fs.rename(tmp, file);
+  await writeFileAtomic(cacheFileFor(cacheDir, page.url), JSON.stringify(page) + "\n");
 }
 
 function rankPages(pages: CachedPage[], ctx: ExpertContext, maxItems: number): EvidenceItem[] {

@@ -2,7 +2,7 @@
 // external citations (a cited page that no longer resolves is flagged `resolution_failed`, never dropped).
 import { promises as fs } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import fg from "fast-glob";
 import type { Citation } from "../schemas";
 import type { Expert } from "../types";
@@ -11,7 +11,7 @@ import { canonicalUrl, createWebDocsExpert } from "./docsFetch";
 import { FetchError, GuardedFetcher, type LookupFn } from "./fetch";
 
 export { createDependencyDocsExpert } from "./dependencyDocs";
-export { canonicalUrl, createWebDocsExpert } from "./docsFetch";
+export { canonicalUrl, createWebDocsExpert, hasCredentials } from "./docsFetch";
 export { GuardedFetcher, FetchError, type FetchFailureKind, type LookupFn } from "./fetch";
 export { AllowList, DEFAULT_ALLOW_HOSTS, classifyAddress, parseAllowHost } from "./guard";
 
@@ -27,10 +27,22 @@ export interface ExternalOptions {
   pageBudget?: number;
   timeoutMs?: number;
   maxBytes?: number;
-  /** Default `<repo>/.deliberations/cache/web`. */
+  /** Default: the user's cache directory (defaultWebCacheDir), never the working tree. */
   cacheDir?: string;
+  /** Default true. False (--no-cache): cached pages are not read. */
+  useCache?: boolean;
   deps?: DependencyDocsOptions;
   lookup?: LookupFn;
+}
+
+/**
+ * Where fetched web pages are cached: `$XDG_CACHE_HOME/deliberative-search/web`, else (Windows) `%LOCALAPPDATA%`,
+ * else `~/.cache/deliberative-search/web`. Outside every working tree, so a repository cannot plant pages in it.
+ */
+export function defaultWebCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_CACHE_HOME;
+  const base = xdg && isAbsolute(xdg) ? xdg : process.platform === "win32" && env.LOCALAPPDATA ? env.LOCALAPPDATA : join(homedir(), ".cache");
+  return join(base, "deliberative-search", "web");
 }
 
 /**
@@ -49,7 +61,8 @@ export function buildExternalExperts(opts: ExternalOptions): Expert[] {
         pageBudget: opts.pageBudget,
         timeoutMs: opts.timeoutMs,
         maxBytes: opts.maxBytes,
-        cacheDir: opts.cacheDir ?? join(opts.repo, ".deliberations", "cache", "web"),
+        cacheDir: opts.cacheDir ?? defaultWebCacheDir(),
+        readCache: opts.useCache !== false,
         lookup: opts.lookup,
       }),
     );

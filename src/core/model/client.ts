@@ -20,6 +20,11 @@ export interface ChatRequest {
   jsonSchema?: JsonSchemaSpec;
   maxTokens: number;
   signal: AbortSignal;
+  /**
+   * HTTP attempts this call may make in all (retries and compatibility downgrades included). The per-deliberation
+   * circuit breaker (breaker.ts) sets it from what is left of its budget. Default: no limit beyond the retries.
+   */
+  maxAttempts?: number;
 }
 
 export interface ChatResult {
@@ -221,6 +226,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
       let attempts = 0;
       let retries = 0;
       let downgrades = 0;
+      const attemptLimit = req.maxAttempts !== undefined ? Math.max(1, Math.floor(req.maxAttempts)) : Infinity;
       for (;;) {
         if (req.signal.aborted) throw new ModelError("aborted", "cancelled");
         const body: Record<string, unknown> = {
@@ -259,7 +265,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
           const classified = classifyOpenAIError(err, { host, timeoutMs, secrets, signal: req.signal });
           if (classified.kind === "aborted") throw classified;
           const bad = options.structuredOutput === "json_schema" ? undefined : incompatibility(err, body);
-          if (bad && downgrades < 2) {
+          if (bad && downgrades < 2 && attempts < attemptLimit) {
             downgrades++;
             if (bad === "response_format") compat.structured = false;
             if (bad === "max_tokens") compat.tokensParam = compat.tokensParam === "max_tokens" ? "max_completion_tokens" : "max_tokens";
@@ -268,7 +274,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
             notes.push(bad === "response_format" ? "json_schema rejected (HTTP 400): JSON in text" : `${bad} rejected (HTTP 400): adapted`);
             continue;
           }
-          if ((classified.kind === "rate-limited" || classified.kind === "server-error") && retries < maxRetries) {
+          if ((classified.kind === "rate-limited" || classified.kind === "server-error") && retries < maxRetries && attempts < attemptLimit) {
             const asked = retryAfterMs(err instanceof OpenAI.APIError ? (err.headers as Headers | undefined) : undefined);
             if (asked !== undefined && asked > maxRetryDelayMs) {
               throw new ModelError(

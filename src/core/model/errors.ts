@@ -12,7 +12,10 @@
  * Output:     truncated (finish_reason "length"), invalid-json, schema-invalid,
  *             unknown-citations (every citation named an id the model was not given), uncited (no option cites
  *             any evidence).
- * Not called: no-evidence (nothing the model could cite was available to send, so no call was made).
+ * Not called: no-evidence (nothing the model could cite was available to send, so no call was made). A call the
+ *             circuit breaker stops (an earlier call of the same deliberation already failed at the endpoint) is
+ *             reported with that earlier failure's kind and `extra.notCalled`, and leaves no ModelCall record;
+ *             attempt-budget (the deliberation's HTTP attempts were used up by earlier calls that succeeded).
  */
 export const MODEL_ERROR_KINDS = [
   "connection-refused",
@@ -29,6 +32,7 @@ export const MODEL_ERROR_KINDS = [
   "unknown-citations",
   "uncited",
   "no-evidence",
+  "attempt-budget",
 ] as const;
 export type ModelErrorKind = (typeof MODEL_ERROR_KINDS)[number];
 
@@ -39,7 +43,7 @@ export class ModelError extends Error {
     readonly kind: ModelErrorKind,
     /** One line, already scrubbed of secrets. */
     readonly detail: string,
-    readonly extra: { status?: number; attempts?: number } = {},
+    readonly extra: { status?: number; attempts?: number; notCalled?: boolean } = {},
   ) {
     super(`${kind}: ${detail}`);
     // Cancellation keeps the conventional name, so callers that check `name === "AbortError"` (the CLI's exit 130)

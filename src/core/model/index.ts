@@ -1,10 +1,12 @@
 // Model-mediated planning and synthesis: the public surface for the CLI and the VS Code extension.
 import type { QueryPlanner, Synthesizer } from "../types";
+import { withCircuitBreaker } from "./breaker";
 import type { ChatModel } from "./client";
 import { createModelPlanner } from "./planner";
 import { createModelSynthesizer } from "./synthesizer";
 
 export * from "./client";
+export { withCircuitBreaker, DEFAULT_MAX_ATTEMPTS_PER_DELIBERATION, type BrokenChatModel, type CircuitBreakerState } from "./breaker";
 export * from "./errors";
 export { describeEgress, type EgressRequest, type EgressSummary } from "./egress";
 export { modelOptionsFromCli, describeModelConfig, ModelConfigError, DEFAULT_OPENAI_BASE_URL, type CliModelConfig, type CliModelFlags } from "./fromEnv";
@@ -18,13 +20,18 @@ export interface ModelStackOptions {
   plan?: boolean;
   keepInternalLocal?: boolean;
   evidenceTokenBudget?: number;
+  /** HTTP attempts the whole deliberation may make (plan + synthesis, retries included). Default 3. */
+  maxAttempts?: number;
 }
 
 /**
- * The planner + synthesizer pair for `deliberate({ planner, synthesizer })`: at most two model calls per
- * deliberation (one plan, one synthesis). With `plan: false` the planner is left undefined (the rules planner runs).
+ * The planner + synthesizer pair for ONE `deliberate({ planner, synthesizer })`: at most two model calls (one
+ * plan, one synthesis) sharing one circuit breaker — at most 3 HTTP attempts in all, and no call after one has
+ * failed at the endpoint. Make a new stack per deliberation. With `plan: false` the planner is left undefined (the
+ * rules planner runs).
  */
-export function createModelStack(model: ChatModel, opts: ModelStackOptions = {}): { planner?: QueryPlanner; synthesizer: Synthesizer } {
+export function createModelStack(chat: ChatModel, opts: ModelStackOptions = {}): { planner?: QueryPlanner; synthesizer: Synthesizer } {
+  const model = withCircuitBreaker(chat, opts.maxAttempts);
   return {
     ...(opts.plan === false ? {} : { planner: createModelPlanner(model, { keepInternalLocal: opts.keepInternalLocal }) }),
     synthesizer: createModelSynthesizer(model, { keepInternalLocal: opts.keepInternalLocal, evidenceTokenBudget: opts.evidenceTokenBudget }),

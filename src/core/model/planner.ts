@@ -81,7 +81,7 @@ export function createModelPlanner(model: ChatModel, opts: ModelPlannerOptions =
       );
       if (!res.ok) {
         if (res.error.kind === "aborted") throw abortError(input.signal);
-        return { plan: rules, calls: [res.call], fallback_reason: `${res.error.message} (rules plan used)` };
+        return { plan: rules, calls: res.error.extra.notCalled ? [] : [res.call], fallback_reason: `${res.error.message} (rules plan used)` };
       }
       const plan = mergePlan(rules, res.value, opts.maxKeywords);
       const added = plan.keywords?.filter((k) => !rules.terms.includes(k)).length ?? 0;

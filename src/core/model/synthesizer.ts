@@ -206,7 +206,7 @@ export function createModelSynthesizer(model: ChatModel, opts: ModelSynthesizerO
       );
       if (!res.ok) {
         if (res.error.kind === "aborted") throw abortError(input.signal);
-        return fallbackTo(res.error.message, [res.call]);
+        return fallbackTo(res.error.message, res.error.extra.notCalled ? [] : [res.call]);
       }
       const built = buildModelDraft(res.value, input, prompt, rules.draft.coverage);
       if (!built.ok) {

@@ -1,7 +1,8 @@
 // Ed25519 signatures over the canonical JSON of a receipt. The private key never enters the repository: the CLI
 // keeps it in the user's config directory, the extension in SecretStorage. The receipt carries the public key and
-// key id so anyone can verify it; changing any signed byte breaks verification.
-import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify } from "node:crypto";
+// key id so anyone can check that its bytes were not changed after signing; whether the key is one to TRUST is a
+// separate question, answered by trust.ts (your own key, or a signer listed in the repository's allowed_signers).
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, verify } from "node:crypto";
 import { chmodSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -38,6 +39,19 @@ export function defaultKeyDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(base, "deliberative-search");
 }
 
+/** The key in `dir/signing-key.pem`, or undefined when there is none yet (nothing is created). */
+export function loadKeyFileIfExists(dir: string = defaultKeyDir()): SigningKey | undefined {
+  const file = join(dir, "signing-key.pem");
+  let pem: string;
+  try {
+    pem = readFileSync(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new Error(`cannot read signing key ${file}: ${(err as Error).message}`);
+  }
+  return signingKeyFromPrivatePem(pem);
+}
+
 /** Loads the signing key from `dir/signing-key.pem`, creating it (mode 0600) on first use. */
 export function loadOrCreateKeyFile(dir: string = defaultKeyDir()): SigningKey {
   const file = join(dir, "signing-key.pem");
@@ -50,7 +64,7 @@ export function loadOrCreateKeyFile(dir: string = defaultKeyDir()): SigningKey {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   // Publish the complete key with link(2): atomic, and it fails if another process got there first — then that
   // process's key wins and is read back, so concurrent first runs agree on one key.
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  const tmp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
   writeFileSync(tmp, key.privateKeyPem, { mode: 0o600 });
   chmodSync(tmp, 0o600);
   try {
@@ -82,21 +96,40 @@ export interface SignatureCheck {
   reason?: string;
 }
 
+/** An Ed25519 signature is 64 bytes: 86 base64 characters and "==". */
+const SIGNATURE_B64 = /^[A-Za-z0-9+/]{86}==$/;
+
+/**
+ * True when `signature` is the one canonical base64 spelling of 64 bytes. Node's base64 decoder ignores stray
+ * characters and the unused low bits of the last character, so several strings decode to the same bytes; only the
+ * spelling that re-encodes to itself is accepted, so any changed character of the receipt is detected.
+ */
+export function isCanonicalSignature(signature: string): boolean {
+  if (!SIGNATURE_B64.test(signature)) return false;
+  const bytes = Buffer.from(signature, "base64");
+  return bytes.length === 64 && bytes.toString("base64") === signature;
+}
+
 /**
  * Verifies over the object exactly as it was read from disk (not a schema-parsed copy), so an added, removed or
- * changed field anywhere fails the check.
+ * changed field anywhere fails the check. The signature must be canonical base64 (see isCanonicalSignature).
+ * This says nothing about WHO signed: see trust.ts.
  */
 export function verifyReceiptSignature(receipt: Receipt | Record<string, unknown>): SignatureCheck {
+  if (!receipt || typeof receipt !== "object" || Array.isArray(receipt)) return { ok: false, reason: "receipt is not an object" };
   const { signature, ...unsigned } = receipt as Record<string, unknown>;
   const signing = unsigned.signing as { key_id?: unknown; public_key?: unknown } | undefined;
-  if (typeof signature !== "string" || !signing || typeof signing.public_key !== "string") {
+  if (typeof signature !== "string" || !signing || typeof signing !== "object" || typeof signing.public_key !== "string") {
     return { ok: false, reason: "receipt is not signed" };
   }
+  if (!isCanonicalSignature(signature)) return { ok: false, reason: "the signature is not canonical base64 of 64 bytes" };
   try {
     if (keyIdOf(signing.public_key) !== signing.key_id) return { ok: false, reason: "key id does not match the public key" };
-    const ok = verify(null, signedBytes(unsigned as UnsignedReceipt), createPublicKey(signing.public_key), Buffer.from(signature, "base64"));
+    const key = createPublicKey(signing.public_key);
+    if (key.asymmetricKeyType !== "ed25519") return { ok: false, reason: "the public key is not an Ed25519 key" };
+    const ok = verify(null, signedBytes(unsigned as UnsignedReceipt), key, Buffer.from(signature, "base64"));
     return ok ? { ok: true } : { ok: false, reason: "signature does not match the receipt's content" };
   } catch (err) {
-    return { ok: false, reason: `signature check failed: ${(err as Error).message}` };
+    return { ok: false, reason: `signature check failed: ${(err as Error).message.split("\n")[0].slice(0, 200)}` };
   }
 }

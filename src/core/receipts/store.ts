@@ -1,20 +1,30 @@
 // Receipts on disk: `<repo>/<receiptsDir>/<receipt_id>.json`, fused evidence content-addressed under
-// `evidence/<evidence_ref>.json`, and the turn cache under `cache/`. Every write is temp-file + rename, and
-// read-modify-write (a pick) holds a lock file, so concurrent writers never leave a torn or mixed receipt.
-import { existsSync, promises as fs } from "node:fs";
-import { dirname, join } from "node:path";
+// `evidence/<evidence_ref>.json` (its sha256 signed into the receipt), and the turn cache under `cache/`. Every
+// write is temp-file + rename, and read-modify-write (a pick) holds a lock file, so concurrent writers never leave a
+// torn or mixed receipt and no pick is lost. Every read by a path stored in a receipt resolves through realpath and
+// must stay inside the repository (contain.ts).
+import { constants as fsConstants, promises as fs } from "node:fs";
+import { join } from "node:path";
 import { randomBytes } from "node:crypto";
+import { resolveInside } from "../contain";
 import { canonicalJson, sha256 } from "../hash";
+import { hasControlChars } from "../sanitize";
 import {
   FusedEvidenceSchema,
   ReceiptSchema,
   UNDECIDABLE,
   formatZodError,
+  type EvidenceFile,
   type FusedEvidence,
+  type PickRecord,
   type Receipt,
 } from "../schemas";
+import { withFileLock, writeFileAtomic } from "./fsutil";
 import { signReceipt, verifyReceiptSignature, type SigningKey } from "./signing";
+import { classifySigner, describeTrust, readAllowedSigners, type AllowedSigners, type TrustLevel } from "./trust";
 import { z } from "zod";
+
+export { LockTimeoutError, withFileLock, writeFileAtomic } from "./fsutil";
 
 export const DEFAULT_RECEIPTS_DIR = ".deliberations";
 
@@ -29,48 +39,44 @@ export function newReceiptId(now: Date): string {
   return `${stamp}-${randomBytes(4).toString("hex")}`;
 }
 
-/** Writes a file atomically: a temp file in the same folder, fsync, then rename over the target. */
-export async function writeFileAtomic(file: string, content: string): Promise<void> {
-  await fs.mkdir(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-  const handle = await fs.open(tmp, "wx", 0o644);
-  try {
-    await handle.writeFile(content, "utf8");
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await fs.rename(tmp, file);
-  } catch (err) {
-    await fs.rm(tmp, { force: true });
-    throw err;
+/** The receipts folder is unusable (a file, unwritable, or a symlink out of the repository): bad input, one line. */
+export class ReceiptsDirError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ReceiptsDirError";
   }
 }
 
-/** Serialises read-modify-write on one file across processes with an O_EXCL lock file; stale locks expire. */
-export async function withFileLock<T>(file: string, fn: () => Promise<T>, timeoutMs = 5000): Promise<T> {
-  const lock = `${file}.lock`;
-  const started = Date.now();
-  for (;;) {
+/**
+ * Makes sure `<repo>/<dirName>` (and the given sub-folders) exist as writable folders inside the repository, before
+ * anything is written. Throws ReceiptsDirError with one clear line otherwise.
+ */
+export async function prepareReceiptsDir(repo: string, dirName = DEFAULT_RECEIPTS_DIR, subdirs: string[] = []): Promise<string> {
+  const abs = receiptsFolder(repo, dirName);
+  const st = await fs.stat(abs).catch((err: NodeJS.ErrnoException) => err);
+  if (st instanceof Error) {
+    if (st.code === "ENOTDIR") throw new ReceiptsDirError(`${dirName} cannot be created: a parent of it is a file`);
+    if (st.code !== "ENOENT") throw new ReceiptsDirError(`${dirName} cannot be used (${st.code ?? st.message})`);
+    const lst = await fs.lstat(abs).catch(() => undefined);
+    if (lst?.isSymbolicLink()) throw new ReceiptsDirError(`${dirName} is a symlink to a path that does not exist`);
+  } else {
+    if (!st.isDirectory()) throw new ReceiptsDirError(`${dirName} is a file, not a folder: move it away so receipts can be written`);
+    if (!(await resolveInside(repo, dirName))) throw new ReceiptsDirError(`${dirName} resolves outside the repository (a symlink); receipts stay inside the repository`);
+  }
+  for (const sub of ["", ...subdirs]) {
+    const dir = sub ? join(abs, sub) : abs;
     try {
-      const handle = await fs.open(lock, "wx");
-      await handle.writeFile(String(process.pid));
-      await handle.close();
-      break;
+      await fs.mkdir(dir, { recursive: true });
+      await fs.access(dir, fsConstants.W_OK);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const age = await fs.stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
-      if (age > 30_000) await fs.rm(lock, { force: true });
-      else if (Date.now() - started > timeoutMs) throw new Error(`receipt is locked by another writer: ${lock}`);
-      else await new Promise((r) => setTimeout(r, 15 + Math.random() * 30));
+      const code = (err as NodeJS.ErrnoException).code;
+      const what = sub ? `${dirName}/${sub}` : dirName;
+      if (code === "EACCES" || code === "EPERM" || code === "EROFS") throw new ReceiptsDirError(`${what} is not writable (${code})`);
+      if (code === "ENOTDIR" || code === "EEXIST") throw new ReceiptsDirError(`${what} is a file, not a folder: move it away so receipts can be written`);
+      throw new ReceiptsDirError(`${what} cannot be used (${code ?? (err as Error).message})`);
     }
   }
-  try {
-    return await fn();
-  } finally {
-    await fs.rm(lock, { force: true });
-  }
+  return abs;
 }
 
 export function receiptPath(repo: string, receiptId: string, dirName = DEFAULT_RECEIPTS_DIR): string {
@@ -84,22 +90,56 @@ export async function writeReceipt(repo: string, receipt: Receipt, dirName = DEF
   return file;
 }
 
-/** Stores the fused evidence under its content hash and returns the ref. Identical evidence is stored once. */
-export async function writeEvidence(repo: string, evidence: FusedEvidence[], dirName = DEFAULT_RECEIPTS_DIR): Promise<string> {
-  const body = canonicalJson(evidence);
-  const ref = evidenceRefOf(evidence);
-  const file = join(receiptsFolder(repo, dirName), "evidence", `${ref}.json`);
-  if (!existsSync(file)) await writeFileAtomic(file, body + "\n");
-  return ref;
+/** The evidence file a receipt references: its ref, path (relative to the receipts folder), bytes and sha256. */
+export interface EvidenceFileDraft extends EvidenceFile {
+  ref: string;
+  body: string;
 }
 
 export function evidenceRefOf(evidence: FusedEvidence[]): string {
   return `sha256-${sha256(canonicalJson(evidence)).slice(0, 32)}`;
 }
 
+export function evidenceFileOf(evidence: FusedEvidence[]): EvidenceFileDraft {
+  const body = canonicalJson(evidence) + "\n";
+  const ref = evidenceRefOf(evidence);
+  return { ref, path: `evidence/${ref}.json`, body, sha256: sha256(body) };
+}
+
+/**
+ * Stores an evidence file (content-addressed: identical evidence is stored once). An existing file with other
+ * bytes — edited, truncated, replaced by a symlink — is replaced with the right content.
+ */
+export async function storeEvidenceFile(repo: string, draft: EvidenceFileDraft, dirName = DEFAULT_RECEIPTS_DIR): Promise<void> {
+  const file = join(receiptsFolder(repo, dirName), draft.path);
+  const lst = await fs.lstat(file).catch(() => undefined);
+  if (lst?.isFile()) {
+    const current = await fs.readFile(file).catch(() => undefined);
+    if (current && sha256(current) === draft.sha256) return;
+  }
+  await writeFileAtomic(file, draft.body);
+}
+
+/** Stores the fused evidence under its content hash and returns the ref. */
+export async function writeEvidence(repo: string, evidence: FusedEvidence[], dirName = DEFAULT_RECEIPTS_DIR): Promise<string> {
+  const draft = evidenceFileOf(evidence);
+  await storeEvidenceFile(repo, draft, dirName);
+  return draft.ref;
+}
+
+/** Reads a file under the receipts folder by its stored relative path, only when it resolves inside the repository. */
+async function readContained(repo: string, dirName: string, rel: string): Promise<Buffer> {
+  const real = await resolveInside(repo, join(dirName, rel));
+  if (!real) {
+    const exists = await fs.lstat(join(receiptsFolder(repo, dirName), rel)).then(() => true, () => false);
+    throw Object.assign(new Error(exists ? `${rel} resolves outside the repository` : `${rel} is missing`), { code: exists ? "EOUTSIDE" : "ENOENT" });
+  }
+  return fs.readFile(real);
+}
+
 export async function readEvidence(repo: string, ref: string, dirName = DEFAULT_RECEIPTS_DIR): Promise<FusedEvidence[]> {
   if (!/^sha256-[0-9a-f]{32}$/.test(ref)) throw new Error(`invalid evidence ref: ${ref}`);
-  const raw = JSON.parse(await fs.readFile(join(receiptsFolder(repo, dirName), "evidence", `${ref}.json`), "utf8"));
+  const raw = JSON.parse((await readContained(repo, dirName, `evidence/${ref}.json`)).toString("utf8"));
   return z.array(FusedEvidenceSchema).parse(raw);
 }
 
@@ -107,24 +147,41 @@ export type ReceiptEntry =
   | { state: "ok"; receipt_id: string; file: string; receipt: Receipt; raw: Record<string, unknown> }
   | { state: "corrupt"; receipt_id: string; file: string; error: string };
 
+const MAX_RECEIPT_BYTES = 16 * 1024 * 1024;
+
+/** Validates the bytes of one receipt file; never throws. */
+export function parseReceiptText(text: string, file: string): ReceiptEntry {
+  const receipt_id = file.replace(/^.*[\\/]/, "").replace(/\.json$/, "");
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    return { state: "corrupt", receipt_id, file, error: `not valid JSON: ${(err as Error).message.split("\n")[0].slice(0, 200)}` };
+  }
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) return { state: "corrupt", receipt_id, file, error: "not a valid receipt: not a JSON object" };
+  let parsed: ReturnType<typeof ReceiptSchema.safeParse>;
+  try {
+    parsed = ReceiptSchema.safeParse(raw);
+  } catch (err) {
+    return { state: "corrupt", receipt_id, file, error: `not a valid receipt: ${(err as Error).message.split("\n")[0].slice(0, 200)}` };
+  }
+  if (!parsed.success) return { state: "corrupt", receipt_id, file, error: `not a valid receipt: ${formatZodError(parsed.error)}` };
+  return { state: "ok", receipt_id: parsed.data.receipt_id, file, receipt: parsed.data, raw: raw as Record<string, unknown> };
+}
+
 /** Reads and validates one receipt file; a broken file comes back as `corrupt` with a one-line reason. */
 export async function loadReceiptFile(file: string): Promise<ReceiptEntry> {
   const receipt_id = file.replace(/^.*[\\/]/, "").replace(/\.json$/, "");
   let text: string;
   try {
+    const st = await fs.stat(file);
+    if (!st.isFile()) return { state: "corrupt", receipt_id, file, error: "unreadable: not a regular file" };
+    if (st.size > MAX_RECEIPT_BYTES) return { state: "corrupt", receipt_id, file, error: `unreadable: ${st.size} bytes is over the ${MAX_RECEIPT_BYTES}-byte limit` };
     text = await fs.readFile(file, "utf8");
   } catch (err) {
-    return { state: "corrupt", receipt_id, file, error: `unreadable: ${(err as Error).message}` };
+    return { state: "corrupt", receipt_id, file, error: `unreadable: ${(err as Error).message.split("\n")[0]}` };
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    return { state: "corrupt", receipt_id, file, error: `not valid JSON: ${(err as Error).message}` };
-  }
-  const parsed = ReceiptSchema.safeParse(raw);
-  if (!parsed.success) return { state: "corrupt", receipt_id, file, error: `not a valid receipt: ${formatZodError(parsed.error)}` };
-  return { state: "ok", receipt_id: parsed.data.receipt_id, file, receipt: parsed.data, raw: raw as Record<string, unknown> };
+  return parseReceiptText(text, file);
 }
 
 /** Every receipt in the folder, newest first; corrupt files are listed, never thrown. */
@@ -136,8 +193,17 @@ export async function listReceipts(repo: string, dirName = DEFAULT_RECEIPTS_DIR)
   } catch {
     return [];
   }
+  if (!(await resolveInside(repo, dirName))) return [];
   const files = names.filter((n) => n.endsWith(".json")).map((n) => join(folder, n));
-  const entries = await Promise.all(files.map(loadReceiptFile));
+  const entries = await Promise.all(
+    files.map(async (file): Promise<ReceiptEntry> => {
+      const name = file.slice(folder.length + 1);
+      if (!(await resolveInside(repo, join(dirName, name)))) {
+        return { state: "corrupt", receipt_id: name.replace(/\.json$/, ""), file, error: "unreadable: resolves outside the repository (symlink)" };
+      }
+      return loadReceiptFile(file);
+    }),
+  );
   return entries.sort((a, b) => {
     const ta = a.state === "ok" ? a.receipt.created_at : "";
     const tb = b.state === "ok" ? b.receipt.created_at : "";
@@ -145,17 +211,68 @@ export async function listReceipts(repo: string, dirName = DEFAULT_RECEIPTS_DIR)
   });
 }
 
-export async function readReceipt(repo: string, receiptId: string, dirName = DEFAULT_RECEIPTS_DIR): Promise<Receipt> {
+/** The receipt file for an id, checked to exist inside the repository. */
+async function containedReceiptFile(repo: string, receiptId: string, dirName: string): Promise<string> {
   const file = receiptPath(repo, receiptId, dirName);
-  if (!existsSync(file)) throw new Error(`unknown receipt: ${receiptId}`);
+  const exists = await fs.lstat(file).then(() => true, () => false);
+  if (!exists) throw new ReceiptInputError(`unknown receipt: ${receiptId}`);
+  if (!(await resolveInside(repo, join(dirName, `${receiptId}.json`)))) throw new ReceiptInputError(`receipt ${receiptId} resolves outside the repository`);
+  return file;
+}
+
+export async function readReceipt(repo: string, receiptId: string, dirName = DEFAULT_RECEIPTS_DIR): Promise<Receipt> {
+  const file = await containedReceiptFile(repo, receiptId, dirName);
   const entry = await loadReceiptFile(file);
   if (entry.state === "corrupt") throw new Error(`receipt ${receiptId} is corrupt: ${entry.error}`);
   return entry.receipt;
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// Picks.
+
+/** Longest pick reason accepted (characters). */
+export const MAX_PICK_REASON = 2000;
+
+/** Bad input to a receipt operation (unknown id or option, over-long reason): one line, nothing written. */
+export class ReceiptInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ReceiptInputError";
+  }
+}
+
+/** The receipt failed verification (signature, signer or evidence): it is not re-signed, nothing is written. */
+export class PickRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PickRefusedError";
+  }
+}
+
+export interface PickOptions {
+  /** The repository's allowed signers; read from `<dirName>/allowed_signers` when not given. */
+  signers?: AllowedSigners;
+  /** Who is picking, when your key has no name in allowed_signers (e.g. the OS user name). Default "you". */
+  who?: string;
+  lockTimeoutMs?: number;
+}
+
+/** Checks a pick reason: at most MAX_PICK_REASON characters, no control characters. Returns it trimmed (or undefined). */
+export function checkPickReason(reason: string | undefined): string | undefined {
+  const r = reason?.trim();
+  if (!r) return undefined;
+  if (r.length > MAX_PICK_REASON) throw new ReceiptInputError(`the reason is ${r.length} characters; the limit is ${MAX_PICK_REASON}`);
+  if (hasControlChars(r)) throw new ReceiptInputError("the reason contains control characters");
+  return r;
+}
+
 /**
- * Writes the operator's pick back into the receipt and re-signs it. Overriding the recommendation is allowed and
- * recorded (`overrode_recommendation`), with the reason if one was given.
+ * Records the operator's pick and re-signs the receipt — only after the receipt as it is on disk passed
+ * verification: a canonical, valid signature by a trusted key (your own or an allowed signer) and, for schema-2
+ * receipts, intact evidence files. A receipt that fails is refused (PickRefusedError) and nothing is written, so
+ * a tampered receipt is never laundered with your signature. Every pick is appended to `picks` (who, when, option,
+ * reason, picked_by "operator"); `operator_pick` is the latest. Concurrent picks are serialised by a lock file, so
+ * each one lands in the history; a pick that cannot get the lock in time fails loudly (LockTimeoutError).
  */
 export async function recordPick(
   repo: string,
@@ -163,63 +280,194 @@ export async function recordPick(
   pick: { option_id: string; reason?: string; at?: Date },
   key: SigningKey,
   dirName = DEFAULT_RECEIPTS_DIR,
+  opts: PickOptions = {},
 ): Promise<Receipt> {
-  const file = receiptPath(repo, receiptId, dirName);
-  if (!existsSync(file)) throw new Error(`unknown receipt: ${receiptId}`);
-  return withFileLock(file, async () => {
-    const receipt = await readReceipt(repo, receiptId, dirName);
-    const option = receipt.payload.options.find((o) => o.id === pick.option_id);
-    if (!option) {
-      const known = receipt.payload.options.map((o) => o.id).join(", ");
-      throw new Error(`unknown option "${pick.option_id}" for receipt ${receiptId} (options: ${known})`);
-    }
-    const reason = pick.reason?.trim() || undefined;
-    const overrode = receipt.payload.recommendation.option_id !== UNDECIDABLE && receipt.payload.recommendation.option_id !== option.id;
-    const { signature: _old, signing: _signing, ...rest } = receipt;
-    const updated = signReceipt(
-      {
-        ...rest,
-        operator_pick: { option_id: option.id, ...(reason ? { reason } : {}), at: (pick.at ?? new Date()).toISOString(), overrode_recommendation: overrode },
-      },
-      key,
-    );
-    ReceiptSchema.parse(updated);
-    await writeFileAtomic(file, JSON.stringify(updated, null, 2) + "\n");
-    return updated;
-  });
+  const reason = checkPickReason(pick.reason);
+  const file = await containedReceiptFile(repo, receiptId, dirName);
+  return withFileLock(
+    file,
+    async () => {
+      const entry = await loadReceiptFile(file);
+      if (entry.state === "corrupt") throw new PickRefusedError(`receipt ${receiptId} is corrupt (${entry.error}); nothing was written`);
+      const signers = opts.signers ?? (await readAllowedSigners(repo, dirName));
+      const check = await verifyEntry(repo, entry, { ownPublicKeyPem: key.publicKeyPem, signers, dirName, citations: false });
+      if (check.signature !== "valid") {
+        throw new PickRefusedError(`receipt ${receiptId} failed verification (${check.reason ?? "invalid signature"}); refusing to re-sign it, nothing was written`);
+      }
+      if (check.trust === "untrusted") {
+        throw new PickRefusedError(
+          `receipt ${receiptId} is signed by an untrusted key ${check.key_id ?? ""} (not yours and not in ${dirName}/allowed_signers); refusing to re-sign it, nothing was written`,
+        );
+      }
+      if (check.evidence === "changed" || check.evidence === "missing") {
+        throw new PickRefusedError(`receipt ${receiptId}: ${check.evidence_problems.join("; ")}; refusing to re-sign it, nothing was written`);
+      }
+      const receipt = entry.receipt;
+      const option = receipt.payload.options.find((o) => o.id === pick.option_id);
+      if (!option) {
+        const known = receipt.payload.options.map((o) => o.id).join(", ");
+        throw new ReceiptInputError(`unknown option "${pick.option_id}" for receipt ${receiptId} (options: ${known})`);
+      }
+      const overrode = receipt.payload.recommendation.option_id !== UNDECIDABLE && receipt.payload.recommendation.option_id !== option.id;
+      const me = classifySigner(key.publicKeyPem, key.publicKeyPem, signers);
+      const who = me.name && me.name !== "you" ? me.name : opts.who?.trim() || "you";
+      const at = (pick.at ?? new Date()).toISOString();
+      const history: PickRecord[] = receipt.picks
+        ? [...receipt.picks]
+        : receipt.operator_pick
+          ? [{ ...receipt.operator_pick, picked_by: "operator", who: "unknown (legacy receipt)", key_id: receipt.signing.key_id }]
+          : [];
+      const current = { option_id: option.id, ...(reason ? { reason } : {}), at, overrode_recommendation: overrode };
+      history.push({ ...current, picked_by: "operator", who: who.slice(0, 200), key_id: key.keyId });
+      const { signature: _old, signing: _signing, ...rest } = receipt;
+      const updated = signReceipt({ ...rest, operator_pick: current, picks: history }, key);
+      ReceiptSchema.parse(updated);
+      await writeFileAtomic(file, JSON.stringify(updated, null, 2) + "\n");
+      return updated;
+    },
+    opts.lockTimeoutMs,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Verification.
+
+export interface VerifyOptions {
+  /** Your own public key (PEM): receipts it signed are trusted. */
+  ownPublicKeyPem?: string;
+  /** The repository's allowed signers; read from `<dirName>/allowed_signers` when not given. */
+  signers?: AllowedSigners;
+  dirName?: string;
+  /** Count untrusted signers and legacy receipts as passing (they are still reported as such). */
+  allowUntrusted?: boolean;
+  /** Default true: also re-check that internal citations still resolve (reported, never a failure). */
+  citations?: boolean;
 }
 
 export interface ReceiptVerification {
   receipt_id: string;
   file: string;
+  /** Whether the bytes match the signature (canonical Ed25519 over the canonical JSON). */
   signature: "valid" | "invalid" | "corrupt";
   reason?: string;
-  /** Internal citations that no longer resolve (file missing, range outside the file). */
+  /** Who signed and whether that key is trusted (absent for a corrupt file). */
+  trust?: TrustLevel;
+  signer?: string;
+  key_id?: string;
+  /** Schema-1 receipt: its evidence is not covered by the signature. */
+  legacy?: boolean;
+  /** intact: every referenced evidence file matches its signed hash; not-covered: a legacy receipt. */
+  evidence: "intact" | "changed" | "missing" | "not-covered" | "unchecked";
+  evidence_problems: string[];
+  /** Internal citations that no longer resolve (file missing, outside the repository, range past the end). */
   unresolved: string[];
+  /** The overall verdict: valid signature, trusted signer (or allowUntrusted), evidence intact (or allowUntrusted for legacy). */
+  ok: boolean;
+  /** One line for humans. */
+  summary: string;
 }
 
-/** Checks the signature and that every internal citation still resolves to real lines in the workspace. */
-export async function verifyEntry(repo: string, entry: ReceiptEntry): Promise<ReceiptVerification> {
-  if (entry.state === "corrupt") {
-    return { receipt_id: entry.receipt_id, file: entry.file, signature: "corrupt", reason: entry.error, unresolved: [] };
+async function checkEvidence(repo: string, receipt: Receipt, dirName: string): Promise<{ state: ReceiptVerification["evidence"]; problems: string[] }> {
+  if (receipt.schema_version === 1 || !receipt.evidence_files) return { state: "not-covered", problems: ["legacy receipt: evidence is not covered by the signature"] };
+  const problems: string[] = [];
+  let missing = false;
+  let changed = false;
+  const expected = `evidence/${receipt.evidence_ref}.json`;
+  if (!receipt.evidence_files.some((f) => f.path === expected)) {
+    changed = true;
+    problems.push(`the evidence file ${expected} has no signed hash`);
   }
+  for (const f of receipt.evidence_files) {
+    let bytes: Buffer;
+    try {
+      bytes = await readContained(repo, dirName, f.path);
+    } catch (err) {
+      const outside = (err as NodeJS.ErrnoException).code === "EOUTSIDE";
+      if (outside) changed = true;
+      else missing = true;
+      problems.push(outside ? `evidence file ${f.path} resolves outside the repository` : `evidence file ${f.path} is missing`);
+      continue;
+    }
+    if (sha256(bytes) !== f.sha256) {
+      changed = true;
+      problems.push(`evidence file ${f.path} changed (sha256 ${sha256(bytes).slice(0, 12)}…, signed ${f.sha256.slice(0, 12)}…)`);
+    }
+  }
+  return { state: changed ? "changed" : missing ? "missing" : "intact", problems };
+}
+
+/**
+ * Verifies one receipt: the signature (canonical, over the bytes as read), who signed it and whether that key is
+ * trusted (your own key or an allowed signer), the content hash of every evidence file it references, and —
+ * reported only — whether its internal citations still resolve inside the repository.
+ */
+export async function verifyEntry(repo: string, entry: ReceiptEntry, opts: VerifyOptions = {}): Promise<ReceiptVerification> {
+  if (entry.state === "corrupt") {
+    return { receipt_id: entry.receipt_id, file: entry.file, signature: "corrupt", reason: entry.error, evidence: "unchecked", evidence_problems: [], unresolved: [], ok: false, summary: entry.error };
+  }
+  const dirName = opts.dirName ?? DEFAULT_RECEIPTS_DIR;
   const sig = verifyReceiptSignature(entry.raw);
-  const unresolved = await unresolvedCitations(repo, entry.receipt);
+  const signers = opts.signers ?? (await readAllowedSigners(repo, dirName));
+  const trust = classifySigner(entry.receipt.signing.public_key, opts.ownPublicKeyPem, signers);
+  const legacy = entry.receipt.schema_version === 1 || !entry.receipt.evidence_files;
+  const evidence = sig.ok ? await checkEvidence(repo, entry.receipt, dirName) : { state: "unchecked" as const, problems: [] };
+  const unresolved = opts.citations === false ? [] : await unresolvedCitations(repo, entry.receipt);
+  const trustedEnough = trust.trust !== "untrusted" || !!opts.allowUntrusted;
+  const evidenceOk = evidence.state === "intact" || (evidence.state === "not-covered" && !!opts.allowUntrusted);
+  const ok = sig.ok && trustedEnough && evidenceOk;
+  let summary: string;
+  if (!sig.ok) summary = sig.reason ?? "signature invalid";
+  else {
+    const parts = [describeTrust(trust)];
+    if (trust.trust === "untrusted" && opts.allowUntrusted) parts.push("accepted with --allow-untrusted");
+    if (legacy) parts.push(`legacy receipt (schema ${entry.receipt.schema_version}): evidence not covered by the signature${opts.allowUntrusted ? "" : "; use --allow-untrusted to accept"}`);
+    else if (evidence.state === "intact") parts.push("evidence intact");
+    else parts.push(evidence.problems.join("; "));
+    summary = parts.join("; ");
+  }
   return {
     receipt_id: entry.receipt_id,
     file: entry.file,
     signature: sig.ok ? "valid" : "invalid",
     ...(sig.reason ? { reason: sig.reason } : {}),
+    trust: trust.trust,
+    ...(trust.name ? { signer: trust.name } : {}),
+    ...(trust.keyId ? { key_id: trust.keyId } : {}),
+    ...(legacy ? { legacy: true } : {}),
+    evidence: evidence.state,
+    evidence_problems: evidence.problems,
     unresolved,
+    ok,
+    summary,
   };
 }
 
-export async function verifyAll(repo: string, dirName = DEFAULT_RECEIPTS_DIR): Promise<ReceiptVerification[]> {
-  const entries = await listReceipts(repo, dirName);
-  return Promise.all(entries.map((e) => verifyEntry(repo, e)));
+export async function verifyAll(repo: string, dirName = DEFAULT_RECEIPTS_DIR, opts: Omit<VerifyOptions, "dirName" | "signers"> = {}): Promise<ReceiptVerification[]> {
+  const [entries, signers] = await Promise.all([listReceipts(repo, dirName), readAllowedSigners(repo, dirName)]);
+  return Promise.all(entries.map((e) => verifyEntry(repo, e, { ...opts, dirName, signers })));
 }
 
-const lineCountCache = new Map<string, number | null>();
+/**
+ * A stored receipt the turn cache may hand back: only when its signature is valid, its signer trusted and its
+ * evidence intact. Anything else is re-mined (and the planted or tampered file is left for `verify` to report).
+ */
+export async function loadTrustedReceipt(
+  repo: string,
+  receiptId: string,
+  ownPublicKeyPem: string,
+  dirName = DEFAULT_RECEIPTS_DIR,
+): Promise<{ receipt: Receipt; file: string } | undefined> {
+  let file: string;
+  try {
+    file = await containedReceiptFile(repo, receiptId, dirName);
+  } catch {
+    return undefined;
+  }
+  const entry = await loadReceiptFile(file);
+  if (entry.state !== "ok") return undefined;
+  const v = await verifyEntry(repo, entry, { ownPublicKeyPem, dirName, citations: false });
+  return v.ok ? { receipt: entry.receipt, file } : undefined;
+}
 
 async function lineCount(abs: string): Promise<number | null> {
   try {
@@ -230,20 +478,23 @@ async function lineCount(abs: string): Promise<number | null> {
   }
 }
 
-/** Ids of internal citations whose file is gone or whose line range runs past the file's end. */
+/**
+ * Ids of internal citations whose file is gone, resolves outside the repository (through a symlink, `..` or an
+ * absolute path), or whose line range runs past the file's end.
+ */
 export async function unresolvedCitations(repo: string, receipt: Receipt): Promise<string[]> {
-  lineCountCache.clear();
+  const counts = new Map<string, Promise<number | null>>();
   const failed: string[] = [];
   for (const c of receipt.payload.citations) {
     if (c.kind !== "internal" || c.resolution_failed) continue;
     if (c.precision_class === "commit" && !c.line_range) continue;
-    const abs = join(repo, c.path_or_url);
-    let lines = lineCountCache.get(abs);
-    if (lines === undefined) {
-      lines = await lineCount(abs);
-      lineCountCache.set(abs, lines);
+    let lines = counts.get(c.path_or_url);
+    if (!lines) {
+      lines = resolveInside(repo, c.path_or_url).then((real) => (real ? lineCount(real) : null));
+      counts.set(c.path_or_url, lines);
     }
-    if (lines === null || (c.line_range && c.line_range.end > lines)) failed.push(c.id);
+    const n = await lines;
+    if (n === null || (c.line_range && c.line_range.end > n)) failed.push(c.id);
   }
   return failed;
 }

@@ -1,0 +1,103 @@
+// Crash- and race-safe file primitives for receipts and caches: atomic replace (temp file in the same folder, fsync,
+// rename) and a cross-process lock file for read-modify-write. Neither leaves a .tmp or .lock file behind on any
+// normal or error path.
+import { randomBytes } from "node:crypto";
+import { promises as fs } from "node:fs";
+import { hostname } from "node:os";
+import { dirname } from "node:path";
+
+/** Writes a file atomically: a temp file in the same folder, fsync, then rename over the target. */
+export async function writeFileAtomic(file: string, content: string | Buffer, mode = 0o644): Promise<void> {
+  await fs.mkdir(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  const handle = await fs.open(tmp, "wx", mode);
+  try {
+    try {
+      await handle.writeFile(content);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(tmp, file);
+  } catch (err) {
+    await fs.rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** Thrown when the lock could not be taken in time; the operation did not run and nothing was written. */
+export class LockTimeoutError extends Error {
+  constructor(readonly lockFile: string, waitedMs: number) {
+    super(`another writer holds ${lockFile.replace(/^.*[\\/]/, "")} (waited ${Math.round(waitedMs / 100) / 10} s); nothing was written, try again`);
+    this.name = "LockTimeoutError";
+  }
+}
+
+const HOST = hostname();
+/** A lock older than this is considered abandoned even when its owner cannot be checked (another host). */
+const STALE_MS = 60_000;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** True when the lock's owner is gone: a dead process on this host, or a lock untouched for STALE_MS. */
+async function isStale(lock: string): Promise<boolean> {
+  let text: string;
+  let mtimeMs: number;
+  try {
+    [text, mtimeMs] = await Promise.all([fs.readFile(lock, "utf8"), fs.stat(lock).then((s) => s.mtimeMs)]);
+  } catch {
+    return false; // gone already (or unreadable): just retry
+  }
+  const [pidText, host] = text.split("\n");
+  const pid = Number(pidText);
+  if (host === HOST && Number.isInteger(pid) && pid > 0 && !alive(pid)) return true;
+  // A lock still being written (empty) is young by definition; only age decides for other hosts.
+  return Date.now() - mtimeMs > STALE_MS;
+}
+
+/**
+ * Serialises read-modify-write on one file across processes with an O_EXCL lock file (`<file>.lock`, holding the
+ * owner's pid and host). Waiters poll with jitter; an abandoned lock (dead owner on this host, or older than 60 s)
+ * is broken by renaming it away first, so two waiters never both delete a fresh lock.
+ */
+export async function withFileLock<T>(file: string, fn: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
+  const lock = `${file}.lock`;
+  const started = Date.now();
+  let delay = 5;
+  for (;;) {
+    try {
+      const handle = await fs.open(lock, "wx", 0o644);
+      try {
+        await handle.writeFile(`${process.pid}\n${HOST}\n`);
+      } finally {
+        await handle.close();
+      }
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      if (await isStale(lock)) {
+        const aside = `${lock}.${randomBytes(6).toString("hex")}.stale`;
+        await fs.rename(lock, aside).then(
+          () => fs.rm(aside, { force: true }),
+          () => undefined,
+        );
+        continue;
+      }
+      if (Date.now() - started > timeoutMs) throw new LockTimeoutError(lock, Date.now() - started);
+      await new Promise((r) => setTimeout(r, delay + Math.random() * delay));
+      delay = Math.min(delay * 2, 100);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    await fs.rm(lock, { force: true });
+  }
+}
