@@ -476,7 +476,13 @@ const pct = (v: number) => v.toFixed(2);
 const TARGETS: Target[] = [
   { name: "recall@3", value: (m) => m.recall_at_3, ok: (v) => v >= 0.95, goal: ">= 0.95", show: pct },
   { name: "recall@1", value: (m) => m.recall_at_1, ok: (v) => v >= 0.85, goal: ">= 0.85", show: pct },
-  { name: "superseded above successor", value: (m) => m.superseded_above_successor, ok: (v) => v === 0, goal: "0", show: (v, m) => `${v}/${m.superseded_questions}` },
+  {
+    name: "superseded above successor",
+    value: (m) => (m.superseded_questions ? m.superseded_above_successor : undefined),
+    ok: (v) => v === 0,
+    goal: "0",
+    show: (v, m) => `${v}/${m.superseded_questions}`,
+  },
   { name: "other-words recall@3", value: (m) => m.other_words_recall_at_3, ok: (v) => v >= 0.5, goal: ">= 0.50", show: pct },
   { name: "grounded", value: (m) => m.grounded, ok: (v) => v >= 0.85, goal: ">= 0.85", show: pct },
   {
@@ -590,7 +596,7 @@ async function main(): Promise<void> {
   const questions = allQuestions.filter(
     (q) => (!only || q.repo.toLowerCase().includes(only)) && (!args.id || q.id === args.id),
   );
-  if (!questions.length) throw new Error("no question matches --only / --id");
+  if (!questions.length) usage(`no question matches${args.only ? ` --only ${args.only}` : ""}${args.id ? ` --id ${args.id}` : ""}`);
 
   const started = Date.now();
   const repos = corpus.filter((r) => questions.some((q) => q.repo === r.name));
@@ -611,7 +617,7 @@ async function main(): Promise<void> {
     }
   }
 
-  console.log(`eval: ${questions.length} questions on ${repos.length} repos, concurrency ${CONCURRENCY}`);
+  console.log(`eval: ${questions.length} question${questions.length === 1 ? "" : "s"} on ${repos.length} repo${repos.length === 1 ? "" : "s"}, concurrency ${CONCURRENCY}`);
   let done = 0;
   const results = await pool(questions, CONCURRENCY, async (q) => {
     const r = await evaluateQuestion(q, dirs.get(q.repo)!);
@@ -655,7 +661,7 @@ async function main(): Promise<void> {
   const owWithGold = results.filter((r) => r.gold.length && r.no_content_word_overlap).length;
   console.log("");
   console.log(
-    `eval: ${results.length} questions (${overall.with_gold} with gold, ${owWithGold} share no content word with the gold title, ${overall.superseded_questions} superseded, ${overall.no_answer_questions} no-answer); ` +
+    `eval: ${results.length} question${results.length === 1 ? "" : "s"} (${overall.with_gold} with gold, ${owWithGold} share no content word with the gold title, ${overall.superseded_questions} superseded, ${overall.no_answer_questions} no-answer); ` +
       `${overall.errors} errors; ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
 
