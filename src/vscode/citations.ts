@@ -4,6 +4,7 @@
 import { execFile } from "node:child_process";
 import { isAbsolute, relative, resolve } from "node:path";
 import * as vscode from "vscode";
+import { resolveInside } from "../core/contain";
 import type { Citation } from "../core/schemas";
 
 export const GIT_SCHEME = "deliberative-git";
@@ -69,8 +70,9 @@ export async function openCitation(repo: string, c: Citation, column: vscode.Vie
     return;
   }
 
-  const abs = insideRepo(repo, c.path_or_url);
-  if (!abs) throw new Error(`citation path is outside the workspace folder: ${c.path_or_url}`);
+  // Lexically inside, and inside after every symlink is followed (a receipt's path never opens a file elsewhere).
+  const abs = insideRepo(repo, c.path_or_url) && (await resolveInside(repo, c.path_or_url));
+  if (!abs) throw new Error(`citation path is missing or outside the workspace folder: ${c.path_or_url}`);
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(abs));
   const options: vscode.TextDocumentShowOptions = { viewColumn: column, preview: true, preserveFocus: false };
   if (c.line_range) {

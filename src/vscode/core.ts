@@ -11,6 +11,7 @@ import type * as Discovery from "../core/internal/discovery";
 import type * as Pipeline from "../core/pipeline";
 import type * as Signing from "../core/receipts/signing";
 import type * as Store from "../core/receipts/store";
+import type * as Trust from "../core/receipts/trust";
 import type * as Render from "../core/render";
 import type * as Protocol from "../shared/protocol";
 import type * as Models from "./models";
@@ -22,6 +23,7 @@ const config = once(() => require("../core/config") as typeof Config);
 const discovery = once(() => require("../core/internal/discovery") as typeof Discovery);
 const store = once(() => require("../core/receipts/store") as typeof Store);
 const signing = once(() => require("../core/receipts/signing") as typeof Signing);
+const trust = once(() => require("../core/receipts/trust") as typeof Trust);
 const render = once(() => require("../core/render") as typeof Render);
 const protocol = once(() => require("../shared/protocol") as typeof Protocol);
 const settingsSchema = once(() => require("./settingsSchema") as typeof SettingsSchema);
@@ -42,6 +44,8 @@ export const verifyEntry = lazy(store, "verifyEntry");
 export const generateSigningKey = lazy(signing, "generateSigningKey");
 export const signingKeyFromPrivatePem = lazy(signing, "signingKeyFromPrivatePem");
 export const verifyReceiptSignature = lazy(signing, "verifyReceiptSignature");
+export const readAllowedSigners = lazy(trust, "readAllowedSigners");
+export const describeTrust = lazy(trust, "describeTrust");
 export const receiptToMarkdown = lazy(render, "receiptToMarkdown");
 
 // The webview protocol's zod validation of incoming messages.

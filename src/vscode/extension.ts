@@ -30,11 +30,13 @@ export function activate(context: vscode.ExtensionContext): DeliberativeSearchAp
   const log = new Log();
   setConfigWarningSink((m) => log.warn(m));
   const secrets = new Secrets(context.secrets, log);
-  const index = new ReceiptIndex(log);
+  // The extension's own signing key (SecretStorage) is trusted; the sidebar names every receipt's signer.
+  const ownPublicKey = async () => (await secrets.signingKey()).publicKeyPem;
+  const index = new ReceiptIndex(log, ownPublicKey);
   const pickers = new PickerPanels(context.extensionUri, index, secrets, log);
   const previews = new EgressPreviewDocuments();
   const deliberations = new Deliberations(index, pickers, secrets, log, new ModelConsent(context.workspaceState), previews);
-  const receipts = new ReceiptCommands(index, pickers, log);
+  const receipts = new ReceiptCommands(index, pickers, log, ownPublicKey);
   const tree = new ReceiptsTreeProvider(index);
   const codeLens = new QuestionCodeLensProvider(index);
   const treeView = vscode.window.createTreeView<TreeNode>(VIEW_ID, { treeDataProvider: tree, showCollapseAll: false });

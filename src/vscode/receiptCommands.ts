@@ -15,6 +15,8 @@ export class ReceiptCommands {
     private readonly index: ReceiptIndex,
     private readonly pickers: PickerPanels,
     private readonly log: Log,
+    /** Your own public key (PEM): receipts it signed are trusted. */
+    private readonly ownPublicKey?: () => Promise<string | undefined>,
   ) {}
 
   private async resolve(arg: unknown, placeHolder: string, filter: (e: IndexedReceipt) => boolean = () => true): Promise<IndexedReceipt | undefined> {
@@ -59,26 +61,37 @@ export class ReceiptCommands {
     }
   }
 
-  /** Verifies one receipt (from the tree) or all of them (from the palette); the details go to the log. */
+  /**
+   * Verifies one receipt (from the tree) or all of them (from the palette): signature, signer (your key or an allowed
+   * signer), evidence hashes, and whether citations still resolve. The details go to the log.
+   */
   async verify(arg?: unknown): Promise<void> {
-    const { verifyEntry, loadReceiptFile } = loadCore();
+    const { verifyEntry, loadReceiptFile, readAllowedSigners } = loadCore();
     await this.index.refreshNow();
     const targets = arg ? [await this.resolve(arg, "Verify which receipt?")].filter((x): x is IndexedReceipt => !!x) : this.index.all();
     if (targets.length === 0) {
       void vscode.window.showInformationMessage("Deliberative Search: there are no receipts to verify.");
       return;
     }
+    let ownPem: string | undefined;
+    try {
+      ownPem = await this.ownPublicKey?.();
+    } catch (err) {
+      this.log.warn(`the signing key could not be read: ${oneLine(err)}`);
+    }
     let valid = 0;
     const problems: string[] = [];
     for (const t of targets) {
-      const v = await verifyEntry(t.folder.uri.fsPath, await loadReceiptFile(t.file));
-      const line = `${t.folder.name}/${t.receiptsDir}/${t.receiptId}.json: signature ${v.signature}${v.reason ? ` (${v.reason})` : ""}${v.unresolved.length ? `; ${v.unresolved.length} citation(s) no longer resolve: ${v.unresolved.join(", ")}` : ""}`;
+      const repo = t.folder.uri.fsPath;
+      const signers = await readAllowedSigners(repo, t.receiptsDir);
+      const v = await verifyEntry(repo, await loadReceiptFile(t.file), { ownPublicKeyPem: ownPem, signers, dirName: t.receiptsDir });
+      const line = `${t.folder.name}/${t.receiptsDir}/${t.receiptId}.json: ${v.signature === "valid" ? `signature valid; ${v.summary}` : `signature ${v.signature} (${v.reason ?? "?"})`}${v.unresolved.length ? `; ${v.unresolved.length} citation(s) no longer resolve: ${v.unresolved.join(", ")}` : ""}`;
       this.log.info(`verify ${line}`);
-      if (v.signature === "valid" && v.unresolved.length === 0) valid++;
+      if (v.ok && v.unresolved.length === 0) valid++;
       else problems.push(line);
     }
     if (problems.length === 0) {
-      void vscode.window.showInformationMessage(`Deliberative Search: ${valid} receipt(s) verified: signatures valid, all citations resolve.`);
+      void vscode.window.showInformationMessage(`Deliberative Search: ${valid} receipt(s) verified: signatures valid and trusted, evidence intact, all citations resolve.`);
     } else {
       const choice = await vscode.window.showWarningMessage(
         `Deliberative Search: ${problems.length} of ${targets.length} receipt(s) failed verification. ${problems[0]}`,

@@ -6,6 +6,7 @@ import * as vscode from "vscode";
 import { UNDECIDABLE } from "../core/constants";
 import type { Receipt } from "../core/schemas";
 import type { ReceiptEntry } from "../core/receipts/store";
+import type { TrustLevel } from "../core/receipts/trust";
 import { readSettings, toDeliberationConfig } from "./config";
 import { loadCore } from "./lazyCore";
 import type { Log } from "./log";
@@ -24,6 +25,12 @@ export interface IndexedReceipt {
   raw?: Record<string, unknown>;
   error?: string;
   signatureReason?: string;
+  /** Whether the signer is trusted: your own key (SecretStorage), an allowed signer, or neither. */
+  trust?: TrustLevel;
+  /** The signer's name ("you", an allowed_signers name), when trusted. */
+  signer?: string;
+  /** Key id of the signing key. */
+  keyId?: string;
   /** undefined until computed. */
   stale?: boolean;
 }
@@ -50,7 +57,11 @@ export class ReceiptIndex implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [this.changed];
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly log: Log) {
+  constructor(
+    private readonly log: Log,
+    /** Your own public key (PEM): receipts it signed are trusted. */
+    private readonly ownPublicKey?: () => Promise<string | undefined>,
+  ) {
     this.disposables.push(
       vscode.workspace.onDidChangeWorkspaceFolders(() => {
         this.rewatch();
@@ -140,39 +151,56 @@ export class ReceiptIndex implements vscode.Disposable {
   }
 
   private async load(): Promise<void> {
-    const { listReceipts, verifyReceiptSignature } = loadCore();
+    const { listReceipts, readAllowedSigners, verifyEntry } = loadCore();
     const folders = vscode.workspace.workspaceFolders ?? [];
+    let ownPem: string | undefined;
+    try {
+      ownPem = await this.ownPublicKey?.();
+    } catch (err) {
+      this.log.warn(`the signing key could not be read; no receipt counts as your own: ${String(err)}`);
+    }
     const lists = await Promise.all(
       folders.map(async (folder) => {
         if (folder.uri.scheme !== "file") return [];
         const receiptsDir = readSettings(folder).receiptsFolder;
-        const list: ReceiptEntry[] = await listReceipts(folder.uri.fsPath, receiptsDir);
-        return list.map((entry): IndexedReceipt => {
-          if (entry.state === "corrupt") {
-            return { folder, receiptsDir, receiptId: entry.receipt_id, file: entry.file, state: "corrupt", error: entry.error };
-          }
-          const sig = verifyReceiptSignature(entry.raw);
-          const r = entry.receipt;
-          const previous = this.find(folder, r.receipt_id);
-          const state: ReceiptState = !sig.ok
-            ? "invalid"
-            : !r.operator_pick
-              ? "pending"
-              : r.operator_pick.overrode_recommendation
-                ? "overridden"
-                : "picked";
-          return {
-            folder,
-            receiptsDir,
-            receiptId: r.receipt_id,
-            file: entry.file,
-            state,
-            receipt: r,
-            raw: entry.raw,
-            ...(sig.ok ? {} : { signatureReason: sig.reason }),
-            ...(previous?.receipt?.artifact_set_hash === r.artifact_set_hash && previous.stale !== undefined ? { stale: previous.stale } : {}),
-          };
-        });
+        const repo = folder.uri.fsPath;
+        const [list, signers] = await Promise.all([listReceipts(repo, receiptsDir) as Promise<ReceiptEntry[]>, readAllowedSigners(repo, receiptsDir)]);
+        if (signers.unreadable) this.log.warn(`${folder.name}: ${signers.unreadable}`);
+        for (const e of signers.errors) this.log.warn(`${folder.name}/${receiptsDir}/allowed_signers line ${e.line} ignored: ${e.reason}`);
+        return Promise.all(
+          list.map(async (entry): Promise<IndexedReceipt> => {
+            if (entry.state === "corrupt") {
+              return { folder, receiptsDir, receiptId: entry.receipt_id, file: entry.file, state: "corrupt", error: entry.error };
+            }
+            // Signature, signer and evidence hashes (citations are re-checked by Verify Receipts, not on every load).
+            const v = await verifyEntry(repo, entry, { ownPublicKeyPem: ownPem, signers, dirName: receiptsDir, citations: false });
+            const tampered = v.signature !== "valid" || v.evidence === "changed" || v.evidence === "missing";
+            const r = entry.receipt;
+            const previous = this.find(folder, r.receipt_id);
+            const state: ReceiptState = tampered
+              ? "invalid"
+              : !r.operator_pick
+                ? "pending"
+                : r.operator_pick.overrode_recommendation
+                  ? "overridden"
+                  : "picked";
+            const reason = v.signature !== "valid" ? v.reason : tampered ? v.evidence_problems.join("; ") : undefined;
+            return {
+              folder,
+              receiptsDir,
+              receiptId: r.receipt_id,
+              file: entry.file,
+              state,
+              receipt: r,
+              raw: entry.raw,
+              ...(reason ? { signatureReason: reason } : {}),
+              ...(v.trust ? { trust: v.trust } : {}),
+              ...(v.signer ? { signer: v.signer } : {}),
+              ...(v.key_id ? { keyId: v.key_id } : {}),
+              ...(previous?.receipt?.artifact_set_hash === r.artifact_set_hash && previous.stale !== undefined ? { stale: previous.stale } : {}),
+            };
+          }),
+        );
       }),
     );
     const entries = lists.flat().sort((a, b) => {

@@ -90,9 +90,10 @@ function receiptItem(e: IndexedReceipt): vscode.TreeItem {
   item.id = `receipt:${e.folder.uri.toString()}:${e.receiptId}`;
   const stale = e.stale === true;
   const picked = r ? pickedTitle(r) : undefined;
+  const signer = signerLabel(e);
   if (e.state === "corrupt") item.description = "corrupt";
   else if (e.state === "invalid") item.description = `${picked ?? "pending"} · signature invalid`;
-  else item.description = `${picked ?? "pending"}${e.state === "overridden" ? " (override)" : ""}${stale ? " · stale" : ""}`;
+  else item.description = `${picked ?? "pending"}${e.state === "overridden" ? " (override)" : ""}${stale ? " · stale" : ""}${signer ? ` · ${signer}` : ""}`;
 
   item.iconPath = stateIcon(e.state, stale);
   item.contextValue = `receipt.${e.state}${stale ? ".stale" : ""}`;
@@ -109,6 +110,10 @@ function receiptItem(e: IndexedReceipt): vscode.TreeItem {
       md.appendMarkdown("\n\n");
     }
     if (e.signatureReason) md.appendMarkdown(`Signature: ${escapeMd(e.signatureReason)}\n\n`);
+    else if (signer) {
+      const why = e.trust === "untrusted" ? " (not your key and not in allowed_signers; add it with `deliberate keys add` after review)" : "";
+      md.appendMarkdown(`Signature valid, ${escapeMd(signer)}${escapeMd(why)} · key ${escapeMd(e.keyId ?? r.signing.key_id)}\n\n`);
+    }
     md.appendMarkdown(`Created ${r.created_at} · \`${r.receipt_id}\``);
   } else {
     md.appendMarkdown(`**Corrupt receipt** \`${escapeMd(e.receiptId)}.json\`\n\n${escapeMd(e.error ?? "")}`);
@@ -116,6 +121,13 @@ function receiptItem(e: IndexedReceipt): vscode.TreeItem {
   item.tooltip = md;
   item.command = { command: "deliberativeSearch.openReceipt", title: "Open Receipt", arguments: [{ kind: "receipt", entry: e }] };
   return item;
+}
+
+/** "signed by <name>" for a trusted signer, "untrusted signer" otherwise; undefined for a corrupt or invalid receipt. */
+export function signerLabel(e: Pick<IndexedReceipt, "state" | "trust" | "signer">): string | undefined {
+  if (e.state === "corrupt" || e.state === "invalid" || !e.trust) return undefined;
+  if (e.trust === "untrusted") return "untrusted signer";
+  return `signed by ${e.signer ?? "you"}`;
 }
 
 function stateIcon(state: IndexedReceipt["state"], stale: boolean): vscode.ThemeIcon {

@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { recordPick } from "../../../src/core/receipts/store";
+import { addAllowedSigner, publicKeyToLine } from "../../../src/core/receipts/trust";
 import { generateSigningKey, verifyReceiptSignature } from "../../../src/core/receipts/signing";
 import { parseWebviewMessage } from "../../../src/shared/protocol";
 import { ModelError } from "../../../src/core/model";
@@ -309,6 +310,8 @@ test('after a pick, the sidebar model and the CodeLens say "Decided"', async () 
   const file = receiptFiles()[0]!;
   const raw = JSON.parse(readFileSync(file, "utf8"));
   const zustand = raw.payload.options.find((o: { title: string }) => /zustand/i.test(o.title));
+  // A teammate's key picks: the receipt's signer (the extension's key) must be trusted first, as an allowed signer.
+  await addAllowedSigner(workspace(), ".deliberations", "extension", publicKeyToLine(raw.signing.public_key));
   await recordPick(workspace(), raw.receipt_id, { option_id: zustand.id }, generateSigningKey());
   await waitFor("the index to see the pick", async () => {
     await api.refreshReceipts();
