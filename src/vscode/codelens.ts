@@ -1,8 +1,9 @@
 // CodeLens on open-question comments in any language. provideCodeLenses is a regex pass over the document plus a
 // map lookup in the receipt index: no I/O per keystroke. Lenses refresh when receipts or settings change.
 import * as vscode from "vscode";
-import { classifyQuestion, stripCommentMarkers } from "../core/classify";
+import { PLAIN_TODO_LINE, mayBeOpenQuestionTodo, stripCommentMarkers } from "../core/classify";
 import { readSettings } from "./config";
+import { loadCore } from "./lazyCore";
 import { pickedTitle, type ReceiptIndex } from "./receiptIndex";
 
 // Comment openers across languages: // /* * # -- ; <!-- % ' REM {- (*
@@ -20,7 +21,7 @@ export interface QuestionMatcher {
 export function buildMatcher(tags: string[], plainTodos: boolean): QuestionMatcher {
   const alternatives = tags.map((t) => escapeRegex(t.trim()).replace(/\\\(/g, "\\(\\s*").replace(/\\\)/g, "\\s*\\)").replace(/\s+/g, "\\s*"));
   const tagged = new RegExp(`(?:^|[\\s;{}(),])${COMMENT_MARKER}\\s*(?:${alternatives.join("|") || "(?!)"})`, "i");
-  const plainTodo = plainTodos ? new RegExp(`(?:^|[\\s;{}(),])${COMMENT_MARKER}\\s*(?:TODO|FIXME)\\b`) : undefined;
+  const plainTodo = plainTodos ? PLAIN_TODO_LINE : undefined;
   return { tagged, plainTodo };
 }
 
@@ -48,7 +49,8 @@ export function findQuestionLines(text: string, matcher: QuestionMatcher, maxLin
     const raw = line.slice(m.index).trim();
     const question = stripCommentMarkers(raw);
     if (!question) continue;
-    if (plain && classifyQuestion(raw).class !== "open-question") continue;
+    // isOpenQuestionTodo needs the tagger (core bundle); the cheap check keeps most TODOs from loading it.
+    if (plain && !(mayBeOpenQuestionTodo(raw) && loadCore().isOpenQuestionTodo(raw))) continue;
     out.push({ line: i, raw, question });
   }
   return out;

@@ -6,6 +6,7 @@
 // Each group below is initialised on its first call, not when dist/core.js loads (esbuild wraps a module reached
 // through `require` in a lazy initialiser): the CodeLens validating the settings, or the sidebar listing receipts,
 // does not also run the top level of the pipeline, the model SDK or the HTML extractors.
+import type * as Classify from "../core/classify";
 import type * as Config from "../core/config";
 import type * as Discovery from "../core/internal/discovery";
 import type * as Pipeline from "../core/pipeline";
@@ -19,6 +20,7 @@ import type * as SettingsSchema from "./settingsSchema";
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 const pipeline = once(() => require("../core/pipeline") as typeof Pipeline);
+const classify = once(() => require("../core/classify") as typeof Classify);
 const config = once(() => require("../core/config") as typeof Config);
 const discovery = once(() => require("../core/internal/discovery") as typeof Discovery);
 const store = once(() => require("../core/receipts/store") as typeof Store);
@@ -34,6 +36,9 @@ const models = once(() => require("./models") as typeof Models);
 export const deliberate = lazy(pipeline, "deliberate");
 export const resolveConfig = lazy(config, "resolveConfig");
 export const discoverArtifacts = lazy(discovery, "discoverArtifacts");
+
+// The CodeLens's plain-TODO predicate (the classifier reads clause structure with compromise).
+export const isOpenQuestionTodo = lazy(classify, "isOpenQuestionTodo");
 
 // Receipts: the store, signing and rendering.
 export const listReceipts = lazy(store, "listReceipts");
