@@ -90,7 +90,7 @@ const RULES: Rule[] = [
       "what(?:'s| is| would be| are) the (?:best|right|recommended|preferred|idiomatic|cleanest|simplest|proper) (?:ways?|approach(?:es)?|patterns?|options?|choices?|tools?|librar(?:y|ies)|strateg(?:y|ies)|place)",
       "what are (?:the|our|some) (?:options|alternatives)", "alternatives? (?:to|for)",
       "how (?:do|does|did|are|is|should|would) (?:others|other (?:teams|projects|companies|repos|codebases)|people|most teams|the community|similar projects)",
-      "(?:pick|choose|decide) (?:a|an|one|between|whether|on|if)", "standardi[sz]e on", "any reason (?:not )?to",
+      "standardi[sz]e on", "any reason (?:not )?to",
       "(?:is|are) (?:it|this|that|we) (?:still )?(?:the )?(?:right|wrong) (?:tool|choice|call|approach|place|layer|fit)",
     ]),
   },
@@ -289,6 +289,8 @@ export interface ClauseInfo {
   deliberation?: string;
   /** The first words, for reasons. */
   opener: string;
+  /** The clause weighs what ought to be: "should X …", "would X …", "is it reasonable to …", "which is better …". */
+  weighs?: boolean;
 }
 
 interface Tok {
@@ -301,18 +303,22 @@ interface Tok {
 const STRUCTURE_CHARS = 480;
 
 const FILLERS = new Set(["so", "ok", "okay", "well", "hmm", "hm", "also", "and", "but", "then", "now", "hey", "quick", "honest", "question", "q", "just", "please", "maybe", "perhaps", "basically", "re", "idea", "thought"]);
-const AUX = new Set(["does", "did", "do", "is", "are", "was", "were", "has", "have", "had", "will", "can", "could", "would", "may", "might", "isn't", "doesn't", "don't", "aren't", "wasn't", "won't", "can't", "didn't"]);
-const MODAL_NORMATIVE = new Set(["should", "shall", "ought", "shouldn't"]);
+const AUX = new Set(["does", "did", "do", "is", "are", "was", "were", "has", "have", "had", "will", "can", "could", "may", "might", "isn't", "doesn't", "don't", "aren't", "wasn't", "won't", "can't", "didn't"]);
+// "should X …", "would X …": asks what ought to be, or what a change would do.
+const MODAL_NORMATIVE = new Set(["should", "shall", "ought", "shouldn't", "would", "wouldn't"]);
 const WE = new Set(["we", "i", "us", "you", "anyone", "anybody", "folks", "people", "others", "everyone", "somebody", "someone"]);
 const WH = new Set(["how", "what", "when", "where", "who", "whom", "whose", "why", "which", "what's", "how's", "where's", "who's"]);
 // "which file defines X" is a lookup; "which library should we use" is a choice.
 const CODE_NOUNS = /^(?:files?|modules?|folders?|director(?:y|ies)|class(?:es)?|functions?|methods?|lines?|tests?|components?|packages?|commits?|env|environment|variables?|vars?|flags?|settings?|branch(?:es)?|versions?|ports?|endpoints?|tables?|columns?|routes?|hooks?|handlers?|crates?|structs?|types?|keys?|fields?|configs?|scripts?|services?|jobs?|errors?|exceptions?|pages?|views?|parts?|ones?|step|steps|process(?:es)?|user|users|team|teams)$/;
 // Words that make an auxiliary-led question evaluative ("is it better", "is X enough", "does it make sense").
 const EVALUATIVE =
-  /\b(?:better|best|worse|worth|wise|advisable|overkill|justified|warranted|enough|sufficient|preferable|prefer\w*|recommend\w*|idiomatic|sensible|sense|cleanest|cleaner|simplest|simpler|(?:good|bad) (?:idea|fit|choice|approach|practice)|(?:right|wrong) (?:tool|choice|call|approach|way|place|fit|move|time|abstraction|layer|home|level|thing)|should|ought|shall|pros and cons|trade-?offs?|options|alternatives?|(?:we|you|anyone|anybody) (?:think|want|need|prefer|recommend)|ok to|okay to|fine to|reasonable|appropriate|viable|time to)\b/;
+  /\b(?:better|best|worse|worth|wise|advisable|overkill|justified|warranted|enough|sufficient|preferable|prefer\w*|recommend\w*|idiomatic|sensible|sense|cleanest|cleaner|simplest|simpler|(?:good|bad) (?:idea|fit|choice|approach|practice)|(?:right|wrong) (?:tool|choice|call|approach|way|place|fit|move|time|abstraction|layer|home|level|thing)|pros and cons|trade-?offs?|options|alternatives?|(?:we|you|anyone|anybody) (?:think|want|need|prefer|recommend)|ok to|okay to|fine to|reasonable|appropriate|viable|time to)\b/;
+// Modal words make a question normative (gating how its alternatives are read) but weigh nothing by themselves
+// when they come late: "is Other really the error we should get here?".
+const MODAL_WORD = /\b(?:should|ought|shall)\b/;
 // A deliberation: someone is weighing a change. "considering that …" is a conjunction, not a deliberation.
 const DELIBERATION =
-  /\b(?:thinking (?:of|about)|wondering|considering(?! (?:that|the fact|how)\b)|contemplating|weighing|debating|deliberating|mulling|toying with|leaning (?:towards?|to)|torn between|undecided|unsure (?:if|whether|about|which)|not sure (?:if|whether|about|which)|on the fence|open to (?:using|moving|switching|adopting)|evaluating|(?:decide|deciding|choose|choosing|pick|picking)(?: on| about)? (?:whether|between|if|which)|(?:decide|choose|pick) (?:on )?(?:a|an|one|the) (?:\w+ )?(?:for|between)|let(?:'s| us) (?:discuss|decide|talk|settle|choose|pick|compare))\b/;
+  /\b(?:thinking (?:of|about|that|we|i)|wondering|whether (?:or not )?to|whether \w+(?: [\w'-]+){0,5} should|(?:opinions?|thoughts|objections?|concerns|feedback|views|input|preferences?) (?:on|about|to|regarding|against)|any (?:objections|concerns|opinions|preferences)|considering(?! (?:that|the fact|how)\b)|contemplating|weighing|debating|deliberating|mulling|toying with|leaning (?:towards?|to)|torn between|undecided|unsure (?:if|whether|about|which)|not sure (?:if|whether|about|which)|on the fence|open to (?:using|moving|switching|adopting)|evaluating|(?:decide|deciding|choose|choosing|pick|picking)(?: on| about)? (?:whether|between|if|which)|(?:decide|choose|pick) (?:on )?(?:a|an|one|the) (?:\w+ )?(?:for|between)|let(?:'s| us) (?:discuss|decide|talk|settle|choose|pick|compare))\b/;
 // Imperative verbs that put a choice rather than a chore.
 const DECISION_VERBS = new Set(["decide", "choose", "pick", "compare", "weigh", "discuss", "debate", "settle", "select"]);
 // "X or Y" where one side is one of these is no choice between designs.
@@ -372,32 +378,36 @@ function imperativeVerb(clause: Tok[], start: number): boolean {
   return object && readsAsVerb(first);
 }
 
-function frameOf(clause: Tok[], text: string, question: boolean): { frame: ClauseFrame; start: number; deliberation?: string } {
+function frameOf(clause: Tok[], text: string, question: boolean): { frame: ClauseFrame; start: number; deliberation?: string; weighs?: boolean } {
   let start = 0;
   while (start < clause.length - 1 && (FILLERS.has(clause[start]!.w) || clause[start]!.tags.has("Expression"))) start++;
   const w0 = clause[start]?.w ?? "";
   const w1 = clause[start + 1]?.w ?? "";
   const w2 = clause[start + 2]?.w ?? "";
-  const evaluative = EVALUATIVE.test(text);
+  const weighing = EVALUATIVE.test(text);
+  const evaluative = weighing || MODAL_WORD.test(text);
   const deliberation = DELIBERATION.exec(text)?.[0];
 
   // Auxiliary- or wh-led questions about how things are, unless they ask what ought to be.
   if (AUX.has(w0) && !WE.has(w1) && !evaluative) return { frame: "descriptive", start };
+  if ((AUX.has(w0) || WH.has(w0)) && evaluative && !deliberation) return { frame: "normative", start, weighs: weighing };
   if (WH.has(w0) && !evaluative) {
     const normativeWh =
       (w0 === "which" && w1 !== "" && !CODE_NOUNS.test(w1) && !(w1 === "of" || AUX.has(w1))) ||
       (w0 === "why" && w1 === "not") ||
       (w0 === "how" && AUX.has(w1) && (WE.has(w2) || w2 === "other" || w2 === "most" || w2 === "similar") && w2 !== "i" && w2 !== "you") ||
       (w0 === "how" && AUX.has(w1) && (w2 === "i" || w2 === "you") && /^(?:choose|decide|pick|compare|evaluate|weigh)$/.test(clause[start + 3]?.w ?? ""));
-    if (!normativeWh && !deliberation) return { frame: "descriptive", start };
+    if (!normativeWh) return { frame: "descriptive", start };
     if (!deliberation) return { frame: "normative", start };
   }
   if (deliberation) return { frame: "deliberative", start, deliberation };
   // "instead of X, do Y" opens a suggestion.
   if (w0 === "instead" && !question) return { frame: "imperative", start };
   // "should X be …" asks; "should probably check …" (no subject) is a note to self, unless it ends in "?".
-  const subjectless = MODAL_NORMATIVE.has(w0) && !question && !!clause[start + 1] && (clause[start + 1]!.tags.has("Verb") || clause[start + 1]!.tags.has("Adverb"));
-  if ((MODAL_NORMATIVE.has(w0) && !subjectless) || (AUX.has(w0) && (WE.has(w1) || evaluative)) || WH.has(w0)) return { frame: "normative", start };
+  const next = clause[start + 1];
+  const subjectless = MODAL_NORMATIVE.has(w0) && !question && !!next && !["Noun", "Pronoun", "Determiner", "Adjective", "Value", "Possessive"].some((tag) => next.tags.has(tag));
+  if (MODAL_NORMATIVE.has(w0) && !subjectless) return { frame: "normative", start, weighs: true };
+  if ((AUX.has(w0) && (WE.has(w1) || evaluative)) || WH.has(w0)) return { frame: "normative", start };
   if (imperativeVerb(clause, start)) {
     if (DECISION_VERBS.has(w0)) return { frame: "deliberative", start, deliberation: w0 };
     return { frame: question ? "proposal" : "imperative", start };
@@ -463,7 +473,7 @@ export function questionStructure(text: string): ClauseInfo[] {
   for (const clause of tokensOf(head)) {
     const clauseText = clause.map((t) => t.w).join(" ");
     const question = /\?/.test(clause[clause.length - 1]?.post ?? "");
-    const { frame, start, deliberation } = frameOf(clause, clauseText, question);
+    const { frame, start, deliberation, weighs } = frameOf(clause, clauseText, question);
     const alt = alternativesIn(clause);
     out.push({
       text: clauseText,
@@ -472,6 +482,7 @@ export function questionStructure(text: string): ClauseInfo[] {
       ...(alt ? { alternatives: alt.marker } : {}),
       verbless: alt ? !clause.slice(0, alt.at).some(isFinite) : !clause.some(isFinite),
       ...(deliberation ? { deliberation } : {}),
+      ...(weighs ? { weighs } : {}),
       opener: clause.slice(start, start + 2).map((t) => t.w).join(" "),
     });
   }
@@ -512,6 +523,7 @@ function quote(s: string, verbatim: boolean): string {
 // Weights of the structural evidence (same scale as the rules).
 const W_ALTERNATIVES = 3.5;
 const W_DELIBERATION = 3;
+const W_NORMATIVE = 2.5;
 const W_DESCRIPTIVE = 2.5;
 const W_TASK = 3;
 
@@ -552,6 +564,7 @@ function analyse(text: string): Analysis {
   // Structure: code spans and URLs are not words to tag.
   const clauses = questionStructure(subjects.noUrls.replace(CODE_SPAN, "X"));
   const asks = tagged || clauses.some((c) => c.question || c.frame === "normative" || c.frame === "deliberative" || c.frame === "proposal");
+  const fired = new Set<string>();
   for (const rule of RULES) {
     if (rule.asked && !asks) continue;
     const subject = subjects[rule.on ?? "body"];
@@ -567,12 +580,20 @@ function analyse(text: string): Analysis {
     if (seen.length === 0) continue;
     score[rule.side] += rule.weight * seen.length;
     reasons.push(`${rule.label}: ${seen.join(", ")}`);
+    fired.add(rule.label);
   }
 
   const choice = clauses.find((c) => choiceClause(c, tagged));
   if (choice) {
     score.open += W_ALTERNATIVES;
     reasons.push(`alternatives: '${choice.alternatives}' (${choice.frame}${choice.question ? " question" : ""})`);
+  }
+  // "Should timestamps be stored in UTC?", "is it reasonable to store prefs as JSON?": a question that weighs,
+  // when the decision-phrasing rules have not already counted it.
+  const weighs = clauses.find((c) => c.weighs);
+  if (weighs && !fired.has("decision phrasing") && !fired.has("evaluative wording")) {
+    score.open += W_NORMATIVE;
+    reasons.push(`weighs what ought to be: '${weighs.opener}'`);
   }
   const deliberative = clauses.find((c) => c.frame === "deliberative");
   if (deliberative) {
