@@ -21,10 +21,40 @@ export function fuseRankedLists(lists: { expert: string; items: EvidenceItem[] }
       }
     });
   }
+  reinforceDocuments([...byId.values()]);
   const fused = [...byId.values()].sort(
     (a, b) => b.fused - a.fused || b.bestScore - a.bestScore || a.item.id.localeCompare(b.item.id),
   );
   return fused.map((f, i) => ({ ...f.item, rank: i + 1, fused_score: round(f.fused), experts: f.experts }));
+}
+
+/** Share of a commit's fused score credited to the ranked document it touched. */
+const REINFORCEMENT = 0.01;
+
+/**
+ * Commits that touched a ranked document reinforce that document instead of taking ranks of their own ahead of
+ * it: part of the commit's score goes to the document's best item, and the commit sits right below it. Commits
+ * that touched no ranked document keep their own place.
+ */
+function reinforceDocuments(entries: { item: EvidenceItem; fused: number }[]): void {
+  const docBest = new Map<string, { item: EvidenceItem; fused: number }>();
+  for (const e of entries) {
+    if (e.item.commit || e.item.kind !== "internal") continue;
+    const prev = docBest.get(e.item.path_or_url);
+    if (!prev || e.fused > prev.fused) docBest.set(e.item.path_or_url, e);
+  }
+  const commits = entries.filter((e) => e.item.commit && e.item.touched_paths?.some((p) => docBest.has(p)));
+  const credit = new Map<{ item: EvidenceItem; fused: number }, number>();
+  const targetOf = new Map<{ item: EvidenceItem; fused: number }, { item: EvidenceItem; fused: number }>();
+  for (const c of commits) {
+    const targets = c.item.touched_paths!.flatMap((p) => (docBest.has(p) ? [docBest.get(p)!] : []));
+    // A commit touching many documents (a mass rename) says little about each.
+    const share = (REINFORCEMENT * c.fused) / targets.length;
+    for (const t of targets) credit.set(t, (credit.get(t) ?? 0) + share);
+    targetOf.set(c, targets.sort((a, b) => b.fused - a.fused)[0]);
+  }
+  for (const [t, add] of credit) t.fused += add;
+  for (const [c, t] of targetOf) if (c.fused >= t.fused) c.fused = t.fused * (1 - 1e-6);
 }
 
 function round(n: number): number {

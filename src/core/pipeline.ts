@@ -8,7 +8,7 @@ import { configVersion as computeConfigVersion, resolveConfig } from "./config";
 import { fuseRankedLists } from "./fuse";
 import { canonicalJson, sha256 } from "./hash";
 import { buildExternalExperts, recheckExternalCitations } from "./external";
-import { discoverArtifacts, discoveryDirectories } from "./internal/discovery";
+import { describeDiscovery, discoverArtifacts, discoveryDirectories } from "./internal/discovery";
 import { fingerprintHolds, readTurnCacheEntry, takeFingerprint, writeTurnCacheEntry, type TurnCacheEntry } from "./turnCache";
 import { createDocsExpert } from "./internal/docsExpert";
 import { createGitExpert } from "./internal/git";
@@ -271,7 +271,7 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
     count: artifacts.files.length,
     ms: round1(performance.now() - t),
     ...(artifacts.files.length ? {} : { reason: "no ADRs, architecture docs or agent instructions found" }),
-    ...(artifacts.skipped.length ? { reason: `skipped ${artifacts.skipped.length}: ${artifacts.skipped.slice(0, 3).map((s) => `${s.path} (${s.reason})`).join(", ")}` } : {}),
+    ...(describeDiscovery(artifacts) ? { reason: describeDiscovery(artifacts) } : {}),
   };
   progress({ stage: "discovery", state: "done", status: stages.discovery.status, ms: stages.discovery.ms, count: artifacts.files.length });
   checkAborted(signal);

@@ -136,6 +136,8 @@ export const AdrMetaSchema = z.object({
   chosen_option: z.string().optional(),
   /** Which section of the ADR this evidence item is ("decision", "context", "consequences", "considered-options", "pros-and-cons", …). */
   section: z.string().optional(),
+  /** Set when a supersession link of this ADR was inferred (a later ADR reversing it, a back link), not written down. */
+  supersession_inferred: z.literal(true).optional(),
 });
 export type AdrMeta = z.infer<typeof AdrMetaSchema>;
 
@@ -155,6 +157,8 @@ export const EvidenceItemSchema = z.object({
   /** The expert's own relevance score (higher is better); fusion replaces ranking with RRF. */
   score: z.number(),
   adr: AdrMetaSchema.optional(),
+  /** Commits: the files the commit touched (capped), so fusion can credit the documents it changed. */
+  touched_paths: z.array(z.string()).max(50).optional(),
   /** External: the package this doc belongs to, and whether it is deprecated. */
   package: z.string().optional(),
   deprecated: z.boolean().optional(),

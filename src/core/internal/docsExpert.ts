@@ -7,6 +7,7 @@ import type { ArtifactFile, Expert, ExpertContext, ExpertResult } from "../types
 import { parseAdr, type ParsedAdr } from "./adr";
 import { parseMarkdown, stripInline } from "./markdown";
 import { rankTextSections, type TextSection } from "./sectionIndex";
+import { corpusStats, feedbackTerms, phraseScore, questionBigrams, tokenize, type CorpusStats } from "./docStats";
 
 export const DOCS_MAX_ITEMS = 36;
 /** Sections cited per document: its best section, its decision, one more. */
@@ -16,6 +17,15 @@ export const DOCS_MAX_DOCS = 16;
 /** How much a document's best matching sections add to its whole-document score. */
 const SECTION_SUM_WEIGHT = 0.5;
 const SECTIONS_SUMMED = 3;
+const DOC_TITLE_BOOST = 3;
+/** Weight of a matched two-word phrase's IDF, added to the document's BM25. */
+const PHRASE_WEIGHT = 15;
+/** Pseudo-relevance feedback: terms taken from the top documents, and their weight relative to the question's. */
+const FEEDBACK_DOCS = 3;
+const FEEDBACK_TERMS = 8;
+const FEEDBACK_WEIGHT = 0.4;
+const COVERAGE_FLOOR = 0.5;
+const COVERAGE_POWER = 1;
 const EXCERPT_CHARS = 600;
 
 const SOURCE_PRIOR: Record<SourceType, number> = {
@@ -79,7 +89,9 @@ export function createDocsExpert(): Expert {
   };
 }
 
-export async function runDocsExpert(ctx: Pick<ExpertContext, "plan" | "config" | "artifacts" | "signal"> & Partial<Pick<ExpertContext, "log">>): Promise<ExpertResult> {
+export async function runDocsExpert(
+  ctx: Pick<ExpertContext, "plan" | "config" | "artifacts" | "signal"> & Partial<Pick<ExpertContext, "log" | "question">>,
+): Promise<ExpertResult> {
   const { artifacts, plan, config } = ctx;
   if (artifacts.files.length === 0) {
     const globs = [...config.adrGlobs, ...config.conventionGlobs];
@@ -90,8 +102,8 @@ export async function runDocsExpert(ctx: Pick<ExpertContext, "plan" | "config" |
   const expansions = plan.expansions.filter((t) => t.trim());
   if (terms.length === 0 && expansions.length === 0) return { status: "empty", reason: "the query plan has no terms", items: [] };
 
-  const { units, graph, unitsByPath, docs } = await prepare(artifacts, ctx);
-  const ranked = rankDocuments({ units, graph, unitsByPath, docs }, terms, expansions);
+  const { graph } = await prepare(artifacts, ctx);
+  const ranked = rankDocuments(await prepare(artifacts, ctx), terms, expansions, ctx.question);
   if (ranked.length === 0) {
     return { status: "empty", reason: `no artifact matched the terms: ${[...terms, ...expansions].join(", ")}`, items: [] };
   }
@@ -124,6 +136,8 @@ interface Prepared {
   unitsByPath: Map<string, Unit[]>;
   /** One searchable unit per document: its title, its path's words and its whole text. */
   docs: DocUnit[];
+  /** Term and phrase statistics of `docs`, index-aligned. */
+  stats: CorpusStats;
 }
 
 interface DocUnit extends TextSection {
@@ -180,7 +194,7 @@ async function prepare(artifacts: ExpertContext["artifacts"], ctx: Pick<ExpertCo
     const title = adr?.title ?? parseMarkdown(file.text).sections.find((x) => x.level === 1)?.heading ?? "";
     return { file, adr, heading: title, title: pathWords(file.path), body: file.text };
   });
-  const result = { units, graph: supersessionGraph(adrs), unitsByPath, docs };
+  const result = { units, graph: supersessionGraph(adrs), unitsByPath, docs, stats: corpusStats(docs.map((d) => `${d.heading}\n${d.body}`)) };
   prepared.set(key, result);
   while (prepared.size > PREPARED_SETS) prepared.delete(prepared.keys().next().value!);
   return result;
@@ -196,9 +210,8 @@ function pathWords(path: string): string {
  * the source and status priors. A superseded ADR never ranks above the ADR that replaced it; when the replacement
  * did not match at all it is pulled in just above the one it replaced.
  */
-function rankDocuments(p: Prepared, terms: string[], expansions: string[]): RankedDoc[] {
+function rankDocuments(p: Prepared, terms: string[], expansions: string[], question?: string): RankedDoc[] {
   const sectionHits = rankTextSections(p.units, terms, expansions);
-  const docHits = rankTextSections(p.docs, terms, expansions, Number.POSITIVE_INFINITY, { boost: { heading: 3, title: 1.5, body: 1 } });
   const sectionsByPath = new Map<string, { unit: Unit; score: number }[]>();
   for (const r of sectionHits) {
     const list = sectionsByPath.get(r.section.file.path) ?? [];
@@ -206,18 +219,51 @@ function rankDocuments(p: Prepared, terms: string[], expansions: string[]): Rank
     list.push({ unit: r.section, score: r.score * (r.section.prior / (SOURCE_PRIOR[r.section.file.source_type] ?? 1)) });
     sectionsByPath.set(r.section.file.path, list);
   }
-  const docScore = new Map<string, number>();
-  for (const r of docHits) docScore.set(r.section.file.path, r.score);
-  for (const path of sectionsByPath.keys()) if (!docScore.has(path)) docScore.set(path, 0);
-
-  const scores = new Map<string, number>();
-  for (const [path, whole] of docScore) {
-    const sections = (sectionsByPath.get(path) ?? []).sort((a, b) => b.score - a.score);
-    const sum = sections.slice(0, SECTIONS_SUMMED).reduce((n, x) => n + x.score, 0);
-    const file = (p.unitsByPath.get(path)?.[0]?.file ?? p.docs.find((d) => d.file.path === path)?.file)!;
-    const adr = p.graph.adrs.get(path);
-    const prior = (SOURCE_PRIOR[file.source_type] ?? 1) * (adr ? STATUS_PRIOR[effectiveStatus(adr, p.graph)] : 1);
-    scores.set(path, (whole + SECTION_SUM_WEIGHT * sum) * prior);
+  const bigrams = question ? questionBigrams(question) : [];
+  // IDF of each of the question's own terms over the documents (terms no document has carry no weight).
+  const nDocs = p.stats.docs.length || 1;
+  const queryIdf = new Map<string, number>();
+  for (const t of tokenize(terms.join(" "))) {
+    const df = p.stats.df.get(t);
+    if (df) queryIdf.set(t, Math.log(1 + nDocs / df));
+  }
+  const queryIdfTotal = [...queryIdf.values()].reduce((a, b) => a + b, 0);
+  const indexOf = new Map(p.docs.map((d, i) => [d.file.path, i]));
+  const score = (feedback: string[]) => {
+    const docHits = rankTextSections(p.docs, terms, expansions, Number.POSITIVE_INFINITY, {
+      boost: { heading: DOC_TITLE_BOOST, title: 1.5, body: 1 },
+      feedback,
+      feedbackWeight: FEEDBACK_WEIGHT,
+    });
+    const whole = new Map<string, number>();
+    const covered = new Map<string, number>();
+    for (const r of docHits) {
+      whole.set(r.section.file.path, r.score);
+      covered.set(r.section.file.path, r.queryMatched.filter((t) => queryIdf.has(t)).reduce((n, t) => n + queryIdf.get(t)!, 0));
+    }
+    for (const path of sectionsByPath.keys()) if (!whole.has(path)) whole.set(path, 0);
+    const scores = new Map<string, number>();
+    for (const [path, w] of whole) {
+      const i = indexOf.get(path)!;
+      const doc = p.docs[i];
+      const sections = (sectionsByPath.get(path) ?? []).sort((a, b) => b.score - a.score);
+      const sum = sections.slice(0, SECTIONS_SUMMED).reduce((n, x) => n + x.score, 0);
+      const phrases = PHRASE_WEIGHT * phraseScore(bigrams, p.stats.docs[i], p.stats);
+      const prior = (SOURCE_PRIOR[doc.file.source_type] ?? 1) * (doc.adr ? STATUS_PRIOR[effectiveStatus(doc.adr, p.graph)] : 1);
+      // Coordination: a document that covers more of the question's rare words beats one that repeats a few.
+      const coverage = queryIdfTotal > 0 ? (covered.get(path) ?? 0) / queryIdfTotal : 1;
+      scores.set(path, (w + SECTION_SUM_WEIGHT * sum + phrases) * prior * Math.pow(COVERAGE_FLOOR + coverage, COVERAGE_POWER));
+    }
+    return scores;
+  };
+  let scores = score([]);
+  // Widen the vocabulary from the repository's own text: what the best documents say that the question did not.
+  if (FEEDBACK_DOCS > 0 && scores.size > 0) {
+    const top = [...scores.entries()].sort((a, b) => b[1] - a[1]).slice(0, FEEDBACK_DOCS);
+    const best = top[0][1] || 1;
+    const exclude = new Set(tokenize([...terms, ...expansions].join(" ")));
+    const feedback = feedbackTerms(top.map(([path, s]) => ({ doc: p.stats.docs[indexOf.get(path)!], weight: s / best })), p.stats, exclude, FEEDBACK_TERMS);
+    if (feedback.length) scores = score(feedback);
   }
   enforceDocSupersession(scores, p.graph);
 
@@ -465,13 +511,7 @@ const GENERIC_TITLE_WORDS = new Set(
 );
 
 function subjectWords(title: string): Set<string> {
-  return new Set(
-    title
-      .toLowerCase()
-      .split(/[^a-z0-9]+/)
-      .filter((w) => w.length > 2 && !GENERIC_TITLE_WORDS.has(w) && !/^\d+$/.test(w))
-      .map((w) => (w.length > 4 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w)),
-  );
+  return new Set(tokenize(title).filter((w) => w.length > 2 && !GENERIC_TITLE_WORDS.has(w) && !/^\d+$/.test(w)));
 }
 
 /** Date first, then number within one folder: how "later" is decided. Undefined when the two cannot be ordered. */
@@ -633,4 +673,12 @@ function adrMeta(adr: ParsedAdr, graph: SupersessionGraph, section?: string): Ad
     ...(section ? { section } : {}),
     ...([...graph.inferred].some((k) => k.split("\0").includes(adr.path)) ? { supersession_inferred: true as const } : {}),
   };
+}
+
+/** The supersession graph of an artifact set (diagnostics and tests). */
+export async function supersessionOf(artifacts: ExpertContext["artifacts"]): Promise<{ edges: [string, string, boolean][] }> {
+  const { graph } = await prepare(artifacts, { signal: new AbortController().signal });
+  const edges: [string, string, boolean][] = [];
+  for (const [old, repl] of graph.supersededBy) for (const r of repl) edges.push([old, r, graph.inferred.has(`${old}\0${r}`)]);
+  return { edges: edges.sort() };
 }

@@ -447,6 +447,7 @@ function toEvidence(record: CommitRecord, terms: Term[], score: number): Evidenc
     title: record.subject,
     excerpt: `${text} (files: ${shown})`,
     score,
+    touched_paths: names.slice(0, 50),
   };
 }
 

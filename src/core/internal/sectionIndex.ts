@@ -18,6 +18,8 @@ export interface RankedSection<T extends TextSection> {
   score: number;
   /** Index terms that matched (after stemming; prefix and fuzzy matches included). */
   matched: string[];
+  /** The query's own terms (processed) that found something in this section. */
+  queryMatched: string[];
 }
 
 export interface RankOptions {
@@ -26,6 +28,11 @@ export interface RankOptions {
   boost?: { heading?: number; title?: number; body?: number };
   /** Bodies are indexed up to this many characters. Default 50 000. */
   maxBodyChars?: number;
+  /** Prefix matching for terms of 4+ characters and one edit of fuzziness for 6+. Default true. */
+  loose?: boolean;
+  /** Feedback terms (pseudo-relevance feedback), exact matches only, at `feedbackWeight` (default 0.3). */
+  feedback?: readonly string[];
+  feedbackWeight?: number;
 }
 
 const STOP_WORDS = new Set(
@@ -80,22 +87,27 @@ export function rankTextSections<T extends TextSection>(
     .flatMap((e) => e.split(/[\s\p{P}]+/u))
     .filter((e) => e && !(processTerm(e) ?? []).every((t) => termTokens.has(t)))
     .join(" ");
-  if (!sections.length || (!termQuery && !expQuery)) return [];
+  if (!sections.length || (!termQuery && !expQuery && !options.feedback?.length)) return [];
 
   const index = indexFor(sections, options);
 
   const w = options.expansionWeight ?? 0.5;
+  const loose = options.loose ?? true;
   const results = index.search({
     combineWith: "OR",
+    ...(loose ? {} : { prefix: false, fuzzy: false }),
     queries: [
       ...(termQuery ? [{ queries: [termQuery] }] : []),
       ...(expQuery ? [{ queries: [expQuery], boostTerm: () => w }] : []),
+      ...(options.feedback?.length
+        ? [{ queries: [options.feedback.join(" ")], prefix: false, fuzzy: false, boostTerm: () => options.feedbackWeight ?? 0.3 }]
+        : []),
     ],
   });
 
   return results
     .filter((r) => r.score > 0)
-    .map((r) => ({ section: sections[r.id as number], index: r.id as number, score: r.score, matched: [...r.terms].sort() }))
+    .map((r) => ({ section: sections[r.id as number], index: r.id as number, score: r.score, matched: [...r.terms].sort(), queryMatched: [...r.queryTerms].sort() }))
     .sort((a, b) => b.score - a.score || a.index - b.index)
     .slice(0, limit);
 }

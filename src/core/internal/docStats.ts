@@ -1,0 +1,93 @@
+// Term statistics over the repository's own documents, for the two signals plain BM25 misses: a question's
+// two-word phrases ("single active consumer", "bloom filter") appearing as phrases, and vocabulary widening by
+// pseudo-relevance feedback (the words the best-matching documents use that the question did not).
+import { processTerm } from "./sectionIndex";
+
+export interface DocStats {
+  tf: Map<string, number>;
+  length: number;
+  bigrams: Set<string>;
+}
+
+export interface CorpusStats {
+  docs: DocStats[];
+  df: Map<string, number>;
+  bigramDf: Map<string, number>;
+}
+
+/** Stemmed content tokens in order (stop words and one-letter tokens dropped, camelCase split). */
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.split(/[^\p{L}\p{N}]+/u)) {
+    if (!raw) continue;
+    const terms = processTerm(raw);
+    if (terms) out.push(terms[0]);
+  }
+  return out;
+}
+
+export function docStats(text: string): DocStats {
+  const tokens = tokenize(text);
+  const tf = new Map<string, number>();
+  const bigrams = new Set<string>();
+  for (let i = 0; i < tokens.length; i++) {
+    tf.set(tokens[i], (tf.get(tokens[i]) ?? 0) + 1);
+    if (i > 0 && tokens[i - 1] !== tokens[i]) bigrams.add(`${tokens[i - 1]} ${tokens[i]}`);
+  }
+  return { tf, length: tokens.length, bigrams };
+}
+
+export function corpusStats(texts: string[]): CorpusStats {
+  const docs = texts.map(docStats);
+  const df = new Map<string, number>();
+  const bigramDf = new Map<string, number>();
+  for (const d of docs) {
+    for (const t of d.tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
+    for (const b of d.bigrams) bigramDf.set(b, (bigramDf.get(b) ?? 0) + 1);
+  }
+  return { docs, df, bigramDf };
+}
+
+/** The question's adjacent content-word pairs. */
+export function questionBigrams(question: string): string[] {
+  const tokens = tokenize(question);
+  const out = new Set<string>();
+  for (let i = 1; i < tokens.length; i++) if (tokens[i - 1] !== tokens[i]) out.add(`${tokens[i - 1]} ${tokens[i]}`);
+  return [...out];
+}
+
+/** Sum of the IDF of the question's phrases that the document contains as phrases. */
+export function phraseScore(bigrams: string[], doc: DocStats, corpus: CorpusStats): number {
+  const n = corpus.docs.length;
+  let score = 0;
+  for (const b of bigrams) {
+    if (!doc.bigrams.has(b)) continue;
+    const df = corpus.bigramDf.get(b) ?? 1;
+    score += Math.log(1 + n / df);
+  }
+  return score;
+}
+
+/**
+ * Pseudo-relevance feedback: the terms that weigh most in the top documents (frequency within each, times rarity
+ * across the repository, times the document's share of the top score), excluding the query's own terms and
+ * terms nearly every document uses.
+ */
+export function feedbackTerms(top: { doc: DocStats; weight: number }[], corpus: CorpusStats, exclude: Set<string>, limit: number): string[] {
+  const n = corpus.docs.length;
+  if (n < 4 || top.length === 0) return [];
+  const scores = new Map<string, number>();
+  for (const { doc, weight } of top) {
+    if (doc.length === 0) continue;
+    for (const [t, f] of doc.tf) {
+      if (exclude.has(t) || t.length < 3 || /^\d+$/.test(t)) continue;
+      const df = corpus.df.get(t) ?? 1;
+      if (df > n * 0.3 || df < 2) continue; // everywhere says nothing; only here cannot lead anywhere else
+      scores.set(t, (scores.get(t) ?? 0) + weight * (f / doc.length) * Math.log(n / df));
+    }
+  }
+  return [...scores.entries()]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, limit)
+    .map(([t]) => t);
+}
