@@ -56,7 +56,7 @@ export interface ParsedAdr {
 }
 
 const SECTION_PATTERNS: [AdrSectionName, RegExp][] = [
-  ["status", /^status$/],
+  ["status", /^status\b/],
   ["context", /^(context( and problem statement)?|problem statement|background|context and problem)$/],
   ["decision-drivers", /^decision drivers$/],
   ["considered-options", /^(considered options|options considered|options)$/],
@@ -127,7 +127,8 @@ export function parseAdr(path: string, text: string): ParsedAdr {
   sections.forEach((s, i) => {
     let name: string;
     if (s.level === 0) name = "preamble";
-    else if (s.level === 1 && firstH1 < 0) {
+    // An H1 that is really a section ("# Context", "# Status: Accepted") is not the title.
+    else if (s.level === 1 && firstH1 < 0 && !sectionKey(s.heading) && !/^status\s*:/i.test(stripInline(s.heading))) {
       firstH1 = i;
       name = "title";
     } else name = sectionKey(s.heading) ?? (slug(s.heading) || "section");
@@ -140,7 +141,9 @@ export function parseAdr(path: string, text: string): ParsedAdr {
   });
 
   // Title and number: H1, then front matter title, then the file name.
-  const h1 = firstH1 >= 0 ? sections[firstH1].heading : frontMatterString(fm.title) ?? humanise(base);
+  // One folder per ADR ("2024-03-01-use-x/README.md"): the folder names it.
+  const nameBase = /^(readme|index)$/i.test(base) && dir !== "." ? posix.basename(dir) : base;
+  const h1 = firstH1 >= 0 ? sections[firstH1].heading : frontMatterString(fm.title) ?? humanise(nameBase);
   const { number: titleNumber, title } = splitTitleNumber(h1);
   const fileNumber = numberFromFileName(base);
   const number = fileNumber ?? titleNumber;
@@ -161,6 +164,15 @@ export function parseAdr(path: string, text: string): ParsedAdr {
 
   // In a Status section, "Supersedes …" lines are notes; the first other line is the status ("Accepted",
   // "Superseded by …"). Front matter wins when it has a status.
+  // "## Status: Accepted" carries the status in the heading itself.
+  for (const sec of sections) {
+    const inline = /^status\s*:\s*(.+)$/i.exec(stripInline(sec.heading));
+    if (inline && sec.level >= 1) {
+      collectLinks(inline[1], dir, supersedes, supersededBy);
+      rawStatus ??= inline[1];
+      break;
+    }
+  }
   const statusSection = byName.get("status");
   if (statusSection) {
     let sectionStatus: string | undefined;
@@ -263,7 +275,7 @@ function isCanonical(name: string): name is AdrSectionName {
 export function splitTitleNumber(h1: string): { number?: number; title: string } {
   const adr = /^ADR[\s_#-]*0*(\d+)\s*[.:)\-–—]?\s+(.+)$/i.exec(h1);
   if (adr) return { number: Number(adr[1]), title: adr[2].trim() };
-  const num = /^0*(\d{1,6})\s*[.:)\-–—]\s*(.+)$/.exec(h1);
+  const num = /^#?0*(\d{1,6})\s*[.:)\-–—]\s*(.+)$/.exec(h1);
   if (num) return { number: Number(num[1]), title: num[2].trim() };
   return { title: h1.trim() };
 }
@@ -283,7 +295,7 @@ function dateFromFileName(base: string): string | undefined {
 }
 
 function humanise(base: string): string {
-  const s = base.replace(/^\d+[-_]/, "").replace(/[-_]+/g, " ").trim();
+  const s = base.replace(/^(?:adr[-_]?)?(?:\d{4}-\d{2}-\d{2}|\d+)[-_]/i, "").replace(/[-_]+/g, " ").trim();
   return s ? s[0].toUpperCase() + s.slice(1) : base;
 }
 

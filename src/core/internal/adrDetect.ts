@@ -122,7 +122,7 @@ function headingKey(raw: string): string | undefined {
   if (/^(context( and problem statement)?|problem statement|background|problem|motivation)$/.test(h)) return "context";
   if (/^(considered options|options considered|options|alternatives( considered)?)$/.test(h)) return "considered-options";
   if (/^decision outcome$/.test(h)) return "decision-outcome";
-  if (/^(decision|the decision|decisions|proposed decision)$/.test(h)) return "decision";
+  if (/^(decision|the decision|proposed decision)$/.test(h)) return "decision";
   if (/^(consequences|positive consequences|negative consequences|implications)$/.test(h)) return "consequences";
   if (/^(decision drivers)$/.test(h)) return "decision-drivers";
   if (/^(rationale|justification)$/.test(h)) return "rationale";

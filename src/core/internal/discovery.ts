@@ -118,7 +118,7 @@ export async function discoverArtifacts(repo: string, config: DeliberationConfig
     if (isAdr) files.push({ ...read, source_type: "adr" });
     else if (convention) files.push({ ...read, source_type: convention });
   }
-  for (const [path, reason] of decided.rejected) if (fromGlob.has(path) || conventionSet.has(path)) notes.push(`${path}: ${reason}`);
+  for (const [path, reason] of decided.rejected) notes.push(`${path}: ${reason}`);
 
   // Canonical files named by agent instructions and architecture docs.
   const known = new Set([...files.map((f) => f.path), ...skipped.map((s) => s.path)]);
@@ -273,6 +273,12 @@ export function classifyAdrs(docs: { path: string; text: string }[], opts: { hin
       continue;
     }
     const folder = adrFolderOf(path);
+    // Any other markdown inside a dated ADR folder ("2022-11-09-api/renaming.md") is part of that ADR.
+    const parentDir = posix.dirname(path);
+    if (!name && /^(?:\d{4}-\d{2}-\d{2}|\d{8})[-_].+$/.test(posix.basename(parentDir)) && !hint && !opts.fromGlob.has(path)) {
+      pending.push({ path, folder: posix.dirname(parentDir) === "." ? "" : posix.dirname(parentDir) });
+      continue;
+    }
     if (hint) adrs.set(path, { folder: hint.dir, via: hint.via });
     else if (opts.fromGlob.has(path)) adrs.set(path, { folder, via: "setting" });
     else if (strongAdrContent(signals) || (name && weakAdrContent(signals))) adrs.set(path, { folder, via: "content" });

@@ -17,6 +17,8 @@ export const DOCS_MAX_DOCS = 16;
 /** How much a document's best matching sections add to its whole-document score. */
 const SECTION_SUM_WEIGHT = 0.5;
 const SECTIONS_SUMMED = 3;
+/** Characters of one document that are indexed (the head of a long file says what it is about). */
+const INDEXED_CHARS = 50_000;
 const DOC_TITLE_BOOST = 3;
 /** Weight of a matched two-word phrase's IDF, added to the document's BM25. */
 const PHRASE_WEIGHT = 15;
@@ -192,9 +194,9 @@ async function prepare(artifacts: ExpertContext["artifacts"], ctx: Pick<ExpertCo
   const docs: DocUnit[] = artifacts.files.map((file) => {
     const adr = adrs.get(file.path);
     const title = adr?.title ?? parseMarkdown(file.text).sections.find((x) => x.level === 1)?.heading ?? "";
-    return { file, adr, heading: title, title: pathWords(file.path), body: file.text };
+    return { file, adr, heading: title, title: pathWords(file.path), body: file.text.slice(0, INDEXED_CHARS) };
   });
-  const result = { units, graph: supersessionGraph(adrs), unitsByPath, docs, stats: corpusStats(docs.map((d) => `${d.heading}\n${d.body}`)) };
+  const result = { units, graph: supersessionGraph(adrs), unitsByPath, docs, stats: corpusStats(docs.map((d) => `${d.heading}\n${d.body.slice(0, INDEXED_CHARS)}`)) };
   prepared.set(key, result);
   while (prepared.size > PREPARED_SETS) prepared.delete(prepared.keys().next().value!);
   return result;
@@ -348,7 +350,8 @@ function docUnits(file: ArtifactFile): Unit[] {
   const prior = SOURCE_PRIOR[file.source_type] ?? 1;
   const name = file.path.split("/").pop() ?? file.path;
   const isMarkdown = /\.(md|markdown|mdc|txt)$/i.test(file.path) || file.source_type !== "canonical-file";
-  if (!isMarkdown) return [wholeFileUnit(file, file.path, prior)];
+  // A big file a doc merely names (a changelog, a message catalogue) is one unit, not hundreds of sections.
+  if (!isMarkdown || (file.source_type === "canonical-file" && file.text.length > INDEXED_CHARS)) return [wholeFileUnit(file, file.path, prior)];
 
   const doc = parseMarkdown(file.text);
   const docTitle = doc.sections.find((s) => s.level === 1)?.heading ?? name;
@@ -397,7 +400,7 @@ function wholeFileUnit(file: ArtifactFile, label: string, prior: number, adr?: P
   const lines = file.text.split("\n");
   let end = lines.length;
   while (end > 1 && lines[end - 1].trim() === "") end--;
-  return { file, start: 1, end, precision: "document", heading: "", title: label, body: file.text, label, prior, adr, adrSection: adr ? "document" : undefined };
+  return { file, start: 1, end, precision: "document", heading: "", title: label, body: file.text.slice(0, INDEXED_CHARS), label, prior, adr, adrSection: adr ? "document" : undefined };
 }
 
 /**

@@ -48,6 +48,18 @@ const STOP_WORDS = new Set(
  * the whole), and strips plural endings, so "Orders" meets "order" and "createOrder" meets "order".
  */
 export function processTerm(term: string): string[] | null {
+  // Indexing calls this once per token of every document; words repeat, so the answer is memoised.
+  const hit = termMemo.get(term);
+  if (hit !== undefined) return hit;
+  const result = processTermUncached(term);
+  if (termMemo.size > 200_000) termMemo.clear();
+  termMemo.set(term, result);
+  return result;
+}
+
+const termMemo = new Map<string, string[] | null>();
+
+function processTermUncached(term: string): string[] | null {
   const parts = term.split(/(?<=[a-z0-9])(?=[A-Z])/);
   const out = new Set<string>();
   for (const raw of parts.length > 1 ? [term, ...parts] : [term]) {
