@@ -299,6 +299,18 @@ describe("classifyQuestion: lookups and tasks are not open questions", () => {
   });
 });
 
+describe("classifyQuestion: any text", () => {
+  it("never throws, and always returns a valid classification that abstains below the threshold", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ maxLength: 300 }), fc.array(fc.constantFrom("should", "we", "or", "vs.", "Redis", "src/a.ts", "*.md", "fix", "?", ":", "getUser()", "whether", "to", "the", "\n", "// TODO:", "—"), { maxLength: 20 }).map((w) => w.join(" "))), (text) => {
+        const c = ClassificationSchema.parse(classifyQuestion(text));
+        return c.class === A ? c.confidence < CLASSIFY_THRESHOLD : c.confidence >= CLASSIFY_THRESHOLD;
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe("questionStructure", () => {
   it("reads the frame of each clause and its alternatives", () => {
     const [c] = questionStructure("Should logs be JSON or plain text in production?");
