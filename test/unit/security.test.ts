@@ -210,6 +210,37 @@ describe("finding 2: a trust anchor (allowed_signers)", () => {
   });
 });
 
+describe("trust beyond the findings: the turn cache and legacy receipts", () => {
+  test("the turn cache never serves a receipt that no longer verifies", () => {
+    const user = newUser();
+    const repo = createSampleRepo();
+    const first = deliberateJson(user, repo, WINSTON_Q);
+    assert.equal(deliberateJson(user, repo, WINSTON_Q).receipt_ref, first.receipt_ref, "a repeated turn is a cache hit");
+    const raw = readRaw(repo, first.receipt_ref);
+    raw.payload.recommendation.rationale = "Adopt winston: planted.";
+    writeRaw(repo, first.receipt_ref, resign(raw, generateSigningKey()));
+    const third = deliberateJson(user, repo, WINSTON_Q);
+    assert.notEqual(third.receipt_ref, first.receipt_ref, "re-mined instead of serving the re-signed receipt");
+    assert.doesNotMatch(third.recommendation.rationale, /planted/);
+  });
+
+  test("a schema-1 receipt still loads: verify calls it legacy, --allow-untrusted accepts it, pick keeps working", () => {
+    const user = newUser();
+    const repo = createSampleRepo();
+    const p = deliberateJson(user, repo);
+    const { evidence_files: _e, picks: _p, ...legacy } = readRaw(repo, p.receipt_ref);
+    writeRaw(repo, p.receipt_ref, resign({ ...legacy, schema_version: 1 }, loadOrCreateKeyFile(user.keyDir)));
+    const r = run(user, ["verify", "--repo", repo]);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /^LEGACY\s+\S+\s+signature valid; signed by you \(your own key\); legacy receipt \(schema 1\): evidence not covered/m);
+    assert.equal(run(user, ["verify", "--repo", repo, "--allow-untrusted"]).code, 0);
+    assert.equal(JSON.parse(run(user, ["list", "--repo", repo, "--json"]).stdout)[0].state, "pending");
+    const picked = run(user, ["pick", p.receipt_ref, p.options[0].id, "--repo", repo]);
+    assert.equal(picked.code, 0, picked.stderr);
+    assert.equal(ReceiptSchema.parse(readRaw(repo, p.receipt_ref)).picks?.length, 1);
+  });
+});
+
 describe("finding 3: verify covers the evidence files", () => {
   test("a changed byte, a replaced file, a deleted file and a symlink out of the repository all fail verify", () => {
     const user = newUser();
@@ -459,12 +490,14 @@ describe("finding 7: URLs with credentials are refused", () => {
       "external.docsUrls": ["http://user:secretpw@docs.example.test/guide"],
       "external.searxngUrl": "http://admin:pw@127.0.0.1:8888",
       "model.baseUrl": "http://u:p@127.0.0.1:1/v1",
+      "external.allowHosts": ["http://u:p@docs.example.test:8443"],
     };
     const s = parseSettings((k) => values[k], (p) => problems.push(p));
     assert.deepEqual(s.externalDocsUrls, []);
     assert.equal(s.externalSearxngUrl, "");
     assert.doesNotMatch(s.modelBaseUrl, /u:p@/);
-    assert.deepEqual(problems.map((p) => p.key).sort(), ["external.docsUrls", "external.searxngUrl", "model.baseUrl"]);
+    assert.deepEqual(s.externalAllowHosts, []);
+    assert.deepEqual(problems.map((p) => p.key).sort(), ["external.allowHosts", "external.docsUrls", "external.searxngUrl", "model.baseUrl"]);
   });
 });
 

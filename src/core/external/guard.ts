@@ -94,7 +94,8 @@ export function parseAllowHost(entry: string, explicit = true): AllowRule | unde
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
     try {
       const u = new URL(raw);
-      if (!u.hostname) return undefined;
+      // Credentials never belong in an allow-list entry (they would be logged and stored).
+      if (!u.hostname || u.username || u.password) return undefined;
       return { host: stripBrackets(u.hostname), ...(u.port ? { port: Number(u.port) } : {}), wildcard: false, explicit, source: entry };
     } catch {
       return undefined;
