@@ -24,6 +24,9 @@ import {
   type AdrFolderHint,
 } from "./adrDetect";
 
+/** Files a doc may name that are never text worth citing (images, archives, binaries). */
+const NOT_TEXT = /\.(png|jpe?g|gif|webp|bmp|ico|svg|pdf|zip|gz|tgz|jar|war|class|exe|dll|so|dylib|woff2?|ttf|otf|mp4|mov|mp3|wav|drawio)$/i;
+
 /** At most this many files are added because a doc names them. */
 export const MAX_CANONICAL_FILES = 50;
 const BINARY_SNIFF_BYTES = 8 * 1024;
@@ -105,7 +108,13 @@ export async function discoverArtifacts(repo: string, config: DeliberationConfig
   );
 
   const files: ArtifactFile[] = [];
-  const adrPaths = new Set(decided.adrs.keys());
+  // A decision-shaped doc found by content alone in a stray folder (a spike write-up, a guide), in a repository that
+  // keeps its ADRs in a real log elsewhere, is read as an architecture doc rather than as an ADR of that log.
+  const mainLog = decided.folders.some((f) => f.count >= 5);
+  const stray = new Set(decided.folders.filter((f) => mainLog && f.via === "content" && f.count < 3).map((f) => f.dir));
+  const adrPaths = new Set([...decided.adrs].filter(([, a]) => !(stray.has(a.folder) && a.via === "content")).map(([p]) => p));
+  const strayDocs = new Set([...decided.adrs.keys()].filter((p) => !adrPaths.has(p)));
+  decided.folders = decided.folders.filter((f) => !(stray.has(f.dir) && f.via === "content"));
   for (const path of toRead) {
     const read = readByPath.get(path)!;
     const isAdr = adrPaths.has(path);
@@ -117,6 +126,7 @@ export async function discoverArtifacts(repo: string, config: DeliberationConfig
     }
     if (isAdr) files.push({ ...read, source_type: "adr" });
     else if (convention) files.push({ ...read, source_type: convention });
+    else if (strayDocs.has(path)) files.push({ ...read, source_type: "architecture" });
   }
   for (const [path, reason] of decided.rejected) notes.push(`${path}: ${reason}`);
 
@@ -128,7 +138,7 @@ export async function discoverArtifacts(repo: string, config: DeliberationConfig
     // Candidates are unvalidated tokens ("e.g", "Node.js"); cap the existence checks per doc.
     for (const candidate of mentionedPaths(doc.text, doc.path).slice(0, 500)) {
       if (named.length >= MAX_CANONICAL_FILES) break;
-      if (known.has(candidate) || named.includes(candidate) || isIgnored(candidate)) continue;
+      if (known.has(candidate) || named.includes(candidate) || isIgnored(candidate) || NOT_TEXT.test(candidate)) continue;
       if (!(await existsAsFile(root, candidate))) continue;
       named.push(candidate);
     }
@@ -244,7 +254,7 @@ export interface AdrDecision {
   adrs: Map<string, { folder: string; via: AdrFolderHint["via"] }>;
   /** Markdown in an ADR folder or matching an ADR glob that is not a decision: template, index, … */
   rejected: Map<string, string>;
-  folders: ArtifactSet["adrFolders"];
+  folders: NonNullable<ArtifactSet["adrFolders"]>;
 }
 
 /**
