@@ -31,6 +31,14 @@ export function receiptToMarkdown(receipt: Receipt): string {
     if (receipt.operator_pick.reason) lines.push(`**Reason:** ${receipt.operator_pick.reason}`);
     lines.push("");
   }
+  if (receipt.picks && receipt.picks.length > 1) {
+    lines.push("**Pick history:**", "");
+    for (const k of receipt.picks) {
+      const title = p.options.find((o) => o.id === k.option_id)?.title ?? k.option_id;
+      lines.push(`- ${k.at} · ${escapeCell(k.who)}: ${escapeCell(title)}${k.reason ? ` — ${escapeCell(k.reason)}` : ""}`);
+    }
+    lines.push("");
+  }
   lines.push("| Option | Cost | Risk | Supports | Dissent |", "| --- | --- | --- | --- | --- |");
   for (const o of p.options) {
     const mark = o.id === p.recommendation.option_id ? " ★" : "";
