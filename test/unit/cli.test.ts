@@ -323,8 +323,11 @@ describe("deliberate CLI with external sources", () => {
   test("--adr-glob points discovery at a custom ADR folder", () => {
     const dir = createGitRepo([{ message: "records", files: { "records/use-nats-for-events.md": "# Use NATS for events\n\n## Status\n\nAccepted\n\n## Decision\n\nWe will use NATS for domain events.\n" } }]);
     const q = "Kafka or NATS for domain events?";
-    const without = OptionPickerSchema.parse(JSON.parse(run([q, "--repo", dir, "--json", "--no-receipt"]).stdout));
-    assert.ok(!without.citations.some((c) => c.path_or_url === "records/use-nats-for-events.md" && c.line_range));
+    // Found by its content with no setting; a negated glob narrows it away; a glob names the folder explicitly.
+    const byContent = OptionPickerSchema.parse(JSON.parse(run([q, "--repo", dir, "--json", "--no-receipt"]).stdout));
+    assert.ok(byContent.citations.some((c) => c.path_or_url === "records/use-nats-for-events.md" && c.line_range));
+    const narrowed = OptionPickerSchema.parse(JSON.parse(run([q, "--repo", dir, "--json", "--no-receipt", "--adr-glob", "!records/**"]).stdout));
+    assert.ok(!narrowed.citations.some((c) => c.path_or_url === "records/use-nats-for-events.md" && c.line_range));
     const withGlob = OptionPickerSchema.parse(JSON.parse(run([q, "--repo", dir, "--json", "--no-receipt", "--adr-glob", "records/*.md"]).stdout));
     assert.ok(withGlob.citations.some((c) => c.path_or_url === "records/use-nats-for-events.md" && c.line_range));
     assert.match(withGlob.options.find((o) => o.id === withGlob.recommendation.option_id)?.title ?? "", /NATS/);

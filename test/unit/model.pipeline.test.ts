@@ -93,10 +93,17 @@ describe("model stack in the pipeline (sample repository)", () => {
 
   it("the plan's keywords reach stage 1: a question with none of the ADR's words finds it through the draft's vocabulary", async () => {
     const offline = deliberated(await deliberate({ repo, question: BASKET_Q, force: true, signingKey, writeReceipt: false, useCache: false }));
-    assert.ok(!offline.evidence.some((e) => e.path_or_url === MADR), "the rules plan alone does not find the MADR");
+    // Distinct documents in rank order; the rules plan reaches the MADR only through feedback terms, far down.
+    const docRank = (evidence: { path_or_url: string; commit?: string }[]) => {
+      const docs: string[] = [];
+      for (const e of evidence) if (!e.commit && !docs.includes(e.path_or_url)) docs.push(e.path_or_url);
+      return docs.indexOf(MADR) + 1 || Number.POSITIVE_INFINITY;
+    };
+    assert.ok(docRank(offline.evidence) > 2, "the rules plan alone does not rank the MADR near the top");
     const server = await serve(behavedModel);
     const planned = deliberated(await deliberate({ repo, question: BASKET_Q, force: true, signingKey, writeReceipt: false, useCache: false, ...stackFor(server.baseURL) }));
     assert.ok(planned.evidence.some((e) => e.path_or_url === MADR), "the model plan finds it");
+    assert.ok(docRank(planned.evidence) < docRank(offline.evidence), "and ranks it higher than the rules plan does");
     assert.equal(planned.evidence.find((e) => e.path_or_url === MADR)?.kind, "internal");
     assert.ok(planned.payload.citations.some((c) => c.path_or_url === MADR), "and the payload cites it");
     assert.equal(planned.receipt.question, BASKET_Q, "the receipt stays anchored to the original question");

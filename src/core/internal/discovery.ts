@@ -27,6 +27,10 @@ import {
 /** Files a doc may name that are never text worth citing (images, archives, binaries). */
 const NOT_TEXT = /\.(png|jpe?g|gif|webp|bmp|ico|svg|pdf|zip|gz|tgz|jar|war|class|exe|dll|so|dylib|woff2?|ttf|otf|mp4|mov|mp3|wav|drawio)$/i;
 
+/** Above this many markdown files, only plausible decision records are read. */
+const MAX_MARKDOWN_READS = 3000;
+const DECISION_FOLDER = /(^|\/)(adrs?|decisions?|decision-records?|architecture|design|rfcs?)(\/|$)/i;
+
 /** At most this many files are added because a doc names them. */
 export const MAX_CANONICAL_FILES = 50;
 const BINARY_SNIFF_BYTES = 8 * 1024;
@@ -89,7 +93,14 @@ export async function discoverArtifacts(repo: string, config: DeliberationConfig
 
   // Every markdown file may be an ADR; read them all once (they are small) and decide by name, folder and content.
   const fromGlob = new Set(adrGlobPaths.filter((p) => !isIgnored(p)));
-  const markdown = new Set([...listing.markdown, ...fromGlob].filter((p) => !isIgnored(p) && !adrGlobsDrop.ignores(p)));
+  let candidates = listing.markdown;
+  if (candidates.length > MAX_MARKDOWN_READS) {
+    // A docs site with thousands of pages: read only what could plausibly be a decision record.
+    const plausible = (p: string) => !!adrNameSignal(p) || hints.found.some((h) => inFolder(p, h.dir)) || DECISION_FOLDER.test(p);
+    candidates = candidates.filter(plausible).slice(0, MAX_MARKDOWN_READS);
+    notes.push(`${listing.markdown.length} markdown files: only ADR-named files and decision folders were read`);
+  }
+  const markdown = new Set([...candidates, ...fromGlob].filter((p) => !isIgnored(p) && !adrGlobsDrop.ignores(p)));
   const conventionSet = new Map<string, SourceType>();
   for (const p of conventionPaths) if (!isIgnored(p)) conventionSet.set(p, conventionType(p));
   const toRead = [...new Set([...markdown, ...conventionSet.keys()])].sort();
