@@ -2,7 +2,7 @@ import { canonicalJson, sha256 } from "./hash";
 import type { DeliberationConfig } from "./types";
 
 /** Bump when the pipeline's behaviour changes in a way that should invalidate cached turns and ids. */
-export const CORE_VERSION = "1.0.0";
+export const CORE_VERSION = "1.1.0";
 
 export const DEFAULT_ADR_GLOBS = [
   "docs/adr/**/*.md",
