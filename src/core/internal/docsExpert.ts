@@ -26,8 +26,12 @@ const PHRASE_WEIGHT = 15;
 const FEEDBACK_DOCS = 3;
 const FEEDBACK_TERMS = 8;
 const FEEDBACK_WEIGHT = 0.4;
-const COVERAGE_FLOOR = 0.5;
-const COVERAGE_POWER = 1;
+/**
+ * Coordination: the score is multiplied by (floor + share of the question's IDF mass the document covers)^power, so
+ * a document naming most of the question's rare words beats a longer one that repeats a few of them.
+ */
+const COVERAGE_FLOOR = 0.2;
+const COVERAGE_POWER = 2;
 const EXCERPT_CHARS = 600;
 
 const SOURCE_PRIOR: Record<SourceType, number> = {
