@@ -36,13 +36,13 @@ describe("options from the question", () => {
   const cases: [string, string[]][] = [
     ["Should we use Redux or Zustand for the cart state?", ["Redux", "Zustand"]],
     ["MongoDB vs PostgreSQL for orders", ["MongoDB", "PostgreSQL"]],
-    ["tradeoff between polling and websockets for notifications", ["polling", "websockets"]],
-    ["Should we adopt pnpm?", ["pnpm"]],
+    ["tradeoff between polling and websockets for notifications", ["Polling", "websockets"]],
+    ["Should we adopt pnpm?", ["Adopt pnpm"]],
     ["Kafka, RabbitMQ or SQS for background jobs?", ["Kafka", "RabbitMQ", "SQS"]],
     ["which pattern does our codebase favour for errors?", []],
     ["Should we sign receipts with HMAC instead of Ed25519?", ["HMAC", "Ed25519"]],
     ["prefer tabs over spaces for indentation?", ["tabs", "spaces"]],
-    ["TODO(decide): should receipts live in the repo or in the user config dir?", ["repo", "user config dir"]],
+    ["TODO(decide): should receipts live in the repo or in the user config dir?", ["Receipts live in the repo", "Receipts live in the user config dir"]],
   ];
   for (const [q, expected] of cases) test(q, () => assert.deepEqual(optionsFromQuestion(q), expected));
 });

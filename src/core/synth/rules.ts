@@ -1,11 +1,11 @@
-// The deterministic rules synthesizer: a pure function of (evidence, config version, class). It finds candidate
-// options (from the question, from ADRs' considered and chosen options), reads every evidence item's stance toward
-// each option, weighs supports against dissent, and recommends the best-supported option — or says the evidence
-// is symmetrical. Same inputs, byte-identical payload.
-import { contentWords } from "../terms";
-import { stem } from "../internal/sectionIndex";
+// The deterministic rules synthesizer: a pure function of (evidence, config version, class). It reads the
+// question's structure (question.ts) for the options a person would write, keeps only evidence on the question's
+// topic, finds the artifact that decided the question (an on-topic ADR, following supersession to its successor,
+// or a rule in AGENTS.md and the like) and recommends what it chose, citing it. Without such an artifact the
+// recommendation is `undecidable-on-current-evidence`, with the reason. Same inputs, byte-identical payload.
 import {
   UNDECIDABLE,
+  type AdrMeta,
   type Citation,
   type DraftPicker,
   type FusedEvidence,
@@ -13,13 +13,17 @@ import {
   type Option,
 } from "../schemas";
 import type { SynthesisInput, SynthesisOutput, Synthesizer } from "../types";
-import { adrChoice, mentions, stanceOf, type OptionKey, type Stance } from "./stance";
+import { readQuestion, type Alternative, type QuestionStructure } from "./question";
+import { adrChoice, clausePolarity, clauses, mentions, stanceOf, type OptionKey, type Stance } from "./stance";
+import { FRAME_WORDS, stemWord, stems } from "./words";
 
 const MAX_OPTIONS = 5;
-/** Net-weight margin the leader needs over the runner-up before we recommend it. */
-const DECISION_MARGIN = 1.0;
+/** How many of the best-ranked on-topic decision records may decide the question. */
+const MAX_DECIDER_CANDIDATES = 6;
+/** The least word-match weight with which a decision record's choice names an option. */
+const MIN_CHOICE_SCORE = 2;
 
-type Origin = "question" | "adr" | "incumbent" | "keep" | "defer";
+type Origin = "question" | "adr" | "incumbent" | "successor" | "keep" | "defer";
 
 interface Candidate {
   title: string;
@@ -27,6 +31,8 @@ interface Candidate {
   origin: Origin;
   /** Where the option came from, for its summary. */
   note: string;
+  /** "Stop X" / "Drop X": evidence for X counts against it. */
+  inverse?: boolean;
 }
 
 interface Scored extends Candidate {
@@ -35,10 +41,6 @@ interface Scored extends Candidate {
   dissent: { e: FusedEvidence; s: Stance }[];
   net: number;
 }
-
-/** Words that name no option on their own ("use", "the", "for cart state"). */
-const FILLER = /^(?:should|we|us|our|the|a|an|use|using|adopt|choose|pick|go|with|keep|to|for|in|on|of|it|be|is|are|or|and|between|vs|versus|better|prefer|stick|stay|switch|migrate|move)$/i;
-const PHRASE_END = /^(?:for|in|on|to|as|with|when|where|because|so|since|given|at|by|from|into|per|than|that|which|if|\?|,|\.)$/i;
 
 /** Aliases that name the same technology; an option's key includes its group. */
 const ALIASES: string[][] = [
@@ -50,101 +52,36 @@ const ALIASES: string[][] = [
   ["redux", "redux toolkit", "rtk"],
   ["console.log", "console"],
 ];
-
-function tokens(text: string): string[] {
-  return text
-    .replace(/[“”"'`]/g, " ")
-    .split(/\s+/)
-    .map((t) => t.replace(/^[([{]+|[)\]}.,;:!?]+$/g, ""))
-    .filter(Boolean);
-}
+/** Words that name no option on their own ("use", "the", "for cart state"). */
+const FILLER = /^(?:should|we|us|our|the|a|an|use|using|adopt|choose|pick|go|with|keep|to|for|in|on|of|it|be|is|are|or|and|between|vs|versus|better|prefer|stick|stay|switch|migrate|move)$/i;
 
 /**
- * The terms that name an option in text. A one-word label is its own term (plus aliases). A multi-word label
- * ("webview UI toolkit", "Redux Toolkit") matches as a phrase (spaced, hyphenated or joined); a single word of it
- * counts only when it looks like a product name (capitalised, or with a dot, digit or @) — otherwise "webview"
- * alone would match every document that mentions a webview.
+ * The terms that name an option label taken from evidence ("Use YAML front matter", "PostgreSQL"). A multi-word
+ * label matches as a phrase (spaced, hyphenated or joined); a single word of it counts only when it looks like a
+ * product name (capitalised, or with a dot, digit or @).
  */
 export function keyFor(label: string): OptionKey {
-  const clean = label.replace(/^(?:the|a|an)\s+/i, "").trim();
-  const words = clean.split(/\s+/).filter((w) => !FILLER.test(w));
+  const clean = label.replace(/^(?:the|a|an)\s+/i, "").replace(/["“”()[\]]/g, "").replace(/[.,;:!?]+$/, "").trim();
+  const ws = clean.split(/\s+/).filter((w) => !FILLER.test(w));
   const terms = new Set<string>();
-  const phrase = words.join(" ").toLowerCase();
+  const phrase = ws.join(" ").toLowerCase();
   if (phrase) terms.add(phrase);
-  if (words.length > 1) {
-    terms.add(words.join("-").toLowerCase());
-    terms.add(words.join("").toLowerCase());
-    const head = words[0];
-    if (head.length > 2 && (/^[A-Z][a-z]/.test(head) || /[.@\d]/.test(head))) terms.add(head.toLowerCase());
+  if (ws.length > 1) {
+    terms.add(ws.join("-").toLowerCase());
+    terms.add(ws.join("").toLowerCase());
+    for (const w of ws) if (w.length > 2 && (/^[A-Z][a-z]+[A-Z]/.test(w) || /^[A-Z]{2,}/.test(w) || /[.@\d]/.test(w) || (w === ws[0] && /^[A-Z][a-z]/.test(w)))) terms.add(w.toLowerCase().replace(/[.,]+$/, ""));
   }
   for (const group of ALIASES) if (group.some((g) => terms.has(g))) group.forEach((g) => terms.add(g));
-  return { terms: [...terms] };
+  return { terms: [...terms].filter((t) => t.length > 1) };
+}
+
+/** The question's alternatives as display titles (kept for callers that only need the names). */
+export function optionsFromQuestion(question: string): string[] {
+  return readQuestion(question).alternatives.map((a) => a.title);
 }
 
 function capitalise(s: string): string {
   return s.length ? s[0].toUpperCase() + s.slice(1) : s;
-}
-
-/** "Redux or Zustand", "MongoDB vs PostgreSQL", "between polling and websockets", "A, B or C", "adopt X". */
-export function optionsFromQuestion(question: string): string[] {
-  const q = question
-    .replace(/^\s*(?:todo\(decide\)|decide|open question|question)\s*:\s*/i, "")
-    // "X instead of Y", "X rather than Y", "prefer X over Y" name two options just like "X or Y".
-    .replace(/\s+(?:instead of|rather than)\s+/gi, " or ")
-    .replace(/\b(prefer\b.*?)\s+over\s+/i, "$1 or ");
-  const raw = q.split(/\s+/).filter(Boolean);
-  const words = tokens(q);
-  const lower = words.map((w) => w.toLowerCase());
-  const endsList = (j: number) => j >= 0 && /,$/.test(raw[j] ?? "");
-  // The phrase that ends just before index i: up to 3 words, stopping at fillers, prepositions and list commas.
-  const phraseBefore = (i: number): { text: string; start: number } => {
-    let start = i;
-    for (let j = i - 1; j >= 0 && i - j <= 3; j--) {
-      if (PHRASE_END.test(lower[j]) || FILLER.test(lower[j])) break;
-      if (j < i - 1 && endsList(j)) break;
-      start = j;
-    }
-    return { text: words.slice(start, i).join(" "), start };
-  };
-  const phraseAfter = (i: number): string => {
-    const out: string[] = [];
-    for (let j = i + 1; j < words.length && out.length < 3; j++) {
-      // Leading prepositions and fillers ("or in the user config dir") are skipped, later ones end the phrase.
-      if (out.length === 0 && (PHRASE_END.test(lower[j]) || FILLER.test(lower[j])) && !/[,?.!]$/.test(raw[j])) continue;
-      if (PHRASE_END.test(lower[j]) || FILLER.test(lower[j])) break;
-      out.push(words[j]);
-      if (/[,?.!]$/.test(raw[j])) break;
-    }
-    return out.join(" ");
-  };
-  const between = lower.indexOf("between");
-  const connector = lower.findIndex((w, i) => i > 0 && (w === "or" || w === "vs" || w === "versus" || (w === "and" && between >= 0 && i > between)));
-  const found: string[] = [];
-  const add = (item: string) => {
-    const clean = item.replace(/^(?:the|a|an)\s+/i, "").trim();
-    if (clean && /[a-z0-9]/i.test(clean) && !FILLER.test(clean) && !found.some((f) => f.toLowerCase() === clean.toLowerCase())) found.push(clean);
-  };
-  if (connector > 0) {
-    let left: { text: string; start: number };
-    if (between >= 0 && between < connector) left = { text: words.slice(between + 1, connector).join(" "), start: between + 1 };
-    else left = phraseBefore(connector);
-    // "A, B or C": walk back over comma-separated items.
-    const items = [left.text];
-    while (endsList(left.start - 1)) {
-      left = phraseBefore(left.start);
-      if (!left.text) break;
-      items.unshift(left.text);
-    }
-    items.forEach(add);
-    add(phraseAfter(connector));
-    return found;
-  }
-  const adopt = /\b(?:adopt|use|introduce|add|switch to|move to|migrate to|try|replace \S+ with)\s+(.+?)(?:\s+(?:for|in|on|as|to|instead|across|with)\b.*)?[?.!]?$/i.exec(q);
-  if (adopt) {
-    const target = adopt[1].replace(/^(?:the|a|an)\s+/i, "").trim();
-    if (target && contentWords(target).length > 0 && target.split(/\s+/).length <= 4) return [target];
-  }
-  return [];
 }
 
 function slugId(title: string, taken: Set<string>): string {
@@ -160,16 +97,12 @@ function sameOption(a: OptionKey, b: OptionKey): boolean {
   return a.terms.some((t) => mentions(t, b)) || b.terms.some((t) => mentions(t, a));
 }
 
-/** The question's topic words (minus the option names) decide which ADRs are about this question. */
-function topicOverlap(e: FusedEvidence, topic: string[]): number {
-  const words = new Set(contentWords(`${e.adr?.title ?? ""} ${e.title ?? ""} ${e.excerpt}`));
-  return topic.filter((t) => words.has(t)).length;
+function round2(n: number): number {
+  return Math.round(n * 100) / 100;
 }
 
-/** An ADR is on topic when it shares at least half of the question's topic words. */
-function onTopic(e: FusedEvidence, topic: string[]): boolean {
-  return topic.length > 0 && topicOverlap(e, topic) >= Math.ceil(topic.length / 2);
-}
+// ---------------------------------------------------------------------------------------------------------
+// Scope: another service's decisions are analogies, not precedent
 
 /** Weight of evidence about another scope (another service, another team) than the question's. */
 const OUT_OF_SCOPE_WEIGHT = 0.2;
@@ -177,18 +110,20 @@ const OUT_OF_SCOPE_WEIGHT = 0.2;
 const OUT_OF_SCOPE_CAP = 1.5;
 /** Verbs and generic nouns that say what is done, not where: never a scope, however rare in the evidence. */
 const NOT_A_SCOPE = new Set(
-  ("store stor keep handle manage run send save load write read call process serve implement support work add create live put place stay " +
-    "data code file system app application layer tool framework library service servic solution setup team").split(" "),
+  ("store keep handle manage run send save load write read call process serve implement support work add create live put place stay " +
+    "data code file system app application layer tool framework library service team solution setup")
+    .split(" ")
+    .map(stemWord),
 );
 /** Below this many evidence items, distinctiveness cannot be judged and every item counts as in scope. */
 const MIN_EVIDENCE_FOR_SCOPE = 6;
 
-function stemmedWords(text: string): Set<string> {
-  return new Set(contentWords(text).map(stem));
+function evidenceStems(e: FusedEvidence): Set<string> {
+  return stems(`${e.path_or_url.replace(/[/_.-]+/g, " ")} ${e.adr?.title ?? ""} ${e.title ?? ""} ${e.excerpt}`);
 }
 
-function evidenceWords(e: FusedEvidence): Set<string> {
-  return stemmedWords(`${e.path_or_url.replace(/[/_.-]+/g, " ")} ${e.adr?.title ?? ""} ${e.title ?? ""} ${e.excerpt}`);
+function isRootConvention(e: FusedEvidence): boolean {
+  return e.kind === "internal" && !e.path_or_url.includes("/") && e.source_type !== "adr" && e.source_type !== "commit";
 }
 
 /**
@@ -196,86 +131,311 @@ function evidenceWords(e: FusedEvidence): Set<string> {
  * e.g. "audit" in "REST or GraphQL for the public API in the audit service?". Evidence that names none of them is
  * about some other scope — another service's decision is an analogy, not a precedent — and weighs less.
  */
-export function questionScope(question: string, evidence: FusedEvidence[]): { words: string[]; inScope: (e: FusedEvidence) => boolean } {
+export function questionScope(question: string | QuestionStructure, evidence: FusedEvidence[]): { words: string[]; inScope: (e: FusedEvidence) => boolean } {
   const all = { words: [] as string[], inScope: () => true };
   if (evidence.length < MIN_EVIDENCE_FOR_SCOPE) return all;
-  const optionTerms = new Set(optionsFromQuestion(question).flatMap((n) => keyFor(n).terms.flatMap((t) => t.split(/\s+/))).map(stem));
-  const topic = [...stemmedWords(question)].filter((w) => !optionTerms.has(w) && !NOT_A_SCOPE.has(w));
-  const words = evidence.map(evidenceWords);
-  const df = (w: string) => words.filter((set) => set.has(w)).length;
+  const structure = typeof question === "string" ? readQuestion(question) : question;
+  const optionStems = new Set(structure.alternatives.flatMap((a) => [...stems(`${a.subject} ${a.terms.join(" ")}`)]));
+  const topic = [...stems(structure.topic.join(" "))].filter((w) => !optionStems.has(w) && !NOT_A_SCOPE.has(w));
+  const sets = evidence.map(evidenceStems);
+  const df = (w: string) => sets.filter((set) => set.has(w)).length;
   const scope = topic.filter((w) => {
     const n = df(w);
     return n > 0 && n <= evidence.length / 2;
   });
   if (!scope.length) return all;
-  const byId = new Map(evidence.map((e, i) => [e.id, words[i]]));
+  const byId = new Map(evidence.map((e, i) => [e.id, sets[i]]));
   return {
     words: scope,
     // Rules at the repository root (AGENTS.md, ARCHITECTURE.md, …) govern every scope.
-    inScope: (e) => isRootConvention(e) || scope.some((w) => (byId.get(e.id) ?? evidenceWords(e)).has(w)),
+    inScope: (e) => isRootConvention(e) || scope.some((w) => (byId.get(e.id) ?? evidenceStems(e)).has(w)),
   };
 }
 
-function isRootConvention(e: FusedEvidence): boolean {
-  return e.kind === "internal" && !e.path_or_url.includes("/") && e.source_type !== "adr" && e.source_type !== "commit";
+// ---------------------------------------------------------------------------------------------------------
+// Decision records grouped by file, and whether they are on the question's topic
+
+interface AdrDoc {
+  path: string;
+  meta: AdrMeta;
+  items: FusedEvidence[];
+  /** Best fused rank of any of its sections. */
+  rank: number;
+  /** The decision sections' text (Decision, Decision Outcome), or empty when none was retrieved. */
+  decisionText: string;
+  allText: string;
+  active: boolean;
 }
 
-function collectCandidates(question: string, evidence: FusedEvidence[], inScope: (e: FusedEvidence) => boolean): Candidate[] {
-  const candidates: Candidate[] = [];
-  const add = (c: Candidate) => {
-    if (!candidates.some((x) => sameOption(x.key, c.key))) candidates.push(c);
-  };
-  const named = optionsFromQuestion(question);
-  const adoptOnly = named.length === 1;
-  for (const label of named) {
-    add({ title: adoptOnly ? `Adopt ${label}` : label, key: keyFor(label), origin: "question", note: "named in the question" });
+const INACTIVE = new Set(["superseded", "deprecated", "rejected"]);
+
+function groupAdrs(evidence: FusedEvidence[]): AdrDoc[] {
+  const byPath = new Map<string, FusedEvidence[]>();
+  for (const e of evidence) {
+    if (!e.adr) continue;
+    const list = byPath.get(e.adr.path) ?? [];
+    list.push(e);
+    byPath.set(e.adr.path, list);
   }
-  const namedTerms = new Set(named.flatMap((n) => keyFor(n).terms));
-  const topic = contentWords(question).filter((w) => !namedTerms.has(w));
+  const docs: AdrDoc[] = [];
+  for (const [path, items] of byPath) {
+    items.sort((a, b) => a.rank - b.rank);
+    const meta = items[0].adr!;
+    const decision = items.filter((e) => /decision|outcome/.test(e.adr?.section ?? "") || e.precision_class === "document");
+    docs.push({
+      path,
+      meta,
+      items,
+      rank: items[0].rank,
+      decisionText: decision.map((e) => e.excerpt).join("\n"),
+      allText: items.map((e) => `${e.title ?? ""}\n${e.excerpt}`).join("\n"),
+      active: !items.some((e) => INACTIVE.has(e.adr!.status)),
+    });
+  }
+  return docs.sort((a, b) => a.rank - b.rank || a.path.localeCompare(b.path));
+}
 
-  // ADRs on the question's topic contribute what they chose (the incumbent) and what they considered.
-  // With two or more named options only ADRs about those options count (same decision, not the same topic words).
-  const aboutNamed = (e: FusedEvidence) =>
-    named.some((n) => mentions(`${e.adr!.title} ${e.adr!.considered_options.join(" ")} ${e.adr!.chosen_option ?? ""} ${e.excerpt}`, keyFor(n)));
-  const adrs = evidence.filter((e) => e.adr && inScope(e) && (named.length >= 2 ? aboutNamed(e) : onTopic(e, topic) || aboutNamed(e)));
-  const seenAdr = new Set<string>();
-  for (const e of adrs) {
-    if (seenAdr.has(e.adr!.path)) continue;
-    seenAdr.add(e.adr!.path);
-    const choice = adrChoice(e);
-    const active = !["superseded", "deprecated", "rejected"].includes(e.adr!.status);
-    if (choice && active) {
-      const isNamed = named.some((n) => sameOption(keyFor(n), keyFor(choice)));
-      if (!isNamed) {
-        add({
-          title: named.length ? `Keep ${choice}` : choice,
-          key: keyFor(choice),
-          origin: named.length ? "incumbent" : "adr",
-          note: `what ADR "${e.adr!.title}" chose`,
-        });
-      }
+function slugWords(path: string): string {
+  const file = path.split("/").slice(-2).join(" ");
+  return file.replace(/\.(md|markdown|mdx|adoc|rst|txt)$/i, "").replace(/\b(?:readme|index|adr)\b/gi, " ").replace(/[-_./\d]+/g, " ");
+}
+
+/** What a decision record is about: its title, file name, and the options it weighed. */
+function headline(doc: AdrDoc): string {
+  return `${doc.meta.title} ${slugWords(doc.path)} ${doc.meta.chosen_option ?? ""} ${doc.meta.considered_options.join(" ")}`;
+}
+
+interface TopicModel {
+  /** Stemmed words of what the question is about (not its options). */
+  topic: Set<string>;
+  /** The keys of the alternatives the question names (non-empty ones). */
+  keys: OptionKey[];
+}
+
+function topicModel(structure: QuestionStructure, candidates: Candidate[]): TopicModel {
+  const topic = new Set([...stems(`${structure.topic.join(" ")} ${structure.purpose ?? ""}`)].filter((w) => !FRAME_WORDS.has(w)));
+  return { topic, keys: candidates.filter((c) => c.key.terms.length).map((c) => c.key) };
+}
+
+/**
+ * A decision record is on the question's topic when its title, file name or options name one of the question's
+ * alternatives or enough of its topic words; when its text weighs two of the alternatives; or when its decision
+ * names an alternative and its title shares a topic word. Anything else — sessions, dates and PostgreSQL when the
+ * question is about gRPC — is another topic, and never an option, a support or a dissent.
+ */
+function docOnTopic(doc: AdrDoc, model: TopicModel): boolean {
+  const head = headline(doc);
+  if (model.keys.some((k) => mentions(head, k))) return true;
+  const headStems = stems(head);
+  const hits = [...model.topic].filter((w) => headStems.has(w)).length;
+  const need = model.topic.size >= 4 ? 2 : 1;
+  if (model.topic.size && hits >= need) return true;
+  // It weighs two of the question's alternatives.
+  const weighed = model.keys.filter((k) => mentions(doc.allText, k)).length;
+  if (weighed >= 2) return true;
+  // Its decision names one of them, and it is about the question's subject.
+  if (!model.keys.some((k) => mentions(doc.decisionText, k))) return false;
+  const bodyStems = stems(doc.allText);
+  const bodyHits = [...model.topic].filter((w) => bodyStems.has(w)).length;
+  return hits >= 1 || bodyHits >= Math.min(2, model.topic.size);
+}
+
+/** Evidence that is not a decision record is on topic when it names one of the options or most topic words. */
+function itemOnTopic(e: FusedEvidence, model: TopicModel, docOk: Map<string, boolean>): boolean {
+  if (e.adr) return docOk.get(e.adr.path) ?? false;
+  if (model.keys.some((k) => mentions(`${e.title ?? ""}\n${e.excerpt}`, k))) return true;
+  if (!model.topic.size) return false;
+  const s = stems(`${e.title ?? ""} ${e.excerpt}`);
+  return [...model.topic].filter((w) => s.has(w)).length >= Math.ceil(model.topic.size / 2);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Candidates
+
+function fromAlternative(a: Alternative): Candidate {
+  const origin: Origin = a.role === "incumbent" ? "incumbent" : "question";
+  const note = a.role === "incumbent" ? "what the question says is in place today" : "named in the question";
+  return { title: a.title, key: { terms: a.terms }, origin, note, ...(a.inverse ? { inverse: true } : {}) };
+}
+
+const KEEP_CURRENT: Candidate = { title: "Keep the current approach", key: { terms: [] }, origin: "keep", note: "no change" };
+const DEFER: Candidate = { title: "Defer the decision and gather more evidence", key: { terms: [] }, origin: "defer", note: "no commitment yet" };
+
+/** The choice a decision record states, as an option label: its "Chosen option", its decision sentence, its title. */
+function stated(doc: AdrDoc): string | undefined {
+  for (const e of doc.items) {
+    const c = adrChoice(e, doc.decisionText);
+    if (c) return c;
+  }
+  return undefined;
+}
+
+/** "Use YAML front matter" → "YAML front matter", for titles that add their own verb ("Keep …", "Move to …"). */
+function bareChoice(choice: string): string {
+  return choice.replace(/^(?:use|adopt|choose|introduce|keep|switch to|move to|migrate to)\s+/i, "").trim() || choice;
+}
+
+function addCandidate(list: Candidate[], c: Candidate): boolean {
+  if (list.some((x) => x.title.toLowerCase() === c.title.toLowerCase() || (c.key.terms.length && x.key.terms.length && sameOption(x.key, c.key) && x.inverse === c.inverse))) return false;
+  list.push(c);
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Which option a decision names
+
+/** Words that say "of our own": one meaning, several spellings. */
+const OWN = new Set(["own", "dedicated", "separate", "custom", "bespoke", "homegrown", "home-grown", "in-house", "inhouse", "standalone"]);
+
+/** Stemmed tokens of a text; hyphenated names stay whole ("adr-tools"), and in `withParts` mode their parts count too. */
+function tokenStems(text: string, withParts: boolean): Map<string, number> {
+  const out = new Map<string, number>();
+  const add = (w: string) => {
+    const st = OWN.has(w) ? "own" : stemWord(w);
+    if (st.length < 2 || /^\d+$/.test(st) || STOPISH.has(st)) return;
+    out.set(st, (out.get(st) ?? 0) + 1);
+  };
+  for (const raw of text.toLowerCase().split(/[^a-z0-9.+#@-]+/)) {
+    const w = raw.replace(/^[.-]+|[.-]+$/g, "");
+    if (!w) continue;
+    if (w.includes("-") && !OWN.has(w)) {
+      add(w);
+      if (withParts) for (const part of w.split("-")) if (part.length > 2) add(part);
+    } else add(w);
+  }
+  return out;
+}
+const STOPISH = new Set(
+  "the a an and or of to in on at by for with from into onto is are be we our it its this that these those as than not no via per should would could can will just only also still each every all any some one them they their".split(" "),
+);
+const FRAME_STEMS = new Set([...FRAME_WORDS, ...[...FRAME_WORDS].map(stemWord)]);
+
+/**
+ * The stems that set an option apart: its title and terms, minus framing verbs, words every option shares, and
+ * words the question uses outside the option too ("metrics" in "…client metrics, Micrometer or the OpenTelemetry
+ * metrics API?" is context, not what tells the options apart).
+ */
+function distinctive(c: Candidate, all: Candidate[], question = ""): Set<string> {
+  const ownTitle = tokenStems(c.title, false);
+  const own = new Set([...ownTitle.keys(), ...tokenStems(c.key.terms.filter((t) => !/\s/.test(t)).join(" "), false).keys()]);
+  const others = all.filter((x) => x !== c && x.key.terms.length && !(x.inverse || c.inverse));
+  const inQuestion = tokenStems(question, false);
+  const out = new Set<string>();
+  for (const w of own) {
+    if (FRAME_STEMS.has(w)) continue;
+    if (others.length && others.every((o) => tokenStems(`${o.title} ${o.key.terms.join(" ")}`, false).has(w))) continue;
+    if ((inQuestion.get(w) ?? 0) > (ownTitle.get(w) ?? 0) && !c.key.terms.includes(w)) continue;
+    out.add(w);
+  }
+  return out;
+}
+
+/** The key without one-word terms the question also uses elsewhere ("rabbitmq" when both options are about RabbitMQ). */
+function sharpKey(key: OptionKey, question: string): OptionKey {
+  if (!question) return key;
+  const counts = tokenStems(question, false);
+  const terms = key.terms.filter((t) => /\s|-/.test(t) || (counts.get(stemWord(t)) ?? 0) <= 1);
+  return terms.length ? { terms } : key;
+}
+
+/** -1 when the text argues against the option's key (and never for it), +1 when only for it, else 0. */
+function polarityIn(text: string, key: OptionKey): -1 | 0 | 1 {
+  if (!key.terms.length) return 0;
+  let pos = 0;
+  let neg = 0;
+  for (const cl of clauses(text)) {
+    const p = clausePolarity(cl, key).polarity;
+    if (p > 0) pos++;
+    else if (p < 0) neg++;
+  }
+  return neg > pos ? -1 : pos > neg ? 1 : 0;
+}
+
+interface ChoiceMatch {
+  index: number;
+  score: number;
+  margin: number;
+}
+
+/**
+ * Which candidate a decision record chose: each candidate's distinctive words are looked for in the record's
+ * chosen option (weight 3), title (2) and decision text (1); a phrase of the option's key counts once more per
+ * field; an option the decision argues against scores nothing. "Keep X" / "Drop X" pairs are told apart by the
+ * decision's stance toward X.
+ */
+function matchChoice(doc: AdrDoc, candidates: Candidate[], question = ""): ChoiceMatch | undefined {
+  const choice = stated(doc) ?? "";
+  const fields: [string, number][] = [
+    [choice, 3],
+    [doc.meta.title, 2],
+    [doc.decisionText || doc.allText.slice(0, 1500), 1],
+  ];
+  const fieldStems = fields.map(([t]) => tokenStems(t, true));
+  const decision = `${choice}\n${doc.meta.title}\n${doc.decisionText}`;
+  const considered = doc.meta.considered_options;
+  const scores = candidates.map((c, i) => {
+    if (!c.key.terms.length) return 0;
+    const d = distinctive(c, candidates, question);
+    const key = sharpKey(c.key, question);
+    // MADR: an option the record weighed and did not choose is not its choice.
+    if (choice && considered.some((o) => mentions(o, key)) && !mentions(choice, key)) return 0;
+    let score = 0;
+    // What is in place today is mentioned everywhere; a record chose it only when its stated choice names it, or
+    // when it also weighs the alternative the question proposes.
+    const staysPut = c.origin === "incumbent" || /^(?:keep|stay|remain|stick|continue|leave)\b/i.test(c.title);
+    const weighsOthers = candidates.some((x) => x !== c && x.key.terms.length && !x.inverse && mentions(doc.allText, x.key));
+    if (staysPut && !c.inverse && !weighsOthers && !(choice && (mentions(choice, c.key) || [...d].some((w) => fieldStems[0].has(w))))) return 0;
+    fields.forEach(([text, w], f) => {
+      for (const s of d) if (fieldStems[f].has(s)) score += w;
+      // Naming the option outright counts twice.
+      if (mentions(text, key)) score += 2 * w;
+    });
+    const pol = polarityIn(decision, key);
+    if (pol > 0) score += 2;
+    // "Drop X" is chosen when the decision argues against X; "Keep X" when it does not.
+    const pair = candidates.find((x, j) => j !== i && !!x.inverse !== !!c.inverse && x.key.terms.join("|") === c.key.terms.join("|"));
+    if (pair && c.inverse) score = scores0(pair);
+    if (pair) return c.inverse ? (pol < 0 ? score : 0) : pol < 0 ? 0 : score;
+    return pol < 0 ? 0 : score;
+  });
+  function scores0(c: Candidate): number {
+    const d = distinctive(c, candidates, question);
+    const key = sharpKey(c.key, question);
+    let score = 0;
+    fields.forEach(([text, w], f) => {
+      for (const s of d) if (fieldStems[f].has(s)) score += w;
+      if (mentions(text, key)) score += 2 * w;
+    });
+    return score;
+  }
+  // "Keep X or move to Y?" answered by "we will stop publishing X": the decision against what is in place today
+  // chooses the other side.
+  const real = candidates.map((c, i) => ({ c, i })).filter(({ c }) => c.key.terms.length && !c.inverse);
+  if (real.length === 2 && scores.every((x) => x < MIN_CHOICE_SCORE)) {
+    const inc = real.find(({ c }) => c.origin === "incumbent" || /^(?:keep|stay|remain|stick|continue)\b/i.test(c.title));
+    const other = real.find((x) => x !== inc);
+    if (inc && other && polarityIn(decision, sharpKey(inc.c.key, question)) < 0 && polarityIn(decision, sharpKey(other.c.key, question)) >= 0) {
+      return { index: other.i, score: 3, margin: 3 };
     }
-    if (!named.length || !adoptOnly) continue;
-    for (const o of e.adr!.considered_options) add({ title: o, key: keyFor(o), origin: "adr", note: `considered in ADR "${e.adr!.title}"` });
   }
-  if (!named.length) {
-    for (const e of adrs) for (const o of e.adr!.considered_options) add({ title: o, key: keyFor(o), origin: "adr", note: `considered in ADR "${e.adr!.title}"` });
-  }
-  if (adoptOnly && !candidates.some((c) => c.origin === "incumbent")) {
-    add({ title: "Keep the current approach", key: { terms: [] }, origin: "keep", note: "no change" });
-  }
-  if (candidates.length < 2) add({ title: "Defer the decision and gather more evidence", key: { terms: [] }, origin: "defer", note: "no commitment yet" });
-  if (candidates.length < 2) add({ title: "Keep the current approach", key: { terms: [] }, origin: "keep", note: "no change" });
-  return candidates.slice(0, MAX_OPTIONS);
+  const order = scores.map((s, i) => ({ s, i })).sort((a, b) => b.s - a.s || a.i - b.i);
+  if (!order.length || order[0].s < MIN_CHOICE_SCORE) return undefined;
+  const margin = order[0].s - (order[1]?.s ?? 0);
+  if (margin <= 0) return undefined;
+  return { index: order[0].i, score: order[0].s, margin };
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Stances
 
 /** Per option and per source (ADR file, rule line, commit), only the strongest stance counts and is cited. */
 function scoreCandidate(c: Candidate, evidence: FusedEvidence[], inScope: (e: FusedEvidence) => boolean): Omit<Scored, "id"> {
   const best = new Map<string, { e: FusedEvidence; s: Stance }>();
   if (c.key.terms.length) {
     for (const e of evidence) {
-      const read = stanceOf(e, c.key);
-      if (!read) continue;
+      const raw = stanceOf(e, c.key);
+      if (!raw) continue;
+      const read: Stance = c.inverse ? { ...raw, polarity: raw.polarity === 1 ? -1 : 1, why: raw.polarity === 1 ? raw.why.replace(/favours it|chose it|describes it as current practice/, "keeps it") : raw.why } : raw;
       const s = inScope(e) ? read : { ...read, weight: round2(read.weight * OUT_OF_SCOPE_WEIGHT), why: `${read.why} (elsewhere in the codebase)` };
       const source = `${e.adr?.path ?? e.commit ?? `${e.path_or_url}:${e.line_range?.start ?? ""}`}|${s.polarity}`;
       const prev = best.get(source);
@@ -285,27 +445,184 @@ function scoreCandidate(c: Candidate, evidence: FusedEvidence[], inScope: (e: Fu
   const all = [...best.values()].sort((a, b) => b.s.weight - a.s.weight || a.e.rank - b.e.rank);
   const supports = all.filter((x) => x.s.polarity === 1);
   const dissent = all.filter((x) => x.s.polarity === -1);
-  // Analogies from elsewhere in the codebase add, together, at most a bounded nudge on each side: ten other
-  // services choosing X must not outvote this scope's own decision.
+  // Analogies from elsewhere in the codebase add, together, at most a bounded nudge on each side.
   const weigh = (list: typeof all) =>
-    list.filter((x) => inScope(x.e)).reduce((n, x) => n + x.s.weight, 0) +
-    Math.min(OUT_OF_SCOPE_CAP, list.filter((x) => !inScope(x.e)).reduce((n, x) => n + x.s.weight, 0));
-  const net = round2(weigh(supports) - weigh(dissent));
-  return { ...c, supports, dissent, net };
+    list.filter((x) => inScope(x.e)).reduce((n, x) => n + x.s.weight, 0) + Math.min(OUT_OF_SCOPE_CAP, list.filter((x) => !inScope(x.e)).reduce((n, x) => n + x.s.weight, 0));
+  return { ...c, supports, dissent, net: round2(weigh(supports) - weigh(dissent)) };
 }
 
-function round2(n: number): number {
-  return Math.round(n * 100) / 100;
+// ---------------------------------------------------------------------------------------------------------
+// The deciding artifact
+
+interface Decider {
+  kind: "adr" | "rule";
+  /** The candidate it chose. */
+  index: number;
+  /** The evidence item cited for the decision (the record's decision section, or the rule line). */
+  cite: FusedEvidence;
+  label: string;
+  status?: string;
+  /** Set when the question's best-ranked record was superseded and this is its successor. */
+  supersedes?: AdrDoc;
+  score: number;
+  margin: number;
+  /** Other deciding artifacts that chose differently. */
+  conflicts: string[];
 }
+
+function decisionItem(doc: AdrDoc): FusedEvidence {
+  return doc.items.find((e) => /decision|outcome/.test(e.adr?.section ?? "")) ?? doc.items[0];
+}
+
+/** The active successor of a superseded record among the retrieved ones, following chains (A → B → C). */
+function successorOf(doc: AdrDoc, byPath: Map<string, AdrDoc>): AdrDoc | undefined {
+  let cur: AdrDoc | undefined = doc;
+  const seen = new Set<string>();
+  while (cur && !cur.active && !seen.has(cur.path)) {
+    seen.add(cur.path);
+    const next: AdrDoc | undefined = cur.meta.superseded_by.map((p) => byPath.get(p)).find((d): d is AdrDoc => !!d);
+    if (!next) return undefined;
+    cur = next;
+  }
+  return cur && cur.active ? cur : undefined;
+}
+
+const RULE_TYPES = new Set(["agent-instructions", "architecture", "contributing"]);
+
+/**
+ * Finds the artifact that decided the question: among the best-ranked on-topic decision records (a superseded
+ * one stands for its successor), the one whose decision names an option most clearly, weighted by rank; failing
+ * that, rule lines (AGENTS.md and the like) that favour exactly one option and agree with each other.
+ */
+/** Whether record a was written after record b: by date, else by the number or date in its file name. */
+function newer(a: AdrDoc, b: AdrDoc): boolean {
+  const ka = sequenceKey(a);
+  const kb = sequenceKey(b);
+  return !!ka && !!kb && ka.kind === kb.kind && ka.value > kb.value;
+}
+
+function sequenceKey(d: AdrDoc): { kind: string; value: string } | undefined {
+  if (d.meta.date && /^\d{4}-\d{2}-\d{2}/.test(d.meta.date)) return { kind: "date", value: d.meta.date.slice(0, 10) };
+  const name = d.path.split("/").slice(-2).join("/");
+  const date = /(\d{4})-?(\d{2})-?(\d{2})/.exec(name);
+  if (date) return { kind: "date", value: `${date[1]}-${date[2]}-${date[3]}` };
+  const num = /(?:^|\/|adr-?)(\d{1,5})[-_.]/i.exec(name);
+  return num ? { kind: "number", value: num[1].padStart(6, "0") } : undefined;
+}
+
+function findDecider(
+  question: string,
+  docs: AdrDoc[],
+  onTopic: (d: AdrDoc) => boolean,
+  candidates: Candidate[],
+  evidence: FusedEvidence[],
+  inScope: (e: FusedEvidence) => boolean,
+  allowNew: (choice: string, doc: AdrDoc) => Candidate | undefined,
+): { decider?: Decider; reason: string } {
+  const byPath = new Map(docs.map((d) => [d.path, d]));
+  const considered: { doc: AdrDoc; via?: AdrDoc; order: number }[] = [];
+  const seen = new Set<string>();
+  let dangling: AdrDoc | undefined;
+  const topical = docs.filter(onTopic);
+  for (const doc of topical) {
+    if (considered.length >= MAX_DECIDER_CANDIDATES) break;
+    let use: AdrDoc | undefined = doc;
+    let via: AdrDoc | undefined;
+    if (!doc.active) {
+      if (doc.meta.status === "rejected") continue;
+      use = successorOf(doc, byPath);
+      via = doc;
+      if (!use) {
+        dangling ??= doc;
+        continue;
+      }
+    }
+    if (seen.has(use.path)) continue;
+    seen.add(use.path);
+    considered.push({ doc: use, via, order: considered.length });
+  }
+  // In-scope records first; then by how clearly they name an option, discounted by their rank.
+  const matches = considered
+    .map((c) => ({ ...c, m: matchChoice(c.doc, candidates, question) }))
+    .map((c) => ({ ...c, weight: c.m ? (Math.min(c.m.score, 6) * (inScope(decisionItem(c.doc)) ? 1 : OUT_OF_SCOPE_WEIGHT)) / (1 + 0.5 * c.order) : 0 }));
+  const ranked = matches.filter((c) => c.m).sort((a, b) => b.weight - a.weight || a.order - b.order);
+  let top = ranked[0];
+  // Two clear decisions on the same question that disagree: the newer one wins (a later record that reverses an
+  // earlier one is its successor, whether or not it says so).
+  const rivals = ranked.filter((c) => c !== top && top && c.m!.index !== top.m!.index && c.weight >= top.weight * 0.6 && c.m!.score >= 4 && top.m!.score >= 4);
+  let overruled: typeof top | undefined;
+  for (const r of rivals) {
+    if (top && newer(r.doc, top.doc)) {
+      overruled = top;
+      top = r;
+    }
+  }
+  if (top?.m) {
+    const conflicts = ranked.filter((c) => c !== top && c !== overruled && c.m!.index !== top!.m!.index && c.weight >= top!.weight * 0.75).map((c) => `ADR "${c.doc.meta.title}"`);
+    return {
+      decider: {
+        kind: "adr",
+        index: top.m.index,
+        cite: decisionItem(top.doc),
+        label: `ADR "${top.doc.meta.title}"`,
+        status: top.doc.meta.status,
+        ...(top.via ? { supersedes: top.via } : overruled ? { supersedes: overruled.doc } : {}),
+        score: top.m.score,
+        margin: top.m.margin,
+        conflicts,
+      },
+      reason: "",
+    };
+  }
+  // An on-topic record whose choice is none of the options becomes an option of its own.
+  for (const c of considered) {
+    const choice = stated(c.doc);
+    if (!choice) continue;
+    const added = allowNew(choice, c.doc);
+    if (!added) continue;
+    candidates.push(added);
+    return {
+      decider: { kind: "adr", index: candidates.length - 1, cite: decisionItem(c.doc), label: `ADR "${c.doc.meta.title}"`, status: c.doc.meta.status, ...(c.via ? { supersedes: c.via } : {}), score: MIN_CHOICE_SCORE, margin: MIN_CHOICE_SCORE, conflicts: [] },
+      reason: "",
+    };
+  }
+  // Rule lines that favour exactly one option.
+  const votes = new Map<number, FusedEvidence[]>();
+  for (const e of evidence) {
+    if (e.kind !== "internal" || !RULE_TYPES.has(e.source_type) || e.adr || !inScope(e)) continue;
+    const favoured = candidates
+      .map((c, i) => ({ c, i }))
+      .filter(({ c }) => c.key.terms.length && !c.inverse && polarityIn(`${e.excerpt}`, c.key) > 0 && mentions(e.excerpt, c.key));
+    if (favoured.length !== 1) continue;
+    const list = votes.get(favoured[0].i) ?? [];
+    list.push(e);
+    votes.set(favoured[0].i, list);
+  }
+  if (votes.size === 1) {
+    const [[index, items]] = [...votes];
+    const cite = items.sort((a, b) => a.rank - b.rank)[0];
+    return { decider: { kind: "rule", index, cite, label: `${cite.path_or_url}${cite.line_range ? `:${cite.line_range.start}` : ""}`, score: MIN_CHOICE_SCORE, margin: MIN_CHOICE_SCORE, conflicts: [] }, reason: "" };
+  }
+  if (votes.size > 1) return { reason: "the repository's rules favour different options" };
+  if (considered.length) {
+    const names = considered.slice(0, 2).map((c) => `ADR "${c.doc.meta.title}"`).join(" and ");
+    return { reason: `${names} ${considered.length > 1 ? "are" : "is"} on this topic but ${considered.length > 1 ? "do" : "does"} not say which of these options ${considered.length > 1 ? "they" : "it"} chose` };
+  }
+  if (dangling) return { reason: `ADR "${dangling.meta.title}" was superseded, and the record that replaced it was not found` };
+  return { reason: "no decision record or rule in the repository is about this question" };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Presentation
 
 /** Good/Bad lines of an ADR's "Pros and Cons" for this option, plus consequences that name it. */
-function tradeoffsFor(o: Scored, evidence: FusedEvidence[], incumbent: Scored | undefined, all: Scored[]): string[] {
+function tradeoffsFor(o: Scored, evidence: FusedEvidence[], current: Scored | undefined): string[] {
   const out: string[] = [];
   const push = (t: string) => {
     const clean = t.replace(/\s+/g, " ").trim();
     if (clean && !out.includes(clean) && out.length < 5) out.push(clean);
   };
-  if (o.key.terms.length) {
+  if (o.key.terms.length && !o.inverse) {
     for (const e of evidence) {
       if (!e.adr) continue;
       let inOption = e.title ? mentions(e.title.split(/[—:-]/).pop() ?? "", o.key) : false;
@@ -320,9 +637,8 @@ function tradeoffsFor(o: Scored, evidence: FusedEvidence[], incumbent: Scored | 
       }
     }
   }
-  const current = incumbent ?? all.find((x) => x !== o && isCurrent(x) && x.origin !== "keep");
-  if (o.origin === "question" && current && current !== o && !isCurrent(o)) {
-    push(`− Means migrating away from ${current.title.replace(/^Keep /, "")}, which the codebase uses today.`);
+  if ((o.origin === "question" || o.origin === "successor") && current && current !== o) {
+    push(`− Means moving away from ${current.title.replace(/^Keep /, "")}, which the codebase uses today.`);
   }
   if (o.origin === "incumbent" || o.origin === "keep") push("+ No migration: the codebase already works this way.");
   if (o.origin === "defer") push("− Leaves the question open; work that depends on it stays blocked.");
@@ -331,16 +647,9 @@ function tradeoffsFor(o: Scored, evidence: FusedEvidence[], incumbent: Scored | 
   return out;
 }
 
-/** What the codebase does today: the incumbent, or an option an active ADR chose. */
-function isCurrent(o: Scored): boolean {
-  return o.origin === "incumbent" || o.origin === "keep" || o.supports.some((x) => x.e.adr && x.s.why.endsWith("chose it"));
-}
-
-function levelCost(o: Scored, all: Scored[]): Level {
-  if (o.origin === "defer" || isCurrent(o)) return "low";
-  // Moving off something the codebase is built on is expensive; a green-field choice is not.
-  const current = all.find((x) => x !== o && isCurrent(x) && x.origin !== "keep");
-  if (current && current.supports.length >= 2) return "high";
+function levelCost(o: Scored, current: Scored | undefined): Level {
+  if (o.origin === "defer" || o.origin === "keep" || o.origin === "incumbent") return "low";
+  if (current && current !== o && current.supports.length >= 2) return "high";
   return "med";
 }
 
@@ -374,50 +683,157 @@ function summaryOf(o: Scored): string {
 function raise(level: Level): Level {
   return level === "low" ? "med" : "high";
 }
+function lower(level: Level): Level {
+  return level === "high" ? "med" : "low";
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The synthesizer
 
 export function synthesizeWithRules(input: Omit<SynthesisInput, "signal">): SynthesisOutput {
   const { question, evidence, stages } = input;
-  const scope = questionScope(question, evidence);
-  const candidates = collectCandidates(question, evidence, scope.inScope);
-  const taken = new Set<string>();
-  const scored: Scored[] = candidates.map((c) => ({ ...scoreCandidate(c, evidence, scope.inScope), id: slugId(c.title, taken) }));
-  const incumbent = scored.find((o) => o.origin === "incumbent");
+  const structure = readQuestion(question);
+  const scope = questionScope(structure, evidence);
 
-  const ranked = [...scored].sort((a, b) => b.net - a.net || b.supports.length - a.supports.length || a.title.localeCompare(b.title));
-  const [top, second] = ranked;
-  const margin = round2(top.net - (second?.net ?? 0));
-  const decidable = top.net > 0 && top.supports.length > 0 && margin >= DECISION_MARGIN;
+  // 1. Options the question names.
+  const candidates: Candidate[] = [];
+  for (const a of structure.alternatives) addCandidate(candidates, fromAlternative(a));
+  const model = topicModel(structure, candidates);
+  const docs = groupAdrs(evidence);
+  const docOk = new Map(docs.map((d) => [d.path, docOnTopic(d, model)]));
+  const onTopic = (d: AdrDoc) => docOk.get(d.path) ?? false;
+  const topical = docs.filter(onTopic);
+  const activeTopical = topical.filter((d) => d.active);
+
+  // 2. Options the question implies: what is in place today (named from an on-topic decision when there is one),
+  //    what the repository moved to, or — for an open question — what on-topic decisions chose and weighed.
+  const form = structure.form;
+  const target = candidates.find((c) => c.origin === "question" && structure.target && c.title === structure.target.title);
+  if ((form === "adopt" || form === "action" || form === "move-to") && !candidates.some((c) => c.origin === "incumbent")) {
+    const incumbentDoc = activeTopical.find((d) => {
+      const c = stated(d);
+      return !!c && (!target || !sameOption(keyFor(c), target.key)) && !(target && matchChoice(d, [target, KEEP_CURRENT])?.index === 0);
+    });
+    const choice = incumbentDoc && stated(incumbentDoc);
+    if (choice && incumbentDoc) addCandidate(candidates, { title: `Keep ${bareChoice(choice)}`, key: keyFor(choice), origin: "incumbent", note: `what ADR "${incumbentDoc.meta.title}" chose` });
+    else if (!candidates.some((c) => c.origin === "incumbent")) addCandidate(candidates, KEEP_CURRENT);
+  } else if (form === "keep") {
+    const kept = candidates.find((c) => c.origin === "incumbent");
+    const successorDoc = activeTopical.find((d) => {
+      const c = stated(d);
+      return !!c && (!kept || (!sameOption(keyFor(c), kept.key) && polarityIn(`${c}\n${d.decisionText}`, kept.key) <= 0 && !mentions(c, kept.key)));
+    });
+    const choice = successorDoc && stated(successorDoc);
+    if (choice && successorDoc) {
+      // The successor the repository decided on replaces the generic "Drop X".
+      const i = candidates.findIndex((c) => c.inverse);
+      const succ: Candidate = { title: /^(?:move|migrate|switch|use|adopt|replace)\b/i.test(choice) ? capitalise(choice) : `Move to ${choice}`, key: keyFor(choice), origin: "successor", note: `what ADR "${successorDoc.meta.title}" chose` };
+      if (i >= 0) candidates.splice(i, 1, succ);
+      else addCandidate(candidates, succ);
+    }
+  } else if (form === "open") {
+    for (const d of activeTopical.slice(0, 3)) {
+      const choice = stated(d);
+      if (choice) addCandidate(candidates, { title: capitalise(choice), key: keyFor(choice), origin: "adr", note: `what ADR "${d.meta.title}" chose` });
+    }
+    for (const d of activeTopical.slice(0, 2)) {
+      for (const o of d.meta.considered_options) addCandidate(candidates, { title: capitalise(o), key: keyFor(o), origin: "adr", note: `considered in ADR "${d.meta.title}"` });
+    }
+  }
+
+  // 3. The deciding artifact. A record whose choice is none of the options adds it, when it is on topic.
+  const allowNew = (choice: string, doc: AdrDoc): Candidate | undefined => {
+    if (candidates.length >= MAX_OPTIONS) return undefined;
+    const key = keyFor(choice);
+    if (!key.terms.length || candidates.some((c) => c.key.terms.length && sameOption(c.key, key))) return undefined;
+    // Only a record whose headline is about the question may introduce an option of its own: for a question that
+    // names its alternatives, one that names one of them; otherwise one that shares the question's topic words.
+    if (!/^[\w@.][^[\]()<>|]{0,60}$/.test(choice) || choice.split(/\s+/).length > 6) return undefined;
+    const head = stems(headline(doc));
+    const hits = [...model.topic].filter((w) => head.has(w)).length;
+    const named = model.keys.some((k) => mentions(headline(doc), k));
+    // A question that names its alternatives gets a new option only from a record that weighed one of them as an
+    // option ("Considered options: … a hyphen …"); a migration names both sides and gets none.
+    const weighedNamed = doc.meta.considered_options.some((o) => model.keys.some((k) => mentions(o, k)));
+    const topicalHead = form === "migration" ? false : form === "alternatives" ? weighedNamed : named || hits >= (model.topic.size >= 4 ? 2 : 1);
+    if (!topicalHead) return undefined;
+    const title = form === "alternatives" || form === "open" ? capitalise(choice) : form === "keep" ? `Move to ${bareChoice(choice)}` : `Keep ${bareChoice(choice)}`;
+    return { title, key, origin: form === "keep" ? "successor" : "adr", note: `what ADR "${doc.meta.title}" chose` };
+  };
+  const inScopeItem = (e: FusedEvidence) => scope.inScope(e);
+  const found = findDecider(question, docs, onTopic, candidates, evidence, inScopeItem, allowNew);
+  const decider = found.decider;
+
+  // 4. Fill up to two options, at most five; the decided option always stays.
+  if (candidates.length < 2 && !candidates.some((c) => c.origin === "keep" || c.origin === "incumbent")) addCandidate(candidates, KEEP_CURRENT);
+  if (candidates.length < 2) addCandidate(candidates, DEFER);
+  if (candidates.length < 2) addCandidate(candidates, KEEP_CURRENT);
+  let chosen = decider ? candidates[decider.index] : undefined;
+  let kept = candidates.slice(0, MAX_OPTIONS);
+  if (chosen && !kept.includes(chosen)) kept = [...kept.slice(0, MAX_OPTIONS - 1), chosen];
+
+  // 5. Supports and dissent, from on-topic evidence only.
+  const relevant = evidence.filter((e) => itemOnTopic(e, model, docOk));
+  const taken = new Set<string>();
+  const scored: Scored[] = kept.map((c) => ({ ...scoreCandidate(c, relevant, scope.inScope), id: slugId(c.title, taken) }));
+  const picked = chosen ? scored[kept.indexOf(chosen)] : undefined;
+  if (picked && decider) {
+    // The deciding record is cited for the option it chose, and for no other.
+    const sameSource = (e: FusedEvidence) => (decider.kind === "adr" ? e.adr?.path === decider.cite.adr?.path : e.id === decider.cite.id);
+    for (const o of scored) if (o !== picked) o.supports = o.supports.filter((x) => !sameSource(x.e));
+    picked.dissent = picked.dissent.filter((x) => !sameSource(x.e));
+    if (!picked.supports.some((x) => sameSource(x.e))) {
+      const why = decider.kind === "adr" ? `${decider.label} (${decider.status ?? "unknown"}) decided it` : `${decider.label} prescribes it`;
+      picked.supports.unshift({ e: decider.cite, s: { polarity: 1, weight: decider.kind === "adr" ? 3 : 2.5, why } });
+    }
+    if (decider.supersedes) {
+      const old = evidence.find((e) => e.adr?.path === decider.supersedes!.path);
+      if (old && !picked.supports.some((x) => x.e.id === old.id)) {
+        picked.supports.push({ e: old, s: { polarity: 1, weight: 0.5, why: `${decider.label} supersedes ADR "${decider.supersedes.meta.title}"` } });
+      }
+    }
+  }
+  const current = scored.find((o) => o.origin === "incumbent") ?? scored.find((o) => o.origin === "keep");
 
   const citedIds = new Set(scored.flatMap((o) => [...o.supports, ...o.dissent].map((x) => x.e.id)));
   const citations: Citation[] = evidence.filter((e) => citedIds.has(e.id)).map(toCitation);
 
+  // 6. The recommendation and its rationale.
   const internalEmpty = stages.internal.status !== "ok";
   const externalEmpty = stages.external.status !== "ok";
   const sentences: string[] = [];
   let confidence: Level;
   let optionId: string;
-  if (decidable) {
-    optionId = top.id;
-    const kinds = new Set(top.supports.map((x) => x.e.kind));
-    const distinctSources = top.supports.length;
-    confidence = margin >= 4 && distinctSources >= 2 ? "high" : "med";
-    if (kinds.size === 2) confidence = raise(confidence);
-    sentences.push(
-      `${top.title} is the best-supported option (net weight ${top.net} against ${second ? `${second.net} for ${second.title}` : "no alternative"}): ${top.supports
-        .slice(0, 2)
-        .map((x) => x.s.why)
-        .join("; ")}.`,
-    );
-    if (second?.dissent.length) sentences.push(`Against ${second.title}: ${second.dissent[0].s.why}.`);
-    if (kinds.size === 2) sentences.push("Internal conventions and external sources agree.");
+  if (picked && decider) {
+    optionId = picked.id;
+    if (decider.kind === "adr") {
+      const status = decider.status ?? "unknown";
+      confidence = status === "accepted" ? "high" : status === "proposed" ? "low" : "med";
+      sentences.push(`${decider.label} (${status}) decided this question, and it chose what "${picked.title}" describes.`);
+      if (decider.supersedes) sentences.push(`It replaces ADR "${decider.supersedes.meta.title}", which is ${decider.supersedes.meta.status}; the newer decision counts.`);
+      if (status === "proposed") sentences.push("The record is only proposed, so the decision may still change.");
+    } else {
+      confidence = "med";
+      sentences.push(`${decider.label} prescribes "${picked.title}" for this codebase.`);
+    }
+    if (decider.conflicts.length) {
+      confidence = lower(confidence);
+      sentences.push(`${decider.conflicts.join(" and ")} ${decider.conflicts.length > 1 ? "lean" : "leans"} another way, so weigh them before acting.`);
+    }
+    const external = picked.supports.filter((x) => x.e.kind === "external");
+    if (external.length && !picked.dissent.length) {
+      confidence = raise(confidence);
+      sentences.push("Internal conventions and external sources agree.");
+    }
+    const others = scored.filter((o) => o !== picked && o.supports.length);
+    if (others.length) sentences.push(`Also cited: ${others.slice(0, 2).map((o) => `${o.supports.length} source${o.supports.length > 1 ? "s" : ""} for "${o.title}"`).join(", ")}.`);
   } else {
     optionId = UNDECIDABLE;
     confidence = "low";
-    sentences.push(
-      top.supports.length === 0 && top.dissent.length === 0
-        ? "The evidence found does not take a side between these options, so they are offered with equal weight."
-        : `The evidence is too even to separate the options (margin ${margin} between ${top.title} and ${second?.title ?? "the rest"}); they are offered with equal weight.`,
-    );
+    const lean = [...scored].sort((a, b) => b.net - a.net)[0];
+    sentences.push(`Undecidable on current evidence: ${found.reason}.`);
+    if (lean && lean.net > 0) sentences.push(`The evidence found leans toward "${lean.title}" (net weight ${lean.net}), but nothing on record decided it.`);
+    else sentences.push("The options are offered with equal weight.");
   }
   if (scope.words.length) {
     sentences.push(
@@ -436,8 +852,8 @@ export function synthesizeWithRules(input: Omit<SynthesisInput, "signal">): Synt
     summary: summaryOf(o),
     supports: o.supports.map((x) => x.e.id),
     dissent: o.dissent.map((x) => x.e.id),
-    tradeoffs: tradeoffsFor(o, evidence, incumbent, scored),
-    cost: levelCost(o, scored),
+    tradeoffs: tradeoffsFor(o, relevant, current),
+    cost: levelCost(o, current),
     risk: levelRisk(o),
   }));
 
@@ -453,7 +869,7 @@ export function synthesizeWithRules(input: Omit<SynthesisInput, "signal">): Synt
       top_score: round2(Math.max(0, ...evidence.map((e) => e.score))),
     },
   };
-  return { draft, info: { mode: "rules", ...(decidable ? {} : { symmetric: true }) } };
+  return { draft, info: { mode: "rules", ...(optionId === UNDECIDABLE ? { symmetric: true } : {}) } };
 }
 
 export function toCitation(e: FusedEvidence): Citation {
@@ -477,5 +893,19 @@ export function createRulesSynthesizer(): Synthesizer {
     async synthesize(input: SynthesisInput): Promise<SynthesisOutput> {
       return synthesizeWithRules(input);
     },
+  };
+}
+
+/** Development aid: how the synthesizer read the question and each decision record. */
+export function explainRules(question: string, evidence: FusedEvidence[]): unknown {
+  const structure = readQuestion(question);
+  const candidates: Candidate[] = [];
+  for (const a of structure.alternatives) addCandidate(candidates, fromAlternative(a));
+  const model = topicModel(structure, candidates);
+  return {
+    form: structure.form,
+    topic: [...model.topic],
+    candidates: candidates.map((c) => ({ title: c.title, terms: c.key.terms.slice(0, 5), d: [...distinctive(c, candidates, question)] })),
+    docs: groupAdrs(evidence).slice(0, 12).map((d) => ({ path: d.path, rank: d.rank, status: d.meta.status, active: d.active, onTopic: docOnTopic(d, model), head: headline(d).slice(0, 120), stated: stated(d), match: matchChoice(d, candidates, question), sup: d.meta.superseded_by })),
   };
 }

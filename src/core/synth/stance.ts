@@ -2,6 +2,7 @@
 // it? Rules over clauses, not a model: explicit pair patterns first ("replace X with Y", "migrate from X to Y",
 // "X instead of Y"), then cue words before or after the option's term, then the ADR's own decision metadata.
 import type { FusedEvidence, SourceType } from "../schemas";
+import { readQuestion } from "./question";
 
 export interface OptionKey {
   /** Lower-case terms that name the option in text ("postgresql", "postgres", "pg"). */
@@ -27,9 +28,9 @@ const SOURCE_WEIGHT: Record<SourceType, number> = {
 };
 
 const NEGATIVE_BEFORE =
-  /\b(never|don'?t|do not|does not|must not|should not|shouldn'?t|cannot|can'?t|avoid(?:s|ed|ing)?|no longer|stop(?:ped)? using|not use|not add|rather than|instead of|away from|remov(?:e|ed|es|ing)|drop(?:ped|s|ping)?|retir(?:e|ed|es|ing)|deprecat(?:e|ed|es|ing)|reject(?:ed|s)?|against|ban(?:ned|s)?|forbid(?:den)?|disallow(?:ed)?|phase out|phasing out|get rid of|rip out|supersed(?:es|ing)|replaces)\b/;
+  /\b(never|don'?t|do not|does not|must not|should not|shouldn'?t|cannot|can'?t|avoid(?:s|ed|ing)?|no longer|stop(?:ped|s)? [a-z]+ing|not use|not add|rather than|instead of|away from|remov(?:e|ed|es|ing)|delet(?:e|ed|es|ing)|drop(?:ped|s|ping)?|retir(?:e|ed|es|ing)|deprecat(?:e|ed|es|ing)|reject(?:ed|s)?|against|ban(?:ned|s)?|forbid(?:den)?|disallow(?:ed)?|phase out|phasing out|get rid of|rip out|supersed(?:es|ing)|replaces)\b/;
 const NEGATIVE_AFTER =
-  /^[^.;]{0,40}?\b(is|are|was|were|has been|have been|gets|got|being)\s+(now\s+)?(deprecated|retired|rejected|discouraged|obsolete|legacy|removed|dropped|banned|forbidden|not recommended|no longer (?:used|supported|maintained)|unmaintained|archived|superseded)/;
+  /^(?:\s*(?:module|modules|library|support|service|component|integration|extension))?\s*(?:deprecation|removal|retirement|sunset|decommissioning|deletion)\b|^[^.;]{0,40}?\b(is|are|was|were|has been|have been|gets|got|being)\s+(now\s+)?(deprecated|retired|rejected|discouraged|obsolete|legacy|removed|dropped|banned|forbidden|not recommended|no longer (?:used|supported|maintained)|unmaintained|archived|superseded)/;
 const POSITIVE_BEFORE =
   /\b(use[sd]?|using|prefer(?:s|red)?|adopt(?:s|ed)?|chose|chosen|choose|we will|we'll|switch(?:ed)? to|migrat\w* to|mov(?:e|ed|es) to|standardi[sz]e[ds]? on|go(?:es)? through|lives? in|stored in|store[sd]? [a-z ]{0,30}in|built (?:on|with)|based on|rel(?:y|ies) on|recommend(?:s|ed)?|requires?|must use|should use|add(?:ed|s)?|introduc(?:e|ed|es)|keep)\b/;
 
@@ -66,10 +67,16 @@ export function clausePolarity(clause: string, key: OptionKey): { polarity: -1 |
   // Pair patterns: the side the term sits on decides.
   const pair =
     /\b(?:replac\w*|swap\w*|substitut\w*)\s+(.+?)\s+(?:with|by|for)\s+(.+)/.exec(lower) ??
-    /\b(?:migrat\w*|mov\w*|switch\w*|port\w*|convert\w*|transition\w*)\b(?:\s+[a-z0-9-]+){0,3}?\s+from\s+(.+?)\s+(?:to|onto|into)\s+(.+)/.exec(lower);
+    /\b(?:migrat\w*|mov\w*|switch\w*|port\w*|convert\w*|transition\w*|chang\w*|upgrad\w*)\b(?:\s+[a-z0-9-]+){0,4}?\s+from\s+(.+?)\s+(?:to|onto|into)\s+(.+)/.exec(lower);
   if (pair) {
     if (re.test(pair[1])) return { polarity: -1, explicit: true };
     if (re.test(pair[2])) return { polarity: 1, explicit: true };
+  }
+  // "Instead of using the exclusive queue, we will use the single active consumer": the fronted side is dropped.
+  const fronted = /^\W*(?:instead of|rather than)\b([^,]+),(.+)/.exec(lower);
+  if (fronted) {
+    if (re.test(fronted[1])) return { polarity: -1, explicit: true };
+    if (re.test(fronted[2])) return { polarity: 1, explicit: true };
   }
   const instead = /(.+?)\b(?:instead of|rather than|in favou?r of)\b(.+)/.exec(lower);
   if (instead) {
@@ -89,19 +96,41 @@ export function clausePolarity(clause: string, key: OptionKey): { polarity: -1 |
   return { polarity: 0, explicit: false };
 }
 
-/** The option an ADR chose: its "Chosen option", else the object of a "Use X for Y" style title. */
-export function adrChoice(e: FusedEvidence): string | undefined {
+/**
+ * The option an ADR chose: its "Chosen option"; else the object of a "Use X for Y" style title; else what its
+ * Decision section says it will do ("We will use X", "Switch to X", "Migrate IMAP to a reactive model"), read with
+ * the same parser as questions.
+ */
+export function adrChoice(e: FusedEvidence, decisionText?: string): string | undefined {
   if (!e.adr) return undefined;
   if (e.adr.chosen_option) return e.adr.chosen_option;
-  const m = /^(?:use|adopt|choose|prefer|switch to|migrate to|move to|standardi[sz]e on|introduce)\s+(.+?)(?:\s+(?:for|as|in|to|on|with|across)\s+.*)?$/i.exec(
-    e.adr.title.trim(),
-  );
+  const title = e.adr.title.trim().replace(/^(?:adr[-\s]*)?\d+[.:)]?\s+/i, "");
+  const m = /^(?:use|adopt|choose|prefer|switch to|migrate to|move to|standardi[sz]e on|introduce)\s+(.+?)(?:\s+(?:for|as|in|to|on|with|across)\s+.*)?$/i.exec(title);
   if (m) return m[1].trim();
   // "Sign receipts with Ed25519 from node:crypto", "Store orders in PostgreSQL": the object of the last preposition.
-  const object = /^[a-z]+\s+[a-z][\w\s-]{0,40}?\s+(?:with|using|via|in|on|to)\s+(.+?)(?:\s+(?:for|from|as|across|instead of|over)\s+.*)?$/i.exec(
-    e.adr.title.trim(),
-  );
-  return object && object[1].split(/\s+/).length <= 3 ? object[1].trim() : undefined;
+  const object = /^[a-z]+\s+[a-z][\w\s-]{0,40}?\s+(?:with|using|via|in|on|to)\s+(.+?)(?:\s+(?:for|from|as|across|instead of|over)\s+.*)?$/i.exec(title);
+  if (object && object[1].split(/\s+/).length <= 3) return object[1].trim();
+  const text = decisionText ?? (/decision|outcome/.test(e.adr.section ?? "") ? e.excerpt : "");
+  return text ? decisionSentenceChoice(text) : undefined;
+}
+
+/** What a Decision section commits to: the target of its first decision sentence. */
+export function decisionSentenceChoice(text: string): string | undefined {
+  const body = text
+    .split("\n")
+    .filter((l) => !/^\s*#/.test(l) && !/^\s*(?:status|date|deciders?)\s*:/i.test(l))
+    .join(" ")
+    .replace(/\s+/g, " ")
+    .trim();
+  const sentences = body.split(/(?<=[.!?])\s+(?=[A-Z])/).slice(0, 3);
+  for (const sentence of sentences) {
+    const s = readQuestion(sentence.replace(/^(?:we|the team)\s+(?:have\s+)?(?:decided|agreed|chose|choose|decide)\s+(?:to\s+)?/i, "We will "));
+    // Only a sentence that adopts, moves to or replaces something states a choice ("We will use X", "Switch to X").
+    if (!["adopt", "move-to", "migration"].includes(s.form)) continue;
+    const label = s.target?.subject?.trim();
+    if (label && label.split(/\s+/).length <= 5 && /[a-z]/i.test(label) && !/[[\]()<>|]/.test(label)) return label;
+  }
+  return undefined;
 }
 
 const INACTIVE = new Set(["superseded", "deprecated", "rejected"]);

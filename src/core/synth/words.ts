@@ -1,0 +1,56 @@
+// Word-level helpers of the rules synthesizer: content words and a light stemmer, so "storing", "stored" and
+// "store" meet, and "policies" meets "policy". Kept here (not shared with retrieval) so ranking changes elsewhere
+// never move the synthesizer's decisions.
+
+const STOP = new Set(
+  (
+    "a an the and or but nor if then else for to of in on at by with from into onto over under about as is are was were be been " +
+    "being do does did done doing have has had having should would could can may might must shall will we our us you your they " +
+    "them their it its this that these those there here what which who whom whose when where why how than too very just also not " +
+    "no any all some each every both either neither more most other such only same so i me my he she his her one ones " +
+    "instead rather versus vs between whether via per up out off still now today already yet ever even again once new"
+  ).split(" "),
+);
+
+/** Verbs and fillers that say how an option is phrased, not what it is ("Keep …", "Use …", "Move to …"). */
+export const FRAME_WORDS = new Set(
+  (
+    "keep kept keeping use used using uses move moving moved adopt adopting stay staying stick go going get give let make put add " +
+    "switch switching migrate migrating replace replacing write run have do stop drop leave current approach option decision " +
+    "defer evidence gather change nothing way better best good right fine time"
+  ).split(" "),
+);
+
+/** A light English stemmer: plural, -ing, -ed and a final -e are stripped ("storing", "stored", "store" → "stor"). */
+export function stemWord(word: string): string {
+  let w = word.toLowerCase();
+  if (w.length <= 3 || /\d/.test(w)) return w;
+  if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (/(?:sses|xes|ches|shes)$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith("s") && !/(?:ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  if (w.length > 5 && w.endsWith("ing")) w = w.slice(0, -3);
+  else if (w.length > 4 && w.endsWith("ed")) w = w.slice(0, -2);
+  if (w.length > 3 && /([b-df-hj-np-tv-z])\1$/.test(w)) w = w.slice(0, -1);
+  if (w.length > 3 && w.endsWith("e")) w = w.slice(0, -1);
+  return w;
+}
+
+/** Lower-cased content words of a text, in first-seen order, without stop words, numbers or one-letter tokens. */
+export function words(text: string): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const raw of text.toLowerCase().split(/[^a-z0-9.+#_@-]+/)) {
+    for (const part of raw.split(/-(?:to-)?|_/)) {
+      const w = part.replace(/^[._@-]+|[._@-]+$/g, "");
+      if (w.length < 2 || /^\d+$/.test(w) || STOP.has(w) || seen.has(w)) continue;
+      seen.add(w);
+      out.push(w);
+    }
+  }
+  return out;
+}
+
+/** Stemmed content words of a text. */
+export function stems(text: string): Set<string> {
+  return new Set(words(text).map(stemWord));
+}
