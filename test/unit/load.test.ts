@@ -125,7 +125,7 @@ describe("load: 20 concurrent deliberations and 20 concurrent picks on one repos
     assert.ok(turn.length > 0, "turn cache entries were written");
     for (const f of turn) assert.ok(await readTurnCacheEntry(f), `turn cache entry ${f} is well-formed`);
     const web = filesUnder(join(cacheHome, "deliberative-search", "web")).filter((f) => f.endsWith(".json"));
-    assert.equal(web.length, 1, "one cached page");
+    assert.ok(web.length <= 1, `at most one cached page (one URL), got ${web.length}`);
     for (const f of web) CachedPageSchema.parse(JSON.parse(readFileSync(f, "utf8")));
 
     const leftovers = [...filesUnder(join(repo, ".deliberations")), ...filesUnder(cacheHome)].filter((f) => /\.(tmp|lock|stale)$/.test(f));
