@@ -1353,13 +1353,16 @@ const JUDGEMENTS = new Set(["choice", "fit", "option", "worth", "enough", "neede
 /** "Is X still the right choice for Y?" → keep X; "Is X worth keeping?" → keep X; "Would X be worth adding?" → add X. */
 function readCopula(toks: Tok[]): Partial<QuestionStructure> | undefined {
   if (!toks.length || !(isCopula(toks[0]) || isModal(toks[0]))) return undefined;
-  const s = trimNoun(toks, 1, toks.length);
+  let s = trimNoun(toks, 1, toks.length);
+  // "Would a GraphQL endpoint next to JMAP be worth adding": with a modal, the subject runs to the copula.
+  if (isModal(toks[0])) {
+    const cop = toks.findIndex((t, k) => k > 1 && isCopula(t));
+    if (cop < 0) return undefined;
+    s = { start: 1, end: cop };
+  }
   if (s.end <= s.start || s.end >= toks.length || toks.slice(s.start, s.end).every((t) => PRONOUNS.has(t.norm))) return undefined;
   let j = s.end;
-  if (isModal(toks[0])) {
-    if (!isCopula(toks[j] ?? toks[0])) return undefined;
-    j++;
-  }
+  if (isModal(toks[0])) j++;
   const still = toks[j]?.norm === "still";
   if (still) j++;
   const rest = toks.slice(j).filter((t) => !DETERMINERS.has(t.norm));
@@ -1367,7 +1370,7 @@ function readCopula(toks: Tok[]): Partial<QuestionStructure> | undefined {
   const judged = rest.some((t) => JUDGEMENTS.has(t.root) || JUDGEMENTS.has(t.norm));
   if (!judged) return undefined;
   const subject = spanText(toks, s, { dropDeterminer: true });
-  const terms = termsForPhrase(toks, s);
+  const terms = termsForNounItem(toks, s);
   const g = worth >= 0 ? rest[worth + 1] : undefined;
   const gv = g && g.tags.has("Gerund") ? infinitive(g) : undefined;
   if (still || (gv && KEEP_VERBS.has(gv))) {
@@ -1559,7 +1562,11 @@ export function readQuestion(question: string): QuestionStructure {
   }
   if (found?.alternatives?.length === 1 && found.target && (found.form === "action" || found.form === "adopt")) {
     const inc = alongsideIncumbent(toks, { start: 0, end: toks.length });
-    if (inc) found = { ...found, alternatives: [found.target, inc], incumbent: inc };
+    if (inc) {
+      // What exists beside the proposal does not find the proposal.
+      const target = { ...found.target, terms: found.target.terms.filter((t) => !inc.terms.includes(t)) };
+      found = { ...found, alternatives: [target, inc], incumbent: inc, target };
+    }
   }
   if (!found?.alternatives?.length) return base;
   const alternatives = found.alternatives;

@@ -20,6 +20,8 @@ import { FRAME_WORDS, stemWord, stems } from "./words";
 const MAX_OPTIONS = 5;
 /** How many of the best-ranked on-topic decision records may decide the question. */
 const MAX_DECIDER_CANDIDATES = 6;
+/** How much a decision record about another scope (another service) counts when choosing the deciding record. */
+const DECIDER_OUT_OF_SCOPE = 0.4;
 /** The least word-match weight with which a decision record's choice names an option. */
 const MIN_CHOICE_SCORE = 2;
 
@@ -202,7 +204,9 @@ function slugWords(path: string): string {
 
 /** What a decision record is about: its title, file name, and the options it weighed. */
 function headline(doc: AdrDoc): string {
-  return `${doc.meta.title} ${slugWords(doc.path)} ${doc.meta.chosen_option ?? ""} ${doc.meta.considered_options.join(" ")}`;
+  // "ResponderManager" is about responders and managers.
+  const text = `${doc.meta.title} ${slugWords(doc.path)} ${doc.meta.chosen_option ?? ""} ${doc.meta.considered_options.join(" ")}`;
+  return `${text} ${text.replace(/([a-z])([A-Z])/g, "$1 $2")}`;
 }
 
 interface TopicModel {
@@ -286,12 +290,14 @@ function addCandidate(list: Candidate[], c: Candidate): boolean {
 
 /** Words that say "of our own": one meaning, several spellings. */
 const OWN = new Set(["own", "dedicated", "separate", "custom", "bespoke", "homegrown", "home-grown", "in-house", "inhouse", "standalone"]);
+/** "Dual license" chooses "both". */
+const BOTH = new Set(["both", "dual", "combined", "combination"]);
 
 /** Stemmed tokens of a text; hyphenated names stay whole ("adr-tools"), and in `withParts` mode their parts count too. */
 function tokenStems(text: string, withParts: boolean): Map<string, number> {
   const out = new Map<string, number>();
   const add = (w: string) => {
-    const st = OWN.has(w) ? "own" : stemWord(w);
+    const st = OWN.has(w) ? "own" : BOTH.has(w) ? "both" : stemWord(w);
     if (st.length < 2 || /^\d+$/.test(st) || STOPISH.has(st)) return;
     out.set(st, (out.get(st) ?? 0) + 1);
   };
@@ -365,10 +371,13 @@ interface ChoiceMatch {
  */
 function matchChoice(doc: AdrDoc, candidates: Candidate[], question = ""): ChoiceMatch | undefined {
   const choice = stated(doc) ?? "";
+  const rest = doc.items.filter((e) => !/decision|outcome/.test(e.adr?.section ?? "")).map((e) => e.excerpt).join("\n");
   const fields: [string, number][] = [
     [choice, 3],
     [doc.meta.title, 2],
     [doc.decisionText || doc.allText.slice(0, 1500), 1],
+    // The other retrieved sections say less about the choice, but still something.
+    [doc.decisionText ? rest : "", 0.5],
   ];
   const fieldStems = fields.map(([t]) => tokenStems(t, true));
   const decision = `${choice}\n${doc.meta.title}\n${doc.decisionText}`;
@@ -384,7 +393,7 @@ function matchChoice(doc: AdrDoc, candidates: Candidate[], question = ""): Choic
     // when it also weighs the alternative the question proposes.
     const staysPut = c.origin === "incumbent" || /^(?:keep|stay|remain|stick|continue|leave)\b/i.test(c.title);
     const weighsOthers = candidates.some((x) => x !== c && x.key.terms.length && !x.inverse && mentions(doc.allText, x.key));
-    if (staysPut && !c.inverse && !weighsOthers && !(choice && (mentions(choice, c.key) || [...d].some((w) => fieldStems[0].has(w))))) return 0;
+    if (staysPut && !c.inverse && !weighsOthers) return 0;
     fields.forEach(([text, w], f) => {
       for (const s of d) if (fieldStems[f].has(s)) score += w;
       // Naming the option outright counts twice.
@@ -417,6 +426,12 @@ function matchChoice(doc: AdrDoc, candidates: Candidate[], question = ""): Choic
     if (inc && other && polarityIn(decision, sharpKey(inc.c.key, question)) < 0 && polarityIn(decision, sharpKey(other.c.key, question)) >= 0) {
       return { index: other.i, score: 3, margin: 3 };
     }
+  }
+  // "Dual license with MIT and CC0" names two options at once: the option that says "both" is the choice.
+  if (choice) {
+    const named = real.filter(({ c }) => mentions(choice, sharpKey(c.key, question)));
+    const both = candidates.findIndex((c) => /\b(?:both|all of them|all three|a combination|combined)\b/i.test(c.title));
+    if (named.length >= 2 && both >= 0) return { index: both, score: 6, margin: 6 };
   }
   const order = scores.map((s, i) => ({ s, i })).sort((a, b) => b.s - a.s || a.i - b.i);
   if (!order.length || order[0].s < MIN_CHOICE_SCORE) return undefined;
@@ -468,6 +483,8 @@ interface Decider {
   margin: number;
   /** Other deciding artifacts that chose differently. */
   conflicts: string[];
+  /** Other on-topic records whose decisions name the same option. */
+  agreeing: FusedEvidence[];
 }
 
 function decisionItem(doc: AdrDoc): FusedEvidence {
@@ -544,7 +561,7 @@ function findDecider(
   // In-scope records first; then by how clearly they name an option, discounted by their rank.
   const matches = considered
     .map((c) => ({ ...c, m: matchChoice(c.doc, candidates, question) }))
-    .map((c) => ({ ...c, weight: c.m ? (Math.min(c.m.score, 6) * (inScope(decisionItem(c.doc)) ? 1 : OUT_OF_SCOPE_WEIGHT)) / (1 + 0.5 * c.order) : 0 }));
+    .map((c) => ({ ...c, weight: c.m ? (Math.min(c.m.score, 6) * (inScope(decisionItem(c.doc)) ? 1 : DECIDER_OUT_OF_SCOPE)) / (1 + 0.5 * c.order) : 0 }));
   const ranked = matches.filter((c) => c.m).sort((a, b) => b.weight - a.weight || a.order - b.order);
   let top = ranked[0];
   // Two clear decisions on the same question that disagree: the newer one wins (a later record that reverses an
@@ -570,6 +587,7 @@ function findDecider(
         score: top.m.score,
         margin: top.m.margin,
         conflicts,
+        agreeing: ranked.filter((c) => c !== top && c.m!.index === top!.m!.index && c.doc.path !== top!.doc.path).map((c) => decisionItem(c.doc)),
       },
       reason: "",
     };
@@ -582,7 +600,7 @@ function findDecider(
     if (!added) continue;
     candidates.push(added);
     return {
-      decider: { kind: "adr", index: candidates.length - 1, cite: decisionItem(c.doc), label: `ADR "${c.doc.meta.title}"`, status: c.doc.meta.status, ...(c.via ? { supersedes: c.via } : {}), score: MIN_CHOICE_SCORE, margin: MIN_CHOICE_SCORE, conflicts: [] },
+      decider: { kind: "adr", index: candidates.length - 1, cite: decisionItem(c.doc), label: `ADR "${c.doc.meta.title}"`, status: c.doc.meta.status, ...(c.via ? { supersedes: c.via } : {}), score: MIN_CHOICE_SCORE, margin: MIN_CHOICE_SCORE, conflicts: [], agreeing: [] },
       reason: "",
     };
   }
@@ -601,7 +619,7 @@ function findDecider(
   if (votes.size === 1) {
     const [[index, items]] = [...votes];
     const cite = items.sort((a, b) => a.rank - b.rank)[0];
-    return { decider: { kind: "rule", index, cite, label: `${cite.path_or_url}${cite.line_range ? `:${cite.line_range.start}` : ""}`, score: MIN_CHOICE_SCORE, margin: MIN_CHOICE_SCORE, conflicts: [] }, reason: "" };
+    return { decider: { kind: "rule", index, cite, label: `${cite.path_or_url}${cite.line_range ? `:${cite.line_range.start}` : ""}`, score: MIN_CHOICE_SCORE, margin: MIN_CHOICE_SCORE, conflicts: [], agreeing: [] }, reason: "" };
   }
   if (votes.size > 1) return { reason: "the repository's rules favour different options" };
   if (considered.length) {
@@ -755,7 +773,8 @@ export function synthesizeWithRules(input: Omit<SynthesisInput, "signal">): Synt
     // A question that names its alternatives gets a new option only from a record that weighed one of them as an
     // option ("Considered options: … a hyphen …"); a migration names both sides and gets none.
     const weighedNamed = doc.meta.considered_options.some((o) => model.keys.some((k) => mentions(o, k)));
-    const topicalHead = form === "migration" ? false : form === "alternatives" ? weighedNamed : named || hits >= (model.topic.size >= 4 ? 2 : 1);
+    // Proposals (adopt, action, move-to) name what is in place today from the incumbent search above, not here.
+    const topicalHead = form === "alternatives" ? weighedNamed : form === "open" || form === "keep" ? named || hits >= (model.topic.size >= 4 ? 2 : 1) : false;
     if (!topicalHead) return undefined;
     const title = form === "alternatives" || form === "open" ? capitalise(choice) : form === "keep" ? `Move to ${bareChoice(choice)}` : `Keep ${bareChoice(choice)}`;
     return { title, key, origin: form === "keep" ? "successor" : "adr", note: `what ADR "${doc.meta.title}" chose` };
@@ -785,6 +804,13 @@ export function synthesizeWithRules(input: Omit<SynthesisInput, "signal">): Synt
     if (!picked.supports.some((x) => sameSource(x.e))) {
       const why = decider.kind === "adr" ? `${decider.label} (${decider.status ?? "unknown"}) decided it` : `${decider.label} prescribes it`;
       picked.supports.unshift({ e: decider.cite, s: { polarity: 1, weight: decider.kind === "adr" ? 3 : 2.5, why } });
+    }
+    // Other on-topic records that made the same choice are cited with it.
+    for (const e of decider.agreeing) {
+      if (picked.supports.some((x) => x.e.adr?.path === e.adr?.path)) continue;
+      for (const o of scored) if (o !== picked) o.supports = o.supports.filter((x) => x.e.adr?.path !== e.adr?.path);
+      picked.dissent = picked.dissent.filter((x) => x.e.adr?.path !== e.adr?.path);
+      picked.supports.push({ e, s: { polarity: 1, weight: 2, why: `ADR "${e.adr?.title ?? e.path_or_url}" made the same choice` } });
     }
     if (decider.supersedes) {
       const old = evidence.find((e) => e.adr?.path === decider.supersedes!.path);
@@ -825,6 +851,7 @@ export function synthesizeWithRules(input: Omit<SynthesisInput, "signal">): Synt
       confidence = raise(confidence);
       sentences.push("Internal conventions and external sources agree.");
     }
+    if (decider.agreeing.length) sentences.push(`${decider.agreeing.length} other decision record${decider.agreeing.length > 1 ? "s" : ""} on this topic made the same choice.`);
     const others = scored.filter((o) => o !== picked && o.supports.length);
     if (others.length) sentences.push(`Also cited: ${others.slice(0, 2).map((o) => `${o.supports.length} source${o.supports.length > 1 ? "s" : ""} for "${o.title}"`).join(", ")}.`);
   } else {

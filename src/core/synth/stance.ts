@@ -89,7 +89,7 @@ export function clausePolarity(clause: string, key: OptionKey): { polarity: -1 |
   const before = lower.slice(0, m.index);
   const after = lower.slice(m.index + m[0].length);
   // Only cues in the same sub-clause as the term count ("use pino; never winston" keeps them apart).
-  const localBefore = before.split(/[,;:]|\bbut\b|\band\b(?= (?:never|do not|don't|use))/).pop() ?? before;
+  const localBefore = before.split(/[,;:]|\bbut\b|\band\b(?= (?:\w+ )?(?:never|do not|don't|use|using|start|begin|adopt|prefer|switch|keep|stop|avoid|remove|drop|replace|move|migrate|rely|go)\b)/).pop() ?? before;
   if (NEGATIVE_AFTER.test(after)) return { polarity: -1, explicit: true };
   if (NEGATIVE_BEFORE.test(localBefore)) return { polarity: -1, explicit: true };
   if (POSITIVE_BEFORE.test(localBefore)) return { polarity: 1, explicit: true };
