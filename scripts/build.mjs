@@ -58,6 +58,11 @@ if (existsSync("webview/main.ts")) {
   if (existsSync("webview/styles.css")) copyFileSync("webview/styles.css", "dist/webview/styles.css");
 }
 
+// The history index's SQLite (node-sqlite3-wasm) loads its WebAssembly binary from next to the bundle that
+// requires it (dist/cli.js, dist/core.js).
+mkdirSync("dist", { recursive: true });
+copyFileSync("node_modules/node-sqlite3-wasm/dist/node-sqlite3-wasm.wasm", "dist/node-sqlite3-wasm.wasm");
+
 await Promise.all(jobs);
 
 /** dist/extension.js must not inline any dependency (zod, openai, minisearch, …): those belong in dist/core.js. */

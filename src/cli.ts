@@ -33,6 +33,7 @@ import { citationLocation, recommendationHeadline } from "./core/render";
 import { UNDECIDABLE, type OptionPicker, type Receipt } from "./core/schemas";
 import type { DeliberationConfig, ProgressEvent } from "./core/types";
 import { DEFAULT_CONFIG } from "./core/config";
+import { INDEX_USAGE, IndexUsageError, historyOptionsForCli, indexCommand } from "./cliIndex";
 
 const USAGE = `usage:
   deliberate "<question>" [--repo DIR] [--json] [--shape option-picker|ranked-evidence] [--offline] [--force] [--no-receipt]
@@ -44,7 +45,8 @@ const USAGE = `usage:
   deliberate list [--repo DIR] [--json]
   deliberate keys show [--name NAME]
   deliberate keys add <name> <public-key> [--repo DIR]
-  deliberate keys list [--repo DIR]`;
+  deliberate keys list [--repo DIR]
+  ${INDEX_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -88,10 +90,12 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
     if (first === "verify") return await verifyCommand(argv.slice(1), io);
     if (first === "list") return await listCommand(argv.slice(1), io);
     if (first === "keys") return await keysCommand(argv.slice(1), io);
+    if (first === "index") return await indexCommand(argv.slice(1), io);
     return await deliberateCommand(argv, io);
   } catch (err) {
     if (
       err instanceof UsageError ||
+      err instanceof IndexUsageError ||
       err instanceof DeliberationError ||
       err instanceof ReceiptsDirError ||
       err instanceof ReceiptInputError
@@ -180,6 +184,7 @@ async function deliberateCommand(argv: string[], io: Io): Promise<number> {
       signingKey: loadOrCreateKeyFile(undefined),
       signal: controller.signal,
       onProgress: io.stderrIsTTY ? (e) => progressLine(e, io) : undefined,
+      history: historyOptionsForCli(io, showProgress),
     };
     if (showProgress && chat) io.err(`  ${describeModelConfig(modelConfig)}`);
     if (values["dry-run"]) return await dryRun(request, chat, keepInternalLocal, io);

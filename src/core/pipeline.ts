@@ -12,6 +12,7 @@ import { describeDiscovery, discoverArtifacts, discoveryDirectories } from "./in
 import { fingerprintHolds, readTurnCacheEntry, takeFingerprint, writeTurnCacheEntry, type TurnCacheEntry } from "./turnCache";
 import { createDocsExpert } from "./internal/docsExpert";
 import { createGitExpert } from "./internal/git";
+import type { HistoryIndexOptions } from "./internal/history";
 import { signReceipt, type SigningKey } from "./receipts/signing";
 import {
   DEFAULT_RECEIPTS_DIR,
@@ -93,6 +94,11 @@ export interface DeliberateRequest {
   externalExperts?: Expert[];
   /** Replaces the built-in internal experts (tests, benchmarks). */
   internalExperts?: Expert[];
+  /**
+   * The persistent git history index (src/core/internal/history): how the host wants it used and built. Without
+   * it the git expert runs the bounded live search only.
+   */
+  history?: HistoryIndexOptions;
   signal?: AbortSignal;
   onProgress?: ProgressListener;
   /** Experts' diagnostic lines (skipped files, malformed front matter, …) for a log channel. */
@@ -307,7 +313,7 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
   // 5. Experts run concurrently; each reports ok / empty / failed with its reason and timing.
   const ctx = { repo, question, plan, config, artifacts, signal };
   // Git first: its child processes start before the docs expert's CPU-bound ranking takes the event loop.
-  const internalExperts = req.internalExperts ?? [createGitExpert(), createDocsExpert()];
+  const internalExperts = req.internalExperts ?? [createGitExpert({ index: req.history }), createDocsExpert()];
   const [internalRuns, externalRuns] = await Promise.all([
     Promise.all(internalExperts.map((e) => runExpert(e, `internal:${e.name}`, ctx, progress, log))),
     Promise.all(externalExperts.map((e) => runExpert(e, `external:${e.name}`, ctx, progress, log))),

@@ -9,10 +9,26 @@
 //
 // The whole stage runs under the wall-clock budget `config.git.maxMs`: when it expires every outstanding git
 // process is killed, the complete records already streamed are kept, and the result says it was cut short.
+//
+// With a history index (history/index.ts; hosts opt in through `createGitExpert({ index })`), the same terms are
+// answered from the index instead: BM25 over every commit's subject, body, touched paths and documentation diff
+// lines, in milliseconds on any history size. Until the index is ready the bounded live search above answers, and
+// the stage reason says the index is building.
 import { simpleGit } from "simple-git";
-import { evidenceId } from "../hash";
 import type { EvidenceItem } from "../schemas";
 import type { Expert, ExpertContext, ExpertResult } from "../types";
+import {
+  DECISION_VERB,
+  EXPANSION_WEIGHT,
+  MAX_EXPANSION_TERMS,
+  MAX_PRIMARY_TERMS,
+  PRIMARY_WEIGHT,
+  commitEvidence,
+  selectTerms,
+  type Term,
+  type TouchedFile,
+} from "./gitTerms";
+import { CorruptIndexError, IndexBusyError, discardCorruptIndex, prepareIndex, searchIndex, type HistoryIndexOptions, type Prepared } from "./history";
 
 /** Record / field separators in our `--format`; git writes them, commit messages essentially never contain them. */
 const RS = "\x1e";
@@ -22,12 +38,7 @@ const LOG_FORMAT = "--format=%x1e%H%x1f%ct%x1f%s%x1f%b%x1f";
 /** Options every history search shares: no signatures, no external diff or textconv drivers, stable output. */
 const LOG_BASE = ["log", "--no-show-signature", "--no-ext-diff", "--no-textconv", "--no-renames", "--no-color", "-z", "--name-status", LOG_FORMAT];
 
-const PRIMARY_WEIGHT = 1;
-const EXPANSION_WEIGHT = 0.5;
-const MAX_PRIMARY_TERMS = 8;
-const MAX_EXPANSION_TERMS = 8;
 const MAX_PICKAXE_TERMS = 3;
-const EXCERPT_CHARS = 400;
 
 const SCORE = {
   subject: 3,
@@ -41,34 +52,6 @@ const SCORE = {
   /** Half-life of the recency bonus, in days before HEAD. */
   recencyHalfLifeDays: 365,
 };
-
-/** Words that match nearly every commit message; searching for them only fills the result limit with noise. */
-const COMMON_TERMS = new Set(
-  (
-    "the and for with from into that this what which when where why how should would could will can use used using " +
-    "add adds added update updates updated change changes changed fix fixes fixed bump bumps merge merged branch " +
-    "commit commits file files code repo repository project new old work wip misc chore tmp temp"
-  ).split(/\s+/),
-);
-
-/** Subject words that mark a commit as the moment a choice was made or reversed. */
-const DECISION_VERB = /(?<![\p{L}\p{N}])(migrat|replac|switch|adopt|remov|drop|deprecat|introduc)\p{L}*/iu;
-
-/** Lock files are touched by every dependency change and explain nothing; they are cited only as a last resort. */
-const LOCK_FILE =
-  /(^|\/)(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|Cargo\.lock|Gemfile\.lock|poetry\.lock|Pipfile\.lock|composer\.lock|go\.sum|[^/]*\.lock)$/i;
-
-interface Term {
-  text: string;
-  weight: number;
-  /** Whole-word match (plural / -ed / -ing allowed), case-insensitive. */
-  word: RegExp;
-}
-
-interface TouchedFile {
-  status: string;
-  path: string;
-}
 
 interface CommitRecord {
   sha: string;
@@ -86,12 +69,82 @@ interface SearchOutcome {
   error?: string;
 }
 
-export function createGitExpert(): Expert {
+export interface GitExpertOptions {
+  /** Use (and build, the host's way) the persistent history index. Without it: the bounded live search only. */
+  index?: HistoryIndexOptions;
+}
+
+export function createGitExpert(opts: GitExpertOptions = {}): Expert {
   return {
     name: "git",
     kind: "internal",
-    run: (ctx) => runGitExpert(ctx),
+    run: (ctx) => (opts.index ? runIndexed(ctx, opts.index) : runGitExpert(ctx)),
   };
+}
+
+/** The index answers when it is ready; otherwise the live search does, and its reason says why. */
+async function runIndexed(ctx: ExpertContext, index: HistoryIndexOptions): Promise<ExpertResult> {
+  ctx.signal.throwIfAborted();
+  const started = performance.now();
+  const opts: HistoryIndexOptions = index;
+  const notice = (line: string) => {
+    ctx.log(line);
+    index.log?.(line);
+  };
+  let prepared: Prepared;
+  try {
+    prepared = await prepareIndex(ctx.repo, opts, ctx.signal, notice);
+  } catch (err) {
+    if (ctx.signal.aborted) throw err;
+    prepared = { kind: "live", reason: `history index unavailable (${oneLineOf(err)})` };
+  }
+  // Twice at most: a query that finds the index corrupt discards it, and a foreground host rebuilds it at once.
+  for (let attempt = 0; attempt < 2 && prepared.kind === "ready"; attempt++) {
+    ctx.signal.throwIfAborted();
+    try {
+      return queryIndex(ctx, prepared, started);
+    } catch (err) {
+      if (err instanceof CorruptIndexError && attempt === 0) prepared = await discardCorruptIndex(prepared.state, opts, err.message, notice);
+      else if (err instanceof IndexBusyError) prepared = { kind: "live", reason: "history index busy (another process is writing it)" };
+      else prepared = { kind: "live", reason: `history index query failed (${oneLineOf(err)})` };
+    }
+  }
+  const reason = prepared.kind === "live" ? prepared.reason : undefined;
+  const live = await runGitExpert(ctx);
+  if (!reason) return live;
+  return { ...live, reason: live.reason ? `${reason}; ${live.reason}` : reason };
+}
+
+function queryIndex(ctx: ExpertContext, prepared: Extract<Prepared, { kind: "ready" }>, started: number): ExpertResult {
+  const { maxResults } = ctx.config.git;
+  const primary = selectTerms(ctx.plan.terms, PRIMARY_WEIGHT, MAX_PRIMARY_TERMS, new Set());
+  const expansions = selectTerms(ctx.plan.expansions, EXPANSION_WEIGHT, MAX_EXPANSION_TERMS, new Set(primary.map((t) => t.text)));
+  const terms = [...primary, ...expansions];
+  if (terms.length === 0) return { status: "empty", reason: "no usable search terms for git history", items: [] };
+  const headTs = Math.floor(Date.now() / 1000);
+  const outcome = searchIndex(prepared.state.file, terms, headTs, Math.max(0, maxResults));
+  const items: EvidenceItem[] = outcome.commits
+    .filter((c) => c.files.length > 0)
+    .map((c) => commitEvidence(c, terms, c.score, c.doc));
+  const u = prepared.update;
+  const notes: string[] = [];
+  if (prepared.note) notes.push(prepared.note);
+  if (u && (u.action === "updated" || u.action === "resynced") && (u.added || u.removed)) {
+    notes.push(`history index ${u.action === "updated" ? "caught up" : `re-synced (${u.reason ?? "history rewritten"})`}: +${u.added}${u.removed ? ` −${u.removed}` : ""} commits in ${u.ms} ms`);
+  }
+  if (outcome.capped.length) notes.push(`scored over the newest 2000 matches of very common terms: ${outcome.capped.join(", ")}`);
+  const ms = Math.round(performance.now() - started);
+  ctx.log(
+    `history index: ${items.length} commits from ${outcome.candidates} candidates in ${ms} ms (${outcome.meta.commits ?? "?"} commits indexed; ` +
+      `terms: ${primary.map((t) => t.text).join(", ") || "-"}; expansions: ${expansions.map((t) => t.text).join(", ") || "-"})`,
+  );
+  const reason = notes.length ? notes.join("; ") : undefined;
+  if (items.length > 0) return { status: "ok", items, ...(reason ? { reason } : {}) };
+  return { status: "empty", reason: [`no indexed commit matched ${terms.map((t) => t.text).join(", ")}`, ...notes].join("; "), items: [] };
+}
+
+function oneLineOf(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split("\n")[0].slice(0, 200);
 }
 
 async function runGitExpert(ctx: ExpertContext): Promise<ExpertResult> {
@@ -197,7 +250,7 @@ async function runGitExpert(ctx: ExpertContext): Promise<ExpertResult> {
       if (record.files.length === 0) continue; // nothing to cite: empty commits and merges without a diff
       const score = scoreCommit(record, allTerms, pickaxeHits.get(record.sha), headTs);
       if (score <= 0) continue;
-      scored.push({ item: toEvidence(record, allTerms, score), ts: record.ts });
+      scored.push({ item: commitEvidence(record, allTerms, score), ts: record.ts });
     }
     scored.sort((a, b) => b.item.score - a.item.score || b.ts - a.ts || cmp(a.item.commit ?? "", b.item.commit ?? ""));
     const items = scored.slice(0, Math.max(0, maxResults)).map((s) => s.item);
@@ -358,25 +411,6 @@ function parseLog(output: string, complete = true): CommitRecord[] {
 // ---------------------------------------------------------------------------------------------------------------
 // Terms, scoring, evidence
 
-function selectTerms(raw: string[], weight: number, max: number, exclude: Set<string>): Term[] {
-  const out: Term[] = [];
-  const seen = new Set(exclude);
-  for (const r of raw) {
-    // eslint-disable-next-line no-control-regex
-    const text = r.replace(/[\u0000-\u001f\u007f]/g, " ").replace(/\s+/g, " ").trim().toLowerCase().slice(0, 64);
-    if (text.length < 3 || /^\d+$/.test(text) || COMMON_TERMS.has(text) || seen.has(text)) continue;
-    seen.add(text);
-    out.push({ text, weight, word: wordRegex(text) });
-    if (out.length >= max) break;
-  }
-  return out;
-}
-
-function wordRegex(term: string): RegExp {
-  const escaped = term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?:s|es|ed|ing)?(?![\\p{L}\\p{N}_])`, "iu");
-}
-
 /** The pickaxe reads diffs, so it gets the first few single-word terms: they are what code actually contains. */
 function pickPickaxeTerms(primary: Term[]): Term[] {
   const words = primary.filter((t) => !t.text.includes(" ") && t.text.length >= 3);
@@ -405,50 +439,6 @@ function scoreCommit(record: CommitRecord, terms: Term[], pickaxe: Set<Term> | u
   const ageDays = Math.max(0, headTs - record.ts) / 86400;
   score += SCORE.recency * Math.pow(0.5, ageDays / SCORE.recencyHalfLifeDays);
   return Math.round(score * 1000) / 1000;
-}
-
-/** The touched file a reader should open: one whose path names a term, else the first that is not a lock file. */
-function citedPath(files: TouchedFile[], terms: Term[]): string {
-  const live = files.filter((f) => f.status !== "D");
-  const pool = live.length > 0 ? live : files;
-  let best: TouchedFile | undefined;
-  let bestScore = 0;
-  for (const f of pool) {
-    const p = f.path.toLowerCase();
-    const s = terms.reduce((sum, t) => sum + (p.includes(t.text) ? t.weight : 0), 0);
-    if (s > bestScore) {
-      best = f;
-      bestScore = s;
-    }
-  }
-  if (best) return best.path;
-  return (pool.find((f) => !LOCK_FILE.test(f.path)) ?? pool[0]).path;
-}
-
-function toEvidence(record: CommitRecord, terms: Term[], score: number): EvidenceItem {
-  const path = citedPath(record.files, terms);
-  const bodyLines = record.body
-    .split("\n")
-    .map((l) => l.trimEnd())
-    .filter((l) => l.trim().length > 0)
-    .slice(0, 6);
-  let text = [record.subject, ...bodyLines].join("\n");
-  if (text.length > EXCERPT_CHARS) text = text.slice(0, EXCERPT_CHARS - 1).trimEnd() + "…";
-  const names = record.files.map((f) => f.path);
-  const shown = names.slice(0, 3).join(", ") + (names.length > 3 ? `, +${names.length - 3} more` : "");
-  return {
-    id: evidenceId({ kind: "internal", path_or_url: path, commit: record.sha }),
-    kind: "internal",
-    expert: "git",
-    source_type: "commit",
-    path_or_url: path,
-    commit: record.sha,
-    precision_class: "commit",
-    title: record.subject,
-    excerpt: `${text} (files: ${shown})`,
-    score,
-    touched_paths: names.slice(0, 50),
-  };
 }
 
 function cmp(a: string, b: string): number {

@@ -1,0 +1,395 @@
+// Building and updating the history index.
+//
+//  - Full build: into a temp file beside the index, renamed over it when complete (readers never see half an
+//    index; a cancelled or crashed build leaves the old one in place).
+//  - Incremental update: the commits from the last indexed HEAD to the current one, in place, in transactions.
+//  - Re-sync after a rewritten history (rebase, force-push, reset, a deepened shallow clone): commits no longer
+//    reachable from HEAD are removed and the missing ones added; when most of history changed it is a full build.
+//
+// Every writer holds the writer lock (location.ts). git output is streamed: documentation diffs first, parked in a
+// table of the database being written, then every commit with its touched paths, looked up against them.
+import { randomBytes } from "node:crypto";
+import { promises as fs } from "node:fs";
+import { join } from "node:path";
+import { DEFAULT_CONFIG } from "../../config";
+import { SCHEMA, SCHEMA_VERSION, classifyDbError, openDb, readMeta, safeClose, writeMeta, CorruptIndexError, type Db } from "./db";
+import { gitOutput, streamCommits, streamDocDiffs, type CommitRecord, type DocDiff } from "./gitStream";
+import {
+  INDEX_FILE,
+  readLockHolder,
+  removeProgressFile,
+  removeStaleTemps,
+  tryWriterLock,
+  writeProgressFile,
+  type BuildProgress,
+  type RepoState,
+} from "./location";
+
+/** Stored per commit: the first touched files (citations use 50; the count is kept separately). */
+const MAX_STORED_FILES = 50;
+/** Commit bodies beyond this are cut (release notes pasted into dependency bumps). */
+const MAX_BODY_CHARS = 8_000;
+/** Commits per transaction. */
+const BATCH = 1_000;
+
+export type UpdateAction = "current" | "built" | "updated" | "resynced" | "busy" | "too-large" | "empty";
+
+export interface UpdateResult {
+  action: UpdateAction;
+  /** Commits added and removed by this update. */
+  added: number;
+  removed: number;
+  ms: number;
+  /** Commits in the index afterwards. */
+  commits?: number;
+  /** Why a rebuild or re-sync happened ("history rewritten", "index unreadable: …"). */
+  reason?: string;
+  /** action "too-large": how many commits the update would have indexed. */
+  pending?: number;
+  /** action "busy": the process holding the writer lock. */
+  holder?: number;
+}
+
+export interface UpdateOptions {
+  /** Build from scratch even when an index exists. */
+  rebuild?: boolean;
+  /** Do nothing (action "too-large") when more than this many commits would have to be indexed. */
+  maxCommits?: number;
+  signal?: AbortSignal;
+  onProgress?: (p: BuildProgress) => void;
+  /** One-line notices (a corrupt index being rebuilt). */
+  log?: (line: string) => void;
+}
+
+/**
+ * Pathspecs for "documentation": every Markdown file plus the default ADR and convention globs discovery uses
+ * (`.cursorrules`, `.cursor/rules/**`, …). Fixed, so every process builds the same index whatever its settings.
+ */
+export const DOC_PATHSPECS = docPathspecs([...DEFAULT_CONFIG.adrGlobs, ...DEFAULT_CONFIG.conventionGlobs]);
+
+function docPathspecs(globs: string[]): string[] {
+  const specs = new Set([":(glob,icase)**/*.md", ":(glob,icase)**/*.markdown", ":(glob,icase)**/*.mdx"]);
+  for (const g of globs) {
+    if (!g || g.startsWith("!") || /[\0\n]/.test(g)) continue;
+    specs.add(`:(glob,icase)${g.replace(/^\.\//, "")}`);
+  }
+  return [...specs].sort();
+}
+
+/** Path tokens for the FTS `paths` column: every segment once, camelCase and snake_case split too. */
+export function pathTokens(paths: string[]): string {
+  const seen = new Set<string>();
+  for (const p of paths) {
+    for (const seg of p.split(/[/\\]/)) {
+      const base = seg.replace(/\.[A-Za-z0-9]{1,8}$/, "");
+      for (const part of [seg, ...base.split(/[-_.\s]+/), ...base.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").split(/[\s\-_.]+/)]) {
+        const t = part.trim().toLowerCase();
+        if (t.length >= 2) seen.add(t);
+      }
+    }
+    if (seen.size > 4000) break;
+  }
+  return [...seen].join(" ");
+}
+
+/** Touched files as stored: one "<status><path>" per line (paths never contain a newline in git's -z output we keep). */
+export function encodeFiles(files: { status: string; path: string }[]): string {
+  return files
+    .filter((f) => !f.path.includes("\n"))
+    .map((f) => f.status + f.path)
+    .join("\n");
+}
+
+export function decodeFiles(text: string): { status: string; path: string }[] {
+  return text ? text.split("\n").map((l) => ({ status: l[0], path: l.slice(1) })) : [];
+}
+
+function nowIso(): string {
+  return new Date().toISOString();
+}
+
+/**
+ * Brings the index of `state` up to date with its HEAD: nothing, an incremental update, a re-sync or a full build.
+ * Never throws for a busy index (action "busy"); a corrupt one is rebuilt with one log line.
+ */
+export async function updateIndex(state: RepoState, opts: UpdateOptions): Promise<UpdateResult> {
+  const started = performance.now();
+  const result = (r: Omit<UpdateResult, "ms">): UpdateResult => ({ ...r, ms: Math.round(performance.now() - started) });
+  if (!state.head) return result({ action: "empty", added: 0, removed: 0, commits: 0 });
+  const lock = await tryWriterLock(state.dir);
+  if (!lock) return result({ action: "busy", added: 0, removed: 0, holder: (await readLockHolder(state.dir))?.pid });
+  try {
+    await removeStaleTemps(state.dir);
+    let reason: string | undefined;
+    if (!opts.rebuild) {
+      const exists = await fs.stat(state.file).then(
+        () => true,
+        () => false,
+      );
+      if (exists) {
+        try {
+          const r = await updateInPlace(state, opts);
+          if (r !== "rebuild") return result(r);
+          reason = "most of history changed";
+        } catch (err) {
+          const e = classifyDbError(err);
+          if (!(e instanceof CorruptIndexError)) throw e;
+          reason = `index unreadable (${e.message})`;
+          opts.log?.(`history index at ${state.file} cannot be used (${e.message}); rebuilding it`);
+          await removeIndexFiles(state.file);
+        }
+      }
+    }
+    if (opts.maxCommits !== undefined) {
+      const total = Number((await gitOutput(["rev-list", "--count", state.head, "--"], { cwd: state.toplevel, signal: opts.signal })).trim());
+      if (total > opts.maxCommits) return result({ action: "too-large", added: 0, removed: 0, pending: total, ...(reason ? { reason } : {}) });
+    }
+    const built = await fullBuild(state, opts);
+    return result({ action: "built", added: built.commits, removed: 0, commits: built.commits, ...(reason ? { reason } : {}) });
+  } finally {
+    await removeProgressFile(state.dir);
+    await lock.release();
+  }
+}
+
+type InPlace = Omit<UpdateResult, "ms"> | "rebuild";
+
+async function updateInPlace(state: RepoState, opts: UpdateOptions): Promise<InPlace> {
+  // create: an ATTACHed scratch database inherits the open flags.
+  const db = openDb(state.file, { write: true, create: true });
+  try {
+    const meta = readMeta(db);
+    if (meta.schema !== SCHEMA_VERSION) throw new CorruptIndexError(`schema ${meta.schema ?? "missing"}, expected ${SCHEMA_VERSION}`);
+    if (meta.pathspecs !== JSON.stringify(DOC_PATHSPECS)) return "rebuild";
+    const count = () => Number((db.get("SELECT count(*) AS n FROM commits") as { n: number }).n);
+    if (meta.head === state.head && (meta.shallow ?? "") === state.shallow) return { action: "current", added: 0, removed: 0, commits: count() };
+    const head = state.head!;
+    const cwd = state.toplevel;
+    let descends = false;
+    if (meta.head && (meta.shallow ?? "") === state.shallow) {
+      descends = await gitOutput(["merge-base", "--is-ancestor", meta.head, head], { cwd, signal: opts.signal }).then(
+        () => true,
+        () => false,
+      );
+    }
+    if (descends) {
+      const pending = Number((await gitOutput(["rev-list", "--count", head, `^${meta.head}`, "--"], { cwd, signal: opts.signal })).trim());
+      if (opts.maxCommits !== undefined && pending > opts.maxCommits) return { action: "too-large", added: 0, removed: 0, pending };
+      const added = await indexCommits(db, state, { range: [head, `^${meta.head}`] }, pending, opts);
+      writeMeta(db, { head, updated_at: nowIso(), commits: String(count()) });
+      return { action: "updated", added, removed: 0, commits: count() };
+    }
+
+    // Rewritten history: re-sync against what HEAD reaches now.
+    const reachable = new Set((await gitOutput(["rev-list", head, "--"], { cwd, signal: opts.signal })).split("\n").filter(Boolean));
+    // The boundary commits of a shallow clone were indexed as if they had no parent; once deepened, index them anew.
+    const boundary = new Set<string>(meta.shallow_shas ? (JSON.parse(meta.shallow_shas) as string[]) : []);
+    if ((meta.shallow ?? "") === state.shallow) boundary.clear();
+    const stale: number[] = [];
+    const present = new Set<string>();
+    for (const row of db.all("SELECT id, sha FROM commits") as { id: number; sha: string }[]) {
+      if (!reachable.has(row.sha) || boundary.has(row.sha)) stale.push(Number(row.id));
+      else present.add(row.sha);
+    }
+    const missing = [...reachable].filter((s) => !present.has(s));
+    if (missing.length > Math.max(5_000, reachable.size / 2)) return "rebuild";
+    if (opts.maxCommits !== undefined && missing.length > opts.maxCommits) return { action: "too-large", added: 0, removed: 0, pending: missing.length };
+    reachable.clear();
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      const delCommit = db.prepare("DELETE FROM commits WHERE id = ?");
+      const delFts = db.prepare("DELETE FROM fts WHERE rowid = ?");
+      try {
+        for (const id of stale) {
+          delCommit.run([id]);
+          delFts.run([id]);
+        }
+      } finally {
+        delCommit.finalize();
+        delFts.finalize();
+      }
+      db.exec("COMMIT");
+    } catch (err) {
+      db.exec("ROLLBACK");
+      throw err;
+    }
+    const added = missing.length ? await indexCommits(db, state, { stdin: missing }, missing.length, opts) : 0;
+    writeMeta(db, {
+      head,
+      shallow: state.shallow,
+      shallow_shas: JSON.stringify(state.shallowShas),
+      updated_at: nowIso(),
+      resynced_at: nowIso(),
+      commits: String(count()),
+    });
+    return { action: "resynced", added, removed: stale.length, commits: count(), reason: state.shallow !== (meta.shallow ?? "") ? "shallow clone changed" : "history rewritten" };
+  } finally {
+    safeClose(db);
+  }
+}
+
+async function fullBuild(state: RepoState, opts: UpdateOptions): Promise<{ commits: number }> {
+  await fs.mkdir(state.dir, { recursive: true });
+  const tmp = join(state.dir, `${INDEX_FILE}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  const head = state.head!;
+  const cwd = state.toplevel;
+  const started = Date.now();
+  let db: Db | undefined = openDb(tmp, { create: true, write: true });
+  try {
+    db.exec(SCHEMA);
+    const [total, roots] = await Promise.all([
+      gitOutput(["rev-list", "--count", head, "--"], { cwd, signal: opts.signal }).then((s) => Number(s.trim())),
+      gitOutput(["rev-list", "--max-parents=0", head, "--"], { cwd, signal: opts.signal }).then((s) => s.split("\n").filter(Boolean)),
+    ]);
+    const added = await indexCommits(db, state, { range: [head] }, total, opts);
+    opts.onProgress?.({ phase: "finishing", done: added, total });
+    db.exec("INSERT INTO fts(fts) VALUES('optimize')");
+    writeMeta(db, {
+      schema: SCHEMA_VERSION,
+      repo: state.toplevel,
+      head,
+      roots: JSON.stringify(roots),
+      shallow: state.shallow,
+      shallow_shas: JSON.stringify(state.shallowShas),
+      pathspecs: JSON.stringify(DOC_PATHSPECS),
+      built_at: nowIso(),
+      updated_at: nowIso(),
+      build_ms: String(Date.now() - started),
+      commits: String(added),
+    });
+    safeClose(db);
+    db = undefined;
+    await fs.rename(tmp, state.file);
+    return { commits: added };
+  } catch (err) {
+    safeClose(db);
+    await fs.rm(tmp, { force: true });
+    await fs.rm(`${tmp}-journal`, { force: true });
+    await fs.rm(`${tmp}.lock`, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/**
+ * Indexes the commits of a range (or a list of shas) into `db`: documentation diffs first into a parking table,
+ * then every commit, in transactions of BATCH commits. Returns how many commits were added.
+ */
+async function indexCommits(db: Db, state: RepoState, revs: { range: string[] } | { stdin: string[] }, total: number, opts: UpdateOptions): Promise<number> {
+  let progressAt = 0;
+  const startedAt = nowIso();
+  const progressFile = (p: BuildProgress) => {
+    opts.onProgress?.(p);
+    const now = Date.now();
+    if (now - progressAt < 500) return;
+    progressAt = now;
+    void writeProgressFile(state.dir, { ...p, pid: process.pid, kind: "range" in revs && revs.range.length === 1 ? "build" : "update", started_at: startedAt, updated_at: new Date(now).toISOString() });
+  };
+
+  // Documentation diffs wait in a scratch database beside the index (deleted afterwards), not in the index itself.
+  const scratch = join(state.dir, `pending.${process.pid}.${randomBytes(4).toString("hex")}.sqlite`);
+  db.exec(`ATTACH DATABASE '${scratch.replace(/'/g, "''")}' AS scratch`);
+  db.exec("CREATE TABLE scratch.pending_docs(sha TEXT PRIMARY KEY, docs TEXT NOT NULL, text TEXT NOT NULL) WITHOUT ROWID");
+  try {
+    return await indexWithScratch(db, state, revs, total, opts, progressFile);
+  } finally {
+    try {
+      db.exec("DETACH DATABASE scratch");
+    } catch {
+      // a failed transaction may keep it attached until close; the file goes anyway
+    }
+    await fs.rm(scratch, { force: true });
+    await fs.rm(`${scratch}-journal`, { force: true });
+    await fs.rm(`${scratch}.lock`, { recursive: true, force: true });
+  }
+}
+
+async function indexWithScratch(
+  db: Db,
+  state: RepoState,
+  revs: { range: string[] } | { stdin: string[] },
+  total: number,
+  opts: UpdateOptions,
+  progressFile: (p: BuildProgress) => void,
+): Promise<number> {
+  const cwd = state.toplevel;
+  const signal = opts.signal;
+  // 1. Documentation diffs.
+  let docsSeen = 0;
+  {
+    const park = db.prepare("INSERT OR REPLACE INTO scratch.pending_docs(sha, docs, text) VALUES (?, ?, ?)");
+    let inTx = 0;
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      await streamDocDiffs(revs, DOC_PATHSPECS, { cwd, signal }, async (d: DocDiff) => {
+        park.run([d.sha, JSON.stringify(d.files.map((f) => ({ p: f.path, h: f.hunks.map((h) => [h.line, h.count, h.text]) }))), d.text]);
+        docsSeen++;
+        if (++inTx >= BATCH) {
+          db.exec("COMMIT");
+          progressFile({ phase: "docs", done: docsSeen, total });
+          await yieldToLoop();
+          db.exec("BEGIN IMMEDIATE");
+          inTx = 0;
+        }
+      });
+      db.exec("COMMIT");
+    } catch (err) {
+      if (db.inTransaction) db.exec("ROLLBACK");
+      throw err;
+    } finally {
+      park.finalize();
+    }
+  }
+
+  // 2. Commits.
+  const exists = db.prepare("SELECT 1 AS x FROM commits WHERE sha = ?");
+  const idTaken = db.prepare("SELECT 1 AS x FROM commits WHERE id = ?");
+  const docsOf = db.prepare("SELECT docs, text FROM scratch.pending_docs WHERE sha = ?");
+  const insCommit = db.prepare("INSERT INTO commits(id, sha, ts, subject, body, nfiles, files, docs) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+  const insFts = db.prepare("INSERT INTO fts(rowid, subject, body, paths, diff) VALUES (?, ?, ?, ?, ?)");
+  let added = 0;
+  let seen = 0;
+  let seq = Number((db.get("SELECT count(*) AS n FROM commits") as { n: number }).n);
+  let inTx = 0;
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    await streamCommits(revs, { cwd, signal, firstParentMerges: state.firstParentMerges }, async (c: CommitRecord) => {
+      seen++;
+      if (!exists.get([c.sha])) {
+        let id = c.ts * 4096 + (seq++ & 4095);
+        while (idTaken.get([id])) id++;
+        const docs = docsOf.get([c.sha]) as { docs: string; text: string } | null;
+        const files = c.files.slice(0, MAX_STORED_FILES);
+        const body = c.body.length > MAX_BODY_CHARS ? c.body.slice(0, MAX_BODY_CHARS) : c.body;
+        insCommit.run([id, c.sha, c.ts, c.subject, body, c.files.length, encodeFiles(files), docs?.docs ?? null]);
+        insFts.run([id, c.subject, body, pathTokens(c.files.map((f) => f.path)), docs?.text ?? ""]);
+        added++;
+      }
+      if (++inTx >= BATCH) {
+        db.exec("COMMIT");
+        progressFile({ phase: "commits", done: seen, total });
+        await yieldToLoop();
+        db.exec("BEGIN IMMEDIATE");
+        inTx = 0;
+      }
+    });
+    db.exec("COMMIT");
+    progressFile({ phase: "commits", done: seen, total });
+  } catch (err) {
+    if (db.inTransaction) db.exec("ROLLBACK");
+    throw err;
+  } finally {
+    for (const st of [exists, idTaken, docsOf, insCommit, insFts]) st.finalize();
+  }
+  return added;
+}
+
+/** Deletes an index file with its journal and VFS lock (the caller holds the writer lock). */
+export async function removeIndexFiles(file: string): Promise<void> {
+  await fs.rm(file, { force: true });
+  await fs.rm(`${file}-journal`, { force: true });
+  await fs.rm(`${file}.lock`, { recursive: true, force: true });
+}
+
+function yieldToLoop(): Promise<void> {
+  return new Promise((r) => setImmediate(r));
+}

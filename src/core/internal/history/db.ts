@@ -1,0 +1,157 @@
+// The history index's storage: one SQLite database per repository, with an FTS5 table (BM25 over subject, body,
+// path tokens and documentation diff text) beside a plain table of what a citation needs. SQLite runs as
+// WebAssembly (node-sqlite3-wasm), so the same code works in Node and in VS Code's extension host with no native
+// build; its VFS reads and writes the file directly, so a query never loads the index into memory.
+//
+// Concurrency. The VFS serialises every transaction (readers included) with a `<db>.lock` directory; a writer's
+// transaction is atomic through SQLite's rollback journal. Writers are serialised further by our own lock
+// (build.ts), and a full build writes a new file that is renamed over the old one. A `<db>.lock` directory left by
+// a killed process is removed once it is older than any transaction we run.
+import { rmSync, statSync } from "node:fs";
+import type { Database as WasmDatabase } from "node-sqlite3-wasm";
+
+/** Bump when the schema or what is indexed changes: an index of another version is rebuilt. */
+export const SCHEMA_VERSION = "4";
+
+/** A `<db>.lock` directory older than this belongs to a dead process (our transactions last well under it). */
+const STALE_VFS_LOCK_MS = 30_000;
+/** How long a reader waits for another process's transaction. */
+const READ_BUSY_MS = 400;
+const WRITE_BUSY_MS = 5_000;
+
+export type Db = WasmDatabase;
+
+let sqlite: typeof import("node-sqlite3-wasm") | undefined;
+/** Loaded on first use: compiling the WebAssembly module costs a few tens of ms that other commands should not pay. */
+function wasm(): typeof import("node-sqlite3-wasm") {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  sqlite ??= require("node-sqlite3-wasm") as typeof import("node-sqlite3-wasm");
+  return sqlite;
+}
+
+/** The index could not be read as an index of this version: the caller rebuilds it. */
+export class CorruptIndexError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "CorruptIndexError";
+  }
+}
+
+/** Another process holds the database (a transaction in progress): retry later, never rebuild. */
+export class IndexBusyError extends Error {
+  constructor(message = "the history index is busy (another process is writing it)") {
+    super(message);
+    this.name = "IndexBusyError";
+  }
+}
+
+export function classifyDbError(err: unknown): Error {
+  const msg = err instanceof Error ? err.message : String(err);
+  if (err instanceof CorruptIndexError || err instanceof IndexBusyError) return err;
+  if (/database is locked|SQLITE_BUSY|busy/i.test(msg)) return new IndexBusyError();
+  if (/malformed|not a database|file is not a database|corrupt|no such table|no such column|fts5|SQLITE_CORRUPT|SQLITE_NOTADB|disk image/i.test(msg)) {
+    return new CorruptIndexError(msg.split("\n")[0].slice(0, 200));
+  }
+  return err instanceof Error ? err : new Error(msg);
+}
+
+/** Removes a `<db>.lock` directory left behind by a process that died inside a transaction. */
+export function clearStaleVfsLock(file: string, olderThanMs = STALE_VFS_LOCK_MS): boolean {
+  const lock = `${file}.lock`;
+  try {
+    const st = statSync(lock);
+    if (Date.now() - st.mtimeMs < olderThanMs) return false;
+    rmSync(lock, { recursive: true, force: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface OpenOptions {
+  create?: boolean;
+  /** Writers wait longer for readers to finish. */
+  write?: boolean;
+}
+
+export function openDb(file: string, opts: OpenOptions = {}): Db {
+  const { Database } = wasm();
+  let db: Db;
+  try {
+    db = new Database(file, { fileMustExist: !opts.create });
+  } catch (err) {
+    throw classifyDbError(err);
+  }
+  try {
+    db.exec(`PRAGMA busy_timeout = ${opts.write ? WRITE_BUSY_MS : READ_BUSY_MS}`);
+    return db;
+  } catch (err) {
+    safeClose(db);
+    throw classifyDbError(err);
+  }
+}
+
+/**
+ * Runs `fn` against the database, retrying once after clearing a stale VFS lock. Errors come back classified:
+ * CorruptIndexError (rebuild), IndexBusyError (fall back for now), or anything else.
+ */
+export function withRetry<T>(file: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    const e = classifyDbError(err);
+    if (e instanceof IndexBusyError && clearStaleVfsLock(file)) {
+      try {
+        return fn();
+      } catch (err2) {
+        throw classifyDbError(err2);
+      }
+    }
+    throw e;
+  }
+}
+
+export function safeClose(db: Db | undefined): void {
+  try {
+    if (db?.isOpen) db.close();
+  } catch {
+    // closing a broken handle: nothing more to do
+  }
+}
+
+export const SCHEMA = `
+PRAGMA page_size = 8192;
+PRAGMA journal_mode = DELETE;
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS commits(
+  id INTEGER PRIMARY KEY,
+  sha TEXT NOT NULL UNIQUE,
+  ts INTEGER NOT NULL,
+  subject TEXT NOT NULL,
+  body TEXT NOT NULL,
+  nfiles INTEGER NOT NULL,
+  files TEXT NOT NULL,
+  docs TEXT
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
+  subject, body, paths, diff,
+  content = '', contentless_delete = 1,
+  tokenize = 'porter unicode61 remove_diacritics 2'
+);
+`;
+
+export type Meta = Record<string, string>;
+
+export function readMeta(db: Db): Meta {
+  const rows = db.all("SELECT key, value FROM meta") as { key: string; value: string }[];
+  return Object.fromEntries(rows.map((r) => [r.key, r.value]));
+}
+
+export function writeMeta(db: Db, values: Meta): void {
+  const st = db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)");
+  try {
+    for (const [k, v] of Object.entries(values)) st.run([k, v]);
+  } finally {
+    st.finalize();
+  }
+}

@@ -1,0 +1,296 @@
+// Streaming `git log` for the history index. simple-git collects a command's whole output before it returns, which
+// for 100,000 commits is hundreds of MB; these two passes read git's stdout as it arrives instead, with the same
+// discipline (an argument array, never a shell; no external diff or textconv drivers, no signature checks).
+//  - commits(): sha, author date, subject, body and the touched paths (--name-status), one record at a time;
+//  - docDiffs(): the added and removed lines of documentation files (a pathspec), capped per commit.
+import { spawn } from "node:child_process";
+
+const RS = "\x1e";
+const FS = "\x1f";
+
+export interface TouchedFile {
+  status: string;
+  path: string;
+}
+
+export interface CommitRecord {
+  sha: string;
+  /** Author date, seconds since the epoch. */
+  ts: number;
+  subject: string;
+  body: string;
+  files: TouchedFile[];
+}
+
+export interface DocHunk {
+  /** First line of the hunk on the new side (or the old side for a pure removal). */
+  line: number;
+  /** Lines on that side (0 for a pure removal on the new side). */
+  count: number;
+  /** The changed lines, each prefixed with "+" or "-". */
+  text: string;
+}
+
+export interface DocDiff {
+  sha: string;
+  files: { path: string; hunks: DocHunk[] }[];
+  /** All kept lines, without their +/- prefix: what the FTS diff column indexes. */
+  text: string;
+}
+
+/** Caps on what one commit contributes (a mass reformat of every doc must not bloat the index). */
+export const DOC_CAPS = { lines: 400, chars: 16_000, lineChars: 300, files: 30 };
+
+export interface GitStreamOptions {
+  cwd: string;
+  signal?: AbortSignal;
+  /** Written to git's stdin (commit lists for --stdin). */
+  stdin?: string;
+}
+
+export const LOG_SAFETY = ["--no-show-signature", "--no-ext-diff", "--no-textconv", "--no-renames", "--no-color"];
+
+/** git with the config that keeps it quiet and local: no pager, no prompt, no optional locks. */
+function spawnGit(args: string[], opts: GitStreamOptions) {
+  const child = spawn("git", ["-c", "core.quotepath=false", "-c", "log.showSignature=false", ...args], {
+    cwd: opts.cwd,
+    env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", GIT_PAGER: "cat", LC_ALL: "C" },
+    stdio: ["pipe", "pipe", "pipe"],
+    shell: false,
+    windowsHide: true,
+  });
+  return child;
+}
+
+/**
+ * Streams git's stdout split on `separator` (records start with it). `onRecord` may return a promise: reading
+ * pauses until it settles (backpressure), so memory holds one chunk and a few records at a time.
+ */
+export function streamRecords(args: string[], separator: string, opts: GitStreamOptions, onRecord: (record: string) => void | Promise<void>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (opts.signal?.aborted) return reject(opts.signal.reason ?? new Error("aborted"));
+    const child = spawnGit(args, opts);
+    let buf = "";
+    let stderr = "";
+    let failed: unknown;
+    let pending: Promise<void> = Promise.resolve();
+    const onAbort = () => child.kill("SIGTERM");
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    child.stdout.setEncoding("utf8");
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (c: string) => {
+      if (stderr.length < 4000) stderr += c;
+    });
+    child.stdin.on("error", () => undefined);
+    if (opts.stdin !== undefined) child.stdin.end(opts.stdin);
+    else child.stdin.end();
+    const feed = (records: string[]) => {
+      pending = pending.then(async () => {
+        for (const r of records) {
+          if (failed) return;
+          try {
+            await onRecord(r);
+          } catch (err) {
+            failed = err;
+            child.kill("SIGTERM");
+          }
+        }
+      });
+    };
+    child.stdout.on("data", (chunk: string) => {
+      buf += chunk;
+      const at = buf.lastIndexOf(separator);
+      if (at <= 0) return;
+      const records = buf.slice(0, at).split(separator).filter((r) => r.length > 0);
+      buf = buf.slice(at);
+      child.stdout.pause();
+      feed(records);
+      void pending.then(() => child.stdout.resume());
+    });
+    child.on("error", (err) => {
+      failed ??= err;
+    });
+    child.on("close", (code) => {
+      opts.signal?.removeEventListener("abort", onAbort);
+      const tail = buf.split(separator).filter((r) => r.length > 0);
+      buf = "";
+      feed(tail);
+      void pending.then(() => {
+        if (opts.signal?.aborted) return reject(opts.signal.reason ?? new Error("aborted"));
+        if (failed) return reject(failed);
+        if (code !== 0) return reject(new Error(`git ${args[0]} failed (exit ${code}): ${stderr.split("\n").find((l) => l.trim()) ?? ""}`.trim()));
+        resolve();
+      });
+    });
+  });
+}
+
+/** Runs git and returns its stdout (small outputs only: rev-parse, rev-list --count). */
+export function gitOutput(args: string[], opts: GitStreamOptions): Promise<string> {
+  return new Promise((resolve, reject) => {
+    if (opts.signal?.aborted) return reject(opts.signal.reason ?? new Error("aborted"));
+    const child = spawnGit(args, opts);
+    const out: Buffer[] = [];
+    let stderr = "";
+    const onAbort = () => child.kill("SIGTERM");
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    child.stdout.on("data", (c: Buffer) => out.push(c));
+    child.stderr.on("data", (c: Buffer) => {
+      if (stderr.length < 4000) stderr += c.toString("utf8");
+    });
+    child.stdin.on("error", () => undefined);
+    child.stdin.end(opts.stdin ?? "");
+    child.on("error", (err) => reject(err));
+    child.on("close", (code) => {
+      opts.signal?.removeEventListener("abort", onAbort);
+      if (opts.signal?.aborted) return reject(opts.signal.reason ?? new Error("aborted"));
+      if (code !== 0) return reject(new Error(`git ${args[0]} failed (exit ${code}): ${stderr.split("\n").find((l) => l.trim()) ?? ""}`.trim()));
+      resolve(Buffer.concat(out).toString("utf8"));
+    });
+  });
+}
+
+export const COMMIT_FORMAT = "--format=%x1e%H%x1f%at%x1f%s%x1f%b%x1f";
+
+/** Parses one record of `git log -z --name-status --format=%x1e%H%x1f%at%x1f%s%x1f%b%x1f` (without the RS). */
+export function parseCommitRecord(part: string): CommitRecord | undefined {
+  const fields = part.split(FS);
+  if (fields.length < 5) return undefined;
+  const [sha, ts, subject, body] = fields;
+  const id = sha.replace(/^[\s\0]+/, "");
+  if (!/^[0-9a-f]{40,64}$/.test(id)) return undefined;
+  const tokens = fields
+    .slice(4)
+    .join(FS)
+    .split("\0")
+    .map((t) => t.replace(/^\n+/, ""))
+    .filter((t) => t.length > 0);
+  const files: TouchedFile[] = [];
+  for (let i = 0; i + 1 < tokens.length; ) {
+    if (/^[A-Z][0-9]*$/.test(tokens[i])) {
+      files.push({ status: tokens[i][0], path: tokens[i + 1] });
+      i += 2;
+    } else i += 1;
+  }
+  return { sha: id, ts: Number(ts) || 0, subject: subject.trim(), body: body.trim(), files };
+}
+
+/** Streams commits (newest first) for a revision range, or for the commits listed on stdin (`--no-walk`). */
+export function streamCommits(
+  revs: { range: string[] } | { stdin: string[] },
+  opts: GitStreamOptions & { firstParentMerges: boolean },
+  onCommit: (c: CommitRecord) => void | Promise<void>,
+): Promise<void> {
+  const args = [
+    "log",
+    ...LOG_SAFETY,
+    "-z",
+    "--name-status",
+    ...(opts.firstParentMerges ? ["--diff-merges=first-parent"] : []),
+    COMMIT_FORMAT,
+    ...("range" in revs ? revs.range : ["--no-walk=unsorted", "--stdin"]),
+    "--",
+  ];
+  return streamRecords(args, RS, { ...opts, ...("stdin" in revs ? { stdin: revs.stdin.join("\n") + "\n" } : {}) }, (r) => {
+    const c = parseCommitRecord(r);
+    return c ? onCommit(c) : undefined;
+  });
+}
+
+/** Streams the capped documentation diffs of the commits in a range (or listed on stdin) that touch `pathspecs`. */
+export function streamDocDiffs(
+  revs: { range: string[] } | { stdin: string[] },
+  pathspecs: string[],
+  opts: GitStreamOptions,
+  onDiff: (d: DocDiff) => void | Promise<void>,
+): Promise<void> {
+  const args = [
+    "log",
+    ...LOG_SAFETY,
+    "--full-history",
+    "-p",
+    "--unified=0",
+    "--format=%x1e%H",
+    ...("range" in revs ? revs.range : ["--no-walk=unsorted", "--stdin"]),
+    "--",
+    ...pathspecs,
+  ];
+  return streamRecords(args, RS, { ...opts, ...("stdin" in revs ? { stdin: revs.stdin.join("\n") + "\n" } : {}) }, (r) => {
+    const d = parseDocDiff(r);
+    return d && d.files.length ? onDiff(d) : undefined;
+  });
+}
+
+function unquote(path: string): string {
+  if (!path.startsWith('"')) return path;
+  try {
+    return JSON.parse(path.replace(/\\([0-7]{3})/g, (_m, o: string) => `\\u00${parseInt(o, 8).toString(16).padStart(2, "0")}`));
+  } catch {
+    return path.slice(1, -1);
+  }
+}
+
+/** Lines that carry no words ("---", "|---|", "```", blank) are not worth indexing or citing. */
+const TWO_WORD_CHARS = /[\p{L}\p{N}][^]*[\p{L}\p{N}]/u;
+function meaningful(line: string): boolean {
+  return TWO_WORD_CHARS.test(line);
+}
+
+/** Parses one `git log -p --unified=0 --format=%x1e%H` record (without the RS) into capped hunks. */
+export function parseDocDiff(record: string): DocDiff | undefined {
+  const lines = record.split("\n");
+  const sha = lines[0].trim();
+  if (!/^[0-9a-f]{40,64}$/.test(sha)) return undefined;
+  const files: DocDiff["files"] = [];
+  const kept: string[] = [];
+  let chars = 0;
+  let file: DocDiff["files"][number] | undefined;
+  let hunk: (DocHunk & { lines: string[] }) | undefined;
+  let oldPath = "";
+  let full = false;
+  const closeHunk = () => {
+    if (hunk && file && hunk.lines.length) file.hunks.push({ line: hunk.line, count: hunk.count, text: hunk.lines.join("\n") });
+    hunk = undefined;
+  };
+  for (let i = 1; i < lines.length; i++) {
+    const l = lines[i];
+    if (l.startsWith("diff --git ")) {
+      closeHunk();
+      file = undefined;
+      oldPath = "";
+      continue;
+    }
+    if (l.startsWith("--- ")) {
+      oldPath = l === "--- /dev/null" ? "" : unquote(l.slice(4)).replace(/^a\//, "");
+      continue;
+    }
+    if (l.startsWith("+++ ")) {
+      const newPath = l === "+++ /dev/null" ? oldPath : unquote(l.slice(4)).replace(/^b\//, "");
+      if (files.length < DOC_CAPS.files && newPath) {
+        file = { path: newPath, hunks: [] };
+        files.push(file);
+      } else file = undefined;
+      continue;
+    }
+    if (l.startsWith("@@")) {
+      closeHunk();
+      const m = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(l);
+      if (!m || !file) continue;
+      const newCount = m[4] === undefined ? 1 : Number(m[4]);
+      const line = newCount === 0 ? Math.max(1, Number(m[3])) : Number(m[3]);
+      hunk = { line, count: newCount, text: "", lines: [] };
+      continue;
+    }
+    if (!hunk || full) continue;
+    if ((l.startsWith("+") || l.startsWith("-")) && meaningful(l.slice(1))) {
+      const text = l.length > DOC_CAPS.lineChars + 1 ? l.slice(0, DOC_CAPS.lineChars + 1) : l;
+      hunk.lines.push(text);
+      kept.push(text.slice(1));
+      chars += text.length;
+      if (kept.length >= DOC_CAPS.lines || chars >= DOC_CAPS.chars) full = true;
+    }
+  }
+  closeHunk();
+  const withHunks = files.filter((f) => f.hunks.length > 0);
+  return { sha, files: withHunks, text: kept.join("\n") };
+}

@@ -1,0 +1,183 @@
+// Querying the history index: BM25 (FTS5's bm25(), column-weighted) per term, summed with the term's weight
+// (question terms 1, expansions 0.5), then the same decision-verb and recency nudges the live search uses. A term
+// matching more than MAX_MATCHES_PER_TERM commits is scored over its newest matches only (rowids grow with the
+// author date), which bounds the cost of very common words on a 100k-commit history.
+import { DECISION_VERB, type DocCitation, type Term, type TouchedFile } from "../gitTerms";
+import { decodeFiles } from "./build";
+import { openDb, readMeta, safeClose, withRetry, SCHEMA_VERSION, CorruptIndexError, type Db } from "./db";
+
+const MAX_MATCHES_PER_TERM = 2_000;
+/** Column weights: subject, body, path tokens, documentation diff text. */
+const BM25_WEIGHTS = "3.0, 1.5, 0.75, 1.0";
+const DECISION_BONUS = 0.2;
+const RECENCY_BONUS = 0.1;
+const RECENCY_HALF_LIFE_DAYS = 365;
+
+export interface IndexedCommit {
+  sha: string;
+  ts: number;
+  subject: string;
+  body: string;
+  files: TouchedFile[];
+  nfiles: number;
+  score: number;
+  /** The documentation change that matched best, when the diff text matched. */
+  doc?: DocCitation;
+}
+
+export interface SearchOutcome {
+  commits: IndexedCommit[];
+  /** Commits matching at least one term. */
+  candidates: number;
+  /** Terms whose matches were more than MAX_MATCHES_PER_TERM (scored over the newest). */
+  capped: string[];
+  meta: Record<string, string>;
+}
+
+/** An FTS5 phrase for a term: FTS5 tokenises it like the indexed text (so "event bus" is a two-word phrase). */
+export function ftsPhrase(text: string): string {
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+export function searchIndex(file: string, terms: Term[], headTs: number, limit: number): SearchOutcome {
+  return withRetry(file, () => {
+    const db = openDb(file);
+    try {
+      return search(db, terms, headTs, limit);
+    } finally {
+      safeClose(db);
+    }
+  });
+}
+
+function search(db: Db, terms: Term[], headTs: number, limit: number): SearchOutcome {
+  const meta = readMeta(db);
+  if (meta.schema !== SCHEMA_VERSION) throw new CorruptIndexError(`schema ${meta.schema ?? "missing"}, expected ${SCHEMA_VERSION}`);
+  const scores = new Map<number, number>();
+  const capped: string[] = [];
+  const st = db.prepare(`SELECT rowid AS id, bm25(fts, ${BM25_WEIGHTS}) AS s FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT ${MAX_MATCHES_PER_TERM + 1}`);
+  try {
+    for (const term of terms) {
+      const rows = st.all([ftsPhrase(term.text)]) as { id: number; s: number }[];
+      if (rows.length > MAX_MATCHES_PER_TERM) {
+        capped.push(term.text);
+        rows.length = MAX_MATCHES_PER_TERM;
+      }
+      for (const r of rows) scores.set(Number(r.id), (scores.get(Number(r.id)) ?? 0) + term.weight * Math.max(0, -r.s));
+    }
+  } finally {
+    st.finalize();
+  }
+  const candidates = scores.size;
+  // Rank by BM25 first; only the best few are read back and nudged.
+  const top = [...scores.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, Math.max(limit * 3, limit + 10));
+  if (top.length === 0) return { commits: [], candidates, capped, meta };
+  const rows = db.all(`SELECT id, sha, ts, subject, body, nfiles, files, docs FROM commits WHERE id IN (${top.map(() => "?").join(",")})`, top.map(([id]) => id)) as {
+    id: number;
+    sha: string;
+    ts: number;
+    subject: string;
+    body: string;
+    nfiles: number;
+    files: string;
+    docs: string | null;
+  }[];
+  const out: IndexedCommit[] = [];
+  for (const r of rows) {
+    const base = scores.get(Number(r.id)) ?? 0;
+    const files = decodeFiles(r.files);
+    const subjectHit = terms.some((t) => t.word.test(r.subject));
+    const ageDays = Math.max(0, headTs - Number(r.ts)) / 86400;
+    const nudge = 1 + (subjectHit && DECISION_VERB.test(r.subject) ? DECISION_BONUS : 0) + RECENCY_BONUS * Math.pow(0.5, ageDays / RECENCY_HALF_LIFE_DAYS);
+    const doc = r.docs ? bestDocChange(r.docs, terms) : undefined;
+    out.push({
+      sha: r.sha,
+      ts: Number(r.ts),
+      subject: r.subject,
+      body: r.body,
+      files,
+      nfiles: Number(r.nfiles),
+      score: Math.round(base * nudge * 1000) / 1000,
+      ...(doc ? { doc } : {}),
+    });
+  }
+  out.sort((a, b) => b.score - a.score || b.ts - a.ts || (a.sha < b.sha ? -1 : 1));
+  return { commits: out.slice(0, limit), candidates, capped, meta };
+}
+
+/** The hunk whose changed lines name the most (weighted) terms, cited with its line range. */
+function bestDocChange(docsJson: string, terms: Term[]): DocCitation | undefined {
+  let docs: { p: string; h: [number, number, string][] }[];
+  try {
+    docs = JSON.parse(docsJson);
+  } catch {
+    return undefined;
+  }
+  let best: DocCitation | undefined;
+  let bestScore = 0;
+  for (const d of docs) {
+    for (const [line, count, text] of d.h) {
+      let s = 0;
+      let hitLine = "";
+      for (const t of terms) {
+        if (!t.word.test(text)) continue;
+        s += t.weight;
+        if (!hitLine) hitLine = text.split("\n").find((l) => t.word.test(l)) ?? "";
+      }
+      if (s > bestScore) {
+        bestScore = s;
+        best = { path: d.p, start: line, end: Math.max(line, line + Math.max(count, 1) - 1), line: hitLine };
+      }
+    }
+  }
+  return best;
+}
+
+/** The index's metadata (schema checked): a cheap freshness check before any lock is taken. */
+export function readIndexMeta(file: string): Record<string, string> {
+  return withRetry(file, () => {
+    const db = openDb(file);
+    try {
+      const meta = readMeta(db);
+      if (meta.schema !== SCHEMA_VERSION) throw new CorruptIndexError(`schema ${meta.schema ?? "missing"}, expected ${SCHEMA_VERSION}`);
+      return meta;
+    } finally {
+      safeClose(db);
+    }
+  });
+}
+
+/** What `deliberate index --status` and the extension show. */
+export interface IndexSummary {
+  file: string;
+  bytes: number;
+  commits: number;
+  head?: string;
+  builtAt?: string;
+  updatedAt?: string;
+  buildMs?: number;
+  repo?: string;
+}
+
+export function summariseIndex(file: string, bytes: number): IndexSummary {
+  return withRetry(file, () => {
+    const db = openDb(file);
+    try {
+      const meta = readMeta(db);
+      if (meta.schema !== SCHEMA_VERSION) throw new CorruptIndexError(`schema ${meta.schema ?? "missing"}, expected ${SCHEMA_VERSION}`);
+      const n = Number((db.get("SELECT count(*) AS n FROM commits") as { n: number }).n);
+      return {
+        file,
+        bytes,
+        commits: n,
+        head: meta.head,
+        builtAt: meta.built_at,
+        updatedAt: meta.updated_at,
+        buildMs: meta.build_ms ? Number(meta.build_ms) : undefined,
+        repo: meta.repo,
+      };
+    } finally {
+      safeClose(db);
+    }
+  });
+}
