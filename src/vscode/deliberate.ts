@@ -11,6 +11,7 @@ import { stripCommentMarkers } from "../core/classify";
 import type { DeliberateOutcome, DeliberateRequest, deliberate as deliberateFn } from "../core/pipeline";
 import type { Classification, Receipt } from "../core/schemas";
 import type { ProgressEvent, QueryPlanner, Synthesizer } from "../core/types";
+import type { BackgroundBuild, BuildProgress, HistoryIndexOptions } from "../core/internal/history";
 import { askConsent, describeConsent, ALLOW, KEEP_LOCAL, type EgressPreviewDocuments, type ModelConsent } from "./consent";
 import { SECTION, readSettings, toDeliberationConfig, toExternalSources, toModelSettings, type ModelSettings, type Settings } from "./config";
 import { loadCore } from "./lazyCore";
@@ -41,6 +42,10 @@ type Resolved = Extract<ModelResolution, { kind: "model" }>;
 export class Deliberations {
   /** Notices already shown this session (one-line warnings are not repeated on every deliberation). */
   private readonly noticed = new Set<string>();
+  /** History index builds with a notification on screen, by repository. */
+  private readonly indexing = new Set<string>();
+  /** Folders whose history indexing the user cancelled: not restarted this session. */
+  private readonly indexingCancelled = new Set<string>();
 
   constructor(
     private readonly index: ReceiptIndex,
@@ -162,6 +167,7 @@ export class Deliberations {
                 this.logProgress(e);
               },
               onLog: (line) => this.log.info(line),
+              history: this.historyOptions(req.folder),
             };
             const model = await this.modelFor(req, settings, modelSettings, request, deliberate, progress);
             if ("outcome" in model) return model.outcome;
@@ -199,6 +205,55 @@ export class Deliberations {
     this.reportModel(r, outcome.cached, used);
     await this.index.refreshNow();
     await this.pickers.show(req.folder, settings.receiptsFolder, r.receipt_id, { cached: outcome.cached });
+  }
+
+  /**
+   * The git history index: built in the background on first need, with a cancellable notification
+   * ("Indexing history: 12,000 / 47,000 commits"); until it is ready the bounded live search answers.
+   */
+  private historyOptions(folder: vscode.WorkspaceFolder): HistoryIndexOptions {
+    const key = folder.uri.fsPath;
+    return {
+      build: this.indexingCancelled.has(key) ? "none" : "background",
+      onBackgroundBuild: (build) => this.showIndexing(key, build),
+      log: (line) => this.log.info(line),
+    };
+  }
+
+  private showIndexing(key: string, build: BackgroundBuild): void {
+    if (this.indexing.has(build.toplevel)) return;
+    this.indexing.add(build.toplevel);
+    this.log.info(`indexing the git history of ${build.toplevel} in the background`);
+    void vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: "Deliberative Search", cancellable: true },
+      async (progress, token) => {
+        const sub = token.onCancellationRequested(() => {
+          this.indexingCancelled.add(key);
+          build.cancel();
+        });
+        let last = 0;
+        const report = (p: BuildProgress) => {
+          const pct = p.phase === "commits" && p.total ? Math.floor((100 * p.done) / p.total) : undefined;
+          const increment = pct !== undefined && pct > last ? pct - last : undefined;
+          if (pct !== undefined) last = Math.max(last, pct);
+          progress.report({ message: describeIndexing(p), ...(increment ? { increment } : {}) });
+        };
+        progress.report({ message: "Indexing history…" });
+        const off = build.onProgress(report);
+        try {
+          const r = await build.done;
+          if (r.action === "built") this.log.info(`history index built: ${r.added} commits in ${(r.ms / 1000).toFixed(1)} s`);
+          else if (r.action === "busy") this.log.info("history index: another process is building it");
+        } catch (err) {
+          if (token.isCancellationRequested) this.log.info("history indexing cancelled; deliberations use the bounded live search of recent history");
+          else this.log.warn(`history indexing failed: ${oneLine(err)}`);
+        } finally {
+          off();
+          sub.dispose();
+          this.indexing.delete(build.toplevel);
+        }
+      },
+    );
   }
 
   /**
@@ -467,6 +522,13 @@ const STAGE_LABELS: Record<string, string> = {
   receipt: "signing the receipt",
   cache: "found a cached deliberation",
 };
+
+function describeIndexing(p: BuildProgress): string {
+  const n = (x: number) => x.toLocaleString("en");
+  if (p.phase === "docs") return `Indexing history: reading documentation changes (${n(p.done)} commits)`;
+  if (p.phase === "finishing") return "Indexing history: finishing";
+  return `Indexing history: ${n(p.done)}${p.total ? ` / ${n(p.total)}` : ""} commits`;
+}
 
 function describeProgress(e: ProgressEvent): string | undefined {
   if (e.state === "start") {
