@@ -244,6 +244,11 @@ function docOnTopic(doc: AdrDoc, model: TopicModel): boolean {
   return hits >= 1 || bodyHits >= Math.min(2, model.topic.size);
 }
 
+function nearTopic(doc: AdrDoc, model: TopicModel): boolean {
+  const head = stems(headline(doc));
+  return [...model.topic].some((w) => head.has(w)) || model.keys.some((k) => mentions(doc.decisionText, k));
+}
+
 /** Evidence that is not a decision record is on topic when it names one of the options or most topic words. */
 function itemOnTopic(e: FusedEvidence, model: TopicModel, docOk: Map<string, boolean>): boolean {
   if (e.adr) return docOk.get(e.adr.path) ?? false;
@@ -718,7 +723,9 @@ export function synthesizeWithRules(input: Omit<SynthesisInput, "signal">): Synt
   for (const a of structure.alternatives) addCandidate(candidates, fromAlternative(a));
   const model = topicModel(structure, candidates);
   const docs = groupAdrs(evidence);
-  const docOk = new Map(docs.map((d) => [d.path, docOnTopic(d, model)]));
+  // Retrieval ranked the records against the question with a wider vocabulary than these word tests: the two
+  // best-ranked records count as on topic when their headline shares a topic word or their decision names an option.
+  const docOk = new Map(docs.map((d, i) => [d.path, docOnTopic(d, model) || (i < 2 && nearTopic(d, model))]));
   const onTopic = (d: AdrDoc) => docOk.get(d.path) ?? false;
   const topical = docs.filter(onTopic);
   const activeTopical = topical.filter((d) => d.active);

@@ -28,6 +28,9 @@ export function stemWord(word: string): string {
   if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`;
   else if (/(?:sses|xes|ches|shes)$/.test(w)) w = w.slice(0, -2);
   else if (w.endsWith("s") && !/(?:ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  // "documentation" meets "document", "automation" meets "automate".
+  if (w.length > 8 && /ations?$/.test(w)) w = w.replace(/ations?$/, "");
+  else if (w.length > 7 && w.endsWith("ate")) w = w.slice(0, -3);
   if (w.length > 5 && w.endsWith("ing")) w = w.slice(0, -3);
   else if (w.length > 4 && w.endsWith("ed")) w = w.slice(0, -2);
   if (w.length > 3 && /([b-df-hj-np-tv-z])\1$/.test(w)) w = w.slice(0, -1);
