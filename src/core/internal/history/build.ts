@@ -13,7 +13,7 @@ import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_CONFIG } from "../../config";
 import { SCHEMA, SCHEMA_VERSION, classifyDbError, openDb, readMeta, safeClose, writeMeta, CorruptIndexError, type Db } from "./db";
-import { gitOutput, streamCommits, streamDocDiffs, type CommitRecord, type DocDiff } from "./gitStream";
+import { gitOutput, readSpooledCommits, spoolCommits, streamDocDiffs, type CommitRecord, type DocDiff } from "./gitStream";
 import {
   INDEX_FILE,
   readLockHolder,
@@ -76,17 +76,24 @@ function docPathspecs(globs: string[]): string[] {
   return [...specs].sort();
 }
 
+/** Tokens of one path segment (memoised: the same folders recur in every commit). */
+const segmentCache = new Map<string, string[]>();
+function segmentTokens(seg: string): string[] {
+  let out = segmentCache.get(seg);
+  if (out) return out;
+  const base = seg.replace(/\.[A-Za-z0-9]{1,8}$/, "");
+  const parts = [seg, ...base.split(/[-_.\s]+/), ...base.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").split(/[\s\-_.]+/)];
+  out = [...new Set(parts.map((p) => p.trim().toLowerCase()).filter((t) => t.length >= 2))];
+  if (segmentCache.size > 50_000) segmentCache.clear();
+  segmentCache.set(seg, out);
+  return out;
+}
+
 /** Path tokens for the FTS `paths` column: every segment once, camelCase and snake_case split too. */
 export function pathTokens(paths: string[]): string {
   const seen = new Set<string>();
   for (const p of paths) {
-    for (const seg of p.split(/[/\\]/)) {
-      const base = seg.replace(/\.[A-Za-z0-9]{1,8}$/, "");
-      for (const part of [seg, ...base.split(/[-_.\s]+/), ...base.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").split(/[\s\-_.]+/)]) {
-        const t = part.trim().toLowerCase();
-        if (t.length >= 2) seen.add(t);
-      }
-    }
+    for (const seg of p.split("/")) for (const t of segmentTokens(seg)) seen.add(t);
     if (seen.size > 4000) break;
   }
   return [...seen].join(" ");
@@ -237,6 +244,8 @@ async function fullBuild(state: RepoState, opts: UpdateOptions): Promise<{ commi
   let db: Db | undefined = openDb(tmp, { create: true, write: true });
   try {
     db.exec(SCHEMA);
+    // A temp file renamed into place when complete: no need to sync every transaction (the file is synced once).
+    db.exec("PRAGMA synchronous = OFF");
     const [total, roots] = await Promise.all([
       gitOutput(["rev-list", "--count", head, "--"], { cwd, signal: opts.signal }).then((s) => Number(s.trim())),
       gitOutput(["rev-list", "--max-parents=0", head, "--"], { cwd, signal: opts.signal }).then((s) => s.split("\n").filter(Boolean)),
@@ -259,6 +268,12 @@ async function fullBuild(state: RepoState, opts: UpdateOptions): Promise<{ commi
     });
     safeClose(db);
     db = undefined;
+    const handle = await fs.open(tmp, "r+");
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await fs.rename(tmp, state.file);
     return { commits: added };
   } catch (err) {
@@ -288,6 +303,7 @@ async function indexCommits(db: Db, state: RepoState, revs: { range: string[] } 
   // Documentation diffs wait in a scratch database beside the index (deleted afterwards), not in the index itself.
   const scratch = join(state.dir, `pending.${process.pid}.${randomBytes(4).toString("hex")}.sqlite`);
   db.exec(`ATTACH DATABASE '${scratch.replace(/'/g, "''")}' AS scratch`);
+  db.exec("PRAGMA scratch.synchronous = OFF; PRAGMA scratch.journal_mode = OFF");
   db.exec("CREATE TABLE scratch.pending_docs(sha TEXT PRIMARY KEY, docs TEXT NOT NULL, text TEXT NOT NULL) WITHOUT ROWID");
   try {
     return await indexWithScratch(db, state, revs, total, opts, progressFile);
@@ -313,6 +329,28 @@ async function indexWithScratch(
 ): Promise<number> {
   const cwd = state.toplevel;
   const signal = opts.signal;
+  // The commit log is written to a spool file by one git process while another git streams the documentation
+  // diffs (two cores busy instead of one); it is read back once the diffs are parked.
+  const spool = join(state.dir, `commits.${process.pid}.${randomBytes(4).toString("hex")}.log`);
+  const spooled = spoolCommits(revs, { cwd, signal, firstParentMerges: state.firstParentMerges }, spool);
+  spooled.catch(() => undefined);
+  try {
+    return await parkThenIndex(db, revs, total, { ...opts, cwd }, progressFile, spooled, spool);
+  } finally {
+    await fs.rm(spool, { force: true });
+  }
+}
+
+async function parkThenIndex(
+  db: Db,
+  revs: { range: string[] } | { stdin: string[] },
+  total: number,
+  opts: UpdateOptions & { cwd: string },
+  progressFile: (p: BuildProgress) => void,
+  spooled: Promise<void>,
+  spool: string,
+): Promise<number> {
+  const { cwd, signal } = opts;
   // 1. Documentation diffs.
   let docsSeen = 0;
   {
@@ -350,9 +388,10 @@ async function indexWithScratch(
   let seen = 0;
   let seq = Number((db.get("SELECT count(*) AS n FROM commits") as { n: number }).n);
   let inTx = 0;
+  await spooled;
   db.exec("BEGIN IMMEDIATE");
   try {
-    await streamCommits(revs, { cwd, signal, firstParentMerges: state.firstParentMerges }, async (c: CommitRecord) => {
+    await readSpooledCommits(spool, async (c: CommitRecord) => {
       seen++;
       if (!exists.get([c.sha])) {
         let id = c.ts * 4096 + (seq++ & 4095);
@@ -371,7 +410,7 @@ async function indexWithScratch(
         db.exec("BEGIN IMMEDIATE");
         inTx = 0;
       }
-    });
+    }, signal);
     db.exec("COMMIT");
     progressFile({ phase: "commits", done: seen, total });
   } catch (err) {

@@ -4,6 +4,7 @@
 //  - commits(): sha, author date, subject, body and the touched paths (--name-status), one record at a time;
 //  - docDiffs(): the added and removed lines of documentation files (a pathspec), capped per commit.
 import { spawn } from "node:child_process";
+import { createReadStream, openSync, closeSync } from "node:fs";
 
 const RS = "\x1e";
 const FS = "\x1f";
@@ -125,6 +126,87 @@ export function streamRecords(args: string[], separator: string, opts: GitStream
   });
 }
 
+/** Parses records from a readable text stream (a spooled git output file), with the same backpressure. */
+export function streamFileRecords(file: string, separator: string, onRecord: (record: string) => void | Promise<void>, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const input = createReadStream(file, { encoding: "utf8", highWaterMark: 256 * 1024 });
+    let buf = "";
+    let failed: unknown;
+    let pending: Promise<void> = Promise.resolve();
+    const feed = (records: string[]) => {
+      pending = pending.then(async () => {
+        for (const r of records) {
+          if (failed) return;
+          if (signal?.aborted) {
+            failed = signal.reason ?? new Error("aborted");
+            input.destroy();
+            return;
+          }
+          try {
+            await onRecord(r);
+          } catch (err) {
+            failed = err;
+            input.destroy();
+          }
+        }
+      });
+    };
+    input.on("data", (chunk) => {
+      buf += chunk as string;
+      const at = buf.lastIndexOf(separator);
+      if (at <= 0) return;
+      const records = buf.slice(0, at).split(separator).filter((r) => r.length > 0);
+      buf = buf.slice(at);
+      input.pause();
+      feed(records);
+      void pending.then(() => input.resume());
+    });
+    const finish = (err?: unknown) => {
+      if (err) failed ??= err;
+      feed(buf.split(separator).filter((r) => r.length > 0));
+      buf = "";
+      void pending.then(() => (failed ? reject(failed) : resolve()));
+    };
+    input.on("error", (err) => finish(err));
+    input.on("close", () => finish());
+  });
+}
+
+/** Runs git with its stdout written straight to `file` (no memory), e.g. while another pass is being consumed. */
+export function spoolGit(args: string[], opts: GitStreamOptions, file: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (opts.signal?.aborted) return reject(opts.signal.reason ?? new Error("aborted"));
+    const fd = openSync(file, "w", 0o600);
+    let child;
+    try {
+      child = spawn("git", ["-c", "core.quotepath=false", "-c", "log.showSignature=false", ...args], {
+        cwd: opts.cwd,
+        env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", GIT_PAGER: "cat", LC_ALL: "C" },
+        stdio: ["pipe", fd, "pipe"],
+        shell: false,
+        windowsHide: true,
+      });
+    } finally {
+      closeSync(fd);
+    }
+    let stderr = "";
+    const onAbort = () => child.kill("SIGTERM");
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    child.stderr!.on("data", (c: Buffer) => {
+      if (stderr.length < 4000) stderr += c.toString("utf8");
+    });
+    child.stdin!.on("error", () => undefined);
+    child.stdin!.end(opts.stdin ?? "");
+    child.on("error", (err) => reject(err));
+    child.on("close", (code) => {
+      opts.signal?.removeEventListener("abort", onAbort);
+      if (opts.signal?.aborted) return reject(opts.signal.reason ?? new Error("aborted"));
+      if (code !== 0) return reject(new Error(`git ${args[0]} failed (exit ${code}): ${stderr.split("\n").find((l) => l.trim()) ?? ""}`.trim()));
+      resolve();
+    });
+  });
+}
+
 /** Runs git and returns its stdout (small outputs only: rev-parse, rev-list --count). */
 export function gitOutput(args: string[], opts: GitStreamOptions): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -175,23 +257,43 @@ export function parseCommitRecord(part: string): CommitRecord | undefined {
   return { sha: id, ts: Number(ts) || 0, subject: subject.trim(), body: body.trim(), files };
 }
 
+function commitArgs(revs: { range: string[] } | { stdin: string[] }, firstParentMerges: boolean): string[] {
+  return [
+    "log",
+    ...LOG_SAFETY,
+    "-z",
+    "--name-status",
+    ...(firstParentMerges ? ["--diff-merges=first-parent"] : []),
+    COMMIT_FORMAT,
+    ...("range" in revs ? revs.range : ["--no-walk=unsorted", "--stdin"]),
+    "--",
+  ];
+}
+
+/** Writes the commit log of a range (or a sha list) to `file`, to be read back with readSpooledCommits. */
+export function spoolCommits(revs: { range: string[] } | { stdin: string[] }, opts: GitStreamOptions & { firstParentMerges: boolean }, file: string): Promise<void> {
+  return spoolGit(commitArgs(revs, opts.firstParentMerges), { ...opts, ...("stdin" in revs ? { stdin: revs.stdin.join("\n") + "\n" } : {}) }, file);
+}
+
+export function readSpooledCommits(file: string, onCommit: (c: CommitRecord) => void | Promise<void>, signal?: AbortSignal): Promise<void> {
+  return streamFileRecords(
+    file,
+    RS,
+    (r) => {
+      const c = parseCommitRecord(r);
+      return c ? onCommit(c) : undefined;
+    },
+    signal,
+  );
+}
+
 /** Streams commits (newest first) for a revision range, or for the commits listed on stdin (`--no-walk`). */
 export function streamCommits(
   revs: { range: string[] } | { stdin: string[] },
   opts: GitStreamOptions & { firstParentMerges: boolean },
   onCommit: (c: CommitRecord) => void | Promise<void>,
 ): Promise<void> {
-  const args = [
-    "log",
-    ...LOG_SAFETY,
-    "-z",
-    "--name-status",
-    ...(opts.firstParentMerges ? ["--diff-merges=first-parent"] : []),
-    COMMIT_FORMAT,
-    ...("range" in revs ? revs.range : ["--no-walk=unsorted", "--stdin"]),
-    "--",
-  ];
-  return streamRecords(args, RS, { ...opts, ...("stdin" in revs ? { stdin: revs.stdin.join("\n") + "\n" } : {}) }, (r) => {
+  return streamRecords(commitArgs(revs, opts.firstParentMerges), RS, { ...opts, ...("stdin" in revs ? { stdin: revs.stdin.join("\n") + "\n" } : {}) }, (r) => {
     const c = parseCommitRecord(r);
     return c ? onCommit(c) : undefined;
   });

@@ -218,9 +218,9 @@ export async function removeStaleTemps(dir: string): Promise<void> {
     return;
   }
   for (const name of names) {
-    const m = /^(?:index\.sqlite\.(\d+)\.[0-9a-f]+\.tmp|pending\.(\d+)\.[0-9a-f]+\.sqlite)(?:-journal|\.lock)?$/.exec(name);
+    const m = /^(?:index\.sqlite\.(\d+)\.[0-9a-f]+\.tmp|pending\.(\d+)\.[0-9a-f]+\.sqlite|commits\.(\d+)\.[0-9a-f]+\.log)(?:-journal|\.lock)?$/.exec(name);
     if (!m) continue;
-    const pid = Number(m[1] ?? m[2]);
+    const pid = Number(m[1] ?? m[2] ?? m[3]);
     if (pid === process.pid || alive(pid)) continue;
     await fs.rm(join(dir, name), { recursive: true, force: true }).catch(() => undefined);
   }
