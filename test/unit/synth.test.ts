@@ -36,12 +36,12 @@ describe("options from the question", () => {
   const cases: [string, string[]][] = [
     ["Should we use Redux or Zustand for the cart state?", ["Redux", "Zustand"]],
     ["MongoDB vs PostgreSQL for orders", ["MongoDB", "PostgreSQL"]],
-    ["tradeoff between polling and websockets for notifications", ["Polling", "websockets"]],
+    ["tradeoff between polling and websockets for notifications", ["Polling", "Websockets"]],
     ["Should we adopt pnpm?", ["Adopt pnpm"]],
     ["Kafka, RabbitMQ or SQS for background jobs?", ["Kafka", "RabbitMQ", "SQS"]],
     ["which pattern does our codebase favour for errors?", []],
     ["Should we sign receipts with HMAC instead of Ed25519?", ["HMAC", "Ed25519"]],
-    ["prefer tabs over spaces for indentation?", ["tabs", "spaces"]],
+    ["prefer tabs over spaces for indentation?", ["Tabs", "Spaces"]],
     ["TODO(decide): should receipts live in the repo or in the user config dir?", ["Receipts live in the repo", "Receipts live in the user config dir"]],
   ];
   for (const [q, expected] of cases) test(q, () => assert.deepEqual(optionsFromQuestion(q), expected));
@@ -88,7 +88,7 @@ describe("rules synthesizer", () => {
     const { draft } = run("Should we use winston or pino for logging?", evidence);
     DraftPickerSchema.parse(draft);
     const rec = draft.options.find((o) => o.id === draft.recommendation.option_id);
-    assert.equal(rec?.title, "pino");
+    assert.equal(rec?.title, "Pino");
     const ids = new Set(evidence.map((e) => e.id));
     for (const c of draft.citations) assert.ok(ids.has(c.id));
     assert.match(draft.recommendation.rationale, /no external best practice/i);

@@ -328,6 +328,8 @@ function nounPhraseEnd(toks: Tok[], i: number, limit = toks.length, opts: { exam
       }
     }
     if (!isNounish(t)) break;
+    // "Picocli a better fit": a determiner after a noun starts another phrase.
+    if (sawNoun && DETERMINERS.has(t.norm) && !t.tags.has("Possessive")) break;
     sawNoun = true;
     j++;
     if (endsClause(t)) break;
@@ -473,6 +475,7 @@ function termsForPhrase(toks: Tok[], s: Span): string[] {
       for (const syn of OWN_SYNONYMS) for (const p of [phrase, ...variants]) out.add(`${syn} ${p}`);
     }
     // A name inside a longer phrase finds it too: "the DAPS identity module" → "daps".
+    // A name inside a longer phrase finds it too: "the DAPS identity module" → "daps", "the webadmin REST API" → "webadmin".
     for (const t of core.slice(1)) if (isNameLike(t) && t.norm.length > 2 && !GENERIC_ACRONYMS.has(t.norm)) out.add(t.norm);
   }
   for (const t of examples) out.add(t.norm);
@@ -781,7 +784,8 @@ function bareTitle(toks: Tok[], s: Span): string {
   let i = s.start;
   while (i < s.end - 1 && DETERMINERS.has(toks[i].norm)) i++;
   const first = toks[i];
-  return first && /^[a-z]/.test(first.text) && !isNameLike(first) && isKnownWord(first) ? capitalise(text) : text;
+  // "pnpm", "gRPC" and "vscode-elements" stay as written.
+  return first && /^[a-z]+$/.test(first.text) && /[aeiouy]/.test(first.text) && !isNameLike(first) ? capitalise(text) : text;
 }
 
 /** "Keep the embedded in-memory engine": an indefinite article reads as the definite one after "Keep". */
@@ -796,7 +800,7 @@ function keepTitle(toks: Tok[], s: Span, verb = "Keep"): string {
 // Forms
 
 function alt(title: string, subject: string, terms: string[], role: Alternative["role"], inverse = false): Alternative {
-  const clean = title.replace(/[\s,]+(?:instead|anymore|then)$/i, "").replace(/\s+for (?:that|this|it|them)$/i, "").trim();
+  const clean = title.replace(/[\s,]+(?:instead|anymore|then|or not)$/i, "").replace(/\s+for (?:that|this|it|them)$/i, "").trim();
   return { title: clean, subject, terms, role, ...(inverse ? { inverse: true } : {}) };
 }
 
@@ -987,7 +991,7 @@ function readAlternatives(toks: Tok[]): Partial<QuestionStructure> | undefined {
   if (last.kind === "than") {
     // "Is Picocli a better fit than Apache Commons CLI for …": the copula's subject against the object of "than".
     const clause = mainVerb(toks, 0, leftLimit);
-    const subj = clause.subject;
+    const subj = clause.subject ? trimNoun(toks, clause.subject.start, clause.subject.end) : undefined;
     const r = trimNoun(toks, last.at + 1, toks.length);
     if (!subj || r.end <= r.start) return undefined;
     items = [

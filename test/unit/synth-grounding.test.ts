@@ -1,0 +1,204 @@
+// The rules synthesizer on small synthetic repositories: options stay on the question's topic, and the
+// recommendation follows the record (or rule) that decided the question, citing it — or is undecidable with the
+// reason. Every ADR text here is written for these tests.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { synthesizeWithRules } from "../../src/core/synth/rules";
+import { DraftPickerSchema, UNDECIDABLE, type AdrMeta, type FusedEvidence, type StageStatus } from "../../src/core/schemas";
+import { canonicalJson } from "../../src/core/hash";
+
+const OK: StageStatus = { status: "ok", count: 1, ms: 1 };
+const EMPTY: StageStatus = { status: "empty", count: 0, ms: 1, reason: "offline" };
+const classification = { class: "open-question" as const, confidence: 0.9, reasons: [] };
+
+let n = 0;
+function item(partial: Partial<FusedEvidence> & Pick<FusedEvidence, "excerpt" | "path_or_url">): FusedEvidence {
+  n++;
+  return {
+    id: `ev-${String(n).padStart(12, "0")}`,
+    kind: "internal",
+    expert: "docs",
+    source_type: "adr",
+    line_range: { start: 1, end: 5 },
+    precision_class: "section",
+    score: 1,
+    rank: n,
+    fused_score: 0.01,
+    experts: ["docs"],
+    ...partial,
+  };
+}
+
+/** One section of an ADR as the docs expert returns it. */
+function adr(path: string, title: string, section: string, excerpt: string, meta: Partial<AdrMeta> = {}, rank?: number): FusedEvidence {
+  const e = item({
+    path_or_url: path,
+    title: `${title} — ${section}`,
+    excerpt,
+    adr: { path, title, status: "accepted", supersedes: [], superseded_by: [], considered_options: [], section: section.toLowerCase().replace(/\s+/g, "-"), ...meta },
+  });
+  if (rank) e.rank = rank;
+  return e;
+}
+
+function run(question: string, evidence: FusedEvidence[], stages = { internal: OK, external: EMPTY }) {
+  const out = synthesizeWithRules({ question, classification, evidence, stages, configVersion: "test" });
+  DraftPickerSchema.parse(out.draft);
+  return out.draft;
+}
+
+function recommended(draft: ReturnType<typeof run>) {
+  return draft.options.find((o) => o.id === draft.recommendation.option_id);
+}
+
+/** A small repository whose decisions are about sessions, order storage and dates — nothing about RPC. */
+function unrelatedRepo(): FusedEvidence[] {
+  return [
+    adr("docs/adr/0001-sessions-in-signed-cookies.md", "Keep user sessions in signed cookies", "Decision", "## Decision\n\nWe will keep sessions in signed, HTTP-only cookies and rotate the signing key each quarter. Calls to the session endpoint stay stateless."),
+    adr("docs/adr/0002-orders-in-postgresql.md", "Use PostgreSQL for order data", "Decision", "## Decision\n\nWe will store orders in PostgreSQL, behind the repository layer used by every service."),
+    adr(
+      "docs/adr/0003-date-library.md",
+      "Date handling library",
+      "Decision Outcome",
+      '## Decision Outcome\n\nChosen option: "date-fns", because it is modular and works on plain Date values passed between services.',
+      { considered_options: ["Moment.js", "date-fns", "Luxon"], chosen_option: "date-fns" },
+    ),
+  ];
+}
+
+describe("off-topic evidence is never an option, a support or a dissent", () => {
+  test("adopt gRPC in a repository whose records are about sessions, PostgreSQL and dates", () => {
+    const evidence = unrelatedRepo();
+    const draft = run("Should we adopt gRPC for service-to-service calls?", evidence);
+    assert.deepEqual(draft.options.map((o) => o.title), ["Adopt gRPC", "Keep the current approach"]);
+    assert.equal(draft.recommendation.option_id, UNDECIDABLE);
+    assert.equal(draft.recommendation.confidence, "low");
+    assert.match(draft.recommendation.rationale, /no decision record or rule in the repository is about this question/);
+    const cited = new Set(draft.options.flatMap((o) => [...o.supports, ...o.dissent]));
+    for (const e of evidence) assert.ok(!cited.has(e.id), `${e.path_or_url} must not be cited`);
+    assert.ok(!draft.options.some((o) => /date-fns|moment|luxon|postgres/i.test(o.title)));
+  });
+
+  test("an on-topic incumbent names 'the current approach'", () => {
+    const evidence = [
+      ...unrelatedRepo(),
+      adr(
+        "docs/adr/0004-rest-between-services.md",
+        "Use REST for service-to-service calls",
+        "Decision",
+        "## Decision\n\nService-to-service calls use REST over HTTP with JSON bodies. gRPC was considered and rejected for now: the tooling cost is too high for four services.",
+      ),
+    ];
+    const draft = run("Should we adopt gRPC for service-to-service calls?", evidence);
+    assert.deepEqual(draft.options.map((o) => o.title), ["Adopt gRPC", "Keep REST"]);
+    const rec = recommended(draft);
+    assert.equal(rec?.title, "Keep REST");
+    const rest = evidence[evidence.length - 1];
+    assert.ok(rec?.supports.includes(rest.id));
+    assert.ok(draft.options.find((o) => o.title === "Adopt gRPC")?.dissent.includes(rest.id));
+  });
+});
+
+describe("recommendations grounded in the deciding record", () => {
+  test("a Nygard record's Decision section decides a migration question", () => {
+    const evidence = [
+      adr("docs/adr/0007-scheduling.md", "Scheduling of batch work", "Context", "## Context\n\nNightly reports are produced by cron entries on one host; when the host reboots, reports are silently skipped."),
+      adr("docs/adr/0007-scheduling.md", "Scheduling of batch work", "Decision", "## Decision\n\nWe will run the nightly reports as workflows on a workflow engine (Temporal) instead of cron jobs, so that missed runs are retried."),
+      ...unrelatedRepo(),
+    ];
+    const draft = run("Is it time to move from cron jobs to a workflow engine for nightly reports?", evidence);
+    assert.deepEqual(draft.options.map((o) => o.title), ["Keep cron jobs", "Move to a workflow engine"]);
+    const rec = recommended(draft);
+    assert.equal(rec?.title, "Move to a workflow engine");
+    assert.ok(rec?.supports.includes(evidence[1].id), "the Decision section is cited");
+    assert.match(draft.recommendation.rationale, /ADR "Scheduling of batch work" \(accepted\) decided this question/);
+    assert.equal(draft.recommendation.confidence, "high");
+  });
+
+  test("a MADR record's chosen option decides between named alternatives", () => {
+    const evidence = [
+      adr(
+        "docs/decisions/0005-queue-for-background-jobs.md",
+        "Queue for background jobs",
+        "Decision Outcome",
+        '## Decision Outcome\n\nChosen option: "RabbitMQ", because we need per-message acknowledgements and already run it for email.',
+        { considered_options: ["Kafka", "RabbitMQ", "SQS"], chosen_option: "RabbitMQ", status: "unknown" },
+      ),
+    ];
+    const draft = run("Kafka, RabbitMQ or SQS for background jobs?", evidence);
+    assert.equal(recommended(draft)?.title, "RabbitMQ");
+    assert.ok(recommended(draft)?.supports.includes(evidence[0].id));
+    assert.equal(draft.recommendation.confidence, "med", "a record without a status is followed with medium confidence");
+    // The options it weighed and did not choose carry it as dissent, not support.
+    for (const t of ["Kafka", "SQS"]) assert.ok(!draft.options.find((o) => o.title === t)?.supports.includes(evidence[0].id));
+  });
+
+  test("a superseded record counts for its successor's choice", () => {
+    const oldPath = "docs/adr/0002-orders-in-mongodb.md";
+    const newPath = "docs/adr/0009-orders-in-postgresql.md";
+    const evidence = [
+      adr(oldPath, "Use MongoDB for orders", "Decision", "## Decision\n\nWe will store orders as documents in MongoDB.", { status: "superseded", superseded_by: [newPath] }),
+      adr(newPath, "Move order storage to PostgreSQL", "Decision", "## Decision\n\nWe will migrate orders from MongoDB to PostgreSQL; reporting needs joins and transactions.", { supersedes: [oldPath] }),
+    ];
+    const draft = run("MongoDB or PostgreSQL for order data?", evidence);
+    const rec = recommended(draft);
+    assert.equal(rec?.title, "PostgreSQL");
+    assert.ok(rec?.supports.includes(evidence[1].id));
+    assert.ok(!draft.options.find((o) => o.title === "MongoDB")?.supports.includes(evidence[0].id), "the outdated decision supports nothing");
+  });
+
+  test("'keep X?' offers the successor the repository decided on", () => {
+    const evidence = [
+      adr(
+        "docs/adr/0011-user-uploads.md",
+        "Store user uploads in object storage",
+        "Decision",
+        "## Decision\n\nWe will store user uploads in S3-compatible object storage instead of on the local disk of the web hosts.",
+      ),
+    ];
+    const draft = run("Should we keep storing uploads on the local disk?", evidence);
+    assert.equal(draft.options[0].title, "Keep storing uploads on the local disk");
+    const rec = recommended(draft);
+    assert.ok(rec && rec !== draft.options[0], `recommended ${rec?.title}`);
+    assert.match(rec!.title, /object storage/i);
+    assert.ok(rec!.supports.includes(evidence[0].id));
+  });
+
+  test("of two records that disagree, the newer decision wins", () => {
+    const evidence = [
+      adr("docs/adr/0003-ui-state.md", "Use Redux for UI state", "Decision", "## Decision\n\nWe will use Redux for UI state across the web app.", {}, 1),
+      adr("docs/adr/0014-ui-state-revisited.md", "Use Zustand for UI state", "Decision", "## Decision\n\nWe will use Zustand for UI state; Redux boilerplate slowed every feature.", {}, 2),
+    ];
+    const draft = run("Should we use Redux or Zustand for UI state?", evidence);
+    assert.equal(recommended(draft)?.title, "Zustand");
+    assert.ok(recommended(draft)?.supports.includes(evidence[1].id));
+  });
+
+  test("an AGENTS.md rule decides when no record does", () => {
+    const rule = item({ source_type: "agent-instructions", path_or_url: "AGENTS.md", precision_class: "exact-lines", excerpt: "Use pino for all logging; never add winston." });
+    const draft = run("Should we use winston or pino for logging?", [rule]);
+    assert.equal(recommended(draft)?.title, "Pino");
+    assert.ok(recommended(draft)?.supports.includes(rule.id));
+    assert.match(draft.recommendation.rationale, /AGENTS\.md:1 prescribes/);
+  });
+
+  test("an on-topic record that does not say which option it chose leaves the question undecidable, with the reason", () => {
+    const evidence = [adr("docs/adr/0006-logging.md", "Logging", "Context", "## Context\n\nServices log in different formats, which makes search across them hard.")];
+    const draft = run("Should we use winston or pino for logging?", evidence);
+    assert.equal(draft.recommendation.option_id, UNDECIDABLE);
+    assert.match(draft.recommendation.rationale, /ADR "Logging" is on this topic but does not say which of these options it chose/);
+  });
+
+  test("a decision against what is in place today chooses the other side", () => {
+    const evidence = [adr("docs/adr/0021-soap-client-deprecation.md", "SOAP client deprecation", "Decision", "## Decision\n\nWe will stop publishing the SOAP client module.")];
+    const draft = run("Do we still need to publish the SOAP client now that the REST client is the way forward?", evidence);
+    assert.equal(recommended(draft)?.title, "Move to REST client");
+  });
+
+  test("same inputs, byte-identical payload", () => {
+    const evidence = unrelatedRepo();
+    const a = synthesizeWithRules({ question: "Should we adopt gRPC for service-to-service calls?", classification, evidence, stages: { internal: OK, external: EMPTY }, configVersion: "t" });
+    const b = synthesizeWithRules({ question: "Should we adopt gRPC for service-to-service calls?", classification, evidence, stages: { internal: OK, external: EMPTY }, configVersion: "t" });
+    assert.equal(canonicalJson(a), canonicalJson(b));
+  });
+});

@@ -1,0 +1,218 @@
+// The question-structure reader (src/core/synth/question.ts): every form of issue 9 §4, whole-phrase titles, and
+// matching terms kept apart from the titles. Questions are written for these tests.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readQuestion, type QuestionStructure } from "../../src/core/synth/question";
+import { decisionSentenceChoice } from "../../src/core/synth/stance";
+
+const titles = (s: QuestionStructure) => s.alternatives.map((a) => a.title);
+const alt = (s: QuestionStructure, title: string) => {
+  const a = s.alternatives.find((x) => x.title === title);
+  assert.ok(a, `no alternative titled ${JSON.stringify(title)} in ${JSON.stringify(titles(s))}`);
+  return a;
+};
+
+describe("alternatives: A or B, A, B or C, A vs B, between A and B, A instead of B, A over B", () => {
+  const cases: [string, string[]][] = [
+    ["Should we use Redux or Zustand for the cart state?", ["Redux", "Zustand"]],
+    ["Kafka, RabbitMQ or SQS for background jobs?", ["Kafka", "RabbitMQ", "SQS"]],
+    ["MongoDB vs PostgreSQL for orders", ["MongoDB", "PostgreSQL"]],
+    ["Ansible versus Terraform for provisioning the lab machines?", ["Ansible", "Terraform"]],
+    ["tradeoff between polling and websockets for notifications", ["Polling", "Websockets"]],
+    ["Choosing between Swagger and RAML: which should we use to document the API?", ["Swagger", "RAML"]],
+    ["Should we sign receipts with HMAC instead of Ed25519?", ["HMAC", "Ed25519"]],
+    ["prefer tabs over spaces for indentation?", ["Tabs", "Spaces"]],
+    ["Which engine should render our export layouts: Velocity, FreeMarker or Thymeleaf?", ["Velocity", "FreeMarker", "Thymeleaf"]],
+    ["Is Picocli a better fit than Apache Commons CLI for the command line?", ["Picocli", "Apache Commons CLI"]],
+  ];
+  for (const [q, expected] of cases) {
+    test(q, () => {
+      const s = readQuestion(q);
+      assert.equal(s.form, "alternatives");
+      assert.deepEqual(titles(s), expected);
+    });
+  }
+
+  test("'X instead of Y': Y is what is in place today, X the proposal", () => {
+    const s = readQuestion("Should we sign receipts with HMAC instead of Ed25519?");
+    assert.equal(s.incumbent?.title, "Ed25519");
+    assert.equal(s.target?.title, "HMAC");
+  });
+
+  test("verb-phrase alternatives are whole phrases, not fragments", () => {
+    const s = readQuestion("should we put a Varnish layer in front of the API or rely on the browser cache?");
+    assert.deepEqual(titles(s), ["Put a Varnish layer in front of the API", "Rely on the browser cache"]);
+  });
+
+  test("clause alternatives with their own subjects", () => {
+    const s = readQuestion("Should the staging environment keep sharing the production database, or should staging get a database of its own?");
+    assert.deepEqual(titles(s), ["Keep sharing the production database", "Give staging a database of its own"]);
+  });
+
+  test("prepositional alternatives share the clause's verb", () => {
+    assert.deepEqual(titles(readQuestion("should retries be configured per call or in a shared policy?")), [
+      "Configure retries per call",
+      "Configure retries in a shared policy",
+    ]);
+    assert.deepEqual(titles(readQuestion("Should we store sessions in Redis or in Postgres?")), ["Store sessions in Redis", "Store sessions in Postgres"]);
+  });
+
+  test("a list of verb phrases after a colon, with an 'or' inside one of them", () => {
+    const s = readQuestion("Which catalogue should analysts use: build our own, adopt an open-source tool like DataHub or Amundsen, or pay for Atlan?");
+    assert.deepEqual(titles(s), ["Build our own", "Adopt an open-source tool like DataHub or Amundsen", "Pay for Atlan"]);
+  });
+
+  test("noun alternatives after a colon keep their phrases", () => {
+    const s = readQuestion("How should support engineers get the logs: a download button in the UI, or written steps in the cloud console?");
+    assert.deepEqual(titles(s), ["Download button in the UI", "Written steps in the cloud console"]);
+  });
+
+  test("an elliptical passive shares the subject: 'or be folded into …'", () => {
+    const s = readQuestion("Should report rendering keep running as a separate worker, or be folded into the web process?");
+    assert.deepEqual(titles(s), ["Keep running as a separate worker", "Fold report rendering into the web process"]);
+  });
+
+  test("'or not' and 'whether or not' name no second alternative", () => {
+    const s = readQuestion("Should we add request tracing or not?");
+    assert.notEqual(s.form, "alternatives");
+    assert.deepEqual(titles(s), ["Add request tracing"]);
+  });
+});
+
+describe("migration: move / migrate / switch from A to B, replace A with B", () => {
+  test("move from A to B gives 'Keep A' and 'Move to B'", () => {
+    const s = readQuestion("Is it time to move from cron jobs to a workflow engine for nightly reports?");
+    assert.equal(s.form, "migration");
+    assert.deepEqual(titles(s), ["Keep cron jobs", "Move to a workflow engine"]);
+    assert.equal(s.incumbent?.title, "Keep cron jobs");
+    assert.equal(s.target?.title, "Move to a workflow engine");
+    assert.equal(s.purpose, "nightly reports");
+  });
+
+  test("migrate from A to B", () => {
+    const s = readQuestion("Should we migrate the build from Maven to Gradle?");
+    assert.deepEqual(titles(s), ["Keep Maven", "Migrate to Gradle"]);
+  });
+
+  test("replace A with B, swap A for B", () => {
+    assert.deepEqual(titles(readQuestion("Should we replace winston with pino?")), ["Keep winston", "Replace winston with pino"]);
+    const swap = readQuestion("Should we swap the Jetty server for Netty?");
+    assert.deepEqual(titles(swap), ["Keep the Jetty server", "Swap the Jetty server for Netty"]);
+    assert.ok(alt(swap, "Swap the Jetty server for Netty").terms.includes("netty"));
+  });
+
+  test("move X onto B keeps X as the other option", () => {
+    const s = readQuestion("considering moving our ETL scripts onto Airflow");
+    assert.deepEqual(titles(s), ["Keep our ETL scripts", "Move our ETL scripts onto Airflow"]);
+  });
+
+  test("drop A and build with B", () => {
+    const s = readQuestion("Should the frontend drop Next.js and build with Vite?");
+    assert.deepEqual(titles(s), ["Keep Next.js", "Drop Next.js and build with Vite"]);
+  });
+
+  test("a trailing 'instead' replaces what the context names", () => {
+    const s = readQuestion("Our nightly backup script is brittle and slow; is it time to adopt Restic instead?");
+    assert.equal(s.form, "migration");
+    assert.equal(s.target?.title, "Adopt Restic");
+    assert.match(s.incumbent?.title ?? "", /^Keep (?:our|the) nightly backup script$/);
+  });
+});
+
+describe("adopt / introduce / action", () => {
+  test("adopt A gives 'Adopt A' (the current approach is added by the synthesizer)", () => {
+    const s = readQuestion("Should we adopt gRPC for service-to-service calls?");
+    assert.equal(s.form, "adopt");
+    assert.deepEqual(titles(s), ["Adopt gRPC"]);
+    assert.equal(s.purpose, "service-to-service calls");
+    assert.deepEqual(alt(s, "Adopt gRPC").terms, ["grpc"]);
+  });
+
+  test("introduce A", () => {
+    assert.deepEqual(titles(readQuestion("Should we introduce a feature-flag service?")), ["Adopt feature-flag service"]);
+  });
+
+  test("a verb phrase is the proposal", () => {
+    assert.deepEqual(titles(readQuestion("Should we split the monolith into services?")), ["Split the monolith into services"]);
+    assert.deepEqual(titles(readQuestion("Should new endpoints be written in Kotlin?")), ["Write new endpoints in Kotlin"]);
+  });
+
+  test("'is X worth adding', 'alongside Y' names what exists today", () => {
+    const s = readQuestion("Would a GraphQL endpoint next to the REST API be worth adding for the mobile app?");
+    assert.deepEqual(titles(s), ["Add a GraphQL endpoint next to the REST API", "Keep REST API only"]);
+    assert.ok(!alt(s, "Add a GraphQL endpoint next to the REST API").terms.includes("rest api"));
+  });
+
+  test("a wh-question with no named option is open", () => {
+    assert.equal(readQuestion("What should we use for caching HTTP responses?").form, "open");
+    assert.equal(readQuestion("How should we version the public API?").form, "open");
+    assert.equal(readQuestion("which pattern does our codebase favour for errors?").form, "open");
+  });
+});
+
+describe("keep / drop", () => {
+  test("keep X gives 'Keep X' and, until the evidence names a successor, stopping it", () => {
+    const s = readQuestion("Should we keep storing uploads on the local disk?");
+    assert.equal(s.form, "keep");
+    assert.deepEqual(titles(s), ["Keep storing uploads on the local disk", "Stop storing uploads on the local disk"]);
+    assert.equal(alt(s, "Stop storing uploads on the local disk").inverse, true);
+    // The place is what the option is about, not the uploads.
+    assert.ok(alt(s, "Keep storing uploads on the local disk").terms.includes("local disk"));
+    assert.ok(!alt(s, "Keep storing uploads on the local disk").terms.includes("uploads"));
+  });
+
+  test("is X still the right choice / worth keeping / do we still need to …", () => {
+    assert.deepEqual(titles(readQuestion("Is Elasticsearch still the right choice for full-text search?")), ["Keep Elasticsearch", "Drop Elasticsearch"]);
+    assert.deepEqual(titles(readQuestion("Is the legacy audit table worth keeping?")), ["Keep the legacy audit table", "Drop the legacy audit table"]);
+    const still = readQuestion("Do we still need to publish the SOAP client now that the REST client is the way forward?");
+    assert.deepEqual(titles(still), ["Keep publishing the SOAP client", "Move to REST client"]);
+  });
+
+  test("stop using X, drop support for X", () => {
+    assert.deepEqual(titles(readQuestion("Should we stop using Moment.js?")), ["Keep Moment.js", "Stop using Moment.js"]);
+    const drop = readQuestion("Should we drop support for Node 18?");
+    assert.deepEqual(titles(drop), ["Keep support for Node 18", "Drop support for Node 18"]);
+    assert.ok(alt(drop, "Drop support for Node 18").terms.includes("node 18"));
+  });
+});
+
+describe("matching terms are kept apart from titles", () => {
+  test("a relational phrase ('in front of the API') is context, not the option", () => {
+    const s = readQuestion("should we put a Varnish layer in front of the API or rely on the browser cache?");
+    const varnish = alt(s, "Put a Varnish layer in front of the API");
+    assert.ok(varnish.terms.includes("varnish layer") && varnish.terms.includes("varnish"));
+    assert.ok(!varnish.terms.some((t) => /\bapi\b/.test(t)));
+    assert.ok(alt(s, "Rely on the browser cache").terms.includes("browser cache"));
+  });
+
+  test("'a database of its own' is found as a separate or dedicated database, never as 'database'", () => {
+    const s = readQuestion("Should the staging environment keep sharing the production database, or should staging get a database of its own?");
+    const own = alt(s, "Give staging a database of its own");
+    assert.ok(own.terms.includes("separate database") && own.terms.includes("dedicated database"));
+    assert.ok(!own.terms.includes("database"));
+    assert.ok(alt(s, "Keep sharing the production database").terms.includes("production database"));
+  });
+
+  test("topic words are what the question is about, not its options", () => {
+    const s = readQuestion("Should we adopt gRPC for service-to-service calls?");
+    assert.ok(s.topic.includes("service") && s.topic.includes("calls"));
+    assert.ok(!s.topic.includes("grpc"));
+  });
+
+  test("editor tags are not part of the question", () => {
+    const s = readQuestion("TODO(decide): should receipts live in the repo or in the user config dir?");
+    assert.deepEqual(titles(s), ["Receipts live in the repo", "Receipts live in the user config dir"]);
+  });
+});
+
+describe("what a Decision section commits to", () => {
+  test("decision sentences that adopt, move to or replace something", () => {
+    assert.equal(decisionSentenceChoice("## Decision\n\nWe will use Temporal for scheduled workflows."), "Temporal");
+    assert.equal(decisionSentenceChoice("Switch to the OpenSearch client and drop the old driver."), "OpenSearch client");
+    assert.equal(decisionSentenceChoice("We decided to migrate the session store to Redis."), "Redis");
+  });
+
+  test("a sentence that only describes work states no choice", () => {
+    assert.equal(decisionSentenceChoice("Provide a distributed queue for outgoing mail, packaged as its own module."), undefined);
+  });
+});
