@@ -16,7 +16,7 @@
 //   adopt          "adopt / introduce / use / add A", "is A worth adding?"      → Adopt A · (current approach)
 //   action         "should we <verb phrase>?"                                   → <Verb phrase> · (current approach)
 //   open           "which pattern …", "how should we …"                         → options come from the evidence
-import type NlpLib from "compromise";
+import nlpLib from "compromise";
 
 export type QuestionForm = "migration" | "alternatives" | "move-to" | "keep" | "drop" | "adopt" | "action" | "open";
 
@@ -52,11 +52,12 @@ export interface QuestionStructure {
 // ---------------------------------------------------------------------------------------------------------
 // Tokens
 
-type Nlp = typeof NlpLib;
-let lib: Nlp | undefined;
-/** compromise builds its lexicon on load (~0.2 s), so it is required on first use, not at import time. */
-function nlp(): Nlp {
-  return (lib ??= require("compromise") as Nlp);
+/**
+ * compromise, with the part-of-speech tagger the classifier also uses ("compromise/two" is the same instance and
+ * lexicon: importing the full build here adds only its phrase methods, ~20 ms, not a second lexicon).
+ */
+function nlp(): typeof nlpLib {
+  return nlpLib;
 }
 
 interface Tok {
@@ -1523,8 +1524,19 @@ function asksSomething(toks: Tok[]): boolean {
   return !!first && (isModal(first) || isCopula(first) || WH.has(first.norm));
 }
 
-/** Reads the question's structure. Pure and deterministic; the parser is loaded on first call. */
+const memo = new Map<string, QuestionStructure>();
+
+/** Reads the question's structure. Pure and deterministic (memoised: the synthesizer asks about each decision sentence). */
 export function readQuestion(question: string): QuestionStructure {
+  const hit = memo.get(question);
+  if (hit) return structuredClone(hit);
+  const value = readQuestionUncached(question);
+  if (memo.size > 2000) memo.clear();
+  memo.set(question, value);
+  return structuredClone(value);
+}
+
+function readQuestionUncached(question: string): QuestionStructure {
   const text = question.replace(TAG_PREFIX, "").replace(/[`*_]{1,2}([^`*_]+)[`*_]{1,2}/g, "$1").trim();
   const base: QuestionStructure = { form: "open", alternatives: [], topic: contentOf(text), text };
   if (!text) return base;

@@ -271,12 +271,18 @@ const KEEP_CURRENT: Candidate = { title: "Keep the current approach", key: { ter
 const DEFER: Candidate = { title: "Defer the decision and gather more evidence", key: { terms: [] }, origin: "defer", note: "no commitment yet" };
 
 /** The choice a decision record states, as an option label: its "Chosen option", its decision sentence, its title. */
+const statedCache = new WeakMap<AdrDoc, { value: string | undefined }>();
+
 function stated(doc: AdrDoc): string | undefined {
+  const hit = statedCache.get(doc);
+  if (hit) return hit.value;
+  let value: string | undefined;
   for (const e of doc.items) {
-    const c = adrChoice(e, doc.decisionText);
-    if (c) return c;
+    value = adrChoice(e, doc.decisionText);
+    if (value) break;
   }
-  return undefined;
+  statedCache.set(doc, { value });
+  return value;
 }
 
 /** "Use YAML front matter" → "YAML front matter", for titles that add their own verb ("Keep …", "Move to …"). */
@@ -326,7 +332,18 @@ const FRAME_STEMS = new Set([...FRAME_WORDS, ...[...FRAME_WORDS].map(stemWord)])
  * words the question uses outside the option too ("metrics" in "…client metrics, Micrometer or the OpenTelemetry
  * metrics API?" is context, not what tells the options apart).
  */
+const distinctiveCache = new WeakMap<Candidate, { key: string; value: Set<string> }>();
+
 function distinctive(c: Candidate, all: Candidate[], question = ""): Set<string> {
+  const cacheKey = `${all.length}|${all.map((x) => x.title).join("|")}|${question}`;
+  const hit = distinctiveCache.get(c);
+  if (hit && hit.key === cacheKey) return hit.value;
+  const value = computeDistinctive(c, all, question);
+  distinctiveCache.set(c, { key: cacheKey, value });
+  return value;
+}
+
+function computeDistinctive(c: Candidate, all: Candidate[], question: string): Set<string> {
   const ownTitle = tokenStems(c.title, false);
   const own = new Set([...ownTitle.keys(), ...tokenStems(c.key.terms.filter((t) => !/\s/.test(t)).join(" "), false).keys()]);
   const others = all.filter((x) => x !== c && x.key.terms.length && !(x.inverse || c.inverse));

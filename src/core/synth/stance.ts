@@ -38,7 +38,22 @@ function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+const regexCache = new Map<string, RegExp>();
+
 function termRegex(terms: string[]): RegExp {
+  const cacheKey = terms.join("\u0000");
+  const hit = regexCache.get(cacheKey);
+  if (hit) {
+    hit.lastIndex = 0;
+    return hit;
+  }
+  if (regexCache.size > 5000) regexCache.clear();
+  const re = buildTermRegex(terms);
+  regexCache.set(cacheKey, re);
+  return re;
+}
+
+function buildTermRegex(terms: string[]): RegExp {
   const alts = terms
     .filter((t) => t.length > 0)
     .sort((a, b) => b.length - a.length)
