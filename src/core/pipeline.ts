@@ -268,6 +268,10 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
     }
   }
 
+  // The git expert gets its history index ready now (git rev-parse, opening the index): that I/O overlaps
+  // discovery instead of queueing behind the docs expert's CPU-bound ranking later.
+  const gitExpert = req.internalExperts ? undefined : createGitExpert({ index: req.history, prepare: { repo, signal } });
+
   // 3. Discover the artifact set (ADRs, architecture docs, agent instructions). Its hash keys the turn cache.
   progress({ stage: "discovery", state: "start" });
   t = performance.now();
@@ -313,7 +317,7 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
   // 5. Experts run concurrently; each reports ok / empty / failed with its reason and timing.
   const ctx = { repo, question, plan, config, artifacts, signal };
   // Git first: its child processes start before the docs expert's CPU-bound ranking takes the event loop.
-  const internalExperts = req.internalExperts ?? [createGitExpert({ index: req.history }), createDocsExpert()];
+  const internalExperts = req.internalExperts ?? [gitExpert ?? createGitExpert({ index: req.history }), createDocsExpert()];
   const [internalRuns, externalRuns] = await Promise.all([
     Promise.all(internalExperts.map((e) => runExpert(e, `internal:${e.name}`, ctx, progress, log))),
     Promise.all(externalExperts.map((e) => runExpert(e, `external:${e.name}`, ctx, progress, log))),

@@ -72,28 +72,82 @@ interface SearchOutcome {
 export interface GitExpertOptions {
   /** Use (and build, the host's way) the persistent history index. Without it: the bounded live search only. */
   index?: HistoryIndexOptions;
+  /**
+   * Start getting the index ready at once (the pipeline creates the expert before discovery): the git calls and the
+   * index check overlap discovery, and `run` answers synchronously from a ready index.
+   */
+  prepare?: { repo: string; signal: AbortSignal };
+}
+
+interface Early {
+  promise: Promise<Prepared>;
+  value?: Prepared;
+  error?: unknown;
+  /** Notices logged before `run` had a log to write to. */
+  lines: string[];
+  log?: (line: string) => void;
 }
 
 export function createGitExpert(opts: GitExpertOptions = {}): Expert {
+  let early: Early | undefined;
+  if (opts.index && opts.prepare) {
+    const e: Early = { lines: [], promise: Promise.resolve({ kind: "live" }) };
+    const index = opts.index;
+    const log = (line: string) => {
+      if (e.log) e.log(line);
+      else e.lines.push(line);
+      index.log?.(line);
+    };
+    e.promise = prepareIndex(opts.prepare.repo, index, opts.prepare.signal, log).then(
+      (v) => (e.value = v),
+      (err: unknown) => {
+        e.error = err;
+        return { kind: "live", reason: `history index unavailable (${oneLineOf(err)})` } as Prepared;
+      },
+    );
+    early = e;
+  }
   return {
     name: "git",
     kind: "internal",
-    run: (ctx) => (opts.index ? runIndexed(ctx, opts.index) : runGitExpert(ctx)),
+    run: (ctx) => (opts.index ? runIndexed(ctx, opts.index, early) : runGitExpert(ctx)),
   };
 }
 
 /** The index answers when it is ready; otherwise the live search does, and its reason says why. */
-async function runIndexed(ctx: ExpertContext, index: HistoryIndexOptions): Promise<ExpertResult> {
+function runIndexed(ctx: ExpertContext, index: HistoryIndexOptions, early: Early | undefined): Promise<ExpertResult> {
   ctx.signal.throwIfAborted();
   const started = performance.now();
-  const opts: HistoryIndexOptions = index;
   const notice = (line: string) => {
     ctx.log(line);
     index.log?.(line);
   };
+  if (early) {
+    early.log = ctx.log;
+    for (const l of early.lines.splice(0)) ctx.log(l);
+    // Ready already: answer without yielding, so the docs expert's CPU-bound work cannot delay this stage.
+    if (early.value?.kind === "ready") {
+      try {
+        return Promise.resolve(queryIndex(ctx, early.value, started));
+      } catch {
+        // corrupt or busy: the general path below handles it
+      }
+    }
+  }
+  return runIndexedAsync(ctx, index, early, started, notice);
+}
+
+async function runIndexedAsync(
+  ctx: ExpertContext,
+  index: HistoryIndexOptions,
+  early: Early | undefined,
+  started: number,
+  notice: (line: string) => void,
+): Promise<ExpertResult> {
+  const opts: HistoryIndexOptions = index;
   let prepared: Prepared;
   try {
-    prepared = await prepareIndex(ctx.repo, opts, ctx.signal, notice);
+    prepared = early && !early.error ? await early.promise : await prepareIndex(ctx.repo, opts, ctx.signal, notice);
   } catch (err) {
     if (ctx.signal.aborted) throw err;
     prepared = { kind: "live", reason: `history index unavailable (${oneLineOf(err)})` };

@@ -43,11 +43,28 @@ export function searchIndex(file: string, terms: Term[], headTs: number, limit: 
   return withRetry(file, () => {
     const db = openDb(file);
     try {
-      return search(db, terms, headTs, limit);
+      return readTransaction(db, () => search(db, terms, headTs, limit));
     } finally {
       safeClose(db);
     }
   });
+}
+
+/**
+ * One read transaction for a whole query: the VFS takes its lock (a directory) once instead of once per statement,
+ * which on some filesystems costs milliseconds each time.
+ */
+export function readTransaction<T>(db: Db, fn: () => T): T {
+  db.exec("BEGIN");
+  try {
+    return fn();
+  } finally {
+    try {
+      db.exec("COMMIT");
+    } catch {
+      // nothing was written; closing the handle releases the lock
+    }
+  }
 }
 
 function search(db: Db, terms: Term[], headTs: number, limit: number): SearchOutcome {
@@ -69,10 +86,23 @@ function search(db: Db, terms: Term[], headTs: number, limit: number): SearchOut
     st.finalize();
   }
   const candidates = scores.size;
-  // Rank by BM25 first; only the best few are read back and nudged.
-  const top = [...scores.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, Math.max(limit * 3, limit + 10));
-  if (top.length === 0) return { commits: [], candidates, capped, meta };
-  const rows = db.all(`SELECT id, sha, ts, subject, body, nfiles, files, docs FROM commits WHERE id IN (${top.map(() => "?").join(",")})`, top.map(([id]) => id)) as {
+  // Rank by BM25 first; the best few are nudged (decision verb, recency) from their subject and date, and only the
+  // final `limit` are read back in full (bodies, files and documentation hunks live in overflow pages).
+  const top = [...scores.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, Math.max(limit * 2, limit + 10));
+  if (top.length === 0 || limit <= 0) return { commits: [], candidates, capped, meta };
+  const light = db.all(`SELECT id, ts, subject FROM commits WHERE id IN (${top.map(() => "?").join(",")})`, top.map(([id]) => id)) as { id: number; ts: number; subject: string }[];
+  const nudged = light
+    .map((r) => {
+      const base = scores.get(Number(r.id)) ?? 0;
+      const subjectHit = terms.some((t) => t.word.test(r.subject));
+      const ageDays = Math.max(0, headTs - Number(r.ts)) / 86400;
+      const nudge = 1 + (subjectHit && DECISION_VERB.test(r.subject) ? DECISION_BONUS : 0) + RECENCY_BONUS * Math.pow(0.5, ageDays / RECENCY_HALF_LIFE_DAYS);
+      return { id: Number(r.id), ts: Number(r.ts), score: Math.round(base * nudge * 1000) / 1000 };
+    })
+    .sort((a, b) => b.score - a.score || b.ts - a.ts || b.id - a.id)
+    .slice(0, limit);
+  const scoreOf = new Map(nudged.map((n) => [n.id, n.score]));
+  const rows = db.all(`SELECT id, sha, ts, subject, body, nfiles, files, docs FROM commits WHERE id IN (${nudged.map(() => "?").join(",")})`, nudged.map((n) => n.id)) as {
     id: number;
     sha: string;
     ts: number;
@@ -84,20 +114,15 @@ function search(db: Db, terms: Term[], headTs: number, limit: number): SearchOut
   }[];
   const out: IndexedCommit[] = [];
   for (const r of rows) {
-    const base = scores.get(Number(r.id)) ?? 0;
-    const files = decodeFiles(r.files);
-    const subjectHit = terms.some((t) => t.word.test(r.subject));
-    const ageDays = Math.max(0, headTs - Number(r.ts)) / 86400;
-    const nudge = 1 + (subjectHit && DECISION_VERB.test(r.subject) ? DECISION_BONUS : 0) + RECENCY_BONUS * Math.pow(0.5, ageDays / RECENCY_HALF_LIFE_DAYS);
     const doc = r.docs ? bestDocChange(r.docs, terms) : undefined;
     out.push({
       sha: r.sha,
       ts: Number(r.ts),
       subject: r.subject,
       body: r.body,
-      files,
+      files: decodeFiles(r.files),
       nfiles: Number(r.nfiles),
-      score: Math.round(base * nudge * 1000) / 1000,
+      score: scoreOf.get(Number(r.id)) ?? 0,
       ...(doc ? { doc } : {}),
     });
   }
@@ -138,7 +163,7 @@ export function readIndexMeta(file: string): Record<string, string> {
   return withRetry(file, () => {
     const db = openDb(file);
     try {
-      const meta = readMeta(db);
+      const meta = readTransaction(db, () => readMeta(db));
       if (meta.schema !== SCHEMA_VERSION) throw new CorruptIndexError(`schema ${meta.schema ?? "missing"}, expected ${SCHEMA_VERSION}`);
       return meta;
     } finally {
