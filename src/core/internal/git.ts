@@ -28,7 +28,17 @@ import {
   type Term,
   type TouchedFile,
 } from "./gitTerms";
-import { CorruptIndexError, IndexBusyError, discardCorruptIndex, prepareIndex, searchIndex, type HistoryIndexOptions, type Prepared } from "./history";
+import {
+  CorruptIndexError,
+  IndexBusyError,
+  discardCorruptIndex,
+  inThreadReader,
+  prepareIndex,
+  searchIndex,
+  type HistoryIndexOptions,
+  type Prepared,
+  type SearchOutcome as IndexOutcome,
+} from "./history";
 
 /** Record / field separators in our `--format`; git writes them, commit messages essentially never contain them. */
 const RS = "\x1e";
@@ -125,10 +135,11 @@ function runIndexed(ctx: ExpertContext, index: HistoryIndexOptions, early: Early
   if (early) {
     early.log = ctx.log;
     for (const l of early.lines.splice(0)) ctx.log(l);
-    // Ready already: answer without yielding, so the docs expert's CPU-bound work cannot delay this stage.
-    if (early.value?.kind === "ready") {
+    // Ready already and read in this thread: answer without yielding, so the docs expert's CPU-bound work cannot
+    // delay this stage. (A worker-thread reader answers through a message instead.)
+    if (early.value?.kind === "ready" && early.value.reader === inThreadReader) {
       try {
-        return Promise.resolve(queryIndex(ctx, early.value, started));
+        return Promise.resolve(resultFromIndex(ctx, early.value, searchIndex(early.value.state.file, indexTerms(ctx).terms, nowTs(), ctx.config.git.maxResults), started));
       } catch {
         // corrupt or busy: the general path below handles it
       }
@@ -156,10 +167,10 @@ async function runIndexedAsync(
   for (let attempt = 0; attempt < 2 && prepared.kind === "ready"; attempt++) {
     ctx.signal.throwIfAborted();
     try {
-      return queryIndex(ctx, prepared, started);
+      return await queryIndex(ctx, prepared, started);
     } catch (err) {
-      if (err instanceof CorruptIndexError && attempt === 0) prepared = await discardCorruptIndex(prepared.state, opts, err.message, notice);
-      else if (err instanceof IndexBusyError) prepared = { kind: "live", reason: "history index busy (another process is writing it)" };
+      if ((err instanceof CorruptIndexError || (err as Error)?.name === "CorruptIndexError") && attempt === 0) prepared = await discardCorruptIndex(prepared.state, opts, (err as Error).message, notice);
+      else if (err instanceof IndexBusyError || (err as Error)?.name === "IndexBusyError") prepared = { kind: "live", reason: "history index busy (another process is writing it)" };
       else prepared = { kind: "live", reason: `history index query failed (${oneLineOf(err)})` };
     }
   }
@@ -169,14 +180,26 @@ async function runIndexedAsync(
   return { ...live, reason: live.reason ? `${reason}; ${live.reason}` : reason };
 }
 
-function queryIndex(ctx: ExpertContext, prepared: Extract<Prepared, { kind: "ready" }>, started: number): ExpertResult {
-  const { maxResults } = ctx.config.git;
+function indexTerms(ctx: ExpertContext): { primary: Term[]; expansions: Term[]; terms: Term[] } {
   const primary = selectTerms(ctx.plan.terms, PRIMARY_WEIGHT, MAX_PRIMARY_TERMS, new Set());
   const expansions = selectTerms(ctx.plan.expansions, EXPANSION_WEIGHT, MAX_EXPANSION_TERMS, new Set(primary.map((t) => t.text)));
-  const terms = [...primary, ...expansions];
+  return { primary, expansions, terms: [...primary, ...expansions] };
+}
+
+function nowTs(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+async function queryIndex(ctx: ExpertContext, prepared: Extract<Prepared, { kind: "ready" }>, started: number): Promise<ExpertResult> {
+  const { terms } = indexTerms(ctx);
   if (terms.length === 0) return { status: "empty", reason: "no usable search terms for git history", items: [] };
-  const headTs = Math.floor(Date.now() / 1000);
-  const outcome = searchIndex(prepared.state.file, terms, headTs, Math.max(0, maxResults));
+  const outcome = await prepared.reader.search(prepared.state.file, terms, nowTs(), Math.max(0, ctx.config.git.maxResults));
+  return resultFromIndex(ctx, prepared, outcome, started);
+}
+
+function resultFromIndex(ctx: ExpertContext, prepared: Extract<Prepared, { kind: "ready" }>, outcome: IndexOutcome, started: number): ExpertResult {
+  const { primary, expansions, terms } = indexTerms(ctx);
+  if (terms.length === 0) return { status: "empty", reason: "no usable search terms for git history", items: [] };
   const items: EvidenceItem[] = outcome.commits
     .filter((c) => c.files.length > 0)
     .map((c) => commitEvidence(c, terms, c.score, c.doc));

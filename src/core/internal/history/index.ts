@@ -9,11 +9,18 @@ import { DOC_PATHSPECS, updateIndex, removeIndexFiles, type UpdateResult } from 
 import { CorruptIndexError } from "./db";
 import { gitOutput } from "./gitStream";
 import { readLockHolder, readProgressFile, readRepoState, tryWriterLock, type BuildProgress, type RepoState } from "./location";
-import { readIndexMeta, summariseIndex, type IndexSummary } from "./search";
+import { summariseIndex, type IndexSummary } from "./search";
+import { inThreadReader, type IndexReader } from "./search";
 
 export { DOC_PATHSPECS, type UpdateResult } from "./build";
 export { historyCacheRoot, indexDirFor, readRepoState, type BuildProgress, type RepoState } from "./location";
 export { searchIndex, type IndexedCommit, type SearchOutcome } from "./search";
+export { inThreadReader, type IndexReader } from "./search";
+
+function readerFor(file: string): IndexReader {
+  void file;
+  return inThreadReader;
+}
 export { CorruptIndexError, IndexBusyError } from "./db";
 
 /** How a host wants a missing (or far-behind) index built. */
@@ -43,7 +50,7 @@ export const DEFAULT_INLINE_MAX = 2_000;
 export const DEFAULT_MIN_COMMITS = 1_000;
 
 export type Prepared =
-  | { kind: "ready"; state: RepoState; update?: UpdateResult; note?: string }
+  | { kind: "ready"; state: RepoState; update?: UpdateResult; note?: string; reader: IndexReader }
   | { kind: "live"; reason?: string; state?: RepoState };
 
 export interface BackgroundBuild {
@@ -150,15 +157,16 @@ export async function prepareIndex(repo: string, opts: HistoryIndexOptions, sign
     return kickBuild(state, opts, "no history index yet", log);
   }
   // An index exists. Current (the common case): no lock, no writes.
+  const reader = readerFor(state.file);
   let stale = true;
   try {
-    const meta = readIndexMeta(state.file);
+    const meta = await reader.meta(state.file);
     stale = !(meta.head === state.head && (meta.shallow ?? "") === state.shallow && meta.pathspecs === JSON.stringify(DOC_PATHSPECS));
   } catch (err) {
-    if (err instanceof CorruptIndexError) return discardCorruptIndex(state, opts, err.message, log);
+    if (err instanceof CorruptIndexError || (err as Error)?.name === "CorruptIndexError") return discardCorruptIndex(state, opts, (err as Error).message, log);
     // busy: fall through to the update, which reports it
   }
-  if (!stale) return { kind: "ready", state };
+  if (!stale) return { kind: "ready", state, reader };
   // Catch up inline when that is cheap.
   let update: UpdateResult;
   try {
@@ -171,13 +179,13 @@ export async function prepareIndex(repo: string, opts: HistoryIndexOptions, sign
     case "current":
     case "updated":
     case "resynced":
-      return { kind: "ready", state, update };
+      return { kind: "ready", state, update, reader };
     case "built":
-      return { kind: "ready", state, update, ...(update.reason ? { note: `history index rebuilt: ${update.reason}` } : {}) };
+      return { kind: "ready", state, update, reader, ...(update.reason ? { note: `history index rebuilt: ${update.reason}` } : {}) };
     case "busy": {
       // Another process is writing: the index on disk is still a complete (if slightly older) index.
       const p = await readProgressFile(state.dir);
-      return { kind: "ready", state, update, note: `history index is being updated by another process${p ? ` (${describeProgress(p)})` : ""}; newest commits may be missing` };
+      return { kind: "ready", state, update, reader, note: `history index is being updated by another process${p ? ` (${describeProgress(p)})` : ""}; newest commits may be missing` };
     }
     case "too-large":
       return kickBuild(state, opts, `${update.pending?.toLocaleString("en")} commits to index`, log);
@@ -190,7 +198,7 @@ async function awaitForeground(done: Promise<UpdateResult>, state: RepoState, op
   void opts;
   const r = await done;
   if (r.action === "busy") return { kind: "live", reason: "history index is being built by another process; bounded live search used meanwhile", state };
-  return { kind: "ready", state, update: r };
+  return { kind: "ready", state, update: r, reader: readerFor(state.file) };
 }
 
 async function kickBuild(state: RepoState, opts: HistoryIndexOptions, why: string, log: (line: string) => void): Promise<Prepared> {
@@ -203,7 +211,7 @@ async function kickBuild(state: RepoState, opts: HistoryIndexOptions, why: strin
     case "foreground": {
       const r = await buildIndex(state.toplevel, { state, onProgress: opts.onProgress, log });
       if (r.action === "busy") return { kind: "live", reason: buildingReason(await readProgressFile(state.dir), `process ${r.holder ?? "?"}`), state };
-      return { kind: "ready", state, update: r };
+      return { kind: "ready", state, update: r, reader: readerFor(state.file) };
     }
     case "background": {
       const b = startBackgroundBuild(state, { log });
