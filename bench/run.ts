@@ -28,6 +28,7 @@ import { buildRulesPlan } from "../src/core/terms";
 import { runBaseline, type BaselineRun } from "./baseline";
 import { CACHE_ROOT, ensureRepo, readManifest, repoDir, SIZES, type BenchQuestion, type Manifest, type SizeName } from "./generate";
 import { summariseCpuProfile, type ProfileSummary } from "./profile";
+import { measureCliColdAndHit, measureIncremental, measureIndexBuild, measureRecall, realRepo, type CliRun, type IncrementalResult, type IndexBuildResult, type RecallResult } from "./history";
 
 const ROOT = resolve(dirname(process.argv[1]), "..");
 const RESULTS_FILE = join(ROOT, "bench", "results.json");
@@ -47,13 +48,15 @@ interface Args {
   baseline: boolean;
   vsix: boolean;
   profile: boolean;
+  /** Include the real repository (JabRef/jabref) when its checkout or mirror is present. */
+  real: boolean;
   worker?: "ours" | "baseline";
   size?: SizeName;
   out?: string;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { sizes: ["small", "medium", "large"], questions: DEFAULT_QUESTIONS, baseline: true, vsix: true, profile: false };
+  const args: Args = { sizes: ["small", "medium", "large"], questions: DEFAULT_QUESTIONS, baseline: true, vsix: true, profile: false, real: true };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split("=", 2) as [string, string | undefined];
     const value = () => inline ?? argv[++i];
@@ -78,6 +81,9 @@ function parseArgs(argv: string[]): Args {
         break;
       case "--profile":
         args.profile = true;
+        break;
+      case "--no-real":
+        args.real = false;
         break;
       case "--worker":
         args.worker = value() as Args["worker"];
@@ -201,8 +207,14 @@ function techRegex(tech: string): RegExp {
 }
 
 async function workerOurs(size: SizeName, n: number): Promise<OursResult> {
-  const dir = repoDir(size);
-  const manifest = readManifest(dir);
+  let dir = repoDir(size);
+  let manifest = readManifest(dir);
+  if ((size as string) === "real") {
+    const real = realRepo(ROOT, CACHE_ROOT, () => undefined);
+    if ("skip" in real) throw new Error(real.skip);
+    dir = real.dir;
+    manifest = { questions: real.questions } as Manifest;
+  }
   if (!manifest) throw new Error(`no generated repository at ${dir}`);
   const questions = manifest.questions.slice(0, n);
   const rssAfterLoadBytes = process.memoryUsage().rss;
@@ -210,11 +222,13 @@ async function workerOurs(size: SizeName, n: number): Promise<OursResult> {
   rmSync(receiptsDir, { recursive: true, force: true });
   const signingKey = generateSigningKey();
   const config = { offline: true };
+  // The history index was built before this worker started (main); it is only read here.
+  const history = { build: "none" as const };
 
   // One untimed-for-the-table run first: module initialisation, JIT and the OS file cache. Reported separately.
   const warmupQ = manifest.questions.length > n ? manifest.questions[manifest.questions.length - 1] : questions[0];
   let t = performance.now();
-  await deliberate({ repo: dir, question: warmupQ.question, signingKey, config, useCache: false, writeReceipt: false });
+  await deliberate({ repo: dir, question: warmupQ.question, signingKey, config, useCache: false, writeReceipt: false, history });
   const firstRunMs = performance.now() - t;
 
   const results: OursQuestion[] = [];
@@ -229,6 +243,7 @@ async function workerOurs(size: SizeName, n: number): Promise<OursResult> {
       config,
       useCache: false,
       writeReceipt: true,
+      history,
       onProgress: (e) => {
         if (e.state === "done" && e.ms !== undefined) events[e.stage] = e.ms;
         if (/^(internal|external):/.test(e.stage)) expertTimes.push(performance.now());
@@ -237,7 +252,7 @@ async function workerOurs(size: SizeName, n: number): Promise<OursResult> {
     if (expertTimes.length) events["experts-wall"] = Math.max(...expertTimes) - Math.min(...expertTimes);
     const coldMs = performance.now() - t;
     t = performance.now();
-    const warm = await deliberate({ repo: dir, question: q.question, signingKey, config, useCache: true, writeReceipt: true });
+    const warm = await deliberate({ repo: dir, question: q.question, signingKey, config, useCache: true, writeReceipt: true, history });
     const warmMs = performance.now() - t;
     results.push({
       id: q.id,
@@ -258,7 +273,7 @@ async function workerOurs(size: SizeName, n: number): Promise<OursResult> {
   const heapUsedBytes = process.memoryUsage().heapUsed;
   rmSync(receiptsDir, { recursive: true, force: true });
 
-  const breakdown = await docsBreakdown(dir, questions.slice(0, 5));
+  const breakdown = (size as string) === "real" ? undefined : await docsBreakdown(dir, questions.slice(0, 5));
   return { size, questions: results, firstRunMs: round(firstRunMs), peakRssBytes, rssAfterLoadBytes, heapUsedBytes, breakdown };
 }
 
@@ -794,6 +809,8 @@ function printReport(report: Report): void {
     out.push(table(rowsB, ["", ...bd]));
   }
 
+  out.push(...printHistory(report));
+
   out.push("", "Activation and size");
   const a = report.activation;
   const ap = report.activationProduction;
@@ -829,14 +846,120 @@ interface Report {
   args: { sizes: SizeName[]; questions: number; baselineQuestions: Partial<Record<SizeName, number>>; profile: boolean };
   definitions: Record<string, string>;
   sizes: Partial<Record<SizeName, SizeReport>>;
+  /** The history index per size and on the real repository (issue 12). */
+  history: Record<string, HistoryReport>;
   activation: ActivationResult;
   activationProduction?: ActivationResult;
   bundle: BundleResult;
   targets: Target[];
 }
 
+interface HistoryReport {
+  repo?: string;
+  dir?: string;
+  commits?: number;
+  skipped?: string;
+  build?: IndexBuildResult;
+  incremental?: IncrementalResult;
+  cli?: { runs: CliRun[]; cold: Dist; hit: Dist; peakRssMB: number };
+  recall?: RecallResult;
+  /** The pipeline in one long-lived process with the index (git stage, e2e cold and warm, peak RSS). */
+  pipeline?: { git: Dist; cold: Dist; warm: Dist; peakRssMB: number; cutShort: number; recallAt3: number };
+}
+
+const HISTORY_CLI_QUESTIONS = 5;
+const RECALL_QUESTIONS: Record<string, number> = { small: 10, medium: 5, large: 3, real: 3 };
+
+function summariseHistoryPipeline(ours: OursResult): NonNullable<HistoryReport["pipeline"]> {
+  const qs = ours.questions;
+  return {
+    git: dist(qs.map((q) => q.cold.stages.git)),
+    cold: dist(qs.map((q) => q.cold.e2eMs)),
+    warm: dist(qs.map((q) => q.warm.e2eMs)),
+    peakRssMB: round(ours.peakRssBytes / MB),
+    cutShort: qs.filter((q) => q.cold.gitBudgetHit || q.cold.gitTruncated).length,
+    recallAt3: round(rate(qs.map((q) => q.cold.recallItems)), 3),
+  };
+}
+
+async function historyMeasurements(hist: HistoryReport, dir: string, questions: BenchQuestion[], label: string, ours: OursResult | undefined, log: (m: string) => void): Promise<void> {
+  if (ours && !hist.pipeline) hist.pipeline = summariseHistoryPipeline(ours);
+  log(`[${label}] history index: incremental update after 10 new commits (shared clone)`);
+  hist.incremental = measureIncremental(ROOT, dir);
+  log(`[${label}] shipped CLI with the index: ${HISTORY_CLI_QUESTIONS} questions, cold then turn-cache hit`);
+  const runs = measureCliColdAndHit(ROOT, dir, questions.slice(0, HISTORY_CLI_QUESTIONS));
+  const ok = runs.filter((r) => r.exit === 0);
+  hist.cli = { runs, cold: dist(ok.map((r) => r.coldMs)), hit: dist(ok.map((r) => r.hitMs)), peakRssMB: Math.max(0, ...ok.map((r) => Math.max(r.coldRssMB, r.hitRssMB))) };
+  const rq = questions.slice(0, RECALL_QUESTIONS[label] ?? 3);
+  log(`[${label}] recall vs a naive full git log -S / --grep scan: ${rq.length} questions`);
+  try {
+    hist.recall = await measureRecall(dir, rq);
+  } catch (err) {
+    log(`[${label}] recall not measured: ${(err as Error).message}`);
+  }
+}
+
+function printHistory(report: Report): string[] {
+  const out: string[] = [];
+  const keys = Object.keys(report.history);
+  if (!keys.length) return out;
+  const f = (n: number | undefined, unit = " ms") => (n === undefined || Number.isNaN(n) ? "-" : `${n < 10 ? n.toFixed(1) : n.toFixed(0)}${unit}`);
+  const h = (k: string) => report.history[k];
+  out.push("", "History index (issue 12): built with `deliberate index`, read by the git expert");
+  const rows: string[][] = [];
+  rows.push(["commits", ...keys.map((k) => (h(k).commits ? h(k).commits!.toLocaleString("en") : h(k).skipped ? "skipped" : "-"))]);
+  rows.push(["full build (updateIndex) / CLI wall", ...keys.map((k) => (h(k).build ? (h(k).build!.error ? h(k).build!.error! : `${f(h(k).build!.ms / 1000, " s")} / ${f(h(k).build!.wallMs / 1000, " s")}`) : "-"))]);
+  rows.push(["index size", ...keys.map((k) => (h(k).build?.bytes ? `${(h(k).build!.bytes / MB).toFixed(1)} MB` : "-"))]);
+  rows.push(["peak RSS of the build (CLI)", ...keys.map((k) => (h(k).build?.peakRssMB ? `${h(k).build!.peakRssMB} MB` : "-"))]);
+  rows.push(["incremental, 10 new commits", ...keys.map((k) => (h(k).incremental ? (h(k).incremental!.error ?? `${f(h(k).incremental!.ms)} (+${h(k).incremental!.added}, CLI ${f(h(k).incremental!.wallMs)})`) : "-"))]);
+  rows.push(["git stage p50 / p95 (pipeline)", ...keys.map((k) => (h(k).pipeline ? `${f(h(k).pipeline!.git.p50)} / ${f(h(k).pipeline!.git.p95)}` : "-"))]);
+  rows.push(["git cut short", ...keys.map((k) => (h(k).pipeline ? `${h(k).pipeline!.cutShort}/${h(k).pipeline!.git.n}` : "-"))]);
+  rows.push(["in-process cold / warm p95", ...keys.map((k) => (h(k).pipeline ? `${f(h(k).pipeline!.cold.p95)} / ${f(h(k).pipeline!.warm.p95)}` : "-"))]);
+  rows.push(["recall@3 (fused items)", ...keys.map((k) => (h(k).pipeline ? pct(h(k).pipeline!.recallAt3) : "-"))]);
+  rows.push(["CLI cold p50 / p95 (node start incl.)", ...keys.map((k) => (h(k).cli?.cold.n ? `${f(h(k).cli!.cold.p50)} / ${f(h(k).cli!.cold.p95)}` : "-"))]);
+  rows.push(["CLI turn-cache hit p50 / p95", ...keys.map((k) => (h(k).cli?.hit.n ? `${f(h(k).cli!.hit.p50)} / ${f(h(k).cli!.hit.p95)}` : "-"))]);
+  rows.push(["CLI peak RSS", ...keys.map((k) => (h(k).cli?.peakRssMB ? `${h(k).cli!.peakRssMB} MB` : "-"))]);
+  rows.push(["recall vs naive -S/--grep scan", ...keys.map((k) => (h(k).recall ? `${pct(h(k).recall!.recall)} (${h(k).recall!.found}/${h(k).recall!.naive.commits})` : "-"))]);
+  rows.push(["naive scan / index lookup", ...keys.map((k) => (h(k).recall ? `${f(h(k).recall!.naive.ms / 1000, " s")} / ${f(h(k).recall!.index.ms)} (${h(k).recall!.speedup}×)` : "-"))]);
+  out.push(table(rows, ["", ...keys]));
+  return out;
+}
+
+function historyTargets(report: Report): Target[] {
+  const t: Target[] = [];
+  const h = report.history;
+  const status = (ok: boolean | undefined): Target["status"] => (ok === undefined ? "n/a" : ok ? "PASS" : "MISS");
+  const ms = (n: number) => `${n.toFixed(n < 10 ? 1 : 0)} ms`;
+  const present = Object.entries(h).filter(([, v]) => !v.skipped);
+  const large = h.large;
+  t.push({ name: "index build, 100,000 commits (large)", target: "≤ 30 s", measured: large?.build ? `${(large.build.ms / 1000).toFixed(1)} s (CLI wall ${(large.build.wallMs / 1000).toFixed(1)} s)` : "not run", status: status(large?.build ? large.build.ms <= 30_000 : undefined) });
+  const inc = present.filter(([, v]) => v.incremental && !v.incremental.error);
+  t.push({ name: "incremental update, 10 new commits", target: "≤ 300 ms", measured: inc.length ? inc.map(([k, v]) => `${k} ${ms(v.incremental!.ms)}`).join(", ") : "not run", status: status(inc.length ? inc.every(([, v]) => v.incremental!.ms <= 300 && v.incremental!.added === 10) : undefined) });
+  const pipe = present.filter(([, v]) => v.pipeline);
+  t.push({ name: "git stage p95 with the index, every size + real", target: "≤ 100 ms, never cut short", measured: pipe.length ? pipe.map(([k, v]) => `${k} ${ms(v.pipeline!.git.p95)}${v.pipeline!.cutShort ? ` (${v.pipeline!.cutShort} cut short)` : ""}`).join(", ") : "not run", status: status(pipe.length ? pipe.every(([, v]) => v.pipeline!.git.p95 <= 100 && v.pipeline!.cutShort === 0) : undefined) });
+  for (const k of ["large", "real"]) {
+    const c = h[k]?.cli;
+    t.push({ name: `CLI cold p95 (index built, cache cleared), ${k}`, target: "≤ 1.0 s", measured: c?.cold.n ? ms(c.cold.p95) : h[k]?.skipped ? "skipped" : "not run", status: status(c?.cold.n ? c.cold.p95 <= 1000 : undefined) });
+  }
+  const hits = present.filter(([, v]) => v.cli?.hit.n);
+  t.push({ name: "CLI turn-cache hit p95", target: "≤ 250 ms", measured: hits.length ? hits.map(([k, v]) => `${k} ${ms(v.cli!.hit.p95)}`).join(", ") : "not run", status: status(hits.length ? hits.every(([, v]) => v.cli!.hit.p95 <= 250) : undefined) });
+  const rss: [string, number][] = [];
+  for (const [k, v] of present) {
+    if (v.build?.peakRssMB) rss.push([`${k} build`, v.build.peakRssMB]);
+    if (v.cli?.peakRssMB) rss.push([`${k} CLI`, v.cli.peakRssMB]);
+    if (v.pipeline?.peakRssMB) rss.push([`${k} worker`, v.pipeline.peakRssMB]);
+  }
+  const worst = rss.sort((a, b) => b[1] - a[1])[0];
+  t.push({ name: "peak RSS everywhere (index build included)", target: "≤ 300 MB", measured: worst ? `max ${worst[1]} MB (${worst[0]})` : "not run", status: status(worst ? worst[1] <= 300 : undefined) });
+  const rec = present.filter(([k, v]) => v.recall && k !== "real");
+  t.push({ name: "history recall vs naive full scan (bench questions)", target: "≥ 0.95, ≥ 20× faster", measured: rec.length ? rec.map(([k, v]) => `${k} ${v.recall!.recall} at ${v.recall!.speedup}×`).join(", ") : "not run", status: status(rec.length ? rec.every(([, v]) => v.recall!.recall >= 0.95 && v.recall!.speedup >= 20) : undefined) });
+  return t;
+}
+
 async function main(args: Args): Promise<void> {
   const started = performance.now();
+  // Every history index the bench builds lives under its own cache, never in the user's.
+  process.env.XDG_CACHE_HOME = join(CACHE_ROOT, "xdg-cache");
   const log = (m: string) => process.stderr.write(`${m}\n`);
   let gitVersion = "git ?";
   try {
@@ -869,6 +992,7 @@ async function main(args: Args): Promise<void> {
       activation: "require(dist/extension.js) + activate() with a stubbed vscode module, in a fresh Node process; VS Code's own extension-host overhead excluded",
     },
     sizes: {},
+    history: {},
     activation: { file: "", runs: 0 },
     bundle: { dev: { extension: 0, core: 0, webview: 0, cli: 0, extensionPlusWebview: 0, note: "" } },
     targets: [],
@@ -886,6 +1010,9 @@ async function main(args: Args): Promise<void> {
   for (const size of args.sizes) {
     const entry = report.sizes[size]!;
     const n = Math.min(args.questions, readManifest(repoDir(size))!.questions.length);
+    log(`[${size}] history index: full build with the shipped CLI`);
+    const hist: HistoryReport = { commits: entry.repo.counts.commits, build: measureIndexBuild(ROOT, repoDir(size)) };
+    report.history[size] = hist;
     log(`[${size}] our pipeline: ${n} questions, cold then warm`);
     const profDir = profileRoot ? join(profileRoot, size) : undefined;
     entry.ours = await runWorker<OursResult>("ours", size, n, profDir);
@@ -902,6 +1029,25 @@ async function main(args: Args): Promise<void> {
     entry.summary = summarise(entry.ours, entry.baseline);
     log(`[${size}] shipped CLI: ${CLI_QUESTIONS} questions, one process each`);
     entry.cli = measureCli(size, readManifest(repoDir(size))!.questions.slice(0, CLI_QUESTIONS));
+    await historyMeasurements(hist, repoDir(size), readManifest(repoDir(size))!.questions, size, entry.ours, log);
+  }
+
+  // The real repository (JabRef/jabref, ≥ 15,000 commits), when its checkout or mirror is here.
+  if (args.real) {
+    const real = realRepo(ROOT, CACHE_ROOT, log);
+    if ("skip" in real) {
+      log(`[real] skipped: ${real.skip}`);
+      report.history.real = { skipped: real.skip };
+    } else {
+      log(`[real] ${real.name}: ${real.commits.toLocaleString("en")} commits, ${real.questions.length} questions (${real.dir})`);
+      const hist: HistoryReport = { repo: real.name, dir: real.dir, commits: real.commits, build: measureIndexBuild(ROOT, real.dir) };
+      report.history.real = hist;
+      const n = Math.min(args.questions, real.questions.length);
+      log(`[real] our pipeline: ${n} questions, cold then warm`);
+      const ours = await runWorker<OursResult>("ours", "real" as SizeName, n);
+      hist.pipeline = summariseHistoryPipeline(ours);
+      await historyMeasurements(hist, real.dir, real.questions, "real", ours, log);
+    }
   }
 
   // 4. Activation, bundle and package size.
@@ -951,7 +1097,7 @@ async function main(args: Args): Promise<void> {
   }
 
   // 5. Targets, results.json, table.
-  report.targets = evaluateTargets(report.sizes, report.activation, report.activationProduction, report.bundle);
+  report.targets = [...evaluateTargets(report.sizes, report.activation, report.activationProduction, report.bundle), ...historyTargets(report)];
   report.totalMs = Math.round(performance.now() - started);
   report.machine.loadavgEnd = os.loadavg().map((x) => round(x, 2));
   mkdirSync(dirname(RESULTS_FILE), { recursive: true });
