@@ -11,7 +11,7 @@ import { rmSync, statSync } from "node:fs";
 import type { Database as WasmDatabase } from "node-sqlite3-wasm";
 
 /** Bump when the schema or what is indexed changes: an index of another version is rebuilt. */
-export const SCHEMA_VERSION = "4";
+export const SCHEMA_VERSION = "5";
 
 /** A `<db>.lock` directory older than this belongs to a dead process (our transactions last well under it). */
 const STALE_VFS_LOCK_MS = 30_000;
