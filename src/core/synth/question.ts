@@ -216,6 +216,20 @@ function repairTags(toks: Tok[]): void {
     const objectFollows = !!next && (DETERMINERS.has(next.norm) || isPrep(next) || next.tags.has("Possessive") || isNounish(next) || next.norm === "to");
     if (verbSlot && objectFollows && !endsClause(t) && !(prev.norm === "to" && !isVerbish(toks[i - 2]))) asVerb(t);
   }
+  for (let i = 1; i < toks.length; i++) {
+    const t = toks[i];
+    const prev = toks[i - 1];
+    // "should names use dashes or underscores": after "or", a conjugated verb form is a plural noun.
+    if (["or", "vs", "versus", "and", "nor"].includes(prev.norm) && isVerb(t) && t.tags.has("PresentTense") && !t.tags.has("Infinitive") && /s$/.test(t.norm)) asNoun(t);
+    // "be parsed with …": after "be", a word in -ed is the participle.
+    if (isCopula(prev) && !isVerb(t) && /[a-z]ed$/.test(t.norm) && t.tags.has("Noun")) {
+      t.tags.delete("Noun");
+      t.tags.delete("Singular");
+      t.tags.add("Verb");
+      t.tags.add("PastTense");
+      t.tags.add("Participle");
+    }
+  }
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
     const prev = toks[i - 1];
@@ -432,6 +446,8 @@ const ALIASES: string[][] = [
 const GENERIC_ACRONYMS = new Set(["api", "apis", "ui", "cli", "http", "https", "rest", "json", "sql", "url", "urls", "id", "ids", "db", "io", "os", "ci", "cd", "sdk", "jvm", "vm", "app", "aws", "gcp"]);
 /** Heads too generic to find an option by themselves. */
 const GENERIC_HEADS = new Set(["approach", "way", "thing", "option", "solution", "setup", "one", "system", "mechanism", "strategy", "pattern", "method", "style", "model", "policy", "process", "it", "them", "that", "this", "one", "ones", "own"]);
+/** Heads that stand for what follows "of": "a copy of X", "a set of X", "the number of X". */
+const PARTITIVES = new Set(["copy", "set", "kind", "type", "number", "list", "part", "piece", "lot", "bunch", "subset", "version", "instance", "use", "usage", "form"]);
 /** Nouns that stand for their complement: "support for X", "use of X", "dependency on X". */
 const GENERIC_OBJECTS = new Set(["support", "use", "usage", "dependency", "reliance", "integration", "adoption", "version", "copy", "instance", "fork"]);
 
@@ -451,7 +467,12 @@ function termsForPhrase(toks: Tok[], s: Span): string[] {
   const all = toks.slice(s.start, s.end).filter((t) => !DETERMINERS.has(t.norm) && !t.tags.has("Possessive") && !PRONOUNS.has(t.norm));
   // "a container like Guice": the head phrase and each example are found separately.
   const cut = all.findIndex((t) => ["like", "including", "such", "as", "and", "or"].includes(t.norm));
-  const words = (cut >= 0 ? all.slice(0, cut) : all).filter((t) => t.norm !== "of" && !isAdverb(t));
+  let words = (cut >= 0 ? all.slice(0, cut) : all).filter((t) => !isAdverb(t));
+  // "a copy of production data": the complement of a partitive head is the thing.
+  const ofAt = words.findIndex((t) => t.norm === "of");
+  if (ofAt > 0 && PARTITIVES.has(words[ofAt - 1].root) && ofAt + 1 < words.length) words = words.slice(ofAt + 1);
+  const ofPhrase = words.some((t) => t.norm === "of") ? words.map((t) => t.norm).join(" ") : undefined;
+  words = words.filter((t) => t.norm !== "of");
   const examples = cut >= 0 ? all.slice(cut).filter((t) => isNounish(t) && isNameLike(t)) : [];
   const own = words.some((t) => t.norm === "own");
   const core = words.filter((t) => t.norm !== "own");
@@ -475,8 +496,8 @@ function termsForPhrase(toks: Tok[], s: Span): string[] {
       out.add(`${phrase} of its own`);
       for (const syn of OWN_SYNONYMS) for (const p of [phrase, ...variants]) out.add(`${syn} ${p}`);
     }
+    if (ofPhrase && !own) out.add(ofPhrase);
     // A name inside a longer phrase finds it too: "the DAPS identity module" → "daps".
-    // A name inside a longer phrase finds it too: "the DAPS identity module" → "daps", "the webadmin REST API" → "webadmin".
     for (const t of core.slice(1)) if (isNameLike(t) && t.norm.length > 2 && !GENERIC_ACRONYMS.has(t.norm)) out.add(t.norm);
   }
   for (const t of examples) out.add(t.norm);
@@ -558,6 +579,14 @@ function infinitive(t: Tok): string {
   if (isCopula(t)) return "be";
   if (t.root !== t.norm || t.tags.has("Infinitive")) return t.root;
   const inf = (nlp()(t.norm).verbs().toInfinitive().text() as string).toLowerCase();
+  if (inf && inf !== t.norm) return inf;
+  // A participle the tagger did not know as one ("parsed"): the lexicon's verb among the regular stems.
+  if (/ed$/.test(t.norm)) {
+    const lex = lexicon();
+    const candidates = [t.norm.replace(/ied$/, "y"), t.norm.slice(0, -1), t.norm.slice(0, -2), t.norm.replace(/([b-df-hj-np-tv-z])\1ed$/, "$1")];
+    const known = candidates.find((c) => typeof lex[c] === "string" && /Infinitive|Verb|PresentTense/.test(lex[c] as string));
+    return known ?? (/[^aeiou][^aeiouy]ed$/.test(t.norm) && !/(?:ss|[^s]s)ed$/.test(t.norm) ? t.norm.slice(0, -2) : t.norm.slice(0, -1));
+  }
   return inf || t.norm;
 }
 
@@ -965,7 +994,7 @@ function prepPhraseStart(toks: Tok[], end: number, floor: number): number {
 
 interface Item {
   span: Span;
-  mode: Mode;
+  mode: Mode | "keep";
   clause?: Clause;
 }
 
@@ -1009,7 +1038,12 @@ function readAlternatives(toks: Tok[]): Partial<QuestionStructure> | undefined {
     }
     const clause = mainVerb(toks, start, leftLimit);
     leftClause = clause;
-    if (clause.verb >= 0) {
+    // "Is Java 8 still good enough, or should we migrate to Java 11?": the judged subject is kept on the left.
+    const judgedSubject = isCopula(toks[start]) && toks.slice(start, leftLimit).some((t) => t.norm === "still" || JUDGEMENTS.has(t.norm)) ? trimNoun(toks, start + 1, leftLimit) : undefined;
+    const expletive = !!judgedSubject && (PRONOUNS.has(toks[judgedSubject.start].norm) || toks.slice(start, leftLimit).some((t, k, all) => t.norm === "to" && !!all[k + 1] && isVerb(all[k + 1])));
+    if (judgedSubject && judgedSubject.end > judgedSubject.start && !expletive) {
+      items.unshift({ span: judgedSubject, mode: "keep" });
+    } else if (clause.verb >= 0) {
       const vstart = clause.copula >= 0 && !clause.linking ? clause.copula : clause.verb;
       let vs = vstart;
       while (vs - 1 >= start && isAdverb(toks[vs - 1]) && toks[vs - 1].norm !== "still") vs--;
@@ -1154,7 +1188,9 @@ function readAlternatives(toks: Tok[]): Partial<QuestionStructure> | undefined {
   const alternatives: Alternative[] = [];
   for (const it of items) {
     let a: Alternative;
-    if (it.mode === "verb") {
+    if (it.mode === "keep") {
+      a = alt(keepTitle(toks, it.span), spanText(toks, it.span, { dropDeterminer: true }), termsForPhrase(toks, it.span), "incumbent");
+    } else if (it.mode === "verb") {
       const { terms, subject } = termsForVerbPhrase(toks, it.span);
       // An elliptical right side ("or be folded into the control plane", "or left to the package managers") shares
       // the left clause's subject.
@@ -1326,7 +1362,7 @@ function readKeepOrDrop(toks: Tok[], clause: Clause): Partial<QuestionStructure>
   // The kept thing: "Keep storing uploads on the local disk", "Keep publishing the DAPS identity module", "Keep Cassandra".
   let keptTitle: string;
   if (bodyIsVerb) keptTitle = `Keep ${spanText(toks, body)}`;
-  else if (KEEP_VERBS.has(t.root) || (still && ADOPT_VERBS.has(t.root)) || drop) keptTitle = keepTitle(toks, np);
+  else if (KEEP_VERBS.has(t.root) || (still && ADOPT_VERBS.has(t.root)) || drop) keptTitle = keepTitle(toks, { start: np.start, end: andVerb > 0 || drop ? np.end : Math.max(np.end, end) });
   else keptTitle = `Keep ${gerund(infinitive(t))} ${spanText(toks, np)}`;
   const kept = alt(keptTitle, subject, terms, "incumbent");
   if (drop) {

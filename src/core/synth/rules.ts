@@ -35,6 +35,8 @@ interface Candidate {
   note: string;
   /** "Stop X" / "Drop X": evidence for X counts against it. */
   inverse?: boolean;
+  /** The one thing a proposal question proposes ("Adopt gRPC", "Split the monolith"): chosen only when endorsed. */
+  proposal?: boolean;
 }
 
 interface Scored extends Candidate {
@@ -285,6 +287,12 @@ function stated(doc: AdrDoc): string | undefined {
   return value;
 }
 
+/** A short name of a thing ("REST", "YAML front matter"), not a sentence ("Accept the input file as …"). */
+function nounLike(label: string): boolean {
+  const ws = label.split(/\s+/);
+  return ws.length <= 4 && !/[,;:()[\]#]/.test(label) && !/^(?:accept|allow|avoid|provide|make|do|add|remove|write|create|implement|support|let|keep|stop|drop|move|migrate|switch|replace|use|adopt)\b/i.test(label);
+}
+
 /** "Use YAML front matter" → "YAML front matter", for titles that add their own verb ("Keep …", "Move to …"). */
 function bareChoice(choice: string): string {
   return choice.replace(/^(?:use|adopt|choose|introduce|keep|switch to|move to|migrate to)\s+/i, "").trim() || choice;
@@ -300,7 +308,7 @@ function addCandidate(list: Candidate[], c: Candidate): boolean {
 // Which option a decision names
 
 /** Words that say "of our own": one meaning, several spellings. */
-const OWN = new Set(["own", "dedicated", "separate", "custom", "bespoke", "homegrown", "home-grown", "in-house", "inhouse", "standalone"]);
+const OWN = new Set(["own", "dedicated", "separate", "custom", "bespoke", "homegrown", "home-grown", "in-house", "inhouse", "standalone", "self-implemented", "self-made", "self-written", "homemade"]);
 /** "Dual license" chooses "both". */
 const BOTH = new Set(["both", "dual", "combined", "combination"]);
 
@@ -309,7 +317,8 @@ function tokenStems(text: string, withParts: boolean): Map<string, number> {
   const out = new Map<string, number>();
   const add = (w: string) => {
     const st = OWN.has(w) ? "own" : BOTH.has(w) ? "both" : stemWord(w);
-    if (st.length < 2 || /^\d+$/.test(st) || STOPISH.has(st)) return;
+    // Short numbers stay: "Java 8" and "Java 11" differ only in them.
+    if ((st.length < 2 && !/^\d$/.test(st)) || /^\d{5,}$/.test(st) || STOPISH.has(st)) return;
     out.set(st, (out.get(st) ?? 0) + 1);
   };
   for (const raw of text.toLowerCase().split(/[^a-z0-9.+#@-]+/)) {
@@ -356,6 +365,13 @@ function computeDistinctive(c: Candidate, all: Candidate[], question: string): S
     out.add(w);
   }
   return out;
+}
+
+/** The terms that name the whole option (the phrase and its spellings), not a word or an inner name of it. */
+function primaryKey(key: OptionKey): OptionKey {
+  if (!key.terms.length) return key;
+  const len = key.terms[0].replace(/[\s-]/g, "").length;
+  return { terms: key.terms.filter((t) => t.replace(/[\s-]/g, "").length >= len - 2) };
 }
 
 /** The key without one-word terms the question also uses elsewhere ("rabbitmq" when both options are about RabbitMQ). */
@@ -418,11 +434,13 @@ function matchChoice(doc: AdrDoc, candidates: Candidate[], question = ""): Choic
     if (staysPut && !c.inverse && !weighsOthers) return 0;
     fields.forEach(([text, w], f) => {
       for (const s of d) if (fieldStems[f].has(s)) score += w;
-      // Naming the option outright counts twice.
-      if (mentions(text, key)) score += 2 * w;
+      // Naming the option outright counts twice (its whole name, not a word of it).
+      if (mentions(text, primaryKey(key))) score += 2 * w;
     });
     const pol = polarityIn(decision, key);
     if (pol > 0) score += 2;
+    // A proposal is chosen only when the decision endorses it, not merely when it shares the question's words.
+    if (c.proposal && pol <= 0 && !(choice && mentions(choice, key))) return 0;
     // "Drop X" is chosen when the decision argues against X; "Keep X" when it does not.
     const pair = candidates.find((x, j) => j !== i && !!x.inverse !== !!c.inverse && x.key.terms.join("|") === c.key.terms.join("|"));
     if (pair && c.inverse) score = scores0(pair);
@@ -435,18 +453,39 @@ function matchChoice(doc: AdrDoc, candidates: Candidate[], question = ""): Choic
     let score = 0;
     fields.forEach(([text, w], f) => {
       for (const s of d) if (fieldStems[f].has(s)) score += w;
-      if (mentions(text, key)) score += 2 * w;
+      if (mentions(text, primaryKey(key))) score += 2 * w;
     });
     return score;
   }
+  // "Should we emphasize line headings?" answered by "Do not emphasize line headings": a decision that negates the
+  // proposal's own verb keeps things as they are.
+  const proposal = candidates.findIndex((c) => c.proposal);
+  const keepIndex = candidates.findIndex((c) => c.origin === "keep" || c.origin === "incumbent");
+  const negatesVerb = (verb: string) => {
+    const root = stemWord(verb.toLowerCase()).replace(/^re(?=[a-z]{4})/, "").replace(/[^a-z]/g, "");
+    if (root.length < 3) return false;
+    const re = new RegExp(`\\b(?:do not|don't|never|not|avoid|stop|no longer|against|disable|disabling|turn off|remove)\\s+(?:\\w+\\s+){0,2}?(?:re)?${root}`, "i");
+    return re.test(`${doc.meta.title}\n${doc.decisionText}`);
+  };
+  if (proposal >= 0 && keepIndex >= 0 && negatesVerb(candidates[proposal].title.split(/\s+/)[0])) return { index: keepIndex, score: 3, margin: 3 };
+  // "Keep refetching on focus?" answered by "Disable fetch on focus": the kept activity's verb is negated.
+  const keptActivity = candidates.findIndex((c) => c.origin === "incumbent" && /^Keep \w+ing\b/.test(c.title));
+  const stopper = candidates.findIndex((c) => c.inverse);
+  if (keptActivity >= 0 && stopper >= 0 && negatesVerb(candidates[keptActivity].title.split(/\s+/)[1])) return { index: stopper, score: 3, margin: 3 };
   // "Keep X or move to Y?" answered by "we will stop publishing X": the decision against what is in place today
   // chooses the other side.
   const real = candidates.map((c, i) => ({ c, i })).filter(({ c }) => c.key.terms.length && !c.inverse);
-  if (real.length === 2 && scores.every((x) => x < MIN_CHOICE_SCORE)) {
-    const inc = real.find(({ c }) => c.origin === "incumbent" || /^(?:keep|stay|remain|stick|continue)\b/i.test(c.title));
-    const other = real.find((x) => x !== inc);
-    if (inc && other && polarityIn(decision, sharpKey(inc.c.key, question)) < 0 && polarityIn(decision, sharpKey(other.c.key, question)) >= 0) {
-      return { index: other.i, score: 3, margin: 3 };
+  if (real.length === 2) {
+    // Of two options, a record that argues against one — what is in place today, or the one its title names
+    // ("Disable Elasticsearch dynamic mapping") — chose the other.
+    const [a, b] = real;
+    const against = (x: typeof a) => polarityIn(decision, sharpKey(x.c.key, question)) < 0;
+    const headlined = (x: typeof a) => x.c.origin === "incumbent" || /^(?:keep|stay|remain|stick|continue)\b/i.test(x.c.title) || mentions(`${doc.meta.title}\n${choice}`, primaryKey(x.c.key));
+    for (const [neg, other] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      if (against(neg) && !against(other) && headlined(neg) && scores[other.i] >= scores[neg.i]) return { index: other.i, score: Math.max(3, scores[other.i]), margin: 3 };
     }
   }
   // "Dual license with MIT and CC0" names two options at once: the option that says "both" is the choice.
@@ -609,7 +648,7 @@ function findDecider(
         score: top.m.score,
         margin: top.m.margin,
         conflicts,
-        agreeing: ranked.filter((c) => c !== top && c.m!.index === top!.m!.index && c.doc.path !== top!.doc.path).map((c) => decisionItem(c.doc)),
+        agreeing: ranked.filter((c) => c !== top && c.m!.index === top!.m!.index && c.m!.score >= 3 && c.doc.path !== top!.doc.path).map((c) => decisionItem(c.doc)),
       },
       reason: "",
     };
@@ -737,7 +776,8 @@ export function synthesizeWithRules(input: Omit<SynthesisInput, "signal">): Synt
 
   // 1. Options the question names.
   const candidates: Candidate[] = [];
-  for (const a of structure.alternatives) addCandidate(candidates, fromAlternative(a));
+  const proposalForm = structure.form === "adopt" || structure.form === "action" || structure.form === "move-to";
+  for (const a of structure.alternatives) addCandidate(candidates, { ...fromAlternative(a), ...(proposalForm && a.role === "target" ? { proposal: true } : {}) });
   const model = topicModel(structure, candidates);
   const docs = groupAdrs(evidence);
   // Retrieval ranked the records against the question with a wider vocabulary than these word tests: the two
@@ -757,13 +797,14 @@ export function synthesizeWithRules(input: Omit<SynthesisInput, "signal">): Synt
       return !!c && (!target || !sameOption(keyFor(c), target.key)) && !(target && matchChoice(d, [target, KEEP_CURRENT])?.index === 0);
     });
     const choice = incumbentDoc && stated(incumbentDoc);
-    if (choice && incumbentDoc) addCandidate(candidates, { title: `Keep ${bareChoice(choice)}`, key: keyFor(choice), origin: "incumbent", note: `what ADR "${incumbentDoc.meta.title}" chose` });
+    if (choice && incumbentDoc && nounLike(bareChoice(choice))) addCandidate(candidates, { title: `Keep ${bareChoice(choice)}`, key: keyFor(choice), origin: "incumbent", note: `what ADR "${incumbentDoc.meta.title}" chose` });
     else if (!candidates.some((c) => c.origin === "incumbent")) addCandidate(candidates, KEEP_CURRENT);
   } else if (form === "keep") {
     const kept = candidates.find((c) => c.origin === "incumbent");
     const successorDoc = activeTopical.find((d) => {
       const c = stated(d);
-      return !!c && (!kept || (!sameOption(keyFor(c), kept.key) && polarityIn(`${c}\n${d.decisionText}`, kept.key) <= 0 && !mentions(c, kept.key)));
+      // A successor is a record that decided against what is kept and for something else.
+      return !!c && !!kept && !sameOption(keyFor(c), kept.key) && polarityIn(`${d.meta.title}\n${c}\n${d.decisionText}`, kept.key) < 0 && !mentions(c, kept.key);
     });
     const choice = successorDoc && stated(successorDoc);
     if (choice && successorDoc) {
@@ -774,11 +815,16 @@ export function synthesizeWithRules(input: Omit<SynthesisInput, "signal">): Synt
       else addCandidate(candidates, succ);
     }
   } else if (form === "open") {
-    for (const d of activeTopical.slice(0, 3)) {
+    // Only records whose headline is about the question name options for an open question.
+    const strong = activeTopical.filter((d) => {
+      const head = stems(headline(d));
+      return [...model.topic].filter((w) => head.has(w)).length >= Math.max(1, Math.ceil(model.topic.size / 2));
+    });
+    for (const d of strong.slice(0, 3)) {
       const choice = stated(d);
       if (choice) addCandidate(candidates, { title: capitalise(choice), key: keyFor(choice), origin: "adr", note: `what ADR "${d.meta.title}" chose` });
     }
-    for (const d of activeTopical.slice(0, 2)) {
+    for (const d of strong.slice(0, 2)) {
       for (const o of d.meta.considered_options) addCandidate(candidates, { title: capitalise(o), key: keyFor(o), origin: "adr", note: `considered in ADR "${d.meta.title}"` });
     }
   }

@@ -28,11 +28,11 @@ const SOURCE_WEIGHT: Record<SourceType, number> = {
 };
 
 const NEGATIVE_BEFORE =
-  /\b(never|don'?t|do not|does not|must not|should not|shouldn'?t|cannot|can'?t|avoid(?:s|ed|ing)?|no longer|stop(?:ped|s)? [a-z]+ing|not use|not add|rather than|instead of|away from|remov(?:e|ed|es|ing)|delet(?:e|ed|es|ing)|drop(?:ped|s|ping)?|retir(?:e|ed|es|ing)|deprecat(?:e|ed|es|ing)|reject(?:ed|s)?|against|ban(?:ned|s)?|forbid(?:den)?|disallow(?:ed)?|phase out|phasing out|get rid of|rip out|supersed(?:es|ing)|replaces)\b/;
+  /\b(never|don'?t|do not|does not|must not|should not|shouldn'?t|cannot|can'?t|avoid(?:s|ed|ing)?|no longer|stop(?:ped|s)? [a-z]+ing|not use|not add|rather than|instead of|away from|remov(?:e|ed|es|ing)|delet(?:e|ed|es|ing)|disabl(?:e|ed|es|ing)|turn(?:ed|s|ing)? off|switch(?:ed|es|ing)? off|drop(?:ped|s|ping)?|retir(?:e|ed|es|ing)|deprecat(?:e|ed|es|ing)|reject(?:ed|s)?|against|ban(?:ned|s)?|forbid(?:den)?|disallow(?:ed)?|phase out|phasing out|get rid of|rip out|supersed(?:es|ing)|replaces)\b/;
 const NEGATIVE_AFTER =
   /^(?:\s*(?:module|modules|library|support|service|component|integration|extension))?\s*(?:deprecation|removal|retirement|sunset|decommissioning|deletion)\b|^[^.;]{0,40}?\b(is|are|was|were|has been|have been|gets|got|being)\s+(?:(?:now|considered|evaluated|tried|tested|and|but|then|later|eventually)\s+){0,3}(deprecated|retired|rejected|discouraged|obsolete|legacy|removed|dropped|banned|forbidden|not recommended|no longer (?:used|supported|maintained)|unmaintained|archived|superseded)/;
 const POSITIVE_BEFORE =
-  /\b(use[sd]?|using|prefer(?:s|red)?|adopt(?:s|ed)?|chose|chosen|choose|we will|we'll|switch(?:ed)? to|migrat\w* to|mov(?:e|ed|es) to|standardi[sz]e[ds]? on|go(?:es)? through|lives? in|stored in|store[sd]? [a-z ]{0,30}in|built (?:on|with)|based on|rel(?:y|ies) on|recommend(?:s|ed)?|requires?|must use|should use|add(?:ed|s)?|introduc(?:e|ed|es)|keep)\b/;
+  /\b(use[sd]?|using|prefer(?:s|red)?|adopt(?:s|ed)?|chose|chosen|choose|we will|we'll|switch(?:ed)? to|migrat\w* to|mov(?:e|ed|es) to|standardi[sz]e[ds]? on|go(?:es)? through|lives? in|stored in|store[sd]? [a-z ]{0,30}in|built (?:on|with)|based on|rel(?:y|ies) on|recommend(?:s|ed)?|requires?|must use|should use|add(?:ed|s)?|introduc(?:e|ed|es)|enabl(?:e|ed|es|ing)|keep)\b/;
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -123,7 +123,7 @@ export function adrChoice(e: FusedEvidence, decisionText?: string): string | und
   const m = /^(?:use|adopt|choose|prefer|switch to|migrate to|move to|standardi[sz]e on|introduce)\s+(.+?)(?:\s+(?:for|as|in|to|on|with|across)\s+.*)?$/i.exec(title);
   if (m) return m[1].trim();
   // "Sign receipts with Ed25519 from node:crypto", "Store orders in PostgreSQL": the object of the last preposition.
-  const object = /^[a-z]+\s+[a-z][\w\s-]{0,40}?\s+(?:with|using|via|in|on|to)\s+(.+?)(?:\s+(?:for|from|as|across|instead of|over)\s+.*)?$/i.exec(title);
+  const object = /^(?:store|keep|run|host|put|sign|build|write|implement|deploy|serve|cache|log|persist|publish|test|render|parse|validate|encrypt|package|ship|send|manage|track|document)\s+[a-z][\w\s-]{0,40}?\s+(?:with|using|via|in|on|to)\s+(.+?)(?:\s+(?:for|from|as|across|instead of|over)\s+.*)?$/i.exec(title);
   if (object && object[1].split(/\s+/).length <= 3) return object[1].trim();
   const text = decisionText ?? (/decision|outcome/.test(e.adr.section ?? "") ? e.excerpt : "");
   return text ? decisionSentenceChoice(text) : undefined;
@@ -143,7 +143,7 @@ export function decisionSentenceChoice(text: string): string | undefined {
     // Only a sentence that adopts, moves to or replaces something states a choice ("We will use X", "Switch to X").
     if (!["adopt", "move-to", "migration"].includes(s.form)) continue;
     const label = s.target?.subject?.trim();
-    if (label && label.split(/\s+/).length <= 5 && /[a-z]/i.test(label) && !/[[\]()<>|]/.test(label)) return label;
+    if (label && label.split(/\s+/).length <= 5 && /[a-z]/i.test(label) && !/[[\]()<>|#]/.test(label)) return label;
   }
   return undefined;
 }
