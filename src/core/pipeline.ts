@@ -2,7 +2,7 @@
 // synthesize -> bind citations -> sign and store the receipt. Pure Node: the CLI and the VS Code host both call
 // `deliberate`, and nothing below src/core imports vscode.
 import { existsSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { classifyQuestion } from "./classify";
 import { configVersion as computeConfigVersion, resolveConfig } from "./config";
 import { fuseRankedLists } from "./fuse";
@@ -34,6 +34,7 @@ import {
   formatZodError,
   type Classification,
   type DraftPicker,
+  type Fallback,
   type FusedEvidence,
   type OptionPicker,
   type Receipt,
@@ -45,12 +46,17 @@ import type {
   ArtifactSet,
   DeliberationConfig,
   Expert,
+  ExpertContext,
   ExpertResult,
   ProgressListener,
   QueryPlanner,
+  QueryPlanResult,
+  SynthesisOutput,
   Synthesizer,
 } from "./types";
-import { join } from "node:path";
+import { isCancellation, throwIfCancelled } from "./cancel";
+import { StageRecorder, type StageOutcome } from "./stageRecorder";
+import { expertStage, type ExpertSide, type ExpertStage } from "./stages";
 
 export const MAX_QUESTION_BYTES = 4096;
 
@@ -131,10 +137,6 @@ export function normaliseQuestion(question: string): string {
   return question.replace(/\s+/g, " ").trim();
 }
 
-function checkAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error("deliberation cancelled");
-}
-
 export function validateRequest(req: Pick<DeliberateRequest, "repo" | "question">): { repo: string; question: string } {
   const repo = resolve(req.repo);
   if (!existsSync(repo)) throw new DeliberationError(`repository path does not exist: ${repo}`, "bad-input");
@@ -149,27 +151,23 @@ export function validateRequest(req: Pick<DeliberateRequest, "repo" | "question"
   return { repo, question };
 }
 
-interface TimedStage {
-  name: string;
+interface ExpertRun {
+  stage: ExpertStage;
   expert: Expert;
   result: ExpertResult;
   ms: number;
 }
 
-async function runExpert(
-  expert: Expert,
-  stageName: string,
-  ctx: Omit<Parameters<Expert["run"]>[0], "log">,
-  progress: ProgressListener,
-  log: (m: string) => void,
-): Promise<TimedStage> {
+/** Runs one expert under its own clock; a throwing expert is a failed stage with its reason, never a crash. */
+async function runExpert(expert: Expert, side: ExpertSide, ctx: Omit<ExpertContext, "log">, recorder: StageRecorder, progress: ProgressListener, log: (m: string) => void): Promise<ExpertRun> {
+  const stage = expertStage(side, expert.name);
   const started = performance.now();
-  progress({ stage: stageName, state: "start" });
+  progress({ stage, state: "start" });
   let result: ExpertResult;
   try {
     result = await expert.run({ ...ctx, log: (m) => log(`[${expert.name}] ${m}`) });
   } catch (err) {
-    if (ctx.signal.aborted) throw err;
+    if (isCancellation(err, ctx.signal)) throw err;
     result = { status: "failed", reason: `${expert.name} failed: ${oneLine(err)}`, items: [] };
   }
   // A claim without a location is dropped, never softened.
@@ -177,8 +175,8 @@ async function runExpert(
   if (items.length === 0 && result.status === "ok") result = { ...result, status: "empty", reason: result.reason ?? "no cited evidence" };
   result = { ...result, items };
   const ms = performance.now() - started;
-  progress({ stage: stageName, state: "done", status: result.status, reason: result.reason, ms, count: items.length });
-  return { name: stageName, expert, result, ms };
+  recorder.record(stage, { status: result.status, count: items.length, ...(result.reason ? { reason: result.reason } : {}), ...(result.truncated ? { truncated: true } : {}) }, ms);
+  return { stage, expert, result, ms };
 }
 
 export function oneLine(err: unknown): string {
@@ -186,70 +184,114 @@ export function oneLine(err: unknown): string {
   return msg.split("\n")[0].slice(0, 300);
 }
 
-/** Folds several experts' outcomes into one stage status: ok if any found evidence, else the reasons of each. */
-function aggregateStage(stages: TimedStage[], emptyReason: string): StageStatus {
-  if (stages.length === 0) return { status: "empty", reason: emptyReason, count: 0, ms: 0 };
-  const count = stages.reduce((n, s) => n + s.result.items.length, 0);
-  const ms = Math.max(...stages.map((s) => s.ms));
-  const truncated = stages.some((s) => s.result.truncated) || undefined;
-  const reasons = stages.filter((s) => s.result.reason).map((s) => `${s.expert.name}: ${s.result.reason}`);
-  const status: StageStatus["status"] = count > 0 ? "ok" : stages.every((s) => s.result.status === "failed") ? "failed" : "empty";
-  return { status, count, ms: round1(ms), ...(reasons.length ? { reason: reasons.join("; ") } : {}), ...(truncated ? { truncated } : {}) };
-}
-
-function stageStatusOf(s: TimedStage): StageStatus {
-  return {
-    status: s.result.status,
-    count: s.result.items.length,
-    ms: round1(s.ms),
-    ...(s.result.reason ? { reason: s.result.reason } : {}),
-    ...(s.result.truncated ? { truncated: true } : {}),
-  };
-}
-
-function round1(n: number): number {
-  return Math.round(n * 10) / 10;
+/** Folds several experts' outcomes into one stage: ok if any found evidence, else the reasons of each. */
+function aggregate(runs: ExpertRun[], emptyReason: string): { outcome: StageOutcome; ms: number } {
+  if (runs.length === 0) return { outcome: { status: "empty", reason: emptyReason, count: 0 }, ms: 0 };
+  const count = runs.reduce((n, s) => n + s.result.items.length, 0);
+  const truncated = runs.some((s) => s.result.truncated) || undefined;
+  const reasons = runs.filter((s) => s.result.reason).map((s) => `${s.expert.name}: ${s.result.reason}`);
+  const status: StageStatus["status"] = count > 0 ? "ok" : runs.every((s) => s.result.status === "failed") ? "failed" : "empty";
+  const outcome = { status, count, ...(reasons.length ? { reason: reasons.join("; ") } : {}), ...(truncated ? { truncated } : {}) };
+  return { outcome, ms: Math.max(...runs.map((s) => s.ms)) };
 }
 
 function turnCacheKey(parts: Record<string, string>): string {
   return sha256(canonicalJson(parts)).slice(0, 40);
 }
 
+/** A fallback as the one-line text a stage reason and the legacy `fallback_reason` carry. */
+export function describeFallback(f: Fallback): string {
+  return `${f.kind}: ${f.detail}`;
+}
+
+/** Everything one deliberation needs, resolved once from the request. */
+interface Turn {
+  req: DeliberateRequest;
+  repo: string;
+  question: string;
+  signal: AbortSignal;
+  progress: ProgressListener;
+  log: (line: string) => void;
+  now: () => Date;
+  config: DeliberationConfig;
+  version: string;
+  dirName: string;
+  planner: QueryPlanner;
+  synthesizer: Synthesizer;
+  externalExperts: Expert[];
+  writeToDisk: boolean;
+  cacheFile: string;
+  useCache: boolean;
+  recorder: StageRecorder;
+}
+
+/** What the gather step found: the artifacts, the plan and the fused, ranked evidence. */
+interface Gathered {
+  artifacts: ArtifactSet;
+  planned: QueryPlanResult;
+  evidence: FusedEvidence[];
+  sources: string[];
+  fingerprint?: Promise<TurnCacheEntry["fingerprint"] | undefined>;
+}
+
+/**
+ * classify → (turn cache) → gather (discover, plan, experts, fuse) → decide (synthesize, bind citations) → seal
+ * (sign, store). Each step records its stages through one recorder.
+ */
 export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutcome> {
   const { repo, question } = validateRequest(req);
   const signal = req.signal ?? new AbortController().signal;
   const progress: ProgressListener = req.onProgress ?? (() => {});
-  const log = req.onLog ?? (() => {});
-  const now = req.now ?? (() => new Date());
+  const recorder = new StageRecorder(progress, signal);
+
+  // An abstention is an outcome, not an error; `force` deliberates anyway and records the mismatch.
+  const classification = await recorder.run(
+    "classify",
+    () => classifyQuestion(req.classifyText?.trim() ? req.classifyText : question),
+    (c) => ({ status: "ok", count: 1, reason: `${c.class} (${c.confidence.toFixed(2)})` }),
+    { announce: false },
+  );
+  if (classification.class !== "open-question" && !req.force) return { kind: "abstained", question, classification };
+
+  const turn = await openTurn(req, repo, question, signal, progress, recorder);
+  const entry = turn.useCache ? await readTurnCacheEntry(turn.cacheFile) : undefined;
+  // Fast path: no artifact's stats changed, so the stored receipt answers without re-mining.
+  if (entry && (await fingerprintHolds(repo, entry.fingerprint))) {
+    const hit = await cachedOutcome(repo, entry, turn.dirName, req.signingKey);
+    if (hit) return served(turn, hit);
+  }
+  const gathered = await gather(turn, entry);
+  if ("kind" in gathered) return gathered;
+  const decided = await decide(turn, classification, gathered);
+  return seal(turn, classification, gathered, decided);
+}
+
+/** Resolves the request into a turn and makes sure the receipts folder is usable. */
+async function openTurn(req: DeliberateRequest, repo: string, question: string, signal: AbortSignal, progress: ProgressListener, recorder: StageRecorder): Promise<Turn> {
   const config = resolveConfig(req.config);
   const version = computeConfigVersion(config);
   const dirName = config.receiptsDir || DEFAULT_RECEIPTS_DIR;
   const planner = req.planner ?? createRulesPlanner();
   const synthesizer = req.synthesizer ?? createRulesSynthesizer();
-  const stages: Record<string, StageStatus> = {};
-
-  // 1. Classify. An abstention is an outcome, not an error; `force` deliberates anyway and records the mismatch.
-  let t = performance.now();
-  const classification = classifyQuestion(req.classifyText?.trim() ? req.classifyText : question);
-  stages.classify = { status: "ok", count: 1, ms: round1(performance.now() - t), reason: `${classification.class} (${classification.confidence.toFixed(2)})` };
-  if (classification.class !== "open-question" && !req.force) return { kind: "abstained", question, classification };
-  checkAborted(signal);
-
-  const questionHash = sha256(question.toLowerCase());
-  const scope = `${repo}|${req.context?.file ?? ""}|${req.context?.text ? sha256(req.context.text).slice(0, 16) : ""}`;
   const externalExperts = (req.externalExperts ?? buildExternalExperts({ offline: config.offline, repo, ...req.external, useCache: req.useCache !== false })).filter(
     (e) => !config.offline || e.offlineCapable,
   );
+  const scope = `${repo}|${req.context?.file ?? ""}|${req.context?.text ? sha256(req.context.text).slice(0, 16) : ""}`;
   const external = canonicalJson({ experts: externalExperts.map((e) => e.name).sort(), sources: req.external ?? {} });
-  const cacheKey = turnCacheKey({ questionHash, scope, version, synth: `${synthesizer.id}|${synthesizer.name}`, planner: planner.name, external, force: String(!!req.force) });
-  const cacheFile = join(repo, dirName, "cache", `${cacheKey}.json`);
-  const writeReceiptToDisk = req.writeReceipt !== false;
-  const useCache = req.useCache !== false && writeReceiptToDisk;
-
+  const cacheKey = turnCacheKey({
+    questionHash: sha256(question.toLowerCase()),
+    scope,
+    version,
+    synth: `${synthesizer.id}|${synthesizer.name}`,
+    planner: planner.name,
+    external,
+    force: String(!!req.force),
+  });
+  const writeToDisk = req.writeReceipt !== false;
   // The receipts folder exists before anything is fingerprinted: creating it later would change the workspace
-  // root's mtime and spoil the next turn's fast cache path.
-  // A receipts folder that is a file, unwritable or a symlink out of the repository is bad input (one line).
-  if (writeReceiptToDisk) {
+  // root's mtime and spoil the next turn's fast cache path. A receipts folder that is a file, unwritable or a
+  // symlink out of the repository is bad input (one line).
+  if (writeToDisk) {
     try {
       await prepareReceiptsDir(repo, dirName, ["cache"]);
     } catch (err) {
@@ -257,143 +299,169 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
       throw err;
     }
   }
+  return {
+    req,
+    repo,
+    question,
+    signal,
+    progress,
+    log: req.onLog ?? (() => {}),
+    now: req.now ?? (() => new Date()),
+    config,
+    version,
+    dirName,
+    planner,
+    synthesizer,
+    externalExperts,
+    writeToDisk,
+    cacheFile: join(repo, dirName, "cache", `${cacheKey}.json`),
+    useCache: req.useCache !== false && writeToDisk,
+    recorder,
+  };
+}
 
-  // 2. Turn cache, fast path: when no artifact's stats changed, the stored receipt answers without re-mining.
-  const cacheEntry = useCache ? await readTurnCacheEntry(cacheFile) : undefined;
-  if (cacheEntry && (await fingerprintHolds(repo, cacheEntry.fingerprint))) {
-    const hit = await cachedOutcome(repo, cacheEntry, dirName, req.signingKey);
-    if (hit) {
-      progress({ stage: "cache", state: "done", status: "ok", count: 1 });
-      return hit;
-    }
-  }
+function served(turn: Turn, hit: DeliberateOutcome): DeliberateOutcome {
+  turn.recorder.announceDone("cache", "ok", undefined, 1);
+  return hit;
+}
 
+/** Discovers the artifacts, plans the terms, runs the experts concurrently and fuses their ranked lists. */
+async function gather(turn: Turn, entry: TurnCacheEntry | undefined): Promise<Gathered | DeliberateOutcome> {
+  const { req, repo, config, signal, recorder } = turn;
   // The git expert gets its history index ready now (git rev-parse, opening the index): that I/O overlaps
   // discovery instead of queueing behind the docs expert's CPU-bound ranking later.
   const gitExpert = req.internalExperts ? undefined : createGitExpert({ index: req.history, prepare: { repo, signal } });
-
-  // 3. Discover the artifact set (ADRs, architecture docs, agent instructions). Its hash keys the turn cache.
-  progress({ stage: "discovery", state: "start" });
-  t = performance.now();
-  const artifacts: ArtifactSet = await discoverArtifacts(repo, config, signal);
-  stages.discovery = {
-    status: artifacts.files.length ? "ok" : "empty",
-    count: artifacts.files.length,
-    ms: round1(performance.now() - t),
-    ...(artifacts.files.length ? {} : { reason: "no ADRs, architecture docs or agent instructions found" }),
-    ...(describeDiscovery(artifacts) ? { reason: describeDiscovery(artifacts) } : {}),
-  };
-  progress({ stage: "discovery", state: "done", status: stages.discovery.status, ms: stages.discovery.ms, count: artifacts.files.length });
-  checkAborted(signal);
+  const artifacts = await recorder.run(
+    "discovery",
+    () => discoverArtifacts(repo, config, signal),
+    (set) => ({
+      status: set.files.length ? "ok" : "empty",
+      count: set.files.length,
+      ...(describeDiscovery(set) ? { reason: describeDiscovery(set) } : set.files.length ? {} : { reason: "no ADRs, architecture docs or agent instructions found" }),
+    }),
+  );
   // The fingerprint for this turn's cache entry is taken while the experts run — never after the receipt write,
   // so a file edited mid-run shows up as a changed stat next time.
-  const fingerprint = writeReceiptToDisk
-    ? discoveryDirectories(repo, config).then((dirs) =>
-        takeFingerprint(repo, [...artifacts.files.map((f) => f.path), ...artifacts.skipped.map((f) => f.path)], dirs),
-      )
+  const fingerprint = turn.writeToDisk
+    ? discoveryDirectories(repo, config).then((dirs) => takeFingerprint(repo, [...artifacts.files.map((f) => f.path), ...artifacts.skipped.map((f) => f.path)], dirs))
     : undefined;
   fingerprint?.catch(() => undefined);
 
   // Slow path: stats changed (a touched file, a fresh checkout) but the content may not have.
-  if (cacheEntry && cacheEntry.artifact_set_hash === artifacts.hash) {
-    const hit = await cachedOutcome(repo, cacheEntry, dirName, req.signingKey);
+  if (entry && entry.artifact_set_hash === artifacts.hash) {
+    const hit = await cachedOutcome(repo, entry, turn.dirName, req.signingKey);
     if (hit) {
       const fp = await fingerprint?.catch(() => undefined);
-      if (fp) await writeTurnCacheEntry(cacheFile, { ...cacheEntry, fingerprint: fp }).catch(() => undefined);
-      progress({ stage: "cache", state: "done", status: "ok", count: 1 });
-      return hit;
+      if (fp) await writeTurnCacheEntry(turn.cacheFile, { ...entry, fingerprint: fp }).catch(() => undefined);
+      return served(turn, hit);
     }
   }
 
-  // 4. Plan the query terms (rules, or a model draft behind the same interface).
-  progress({ stage: "plan", state: "start" });
-  t = performance.now();
-  const planned = await planner.plan({ question, context: req.context?.text, signal });
-  const plan = planned.plan;
-  stages.plan = { status: "ok", count: plan.terms.length + plan.expansions.length, ms: round1(performance.now() - t), ...(planned.fallback_reason ? { reason: planned.fallback_reason } : {}) };
-  progress({ stage: "plan", state: "done", status: "ok", ms: stages.plan.ms });
-  checkAborted(signal);
+  const planned = await recorder.run(
+    "plan",
+    () => turn.planner.plan({ question: turn.question, context: req.context?.text, signal }),
+    (p) => ({ status: "ok", count: p.plan.terms.length + p.plan.expansions.length, ...(p.fallback ? { reason: `${describeFallback(p.fallback)} (rules plan used)`, fallback: p.fallback } : {}) }),
+  );
 
-  // 5. Experts run concurrently; each reports ok / empty / failed with its reason and timing.
-  const ctx = { repo, question, plan, config, artifacts, signal };
+  const ctx = { repo, question: turn.question, plan: planned.plan, config, artifacts, signal };
   // Git first: its child processes start before the docs expert's CPU-bound ranking takes the event loop.
   const internalExperts = req.internalExperts ?? [gitExpert ?? createGitExpert({ index: req.history }), createDocsExpert()];
   const [internalRuns, externalRuns] = await Promise.all([
-    Promise.all(internalExperts.map((e) => runExpert(e, `internal:${e.name}`, ctx, progress, log))),
-    Promise.all(externalExperts.map((e) => runExpert(e, `external:${e.name}`, ctx, progress, log))),
+    Promise.all(internalExperts.map((e) => runExpert(e, "internal", ctx, recorder, turn.progress, turn.log))),
+    Promise.all(turn.externalExperts.map((e) => runExpert(e, "external", ctx, recorder, turn.progress, turn.log))),
   ]);
-  checkAborted(signal);
-  for (const run of [...internalRuns, ...externalRuns]) stages[run.name] = stageStatusOf(run);
-  stages.internal = aggregateStage(internalRuns, "no internal experts ran");
-  stages.external = aggregateStage(
-    externalRuns,
-    config.offline ? "offline: no external best-practice sources were consulted" : "no external sources configured",
-  );
+  throwIfCancelled(signal);
+  const internal = aggregate(internalRuns, "no internal experts ran");
+  const external = aggregate(externalRuns, config.offline ? "offline: no external best-practice sources were consulted" : "no external sources configured");
+  recorder.record("internal", internal.outcome, internal.ms, { report: false });
+  recorder.record("external", external.outcome, external.ms, { report: false });
   const sources = [...new Set(externalRuns.flatMap((r) => r.result.sources ?? []))].sort();
 
-  // 6. Fuse.
-  t = performance.now();
-  const fusedAll = fuseRankedLists(
-    [...internalRuns, ...externalRuns].map((r) => ({ expert: r.expert.name, items: r.result.items })),
-    config.rrfK,
+  const evidence = await recorder.run(
+    "fusion",
+    () => fuseRankedLists([...internalRuns, ...externalRuns].map((r) => ({ expert: r.expert.name, items: r.result.items })), config.rrfK).slice(0, config.maxEvidence),
+    (ev) => ({ status: ev.length ? "ok" : "empty", count: ev.length, ...(ev.length ? {} : { reason: "no expert returned cited evidence" }) }),
+    { announce: false },
   );
-  const evidence = fusedAll.slice(0, config.maxEvidence);
-  stages.fusion = { status: evidence.length ? "ok" : "empty", count: evidence.length, ms: round1(performance.now() - t), ...(evidence.length ? {} : { reason: "no expert returned cited evidence" }) };
+  return { artifacts, planned, evidence, sources, fingerprint };
+}
 
-  // 7. Synthesize. A synthesizer that throws falls back to the rules synthesizer, and the receipt says why.
-  progress({ stage: "synthesis", state: "start" });
-  t = performance.now();
-  const synthInput = { question, classification, evidence, stages: { internal: stages.internal, external: stages.external }, configVersion: version, signal };
-  let synthesis: Awaited<ReturnType<Synthesizer["synthesize"]>>;
-  try {
-    synthesis = await synthesizer.synthesize(synthInput);
-  } catch (err) {
-    if (signal.aborted) throw err;
-    if (synthesizer.id === "rules") throw err;
-    synthesis = await createRulesSynthesizer().synthesize(synthInput);
-    synthesis.info = { ...synthesis.info, fallback_reason: `${synthesizer.name} failed: ${oneLine(err)}` };
-  }
-  checkAborted(signal);
-  const receiptId = newReceiptId(now());
-  const evidenceFile = evidenceFileOf(evidence);
-  const evidenceRef = evidenceFile.ref;
-  let payload = bindPayload(synthesis.draft, evidenceRef, receiptId);
-  payload = await markUnresolved(repo, payload, { offline: config.offline, signal, ...req.external });
-  const synthMs = round1(performance.now() - t);
-  stages.synthesis = {
-    status: "ok",
-    count: payload.options.length,
-    ms: synthMs,
-    ...(synthesis.info.fallback_reason ? { reason: synthesis.info.fallback_reason } : {}),
+interface Decided {
+  synthesis: SynthesisOutput;
+  payload: OptionPicker;
+  receiptId: string;
+  evidenceFile: ReturnType<typeof evidenceFileOf>;
+}
+
+/** Synthesizes the options and binds the payload. A model synthesizer that throws falls back to the rules one. */
+async function decide(turn: Turn, classification: Classification, gathered: Gathered): Promise<Decided> {
+  const { recorder, signal, synthesizer } = turn;
+  const stages = recorder.stages;
+  const input = {
+    question: turn.question,
+    classification,
+    evidence: gathered.evidence,
+    stages: { internal: stages.internal!, external: stages.external! },
+    configVersion: turn.version,
+    signal,
   };
-  progress({ stage: "synthesis", state: "done", status: "ok", ms: synthMs, count: payload.options.length });
+  return recorder.run(
+    "synthesis",
+    async (): Promise<Decided> => {
+      let synthesis: SynthesisOutput;
+      try {
+        synthesis = await synthesizer.synthesize(input);
+      } catch (err) {
+        if (isCancellation(err, signal) || synthesizer.id === "rules") throw err;
+        synthesis = await createRulesSynthesizer().synthesize(input);
+        synthesis.info = { ...synthesis.info, fallback: { kind: "synthesizer-error", detail: `${synthesizer.name} failed: ${oneLine(err)}` } };
+      }
+      throwIfCancelled(signal);
+      const receiptId = newReceiptId(turn.now());
+      const evidenceFile = evidenceFileOf(gathered.evidence);
+      const bound = bindPayload(synthesis.draft, evidenceFile.ref, receiptId);
+      const payload = await markUnresolved(turn.repo, bound, { offline: turn.config.offline, signal, ...turn.req.external });
+      return { synthesis, payload, receiptId, evidenceFile };
+    },
+    (d) => ({
+      status: "ok",
+      count: d.payload.options.length,
+      ...(d.synthesis.info.fallback ? { reason: describeFallback(d.synthesis.info.fallback) } : {}),
+    }),
+  );
+}
 
-  // 8. Receipt: signed, written atomically, with the evidence stored content-addressed beside it.
-  t = performance.now();
-  const createdAt = now().toISOString();
-  const dissentCount = payload.options.reduce((n, o) => n + o.dissent.length, 0);
+/** Signs the receipt, then writes the evidence and the receipt atomically and remembers the turn. */
+async function seal(turn: Turn, classification: Classification, gathered: Gathered, decided: Decided): Promise<DeliberateOutcome> {
+  const { req, repo, signal, recorder } = turn;
+  const started = performance.now();
+  const { payload, synthesis, evidenceFile } = decided;
+  const info = synthesis.info;
+  const calls = [...(gathered.planned.calls ?? []), ...(info.calls ?? [])];
   const unsigned = {
     schema_version: RECEIPT_SCHEMA_VERSION,
-    receipt_id: receiptId,
-    created_at: createdAt,
-    question,
-    question_hash: questionHash,
+    receipt_id: decided.receiptId,
+    created_at: turn.now().toISOString(),
+    question: turn.question,
+    question_hash: sha256(turn.question.toLowerCase()),
     classification,
     ...(classification.class !== "open-question" ? { class_mismatch: true } : {}),
-    config_version: version,
-    artifact_set_hash: artifacts.hash,
+    config_version: turn.version,
+    artifact_set_hash: gathered.artifacts.hash,
     citation_set_hash: sha256(canonicalJson(payload.citations.map((c) => c.id).sort())),
-    evidence_ref: evidenceRef,
-    stages,
-    plan,
+    evidence_ref: evidenceFile.ref,
+    stages: recorder.snapshot(),
+    plan: gathered.planned.plan,
     synthesis: {
-      ...synthesis.info,
+      ...info,
+      // Readers of receipts written before `fallback` existed only know this text.
+      ...(info.fallback ? { fallback_reason: describeFallback(info.fallback) } : {}),
       options_count: payload.options.length,
       recommendation_id: payload.recommendation.option_id,
-      dissent_count: dissentCount,
-      ...(planned.calls?.length ? { calls: [...planned.calls, ...(synthesis.info.calls ?? [])] } : {}),
+      dissent_count: payload.options.reduce((n, o) => n + o.dissent.length, 0),
+      ...(calls.length ? { calls } : {}),
     },
-    ...(sources.length ? { sources } : {}),
+    ...(gathered.sources.length ? { sources: gathered.sources } : {}),
     ...(req.context?.file ? { context: { file: req.context.file, ...(req.context.line ? { line: req.context.line } : {}) } } : {}),
     operator_pick: null,
     picks: [],
@@ -404,19 +472,19 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
   const parsed = ReceiptSchema.safeParse(receipt);
   if (!parsed.success) throw new DeliberationError(`internal error: receipt failed its schema: ${formatZodError(parsed.error)}`, "internal");
   let receiptFile: string | undefined;
-  if (writeReceiptToDisk) {
-    checkAborted(signal);
-    await storeEvidenceFile(repo, evidenceFile, dirName);
-    receiptFile = await writeReceipt(repo, receipt, dirName);
+  if (turn.writeToDisk) {
+    throwIfCancelled(signal);
+    await storeEvidenceFile(repo, evidenceFile, turn.dirName);
+    receiptFile = await writeReceipt(repo, receipt, turn.dirName);
     // A turn that fell back (model down, bad key) is not cached: the next turn should try the model again.
-    const fp = await fingerprint?.catch(() => undefined);
-    if (fp && !synthesis.info.fallback_reason && !planned.fallback_reason) {
-      await writeTurnCacheEntry(cacheFile, { receipt_id: receiptId, artifact_set_hash: artifacts.hash, fingerprint: fp });
+    const fp = await gathered.fingerprint?.catch(() => undefined);
+    if (fp && !info.fallback && !gathered.planned.fallback) {
+      await writeTurnCacheEntry(turn.cacheFile, { receipt_id: decided.receiptId, artifact_set_hash: gathered.artifacts.hash, fingerprint: fp });
     }
   }
   // The receipt write's own timing goes to the progress listener; it cannot be inside the bytes it signs.
-  progress({ stage: "receipt", state: "done", status: writeReceiptToDisk ? "ok" : "skipped", ms: round1(performance.now() - t) });
-  return { kind: "deliberated", receipt, payload, evidence, receiptFile, cached: false };
+  recorder.announceDone("receipt", turn.writeToDisk ? "ok" : "skipped", performance.now() - started);
+  return { kind: "deliberated", receipt, payload, evidence: gathered.evidence, receiptFile, cached: false };
 }
 
 /** Adds the refs and validates the full contract; a synthesizer that breaks it is a bug, not a soft failure. */

@@ -1,6 +1,7 @@
 // The contracts of Deliberative Search. Every boundary (model output, receipts on disk, webview messages,
 // CLI JSON) is parsed with these schemas; the TypeScript types are inferred from them so the two never drift.
 import { z } from "zod";
+import { MODEL_ERROR_KINDS } from "./model/errors";
 
 export const LineRangeSchema = z
   .object({ start: z.number().int().min(1), end: z.number().int().min(1) })
@@ -200,9 +201,21 @@ export const ClassificationSchema = z.object({
 });
 export type Classification = z.infer<typeof ClassificationSchema>;
 
+/**
+ * Why a model step fell back to the rules path: the classified failure kind (never parsed back out of text) and a
+ * one-line, secret-free detail. "synthesizer-error" is a synthesizer that threw.
+ */
+export const FallbackSchema = z.object({
+  kind: z.enum([...MODEL_ERROR_KINDS, "synthesizer-error"]),
+  detail: z.string(),
+});
+export type Fallback = z.infer<typeof FallbackSchema>;
+
 export const StageStatusSchema = z.object({
   status: z.enum(["ok", "empty", "failed", "skipped"]),
   reason: z.string().optional(),
+  /** The plan stage: why the model plan fell back to the rules plan. */
+  fallback: FallbackSchema.optional(),
   count: z.number().int().min(0),
   ms: z.number().min(0),
   /** True when a budget (time, commits, pages) cut the stage short. */
@@ -248,6 +261,9 @@ export const SynthesisInfoSchema = z.object({
   mode: z.enum(["rules", "model"]),
   model: z.string().optional(),
   endpoint_host: z.string().optional(),
+  /** Why the model path fell back to the rules synthesizer. */
+  fallback: FallbackSchema.optional(),
+  /** The same as text ("kind: detail"); the only form receipts written before `fallback` carry. */
   fallback_reason: z.string().optional(),
   options_count: z.number().int().min(0),
   recommendation_id: z.string(),

@@ -3,6 +3,7 @@
 import type {
   Classification,
   DraftPicker,
+  Fallback,
   EvidenceItem,
   EvidenceKind,
   FusedEvidence,
@@ -12,6 +13,7 @@ import type {
   StageStatus,
   SynthesisInfo,
 } from "./schemas";
+import type { StageName } from "./stages";
 
 export interface DeliberationConfig {
   /** Globs (workspace-relative) for ADR files. */
@@ -64,7 +66,7 @@ export interface ArtifactSet {
 }
 
 export interface ProgressEvent {
-  stage: string;
+  stage: StageName;
   state: "start" | "done";
   status?: StageStatus["status"];
   reason?: string;
@@ -112,7 +114,7 @@ export interface QueryPlanResult {
   plan: QueryPlan;
   calls?: ModelCall[];
   /** Set when a model planner failed and the rules plan was used instead. */
-  fallback_reason?: string;
+  fallback?: Fallback;
 }
 
 export interface QueryPlanner {
@@ -131,7 +133,7 @@ export interface SynthesisInput {
 
 export interface SynthesisOutput {
   draft: DraftPicker;
-  info: Pick<SynthesisInfo, "mode" | "model" | "endpoint_host" | "fallback_reason" | "symmetric" | "calls">;
+  info: Pick<SynthesisInfo, "mode" | "model" | "endpoint_host" | "fallback" | "symmetric" | "calls">;
 }
 
 export interface Synthesizer {

@@ -118,6 +118,7 @@ describe("model stack in the pipeline (sample repository)", () => {
     assert.equal(down.payload.evidence_ref, offline.payload.evidence_ref, "same evidence too");
     const r = down.receipt;
     assert.equal(r.synthesis.mode, "rules");
+    assert.equal(r.synthesis.fallback?.kind, "connection-refused");
     assert.match(r.synthesis.fallback_reason!, /^connection-refused: nothing is listening at 127\.0\.0\.1:\d+/);
     assert.equal(r.synthesis.model, "fake-pinned-7b");
     assert.match(r.stages.plan.reason!, /^connection-refused: .*\(rules plan used\)$/);
@@ -132,6 +133,7 @@ describe("model stack in the pipeline (sample repository)", () => {
     const before = new Set(filesUnder(join(repo, ".deliberations")));
     const out = deliberated(await deliberate({ repo, question: "Should we adopt winston for logging?", signingKey, useCache: false, ...stackFor(server.baseURL) }));
     assert.equal(server.requests[0].headers.authorization, `Bearer ${KEY}`, "the key was used");
+    assert.equal(out.receipt.synthesis.fallback?.kind, "auth");
     assert.match(out.receipt.synthesis.fallback_reason!, /^auth: HTTP 401 .*check your API key \/ base URL/);
     assert.ok(!JSON.stringify(out).includes(KEY));
     const written = filesUnder(join(repo, ".deliberations")).filter((f) => !before.has(f));

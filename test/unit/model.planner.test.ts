@@ -44,7 +44,7 @@ describe("createModelPlanner", () => {
     assert.equal(res.plan.draft, PLAN.draft);
     assert.deepEqual(res.plan.entities, PLAN.entities);
     assert.ok(res.plan.keywords?.includes("zustand"));
-    assert.equal(res.fallback_reason, undefined);
+    assert.equal(res.fallback, undefined);
     assert.equal(res.calls?.length, 1);
     assert.equal(res.calls![0].purpose, "plan");
     assert.equal(res.calls![0].prompt_tokens, 80);
@@ -73,13 +73,12 @@ describe("createModelPlanner", () => {
     ["schema-invalid", async () => (await serve([completion('{"entities":"zustand"}')])).baseURL, "schema-invalid"],
   ];
   for (const [name, baseURL, kind] of failures) {
-    it(`${name} → the rules plan with fallback_reason "${kind}: …", never a throw`, async () => {
+    it(`${name} → the rules plan with a "${kind}" fallback, never a throw`, async () => {
       const planner = createModelPlanner(createOpenAIChatModel({ baseURL: await baseURL(), model: "m", apiKey: KEY, maxRetries: 0 }));
       const res = await planner.plan({ question: Q, context: "const cart = useCartStore();", signal: signal() });
       assert.deepEqual(res.plan, buildRulesPlan(Q, "const cart = useCartStore();"));
-      assert.ok(res.fallback_reason?.startsWith(`${kind}: `), res.fallback_reason);
-      assert.match(res.fallback_reason!, /\(rules plan used\)$/);
-      assert.ok(!res.fallback_reason!.includes(KEY));
+      assert.equal(res.fallback?.kind, kind, res.fallback?.detail);
+      assert.ok(!res.fallback!.detail.includes(KEY));
       assert.equal(res.calls?.length, 1);
       assert.ok(res.calls![0].outcome.startsWith(`${kind}: `));
     });

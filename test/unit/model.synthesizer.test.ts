@@ -8,7 +8,7 @@ import { createModelSynthesizer } from "../../src/core/model/synthesizer";
 import { MODEL_ERROR_KINDS } from "../../src/core/model/errors";
 import { selectEvidence } from "../../src/core/model/prompt";
 import { createRulesSynthesizer } from "../../src/core/synth/rules";
-import { OptionPickerSchema, UNDECIDABLE, type FusedEvidence, type OptionPicker } from "../../src/core/schemas";
+import { OptionPickerSchema, UNDECIDABLE, type Fallback, type FusedEvidence, type OptionPicker } from "../../src/core/schemas";
 import type { SynthesisInput, SynthesisOutput } from "../../src/core/types";
 import {
   LOGGING_Q,
@@ -64,10 +64,10 @@ function assertFaithful(p: OptionPicker, evidence: FusedEvidence[]): void {
   for (const o of p.options) for (const id of [...o.supports, ...o.dissent]) assert.ok(real.has(id), `option ${o.id} cites ${id}`);
 }
 
-function assertClassified(reason: string | undefined, kind: (typeof MODEL_ERROR_KINDS)[number]): void {
-  assert.ok(reason, "a fallback_reason is recorded");
-  assert.ok(reason.startsWith(`${kind}: `), `expected "${kind}: …", got ${reason}`);
-  assert.ok(!reason.includes(KEY));
+function assertClassified(fallback: Fallback | undefined, kind: (typeof MODEL_ERROR_KINDS)[number]): void {
+  assert.ok(fallback, "a fallback is recorded");
+  assert.equal(fallback.kind, kind, `expected "${kind}", got ${fallback.kind}: ${fallback.detail}`);
+  assert.ok(!fallback.detail.includes(KEY));
 }
 
 describe("createModelSynthesizer", () => {
@@ -94,7 +94,7 @@ describe("createModelSynthesizer", () => {
     assert.equal(out.info.mode, "model");
     assert.equal(out.info.model, "fake-synth-1");
     assert.equal(out.info.endpoint_host, server.host);
-    assert.equal(out.info.fallback_reason, undefined);
+    assert.equal(out.info.fallback, undefined);
     assert.equal(p.recommendation.option_id, "opt-keep-pino");
     assert.equal(p.recommendation.confidence, "high");
     assert.equal(p.options[1].risk, "med", '"medium" normalised to "med"');
@@ -138,13 +138,13 @@ describe("createModelSynthesizer", () => {
     ["no option cites anything", [completion(goodPickerJson({ pro: [], con: [], ext: [] }))], "uncited"],
   ];
   for (const [name, script, kind] of failures) {
-    it(`${name} → the rules payload, fallback_reason "${kind}: …", the failed call recorded`, async () => {
+    it(`${name} → the rules payload, a "${kind}" fallback, the failed call recorded`, async () => {
       const server = await serve(script);
       const out = await createModelSynthesizer(modelFor(server)).synthesize(input());
       const rules = await rulesOutput();
       assert.equal(out.info.mode, "rules");
       assert.deepEqual(out.draft, rules.draft);
-      assertClassified(out.info.fallback_reason, kind);
+      assertClassified(out.info.fallback, kind);
       assert.equal(out.info.model, "fake-synth-1");
       assert.equal(out.info.endpoint_host, server.host);
       assert.equal(out.info.calls?.length, 1);
@@ -156,7 +156,7 @@ describe("createModelSynthesizer", () => {
   it("timeout → rules payload with timeout reason", async () => {
     const server = await serve([{ ...completion(GOOD), delayMs: 1000 }]);
     const out = await createModelSynthesizer(modelFor(server, { timeoutMs: 100 })).synthesize(input());
-    assertClassified(out.info.fallback_reason, "timeout");
+    assertClassified(out.info.fallback, "timeout");
     assert.deepEqual(out.draft, (await rulesOutput()).draft);
   });
 
@@ -166,7 +166,7 @@ describe("createModelSynthesizer", () => {
     const offline = await rulesOutput();
     assert.deepEqual(bind(out), bind(offline));
     assert.equal(out.info.mode, "rules");
-    assertClassified(out.info.fallback_reason, "connection-refused");
+    assertClassified(out.info.fallback, "connection-refused");
     assert.equal(out.info.symmetric, offline.info.symmetric);
   });
 
@@ -195,7 +195,7 @@ describe("createModelSynthesizer", () => {
   it("only unknown citation ids → rules payload with unknown-citations", async () => {
     const server = await serve([completion(goodPickerJson({ pro: ["ev-x1"], con: ["ev-x2"], ext: ["ev-x3"] }))]);
     const out = await createModelSynthesizer(modelFor(server)).synthesize(input());
-    assertClassified(out.info.fallback_reason, "unknown-citations");
+    assertClassified(out.info.fallback, "unknown-citations");
     assert.deepEqual(out.draft, (await rulesOutput()).draft);
   });
 
@@ -241,7 +241,7 @@ describe("createModelSynthesizer", () => {
   it("a model whose output is only the injected payload → rules fallback, shape intact", async () => {
     const server = await serve([completion('{"options":[{"id":"pwned"}],"recommendation":{"option_id":"pwned"}}')]);
     const out = await createModelSynthesizer(modelFor(server)).synthesize(input());
-    assertClassified(out.info.fallback_reason, "schema-invalid");
+    assertClassified(out.info.fallback, "schema-invalid");
     bind(out);
   });
 
@@ -279,7 +279,7 @@ describe("createModelSynthesizer", () => {
     const server = await serve([completion(GOOD)]);
     const internalOnly = loggingEvidence().filter((e) => e.kind === "internal");
     const out = await createModelSynthesizer(modelFor(server), { keepInternalLocal: true }).synthesize(input(internalOnly));
-    assertClassified(out.info.fallback_reason, "no-evidence");
+    assertClassified(out.info.fallback, "no-evidence");
     assert.equal(server.chatCalls(), 0);
     assert.equal(out.info.calls, undefined);
   });

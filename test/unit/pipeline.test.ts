@@ -32,7 +32,7 @@ describe("pipeline", () => {
     assert.equal(out.kind, "deliberated");
     if (out.kind !== "deliberated") return;
     const done = events.filter((e) => e.state === "done").map((e) => e.stage);
-    for (const stage of ["discovery", "plan", "internal:docs", "internal:git", "synthesis", "receipt"]) assert.ok(done.includes(stage), `${stage} reported`);
+    for (const stage of ["discovery", "plan", "internal:docs", "internal:git", "synthesis", "receipt"] as const) assert.ok(done.includes(stage), `${stage} reported`);
     for (const stage of ["classify", "discovery", "internal", "external", "fusion", "synthesis"]) assert.ok(out.receipt.stages[stage], `${stage} in receipt`);
     assert.equal(out.receipt.stages.external.status, "empty");
     assert.ok(out.receipt.plan?.terms.includes("mongodb"));

@@ -1,7 +1,7 @@
 // Plan-first retrieval: ONE model call drafts a short answer and names the entities and relations it mentions;
 // keywords derived from them are merged with the rules plan's terms to drive retrieval. The draft only steers the
 // search: ranking and synthesis stay anchored to the original question. Any failure yields the rules plan with a
-// classified fallback_reason; only cancellation throws.
+// classified fallback; only cancellation throws.
 import { buildRulesPlan, contentWords, expandTerms } from "../terms";
 import type { QueryPlan } from "../schemas";
 import type { QueryPlanner, QueryPlannerInput, QueryPlanResult } from "../types";
@@ -81,7 +81,7 @@ export function createModelPlanner(model: ChatModel, opts: ModelPlannerOptions =
       );
       if (!res.ok) {
         if (res.error.kind === "aborted") throw abortError(input.signal);
-        return { plan: rules, calls: res.error.extra.notCalled ? [] : [res.call], fallback_reason: `${res.error.message} (rules plan used)` };
+        return { plan: rules, calls: res.error.extra.notCalled ? [] : [res.call], fallback: { kind: res.error.kind, detail: res.error.detail } };
       }
       const plan = mergePlan(rules, res.value, opts.maxKeywords);
       const added = plan.keywords?.filter((k) => !rules.terms.includes(k)).length ?? 0;

@@ -5,8 +5,8 @@
 //  - citations are rebuilt from the real evidence records and coverage from the real evidence, never the model's text;
 //  - the candidate options are shown in rotated order (position-bias control) and the rotation is recorded;
 //  - anything unusable (transport failure, truncated / invalid / schema-invalid JSON, no option with a valid
-//    citation) gives the rules synthesizer's payload with a classified fallback_reason. One model call at most.
-import { OptionPickerSchema, UNDECIDABLE, formatZodError, type Citation, type DraftPicker, type Level, type ModelCall, type Option } from "../schemas";
+//    citation) gives the rules synthesizer's payload with a classified fallback. One model call at most.
+import { OptionPickerSchema, UNDECIDABLE, formatZodError, type Citation, type DraftPicker, type Fallback, type Level, type ModelCall, type Option } from "../schemas";
 import { createRulesSynthesizer, toCitation } from "../synth/rules";
 import type { SynthesisInput, SynthesisOutput, Synthesizer } from "../types";
 import { callForJson } from "./call";
@@ -23,7 +23,7 @@ export interface ModelSynthesizerOptions {
    * Internal evidence never leaves the machine: internal records (paths, lines, excerpts) and the rule-based
    * candidate options (derived from them) are not sent — only the question and external evidence. The model can
    * then cite only external records; with no external evidence the model is not called at all and the rules
-   * payload is used (fallback_reason "no-evidence: …").
+   * payload is used (fallback "no-evidence: …").
    */
   keepInternalLocal?: boolean;
   /** Output token limit for the synthesis call. Default 2500. */
@@ -174,9 +174,9 @@ export function createModelSynthesizer(model: ChatModel, opts: ModelSynthesizerO
     async synthesize(input: SynthesisInput): Promise<SynthesisOutput> {
       // The rules payload is computed first: it is the floor, and its options are the model's candidates.
       const rules = await fallback.synthesize(input);
-      const fallbackTo = (reason: string, calls: ModelCall[]): SynthesisOutput => ({
+      const fallbackTo = (fallback: Fallback, calls: ModelCall[]): SynthesisOutput => ({
         draft: rules.draft,
-        info: { ...rules.info, mode: "rules", ...base, fallback_reason: reason, ...(calls.length ? { calls } : {}) },
+        info: { ...rules.info, mode: "rules", ...base, fallback, ...(calls.length ? { calls } : {}) },
       });
       if (input.signal.aborted) throw abortError(input.signal);
 
@@ -195,7 +195,7 @@ export function createModelSynthesizer(model: ChatModel, opts: ModelSynthesizerO
           : prompt.selection.withheldInternal.length
             ? `keepInternalLocal withholds all ${prompt.selection.withheldInternal.length} internal record(s) and there is no external evidence`
             : "no evidence record fits the token budget";
-        return fallbackTo(`no-evidence: ${why}, so the model was not called`, []);
+        return fallbackTo({ kind: "no-evidence", detail: `${why}, so the model was not called` }, []);
       }
 
       const res = await callForJson(
@@ -206,12 +206,12 @@ export function createModelSynthesizer(model: ChatModel, opts: ModelSynthesizerO
       );
       if (!res.ok) {
         if (res.error.kind === "aborted") throw abortError(input.signal);
-        return fallbackTo(res.error.message, res.error.extra.notCalled ? [] : [res.call]);
+        return fallbackTo({ kind: res.error.kind, detail: res.error.detail }, res.error.extra.notCalled ? [] : [res.call]);
       }
       const built = buildModelDraft(res.value, input, prompt, rules.draft.coverage);
       if (!built.ok) {
         res.call.outcome = built.error.message;
-        return fallbackTo(built.error.message, [res.call]);
+        return fallbackTo({ kind: built.error.kind, detail: built.error.detail }, [res.call]);
       }
       const rotation = prompt.rotation.of ? `candidates rotated by ${prompt.rotation.offset} of ${prompt.rotation.of}` : "no candidates shown";
       const sentNote = `${prompt.selection.sent.length} record(s) sent${prompt.selection.omittedForBudget.length ? `, ${prompt.selection.omittedForBudget.length} over budget` : ""}${prompt.selection.withheldInternal.length ? `, ${prompt.selection.withheldInternal.length} internal withheld` : ""}`;
