@@ -23,7 +23,7 @@ const MAX_DECIDER_CANDIDATES = 6;
 /** How much a decision record about another scope (another service) counts when choosing the deciding record. */
 const DECIDER_OUT_OF_SCOPE = 0.4;
 /** The least word-match weight with which a decision record's choice names an option. */
-const MIN_CHOICE_SCORE = 2;
+const MIN_CHOICE_SCORE = 1.5;
 
 type Origin = "question" | "adr" | "incumbent" | "successor" | "keep" | "defer";
 
@@ -432,11 +432,7 @@ function matchChoice(doc: AdrDoc, candidates: Candidate[], question = ""): Choic
     const staysPut = c.origin === "incumbent" || /^(?:keep|stay|remain|stick|continue|leave)\b/i.test(c.title);
     const weighsOthers = candidates.some((x) => x !== c && x.key.terms.length && !x.inverse && mentions(doc.allText, x.key));
     if (staysPut && !c.inverse && !weighsOthers) return 0;
-    fields.forEach(([text, w], f) => {
-      for (const s of d) if (fieldStems[f].has(s)) score += w;
-      // Naming the option outright counts twice (its whole name, not a word of it).
-      if (mentions(text, primaryKey(key))) score += 2 * w;
-    });
+    score = fieldScore(d, key);
     const pol = polarityIn(decision, key);
     if (pol > 0) score += 2;
     // A proposal is chosen only when the decision endorses it, not merely when it shares the question's words.
@@ -449,12 +445,20 @@ function matchChoice(doc: AdrDoc, candidates: Candidate[], question = ""): Choic
   });
   function scores0(c: Candidate): number {
     const d = distinctive(c, candidates, question);
-    const key = sharpKey(c.key, question);
+    return fieldScore(d, sharpKey(c.key, question));
+  }
+  /**
+   * Each distinctive word counts once, at the weight of the most telling field it appears in; naming the option
+   * outright (its whole name) counts twice that field's weight.
+   */
+  function fieldScore(d: Set<string>, key: OptionKey): number {
     let score = 0;
-    fields.forEach(([text, w], f) => {
-      for (const s of d) if (fieldStems[f].has(s)) score += w;
-      if (mentions(text, primaryKey(key))) score += 2 * w;
-    });
+    for (const s of d) {
+      const w = Math.max(0, ...fields.map(([, fw], f) => (fieldStems[f].has(s) ? fw : 0)));
+      score += w;
+    }
+    const primary = primaryKey(key);
+    score += 2 * Math.max(0, ...fields.map(([text, fw]) => (mentions(text, primary) ? fw : 0)));
     return score;
   }
   // "Should we emphasize line headings?" answered by "Do not emphasize line headings": a decision that negates the
@@ -485,7 +489,11 @@ function matchChoice(doc: AdrDoc, candidates: Candidate[], question = ""): Choic
       [a, b],
       [b, a],
     ] as const) {
-      if (against(neg) && !against(other) && headlined(neg) && scores[other.i] >= scores[neg.i]) return { index: other.i, score: Math.max(3, scores[other.i]), margin: 3 };
+      if (against(neg) && !against(other) && headlined(neg) && scores[other.i] >= scores[neg.i]) {
+        // A title that argues against an option by name is as clear a decision as a record gets.
+        const titled = mentions(doc.meta.title, primaryKey(sharpKey(neg.c.key, question)));
+        return { index: other.i, score: Math.max(titled ? 6 : 3, scores[other.i]), margin: 3 };
+      }
     }
   }
   // "Dual license with MIT and CC0" names two options at once: the option that says "both" is the choice.
@@ -648,7 +656,7 @@ function findDecider(
         score: top.m.score,
         margin: top.m.margin,
         conflicts,
-        agreeing: ranked.filter((c) => c !== top && c.m!.index === top!.m!.index && c.m!.score >= 3 && c.doc.path !== top!.doc.path).map((c) => decisionItem(c.doc)),
+        agreeing: ranked.filter((c) => c !== top && c.m!.index === top!.m!.index && c.m!.score >= MIN_CHOICE_SCORE && c.doc.path !== top!.doc.path).map((c) => decisionItem(c.doc)),
       },
       reason: "",
     };
