@@ -113,18 +113,60 @@ const DATE_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?date(?:\*\*|__)?\s*:\s*(?:\*\*|_
 
 export function parseAdr(path: string, text: string): ParsedAdr {
   const doc = parseMarkdown(text);
-  const { lines, sections } = doc;
   const warnings = [...doc.warnings];
-  const fm = doc.frontMatter?.data ?? {};
   const dir = posix.dirname(path);
   const base = posix.basename(path).replace(/\.(md|markdown)$/i, "");
+  const named = nameSections(doc);
 
-  // Canonical section names; the first heading matching a name owns it.
+  // Title and number: H1, then front matter title, then the file name. One folder per ADR
+  // ("2024-03-01-use-x/README.md"): the folder names it.
+  const nameBase = /^(readme|index)$/i.test(base) && dir !== "." ? posix.basename(dir) : base;
+  const h1 = named.firstH1 >= 0 ? doc.sections[named.firstH1].heading : frontMatterString(doc.frontMatter?.data.title) ?? humanise(nameBase);
+  const { number: titleNumber, title } = splitTitleNumber(h1);
+  const number = numberFromFileName(base) ?? titleNumber;
+
+  const meta = readStatusAndLinks(doc, named.byName, dir);
+  const date = meta.date ?? dateFromFileName(base);
+  let status: AdrStatus = meta.rawStatus ? normaliseStatus(meta.rawStatus) : "unknown";
+  if (meta.supersededBy.size > 0 && status !== "rejected" && status !== "deprecated") status = "superseded";
+  if (!meta.rawStatus) warnings.push("no status found");
+
+  const options = readOptions(doc, named.byName, named.sectionNames);
+  const madrish = named.byName.has("considered-options") || named.byName.has("decision-outcome") || doc.frontMatter !== undefined;
+  const format: ParsedAdr["format"] = /^\d{8}[-_]/.test(base) ? "log4brains" : madrish ? "madr" : "nygard";
+
+  return {
+    path,
+    format,
+    title,
+    number,
+    status,
+    raw_status: meta.rawStatus,
+    date,
+    supersedes: [...meta.supersedes],
+    superseded_by: [...meta.supersededBy],
+    considered_options: options.considered,
+    chosen_option: options.chosen,
+    sections: named.ranges,
+    option_sections: options.optionSections,
+    section_names: named.sectionNames,
+    doc,
+    warnings,
+  };
+}
+
+/** Canonical section names (the first heading matching a name owns it) and the title heading. */
+function nameSections(doc: MarkdownDoc): {
+  sectionNames: string[];
+  ranges: Partial<Record<AdrSectionName, LineRange>>;
+  byName: Map<string, MarkdownSection>;
+  firstH1: number;
+} {
   const sectionNames: string[] = [];
   const ranges: Partial<Record<AdrSectionName, LineRange>> = {};
   const byName = new Map<string, MarkdownSection>();
   let firstH1 = -1;
-  sections.forEach((s, i) => {
+  doc.sections.forEach((s, i) => {
     let name: string;
     if (s.level === 0) name = "preamble";
     // An H1 that is really a section ("# Context", "# Status: Accepted") is not the title.
@@ -139,31 +181,29 @@ export function parseAdr(path: string, text: string): ParsedAdr {
       if (isCanonical(name)) ranges[name] = { start: s.start, end: name === "title" ? s.contentEnd : s.end };
     }
   });
+  return { sectionNames, ranges, byName, firstH1 };
+}
 
-  // Title and number: H1, then front matter title, then the file name.
-  // One folder per ADR ("2024-03-01-use-x/README.md"): the folder names it.
-  const nameBase = /^(readme|index)$/i.test(base) && dir !== "." ? posix.basename(dir) : base;
-  const h1 = firstH1 >= 0 ? sections[firstH1].heading : frontMatterString(fm.title) ?? humanise(nameBase);
-  const { number: titleNumber, title } = splitTitleNumber(h1);
-  const fileNumber = numberFromFileName(base);
-  const number = fileNumber ?? titleNumber;
-
-  // Status and supersession. Look in front matter, the Status section, and metadata lines before the first H2.
+/**
+ * Status, date and supersession links, from front matter, a "## Status: …" heading, the Status section, metadata
+ * lines before the first H2, and anchored "Superseded by …" lines anywhere outside code fences.
+ */
+function readStatusAndLinks(
+  doc: MarkdownDoc,
+  byName: Map<string, MarkdownSection>,
+  dir: string,
+): { rawStatus?: string; date?: string; supersedes: Set<string>; supersededBy: Set<string> } {
+  const { lines, sections } = doc;
+  const fm = doc.frontMatter?.data ?? {};
   const supersedes = new Set<string>();
   const supersededBy = new Set<string>();
-  let rawStatus: string | undefined;
   let date = frontMatterString(fm.date);
-  const fmStatus = frontMatterString(fm.status);
-  if (fmStatus) {
-    rawStatus = fmStatus;
-    collectLinks(fmStatus, dir, supersedes, supersededBy);
-  }
+  let rawStatus = frontMatterString(fm.status);
+  if (rawStatus) collectLinks(rawStatus, dir, supersedes, supersededBy);
   // Some templates keep the links as front-matter keys.
   for (const v of listValue(fm.supersedes)) addRef(supersedes, v, dir);
   for (const key of ["superseded_by", "superseded-by", "supersededBy"]) for (const v of listValue(fm[key])) addRef(supersededBy, v, dir);
 
-  // In a Status section, "Supersedes …" lines are notes; the first other line is the status ("Accepted",
-  // "Superseded by …"). Front matter wins when it has a status.
   // "## Status: Accepted" carries the status in the heading itself.
   for (const sec of sections) {
     const inline = /^status\s*:\s*(.+)$/i.exec(stripInline(sec.heading));
@@ -173,6 +213,8 @@ export function parseAdr(path: string, text: string): ParsedAdr {
       break;
     }
   }
+  // In a Status section, "Supersedes …" lines are notes; the first other line is the status ("Accepted",
+  // "Superseded by …"). Front matter wins when it has a status.
   const statusSection = byName.get("status");
   if (statusSection) {
     let sectionStatus: string | undefined;
@@ -183,48 +225,40 @@ export function parseAdr(path: string, text: string): ParsedAdr {
     }
     rawStatus ??= sectionStatus;
   }
-
-  // Metadata lines: "Status: Accepted", "* Status: accepted", "**Status:** Accepted", "Date: 2023-01-10", and
-  // anchored "Superseded by …" / "Supersedes …" lines anywhere outside code fences.
+  // Metadata lines: "Status: Accepted", "* Status: accepted", "**Status:** Accepted", "Date: 2023-01-10".
   const firstH2 = sections.find((s) => s.level >= 2);
   const metaEnd = firstH2 ? firstH2.start - 1 : lines.length;
-  const metaStart = doc.frontMatter ? doc.frontMatter.endLine + 1 : 1;
-  for (let n = metaStart; n <= metaEnd; n++) {
-    const line = lines[n - 1];
-    const st = STATUS_LINE.exec(line);
+  for (let n = doc.frontMatter ? doc.frontMatter.endLine + 1 : 1; n <= metaEnd; n++) {
+    const st = STATUS_LINE.exec(lines[n - 1]);
     if (st) {
       collectLinks(st[1], dir, supersedes, supersededBy);
-      if (!rawStatus) rawStatus = st[1];
+      rawStatus ??= st[1];
       continue;
     }
-    const dt = DATE_LINE.exec(line);
+    const dt = DATE_LINE.exec(lines[n - 1]);
     if (dt && !date) date = dt[1].replace(/[*_`]/g, "").trim();
   }
   scanAnchoredSupersession(lines, doc, dir, supersedes, supersededBy);
+  return { rawStatus, date, supersedes, supersededBy };
+}
 
-  if (!date) date = dateFromFileName(base);
-  let status: AdrStatus = rawStatus ? normaliseStatus(rawStatus) : "unknown";
-  if (supersededBy.size > 0 && status !== "rejected" && status !== "deprecated") status = "superseded";
-  if (!rawStatus) warnings.push("no status found");
-
-  // MADR: considered options, chosen option, per-option pros and cons.
+/** MADR: considered options, the chosen option, and each option's pros and cons. */
+function readOptions(
+  doc: MarkdownDoc,
+  byName: Map<string, MarkdownSection>,
+  sectionNames: string[],
+): { considered: string[]; chosen?: string; optionSections: Record<string, AdrOptionSection> } {
+  const { lines, sections } = doc;
   const considered: string[] = [];
   const co = byName.get("considered-options");
   if (co) for (const item of topLevelBullets(lines, co.start + 1, co.end)) considered.push(item);
 
   let chosen: string | undefined;
   const outcome = byName.get("decision-outcome") ?? byName.get("decision");
-  if (outcome) {
-    for (let n = outcome.start + 1; n <= outcome.end && !chosen; n++) chosen = chosenOption(lines[n - 1]);
-  }
-  if (!chosen) {
-    // Some MADR variants put "Chosen option:" elsewhere; accept it anywhere outside fences.
-    for (let n = 1; n <= lines.length && !chosen; n++) chosen = chosenOption(lines[n - 1]);
-  }
-  if (chosen) {
-    const match = considered.find((o) => sameOption(o, chosen!));
-    if (match) chosen = match;
-  }
+  if (outcome) for (let n = outcome.start + 1; n <= outcome.end && !chosen; n++) chosen = chosenOption(lines[n - 1]);
+  // Some MADR variants put "Chosen option:" elsewhere; accept it anywhere.
+  for (let n = 1; n <= lines.length && !chosen; n++) chosen = chosenOption(lines[n - 1]);
+  if (chosen) chosen = considered.find((o) => sameOption(o, chosen!)) ?? chosen;
 
   const optionSections: Record<string, AdrOptionSection> = {};
   const pc = byName.get("pros-and-cons");
@@ -243,28 +277,7 @@ export function parseAdr(path: string, text: string): ParsedAdr {
       sectionNames[i] = `pros-and-cons: ${s.heading}`;
     });
   }
-
-  const madrish = byName.has("considered-options") || byName.has("decision-outcome") || doc.frontMatter !== undefined;
-  const format: ParsedAdr["format"] = /^\d{8}[-_]/.test(base) ? "log4brains" : madrish ? "madr" : "nygard";
-
-  return {
-    path,
-    format,
-    title,
-    number,
-    status,
-    raw_status: rawStatus,
-    date,
-    supersedes: [...supersedes],
-    superseded_by: [...supersededBy],
-    considered_options: considered,
-    chosen_option: chosen,
-    sections: ranges,
-    option_sections: optionSections,
-    section_names: sectionNames,
-    doc,
-    warnings,
-  };
+  return { considered, chosen, optionSections };
 }
 
 function isCanonical(name: string): name is AdrSectionName {

@@ -39,26 +39,83 @@ export async function discoverArtifacts(repo: string, config: DeliberationConfig
   const root = resolve(repo);
   signal?.throwIfAborted();
   const realRoot = await realpath(root).catch(() => root);
+  const listed = await listCandidates(root, config, signal);
+  const { hints } = listed;
+  signal?.throwIfAborted();
+
+  const skipped: ArtifactSet["skipped"] = [];
+  const notes: string[] = [];
+  for (const h of hints.missing) notes.push(`${h.via} names ${h.dir || "."}, which is not a folder`);
+  for (const link of listed.outsideLinks) skipped.push({ path: link, reason: "symlink leads outside the repository" });
+
+  // Every markdown file may be an ADR; read them all once (they are small) and decide by name, folder and content.
+  let candidates = listed.markdown;
+  if (candidates.length > MAX_MARKDOWN_READS) {
+    // A docs site with thousands of pages: read only what could plausibly be a decision record.
+    const plausible = (p: string) => !!adrNameSignal(p) || hints.found.some((h) => inFolder(p, h.dir)) || DECISION_FOLDER.test(p);
+    candidates = candidates.filter(plausible).slice(0, MAX_MARKDOWN_READS);
+    notes.push(`${listed.markdown.length} markdown files: only ADR-named files and decision folders were read`);
+  }
+  const { isIgnored, fromGlob, conventions } = listed;
+  const markdown = new Set([...candidates, ...fromGlob].filter((p) => !isIgnored(p) && !listed.dropped(p)));
+  const toRead = [...new Set([...markdown, ...conventions.keys()])].sort();
+  const reads = await mapBounded(toRead, READ_CONCURRENCY, (path) => {
+    signal?.throwIfAborted();
+    return readArtifact(root, realRoot, path, "architecture", config.maxFileBytes);
+  });
+  const readByPath = new Map<string, ReadResult>(toRead.map((p, i) => [p, reads[i]]));
+  const texts = [...markdown].sort().flatMap((p) => {
+    const r = readByPath.get(p);
+    return r && !("reason" in r) ? [{ path: p, text: r.text }] : [];
+  });
+  const decided = classifyAdrs(texts, { hints: hints.found, fromGlob });
+  const { adrPaths, strayDocs, folders } = separateStrayDocs(decided);
+
+  const files: ArtifactFile[] = [];
+  for (const path of toRead) {
+    const read = readByPath.get(path)!;
+    const convention = conventions.get(path);
+    if ("reason" in read) {
+      // Only report files that would have been artifacts: an ADR-shaped name, an ADR folder, a glob or convention match.
+      if (read.reason !== "missing" && (convention || fromGlob.has(path) || adrNameSignal(path) || hints.found.some((h) => inFolder(path, h.dir)))) skipped.push(read);
+      continue;
+    }
+    if (adrPaths.has(path)) files.push({ ...read, source_type: "adr" });
+    else if (convention) files.push({ ...read, source_type: convention });
+    else if (strayDocs.has(path)) files.push({ ...read, source_type: "architecture" });
+  }
+  for (const [path, reason] of decided.rejected) notes.push(`${path}: ${reason}`);
+  await addNamedFiles(root, realRoot, config, files, skipped, isIgnored, signal);
+
+  files.sort((a, b) => cmp(a.path, b.path));
+  skipped.sort((a, b) => cmp(a.path, b.path));
+  const hash = sha256(files.map((f) => `${f.path}\0${f.hash}\n`).join(""));
+  return { files, skipped, hash, adrFolders: folders, notes };
+}
+
+interface Candidates {
+  markdown: string[];
+  outsideLinks: string[];
+  isIgnored: (path: string) => boolean;
+  /** ADR glob matches (settings). */
+  fromGlob: Set<string>;
+  /** Negated ADR globs ("!docs/legacy/**") narrow discovery. */
+  dropped: (path: string) => boolean;
+  conventions: Map<string, SourceType>;
+  hints: { found: AdrFolderHint[]; missing: AdrFolderHint[] };
+}
+
+/**
+ * What discovery may read. In a git work tree one `git ls-files` lists everything (ignore rules applied) and the
+ * globs are matched against it; only outside git are the globs walked on disk.
+ */
+async function listCandidates(root: string, config: DeliberationConfig, signal?: AbortSignal): Promise<Candidates> {
   // Walks skip config.ignoreGlobs plus the plain folder names of the root .gitignore (build/, target/, .venv/), so
   // big ignored trees are never descended; the exact gitignore semantics are applied to the results afterwards.
   const walkIgnore = [...config.ignoreGlobs, ...(await rootGitignorePrunes(root))];
-  const globOpts = {
-    cwd: root,
-    dot: true,
-    onlyFiles: true,
-    followSymbolicLinks: false,
-    caseSensitiveMatch: false,
-    suppressErrors: true,
-    unique: true,
-    ignore: walkIgnore,
-  };
-  // Glob settings add folders ("docs/rfc/**/*.md") or, negated ("!docs/legacy/**"), narrow discovery.
   const adrGlobsAdd = config.adrGlobs.filter((g) => !g.startsWith("!"));
-  const adrGlobsDrop = ignore({ ignorecase: true }).add(config.adrGlobs.filter((g) => g.startsWith("!")).map((g) => g.slice(1)));
-  // In a git work tree one `git ls-files` lists everything (ignore rules applied) and the globs are matched against
-  // it; only outside git are the globs walked on disk.
-  const listed = await gitListing(root, signal);
-  const hintsP = adrFolderHints(root);
+  const dropRules = ignore({ ignorecase: true }).add(config.adrGlobs.filter((g) => g.startsWith("!")).map((g) => g.slice(1)));
+  const [listed, hints] = await Promise.all([gitListing(root, signal), adrFolderHints(root)]);
   let isIgnored: (path: string) => boolean;
   let adrGlobPaths: string[];
   let conventionPaths: string[];
@@ -75,6 +132,7 @@ export async function discoverArtifacts(repo: string, config: DeliberationConfig
     conventionPaths = paths.filter((p) => isConventionGlob(p));
     listing = await markdownAndLinks(root, paths, listed.links);
   } else {
+    const globOpts = { cwd: root, dot: true, onlyFiles: true, followSymbolicLinks: false, caseSensitiveMatch: false, suppressErrors: true, unique: true, ignore: walkIgnore };
     const [adrGlobs, conventionGlobs] = await Promise.all([caseInsensitiveBases(root, adrGlobsAdd), caseInsensitiveBases(root, config.conventionGlobs)]);
     [isIgnored, adrGlobPaths, conventionPaths, listing] = await Promise.all([
       loadIgnoreRules(root, config.ignoreGlobs, walkIgnore),
@@ -83,68 +141,43 @@ export async function discoverArtifacts(repo: string, config: DeliberationConfig
       walkMarkdown(root, walkIgnore),
     ]);
   }
-  const hints = await hintsP;
-  signal?.throwIfAborted();
+  const conventions = new Map<string, SourceType>();
+  for (const p of conventionPaths) if (!isIgnored(p)) conventions.set(p, conventionType(p));
+  return {
+    ...listing,
+    isIgnored,
+    fromGlob: new Set(adrGlobPaths.filter((p) => !isIgnored(p))),
+    dropped: (p) => dropRules.ignores(p),
+    conventions,
+    hints,
+  };
+}
 
-  const skipped: ArtifactSet["skipped"] = [];
-  const notes: string[] = [];
-  for (const h of hints.missing) notes.push(`${h.via} names ${h.dir || "."}, which is not a folder`);
-  for (const link of listing.outsideLinks) skipped.push({ path: link, reason: "symlink leads outside the repository" });
-
-  // Every markdown file may be an ADR; read them all once (they are small) and decide by name, folder and content.
-  const fromGlob = new Set(adrGlobPaths.filter((p) => !isIgnored(p)));
-  let candidates = listing.markdown;
-  if (candidates.length > MAX_MARKDOWN_READS) {
-    // A docs site with thousands of pages: read only what could plausibly be a decision record.
-    const plausible = (p: string) => !!adrNameSignal(p) || hints.found.some((h) => inFolder(p, h.dir)) || DECISION_FOLDER.test(p);
-    candidates = candidates.filter(plausible).slice(0, MAX_MARKDOWN_READS);
-    notes.push(`${listing.markdown.length} markdown files: only ADR-named files and decision folders were read`);
-  }
-  const markdown = new Set([...candidates, ...fromGlob].filter((p) => !isIgnored(p) && !adrGlobsDrop.ignores(p)));
-  const conventionSet = new Map<string, SourceType>();
-  for (const p of conventionPaths) if (!isIgnored(p)) conventionSet.set(p, conventionType(p));
-  const toRead = [...new Set([...markdown, ...conventionSet.keys()])].sort();
-  const reads = await mapBounded(toRead, READ_CONCURRENCY, (path) => {
-    signal?.throwIfAborted();
-    return readArtifact(root, realRoot, path, "architecture", config.maxFileBytes);
-  });
-  const readByPath = new Map<string, ReadResult>(toRead.map((p, i) => [p, reads[i]]));
-
-  const decided = classifyAdrs(
-    [...markdown].sort().flatMap((p) => {
-      const r = readByPath.get(p);
-      return r && !("reason" in r) ? [{ path: p, text: r.text }] : [];
-    }),
-    { hints: hints.found, fromGlob },
-  );
-
-  const files: ArtifactFile[] = [];
-  // A decision-shaped doc found by content alone in a stray folder (a spike write-up, a guide), in a repository that
-  // keeps its ADRs in a real log elsewhere, is read as an architecture doc rather than as an ADR of that log.
+/**
+ * A decision-shaped doc found by content alone in a stray folder (a spike write-up, a guide), in a repository that
+ * keeps its ADRs in a real log elsewhere, is read as an architecture doc rather than as an ADR of that log.
+ */
+function separateStrayDocs(decided: AdrDecision): { adrPaths: Set<string>; strayDocs: Set<string>; folders: AdrDecision["folders"] } {
   const mainLog = decided.folders.some((f) => f.count >= 5);
   const stray = new Set(decided.folders.filter((f) => mainLog && f.via === "content" && f.count < 3).map((f) => f.dir));
   const adrPaths = new Set([...decided.adrs].filter(([, a]) => !(stray.has(a.folder) && a.via === "content")).map(([p]) => p));
   const strayDocs = new Set([...decided.adrs.keys()].filter((p) => !adrPaths.has(p)));
-  decided.folders = decided.folders.filter((f) => !(stray.has(f.dir) && f.via === "content"));
-  for (const path of toRead) {
-    const read = readByPath.get(path)!;
-    const isAdr = adrPaths.has(path);
-    const convention = conventionSet.get(path);
-    if ("reason" in read) {
-      // Only report files that would have been artifacts: an ADR-shaped name, an ADR folder, a glob or convention match.
-      if (read.reason !== "missing" && (convention || fromGlob.has(path) || adrNameSignal(path) || hints.found.some((h) => inFolder(path, h.dir)))) skipped.push(read);
-      continue;
-    }
-    if (isAdr) files.push({ ...read, source_type: "adr" });
-    else if (convention) files.push({ ...read, source_type: convention });
-    else if (strayDocs.has(path)) files.push({ ...read, source_type: "architecture" });
-  }
-  for (const [path, reason] of decided.rejected) notes.push(`${path}: ${reason}`);
+  return { adrPaths, strayDocs, folders: decided.folders.filter((f) => !(stray.has(f.dir) && f.via === "content")) };
+}
 
-  // Canonical files named by agent instructions and architecture docs.
+/** Canonical files named by agent instructions and architecture docs (at most MAX_CANONICAL_FILES). */
+async function addNamedFiles(
+  root: string,
+  realRoot: string,
+  config: DeliberationConfig,
+  files: ArtifactFile[],
+  skipped: ArtifactSet["skipped"],
+  isIgnored: (path: string) => boolean,
+  signal?: AbortSignal,
+): Promise<void> {
   const known = new Set([...files.map((f) => f.path), ...skipped.map((s) => s.path)]);
   const named: string[] = [];
-  for (const doc of files) {
+  for (const doc of [...files]) {
     if (doc.source_type !== "agent-instructions" && doc.source_type !== "architecture") continue;
     // Candidates are unvalidated tokens ("e.g", "Node.js"); cap the existence checks per doc.
     for (const candidate of mentionedPaths(doc.text, doc.path).slice(0, 500)) {
@@ -163,11 +196,6 @@ export async function discoverArtifacts(repo: string, config: DeliberationConfig
       if (read.reason !== "missing") skipped.push(read);
     } else files.push(read);
   }
-
-  files.sort((a, b) => cmp(a.path, b.path));
-  skipped.sort((a, b) => cmp(a.path, b.path));
-  const hash = sha256(files.map((f) => `${f.path}\0${f.hash}\n`).join(""));
-  return { files, skipped, hash, adrFolders: decided.folders, notes };
 }
 
 const isMarkdown = (p: string) => /\.(md|markdown)$/i.test(p);
