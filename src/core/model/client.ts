@@ -171,8 +171,10 @@ function statusOf(err: unknown): number | undefined {
   return err instanceof OpenAI.APIError && typeof err.status === "number" ? err.status : undefined;
 }
 
+type Incompatibility = "response_format" | "max_tokens" | "temperature" | "seed";
+
 /** Which request parameter a 400 complains about, so one compatibility downgrade can be tried. */
-function incompatibility(err: unknown, body: Record<string, unknown>): "response_format" | "max_tokens" | "temperature" | "seed" | undefined {
+function incompatibility(err: unknown, body: Record<string, unknown>): Incompatibility | undefined {
   if (statusOf(err) !== 400) return undefined;
   const e = err as InstanceType<typeof OpenAI.APIError>;
   const text = `${e.param ?? ""} ${e.message}`.toLowerCase();
@@ -187,15 +189,39 @@ function incompatibility(err: unknown, body: Record<string, unknown>): "response
   return undefined;
 }
 
-export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatModel {
-  const host = endpointHostOf(options.baseURL);
-  if (!options.model?.trim()) throw new Error("a model name is required (--model or DELIBERATIVE_MODEL)");
-  const timeoutMs = options.timeoutMs ?? OPENAI_DEFAULTS.timeoutMs;
-  const maxRetries = Math.max(0, Math.min(5, options.maxRetries ?? OPENAI_DEFAULTS.maxRetries));
-  const maxRetryDelayMs = options.maxRetryDelayMs ?? OPENAI_DEFAULTS.maxRetryDelayMs;
-  const retryBaseMs = options.retryBaseMs ?? OPENAI_DEFAULTS.retryBaseMs;
-  const secrets = options.apiKey ? [options.apiKey] : [];
-  const client = new OpenAI({
+/** What the endpoint accepts. Sticky for the model's lifetime, so later calls don't pay for the discovery again. */
+interface EndpointCompat {
+  structured: boolean;
+  tokensParam: "max_tokens" | "max_completion_tokens";
+  temperature: boolean;
+  seed: boolean;
+}
+
+/** Everything one model's calls share: its settings with defaults applied, the SDK client and what it learned. */
+interface OpenAIModelContext {
+  options: OpenAIChatModelOptions;
+  host: string;
+  timeoutMs: number;
+  maxRetries: number;
+  maxRetryDelayMs: number;
+  retryBaseMs: number;
+  secrets: string[];
+  client: OpenAI;
+  compat: EndpointCompat;
+}
+
+/** The bookkeeping of one `complete` call across its attempts. */
+interface CallProgress {
+  started: number;
+  notes: string[];
+  attempts: number;
+  retries: number;
+  downgrades: number;
+  attemptLimit: number;
+}
+
+function createSdkClient(options: OpenAIChatModelOptions, timeoutMs: number): OpenAI {
+  return new OpenAI({
     baseURL: options.baseURL,
     // Local servers need no key, but the SDK insists on one; the placeholder is harmless.
     apiKey: options.apiKey || "no-key-configured",
@@ -208,92 +234,134 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
     maxRetries: 0,
     logLevel: "off",
   });
+}
 
-  // Compatibility learned from this endpoint (sticky for the model's lifetime, so later calls don't pay again).
-  const compat = {
-    structured: (options.structuredOutput ?? "auto") !== "off",
-    tokensParam: "max_tokens" as "max_tokens" | "max_completion_tokens",
-    temperature: true,
-    seed: options.seed !== undefined,
+function requestBody(options: OpenAIChatModelOptions, req: ChatRequest, compat: EndpointCompat): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    model: options.model,
+    messages: [
+      { role: "system", content: req.system },
+      { role: "user", content: req.user },
+    ],
+    [compat.tokensParam]: options.maxTokens ?? req.maxTokens,
   };
+  if (compat.temperature) body.temperature = options.temperature ?? OPENAI_DEFAULTS.temperature;
+  if (compat.seed) body.seed = options.seed;
+  if (req.jsonSchema && compat.structured) {
+    body.response_format = { type: "json_schema", json_schema: { name: req.jsonSchema.name, schema: req.jsonSchema.schema, strict: true } };
+  }
+  return body;
+}
 
+function toChatResult(res: OpenAI.Chat.ChatCompletion, host: string, call: CallProgress): ChatResult {
+  const choice = res?.choices?.[0];
+  if (!choice || !choice.message) throw new ModelError("invalid-json", `the response from ${host} has no choices[0].message`);
+  const usage = res.usage
+    ? { prompt_tokens: res.usage.prompt_tokens ?? 0, completion_tokens: res.usage.completion_tokens ?? 0 }
+    : undefined;
+  return {
+    text: choice.message.content ?? "",
+    finishReason: choice.finish_reason ?? "stop",
+    ...(usage ? { usage } : {}),
+    ms: performance.now() - call.started,
+    attempts: call.attempts,
+    ...(call.notes.length ? { notes: call.notes } : {}),
+  };
+}
+
+/** Stops sending what the endpoint rejected; returns the note that says so. */
+function adaptTo(compat: EndpointCompat, bad: Incompatibility): string {
+  if (bad === "response_format") compat.structured = false;
+  if (bad === "max_tokens") compat.tokensParam = compat.tokensParam === "max_tokens" ? "max_completion_tokens" : "max_tokens";
+  if (bad === "temperature") compat.temperature = false;
+  if (bad === "seed") compat.seed = false;
+  return bad === "response_format" ? "json_schema rejected (HTTP 400): JSON in text" : `${bad} rejected (HTTP 400): adapted`;
+}
+
+/** Waits as the server asked (Retry-After) or with jittered backoff; refuses at once when it asked too much. */
+async function waitBeforeRetry(ctx: OpenAIModelContext, req: ChatRequest, call: CallProgress, err: unknown, classified: ModelError): Promise<void> {
+  const asked = retryAfterMs(err instanceof OpenAI.APIError ? (err.headers as Headers | undefined) : undefined);
+  if (asked !== undefined && asked > ctx.maxRetryDelayMs) {
+    throw new ModelError(
+      classified.kind,
+      `${classified.detail}; the server asked to wait ${Math.round(asked / 100) / 10} s, more than the ${ctx.maxRetryDelayMs / 1000} s cap, so it was not retried`,
+      { ...classified.extra, attempts: call.attempts },
+    );
+  }
+  const backoff = Math.min(ctx.maxRetryDelayMs, ctx.retryBaseMs * 2 ** call.retries * (1 - Math.random() * 0.25));
+  const wait = asked ?? backoff;
+  call.notes.push(`HTTP ${classified.extra.status} · waited ${Math.round(wait)} ms${asked !== undefined ? " (Retry-After)" : ""} · retry ${call.retries + 1}/${ctx.maxRetries}`);
+  call.retries++;
+  await sleep(wait, req.signal);
+}
+
+/** Returns when the call should be tried again (after a compatibility downgrade or a retry wait); throws otherwise. */
+async function recoverOrThrow(ctx: OpenAIModelContext, req: ChatRequest, call: CallProgress, err: unknown, body: Record<string, unknown>): Promise<void> {
+  const classified = classifyOpenAIError(err, { host: ctx.host, timeoutMs: ctx.timeoutMs, secrets: ctx.secrets, signal: req.signal });
+  if (classified.kind === "aborted") throw classified;
+  const bad = ctx.options.structuredOutput === "json_schema" ? undefined : incompatibility(err, body);
+  if (bad && call.downgrades < 2 && call.attempts < call.attemptLimit) {
+    call.downgrades++;
+    call.notes.push(adaptTo(ctx.compat, bad));
+    return;
+  }
+  const retryable = classified.kind === "rate-limited" || classified.kind === "server-error";
+  if (retryable && call.retries < ctx.maxRetries && call.attempts < call.attemptLimit) {
+    await waitBeforeRetry(ctx, req, call, err, classified);
+    return;
+  }
+  const tried = call.attempts > 1 ? ` after ${call.attempts} attempts` : "";
+  throw new ModelError(classified.kind, `${classified.detail}${tried}`, { ...classified.extra, attempts: call.attempts });
+}
+
+async function completeChat(ctx: OpenAIModelContext, req: ChatRequest): Promise<ChatResult> {
+  const call: CallProgress = {
+    started: performance.now(),
+    notes: [],
+    attempts: 0,
+    retries: 0,
+    downgrades: 0,
+    attemptLimit: req.maxAttempts !== undefined ? Math.max(1, Math.floor(req.maxAttempts)) : Infinity,
+  };
+  for (;;) {
+    if (req.signal.aborted) throw new ModelError("aborted", "cancelled");
+    const body = requestBody(ctx.options, req, ctx.compat);
+    call.attempts++;
+    try {
+      const res = await ctx.client.chat.completions.create(
+        body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
+        { signal: req.signal, timeout: ctx.timeoutMs, maxRetries: 0 },
+      );
+      return toChatResult(res, ctx.host, call);
+    } catch (err) {
+      await recoverOrThrow(ctx, req, call, err, body);
+    }
+  }
+}
+
+export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatModel {
+  const host = endpointHostOf(options.baseURL);
+  if (!options.model?.trim()) throw new Error("a model name is required (--model or DELIBERATIVE_MODEL)");
+  const timeoutMs = options.timeoutMs ?? OPENAI_DEFAULTS.timeoutMs;
+  const ctx: OpenAIModelContext = {
+    options,
+    host,
+    timeoutMs,
+    maxRetries: Math.max(0, Math.min(5, options.maxRetries ?? OPENAI_DEFAULTS.maxRetries)),
+    maxRetryDelayMs: options.maxRetryDelayMs ?? OPENAI_DEFAULTS.maxRetryDelayMs,
+    retryBaseMs: options.retryBaseMs ?? OPENAI_DEFAULTS.retryBaseMs,
+    secrets: options.apiKey ? [options.apiKey] : [],
+    client: createSdkClient(options, timeoutMs),
+    compat: {
+      structured: (options.structuredOutput ?? "auto") !== "off",
+      tokensParam: "max_tokens",
+      temperature: true,
+      seed: options.seed !== undefined,
+    },
+  };
   return {
     id: options.model,
     endpointHost: host,
-    async complete(req: ChatRequest): Promise<ChatResult> {
-      const started = performance.now();
-      const notes: string[] = [];
-      let attempts = 0;
-      let retries = 0;
-      let downgrades = 0;
-      const attemptLimit = req.maxAttempts !== undefined ? Math.max(1, Math.floor(req.maxAttempts)) : Infinity;
-      for (;;) {
-        if (req.signal.aborted) throw new ModelError("aborted", "cancelled");
-        const body: Record<string, unknown> = {
-          model: options.model,
-          messages: [
-            { role: "system", content: req.system },
-            { role: "user", content: req.user },
-          ],
-          [compat.tokensParam]: options.maxTokens ?? req.maxTokens,
-        };
-        if (compat.temperature) body.temperature = options.temperature ?? OPENAI_DEFAULTS.temperature;
-        if (compat.seed) body.seed = options.seed;
-        if (req.jsonSchema && compat.structured) {
-          body.response_format = { type: "json_schema", json_schema: { name: req.jsonSchema.name, schema: req.jsonSchema.schema, strict: true } };
-        }
-        attempts++;
-        try {
-          const res = await client.chat.completions.create(
-            body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
-            { signal: req.signal, timeout: timeoutMs, maxRetries: 0 },
-          );
-          const choice = res?.choices?.[0];
-          if (!choice || !choice.message) throw new ModelError("invalid-json", `the response from ${host} has no choices[0].message`);
-          const usage = res.usage
-            ? { prompt_tokens: res.usage.prompt_tokens ?? 0, completion_tokens: res.usage.completion_tokens ?? 0 }
-            : undefined;
-          return {
-            text: choice.message.content ?? "",
-            finishReason: choice.finish_reason ?? "stop",
-            ...(usage ? { usage } : {}),
-            ms: performance.now() - started,
-            attempts,
-            ...(notes.length ? { notes } : {}),
-          };
-        } catch (err) {
-          const classified = classifyOpenAIError(err, { host, timeoutMs, secrets, signal: req.signal });
-          if (classified.kind === "aborted") throw classified;
-          const bad = options.structuredOutput === "json_schema" ? undefined : incompatibility(err, body);
-          if (bad && downgrades < 2 && attempts < attemptLimit) {
-            downgrades++;
-            if (bad === "response_format") compat.structured = false;
-            if (bad === "max_tokens") compat.tokensParam = compat.tokensParam === "max_tokens" ? "max_completion_tokens" : "max_tokens";
-            if (bad === "temperature") compat.temperature = false;
-            if (bad === "seed") compat.seed = false;
-            notes.push(bad === "response_format" ? "json_schema rejected (HTTP 400): JSON in text" : `${bad} rejected (HTTP 400): adapted`);
-            continue;
-          }
-          if ((classified.kind === "rate-limited" || classified.kind === "server-error") && retries < maxRetries && attempts < attemptLimit) {
-            const asked = retryAfterMs(err instanceof OpenAI.APIError ? (err.headers as Headers | undefined) : undefined);
-            if (asked !== undefined && asked > maxRetryDelayMs) {
-              throw new ModelError(
-                classified.kind,
-                `${classified.detail}; the server asked to wait ${Math.round(asked / 100) / 10} s, more than the ${maxRetryDelayMs / 1000} s cap, so it was not retried`,
-                { ...classified.extra, attempts },
-              );
-            }
-            const backoff = Math.min(maxRetryDelayMs, retryBaseMs * 2 ** retries * (1 - Math.random() * 0.25));
-            const wait = asked ?? backoff;
-            notes.push(`HTTP ${classified.extra.status} · waited ${Math.round(wait)} ms${asked !== undefined ? " (Retry-After)" : ""} · retry ${retries + 1}/${maxRetries}`);
-            retries++;
-            await sleep(wait, req.signal);
-            continue;
-          }
-          const tried = attempts > 1 ? ` after ${attempts} attempts` : "";
-          throw new ModelError(classified.kind, `${classified.detail}${tried}`, { ...classified.extra, attempts });
-        }
-      }
-    },
+    complete: (req: ChatRequest) => completeChat(ctx, req),
   };
 }

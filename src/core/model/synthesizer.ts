@@ -48,95 +48,104 @@ interface UnknownRef {
 
 export type BuildResult = { ok: true; draft: DraftPicker; unknown: number; symmetric: boolean } | { ok: false; error: ModelError };
 
-/** Turns the model's validated answer into a DraftPicker that only cites what the model was given. */
-export function buildModelDraft(
-  answer: ModelPicker,
-  input: Pick<SynthesisInput, "question" | "evidence" | "stages">,
-  prompt: Pick<SynthesisPrompt, "selection">,
-  coverage: DraftPicker["coverage"],
-): BuildResult {
-  const sent = new Map(prompt.selection.sent.map((e) => [e.id, e] as const));
-  const allIds = new Set(input.evidence.map((e) => e.id));
-
+/** The option ids must be unique, non-empty and not the reserved one; the recommendation must name one of them. */
+function checkOptionIds(answer: ModelPicker): ModelError | undefined {
   const optionIds = new Set<string>();
   for (const o of answer.options) {
     const id = o.id.trim();
-    if (!id) return { ok: false, error: new ModelError("schema-invalid", "an option has an empty id") };
-    if (id === UNDECIDABLE) return { ok: false, error: new ModelError("schema-invalid", `an option uses the reserved id "${UNDECIDABLE}"`) };
-    if (optionIds.has(id)) return { ok: false, error: new ModelError("schema-invalid", `duplicate option id "${cap(id, 60)}"`) };
+    if (!id) return new ModelError("schema-invalid", "an option has an empty id");
+    if (id === UNDECIDABLE) return new ModelError("schema-invalid", `an option uses the reserved id "${UNDECIDABLE}"`);
+    if (optionIds.has(id)) return new ModelError("schema-invalid", `duplicate option id "${cap(id, 60)}"`);
     optionIds.add(id);
   }
   const recId = answer.recommendation.option_id.trim();
   if (recId !== UNDECIDABLE && !optionIds.has(recId)) {
-    return { ok: false, error: new ModelError("schema-invalid", `the recommendation names "${cap(recId, 60)}", which is neither an option id nor "${UNDECIDABLE}"`) };
+    return new ModelError("schema-invalid", `the recommendation names "${cap(recId, 60)}", which is neither an option id nor "${UNDECIDABLE}"`);
   }
+  return undefined;
+}
 
-  const unknown = new Map<string, UnknownRef>();
-  const cited = new Set<string>();
-  const options: Option[] = answer.options.map((o) => {
-    const id = o.id.trim();
+/** Sorts the model's references into those it was given (kept) and the rest (remembered, to be flagged). */
+class CitationSorter {
+  readonly unknown = new Map<string, UnknownRef>();
+  readonly cited = new Set<string>();
+
+  constructor(
+    private readonly sent: ReadonlyMap<string, unknown>,
+    private readonly allIds: ReadonlySet<string>,
+  ) {}
+
+  /** The references of one option's field that resolve; `hadUnknown` says whether any did not. */
+  keep(option: string, field: "supports" | "dissent", refs: string[]): { kept: string[]; hadUnknown: boolean } {
+    const kept: string[] = [];
     let hadUnknown = false;
-    const keep = (field: "supports" | "dissent"): string[] => {
-      const out: string[] = [];
-      for (const raw of o[field]) {
-        const ref = raw.trim();
-        if (sent.has(ref)) {
-          if (!out.includes(ref)) out.push(ref);
-          cited.add(ref);
-          continue;
-        }
-        hadUnknown = true;
-        const key = cap(ref || "(empty id)", LIMITS.unknownId);
-        const entry = unknown.get(key) ?? { id: key, uses: [], notSent: allIds.has(ref) };
-        if (!entry.uses.some((u) => u.option === id && u.field === field)) entry.uses.push({ option: id, field });
-        unknown.set(key, entry);
+    for (const raw of refs) {
+      const ref = raw.trim();
+      if (this.sent.has(ref)) {
+        if (!kept.includes(ref)) kept.push(ref);
+        this.cited.add(ref);
+        continue;
       }
-      return out;
-    };
-    const supports = keep("supports");
-    const dissent = keep("dissent");
-    const tradeoffs = o.tradeoffs.map((t) => cap(t, LIMITS.tradeoff)).filter(Boolean).slice(0, LIMITS.tradeoffs);
-    const unsupported = supports.length === 0 && dissent.length === 0;
-    return {
-      id,
-      title: cap(o.title, LIMITS.title),
-      summary: cap(o.summary, LIMITS.summary),
-      supports,
-      dissent,
-      tradeoffs,
-      cost: o.cost,
-      risk: o.risk,
-      ...(hadUnknown || unsupported ? { confidence: "low" as const } : {}),
-    };
-  });
-
-  if (!options.some((o) => o.supports.length + o.dissent.length > 0)) {
-    if (unknown.size) {
-      const ids = [...unknown.keys()].slice(0, 4).map((k) => JSON.stringify(cap(k, 40))).join(", ");
-      return {
-        ok: false,
-        error: new ModelError("unknown-citations", `every citation named an id that was not among the ${sent.size} evidence record(s) given (${ids}${unknown.size > 4 ? ", …" : ""}); no option kept a valid citation`),
-      };
+      hadUnknown = true;
+      const key = cap(ref || "(empty id)", LIMITS.unknownId);
+      const entry = this.unknown.get(key) ?? { id: key, uses: [], notSent: this.allIds.has(ref) };
+      if (!entry.uses.some((u) => u.option === option && u.field === field)) entry.uses.push({ option, field });
+      this.unknown.set(key, entry);
     }
-    return { ok: false, error: new ModelError("uncited", `no option cites any of the ${sent.size} evidence record(s) given`) };
+    return { kept, hadUnknown };
   }
+}
 
-  // Citations come from the evidence records themselves, in rank order; the failed references follow, flagged.
-  const citations: Citation[] = input.evidence.filter((e) => cited.has(e.id)).map(toCitation);
-  for (const u of unknown.values()) {
-    const where = u.uses.map((x) => `option "${cap(x.option, 60)}" (${x.field})`).join(", ");
-    citations.push({
-      id: u.id,
-      kind: "internal",
-      path_or_url: "(unknown evidence id)",
-      precision_class: "document",
-      excerpt: u.notSent
-        ? `The model cited "${u.id}" for ${where}, but that record was not among the evidence it was given (withheld or over the token budget); the reference was taken off the option.`
-        : `The model cited "${u.id}" for ${where}, but no evidence record has that id; the reference was taken off the option.`,
-      resolution_failed: true,
-    });
+function toOption(o: ModelPicker["options"][number], sorter: CitationSorter): Option {
+  const id = o.id.trim();
+  const supports = sorter.keep(id, "supports", o.supports);
+  const dissent = sorter.keep(id, "dissent", o.dissent);
+  const tradeoffs = o.tradeoffs.map((t) => cap(t, LIMITS.tradeoff)).filter(Boolean).slice(0, LIMITS.tradeoffs);
+  const unsupported = supports.kept.length === 0 && dissent.kept.length === 0;
+  return {
+    id,
+    title: cap(o.title, LIMITS.title),
+    summary: cap(o.summary, LIMITS.summary),
+    supports: supports.kept,
+    dissent: dissent.kept,
+    tradeoffs,
+    cost: o.cost,
+    risk: o.risk,
+    ...(supports.hadUnknown || dissent.hadUnknown || unsupported ? { confidence: "low" as const } : {}),
+  };
+}
+
+/** Why no option is usable: every reference was unknown, or there were none at all. */
+function noValidCitationError(unknown: Map<string, UnknownRef>, sentCount: number): ModelError {
+  if (unknown.size) {
+    const ids = [...unknown.keys()].slice(0, 4).map((k) => JSON.stringify(cap(k, 40))).join(", ");
+    return new ModelError("unknown-citations", `every citation named an id that was not among the ${sentCount} evidence record(s) given (${ids}${unknown.size > 4 ? ", …" : ""}); no option kept a valid citation`);
   }
+  return new ModelError("uncited", `no option cites any of the ${sentCount} evidence record(s) given`);
+}
 
+/** A reference that did not resolve stays visible as a flagged citation, never silently dropped. */
+function unresolvedCitation(u: UnknownRef): Citation {
+  const where = u.uses.map((x) => `option "${cap(x.option, 60)}" (${x.field})`).join(", ");
+  return {
+    id: u.id,
+    kind: "internal",
+    path_or_url: "(unknown evidence id)",
+    precision_class: "document",
+    excerpt: u.notSent
+      ? `The model cited "${u.id}" for ${where}, but that record was not among the evidence it was given (withheld or over the token budget); the reference was taken off the option.`
+      : `The model cited "${u.id}" for ${where}, but no evidence record has that id; the reference was taken off the option.`,
+    resolution_failed: true,
+  };
+}
+
+/** The model's recommendation, its confidence capped where the evidence does not carry it, and notes saying why. */
+function recommendationFor(
+  answer: ModelPicker,
+  options: Option[],
+  stages: SynthesisInput["stages"],
+): DraftPicker["recommendation"] {
+  const recId = answer.recommendation.option_id.trim();
   let confidence: Level = answer.recommendation.confidence;
   const notes: string[] = [];
   const recommended = options.find((o) => o.id === recId);
@@ -144,25 +153,42 @@ export function buildModelDraft(
     confidence = "low";
     notes.push("Confidence is capped at low: the recommended option lost a citation that did not resolve, or cites no evidence.");
   }
-  if (input.stages.internal.status !== "ok") {
-    if (confidence !== "low") notes.push(`No internal convention was found (${input.stages.internal.reason ?? "internal stage empty"}), so confidence is capped at low.`);
+  if (stages.internal.status !== "ok") {
+    if (confidence !== "low") notes.push(`No internal convention was found (${stages.internal.reason ?? "internal stage empty"}), so confidence is capped at low.`);
     confidence = "low";
   }
-  if (input.stages.external.status !== "ok") notes.push("No external best practice was found; this is stack-native reasoning from the repository's own evidence.");
+  if (stages.external.status !== "ok") notes.push("No external best practice was found; this is stack-native reasoning from the repository's own evidence.");
   const rationale = [cap(answer.recommendation.rationale, LIMITS.rationale), ...notes].filter(Boolean).join(" ");
+  return { option_id: recId, rationale, confidence };
+}
 
-  const draft: DraftPicker = {
-    question: input.question,
-    class: "open-question",
-    options,
-    recommendation: { option_id: recId, rationale, confidence },
-    citations,
-    coverage,
-  };
+/** Turns the model's validated answer into a DraftPicker that only cites what the model was given. */
+export function buildModelDraft(
+  answer: ModelPicker,
+  input: Pick<SynthesisInput, "question" | "evidence" | "stages">,
+  prompt: Pick<SynthesisPrompt, "selection">,
+  coverage: DraftPicker["coverage"],
+): BuildResult {
+  const badIds = checkOptionIds(answer);
+  if (badIds) return { ok: false, error: badIds };
+
+  const sent = new Map(prompt.selection.sent.map((e) => [e.id, e] as const));
+  const sorter = new CitationSorter(sent, new Set(input.evidence.map((e) => e.id)));
+  const options = answer.options.map((o) => toOption(o, sorter));
+  if (!options.some((o) => o.supports.length + o.dissent.length > 0)) {
+    return { ok: false, error: noValidCitationError(sorter.unknown, sent.size) };
+  }
+
+  // Citations come from the evidence records themselves, in rank order; the failed references follow, flagged.
+  const citations: Citation[] = input.evidence.filter((e) => sorter.cited.has(e.id)).map(toCitation);
+  for (const u of sorter.unknown.values()) citations.push(unresolvedCitation(u));
+
+  const recommendation = recommendationFor(answer, options, input.stages);
+  const draft: DraftPicker = { question: input.question, class: "open-question", options, recommendation, citations, coverage };
   // The full contract (cross-field rules included) is checked here, so a draft that leaves is one the pipeline binds.
   const checked = OptionPickerSchema.safeParse({ ...draft, evidence_ref: "pending", receipt_ref: "pending" });
   if (!checked.success) return { ok: false, error: new ModelError("schema-invalid", formatZodError(checked.error)) };
-  return { ok: true, draft, unknown: unknown.size, symmetric: recId === UNDECIDABLE };
+  return { ok: true, draft, unknown: sorter.unknown.size, symmetric: recommendation.option_id === UNDECIDABLE };
 }
 
 export function createModelSynthesizer(model: ChatModel, opts: ModelSynthesizerOptions = {}): Synthesizer {
