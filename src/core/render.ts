@@ -1,6 +1,7 @@
 // Text renderings of a payload: Markdown (the graceful-degradation form: "Copy as Markdown", exports) and the
 // CLI's terminal view. Both read only the validated contract.
 import { UNDECIDABLE, type Citation, type OptionPicker, type Receipt } from "./schemas";
+import { SUMMARY_STAGES, stageTitle } from "./stages";
 
 export function citationLocation(c: Citation): string {
   if (c.commit) return `${c.commit.slice(0, 10)} ${c.path_or_url}`;
@@ -57,9 +58,9 @@ export function receiptToMarkdown(receipt: Receipt): string {
     lines.push(`${i + 1}. [${c.kind}] \`${citationLocation(c)}\`${when}${failed}${c.title ? ` — ${c.title}` : ""}`);
   });
   lines.push("", "## Stages", "");
-  for (const name of ["internal", "external", "synthesis"]) {
+  for (const name of SUMMARY_STAGES) {
     const s = receipt.stages[name];
-    if (s) lines.push(`- ${name}: ${s.status}${s.reason ? ` — ${s.reason}` : ""}`);
+    if (s) lines.push(`- ${stageTitle(name)}: ${s.status}${s.reason ? ` — ${s.reason}` : ""}`);
   }
   lines.push(
     "",

@@ -6,6 +6,9 @@
 export const PIPELINE_STAGES = ["classify", "cache", "discovery", "plan", "internal", "external", "fusion", "synthesis", "receipt"] as const;
 export type PipelineStage = (typeof PIPELINE_STAGES)[number];
 
+/** The stages a short summary shows (the CLI, the Markdown export, the picker's stage line), in order. */
+export const SUMMARY_STAGES = ["internal", "external", "synthesis"] as const satisfies readonly PipelineStage[];
+
 /** Experts are stages too, keyed by where their evidence comes from and their own name ("internal:docs"). */
 export type ExpertSide = "internal" | "external";
 export type ExpertStage = `${ExpertSide}:${string}`;

@@ -19,7 +19,17 @@ export interface EgressRequest {
   evidenceTokenBudget?: number;
   /** The rule-based candidate options whose titles are shown to the model (not shown with keepInternalLocal). */
   candidates?: { id: string; title: string }[];
+  /**
+   * Who authorises the request: an API key in the Authorization header (default), or the editor's language-model
+   * provider (vscode.lm), which makes the request itself with no key of ours.
+   */
+  auth?: "api-key" | "editor";
 }
+
+const AUTH_NOTE: Record<NonNullable<EgressRequest["auth"]>, string> = {
+  "api-key": "The API key travels only in the Authorization header; it is never written to receipts or logs.",
+  editor: "No API key is involved: VS Code's language model provider makes the request (it may ask you to allow access).",
+};
 
 export interface EgressSummary {
   host: string;
@@ -95,7 +105,7 @@ export function describeEgress(req: EgressRequest): EgressSummary {
   if (synth.selection.omittedForBudget.length) {
     lines.push(`  Not sent (over the ${req.evidenceTokenBudget ?? DEFAULT_EVIDENCE_TOKEN_BUDGET}-token evidence budget): ${synth.selection.omittedForBudget.length} lower-ranked record(s).`);
   }
-  lines.push(`Total ≈${total} tokens to ${host}. The API key travels only in the Authorization header; it is never written to receipts or logs.`);
+  lines.push(`Total ≈${total} tokens to ${host}. ${AUTH_NOTE[req.auth ?? "api-key"]}`);
   if (planPrompt) lines.push("Note: the plan's keywords can change which evidence is retrieved, so the synthesis records of a real run may differ from this preview.");
 
   return {

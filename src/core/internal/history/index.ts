@@ -5,6 +5,7 @@
 //   buildIndex()    — build or update now (`deliberate index`, the extension's background build, the bench).
 //   indexStatus()   — size, last indexed commit, when it was built, a build in progress.
 import { promises as fs } from "node:fs";
+import { CancellationError } from "../../cancel";
 import { DOC_PATHSPECS, updateIndex, removeIndexFiles, type UpdateResult } from "./build";
 import { CorruptIndexError } from "./db";
 import { gitOutput } from "./gitStream";
@@ -110,7 +111,7 @@ export function startBackgroundBuild(state: RepoState, opts: { log?: (line: stri
       listeners.add(cb);
       return () => listeners.delete(cb);
     },
-    cancel: () => controller.abort(Object.assign(new Error("history indexing cancelled"), { name: "AbortError" })),
+    cancel: () => controller.abort(new CancellationError("history indexing cancelled")),
     done,
   };
   running.set(state.toplevel, build);

@@ -1,0 +1,8 @@
+// Small text helpers shared by the core, the CLI and the extension. Zod-free and import-free, so the extension's
+// activation path may use them.
+
+/** The first line of an error's message (or of any thrown value), at most `max` characters: for one-line reports. */
+export function oneLine(err: unknown, max = 300): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  return (msg.split("\n")[0] ?? "").slice(0, max);
+}
