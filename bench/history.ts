@@ -223,6 +223,8 @@ export interface RecallResult {
   recall: number;
   speedup: number;
   missed: string[];
+  /** Naive scans git could not complete (left out of the baseline). */
+  failedScans?: string[];
 }
 
 /**
@@ -236,10 +238,16 @@ export async function measureRecall(repo: string, questions: BenchQuestion[]): P
   const terms = [...new Set(questions.flatMap((q) => keyTerms(q.question)))].filter((t) => t.length >= 3);
   const naive = new Set<string>();
   let t = performance.now();
+  const failed: string[] = [];
   for (const term of terms) {
     for (const args of [["log", `-S${term}`, "--format=%H", "--no-color"], ["log", "-i", "--fixed-strings", `--grep=${term}`, "--format=%H", "--no-color"]]) {
-      const out = execFileSync("git", args, { cwd: repo, encoding: "utf8", maxBuffer: 256 * MB, env: { ...process.env, GIT_PAGER: "cat" } });
-      for (const l of out.split("\n")) if (l.trim()) naive.add(l.trim());
+      try {
+        const out = execFileSync("git", args, { cwd: repo, encoding: "utf8", maxBuffer: 256 * MB, env: { ...process.env, GIT_PAGER: "cat" }, stdio: ["ignore", "pipe", "pipe"] });
+        for (const l of out.split("\n")) if (l.trim()) naive.add(l.trim());
+      } catch {
+        // e.g. a blob missing from a partial mirror: that term's scan is left out (reported)
+        failed.push(args[1]);
+      }
     }
   }
   const naiveMs = performance.now() - t;
@@ -270,5 +278,6 @@ export async function measureRecall(repo: string, questions: BenchQuestion[]): P
     recall: naive.size ? Math.round((hit.length / naive.size) * 1000) / 1000 : 1,
     speedup: Math.round(naiveMs / Math.max(indexMs, 0.1)),
     missed,
+    ...(failed.length ? { failedScans: failed } : {}),
   };
 }

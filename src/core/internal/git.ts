@@ -210,6 +210,7 @@ function resultFromIndex(ctx: ExpertContext, prepared: Extract<Prepared, { kind:
     notes.push(`history index ${u.action === "updated" ? "caught up" : `re-synced (${u.reason ?? "history rewritten"})`}: +${u.added}${u.removed ? ` −${u.removed}` : ""} commits in ${u.ms} ms`);
   }
   if (outcome.capped.length) notes.push(`scored over the newest 2000 matches of very common terms: ${outcome.capped.join(", ")}`);
+  if (outcome.common.length) notes.push(`left out terms found in over a quarter of all commits: ${outcome.common.join(", ")}`);
   const ms = Math.round(performance.now() - started);
   ctx.log(
     `history index: ${items.length} commits from ${outcome.candidates} candidates in ${ms} ms (${outcome.meta.commits ?? "?"} commits indexed; ` +

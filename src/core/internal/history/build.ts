@@ -161,8 +161,11 @@ async function updateInPlace(state: RepoState, opts: UpdateOptions): Promise<InP
     const meta = readMeta(db);
     if (meta.schema !== SCHEMA_VERSION) throw new CorruptIndexError(`schema ${meta.schema ?? "missing"}, expected ${SCHEMA_VERSION}`);
     if (meta.pathspecs !== JSON.stringify(DOC_PATHSPECS)) return "rebuild";
-    const count = () => Number((db.get("SELECT count(*) AS n FROM commits") as { n: number }).n);
-    if (meta.head === state.head && (meta.shallow ?? "") === state.shallow) return { action: "current", added: 0, removed: 0, commits: count() };
+    // The commit count is kept in meta: count(*) reads every page of the commits table (tens of MB on a real repo).
+    const counted = Number(meta.commits);
+    const known = Number.isFinite(counted) && counted >= 0;
+    const countNow = (delta: number) => (known ? counted + delta : Number((db.get("SELECT count(*) AS n FROM commits") as { n: number }).n));
+    if (meta.head === state.head && (meta.shallow ?? "") === state.shallow) return { action: "current", added: 0, removed: 0, commits: countNow(0) };
     const head = state.head!;
     const cwd = state.toplevel;
     let descends = false;
@@ -175,9 +178,10 @@ async function updateInPlace(state: RepoState, opts: UpdateOptions): Promise<InP
     if (descends) {
       const pending = Number((await gitOutput(["rev-list", "--count", head, `^${meta.head}`, "--"], { cwd, signal: opts.signal })).trim());
       if (opts.maxCommits !== undefined && pending > opts.maxCommits) return { action: "too-large", added: 0, removed: 0, pending };
-      const added = await indexCommits(db, state, { range: [head, `^${meta.head}`] }, pending, opts);
-      writeMeta(db, { head, updated_at: nowIso(), commits: String(count()) });
-      return { action: "updated", added, removed: 0, commits: count() };
+      const added = await indexCommits(db, state, { range: [head, `^${meta.head}`] }, pending, opts, countNow(0));
+      const commits = countNow(added);
+      writeMeta(db, { head, updated_at: nowIso(), commits: String(commits) });
+      return { action: "updated", added, removed: 0, commits };
     }
 
     // Rewritten history: re-sync against what HEAD reaches now.
@@ -213,16 +217,17 @@ async function updateInPlace(state: RepoState, opts: UpdateOptions): Promise<InP
       db.exec("ROLLBACK");
       throw err;
     }
-    const added = missing.length ? await indexCommits(db, state, { stdin: missing }, missing.length, opts) : 0;
+    const added = missing.length ? await indexCommits(db, state, { stdin: missing }, missing.length, opts, present.size) : 0;
+    const commits = present.size + added;
     writeMeta(db, {
       head,
       shallow: state.shallow,
       shallow_shas: JSON.stringify(state.shallowShas),
       updated_at: nowIso(),
       resynced_at: nowIso(),
-      commits: String(count()),
+      commits: String(commits),
     });
-    return { action: "resynced", added, removed: stale.length, commits: count(), reason: state.shallow !== (meta.shallow ?? "") ? "shallow clone changed" : "history rewritten" };
+    return { action: "resynced", added, removed: stale.length, commits, reason: state.shallow !== (meta.shallow ?? "") ? "shallow clone changed" : "history rewritten" };
   } finally {
     safeClose(db);
   }
@@ -243,7 +248,7 @@ async function fullBuild(state: RepoState, opts: UpdateOptions): Promise<{ commi
       gitOutput(["rev-list", "--count", head, "--"], { cwd, signal: opts.signal }).then((s) => Number(s.trim())),
       gitOutput(["rev-list", "--max-parents=0", head, "--"], { cwd, signal: opts.signal }).then((s) => s.split("\n").filter(Boolean)),
     ]);
-    const added = await indexCommits(db, state, { range: [head] }, total, opts);
+    const added = await indexCommits(db, state, { range: [head] }, total, opts, 0);
     opts.onProgress?.({ phase: "finishing", done: added, total });
     db.exec("INSERT INTO fts(fts) VALUES('optimize')");
     writeMeta(db, {
@@ -282,7 +287,7 @@ async function fullBuild(state: RepoState, opts: UpdateOptions): Promise<{ commi
  * Indexes the commits of a range (or a list of shas) into `db`: documentation diffs first into a parking table,
  * then every commit, in transactions of BATCH commits. Returns how many commits were added.
  */
-async function indexCommits(db: Db, state: RepoState, revs: { range: string[] } | { stdin: string[] }, total: number, opts: UpdateOptions): Promise<number> {
+async function indexCommits(db: Db, state: RepoState, revs: { range: string[] } | { stdin: string[] }, total: number, opts: UpdateOptions, already: number): Promise<number> {
   let progressAt = 0;
   const startedAt = nowIso();
   const progressFile = (p: BuildProgress) => {
@@ -299,7 +304,7 @@ async function indexCommits(db: Db, state: RepoState, revs: { range: string[] } 
   db.exec("PRAGMA scratch.synchronous = OFF; PRAGMA scratch.journal_mode = OFF");
   db.exec("CREATE TABLE scratch.pending_docs(sha TEXT PRIMARY KEY, docs TEXT NOT NULL, text TEXT NOT NULL) WITHOUT ROWID");
   try {
-    return await indexWithScratch(db, state, revs, total, opts, progressFile);
+    return await indexWithScratch(db, state, revs, total, opts, progressFile, already);
   } finally {
     try {
       db.exec("DETACH DATABASE scratch");
@@ -319,6 +324,7 @@ async function indexWithScratch(
   total: number,
   opts: UpdateOptions,
   progressFile: (p: BuildProgress) => void,
+  already: number,
 ): Promise<number> {
   const cwd = state.toplevel;
   const signal = opts.signal;
@@ -328,7 +334,7 @@ async function indexWithScratch(
   const spooled = spoolCommits(revs, { cwd, signal, firstParentMerges: state.firstParentMerges }, spool);
   spooled.catch(() => undefined);
   try {
-    return await parkThenIndex(db, revs, total, { ...opts, cwd }, progressFile, spooled, spool);
+    return await parkThenIndex(db, revs, total, { ...opts, cwd }, progressFile, spooled, spool, already);
   } finally {
     await fs.rm(spool, { force: true });
   }
@@ -342,6 +348,7 @@ async function parkThenIndex(
   progressFile: (p: BuildProgress) => void,
   spooled: Promise<void>,
   spool: string,
+  already: number,
 ): Promise<number> {
   const { cwd, signal } = opts;
   // 1. Documentation diffs.
@@ -379,7 +386,7 @@ async function parkThenIndex(
   const insFts = db.prepare("INSERT INTO fts(rowid, subject, body, paths, diff) VALUES (?, ?, ?, ?, ?)");
   let added = 0;
   let seen = 0;
-  let seq = Number((db.get("SELECT count(*) AS n FROM commits") as { n: number }).n);
+  let seq = already;
   let inTx = 0;
   await spooled;
   db.exec("BEGIN IMMEDIATE");

@@ -45,10 +45,17 @@ let gitVersion: Promise<string> | undefined;
 export async function readRepoState(repo: string, signal?: AbortSignal): Promise<RepoState | { error: string }> {
   gitVersion ??= gitOutput(["version"], { cwd: repo }).catch(() => "");
   let out: string;
+  let head: string | undefined;
   try {
-    out = await gitOutput(["rev-parse", "--show-toplevel", "--is-shallow-repository", "--git-path", "shallow"], { cwd: repo, signal });
-  } catch (err) {
-    return { error: err instanceof Error ? err.message : String(err) };
+    // One git process in the common case (a repository with commits); a second only when HEAD does not resolve.
+    out = await gitOutput(["rev-parse", "--show-toplevel", "--is-shallow-repository", "--git-path", "shallow", "--verify", "-q", "HEAD^{commit}"], { cwd: repo, signal });
+    head = out.split("\n")[3]?.trim() || undefined;
+  } catch {
+    try {
+      out = await gitOutput(["rev-parse", "--show-toplevel", "--is-shallow-repository", "--git-path", "shallow"], { cwd: repo, signal });
+    } catch (err) {
+      return { error: err instanceof Error ? err.message : String(err) };
+    }
   }
   const [top, isShallow, shallowPath] = out.split("\n").map((l) => l.trim());
   if (!top) return { error: `not a git work tree: ${repo}` };
@@ -58,10 +65,6 @@ export async function readRepoState(repo: string, signal?: AbortSignal): Promise
   } catch {
     // keep git's answer
   }
-  const head = await gitOutput(["rev-parse", "-q", "--verify", "HEAD^{commit}"], { cwd: repo, signal }).then(
-    (h) => h.trim() || undefined,
-    () => undefined,
-  );
   let shallow = "";
   let shallowShas: string[] = [];
   if (isShallow === "true" && shallowPath) {

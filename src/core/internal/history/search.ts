@@ -7,6 +7,8 @@ import { decodeFiles } from "./build";
 import { openDb, readMeta, safeClose, withRetry, SCHEMA_VERSION, CorruptIndexError, type Db } from "./db";
 
 const MAX_MATCHES_PER_TERM = 2_000;
+/** Terms matching more than this share of all commits are left out (IDF near zero). */
+const TOO_COMMON_SHARE = 0.25;
 /** Column weights: subject, body, path tokens, documentation diff text. */
 const BM25_WEIGHTS = "3.0, 1.5, 0.75, 1.0";
 const DECISION_BONUS = 0.2;
@@ -31,6 +33,8 @@ export interface SearchOutcome {
   candidates: number;
   /** Terms whose matches were more than MAX_MATCHES_PER_TERM (scored over the newest). */
   capped: string[];
+  /** Terms left out because they match more than a quarter of all commits. */
+  common: string[];
   meta: Record<string, string>;
 }
 
@@ -72,9 +76,21 @@ function search(db: Db, terms: Term[], headTs: number, limit: number): SearchOut
   if (meta.schema !== SCHEMA_VERSION) throw new CorruptIndexError(`schema ${meta.schema ?? "missing"}, expected ${SCHEMA_VERSION}`);
   const scores = new Map<number, number>();
   const capped: string[] = [];
+  const common: string[] = [];
   const st = db.prepare(`SELECT rowid AS id, bm25(fts, ${BM25_WEIGHTS}) AS s FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT ${MAX_MATCHES_PER_TERM + 1}`);
+  const countSt = db.prepare("SELECT count(*) AS n FROM fts WHERE fts MATCH ?");
+  const total = Number(meta.commits) || 0;
   try {
     for (const term of terms) {
+      // A term in more than a quarter of all commits carries almost no BM25 weight (its IDF is near zero) and is
+      // the costliest to score: counting its matches is cheap, scoring them is not.
+      if (total >= 2_000) {
+        const n = Number((countSt.get([ftsPhrase(term.text)]) as { n: number }).n);
+        if (n > total * TOO_COMMON_SHARE) {
+          common.push(term.text);
+          continue;
+        }
+      }
       const rows = st.all([ftsPhrase(term.text)]) as { id: number; s: number }[];
       if (rows.length > MAX_MATCHES_PER_TERM) {
         capped.push(term.text);
@@ -84,12 +100,13 @@ function search(db: Db, terms: Term[], headTs: number, limit: number): SearchOut
     }
   } finally {
     st.finalize();
+    countSt.finalize();
   }
   const candidates = scores.size;
   // Rank by BM25 first; the best few are nudged (decision verb, recency) from their subject and date, and only the
   // final `limit` are read back in full (bodies, files and documentation hunks live in overflow pages).
   const top = [...scores.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, Math.max(limit * 2, limit + 10));
-  if (top.length === 0 || limit <= 0) return { commits: [], candidates, capped, meta };
+  if (top.length === 0 || limit <= 0) return { commits: [], candidates, capped, common, meta };
   const light = db.all(`SELECT id, ts, subject FROM commits WHERE id IN (${top.map(() => "?").join(",")})`, top.map(([id]) => id)) as { id: number; ts: number; subject: string }[];
   const nudged = light
     .map((r) => {
@@ -127,7 +144,7 @@ function search(db: Db, terms: Term[], headTs: number, limit: number): SearchOut
     });
   }
   out.sort((a, b) => b.score - a.score || b.ts - a.ts || (a.sha < b.sha ? -1 : 1));
-  return { commits: out.slice(0, limit), candidates, capped, meta };
+  return { commits: out.slice(0, limit), candidates, capped, common, meta };
 }
 
 /** The hunk whose changed lines name the most (weighted) terms, cited with its line range. */
