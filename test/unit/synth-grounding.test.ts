@@ -3,6 +3,7 @@
 // reason. Every ADR text here is written for these tests.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { synthesizeWithRules } from "../../src/core/synth/rules";
 import { DraftPickerSchema, UNDECIDABLE, type AdrMeta, type FusedEvidence, type StageStatus } from "../../src/core/schemas";
 import { canonicalJson } from "../../src/core/hash";
@@ -200,5 +201,21 @@ describe("recommendations grounded in the deciding record", () => {
     const a = synthesizeWithRules({ question: "Should we adopt gRPC for service-to-service calls?", classification, evidence, stages: { internal: OK, external: EMPTY }, configVersion: "t" });
     const b = synthesizeWithRules({ question: "Should we adopt gRPC for service-to-service calls?", classification, evidence, stages: { internal: OK, external: EMPTY }, configVersion: "t" });
     assert.equal(canonicalJson(a), canonicalJson(b));
+  });
+});
+
+describe("any question over any of these records", () => {
+  test("gives 2–5 options, a schema-valid payload, and cites only given evidence", () => {
+    const pool = [...unrelatedRepo(), adr("docs/adr/0011-user-uploads.md", "Store user uploads in object storage", "Decision", "## Decision\n\nWe will store user uploads in object storage instead of on the local disk.")];
+    const words = ["should", "we", "keep", "use", "adopt", "move", "from", "to", "or", "gRPC", "REST", "PostgreSQL", "date-fns", "uploads", "cookies", "sessions", "instead", "of", "?", ",", "the", "local", "disk", "is", "still"];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 14 }), fc.subarray(pool), (ws, evidence) => {
+        const draft = run(ws.join(" "), evidence);
+        assert.ok(draft.options.length >= 2 && draft.options.length <= 5);
+        const ids = new Set(evidence.map((e) => e.id));
+        for (const c of draft.citations) assert.ok(ids.has(c.id));
+      }),
+      { numRuns: 150 },
+    );
   });
 });

@@ -2,7 +2,8 @@
 // matching terms kept apart from the titles. Questions are written for these tests.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readQuestion, type QuestionStructure } from "../../src/core/synth/question";
+import fc from "fast-check";
+import { readQuestion, readQuestionUncached, type QuestionStructure } from "../../src/core/synth/question";
 import { decisionSentenceChoice } from "../../src/core/synth/stance";
 
 const titles = (s: QuestionStructure) => s.alternatives.map((a) => a.title);
@@ -214,5 +215,26 @@ describe("what a Decision section commits to", () => {
 
   test("a sentence that only describes work states no choice", () => {
     assert.equal(decisionSentenceChoice("Provide a distributed queue for outgoing mail, packaged as its own module."), undefined);
+  });
+});
+
+describe("any text", () => {
+  const vocabulary = ["should", "we", "use", "keep", "move", "from", "to", "or", "and", "between", "instead", "of", "over", "the", "a", "Redis", "cron", "jobs", "database", "?", ",", ";", ":", "is", "it", "time", "still", "not", "adopt", "drop", "than", "better", "be", "stored", "in", "for", "X", "Y", "'", "1.", "-", "(", ")"];
+  test("never throws, and every alternative has a title and lower-case terms", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ maxLength: 120 }), fc.array(fc.constantFrom(...vocabulary), { maxLength: 24 }).map((w) => w.join(" "))), (text) => {
+        const s = readQuestionUncached(text);
+        for (const a of s.alternatives) {
+          assert.ok(a.title.trim().length > 0);
+          for (const t of a.terms) assert.equal(t, t.toLowerCase());
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  test("is deterministic", () => {
+    const q = "Should the staging environment keep sharing the production database, or should staging get a database of its own?";
+    assert.deepEqual(readQuestion(q), readQuestion(q));
   });
 });

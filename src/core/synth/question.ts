@@ -302,7 +302,9 @@ interface Span {
   end: number;
 }
 
-function spanText(toks: Tok[], s: Span, opts: { dropDeterminer?: boolean } = {}): string {
+function spanText(toks: Tok[], span: Span, opts: { dropDeterminer?: boolean } = {}): string {
+  const s = { start: Math.max(0, span.start), end: Math.min(span.end, toks.length) };
+  if (s.start >= s.end) return "";
   let start = s.start;
   if (opts.dropDeterminer) while (start < s.end - 1 && DETERMINERS.has(toks[start].norm) && !toks[start].tags.has("Possessive")) start++;
   // Quotation marks around words are dropped from titles (an apostrophe inside a word stays: "RabbitMQ's").
@@ -319,6 +321,7 @@ function spanText(toks: Tok[], s: Span, opts: { dropDeterminer?: boolean } = {})
 
 /** End (exclusive) of the noun phrase starting at i: determiners, modifiers, nouns, "of" continuations, examples. */
 function nounPhraseEnd(toks: Tok[], i: number, limit = toks.length, opts: { examples?: boolean; and?: boolean } = {}): number {
+  limit = Math.min(limit, toks.length);
   let j = i;
   let sawNoun = false;
   while (j < limit) {
@@ -388,7 +391,8 @@ interface NounPhrase {
 }
 
 /** The noun phrases inside a span, with the preposition (if any) that governs each. */
-function nounPhrases(toks: Tok[], s: Span): NounPhrase[] {
+function nounPhrases(toks: Tok[], span: Span): NounPhrase[] {
+  const s = { start: Math.max(0, span.start), end: Math.min(span.end, toks.length) };
   const out: NounPhrase[] = [];
   let prep: string | undefined;
   let verb: string | undefined;
@@ -843,7 +847,7 @@ function nounAlternative(toks: Tok[], s: Span, role: Alternative["role"], title?
 function trimNoun(toks: Tok[], start: number, limit: number, opts: { examples?: boolean; and?: boolean } = {}): Span {
   let i = start;
   while (i < limit && isAdverb(toks[i])) i++;
-  return { start: i, end: Math.max(i + 1, Math.min(limit, nounPhraseEnd(toks, i, limit, opts))) };
+  return { start: i, end: Math.min(toks.length, Math.max(i + 1, Math.min(limit, nounPhraseEnd(toks, i, limit, opts)))) };
 }
 
 /** End of a phrase that runs to the clause end, stopping before a purpose ("for …", "so that …", "if …"). */
@@ -1159,6 +1163,7 @@ function readAlternatives(toks: Tok[]): Partial<QuestionStructure> | undefined {
         leftItems.unshift({ start: ns, end });
       }
     }
+    if (!leftItems.length) return undefined;
     const first = leftItems[0].start;
     // A frame before the alternatives: "should receipts live …", "should we store sessions …", "Configure retries …".
     let cstart = 0;
@@ -1566,13 +1571,20 @@ const memo = new Map<string, QuestionStructure>();
 export function readQuestion(question: string): QuestionStructure {
   const hit = memo.get(question);
   if (hit) return structuredClone(hit);
-  const value = readQuestionUncached(question);
+  let value: QuestionStructure;
+  try {
+    value = readQuestionUncached(question);
+  } catch {
+    // A sentence the reader cannot take apart is an open question, never a failed deliberation.
+    value = { form: "open", alternatives: [], topic: contentOf(question), text: question.trim() };
+  }
   if (memo.size > 2000) memo.clear();
   memo.set(question, value);
   return structuredClone(value);
 }
 
-function readQuestionUncached(question: string): QuestionStructure {
+/** The reader without the memo and the safety net (tests use it to find sentences it cannot take apart). */
+export function readQuestionUncached(question: string): QuestionStructure {
   const text = question.replace(TAG_PREFIX, "").replace(/[`*_]{1,2}([^`*_]+)[`*_]{1,2}/g, "$1").trim();
   const base: QuestionStructure = { form: "open", alternatives: [], topic: contentOf(text), text };
   if (!text) return base;
@@ -1620,8 +1632,15 @@ function readQuestionUncached(question: string): QuestionStructure {
       found = { ...found, alternatives: [target, inc], incumbent: inc, target };
     }
   }
-  if (!found?.alternatives?.length) return base;
-  const alternatives = found.alternatives;
+  // Nothing without a readable title or with empty matching terms survives.
+  const alternatives = (found?.alternatives ?? [])
+    .filter((a) => /[a-z0-9]/i.test(a.title))
+    .map((a) => ({ ...a, terms: a.terms.filter((t) => /[a-z0-9]/i.test(t)) }));
+  if (!found || !alternatives.length) return base;
+  if (found.incumbent) found.incumbent = alternatives.find((a) => a.title === found!.incumbent!.title);
+  if (found.target) found.target = alternatives.find((a) => a.title === found!.target!.title);
+  if (!found.incumbent) delete found.incumbent;
+  if (!found.target) delete found.target;
   const named = new Set(alternatives.flatMap((a) => [...a.terms, ...contentOf(a.subject)]).flatMap((t) => t.split(/[\s-]+/)));
   const topic = base.topic.filter((w) => !named.has(w));
   const purpose = purposeOf(toks);
