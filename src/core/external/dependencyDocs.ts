@@ -94,8 +94,6 @@ export function citationPrefix(p: Pick<InstalledPackage, "ecosystem" | "name" | 
 
 async function runDependencyDocs(ctx: ExpertContext, opts: DependencyDocsOptions): Promise<ExpertResult> {
   const maxPackages = opts.maxPackages ?? 300;
-  const maxItems = opts.maxItems ?? 12;
-  const perPackage = opts.maxItemsPerPackage ?? 4;
   const manifest = await readDeclaredDependencies(ctx.repo);
   for (const w of manifest.warnings) ctx.log(w);
   if (!manifest.manifests.length) {
@@ -106,15 +104,7 @@ async function runDependencyDocs(ctx: ExpertContext, opts: DependencyDocsOptions
   }
   let truncated = manifest.dependencies.length > maxPackages;
   const declared = manifest.dependencies.slice(0, maxPackages);
-
-  const budget = { bytes: opts.maxTotalBytes ?? 16 * 1024 * 1024 };
-  const locator = new Locator(ctx.repo, opts, manifest.locked);
-  const installed: InstalledPackage[] = [];
-  for (let i = 0; i < declared.length; i += 16) {
-    checkAborted(ctx.signal);
-    const batch = await Promise.all(declared.slice(i, i + 16).map((d) => locator.locate(d).catch(() => undefined)));
-    for (const p of batch) if (p) installed.push(p);
-  }
+  const installed = await locateInstalled(declared, new Locator(ctx.repo, opts, manifest.locked), ctx.signal);
   if (!installed.length) {
     return {
       status: "empty",
@@ -124,10 +114,46 @@ async function runDependencyDocs(ctx: ExpertContext, opts: DependencyDocsOptions
     };
   }
 
-  // Sections of every doc file, bounded by the byte budgets.
+  const read = await readDocUnits(installed, opts, ctx.signal);
+  truncated ||= read.truncated;
+  const { terms, expansions } = planTokens(ctx.plan);
+  const ranked = rankUnits(read.units, ctx.plan, terms, expansions);
+  const picked = pickSectionItems(ranked, opts, new Set([...terms, ...expansions]));
+  truncated ||= picked.truncated;
+  const items = picked.items;
+  items.push(...(await deprecationItems(installed, ranked, terms)));
+
+  const sources = [...new Set(items.map((i) => i.package && installed.find((p) => p.name === i.package)?.url).filter((u): u is string => !!u))].sort();
+  if (!items.length) {
+    return {
+      status: "empty",
+      reason: `nothing matched in the docs of ${installed.length} installed package${installed.length === 1 ? "" : "s"} (${read.units.length} sections)`,
+      items: [],
+      ...(truncated ? { truncated } : {}),
+    };
+  }
+  items.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+  return { status: "ok", items, ...(truncated ? { truncated } : {}), ...(sources.length ? { sources } : {}) };
+}
+
+/** The declared dependencies found installed, looked up 16 at a time. */
+async function locateInstalled(declared: DeclaredDependency[], locator: Locator, signal: AbortSignal): Promise<InstalledPackage[]> {
+  const installed: InstalledPackage[] = [];
+  for (let i = 0; i < declared.length; i += 16) {
+    checkAborted(signal);
+    const batch = await Promise.all(declared.slice(i, i + 16).map((d) => locator.locate(d).catch(() => undefined)));
+    for (const p of batch) if (p) installed.push(p);
+  }
+  return installed;
+}
+
+/** Sections of every doc file, bounded by the per-file and total byte budgets. */
+async function readDocUnits(installed: InstalledPackage[], opts: DependencyDocsOptions, signal: AbortSignal): Promise<{ units: Unit[]; truncated: boolean }> {
+  const budget = { bytes: opts.maxTotalBytes ?? 16 * 1024 * 1024 };
+  let truncated = false;
   const units: Unit[] = [];
   for (const pkg of installed) {
-    checkAborted(ctx.signal);
+    checkAborted(signal);
     for (const doc of pkg.docs) {
       if (budget.bytes <= 0) {
         truncated = true;
@@ -137,52 +163,72 @@ async function runDependencyDocs(ctx: ExpertContext, opts: DependencyDocsOptions
       if (!read) continue;
       budget.bytes -= Buffer.byteLength(read.text);
       if (read.truncated) truncated = true;
-      const lines = read.text.split("\n");
-      const sections = windowSections(
-        splitSections(read.text).map((s) => ({ heading: s.heading, level: s.level, start: s.start, end: s.contentEnd, body: s.body })),
-        lines,
-      );
-      for (const s of sections) {
-        if (pkg.headerLines && doc.kind === "metadata" && s.start <= pkg.headerLines) continue;
-        if (!s.body.trim() && !s.heading) continue;
-        units.push({
-          heading: s.heading,
-          title: `${pkg.name} ${doc.rel}`,
-          body: s.body,
-          pkg,
-          doc,
-          start: s.start,
-          end: s.end,
-          mtime: read.mtime,
-        });
-      }
+      units.push(...docUnits(pkg, doc, read));
     }
   }
+  return { units, truncated };
+}
 
-  const { terms, expansions } = planTokens(ctx.plan);
-  const ranked = rankTextSections(units, ctx.plan.terms, ctx.plan.expansions, Number.POSITIVE_INFINITY, { boost: { heading: 2, title: 2.5, body: 1 } })
+function docUnits(pkg: InstalledPackage, doc: DocFile, read: { text: string; mtime: string }): Unit[] {
+  const lines = read.text.split("\n");
+  const sections = windowSections(
+    splitSections(read.text).map((s) => ({ heading: s.heading, level: s.level, start: s.start, end: s.contentEnd, body: s.body })),
+    lines,
+  );
+  const units: Unit[] = [];
+  for (const s of sections) {
+    if (pkg.headerLines && doc.kind === "metadata" && s.start <= pkg.headerLines) continue;
+    if (!s.body.trim() && !s.heading) continue;
+    units.push({
+      heading: s.heading,
+      title: `${pkg.name} ${doc.rel}`,
+      body: s.body,
+      pkg,
+      doc,
+      start: s.start,
+      end: s.end,
+      mtime: read.mtime,
+    });
+  }
+  return units;
+}
+
+interface RankedUnit {
+  unit: Unit;
+  score: number;
+}
+
+function rankUnits(units: Unit[], plan: ExpertContext["plan"], terms: ReadonlySet<string>, expansions: ReadonlySet<string>): RankedUnit[] {
+  return rankTextSections(units, plan.terms, plan.expansions, Number.POSITIVE_INFINITY, { boost: { heading: 2, title: 2.5, body: 1 } })
     // A hit must rest on one of the plan's own terms, or on two or more expansion words; one stray synonym is noise.
     .filter((r) => matchesAny(r.matched, terms) > 0 || matchesAny(r.matched, expansions) >= 2)
     .map((r) => ({ unit: r.section, score: r.score * DOC_WEIGHT[r.section.doc.kind] }))
     .sort((a, b) => b.score - a.score);
+}
 
+/** The best sections, a few per package, down to 15% of the top score. */
+function pickSectionItems(ranked: RankedUnit[], opts: DependencyDocsOptions, tokens: Set<string>): { items: EvidenceItem[]; truncated: boolean } {
+  const maxItems = opts.maxItems ?? 12;
+  const perPackage = opts.maxItemsPerPackage ?? 4;
   const items: EvidenceItem[] = [];
   const perPkg = new Map<InstalledPackage, number>();
   const top = ranked[0]?.score ?? 0;
   for (const r of ranked) {
-    if (items.length >= maxItems) {
-      truncated = truncated || ranked.length > maxItems;
-      break;
-    }
+    if (items.length >= maxItems) return { items, truncated: ranked.length > maxItems };
     if (r.score < top * 0.15) break;
     const n = perPkg.get(r.unit.pkg) ?? 0;
     if (n >= perPackage) continue;
     perPkg.set(r.unit.pkg, n + 1);
-    items.push(sectionItem(r.unit, r.score, new Set([...terms, ...expansions])));
+    items.push(sectionItem(r.unit, r.score, tokens));
   }
+  return { items, truncated: false };
+}
 
-  // Deprecation is dissent: surface it for every deprecated package the question touches (by name or by a hit).
+/** Deprecation is dissent: surface it for every deprecated package the question touches (by name or by a hit). */
+async function deprecationItems(installed: InstalledPackage[], ranked: RankedUnit[], terms: ReadonlySet<string>): Promise<EvidenceItem[]> {
+  const top = ranked[0]?.score ?? 0;
   const nameHit = (p: InstalledPackage) => matchesAny(p.name.split(/[@/._-]+/).filter(Boolean).map((t) => t.toLowerCase()), terms) > 0;
+  const items: EvidenceItem[] = [];
   for (const pkg of installed) {
     if (!pkg.deprecated) continue;
     const best = ranked.find((r) => r.unit.pkg === pkg)?.score;
@@ -190,18 +236,7 @@ async function runDependencyDocs(ctx: ExpertContext, opts: DependencyDocsOptions
     const item = await deprecationItem(pkg, Math.max(best ?? 0, top) * 1.01 || 1);
     if (item) items.push(item);
   }
-
-  const sources = [...new Set(items.map((i) => i.package && installed.find((p) => p.name === i.package)?.url).filter((u): u is string => !!u))].sort();
-  if (!items.length) {
-    return {
-      status: "empty",
-      reason: `nothing matched in the docs of ${installed.length} installed package${installed.length === 1 ? "" : "s"} (${units.length} sections)`,
-      items: [],
-      ...(truncated ? { truncated } : {}),
-    };
-  }
-  items.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
-  return { status: "ok", items, ...(truncated ? { truncated } : {}), ...(sources.length ? { sources } : {}) };
+  return items;
 }
 
 function sectionItem(u: Unit, score: number, tokens: Set<string>): EvidenceItem {

@@ -130,94 +130,136 @@ async function runWebDocs(ctx: ExpertContext, opts: WebDocsOptions): Promise<Exp
   if (!docsUrls.length && !opts.searxngUrl) {
     return { status: "empty", reason: badDocs.length ? `no usable documentation URL (${badDocs.length} invalid)` : "no documentation URLs or SearxNG instance configured", items: [] };
   }
-  const now = opts.now ?? (() => new Date());
+  const clock = wallClockSignal(ctx.signal, opts.maxMs ?? 20_000);
+  try {
+    return await gatherWebDocs(ctx, opts, docsUrls, clock);
+  } finally {
+    clock.dispose();
+  }
+}
+
+interface WallClock {
+  signal: AbortSignal;
+  timedOut(): boolean;
+  dispose(): void;
+}
+
+/** A signal that follows the caller's and also fires when the expert's wall-clock budget is used up. */
+function wallClockSignal(outer: AbortSignal, maxMs: number): WallClock {
   const controller = new AbortController();
-  const onAbort = () => controller.abort(ctx.signal.reason);
-  ctx.signal.addEventListener("abort", onAbort, { once: true });
-  if (ctx.signal.aborted) controller.abort(ctx.signal.reason);
-  const maxMs = opts.maxMs ?? 20_000;
+  const onAbort = () => controller.abort(outer.reason);
+  outer.addEventListener("abort", onAbort, { once: true });
+  if (outer.aborted) controller.abort(outer.reason);
   let timedOut = false;
   const wall = setTimeout(() => {
     timedOut = true;
     controller.abort(new Error("web docs time budget used up"));
   }, maxMs);
-  const signal = controller.signal;
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    dispose: () => {
+      clearTimeout(wall);
+      outer.removeEventListener("abort", onAbort);
+    },
+  };
+}
 
+/** The pages to fetch and what was learnt while finding them. */
+interface Candidates {
+  urls: string[];
+  /** Every URL seen (configured, found by search, or redirected to), for the result's `sources`. */
+  discovered: Set<string>;
+  notAllowedHosts: Set<string>;
+  notes: string[];
+}
+
+function createFetcher(opts: WebDocsOptions, docsUrls: string[]): GuardedFetcher {
+  return new GuardedFetcher({
+    allowHosts: opts.allowHosts,
+    explicitHosts: opts.searxngUrl ? [opts.searxngUrl] : [],
+    publicHosts: docsUrls,
+    includeDefaultHosts: opts.includeDefaultHosts,
+    timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxBytes: opts.maxBytes ?? DEFAULT_MAX_BYTES,
+    pageBudget: opts.pageBudget ?? DEFAULT_PAGE_BUDGET,
+    lookup: opts.lookup,
+  });
+}
+
+async function gatherWebDocs(ctx: ExpertContext, opts: WebDocsOptions, docsUrls: string[], clock: WallClock): Promise<ExpertResult> {
+  const fetcher = createFetcher(opts, docsUrls);
+  const found: Candidates = { urls: [...docsUrls], discovered: new Set<string>(docsUrls), notAllowedHosts: new Set<string>(), notes: [] };
+  if (opts.searxngUrl) await addSearchResults(found, opts.searxngUrl, ctx, opts, fetcher, clock.signal);
+
+  // Fetch (or read from cache) every candidate; the fetcher serialises requests per host.
+  const now = opts.now ?? (() => new Date());
+  const outcomes = await Promise.all(found.urls.map((url) => loadPage(url, fetcher, opts, now, clock.signal, ctx)));
+  if (ctx.signal.aborted) throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error("cancelled");
+  return webDocsResult(found, outcomes, clock.timedOut(), ctx, opts);
+}
+
+/** SearxNG: one query with the plan keywords; only allow-listed results become candidates. */
+async function addSearchResults(
+  found: Candidates,
+  searxngUrl: string,
+  ctx: ExpertContext,
+  opts: WebDocsOptions,
+  fetcher: GuardedFetcher,
+  signal: AbortSignal,
+): Promise<void> {
+  const keywords = (ctx.plan.keywords?.length ? ctx.plan.keywords : ctx.plan.terms).slice(0, 8);
+  const query = keywords.join(" ").trim() || ctx.question.slice(0, 200);
   try {
-    const fetcher = new GuardedFetcher({
-      allowHosts: opts.allowHosts,
-      explicitHosts: opts.searxngUrl ? [opts.searxngUrl] : [],
-      publicHosts: docsUrls,
-      includeDefaultHosts: opts.includeDefaultHosts,
-      timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      maxBytes: opts.maxBytes ?? DEFAULT_MAX_BYTES,
-      pageBudget: opts.pageBudget ?? DEFAULT_PAGE_BUDGET,
-      lookup: opts.lookup,
-    });
-    const discovered = new Set<string>(docsUrls);
-    const notAllowedHosts = new Set<string>();
-    const notes: string[] = [];
-    const candidates: string[] = [...docsUrls];
-
-    // SearxNG: one query with the plan keywords; only allow-listed results become candidates.
-    if (opts.searxngUrl) {
-      const keywords = (ctx.plan.keywords?.length ? ctx.plan.keywords : ctx.plan.terms).slice(0, 8);
-      const query = keywords.join(" ").trim() || ctx.question.slice(0, 200);
-      try {
-        const res = await fetcher.fetch(searxSearchUrl(opts.searxngUrl, query), { signal, accept: ["application/json"], budget: false });
-        const results = parseSearxResults(res.body);
-        let kept = 0;
-        for (const r of results) {
-          const url = canonicalUrl(r);
-          if (!url) continue;
-          discovered.add(url);
-          if (!fetcher.allowList.allows(url)) {
-            notAllowedHosts.add(new URL(url).host);
-            continue;
-          }
-          if (candidates.includes(url) || kept >= (opts.maxSearchResults ?? 6)) continue;
-          candidates.push(url);
-          kept++;
-        }
-        ctx.log(`searxng: ${results.length} results, ${kept} allow-listed kept`);
-        if (!results.length) notes.push("SearxNG returned no results");
-      } catch (err) {
-        if (ctx.signal.aborted) throw err;
-        notes.push(`SearxNG query failed: ${describe(err)}`);
+    const res = await fetcher.fetch(searxSearchUrl(searxngUrl, query), { signal, accept: ["application/json"], budget: false });
+    const results = parseSearxResults(res.body);
+    let kept = 0;
+    for (const r of results) {
+      const url = canonicalUrl(r);
+      if (!url) continue;
+      found.discovered.add(url);
+      if (!fetcher.allowList.allows(url)) {
+        found.notAllowedHosts.add(new URL(url).host);
+        continue;
       }
+      if (found.urls.includes(url) || kept >= (opts.maxSearchResults ?? 6)) continue;
+      found.urls.push(url);
+      kept++;
     }
-
-    // Fetch (or read from cache) every candidate; the fetcher serialises requests per host.
-    const outcomes = await Promise.all(candidates.map((url) => loadPage(url, fetcher, opts, now, signal, ctx)));
-    if (ctx.signal.aborted) throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error("cancelled");
-    const pages = outcomes.filter((o): o is PageOutcome & { page: CachedPage } => !!o.page);
-    const failures = outcomes.filter((o) => o.error !== undefined);
-    for (const p of pages) discovered.add(p.page.final_url);
-    const budgetSkipped = failures.filter((f) => f.error instanceof FetchError && f.error.kind === "budget").length;
-    const truncated = budgetSkipped > 0 || timedOut;
-    for (const f of failures) ctx.log(`fetch ${f.url}: ${describe(f.error)}`);
-
-    const sources = [...discovered].sort();
-    if (notAllowedHosts.size) {
-      notes.push(`search results on hosts not on the allow-list: ${[...notAllowedHosts].sort().slice(0, 8).join(", ")} (add with --allow-host)`);
-    }
-    if (!candidates.length) {
-      return { status: "empty", reason: ["no candidate pages", ...notes].join("; "), items: [], sources };
-    }
-    if (!pages.length) {
-      return { status: "empty", reason: [`every fetch failed: ${summariseFailures(failures.map((f) => f.error))}`, ...notes].join("; "), items: [], sources, ...(truncated ? { truncated } : {}) };
-    }
-
-    const items = rankPages(pages.map((p) => p.page), ctx, opts.maxItems ?? 10);
-    if (failures.length) notes.unshift(`${failures.length} of ${outcomes.length} pages failed: ${summariseFailures(failures.map((f) => f.error))}`);
-    if (!items.length) {
-      return { status: "empty", reason: [`nothing matched in ${pages.length} fetched page${pages.length === 1 ? "" : "s"}`, ...notes].join("; "), items: [], sources, ...(truncated ? { truncated } : {}) };
-    }
-    return { status: "ok", items, sources, ...(notes.length ? { reason: notes.join("; ") } : {}), ...(truncated ? { truncated } : {}) };
-  } finally {
-    clearTimeout(wall);
-    ctx.signal.removeEventListener("abort", onAbort);
+    ctx.log(`searxng: ${results.length} results, ${kept} allow-listed kept`);
+    if (!results.length) found.notes.push("SearxNG returned no results");
+  } catch (err) {
+    if (ctx.signal.aborted) throw err;
+    found.notes.push(`SearxNG query failed: ${describe(err)}`);
   }
+}
+
+function webDocsResult(found: Candidates, outcomes: PageOutcome[], timedOut: boolean, ctx: ExpertContext, opts: WebDocsOptions): ExpertResult {
+  const { discovered, notes } = found;
+  const pages = outcomes.filter((o): o is PageOutcome & { page: CachedPage } => !!o.page);
+  const failures = outcomes.filter((o) => o.error !== undefined);
+  for (const p of pages) discovered.add(p.page.final_url);
+  const budgetSkipped = failures.filter((f) => f.error instanceof FetchError && f.error.kind === "budget").length;
+  const truncated = budgetSkipped > 0 || timedOut;
+  for (const f of failures) ctx.log(`fetch ${f.url}: ${describe(f.error)}`);
+
+  const sources = [...discovered].sort();
+  if (found.notAllowedHosts.size) {
+    notes.push(`search results on hosts not on the allow-list: ${[...found.notAllowedHosts].sort().slice(0, 8).join(", ")} (add with --allow-host)`);
+  }
+  if (!found.urls.length) {
+    return { status: "empty", reason: ["no candidate pages", ...notes].join("; "), items: [], sources };
+  }
+  if (!pages.length) {
+    return { status: "empty", reason: [`every fetch failed: ${summariseFailures(failures.map((f) => f.error))}`, ...notes].join("; "), items: [], sources, ...(truncated ? { truncated } : {}) };
+  }
+
+  const items = rankPages(pages.map((p) => p.page), ctx, opts.maxItems ?? 10);
+  if (failures.length) notes.unshift(`${failures.length} of ${outcomes.length} pages failed: ${summariseFailures(failures.map((f) => f.error))}`);
+  if (!items.length) {
+    return { status: "empty", reason: [`nothing matched in ${pages.length} fetched page${pages.length === 1 ? "" : "s"}`, ...notes].join("; "), items: [], sources, ...(truncated ? { truncated } : {}) };
+  }
+  return { status: "ok", items, sources, ...(notes.length ? { reason: notes.join("; ") } : {}), ...(truncated ? { truncated } : {}) };
 }
 
 function describe(err: unknown): string {

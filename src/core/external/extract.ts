@@ -154,79 +154,81 @@ function walk(node: DomNode, out: LineWriter, prefix: string): void {
     }
     if (child.nodeType !== 1) continue;
     const tag = tagOf(child);
-    if (SKIP.has(tag)) continue;
-    const h = /^h([1-6])$/.exec(tag);
-    if (h) {
-      const text = cleanText(child.textContent ?? "");
-      if (text) {
-        out.flush(prefix);
-        out.heading(Number(h[1]), text);
-      }
-      continue;
-    }
-    if (tag === "br") {
-      out.flush(prefix);
-      continue;
-    }
-    if (tag === "pre") {
-      out.flush(prefix);
-      out.blank();
-      out.raw(prefix + "```");
-      for (const l of (child.textContent ?? "").replace(/\r\n?/g, "\n").replace(/\n+$/, "").split("\n")) out.raw(prefix + l.replace(/\s+$/, ""));
-      out.raw(prefix + "```");
-      out.blank();
-      continue;
-    }
-    if (tag === "ul" || tag === "ol") {
-      out.flush(prefix);
-      let i = 1;
-      for (const li of Array.from(child.childNodes)) {
-        if (li.nodeType !== 1) continue;
-        if (tagOf(li) !== "li") {
-          walk(li, out, prefix);
-          continue;
-        }
-        const marker = tag === "ol" ? `${i++}. ` : "- ";
-        const before = out.lines.length;
-        walk(li, out, prefix + "  ");
-        out.flush(prefix + "  ");
-        // The first line of the item carries the marker in place of the indentation.
-        let first = before;
-        while (first < out.lines.length && !out.lines[first].trim()) first++;
-        if (first < out.lines.length) out.lines[first] = prefix + marker + out.lines[first].slice(prefix.length + 2);
-      }
-      out.blank();
-      continue;
-    }
-    if (tag === "blockquote") {
-      out.flush(prefix);
-      walk(child, out, prefix + "> ");
-      out.flush(prefix + "> ");
-      out.blank();
-      continue;
-    }
-    if (tag === "table") {
-      out.flush(prefix);
-      for (const row of rowsOf(child)) out.raw(prefix + row);
-      out.blank();
-      continue;
-    }
-    if (tag === "li") {
-      out.flush(prefix);
-      walk(child, out, prefix);
-      out.flush(prefix + "- ");
-      continue;
-    }
-    if (BLOCK.has(tag)) {
-      out.flush(prefix);
-      walk(child, out, prefix);
-      out.flush(prefix);
-      if (tag === "p" || tag === "figure" || tag === "details") out.blank();
-      continue;
-    }
-    // Inline: code, a, em, strong, span, …
-    walk(child, out, prefix);
+    if (!SKIP.has(tag)) writeElement(child, tag, out, prefix);
   }
+}
+
+function writeElement(el: DomNode, tag: string, out: LineWriter, prefix: string): void {
+  const h = /^h([1-6])$/.exec(tag);
+  if (h) {
+    writeHeading(el, Number(h[1]), out, prefix);
+  } else if (tag === "br") {
+    out.flush(prefix);
+  } else if (tag === "pre") {
+    writePre(el, out, prefix);
+  } else if (tag === "ul" || tag === "ol") {
+    writeList(el, tag === "ol", out, prefix);
+  } else if (tag === "blockquote") {
+    out.flush(prefix);
+    walk(el, out, prefix + "> ");
+    out.flush(prefix + "> ");
+    out.blank();
+  } else if (tag === "table") {
+    out.flush(prefix);
+    for (const row of rowsOf(el)) out.raw(prefix + row);
+    out.blank();
+  } else if (tag === "li") {
+    // A list item not directly inside <ul>/<ol>.
+    out.flush(prefix);
+    walk(el, out, prefix);
+    out.flush(prefix + "- ");
+  } else if (BLOCK.has(tag)) {
+    out.flush(prefix);
+    walk(el, out, prefix);
+    out.flush(prefix);
+    if (tag === "p" || tag === "figure" || tag === "details") out.blank();
+  } else {
+    // Inline: code, a, em, strong, span, …
+    walk(el, out, prefix);
+  }
+}
+
+function writeHeading(el: DomNode, level: number, out: LineWriter, prefix: string): void {
+  const text = cleanText(el.textContent ?? "");
+  if (!text) return;
+  out.flush(prefix);
+  out.heading(level, text);
+}
+
+/** Preformatted text keeps its lines, fenced. */
+function writePre(el: DomNode, out: LineWriter, prefix: string): void {
+  out.flush(prefix);
+  out.blank();
+  out.raw(prefix + "```");
+  for (const l of (el.textContent ?? "").replace(/\r\n?/g, "\n").replace(/\n+$/, "").split("\n")) out.raw(prefix + l.replace(/\s+$/, ""));
+  out.raw(prefix + "```");
+  out.blank();
+}
+
+function writeList(list: DomNode, ordered: boolean, out: LineWriter, prefix: string): void {
+  out.flush(prefix);
+  let i = 1;
+  for (const li of Array.from(list.childNodes)) {
+    if (li.nodeType !== 1) continue;
+    if (tagOf(li) !== "li") {
+      walk(li, out, prefix);
+      continue;
+    }
+    const marker = ordered ? `${i++}. ` : "- ";
+    const before = out.lines.length;
+    walk(li, out, prefix + "  ");
+    out.flush(prefix + "  ");
+    // The first line of the item carries the marker in place of the indentation.
+    let first = before;
+    while (first < out.lines.length && !out.lines[first].trim()) first++;
+    if (first < out.lines.length) out.lines[first] = prefix + marker + out.lines[first].slice(prefix.length + 2);
+  }
+  out.blank();
 }
 
 function rowsOf(table: DomNode): string[] {

@@ -251,127 +251,185 @@ export class GuardedFetcher {
   }
 
   private request(url: URL, pinned: ResolvedAddress, opts: FetchOptions): Promise<HopResult> {
-    const signal = opts.signal;
-    const maxBytes = opts.maxBytes ?? this.maxBytes;
-    const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
-    const accept = (opts.accept ?? TEXT_CONTENT_TYPES).map((t) => t.toLowerCase());
-    const href = url.href;
-    return new Promise<HopResult>((resolvePromise, rejectPromise) => {
-      let settled = false;
-      let req: http.ClientRequest | undefined;
-      let stream: Readable | undefined;
-      const cleanup = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-      };
-      const fail = (err: FetchError) => {
-        if (settled) return;
-        settled = true;
-        cleanup();
-        stream?.destroy();
-        req?.destroy();
-        rejectPromise(err);
-      };
-      const succeed = (r: HopResult) => {
-        if (settled) return;
-        settled = true;
-        cleanup();
-        resolvePromise(r);
-      };
-      const onAbort = () => fail(new FetchError("aborted", "cancelled", href));
-      const timer = setTimeout(() => fail(new FetchError("timeout", `no complete response within ${timeoutMs} ms`, href)), timeoutMs);
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener("abort", onAbort, { once: true });
-
-      const transport = url.protocol === "https:" ? https : http;
-      // Connect to the checked address only: the lookup override hands back the address the guard approved.
-      const pinnedLookup = (
-        _hostname: string,
-        options: { all?: boolean } | number | undefined,
-        callback: (...args: unknown[]) => void,
-      ) => {
-        if (typeof options === "object" && options?.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
-        else callback(null, pinned.address, pinned.family);
-      };
+    const limits: HopLimits = {
+      maxBytes: opts.maxBytes ?? this.maxBytes,
+      timeoutMs: opts.timeoutMs ?? this.timeoutMs,
+      accept: (opts.accept ?? TEXT_CONTENT_TYPES).map((t) => t.toLowerCase()),
+      probe: !!opts.probe,
+    };
+    const headers = {
+      host: url.host,
+      "user-agent": this.userAgent,
+      accept: limits.probe ? "*/*" : [...limits.accept, "*/*;q=0.1"].join(", "),
+      "accept-encoding": "gzip, deflate, br",
+    };
+    return new Promise<HopResult>((resolve, reject) => {
+      const hop = new HopSettlement(url.href, limits.timeoutMs, opts.signal, resolve, reject);
+      if (hop.settled) return;
       try {
-        req = transport.request({
-          protocol: url.protocol,
-          hostname: stripBrackets(url.hostname),
-          port: url.port ? Number(url.port) : defaultPort(url.protocol),
-          path: `${url.pathname}${url.search}`,
-          method: "GET",
-          agent: false,
-          lookup: pinnedLookup as unknown as http.RequestOptions["lookup"],
-          family: pinned.family,
-          headers: {
-            host: url.host,
-            "user-agent": this.userAgent,
-            accept: opts.probe ? "*/*" : [...accept, "*/*;q=0.1"].join(", "),
-            "accept-encoding": "gzip, deflate, br",
-          },
-        });
+        hop.req = openPinnedRequest(url, pinned, headers);
       } catch (err) {
-        return fail(new FetchError("network", `cannot start request: ${errMessage(err)}`, href));
+        return hop.fail(new FetchError("network", `cannot start request: ${errMessage(err)}`, url.href));
       }
-      req.on("error", (err) => fail(classifyNetworkError(err, href)));
-      req.on("response", (res) => {
-        const status = res.statusCode ?? 0;
-        const location = res.headers.location;
-        if (status >= 300 && status < 400 && status !== 304 && location) {
-          res.resume();
-          req?.destroy();
-          return succeed({ status, location, contentType: "", body: "", bytes: 0 });
-        }
-        if (status < 200 || status >= 300) {
-          res.resume();
-          return fail(new FetchError("http-status", `HTTP ${status}`, href, status));
-        }
-        if (opts.probe) {
-          req?.destroy();
-          return succeed({ status, contentType: "", body: "", bytes: 0 });
-        }
-        const ctRaw = String(res.headers["content-type"] ?? "");
-        const mediaType = ctRaw.split(";")[0].trim().toLowerCase();
-        if (!mediaType || !accept.includes(mediaType)) {
-          return fail(new FetchError("content-type", `content type ${mediaType || "(none)"} is not accepted`, href, status));
-        }
-        const declared = Number(res.headers["content-length"]);
-        if (Number.isFinite(declared) && declared > maxBytes && !res.headers["content-encoding"]) {
-          return fail(new FetchError("too-large", `response is ${declared} bytes; the cap is ${maxBytes}`, href, status));
-        }
-        const encoding = String(res.headers["content-encoding"] ?? "identity").toLowerCase().trim();
-        let body: Readable = res;
-        if (encoding === "gzip" || encoding === "x-gzip") body = res.pipe(zlib.createGunzip());
-        else if (encoding === "deflate") body = res.pipe(zlib.createInflate());
-        else if (encoding === "br") body = res.pipe(zlib.createBrotliDecompress());
-        else if (encoding !== "identity" && encoding !== "") {
-          return fail(new FetchError("content-type", `content encoding ${encoding} is not supported`, href, status));
-        }
-        stream = body;
-        const chunks: Buffer[] = [];
-        let bytes = 0;
-        let wire = 0;
-        if (body !== res) {
-          res.on("data", (c: Buffer) => {
-            wire += c.length;
-            if (wire > maxBytes) fail(new FetchError("too-large", `response exceeded ${maxBytes} bytes`, href, status));
-          });
-        }
-        body.on("data", (c: Buffer) => {
-          bytes += c.length;
-          if (bytes > maxBytes) return fail(new FetchError("too-large", `response exceeded ${maxBytes} bytes`, href, status));
-          chunks.push(c);
-        });
-        body.on("error", (err) => fail(new FetchError("network", `bad response body: ${errMessage(err)}`, href, status)));
-        res.on("aborted", () => fail(new FetchError("network", "connection closed mid-response", href, status)));
-        body.on("end", () => {
-          const buf = Buffer.concat(chunks);
-          succeed({ status, contentType: mediaType, body: decode(buf, ctRaw), bytes: buf.length });
-        });
-      });
-      req.end();
+      hop.req.on("error", (err) => hop.fail(classifyNetworkError(err, url.href)));
+      hop.req.on("response", (res) => onResponse(res, hop, limits));
+      hop.req.end();
     });
   }
+}
+
+interface HopLimits {
+  maxBytes: number;
+  timeoutMs: number;
+  /** Accepted media types, lower case. */
+  accept: string[];
+  probe: boolean;
+}
+
+/**
+ * One hop's promise, settled once: the first of success, failure, timeout or abort wins and later ones are
+ * ignored. A failure also tears down the socket and the body stream, so nothing keeps reading after it.
+ */
+class HopSettlement {
+  settled = false;
+  req?: http.ClientRequest;
+  stream?: Readable;
+  readonly href: string;
+  private readonly signal?: AbortSignal;
+  private readonly timer: ReturnType<typeof setTimeout>;
+  private readonly resolve: (r: HopResult) => void;
+  private readonly reject: (err: FetchError) => void;
+  private readonly onAbort = () => this.fail(new FetchError("aborted", "cancelled", this.href));
+
+  constructor(href: string, timeoutMs: number, signal: AbortSignal | undefined, resolve: (r: HopResult) => void, reject: (err: FetchError) => void) {
+    this.href = href;
+    this.signal = signal;
+    this.resolve = resolve;
+    this.reject = reject;
+    this.timer = setTimeout(() => this.fail(new FetchError("timeout", `no complete response within ${timeoutMs} ms`, href)), timeoutMs);
+    if (signal?.aborted) this.onAbort();
+    else signal?.addEventListener("abort", this.onAbort, { once: true });
+  }
+
+  fail(err: FetchError): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.cleanup();
+    this.stream?.destroy();
+    this.req?.destroy();
+    this.reject(err);
+  }
+
+  succeed(r: HopResult): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.cleanup();
+    this.resolve(r);
+  }
+
+  private cleanup(): void {
+    clearTimeout(this.timer);
+    this.signal?.removeEventListener("abort", this.onAbort);
+  }
+}
+
+/** A GET that connects to the checked address only: the lookup override hands back the address the guard approved. */
+function openPinnedRequest(url: URL, pinned: ResolvedAddress, headers: http.OutgoingHttpHeaders): http.ClientRequest {
+  const transport = url.protocol === "https:" ? https : http;
+  const pinnedLookup = (
+    _hostname: string,
+    options: { all?: boolean } | number | undefined,
+    callback: (...args: unknown[]) => void,
+  ) => {
+    if (typeof options === "object" && options?.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
+    else callback(null, pinned.address, pinned.family);
+  };
+  return transport.request({
+    protocol: url.protocol,
+    hostname: stripBrackets(url.hostname),
+    port: url.port ? Number(url.port) : defaultPort(url.protocol),
+    path: `${url.pathname}${url.search}`,
+    method: "GET",
+    agent: false,
+    lookup: pinnedLookup as unknown as http.RequestOptions["lookup"],
+    family: pinned.family,
+    headers,
+  });
+}
+
+/** A redirect, a probe's answer, or a page: status, media type, declared size and encoding are checked before reading. */
+function onResponse(res: http.IncomingMessage, hop: HopSettlement, limits: HopLimits): void {
+  const href = hop.href;
+  const status = res.statusCode ?? 0;
+  const location = res.headers.location;
+  if (status >= 300 && status < 400 && status !== 304 && location) {
+    res.resume();
+    hop.req?.destroy();
+    return hop.succeed({ status, location, contentType: "", body: "", bytes: 0 });
+  }
+  if (status < 200 || status >= 300) {
+    res.resume();
+    return hop.fail(new FetchError("http-status", `HTTP ${status}`, href, status));
+  }
+  if (limits.probe) {
+    hop.req?.destroy();
+    return hop.succeed({ status, contentType: "", body: "", bytes: 0 });
+  }
+  const contentType = String(res.headers["content-type"] ?? "");
+  const mediaType = contentType.split(";")[0].trim().toLowerCase();
+  if (!mediaType || !limits.accept.includes(mediaType)) {
+    return hop.fail(new FetchError("content-type", `content type ${mediaType || "(none)"} is not accepted`, href, status));
+  }
+  const declared = Number(res.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limits.maxBytes && !res.headers["content-encoding"]) {
+    return hop.fail(new FetchError("too-large", `response is ${declared} bytes; the cap is ${limits.maxBytes}`, href, status));
+  }
+  const encoding = String(res.headers["content-encoding"] ?? "identity").toLowerCase().trim();
+  const body = decompressed(res, encoding);
+  if (!body) return hop.fail(new FetchError("content-type", `content encoding ${encoding} is not supported`, href, status));
+  readBody(res, body, hop, limits.maxBytes, { status, mediaType, contentType });
+}
+
+/** The body decoded per its content-encoding; undefined for an encoding we do not decode. */
+function decompressed(res: http.IncomingMessage, encoding: string): Readable | undefined {
+  if (encoding === "gzip" || encoding === "x-gzip") return res.pipe(zlib.createGunzip());
+  if (encoding === "deflate") return res.pipe(zlib.createInflate());
+  if (encoding === "br") return res.pipe(zlib.createBrotliDecompress());
+  if (encoding === "identity" || encoding === "") return res;
+  return undefined;
+}
+
+/** Reads the body under the size cap, counted both on the wire and decompressed (a small gzip can inflate a lot). */
+function readBody(
+  res: http.IncomingMessage,
+  body: Readable,
+  hop: HopSettlement,
+  maxBytes: number,
+  meta: { status: number; mediaType: string; contentType: string },
+): void {
+  const { href } = hop;
+  const { status } = meta;
+  hop.stream = body;
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  let wire = 0;
+  if (body !== res) {
+    res.on("data", (c: Buffer) => {
+      wire += c.length;
+      if (wire > maxBytes) hop.fail(new FetchError("too-large", `response exceeded ${maxBytes} bytes`, href, status));
+    });
+  }
+  body.on("data", (c: Buffer) => {
+    bytes += c.length;
+    if (bytes > maxBytes) return hop.fail(new FetchError("too-large", `response exceeded ${maxBytes} bytes`, href, status));
+    chunks.push(c);
+  });
+  body.on("error", (err) => hop.fail(new FetchError("network", `bad response body: ${errMessage(err)}`, href, status)));
+  res.on("aborted", () => hop.fail(new FetchError("network", "connection closed mid-response", href, status)));
+  body.on("end", () => {
+    const buf = Buffer.concat(chunks);
+    hop.succeed({ status, contentType: meta.mediaType, body: decode(buf, meta.contentType), bytes: buf.length });
+  });
 }
 
 function decode(buf: Buffer, contentType: string): string {
