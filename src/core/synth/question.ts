@@ -154,8 +154,17 @@ function isNounish(t: Tok): boolean {
 }
 /** Capitalised in the middle of a sentence, an acronym, or carrying a digit, dot, @ or slash: the name of a thing. */
 function isNameLike(t: Tok): boolean {
-  return t.tags.has("ProperNoun") || t.tags.has("Acronym") || /[A-Z]/.test(t.text.slice(1)) || /[\d.@/:]/.test(t.text.replace(/[.?!,;:'"]+$/, ""));
+  return t.tags.has("ProperNoun") || t.tags.has("Acronym") || /[A-Z]/.test(t.text.slice(1)) || /[\d.@/:]/.test(t.text.replace(/[.?!,;:'"]+$/, "")) || isHyphenatedName(t);
 }
+
+/** "adr-tools", "scala-opentracing": a hyphenated word whose first part is no English word is a name. */
+function isHyphenatedName(t: Tok): boolean {
+  const m = /^([a-z][a-z0-9]{2,})-[a-z0-9]/.exec(t.norm);
+  if (!m || COMMON_PREFIXES.has(m[1])) return false;
+  const lex = lexicon();
+  return !(m[1] in lex) && !(`${m[1]}s` in lex) && !(m[1].replace(/s$/, "") in lex);
+}
+const COMMON_PREFIXES = new Set(["pre", "post", "non", "multi", "sub", "self", "cross", "inter", "intra", "over", "under", "anti", "semi", "auto", "co", "re", "de", "un", "mid", "end"]);
 function lexicon(): Record<string, unknown> {
   return (nlp() as unknown as { world(): { model: { one: { lexicon: Record<string, unknown> } } } }).world().model.one.lexicon;
 }
@@ -481,7 +490,7 @@ function termsForPhrase(toks: Tok[], s: Span): string[] {
   const own = words.some((t) => t.norm === "own");
   const core = words.filter((t) => t.norm !== "own");
   const out = new Set<string>();
-  if (core.length && !(core.length === 1 && GENERIC_HEADS.has(core[0].root))) {
+  if (core.length && !(core.length === 1 && (GENERIC_HEADS.has(core[0].root) || GENERIC_OBJECTS.has(core[0].root)))) {
     const lower = core.map((t) => t.norm);
     const phrase = lower.join(" ");
     out.add(phrase);
@@ -543,7 +552,13 @@ function termsForVerbPhrase(toks: Tok[], s: Span): { terms: string[]; subject: s
     primary = nps[0];
   } else {
     const locative = (np: NounPhrase) => !!np.prep && places.includes(np.prep) && !isGerundOnly(toks, np.span);
-    primary = nps.find((np) => named(np) && locative(np)) ?? nps.find((np) => named(np) && !np.prep) ?? nps.find(locative) ?? nps.find((np) => !isGerundOnly(toks, np.span)) ?? nps[0];
+    primary =
+      nps.find((np) => named(np) && locative(np)) ??
+      nps.find((np) => named(np) && !np.prep) ??
+      nps.find((np) => named(np)) ??
+      nps.find(locative) ??
+      nps.find((np) => !isGerundOnly(toks, np.span) && !isVagueOnly(toks, np.span)) ??
+      nps[0];
   }
   const chosen = [primary, ...pool.filter((np) => np !== primary && named(np))];
   const terms = new Set<string>();
@@ -559,6 +574,10 @@ function termsForVerbPhrase(toks: Tok[], s: Span): { terms: string[]; subject: s
     if (t.tags.has("Adjective") && !t.tags.has("Noun") && (k + 1 >= s.end || !isNounish(next)) && t.norm.length > 2 && !NEVER_NOUNISH.has(t.norm)) terms.add(t.norm);
   }
   return { terms: [...terms], subject: spanText(toks, primary.span, { dropDeterminer: true }) };
+}
+
+function isVagueOnly(toks: Tok[], s: Span): boolean {
+  return toks.slice(s.start, s.end).every((t) => DETERMINERS.has(t.norm) || GENERIC_HEADS.has(t.root) || GENERIC_OBJECTS.has(t.root));
 }
 
 function isGerundOnly(toks: Tok[], s: Span): boolean {

@@ -335,6 +335,12 @@ const STOPISH = new Set(
   "the a an and or of to in on at by for with from into onto is are be we our it its this that these those as than not no via per should would could can will just only also still each every all any some one them they their".split(" "),
 );
 const FRAME_STEMS = new Set([...FRAME_WORDS, ...[...FRAME_WORDS].map(stemWord)]);
+/** Words too vague to tell one option from another in a record ("support", "approach"). */
+const VAGUE = new Set(
+  "support use usage way thing option approach solution method mechanism process stuff kind type part case level mode feature item place"
+    .split(" ")
+    .flatMap((w) => [w, stemWord(w)]),
+);
 
 /**
  * The stems that set an option apart: its title and terms, minus framing verbs, words every option shares, and
@@ -359,7 +365,7 @@ function computeDistinctive(c: Candidate, all: Candidate[], question: string): S
   const inQuestion = tokenStems(question, false);
   const out = new Set<string>();
   for (const w of own) {
-    if (FRAME_STEMS.has(w)) continue;
+    if (FRAME_STEMS.has(w) || VAGUE.has(w)) continue;
     if (others.length && others.every((o) => tokenStems(`${o.title} ${o.key.terms.join(" ")}`, false).has(w))) continue;
     if ((inQuestion.get(w) ?? 0) > (ownTitle.get(w) ?? 0) && !c.key.terms.includes(w)) continue;
     out.add(w);
