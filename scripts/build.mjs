@@ -2,8 +2,9 @@
 // (`npm run typecheck`), so a build never waits on tsc.
 //
 // The extension host is two bundles, so activation stays cheap: dist/extension.js (the activation path: commands,
-// tree, CodeLens, picker wiring; no zod, no model SDK, no core pipeline) and dist/core.js (src/vscode/core.ts: the
-// core pipeline and everything heavy), which extension.js requires on first use (src/vscode/lazyCore.ts).
+// tree, CodeLens, picker wiring; no zod, no model SDK, no core pipeline) and dist/heavyBundle.js
+// (src/vscode/heavyBundle.ts: the core pipeline and everything heavy), which extension.js requires on first use
+// (src/vscode/loadHeavyBundle.ts).
 // `--analyze` prints the largest inputs of both bundles.
 import { build } from "esbuild";
 import { existsSync, mkdirSync, copyFileSync } from "node:fs";
@@ -13,13 +14,15 @@ const analyze = process.argv.includes("--analyze");
 const common = { bundle: true, sourcemap: !production, minify: production, logLevel: "warning", legalComments: "none" };
 
 /**
- * Leaves lazyCore.ts's `require("./core.js")` alone: at run time it is dist/core.js, next to dist/extension.js.
- * A plugin rather than `external: ["./core.js"]`, which would also match zod's own internal `./core.js` imports.
+ * Leaves loadHeavyBundle.ts's `require("./heavyBundle.js")` alone: at run time it is dist/heavyBundle.js, next to
+ * dist/extension.js. Only that importer's require is external; everything else is bundled as usual.
  */
-const coreExternal = {
-  name: "core-external",
+const heavyBundleExternal = {
+  name: "heavy-bundle-external",
   setup(b) {
-    b.onResolve({ filter: /^\.\/core\.js$/ }, (args) => (args.importer.replace(/\\/g, "/").endsWith("/src/vscode/lazyCore.ts") ? { path: "./core.js", external: true } : undefined));
+    b.onResolve({ filter: /^\.\/heavyBundle\.js$/ }, (args) =>
+      args.importer.replace(/\\/g, "/").endsWith("/src/vscode/loadHeavyBundle.ts") ? { path: "./heavyBundle.js", external: true } : undefined,
+    );
   },
 };
 
@@ -36,10 +39,10 @@ const jobs = [
 ];
 
 if (existsSync("src/vscode/extension.ts")) {
-  const host = { ...common, platform: "node", target: "node20", format: "cjs", external: ["vscode"], plugins: [coreExternal], metafile: true };
+  const host = { ...common, platform: "node", target: "node20", format: "cjs", external: ["vscode"], plugins: [heavyBundleExternal], metafile: true };
   jobs.push(
     build({ ...host, entryPoints: ["src/vscode/extension.ts"], outfile: "dist/extension.js" }).then((r) => checkActivationBundle(r.metafile)),
-    build({ ...host, entryPoints: ["src/vscode/core.ts"], outfile: "dist/core.js" }).then((r) => analyze && printInputs(r.metafile)),
+    build({ ...host, entryPoints: ["src/vscode/heavyBundle.ts"], outfile: "dist/heavyBundle.js" }).then((r) => analyze && printInputs(r.metafile)),
   );
 }
 
@@ -59,23 +62,23 @@ if (existsSync("webview/main.ts")) {
 }
 
 // The history index's SQLite (node-sqlite3-wasm) loads its WebAssembly binary from next to the bundle that
-// requires it (dist/cli.js, dist/core.js).
+// requires it (dist/cli.js, dist/heavyBundle.js).
 mkdirSync("dist", { recursive: true });
 copyFileSync("node_modules/node-sqlite3-wasm/dist/node-sqlite3-wasm.wasm", "dist/node-sqlite3-wasm.wasm");
 
 await Promise.all(jobs);
 
-/** dist/extension.js must not inline any dependency (zod, openai, minisearch, …): those belong in dist/core.js. */
+/** dist/extension.js must not inline any dependency (zod, openai, minisearch, …): those belong in dist/heavyBundle.js. */
 function checkActivationBundle(metafile) {
   if (analyze) printInputs(metafile);
   const [file, output] = Object.entries(metafile.outputs).find(([f]) => f.endsWith("extension.js"));
   const deps = Object.keys(output.inputs).filter((p) => p.includes("node_modules/"));
   if (deps.length) {
     const pkgs = [...new Set(deps.map((p) => p.replace(/^.*node_modules\/((?:@[^/]+\/)?[^/]+).*$/, "$1")))];
-    throw new Error(`${file} inlines ${pkgs.join(", ")}: the activation path imports a heavy module at run time; go through loadCore() (src/vscode/lazyCore.ts)`);
+    throw new Error(`${file} inlines ${pkgs.join(", ")}: the activation path imports a heavy module at run time; go through loadHeavyBundle() (src/vscode/loadHeavyBundle.ts)`);
   }
-  if (!output.imports.some((i) => i.path === "./core.js" && i.external)) {
-    throw new Error(`${file} does not require ./core.js lazily: check the core-external plugin in scripts/build.mjs`);
+  if (!output.imports.some((i) => i.path === "./heavyBundle.js" && i.external)) {
+    throw new Error(`${file} does not require ./heavyBundle.js lazily: check the heavy-bundle-external plugin in scripts/build.mjs`);
   }
 }
 

@@ -7,12 +7,11 @@
 // Exit codes: 0 ok, 1 a check failed (verify, a refused pick), 2 bad input, 3 the classifier abstained, 130 cancelled.
 // Everything printed passes through the terminal sanitiser (sanitize.ts): text from the repository, a model or the
 // web never reaches the terminal with its control sequences.
-import { parseArgs } from "node:util";
-import { existsSync, statSync } from "node:fs";
 import { hostname, userInfo } from "node:os";
-import { resolve } from "node:path";
-import { DeliberationError, deliberate, oneLine, type DeliberateRequest, type ExternalSources } from "./core/pipeline";
+import { DeliberationError, deliberate, type DeliberateRequest, type ExternalSources } from "./core/pipeline";
+import { isCancellation } from "./core/cancel";
 import { canonicalUrl, hasCredentials, parseAllowHost } from "./core/external";
+import { describeFallback, fallbackOf } from "./core/fallback";
 import { createModelStack, createOpenAIChatModel, describeEgress, describeModelConfig, modelOptionsFromCli, ModelConfigError } from "./core/model";
 import { toRankedRows } from "./core/fuse";
 import { keyIdOf, loadKeyFileIfExists, loadOrCreateKeyFile } from "./core/receipts/signing";
@@ -30,10 +29,14 @@ import {
 import { ALLOWED_SIGNERS_FILE, SIGNER_NAME, addAllowedSigner, classifySigner, readAllowedSigners, signerLine } from "./core/receipts/trust";
 import { terminalSafe, terminalSafeJson, terminalSafeLine } from "./core/sanitize";
 import { citationLocation, recommendationHeadline } from "./core/render";
-import { UNDECIDABLE, type OptionPicker, type Receipt } from "./core/schemas";
+import { UNDECIDABLE } from "./core/constants";
+import type { OptionPicker, Receipt } from "./core/schemas";
+import { SUMMARY_STAGES, stageTitle } from "./core/stages";
+import { oneLine } from "./core/text";
 import type { DeliberationConfig, ProgressEvent } from "./core/types";
 import { DEFAULT_CONFIG } from "./core/config";
-import { INDEX_USAGE, IndexUsageError, historyOptionsForCli, indexCommand } from "./cliIndex";
+import { UsageError, cancelOnSigint, parseOptions, repoOption, type OptionSpec, type OptionValues } from "./cliCommon";
+import { INDEX_USAGE, historyOptionsForCli, indexCommand } from "./cliIndex";
 
 const USAGE = `usage:
   deliberate "<question>" [--repo DIR] [--json] [--shape option-picker|ranked-evidence] [--offline] [--force] [--no-receipt]
@@ -48,20 +51,11 @@ const USAGE = `usage:
   deliberate keys list [--repo DIR]
   ${INDEX_USAGE}`;
 
-class UsageError extends Error {}
-
 interface Io {
   out: (s: string) => void;
   err: (s: string) => void;
   stderrIsTTY: boolean;
   env: NodeJS.ProcessEnv;
-}
-
-function repoOption(value: string | undefined): string {
-  const repo = resolve(value ?? ".");
-  if (!existsSync(repo)) throw new UsageError(`repository path does not exist: ${repo}`);
-  if (!statSync(repo).isDirectory()) throw new UsageError(`repository path is not a directory: ${repo}`);
-  return repo;
 }
 
 /** The same Io with every line made terminal-safe (control sequences and characters stripped). */
@@ -93,17 +87,11 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
     if (first === "index") return await indexCommand(argv.slice(1), io);
     return await deliberateCommand(argv, io);
   } catch (err) {
-    if (
-      err instanceof UsageError ||
-      err instanceof IndexUsageError ||
-      err instanceof DeliberationError ||
-      err instanceof ReceiptsDirError ||
-      err instanceof ReceiptInputError
-    ) {
+    if (err instanceof UsageError || err instanceof DeliberationError || err instanceof ReceiptsDirError || err instanceof ReceiptInputError) {
       io.err(`deliberate: ${terminalSafeLine(err.message)}`);
       return 2;
     }
-    if ((err as Error)?.name === "AbortError") {
+    if (isCancellation(err)) {
       io.err("deliberate: cancelled");
       return 130;
     }
@@ -112,46 +100,63 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
   }
 }
 
-type OptionSpec = Record<string, { type: "string" | "boolean"; multiple?: boolean }>;
+const DELIBERATE_OPTIONS: OptionSpec = {
+  repo: { type: "string" },
+  json: { type: "boolean" },
+  shape: { type: "string" },
+  offline: { type: "boolean" },
+  force: { type: "boolean" },
+  "no-receipt": { type: "boolean" },
+  "no-cache": { type: "boolean" },
+  "docs-url": { type: "string", multiple: true },
+  searxng: { type: "string" },
+  "allow-host": { type: "string", multiple: true },
+  provider: { type: "string" },
+  "base-url": { type: "string" },
+  model: { type: "string" },
+  "keep-internal-local": { type: "boolean" },
+  "dry-run": { type: "boolean" },
+  "adr-glob": { type: "string", multiple: true },
+  "convention-glob": { type: "string", multiple: true },
+  "git-budget-ms": { type: "string" },
+};
 
-type OptionValues = Record<string, string | boolean | string[] | undefined>;
-
-function parse(args: string[], options: OptionSpec): { values: OptionValues; positionals: string[] } {
-  try {
-    const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
-    return { values: values as OptionValues, positionals };
-  } catch (err) {
-    throw new UsageError(oneLine(err));
-  }
-}
+type Shape = "option-picker" | "ranked-evidence";
+type ChatModel = ReturnType<typeof createOpenAIChatModel>;
 
 async function deliberateCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, {
-    repo: { type: "string" },
-    json: { type: "boolean" },
-    shape: { type: "string" },
-    offline: { type: "boolean" },
-    force: { type: "boolean" },
-    "no-receipt": { type: "boolean" },
-    "no-cache": { type: "boolean" },
-    "docs-url": { type: "string", multiple: true },
-    searxng: { type: "string" },
-    "allow-host": { type: "string", multiple: true },
-    provider: { type: "string" },
-    "base-url": { type: "string" },
-    model: { type: "string" },
-    "keep-internal-local": { type: "boolean" },
-    "dry-run": { type: "boolean" },
-    "adr-glob": { type: "string", multiple: true },
-    "convention-glob": { type: "string", multiple: true },
-    "git-budget-ms": { type: "string" },
-  });
+  const { values, positionals } = parseOptions(argv, DELIBERATE_OPTIONS);
   if (positionals.length !== 1) throw new UsageError(positionals.length ? "give the question as one quoted argument" : "the question is empty");
   const shape = (values.shape as string | undefined) ?? "option-picker";
   if (shape !== "option-picker" && shape !== "ranked-evidence") throw new UsageError(`unknown --shape ${shape} (option-picker or ranked-evidence)`);
   const repo = repoOption(values.repo as string | undefined);
   const offline = !!values.offline;
   const external = externalSources(values);
+  const model = modelFromArgs(values, offline, io);
+  const showProgress = io.stderrIsTTY && !values.json;
+  return cancelOnSigint(async (signal) => {
+    const request: DeliberateRequest = {
+      repo,
+      question: positionals[0],
+      config: { offline, ...discoveryOverrides(values) },
+      external,
+      ...model.stack,
+      force: !!values.force,
+      writeReceipt: !values["no-receipt"],
+      useCache: !values["no-cache"],
+      signingKey: loadOrCreateKeyFile(undefined),
+      signal,
+      onProgress: io.stderrIsTTY ? (e) => progressLine(e, io) : undefined,
+      history: historyOptionsForCli(io, showProgress),
+    };
+    if (showProgress && model.describe) io.err(`  ${model.describe}`);
+    if (values["dry-run"]) return dryRun(request, model.chat, model.keepInternalLocal, io);
+    return printOutcome(await deliberate(request), shape, !!values.json, showProgress, io);
+  });
+}
+
+/** --provider / --base-url / --model (and the environment): the model stack, or none. */
+function modelFromArgs(values: OptionValues, offline: boolean, io: Io): { chat?: ChatModel; stack: Pick<DeliberateRequest, "planner" | "synthesizer">; keepInternalLocal: boolean; describe?: string } {
   let modelConfig: ReturnType<typeof modelOptionsFromCli>;
   try {
     modelConfig = modelOptionsFromCli(
@@ -164,55 +169,34 @@ async function deliberateCommand(argv: string[], io: Io): Promise<number> {
   }
   if (modelConfig.note) io.err(`deliberate: ${modelConfig.note}`);
   const keepInternalLocal = !!values["keep-internal-local"];
-  const chat = modelConfig.provider === "openai" ? createOpenAIChatModel(modelConfig.options) : undefined;
-  const stack = chat ? createModelStack(chat, { keepInternalLocal }) : {};
+  if (modelConfig.provider !== "openai") return { stack: {}, keepInternalLocal };
+  const chat = createOpenAIChatModel(modelConfig.options);
+  return { chat, stack: createModelStack(chat, { keepInternalLocal }), keepInternalLocal, describe: describeModelConfig(modelConfig) };
+}
 
-  const controller = new AbortController();
-  const onSigint = () => controller.abort(Object.assign(new Error("cancelled"), { name: "AbortError" }));
-  process.once("SIGINT", onSigint);
-  const showProgress = io.stderrIsTTY && !values.json;
-  try {
-    const request: DeliberateRequest = {
-      repo,
-      question: positionals[0],
-      config: { offline, ...discoveryOverrides(values) },
-      external,
-      ...stack,
-      force: !!values.force,
-      writeReceipt: !values["no-receipt"],
-      useCache: !values["no-cache"],
-      signingKey: loadOrCreateKeyFile(undefined),
-      signal: controller.signal,
-      onProgress: io.stderrIsTTY ? (e) => progressLine(e, io) : undefined,
-      history: historyOptionsForCli(io, showProgress),
-    };
-    if (showProgress && chat) io.err(`  ${describeModelConfig(modelConfig)}`);
-    if (values["dry-run"]) return await dryRun(request, chat, keepInternalLocal, io);
-    const outcome = await deliberate(request);
-    if (outcome.kind === "abstained") {
-      const c = outcome.classification;
-      io.err(
-        `deliberate: this does not look like an open design question (${c.class}, confidence ${c.confidence.toFixed(2)}: ${c.reasons.slice(0, 2).join("; ") || "no design phrasing"}); use --force to deliberate anyway`,
-      );
-      return 3;
-    }
-    if (shape === "ranked-evidence") {
-      const rows = toRankedRows(outcome.evidence);
-      if (values.json) printJson(io, rows);
-      else for (const r of rows) io.out(`${String(r.rank).padStart(3)}  ${r.score.toFixed(4)}  ${r.expert.padEnd(8)} ${r.commit ? `${r.commit.slice(0, 10)} ` : ""}${r.path_or_url}${r.line_range ? `:${r.line_range.start}-${r.line_range.end}` : ""}`);
-      return 0;
-    }
-    if (values.json) printJson(io, outcome.payload);
-    else io.out(renderPicker(outcome.payload, outcome.receipt, outcome.receiptFile, outcome.cached));
-    if (showProgress && outcome.cached) io.err("(turn cache hit: same question, config and artifacts)");
-    return 0;
-  } finally {
-    process.removeListener("SIGINT", onSigint);
+/** The outcome on stdout: the picker (text or --json) or the ranked evidence; exit 3 when the classifier abstained. */
+function printOutcome(outcome: Awaited<ReturnType<typeof deliberate>>, shape: Shape, json: boolean, showProgress: boolean, io: Io): number {
+  if (outcome.kind === "abstained") {
+    const c = outcome.classification;
+    io.err(
+      `deliberate: this does not look like an open design question (${c.class}, confidence ${c.confidence.toFixed(2)}: ${c.reasons.slice(0, 2).join("; ") || "no design phrasing"}); use --force to deliberate anyway`,
+    );
+    return 3;
   }
+  if (shape === "ranked-evidence") {
+    const rows = toRankedRows(outcome.evidence);
+    if (json) printJson(io, rows);
+    else for (const r of rows) io.out(`${String(r.rank).padStart(3)}  ${r.score.toFixed(4)}  ${r.expert.padEnd(8)} ${r.commit ? `${r.commit.slice(0, 10)} ` : ""}${r.path_or_url}${r.line_range ? `:${r.line_range.start}-${r.line_range.end}` : ""}`);
+    return 0;
+  }
+  if (json) printJson(io, outcome.payload);
+  else io.out(renderPicker(outcome.payload, outcome.receipt, outcome.receiptFile, outcome.cached));
+  if (showProgress && outcome.cached) io.err("(turn cache hit: same question, config and artifacts)");
+  return 0;
 }
 
 /** Prints exactly what would leave the machine (which snippets, to which host) without calling the model. */
-async function dryRun(request: DeliberateRequest, chat: ReturnType<typeof createOpenAIChatModel> | undefined, keepInternalLocal: boolean, io: Io): Promise<number> {
+async function dryRun(request: DeliberateRequest, chat: ChatModel | undefined, keepInternalLocal: boolean, io: Io): Promise<number> {
   if (!chat) {
     io.out("dry run: no model configured (provider none); nothing would leave the machine.");
     return 0;
@@ -274,7 +258,7 @@ function progressLine(e: ProgressEvent, io: Io): void {
   if (e.state !== "done") return;
   const ms = e.ms !== undefined ? ` ${e.ms.toFixed(0)} ms` : "";
   const count = e.count !== undefined ? ` (${e.count})` : "";
-  io.err(`  ${e.stage.padEnd(18)} ${e.status ?? ""}${count}${ms}${e.reason && e.status !== "ok" ? ` — ${e.reason}` : ""}`);
+  io.err(`  ${stageTitle(e.stage).padEnd(24)} ${e.status ?? ""}${count}${ms}${e.reason && e.status !== "ok" ? ` — ${e.reason}` : ""}`);
 }
 
 function wrap(text: string, width = 96, indent = "   "): string {
@@ -314,15 +298,25 @@ export function renderPicker(p: OptionPicker, receipt: Receipt, file: string | u
     lines.push(`  [${i + 1}] ${c.kind === "internal" ? "int" : "ext"}  ${citationLocation(c)}${when}${failed}${c.title ? `  — ${c.title}` : ""}`);
   });
   if (!p.citations.length) lines.push("  (none: no evidence took a side)");
-  const st = (n: string) => receipt.stages[n];
-  lines.push("");
-  lines.push(
-    `Stages: ${["internal", "external", "synthesis"].map((n) => `${n} ${st(n)?.status ?? "?"}`).join(" · ")}   Coverage: ${p.coverage.internal} internal, ${p.coverage.external} external`,
-  );
-  for (const n of ["internal", "external"]) if (st(n)?.status !== "ok" && st(n)?.reason) lines.push(`  ${n}: ${st(n)!.reason}`);
+  lines.push("", ...stageLines(receipt));
   lines.push(`Receipt: ${receipt.receipt_id}${file ? `  (${file})` : "  (not written)"}${cached ? "  [cached turn]" : ""}`);
   lines.push(`Pick with: deliberate pick ${receipt.receipt_id} <option_id> [--reason "…"]`);
   return lines.join("\n");
+}
+
+/** The summary stages with their status, the reasons of those that did not go well, and a model fallback. */
+function stageLines(receipt: Receipt): string[] {
+  const p = receipt.payload;
+  const lines = [
+    `Stages: ${SUMMARY_STAGES.map((n) => `${stageTitle(n)} ${receipt.stages[n]?.status ?? "?"}`).join(" · ")}   Coverage: ${p.coverage.internal} internal, ${p.coverage.external} external`,
+  ];
+  for (const n of SUMMARY_STAGES) {
+    const s = receipt.stages[n];
+    if (s && s.status !== "ok" && s.reason) lines.push(`  ${stageTitle(n)}: ${s.reason}`);
+  }
+  const fallback = fallbackOf(receipt.synthesis);
+  if (fallback) lines.push(`  ${stageTitle("synthesis")}: rules synthesizer used — ${describeFallback(fallback)}`);
+  return lines;
 }
 
 /** Your name in picks and in `keys show`: $DELIBERATIVE_SIGNER_NAME, else user@host (only name-safe characters). */
@@ -340,7 +334,7 @@ function localSignerName(env: NodeJS.ProcessEnv): string {
 }
 
 async function pickCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, { repo: { type: "string" }, reason: { type: "string" } });
+  const { values, positionals } = parseOptions(argv, { repo: { type: "string" }, reason: { type: "string" } });
   if (positionals.length !== 2) throw new UsageError("pick needs <receipt_id> <option_id>");
   const repo = repoOption(values.repo as string | undefined);
   const [receiptId, optionId] = positionals;
@@ -381,7 +375,7 @@ function verifyLabel(r: ReceiptVerification): string {
 }
 
 async function verifyCommand(argv: string[], io: Io): Promise<number> {
-  const { values } = parse(argv, { repo: { type: "string" }, "allow-untrusted": { type: "boolean" }, json: { type: "boolean" } });
+  const { values } = parseOptions(argv, { repo: { type: "string" }, "allow-untrusted": { type: "boolean" }, json: { type: "boolean" } });
   const repo = repoOption(values.repo as string | undefined);
   const own = loadKeyFileIfExists(undefined);
   const allowUntrusted = !!values["allow-untrusted"];
@@ -418,7 +412,7 @@ async function verifyCommand(argv: string[], io: Io): Promise<number> {
 async function keysCommand(argv: string[], io: Io): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === "show") {
-    const { values, positionals } = parse(rest, { name: { type: "string" } });
+    const { values, positionals } = parseOptions(rest, { name: { type: "string" } });
     if (positionals.length) throw new UsageError("keys show takes no arguments (--name NAME sets the name on the line)");
     const name = (values.name as string | undefined) ?? localSignerName(io.env);
     if (!SIGNER_NAME.test(name)) throw new UsageError("--name: 1-100 letters, digits or ._@+-");
@@ -427,7 +421,7 @@ async function keysCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   if (sub === "add") {
-    const { values, positionals } = parse(rest, { repo: { type: "string" } });
+    const { values, positionals } = parseOptions(rest, { repo: { type: "string" } });
     if (positionals.length < 2) throw new UsageError("keys add needs <name> <public-key> (the line `deliberate keys show` prints)");
     const repo = repoOption(values.repo as string | undefined);
     const [name, ...keyParts] = positionals;
@@ -447,7 +441,7 @@ async function keysCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   if (sub === "list") {
-    const { values, positionals } = parse(rest, { repo: { type: "string" } });
+    const { values, positionals } = parseOptions(rest, { repo: { type: "string" } });
     if (positionals.length) throw new UsageError("keys list takes no arguments");
     const repo = repoOption(values.repo as string | undefined);
     const signers = await readAllowedSigners(repo, DEFAULT_RECEIPTS_DIR);
@@ -469,7 +463,7 @@ async function keysCommand(argv: string[], io: Io): Promise<number> {
 }
 
 async function listCommand(argv: string[], io: Io): Promise<number> {
-  const { values } = parse(argv, { repo: { type: "string" }, json: { type: "boolean" } });
+  const { values } = parseOptions(argv, { repo: { type: "string" }, json: { type: "boolean" } });
   const repo = repoOption(values.repo as string | undefined);
   const entries = await listReceipts(repo);
   const rows = entries.map((e) =>

@@ -5,17 +5,15 @@
 import { spawn } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { setPriority } from "node:os";
-import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { buildIndex, indexStatus, type BuildProgress, type HistoryIndexOptions } from "./core/internal/history";
+import { UsageError, cancelOnSigint, parseOptions, repoOption, type OptionValues } from "./cliCommon";
+import { describeBuildProgress } from "./shared/indexProgress";
 
 export interface IndexIo {
   out: (s: string) => void;
   err: (s: string) => void;
   stderrIsTTY: boolean;
 }
-
-export class IndexUsageError extends Error {}
 
 export const INDEX_USAGE = "deliberate index [--repo DIR] [--rebuild] [--status] [--json]";
 
@@ -25,12 +23,6 @@ function fmt(n: number): string {
 
 function size(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
-}
-
-export function describeBuildProgress(p: BuildProgress): string {
-  if (p.phase === "docs") return `Indexing history: reading documentation diffs (${fmt(p.done)} commits)`;
-  if (p.phase === "finishing") return `Indexing history: ${fmt(p.done)} commits, finishing`;
-  return `Indexing history: ${fmt(p.done)}${p.total ? ` / ${fmt(p.total)}` : ""} commits`;
 }
 
 /** Progress lines on a terminal, at most one a second (and the first one at once). */
@@ -47,49 +39,11 @@ function progressPrinter(io: IndexIo): (p: BuildProgress) => void {
 }
 
 export async function indexCommand(argv: string[], io: IndexIo): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: { repo: { type: "string" }, rebuild: { type: "boolean" }, status: { type: "boolean" }, json: { type: "boolean" }, background: { type: "boolean" } },
-      allowPositionals: false,
-      strict: true,
-    }));
-  } catch (err) {
-    throw new IndexUsageError(`${(err as Error).message.split("\n")[0]} (usage: ${INDEX_USAGE})`);
-  }
-  const repo = resolve((values.repo as string | undefined) ?? ".");
-  if (!existsSync(repo)) throw new IndexUsageError(`repository path does not exist: ${repo}`);
-  if (!statSync(repo).isDirectory()) throw new IndexUsageError(`repository path is not a directory: ${repo}`);
-  if (values.status && values.rebuild) throw new IndexUsageError("--status and --rebuild do not go together");
-
-  if (values.status) {
-    const s = await indexStatus(repo);
-    if (values.json) {
-      io.out(JSON.stringify(s, null, 2));
-      return s.error && !s.toplevel ? 2 : 0;
-    }
-    if (!s.toplevel) throw new IndexUsageError(s.error ?? `not a git repository: ${repo}`);
-    io.out(`repository: ${s.toplevel}`);
-    io.out(`index:      ${s.dir}`);
-    if (s.summary) {
-      const sm = s.summary;
-      io.out(`size:       ${size(sm.bytes)}, ${fmt(sm.commits)} commits`);
-      io.out(`last commit: ${sm.head ?? "?"}${s.behind ? ` (HEAD is now ${s.head?.slice(0, 12) ?? "?"}: updated on the next question)` : " (HEAD)"}`);
-      io.out(`built:      ${sm.builtAt ?? "?"}${sm.buildMs ? ` in ${(sm.buildMs / 1000).toFixed(1)} s` : ""}; updated ${sm.updatedAt ?? "?"}`);
-    } else if (s.exists) {
-      io.out(`state:      unreadable (${s.error ?? "?"}); the next build replaces it`);
-    } else {
-      io.out(`state:      not built yet${s.head ? "" : " (no commits)"}`);
-    }
-    if (s.building) {
-      const p = s.building.progress;
-      io.out(`building:   process ${s.building.pid}${p ? `, ${describeBuildProgress(p).replace(/^Indexing history: /, "")}` : ""}`);
-    }
-    io.out("delete it with: rm -rf " + (s.dir ?? "<dir>") + " (the next build recreates it)");
-    return 0;
-  }
-
+  const options = { repo: { type: "string" }, rebuild: { type: "boolean" }, status: { type: "boolean" }, json: { type: "boolean" }, background: { type: "boolean" } } as const;
+  const { values } = parseOptions(argv, options, { positionals: false, usage: INDEX_USAGE });
+  const repo = repoOption(values.repo as string | undefined);
+  if (values.status && values.rebuild) throw new UsageError("--status and --rebuild do not go together");
+  if (values.status) return statusCommand(repo, !!values.json, io);
   if (values.background) {
     // A detached build started by a question: low priority, no output.
     try {
@@ -98,45 +52,79 @@ export async function indexCommand(argv: string[], io: IndexIo): Promise<number>
       // not permitted: run at normal priority
     }
   }
-  const controller = new AbortController();
-  const onSigint = () => controller.abort(Object.assign(new Error("cancelled"), { name: "AbortError" }));
-  process.once("SIGINT", onSigint);
-  try {
-    const quiet = !!values.background || !!values.json;
-    const r = await buildIndex(repo, {
+  return buildCommand(repo, values, io);
+}
+
+/** `index --status`: size, last indexed commit, when it was built, a build in progress. */
+async function statusCommand(repo: string, json: boolean, io: IndexIo): Promise<number> {
+  const s = await indexStatus(repo);
+  if (json) {
+    io.out(JSON.stringify(s, null, 2));
+    return s.error && !s.toplevel ? 2 : 0;
+  }
+  if (!s.toplevel) throw new UsageError(s.error ?? `not a git repository: ${repo}`);
+  io.out(`repository: ${s.toplevel}`);
+  io.out(`index:      ${s.dir}`);
+  if (s.summary) {
+    const sm = s.summary;
+    io.out(`size:       ${size(sm.bytes)}, ${fmt(sm.commits)} commits`);
+    io.out(`last commit: ${sm.head ?? "?"}${s.behind ? ` (HEAD is now ${s.head?.slice(0, 12) ?? "?"}: updated on the next question)` : " (HEAD)"}`);
+    io.out(`built:      ${sm.builtAt ?? "?"}${sm.buildMs ? ` in ${(sm.buildMs / 1000).toFixed(1)} s` : ""}; updated ${sm.updatedAt ?? "?"}`);
+  } else if (s.exists) {
+    io.out(`state:      unreadable (${s.error ?? "?"}); the next build replaces it`);
+  } else {
+    io.out(`state:      not built yet${s.head ? "" : " (no commits)"}`);
+  }
+  if (s.building) {
+    const p = s.building.progress;
+    io.out(`building:   process ${s.building.pid}${p ? `, ${describeBuildProgress(p, "")}` : ""}`);
+  }
+  io.out("delete it with: rm -rf " + (s.dir ?? "<dir>") + " (the next build recreates it)");
+  return 0;
+}
+
+/** `index [--rebuild]`: builds or updates the index now; Ctrl-C cancels. */
+async function buildCommand(repo: string, values: OptionValues, io: IndexIo): Promise<number> {
+  const quiet = !!values.background || !!values.json;
+  const r = await cancelOnSigint((signal) =>
+    buildIndex(repo, {
       rebuild: !!values.rebuild,
-      signal: controller.signal,
+      signal,
       onProgress: io.stderrIsTTY && !quiet ? progressPrinter(io) : undefined,
       log: (l) => io.err(`deliberate: ${l}`),
-    });
-    if (values.json) {
-      const { state, ...rest } = r;
-      io.out(JSON.stringify({ ...rest, ...(state ? { toplevel: state.toplevel, file: state.file } : {}) }, null, 2));
-      return r.error ? 2 : r.action === "busy" ? 1 : 0;
-    }
-    if (values.background) return 0;
-    if (r.error) throw new IndexUsageError(r.error);
-    const where = r.state?.file ?? "";
-    const bytes = where && existsSync(where) ? statSync(where).size : 0;
-    switch (r.action) {
-      case "empty":
-        io.out("no commits yet: nothing to index");
-        return 0;
-      case "busy":
-        io.err(`deliberate: another process (pid ${r.holder ?? "?"}) is building this index; \`deliberate index --status\` shows its progress`);
-        return 1;
-      case "current":
-        io.out(`history index is up to date: ${fmt(r.commits ?? 0)} commits, ${size(bytes)} (${where})`);
-        return 0;
-      case "built":
-        io.out(`indexed ${fmt(r.added)} commits in ${(r.ms / 1000).toFixed(1)} s: ${size(bytes)}${r.reason ? ` (rebuilt: ${r.reason})` : ""} (${where})`);
-        return 0;
-      default:
-        io.out(`history index ${r.action === "resynced" ? `re-synced (${r.reason ?? "history rewritten"})` : "updated"}: +${fmt(r.added)}${r.removed ? ` −${fmt(r.removed)}` : ""} commits in ${r.ms} ms, ${fmt(r.commits ?? 0)} in all (${where})`);
-        return 0;
-    }
-  } finally {
-    process.removeListener("SIGINT", onSigint);
+    }),
+  );
+  if (values.json) {
+    const { state, ...rest } = r;
+    io.out(JSON.stringify({ ...rest, ...(state ? { toplevel: state.toplevel, file: state.file } : {}) }, null, 2));
+    return r.error ? 2 : r.action === "busy" ? 1 : 0;
+  }
+  if (values.background) return 0;
+  if (r.error) throw new UsageError(r.error);
+  return reportBuild(r, io);
+}
+
+type BuildResult = Awaited<ReturnType<typeof buildIndex>>;
+
+function reportBuild(r: BuildResult, io: IndexIo): number {
+  const where = r.state?.file ?? "";
+  const bytes = where && existsSync(where) ? statSync(where).size : 0;
+  switch (r.action) {
+    case "empty":
+      io.out("no commits yet: nothing to index");
+      return 0;
+    case "busy":
+      io.err(`deliberate: another process (pid ${r.holder ?? "?"}) is building this index; \`deliberate index --status\` shows its progress`);
+      return 1;
+    case "current":
+      io.out(`history index is up to date: ${fmt(r.commits ?? 0)} commits, ${size(bytes)} (${where})`);
+      return 0;
+    case "built":
+      io.out(`indexed ${fmt(r.added)} commits in ${(r.ms / 1000).toFixed(1)} s: ${size(bytes)}${r.reason ? ` (rebuilt: ${r.reason})` : ""} (${where})`);
+      return 0;
+    default:
+      io.out(`history index ${r.action === "resynced" ? `re-synced (${r.reason ?? "history rewritten"})` : "updated"}: +${fmt(r.added)}${r.removed ? ` −${fmt(r.removed)}` : ""} commits in ${r.ms} ms, ${fmt(r.commits ?? 0)} in all (${where})`);
+      return 0;
   }
 }
 

@@ -7,11 +7,12 @@ import "@vscode-elements/elements/dist/vscode-collapsible/index.js";
 import "@vscode-elements/elements/dist/vscode-textarea/index.js";
 import "@vscode-elements/elements/dist/vscode-single-select/index.js";
 import "@vscode-elements/elements/dist/vscode-option/index.js";
+import { UNDECIDABLE } from "../src/core/constants";
+import { describeFallback, isModelFailure } from "../src/core/fallback";
 import type { Citation, Option, StageStatus } from "../src/core/schemas";
-import type { HostToWebview, PickerModel, ProtocolVersion, WebviewRequest } from "../src/shared/protocol";
-
-const UNDECIDABLE = "undecidable-on-current-evidence";
-const PROTOCOL: ProtocolVersion = 1;
+import { SUMMARY_STAGES, stageTitle } from "../src/core/stages";
+import { PROTOCOL_VERSION, PendingRequests, type PickerModel, type RequestMethod, type RequestParams } from "../src/shared/protocol";
+import { checkResult, parseHostMessage } from "../src/shared/protocolSchemas";
 
 interface SavedState {
   folderUri: string;
@@ -23,8 +24,8 @@ const app = document.getElementById("app") as HTMLElement;
 
 let model: PickerModel | undefined;
 let overrideOpen = false;
-let nextRequest = 1;
-const pending = new Map<string, (r: Extract<HostToWebview, { type: "response" }>) => void>();
+/** Requests in flight: each settles with its reply, or rejects after REQUEST_TIMEOUT_MS. */
+const requests = new PendingRequests({ post: (message) => vscode.postMessage(message), checkResult });
 
 // ---------------------------------------------------------------------------------------------------------
 // DOM helpers: text only.
@@ -60,17 +61,6 @@ function letter(i: number): string {
 // ---------------------------------------------------------------------------------------------------------
 // Host messaging.
 
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-type RequestBody = DistributiveOmit<WebviewRequest, "requestId">;
-
-function request(msg: RequestBody): Promise<Extract<HostToWebview, { type: "response" }>> {
-  const requestId = `r${nextRequest++}`;
-  return new Promise((resolve) => {
-    pending.set(requestId, resolve);
-    vscode.postMessage({ ...msg, requestId });
-  });
-}
-
 let toastTimer: ReturnType<typeof setTimeout> | undefined;
 function toast(text: string, kind: "info" | "error" = "info"): void {
   const el = document.getElementById("toast");
@@ -81,31 +71,37 @@ function toast(text: string, kind: "info" | "error" = "info"): void {
   toastTimer = setTimeout(() => (el.className = "toast"), kind === "error" ? 8000 : 4000);
 }
 
-async function run(button: HTMLElement | undefined, msg: RequestBody): Promise<void> {
+/**
+ * Asks the host for an effect, with `button` disabled meanwhile. Success shows the host's notice; a failure, a
+ * malformed reply or no reply in time shows one error line, and the button is usable again either way.
+ */
+async function run<M extends RequestMethod>(button: HTMLElement | undefined, method: M, params: RequestParams<M>): Promise<void> {
   button?.setAttribute("disabled", "");
   document.body.classList.add("busy");
   try {
-    const res = await request(msg);
-    if (res.ok) {
-      if (res.message) toast(res.message);
-    } else toast(res.error, "error");
+    const result = (await requests.send(method, params)) as { message?: string } | null;
+    if (result?.message) toast(result.message);
+  } catch (err) {
+    toast(err instanceof Error ? err.message : String(err), "error");
   } finally {
     button?.removeAttribute("disabled");
     document.body.classList.remove("busy");
   }
 }
 
+/** A click handler that runs a request with the clicked control disabled. */
+function onClick<M extends RequestMethod>(method: M, params: RequestParams<M>): EventListener {
+  return ((e: Event) => void run(e.currentTarget as HTMLElement, method, params)) as EventListener;
+}
+
 window.addEventListener("message", (event: MessageEvent) => {
-  const msg = event.data as HostToWebview;
-  if (!msg || typeof msg !== "object") return;
+  const msg = parseHostMessage(event.data);
+  if (!msg) return;
   if (msg.type === "render") {
     model = msg.model;
     vscode.setState({ folderUri: model.folderUri, receiptId: model.receiptId });
     render();
-  } else if (msg.type === "response") {
-    pending.get(msg.requestId)?.(msg);
-    pending.delete(msg.requestId);
-  }
+  } else requests.settle(msg);
 });
 
 // ---------------------------------------------------------------------------------------------------------
@@ -148,7 +144,7 @@ function citeButton(id: string, opts: { compact?: boolean; stacked?: boolean } =
       class: `cite${c.resolution_failed ? " unresolved" : ""}${opts.compact ? " compact" : ""}${opts.stacked ? " stacked" : ""}`,
       "data-citation-id": c.id,
       title: `Open ${k.label}: ${location(c)}${c.resolution_failed ? " (no longer resolves)" : ""}`,
-      onclick: ((e: Event) => void run(e.currentTarget as HTMLElement, { type: "openCitation", citationId: c.id })) as EventListener,
+      onclick: onClick("openCitation", { citationId: c.id }),
     },
     h("span", { class: "cite-num" }, `${i + 1}`),
     h("span", { class: "cite-kind", "aria-hidden": "true" }, k.glyph),
@@ -164,11 +160,12 @@ function levelBadge(name: string, level: string): HTMLElement {
 
 function stageChip(name: string, s: StageStatus | undefined): HTMLElement {
   const status = s?.status ?? "skipped";
+  const title = stageTitle(name);
   const chip = h(
     "span",
-    { class: `stage stage-${status}`, title: s?.reason ? `${name}: ${status} — ${s.reason}` : `${name}: ${status}` },
+    { class: `stage stage-${status}`, "data-stage": name, title: s?.reason ? `${title}: ${status} — ${s.reason}` : `${title}: ${status}` },
     h("span", { class: "stage-dot", "aria-hidden": "true" }),
-    h("span", { class: "stage-name" }, name),
+    h("span", { class: "stage-name" }, title),
     h("span", { class: "stage-status" }, status + (s && s.count && status === "ok" ? ` · ${s.count}` : "")),
   );
   return chip;
@@ -203,7 +200,7 @@ function renderStages(m: PickerModel): HTMLElement {
   return h(
     "section",
     { class: "stages", "aria-label": "Stage status and coverage" },
-    h("div", { class: "stage-line", id: "stage-line" }, stageChip("internal", m.stages.internal), stageChip("external", m.stages.external), stageChip("synthesis", m.stages.synthesis)),
+    h("div", { class: "stage-line", id: "stage-line" }, ...SUMMARY_STAGES.map((n) => stageChip(n, m.stages[n]))),
     h(
       "div",
       { class: "coverage", id: "coverage", title: "How much cited evidence the options rest on" },
@@ -212,14 +209,15 @@ function renderStages(m: PickerModel): HTMLElement {
       h("span", null, h("strong", null, String(cov.external)), " external"),
       h("span", null, "top score ", h("strong", null, cov.top_score.toFixed(3))),
     ),
-    ...["internal", "external", "synthesis"]
-      .map((n) => [n, m.stages[n]] as const)
+    ...SUMMARY_STAGES.map((n) => [n, m.stages[n]] as const)
       .filter(([, s]) => s && s.status !== "ok" && s.reason)
-      .map(([n, s]) => h("p", { class: "stage-reason" }, h("strong", null, `${n}: `), s!.reason!)),
+      .map(([n, s]) => h("p", { class: "stage-reason" }, h("strong", null, `${stageTitle(n)}: `), s!.reason!)),
     // A model step that did not count: the plan or the synthesis fell back to the rules path, and why.
-    m.stages.plan?.reason ? h("p", { class: "stage-reason", id: "plan-reason" }, h("strong", null, "plan: "), m.stages.plan.reason) : null,
-    m.synthesis.fallbackReason
-      ? h("p", { class: "stage-reason", id: "synthesis-fallback" }, h("strong", null, "synthesis: "), `rules synthesizer used — ${m.synthesis.fallbackReason}`)
+    m.fallbacks.plan
+      ? h("p", { class: "stage-reason", id: "plan-reason" }, h("strong", null, `${stageTitle("plan")}: `), `rules plan used — ${describeFallback(m.fallbacks.plan)}`)
+      : null,
+    m.fallbacks.synthesis
+      ? h("p", { class: "stage-reason", id: "synthesis-fallback" }, h("strong", null, `${stageTitle("synthesis")}: `), `rules synthesizer used — ${describeFallback(m.fallbacks.synthesis)}`)
       : null,
   );
 }
@@ -227,9 +225,10 @@ function renderStages(m: PickerModel): HTMLElement {
 function synthesisPill(m: PickerModel): HTMLElement {
   const s = m.synthesis;
   if (s.mode === "model") return h("span", { class: "pill", id: "synthesis-mode", title: `Options weighed by ${s.model ?? "the model"}` }, `model synthesis${s.model ? ` · ${s.model}` : ""}`);
-  if (s.fallbackReason) {
-    const failed = !/^no-evidence\b/.test(s.fallbackReason);
-    return h("span", { class: failed ? "pill warn" : "pill", id: "synthesis-mode", title: s.fallbackReason }, failed ? "rules synthesis · model failed" : "rules synthesis");
+  const fallback = m.fallbacks.synthesis;
+  if (fallback) {
+    const failed = isModelFailure(fallback);
+    return h("span", { class: failed ? "pill warn" : "pill", id: "synthesis-mode", title: describeFallback(fallback) }, failed ? "rules synthesis · model failed" : "rules synthesis");
   }
   return h("span", { class: "pill", id: "synthesis-mode", title: "Offline rules synthesizer" }, "rules synthesis");
 }
@@ -302,7 +301,7 @@ function renderOption(m: PickerModel, o: Option, i: number): HTMLElement {
       "data-option-id": o.id,
       secondary: !recommended && !picked,
       "aria-label": `Pick ${o.title}`,
-      onclick: ((e: Event) => void run(e.currentTarget as HTMLElement, { type: "pick", optionId: o.id })) as EventListener,
+      onclick: onClick("pick", { optionId: o.id }),
     },
     picked ? "✓ Picked" : m.operatorPick ? "Pick this instead" : recommended ? "Pick (recommended)" : "Pick",
   );
@@ -398,7 +397,7 @@ function renderToolbar(m: PickerModel): HTMLElement {
     { class: "toolbar", role: "toolbar", "aria-label": "Decision actions" },
     h(
       "vscode-button",
-      { secondary: true, id: "copy-md", onclick: ((e: Event) => void run(e.currentTarget as HTMLElement, { type: "copyMarkdown" })) as EventListener },
+      { secondary: true, id: "copy-md", onclick: onClick("copyMarkdown", {}) },
       "Copy as Markdown",
     ),
     others.length
@@ -419,7 +418,7 @@ function renderToolbar(m: PickerModel): HTMLElement {
       : null,
     h(
       "vscode-button",
-      { secondary: true, id: "open-json", onclick: ((e: Event) => void run(e.currentTarget as HTMLElement, { type: "openReceiptFile" })) as EventListener },
+      { secondary: true, id: "open-json", onclick: onClick("openReceiptFile", {}) },
       "Open receipt file",
     ),
   );
@@ -448,7 +447,7 @@ function renderOverride(m: PickerModel): HTMLElement | null {
         }
         const optionId = select.value || others[0]!.id;
         overrideOpen = false; // the host re-renders with the pick before it answers
-        await run(e.currentTarget as HTMLElement, { type: "pick", optionId, reason: text });
+        await run(e.currentTarget as HTMLElement, "pick", { optionId, reason: text });
       }) as EventListener,
     },
     "Record override",
@@ -502,4 +501,4 @@ function render(): void {
   if (focusKey) (document.querySelector(focusKey) as HTMLElement | null)?.focus();
 }
 
-vscode.postMessage({ type: "ready", protocol: PROTOCOL });
+vscode.postMessage({ type: "ready", protocol: PROTOCOL_VERSION });

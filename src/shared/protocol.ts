@@ -1,50 +1,65 @@
-// The one message protocol between the extension host and the option-picker webview. Pure data: no vscode and
-// no DOM imports, so both sides compile it. Webview -> host messages are validated by the host with zod (a
-// malformed message is logged and ignored); host -> webview messages are typed here and built only by the host.
+// The one message protocol between the extension host and the option-picker webview. Zod-free and DOM-free, so
+// both sides compile it and the webview bundles it; the zod schemas that validate each direction are in
+// protocolSchemas.ts.
 //
 // Handshake: the webview posts `ready` once its script has run (and again whenever VS Code recreates the frame,
-// e.g. after the tab was hidden); the host answers with `render`. Requests carry a `requestId` and are answered
-// by exactly one `response` with the same id.
-import { z } from "zod";
-import type { OperatorPick, OptionPicker, StageStatus } from "../core/schemas";
+// e.g. after the tab was hidden); the host answers with `render`.
+//
+// Requests: each is a typed [params, result] pair in `PickerRequests`. The webview sends `{type: "request", id,
+// method, params}`; the host answers with exactly one `{type: "reply", id, ok, result | error}`. The webview's
+// `PendingRequests` gives every request a timeout, so a lost reply rejects with a clear one-line error instead of
+// leaving a button pending forever.
+import type { Fallback, OperatorPick, OptionPicker, StageStatus } from "../core/schemas";
+import { oneLine } from "../core/text";
 
 /** Bumped on any incompatible change; the webview sends it in `ready`. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 export type ProtocolVersion = typeof PROTOCOL_VERSION;
 
+/** How long the webview waits for a reply before it gives up on a request. */
+export const REQUEST_TIMEOUT_MS = 15_000;
+
+/** A line the webview shows once a request succeeded. */
+export interface Notice {
+  message: string;
+}
+
+/** No parameters. */
+export type NoParams = Record<string, never>;
+
+/** Every request the picker makes of the host, as [params, result]. */
+export interface PickerRequests {
+  openCitation: [params: { citationId: string }, result: null];
+  pick: [params: { optionId: string; /** Present for "Override with reason". */ reason?: string }, result: Notice];
+  copyMarkdown: [params: NoParams, result: Notice];
+  openReceiptFile: [params: NoParams, result: null];
+}
+
+export type RequestMethod = keyof PickerRequests;
+export type RequestParams<M extends RequestMethod> = PickerRequests[M][0];
+export type RequestResult<M extends RequestMethod> = PickerRequests[M][1];
+
+export const REQUEST_METHODS = ["openCitation", "pick", "copyMarkdown", "openReceiptFile"] as const satisfies readonly RequestMethod[];
+
+/** What each request is called in an error line. */
+const REQUEST_LABELS: Record<RequestMethod, string> = {
+  openCitation: "opening the citation",
+  pick: "recording the pick",
+  copyMarkdown: "copying as Markdown",
+  openReceiptFile: "opening the receipt file",
+};
+
 // ---------------------------------------------------------------------------------------------------------
-// Webview -> host
+// Messages
 
-const RequestId = z.string().min(1).max(64);
+export interface ReadyMessage {
+  type: "ready";
+  protocol: ProtocolVersion;
+}
 
-export const ReadyMessageSchema = z.object({ type: z.literal("ready"), protocol: z.literal(PROTOCOL_VERSION) }).strict();
-export const OpenCitationMessageSchema = z
-  .object({ type: z.literal("openCitation"), requestId: RequestId, citationId: z.string().min(1).max(200) })
-  .strict();
-export const PickMessageSchema = z
-  .object({
-    type: z.literal("pick"),
-    requestId: RequestId,
-    optionId: z.string().min(1).max(200),
-    /** Present for "Override with reason". */
-    reason: z.string().max(2000).optional(),
-  })
-  .strict();
-export const CopyMarkdownMessageSchema = z.object({ type: z.literal("copyMarkdown"), requestId: RequestId }).strict();
-export const OpenReceiptFileMessageSchema = z.object({ type: z.literal("openReceiptFile"), requestId: RequestId }).strict();
+export type RequestMessage = { [M in RequestMethod]: { type: "request"; id: string; method: M; params: RequestParams<M> } }[RequestMethod];
 
-export const WebviewToHostSchema = z.discriminatedUnion("type", [
-  ReadyMessageSchema,
-  OpenCitationMessageSchema,
-  PickMessageSchema,
-  CopyMarkdownMessageSchema,
-  OpenReceiptFileMessageSchema,
-]);
-export type WebviewToHost = z.infer<typeof WebviewToHostSchema>;
-export type WebviewRequest = Exclude<WebviewToHost, { type: "ready" }>;
-
-// ---------------------------------------------------------------------------------------------------------
-// Host -> webview
+export type WebviewToHost = ReadyMessage | RequestMessage;
 
 export type SignatureState = "valid" | "invalid";
 
@@ -61,7 +76,9 @@ export interface PickerModel {
   stages: Record<string, StageStatus>;
   operatorPick: OperatorPick | null;
   signature: { state: SignatureState; keyId: string; reason?: string };
-  synthesis: { mode: "rules" | "model"; model?: string; fallbackReason?: string };
+  synthesis: { mode: "rules" | "model"; model?: string };
+  /** Why a model step fell back to the rules path (read with core's fallbackOf, old receipts included). */
+  fallbacks: { plan?: Fallback; synthesis?: Fallback };
   /** The question came from the editor here. */
   context?: { file?: string; line?: number };
   /** True when this turn was answered from the turn cache. */
@@ -70,15 +87,119 @@ export interface PickerModel {
   classMismatch?: boolean;
 }
 
-export type HostToWebview =
-  | { type: "render"; model: PickerModel }
-  | { type: "response"; requestId: string; ok: true; message?: string }
-  | { type: "response"; requestId: string; ok: false; error: string };
+export interface RenderMessage {
+  type: "render";
+  model: PickerModel;
+}
 
-/** Parses a webview message; returns a one-line error for the log when it is malformed. */
-export function parseWebviewMessage(raw: unknown): { ok: true; message: WebviewToHost } | { ok: false; error: string } {
-  const result = WebviewToHostSchema.safeParse(raw);
-  if (result.success) return { ok: true, message: result.data };
-  const issue = result.error.issues[0];
-  return { ok: false, error: `${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "invalid message"}` };
+export type ReplyMessage = { type: "reply"; id: string; ok: true; result: unknown } | { type: "reply"; id: string; ok: false; error: string };
+
+export type HostToWebview = RenderMessage | ReplyMessage;
+
+// ---------------------------------------------------------------------------------------------------------
+// The host: one handler per request, and the reply for a request.
+
+export type RequestHandlers = { [M in RequestMethod]: (params: RequestParams<M>) => Promise<RequestResult<M>> };
+
+/** Runs the request's handler; a handler that throws becomes an `ok: false` reply with the error's first line. */
+export async function answer(handlers: RequestHandlers, message: RequestMessage, onError?: (err: unknown) => void): Promise<ReplyMessage> {
+  const handler = handlers[message.method] as (params: unknown) => Promise<unknown>;
+  try {
+    return { type: "reply", id: message.id, ok: true, result: await handler(message.params) };
+  } catch (err) {
+    onError?.(err);
+    return { type: "reply", id: message.id, ok: false, error: oneLine(err) || "failed" };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The webview: requests in flight, each settled by its reply, its timeout, or a post that failed.
+
+export type RequestFailure = "timeout" | "host-error" | "invalid-reply" | "unsent";
+
+/** Why a request did not succeed; `message` is one line for the user. */
+export class RequestError extends Error {
+  constructor(
+    message: string,
+    readonly failure: RequestFailure,
+  ) {
+    super(message);
+    this.name = "RequestError";
+  }
+}
+
+export interface RequestTransport {
+  post(message: RequestMessage): void;
+  /** Checks a successful reply's result against its method; an error line when it does not fit. */
+  checkResult?(method: RequestMethod, result: unknown): string | undefined;
+  /** Timers (the test passes fakes). */
+  setTimer?(fn: () => void, ms: number): unknown;
+  clearTimer?(handle: unknown): void;
+}
+
+interface Pending {
+  method: RequestMethod;
+  resolve(result: unknown): void;
+  reject(err: RequestError): void;
+  timer: unknown;
+}
+
+export class PendingRequests {
+  private next = 0;
+  private readonly pending = new Map<string, Pending>();
+  private readonly setTimer: (fn: () => void, ms: number) => unknown;
+  private readonly clearTimer: (handle: unknown) => void;
+
+  constructor(
+    private readonly transport: RequestTransport,
+    private readonly timeoutMs = REQUEST_TIMEOUT_MS,
+  ) {
+    this.setTimer = transport.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
+    this.clearTimer = transport.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
+  }
+
+  /** How many requests await their reply. */
+  get size(): number {
+    return this.pending.size;
+  }
+
+  /** Sends a request; resolves with its result, or rejects with a RequestError (never hangs past the timeout). */
+  send<M extends RequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>> {
+    const id = `r${++this.next}`;
+    return new Promise<RequestResult<M>>((resolve, reject) => {
+      const timer = this.setTimer(() => {
+        this.pending.delete(id);
+        reject(new RequestError(`No answer from the editor after ${Math.round(this.timeoutMs / 1000)} s while ${REQUEST_LABELS[method]}. Try again.`, "timeout"));
+      }, this.timeoutMs);
+      this.pending.set(id, { method, resolve: resolve as (r: unknown) => void, reject, timer });
+      try {
+        this.transport.post({ type: "request", id, method, params } as RequestMessage);
+      } catch (err) {
+        this.finish(id);
+        reject(new RequestError(`Could not reach the editor while ${REQUEST_LABELS[method]}: ${err instanceof Error ? err.message : String(err)}`, "unsent"));
+      }
+    });
+  }
+
+  /** Settles the request a reply answers. False for an id that is not pending (e.g. a reply after its timeout). */
+  settle(reply: ReplyMessage): boolean {
+    const p = this.finish(reply.id);
+    if (!p) return false;
+    if (!reply.ok) {
+      p.reject(new RequestError(reply.error, "host-error"));
+      return true;
+    }
+    const problem = this.transport.checkResult?.(p.method, reply.result);
+    if (problem) p.reject(new RequestError(`The editor's answer to ${REQUEST_LABELS[p.method]} was malformed (${problem}).`, "invalid-reply"));
+    else p.resolve(reply.result);
+    return true;
+  }
+
+  private finish(id: string): Pending | undefined {
+    const p = this.pending.get(id);
+    if (!p) return undefined;
+    this.pending.delete(id);
+    this.clearTimer(p.timer);
+    return p;
+  }
 }

@@ -2,8 +2,9 @@
 // map lookup in the receipt index: no I/O per keystroke. Lenses refresh when receipts or settings change.
 import * as vscode from "vscode";
 import { PLAIN_TODO_LINE, mayBeOpenQuestionTodo, stripCommentMarkers } from "../core/classify";
+import { SECTION } from "./constants";
 import { readSettings } from "./config";
-import { loadCore } from "./lazyCore";
+import { loadHeavyBundle } from "./loadHeavyBundle";
 import { pickedTitle, type ReceiptIndex } from "./receiptIndex";
 
 // Comment openers across languages: // /* * # -- ; <!-- % ' REM {- (*
@@ -50,7 +51,7 @@ export function findQuestionLines(text: string, matcher: QuestionMatcher, maxLin
     const question = stripCommentMarkers(raw);
     if (!question) continue;
     // isOpenQuestionTodo needs the tagger (core bundle); the cheap check keeps most TODOs from loading it.
-    if (plain && !(mayBeOpenQuestionTodo(raw) && loadCore().isOpenQuestionTodo(raw))) continue;
+    if (plain && !(mayBeOpenQuestionTodo(raw) && loadHeavyBundle().isOpenQuestionTodo(raw))) continue;
     out.push({ line: i, raw, question });
   }
   return out;
@@ -67,7 +68,7 @@ export class QuestionCodeLensProvider implements vscode.CodeLensProvider, vscode
     this.disposables.push(
       index.onDidChange(() => this.changed.fire()),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration("deliberativeSearch.codeLens")) {
+        if (e.affectsConfiguration(`${SECTION}.codeLens`)) {
           this.matcher = undefined;
           this.changed.fire();
         }

@@ -1,33 +1,15 @@
 // The extension's settings, read in one place and validated with zod. An invalid value falls back to its
 // default and is reported once (log + warning), so a typo in settings.json never breaks a command.
 //
-// This module is on the activation path, so it stays zod-free: the schemas and the pure `parseSettings` live in
-// settingsSchema.ts, bundled into dist/core.js and loaded on first use through `loadCore()`. `vscode` is loaded on
-// first use rather than at import, so the unit tests (test/unit/vscode-config.test.ts) run this under plain Node.
+// This module is on the activation path, so it stays zod-free: the schemas and the one `parseSettings` live in
+// settingsSchema.ts, in the heavy bundle, loaded on first use through `loadHeavyBundle()`. `vscode` is loaded on
+// first use rather than at import, so the unit tests run this under plain Node.
 import type * as vscodeTypes from "vscode";
 import type { ExternalSources } from "../core/pipeline";
 import type { DeliberationConfig } from "../core/types";
-import { loadCore } from "./lazyCore";
-import type { SettingProblem, Settings } from "./settingsSchema";
-
-export type { SettingProblem, Settings } from "./settingsSchema";
-
-export const SECTION = "deliberativeSearch";
-
-export const DEFAULT_CODELENS_TAGS = ["TODO(decide)", "DECIDE:", "OPEN QUESTION:", "QUESTION:"];
-
-export const MODEL_PROVIDERS = ["none", "openai", "vscode-lm"] as const;
-export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
-
-export const DEFAULT_MODEL_BASE_URL = "https://api.openai.com/v1";
-
-/**
- * Pure: validates every setting read through `read(key, strictest)` (undefined/null = not set). Invalid values fall
- * back to their defaults and are reported through `onInvalid`. (Loads dist/core.js on first call.)
- */
-export function parseSettings(read: (key: string, strictest: boolean) => unknown, onInvalid: (p: SettingProblem) => void = () => {}): Settings {
-  return loadCore().parseSettings(read, onInvalid);
-}
+import { SECTION } from "./constants";
+import { loadHeavyBundle } from "./loadHeavyBundle";
+import type { Settings } from "./settingsSchema";
 
 const warned = new Set<string>();
 let warn: (message: string) => void = () => {};
@@ -46,7 +28,7 @@ function vscodeApi(): typeof vscodeTypes {
 export function readSettings(scope?: vscodeTypes.ConfigurationScope): Settings {
   const vscode = vscodeApi();
   const cfg = vscode.workspace.getConfiguration(SECTION, scope);
-  return parseSettings(
+  return loadHeavyBundle().parseSettings(
     (key, strictest) => {
       if (strictest) {
         const i = cfg.inspect<unknown>(key);
@@ -82,40 +64,4 @@ export function toExternalSources(s: Settings): ExternalSources {
     ...(s.externalSearxngUrl ? { searxngUrl: s.externalSearxngUrl } : {}),
     ...(s.externalAllowHosts.length ? { allowHosts: [...s.externalAllowHosts] } : {}),
   };
-}
-
-/** The model settings, with `offline` applied: offline forbids any network, the model included. */
-export interface ModelSettings {
-  provider: ModelProvider;
-  /** Set when a provider was configured but offline mode turned it off. */
-  offlineOverride?: ModelProvider;
-  baseUrl: string;
-  name: string;
-  timeoutMs: number;
-  /** Undefined: each call's own limit. */
-  maxTokens?: number;
-  temperature: number;
-  planFirst: boolean;
-  evidenceTokenBudget: number;
-  keepInternalLocal: boolean;
-}
-
-export function toModelSettings(s: Settings): ModelSettings {
-  const offlineOverride = s.offline && s.modelProvider !== "none" ? s.modelProvider : undefined;
-  return {
-    provider: offlineOverride ? "none" : s.modelProvider,
-    ...(offlineOverride ? { offlineOverride } : {}),
-    baseUrl: s.modelBaseUrl,
-    name: s.modelName,
-    timeoutMs: s.modelTimeoutMs,
-    ...(s.modelMaxTokens > 0 ? { maxTokens: s.modelMaxTokens } : {}),
-    temperature: s.modelTemperature,
-    planFirst: s.modelPlanFirst,
-    evidenceTokenBudget: s.modelEvidenceTokenBudget,
-    keepInternalLocal: s.modelKeepInternalLocal,
-  };
-}
-
-export function affectsSettings(e: vscodeTypes.ConfigurationChangeEvent): boolean {
-  return e.affectsConfiguration(SECTION);
 }

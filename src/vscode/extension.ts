@@ -1,20 +1,25 @@
 // Extension entry point. Activation only wires things up: commands, the sidebar tree, the CodeLens provider,
 // the git content provider and the picker's serializer. Nothing here reads the workspace; the receipt index loads
-// on first need, and the core pipeline (discovery, experts, synthesis, signing) is loaded on first use.
+// on first need, and the heavy bundle (the core pipeline, discovery, experts, synthesis, signing) on first use.
 import * as vscode from "vscode";
 import { GIT_SCHEME, GitContentProvider } from "./citations";
 import { QuestionCodeLensProvider } from "./codelens";
+import { registerCommand, type CommandHandler, type CommandOptions } from "./commands";
 import { setConfigWarningSink } from "./config";
 import { EgressPreviewDocuments, ModelConsent } from "./consent";
+import { PICKER_VIEW_TYPE, VIEW_ID } from "./constants";
 import { Deliberations } from "./deliberate";
+import { ConsentCommands } from "./egressPreview";
+import { HistoryIndexing } from "./historyIndexing";
 import { Log } from "./log";
-import { PICKER_VIEW_TYPE, PickerPanels } from "./pickerPanel";
+import { ModelChoice } from "./modelChoice";
+import { PickerPanels } from "./pickerPanel";
 import { ReceiptCommands } from "./receiptCommands";
-import { ReceiptIndex } from "./receiptIndex";
+import { ReceiptIndex, pickedTitle } from "./receiptIndex";
 import { ReceiptsTreeProvider, type TreeNode } from "./receiptsTree";
 import { Secrets } from "./secrets";
 
-export const VIEW_ID = "deliberativeSearch.receipts";
+export { VIEW_ID } from "./constants";
 
 /** What other extensions (and the extension-host tests) can use. */
 export interface DeliberativeSearchApi {
@@ -26,6 +31,8 @@ export interface DeliberativeSearchApi {
   receipts(): Array<{ receiptId: string; question?: string; state: string; picked?: string; file: string }>;
 }
 
+type CommandTable = [id: string, handler: CommandHandler, opts?: CommandOptions][];
+
 export function activate(context: vscode.ExtensionContext): DeliberativeSearchApi {
   const log = new Log();
   setConfigWarningSink((m) => log.warn(m));
@@ -35,22 +42,32 @@ export function activate(context: vscode.ExtensionContext): DeliberativeSearchAp
   const index = new ReceiptIndex(log, ownPublicKey);
   const pickers = new PickerPanels(context.extensionUri, index, secrets, log);
   const previews = new EgressPreviewDocuments();
-  const deliberations = new Deliberations(index, pickers, secrets, log, new ModelConsent(context.workspaceState), previews);
+  const consent = new ModelConsent(context.workspaceState);
+  const models = new ModelChoice(secrets, log, consent, previews);
+  const deliberations = new Deliberations(index, pickers, secrets, log, models, new HistoryIndexing(log));
+  const consentCommands = new ConsentCommands(secrets, log, models, consent, previews);
   const receipts = new ReceiptCommands(index, pickers, log, ownPublicKey);
   const tree = new ReceiptsTreeProvider(index);
   const codeLens = new QuestionCodeLensProvider(index);
   const treeView = vscode.window.createTreeView<TreeNode>(VIEW_ID, { treeDataProvider: tree, showCollapseAll: false });
 
-  const command = (id: string, fn: (...args: unknown[]) => unknown) =>
-    vscode.commands.registerCommand(`deliberativeSearch.${id}`, async (...args: unknown[]) => {
-      try {
-        await fn(...args);
-      } catch (err) {
-        log.error(`command ${id} failed`, err);
-        const choice = await vscode.window.showErrorMessage(`Deliberative Search: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`, "Show Log");
-        if (choice) log.show();
-      }
-    });
+  const trusted = { requiresTrust: true };
+  const commands: CommandTable = [
+    ["deliberateOnSelection", () => deliberations.onSelection(), trusted],
+    ["deliberateOnQuestion", () => deliberations.onQuestion(), trusted],
+    ["deliberateAt", (uri, line) => (uri instanceof vscode.Uri && typeof line === "number" ? deliberations.atLine(uri, line) : deliberations.onSelection()), trusted],
+    ["previewEgress", () => consentCommands.previewEgress(), trusted],
+    ["resetModelConsent", () => consentCommands.resetConsent()],
+    ["openReceipt", (arg) => receipts.open(arg)],
+    ["verifyReceipts", (arg) => receipts.verify(arg)],
+    ["exportReceiptMarkdown", (arg) => receipts.exportMarkdown(arg)],
+    ["copyReceiptMarkdown", (arg) => receipts.copyMarkdown(arg)],
+    ["revealReceiptFile", (arg) => receipts.reveal(arg)],
+    ["deleteReceipt", (arg) => receipts.delete(arg)],
+    ["refreshReceipts", () => index.refreshNow()],
+    ["setApiKey", () => setApiKey(secrets)],
+    ["showLog", () => log.show()],
+  ];
 
   context.subscriptions.push(
     log,
@@ -66,20 +83,7 @@ export function activate(context: vscode.ExtensionContext): DeliberativeSearchAp
     vscode.window.registerWebviewPanelSerializer(PICKER_VIEW_TYPE, {
       deserializeWebviewPanel: (panel, state) => pickers.restore(panel, state),
     }),
-    command("deliberateOnSelection", () => deliberations.onSelection()),
-    command("deliberateOnQuestion", () => deliberations.onQuestion()),
-    command("deliberateAt", (uri, line) => (uri instanceof vscode.Uri && typeof line === "number" ? deliberations.atLine(uri, line) : deliberations.onSelection())),
-    command("openReceipt", (arg) => receipts.open(arg)),
-    command("verifyReceipts", (arg) => receipts.verify(arg)),
-    command("exportReceiptMarkdown", (arg) => receipts.exportMarkdown(arg)),
-    command("copyReceiptMarkdown", (arg) => receipts.copyMarkdown(arg)),
-    command("revealReceiptFile", (arg) => receipts.reveal(arg)),
-    command("deleteReceipt", (arg) => receipts.delete(arg)),
-    command("refreshReceipts", () => index.refreshNow()),
-    command("setApiKey", () => setApiKey(secrets)),
-    command("previewEgress", () => deliberations.previewEgress()),
-    command("resetModelConsent", () => deliberations.resetConsent()),
-    command("showLog", () => log.show()),
+    ...commands.map(([id, handler, opts]) => registerCommand(log, id, handler, opts)),
   );
   log.info(`activated (VS Code ${vscode.version}, ${vscode.workspace.isTrusted ? "trusted" : "restricted"} workspace)`);
 
@@ -91,7 +95,7 @@ export function activate(context: vscode.ExtensionContext): DeliberativeSearchAp
         receiptId: e.receiptId,
         question: e.receipt?.question,
         state: e.state,
-        picked: e.receipt?.operator_pick ? e.receipt.payload.options.find((o) => o.id === e.receipt!.operator_pick!.option_id)?.title : undefined,
+        picked: e.receipt ? pickedTitle(e.receipt) : undefined,
         file: e.file,
       })),
   };

@@ -33,9 +33,3 @@ export function errorText(err: unknown): string {
   if (err instanceof Error) return err.stack && !(err.name === "DeliberationError") ? err.stack : err.message;
   return String(err);
 }
-
-/** First line of an error, for one-line notifications. */
-export function oneLine(err: unknown): string {
-  const msg = err instanceof Error ? err.message : String(err);
-  return (msg.split("\n")[0] ?? "").slice(0, 300);
-}

@@ -4,9 +4,9 @@
 // A provider that cannot be used resolves to "unavailable" with a one-line reason, so the caller warns and runs the
 // rules path; nothing here fails silently. No function here logs or returns the API key.
 //
-// Bundled into dist/core.js (through ./core.ts), never imported at run time by the activation path. `vscode` is
-// required on first use rather than at import, like config.ts, so loading the core facade under plain Node (the
-// unit tests, through loadCore()) does not need an editor.
+// Bundled into the heavy bundle (heavyBundle.ts), never imported at run time by the activation path. `vscode` is
+// required on first use rather than at import, like config.ts, so loading the heavy bundle under plain Node (the
+// unit tests, through loadHeavyBundle()) does not need an editor.
 import type * as vscode from "vscode";
 import {
   ModelError,
@@ -22,7 +22,9 @@ import {
 } from "../core/model";
 import type { DeliberateOutcome } from "../core/pipeline";
 import type { QueryPlanner, Synthesizer } from "../core/types";
-import { SECTION, type ModelSettings, type Settings } from "./config";
+import { SECTION } from "./constants";
+import type { ModelSettings } from "./modelSettings";
+import type { Settings } from "./settingsSchema";
 
 export type ModelResolution =
   | { kind: "none" }
@@ -273,23 +275,28 @@ export function externalEgressLines(settings: Pick<Settings, "offline" | "extern
   return lines;
 }
 
-/** The egress preview text for a rules-only probe run (writeReceipt: false, useCache: false). */
+/**
+ * The egress preview for a rules-only probe run (writeReceipt: false, useCache: false): core's summary of the model
+ * calls, worded for how the provider authorises requests, then what the external sources send.
+ */
 export function egressPreviewText(
   probe: Extract<DeliberateOutcome, { kind: "deliberated" }>,
-  chat: ChatModel,
+  model: Pick<Extract<ModelResolution, { kind: "model" }>, "chat" | "provider">,
   s: ModelSettings,
   keepInternalLocal: boolean,
+  settings: Pick<Settings, "offline" | "externalDocsUrls" | "externalSearxngUrl">,
   context?: { file?: string; line?: number; text?: string },
 ): string {
   const summary = describeEgress({
     question: probe.receipt.question,
     evidence: probe.evidence,
-    model: chat,
+    model: model.chat,
     keepInternalLocal,
     ...(context?.text ? { context: context.text, contextLabel: context.file ? `${context.file}${context.line ? `:${context.line}` : ""}` : undefined } : {}),
     plan: s.planFirst,
     evidenceTokenBudget: s.evidenceTokenBudget,
     candidates: probe.payload.options,
+    auth: model.provider === "vscode-lm" ? "editor" : "api-key",
   });
-  return summary.text;
+  return [summary.text, ...externalEgressLines(settings)].join("\n");
 }

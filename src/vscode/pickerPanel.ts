@@ -3,16 +3,18 @@
 // protocol in src/shared/protocol.ts. Every incoming message is validated; a malformed one is logged and ignored.
 import { randomBytes } from "node:crypto";
 import * as vscode from "vscode";
+import { oneLine } from "../core/text";
 import type { Receipt } from "../core/schemas";
-import type { HostToWebview, PickerModel, WebviewRequest } from "../shared/protocol";
+import { fallbackOf, planFallbackOf } from "../core/fallback";
+import { answer, type HostToWebview, type PickerModel, type RequestHandlers, type RequestParams, type RequestResult } from "../shared/protocol";
 import { openCitation } from "./citations";
 import { readSettings } from "./config";
-import { loadCore } from "./lazyCore";
-import { errorText, oneLine, type Log } from "./log";
+import { PICKER_VIEW_TYPE } from "./constants";
+import { loadHeavyBundle } from "./loadHeavyBundle";
+import { errorText, type Log } from "./log";
 import type { ReceiptIndex } from "./receiptIndex";
 import type { Secrets } from "./secrets";
 
-export const PICKER_VIEW_TYPE = "deliberativeSearch.picker";
 
 interface PanelState {
   panel: vscode.WebviewPanel;
@@ -45,7 +47,7 @@ export class PickerPanels implements vscode.Disposable {
     receiptId: string,
     opts: { cached?: boolean; column?: vscode.ViewColumn; panel?: vscode.WebviewPanel } = {},
   ): Promise<void> {
-    const { loadReceiptFile, receiptPath } = loadCore();
+    const { loadReceiptFile, receiptPath } = loadHeavyBundle();
     const entry = await loadReceiptFile(receiptPath(folder.uri.fsPath, receiptId, receiptsDir));
     if (entry.state === "corrupt") throw new Error(`receipt ${receiptId} is corrupt: ${entry.error}`);
     const key = this.key(folder, receiptId);
@@ -92,7 +94,7 @@ export class PickerPanels implements vscode.Disposable {
   async refresh(folder: vscode.WorkspaceFolder, receiptId: string): Promise<void> {
     const state = this.panels.get(this.key(folder, receiptId));
     if (!state) return;
-    const { loadReceiptFile, receiptPath } = loadCore();
+    const { loadReceiptFile, receiptPath } = loadHeavyBundle();
     const entry = await loadReceiptFile(receiptPath(folder.uri.fsPath, receiptId, state.receiptsDir));
     if (entry.state === "corrupt") return;
     state.receipt = entry.receipt;
@@ -117,7 +119,7 @@ export class PickerPanels implements vscode.Disposable {
   }
 
   private async render(state: PanelState): Promise<void> {
-    const { verifyReceiptSignature } = loadCore();
+    const { verifyReceiptSignature } = loadHeavyBundle();
     const model = pickerModel(state.folder, state.receiptsDir, state.receipt, verifyReceiptSignature(state.raw), state.cached);
     this.post(state, { type: "render", model });
   }
@@ -127,7 +129,7 @@ export class PickerPanels implements vscode.Disposable {
   }
 
   private async onMessage(state: PanelState, raw: unknown): Promise<void> {
-    const parsed = loadCore().parseWebviewMessage(raw);
+    const parsed = loadHeavyBundle().parseWebviewMessage(raw);
     if (!parsed.ok) {
       this.log.warn(`ignored a malformed webview message (${parsed.error}): ${safePreview(raw)}`);
       return;
@@ -137,56 +139,46 @@ export class PickerPanels implements vscode.Disposable {
       await this.render(state);
       return;
     }
-    try {
-      const note = await this.handle(state, message);
-      this.post(state, { type: "response", requestId: message.requestId, ok: true, ...(note ? { message: note } : {}) });
-    } catch (err) {
-      this.log.error(`${message.type} failed`, err);
-      this.post(state, { type: "response", requestId: message.requestId, ok: false, error: oneLine(err) });
-    }
+    const reply = await answer(this.handlers(state), message, (err) => this.log.error(`${message.method} failed`, err));
+    this.post(state, reply);
   }
 
-  private async handle(state: PanelState, message: WebviewRequest): Promise<string | undefined> {
+  /** What the host does for each request of the picker (protocol.ts's PickerRequests). */
+  private handlers(state: PanelState): RequestHandlers {
     const repo = state.folder.uri.fsPath;
-    switch (message.type) {
-      case "openCitation": {
-        const c = state.receipt.payload.citations.find((x) => x.id === message.citationId);
-        if (!c) throw new Error(`unknown citation ${message.citationId}`);
+    return {
+      openCitation: async ({ citationId }) => {
+        const c = state.receipt.payload.citations.find((x) => x.id === citationId);
+        if (!c) throw new Error(`unknown citation ${citationId}`);
         const column = state.panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Beside : vscode.ViewColumn.One;
         await openCitation(repo, c, column);
         this.log.info(`opened citation ${c.id} (${c.path_or_url}${c.line_range ? `:${c.line_range.start}-${c.line_range.end}` : ""})`);
-        return undefined;
-      }
-      case "pick": {
-        const { recordPick } = loadCore();
-        const key = await this.secrets.signingKey();
-        const updated = await recordPick(
-          repo,
-          state.receipt.receipt_id,
-          { option_id: message.optionId, ...(message.reason?.trim() ? { reason: message.reason.trim() } : {}) },
-          key,
-          state.receiptsDir,
-        );
-        const title = updated.payload.options.find((o) => o.id === message.optionId)?.title ?? message.optionId;
-        this.log.info(
-          `recorded pick "${title}" on ${updated.receipt_id}${updated.operator_pick?.overrode_recommendation ? " (override)" : ""}; signed ${key.keyId}`,
-        );
-        await this.refresh(state.folder, updated.receipt_id);
-        await this.index.refreshNow();
-        return `Picked “${title}”. The receipt is signed and saved.`;
-      }
-      case "copyMarkdown": {
-        const { receiptToMarkdown } = loadCore();
-        await vscode.env.clipboard.writeText(receiptToMarkdown(state.receipt));
-        return "Copied the decision as Markdown.";
-      }
-      case "openReceiptFile": {
-        const { receiptPath } = loadCore();
-        const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(receiptPath(repo, state.receipt.receipt_id, state.receiptsDir)));
+        return null;
+      },
+      pick: (params) => this.pick(state, params),
+      copyMarkdown: async () => {
+        await vscode.env.clipboard.writeText(loadHeavyBundle().receiptToMarkdown(state.receipt));
+        return { message: "Copied the decision as Markdown." };
+      },
+      openReceiptFile: async () => {
+        const file = loadHeavyBundle().receiptPath(repo, state.receipt.receipt_id, state.receiptsDir);
+        const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
         await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preview: true });
-        return undefined;
-      }
-    }
+        return null;
+      },
+    };
+  }
+
+  /** Records the pick in the receipt's history, re-signed, and re-renders before answering. */
+  private async pick(state: PanelState, { optionId, reason }: RequestParams<"pick">): Promise<RequestResult<"pick">> {
+    const key = await this.secrets.signingKey();
+    const pick = { option_id: optionId, ...(reason?.trim() ? { reason: reason.trim() } : {}) };
+    const updated = await loadHeavyBundle().recordPick(state.folder.uri.fsPath, state.receipt.receipt_id, pick, key, state.receiptsDir);
+    const title = updated.payload.options.find((o) => o.id === optionId)?.title ?? optionId;
+    this.log.info(`recorded pick "${title}" on ${updated.receipt_id}${updated.operator_pick?.overrode_recommendation ? " (override)" : ""}; signed ${key.keyId}`);
+    await this.refresh(state.folder, updated.receipt_id);
+    await this.index.refreshNow();
+    return { message: `Picked “${title}”. The receipt is signed and saved.` };
   }
 
   private html(webview: vscode.Webview, root: vscode.Uri, receipt: Receipt): string {
@@ -242,11 +234,8 @@ export function pickerModel(
     stages: r.stages,
     operatorPick: r.operator_pick,
     signature: { state: signature.ok ? "valid" : "invalid", keyId: r.signing.key_id, ...(signature.reason ? { reason: signature.reason } : {}) },
-    synthesis: {
-      mode: r.synthesis.mode,
-      ...(r.synthesis.model ? { model: r.synthesis.model } : {}),
-      ...(r.synthesis.fallback_reason ? { fallbackReason: r.synthesis.fallback_reason } : {}),
-    },
+    synthesis: { mode: r.synthesis.mode, ...(r.synthesis.model ? { model: r.synthesis.model } : {}) },
+    fallbacks: { plan: planFallbackOf(r.stages.plan), synthesis: fallbackOf(r.synthesis) },
     ...(r.context ? { context: r.context } : {}),
     ...(cached ? { cached } : {}),
     ...(r.class_mismatch ? { classMismatch: true } : {}),

@@ -3,8 +3,9 @@
 // CodeLens), or nothing (a quick pick over all receipts).
 import { promises as fs } from "node:fs";
 import * as vscode from "vscode";
-import { loadCore } from "./lazyCore";
-import { errorText, oneLine, type Log } from "./log";
+import { oneLine } from "../core/text";
+import { loadHeavyBundle } from "./loadHeavyBundle";
+import { errorText, type Log } from "./log";
 import type { PickerPanels } from "./pickerPanel";
 import { pickedTitle, type IndexedReceipt, type ReceiptIndex } from "./receiptIndex";
 
@@ -66,7 +67,7 @@ export class ReceiptCommands {
    * signer), evidence hashes, and whether citations still resolve. The details go to the log.
    */
   async verify(arg?: unknown): Promise<void> {
-    const { verifyEntry, loadReceiptFile, readAllowedSigners } = loadCore();
+    const { verifyEntry, loadReceiptFile, readAllowedSigners } = loadHeavyBundle();
     await this.index.refreshNow();
     const targets = arg ? [await this.resolve(arg, "Verify which receipt?")].filter((x): x is IndexedReceipt => !!x) : this.index.all();
     if (targets.length === 0) {
@@ -106,7 +107,7 @@ export class ReceiptCommands {
       void vscode.window.showWarningMessage(`Receipt ${e.receiptId} is corrupt and cannot be rendered: ${e.error}`);
       return undefined;
     }
-    const { receiptToMarkdown } = loadCore();
+    const { receiptToMarkdown } = loadHeavyBundle();
     return receiptToMarkdown(e.receipt);
   }
 

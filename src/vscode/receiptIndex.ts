@@ -7,8 +7,9 @@ import { UNDECIDABLE } from "../core/constants";
 import type { Receipt } from "../core/schemas";
 import type { ReceiptEntry } from "../core/receipts/store";
 import type { TrustLevel } from "../core/receipts/trust";
+import { SECTION } from "./constants";
 import { readSettings, toDeliberationConfig } from "./config";
-import { loadCore } from "./lazyCore";
+import { loadHeavyBundle } from "./loadHeavyBundle";
 import type { Log } from "./log";
 
 export type ReceiptState = "pending" | "picked" | "overridden" | "invalid" | "corrupt";
@@ -68,7 +69,7 @@ export class ReceiptIndex implements vscode.Disposable {
         this.invalidate();
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration("deliberativeSearch")) {
+        if (e.affectsConfiguration(SECTION)) {
           this.artifactHashes.clear();
           if (this.loaded) this.rewatch();
           this.invalidate();
@@ -151,7 +152,7 @@ export class ReceiptIndex implements vscode.Disposable {
   }
 
   private async load(): Promise<void> {
-    const { listReceipts, readAllowedSigners, verifyEntry } = loadCore();
+    const { listReceipts, readAllowedSigners, verifyEntry } = loadHeavyBundle();
     const folders = vscode.workspace.workspaceFolders ?? [];
     let ownPem: string | undefined;
     try {
@@ -248,7 +249,7 @@ export class ReceiptIndex implements vscode.Disposable {
     if (!p) {
       p = (async () => {
         try {
-          const { discoverArtifacts, resolveConfig } = loadCore();
+          const { discoverArtifacts, resolveConfig } = loadHeavyBundle();
           const config = resolveConfig(toDeliberationConfig(readSettings(folder)));
           return (await discoverArtifacts(folder.uri.fsPath, config)).hash;
         } catch (err) {

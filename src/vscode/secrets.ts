@@ -2,7 +2,7 @@
 // PEM, generated on first use) and the API key a model provider will use.
 import * as vscode from "vscode";
 import type { SigningKey } from "../core/receipts/signing";
-import { loadCore } from "./lazyCore";
+import { loadHeavyBundle } from "./loadHeavyBundle";
 import type { Log } from "./log";
 
 export const API_KEY_SECRET = "deliberativeSearch.apiKey";
@@ -40,7 +40,7 @@ export class Secrets {
   }
 
   private async loadSigningKey(): Promise<SigningKey> {
-    const { generateSigningKey, signingKeyFromPrivatePem } = loadCore();
+    const { generateSigningKey, signingKeyFromPrivatePem } = loadHeavyBundle();
     let pem: string | undefined;
     try {
       pem = await this.storage.get(SIGNING_KEY_SECRET);

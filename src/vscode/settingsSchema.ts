@@ -1,10 +1,10 @@
-// The settings' zod schemas and the pure validator behind `readSettings` (config.ts). zod is heavy, so this module
-// is bundled into dist/core.js and reached from the activation path only through `loadCore()` (lazyCore.ts):
-// config.ts keeps the constants, the types and the vscode-facing functions, zod-free.
+// The settings' zod schemas and the pure validator behind `readSettings` (config.ts): the one `parseSettings`.
+// zod is heavy, so this module is bundled into the heavy bundle (heavyBundle.ts) and reached from the activation
+// path only through `loadHeavyBundle()`; config.ts keeps the vscode-facing functions zod-free.
 import { z } from "zod";
 import { DEFAULT_CONFIG } from "../core/config";
 import { parseAllowHost } from "../core/external/guard";
-import { DEFAULT_CODELENS_TAGS, DEFAULT_MODEL_BASE_URL, MODEL_PROVIDERS, SECTION, type ModelProvider } from "./config";
+import { DEFAULT_CODELENS_TAGS, DEFAULT_MODEL_BASE_URL, MODEL_PROVIDERS, SECTION, type ModelProvider } from "./constants";
 
 const globList = z.array(z.string().min(1).max(500)).max(200);
 

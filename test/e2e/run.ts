@@ -339,7 +339,7 @@ async function main(): Promise<void> {
     const matrix = await frame.locator("#matrix tbody tr").count();
     assert(matrix >= 1, "the evidence matrix is empty");
     const stages = (await frame.locator("#stage-line").textContent()) ?? "";
-    assert(/internal/.test(stages) && /synthesis/.test(stages), `stage line: ${stages}`);
+    assert(/internal/i.test(stages) && /synthesis/i.test(stages), `stage line: ${stages}`);
     return id;
   });
 
@@ -603,9 +603,15 @@ async function main(): Promise<void> {
   });
 
   await step("the host's message guard rejects malformed webview messages", async () => {
-    const { parseWebviewMessage } = await import("../../src/shared/protocol");
-    assert(parseWebviewMessage({ type: "pick", requestId: "r1", optionId: "x" }).ok, "a valid pick is accepted");
-    for (const bad of [{ type: "pick", optionId: "x" }, { type: "exec", requestId: "r1" }, { type: "openCitation", requestId: "r1", citationId: "c", html: "<img>" }, "ready", null]) {
+    const { parseWebviewMessage } = await import("../../src/shared/protocolSchemas");
+    assert(parseWebviewMessage({ type: "request", id: "r1", method: "pick", params: { optionId: "x" } }).ok, "a valid pick is accepted");
+    for (const bad of [
+      { type: "request", method: "pick", params: { optionId: "x" } },
+      { type: "request", id: "r1", method: "exec", params: {} },
+      { type: "request", id: "r1", method: "openCitation", params: { citationId: "c", html: "<img>" } },
+      "ready",
+      null,
+    ]) {
       assert(!parseWebviewMessage(bad).ok, `accepted a malformed message ${JSON.stringify(bad)}`);
     }
   });

@@ -17,7 +17,7 @@ import { loadReceiptFile, parseReceiptText, verifyEntry, type ReceiptEntry } fro
 import { classifySigner, parseAllowedSigners, publicKeyToLine } from "../../src/core/receipts/trust";
 import { hasControlChars, terminalSafe, terminalSafeJson } from "../../src/core/sanitize";
 import { AdrStatusSchema, ClassificationSchema, type Receipt } from "../../src/core/schemas";
-import { parseWebviewMessage, WebviewToHostSchema } from "../../src/shared/protocol";
+import { parseWebviewMessage, WebviewToHostSchema } from "../../src/shared/protocolSchemas";
 import { createSampleRepo } from "../fixtures/sampleRepo";
 import { makeTempDir } from "../helpers/gitRepo";
 
@@ -110,14 +110,22 @@ describe("parseWebviewMessage (webview message validator)", () => {
     withUnicodeString: true,
   });
   /** Objects shaped like real messages with hostile fields. */
-  const messageLike = fc.record(
+  const params = fc.record(
     {
-      type: fc.oneof(fc.constantFrom("ready", "openCitation", "pick", "copyMarkdown", "openReceiptFile", "render", "__proto__"), fc.string()),
-      protocol: fc.oneof(fc.constant(1), anyValue),
-      requestId: fc.oneof(fc.string({ maxLength: 80 }), anyValue),
       citationId: fc.oneof(fc.string({ maxLength: 250 }), anyValue),
       optionId: fc.oneof(fc.string({ maxLength: 250 }), anyValue),
       reason: fc.oneof(fc.string({ maxLength: 2100 }), anyValue),
+      extra: anyValue,
+    },
+    { requiredKeys: [] },
+  );
+  const messageLike = fc.record(
+    {
+      type: fc.oneof(fc.constantFrom("ready", "request", "reply", "render", "__proto__"), fc.string()),
+      protocol: fc.oneof(fc.constant(2), anyValue),
+      id: fc.oneof(fc.string({ maxLength: 80 }), anyValue),
+      method: fc.oneof(fc.constantFrom("openCitation", "pick", "copyMarkdown", "openReceiptFile", "toString", "__proto__"), fc.string()),
+      params: fc.oneof(params, anyValue),
       extra: anyValue,
     },
     { requiredKeys: ["type"] },
@@ -139,8 +147,8 @@ describe("parseWebviewMessage (webview message validator)", () => {
 
   test("a well-formed pick is accepted exactly when its reason is at most 2,000 characters", () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 64 }), fc.string({ minLength: 1, maxLength: 200 }), fc.string({ maxLength: 2100 }), (requestId, optionId, reason) => {
-        const r = parseWebviewMessage({ type: "pick", requestId, optionId, reason });
+      fc.property(fc.string({ minLength: 1, maxLength: 64 }), fc.string({ minLength: 1, maxLength: 200 }), fc.string({ maxLength: 2100 }), (id, optionId, reason) => {
+        const r = parseWebviewMessage({ type: "request", id, method: "pick", params: { optionId, reason } });
         assert.equal(r.ok, reason.length <= 2000);
       }),
       { numRuns: RUNS },

@@ -484,7 +484,7 @@ describe("finding 7: URLs with credentials are refused", () => {
   });
 
   test("the extension's settings refuse the same URLs", async () => {
-    const { parseSettings } = await import("../../src/vscode/config");
+    const { parseSettings } = await import("../../src/vscode/settingsSchema");
     const problems: { key: string }[] = [];
     const values: Record<string, unknown> = {
       "external.docsUrls": ["http://user:secretpw@docs.example.test/guide"],

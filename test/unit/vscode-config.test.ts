@@ -5,15 +5,10 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  DEFAULT_MODEL_BASE_URL,
-  SECTION,
-  parseSettings,
-  toExternalSources,
-  toModelSettings,
-  type SettingProblem,
-} from "../../src/vscode/config";
-import { SETTINGS } from "../../src/vscode/settingsSchema";
+import { toExternalSources } from "../../src/vscode/config";
+import { DEFAULT_MODEL_BASE_URL, SECTION } from "../../src/vscode/constants";
+import { toModelSettings } from "../../src/vscode/modelSettings";
+import { SETTINGS, parseSettings, type SettingProblem } from "../../src/vscode/settingsSchema";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 

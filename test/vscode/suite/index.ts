@@ -7,9 +7,11 @@ import * as vscode from "vscode";
 import { recordPick } from "../../../src/core/receipts/store";
 import { addAllowedSigner, publicKeyToLine } from "../../../src/core/receipts/trust";
 import { generateSigningKey, verifyReceiptSignature } from "../../../src/core/receipts/signing";
-import { parseWebviewMessage } from "../../../src/shared/protocol";
+import { PROTOCOL_VERSION } from "../../../src/shared/protocol";
+import { parseWebviewMessage } from "../../../src/shared/protocolSchemas";
 import { ModelError } from "../../../src/core/model";
-import { readSettings, toModelSettings, type ModelSettings } from "../../../src/vscode/config";
+import { readSettings } from "../../../src/vscode/config";
+import { toModelSettings, type ModelSettings } from "../../../src/vscode/modelSettings";
 import { CONSENT_STATE_KEY, ModelConsent } from "../../../src/vscode/consent";
 import type { DeliberativeSearchApi } from "../../../src/vscode/extension";
 import { classifyLanguageModelError, pickLanguageModel, resolveChatModel } from "../../../src/vscode/models";
@@ -61,11 +63,11 @@ test("the extension is installed, not active before use, and activates on its co
 });
 
 test("the malformed-message guard rejects what the webview must never send", async () => {
-  assert.equal(parseWebviewMessage({ type: "ready", protocol: 1 }).ok, true);
-  assert.equal(parseWebviewMessage({ type: "pick", requestId: "r1", optionId: "opt-a" }).ok, true);
-  assert.equal(parseWebviewMessage({ type: "pick", optionId: "opt-a" }).ok, false, "a request without an id");
-  assert.equal(parseWebviewMessage({ type: "openCitation", requestId: "r1", citationId: "c", extra: 1 }).ok, false, "unknown keys");
-  assert.equal(parseWebviewMessage({ type: "runShell", requestId: "r1" }).ok, false, "unknown type");
+  assert.equal(parseWebviewMessage({ type: "ready", protocol: PROTOCOL_VERSION }).ok, true);
+  assert.equal(parseWebviewMessage({ type: "request", id: "r1", method: "pick", params: { optionId: "opt-a" } }).ok, true);
+  assert.equal(parseWebviewMessage({ type: "request", method: "pick", params: { optionId: "opt-a" } }).ok, false, "a request without an id");
+  assert.equal(parseWebviewMessage({ type: "request", id: "r1", method: "openCitation", params: { citationId: "c", extra: 1 } }).ok, false, "unknown keys");
+  assert.equal(parseWebviewMessage({ type: "request", id: "r1", method: "runShell", params: {} }).ok, false, "unknown method");
   assert.equal(parseWebviewMessage("pick").ok, false);
 });
 

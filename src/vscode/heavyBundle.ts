@@ -1,9 +1,10 @@
-// The heavy half of the extension, bundled on its own into dist/core.js (scripts/build.mjs) and loaded on first use
-// through `loadCore()` (lazyCore.ts). Everything behind it pulls in zod, the openai SDK, minisearch, linkedom,
-// readability, simple-git, fast-glob, …: none of it may be imported at run time by extension.ts or anything it
-// imports statically (`import type` is fine). What the host needs from the core goes through this facade.
+// The heavy bundle: the half of the extension that is bundled on its own into dist/heavyBundle.js
+// (scripts/build.mjs) and loaded on first use through `loadHeavyBundle()` (loadHeavyBundle.ts). Everything behind it
+// pulls in zod, the openai SDK, minisearch, linkedom, readability, simple-git, fast-glob, …: none of it may be
+// imported at run time by extension.ts or anything it imports statically (`import type` is fine). What the host
+// needs from src/core/ at run time goes through this facade.
 //
-// Each group below is initialised on its first call, not when dist/core.js loads (esbuild wraps a module reached
+// Each group below is initialised on its first call, not when the bundle loads (esbuild wraps a module reached
 // through `require` in a lazy initialiser): the CodeLens validating the settings, or the sidebar listing receipts,
 // does not also run the top level of the pipeline, the model SDK or the HTML extractors.
 import type * as Classify from "../core/classify";
@@ -14,7 +15,7 @@ import type * as Signing from "../core/receipts/signing";
 import type * as Store from "../core/receipts/store";
 import type * as Trust from "../core/receipts/trust";
 import type * as Render from "../core/render";
-import type * as Protocol from "../shared/protocol";
+import type * as ProtocolSchemas from "../shared/protocolSchemas";
 import type * as Models from "./models";
 import type * as SettingsSchema from "./settingsSchema";
 
@@ -27,13 +28,14 @@ const store = once(() => require("../core/receipts/store") as typeof Store);
 const signing = once(() => require("../core/receipts/signing") as typeof Signing);
 const trust = once(() => require("../core/receipts/trust") as typeof Trust);
 const render = once(() => require("../core/render") as typeof Render);
-const protocol = once(() => require("../shared/protocol") as typeof Protocol);
+const protocolSchemas = once(() => require("../shared/protocolSchemas") as typeof ProtocolSchemas);
 const settingsSchema = once(() => require("./settingsSchema") as typeof SettingsSchema);
 const models = once(() => require("./models") as typeof Models);
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-// Deliberation: the pipeline and the discovery scan behind staleness.
+// Deliberation: the pipeline, its question limit, and the discovery scan behind staleness.
 export const deliberate = lazy(pipeline, "deliberate");
+export const maxQuestionBytes = (): number => pipeline().MAX_QUESTION_BYTES;
 export const resolveConfig = lazy(config, "resolveConfig");
 export const discoverArtifacts = lazy(discovery, "discoverArtifacts");
 
@@ -54,7 +56,7 @@ export const describeTrust = lazy(trust, "describeTrust");
 export const receiptToMarkdown = lazy(render, "receiptToMarkdown");
 
 // The webview protocol's zod validation of incoming messages.
-export const parseWebviewMessage = lazy(protocol, "parseWebviewMessage");
+export const parseWebviewMessage = lazy(protocolSchemas, "parseWebviewMessage");
 
 // The settings' zod schemas and validator (config.ts's readSettings).
 export const parseSettings = lazy(settingsSchema, "parseSettings");
