@@ -15,7 +15,7 @@ import {
 import type { SynthesisInput, SynthesisOutput, Synthesizer } from "../types";
 import { readQuestion, type Alternative, type QuestionStructure } from "./question";
 import { adrChoice, clausePolarity, clauses, mentions, stanceOf, type OptionKey, type Stance } from "./stance";
-import { FRAME_WORDS, stemWord, stems } from "./words";
+import { FRAME_WORDS, normaliseAbbreviations, stemWord, stems } from "./words";
 
 const MAX_OPTIONS = 5;
 /** How many of the best-ranked on-topic decision records may decide the question. */
@@ -278,13 +278,29 @@ const statedCache = new WeakMap<AdrDoc, { value: string | undefined }>();
 function stated(doc: AdrDoc): string | undefined {
   const hit = statedCache.get(doc);
   if (hit) return hit.value;
-  let value: string | undefined;
+  let value: string | undefined = doc.meta.chosen_option ?? consideredInDecision(doc);
   for (const e of doc.items) {
-    value = adrChoice(e, doc.decisionText);
     if (value) break;
+    value = adrChoice(e, doc.decisionText);
   }
   statedCache.set(doc, { value });
   return value;
+}
+
+/**
+ * A record that lists its considered options but has no "Chosen option" line: the option its Decision section
+ * describes ("… event streaming … push based" → "Stream data change events from the system").
+ */
+function consideredInDecision(doc: AdrDoc): string | undefined {
+  const options = doc.meta.considered_options;
+  if (options.length < 2 || !doc.decisionText) return undefined;
+  const decision = tokenStems(doc.decisionText, true);
+  const sets = options.map((o) => tokenStems(o, true));
+  const common = new Set([...sets[0].keys()].filter((w) => sets.every((x) => x.has(w))));
+  const scores = sets.map((set) => [...set.keys()].filter((w) => !common.has(w) && !FRAME_STEMS.has(w) && decision.has(w)).length);
+  const best = Math.max(...scores);
+  const winners = scores.filter((x) => x === best).length;
+  return best >= 2 && winners === 1 ? options[scores.indexOf(best)] : undefined;
 }
 
 /** A short name of a thing ("REST", "YAML front matter"), not a sentence ("Accept the input file as …"). */
@@ -321,7 +337,7 @@ function tokenStems(text: string, withParts: boolean): Map<string, number> {
     if ((st.length < 2 && !/^\d$/.test(st)) || /^\d{5,}$/.test(st) || STOPISH.has(st)) return;
     out.set(st, (out.get(st) ?? 0) + 1);
   };
-  for (const raw of text.toLowerCase().split(/[^a-z0-9.+#@-]+/)) {
+  for (const raw of normaliseAbbreviations(text).split(/[^a-z0-9.+#@-]+/)) {
     const w = raw.replace(/^[.-]+|[.-]+$/g, "");
     if (!w) continue;
     if (w.includes("-") && !OWN.has(w)) {
@@ -579,7 +595,8 @@ function successorOf(doc: AdrDoc, byPath: Map<string, AdrDoc>): AdrDoc | undefin
   return cur && cur.active ? cur : undefined;
 }
 
-const RULE_TYPES = new Set(["agent-instructions", "architecture", "contributing"]);
+/** Files that prescribe how the codebase is built (AGENTS.md, CLAUDE.md, Copilot instructions, CONTRIBUTING.md). */
+const RULE_TYPES = new Set(["agent-instructions", "contributing"]);
 
 /**
  * Finds the artifact that decided the question: among the best-ranked on-topic decision records (a superseded
@@ -683,9 +700,12 @@ function findDecider(
   const votes = new Map<number, FusedEvidence[]>();
   for (const e of evidence) {
     if (e.kind !== "internal" || !RULE_TYPES.has(e.source_type) || e.adr || !inScope(e)) continue;
+    // A rule that only mentions what is in place today says nothing about the proposal.
+    const weighsOthers = (c: Candidate) => candidates.some((x) => x !== c && x.key.terms.length && mentions(e.excerpt, x.key));
     const favoured = candidates
       .map((c, i) => ({ c, i }))
-      .filter(({ c }) => c.key.terms.length && !c.inverse && polarityIn(`${e.excerpt}`, c.key) > 0 && mentions(e.excerpt, c.key));
+      .filter(({ c }) => c.key.terms.length && !c.inverse && polarityIn(`${e.excerpt}`, c.key) > 0 && mentions(e.excerpt, c.key))
+      .filter(({ c }) => !(c.origin === "incumbent" || /^(?:keep|stay|remain|stick|continue)\b/i.test(c.title)) || weighsOthers(c));
     if (favoured.length !== 1) continue;
     const list = votes.get(favoured[0].i) ?? [];
     list.push(e);

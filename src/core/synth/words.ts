@@ -17,7 +17,7 @@ export const FRAME_WORDS = new Set(
   (
     "keep kept keeping use used using uses move moving moved adopt adopting stay staying stick go going get give let make put add " +
     "switch switching migrate migrating replace replacing write run have do stop drop leave current approach option decision " +
-    "defer evidence gather change nothing way better best good right fine time"
+    "defer evidence gather nothing way better best good right fine time"
   ).split(" "),
 );
 
@@ -39,10 +39,25 @@ export function stemWord(word: string): string {
 }
 
 /** Lower-cased content words of a text, in first-seen order, without stop words, numbers or one-letter tokens. */
+/** Standard abbreviations and their spelled-out forms meet: "end-to-end" and "e2e", "k8s" and "kubernetes". */
+const ABBREVIATIONS: [RegExp, string][] = [
+  [/\bend-to-end\b/g, "e2e"],
+  [/\bkubernetes\b/g, "k8s"],
+  [/\binternationali[sz]ation\b/g, "i18n"],
+  [/\blocali[sz]ation\b/g, "l10n"],
+  [/\baccessibility\b/g, "a11y"],
+];
+
+export function normaliseAbbreviations(text: string): string {
+  let out = text.toLowerCase();
+  for (const [re, short] of ABBREVIATIONS) out = out.replace(re, short);
+  return out;
+}
+
 export function words(text: string): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
-  for (const raw of text.toLowerCase().split(/[^a-z0-9.+#_@-]+/)) {
+  for (const raw of normaliseAbbreviations(text).split(/[^a-z0-9.+#_@-]+/)) {
     for (const part of raw.split(/-(?:to-)?|_/)) {
       const w = part.replace(/^[._@-]+|[._@-]+$/g, "");
       if (w.length < 2 || /^\d+$/.test(w) || STOP.has(w) || seen.has(w)) continue;
