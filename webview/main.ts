@@ -75,14 +75,16 @@ function toast(text: string, kind: "info" | "error" = "info"): void {
  * Asks the host for an effect, with `button` disabled meanwhile. Success shows the host's notice; a failure, a
  * malformed reply or no reply in time shows one error line, and the button is usable again either way.
  */
-async function run<M extends RequestMethod>(button: HTMLElement | undefined, method: M, params: RequestParams<M>): Promise<void> {
+async function run<M extends RequestMethod>(button: HTMLElement | undefined, method: M, params: RequestParams<M>): Promise<boolean> {
   button?.setAttribute("disabled", "");
   document.body.classList.add("busy");
   try {
     const result = (await requests.send(method, params)) as { message?: string } | null;
     if (result?.message) toast(result.message);
+    return true;
   } catch (err) {
     toast(err instanceof Error ? err.message : String(err), "error");
+    return false;
   } finally {
     button?.removeAttribute("disabled");
     document.body.classList.remove("busy");
@@ -447,7 +449,7 @@ function renderOverride(m: PickerModel): HTMLElement | null {
         }
         const optionId = select.value || others[0]!.id;
         overrideOpen = false; // the host re-renders with the pick before it answers
-        await run(e.currentTarget as HTMLElement, "pick", { optionId, reason: text });
+        if (!(await run(e.currentTarget as HTMLElement, "pick", { optionId, reason: text }))) overrideOpen = true; // the form is still on screen
       }) as EventListener,
     },
     "Record override",
