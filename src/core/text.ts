@@ -6,3 +6,8 @@ export function oneLine(err: unknown, max = 300): string {
   const msg = err instanceof Error ? err.message : String(err);
   return (msg.split("\n")[0] ?? "").slice(0, max);
 }
+
+/** Code-unit order (not locale order): a deterministic tie-break for sorting ids and paths. */
+export function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
