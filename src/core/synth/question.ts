@@ -17,6 +17,7 @@
 //   action         "should we <verb phrase>?"                                   → <Verb phrase> · (current approach)
 //   open           "which pattern …", "how should we …"                         → options come from the evidence
 import nlpLib from "compromise";
+import { normaliseAbbreviations } from "./words";
 
 export type QuestionForm = "migration" | "alternatives" | "move-to" | "keep" | "drop" | "adopt" | "action" | "open";
 
@@ -1537,7 +1538,7 @@ const STOP = new Set(
 
 function contentOf(text: string): string[] {
   const out: string[] = [];
-  for (const raw of text.toLowerCase().split(/[^a-z0-9.+#_@/-]+/)) {
+  for (const raw of normaliseAbbreviations(text).split(/[^a-z0-9.+#_@/-]+/)) {
     for (const part of raw.split(/-(?:to-)?/)) {
       const w = part.replace(/^[._/-]+|[._/?-]+$/g, "");
       if (w.length < 2 || /^\d+$/.test(w) || STOP.has(w) || out.includes(w)) continue;

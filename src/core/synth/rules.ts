@@ -353,7 +353,7 @@ const STOPISH = new Set(
 const FRAME_STEMS = new Set([...FRAME_WORDS, ...[...FRAME_WORDS].map(stemWord)]);
 /** Words too vague to tell one option from another in a record ("support", "approach"). */
 const VAGUE = new Set(
-  "support use usage way thing option approach solution method mechanism process stuff kind type part case level mode feature item place"
+  "support use usage way thing option approach solution method mechanism process stuff kind type part case level mode feature item place data information content system service code file"
     .split(" ")
     .flatMap((w) => [w, stemWord(w)]),
 );
@@ -387,6 +387,13 @@ function computeDistinctive(c: Candidate, all: Candidate[], question: string): S
     out.add(w);
   }
   return out;
+}
+
+/** Whether the record's decision uses any of these (stemmed) words. */
+function decisionSays(doc: AdrDoc, key: OptionKey): boolean {
+  if (!key.terms.length || !doc.decisionText) return false;
+  const st = tokenStems(doc.decisionText, true);
+  return key.terms.some((t) => st.has(t));
 }
 
 /** The terms that name the whole option (the phrase and its spellings), not a word or an inner name of it. */
@@ -505,13 +512,17 @@ function matchChoice(doc: AdrDoc, candidates: Candidate[], question = ""): Choic
     // Of two options, a record that argues against one — what is in place today, or the one its title names
     // ("Disable Elasticsearch dynamic mapping") — chose the other.
     const [a, b] = real;
-    const against = (x: typeof a) => polarityIn(decision, sharpKey(x.c.key, question)) < 0;
+    // The option's own words count too: "e2e tests will avoid … an actual cluster creation" argues against "Spin up a
+    // real HPC cluster" without naming it.
+    const loose = (x: typeof a): OptionKey => ({ terms: [...distinctive(x.c, candidates, question)].filter((w) => w.length >= 4 && !/[\s-]/.test(w) && !FRAME_STEMS.has(w)) });
+    const against = (x: typeof a) => polarityIn(decision, sharpKey(x.c.key, question)) < 0 || (decisionSays(doc, loose(x)) && polarityIn(doc.decisionText, loose(x)) < 0);
     const headlined = (x: typeof a) => x.c.origin === "incumbent" || /^(?:keep|stay|remain|stick|continue)\b/i.test(x.c.title) || mentions(`${doc.meta.title}\n${choice}`, primaryKey(x.c.key));
     for (const [neg, other] of [
       [a, b],
       [b, a],
     ] as const) {
-      if (against(neg) && !against(other) && headlined(neg) && scores[other.i] >= scores[neg.i]) {
+      const argued = decisionSays(doc, loose(neg)) && polarityIn(doc.decisionText, loose(neg)) < 0;
+      if (against(neg) && !against(other) && (argued || (headlined(neg) && scores[other.i] >= scores[neg.i]))) {
         // A title that argues against an option by name is as clear a decision as a record gets.
         const titled = mentions(doc.meta.title, primaryKey(sharpKey(neg.c.key, question)));
         return { index: other.i, score: Math.max(titled ? 6 : 3, scores[other.i]), margin: 3 };
