@@ -1,9 +1,10 @@
 // The persistent git history index (src/core/internal/history) against real git repositories in temp dirs:
 // build and query, incremental update, rebase re-sync, concurrent updaters, a corrupt index, a shallow clone being
-// deepened, an empty repository, the live fallback while a build runs, and `deliberate index`.
+// deepened, an empty repository, and the live fallback while a build runs
+// (`deliberate index` itself: test/cli/index.test.ts).
 import assert from "node:assert/strict";
-import { execFile, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
@@ -12,30 +13,19 @@ import { createGitExpert } from "../../src/core/internal/git";
 import { selectTerms } from "../../src/core/internal/gitTerms";
 import { buildIndex, historyCacheRoot, indexStatus, readRepoState, runningBuild, searchIndex, type HistoryIndexOptions } from "../../src/core/internal/history";
 import type { ExpertContext } from "../../src/core/types";
-import { commit, createGitRepo, git, makeTempDir } from "../helpers/gitRepo";
+import { createHistoryRepo } from "../fixtures/historyRepo";
+import { commit, git, makeTempDir } from "../helpers/gitRepo";
 
 const CACHE = makeTempDir("delib-history-cache-");
 process.env.XDG_CACHE_HOME = CACHE;
 const ROOT = resolve(__dirname, "..", "..");
-const CLI = join(ROOT, "dist", "cli.js");
 const cleanup: string[] = [CACHE];
 after(() => {
   for (const d of cleanup) rmSync(d, { recursive: true, force: true });
 });
 
 function fixtureRepo(): string {
-  const dir = createGitRepo([
-    { message: "Initial commit", files: { "README.md": "# Shop\n\nA small shop.\n", "src/app.ts": "export const app = 1;\n" } },
-    {
-      message: "docs(adr): record the logging decision",
-      files: { "docs/adr/0001-logging.md": "# 1. Logging\n\n## Status\n\nAccepted\n\n## Decision\n\nWe will use pino for structured logging.\n" },
-    },
-    { message: "Switch logging from winston to pino", files: { "src/logger.ts": "import pino from 'pino';\nexport const log = pino();\n" } },
-    { message: "Refactor retries", files: { "src/payments/PaymentGateway.ts": "export class PaymentGateway {}\n" } },
-    { message: "Tune settings", files: { "src/consumer.ts": "export const lag = 1;\n" }, date: "2024-02-01T00:00:00Z" },
-  ]);
-  // A body-only mention.
-  commit(dir, { message: "Tune consumer\n\nKafka consumer lag was too high under load.", files: { "src/consumer.ts": "export const lag = 2;\n" }, date: "2024-02-02T00:00:00Z" });
+  const dir = createHistoryRepo();
   cleanup.push(dir);
   return dir;
 }
@@ -254,31 +244,5 @@ describe("history index: while it is building", () => {
     assert.equal(out.status, "ok");
     assert.equal(out.reason, undefined);
     assert.equal((await indexStatus(repo)).exists, false);
-  });
-});
-
-describe("deliberate index (CLI)", () => {
-  const cli = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", env: { ...process.env, XDG_CACHE_HOME: CACHE } });
-
-  it("builds ahead of time, reports its status, and is up to date afterwards", () => {
-    assert.ok(existsSync(CLI), "npm run build first");
-    const repo = fixtureRepo();
-    const before = cli(["index", "--repo", repo, "--status"]);
-    assert.equal(before.status, 0, before.stderr);
-    assert.match(before.stdout, /not built yet/);
-    const built = cli(["index", "--repo", repo]);
-    assert.equal(built.status, 0, built.stderr);
-    assert.match(built.stdout, /indexed 6 commits in [\d.]+ s/);
-    const status = cli(["index", "--repo", repo, "--status"]);
-    assert.match(status.stdout, /6 commits/);
-    assert.match(status.stdout, new RegExp(`last commit: ${git(repo, ["rev-parse", "HEAD"]).trim()} \\(HEAD\\)`));
-    assert.match(status.stdout, /delete it with: rm -rf /);
-    const json = JSON.parse(cli(["index", "--repo", repo, "--status", "--json"]).stdout);
-    assert.equal(json.summary.commits, 6);
-    assert.ok(statSync(json.summary.file).size > 0);
-    assert.match(cli(["index", "--repo", repo]).stdout, /up to date/);
-    assert.match(cli(["index", "--repo", repo, "--rebuild"]).stdout, /indexed 6 commits/);
-    const bad = cli(["index", "--repo", repo, "--status", "--rebuild"]);
-    assert.equal(bad.status, 2);
   });
 });

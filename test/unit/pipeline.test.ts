@@ -1,10 +1,9 @@
 import { test, describe, before } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { createSampleRepo } from "../fixtures/sampleRepo";
-import { makeTempDir } from "../helpers/gitRepo";
+import { newCliUser, runCli, runCliAsync } from "../helpers/cli";
 import { deliberate, DeliberationError } from "../../src/core/pipeline";
 import { generateSigningKey, verifyReceiptSignature } from "../../src/core/receipts/signing";
 import { listReceipts, recordPick, readReceipt } from "../../src/core/receipts/store";
@@ -120,21 +119,14 @@ describe("receipts under concurrency", () => {
     const id = out.receipt.receipt_id;
     const [a, b] = out.payload.options;
     await Promise.all(Array.from({ length: 8 }, (_, i) => recordPick(repo, id, { option_id: (i % 2 ? a : b).id, reason: `r${i}` }, key)));
-    const cli = resolve(__dirname, "../../dist/cli.js");
-    const keyDir = makeTempDir("delib-keys-");
+    const cliUser = { env: newCliUser().env };
     // The CLI signs with its own key: it re-signs a receipt signed by this test's key only once that key is an
     // allowed signer (and the CLI's key is listed too, as a teammate would list it).
     await addAllowedSigner(repo, ".deliberations", "test-key", signerLine("test-key", key.publicKeyPem).split(" ").slice(1).join(" "));
-    const line = spawnSync(process.execPath, [cli, "keys", "show", "--name", "cli-user"], { env: { ...process.env, DELIBERATIVE_KEY_DIR: keyDir }, encoding: "utf8" }).stdout.trim();
+    const line = runCli(["keys", "show", "--name", "cli-user"], cliUser).stdout.trim();
     await addAllowedSigner(repo, ".deliberations", "cli-user", line.split(" ").slice(1).join(" "));
-    await Promise.all(
-      Array.from({ length: 4 }, (_, i) =>
-        new Promise<void>((done, fail) => {
-          const p = spawn(process.execPath, [cli, "pick", id, (i % 2 ? a : b).id, "--repo", repo], { env: { ...process.env, DELIBERATIVE_KEY_DIR: keyDir }, stdio: "ignore" });
-          p.on("exit", (code) => (code === 0 ? done() : fail(new Error(`pick exited ${code}`))));
-        }),
-      ),
-    );
+    const picks = await Promise.all(Array.from({ length: 4 }, (_, i) => runCliAsync(["pick", id, (i % 2 ? a : b).id, "--repo", repo], cliUser)));
+    picks.forEach((p, i) => assert.equal(p.code, 0, `pick ${i} exited ${p.code}: ${p.stderr}`));
     const raw = JSON.parse(readFileSync(join(repo, ".deliberations", `${id}.json`), "utf8"));
     ReceiptSchema.parse(raw);
     assert.deepEqual(verifyReceiptSignature(raw), { ok: true });

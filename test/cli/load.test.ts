@@ -4,18 +4,17 @@
 // .tmp / .lock file is left anywhere.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { CachedPageSchema } from "../../src/core/external/docsFetch";
 import { ReceiptSchema } from "../../src/core/schemas";
 import { readTurnCacheEntry } from "../../src/core/turnCache";
 import { createSampleRepo } from "../fixtures/sampleRepo";
+import { assertCliBuilt, runCliAsync } from "../helpers/cli";
 import { makeTempDir } from "../helpers/gitRepo";
 
-const CLI = process.env.DELIBERATE_TEST_CLI ?? resolve(__dirname, "../../dist/cli.js");
 const QUESTIONS = [
   "Should we store orders in MongoDB or PostgreSQL?",
   "Should we adopt winston for logging?",
@@ -24,23 +23,8 @@ const QUESTIONS = [
   "Should we use pino or winston for logging?",
 ];
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-function runAsync(env: NodeJS.ProcessEnv, args: string[]): Promise<Run> {
-  const t0 = performance.now();
-  return new Promise((done) => {
-    const p = spawn(process.execPath, [CLI, ...args], { env });
-    let stdout = "";
-    let stderr = "";
-    p.stdout.on("data", (d) => (stdout += d));
-    p.stderr.on("data", (d) => (stderr += d));
-    p.on("exit", (code) => done({ code, stdout, stderr, ms: performance.now() - t0 }));
-  });
+function runAsync(env: NodeJS.ProcessEnv, args: string[]) {
+  return runCliAsync(args, { env });
 }
 
 function filesUnder(dir: string): string[] {
@@ -76,7 +60,7 @@ describe("load: 20 concurrent deliberations and 20 concurrent picks on one repos
   after(() => server.close());
 
   test("every receipt valid, every reported pick recorded, no corrupt cache, no leftover .tmp/.lock", async (t) => {
-    assert.ok(existsSync(CLI), "run `npm run build` first");
+    assertCliBuilt();
     const repo = createSampleRepo();
     const cacheHome = makeTempDir("delib-load-cache-");
     const env = { ...process.env, DELIBERATIVE_KEY_DIR: makeTempDir("delib-load-keys-"), XDG_CACHE_HOME: cacheHome };
