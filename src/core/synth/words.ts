@@ -46,6 +46,13 @@ const ABBREVIATIONS: [RegExp, string][] = [
   [/\binternationali[sz]ation\b/g, "i18n"],
   [/\blocali[sz]ation\b/g, "l10n"],
   [/\baccessibility\b/g, "a11y"],
+  // Everyday synonyms of the trade.
+  [/\b(?:folders?|dirs?)\b/g, "directory"],
+  [/\brepos\b/g, "repositories"],
+  [/\brepo\b/g, "repository"],
+  [/\bconfigs?\b/g, "configuration"],
+  [/\benvs?\b/g, "environment"],
+  [/\bdbs?\b/g, "database"],
 ];
 
 export function normaliseAbbreviations(text: string): string {
