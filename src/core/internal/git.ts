@@ -200,9 +200,15 @@ async function queryIndex(ctx: ExpertContext, prepared: Extract<Prepared, { kind
 function resultFromIndex(ctx: ExpertContext, prepared: Extract<Prepared, { kind: "ready" }>, outcome: IndexOutcome, started: number): ExpertResult {
   const { primary, expansions, terms } = indexTerms(ctx);
   if (terms.length === 0) return { status: "empty", reason: "no usable search terms for git history", items: [] };
+  // Hub documents (a changelog touched by most commits) are left out of touched_paths: fusion credits the documents
+  // a commit touched, and a changelog entry says nothing about the changelog.
+  const hubs = new Set(outcome.hubs);
   const items: EvidenceItem[] = outcome.commits
     .filter((c) => c.files.length > 0)
-    .map((c) => commitEvidence(c, terms, c.score, c.doc));
+    .map((c) => {
+      const item = commitEvidence(c, terms, c.score, c.doc);
+      return hubs.size && item.touched_paths ? { ...item, touched_paths: item.touched_paths.filter((p) => !hubs.has(p)) } : item;
+    });
   const u = prepared.update;
   const notes: string[] = [];
   if (prepared.note) notes.push(prepared.note);

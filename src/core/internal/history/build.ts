@@ -104,6 +104,21 @@ export function decodeFiles(text: string): { status: string; path: string }[] {
   return text ? text.split("\n").map((l) => ({ status: l[0], path: l.slice(1) })) : [];
 }
 
+/** Files whose commit counts are kept: a documentation file touched by a large share of all commits (a changelog)
+ * is a hub, and a commit touching it says nothing about it (search.ts keeps hubs out of `touched_paths`). */
+export const DOC_FILE = /\.(md|markdown|mdx|rst|adoc|txt)$/i;
+
+function addDocCounts(db: Db, counts: Map<string, number>, sign: 1 | -1): void {
+  if (counts.size === 0) return;
+  const st = db.prepare("INSERT INTO doc_paths(path, n) VALUES (?, ?) ON CONFLICT(path) DO UPDATE SET n = max(0, n + excluded.n)");
+  try {
+    for (const [path, n] of counts) st.run([path, sign * n]);
+  } finally {
+    st.finalize();
+  }
+  counts.clear();
+}
+
 function nowIso(): string {
   return new Date().toISOString();
 }
@@ -201,17 +216,20 @@ async function updateInPlace(state: RepoState, opts: UpdateOptions): Promise<InP
     reachable.clear();
     db.exec("BEGIN IMMEDIATE");
     try {
-      const delCommit = db.prepare("DELETE FROM commits WHERE id = ?");
+      const delCommit = db.prepare("DELETE FROM commits WHERE id = ? RETURNING files");
       const delFts = db.prepare("DELETE FROM fts WHERE rowid = ?");
+      const gone = new Map<string, number>();
       try {
         for (const id of stale) {
-          delCommit.run([id]);
+          const row = delCommit.get([id]) as { files: string } | null;
+          for (const f of decodeFiles(row?.files ?? "")) if (DOC_FILE.test(f.path)) gone.set(f.path, (gone.get(f.path) ?? 0) + 1);
           delFts.run([id]);
         }
       } finally {
         delCommit.finalize();
         delFts.finalize();
       }
+      addDocCounts(db, gone, -1);
       db.exec("COMMIT");
     } catch (err) {
       db.exec("ROLLBACK");
@@ -384,6 +402,7 @@ async function parkThenIndex(
   const docsOf = db.prepare("SELECT docs, text FROM scratch.pending_docs WHERE sha = ?");
   const insCommit = db.prepare("INSERT INTO commits(id, sha, ts, subject, body, nfiles, files, docs) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
   const insFts = db.prepare("INSERT INTO fts(rowid, subject, body, paths, diff) VALUES (?, ?, ?, ?, ?)");
+  const docCounts = new Map<string, number>();
   let added = 0;
   let seen = 0;
   let seq = already;
@@ -401,9 +420,11 @@ async function parkThenIndex(
         const body = c.body.length > MAX_BODY_CHARS ? c.body.slice(0, MAX_BODY_CHARS) : c.body;
         insCommit.run([id, c.sha, c.ts, c.subject, body, c.files.length, encodeFiles(files), docs?.docs ?? null]);
         insFts.run([id, c.subject, body, pathTokens(c.files.map((f) => f.path)), docs?.text ?? ""]);
+        for (const f of c.files) if (DOC_FILE.test(f.path)) docCounts.set(f.path, (docCounts.get(f.path) ?? 0) + 1);
         added++;
       }
       if (++inTx >= BATCH) {
+        addDocCounts(db, docCounts, 1);
         db.exec("COMMIT");
         progressFile({ phase: "commits", done: seen, total });
         await yieldToLoop();
@@ -411,6 +432,7 @@ async function parkThenIndex(
         inTx = 0;
       }
     }, signal);
+    addDocCounts(db, docCounts, 1);
     db.exec("COMMIT");
     progressFile({ phase: "commits", done: seen, total });
   } catch (err) {

@@ -11,7 +11,7 @@ import { rmSync, statSync } from "node:fs";
 import type { Database as WasmDatabase } from "node-sqlite3-wasm";
 
 /** Bump when the schema or what is indexed changes: an index of another version is rebuilt. */
-export const SCHEMA_VERSION = "5";
+export const SCHEMA_VERSION = "6";
 
 /** A `<db>.lock` directory older than this belongs to a dead process (our transactions last well under it). */
 const STALE_VFS_LOCK_MS = 30_000;
@@ -133,6 +133,7 @@ CREATE TABLE IF NOT EXISTS commits(
   files TEXT NOT NULL,
   docs TEXT
 );
+CREATE TABLE IF NOT EXISTS doc_paths(path TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
   subject, body, paths, diff,
   content = '', contentless_delete = 1,

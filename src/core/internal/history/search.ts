@@ -9,6 +9,8 @@ import { openDb, readMeta, safeClose, withRetry, SCHEMA_VERSION, CorruptIndexErr
 const MAX_MATCHES_PER_TERM = 2_000;
 /** Terms matching more than this share of all commits are left out (IDF near zero). */
 const TOO_COMMON_SHARE = 0.25;
+/** A documentation file touched by at least this share of all commits is a hub (see build.ts DOC_FILE). */
+const HUB_SHARE = 0.02;
 /** Column weights: subject, body, path tokens, documentation diff text. */
 const BM25_WEIGHTS = "3.0, 1.5, 0.75, 1.0";
 const DECISION_BONUS = 0.2;
@@ -35,6 +37,8 @@ export interface SearchOutcome {
   capped: string[];
   /** Terms left out because they match more than a quarter of all commits. */
   common: string[];
+  /** Documentation files touched by a large share of all commits (a changelog): kept out of touched_paths. */
+  hubs: string[];
   meta: Record<string, string>;
 }
 
@@ -103,10 +107,13 @@ function search(db: Db, terms: Term[], headTs: number, limit: number): SearchOut
     countSt.finalize();
   }
   const candidates = scores.size;
+  // Hubs: documentation files in at least 2% of all commits (and 30 of them).
+  const hubs = (db.all("SELECT path FROM doc_paths WHERE n >= ?", [Math.max(30, Math.ceil(total * HUB_SHARE))]) as { path: string }[]).map((r) => r.path);
+  const hubSet = new Set(hubs);
   // Rank by BM25 first; the best few are nudged (decision verb, recency) from their subject and date, and only the
   // final `limit` are read back in full (bodies, files and documentation hunks live in overflow pages).
   const top = [...scores.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, Math.max(limit * 2, limit + 10));
-  if (top.length === 0 || limit <= 0) return { commits: [], candidates, capped, common, meta };
+  if (top.length === 0 || limit <= 0) return { commits: [], candidates, capped, common, hubs, meta };
   const light = db.all(`SELECT id, ts, subject FROM commits WHERE id IN (${top.map(() => "?").join(",")})`, top.map(([id]) => id)) as { id: number; ts: number; subject: string }[];
   const nudged = light
     .map((r) => {
@@ -131,7 +138,7 @@ function search(db: Db, terms: Term[], headTs: number, limit: number): SearchOut
   }[];
   const out: IndexedCommit[] = [];
   for (const r of rows) {
-    const doc = r.docs ? bestDocChange(r.docs, terms) : undefined;
+    const doc = r.docs ? bestDocChange(r.docs, terms, hubSet) : undefined;
     out.push({
       sha: r.sha,
       ts: Number(r.ts),
@@ -144,11 +151,11 @@ function search(db: Db, terms: Term[], headTs: number, limit: number): SearchOut
     });
   }
   out.sort((a, b) => b.score - a.score || b.ts - a.ts || (a.sha < b.sha ? -1 : 1));
-  return { commits: out.slice(0, limit), candidates, capped, common, meta };
+  return { commits: out.slice(0, limit), candidates, capped, common, hubs, meta };
 }
 
 /** The hunk whose changed lines name the most (weighted) terms, cited with its line range. */
-function bestDocChange(docsJson: string, terms: Term[]): DocCitation | undefined {
+function bestDocChange(docsJson: string, terms: Term[], hubs: Set<string>): DocCitation | undefined {
   let docs: { p: string; h: [number, number, string][] }[];
   try {
     docs = JSON.parse(docsJson);
@@ -166,6 +173,8 @@ function bestDocChange(docsJson: string, terms: Term[]): DocCitation | undefined
         s += t.weight;
         if (!hitLine) hitLine = text.split("\n").find((l) => t.word.test(l)) ?? "";
       }
+      // A hub (the changelog) is cited only when no other document's change matched.
+      if (s > 0 && hubs.has(d.p)) s = Math.min(s, 1e-3);
       if (s > bestScore) {
         bestScore = s;
         best = { path: d.p, start: line, end: Math.max(line, line + Math.max(count, 1) - 1), line: hitLine };
