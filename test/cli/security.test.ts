@@ -1,13 +1,16 @@
 // Issue 10, one test (group) per finding of the adversarial pass, each against real git repositories in temp dirs
 // and the built CLI (dist/cli.js) run as real processes. Every one of them failed on the code before the fix.
+// DELIBERATE_TEST_CLI runs them against another build (see test/helpers/cli.ts). The extension's half of finding 7
+// is test/unit/security-settings.test.ts.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, relative, resolve } from "node:path";
 import { createSampleRepo } from "../fixtures/sampleRepo";
+import { assertCliBuilt, assertOneLineError, newCliUser, runCli, runCliAsync, type CliOptions, type CliRun, type CliUser } from "../helpers/cli";
 import { createGitRepo, makeTempDir } from "../helpers/gitRepo";
 import { apiError, startFakeOpenAI } from "../helpers/fakeOpenAI";
 import { cacheFileFor } from "../../src/core/external/docsFetch";
@@ -15,49 +18,16 @@ import { generateSigningKey, loadOrCreateKeyFile, signReceipt, verifyReceiptSign
 import { publicKeyToLine } from "../../src/core/receipts/trust";
 import { OptionPickerSchema, ReceiptSchema, type OptionPicker, type Receipt } from "../../src/core/schemas";
 
-// DELIBERATE_TEST_CLI runs the same tests against another build (e.g. the code before the fix, to see them fail).
-const CLI = process.env.DELIBERATE_TEST_CLI ?? resolve(__dirname, "../../dist/cli.js");
 const ROOT = resolve(__dirname, "../..");
 const MONGO_Q = "Should we store orders in MongoDB or PostgreSQL?";
 const WINSTON_Q = "Should we adopt winston for logging?";
 
-/** One user: a key folder and a cache folder of their own (both outside every repository). */
-interface User {
-  keyDir: string;
-  cacheHome: string;
-  env: NodeJS.ProcessEnv;
-}
-
-function newUser(): User {
-  const keyDir = makeTempDir("delib-sec-keys-");
-  const cacheHome = makeTempDir("delib-sec-cache-");
-  return { keyDir, cacheHome, env: { ...process.env, DELIBERATIVE_KEY_DIR: keyDir, XDG_CACHE_HOME: cacheHome, DELIBERATIVE_SIGNER_NAME: "" } };
-}
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(user: User, args: string[], opts: { uid?: number; gid?: number } = {}): Run {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", env: user.env, timeout: 60_000, ...opts });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
+// Each test acts as one or more users (newCliUser): a key folder and a cache folder of their own.
+const run = (user: CliUser, args: string[], opts: CliOptions = {}): CliRun => runCli(args, { env: user.env, ...opts });
 /** Asynchronous, for tests whose HTTP server lives in this process and must keep answering. */
-function runAsync(user: User, args: string[]): Promise<Run> {
-  return new Promise((done) => {
-    const p = spawn(process.execPath, [CLI, ...args], { env: user.env });
-    let stdout = "";
-    let stderr = "";
-    p.stdout.on("data", (d) => (stdout += d));
-    p.stderr.on("data", (d) => (stderr += d));
-    p.on("exit", (code) => done({ code, stdout, stderr }));
-  });
-}
+const runAsync = (user: CliUser, args: string[]): Promise<CliRun> => runCliAsync(args, { env: user.env });
 
-function deliberateJson(user: User, repo: string, question = MONGO_Q, extra: string[] = []): OptionPicker {
+function deliberateJson(user: CliUser, repo: string, question = MONGO_Q, extra: string[] = []): OptionPicker {
   const r = run(user, [question, "--repo", repo, "--json", ...extra]);
   assert.equal(r.code, 0, r.stderr);
   return OptionPickerSchema.parse(JSON.parse(r.stdout));
@@ -79,14 +49,6 @@ function resign(raw: Record<string, any>, key: SigningKey): Receipt {
 
 function writeRaw(repo: string, id: string, value: unknown): void {
   writeFileSync(receiptFile(repo, id), JSON.stringify(value, null, 2) + "\n");
-}
-
-function assertOneLineError(r: Run, code: number, pattern: RegExp): void {
-  assert.equal(r.code, code, `exit ${r.code}: ${r.stdout}${r.stderr}`);
-  const lines = r.stderr.trim().split("\n");
-  assert.equal(lines.length, 1, `one line on stderr, got: ${r.stderr}`);
-  assert.match(lines[0], pattern);
-  assert.doesNotMatch(r.stderr, /\n\s+at /, "no stack trace");
 }
 
 function leftovers(dir: string): string[] {
@@ -113,16 +75,16 @@ interface VerifyRow {
   summary: string;
 }
 
-function verifyJson(user: User, repo: string, extra: string[] = []): { code: number | null; rows: VerifyRow[] } {
+function verifyJson(user: CliUser, repo: string, extra: string[] = []): { code: number | null; rows: VerifyRow[] } {
   const r = run(user, ["verify", "--repo", repo, "--json", ...extra]);
   return { code: r.code, rows: JSON.parse(r.stdout) as VerifyRow[] };
 }
 
-before(() => assert.ok(existsSync(CLI), "run `npm run build` first"));
+before(() => assertCliBuilt());
 
 describe("finding 1: pick never re-signs a tampered receipt", () => {
   test("an edited payload makes pick refuse with one line, write nothing, and verify still fail", () => {
-    const user = newUser();
+    const user = newCliUser();
     const repo = createSampleRepo();
     const p = deliberateJson(user, repo);
     const raw = readRaw(repo, p.receipt_ref);
@@ -144,7 +106,7 @@ describe("finding 1: pick never re-signs a tampered receipt", () => {
 
 describe("finding 2: a trust anchor (allowed_signers)", () => {
   test("a receipt re-signed with a brand-new key is untrusted until its key is an allowed signer", () => {
-    const user = newUser();
+    const user = newCliUser();
     const repo = createSampleRepo();
     const p = deliberateJson(user, repo);
     const own = run(user, ["verify", "--repo", repo]);
@@ -179,8 +141,8 @@ describe("finding 2: a trust anchor (allowed_signers)", () => {
   });
 
   test("keys show prints a line a teammate can add; keys list names both; a malformed key is refused", () => {
-    const alice = newUser();
-    const bob = newUser();
+    const alice = newCliUser();
+    const bob = newCliUser();
     const repo = createSampleRepo();
     assert.equal(run(bob, ["keys", "show"]).code, 0, "bob's key exists");
     const line = run(alice, ["keys", "show", "--name", "alice@example.test"]);
@@ -212,7 +174,7 @@ describe("finding 2: a trust anchor (allowed_signers)", () => {
 
 describe("trust beyond the findings: the turn cache and legacy receipts", () => {
   test("the turn cache never serves a receipt that no longer verifies", () => {
-    const user = newUser();
+    const user = newCliUser();
     const repo = createSampleRepo();
     const first = deliberateJson(user, repo, WINSTON_Q);
     assert.equal(deliberateJson(user, repo, WINSTON_Q).receipt_ref, first.receipt_ref, "a repeated turn is a cache hit");
@@ -225,7 +187,7 @@ describe("trust beyond the findings: the turn cache and legacy receipts", () => 
   });
 
   test("a schema-1 receipt still loads: verify calls it legacy, --allow-untrusted accepts it, pick keeps working", () => {
-    const user = newUser();
+    const user = newCliUser();
     const repo = createSampleRepo();
     const p = deliberateJson(user, repo);
     const { evidence_files: _e, picks: _p, ...legacy } = readRaw(repo, p.receipt_ref);
@@ -243,7 +205,7 @@ describe("trust beyond the findings: the turn cache and legacy receipts", () => 
 
 describe("finding 3: verify covers the evidence files", () => {
   test("a changed byte, a replaced file, a deleted file and a symlink out of the repository all fail verify", () => {
-    const user = newUser();
+    const user = newCliUser();
     const repo = createSampleRepo();
     const p = deliberateJson(user, repo);
     const file = join(repo, ".deliberations", "evidence", `${p.evidence_ref}.json`);
@@ -286,7 +248,7 @@ describe("finding 3: verify covers the evidence files", () => {
 
 describe("finding 4: reads by a path stored in a receipt stay inside the repository", () => {
   test("a citation through a symlinked folder, `..` or an absolute path never resolves in verify", () => {
-    const user = newUser();
+    const user = newCliUser();
     const repo = createSampleRepo();
     const outside = makeTempDir("delib-sec-outside-");
     writeFileSync(join(outside, "secret.txt"), Array.from({ length: 30 }, (_, i) => `secret line ${i + 1}`).join("\n") + "\n");
@@ -313,7 +275,7 @@ describe("finding 4: reads by a path stored in a receipt stay inside the reposit
   });
 
   test("a receipt file or the allowed_signers file that is a symlink out of the repository is not read", () => {
-    const user = newUser();
+    const user = newCliUser();
     const repo = createSampleRepo();
     const p = deliberateJson(user, repo);
     const outside = makeTempDir("delib-sec-outside-");
@@ -355,10 +317,10 @@ describe("finding 5: the web cache lives outside the repository and never bypass
   });
   after(() => server.close());
 
-  const externalCitations = (r: Run) => OptionPickerSchema.parse(JSON.parse(r.stdout)).citations.filter((c) => c.kind === "external" && c.path_or_url.startsWith("http"));
+  const externalCitations = (r: CliRun) => OptionPickerSchema.parse(JSON.parse(r.stdout)).citations.filter((c) => c.kind === "external" && c.path_or_url.startsWith("http"));
 
   test("a page planted in the repository's old cache folder is never served", async () => {
-    const user = newUser();
+    const user = newCliUser();
     const repo = createSampleRepo();
     const url = "http://127.0.0.1:1/planted";
     const page = {
@@ -381,7 +343,7 @@ describe("finding 5: the web cache lives outside the repository and never bypass
   });
 
   test("a cached page is re-checked against the allow-list and address rules; a future fetched_at is invalid; --no-cache bypasses", async () => {
-    const user = newUser();
+    const user = newCliUser();
     const repo = createSampleRepo();
     const url = `${origin}/guide/logging`;
     const common = [WINSTON_Q, "--repo", repo, "--json", "--no-receipt", "--docs-url", url];
@@ -420,7 +382,7 @@ describe("finding 6: nothing from the repository, a model or the web reaches the
   const ESC = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
 
   test("ESC/OSC sequences in an ADR title are stripped from the normal output, list and errors", () => {
-    const user = newUser();
+    const user = newCliUser();
     const repo = createGitRepo([
       {
         message: "an ADR with escape sequences",
@@ -456,7 +418,7 @@ describe("finding 6: nothing from the repository, a model or the web reaches the
   });
 
   test("a question with control characters is refused with rc 2 and nothing is written", () => {
-    const user = newUser();
+    const user = newCliUser();
     const repo = createSampleRepo();
     assertOneLineError(run(user, ["Should we use Redis\x1b[2J or Memcached?", "--repo", repo]), 2, /control characters/);
     assertOneLineError(run(user, ["Should we use Redis\x07 or Memcached?", "--repo", repo]), 2, /control characters/);
@@ -466,7 +428,7 @@ describe("finding 6: nothing from the repository, a model or the web reaches the
 
 describe("finding 7: URLs with credentials are refused", () => {
   test("--docs-url, --searxng and --allow-host with user:password@ exit 2 without echoing the password", () => {
-    const user = newUser();
+    const user = newCliUser();
     const repo = createSampleRepo();
     const cases: [string[], RegExp][] = [
       [["--docs-url", "http://user:secretpw@docs.example.test/guide"], /--docs-url: URLs with credentials/],
@@ -482,28 +444,11 @@ describe("finding 7: URLs with credentials are refused", () => {
     }
     assert.ok(!existsSync(join(repo, ".deliberations")), "nothing written");
   });
-
-  test("the extension's settings refuse the same URLs", async () => {
-    const { parseSettings } = await import("../../src/vscode/settingsSchema");
-    const problems: { key: string }[] = [];
-    const values: Record<string, unknown> = {
-      "external.docsUrls": ["http://user:secretpw@docs.example.test/guide"],
-      "external.searxngUrl": "http://admin:pw@127.0.0.1:8888",
-      "model.baseUrl": "http://u:p@127.0.0.1:1/v1",
-      "external.allowHosts": ["http://u:p@docs.example.test:8443"],
-    };
-    const s = parseSettings((k) => values[k], (p) => problems.push(p));
-    assert.deepEqual(s.externalDocsUrls, []);
-    assert.equal(s.externalSearxngUrl, "");
-    assert.doesNotMatch(s.modelBaseUrl, /u:p@/);
-    assert.deepEqual(s.externalAllowHosts, []);
-    assert.deepEqual(problems.map((p) => p.key).sort(), ["external.allowHosts", "external.docsUrls", "external.searxngUrl", "model.baseUrl"]);
-  });
 });
 
 describe("finding 8: concurrent picks are serialised and none is lost", () => {
   test("twelve concurrent pick processes: every one exits 0 and is in the signed history", async () => {
-    const user = newUser();
+    const user = newCliUser();
     const repo = createSampleRepo();
     const p = deliberateJson(user, repo);
     const results = await Promise.all(
@@ -522,7 +467,7 @@ describe("finding 8: concurrent picks are serialised and none is lost", () => {
 
 describe("finding 9: the smaller cases", () => {
   test("a signature with non-canonical padding bits fails verify", () => {
-    const user = newUser();
+    const user = newCliUser();
     const repo = createSampleRepo();
     const p = deliberateJson(user, repo);
     const raw = readRaw(repo, p.receipt_ref);
@@ -541,7 +486,7 @@ describe("finding 9: the smaller cases", () => {
   });
 
   test(".deliberations being a file, or unwritable, is one line with rc 2", () => {
-    const user = newUser();
+    const user = newCliUser();
     const repo = createSampleRepo();
     writeFileSync(join(repo, ".deliberations"), "not a folder\n");
     assertOneLineError(run(user, [MONGO_Q, "--repo", repo]), 2, /\.deliberations is a file, not a folder/);
@@ -552,7 +497,7 @@ describe("finding 9: the smaller cases", () => {
     chmodSync(join(repo, ".deliberations"), 0o555);
     // Root writes anywhere, so the unwritable case runs as an unprivileged user when the tests run as root.
     const asRoot = process.getuid?.() === 0;
-    const other = newUser();
+    const other = newCliUser();
     if (asRoot) {
       for (const d of [repo, other.keyDir, other.cacheHome]) chmodSync(d, 0o777);
       spawnSync("chmod", ["-R", "a+rX", repo]);
@@ -563,7 +508,7 @@ describe("finding 9: the smaller cases", () => {
   });
 
   test("an empty question is one line on stderr with rc 2 and nothing on stdout", () => {
-    const user = newUser();
+    const user = newCliUser();
     const repo = createSampleRepo();
     for (const args of [[""], ["", "--repo", repo], ["   ", "--repo", repo], []]) {
       const r = run(user, args);
@@ -576,7 +521,7 @@ describe("finding 9: the smaller cases", () => {
   });
 
   test("a pick reason over 2,000 characters is refused with one line and nothing written", () => {
-    const user = newUser();
+    const user = newCliUser();
     const repo = createSampleRepo();
     const p = deliberateJson(user, repo);
     const before = readFileSync(receiptFile(repo, p.receipt_ref));
@@ -587,10 +532,11 @@ describe("finding 9: the smaller cases", () => {
   });
 
   test("same inputs give a byte-identical payload apart from receipt_ref, and the README says exactly that", () => {
-    const user = newUser();
+    const user = newCliUser();
     const repo = createSampleRepo();
-    const a = deliberateJson(user, repo, MONGO_Q, ["--no-cache"]);
-    const b = deliberateJson(user, repo, MONGO_Q, ["--no-cache"]);
+    // A lifted git budget: on a busy machine the default 1.2 s can cut one run's history search short.
+    const a = deliberateJson(user, repo, MONGO_Q, ["--no-cache", "--git-budget-ms", "60000"]);
+    const b = deliberateJson(user, repo, MONGO_Q, ["--no-cache", "--git-budget-ms", "60000"]);
     assert.notEqual(a.receipt_ref, b.receipt_ref, "receipt_ref names the receipt: a timestamp and a random suffix");
     assert.equal(JSON.stringify({ ...a, receipt_ref: "" }), JSON.stringify({ ...b, receipt_ref: "" }));
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
@@ -607,7 +553,7 @@ describe("finding 10: a failing model endpoint is called at most 3 times per del
     test(`${label} on every call: 3 attempts in all, the failure recorded once, the rules payload`, async () => {
       const fake = await startFakeOpenAI([reply]);
       try {
-        const user = newUser();
+        const user = newCliUser();
         const repo = createSampleRepo();
         const r = await runAsync(user, [MONGO_Q, "--repo", repo, "--json", "--base-url", fake.baseURL, "--model", "test-model"]);
         assert.equal(r.code, 0, r.stderr);
