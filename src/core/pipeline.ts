@@ -34,7 +34,6 @@ import {
   formatZodError,
   type Classification,
   type DraftPicker,
-  type Fallback,
   type FusedEvidence,
   type OptionPicker,
   type Receipt,
@@ -55,6 +54,8 @@ import type {
   Synthesizer,
 } from "./types";
 import { isCancellation, throwIfCancelled } from "./cancel";
+import { describeFallback } from "./fallback";
+import { oneLine } from "./text";
 import { StageRecorder, type StageOutcome } from "./stageRecorder";
 import { expertStage, type ExpertSide, type ExpertStage } from "./stages";
 
@@ -179,11 +180,6 @@ async function runExpert(expert: Expert, side: ExpertSide, ctx: Omit<ExpertConte
   return { stage, expert, result, ms };
 }
 
-export function oneLine(err: unknown): string {
-  const msg = err instanceof Error ? err.message : String(err);
-  return msg.split("\n")[0].slice(0, 300);
-}
-
 /** Folds several experts' outcomes into one stage: ok if any found evidence, else the reasons of each. */
 function aggregate(runs: ExpertRun[], emptyReason: string): { outcome: StageOutcome; ms: number } {
   if (runs.length === 0) return { outcome: { status: "empty", reason: emptyReason, count: 0 }, ms: 0 };
@@ -197,11 +193,6 @@ function aggregate(runs: ExpertRun[], emptyReason: string): { outcome: StageOutc
 
 function turnCacheKey(parts: Record<string, string>): string {
   return sha256(canonicalJson(parts)).slice(0, 40);
-}
-
-/** A fallback as the one-line text a stage reason and the legacy `fallback_reason` carry. */
-export function describeFallback(f: Fallback): string {
-  return `${f.kind}: ${f.detail}`;
 }
 
 /** Everything one deliberation needs, resolved once from the request. */

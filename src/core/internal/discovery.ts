@@ -8,6 +8,7 @@ import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
 import { simpleGit } from "simple-git";
 import { sha256 } from "../hash";
+import { cmp } from "../text";
 import type { SourceType } from "../schemas";
 import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
 import {
@@ -409,9 +410,6 @@ async function caseInsensitiveBases(root: string, patterns: string[]): Promise<s
   return [...out];
 }
 
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /** Classifies a convention-glob match by its name; anything unrecognised (custom globs) counts as architecture. */
 /**

@@ -2,6 +2,8 @@
 // docs, contribution guides, canonical files), with priors that encode how much each kind of text should weigh in
 // a decision, and a hard supersession rule so an outdated ADR can never outrank the ADR that replaced it.
 import { evidenceId, sha256 } from "../hash";
+import { INACTIVE_ADR_STATUSES } from "../constants";
+import { cmp } from "../text";
 import type { AdrMeta, AdrStatus, EvidenceItem, PrecisionClass, SourceType } from "../schemas";
 import type { ArtifactFile, Expert, ExpertContext, ExpertResult } from "../types";
 import { parseAdr, type ParsedAdr } from "./adr";
@@ -307,9 +309,6 @@ function enforceDocSupersession(scores: Map<string, number>, graph: Supersession
   }
 }
 
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Units
@@ -628,7 +627,7 @@ export function resolveAdrRef(ref: string, from: ParsedAdr, adrs: Map<string, Pa
 
 /** The status the ADR effectively has: an ADR another one supersedes counts as superseded even if it says otherwise. */
 function effectiveStatus(adr: ParsedAdr, graph: SupersessionGraph): AdrStatus {
-  if (adr.status === "superseded" || adr.status === "deprecated" || adr.status === "rejected") return adr.status;
+  if (INACTIVE_ADR_STATUSES.has(adr.status)) return adr.status;
   return graph.supersededBy.get(adr.path)?.size ? "superseded" : adr.status;
 }
 
@@ -658,7 +657,7 @@ function toEvidence(s: Scored, graph: SupersessionGraph): EvidenceItem | undefin
     const adr = unit.adr;
     const status = effectiveStatus(adr, graph);
     item.adr = adrMeta(adr, graph, unit.adrSection);
-    if (status === "superseded" || status === "deprecated" || status === "rejected") {
+    if (INACTIVE_ADR_STATUSES.has(status)) {
       item.title = `${unit.label} (${status}${item.adr.supersession_inferred ? ", inferred" : ""})`;
     }
   }
