@@ -73,6 +73,19 @@ describe("alternatives: A or B, A, B or C, A vs B, between A and B, A instead of
     assert.deepEqual(titles(s), ["Keep running as a separate worker", "Fold report rendering into the web process"]);
   });
 
+  test("a fronted 'what's better for …' and a later 'between … and …' are not alternatives", () => {
+    assert.deepEqual(titles(readQuestion("What's better for our mobile app, React Native or Flutter?")), ["React Native", "Flutter"]);
+    assert.deepEqual(titles(readQuestion("Do we go with a message queue or direct HTTP calls between the billing and invoicing services?")), [
+      "Message queue",
+      "Direct HTTP calls between the billing and invoicing services",
+    ]);
+  });
+
+  test("'Is X still good enough, or should we …' keeps X on the left", () => {
+    const s = readQuestion("Is Java 8 still good enough, or should we migrate the server to Java 11?");
+    assert.deepEqual(titles(s), ["Keep Java 8", "Migrate the server to Java 11"]);
+  });
+
   test("'or not' and 'whether or not' name no second alternative", () => {
     const s = readQuestion("Should we add request tracing or not?");
     assert.notEqual(s.form, "alternatives");
@@ -105,6 +118,11 @@ describe("migration: move / migrate / switch from A to B, replace A with B", () 
   test("move X onto B keeps X as the other option", () => {
     const s = readQuestion("considering moving our ETL scripts onto Airflow");
     assert.deepEqual(titles(s), ["Keep our ETL scripts", "Move our ETL scripts onto Airflow"]);
+  });
+
+  test("'thinking of moving X to B', 'wondering about switching to B'", () => {
+    assert.deepEqual(titles(readQuestion("thinking of moving our CI to GitHub Actions")), ["Keep our CI", "Move our CI to GitHub Actions"]);
+    assert.deepEqual(titles(readQuestion("wondering about switching to Vite")), ["Switch to Vite"]);
   });
 
   test("drop A and build with B", () => {

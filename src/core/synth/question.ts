@@ -99,7 +99,7 @@ const PURPOSE = new Set(["for", "when", "because", "since", "so", "given", "if",
 const DETERMINERS = new Set(["the", "a", "an", "our", "its", "their", "my", "your", "this", "that", "these", "those", "some", "any", "each", "every", "his", "her"]);
 const PRONOUNS = new Set(["we", "i", "you", "us", "they", "it", "one", "someone", "anyone", "them", "those", "these", "this", "that"]);
 const PERSONAL = new Set(["we", "i", "you", "us", "one", "someone", "anyone", "people", "developers", "engineers", "team"]);
-const WH = new Set(["which", "what", "how", "where", "when", "who", "whom", "whose", "why"]);
+const WH = new Set(["which", "what", "how", "where", "when", "who", "whom", "whose", "why", "what's", "how's", "where's", "who's", "which's"]);
 /** Verbs that carry the question, not the alternative: "should we consider moving …", "do we need to …". */
 const LIGHT_VERBS = new Set(["consider", "think", "want", "need", "plan", "start", "begin", "try", "decide", "worth", "make", "mean", "propose", "suggest", "wonder", "look", "evaluate", "explore", "time", "have", "ought", "continue"]);
 /** Words the tagger sometimes calls adjectives or nouns that never belong to a noun phrase. */
@@ -226,6 +226,24 @@ function repairTags(toks: Tok[]): void {
     const objectFollows = !!next && (DETERMINERS.has(next.norm) || isPrep(next) || next.tags.has("Possessive") || isNounish(next) || next.norm === "to");
     if (verbSlot && objectFollows && !endsClause(t) && !(prev.norm === "to" && !isVerbish(toks[i - 2]))) asVerb(t);
   }
+  // "thinking of moving our CI …": an -ing word opening the sentence or following "of"/"about", and taking an
+  // object, is a gerund even when the tagger called it a noun or adjective.
+  for (let i = 0; i < toks.length - 1; i++) {
+    const t = toks[i];
+    const next = toks[i + 1];
+    if (isVerb(t) || !/^[a-z]{3,}ing$/.test(t.norm) || !(i === 0 || ["of", "about", "on", "into"].includes(toks[i - 1].norm))) continue;
+    if (!(DETERMINERS.has(next.norm) || next.tags.has("Possessive") || ["of", "about", "to", "onto", "into"].includes(next.norm))) continue;
+    t.tags.delete("Noun");
+    t.tags.delete("Adjective");
+    t.tags.delete("Singular");
+    t.tags.add("Verb");
+    t.tags.add("Gerund");
+    const inf = (nlp()(t.norm).verbs().toInfinitive().text() as string).toLowerCase();
+    const stem = t.norm.replace(/ing$/, "");
+    const lex = lexicon();
+    const guess = [stem, `${stem}e`, stem.replace(/([b-df-hj-np-tv-z])\1$/, "$1")].find((c) => typeof lex[c] === "string") ?? stem;
+    t.root = inf && inf !== t.norm ? inf : guess;
+  }
   for (let i = 1; i < toks.length; i++) {
     const t = toks[i];
     const prev = toks[i - 1];
@@ -340,7 +358,7 @@ function nounPhraseEnd(toks: Tok[], i: number, limit = toks.length, opts: { exam
       // "database of its own", "numbers like '1. Context'", "cookies and query parameters".
       const ofJoin = t.norm === "of" && isNounish(toks[j + 1]) && !RELATIONAL.has(toks[j - 1].norm);
       const example = opts.examples !== false && (t.norm === "like" || (t.norm === "such" && toks[j + 1].norm === "as") || t.norm === "including");
-      const andJoin = opts.and && t.norm === "and" && isNounish(toks[j + 1]) && !isVerb(toks[j + 1]);
+      const andJoin = opts.and && t.norm === "and" && isNounish(toks[j + 1]) && (!isVerb(toks[j + 1]) || toks[j + 1].tags.has("Gerund"));
       if (ofJoin || andJoin) {
         j++;
         continue;
@@ -512,7 +530,9 @@ function termsForPhrase(toks: Tok[], s: Span): string[] {
     }
     if (ofPhrase && !own) out.add(ofPhrase);
     // A name inside a longer phrase finds it too: "the DAPS identity module" → "daps".
-    for (const t of core.slice(1)) if (isNameLike(t) && t.norm.length > 2 && !GENERIC_ACRONYMS.has(t.norm)) out.add(t.norm);
+    // "React Native" is one name: its later words are not names of their own (its first word still finds it).
+    const oneName = core.every((t) => /^[A-Z]/.test(t.text) && !t.tags.has("Acronym"));
+    if (!oneName) for (const t of core.slice(1)) if (isNameLike(t) && t.norm.length > 2 && !GENERIC_ACRONYMS.has(t.norm)) out.add(t.norm);
   }
   for (const t of examples) out.add(t.norm);
   for (const group of ALIASES) if (group.some((g) => out.has(g))) group.forEach((g) => out.add(g));
@@ -778,8 +798,10 @@ function verbAfterSubject(toks: Tok[], from: number, to: number): number {
 /** "consider moving X", "start using X", "need to publish X": the second verb is the proposal. */
 function skipLight(toks: Tok[], i: number, to: number, c: Clause): Clause {
   let v = i;
-  while (v + 1 < to && LIGHT_VERBS.has(toks[v].root) && (isVerb(toks[v + 1]) || (toks[v + 1].norm === "to" && v + 2 < to && isVerb(toks[v + 2])))) {
-    v += toks[v + 1].norm === "to" ? 2 : 1;
+  // "thinking of moving …", "wondering about switching …" too.
+  const joiner = (t: Tok | undefined) => !!t && ["to", "of", "about"].includes(t.norm);
+  while (v + 1 < to && LIGHT_VERBS.has(toks[v].root) && (isVerb(toks[v + 1]) || (joiner(toks[v + 1]) && v + 2 < to && isVerb(toks[v + 2])))) {
+    v += joiner(toks[v + 1]) ? 2 : 1;
   }
   return { ...c, verb: v };
 }
@@ -935,7 +957,11 @@ interface Connector {
 
 function findConnectors(toks: Tok[]): { connectors: Connector[]; between: number } {
   const all: Connector[] = [];
-  const between = toks.findIndex((t) => t.norm === "between");
+  // "between A and B" is the choice only when no "or" comes before it ("a queue or direct calls between the billing
+  // and invoicing services").
+  const firstOr = toks.findIndex((t) => ["or", "vs", "versus"].includes(t.norm));
+  const betweenAt = toks.findIndex((t) => t.norm === "between");
+  const between = firstOr >= 0 && firstOr < betweenAt ? -1 : betweenAt;
   for (let i = 1; i < toks.length; i++) {
     const t = toks[i];
     const next = toks[i + 1];
@@ -1121,7 +1147,7 @@ function readAlternatives(toks: Tok[]): Partial<QuestionStructure> | undefined {
       }
       pieces.push({ start: s0, end: leftLimit });
       // A fronted purpose ("For collecting JVM metrics, Micrometer or …") is not an alternative.
-      while (pieces.length > 1 && (isPrep(toks[pieces[0].start]) || SUBORDINATORS.has(toks[pieces[0].start].norm)) && right.mode !== "prep") pieces.shift();
+      while (pieces.length > 1 && (isPrep(toks[pieces[0].start]) || SUBORDINATORS.has(toks[pieces[0].start].norm) || WH.has(toks[pieces[0].start].norm) || toks[pieces[0].start].tags.has("QuestionWord")) && right.mode !== "prep") pieces.shift();
       leftItems.push(...pieces.filter((p) => p.end > p.start && toks.slice(p.start, p.end).some((t) => isNounish(t) || isPrep(t))));
     } else if (last.kind === "and" && between >= 0) {
       // "between A, B and C".
@@ -1179,7 +1205,8 @@ function readAlternatives(toks: Tok[]): Partial<QuestionStructure> | undefined {
         else if (ns > 0 && /,/.test(toks[ns - 1].post) && isNounish(toks[ns - 1])) end = ns;
         else break;
         ns = nounPhraseStart(toks, end, 0);
-        if (ns >= end) break;
+        // "…better for our mobile app, React Native or Flutter": the object of a preposition is no list item.
+        if (ns >= end || (ns > 0 && PURPOSE.has(toks[ns - 1].norm))) break;
         leftItems.unshift({ start: ns, end });
       }
     }
