@@ -183,15 +183,15 @@ async function updateInPlace(state: RepoState, opts: UpdateOptions): Promise<InP
     if (meta.head === state.head && (meta.shallow ?? "") === state.shallow) return { action: "current", added: 0, removed: 0, commits: countNow(0) };
     const head = state.head!;
     const cwd = state.toplevel;
-    let descends = false;
+    // One git call answers both questions: does HEAD still descend from the last indexed commit (nothing on the
+    // left of old...HEAD), and how many commits are new (the right).
+    let pending = -1;
     if (meta.head && (meta.shallow ?? "") === state.shallow) {
-      descends = await gitOutput(["merge-base", "--is-ancestor", meta.head, head], { cwd, signal: opts.signal }).then(
-        () => true,
-        () => false,
-      );
+      const lr = await gitOutput(["rev-list", "--count", "--left-right", `${meta.head}...${head}`, "--"], { cwd, signal: opts.signal }).catch(() => "");
+      const m = /^(\d+)\s+(\d+)/.exec(lr.trim());
+      if (m && Number(m[1]) === 0) pending = Number(m[2]);
     }
-    if (descends) {
-      const pending = Number((await gitOutput(["rev-list", "--count", head, `^${meta.head}`, "--"], { cwd, signal: opts.signal })).trim());
+    if (pending >= 0) {
       if (opts.maxCommits !== undefined && pending > opts.maxCommits) return { action: "too-large", added: 0, removed: 0, pending };
       const added = await indexCommits(db, state, { range: [head, `^${meta.head}`] }, pending, opts, countNow(0));
       const commits = countNow(added);
