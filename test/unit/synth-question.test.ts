@@ -125,6 +125,12 @@ describe("migration: move / migrate / switch from A to B, replace A with B", () 
     assert.deepEqual(titles(readQuestion("wondering about switching to Vite")), ["Switch to Vite"]);
   });
 
+  test("a comparative after a sentence about today names what is in place", () => {
+    const s = readQuestion("We currently deploy with Ansible. Would Terraform be a better fit?");
+    assert.deepEqual(titles(s), ["Keep Ansible", "Adopt Terraform"]);
+    assert.equal(s.incumbent?.title, "Keep Ansible");
+  });
+
   test("drop A and build with B", () => {
     const s = readQuestion("Should the frontend drop Next.js and build with Vite?");
     assert.deepEqual(titles(s), ["Keep Next.js", "Drop Next.js and build with Vite"]);

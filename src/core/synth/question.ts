@@ -665,7 +665,7 @@ function isPlural(toks: Tok[], s: Span): boolean {
 }
 
 function isPersonal(toks: Tok[], s?: Span): boolean {
-  return !s || toks.slice(s.start, s.end).every((t) => PERSONAL.has(t.norm) || DETERMINERS.has(t.norm));
+  return !s || toks.slice(s.start, s.end).every((t) => PERSONAL.has(t.norm) || DETERMINERS.has(t.norm) || isAdverb(t));
 }
 function isPronounSubject(toks: Tok[], s?: Span): boolean {
   return !!s && toks.slice(s.start, s.end).every((t) => PRONOUNS.has(t.norm) || (DETERMINERS.has(t.norm) && s.end - s.start > 1 && ["those", "these", "this", "that"].includes(toks[s.start].norm)));
@@ -1531,6 +1531,8 @@ function insteadIncumbent(context: Tok[][], toks: Tok[], clause: Clause): Altern
     pick = afterSubject[0]?.span;
   }
   if (!pick && c.subject && !isPersonal(ctx, c.subject) && !isPronounSubject(ctx, c.subject)) pick = c.subject;
+  // "We deploy with Ansible": with a personal subject, what it works with.
+  if (!pick && (!c.subject || isPersonal(ctx, c.subject))) pick = nps.find((np) => !np.prep || LOCATIVE.includes(np.prep))?.span;
   if (!pick) return undefined;
   const span = cut({ span: pick, relational: false });
   if (span.end <= span.start) return undefined;
@@ -1667,7 +1669,9 @@ export function readQuestionUncached(question: string): QuestionStructure {
     readAdopt(toks, clause) ??
     (wh ? undefined : readAction(toks, clause));
   // A trailing "instead" ("… integrate Rspamd instead?") names the incumbent in the context.
-  if (found?.alternatives?.length === 1 && found.target && toks.some((t, k) => t.norm === "instead" && !["of"].includes(toks[k + 1]?.norm ?? ""))) {
+  // "We deploy with Ansible today. Would Terraform be a better fit?": a comparative does the same.
+  const replaces = toks.some((t, k) => t.norm === "instead" && !["of"].includes(toks[k + 1]?.norm ?? "")) || (context.length > 0 && toks.some((t) => t.tags.has("Comparative")));
+  if (found?.alternatives?.length === 1 && found.target && replaces) {
     const inc = insteadIncumbent(context, toks, clause);
     if (inc) found = { form: "migration", alternatives: [inc, found.target], incumbent: inc, target: found.target };
   }
