@@ -81,6 +81,13 @@ describe("alternatives: A or B, A, B or C, A vs B, between A and B, A instead of
     ]);
   });
 
+  test("a trailing purpose belongs to every alternative, and 'swap A for B' is no purpose", () => {
+    assert.deepEqual(titles(readQuestion("Should we keep Moment.js or move to date-fns for date handling?")), ["Keep Moment.js", "Move to date-fns"]);
+    const s = readQuestion("should we finish porting the routes to ZIO HTTP, or swap Akka for Apache Pekko?");
+    assert.deepEqual(titles(s), ["Finish porting the routes to ZIO HTTP", "Swap Akka for Apache Pekko"]);
+    assert.ok(alt(s, "Swap Akka for Apache Pekko").terms.includes("pekko"));
+  });
+
   test("'Is X still good enough, or should we …' keeps X on the left", () => {
     const s = readQuestion("Is Java 8 still good enough, or should we migrate the server to Java 11?");
     assert.deepEqual(titles(s), ["Keep Java 8", "Migrate the server to Java 11"]);

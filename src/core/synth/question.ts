@@ -592,7 +592,7 @@ function termsForVerbPhrase(toks: Tok[], s: Span): { terms: string[]; subject: s
   for (let k = s.start; k < s.end; k++) {
     const t = toks[k];
     const next = toks[k + 1];
-    if (t.tags.has("Adjective") && !t.tags.has("Noun") && (k + 1 >= s.end || !isNounish(next)) && t.norm.length > 2 && !NEVER_NOUNISH.has(t.norm)) terms.add(t.norm);
+    if (t.tags.has("Adjective") && !t.tags.has("Noun") && (k + 1 >= s.end || !isNounish(next)) && t.norm.length > 2 && !NEVER_NOUNISH.has(t.norm) && !RELATIONAL.has(t.norm) && !isPrep(next ?? t)) terms.add(t.norm);
   }
   return { terms: [...terms], subject: spanText(toks, primary.span, { dropDeterminer: true }) };
 }
@@ -896,7 +896,9 @@ function trimNoun(toks: Tok[], start: number, limit: number, opts: { examples?: 
 function phraseEnd(toks: Tok[], start: number, limit: number): number {
   for (let j = start + 1; j < limit; j++) {
     if (/[;?!]/.test(toks[j - 1].post) || (/[.]/.test(toks[j - 1].post) && !/^\d+$/.test(toks[j - 1].norm))) return j;
-    if (["for", "because", "since", "given", "unless"].includes(toks[j].norm) && j > start + 1) return j;
+    // "swap Akka for Pekko": after a replacing verb, "for" names the replacement, not a purpose.
+    const swapping = toks[j].norm === "for" && toks.slice(start, j).some((t) => REPLACE_VERBS.has(t.root));
+    if (["for", "because", "since", "given", "unless"].includes(toks[j].norm) && j > start + 1 && !swapping) return j;
   }
   return limit;
 }
@@ -1079,7 +1081,8 @@ function readAlternatives(toks: Tok[]): Partial<QuestionStructure> | undefined {
       { span: r, mode: "noun" },
     ];
   } else if (right.mode === "verb") {
-    const rEnd = clauseEnd(toks, right.at);
+    // A trailing purpose ("… for date handling?") belongs to every alternative, not to the last one.
+    const rEnd = phraseEnd(toks, right.at, clauseEnd(toks, right.at));
     items.push({ span: { start: right.lead <= right.at ? right.lead : right.at, end: rEnd }, mode: "verb", clause: right.clause });
     let start = 0;
     for (let k = leftLimit - 1; k >= 0; k--) if (/[;:]/.test(toks[k].post)) {
