@@ -530,9 +530,14 @@ function termsForPhrase(toks: Tok[], s: Span): string[] {
     }
     if (ofPhrase && !own) out.add(ofPhrase);
     // A name inside a longer phrase finds it too: "the DAPS identity module" → "daps".
-    // "React Native" is one name: its later words are not names of their own (its first word still finds it).
+    // "React Native" is one name: its later English words are not names of their own (its first word still finds it).
     const oneName = core.every((t) => /^[A-Z]/.test(t.text) && !t.tags.has("Acronym"));
-    if (!oneName) for (const t of core.slice(1)) if (isNameLike(t) && t.norm.length > 2 && !GENERIC_ACRONYMS.has(t.norm)) out.add(t.norm);
+    for (const t of core.slice(1)) {
+      if (!isNameLike(t) || t.norm.length <= 2 || GENERIC_ACRONYMS.has(t.norm)) continue;
+      // Within one name, only a word that is no English word ("Pekko" in "Apache Pekko", not "Native").
+      if (oneName && (t.norm in lexicon() || t.root in lexicon())) continue;
+      out.add(t.norm);
+    }
   }
   for (const t of examples) out.add(t.norm);
   for (const group of ALIASES) if (group.some((g) => out.has(g))) group.forEach((g) => out.add(g));
