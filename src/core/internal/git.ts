@@ -234,9 +234,7 @@ function oneLineOf(err: unknown): string {
 async function runGitExpert(ctx: ExpertContext): Promise<ExpertResult> {
   ctx.signal.throwIfAborted();
   const started = performance.now();
-  const dir = ctx.repo;
   const { maxMs, pickaxeCommits, maxResults } = ctx.config.git;
-
   const primary = selectTerms(ctx.plan.terms, PRIMARY_WEIGHT, MAX_PRIMARY_TERMS, new Set());
   const expansions = selectTerms(ctx.plan.expansions, EXPANSION_WEIGHT, MAX_EXPANSION_TERMS, new Set(primary.map((t) => t.text)));
   const allTerms = [...primary, ...expansions];
@@ -251,139 +249,162 @@ async function runGitExpert(ctx: ExpertContext): Promise<ExpertResult> {
     if (budget.signal.aborted) resolve();
     else budget.signal.addEventListener("abort", () => resolve(), { once: true });
   });
-
-  const run = (args: string[], stdin?: string) => runGit(dir, args, budget.signal, stopped, maxMs, stdin);
+  const run: GitRunner = (args, stdin) => runGit(ctx.repo, args, budget.signal, stopped, maxMs, stdin);
 
   try {
-    // 1. Probe: is this a repository with at least one commit, and which git is it?
-    const [gitDirRun, headRun, versionRun] = await Promise.all([
-      run(["rev-parse", "--git-dir"]),
-      run(["log", "--no-show-signature", "-1", "--format=%H %ct", "HEAD", "--"]),
-      run(["version"]),
-    ]);
-    ctx.signal.throwIfAborted();
-    if (budget.signal.aborted && !(gitDirRun.complete && headRun.complete)) {
-      return {
-        status: "empty",
-        reason: `git history search cut short at ${maxMs} ms budget (searched 0 of ${allTerms.length} terms)`,
-        items: [],
-        truncated: true,
-      };
-    }
-    if (gitDirRun.error !== undefined) return { status: "empty", reason: notRepoReason(dir, gitDirRun.error), items: [] };
-    const head = /^([0-9a-f]{40,64}) (\d+)/.exec(headRun.output.trim());
-    if (headRun.error !== undefined || !head) return { status: "empty", reason: `no commits yet in ${dir}`, items: [] };
-    const headTs = Number(head[2]);
-    const firstParentDiff = gitAtLeast(versionRun.output, 2, 31) ? ["--diff-merges=first-parent"] : [];
-
-    // 2. Message search (primary and expansions separately, concurrently) and the pickaxe over a bounded window.
-    const grepLimit = Math.max(1, maxResults * 5);
-    const grepArgs = (terms: Term[]) => [
-      ...LOG_BASE,
-      ...firstParentDiff,
-      `--max-count=${grepLimit}`,
-      "--regexp-ignore-case",
-      "--fixed-strings",
-      ...terms.map((t) => `--grep=${t.text}`),
-      "HEAD",
-      "--",
-    ];
-    const grepPrimary = primary.length ? run(grepArgs(primary)).then(parseSearch) : Promise.resolve(undefined);
-    const grepExpansions = expansions.length ? run(grepArgs(expansions)).then(parseSearch) : Promise.resolve(undefined);
-
-    const pickaxeTerms = pickPickaxeTerms(primary);
-    let windowTruncated = false;
-    const pickaxeRuns: Promise<{ term: Term; outcome: SearchOutcome }[]> = (async () => {
-      if (pickaxeTerms.length === 0 || pickaxeCommits <= 0) return [];
-      const window = await run(["rev-list", `--max-count=${pickaxeCommits + 1}`, "HEAD", "--"]);
-      if (!window.complete || window.error !== undefined) {
-        return pickaxeTerms.map((term) => ({ term, outcome: { records: [], complete: false, error: window.error } }));
-      }
-      const shas = window.output.split("\n").filter((l) => /^[0-9a-f]{40,64}$/.test(l));
-      if (shas.length > pickaxeCommits) windowTruncated = true;
-      const stdin = shas.slice(0, pickaxeCommits).join("\n") + "\n";
-      return Promise.all(
-        pickaxeTerms.map(async (term) => {
-          const args = [...LOG_BASE, "--stdin", "--no-walk=unsorted", "--regexp-ignore-case", `-S${term.text}`, "--"];
-          return { term, outcome: parseSearch(await run(args, stdin)) };
-        }),
-      );
-    })();
-
-    const [primaryOutcome, expansionOutcome, pickaxeOutcomes] = await Promise.all([grepPrimary, grepExpansions, pickaxeRuns]);
+    const probe = await probeRepository(ctx, run, budget.signal, allTerms.length);
+    if ("status" in probe) return probe;
+    const search = await searchHistory(run, primary, expansions, probe.firstParentDiff, maxResults, pickaxeCommits);
     ctx.signal.throwIfAborted();
     const budgetHit = budget.signal.aborted;
-
-    // 3. Merge, score, keep the best.
-    const records = new Map<string, CommitRecord>();
-    const pickaxeHits = new Map<string, Set<Term>>();
-    for (const outcome of [primaryOutcome, expansionOutcome]) {
-      for (const r of outcome?.records ?? []) records.set(r.sha, r);
-    }
-    for (const { term, outcome } of pickaxeOutcomes) {
-      for (const r of outcome.records) {
-        if (!records.has(r.sha)) records.set(r.sha, r);
-        const hits = pickaxeHits.get(r.sha) ?? new Set<Term>();
-        hits.add(term);
-        pickaxeHits.set(r.sha, hits);
-      }
-    }
-
-    const scored: { item: EvidenceItem; ts: number }[] = [];
-    for (const record of records.values()) {
-      if (record.files.length === 0) continue; // nothing to cite: empty commits and merges without a diff
-      const score = scoreCommit(record, allTerms, pickaxeHits.get(record.sha), headTs);
-      if (score <= 0) continue;
-      scored.push({ item: commitEvidence(record, allTerms, score), ts: record.ts });
-    }
-    scored.sort((a, b) => b.item.score - a.item.score || b.ts - a.ts || cmp(a.item.commit ?? "", b.item.commit ?? ""));
-    const items = scored.slice(0, Math.max(0, maxResults)).map((s) => s.item);
-
-    // 4. Say what was cut short and what failed.
-    const reasons: string[] = [];
-    let truncated = false;
-    if (budgetHit) {
-      truncated = true;
-      const searched = [
-        ...(primaryOutcome?.complete ? primary : []),
-        ...(expansionOutcome?.complete ? expansions : []),
-      ].length;
-      let reason = `git history search cut short at ${maxMs} ms budget (searched ${searched} of ${allTerms.length} terms`;
-      const pickaxeDone = pickaxeOutcomes.filter((p) => p.outcome.complete).length;
-      if (pickaxeTerms.length && pickaxeCommits > 0 && pickaxeDone < pickaxeTerms.length) {
-        reason += `; pickaxe finished for ${pickaxeDone} of ${pickaxeTerms.length} terms`;
-      }
-      reasons.push(reason + ")");
-    }
-    if (windowTruncated) {
-      truncated = true;
-      reasons.push(`pickaxe limited to the last ${pickaxeCommits} commits`);
-    }
-    const errors = [primaryOutcome, expansionOutcome, ...pickaxeOutcomes.map((p) => p.outcome)]
-      .map((o) => o?.error)
-      .filter((e): e is string => e !== undefined && !budgetHit);
-    for (const e of [...new Set(errors)]) reasons.push(`git log failed: ${e}`);
-
+    const { items, candidates } = rankRecords(search, allTerms, probe.headTs, maxResults);
+    const report = describeSearch(search, { primary, expansions, allTerms, budgetHit, maxMs, pickaxeCommits });
     const ms = Math.round(performance.now() - started);
     ctx.log(
-      `${items.length} commits from ${records.size} candidates in ${ms} ms ` +
+      `${items.length} commits from ${candidates} candidates in ${ms} ms ` +
         `(terms: ${primary.map((t) => t.text).join(", ") || "-"}; expansions: ${expansions.map((t) => t.text).join(", ") || "-"}; ` +
-        `pickaxe: ${pickaxeTerms.map((t) => t.text).join(", ") || "-"})${truncated ? " [truncated]" : ""}`,
+        `pickaxe: ${search.pickaxeTerms.map((t) => t.text).join(", ") || "-"})${report.truncated ? " [truncated]" : ""}`,
     );
-
-    if (items.length > 0) {
-      return { status: "ok", items, ...(reasons.length ? { reason: reasons.join("; ") } : {}), ...(truncated ? { truncated } : {}) };
-    }
-    const grepsFailed = [primaryOutcome, expansionOutcome].filter((o) => o !== undefined).every((o) => o!.error !== undefined);
-    if (grepsFailed && errors.length > 0) return { status: "failed", reason: reasons.join("; "), items: [], ...(truncated ? { truncated } : {}) };
-    reasons.unshift(`no commits matched ${allTerms.map((t) => t.text).join(", ")}`);
-    return { status: "empty", reason: reasons.join("; "), items: [], ...(truncated ? { truncated } : {}) };
+    return gitResult(items, report, search, allTerms);
   } finally {
     clearTimeout(timer);
     ctx.signal.removeEventListener("abort", onOuterAbort);
     // Kill whatever is still running (nothing, on the normal path).
     if (!budget.signal.aborted) budget.abort(new Error("git expert finished"));
   }
+}
+
+type GitRunner = (args: string[], stdin?: string) => Promise<GitRun>;
+
+interface HistorySearch {
+  primaryOutcome?: SearchOutcome;
+  expansionOutcome?: SearchOutcome;
+  pickaxeTerms: Term[];
+  pickaxeOutcomes: { term: Term; outcome: SearchOutcome }[];
+  windowTruncated: boolean;
+}
+
+/** Is this a repository with at least one commit, and which git is it? Returns a result to give up with, or what the search needs. */
+async function probeRepository(
+  ctx: ExpertContext,
+  run: GitRunner,
+  budget: AbortSignal,
+  termCount: number,
+): Promise<ExpertResult | { headTs: number; firstParentDiff: string[] }> {
+  const [gitDirRun, headRun, versionRun] = await Promise.all([
+    run(["rev-parse", "--git-dir"]),
+    run(["log", "--no-show-signature", "-1", "--format=%H %ct", "HEAD", "--"]),
+    run(["version"]),
+  ]);
+  ctx.signal.throwIfAborted();
+  if (budget.aborted && !(gitDirRun.complete && headRun.complete)) {
+    const maxMs = ctx.config.git.maxMs;
+    return { status: "empty", reason: `git history search cut short at ${maxMs} ms budget (searched 0 of ${termCount} terms)`, items: [], truncated: true };
+  }
+  if (gitDirRun.error !== undefined) return { status: "empty", reason: notRepoReason(ctx.repo, gitDirRun.error), items: [] };
+  const head = /^([0-9a-f]{40,64}) (\d+)/.exec(headRun.output.trim());
+  if (headRun.error !== undefined || !head) return { status: "empty", reason: `no commits yet in ${ctx.repo}`, items: [] };
+  return { headTs: Number(head[2]), firstParentDiff: gitAtLeast(versionRun.output, 2, 31) ? ["--diff-merges=first-parent"] : [] };
+}
+
+/** Message search (primary and expansions separately, concurrently) and the pickaxe over a bounded window. */
+async function searchHistory(run: GitRunner, primary: Term[], expansions: Term[], firstParentDiff: string[], maxResults: number, pickaxeCommits: number): Promise<HistorySearch> {
+  const grepLimit = Math.max(1, maxResults * 5);
+  const grepArgs = (terms: Term[]) => [
+    ...LOG_BASE,
+    ...firstParentDiff,
+    `--max-count=${grepLimit}`,
+    "--regexp-ignore-case",
+    "--fixed-strings",
+    ...terms.map((t) => `--grep=${t.text}`),
+    "HEAD",
+    "--",
+  ];
+  const grepPrimary = primary.length ? run(grepArgs(primary)).then(parseSearch) : Promise.resolve(undefined);
+  const grepExpansions = expansions.length ? run(grepArgs(expansions)).then(parseSearch) : Promise.resolve(undefined);
+  const pickaxeTerms = pickPickaxeTerms(primary);
+  let windowTruncated = false;
+  const pickaxeRuns = (async (): Promise<HistorySearch["pickaxeOutcomes"]> => {
+    if (pickaxeTerms.length === 0 || pickaxeCommits <= 0) return [];
+    const window = await run(["rev-list", `--max-count=${pickaxeCommits + 1}`, "HEAD", "--"]);
+    if (!window.complete || window.error !== undefined) {
+      return pickaxeTerms.map((term) => ({ term, outcome: { records: [], complete: false, error: window.error } }));
+    }
+    const shas = window.output.split("\n").filter((l) => /^[0-9a-f]{40,64}$/.test(l));
+    if (shas.length > pickaxeCommits) windowTruncated = true;
+    const stdin = shas.slice(0, pickaxeCommits).join("\n") + "\n";
+    return Promise.all(
+      pickaxeTerms.map(async (term) => {
+        const args = [...LOG_BASE, "--stdin", "--no-walk=unsorted", "--regexp-ignore-case", `-S${term.text}`, "--"];
+        return { term, outcome: parseSearch(await run(args, stdin)) };
+      }),
+    );
+  })();
+  const [primaryOutcome, expansionOutcome, pickaxeOutcomes] = await Promise.all([grepPrimary, grepExpansions, pickaxeRuns]);
+  return { primaryOutcome, expansionOutcome, pickaxeTerms, pickaxeOutcomes, windowTruncated };
+}
+
+/** Merges every search's commits, scores them and keeps the best `maxResults`. */
+function rankRecords(search: HistorySearch, allTerms: Term[], headTs: number, maxResults: number): { items: EvidenceItem[]; candidates: number } {
+  const records = new Map<string, CommitRecord>();
+  const pickaxeHits = new Map<string, Set<Term>>();
+  for (const outcome of [search.primaryOutcome, search.expansionOutcome]) {
+    for (const r of outcome?.records ?? []) records.set(r.sha, r);
+  }
+  for (const { term, outcome } of search.pickaxeOutcomes) {
+    for (const r of outcome.records) {
+      if (!records.has(r.sha)) records.set(r.sha, r);
+      const hits = pickaxeHits.get(r.sha) ?? new Set<Term>();
+      hits.add(term);
+      pickaxeHits.set(r.sha, hits);
+    }
+  }
+  const scored: { item: EvidenceItem; ts: number }[] = [];
+  for (const record of records.values()) {
+    if (record.files.length === 0) continue; // nothing to cite: empty commits and merges without a diff
+    const score = scoreCommit(record, allTerms, pickaxeHits.get(record.sha), headTs);
+    if (score <= 0) continue;
+    scored.push({ item: commitEvidence(record, allTerms, score), ts: record.ts });
+  }
+  scored.sort((a, b) => b.item.score - a.item.score || b.ts - a.ts || cmp(a.item.commit ?? "", b.item.commit ?? ""));
+  return { items: scored.slice(0, Math.max(0, maxResults)).map((s) => s.item), candidates: records.size };
+}
+
+/** What was cut short and what failed, as stage reasons. */
+function describeSearch(
+  search: HistorySearch,
+  o: { primary: Term[]; expansions: Term[]; allTerms: Term[]; budgetHit: boolean; maxMs: number; pickaxeCommits: number },
+): { reasons: string[]; errors: string[]; truncated: boolean } {
+  const reasons: string[] = [];
+  let truncated = false;
+  if (o.budgetHit) {
+    truncated = true;
+    const searched = [...(search.primaryOutcome?.complete ? o.primary : []), ...(search.expansionOutcome?.complete ? o.expansions : [])].length;
+    let reason = `git history search cut short at ${o.maxMs} ms budget (searched ${searched} of ${o.allTerms.length} terms`;
+    const pickaxeDone = search.pickaxeOutcomes.filter((p) => p.outcome.complete).length;
+    if (search.pickaxeTerms.length && o.pickaxeCommits > 0 && pickaxeDone < search.pickaxeTerms.length) {
+      reason += `; pickaxe finished for ${pickaxeDone} of ${search.pickaxeTerms.length} terms`;
+    }
+    reasons.push(reason + ")");
+  }
+  if (search.windowTruncated) {
+    truncated = true;
+    reasons.push(`pickaxe limited to the last ${o.pickaxeCommits} commits`);
+  }
+  const errors = [search.primaryOutcome, search.expansionOutcome, ...search.pickaxeOutcomes.map((p) => p.outcome)]
+    .map((x) => x?.error)
+    .filter((e): e is string => e !== undefined && !o.budgetHit);
+  for (const e of [...new Set(errors)]) reasons.push(`git log failed: ${e}`);
+  return { reasons, errors, truncated };
+}
+
+function gitResult(items: EvidenceItem[], report: { reasons: string[]; errors: string[]; truncated: boolean }, search: HistorySearch, allTerms: Term[]): ExpertResult {
+  const { reasons, errors, truncated } = report;
+  const flag = truncated ? { truncated } : {};
+  if (items.length > 0) return { status: "ok", items, ...(reasons.length ? { reason: reasons.join("; ") } : {}), ...flag };
+  const greps = [search.primaryOutcome, search.expansionOutcome].filter((x) => x !== undefined);
+  if (greps.every((x) => x!.error !== undefined) && errors.length > 0) return { status: "failed", reason: reasons.join("; "), items: [], ...flag };
+  return { status: "empty", reason: [`no commits matched ${allTerms.map((t) => t.text).join(", ")}`, ...reasons].join("; "), items: [], ...flag };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
