@@ -358,6 +358,40 @@ async function indexWithScratch(
   }
 }
 
+/** First pass: every commit's documentation diff, parked in a scratch table in batches. */
+async function parkDocDiffs(
+  db: Db,
+  revs: { range: string[] } | { stdin: string[] },
+  total: number,
+  opts: UpdateOptions & { cwd: string },
+  progressFile: (p: BuildProgress) => void,
+): Promise<void> {
+  const { cwd, signal } = opts;
+  let docsSeen = 0;
+  const park = db.prepare("INSERT OR REPLACE INTO scratch.pending_docs(sha, docs, text) VALUES (?, ?, ?)");
+  let inTx = 0;
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    await streamDocDiffs(revs, DOC_PATHSPECS, { cwd, signal }, async (d: DocDiff) => {
+      park.run([d.sha, JSON.stringify(d.files.map((f) => ({ p: f.path, h: f.hunks.map((h) => [h.line, h.count, h.text]) }))), d.text]);
+      docsSeen++;
+      if (++inTx >= BATCH) {
+        db.exec("COMMIT");
+        progressFile({ phase: "docs", done: docsSeen, total });
+        await yieldToLoop();
+        db.exec("BEGIN IMMEDIATE");
+        inTx = 0;
+      }
+    });
+    db.exec("COMMIT");
+  } catch (err) {
+    if (db.inTransaction) db.exec("ROLLBACK");
+    throw err;
+  } finally {
+    park.finalize();
+  }
+}
+
 async function parkThenIndex(
   db: Db,
   revs: { range: string[] } | { stdin: string[] },
@@ -368,35 +402,9 @@ async function parkThenIndex(
   spool: string,
   already: number,
 ): Promise<number> {
-  const { cwd, signal } = opts;
-  // 1. Documentation diffs.
-  let docsSeen = 0;
-  {
-    const park = db.prepare("INSERT OR REPLACE INTO scratch.pending_docs(sha, docs, text) VALUES (?, ?, ?)");
-    let inTx = 0;
-    db.exec("BEGIN IMMEDIATE");
-    try {
-      await streamDocDiffs(revs, DOC_PATHSPECS, { cwd, signal }, async (d: DocDiff) => {
-        park.run([d.sha, JSON.stringify(d.files.map((f) => ({ p: f.path, h: f.hunks.map((h) => [h.line, h.count, h.text]) }))), d.text]);
-        docsSeen++;
-        if (++inTx >= BATCH) {
-          db.exec("COMMIT");
-          progressFile({ phase: "docs", done: docsSeen, total });
-          await yieldToLoop();
-          db.exec("BEGIN IMMEDIATE");
-          inTx = 0;
-        }
-      });
-      db.exec("COMMIT");
-    } catch (err) {
-      if (db.inTransaction) db.exec("ROLLBACK");
-      throw err;
-    } finally {
-      park.finalize();
-    }
-  }
-
-  // 2. Commits.
+  const { signal } = opts;
+  await parkDocDiffs(db, revs, total, opts, progressFile);
+  // Then the commits, joined with their parked documentation diffs.
   const exists = db.prepare("SELECT 1 AS x FROM commits WHERE sha = ?");
   const idTaken = db.prepare("SELECT 1 AS x FROM commits WHERE id = ?");
   const docsOf = db.prepare("SELECT docs, text FROM scratch.pending_docs WHERE sha = ?");
