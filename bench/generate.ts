@@ -13,10 +13,35 @@
 //  - A few services/<svc>/ARCHITECTURE.md files (convention docs the tool does read), AGENTS.md, CONTRIBUTING.md.
 //  - Source files src/<svc>/<module>.ts importing the technology in use at the time, so the pickaxe sees
 //    migrations; commit messages that name technologies ("Migrate payments event bus from RabbitMQ to Kafka").
+//
+// The tables it draws from (technologies, services, sentence banks, commit-message templates) are data, in
+// bench/data/vocabulary.ts.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
+import {
+  AGENTS_MD,
+  AREAS,
+  AUTHORS,
+  BAD,
+  CODE_MSG,
+  COMPONENTS,
+  CONTRIBUTING_MD,
+  DRIVERS,
+  FILLER,
+  GOOD,
+  GUIDE,
+  HEADINGS,
+  NOISE,
+  NOTE,
+  POSTMORTEM,
+  PROBLEMS,
+  REASONS,
+  RUNBOOK,
+  TEAMS,
+  type Area,
+} from "./data/vocabulary";
 
 /** Bump whenever the generated content changes: it names the cache folder. */
 export const GENERATOR_VERSION = "g1";
@@ -65,57 +90,6 @@ export interface Manifest {
   generatedMs: number;
   packBytes?: number;
 }
-
-// ---------------------------------------------------------------------------------------------------------------
-// Vocabulary
-
-interface Area {
-  id: string;
-  noun: string;
-  module: string;
-  techs: string[];
-}
-
-const AREAS: Area[] = [
-  { id: "queue", noun: "event bus", module: "events", techs: ["RabbitMQ", "Kafka", "NATS", "Pulsar", "SQS"] },
-  { id: "db", noun: "primary database", module: "repository", techs: ["MySQL", "PostgreSQL", "MongoDB", "CockroachDB", "DynamoDB"] },
-  { id: "cache", noun: "read cache", module: "cache", techs: ["Memcached", "Redis", "Hazelcast", "Varnish"] },
-  { id: "logging", noun: "structured logging", module: "logger", techs: ["winston", "pino", "bunyan", "log4js"] },
-  { id: "state", noun: "client state", module: "store", techs: ["Redux", "Zustand", "MobX", "Jotai", "Recoil"] },
-  { id: "api", noun: "public API", module: "routes", techs: ["REST", "GraphQL", "gRPC", "tRPC"] },
-  { id: "test", noun: "unit tests", module: "spec", techs: ["Jest", "Vitest", "Mocha", "AVA"] },
-  { id: "bundler", noun: "frontend build", module: "build", techs: ["webpack", "esbuild", "Vite", "Rollup", "Parcel"] },
-  { id: "orm", noun: "data access layer", module: "models", techs: ["Sequelize", "TypeORM", "Prisma", "Drizzle", "Knex"] },
-  { id: "search", noun: "full-text search", module: "search", techs: ["Elasticsearch", "OpenSearch", "Meilisearch", "Typesense", "Solr"] },
-  { id: "flags", noun: "feature flags", module: "flags", techs: ["LaunchDarkly", "Unleash", "Flagsmith", "GrowthBook"] },
-  { id: "tracing", noun: "distributed tracing", module: "tracing", techs: ["Zipkin", "Jaeger", "OpenTelemetry", "Honeycomb"] },
-  { id: "metrics", noun: "service metrics", module: "metrics", techs: ["StatsD", "Prometheus", "Datadog", "InfluxDB"] },
-  { id: "ci", noun: "CI pipeline", module: "ci", techs: ["Jenkins", "CircleCI", "Buildkite", "Drone", "TeamCity"] },
-  { id: "orchestration", noun: "container orchestration", module: "deploy", techs: ["Nomad", "Kubernetes", "ECS", "Swarm"] },
-  { id: "validation", noun: "input validation", module: "validate", techs: ["Joi", "Yup", "Zod", "Ajv", "Valibot"] },
-  { id: "http", noun: "HTTP client", module: "client", techs: ["axios", "needle", "undici", "superagent", "ky"] },
-  { id: "dates", noun: "date handling", module: "dates", techs: ["Moment", "Luxon", "dayjs", "date-fns"] },
-  { id: "secrets", noun: "secrets management", module: "secrets", techs: ["Vault", "Doppler", "SOPS", "Infisical"] },
-  { id: "auth", noun: "login flow", module: "auth", techs: ["Keycloak", "Auth0", "Ory", "Cognito"] },
-  { id: "jobs", noun: "background jobs", module: "jobs", techs: ["Bull", "Agenda", "Temporal", "BullMQ", "Bree"] },
-  { id: "i18n", noun: "translations", module: "i18n", techs: ["i18next", "FormatJS", "Lingui", "Polyglot"] },
-  { id: "email", noun: "transactional email", module: "mailer", techs: ["SendGrid", "Mailgun", "Postmark", "SES"] },
-];
-
-const COMPONENTS = (
-  "orders payments billing inventory shipping catalog checkout notifications accounts identity pricing promotions " +
-  "reviews recommendations analytics reporting gateway storefront admin warehouse returns subscriptions invoicing " +
-  "ledger fraud media loyalty support onboarding scheduling delivery fulfilment procurement tax compliance audit " +
-  "partners marketplace auctions bookings rentals payroll vendors quotes contracts refunds wallet coupons carts " +
-  "wishlist ratings sellers logistics routing dispatch fleet drivers customers leads campaigns newsletters surveys " +
-  "feedback tickets chat calendar documents uploads exports imports settlement treasury forecasting insurance claims"
-).split(" ");
-
-const AUTHORS = [
-  "Ada Byrne", "Bo Lindqvist", "Chen Wei", "Dara Okafor", "Elif Yilmaz", "Femi Adeyemi", "Greta Novak", "Hiro Tanaka",
-  "Ines Duarte", "Jonas Weber", "Kavya Rao", "Liam Walsh", "Mira Petrova", "Nils Berg", "Omar Haddad", "Priya Nair",
-  "Quinn Murphy", "Rosa Jimenez", "Sami Korhonen", "Tara Singh", "Uma Costa", "Vik Sharma", "Wen Li", "Yara Aziz",
-];
 
 // ---------------------------------------------------------------------------------------------------------------
 // Deterministic randomness
@@ -219,44 +193,84 @@ function isoDate(ts: number): string {
   return new Date(ts * 1000).toISOString().slice(0, 10);
 }
 
-export function buildPlan(spec: SizeSpec): Plan {
-  const rng = rngFor(`plan|${spec.name}`);
-  const N = spec.commits;
-  const components = COMPONENTS.slice(0, spec.components);
+/** Commit slots, handed out once each: at random (`take`) or as the first free one after a slot (`takeAfter`). */
+class Slots {
+  private readonly pool: number[];
+  private readonly used: Uint8Array;
 
-  // Timestamps: evenly spread with jitter, strictly increasing.
-  const times: number[] = [];
-  const step = (END_TS - START_TS) / N;
-  for (let i = 0; i < N; i++) times.push(Math.floor(START_TS + i * step + rng() * step * 0.9));
+  constructor(
+    private readonly n: number,
+    rng: Rng,
+  ) {
+    // Slot 0 is the initial commit.
+    this.pool = shuffle(rng, Array.from({ length: n - 1 }, (_, i) => i + 1));
+    this.used = new Uint8Array(n);
+    this.used[0] = 1;
+  }
 
-  // Free commit slots (0 is the initial commit).
-  const pool = shuffle(rng, Array.from({ length: N - 1 }, (_, i) => i + 1));
-  const used = new Uint8Array(N);
-  used[0] = 1;
-  const take = (k: number): number[] => {
+  take(k: number): number[] {
     const out: number[] = [];
-    while (out.length < k && pool.length) {
-      const s = pool.pop()!;
-      if (!used[s]) {
-        used[s] = 1;
+    while (out.length < k && this.pool.length) {
+      const s = this.pool.pop()!;
+      if (!this.used[s]) {
+        this.used[s] = 1;
         out.push(s);
       }
     }
     return out.sort((a, b) => a - b);
-  };
-  const takeAfter = (slot: number, within: number): number | undefined => {
-    for (let s = slot + 1; s < N && s <= slot + within; s++) {
-      if (!used[s]) {
-        used[s] = 1;
+  }
+
+  takeAfter(slot: number, within: number): number | undefined {
+    for (let s = slot + 1; s < this.n && s <= slot + within; s++) {
+      if (!this.used[s]) {
+        this.used[s] = 1;
         return s;
       }
     }
     return undefined;
-  };
-  const events: (CommitEvent[] | undefined)[] = new Array(N);
-  const at = (slot: number, e: CommitEvent) => (events[slot] ??= []).push(e);
+  }
+}
 
-  // Topics and their ADR chains. One ADR (adr-tools' "Record architecture decisions") is not a topic.
+/** What the steps of buildPlan share: one seeded stream (they draw from it in a fixed order), slots and events. */
+interface PlanContext {
+  spec: SizeSpec;
+  rng: Rng;
+  components: string[];
+  times: number[];
+  slots: Slots;
+  events: (CommitEvent[] | undefined)[];
+  at: (slot: number, e: CommitEvent) => void;
+}
+
+export function buildPlan(spec: SizeSpec): Plan {
+  const rng = rngFor(`plan|${spec.name}`);
+  const N = spec.commits;
+  // Timestamps: evenly spread with jitter, strictly increasing.
+  const times: number[] = [];
+  const step = (END_TS - START_TS) / N;
+  for (let i = 0; i < N; i++) times.push(Math.floor(START_TS + i * step + rng() * step * 0.9));
+  const events: (CommitEvent[] | undefined)[] = new Array(N);
+  const ctx: PlanContext = {
+    spec,
+    rng,
+    components: COMPONENTS.slice(0, spec.components),
+    times,
+    slots: new Slots(N, rng),
+    events,
+    at: (slot, e) => (events[slot] ??= []).push(e),
+  };
+  const { topics, adrs } = planTopics(ctx);
+  placeAdrs(adrs, times);
+  for (const a of adrs) ctx.at(a.slot, { kind: "adr", adr: a });
+  planMigrations(ctx, topics);
+  const docs = planDocs(ctx, topics);
+  const plan: Plan = { spec, topics, adrs: [RECORD_ADR, ...adrs], docs, events, times, questions: [] };
+  plan.questions = buildQuestions(plan, rng);
+  return plan;
+}
+
+/** Topics and their ADR chains. One ADR (adr-tools' "Record architecture decisions") is not a topic. */
+function planTopics({ spec, rng, components, slots }: PlanContext): { topics: Topic[]; adrs: Adr[] } {
   const pairs = shuffle(
     rng,
     components.flatMap((c) => AREAS.map((a) => [a, c] as const)),
@@ -270,8 +284,8 @@ export function buildPlan(spec: SizeSpec): Plan {
     const [area, component] = pairs.pop()!;
     const techs = shuffle(rng, [...area.techs]);
     const topic: Topic = { key: `${area.id}/${component}`, area, component, chain: [], srcPath: `src/${component}/${area.module}.ts` };
-    const slots = take(len);
-    if (slots.length < len) break;
+    const taken = slots.take(len);
+    if (taken.length < len) break;
     const f0 = rng();
     let format: AdrFormat = f0 < 0.4 ? "nygard" : f0 < 0.75 ? "madr" : "log4brains";
     for (let k = 0; k < len; k++) {
@@ -281,7 +295,7 @@ export function buildPlan(spec: SizeSpec): Plan {
       const alternatives = shuffle(rng, others).slice(0, 1 + int(rng, 2));
       const prev = topic.chain[k - 1];
       if (prev && !alternatives.includes(prev.tech)) alternatives.unshift(prev.tech);
-      const adr: Adr = { key: `${topic.key}#${k}`, topic, tech, alternatives, format, slot: slots[k], path: "", prev, bulletMeta: rng() < 0.5 };
+      const adr: Adr = { key: `${topic.key}#${k}`, topic, tech, alternatives, format, slot: taken[k], path: "", prev, bulletMeta: rng() < 0.5 };
       if (prev) prev.next = adr;
       topic.chain.push(adr);
       adrs.push(adr);
@@ -289,19 +303,23 @@ export function buildPlan(spec: SizeSpec): Plan {
     topics.push(topic);
     remaining -= len;
   }
+  return { topics, adrs };
+}
 
-  // Numbering and paths: per folder in commit order, as adr-tools / MADR / log4brains would.
-  const recordAdr: Adr = {
-    key: "record-architecture-decisions",
-    topic: undefined as unknown as Topic,
-    tech: "",
-    alternatives: [],
-    format: "nygard",
-    slot: 0,
-    path: "doc/adr/0001-record-architecture-decisions.md",
-    number: 1,
-    bulletMeta: false,
-  };
+const RECORD_ADR: Adr = {
+  key: "record-architecture-decisions",
+  topic: undefined as unknown as Topic,
+  tech: "",
+  alternatives: [],
+  format: "nygard",
+  slot: 0,
+  path: "doc/adr/0001-record-architecture-decisions.md",
+  number: 1,
+  bulletMeta: false,
+};
+
+/** Numbering and paths: per folder in commit order, as adr-tools / MADR / log4brains would. */
+function placeAdrs(adrs: Adr[], times: number[]): void {
   const byFormat = (f: AdrFormat) => adrs.filter((a) => a.format === f).sort((a, b) => a.slot - b.slot);
   byFormat("nygard").forEach((a, i) => {
     a.number = i + 2;
@@ -319,60 +337,60 @@ export function buildPlan(spec: SizeSpec): Plan {
     seen.add(p);
     a.path = p;
   });
-  for (const a of adrs) at(a.slot, { kind: "adr", adr: a });
+}
 
-  // Follow-up commits after a decision: the code moves to the new technology.
+/** Follow-up commits after a decision: the code moves to the new technology. */
+function planMigrations({ spec, rng, slots, at }: PlanContext, topics: Topic[]): void {
   for (const t of topics) {
     t.chain.forEach((a, k) => {
       const from = k > 0 ? t.chain[k - 1].tech : undefined;
-      const s = takeAfter(a.slot, Math.max(3, Math.floor(N / 200)));
+      const s = slots.takeAfter(a.slot, Math.max(3, Math.floor(spec.commits / 200)));
       if (s !== undefined) at(s, { kind: "migration", topic: t, from: from ?? "", to: a.tech, variant: int(rng, 3) });
     });
   }
+}
 
-  // Docs: added once, edited 0–3 times later.
+function topicsByComponent(topics: Topic[]): Map<string, Topic[]> {
+  const out = new Map<string, Topic[]>();
+  for (const t of topics) out.set(t.component, [...(out.get(t.component) ?? []), t]);
+  return out;
+}
+
+/** Docs: added once, edited 0–3 times later; then one ARCHITECTURE.md per service with topics (the tool reads these). */
+function planDocs({ spec, rng, components, times, slots, at }: PlanContext, topics: Topic[]): Doc[] {
   const docs: Doc[] = [];
-  const topicsByComponent = new Map<string, Topic[]>();
-  for (const t of topics) topicsByComponent.set(t.component, [...(topicsByComponent.get(t.component) ?? []), t]);
+  const byComponent = topicsByComponent(topics);
   const kinds: Doc["kind"][] = ["runbook", "guide", "guide", "runbook", "postmortem", "note", "note"];
   const readmes = new Set<string>();
   for (let i = 0; i < spec.docs; i++) {
     const component = pick(rng, components);
     let kind = pick(rng, kinds);
     if (!readmes.has(component) && rng() < 0.3) kind = "readme";
-    const own = topicsByComponent.get(component) ?? [];
+    const own = byComponent.get(component) ?? [];
     const areas: Area[] = [];
     for (let k = 0; k < 1 + int(rng, 2); k++) areas.push(own.length && rng() < 0.75 ? pick(rng, own).area : pick(rng, AREAS));
-    const slots = take(1 + (rng() < 0.45 ? 1 + int(rng, 3) : 0));
-    if (!slots.length) break;
-    const n = i + 1;
-    const path =
-      kind === "readme"
-        ? `services/${component}/README.md`
-        : kind === "runbook"
-          ? `docs/runbooks/${component}/${areas[0].module}-${n}.md`
-          : kind === "guide"
-            ? `docs/guides/${component}/${slugify(areas[0].noun)}-${n}.md`
-            : kind === "postmortem"
-              ? `docs/postmortems/${isoDate(times[slots[0]]).slice(0, 4)}/${component}-${n}.md`
-              : `docs/notes/${component}-${n}.md`;
+    const taken = slots.take(1 + (rng() < 0.45 ? 1 + int(rng, 3) : 0));
+    if (!taken.length) break;
     if (kind === "readme") readmes.add(component);
-    const doc: Doc = { path, kind, component, areas, slots };
+    const doc: Doc = { path: docPath(kind, component, areas[0], i + 1, times[taken[0]]), kind, component, areas, slots: taken };
     docs.push(doc);
-    slots.forEach((s, rev) => at(s, { kind: "doc", doc, rev }));
+    taken.forEach((s, rev) => at(s, { kind: "doc", doc, rev }));
   }
-  // Architecture docs (the tool reads these): one per service, for the first `archDocs` services with topics.
-  const archComponents = components.filter((c) => topicsByComponent.has(c)).slice(0, spec.archDocs);
-  for (const component of archComponents) {
-    const slots = take(3);
-    const doc: Doc = { path: `services/${component}/ARCHITECTURE.md`, kind: "architecture", component, areas: [], slots };
+  for (const component of components.filter((c) => byComponent.has(c)).slice(0, spec.archDocs)) {
+    const taken = slots.take(3);
+    const doc: Doc = { path: `services/${component}/ARCHITECTURE.md`, kind: "architecture", component, areas: [], slots: taken };
     docs.push(doc);
-    slots.forEach((s, rev) => at(s, { kind: "doc", doc, rev }));
+    taken.forEach((s, rev) => at(s, { kind: "doc", doc, rev }));
   }
+  return docs;
+}
 
-  const plan: Plan = { spec, topics, adrs: [recordAdr, ...adrs], docs, events, times, questions: [] };
-  plan.questions = buildQuestions(plan, rng);
-  return plan;
+function docPath(kind: Doc["kind"], component: string, area: Area, n: number, firstTs: number): string {
+  if (kind === "readme") return `services/${component}/README.md`;
+  if (kind === "runbook") return `docs/runbooks/${component}/${area.module}-${n}.md`;
+  if (kind === "guide") return `docs/guides/${component}/${slugify(area.noun)}-${n}.md`;
+  if (kind === "postmortem") return `docs/postmortems/${isoDate(firstTs).slice(0, 4)}/${component}-${n}.md`;
+  return `docs/notes/${component}-${n}.md`;
 }
 
 function adrTitle(a: Adr): string {
@@ -440,26 +458,6 @@ function buildQuestions(plan: Plan, rng: Rng): BenchQuestion[] {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Content
-
-const REASONS = [
-  "it has the lowest operational overhead of the options we tried",
-  "it performed best in our load test at three times peak traffic",
-  "the team already runs it elsewhere and knows its failure modes",
-  "it integrates with our deployment and monitoring tooling out of the box",
-  "it has first-class TypeScript support and a stable API",
-  "the managed offering removes a whole class of on-call pages",
-];
-const PROBLEMS = [
-  "has become the bottleneck at peak load",
-  "costs the team several on-call pages a month",
-  "is no longer actively maintained upstream",
-  "lacks features we now depend on",
-  "makes local development slow and fragile",
-];
-const DRIVERS = ["Operational overhead", "Throughput under peak load", "Team familiarity", "Cost at our scale", "Ecosystem and tooling", "Tail latency"];
-const GOOD = ["it is well documented", "it scales horizontally", "it is cheap to operate", "it has a large community", "it is fast in our benchmarks", "it needs little configuration"];
-const BAD = ["it adds another moving part", "it has a learning curve", "its managed offering is expensive", "upgrades have been painful elsewhere", "its client libraries are uneven", "it is harder to debug locally"];
-const TEAMS = ["platform team", "web team", "data team", "payments guild", "core services team", "SRE"];
 
 function relLink(from: string, to: string): string {
   return posix.relative(posix.dirname(from), to);
@@ -531,58 +529,6 @@ function adrContent(a: Adr, superseded: boolean, times: number[]): string {
   return `---\ndate: ${date}\nstatus: ${status}\ntags: [${c}, ${slugify(noun)}]\n---\n\n# ${title}\n\n${body}${linksBlock}`;
 }
 
-const RUNBOOK = [
-  "If the {c} {n} stops responding, check the {t} dashboards first.",
-  "Restart the {c} workers one at a time; the {t} client reconnects on its own.",
-  "Alerts for {c} fire when {t} latency stays above 300 ms for ten minutes.",
-  "Legacy {o} settings are still present in older {c} deployments; ignore them.",
-  "Escalate to the platform team when the {c} error rate stays above 1%.",
-  "Roll back the last {c} deploy before touching the {t} configuration.",
-  "The {c} on-call owns the {n}; page them through the usual rotation.",
-  "Capture a heap snapshot before restarting {c} if memory keeps growing.",
-  "Most {n} incidents on {c} clear after the connection pool is recycled.",
-];
-const GUIDE = [
-  "This guide explains how the {c} service uses {t} for its {n}.",
-  "Local development runs {t} in a container; run make dev in the {c} folder.",
-  "Configuration for the {n} lives next to the {c} code and is reviewed like code.",
-  "When you add a new endpoint to {c}, update the contract tests as well.",
-  "{T} is configured with conservative timeouts in {c}.",
-  "Some teams still compare {t} with {o}; the trade-offs are written down in the decision records.",
-  "Keep pull requests small; reviewers on {c} aim to respond within a day.",
-  "The {c} {n} is covered by the nightly integration suite.",
-];
-const POSTMORTEM = [
-  "The {c} service degraded for {k} minutes during the evening peak.",
-  "The root cause was a misconfigured {t} client in {c}.",
-  "Action item: add an alert on {t} saturation for {c}.",
-  "Customers saw stale data because the {n} lagged behind the writes.",
-  "We did not roll back soon enough; the {c} deploy checklist now says when to.",
-  "A retry storm from {c} amplified the {t} outage.",
-];
-const NOTE = [
-  "Notes from the {c} sync: the {n} backlog is mostly cleanup.",
-  "Open question from last week: do we still need the {o} fallback in {c}?",
-  "Benchmarks of {t} on the {c} staging cluster are in the shared drive.",
-  "Reminder: the {c} freeze starts before the holiday season.",
-  "We agreed to keep the {c} {n} boring and well understood.",
-];
-const FILLER = [
-  "Check the dashboard before and after every deploy.",
-  "Document anything surprising in the team channel.",
-  "Ask in the support channel if something here is out of date.",
-  "Prefer small, reversible changes.",
-  "Write down what you tried, even when it did not work.",
-  "Links to dashboards are in the team wiki.",
-];
-const HEADINGS: Record<Exclude<Doc["kind"], "architecture">, string[]> = {
-  runbook: ["Symptoms", "Diagnosis", "Mitigation", "Escalation"],
-  guide: ["Overview", "Local setup", "Configuration", "Testing"],
-  postmortem: ["Summary", "Timeline", "Root cause", "Action items"],
-  note: ["Notes", "Follow-ups"],
-  readme: ["About", "Running locally", "Ownership"],
-};
-
 function fill(tpl: string, v: { c: string; n: string; t: string; o: string; k: number }): string {
   return tpl
     .replace(/\{c\}/g, v.c)
@@ -644,32 +590,6 @@ function srcContent(t: Topic, tech: string, rev: number): string {
     `export function ${name}() {\n  return createClient(${name}Config);\n}\n`
   );
 }
-
-// ---------------------------------------------------------------------------------------------------------------
-// Commit messages
-
-const NOISE = [
-  "Fix lint errors",
-  "Update CI configuration",
-  "Tidy up imports",
-  "Improve error messages",
-  "Bump dev dependencies",
-  "Fix typo in comment",
-  "Remove dead code",
-  "Add missing test",
-  "Speed up test suite",
-];
-const CODE_MSG = [
-  "{c}: bump {p} client",
-  "Fix flaky {t} test in {c}",
-  "{c}: handle {t} timeouts",
-  "Refactor {c} {m}",
-  "Tune {t} settings for {c}",
-  "Add metrics to {c} {m}",
-  "{c}: retry {t} calls with backoff",
-  "{c}: clean up {n} code",
-  "Fix {c} {m} edge case",
-];
 
 // ---------------------------------------------------------------------------------------------------------------
 // Writing the repository
@@ -746,129 +666,100 @@ export async function ensureRepo(size: SizeName, log: (m: string) => void = () =
   return { dir, manifest, generated: true };
 }
 
+interface Change {
+  path: string;
+  content?: string;
+}
+interface Commit {
+  message: string;
+  changes: Change[];
+}
+
+/** What every commit of the stream reads: the plan, its own seeded stream, and the src files' revision counts. */
+interface CommitContext {
+  plan: Plan;
+  rng: Rng;
+  components: string[];
+  topicIndex: Map<string, Topic>;
+  byComponent: Map<string, Topic[]>;
+  /** path -> revision count (src files) */
+  files: Map<string, number>;
+}
+
+/** `git fast-import` on stdin, buffered in 1 MB chunks with back-pressure. */
+class FastImport {
+  private readonly child;
+  private readonly exited: Promise<number>;
+  private stderr = "";
+  private buf: string[] = [];
+  private bufLen = 0;
+
+  constructor(dir: string) {
+    this.child = spawn("git", ["fast-import", "--quiet"], { cwd: dir, env: GIT_ENV, stdio: ["pipe", "ignore", "pipe"] });
+    this.child.stderr.on("data", (d: Buffer) => (this.stderr += d.toString()));
+    this.exited = new Promise<number>((resolve, reject) => {
+      this.child.on("error", reject);
+      this.child.on("close", (code) => resolve(code ?? 1));
+    });
+  }
+
+  emit(s: string): void {
+    this.buf.push(s);
+    this.bufLen += s.length;
+  }
+
+  data(s: string): void {
+    this.emit(`data ${Buffer.byteLength(s)}\n${s}\n`);
+  }
+
+  async maybeFlush(): Promise<void> {
+    if (this.bufLen > 1 << 20) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (!this.bufLen) return;
+    const chunk = this.buf.join("");
+    this.buf = [];
+    this.bufLen = 0;
+    if (!this.child.stdin.write(chunk)) await new Promise<void>((r) => this.child.stdin.once("drain", () => r()));
+  }
+
+  async end(): Promise<void> {
+    await this.flush();
+    this.child.stdin.end();
+    const code = await this.exited;
+    if (code !== 0) throw new Error(`git fast-import failed (${code}): ${this.stderr.slice(0, 2000)}`);
+  }
+}
+
 async function streamFastImport(dir: string, plan: Plan): Promise<Omit<Manifest["counts"], "commits">> {
-  const child = spawn("git", ["fast-import", "--quiet"], { cwd: dir, env: GIT_ENV, stdio: ["pipe", "ignore", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number>((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (code) => resolve(code ?? 1));
-  });
-
-  let buf: string[] = [];
-  let bufLen = 0;
-  const flush = async () => {
-    if (!bufLen) return;
-    const chunk = buf.join("");
-    buf = [];
-    bufLen = 0;
-    if (!child.stdin.write(chunk)) await new Promise<void>((r) => child.stdin.once("drain", () => r()));
-  };
-  const emit = (s: string) => {
-    buf.push(s);
-    bufLen += s.length;
-  };
-  const data = (s: string) => emit(`data ${Buffer.byteLength(s)}\n${s}\n`);
-
-  const topicIndex = new Map(plan.topics.map((t) => [t.key, t]));
-  const files = new Map<string, number>(); // path -> revision count (src files)
+  const out = new FastImport(dir);
   const present = new Set<string>();
-  const components = COMPONENTS.slice(0, plan.spec.components);
-  const topicsByComponent = new Map<string, Topic[]>();
-  for (const t of plan.topics) topicsByComponent.set(t.component, [...(topicsByComponent.get(t.component) ?? []), t]);
-  const rng = rngFor(`commits|${plan.spec.name}`);
-
+  const ctx: CommitContext = {
+    plan,
+    rng: rngFor(`commits|${plan.spec.name}`),
+    components: COMPONENTS.slice(0, plan.spec.components),
+    topicIndex: new Map(plan.topics.map((t) => [t.key, t])),
+    byComponent: topicsByComponent(plan.topics),
+    files: new Map(),
+  };
   for (let i = 0; i < plan.spec.commits; i++) {
     const ts = plan.times[i];
-    const author = AUTHORS[int(rng, AUTHORS.length)];
+    const author = AUTHORS[int(ctx.rng, AUTHORS.length)];
     const email = `${author.toLowerCase().replace(/[^a-z]+/g, ".")}@example.test`;
-    const changes: { path: string; content?: string }[] = [];
-    let message: string;
     const evs = plan.events[i];
-    if (i === 0) {
-      message = "Initial commit";
-      changes.push(
-        { path: "README.md", content: `# Acme platform\n\nServices: ${components.join(", ")}.\n` },
-        { path: ".gitignore", content: "node_modules/\ndist/\n.deliberations/\n" },
-        { path: "package.json", content: JSON.stringify({ name: "acme-platform", private: true, workspaces: ["src/*"] }, null, 2) + "\n" },
-        { path: "AGENTS.md", content: AGENTS_MD },
-        { path: "CONTRIBUTING.md", content: CONTRIBUTING_MD },
-        { path: plan.adrs[0].path, content: adrContent(plan.adrs[0], false, plan.times) },
-      );
-    } else if (evs) {
-      const msgs: string[] = [];
-      for (const e of evs) {
-        if (e.kind === "adr") {
-          const a = e.adr;
-          changes.push({ path: a.path, content: adrContent(a, false, plan.times) });
-          if (a.prev) changes.push({ path: a.prev.path, content: adrContent(a.prev, true, plan.times) });
-          const label = a.format === "log4brains" ? "ADR" : `ADR ${a.number}`;
-          const verb = pick(rng, ["Record", "Add", "Accept"]);
-          msgs.push(
-            a.prev
-              ? `${label}: use ${a.tech} for the ${a.topic.component} ${a.topic.area.noun}, superseding ${a.prev.tech}`
-              : pick(rng, [`${verb} ${label}: ${adrTitle(a).toLowerCase()}`, `docs(adr): ${adrTitle(a).toLowerCase()}`, `${label}: ${adrTitle(a)}`]),
-          );
-        } else if (e.kind === "doc") {
-          changes.push({ path: e.doc.path, content: docContent(e.doc, e.rev, plan, topicIndex) });
-          msgs.push(
-            e.rev === 0
-              ? `docs: add ${e.doc.component} ${e.doc.kind === "architecture" ? "architecture overview" : e.doc.kind}`
-              : `docs: update ${e.doc.component} ${e.doc.kind === "architecture" ? "architecture overview" : e.doc.kind}`,
-          );
-        } else {
-          const t = e.topic;
-          const rev = (files.get(t.srcPath) ?? 0) + 1;
-          files.set(t.srcPath, rev);
-          changes.push({ path: t.srcPath, content: srcContent(t, e.to, rev) });
-          msgs.push(
-            e.from
-              ? [
-                  `Migrate ${t.component} ${t.area.noun} from ${e.from} to ${e.to}`,
-                  `${t.component}: switch ${t.area.noun} to ${e.to}`,
-                  `Replace ${e.from} with ${e.to} in ${t.component}`,
-                ][e.variant]
-              : [`${t.component}: introduce ${e.to} for ${t.area.noun}`, `Add ${e.to} to ${t.component}`, `${t.component}: wire up ${e.to}`][e.variant],
-          );
-        }
-      }
-      message = msgs.join("\n\n");
-    } else {
-      // Ordinary work: a code change in a service, sometimes pure noise.
-      const component = pick(rng, components);
-      const own = topicsByComponent.get(component);
-      if (!own || rng() < 0.12) {
-        const path = `src/${component}/index.ts`;
-        const rev = (files.get(path) ?? 0) + 1;
-        files.set(path, rev);
-        changes.push({ path, content: `// ${capital(component)} service entry point.\nexport const revision = ${rev};\nexport * from "./handlers";\n` });
-        message = `${component}: ${pick(rng, NOISE).toLowerCase()}`;
-      } else {
-        const t = pick(rng, own);
-        const tech = techAt(t, i);
-        const rev = (files.get(t.srcPath) ?? 0) + 1;
-        files.set(t.srcPath, rev);
-        changes.push({ path: t.srcPath, content: srcContent(t, tech, rev) });
-        message = fill(pick(rng, CODE_MSG), { c: component, n: t.area.noun, t: tech, o: "", k: 0 })
-          .replace("{m}", t.area.module)
-          .replace("{p}", tech.toLowerCase());
-        if (rng() < 0.25) message += `\n\nRefs #${1000 + int(rng, 9000)}. ${pick(rng, FILLER)}`;
-      }
-    }
-    emit(`commit refs/heads/main\nauthor ${author} <${email}> ${ts} +0000\ncommitter ${author} <${email}> ${ts} +0000\n`);
-    data(message + "\n");
+    const { message, changes } = i === 0 ? initialCommit(ctx) : evs ? eventCommit(ctx, evs) : ordinaryCommit(ctx, i);
+    out.emit(`commit refs/heads/main\nauthor ${author} <${email}> ${ts} +0000\ncommitter ${author} <${email}> ${ts} +0000\n`);
+    out.data(message + "\n");
     for (const ch of changes) {
-      emit(`M 100644 inline ${ch.path}\n`);
-      data(ch.content ?? "");
+      out.emit(`M 100644 inline ${ch.path}\n`);
+      out.data(ch.content ?? "");
       present.add(ch.path);
     }
-    emit("\n");
-    if (bufLen > 1 << 20) await flush();
+    out.emit("\n");
+    await out.maybeFlush();
   }
-  await flush();
-  child.stdin.end();
-  const code = await exited;
-  if (code !== 0) throw new Error(`git fast-import failed (${code}): ${stderr.slice(0, 2000)}`);
+  await out.end();
   const markdown = [...present].filter((p) => p.endsWith(".md")).length;
   return {
     adrs: plan.adrs.length,
@@ -879,33 +770,80 @@ async function streamFastImport(dir: string, plan: Plan): Promise<Omit<Manifest[
   };
 }
 
-const AGENTS_MD = `# Agent instructions
+function initialCommit({ plan, components }: CommitContext): Commit {
+  return {
+    message: "Initial commit",
+    changes: [
+      { path: "README.md", content: `# Acme platform\n\nServices: ${components.join(", ")}.\n` },
+      { path: ".gitignore", content: "node_modules/\ndist/\n.deliberations/\n" },
+      { path: "package.json", content: JSON.stringify({ name: "acme-platform", private: true, workspaces: ["src/*"] }, null, 2) + "\n" },
+      { path: "AGENTS.md", content: AGENTS_MD },
+      { path: "CONTRIBUTING.md", content: CONTRIBUTING_MD },
+      { path: plan.adrs[0].path, content: adrContent(plan.adrs[0], false, plan.times) },
+    ],
+  };
+}
 
-These rules apply to every change in this repository.
+/** A planned commit: a decision, a doc added or edited, or a migration to a newly decided technology. */
+function eventCommit(ctx: CommitContext, evs: CommitEvent[]): Commit {
+  const { plan, rng, files } = ctx;
+  const changes: Change[] = [];
+  const msgs: string[] = [];
+  for (const e of evs) {
+    if (e.kind === "adr") {
+      const a = e.adr;
+      changes.push({ path: a.path, content: adrContent(a, false, plan.times) });
+      if (a.prev) changes.push({ path: a.prev.path, content: adrContent(a.prev, true, plan.times) });
+      const label = a.format === "log4brains" ? "ADR" : `ADR ${a.number}`;
+      const verb = pick(rng, ["Record", "Add", "Accept"]);
+      msgs.push(
+        a.prev
+          ? `${label}: use ${a.tech} for the ${a.topic.component} ${a.topic.area.noun}, superseding ${a.prev.tech}`
+          : pick(rng, [`${verb} ${label}: ${adrTitle(a).toLowerCase()}`, `docs(adr): ${adrTitle(a).toLowerCase()}`, `${label}: ${adrTitle(a)}`]),
+      );
+    } else if (e.kind === "doc") {
+      changes.push({ path: e.doc.path, content: docContent(e.doc, e.rev, plan, ctx.topicIndex) });
+      const what = e.doc.kind === "architecture" ? "architecture overview" : e.doc.kind;
+      msgs.push(e.rev === 0 ? `docs: add ${e.doc.component} ${what}` : `docs: update ${e.doc.component} ${what}`);
+    } else {
+      const t = e.topic;
+      const rev = (files.get(t.srcPath) ?? 0) + 1;
+      files.set(t.srcPath, rev);
+      changes.push({ path: t.srcPath, content: srcContent(t, e.to, rev) });
+      msgs.push(
+        e.from
+          ? [`Migrate ${t.component} ${t.area.noun} from ${e.from} to ${e.to}`, `${t.component}: switch ${t.area.noun} to ${e.to}`, `Replace ${e.from} with ${e.to} in ${t.component}`][e.variant]
+          : [`${t.component}: introduce ${e.to} for ${t.area.noun}`, `Add ${e.to} to ${t.component}`, `${t.component}: wire up ${e.to}`][e.variant],
+      );
+    }
+  }
+  return { message: msgs.join("\n\n"), changes };
+}
 
-## Decisions
-
-- Before proposing a new library or service, read the decision records in doc/adr, docs/decisions and docs/adr.
-- A superseded decision record is history, not guidance: follow the record that superseded it.
-- Record every new architectural decision as a decision record in the same change.
-
-## Code
-
-- Keep each service's code under src/<service>/ and its docs under services/<service>/.
-- Run the unit tests of every service you touch before pushing.
-`;
-
-const CONTRIBUTING_MD = `# Contributing
-
-## Pull requests
-
-- Keep pull requests small and focused on one service.
-- Describe how you tested the change.
-
-## Reviews
-
-- Every change needs one approving review from the owning team.
-`;
+/** Ordinary work: a code change in a service, sometimes pure noise. */
+function ordinaryCommit({ rng, components, byComponent, files }: CommitContext, i: number): Commit {
+  const component = pick(rng, components);
+  const own = byComponent.get(component);
+  if (!own || rng() < 0.12) {
+    const path = `src/${component}/index.ts`;
+    const rev = (files.get(path) ?? 0) + 1;
+    files.set(path, rev);
+    return {
+      message: `${component}: ${pick(rng, NOISE).toLowerCase()}`,
+      changes: [{ path, content: `// ${capital(component)} service entry point.\nexport const revision = ${rev};\nexport * from "./handlers";\n` }],
+    };
+  }
+  const t = pick(rng, own);
+  const tech = techAt(t, i);
+  const rev = (files.get(t.srcPath) ?? 0) + 1;
+  files.set(t.srcPath, rev);
+  const changes = [{ path: t.srcPath, content: srcContent(t, tech, rev) }];
+  let message = fill(pick(rng, CODE_MSG), { c: component, n: t.area.noun, t: tech, o: "", k: 0 })
+    .replace("{m}", t.area.module)
+    .replace("{p}", tech.toLowerCase());
+  if (rng() < 0.25) message += `\n\nRefs #${1000 + int(rng, 9000)}. ${pick(rng, FILLER)}`;
+  return { message, changes };
+}
 
 // `node --import tsx bench/generate.ts [sizes]` generates (or reuses) the repositories without running the bench.
 if (process.argv[1] && /generate\.ts$/.test(process.argv[1])) {
