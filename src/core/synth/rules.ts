@@ -430,13 +430,27 @@ interface ChoiceMatch {
   margin: number;
 }
 
-/**
- * Which candidate a decision record chose: each candidate's distinctive words are looked for in the record's
- * chosen option (weight 3), title (2) and decision text (1); a phrase of the option's key counts once more per
- * field; an option the decision argues against scores nothing. "Keep X" / "Drop X" pairs are told apart by the
- * decision's stance toward X.
- */
-function matchChoice(doc: AdrDoc, candidates: Candidate[], question = ""): ChoiceMatch | undefined {
+/** One decision record read for its choice among the candidates; shared by the parts of matchChoice. */
+interface ChoiceReading {
+  doc: AdrDoc;
+  candidates: Candidate[];
+  question: string;
+  /** The record's stated choice, or "". */
+  choice: string;
+  /** The texts a choice is looked for in, each with the weight of its words. */
+  fields: [string, number][];
+  fieldStems: Map<string, number>[];
+  /** The stated choice, title and decision text, where the record argues for or against an option. */
+  decision: string;
+}
+
+/** A candidate with its place in the list. */
+interface Indexed {
+  c: Candidate;
+  i: number;
+}
+
+function readChoice(doc: AdrDoc, candidates: Candidate[], question: string): ChoiceReading {
   const choice = stated(doc) ?? "";
   const rest = doc.items.filter((e) => !/decision|outcome/.test(e.adr?.section ?? "")).map((e) => e.excerpt).join("\n");
   const fields: [string, number][] = [
@@ -448,98 +462,127 @@ function matchChoice(doc: AdrDoc, candidates: Candidate[], question = ""): Choic
   ];
   const fieldStems = fields.map(([t]) => tokenStems(t, true));
   const decision = `${choice}\n${doc.meta.title}\n${doc.decisionText}`;
-  const considered = doc.meta.considered_options;
-  const scores = candidates.map((c, i) => {
-    if (!c.key.terms.length) return 0;
-    const d = distinctive(c, candidates, question);
-    const key = sharpKey(c.key, question);
-    // MADR: an option the record weighed and did not choose is not its choice.
-    if (choice && considered.some((o) => mentions(o, key)) && !mentions(choice, key)) return 0;
-    let score = 0;
-    // What is in place today is mentioned everywhere; a record chose it only when its stated choice names it, or
-    // when it also weighs the alternative the question proposes.
-    const staysPut = c.origin === "incumbent" || /^(?:keep|stay|remain|stick|continue|leave)\b/i.test(c.title);
-    const weighsOthers = candidates.some((x) => x !== c && x.key.terms.length && !x.inverse && mentions(doc.allText, x.key));
-    if (staysPut && !c.inverse && !weighsOthers) return 0;
-    score = fieldScore(d, key);
-    const pol = polarityIn(decision, key);
-    if (pol > 0) score += 2;
-    // A proposal is chosen only when the decision endorses it, not merely when it shares the question's words.
-    if (c.proposal && pol <= 0 && !(choice && mentions(choice, key))) return 0;
-    // "Drop X" is chosen when the decision argues against X; "Keep X" when it does not.
-    const pair = candidates.find((x, j) => j !== i && !!x.inverse !== !!c.inverse && x.key.terms.join("|") === c.key.terms.join("|"));
-    if (pair && c.inverse) score = scores0(pair);
-    if (pair) return c.inverse ? (pol < 0 ? score : 0) : pol < 0 ? 0 : score;
-    return pol < 0 ? 0 : score;
-  });
-  function scores0(c: Candidate): number {
-    const d = distinctive(c, candidates, question);
-    return fieldScore(d, sharpKey(c.key, question));
+  return { doc, candidates, question, choice, fields, fieldStems, decision };
+}
+
+/**
+ * Each distinctive word counts once, at the weight of the most telling field it appears in; naming the option
+ * outright (its whole name) counts twice that field's weight.
+ */
+function fieldScore(r: ChoiceReading, d: Set<string>, key: OptionKey): number {
+  let score = 0;
+  for (const s of d) {
+    const w = Math.max(0, ...r.fields.map(([, fw], f) => (r.fieldStems[f].has(s) ? fw : 0)));
+    score += w;
   }
-  /**
-   * Each distinctive word counts once, at the weight of the most telling field it appears in; naming the option
-   * outright (its whole name) counts twice that field's weight.
-   */
-  function fieldScore(d: Set<string>, key: OptionKey): number {
-    let score = 0;
-    for (const s of d) {
-      const w = Math.max(0, ...fields.map(([, fw], f) => (fieldStems[f].has(s) ? fw : 0)));
-      score += w;
-    }
-    const primary = primaryKey(key);
-    score += 2 * Math.max(0, ...fields.map(([text, fw]) => (mentions(text, primary) ? fw : 0)));
-    return score;
-  }
+  const primary = primaryKey(key);
+  score += 2 * Math.max(0, ...r.fields.map(([text, fw]) => (mentions(text, primary) ? fw : 0)));
+  return score;
+}
+
+/** How clearly the record chose candidate i; 0 when it did not choose it. */
+function choiceScore(r: ChoiceReading, c: Candidate, i: number): number {
+  const { candidates, question, choice, doc } = r;
+  if (!c.key.terms.length) return 0;
+  const d = distinctive(c, candidates, question);
+  const key = sharpKey(c.key, question);
+  // MADR: an option the record weighed and did not choose is not its choice.
+  if (choice && doc.meta.considered_options.some((o) => mentions(o, key)) && !mentions(choice, key)) return 0;
+  // What is in place today is mentioned everywhere; a record chose it only when its stated choice names it, or
+  // when it also weighs the alternative the question proposes.
+  const staysPut = c.origin === "incumbent" || /^(?:keep|stay|remain|stick|continue|leave)\b/i.test(c.title);
+  const weighsOthers = candidates.some((x) => x !== c && x.key.terms.length && !x.inverse && mentions(doc.allText, x.key));
+  if (staysPut && !c.inverse && !weighsOthers) return 0;
+  let score = fieldScore(r, d, key);
+  const pol = polarityIn(r.decision, key);
+  if (pol > 0) score += 2;
+  // A proposal is chosen only when the decision endorses it, not merely when it shares the question's words.
+  if (c.proposal && pol <= 0 && !(choice && mentions(choice, key))) return 0;
+  // "Drop X" is chosen when the decision argues against X; "Keep X" when it does not.
+  const pair = candidates.find((x, j) => j !== i && !!x.inverse !== !!c.inverse && x.key.terms.join("|") === c.key.terms.join("|"));
+  if (pair && c.inverse) score = fieldScore(r, distinctive(pair, candidates, question), sharpKey(pair.key, question));
+  if (pair) return c.inverse ? (pol < 0 ? score : 0) : pol < 0 ? 0 : score;
+  return pol < 0 ? 0 : score;
+}
+
+/** Whether the record's title or decision negates this verb ("Do not emphasize …", "Disable fetch …"). */
+function negatesVerb(doc: AdrDoc, verb: string): boolean {
+  const root = stemWord(verb.toLowerCase()).replace(/^re(?=[a-z]{4})/, "").replace(/[^a-z]/g, "");
+  if (root.length < 3) return false;
+  const re = new RegExp(`\\b(?:do not|don't|never|not|avoid|stop|no longer|against|disable|disabling|turn off|remove)\\s+(?:\\w+\\s+){0,2}?(?:re)?${root}`, "i");
+  return re.test(`${doc.meta.title}\n${doc.decisionText}`);
+}
+
+function negatedVerbChoice(r: ChoiceReading): ChoiceMatch | undefined {
+  const { doc, candidates } = r;
   // "Should we emphasize line headings?" answered by "Do not emphasize line headings": a decision that negates the
   // proposal's own verb keeps things as they are.
   const proposal = candidates.findIndex((c) => c.proposal);
   const keepIndex = candidates.findIndex((c) => c.origin === "keep" || c.origin === "incumbent");
-  const negatesVerb = (verb: string) => {
-    const root = stemWord(verb.toLowerCase()).replace(/^re(?=[a-z]{4})/, "").replace(/[^a-z]/g, "");
-    if (root.length < 3) return false;
-    const re = new RegExp(`\\b(?:do not|don't|never|not|avoid|stop|no longer|against|disable|disabling|turn off|remove)\\s+(?:\\w+\\s+){0,2}?(?:re)?${root}`, "i");
-    return re.test(`${doc.meta.title}\n${doc.decisionText}`);
-  };
-  if (proposal >= 0 && keepIndex >= 0 && negatesVerb(candidates[proposal].title.split(/\s+/)[0])) return { index: keepIndex, score: 3, margin: 3 };
+  if (proposal >= 0 && keepIndex >= 0 && negatesVerb(doc, candidates[proposal].title.split(/\s+/)[0])) return { index: keepIndex, score: 3, margin: 3 };
   // "Keep refetching on focus?" answered by "Disable fetch on focus": the kept activity's verb is negated.
   const keptActivity = candidates.findIndex((c) => c.origin === "incumbent" && /^Keep \w+ing\b/.test(c.title));
   const stopper = candidates.findIndex((c) => c.inverse);
-  if (keptActivity >= 0 && stopper >= 0 && negatesVerb(candidates[keptActivity].title.split(/\s+/)[1])) return { index: stopper, score: 3, margin: 3 };
-  // "Keep X or move to Y?" answered by "we will stop publishing X": the decision against what is in place today
-  // chooses the other side.
-  const real = candidates.map((c, i) => ({ c, i })).filter(({ c }) => c.key.terms.length && !c.inverse);
-  if (real.length === 2) {
-    // Of two options, a record that argues against one — what is in place today, or the one its title names
-    // ("Disable Elasticsearch dynamic mapping") — chose the other.
-    const [a, b] = real;
-    // The option's own words count too: "e2e tests will avoid … an actual cluster creation" argues against "Spin up a
-    // real HPC cluster" without naming it.
-    const loose = (x: typeof a): OptionKey => ({ terms: [...distinctive(x.c, candidates, question)].filter((w) => w.length >= 4 && !/[\s-]/.test(w) && !FRAME_STEMS.has(w)) });
-    const against = (x: typeof a) => polarityIn(decision, sharpKey(x.c.key, question)) < 0 || (decisionSays(doc, loose(x)) && polarityIn(doc.decisionText, loose(x)) < 0);
-    const headlined = (x: typeof a) => x.c.origin === "incumbent" || /^(?:keep|stay|remain|stick|continue)\b/i.test(x.c.title) || mentions(`${doc.meta.title}\n${choice}`, primaryKey(x.c.key));
-    for (const [neg, other] of [
-      [a, b],
-      [b, a],
-    ] as const) {
-      const argued = decisionSays(doc, loose(neg)) && polarityIn(doc.decisionText, loose(neg)) < 0;
-      if (against(neg) && !against(other) && (argued || (headlined(neg) && scores[other.i] >= scores[neg.i]))) {
-        // A title that argues against an option by name is as clear a decision as a record gets.
-        const titled = mentions(doc.meta.title, primaryKey(sharpKey(neg.c.key, question)));
-        return { index: other.i, score: Math.max(titled ? 6 : 3, scores[other.i]), margin: 3 };
-      }
+  if (keptActivity >= 0 && stopper >= 0 && negatesVerb(doc, candidates[keptActivity].title.split(/\s+/)[1])) return { index: stopper, score: 3, margin: 3 };
+  return undefined;
+}
+
+/**
+ * "Keep X or move to Y?" answered by "we will stop publishing X": of two options, a record that argues against
+ * one — what is in place today, or the one its title names ("Disable Elasticsearch dynamic mapping") — chose the other.
+ */
+function arguedAgainstChoice(r: ChoiceReading, real: Indexed[], scores: number[]): ChoiceMatch | undefined {
+  if (real.length !== 2) return undefined;
+  const { doc, candidates, question, choice, decision } = r;
+  const [a, b] = real;
+  // The option's own words count too: "e2e tests will avoid … an actual cluster creation" argues against "Spin up a
+  // real HPC cluster" without naming it.
+  const loose = (x: Indexed): OptionKey => ({ terms: [...distinctive(x.c, candidates, question)].filter((w) => w.length >= 4 && !/[\s-]/.test(w) && !FRAME_STEMS.has(w)) });
+  const against = (x: Indexed) => polarityIn(decision, sharpKey(x.c.key, question)) < 0 || (decisionSays(doc, loose(x)) && polarityIn(doc.decisionText, loose(x)) < 0);
+  const headlined = (x: Indexed) => x.c.origin === "incumbent" || /^(?:keep|stay|remain|stick|continue)\b/i.test(x.c.title) || mentions(`${doc.meta.title}\n${choice}`, primaryKey(x.c.key));
+  for (const [neg, other] of [
+    [a, b],
+    [b, a],
+  ] as const) {
+    const argued = decisionSays(doc, loose(neg)) && polarityIn(doc.decisionText, loose(neg)) < 0;
+    if (against(neg) && !against(other) && (argued || (headlined(neg) && scores[other.i] >= scores[neg.i]))) {
+      // A title that argues against an option by name is as clear a decision as a record gets.
+      const titled = mentions(doc.meta.title, primaryKey(sharpKey(neg.c.key, question)));
+      return { index: other.i, score: Math.max(titled ? 6 : 3, scores[other.i]), margin: 3 };
     }
   }
-  // "Dual license with MIT and CC0" names two options at once: the option that says "both" is the choice.
-  if (choice) {
-    const named = real.filter(({ c }) => mentions(choice, sharpKey(c.key, question)));
-    const both = candidates.findIndex((c) => /\b(?:both|all of them|all three|a combination|combined)\b/i.test(c.title));
-    if (named.length >= 2 && both >= 0) return { index: both, score: 6, margin: 6 };
-  }
+  return undefined;
+}
+
+/** "Dual license with MIT and CC0" names two options at once: the option that says "both" is the choice. */
+function bothChoice(r: ChoiceReading, real: Indexed[]): ChoiceMatch | undefined {
+  if (!r.choice) return undefined;
+  const named = real.filter(({ c }) => mentions(r.choice, sharpKey(c.key, r.question)));
+  const both = r.candidates.findIndex((c) => /\b(?:both|all of them|all three|a combination|combined)\b/i.test(c.title));
+  return named.length >= 2 && both >= 0 ? { index: both, score: 6, margin: 6 } : undefined;
+}
+
+/** The best-scoring candidate, when it scores enough and strictly ahead of the next; ties go to neither. */
+function bestChoice(scores: number[]): ChoiceMatch | undefined {
   const order = scores.map((s, i) => ({ s, i })).sort((a, b) => b.s - a.s || a.i - b.i);
   if (!order.length || order[0].s < MIN_CHOICE_SCORE) return undefined;
   const margin = order[0].s - (order[1]?.s ?? 0);
   if (margin <= 0) return undefined;
   return { index: order[0].i, score: order[0].s, margin };
+}
+
+/**
+ * Which candidate a decision record chose: each candidate's distinctive words are looked for in the record's
+ * chosen option (weight 3), title (2) and decision text (1); a phrase of the option's key counts once more per
+ * field; an option the decision argues against scores nothing. "Keep X" / "Drop X" pairs are told apart by the
+ * decision's stance toward X. A decision that negates an option's verb, or argues against one of two options,
+ * settles it before the scores do.
+ */
+function matchChoice(doc: AdrDoc, candidates: Candidate[], question = ""): ChoiceMatch | undefined {
+  const r = readChoice(doc, candidates, question);
+  const scores = candidates.map((c, i) => choiceScore(r, c, i));
+  const real = candidates.map((c, i) => ({ c, i })).filter(({ c }) => c.key.terms.length && !c.inverse);
+  return negatedVerbChoice(r) ?? arguedAgainstChoice(r, real, scores) ?? bothChoice(r, real) ?? bestChoice(scores);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -609,11 +652,6 @@ function successorOf(doc: AdrDoc, byPath: Map<string, AdrDoc>): AdrDoc | undefin
 /** Files that prescribe how the codebase is built (AGENTS.md, CLAUDE.md, Copilot instructions, CONTRIBUTING.md). */
 const RULE_TYPES = new Set(["agent-instructions", "contributing"]);
 
-/**
- * Finds the artifact that decided the question: among the best-ranked on-topic decision records (a superseded
- * one stands for its successor), the one whose decision names an option most clearly, weighted by rank; failing
- * that, rule lines (AGENTS.md and the like) that favour exactly one option and agree with each other.
- */
 /** Whether record a was written after record b: by date, else by the number or date in its file name. */
 function newer(a: AdrDoc, b: AdrDoc): boolean {
   const ka = sequenceKey(a);
@@ -630,17 +668,20 @@ function sequenceKey(d: AdrDoc): { kind: string; value: string } | undefined {
   return num ? { kind: "number", value: num[1].padStart(6, "0") } : undefined;
 }
 
-function findDecider(
-  question: string,
-  docs: AdrDoc[],
-  onTopic: (d: AdrDoc) => boolean,
-  candidates: Candidate[],
-  evidence: FusedEvidence[],
-  inScope: (e: FusedEvidence) => boolean,
-  allowNew: (choice: string, doc: AdrDoc) => Candidate | undefined,
-): { decider?: Decider; reason: string } {
+/** A decision record that may decide the question, in rank order; `via` is the superseded record it stands for. */
+interface Considered {
+  doc: AdrDoc;
+  via?: AdrDoc;
+  order: number;
+}
+
+/**
+ * The best-ranked on-topic records that may decide (a superseded one stands for its active successor), and the
+ * first superseded record whose successor was not retrieved.
+ */
+function deciderCandidates(docs: AdrDoc[], onTopic: (d: AdrDoc) => boolean): { considered: Considered[]; dangling?: AdrDoc } {
   const byPath = new Map(docs.map((d) => [d.path, d]));
-  const considered: { doc: AdrDoc; via?: AdrDoc; order: number }[] = [];
+  const considered: Considered[] = [];
   const seen = new Set<string>();
   let dangling: AdrDoc | undefined;
   const topical = docs.filter(onTopic);
@@ -661,6 +702,11 @@ function findDecider(
     seen.add(use.path);
     considered.push({ doc: use, via, order: considered.length });
   }
+  return { considered, dangling };
+}
+
+/** The record whose decision names an option most clearly, in scope and by rank; a newer clear rival overrules it. */
+function adrDecider(considered: Considered[], candidates: Candidate[], question: string, inScope: (e: FusedEvidence) => boolean): Decider | undefined {
   // In-scope records first; then by how clearly they name an option, discounted by their rank.
   const matches = considered
     .map((c) => ({ ...c, m: matchChoice(c.doc, candidates, question) }))
@@ -677,37 +723,37 @@ function findDecider(
       top = r;
     }
   }
-  if (top?.m) {
-    const conflicts = ranked.filter((c) => c !== top && c !== overruled && c.m!.index !== top!.m!.index && c.weight >= top!.weight * 0.75).map((c) => `ADR "${c.doc.meta.title}"`);
-    return {
-      decider: {
-        kind: "adr",
-        index: top.m.index,
-        cite: decisionItem(top.doc),
-        label: `ADR "${top.doc.meta.title}"`,
-        status: top.doc.meta.status,
-        ...(top.via ? { supersedes: top.via } : overruled ? { supersedes: overruled.doc } : {}),
-        score: top.m.score,
-        margin: top.m.margin,
-        conflicts,
-        agreeing: ranked.filter((c) => c !== top && c.m!.index === top!.m!.index && c.m!.score >= MIN_CHOICE_SCORE && c.doc.path !== top!.doc.path).map((c) => decisionItem(c.doc)),
-      },
-      reason: "",
-    };
-  }
-  // An on-topic record whose choice is none of the options becomes an option of its own.
+  if (!top?.m) return undefined;
+  const conflicts = ranked.filter((c) => c !== top && c !== overruled && c.m!.index !== top!.m!.index && c.weight >= top!.weight * 0.75).map((c) => `ADR "${c.doc.meta.title}"`);
+  return {
+    kind: "adr",
+    index: top.m.index,
+    cite: decisionItem(top.doc),
+    label: `ADR "${top.doc.meta.title}"`,
+    status: top.doc.meta.status,
+    ...(top.via ? { supersedes: top.via } : overruled ? { supersedes: overruled.doc } : {}),
+    score: top.m.score,
+    margin: top.m.margin,
+    conflicts,
+    agreeing: ranked.filter((c) => c !== top && c.m!.index === top!.m!.index && c.m!.score >= MIN_CHOICE_SCORE && c.doc.path !== top!.doc.path).map((c) => decisionItem(c.doc)),
+  };
+}
+
+/** An on-topic record whose choice is none of the options becomes an option of its own (added to `candidates`). */
+function newOptionDecider(considered: Considered[], candidates: Candidate[], allowNew: (choice: string, doc: AdrDoc) => Candidate | undefined): Decider | undefined {
   for (const c of considered) {
     const choice = stated(c.doc);
     if (!choice) continue;
     const added = allowNew(choice, c.doc);
     if (!added) continue;
     candidates.push(added);
-    return {
-      decider: { kind: "adr", index: candidates.length - 1, cite: decisionItem(c.doc), label: `ADR "${c.doc.meta.title}"`, status: c.doc.meta.status, ...(c.via ? { supersedes: c.via } : {}), score: MIN_CHOICE_SCORE, margin: MIN_CHOICE_SCORE, conflicts: [], agreeing: [] },
-      reason: "",
-    };
+    return { kind: "adr", index: candidates.length - 1, cite: decisionItem(c.doc), label: `ADR "${c.doc.meta.title}"`, status: c.doc.meta.status, ...(c.via ? { supersedes: c.via } : {}), score: MIN_CHOICE_SCORE, margin: MIN_CHOICE_SCORE, conflicts: [], agreeing: [] };
   }
-  // Rule lines that favour exactly one option.
+  return undefined;
+}
+
+/** In-scope rule lines (AGENTS.md and the like) that favour exactly one option, by the index of that option. */
+function ruleVotes(evidence: FusedEvidence[], candidates: Candidate[], inScope: (e: FusedEvidence) => boolean): Map<number, FusedEvidence[]> {
   const votes = new Map<number, FusedEvidence[]>();
   for (const e of evidence) {
     if (e.kind !== "internal" || !RULE_TYPES.has(e.source_type) || e.adr || !inScope(e)) continue;
@@ -722,18 +768,48 @@ function findDecider(
     list.push(e);
     votes.set(favoured[0].i, list);
   }
-  if (votes.size === 1) {
-    const [[index, items]] = [...votes];
-    const cite = items.sort((a, b) => a.rank - b.rank)[0];
-    return { decider: { kind: "rule", index, cite, label: `${cite.path_or_url}${cite.line_range ? `:${cite.line_range.start}` : ""}`, score: MIN_CHOICE_SCORE, margin: MIN_CHOICE_SCORE, conflicts: [], agreeing: [] }, reason: "" };
-  }
-  if (votes.size > 1) return { reason: "the repository's rules favour different options" };
+  return votes;
+}
+
+/** The rules' one favoured option, cited by its best-ranked rule line. */
+function ruleDecider(votes: Map<number, FusedEvidence[]>): Decider {
+  const [[index, items]] = [...votes];
+  const cite = items.sort((a, b) => a.rank - b.rank)[0];
+  return { kind: "rule", index, cite, label: `${cite.path_or_url}${cite.line_range ? `:${cite.line_range.start}` : ""}`, score: MIN_CHOICE_SCORE, margin: MIN_CHOICE_SCORE, conflicts: [], agreeing: [] };
+}
+
+/** Why nothing decided the question, for the rationale. */
+function undecidedReason(considered: Considered[], dangling: AdrDoc | undefined, votes: Map<number, FusedEvidence[]>): string {
+  if (votes.size > 1) return "the repository's rules favour different options";
   if (considered.length) {
     const names = considered.slice(0, 2).map((c) => `ADR "${c.doc.meta.title}"`).join(" and ");
-    return { reason: `${names} ${considered.length > 1 ? "are" : "is"} on this topic but ${considered.length > 1 ? "do" : "does"} not say which of these options ${considered.length > 1 ? "they" : "it"} chose` };
+    return `${names} ${considered.length > 1 ? "are" : "is"} on this topic but ${considered.length > 1 ? "do" : "does"} not say which of these options ${considered.length > 1 ? "they" : "it"} chose`;
   }
-  if (dangling) return { reason: `ADR "${dangling.meta.title}" was superseded, and the record that replaced it was not found` };
-  return { reason: "no decision record or rule in the repository is about this question" };
+  if (dangling) return `ADR "${dangling.meta.title}" was superseded, and the record that replaced it was not found`;
+  return "no decision record or rule in the repository is about this question";
+}
+
+/**
+ * Finds the artifact that decided the question: among the best-ranked on-topic decision records (a superseded
+ * one stands for its successor), the one whose decision names an option most clearly, weighted by rank; failing
+ * that, an on-topic record whose choice is a new option; failing that, rule lines (AGENTS.md and the like) that
+ * favour exactly one option and agree with each other.
+ */
+function findDecider(
+  question: string,
+  docs: AdrDoc[],
+  onTopic: (d: AdrDoc) => boolean,
+  candidates: Candidate[],
+  evidence: FusedEvidence[],
+  inScope: (e: FusedEvidence) => boolean,
+  allowNew: (choice: string, doc: AdrDoc) => Candidate | undefined,
+): { decider?: Decider; reason: string } {
+  const { considered, dangling } = deciderCandidates(docs, onTopic);
+  const decider = adrDecider(considered, candidates, question, inScope) ?? newOptionDecider(considered, candidates, allowNew);
+  if (decider) return { decider, reason: "" };
+  const votes = ruleVotes(evidence, candidates, inScope);
+  if (votes.size === 1) return { decider: ruleDecider(votes), reason: "" };
+  return { reason: undecidedReason(considered, dangling, votes) };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -814,181 +890,191 @@ function lower(level: Level): Level {
 // ---------------------------------------------------------------------------------------------------------
 // The synthesizer
 
-export function synthesizeWithRules(input: Omit<SynthesisInput, "signal">): SynthesisOutput {
-  const { question, evidence, stages } = input;
-  const structure = readQuestion(question);
-  const scope = questionScope(structure, evidence);
-
-  // 1. Options the question names.
+/** 1. Options the question names; in a proposal question, its target is the proposal. */
+function questionCandidates(structure: QuestionStructure): Candidate[] {
   const candidates: Candidate[] = [];
   const proposalForm = structure.form === "adopt" || structure.form === "action" || structure.form === "move-to";
   for (const a of structure.alternatives) addCandidate(candidates, { ...fromAlternative(a), ...(proposalForm && a.role === "target" ? { proposal: true } : {}) });
-  const model = topicModel(structure, candidates);
-  const docs = groupAdrs(evidence);
-  // Retrieval ranked the records against the question with a wider vocabulary than these word tests: the two
-  // best-ranked records count as on topic when their headline shares a topic word or their decision names an option.
-  const docOk = new Map(docs.map((d, i) => [d.path, docOnTopic(d, model) || (i < 2 && nearTopic(d, model))]));
-  const onTopic = (d: AdrDoc) => docOk.get(d.path) ?? false;
-  const topical = docs.filter(onTopic);
-  const activeTopical = topical.filter((d) => d.active);
+  return candidates;
+}
 
-  // 2. Options the question implies: what is in place today (named from an on-topic decision when there is one),
-  //    what the repository moved to, or — for an open question — what on-topic decisions chose and weighed.
+/**
+ * 2. Options the question implies: what is in place today (named from an on-topic decision when there is one),
+ * what the repository moved to, or — for an open question — what on-topic decisions chose and weighed.
+ */
+function addImpliedCandidates(structure: QuestionStructure, candidates: Candidate[], activeTopical: AdrDoc[], model: TopicModel): void {
   const form = structure.form;
+  if ((form === "adopt" || form === "action" || form === "move-to") && !candidates.some((c) => c.origin === "incumbent")) addIncumbent(structure, candidates, activeTopical);
+  else if (form === "keep") addSuccessor(candidates, activeTopical);
+  else if (form === "open") addOpenQuestionOptions(candidates, activeTopical, model);
+}
+
+/** A proposal's incumbent: what an on-topic record chose other than the proposal, else "Keep the current approach". */
+function addIncumbent(structure: QuestionStructure, candidates: Candidate[], activeTopical: AdrDoc[]): void {
   const target = candidates.find((c) => c.origin === "question" && structure.target && c.title === structure.target.title);
-  if ((form === "adopt" || form === "action" || form === "move-to") && !candidates.some((c) => c.origin === "incumbent")) {
-    const incumbentDoc = activeTopical.find((d) => {
-      const c = stated(d);
-      return !!c && (!target || !sameOption(keyFor(c), target.key)) && !(target && matchChoice(d, [target, KEEP_CURRENT])?.index === 0);
-    });
-    const choice = incumbentDoc && stated(incumbentDoc);
-    if (choice && incumbentDoc && nounLike(bareChoice(choice))) addCandidate(candidates, { title: `Keep ${bareChoice(choice)}`, key: keyFor(choice), origin: "incumbent", note: `what ADR "${incumbentDoc.meta.title}" chose` });
-    else if (!candidates.some((c) => c.origin === "incumbent")) addCandidate(candidates, KEEP_CURRENT);
-  } else if (form === "keep") {
-    const kept = candidates.find((c) => c.origin === "incumbent");
-    const successorDoc = activeTopical.find((d) => {
-      const c = stated(d);
-      // A successor is a record that decided against what is kept and for something else.
-      return !!c && !!kept && !sameOption(keyFor(c), kept.key) && polarityIn(`${d.meta.title}\n${c}\n${d.decisionText}`, kept.key) < 0 && !mentions(c, kept.key);
-    });
-    const choice = successorDoc && stated(successorDoc);
-    if (choice && successorDoc) {
-      // The successor the repository decided on replaces the generic "Drop X".
-      const i = candidates.findIndex((c) => c.inverse);
-      const succ: Candidate = { title: /^(?:move|migrate|switch|use|adopt|replace)\b/i.test(choice) ? capitalise(choice) : `Move to ${choice}`, key: keyFor(choice), origin: "successor", note: `what ADR "${successorDoc.meta.title}" chose` };
-      if (i >= 0) candidates.splice(i, 1, succ);
-      else addCandidate(candidates, succ);
-    }
-  } else if (form === "open") {
-    // Only records whose headline is about the question name options for an open question.
-    const strong = activeTopical.filter((d) => {
-      const head = stems(headline(d));
-      return [...model.topic].filter((w) => head.has(w)).length >= Math.max(1, Math.ceil(model.topic.size / 2));
-    });
-    for (const d of strong.slice(0, 3)) {
-      const choice = stated(d);
-      if (choice) addCandidate(candidates, { title: capitalise(choice), key: keyFor(choice), origin: "adr", note: `what ADR "${d.meta.title}" chose` });
-    }
-    for (const d of strong.slice(0, 2)) {
-      for (const o of d.meta.considered_options) addCandidate(candidates, { title: capitalise(o), key: keyFor(o), origin: "adr", note: `considered in ADR "${d.meta.title}"` });
-    }
+  const incumbentDoc = activeTopical.find((d) => {
+    const c = stated(d);
+    return !!c && (!target || !sameOption(keyFor(c), target.key)) && !(target && matchChoice(d, [target, KEEP_CURRENT])?.index === 0);
+  });
+  const choice = incumbentDoc && stated(incumbentDoc);
+  if (choice && incumbentDoc && nounLike(bareChoice(choice))) addCandidate(candidates, { title: `Keep ${bareChoice(choice)}`, key: keyFor(choice), origin: "incumbent", note: `what ADR "${incumbentDoc.meta.title}" chose` });
+  else if (!candidates.some((c) => c.origin === "incumbent")) addCandidate(candidates, KEEP_CURRENT);
+}
+
+/** "Keep X?": the successor an on-topic record chose instead of X, in place of the generic "Drop X". */
+function addSuccessor(candidates: Candidate[], activeTopical: AdrDoc[]): void {
+  const kept = candidates.find((c) => c.origin === "incumbent");
+  const successorDoc = activeTopical.find((d) => {
+    const c = stated(d);
+    // A successor is a record that decided against what is kept and for something else.
+    return !!c && !!kept && !sameOption(keyFor(c), kept.key) && polarityIn(`${d.meta.title}\n${c}\n${d.decisionText}`, kept.key) < 0 && !mentions(c, kept.key);
+  });
+  const choice = successorDoc && stated(successorDoc);
+  if (!choice || !successorDoc) return;
+  const i = candidates.findIndex((c) => c.inverse);
+  const succ: Candidate = { title: /^(?:move|migrate|switch|use|adopt|replace)\b/i.test(choice) ? capitalise(choice) : `Move to ${choice}`, key: keyFor(choice), origin: "successor", note: `what ADR "${successorDoc.meta.title}" chose` };
+  if (i >= 0) candidates.splice(i, 1, succ);
+  else addCandidate(candidates, succ);
+}
+
+/** An open question: what the on-topic records chose and weighed. */
+function addOpenQuestionOptions(candidates: Candidate[], activeTopical: AdrDoc[], model: TopicModel): void {
+  // Only records whose headline is about the question name options for an open question.
+  const strong = activeTopical.filter((d) => {
+    const head = stems(headline(d));
+    return [...model.topic].filter((w) => head.has(w)).length >= Math.max(1, Math.ceil(model.topic.size / 2));
+  });
+  for (const d of strong.slice(0, 3)) {
+    const choice = stated(d);
+    if (choice) addCandidate(candidates, { title: capitalise(choice), key: keyFor(choice), origin: "adr", note: `what ADR "${d.meta.title}" chose` });
   }
+  for (const d of strong.slice(0, 2)) {
+    for (const o of d.meta.considered_options) addCandidate(candidates, { title: capitalise(o), key: keyFor(o), origin: "adr", note: `considered in ADR "${d.meta.title}"` });
+  }
+}
 
-  // 3. The deciding artifact. A record whose choice is none of the options adds it, when it is on topic.
-  const allowNew = (choice: string, doc: AdrDoc): Candidate | undefined => {
-    if (candidates.length >= MAX_OPTIONS) return undefined;
-    const key = keyFor(choice);
-    if (!key.terms.length || candidates.some((c) => c.key.terms.length && sameOption(c.key, key))) return undefined;
-    // Only a record whose headline is about the question may introduce an option of its own: for a question that
-    // names its alternatives, one that names one of them; otherwise one that shares the question's topic words.
-    if (!/^[\w@.][^[\]()<>|]{0,60}$/.test(choice) || choice.split(/\s+/).length > 6) return undefined;
-    const head = stems(headline(doc));
-    const hits = [...model.topic].filter((w) => head.has(w)).length;
-    const named = model.keys.some((k) => mentions(headline(doc), k));
-    // A question that names its alternatives gets a new option only from a record that weighed one of them as an
-    // option ("Considered options: … a hyphen …"); a migration names both sides and gets none.
-    const weighedNamed = doc.meta.considered_options.some((o) => model.keys.some((k) => mentions(o, k)));
-    // Proposals (adopt, action, move-to) name what is in place today from the incumbent search above, not here.
-    const topicalHead = form === "alternatives" ? weighedNamed : form === "open" || form === "keep" ? named || hits >= (model.topic.size >= 4 ? 2 : 1) : false;
-    if (!topicalHead) return undefined;
-    const title = form === "alternatives" || form === "open" ? capitalise(choice) : form === "keep" ? `Move to ${bareChoice(choice)}` : `Keep ${bareChoice(choice)}`;
-    return { title, key, origin: form === "keep" ? "successor" : "adr", note: `what ADR "${doc.meta.title}" chose` };
-  };
-  const inScopeItem = (e: FusedEvidence) => scope.inScope(e);
-  const found = findDecider(question, docs, onTopic, candidates, evidence, inScopeItem, allowNew);
-  const decider = found.decider;
+/** 3. The option a deciding record adds when its choice is none of the options, if it may add one. */
+function newOptionFromRecord(choice: string, doc: AdrDoc, candidates: Candidate[], model: TopicModel, form: QuestionStructure["form"]): Candidate | undefined {
+  if (candidates.length >= MAX_OPTIONS) return undefined;
+  const key = keyFor(choice);
+  if (!key.terms.length || candidates.some((c) => c.key.terms.length && sameOption(c.key, key))) return undefined;
+  // Only a record whose headline is about the question may introduce an option of its own: for a question that
+  // names its alternatives, one that names one of them; otherwise one that shares the question's topic words.
+  if (!/^[\w@.][^[\]()<>|]{0,60}$/.test(choice) || choice.split(/\s+/).length > 6) return undefined;
+  const head = stems(headline(doc));
+  const hits = [...model.topic].filter((w) => head.has(w)).length;
+  const named = model.keys.some((k) => mentions(headline(doc), k));
+  // A question that names its alternatives gets a new option only from a record that weighed one of them as an
+  // option ("Considered options: … a hyphen …"); a migration names both sides and gets none.
+  const weighedNamed = doc.meta.considered_options.some((o) => model.keys.some((k) => mentions(o, k)));
+  // Proposals (adopt, action, move-to) name what is in place today from the incumbent search above, not here.
+  const topicalHead = form === "alternatives" ? weighedNamed : form === "open" || form === "keep" ? named || hits >= (model.topic.size >= 4 ? 2 : 1) : false;
+  if (!topicalHead) return undefined;
+  const title = form === "alternatives" || form === "open" ? capitalise(choice) : form === "keep" ? `Move to ${bareChoice(choice)}` : `Keep ${bareChoice(choice)}`;
+  return { title, key, origin: form === "keep" ? "successor" : "adr", note: `what ADR "${doc.meta.title}" chose` };
+}
 
-  // 4. Fill up to two options, at most five; the decided option always stays.
+/** 4. At least two options, at most five; the decided option always stays (last, when it would fall off). */
+function optionsToScore(candidates: Candidate[], decider: Decider | undefined): { kept: Candidate[]; chosen?: Candidate } {
   if (candidates.length < 2 && !candidates.some((c) => c.origin === "keep" || c.origin === "incumbent")) addCandidate(candidates, KEEP_CURRENT);
   if (candidates.length < 2) addCandidate(candidates, DEFER);
   if (candidates.length < 2) addCandidate(candidates, KEEP_CURRENT);
-  let chosen = decider ? candidates[decider.index] : undefined;
+  const chosen = decider ? candidates[decider.index] : undefined;
   let kept = candidates.slice(0, MAX_OPTIONS);
   if (chosen && !kept.includes(chosen)) kept = [...kept.slice(0, MAX_OPTIONS - 1), chosen];
+  return { kept, chosen };
+}
 
-  // 5. Supports and dissent, from on-topic evidence only.
-  const relevant = evidence.filter((e) => itemOnTopic(e, model, docOk));
-  const taken = new Set<string>();
-  const scored: Scored[] = kept.map((c) => ({ ...scoreCandidate(c, relevant, scope.inScope), id: slugId(c.title, taken) }));
-  const picked = chosen ? scored[kept.indexOf(chosen)] : undefined;
-  if (picked && decider) {
-    // The deciding record is cited for the option it chose, and for no other.
-    const sameSource = (e: FusedEvidence) => (decider.kind === "adr" ? e.adr?.path === decider.cite.adr?.path : e.id === decider.cite.id);
-    for (const o of scored) if (o !== picked) o.supports = o.supports.filter((x) => !sameSource(x.e));
-    picked.dissent = picked.dissent.filter((x) => !sameSource(x.e));
-    if (!picked.supports.some((x) => sameSource(x.e))) {
-      const why = decider.kind === "adr" ? `${decider.label} (${decider.status ?? "unknown"}) decided it` : `${decider.label} prescribes it`;
-      picked.supports.unshift({ e: decider.cite, s: { polarity: 1, weight: decider.kind === "adr" ? 3 : 2.5, why } });
-    }
-    // Other on-topic records that made the same choice are cited with it.
-    for (const e of decider.agreeing) {
-      if (picked.supports.some((x) => x.e.adr?.path === e.adr?.path)) continue;
-      for (const o of scored) if (o !== picked) o.supports = o.supports.filter((x) => x.e.adr?.path !== e.adr?.path);
-      picked.dissent = picked.dissent.filter((x) => x.e.adr?.path !== e.adr?.path);
-      picked.supports.push({ e, s: { polarity: 1, weight: 2, why: `ADR "${e.adr?.title ?? e.path_or_url}" made the same choice` } });
-    }
-    if (decider.supersedes) {
-      const old = evidence.find((e) => e.adr?.path === decider.supersedes!.path);
-      if (old && !picked.supports.some((x) => x.e.id === old.id)) {
-        picked.supports.push({ e: old, s: { polarity: 1, weight: 0.5, why: `${decider.label} supersedes ADR "${decider.supersedes.meta.title}"` } });
-      }
+/** 5. The deciding record is cited for the option it chose, and for no other; so are records that agree with it. */
+function citeDecider(scored: Scored[], picked: Scored, decider: Decider, evidence: FusedEvidence[]): void {
+  const sameSource = (e: FusedEvidence) => (decider.kind === "adr" ? e.adr?.path === decider.cite.adr?.path : e.id === decider.cite.id);
+  for (const o of scored) if (o !== picked) o.supports = o.supports.filter((x) => !sameSource(x.e));
+  picked.dissent = picked.dissent.filter((x) => !sameSource(x.e));
+  if (!picked.supports.some((x) => sameSource(x.e))) {
+    const why = decider.kind === "adr" ? `${decider.label} (${decider.status ?? "unknown"}) decided it` : `${decider.label} prescribes it`;
+    picked.supports.unshift({ e: decider.cite, s: { polarity: 1, weight: decider.kind === "adr" ? 3 : 2.5, why } });
+  }
+  // Other on-topic records that made the same choice are cited with it.
+  for (const e of decider.agreeing) {
+    if (picked.supports.some((x) => x.e.adr?.path === e.adr?.path)) continue;
+    for (const o of scored) if (o !== picked) o.supports = o.supports.filter((x) => x.e.adr?.path !== e.adr?.path);
+    picked.dissent = picked.dissent.filter((x) => x.e.adr?.path !== e.adr?.path);
+    picked.supports.push({ e, s: { polarity: 1, weight: 2, why: `ADR "${e.adr?.title ?? e.path_or_url}" made the same choice` } });
+  }
+  if (decider.supersedes) {
+    const old = evidence.find((e) => e.adr?.path === decider.supersedes!.path);
+    if (old && !picked.supports.some((x) => x.e.id === old.id)) {
+      picked.supports.push({ e: old, s: { polarity: 1, weight: 0.5, why: `${decider.label} supersedes ADR "${decider.supersedes.meta.title}"` } });
     }
   }
-  const current = scored.find((o) => o.origin === "incumbent") ?? scored.find((o) => o.origin === "keep");
+}
 
-  const citedIds = new Set(scored.flatMap((o) => [...o.supports, ...o.dissent].map((x) => x.e.id)));
-  const citations: Citation[] = evidence.filter((e) => citedIds.has(e.id)).map(toCitation);
-
-  // 6. The recommendation and its rationale.
-  const internalEmpty = stages.internal.status !== "ok";
-  const externalEmpty = stages.external.status !== "ok";
+/** 6. Why the decided option is recommended, and how sure that is before the evidence's coverage is weighed. */
+function decidedRationale(picked: Scored, decider: Decider, scored: Scored[]): { confidence: Level; sentences: string[] } {
   const sentences: string[] = [];
   let confidence: Level;
-  let optionId: string;
-  if (picked && decider) {
-    optionId = picked.id;
-    if (decider.kind === "adr") {
-      const status = decider.status ?? "unknown";
-      confidence = status === "accepted" ? "high" : status === "proposed" ? "low" : "med";
-      sentences.push(`${decider.label} (${status}) decided this question, and it chose what "${picked.title}" describes.`);
-      if (decider.supersedes) sentences.push(`It replaces ADR "${decider.supersedes.meta.title}", which is ${decider.supersedes.meta.status}; the newer decision counts.`);
-      if (status === "proposed") sentences.push("The record is only proposed, so the decision may still change.");
-    } else {
-      confidence = "med";
-      sentences.push(`${decider.label} prescribes "${picked.title}" for this codebase.`);
-    }
-    if (decider.conflicts.length) {
-      confidence = lower(confidence);
-      sentences.push(`${decider.conflicts.join(" and ")} ${decider.conflicts.length > 1 ? "lean" : "leans"} another way, so weigh them before acting.`);
-    }
-    const external = picked.supports.filter((x) => x.e.kind === "external");
-    if (external.length && !picked.dissent.length) {
-      confidence = raise(confidence);
-      sentences.push("Internal conventions and external sources agree.");
-    }
-    if (decider.agreeing.length) sentences.push(`${decider.agreeing.length} other decision record${decider.agreeing.length > 1 ? "s" : ""} on this topic made the same choice.`);
-    const others = scored.filter((o) => o !== picked && o.supports.length);
-    if (others.length) sentences.push(`Also cited: ${others.slice(0, 2).map((o) => `${o.supports.length} source${o.supports.length > 1 ? "s" : ""} for "${o.title}"`).join(", ")}.`);
+  if (decider.kind === "adr") {
+    const status = decider.status ?? "unknown";
+    confidence = status === "accepted" ? "high" : status === "proposed" ? "low" : "med";
+    sentences.push(`${decider.label} (${status}) decided this question, and it chose what "${picked.title}" describes.`);
+    if (decider.supersedes) sentences.push(`It replaces ADR "${decider.supersedes.meta.title}", which is ${decider.supersedes.meta.status}; the newer decision counts.`);
+    if (status === "proposed") sentences.push("The record is only proposed, so the decision may still change.");
   } else {
-    optionId = UNDECIDABLE;
-    confidence = "low";
-    const lean = [...scored].sort((a, b) => b.net - a.net)[0];
-    sentences.push(`Undecidable on current evidence: ${found.reason}.`);
-    if (lean && lean.net > 0) sentences.push(`The evidence found leans toward "${lean.title}" (net weight ${lean.net}), but nothing on record decided it.`);
-    else sentences.push("The options are offered with equal weight.");
+    confidence = "med";
+    sentences.push(`${decider.label} prescribes "${picked.title}" for this codebase.`);
   }
-  if (scope.words.length) {
+  if (decider.conflicts.length) {
+    confidence = lower(confidence);
+    sentences.push(`${decider.conflicts.join(" and ")} ${decider.conflicts.length > 1 ? "lean" : "leans"} another way, so weigh them before acting.`);
+  }
+  const external = picked.supports.filter((x) => x.e.kind === "external");
+  if (external.length && !picked.dissent.length) {
+    confidence = raise(confidence);
+    sentences.push("Internal conventions and external sources agree.");
+  }
+  if (decider.agreeing.length) sentences.push(`${decider.agreeing.length} other decision record${decider.agreeing.length > 1 ? "s" : ""} on this topic made the same choice.`);
+  const others = scored.filter((o) => o !== picked && o.supports.length);
+  if (others.length) sentences.push(`Also cited: ${others.slice(0, 2).map((o) => `${o.supports.length} source${o.supports.length > 1 ? "s" : ""} for "${o.title}"`).join(", ")}.`);
+  return { confidence, sentences };
+}
+
+/** 6. Nothing decided the question: say why, and where the evidence leans. */
+function undecidedRationale(scored: Scored[], reason: string): string[] {
+  const sentences = [`Undecidable on current evidence: ${reason}.`];
+  const lean = [...scored].sort((a, b) => b.net - a.net)[0];
+  if (lean && lean.net > 0) sentences.push(`The evidence found leans toward "${lean.title}" (net weight ${lean.net}), but nothing on record decided it.`);
+  else sentences.push("The options are offered with equal weight.");
+  return sentences;
+}
+
+/** 6. The recommendation: the decided option, or undecidable; confidence is capped when no internal evidence was found. */
+function recommend(
+  picked: Scored | undefined,
+  found: { decider?: Decider; reason: string },
+  scored: Scored[],
+  scopeWords: string[],
+  stages: SynthesisInput["stages"],
+): DraftPicker["recommendation"] {
+  const decider = found.decider;
+  const decided = picked && decider ? decidedRationale(picked, decider, scored) : undefined;
+  const optionId = picked && decided ? picked.id : UNDECIDABLE;
+  let confidence: Level = decided ? decided.confidence : "low";
+  const sentences = decided ? decided.sentences : undecidedRationale(scored, found.reason);
+  if (scopeWords.length) {
     sentences.push(
-      `Evidence that does not mention ${scope.words.map((w) => `"${w}"`).join(" or ")} is about another part of the codebase and counts at ${OUT_OF_SCOPE_WEIGHT}× weight (at most ${OUT_OF_SCOPE_CAP} per side).`,
+      `Evidence that does not mention ${scopeWords.map((w) => `"${w}"`).join(" or ")} is about another part of the codebase and counts at ${OUT_OF_SCOPE_WEIGHT}× weight (at most ${OUT_OF_SCOPE_CAP} per side).`,
     );
   }
-  if (internalEmpty) {
+  if (stages.internal.status !== "ok") {
     confidence = "low";
     sentences.push(`No internal convention was found (${stages.internal.reason ?? "internal stage empty"}), so confidence is capped at low.`);
   }
-  if (externalEmpty) sentences.push("No external best practice was found; this is stack-native reasoning from the repository's own evidence.");
+  if (stages.external.status !== "ok") sentences.push("No external best practice was found; this is stack-native reasoning from the repository's own evidence.");
+  return { option_id: optionId, rationale: sentences.join(" "), confidence };
+}
 
-  const options: Option[] = scored.map((o) => ({
+function toOption(o: Scored, relevant: FusedEvidence[], current: Scored | undefined): Option {
+  return {
     id: o.id,
     title: o.title,
     summary: summaryOf(o),
@@ -997,13 +1083,44 @@ export function synthesizeWithRules(input: Omit<SynthesisInput, "signal">): Synt
     tradeoffs: tradeoffsFor(o, relevant, current),
     cost: levelCost(o, current),
     risk: levelRisk(o),
-  }));
+  };
+}
 
+export function synthesizeWithRules(input: Omit<SynthesisInput, "signal">): SynthesisOutput {
+  const { question, evidence, stages } = input;
+  const structure = readQuestion(question);
+  const scope = questionScope(structure, evidence);
+  const candidates = questionCandidates(structure);
+  const model = topicModel(structure, candidates);
+  const docs = groupAdrs(evidence);
+  // Retrieval ranked the records against the question with a wider vocabulary than these word tests: the two
+  // best-ranked records count as on topic when their headline shares a topic word or their decision names an option.
+  const docOk = new Map(docs.map((d, i) => [d.path, docOnTopic(d, model) || (i < 2 && nearTopic(d, model))]));
+  const onTopic = (d: AdrDoc) => docOk.get(d.path) ?? false;
+  const activeTopical = docs.filter(onTopic).filter((d) => d.active);
+  addImpliedCandidates(structure, candidates, activeTopical, model);
+
+  // 3. The deciding artifact. A record whose choice is none of the options adds it, when it is on topic.
+  const allowNew = (choice: string, doc: AdrDoc) => newOptionFromRecord(choice, doc, candidates, model, structure.form);
+  const found = findDecider(question, docs, onTopic, candidates, evidence, (e) => scope.inScope(e), allowNew);
+  const { kept, chosen } = optionsToScore(candidates, found.decider);
+
+  // 5. Supports and dissent, from on-topic evidence only.
+  const relevant = evidence.filter((e) => itemOnTopic(e, model, docOk));
+  const taken = new Set<string>();
+  const scored: Scored[] = kept.map((c) => ({ ...scoreCandidate(c, relevant, scope.inScope), id: slugId(c.title, taken) }));
+  const picked = chosen ? scored[kept.indexOf(chosen)] : undefined;
+  if (picked && found.decider) citeDecider(scored, picked, found.decider, evidence);
+  const current = scored.find((o) => o.origin === "incumbent") ?? scored.find((o) => o.origin === "keep");
+  const citedIds = new Set(scored.flatMap((o) => [...o.supports, ...o.dissent].map((x) => x.e.id)));
+  const citations: Citation[] = evidence.filter((e) => citedIds.has(e.id)).map(toCitation);
+
+  const recommendation = recommend(picked, found, scored, scope.words, stages);
   const draft: DraftPicker = {
     question,
     class: "open-question",
-    options,
-    recommendation: { option_id: optionId, rationale: sentences.join(" "), confidence },
+    options: scored.map((o) => toOption(o, relevant, current)),
+    recommendation,
     citations,
     coverage: {
       internal: evidence.filter((e) => e.kind === "internal").length,
@@ -1011,7 +1128,7 @@ export function synthesizeWithRules(input: Omit<SynthesisInput, "signal">): Synt
       top_score: round2(Math.max(0, ...evidence.map((e) => e.score))),
     },
   };
-  return { draft, info: { mode: "rules", ...(optionId === UNDECIDABLE ? { symmetric: true } : {}) } };
+  return { draft, info: { mode: "rules", ...(recommendation.option_id === UNDECIDABLE ? { symmetric: true } : {}) } };
 }
 
 export function toCitation(e: FusedEvidence): Citation {
@@ -1035,19 +1152,5 @@ export function createRulesSynthesizer(): Synthesizer {
     async synthesize(input: SynthesisInput): Promise<SynthesisOutput> {
       return synthesizeWithRules(input);
     },
-  };
-}
-
-/** Development aid: how the synthesizer read the question and each decision record. */
-export function explainRules(question: string, evidence: FusedEvidence[]): unknown {
-  const structure = readQuestion(question);
-  const candidates: Candidate[] = [];
-  for (const a of structure.alternatives) addCandidate(candidates, fromAlternative(a));
-  const model = topicModel(structure, candidates);
-  return {
-    form: structure.form,
-    topic: [...model.topic],
-    candidates: candidates.map((c) => ({ title: c.title, terms: c.key.terms.slice(0, 5), d: [...distinctive(c, candidates, question)] })),
-    docs: groupAdrs(evidence).slice(0, 12).map((d) => ({ path: d.path, rank: d.rank, status: d.meta.status, active: d.active, onTopic: docOnTopic(d, model), head: headline(d).slice(0, 120), stated: stated(d), match: matchChoice(d, candidates, question), sup: d.meta.superseded_by })),
   };
 }
