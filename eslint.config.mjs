@@ -28,7 +28,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["src/**/*.ts", "webview/**/*.ts"],
+    files: ["src/**/*.ts", "webview/**/*.ts", "bench/**/*.ts"],
     rules: { "max-lines-per-function": ["error", { max: 80, skipBlankLines: true, skipComments: true }] },
   },
   // Control characters are exactly what the terminal sanitiser and its tests match.
