@@ -34,7 +34,8 @@ const EVAL_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(EVAL_DIR, "..");
 const CLI = join(ROOT, "dist", "cli.js");
 const RESULTS_FILE = join(EVAL_DIR, "results.json");
-const CONCURRENCY = 2;
+/** Questions run two at a time by default (2 cores); EVAL_CONCURRENCY=1 measures one CLI process at a time. */
+const CONCURRENCY = Math.max(1, Math.min(8, Number(process.env.EVAL_CONCURRENCY) || 2));
 const QUESTION_TIMEOUT_MS = 120_000;
 const RECEIPTS_DIR = ".deliberations";
 
