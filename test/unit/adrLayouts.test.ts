@@ -248,6 +248,15 @@ describe("supersession in the phrasings real logs use", () => {
     assert.deepEqual(edges, []);
   });
 
+  it("resolves a reference by title when it names no file or number", async () => {
+    const { edges } = await graphOf({
+      "adr/0001-queue-a.md": nygard("1. Queue A", "Superseded by Pick a durable queue", "Use A."),
+      "adr/0002-durable.md": nygard("2. Pick a durable queue", "Accepted", "Use B."),
+      "adr/0003-other.md": nygard("3. Other", "Superseded by a decision nobody wrote down", "Use C."),
+    });
+    assert.deepEqual(edges, ["0001-queue-a.md -> 0002-durable.md"]);
+  });
+
   it("keeps two ADRs with the same number apart and resolves a link by file name", async () => {
     const { edges, set } = await graphOf({
       "adr/0009-java-upgrade.md": nygard("9. Java upgrade", "Superseded by [Java 21](0065-java-21.md)", "Java 11."),

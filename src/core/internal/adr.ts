@@ -370,9 +370,15 @@ function references(rest: string): string[] {
     for (let m = bare.exec(plain); m; m = bare.exec(plain)) out.push(m[0].trim());
     const lead = /^\s*(?:#|no\.?\s*)?(\d{1,6})\b/i.exec(plain);
     if (out.length === 0 && lead) out.push(lead[1]);
+    // "Superseded by Use NATS for events": a title, resolved later only if an ADR has exactly that title.
+    const title = plain.replace(/^[\s"“'‘`]+|[\s"”'’`.,;:]+$/g, "");
+    if (out.length === 0 && title && title.length <= 120 && /[a-z]/i.test(title)) out.push(`${TITLE_REF}${title}`);
   }
   return out;
 }
+
+/** Marks a reference that is an ADR's title rather than a path or a number. */
+export const TITLE_REF = "title:";
 
 function addRef(set: Set<string>, ref: string, dir: string): void {
   const r = ref.trim();

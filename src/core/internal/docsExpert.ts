@@ -6,7 +6,7 @@ import { INACTIVE_ADR_STATUSES } from "../constants";
 import { cmp } from "../text";
 import type { AdrMeta, AdrStatus, EvidenceItem, PrecisionClass, SourceType } from "../schemas";
 import type { ArtifactFile, Expert, ExpertContext, ExpertResult } from "../types";
-import { parseAdr, type ParsedAdr } from "./adr";
+import { TITLE_REF, parseAdr, slug, type ParsedAdr } from "./adr";
 import { parseMarkdown, stripInline } from "./markdown";
 import { rankTextSections, type TextSection } from "./sectionIndex";
 import { corpusStats, feedbackTerms, phraseScore, questionBigrams, tokenize, type CorpusStats } from "./docStats";
@@ -593,6 +593,11 @@ function adrSlugs(path: string): string[] {
 
 export function resolveAdrRef(ref: string, from: ParsedAdr, adrs: Map<string, ParsedAdr>): string | undefined {
   if (adrs.has(ref)) return ref;
+  if (ref.startsWith(TITLE_REF)) {
+    const wanted = slug(ref.slice(TITLE_REF.length));
+    const hits = [...adrs.values()].filter((a) => a.path !== from.path && slug(a.title) === wanted);
+    return hits.length === 1 ? hits[0].path : undefined;
+  }
   const dir = from.path.includes("/") ? from.path.slice(0, from.path.lastIndexOf("/")) : "";
   const all = [...adrs.values()].filter((a) => a.path !== from.path);
   const num = /^(?:ADR[\s_#-]*)?0*(\d{1,6})$/i.exec(ref.trim()) ?? /^(?:adr[-_]?)?0*(\d{1,6})[-_]/i.exec(ref.split("/").pop() ?? "");
@@ -665,7 +670,7 @@ function toEvidence(s: Scored, graph: SupersessionGraph): EvidenceItem | undefin
 }
 
 function adrMeta(adr: ParsedAdr, graph: SupersessionGraph, section?: string): AdrMeta {
-  const resolve = (refs: string[]) => refs.map((r) => resolveAdrRef(r, adr, graph.adrs) ?? r);
+  const resolve = (refs: string[]) => refs.map((r) => resolveAdrRef(r, adr, graph.adrs) ?? (r.startsWith(TITLE_REF) ? r.slice(TITLE_REF.length) : r));
   const uniq = (xs: string[]) => [...new Set(xs)].sort();
   return {
     path: adr.path,
