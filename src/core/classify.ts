@@ -9,7 +9,7 @@
 //     instead of B"). Alternatives count as a design choice only in a deliberating frame: "should X be A or B",
 //     "A or B for Z?", "wondering whether to A or B"; not in "is the id a UUID or an integer?" (a lookup) or
 //     "remove this or rename it" (a task).
-import nlp from "compromise/two";
+import { compromise } from "./nlp";
 import type { Classification } from "./schemas";
 
 /** Confidence at or above which a class is committed to; below it the classifier abstains. */
@@ -326,7 +326,7 @@ const NOT_AN_OPTION = new Set(["null", "undefined", "true", "false", "none", "ni
 
 function tokensOf(text: string): Tok[][] {
   // "vs." and "e.g." would end a sentence for the tokenizer.
-  const doc = nlp(text.replace(/\b(vs|e\.g|i\.e|etc)\./gi, "$1")) as unknown as { docs: Array<Array<{ normal: string; text: string; post: string; tags?: Set<string> }>> };
+  const doc = compromise()(text.replace(/\b(vs|e\.g|i\.e|etc)\./gi, "$1")) as unknown as { docs: Array<Array<{ normal: string; text: string; post: string; tags?: Set<string> }>> };
   const sentences: Tok[][] = [];
   for (const sentence of doc.docs) {
     let clause: Tok[] = [];
@@ -356,7 +356,7 @@ function imperativeVerb(clause: Tok[], start: number): boolean {
   const readsAsVerb = (t: Tok) => {
     if (t.tags.has("Verb")) return !(t.tags.has("Gerund") || t.tags.has("PastTense") || t.tags.has("Modal") || t.tags.has("Copula") || t.tags.has("Auxiliary") || t.tags.has("QuestionWord")) && (t.tags.has("Imperative") || t.tags.has("Infinitive"));
     if (!t.tags.has("Singular") || t.tags.has("ProperNoun") || t.tags.has("Acronym")) return false;
-    const again = nlp(`we ${t.w} it`) as unknown as { docs: Array<Array<{ tags?: Set<string> }>> };
+    const again = compromise()(`we ${t.w} it`) as unknown as { docs: Array<Array<{ tags?: Set<string> }>> };
     return !!again.docs[0]?.[1]?.tags?.has("Verb");
   };
   // "A or B …" at the start: verbs sharing an object ("generalize or upstream this optimization", "log or trace the

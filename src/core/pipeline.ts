@@ -234,6 +234,15 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
   const signal = req.signal ?? new AbortController().signal;
   const progress: ProgressListener = req.onProgress ?? (() => {});
   const recorder = new StageRecorder(progress, signal);
+  const turn = resolveTurn(req, repo, question, signal, progress, recorder);
+
+  // Fast path first: no artifact's stats changed, so the stored receipt answers without re-mining or even reading
+  // the question again (an abstained question never has a cache entry, and `force` is part of the key).
+  const entry = turn.useCache ? await readTurnCacheEntry(turn.cacheFile) : undefined;
+  if (entry && (await fingerprintHolds(repo, entry.fingerprint))) {
+    const hit = await cachedOutcome(repo, entry, turn.dirName, req.signingKey);
+    if (hit) return served(turn, hit);
+  }
 
   // An abstention is an outcome, not an error; `force` deliberates anyway and records the mismatch.
   const classification = await recorder.run(
@@ -243,22 +252,15 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
     { announce: false },
   );
   if (classification.class !== "open-question" && !req.force) return { kind: "abstained", question, classification };
-
-  const turn = await openTurn(req, repo, question, signal, progress, recorder);
-  const entry = turn.useCache ? await readTurnCacheEntry(turn.cacheFile) : undefined;
-  // Fast path: no artifact's stats changed, so the stored receipt answers without re-mining.
-  if (entry && (await fingerprintHolds(repo, entry.fingerprint))) {
-    const hit = await cachedOutcome(repo, entry, turn.dirName, req.signingKey);
-    if (hit) return served(turn, hit);
-  }
+  await prepareReceiptsFolder(turn);
   const gathered = await gather(turn, entry);
   if ("kind" in gathered) return gathered;
   const decided = await decide(turn, classification, gathered);
   return seal(turn, classification, gathered, decided);
 }
 
-/** Resolves the request into a turn and makes sure the receipts folder is usable. */
-async function openTurn(req: DeliberateRequest, repo: string, question: string, signal: AbortSignal, progress: ProgressListener, recorder: StageRecorder): Promise<Turn> {
+/** Resolves the request into a turn: its config, planner, synthesizer, experts and turn-cache key. */
+function resolveTurn(req: DeliberateRequest, repo: string, question: string, signal: AbortSignal, progress: ProgressListener, recorder: StageRecorder): Turn {
   const config = resolveConfig(req.config);
   const version = computeConfigVersion(config);
   const dirName = config.receiptsDir || DEFAULT_RECEIPTS_DIR;
@@ -279,17 +281,6 @@ async function openTurn(req: DeliberateRequest, repo: string, question: string, 
     force: String(!!req.force),
   });
   const writeToDisk = req.writeReceipt !== false;
-  // The receipts folder exists before anything is fingerprinted: creating it later would change the workspace
-  // root's mtime and spoil the next turn's fast cache path. A receipts folder that is a file, unwritable or a
-  // symlink out of the repository is bad input (one line).
-  if (writeToDisk) {
-    try {
-      await prepareReceiptsDir(repo, dirName, ["cache"]);
-    } catch (err) {
-      if (err instanceof ReceiptsDirError) throw new DeliberationError(err.message, "bad-input");
-      throw err;
-    }
-  }
   return {
     req,
     repo,
@@ -309,6 +300,21 @@ async function openTurn(req: DeliberateRequest, repo: string, question: string, 
     useCache: req.useCache !== false && writeToDisk,
     recorder,
   };
+}
+
+/**
+ * The receipts folder exists before anything is fingerprinted: creating it later would change the workspace root's
+ * mtime and spoil the next turn's fast cache path. A receipts folder that is a file, unwritable or a symlink out of
+ * the repository is bad input (one line).
+ */
+async function prepareReceiptsFolder(turn: Turn): Promise<void> {
+  if (!turn.writeToDisk) return;
+  try {
+    await prepareReceiptsDir(turn.repo, turn.dirName, ["cache"]);
+  } catch (err) {
+    if (err instanceof ReceiptsDirError) throw new DeliberationError(err.message, "bad-input");
+    throw err;
+  }
 }
 
 function served(turn: Turn, hit: DeliberateOutcome): DeliberateOutcome {

@@ -16,7 +16,8 @@
 //   adopt          "adopt / introduce / use / add A", "is A worth adding?"      → Adopt A · (current approach)
 //   action         "should we <verb phrase>?"                                   → <Verb phrase> · (current approach)
 //   open           "which pattern …", "how should we …"                         → options come from the evidence
-import nlpLib from "compromise";
+import type nlpLib from "compromise";
+import { compromise } from "../nlp";
 import { normaliseAbbreviations } from "./words";
 
 export type QuestionForm = "migration" | "alternatives" | "move-to" | "keep" | "drop" | "adopt" | "action" | "open";
@@ -58,7 +59,7 @@ export interface QuestionStructure {
  * lexicon: importing the full build here adds only its phrase methods, ~20 ms, not a second lexicon).
  */
 function nlp(): typeof nlpLib {
-  return nlpLib;
+  return compromise();
 }
 
 interface Tok {
