@@ -26,8 +26,8 @@ import {
   commitEvidence,
   selectTerms,
   type Term,
-  type TouchedFile,
 } from "./gitTerms";
+import { parseCommitRecord, type CommitRecord } from "./history/gitStream";
 import {
   CorruptIndexError,
   IndexBusyError,
@@ -42,7 +42,6 @@ import {
 
 /** Record / field separators in our `--format`; git writes them, commit messages essentially never contain them. */
 const RS = "\x1e";
-const FS = "\x1f";
 const LOG_FORMAT = "--format=%x1e%H%x1f%ct%x1f%s%x1f%b%x1f";
 
 /** Options every history search shares: no signatures, no external diff or textconv drivers, stable output. */
@@ -63,14 +62,6 @@ const SCORE = {
   recencyHalfLifeDays: 365,
 };
 
-interface CommitRecord {
-  sha: string;
-  /** Committer time, seconds since the epoch. */
-  ts: number;
-  subject: string;
-  body: string;
-  files: TouchedFile[];
-}
 
 interface SearchOutcome {
   records: CommitRecord[];
@@ -487,30 +478,7 @@ function parseSearch(run: GitRun): SearchOutcome {
 function parseLog(output: string, complete = true): CommitRecord[] {
   const parts = output.split(RS).slice(1);
   if (!complete) parts.pop();
-  const records: CommitRecord[] = [];
-  for (const part of parts) {
-    const fields = part.split(FS);
-    if (fields.length < 5) continue;
-    const [sha, ts, subject, body] = fields;
-    if (!/^[0-9a-f]{40,64}$/.test(sha)) continue;
-    const tokens = fields
-      .slice(4)
-      .join(FS)
-      .split("\0")
-      .map((t) => t.replace(/^\n+/, ""))
-      .filter((t) => t.length > 0);
-    const files: TouchedFile[] = [];
-    for (let i = 0; i + 1 < tokens.length; ) {
-      if (/^[A-Z][0-9]*$/.test(tokens[i])) {
-        files.push({ status: tokens[i][0], path: tokens[i + 1] });
-        i += 2;
-      } else {
-        i += 1;
-      }
-    }
-    records.push({ sha, ts: Number(ts) || 0, subject: subject.trim(), body: body.trim(), files });
-  }
-  return records;
+  return parts.flatMap((part) => parseCommitRecord(part) ?? []);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

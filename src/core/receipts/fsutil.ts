@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
+import { processAlive as alive } from "../pid";
 
 /** Writes a file atomically: a temp file in the same folder, fsync, then rename over the target. */
 export async function writeFileAtomic(file: string, content: string | Buffer, mode = 0o644): Promise<void> {
@@ -37,14 +38,6 @@ const HOST = hostname();
 /** A lock older than this is considered abandoned even when its owner cannot be checked (another host). */
 const STALE_MS = 60_000;
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /** True when the lock's owner is gone: a dead process on this host, or a lock untouched for STALE_MS. */
 async function isStale(lock: string): Promise<boolean> {

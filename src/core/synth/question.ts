@@ -18,7 +18,7 @@
 //   open           "which pattern …", "how should we …"                         → options come from the evidence
 import type nlpLib from "compromise";
 import { compromise } from "../nlp";
-import { normaliseAbbreviations } from "./words";
+import { TECH_ALIASES, normaliseAbbreviations } from "./words";
 
 export type QuestionForm = "migration" | "alternatives" | "move-to" | "keep" | "drop" | "adopt" | "action" | "open";
 
@@ -464,14 +464,8 @@ function nounPhrases(toks: Tok[], span: Span): NounPhrase[] {
 
 const OWN_SYNONYMS = ["own", "separate", "dedicated", "isolated", "independent"];
 /** Aliases that name the same technology. */
-const ALIASES: string[][] = [
-  ["postgresql", "postgres", "pg"],
-  ["mongodb", "mongo"],
-  ["javascript", "js"],
-  ["typescript", "ts"],
-  ["kubernetes", "k8s"],
-  ["redux", "redux toolkit", "rtk"],
-  ["console.log", "console"],
+const ALIASES: readonly string[][] = [
+  ...TECH_ALIASES,
   ["websocket", "websockets", "web socket", "web sockets"],
   ["go", "golang"],
 ];

@@ -15,7 +15,7 @@ import {
 import type { SynthesisInput, SynthesisOutput, Synthesizer } from "../types";
 import { readQuestion, type Alternative, type QuestionStructure } from "./question";
 import { adrChoice, clausePolarity, clauses, mentions, stanceOf, type OptionKey, type Stance } from "./stance";
-import { FRAME_WORDS, normaliseAbbreviations, stemWord, stems } from "./words";
+import { FRAME_WORDS, TECH_ALIASES, normaliseAbbreviations, stemWord, stems } from "./words";
 
 const MAX_OPTIONS = 5;
 /** How many of the best-ranked on-topic decision records may decide the question. */
@@ -46,16 +46,6 @@ interface Scored extends Candidate {
   net: number;
 }
 
-/** Aliases that name the same technology; an option's key includes its group. */
-const ALIASES: string[][] = [
-  ["postgresql", "postgres", "pg"],
-  ["mongodb", "mongo"],
-  ["javascript", "js"],
-  ["typescript", "ts"],
-  ["kubernetes", "k8s"],
-  ["redux", "redux toolkit", "rtk"],
-  ["console.log", "console"],
-];
 /** Words that name no option on their own ("use", "the", "for cart state"). */
 const FILLER = /^(?:should|we|us|our|the|a|an|use|using|adopt|choose|pick|go|with|keep|to|for|in|on|of|it|be|is|are|or|and|between|vs|versus|better|prefer|stick|stay|switch|migrate|move)$/i;
 
@@ -75,7 +65,7 @@ export function keyFor(label: string): OptionKey {
     terms.add(ws.join("").toLowerCase());
     for (const w of ws) if (w.length > 2 && (/^[A-Z][a-z]+[A-Z]/.test(w) || /^[A-Z]{2,}/.test(w) || /[.@\d]/.test(w) || (w === ws[0] && /^[A-Z][a-z]/.test(w)))) terms.add(w.toLowerCase().replace(/[.,]+$/, ""));
   }
-  for (const group of ALIASES) if (group.some((g) => terms.has(g))) group.forEach((g) => terms.add(g));
+  for (const group of TECH_ALIASES) if (group.some((g) => terms.has(g))) group.forEach((g) => terms.add(g));
   return { terms: [...terms].filter((t) => t.length > 1) };
 }
 

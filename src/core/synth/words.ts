@@ -79,3 +79,14 @@ export function words(text: string): string[] {
 export function stems(text: string): Set<string> {
   return new Set(words(text).map(stemWord));
 }
+
+/** Names of one technology: an option named by any of them is found by all of them. */
+export const TECH_ALIASES: readonly string[][] = [
+  ["postgresql", "postgres", "pg"],
+  ["mongodb", "mongo"],
+  ["javascript", "js"],
+  ["typescript", "ts"],
+  ["kubernetes", "k8s"],
+  ["redux", "redux toolkit", "rtk"],
+  ["console.log", "console"],
+];

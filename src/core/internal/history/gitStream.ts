@@ -5,14 +5,12 @@
 //  - docDiffs(): the added and removed lines of documentation files (a pathspec), capped per commit.
 import { spawn } from "node:child_process";
 import { createReadStream, openSync, closeSync } from "node:fs";
+import type { TouchedFile } from "../gitTerms";
 
 const RS = "\x1e";
 const FS = "\x1f";
 
-export interface TouchedFile {
-  status: string;
-  path: string;
-}
+export type { TouchedFile };
 
 export interface CommitRecord {
   sha: string;

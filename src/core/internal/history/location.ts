@@ -10,6 +10,7 @@ import { promises as fs, readFileSync, realpathSync } from "node:fs";
 import { homedir, hostname } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { gitOutput } from "./gitStream";
+import { processAlive as alive } from "../../pid";
 
 export const INDEX_FILE = "index.sqlite";
 
@@ -96,14 +97,6 @@ export interface LockHolder {
   started: number;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 export async function readLockHolder(dir: string): Promise<LockHolder | undefined> {
   const lock = join(dir, "writer.lock");
