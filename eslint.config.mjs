@@ -45,6 +45,16 @@ export default tseslint.config(
     },
   },
   {
+    files: ["src/mcp/**/*.ts"],
+    rules: {
+      "no-restricted-imports": layer([
+        { group: ["**/vscode/**", "../vscode"], message: "the MCP server runs outside the editor: it never imports the extension host." },
+        { group: ["**/webview/**"], message: "the MCP server never imports the webview." },
+        { group: ["**/cli", "**/cliIndex", "**/cliMcp"], message: "the MCP server never imports the CLI." },
+      ]),
+    },
+  },
+  {
     files: ["src/shared/**/*.ts"],
     rules: {
       "no-restricted-imports": layer([

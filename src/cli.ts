@@ -49,7 +49,8 @@ const USAGE = `usage:
   deliberate keys show [--name NAME]
   deliberate keys add <name> <public-key> [--repo DIR]
   deliberate keys list [--repo DIR]
-  ${INDEX_USAGE}`;
+  ${INDEX_USAGE}
+  deliberate mcp [--repo DIR]... [--offline] [--provider openai|none] [--base-url URL] [--model NAME] [--keep-internal-local]`;
 
 interface Io {
   out: (s: string) => void;
@@ -85,6 +86,7 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
     if (first === "list") return await listCommand(argv.slice(1), io);
     if (first === "keys") return await keysCommand(argv.slice(1), io);
     if (first === "index") return await indexCommand(argv.slice(1), io);
+    if (first === "mcp") return await (await import("./cliMcp")).mcpCommand(argv.slice(1), rawIo.env);
     return await deliberateCommand(argv, io);
   } catch (err) {
     if (err instanceof UsageError || err instanceof DeliberationError || err instanceof ReceiptsDirError || err instanceof ReceiptInputError) {

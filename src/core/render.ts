@@ -28,7 +28,8 @@ export function receiptToMarkdown(receipt: Receipt): string {
   if (receipt.operator_pick) {
     const picked = p.options.find((o) => o.id === receipt.operator_pick!.option_id);
     const how = receipt.operator_pick.overrode_recommendation ? "overrode the recommendation" : "accepted";
-    lines.push(`**Picked:** ${picked?.title ?? receipt.operator_pick.option_id} (${how}, ${receipt.operator_pick.at})`);
+    const byAgent = receipt.picks?.at(-1)?.picked_by === "agent" ? " by an agent" : "";
+    lines.push(`**Picked${byAgent}:** ${picked?.title ?? receipt.operator_pick.option_id} (${how}, ${receipt.operator_pick.at})`);
     if (receipt.operator_pick.reason) lines.push(`**Reason:** ${receipt.operator_pick.reason}`);
     lines.push("");
   }
@@ -36,7 +37,7 @@ export function receiptToMarkdown(receipt: Receipt): string {
     lines.push("**Pick history:**", "");
     for (const k of receipt.picks) {
       const title = p.options.find((o) => o.id === k.option_id)?.title ?? k.option_id;
-      lines.push(`- ${k.at} · ${escapeCell(k.who)}: ${escapeCell(title)}${k.reason ? ` — ${escapeCell(k.reason)}` : ""}`);
+      lines.push(`- ${k.at} · ${escapeCell(k.who)}${k.picked_by === "agent" ? " (agent)" : ""}: ${escapeCell(title)}${k.reason ? ` — ${escapeCell(k.reason)}` : ""}`);
     }
     lines.push("");
   }

@@ -233,7 +233,8 @@ export type OperatorPick = z.infer<typeof OperatorPickSchema>;
 
 /** One entry of a receipt's pick history: every pick is kept, so a changed pick is visible and none is lost. */
 export const PickRecordSchema = OperatorPickSchema.extend({
-  picked_by: z.literal("operator"),
+  /** "operator": a person in the editor or the CLI; "agent": a coding agent through the MCP server's record_pick. */
+  picked_by: z.enum(["operator", "agent"]),
   /** Who picked: the signer's name (allowed_signers), "you", or "unknown" for a pick carried over from a legacy receipt. */
   who: z.string().max(200),
   /** Key id of the key that signed the receipt with this pick. */

@@ -254,6 +254,8 @@ export interface PickOptions {
   signers?: AllowedSigners;
   /** Who is picking, when your key has no name in allowed_signers (e.g. the OS user name). Default "you". */
   who?: string;
+  /** Who made the pick: "operator" (the default: the editor, the CLI) or "agent" (the MCP server's record_pick). */
+  pickedBy?: PickRecord["picked_by"];
   lockTimeoutMs?: number;
 }
 
@@ -318,7 +320,7 @@ export async function recordPick(
           ? [{ ...receipt.operator_pick, picked_by: "operator", who: "unknown (legacy receipt)", key_id: receipt.signing.key_id }]
           : [];
       const current = { option_id: option.id, ...(reason ? { reason } : {}), at, overrode_recommendation: overrode };
-      history.push({ ...current, picked_by: "operator", who: who.slice(0, 200), key_id: key.keyId });
+      history.push({ ...current, picked_by: opts.pickedBy ?? "operator", who: who.slice(0, 200), key_id: key.keyId });
       const { signature: _old, signing: _signing, ...rest } = receipt;
       const updated = signReceipt({ ...rest, operator_pick: current, picks: history }, key);
       ReceiptSchema.parse(updated);

@@ -1,0 +1,205 @@
+// The Deliberative Search MCP server (stdio, the official SDK's low-level Server): the tools of tools.ts, receipts
+// as resources, the allowed roots, progress notifications and cancellation. `deliberate mcp` (src/cliMcp.ts) and
+// the extension's bundled dist/mcpServer.js both start it through runStdioServer.
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  RootsListChangedNotificationSchema,
+  type CallToolResult,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { z } from "zod";
+import { isCancellation } from "../core/cancel";
+import { DeliberationError } from "../core/pipeline";
+import { defaultKeyDir, loadOrCreateKeyFile, type SigningKey } from "../core/receipts/signing";
+import { LockTimeoutError, PickRefusedError, ReceiptInputError, ReceiptsDirError } from "../core/receipts/store";
+import { terminalSafeLine } from "../core/sanitize";
+import { oneLine } from "../core/text";
+import { keepStdoutForProtocol, stderrLog, type McpLog } from "./log";
+import { listReceiptResources, readReceiptResource, receiptUri, RESOURCE_TEMPLATE } from "./resources";
+import { AllowedRoots, RootError } from "./roots";
+import { ToolInputError, type McpSettings, type ToolContext } from "./toolResult";
+import { TOOLS, type ToolSpec } from "./tools";
+import { toolJsonSchema } from "./toolSchemas";
+
+export const SERVER_NAME = "deliberative-search";
+const SERVER_VERSION = "0.1.0";
+
+const INSTRUCTIONS =
+  "Deliberative Search answers open design questions for this repository from its ADRs, conventions and git history. " +
+  "Call `deliberate` with the question before writing code that makes a design choice, read the options and citations, " +
+  "then call `record_pick` with the chosen option id. Receipts are signed; `get_receipt` shows a pick a person made meanwhile.";
+
+export interface McpServerOptions {
+  /** The `--repo` folders (at least one; the command line defaults it to the current directory). */
+  repos: string[];
+  settings: McpSettings;
+  env?: NodeJS.ProcessEnv;
+  log?: McpLog;
+}
+
+/** Errors that mean "the input was wrong" and are shown to the agent as they are. */
+function isInputError(err: unknown): err is Error {
+  return (
+    err instanceof ToolInputError ||
+    err instanceof RootError ||
+    err instanceof ReceiptInputError ||
+    err instanceof PickRefusedError ||
+    err instanceof LockTimeoutError ||
+    err instanceof ReceiptsDirError ||
+    err instanceof DeliberationError
+  );
+}
+
+function errorResult(message: string): CallToolResult {
+  return { content: [{ type: "text", text: terminalSafeLine(message).slice(0, 2000) }], isError: true };
+}
+
+/** A zod failure as one line: the first two problems with their argument paths, and how many more there are. */
+export function describeArgsError(tool: string, error: z.ZodError): string {
+  const problems = error.issues.map((issue) => {
+    const at = issue.path.join(".");
+    if (issue.code === "invalid_type" && /received undefined/.test(issue.message)) return `${at} is required`;
+    return at ? `${at}: ${issue.message}` : issue.message;
+  });
+  const more = problems.length > 2 ? ` (and ${problems.length - 2} more)` : "";
+  return `invalid arguments for ${tool}: ${problems.slice(0, 2).join("; ")}${more}`;
+}
+
+export function createMcpServer(roots: AllowedRoots, options: McpServerOptions): Server {
+  const log = options.log ?? stderrLog();
+  const env = options.env ?? process.env;
+  const server = new Server({ name: SERVER_NAME, title: "Deliberative Search", version: SERVER_VERSION }, { capabilities: { tools: {}, resources: { listChanged: true } }, instructions: INSTRUCTIONS });
+  let key: SigningKey | undefined;
+  const signingKey = () => (key ??= loadOrCreateKeyFile(defaultKeyDir(env)));
+  const resourceUri = async (repo: string) => {
+    const root = (await roots.list()).find((r) => r.path === repo);
+    return (id: string) => (root ? receiptUri(root.name, id) : `file://${repo}/.deliberations/${id}.json`);
+  };
+  const refreshRoots = () => roots.refreshClientRoots(async () => (await server.listRoots(undefined, { timeout: 5000 })).roots.map((r) => r.uri), log);
+  server.oninitialized = () => {
+    if (server.getClientCapabilities()?.roots) void refreshRoots();
+  };
+  server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+    await refreshRoots();
+  });
+  server.onerror = (err) => log(`protocol: ${oneLine(err)}`);
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: TOOLS.map((t) => ({
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      inputSchema: toolJsonSchema(t.input, "input"),
+      outputSchema: toolJsonSchema(t.output, "output"),
+      annotations: { title: t.title, ...t.annotations },
+    })),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tool = TOOLS.find((t) => t.name === request.params.name);
+    if (!tool) return errorResult(`unknown tool "${request.params.name}" (tools: ${TOOLS.map((t) => t.name).join(", ")})`);
+    const token = extra._meta?.progressToken;
+    let step = 0;
+    const ctx: ToolContext = {
+      roots,
+      settings: options.settings,
+      env,
+      log,
+      signingKey,
+      clientName: clientLabel(server),
+      signal: extra.signal,
+      ...(token !== undefined
+        ? {
+            reportProgress: (message: string) => {
+              void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: ++step, message } }).catch(() => undefined);
+            },
+          }
+        : {}),
+      receiptsChanged: () => server.sendResourceListChanged().catch(() => undefined),
+      resourceUri,
+    };
+    return callTool(tool, request.params.arguments ?? {}, ctx, log);
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listReceiptResources(roots) }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: [
+      {
+        uriTemplate: RESOURCE_TEMPLATE,
+        name: "receipt",
+        title: "Deliberation receipt",
+        description: "A signed deliberation receipt, as JSON and Markdown. {repo} names an allowed root (list_receipts gives each receipt's URI).",
+        mimeType: "application/json",
+      },
+    ],
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    try {
+      return { contents: await readReceiptResource(roots, request.params.uri) };
+    } catch (err) {
+      throw new McpError(ErrorCode.InvalidParams, terminalSafeLine(oneLine(err)));
+    }
+  });
+  return server;
+}
+
+/** The agent's name for the pick history: its `initialize` clientInfo, e.g. "claude-code via MCP". */
+function clientLabel(server: Server): string {
+  const name = server.getClientVersion()?.name?.replace(/[^A-Za-z0-9._@+ -]/g, "").trim().slice(0, 80);
+  return `${name || "agent"} via MCP`;
+}
+
+/** Validates the arguments, runs the tool, validates its result: any failure is a one-line `isError` result. */
+async function callTool(tool: ToolSpec, rawArgs: unknown, ctx: ToolContext, log: McpLog): Promise<CallToolResult> {
+  const parsed = tool.input.safeParse(rawArgs);
+  if (!parsed.success) return errorResult(describeArgsError(tool.name, parsed.error));
+  const started = performance.now();
+  try {
+    const result = await tool.run(parsed.data as never, ctx);
+    const checked = tool.output.safeParse(result.structured);
+    if (!checked.success) {
+      log(`${tool.name}: result does not match its output schema: ${oneLine(checked.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "))}`);
+      return errorResult(`${tool.name} failed: its result did not match the output schema (see the server log)`);
+    }
+    log(`${tool.name}: done in ${Math.round(performance.now() - started)} ms`);
+    return { content: [{ type: "text", text: result.text }], structuredContent: result.structured };
+  } catch (err) {
+    if (isCancellation(err, ctx.signal)) {
+      log(`${tool.name}: cancelled after ${Math.round(performance.now() - started)} ms`);
+      return errorResult(`${tool.name}: cancelled`);
+    }
+    if (isInputError(err)) return errorResult(`${tool.name}: ${oneLine(err)}`);
+    log(`${tool.name} failed: ${oneLine(err)}`);
+    return errorResult(`${tool.name} failed: ${oneLine(err)}`);
+  }
+}
+
+/**
+ * Serves MCP on stdin/stdout until the client closes stdin. stdout carries JSON-RPC only: console output goes to
+ * stderr. Resolves when the connection is closed.
+ */
+export async function runStdioServer(options: McpServerOptions): Promise<void> {
+  const log = options.log ?? stderrLog();
+  keepStdoutForProtocol(log);
+  process.on("unhandledRejection", (err) => log(`unhandled rejection: ${oneLine(err)}`));
+  const roots = await AllowedRoots.create(options.repos);
+  const server = createMcpServer(roots, { ...options, log });
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((done) => {
+    server.onclose = () => done();
+  });
+  // The transport does not notice the end of stdin by itself: the client went away, so stop.
+  const onEnd = () => void transport.close();
+  process.stdin.once("end", onEnd);
+  process.stdin.once("close", onEnd);
+  await server.connect(transport);
+  log(`serving ${(await roots.list()).map((r) => r.path).join(", ")} over stdio`);
+  await closed;
+}

@@ -1,0 +1,46 @@
+// What every tool handler gets (the allowed roots, the settings, the request's signal and progress) and returns
+// (Markdown text plus structured content), and the errors that become a one-line `isError` result.
+import type { SigningKey } from "../core/receipts/signing";
+import type { AllowedRoots } from "./roots";
+import type { McpLog } from "./log";
+
+/** The server-wide settings, from `deliberate mcp`'s command line (the same flags the CLI takes). */
+export interface McpSettings {
+  offline: boolean;
+  keepInternalLocal: boolean;
+  model: { provider?: string; baseUrl?: string; model?: string };
+}
+
+export interface ToolContext {
+  roots: AllowedRoots;
+  settings: McpSettings;
+  env: NodeJS.ProcessEnv;
+  log: McpLog;
+  /** The CLI's signing key (created on first use). */
+  signingKey: () => SigningKey;
+  /** The agent's name, from its `initialize` (for the pick history). */
+  clientName: string;
+  /** Aborted when the client cancels the request (or it times out on the client's side). */
+  signal: AbortSignal;
+  /** Set when the request carried a progress token. */
+  reportProgress?: (message: string) => void;
+  /** The receipts changed (a new receipt, a pick): tells the client its resource list changed. */
+  receiptsChanged: () => Promise<void>;
+  /** The `deliberation://<repo>/<receipt_id>` URI maker for a repository. */
+  resourceUri: (repo: string) => Promise<(receiptId: string) => string>;
+}
+
+export interface ToolResult {
+  /** Markdown for the agent to read. */
+  text: string;
+  /** The structured content; it must pass the tool's output schema. */
+  structured: Record<string, unknown>;
+}
+
+/** Bad input that the handler detected itself (beyond the input schema): one line, `isError`. */
+export class ToolInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ToolInputError";
+  }
+}
