@@ -43,6 +43,8 @@ if (existsSync("src/vscode/extension.ts")) {
   jobs.push(
     build({ ...host, entryPoints: ["src/vscode/extension.ts"], outfile: "dist/extension.js" }).then((r) => checkActivationBundle(r.metafile)),
     build({ ...host, entryPoints: ["src/vscode/heavyBundle.ts"], outfile: "dist/heavyBundle.js" }).then((r) => analyze && printInputs(r.metafile)),
+    // dist/mcpServer.js: `node dist/mcpServer.js --repo DIR`, a shim over dist/heavyBundle.js (the MCP server lives there).
+    build({ ...host, entryPoints: ["src/vscode/mcpServerMain.ts"], outfile: "dist/mcpServer.js", banner: { js: "#!/usr/bin/env node" } }).then((r) => checkShim(r.metafile, "mcpServer.js")),
   );
 }
 
@@ -80,6 +82,13 @@ function checkActivationBundle(metafile) {
   if (!output.imports.some((i) => i.path === "./heavyBundle.js" && i.external)) {
     throw new Error(`${file} does not require ./heavyBundle.js lazily: check the heavy-bundle-external plugin in scripts/build.mjs`);
   }
+}
+
+/** A shim over dist/heavyBundle.js (dist/mcpServer.js) inlines no dependency and requires ./heavyBundle.js at run time. */
+function checkShim(metafile, name) {
+  const [file, output] = Object.entries(metafile.outputs).find(([f]) => f.endsWith(name));
+  const deps = Object.keys(output.inputs).filter((p) => p.includes("node_modules/"));
+  if (deps.length || !output.imports.some((i) => i.path === "./heavyBundle.js" && i.external)) throw new Error(`${file} must only require ./heavyBundle.js (inlines: ${deps.join(", ") || "nothing"})`);
 }
 
 function printInputs(metafile, top = 15) {

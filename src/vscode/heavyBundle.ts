@@ -15,6 +15,7 @@ import type * as Signing from "../core/receipts/signing";
 import type * as Store from "../core/receipts/store";
 import type * as Trust from "../core/receipts/trust";
 import type * as Render from "../core/render";
+import type * as McpMain from "../mcp/main";
 import type * as ProtocolSchemas from "../shared/protocolSchemas";
 import type * as Models from "./models";
 import type * as SettingsSchema from "./settingsSchema";
@@ -31,6 +32,7 @@ const render = once(() => require("../core/render") as typeof Render);
 const protocolSchemas = once(() => require("../shared/protocolSchemas") as typeof ProtocolSchemas);
 const settingsSchema = once(() => require("./settingsSchema") as typeof SettingsSchema);
 const models = once(() => require("./models") as typeof Models);
+const mcpServer = once(() => require("../mcp/main") as typeof McpMain);
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 // Deliberation: the pipeline, its question limit, and the discovery scan behind staleness.
@@ -66,6 +68,9 @@ export const resolveChatModel = lazy(models, "resolveChatModel");
 export const modelStack = lazy(models, "modelStack");
 export const egressPreviewText = lazy(models, "egressPreviewText");
 export const externalEgressLines = lazy(models, "externalEgressLines");
+
+// The MCP server (dist/mcpServer.js runs it in a plain Node process: this group never loads vscode).
+export const mcpMain = lazy(mcpServer, "mcpMain");
 
 function once<T>(load: () => T): () => T {
   let m: T | undefined;

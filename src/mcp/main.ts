@@ -1,0 +1,68 @@
+// The MCP server's command line, shared by `deliberate mcp` (src/cliMcp.ts) and the extension's bundled
+// dist/mcpServer.js (src/vscode/mcpServerMain.ts): `--repo DIR` (repeatable; default the current directory) and the
+// CLI's model flags. A bad flag or model setting fails before serving, as one line on stderr (exit 2).
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { ModelConfigError, modelOptionsFromCli } from "../core/model";
+import { terminalSafeLine } from "../core/sanitize";
+import { oneLine } from "../core/text";
+import { runStdioServer } from "./server";
+import type { McpSettings } from "./toolResult";
+
+export const MCP_USAGE = "deliberate mcp [--repo DIR]... [--offline] [--provider openai|none] [--base-url URL] [--model NAME] [--keep-internal-local]";
+
+/** A bad command line: one line, exit 2, nothing served. */
+export class McpUsageError extends Error {}
+
+const OPTIONS = {
+  repo: { type: "string", multiple: true },
+  offline: { type: "boolean" },
+  provider: { type: "string" },
+  "base-url": { type: "string" },
+  model: { type: "string" },
+  "keep-internal-local": { type: "boolean" },
+} as const;
+
+function checkedRepo(dir: string): string {
+  const repo = resolve(dir);
+  if (!existsSync(repo)) throw new McpUsageError(`repository path does not exist: ${repo}`);
+  if (!statSync(repo).isDirectory()) throw new McpUsageError(`repository path is not a directory: ${repo}`);
+  return repo;
+}
+
+export function mcpSettingsFromArgs(argv: string[], env: NodeJS.ProcessEnv): { repos: string[]; settings: McpSettings } {
+  let values: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: false; strict: true }>>["values"];
+  try {
+    values = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true }).values;
+  } catch (err) {
+    throw new McpUsageError(`${oneLine(err)} (usage: ${MCP_USAGE})`);
+  }
+  const repos = (values.repo ?? ["."]).map(checkedRepo);
+  const model = { provider: values.provider, baseUrl: values["base-url"], model: values.model };
+  try {
+    modelOptionsFromCli({ ...model, offline: !!values.offline }, env);
+  } catch (err) {
+    if (err instanceof ModelConfigError) throw new McpUsageError(err.message);
+    throw err;
+  }
+  return { repos, settings: { offline: !!values.offline, keepInternalLocal: !!values["keep-internal-local"], model } };
+}
+
+/** Serves until the client closes stdin; then exits, even if a background history build still holds the event loop. */
+export async function serveMcp(repos: string[], settings: McpSettings, env: NodeJS.ProcessEnv): Promise<number> {
+  await runStdioServer({ repos, settings, env });
+  setTimeout(() => process.exit(0), 200).unref();
+  return 0;
+}
+
+/** dist/mcpServer.js's whole program: parse, serve, exit code. */
+export async function mcpMain(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  try {
+    const { repos, settings } = mcpSettingsFromArgs(argv, env);
+    return await serveMcp(repos, settings, env);
+  } catch (err) {
+    process.stderr.write(`deliberate mcp: ${terminalSafeLine(oneLine(err))}\n`);
+    return err instanceof McpUsageError ? 2 : 1;
+  }
+}
