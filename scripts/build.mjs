@@ -8,6 +8,7 @@
 // `--analyze` prints the largest inputs of both bundles.
 import { build } from "esbuild";
 import { existsSync, mkdirSync, copyFileSync } from "node:fs";
+import { resolve } from "node:path";
 
 const production = process.argv.includes("--production");
 const analyze = process.argv.includes("--analyze");
@@ -22,6 +23,16 @@ const heavyBundleExternal = {
   setup(b) {
     b.onResolve({ filter: /^\.\/heavyBundle\.js$/ }, (args) =>
       args.importer.replace(/\\/g, "/").endsWith("/src/vscode/loadHeavyBundle.ts") ? { path: "./heavyBundle.js", external: true } : undefined,
+    );
+  },
+};
+
+/** The heavy bundle's MCP server never elicits, so the SDK's Ajv validator (only used for elicitation) is left out. */
+const mcpWithoutAjv = {
+  name: "mcp-without-ajv",
+  setup(b) {
+    b.onResolve({ filter: /\/validation\/ajv-provider\.js$/ }, (args) =>
+      args.importer.replace(/\\/g, "/").includes("/@modelcontextprotocol/sdk/") ? { path: resolve("src/mcp/noElicitationValidator.ts") } : undefined,
     );
   },
 };
@@ -42,7 +53,7 @@ if (existsSync("src/vscode/extension.ts")) {
   const host = { ...common, platform: "node", target: "node20", format: "cjs", external: ["vscode"], plugins: [heavyBundleExternal], metafile: true };
   jobs.push(
     build({ ...host, entryPoints: ["src/vscode/extension.ts"], outfile: "dist/extension.js" }).then((r) => checkActivationBundle(r.metafile)),
-    build({ ...host, entryPoints: ["src/vscode/heavyBundle.ts"], outfile: "dist/heavyBundle.js" }).then((r) => analyze && printInputs(r.metafile)),
+    build({ ...host, plugins: [...host.plugins, mcpWithoutAjv], entryPoints: ["src/vscode/heavyBundle.ts"], outfile: "dist/heavyBundle.js" }).then((r) => analyze && printInputs(r.metafile)),
     // dist/mcpServer.js: `node dist/mcpServer.js --repo DIR`, a shim over dist/heavyBundle.js (the MCP server lives there).
     build({ ...host, entryPoints: ["src/vscode/mcpServerMain.ts"], outfile: "dist/mcpServer.js", banner: { js: "#!/usr/bin/env node" } }).then((r) => checkShim(r.metafile, "mcpServer.js")),
   );
