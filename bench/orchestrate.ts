@@ -13,6 +13,7 @@ import { ENTRY, RESULTS_FILE, ROOT } from "./paths";
 import { printActivationProfile, printReport } from "./report";
 import type { BaselineResult, HistoryReport, OursResult, Report } from "./results";
 import { CLI_QUESTIONS, measureActivationAndSize, measureCli } from "./shipped";
+import { measureMcp, mcpTarget, type McpBenchResult } from "./mcp";
 import { dist, round } from "./stats";
 import { evaluateTargets, historyTargets, summarise, summariseHistoryPipeline } from "./summary";
 
@@ -68,9 +69,11 @@ export async function runBench(args: Args): Promise<void> {
   // 4. Activation, bundle and package size.
   log("activation, bundle and package size");
   measureActivationAndSize(report, args.vsix, profileRoot);
+  log("MCP round trip on the sample repository");
+  report.mcp = await measureMcp(ROOT, log).catch((err: Error) => ({ error: err.message.split("\n")[0] }) as McpBenchResult);
 
   // 5. Targets, results.json, table.
-  report.targets = [...evaluateTargets(report.sizes, report.activation, report.activationProduction, report.bundle), ...historyTargets(report)];
+  report.targets = [...evaluateTargets(report.sizes, report.activation, report.activationProduction, report.bundle), ...historyTargets(report), mcpTarget(report.mcp)];
   report.totalMs = Math.round(performance.now() - started);
   report.machine.loadavgEnd = os.loadavg().map((x) => round(x, 2));
   mkdirSync(dirname(RESULTS_FILE), { recursive: true });

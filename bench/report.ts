@@ -1,6 +1,7 @@
 // Reporting: the tables `npm run bench` prints on stdout (bench/README.md and the README's numbers are read off them).
 import type { SizeName } from "./generate";
 import { RESULTS_FILE } from "./paths";
+import { mcpLines } from "./mcp";
 import { STAGE_COLUMNS, type ActivationResult, type Report } from "./results";
 import { MB, pct, round } from "./stats";
 
@@ -151,6 +152,7 @@ export function printReport(report: Report): void {
     ...breakdownLines(report, sizes),
     ...printHistory(report),
     ...activationLines(report),
+    ...mcpLines(report.mcp),
     "",
     "Targets",
     table(report.targets.map((x) => [x.name, x.target, x.measured, x.status]), ["target", "goal", "measured", ""]),

@@ -162,6 +162,8 @@ export interface Target {
   measured: string;
   status: "PASS" | "MISS" | "n/a";
 }
+import type { McpBenchResult } from "./mcp";
+
 export interface Report {
   date: string;
   totalMs: number;
@@ -176,6 +178,8 @@ export interface Report {
   bundle: BundleResult;
   targets: Target[];
   activationProfile?: ProfileSummary;
+  /** The MCP server's deliberate tool call vs the CLI on the sample repository (bench/mcp.ts). */
+  mcp?: McpBenchResult;
 }
 
 export interface HistoryReport {
