@@ -2,7 +2,7 @@
 // dist/mcpServer.js (src/vscode/mcpServerMain.ts): `--repo DIR` (repeatable; default the current directory) and the
 // CLI's model flags. A bad flag or model setting fails before serving, as one line on stderr (exit 2).
 import { existsSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { parse, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ModelConfigError, modelOptionsFromCli } from "../core/model";
 import { terminalSafeLine } from "../core/sanitize";
@@ -26,6 +26,8 @@ const OPTIONS = {
 
 function checkedRepo(dir: string): string {
   const repo = resolve(dir);
+  // Some clients start servers in `/` (Cursor does): serving the whole disk is never what was meant.
+  if (repo === parse(repo).root) throw new McpUsageError(`refusing to serve the file-system root ${repo} as a repository: pass --repo DIR (e.g. the workspace folder)`);
   if (!existsSync(repo)) throw new McpUsageError(`repository path does not exist: ${repo}`);
   if (!statSync(repo).isDirectory()) throw new McpUsageError(`repository path is not a directory: ${repo}`);
   return repo;

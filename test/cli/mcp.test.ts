@@ -4,12 +4,14 @@
 // cancellation, concurrency, progress and abstention.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, readdirSync, symlinkSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, readdirSync, realpathSync, symlinkSync } from "node:fs";
+import { join, resolve } from "node:path";
+import matter from "gray-matter";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ListRootsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createSampleRepo } from "../fixtures/sampleRepo";
+import { BUNDLED_SERVER_ARGS, CLAUDE_CODE_COMMAND, CLINE_JSON, CONTINUE_YAML, CURSOR_MCP_JSON, VSCODE_MCP_JSON } from "../fixtures/agentConfigs";
 import { CLI, assertCliBuilt, newCliUser, runCli } from "../helpers/cli";
 import { startFakeOpenAI, type FakeOpenAI } from "../helpers/fakeOpenAI";
 import { makeTempDir } from "../helpers/gitRepo";
@@ -273,6 +275,9 @@ describe("deliberate mcp: allowed roots", () => {
     const r2 = runCli(["mcp", "--bogus"], { env: USER.env });
     assert.equal(r2.code, 2);
     assert.match(r2.stderr, /Unknown option '--bogus'/);
+    const r3 = runCli(["mcp", "--repo", "/"], { env: USER.env });
+    assert.equal(r3.code, 2);
+    assert.match(r3.stderr, /refusing to serve the file-system root/);
   });
 });
 
@@ -337,3 +342,46 @@ describe("deliberate mcp: cancellation", () => {
   });
 });
 
+
+describe("deliberate mcp: the README's client configurations", () => {
+  const checkout = resolve(__dirname, "../..");
+  let repo: string;
+  before(() => {
+    assertCliBuilt();
+    repo = createSampleRepo();
+  });
+
+  /** The placeholders filled in as the client would: this checkout, and the repository as the workspace folder. */
+  const fill = (arg: string) =>
+    arg.replace("/path/to/deliberative-search", checkout).replace("${workspaceFolder}", repo).replace("/path/to/your/repo", repo).replace(/^"?\$\(pwd\)"?$/, repo);
+
+  const configs: Record<string, () => { command: string; args: string[]; env?: Record<string, string> }> = {
+    ".vscode/mcp.json": () => JSON.parse(VSCODE_MCP_JSON).servers.deliberate,
+    "claude mcp add": () => {
+      const [command, ...args] = CLAUDE_CODE_COMMAND.split(" -- ")[1].split(" ");
+      return { command, args };
+    },
+    ".cursor/mcp.json": () => JSON.parse(CURSOR_MCP_JSON).mcpServers.deliberate,
+    "Continue (.continue/mcpServers/deliberate.yaml)": () => matter(`---\n${CONTINUE_YAML}---\n`).data.mcpServers[0],
+    "Cline (cline_mcp_settings.json)": () => JSON.parse(CLINE_JSON).mcpServers.deliberate,
+    "the extension's dist/mcpServer.js under VS Code's Node": () => ({ command: process.execPath, args: BUNDLED_SERVER_ARGS, env: { ELECTRON_RUN_AS_NODE: "1" } }),
+  };
+
+  for (const [name, config] of Object.entries(configs)) {
+    test(`${name} starts the server: initialize + tools/list + a deliberation`, async () => {
+      const { command, args, env } = config();
+      const transport = new StdioClientTransport({ command, args: args.map(fill), env: { ...(USER.env as Record<string, string>), ...env }, stderr: "pipe" });
+      const client = new Client({ name: "config-check", version: "1.0.0" });
+      try {
+        await client.connect(transport);
+        assert.equal(client.getServerVersion()?.name, "deliberative-search");
+        const { tools } = await client.listTools();
+        assert.equal(tools.length, 5);
+        const r = (await client.callTool({ name: "list_receipts", arguments: {} })) as CallToolResult;
+        assert.equal((r.structuredContent as { repo: string }).repo, realpathSync(repo));
+      } finally {
+        await client.close();
+      }
+    });
+  }
+});
