@@ -107,6 +107,8 @@ export function createMcpServer(roots: AllowedRoots, options: McpServerOptions):
     if (!tool) return errorResult(`unknown tool "${request.params.name}" (tools: ${TOOLS.map((t) => t.name).join(", ")})`);
     const token = extra._meta?.progressToken;
     let step = 0;
+    // Sending a notification is asynchronous: the result must not overtake the last stages' progress.
+    const sent: Promise<void>[] = [];
     const ctx: ToolContext = {
       roots,
       settings: options.settings,
@@ -118,14 +120,16 @@ export function createMcpServer(roots: AllowedRoots, options: McpServerOptions):
       ...(token !== undefined
         ? {
             reportProgress: (message: string) => {
-              void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: ++step, message } }).catch(() => undefined);
+              sent.push(extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: ++step, message } }).catch(() => undefined));
             },
           }
         : {}),
       receiptsChanged: () => server.sendResourceListChanged().catch(() => undefined),
       resourceUri,
     };
-    return callTool(tool, request.params.arguments ?? {}, ctx, log);
+    const result = await callTool(tool, request.params.arguments ?? {}, ctx, log);
+    await Promise.all(sent);
+    return result;
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listReceiptResources(roots) }));
