@@ -286,7 +286,7 @@ export function renderPicker(p: OptionPicker, receipt: Receipt, file: string | u
   lines.push("Options:");
   for (const o of p.options) {
     const rec = o.id === p.recommendation.option_id ? " ★" : "";
-    const picked = receipt.operator_pick?.option_id === o.id ? " ✔ picked" : "";
+    const picked = receipt.operator_pick?.option_id === o.id ? ` ✔ picked${receipt.picks?.at(-1)?.picked_by === "agent" ? " by an agent" : ""}` : "";
     lines.push(`  ${o.id}${rec}${picked}`);
     lines.push(`   ${o.title}  · cost ${o.cost} · risk ${o.risk}${o.confidence ? ` · confidence ${o.confidence}` : ""}`);
     lines.push(wrap(o.summary));

@@ -105,7 +105,7 @@ function receiptItem(e: IndexedReceipt): vscode.TreeItem {
     const rec = r.payload.options.find((o) => o.id === r.payload.recommendation.option_id);
     md.appendMarkdown(`Recommended: ${escapeMd(rec?.title ?? "undecidable on current evidence")} (${r.payload.recommendation.confidence})\n\n`);
     if (r.operator_pick) {
-      md.appendMarkdown(`Picked: ${escapeMd(picked ?? "")} at ${r.operator_pick.at}`);
+      md.appendMarkdown(`Picked${r.picks?.at(-1)?.picked_by === "agent" ? " by an agent" : ""}: ${escapeMd(picked ?? "")} at ${r.operator_pick.at}`);
       if (r.operator_pick.reason) md.appendMarkdown(` — ${escapeMd(r.operator_pick.reason)}`);
       md.appendMarkdown("\n\n");
     }
