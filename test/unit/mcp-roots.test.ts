@@ -1,0 +1,91 @@
+// The MCP server's allowed roots (src/mcp/roots.ts) and its one-line argument errors, against real folders and
+// symlinks in temp dirs.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { AllowedRoots, RootError, rootUriToPath } from "../../src/mcp/roots";
+import { describeArgsError } from "../../src/mcp/server";
+import { DeliberateInput, DeliberateOutput, toolJsonSchema } from "../../src/mcp/toolSchemas";
+import { makeTempDir } from "../helpers/gitRepo";
+
+function folders(): { a: string; b: string; outside: string } {
+  const base = realpathSync(makeTempDir("delib-roots-"));
+  const a = join(base, "one", "app");
+  const b = join(base, "two", "app");
+  const outside = join(base, "outside");
+  for (const d of [a, b, outside]) mkdirSync(d, { recursive: true });
+  writeFileSync(join(a, "file.ts"), "x\n");
+  writeFileSync(join(outside, "secret.md"), "x\n");
+  symlinkSync(outside, join(a, "link"));
+  return { a, b, outside };
+}
+
+test("repo: the first root by default, any folder inside a root, nothing outside (after realpath)", async () => {
+  const { a, outside } = folders();
+  const roots = await AllowedRoots.create([a]);
+  assert.equal(await roots.resolveRepo(undefined), a);
+  mkdirSync(join(a, "packages", "api"), { recursive: true });
+  assert.equal(await roots.resolveRepo("packages/api"), join(a, "packages", "api"));
+  await assert.rejects(roots.resolveRepo(outside), (e: Error) => e instanceof RootError && /outside the allowed roots/.test(e.message));
+  await assert.rejects(roots.resolveRepo(join(a, "link")), /outside the allowed roots/);
+  await assert.rejects(roots.resolveRepo(join(a, "..")), /outside the allowed roots/);
+  await assert.rejects(roots.resolveRepo(join(a, "missing")), /not an existing folder/);
+});
+
+test("context.path: relative to the repository, refused through a symlink out of it", async () => {
+  const { a } = folders();
+  const roots = await AllowedRoots.create([a]);
+  assert.equal(await roots.resolveContextPath(a, "file.ts"), "file.ts");
+  assert.equal(await roots.resolveContextPath(a, join(a, "file.ts")), "file.ts");
+  await assert.rejects(roots.resolveContextPath(a, "link/secret.md"), /context\.path link\/secret\.md is outside the allowed roots/);
+  await assert.rejects(roots.resolveContextPath(a, "nope.ts"), /does not exist/);
+});
+
+test("client roots join the allowed roots, replace each other on refresh, and names stay unique", async () => {
+  const { a, b } = folders();
+  const roots = await AllowedRoots.create([a]);
+  const logged: string[] = [];
+  await roots.refreshClientRoots(async () => [pathToFileURL(b).href, "https://example.com/x", pathToFileURL(join(b, "gone")).href], (l) => logged.push(l));
+  assert.deepEqual((await roots.list()).map((r) => [r.name, r.source]), [["app", "repo"], ["app-2", "client"]]);
+  assert.equal((await roots.byName("app-2"))?.path, b);
+  assert.equal(logged.length, 2, "the https root and the missing folder are logged and ignored");
+  assert.equal(await roots.resolveRepo(b), b);
+  // A context path picks the root that holds it when no repo is given.
+  writeFileSync(join(b, "q.ts"), "x\n");
+  assert.equal(await roots.resolveRepo(undefined, join(b, "q.ts")), b);
+  await roots.refreshClientRoots(async () => [], () => undefined);
+  await assert.rejects(roots.resolveRepo(b), /outside the allowed roots/);
+  // A client that fails roots/list keeps the command-line roots.
+  await roots.refreshClientRoots(async () => Promise.reject(new Error("Method not found")), (l) => logged.push(l));
+  assert.match(logged.at(-1) ?? "", /could not read the client's roots: Method not found/);
+  assert.equal(await roots.resolveRepo(undefined), a);
+});
+
+test("root URIs: only file: URIs are local folders", () => {
+  assert.equal(rootUriToPath("file:///tmp/x"), "/tmp/x");
+  assert.equal(rootUriToPath("https://example.com/tmp"), undefined);
+  assert.equal(rootUriToPath("not a uri"), undefined);
+});
+
+test("argument errors are one line with the argument's path", () => {
+  const r = DeliberateInput.safeParse({ question: 1, shape: "table", extra: true });
+  assert.equal(r.success, false);
+  const line = describeArgsError("deliberate", r.error!);
+  assert.doesNotMatch(line, /\n/);
+  assert.match(line, /^invalid arguments for deliberate: /);
+  assert.match(line, /question: /);
+  assert.match(line, /\(and 1 more\)$/);
+  assert.match(describeArgsError("deliberate", DeliberateInput.safeParse({}).error!), /question is required$/);
+});
+
+test("published schemas are objects at the root; the deliberate result lists its three shapes", () => {
+  const input = toolJsonSchema(DeliberateInput, "input");
+  assert.equal(input.type, "object");
+  assert.equal(input.additionalProperties, false);
+  assert.equal("$schema" in input, false);
+  const output = toolJsonSchema(DeliberateOutput, "output");
+  assert.equal(output.type, "object");
+  assert.equal((output.anyOf as unknown[]).length, 3);
+});
