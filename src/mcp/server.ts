@@ -16,6 +16,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import { isCancellation } from "../core/cancel";
+import { classifyQuestion } from "../core/classify";
 import { DeliberationError } from "../core/pipeline";
 import { defaultKeyDir, loadOrCreateKeyFile, type SigningKey } from "../core/receipts/signing";
 import { LockTimeoutError, PickRefusedError, ReceiptInputError, ReceiptsDirError } from "../core/receipts/store";
@@ -205,5 +206,8 @@ export async function runStdioServer(options: McpServerOptions): Promise<void> {
   process.stdin.once("close", onEnd);
   await server.connect(transport);
   log(`serving ${(await roots.list()).map((r) => r.path).join(", ")} over stdio`);
+  // The English parser loads on first use (~100 ms or more): load it while the client is still idle, so the agent's
+  // first question is not the slow one.
+  setTimeout(() => classifyQuestion("Should we use PostgreSQL or MongoDB for orders?"), 20).unref();
   await closed;
 }
