@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import matter from "gray-matter";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ListRootsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ListRootsRequestSchema, ResourceListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createSampleRepo } from "../fixtures/sampleRepo";
 import { BUNDLED_SERVER_ARGS, CLAUDE_CODE_COMMAND, CLINE_JSON, CONTINUE_YAML, CURSOR_MCP_JSON, VSCODE_MCP_JSON } from "../fixtures/agentConfigs";
 import { CLI, assertCliBuilt, newCliUser, runCli } from "../helpers/cli";
@@ -23,6 +23,8 @@ const MONGO_Q = "Should we store orders in MongoDB or PostgreSQL?";
 
 interface Session {
   client: Client;
+  /** notifications/resources/list_changed received so far. */
+  listChanged: () => number;
   stderr: () => string;
   close: () => Promise<void>;
 }
@@ -38,8 +40,12 @@ async function connect(repos: string[], opts: { env?: NodeJS.ProcessEnv; roots?:
     const list = opts.roots;
     client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: list().map((p) => ({ uri: `file://${p}`, name: p })) }));
   }
+  let changed = 0;
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => {
+    changed++;
+  });
   await client.connect(transport);
-  return { client, stderr: () => stderr, close: () => client.close() };
+  return { client, listChanged: () => changed, stderr: () => stderr, close: () => client.close() };
 }
 
 function call(s: Session, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
@@ -95,6 +101,7 @@ describe("deliberate mcp on the sample repository", () => {
   });
 
   test("deliberate returns the OptionPicker payload, its Markdown, and a signed receipt on disk", async () => {
+    const changedBefore = s.listChanged();
     const r = await call(s, "deliberate", { question: MONGO_Q });
     assert.notEqual(r.isError, true, textOf(r));
     const p = OptionPickerSchema.parse(r.structuredContent);
@@ -109,6 +116,7 @@ describe("deliberate mcp on the sample repository", () => {
     assert.ok(md.includes(p.receipt_ref), "the Markdown names the receipt id");
     for (const o of p.options) assert.ok(md.includes(`\`${o.id}\``), `the Markdown names option id ${o.id}`);
     assert.ok(md.includes("docs/adr/0005-use-postgresql-for-order-storage.md"), "cites ADR 0005");
+    assert.ok(s.listChanged() > changedBefore, "the client heard that the receipt resources changed");
   });
 
   test("ranked-evidence shape returns {rows} in rank order", async () => {
