@@ -26,6 +26,29 @@ const heavyBundleExternal = {
   },
 };
 
+/**
+ * Drops two modules that nothing here can reach but that would otherwise be bundled whole:
+ * - zod's `locales` namespace (every translation of its error messages, ~260 KB minified): zod itself installs
+ *   English; nothing here calls `z.locales`, but `export * as locales` keeps all of them alive in a namespace object.
+ * - linkedom's CSS parser (cssomnom, ~195 KB): it only backs `<style>.sheet`, and page extraction never reads a sheet.
+ */
+const trimUnreachable = {
+  name: "trim-unreachable",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: "zod-locales-en-only", namespace: "trimmed", pluginData: args.resolveDir } : undefined,
+    );
+    b.onResolve({ filter: /^cssomnom\/parse$/ }, () => ({ path: "cssomnom-parse-unused", namespace: "trimmed" }));
+    b.onLoad({ filter: /^zod-locales-en-only$/, namespace: "trimmed" }, (args) => ({
+      contents: `export { default as en } from "../locales/en.js";`,
+      resolveDir: args.pluginData,
+    }));
+    b.onLoad({ filter: /^cssomnom-parse-unused$/, namespace: "trimmed" }, () => ({
+      contents: `export function parse() { return { cssRules: [] }; }`,
+    }));
+  },
+};
+
 const jobs = [
   build({
     ...common,
@@ -35,11 +58,12 @@ const jobs = [
     target: "node20",
     format: "cjs",
     banner: { js: "#!/usr/bin/env node" },
+    plugins: [trimUnreachable],
   }),
 ];
 
 if (existsSync("src/vscode/extension.ts")) {
-  const host = { ...common, platform: "node", target: "node20", format: "cjs", external: ["vscode"], plugins: [heavyBundleExternal], metafile: true };
+  const host = { ...common, platform: "node", target: "node20", format: "cjs", external: ["vscode"], plugins: [heavyBundleExternal, trimUnreachable], metafile: true };
   jobs.push(
     build({ ...host, entryPoints: ["src/vscode/extension.ts"], outfile: "dist/extension.js" }).then((r) => checkActivationBundle(r.metafile)),
     build({ ...host, entryPoints: ["src/vscode/heavyBundle.ts"], outfile: "dist/heavyBundle.js" }).then((r) => analyze && printInputs(r.metafile)),
