@@ -1,7 +1,7 @@
 // Pure decisions behind the agent entry points (the language-model tool and @deliberate): which workspace folder a
 // question belongs to, and the one paragraph the confirmation shows about what would leave the machine. vscode-free,
-// so the unit tests cover them directly.
-import { isAbsolute, relative, resolve, sep } from "node:path";
+// so the unit tests cover them directly. Also the MCP server the provider offers (mcpProvider.ts).
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 
 export interface FolderLike {
   name: string;
@@ -83,4 +83,25 @@ export function describeEgressForConfirmation(f: EgressFacts): string {
   if (f.provider !== "none" && f.host && !f.unavailable) return [model, ...web].join(" ");
   const nothing = web.length ? "Nothing from the repository leaves the machine." : "Nothing leaves the machine.";
   return [model, nothing, ...web].join(" ");
+}
+
+/** What the provider offers: the command line of the one server, or none (no folder, Restricted Mode, no bundle). */
+export interface McpServerSpec {
+  label: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+}
+
+/** The server for these folders, or undefined when there is nothing to offer. Pure. */
+export function mcpServerSpec(opts: { extensionPath: string; execPath: string; folders: readonly string[]; trusted: boolean; serverExists: boolean }): McpServerSpec | undefined {
+  if (!opts.trusted || opts.folders.length === 0 || !opts.serverExists) return undefined;
+  return {
+    label: "Deliberative Search",
+    command: opts.execPath,
+    args: [join(opts.extensionPath, "dist", "mcpServer.js"), ...opts.folders.flatMap((f) => ["--repo", f])],
+    env: { ELECTRON_RUN_AS_NODE: "1" },
+    cwd: opts.folders[0],
+  };
 }

@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
+import { mcpServerSpec } from "./agentContext";
 
 export const MCP_PROVIDER_ID = "deliberativeSearch.mcpServers";
 
@@ -18,27 +19,6 @@ interface McpServerDefinitionProvider {
 }
 interface McpApi {
   registerMcpServerDefinitionProvider?: (id: string, provider: McpServerDefinitionProvider) => vscode.Disposable;
-}
-
-/** What the provider offers: the command line of the one server, or none (no folder, Restricted Mode, no bundle). */
-export interface McpServerSpec {
-  label: string;
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-  cwd?: string;
-}
-
-/** The server for these folders, or undefined when there is nothing to offer. Pure. */
-export function mcpServerSpec(opts: { extensionPath: string; execPath: string; folders: readonly string[]; trusted: boolean; serverExists: boolean }): McpServerSpec | undefined {
-  if (!opts.trusted || opts.folders.length === 0 || !opts.serverExists) return undefined;
-  return {
-    label: "Deliberative Search",
-    command: opts.execPath,
-    args: [join(opts.extensionPath, "dist", "mcpServer.js"), ...opts.folders.flatMap((f) => ["--repo", f])],
-    env: { ELECTRON_RUN_AS_NODE: "1" },
-    cwd: opts.folders[0],
-  };
 }
 
 /** Registers the provider where the editor has the API; returns what to dispose, or nothing. */
