@@ -83,7 +83,8 @@ async function confirmInvocation(ctx: E2EContext): Promise<void> {
   assert(text.includes(AGENT_Q), `the confirmation does not show the question: ${text.slice(0, 400)}`);
   assert(/Nothing leaves the machine/.test(text), `the confirmation does not say nothing leaves the machine: ${text.slice(0, 600)}`);
   await screenshot(page, "agent-confirmation.png");
-  await dialog.locator(".dialog-buttons a.monaco-button, .dialog-buttons button").first().click();
+  // The editor's confirm dialog: "Yes" runs the tool, "Cancel" refuses it.
+  await dialog.locator(".dialog-buttons .monaco-button", { hasText: /^\s*Yes\s*$/ }).first().click();
 }
 
 async function receiptAndPicker(ctx: E2EContext): Promise<void> {
