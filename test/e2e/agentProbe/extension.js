@@ -53,10 +53,28 @@ async function probe() {
   write(file, report);
 }
 
+/** Sends "@deliberate /receipts" through the chat view; records whether the editor could open it. */
+async function askChat() {
+  const folder = vscode.workspace.workspaceFolders[0];
+  const file = path.join(folder.uri.fsPath, ".agent-chat.json");
+  const commands = await vscode.commands.getCommands(true);
+  const report = { openCommand: commands.includes("workbench.action.chat.open") };
+  try {
+    await vscode.commands.executeCommand("workbench.action.chat.open", { query: "@deliberate /receipts" });
+    report.opened = true;
+  } catch (err) {
+    report.error = String((err && err.message) || err);
+  }
+  write(file, report);
+}
+
 exports.activate = (context) => {
   context.subscriptions.push(
     vscode.commands.registerCommand("deliberativeSearchE2E.probeAgent", () =>
       probe().catch((err) => vscode.window.showErrorMessage(`agent probe failed: ${err && err.message}`)),
+    ),
+    vscode.commands.registerCommand("deliberativeSearchE2E.askChat", () =>
+      askChat().catch((err) => vscode.window.showErrorMessage(`chat probe failed: ${err && err.message}`)),
     ),
   );
 };
