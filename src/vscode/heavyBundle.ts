@@ -16,6 +16,7 @@ import type * as Store from "../core/receipts/store";
 import type * as Trust from "../core/receipts/trust";
 import type * as Render from "../core/render";
 import type * as ProtocolSchemas from "../shared/protocolSchemas";
+import type * as AgentInput from "./agentInput";
 import type * as Models from "./models";
 import type * as SettingsSchema from "./settingsSchema";
 
@@ -31,6 +32,7 @@ const render = once(() => require("../core/render") as typeof Render);
 const protocolSchemas = once(() => require("../shared/protocolSchemas") as typeof ProtocolSchemas);
 const settingsSchema = once(() => require("./settingsSchema") as typeof SettingsSchema);
 const models = once(() => require("./models") as typeof Models);
+const agentInput = once(() => require("./agentInput") as typeof AgentInput);
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 // Deliberation: the pipeline, its question limit, and the discovery scan behind staleness.
@@ -66,6 +68,9 @@ export const resolveChatModel = lazy(models, "resolveChatModel");
 export const modelStack = lazy(models, "modelStack");
 export const egressPreviewText = lazy(models, "egressPreviewText");
 export const externalEgressLines = lazy(models, "externalEgressLines");
+
+// The language-model tool's input check (agentTool.ts).
+export const parseAgentToolInput = lazy(agentInput, "parseAgentToolInput");
 
 function once<T>(load: () => T): () => T {
   let m: T | undefined;
