@@ -2,6 +2,7 @@
 // the git content provider and the picker's serializer. Nothing here reads the workspace; the receipt index loads
 // on first need, and the heavy bundle (the core pipeline, discovery, experts, synthesis, signing) on first use.
 import * as vscode from "vscode";
+import { registerAgentFeatures } from "./agent";
 import { GIT_SCHEME, GitContentProvider } from "./citations";
 import { QuestionCodeLensProvider } from "./codelens";
 import { registerCommand, type CommandHandler, type CommandOptions } from "./commands";
@@ -84,6 +85,7 @@ export function activate(context: vscode.ExtensionContext): DeliberativeSearchAp
       deserializeWebviewPanel: (panel, state) => pickers.restore(panel, state),
     }),
     ...commands.map(([id, handler, opts]) => registerCommand(log, id, handler, opts)),
+    ...registerAgentFeatures(context, { deliberations, index, pickers, models, consent, secrets, receipts, log }),
   );
   log.info(`activated (VS Code ${vscode.version}, ${vscode.workspace.isTrusted ? "trusted" : "restricted"} workspace)`);
 

@@ -17,6 +17,7 @@ import type * as Trust from "../core/receipts/trust";
 import type * as Render from "../core/render";
 import type * as McpMain from "../mcp/main";
 import type * as ProtocolSchemas from "../shared/protocolSchemas";
+import type * as AgentInput from "./agentInput";
 import type * as Models from "./models";
 import type * as SettingsSchema from "./settingsSchema";
 
@@ -33,6 +34,7 @@ const protocolSchemas = once(() => require("../shared/protocolSchemas") as typeo
 const settingsSchema = once(() => require("./settingsSchema") as typeof SettingsSchema);
 const models = once(() => require("./models") as typeof Models);
 const mcpServer = once(() => require("../mcp/main") as typeof McpMain);
+const agentInput = once(() => require("./agentInput") as typeof AgentInput);
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 // Deliberation: the pipeline, its question limit, and the discovery scan behind staleness.
@@ -71,6 +73,9 @@ export const externalEgressLines = lazy(models, "externalEgressLines");
 
 // The MCP server (dist/mcpServer.js runs it in a plain Node process: this group never loads vscode).
 export const mcpMain = lazy(mcpServer, "mcpMain");
+
+// The language-model tool's input check (agentTool.ts).
+export const parseAgentToolInput = lazy(agentInput, "parseAgentToolInput");
 
 function once<T>(load: () => T): () => T {
   let m: T | undefined;
