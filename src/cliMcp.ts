@@ -2,9 +2,10 @@
 // Cursor, Copilot agent mode, Cline, Continue, …) can deliberate. The model settings are the CLI's: the same flags,
 // else the DELIBERATIVE_* environment variables. Logs go to stderr; stdout is JSON-RPC only.
 import { UsageError } from "./cliCommon";
-import { McpUsageError, mcpSettingsFromArgs, serveMcp } from "./mcp/main";
+import { McpUsageError, mcpSettingsFromArgs, printHelp, serveMcp, wantsHelp } from "./mcp/main";
 
 export async function mcpCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  if (wantsHelp(argv)) return printHelp();
   let parsed: ReturnType<typeof mcpSettingsFromArgs>;
   try {
     parsed = mcpSettingsFromArgs(argv, env);

@@ -12,6 +12,16 @@ import type { McpSettings } from "./toolResult";
 
 export const MCP_USAGE = "deliberate mcp [--repo DIR]... [--offline] [--provider openai|none] [--base-url URL] [--model NAME] [--keep-internal-local]";
 
+export function wantsHelp(argv: string[]): boolean {
+  return argv.includes("--help") || argv.includes("-h");
+}
+
+/** `--help`: the usage on stdout (nothing is served, so stdout is free). */
+export function printHelp(): number {
+  process.stdout.write(`usage: ${MCP_USAGE}\nServes the Model Context Protocol on stdin/stdout: tools deliberate, record_pick, get_receipt, list_receipts, verify_receipts; receipts as deliberation://<repo>/<receipt_id> resources.\n`);
+  return 0;
+}
+
 /** A bad command line: one line, exit 2, nothing served. */
 export class McpUsageError extends Error {}
 
@@ -60,6 +70,7 @@ export async function serveMcp(repos: string[], settings: McpSettings, env: Node
 
 /** dist/mcpServer.js's whole program: parse, serve, exit code. */
 export async function mcpMain(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  if (wantsHelp(argv)) return printHelp();
   try {
     const { repos, settings } = mcpSettingsFromArgs(argv, env);
     return await serveMcp(repos, settings, env);

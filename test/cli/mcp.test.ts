@@ -286,6 +286,9 @@ describe("deliberate mcp: allowed roots", () => {
     const r3 = runCli(["mcp", "--repo", "/"], { env: USER.env });
     assert.equal(r3.code, 2);
     assert.match(r3.stderr, /refusing to serve the file-system root/);
+    const help = runCli(["mcp", "--help"], { env: USER.env });
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /^usage: deliberate mcp \[--repo DIR\]/);
   });
 });
 
