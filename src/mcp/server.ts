@@ -14,6 +14,8 @@ import {
   RootsListChangedNotificationSchema,
   type CallToolResult,
 } from "@modelcontextprotocol/sdk/types.js";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { z } from "zod";
 import { isCancellation } from "../core/cancel";
 import { classifyQuestion } from "../core/classify";
@@ -81,7 +83,7 @@ export function createMcpServer(roots: AllowedRoots, options: McpServerOptions):
   const signingKey = () => (key ??= loadOrCreateKeyFile(defaultKeyDir(env)));
   const resourceUri = async (repo: string) => {
     const root = (await roots.list()).find((r) => r.path === repo);
-    return (id: string) => (root ? receiptUri(root.name, id) : `file://${repo}/.deliberations/${id}.json`);
+    return (id: string) => (root ? receiptUri(root.name, id) : pathToFileURL(join(repo, ".deliberations", `${id}.json`)).href);
   };
   const refreshRoots = () => roots.refreshClientRoots(async () => (await server.listRoots(undefined, { timeout: 5000 })).roots.map((r) => r.uri), log);
   server.oninitialized = () => {
@@ -92,16 +94,8 @@ export function createMcpServer(roots: AllowedRoots, options: McpServerOptions):
   });
   server.onerror = (err) => log(`protocol: ${oneLine(err)}`);
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: TOOLS.map((t) => ({
-      name: t.name,
-      title: t.title,
-      description: t.description,
-      inputSchema: toolJsonSchema(t.input, "input"),
-      outputSchema: toolJsonSchema(t.output, "output"),
-      annotations: { title: t.title, ...t.annotations },
-    })),
-  }));
+  let published: ReturnType<typeof publishedTools> | undefined;
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (published ??= publishedTools()) }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = TOOLS.find((t) => t.name === request.params.name);
@@ -153,6 +147,18 @@ export function createMcpServer(roots: AllowedRoots, options: McpServerOptions):
     }
   });
   return server;
+}
+
+/** tools/list: each tool with its zod schemas published as JSON Schema (computed once). */
+function publishedTools() {
+  return TOOLS.map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: toolJsonSchema(t.input, "input"),
+    outputSchema: toolJsonSchema(t.output, "output"),
+    annotations: { title: t.title, ...t.annotations },
+  }));
 }
 
 /** The agent's name for the pick history: its `initialize` clientInfo, e.g. "claude-code via MCP". */
