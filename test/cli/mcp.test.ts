@@ -5,6 +5,7 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync, realpathSync, symlinkSync } from "node:fs";
+import { spawn } from "node:child_process";
 import { join, resolve } from "node:path";
 import matter from "gray-matter";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -274,6 +275,28 @@ describe("deliberate mcp: allowed roots", () => {
     } finally {
       await s.close();
     }
+  });
+
+  test("a line that is not JSON-RPC is logged and skipped; stdout carries only JSON-RPC", async () => {
+    const child = spawn(process.execPath, [CLI, "mcp", "--repo", repo], { env: USER.env });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (err += d));
+    const send = (line: string) => child.stdin.write(line + "\n");
+    send("this is not json {");
+    send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }));
+    send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+    send(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "deliberate", arguments: { question: MONGO_Q, shape: "ranked-evidence" } } }));
+    const until = Date.now() + 20_000;
+    while (!out.includes('"id":2') && Date.now() < until) await new Promise((done) => setTimeout(done, 50));
+    child.stdin.end();
+    const code = await new Promise((done) => child.on("close", done));
+    assert.equal(code, 0, "the server exits cleanly when stdin closes");
+    const messages = out.trim().split("\n").map((l) => JSON.parse(l) as { id?: number; result?: { structuredContent?: { rows?: unknown[] } } });
+    assert.ok(messages.every((m) => (m as { jsonrpc?: string }).jsonrpc === "2.0"), "every stdout line is a JSON-RPC message");
+    assert.ok(messages.find((m) => m.id === 2)?.result?.structuredContent?.rows?.length, "the call after the bad line was answered");
+    assert.match(err, /deliberate mcp: protocol: .*not valid JSON/);
   });
 
   test("bad command lines fail before serving, with one line and exit 2", () => {
