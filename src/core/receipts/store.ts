@@ -273,7 +273,7 @@ export function checkPickReason(reason: string | undefined): string | undefined 
  * verification: a canonical, valid signature by a trusted key (your own or an allowed signer) and, for schema-2
  * receipts, intact evidence files. A receipt that fails is refused (PickRefusedError) and nothing is written, so
  * a tampered receipt is never laundered with your signature. Every pick is appended to `picks` (who, when, option,
- * reason, picked_by "operator"); `operator_pick` is the latest. Concurrent picks are serialised by a lock file, so
+ * reason, picked_by "operator" or, through MCP, "agent"); `operator_pick` is the latest. Concurrent picks are serialised by a lock file, so
  * each one lands in the history; a pick that cannot get the lock in time fails loudly (LockTimeoutError).
  */
 export async function recordPick(
