@@ -274,19 +274,26 @@ describe("learning from picks on a real repository", () => {
     // A cache signed by another key is not used.
     const cacheFile = join(copy, DIR, "cache", LEARNING_CACHE_FILE);
     const cached = JSON.parse(readFileSync(cacheFile, "utf8"));
-    const forged = { ...cached, report: { ...cached.report, weights: { ...cached.report.weights, sources: { ...cached.report.weights.sources, web: 2 } } } };
+    const first = Object.keys(cached.judged)[0];
+    const forged = { ...cached, judged: { ...cached.judged, [first]: { ...cached.judged[first], result: { receipt_id: "x", reason: "no-pick", detail: "forged" } } } };
     writeFileSync(cacheFile, JSON.stringify(forged));
     const reread = await loadLearning(copy, key, { dirName: DIR });
     assert.equal(reread.cached, false);
-    assert.equal(reread.weights.sources.web, 1);
+    assert.equal(reread.verified, files, "a forged cache is discarded whole");
+    assert.deepEqual(reread.weights, cold.weights);
     // A new pick changes a receipt: the cache key changes and the weights are recomputed.
     const out = await deliberate({ repo: copy, question: LEARNING_Q, signingKey: key, useCache: false });
     assert.ok(out.kind === "deliberated");
     if (out.kind !== "deliberated") return;
     await recordPick(copy, out.receipt.receipt_id, { option_id: out.payload.recommendation.option_id }, key, DIR);
+    started = performance.now();
     const fresh = await loadLearning(copy, key, { dirName: DIR });
+    const incrementalMs = performance.now() - started;
     assert.equal(fresh.cached, false);
+    assert.equal(fresh.verified, 1, "only the changed receipt is verified again");
     assert.equal(fresh.counted.length, 51);
+    assert.deepEqual(fresh.weights, (await computeLearning(copy, DIR, key.publicKeyPem)).weights);
+    t.diagnostic(`one new pick among ${files + 1} receipts: ${incrementalMs.toFixed(1)} ms (1 receipt verified)`);
   });
 
   test("learning: false ranks exactly as before learning and records no weights", async () => {

@@ -9,10 +9,11 @@ import { join } from "node:path";
 import { z } from "zod";
 import { canonicalJson, sha256 } from "../hash";
 import type { SigningKey } from "../receipts/signing";
-import { DEFAULT_RECEIPTS_DIR, listReceipts, readEvidence, receiptsFolder, verifyEntry, writeFileAtomic, type ReceiptVerification } from "../receipts/store";
-import { ALLOWED_SIGNERS_FILE, readAllowedSigners } from "../receipts/trust";
+import { resolveInside } from "../contain";
+import { DEFAULT_RECEIPTS_DIR, loadReceiptFile, readEvidence, receiptsFolder, verifyEntry, writeFileAtomic, type ReceiptEntry, type ReceiptVerification } from "../receipts/store";
+import { ALLOWED_SIGNERS_FILE, readAllowedSigners, type AllowedSigners } from "../receipts/trust";
 import type { LearnedWeights, Receipt } from "../schemas";
-import { readResetMarker, RESET_FILE, type ResetState } from "./reset";
+import { LEARNING_DIR, readResetMarker, RESET_FILE, type ResetState } from "./reset";
 import { LEARNING_RATE, computeWeights, observationOf, outcomeOf, toLearnedWeights, type ComputedWeights, type PickObservation, type PickOutcome } from "./weights";
 
 /** Why a receipt does not count towards the weights. */
@@ -71,112 +72,168 @@ function countingPick(receipt: Receipt, reset: ResetState): { pick?: NonNullable
   return { pick: last };
 }
 
-/** Verifies every receipt and turns the ones that count into observations; never throws for a bad receipt. */
-export async function collectObservations(
-  repo: string,
-  dirName: string,
-  ownPublicKeyPem: string | undefined,
-): Promise<{ observations: PickObservation[]; counted: CountedReceipt[]; ignored: IgnoredReceipt[]; reset: ResetState }> {
-  const [entries, signers] = await Promise.all([listReceipts(repo, dirName), readAllowedSigners(repo, dirName)]);
-  const reset = await readResetMarker(repo, dirName, ownPublicKeyPem, signers);
-  const results = await Promise.all(
-    entries.map(async (entry): Promise<{ observation: PickObservation; counted: CountedReceipt } | IgnoredReceipt> => {
-      const v = await verifyEntry(repo, entry, { ownPublicKeyPem, signers, dirName, citations: false });
-      const bad = ignoredFor(v);
-      if (bad || entry.state !== "ok") return bad ?? { receipt_id: entry.receipt_id, reason: "corrupt", detail: "unreadable" };
-      const receipt = entry.receipt;
-      const { pick, ignored } = countingPick(receipt, reset);
-      if (!pick) return { receipt_id: receipt.receipt_id, ...ignored! };
-      const evidence = await readEvidence(repo, receipt.evidence_ref, dirName).catch((err: Error) => err);
-      if (evidence instanceof Error) return { receipt_id: receipt.receipt_id, reason: "evidence-unreadable", detail: evidence.message.split("\n")[0] };
-      const observation = observationOf(receipt.receipt_id, receipt.synthesis.mode, receipt.payload, evidence, pick.option_id);
-      return { observation, counted: { receipt_id: receipt.receipt_id, outcome: outcomeOf(observation), synthesis: observation.synthesis, picked_at: pick.at } };
+type ReceiptResult = { observation: PickObservation; counted: CountedReceipt } | IgnoredReceipt;
+
+/** One receipt file's verdict, with the stats of the files it was judged from (so it can be reused unchanged). */
+interface JudgedReceipt {
+  stamp: string;
+  evidence: { name: string; stamp: string }[];
+  result: ReceiptResult;
+}
+
+interface JudgeContext {
+  repo: string;
+  dirName: string;
+  ownPublicKeyPem: string | undefined;
+  signers: AllowedSigners;
+  reset: ResetState;
+}
+
+/** Verifies one receipt (store.ts's verifyEntry) and, when it counts, turns it into an observation. Never throws. */
+async function judge(ctx: JudgeContext, entry: ReceiptEntry): Promise<ReceiptResult> {
+  const { repo, dirName } = ctx;
+  const v = await verifyEntry(repo, entry, { ownPublicKeyPem: ctx.ownPublicKeyPem, signers: ctx.signers, dirName, citations: false });
+  const bad = ignoredFor(v);
+  if (bad || entry.state !== "ok") return bad ?? { receipt_id: entry.receipt_id, reason: "corrupt", detail: "unreadable" };
+  const receipt = entry.receipt;
+  const { pick, ignored } = countingPick(receipt, ctx.reset);
+  if (!pick) return { receipt_id: receipt.receipt_id, ...ignored! };
+  const evidence = await readEvidence(repo, receipt.evidence_ref, dirName).catch((err: Error) => err);
+  if (evidence instanceof Error) return { receipt_id: receipt.receipt_id, reason: "evidence-unreadable", detail: evidence.message.split("\n")[0] };
+  const observation = observationOf(receipt.receipt_id, receipt.synthesis.mode, receipt.payload, evidence, pick.option_id);
+  return { observation, counted: { receipt_id: receipt.receipt_id, outcome: outcomeOf(observation), synthesis: observation.synthesis, picked_at: pick.at } };
+}
+
+/** `name -> size:mtime:inode` of the files in a folder that pass `filter`. */
+async function stampsOf(dir: string, filter: (name: string) => boolean): Promise<Map<string, string>> {
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  const rows = await Promise.all(
+    names.filter(filter).map(async (n): Promise<[string, string]> => {
+      const st = await fs.lstat(join(dir, n)).catch(() => undefined);
+      return [n, st ? `${st.size}:${st.mtimeMs}:${st.ino}` : "gone"];
     }),
   );
+  return new Map(rows.sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+}
+
+/**
+ * Judges every receipt file in the folder. A receipt whose file and evidence files have the same stats as in
+ * `previous` keeps its earlier verdict (the caller only passes `previous` when the signers, the reset marker and
+ * your key are unchanged too); every other one is read and verified.
+ */
+async function judgeAll(repo: string, dirName: string, ownPublicKeyPem: string | undefined, previous?: Record<string, JudgedReceipt>): Promise<{ judged: Record<string, JudgedReceipt>; reset: ResetState }> {
+  const folder = receiptsFolder(repo, dirName);
+  if (!(await resolveInside(repo, dirName))) return { judged: {}, reset: {} };
+  const [stamps, evidenceStamps, signers] = await Promise.all([
+    stampsOf(folder, (n) => n.endsWith(".json")),
+    stampsOf(join(folder, "evidence"), (n) => n.endsWith(".json")),
+    readAllowedSigners(repo, dirName),
+  ]);
+  const reset = await readResetMarker(repo, dirName, ownPublicKeyPem, signers);
+  const ctx: JudgeContext = { repo, dirName, ownPublicKeyPem, signers, reset };
+  const judged: Record<string, JudgedReceipt> = {};
+  await Promise.all(
+    [...stamps].map(async ([name, stamp]) => {
+      const prev = previous?.[name];
+      if (prev && prev.stamp === stamp && prev.evidence.every((e) => evidenceStamps.get(e.name) === e.stamp)) {
+        judged[name] = prev;
+        return;
+      }
+      const id = name.replace(/\.json$/, "");
+      if (!(await resolveInside(repo, join(dirName, name)))) {
+        judged[name] = { stamp, evidence: [], result: { receipt_id: id, reason: "corrupt", detail: "unreadable: resolves outside the repository (symlink)" } };
+        return;
+      }
+      const entry = await loadReceiptFile(join(folder, name));
+      const evidence = entry.state === "ok" ? (entry.receipt.evidence_files ?? []).map((f) => f.path.replace(/^evidence\//, "")) : [];
+      const result = await judge(ctx, entry);
+      judged[name] = { stamp, evidence: evidence.map((e) => ({ name: e, stamp: evidenceStamps.get(e) ?? "missing" })), result };
+    }),
+  );
+  return { judged, reset };
+}
+
+function reportOf(judged: Record<string, JudgedReceipt>, reset: ResetState): LearningReport {
   const byId = (a: { receipt_id: string }, b: { receipt_id: string }) => (a.receipt_id < b.receipt_id ? -1 : a.receipt_id > b.receipt_id ? 1 : 0);
+  const results = Object.values(judged).map((j) => j.result);
   const good = results.filter((r): r is { observation: PickObservation; counted: CountedReceipt } => "observation" in r);
+  const weights = computeWeights(good.map((r) => r.observation));
   return {
-    observations: good.map((r) => r.observation).sort(byId),
+    weights,
+    learned: toLearnedWeights(weights),
     counted: good.map((r) => r.counted).sort(byId),
     ignored: results.filter((r): r is IgnoredReceipt => !("observation" in r)).sort(byId),
     reset,
   };
 }
 
+/** Every receipt verified and turned into an observation when it counts; never throws for a bad receipt. */
+export async function collectObservations(repo: string, dirName: string, ownPublicKeyPem: string | undefined): Promise<{ observations: PickObservation[]; counted: CountedReceipt[]; ignored: IgnoredReceipt[]; reset: ResetState }> {
+  const { judged, reset } = await judgeAll(repo, dirName, ownPublicKeyPem);
+  const report = reportOf(judged, reset);
+  const observations = Object.values(judged).flatMap((j) => ("observation" in j.result ? [j.result.observation] : []));
+  return { observations: observations.sort((a, b) => (a.receipt_id < b.receipt_id ? -1 : 1)), counted: report.counted, ignored: report.ignored, reset };
+}
+
 /** Computes the report from the receipts on disk, without the cache. */
 export async function computeLearning(repo: string, dirName: string, ownPublicKeyPem: string | undefined): Promise<LearningReport> {
-  const { observations, counted, ignored, reset } = await collectObservations(repo, dirName, ownPublicKeyPem);
-  const weights = computeWeights(observations);
-  return { weights, learned: toLearnedWeights(weights), counted, ignored, reset };
+  const { judged, reset } = await judgeAll(repo, dirName, ownPublicKeyPem);
+  return reportOf(judged, reset);
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The cache.
+// The cache: every receipt's verdict, reused while its file and evidence files keep their stats.
 
-/** Bump when the rule or what it reads changes, so no cached report outlives its rule. */
-const LEARNING_RULE_VERSION = `1:${LEARNING_RATE}`;
+/** Bump when the rule or what it reads changes, so no cached verdict outlives its rule. */
+const LEARNING_RULE_VERSION = `2:${LEARNING_RATE}`;
 export const LEARNING_CACHE_FILE = "learning.json";
 
-const CachedSchema = z.object({ rule: z.string(), key: z.string(), report: z.unknown(), signature: z.string() });
+const CachedSchema = z.object({ rule: z.string(), key: z.string(), judged: z.record(z.string(), z.unknown()), signature: z.string() });
 
-async function statsOf(dir: string, filter: (name: string) => boolean): Promise<string[]> {
-  const names = await fs.readdir(dir).catch(() => [] as string[]);
-  const rows = await Promise.all(
-    names.filter(filter).map(async (n) => {
-      const st = await fs.lstat(join(dir, n)).catch(() => undefined);
-      return st ? `${n}:${st.size}:${st.mtimeMs}:${st.ino}` : `${n}:gone`;
-    }),
-  );
-  return rows.sort();
-}
-
-/** What the report depends on: every receipt, evidence file, the allowed signers, the reset marker, your key. */
-async function cacheKey(repo: string, dirName: string, ownPublicKeyPem: string): Promise<string> {
+/** What every verdict depends on besides its own files: the allowed signers, the reset marker, your key. */
+async function globalKey(repo: string, dirName: string, ownPublicKeyPem: string): Promise<string> {
   const folder = receiptsFolder(repo, dirName);
-  const [receipts, evidence, meta, learning] = await Promise.all([
-    statsOf(folder, (n) => n.endsWith(".json")),
-    statsOf(join(folder, "evidence"), (n) => n.endsWith(".json")),
-    statsOf(folder, (n) => n === ALLOWED_SIGNERS_FILE),
-    statsOf(join(folder, "learning"), (n) => n === RESET_FILE),
+  const [signers, reset] = await Promise.all([
+    stampsOf(folder, (n) => n === ALLOWED_SIGNERS_FILE),
+    stampsOf(join(folder, LEARNING_DIR), (n) => n === RESET_FILE),
   ]);
-  return sha256(canonicalJson({ rule: LEARNING_RULE_VERSION, repo, dirName, key: sha256(ownPublicKeyPem.trim()), receipts, evidence, meta, learning }));
+  return sha256(canonicalJson({ rule: LEARNING_RULE_VERSION, repo, dirName, key: sha256(ownPublicKeyPem.trim()), signers: [...signers], reset: [...reset] }));
 }
 
-function signCache(body: object, key: SigningKey): string {
-  return sign(null, Buffer.from(canonicalJson(body)), createPrivateKey(key.privateKeyPem)).toString("base64");
-}
-
-async function readCache(file: string, key: string, signingKey: SigningKey): Promise<LearningReport | undefined> {
+async function readCache(file: string, key: string, signingKey: SigningKey): Promise<Record<string, JudgedReceipt> | undefined> {
   try {
     const parsed = CachedSchema.safeParse(JSON.parse(await fs.readFile(file, "utf8")));
     if (!parsed.success || parsed.data.rule !== LEARNING_RULE_VERSION || parsed.data.key !== key) return undefined;
     const { signature, ...body } = parsed.data;
-    // Only a report your own key signed is used: anyone who can write the folder could plant weights otherwise.
+    // Only verdicts your own key signed are reused: anyone who can write the folder could plant weights otherwise.
     const ok = verify(null, Buffer.from(canonicalJson(body)), createPublicKey(signingKey.publicKeyPem), Buffer.from(signature, "base64"));
-    return ok ? (body.report as LearningReport) : undefined;
+    return ok ? (body.judged as Record<string, JudgedReceipt>) : undefined;
   } catch {
     return undefined;
   }
 }
 
 /**
- * The learned weights for a repository, from the signed cache when nothing they depend on changed, else computed
- * (and the cache rewritten). `writeCache: false` never writes (a run that must not touch the repository).
+ * The learned weights for a repository. Receipts whose files did not change since the last run keep their signed,
+ * cached verdict; only new or changed ones are verified. `writeCache: false` never writes (a run that must not
+ * touch the repository). `cached` says whether every verdict came from the cache.
  */
 export async function loadLearning(
   repo: string,
   signingKey: SigningKey,
   opts: { dirName?: string; writeCache?: boolean } = {},
-): Promise<LearningReport & { cached: boolean }> {
+): Promise<LearningReport & { cached: boolean; verified: number }> {
   const dirName = opts.dirName ?? DEFAULT_RECEIPTS_DIR;
   const file = join(receiptsFolder(repo, dirName), "cache", LEARNING_CACHE_FILE);
-  const key = await cacheKey(repo, dirName, signingKey.publicKeyPem);
-  const hit = await readCache(file, key, signingKey);
-  if (hit) return { ...hit, cached: true };
-  const report = await computeLearning(repo, dirName, signingKey.publicKeyPem);
-  if (opts.writeCache !== false && (await fs.stat(receiptsFolder(repo, dirName)).then((s) => s.isDirectory(), () => false))) {
-    const body = { rule: LEARNING_RULE_VERSION, key, report };
-    await writeFileAtomic(file, JSON.stringify({ ...body, signature: signCache(body, signingKey) }) + "\n").catch(() => undefined);
+  const key = await globalKey(repo, dirName, signingKey.publicKeyPem);
+  const previous = await readCache(file, key, signingKey);
+  const { judged, reset } = await judgeAll(repo, dirName, signingKey.publicKeyPem, previous);
+  const verified = Object.entries(judged).filter(([name, j]) => previous?.[name] !== j).length;
+  const unchanged = !!previous && verified === 0 && Object.keys(previous).length === Object.keys(judged).length;
+  if (!unchanged && opts.writeCache !== false && (await fs.stat(receiptsFolder(repo, dirName)).then((s) => s.isDirectory(), () => false))) {
+    const body = { rule: LEARNING_RULE_VERSION, key, judged };
+    const signature = sign(null, Buffer.from(canonicalJson(body)), createPrivateKey(signingKey.privateKeyPem)).toString("base64");
+    await writeFileAtomic(file, JSON.stringify({ ...body, signature }) + "\n").catch(() => undefined);
   }
-  return { ...report, cached: false };
+  return { ...reportOf(judged, reset), cached: unchanged, verified };
 }
