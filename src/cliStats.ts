@@ -4,7 +4,7 @@
 import { configVersion, resolveConfig } from "./core/config";
 import { computeLearning, IGNORE_REASONS, type IgnoreReason, type LearningReport } from "./core/learning/load";
 import { resetMarkerPath, writeResetMarker } from "./core/learning/reset";
-import { LEARNED_SOURCES, LEARNING_RATE, MAX_WEIGHT, MIN_WEIGHT, SYNTHESIS_PATHS, versionWithWeights } from "./core/learning/weights";
+import { LEARNED_SOURCES, LEARNED_SOURCE_LABELS, LEARNING_RATE, MAX_WEIGHT, MIN_WEIGHT, SYNTHESIS_PATHS, versionWithWeights } from "./core/learning/weights";
 import { loadKeyFileIfExists, loadOrCreateKeyFile } from "./core/receipts/signing";
 import { DEFAULT_RECEIPTS_DIR, receiptsFolder } from "./core/receipts/store";
 import { UsageError, parseOptions, repoOption } from "./cliCommon";
@@ -31,14 +31,6 @@ const REASON_TEXT: Record<IgnoreReason, string> = {
   "picked-before-reset": "picked before the reset",
 };
 
-const SOURCE_LABEL: Record<string, string> = {
-  adr: "ADRs",
-  convention: "convention rules",
-  architecture: "architecture docs",
-  "git-history": "git history",
-  "dependency-docs": "dependency docs",
-  web: "web",
-};
 
 export async function statsCommand(argv: string[], io: StatsIo): Promise<number> {
   const { values } = parseOptions(argv, { repo: { type: "string" }, json: { type: "boolean" }, reset: { type: "boolean" } }, { positionals: false, usage: STATS_USAGE });
@@ -84,7 +76,7 @@ function printStats(j: ReturnType<typeof statsJson>, r: LearningReport, io: Stat
   if (j.reset) io.out(`reset: picks up to ${j.reset.at} (reset by ${j.reset.by}) no longer count`);
   if (r.reset.ignored) io.out(`reset marker ignored: ${r.reset.ignored}`);
   io.out(`source weights (fusion prior; 1× = unchanged):`);
-  for (const s of LEARNED_SOURCES) io.out(`  ${SOURCE_LABEL[s].padEnd(18)} ${r.weights.sources[s].toFixed(3)}×`);
+  for (const s of LEARNED_SOURCES) io.out(`  ${LEARNED_SOURCE_LABELS[s].padEnd(18)} ${r.weights.sources[s].toFixed(3)}×`);
   io.out(`synthesis paths: ${SYNTHESIS_PATHS.map((p) => `${p} ${r.weights.synthesis[p].toFixed(3)}×`).join(", ")}`);
   io.out(`weights ${j.weights.hash}; config version ${j.config_version}`);
   io.out(`rule: ${UPDATE_RULE}`);

@@ -14,7 +14,7 @@ import { DEFAULT_RECEIPTS_DIR, loadReceiptFile, readEvidence, receiptsFolder, ve
 import { ALLOWED_SIGNERS_FILE, readAllowedSigners, type AllowedSigners } from "../receipts/trust";
 import type { LearnedWeights, Receipt } from "../schemas";
 import { LEARNING_DIR, readResetMarker, RESET_FILE, type ResetState } from "./reset";
-import { LEARNING_RATE, computeWeights, observationOf, outcomeOf, toLearnedWeights, type ComputedWeights, type PickObservation, type PickOutcome } from "./weights";
+import { LEARNED_SOURCES, LEARNED_SOURCE_LABELS, LEARNING_RATE, SYNTHESIS_PATHS, computeWeights, observationOf, outcomeOf, toLearnedWeights, type ComputedWeights, type PickObservation, type PickOutcome } from "./weights";
 
 /** Why a receipt does not count towards the weights. */
 export const IGNORE_REASONS = [
@@ -236,4 +236,26 @@ export async function loadLearning(
     await writeFileAtomic(file, JSON.stringify({ ...body, signature }) + "\n").catch(() => undefined);
   }
   return { ...reportOf(judged, reset), cached: unchanged, verified };
+}
+
+/** What the sidebar shows for one folder: agreement, counts and every weight with its label. */
+export interface LearningSummary {
+  agreement_rate: number | null;
+  counted: number;
+  ignored: number;
+  reset_at?: string;
+  sources: { source: string; label: string; weight: number }[];
+  synthesis: { path: string; weight: number }[];
+}
+
+export async function learningSummary(repo: string, dirName: string, ownPublicKeyPem: string | undefined): Promise<LearningSummary> {
+  const r = await computeLearning(repo, dirName, ownPublicKeyPem);
+  return {
+    agreement_rate: r.weights.agreement_rate,
+    counted: r.counted.length,
+    ignored: r.ignored.length,
+    ...(r.reset.at ? { reset_at: r.reset.at } : {}),
+    sources: LEARNED_SOURCES.map((s) => ({ source: s, label: LEARNED_SOURCE_LABELS[s], weight: r.weights.sources[s] })),
+    synthesis: SYNTHESIS_PATHS.map((p) => ({ path: p, weight: r.weights.synthesis[p] })),
+  };
 }

@@ -20,6 +20,16 @@ import { UNDECIDABLE } from "../constants";
 export const LEARNED_SOURCES = ["adr", "convention", "architecture", "git-history", "dependency-docs", "web"] as const;
 export type LearnedSource = (typeof LEARNED_SOURCES)[number];
 
+/** How a learned source is named to people (CLI, sidebar). */
+export const LEARNED_SOURCE_LABELS: Record<LearnedSource, string> = {
+  adr: "ADRs",
+  convention: "convention rules",
+  architecture: "architecture docs",
+  "git-history": "git history",
+  "dependency-docs": "dependency docs",
+  web: "web",
+};
+
 export const SYNTHESIS_PATHS = ["rules", "model"] as const;
 export type SynthesisPath = (typeof SYNTHESIS_PATHS)[number];
 
