@@ -68,7 +68,7 @@ function countingPick(receipt: Receipt, reset: ResetState): { pick?: NonNullable
   // Anything but an operator's pick (an agent's, once agents can pick) teaches nothing.
   const by = (last as { picked_by: string }).picked_by;
   if (by !== "operator") return { ignored: { reason: "not-operator-pick", detail: `latest pick was made by ${by}, not the operator` } };
-  if (reset.at && last.at <= reset.at) return { ignored: { reason: "picked-before-reset", detail: `picked ${last.at}, before the reset of ${reset.at}` } };
+  if (reset.at && Date.parse(last.at) <= Date.parse(reset.at)) return { ignored: { reason: "picked-before-reset", detail: `picked ${last.at}, before the reset of ${reset.at}` } };
   return { pick: last };
 }
 
