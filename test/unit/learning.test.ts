@@ -185,6 +185,14 @@ describe("learning from picks on a real repository", () => {
     assert.equal(adrTop.rank, 1);
   });
 
+  test("with the weights unchanged, the turn cache answers again (a new unpicked receipt changes no weight)", async () => {
+    const again = await deliberate({ repo, question: LEARNING_Q, signingKey: key });
+    assert.ok(again.kind === "deliberated" && after.kind === "deliberated");
+    if (again.kind !== "deliberated" || after.kind !== "deliberated") return;
+    assert.equal(again.cached, true);
+    assert.equal(again.receipt.receipt_id, after.receipt.receipt_id);
+  });
+
   test("the same receipts give the same weights whatever order they are read in", async () => {
     const { observations } = await collectObservations(repo, DIR, key.publicKeyPem);
     assert.equal(observations.length, 10);

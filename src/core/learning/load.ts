@@ -1,8 +1,8 @@
 // Gathers what the learned weights are computed from: every receipt in the receipts folder that verifies (valid
 // signature, trusted signer, evidence intact — store.ts's verifyEntry decides), whose latest pick was made by the
-// operator after the last trusted reset. Everything else is listed as ignored, with why. The result is cached in
-// `<receiptsDir>/cache/learning.json`, signed with your own key and keyed by the stats of every file it depends on,
-// so a deliberation does not re-verify every receipt each time.
+// operator after the last trusted reset. Everything else is listed as ignored, with why. Each receipt's verdict is
+// cached in `<receiptsDir>/cache/learning.cache`, signed with your own key, and reused while the receipt's file and
+// its evidence files keep their size, mtime and inode, so a deliberation verifies only new or changed receipts.
 import { createPrivateKey, createPublicKey, sign, verify } from "node:crypto";
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
@@ -186,7 +186,8 @@ export async function computeLearning(repo: string, dirName: string, ownPublicKe
 
 /** Bump when the rule or what it reads changes, so no cached verdict outlives its rule. */
 const LEARNING_RULE_VERSION = `2:${LEARNING_RATE}`;
-export const LEARNING_CACHE_FILE = "learning.json";
+/** Not `.json`: the `*.json` files of the cache folder are the turn cache's entries. */
+export const LEARNING_CACHE_FILE = "learning.cache";
 
 const CachedSchema = z.object({ rule: z.string(), key: z.string(), judged: z.record(z.string(), z.unknown()), signature: z.string() });
 
