@@ -46,6 +46,10 @@ function shareOf(evidence: FusedEvidence[], source: LearnedSource): { share: num
   return { share: mine.reduce((n, e) => n + e.fused_score, 0) / total, bestRank: Math.min(...mine.map((e) => e.rank)) };
 }
 
+function ranksOf(evidence: FusedEvidence[], source: LearnedSource): string {
+  return `[${evidence.filter((e) => sourceOf(e.source_type) === source).map((e) => e.rank).join(",")}]`;
+}
+
 function receiptIds(repo: string): string[] {
   return readdirSync(join(repo, DIR)).filter((f) => f.endsWith(".json")).map((f) => f.replace(/\.json$/, ""));
 }
@@ -95,6 +99,22 @@ describe("learned weights: the rule", () => {
         assert.deepEqual(computeWeights(shuffled(unique, seed)), computeWeights(unique));
       }),
       { numRuns: 300 },
+    );
+  });
+
+  test("one more override towards an option only ADRs support never lowers the ADR weight", () => {
+    fc.assert(
+      fc.property(fc.array(observationArb, { maxLength: 40 }), (obs) => {
+        const extra: PickObservation = {
+          receipt_id: "\uffff-extra",
+          synthesis: "rules",
+          recommended: "other",
+          picked: "adr-side",
+          options: { other: { supports: ["convention"], dissent: [] }, "adr-side": { supports: ["adr"], dissent: [] } },
+        };
+        assert.ok(computeWeights([...obs, extra]).sources.adr >= computeWeights(obs).sources.adr);
+      }),
+      { numRuns: 200 },
     );
   });
 
@@ -175,12 +195,15 @@ describe("learning from picks on a real repository", () => {
     t.diagnostic(
       `weights adr ${w.sources.adr} convention ${w.sources.convention} rules-path ${w.synthesis.rules}; ADR fused-score share ${adrBefore.share.toFixed(4)} -> ${adrAfter.share.toFixed(4)} ` +
         `(+${((adrAfter.share / adrBefore.share - 1) * 100).toFixed(1)}%); convention share ${convBefore.share.toFixed(4)} -> ${convAfter.share.toFixed(4)}; ` +
-        `AGENTS.md best rank ${convBefore.bestRank} -> ${convAfter.bestRank}; ADR best rank ${adrBefore.bestRank} -> ${adrAfter.bestRank}`,
+        `AGENTS.md best rank ${convBefore.bestRank} -> ${convAfter.bestRank}; ADR ranks ${ranksOf(baseline.evidence, "adr")} -> ${ranksOf(after.evidence, "adr")}; ` +
+        `git-history ranks ${ranksOf(baseline.evidence, "git-history")} -> ${ranksOf(after.evidence, "git-history")}`,
     );
     assert.ok(adrAfter.share >= adrBefore.share * 1.1, `ADR share ${adrBefore.share} -> ${adrAfter.share}: expected at least +10%`);
     assert.ok(convAfter.share <= convBefore.share * 0.85, `convention share ${convBefore.share} -> ${convAfter.share}: expected at least −15%`);
     assert.ok(convAfter.bestRank >= convBefore.bestRank, "the overridden convention rule does not climb");
     assert.equal(adrAfter.bestRank, 1, "an ADR section ranks first");
+    const rankSum = (ev: FusedEvidence[]) => ev.filter((e) => sourceOf(e.source_type) === "adr").reduce((n, e) => n + e.rank, 0);
+    assert.ok(rankSum(after.evidence) < rankSum(baseline.evidence), `ADR sections climb: ${ranksOf(baseline.evidence, "adr")} -> ${ranksOf(after.evidence, "adr")}`);
     const adrTop = after.evidence.find((e) => e.path_or_url === ADR_PATH)!;
     assert.equal(adrTop.rank, 1);
   });
@@ -218,17 +241,24 @@ describe("learning from picks on a real repository", () => {
       const picks = r.picks as Record<string, unknown>[];
       picks[picks.length - 1] = { ...picks[picks.length - 1], picked_by: "agent" };
     });
+    // Evidence changed: the evidence file one receipt signed is edited.
+    const evidenceTarget = readJson(copy, picked[9]);
+    const evidenceFile = join(copy, DIR, evidenceTarget.evidence_files![0].path);
+    writeFileSync(evidenceFile, readFileSync(evidenceFile, "utf8").replace(/"excerpt":"/, '"excerpt":"edited '));
     const report = await computeLearning(copy, DIR, key.publicKeyPem);
     const reasonOf = (id: string) => report.ignored.find((i) => i.receipt_id === id)?.reason;
     assert.equal(reasonOf(target), "signature-invalid");
     assert.equal(reasonOf("zz-untrusted-0001"), "untrusted-signer");
     // Today the schema itself refuses a non-operator pick (corrupt); once agents may pick, the learning skips it.
     assert.ok(["not-operator-pick", "corrupt"].includes(reasonOf("zz-agent-pick-0001") ?? ""), reasonOf("zz-agent-pick-0001"));
-    assert.equal(report.counted.length, before.counted.length - 1);
-    assert.ok(!report.counted.some((c) => c.receipt_id === target));
-    // The tampered receipt's pick would have moved the weights back; ignoring it leaves exactly the other nine.
-    const nine = (await collectObservations(repo, DIR, key.publicKeyPem)).observations.filter((o) => o.receipt_id !== target);
-    assert.deepEqual(report.weights, computeWeights(nine));
+    assert.equal(reasonOf(picked[9]), "evidence-changed");
+    const dropped = new Set(report.ignored.map((i) => i.receipt_id));
+    assert.ok(report.counted.length <= before.counted.length - 2);
+    assert.ok(!report.counted.some((c) => c.receipt_id === target || c.receipt_id === picked[9]));
+    // Ignoring them leaves exactly the weights of the receipts that still verify.
+    const rest = (await collectObservations(repo, DIR, key.publicKeyPem)).observations.filter((o) => !dropped.has(o.receipt_id));
+    assert.equal(rest.length, report.counted.length);
+    assert.deepEqual(report.weights, computeWeights(rest));
   });
 
   test("a signed reset makes earlier picks stop counting; a later pick counts; a forged marker is ignored", async () => {
