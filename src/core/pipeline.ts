@@ -35,6 +35,7 @@ import {
   type Classification,
   type DraftPicker,
   type FusedEvidence,
+  type LearnedWeights,
   type OptionPicker,
   type Receipt,
   type StageStatus,
@@ -58,6 +59,8 @@ import { describeFallback } from "./fallback";
 import { oneLine } from "./text";
 import { StageRecorder, type StageOutcome } from "./stageRecorder";
 import { expertStage, type ExpertSide, type ExpertStage } from "./stages";
+import { loadLearning } from "./learning/load";
+import { priorFor, versionWithWeights } from "./learning/weights";
 
 export const MAX_QUESTION_BYTES = 4096;
 
@@ -106,6 +109,8 @@ export interface DeliberateRequest {
    * it the git expert runs the bounded live search only.
    */
   history?: HistoryIndexOptions;
+  /** Default true: rank with the weights learned from operator picks in the receipts folder (learning/). */
+  learning?: boolean;
   signal?: AbortSignal;
   onProgress?: ProgressListener;
   /** Experts' diagnostic lines (skipped files, malformed front matter, …) for a log channel. */
@@ -214,6 +219,8 @@ interface Turn {
   cacheFile: string;
   useCache: boolean;
   recorder: StageRecorder;
+  /** The weights learned from operator picks, when learning is on. */
+  learned?: LearnedWeights;
 }
 
 /** What the gather step found: the artifacts, the plan and the fused, ranked evidence. */
@@ -234,7 +241,8 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
   const signal = req.signal ?? new AbortController().signal;
   const progress: ProgressListener = req.onProgress ?? (() => {});
   const recorder = new StageRecorder(progress, signal);
-  const turn = resolveTurn(req, repo, question, signal, progress, recorder);
+  const learned = req.learning === false ? undefined : await learnedWeightsFor(req, repo);
+  const turn = resolveTurn(req, repo, question, signal, progress, recorder, learned);
 
   // Fast path first: no artifact's stats changed, so the stored receipt answers without re-mining or even reading
   // the question again (an abstained question never has a cache entry, and `force` is part of the key).
@@ -259,10 +267,20 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
   return seal(turn, classification, gathered, decided);
 }
 
+/** The learned weights (cached and signed in the receipts folder); a failure to read them ranks without them. */
+async function learnedWeightsFor(req: DeliberateRequest, repo: string): Promise<LearnedWeights | undefined> {
+  const dirName = resolveConfig(req.config).receiptsDir || DEFAULT_RECEIPTS_DIR;
+  const report = await loadLearning(repo, req.signingKey, { dirName, writeCache: req.writeReceipt !== false }).catch((err) => {
+    req.onLog?.(`learned weights unavailable, ranking without them: ${oneLine(err)}`);
+    return undefined;
+  });
+  return report?.learned;
+}
+
 /** Resolves the request into a turn: its config, planner, synthesizer, experts and turn-cache key. */
-function resolveTurn(req: DeliberateRequest, repo: string, question: string, signal: AbortSignal, progress: ProgressListener, recorder: StageRecorder): Turn {
+function resolveTurn(req: DeliberateRequest, repo: string, question: string, signal: AbortSignal, progress: ProgressListener, recorder: StageRecorder, learned?: LearnedWeights): Turn {
   const config = resolveConfig(req.config);
-  const version = computeConfigVersion(config);
+  const version = versionWithWeights(computeConfigVersion(config), learned);
   const dirName = config.receiptsDir || DEFAULT_RECEIPTS_DIR;
   const planner = req.planner ?? createRulesPlanner();
   const synthesizer = req.synthesizer ?? createRulesSynthesizer();
@@ -299,6 +317,7 @@ function resolveTurn(req: DeliberateRequest, repo: string, question: string, sig
     cacheFile: join(repo, dirName, "cache", `${cacheKey}.json`),
     useCache: req.useCache !== false && writeToDisk,
     recorder,
+    learned,
   };
 }
 
@@ -376,7 +395,7 @@ async function gather(turn: Turn, entry: TurnCacheEntry | undefined): Promise<Ga
 
   const evidence = await recorder.run(
     "fusion",
-    () => fuseRankedLists([...internalRuns, ...externalRuns].map((r) => ({ expert: r.expert.name, items: r.result.items })), config.rrfK).slice(0, config.maxEvidence),
+    () => fuseRankedLists([...internalRuns, ...externalRuns].map((r) => ({ expert: r.expert.name, items: r.result.items })), config.rrfK, priorFor(turn.learned)).slice(0, config.maxEvidence),
     (ev) => ({ status: ev.length ? "ok" : "empty", count: ev.length, ...(ev.length ? {} : { reason: "no expert returned cited evidence" }) }),
     { announce: false },
   );
@@ -463,6 +482,7 @@ async function seal(turn: Turn, classification: Classification, gathered: Gather
     operator_pick: null,
     picks: [],
     evidence_files: [{ path: evidenceFile.path, sha256: evidenceFile.sha256 }],
+    ...(turn.learned ? { learned_weights: turn.learned } : {}),
     payload,
   };
   const receipt = signReceipt(unsigned, req.signingKey);

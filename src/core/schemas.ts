@@ -290,6 +290,17 @@ export const SigningInfoSchema = z.object({
   public_key: z.string(),
 });
 
+/** The learned weights a deliberation ranked with (src/core/learning): a prior per evidence source and synthesis path. */
+export const LearnedWeightsSchema = z.object({
+  /** sha256 prefix of the canonical weights; joins the config version when the weights are not all 1. */
+  hash: z.string().regex(/^[0-9a-f]{16}$/),
+  sources: z.record(z.string(), z.number().min(0.5).max(2)),
+  synthesis: z.record(z.string(), z.number().min(0.5).max(2)),
+  /** How many signed, trusted operator picks they were learned from. */
+  picks_counted: z.number().int().min(0),
+});
+export type LearnedWeights = z.infer<typeof LearnedWeightsSchema>;
+
 /** 2: evidence file hashes and the pick history are signed. 1 (legacy): still readable, reported as legacy. */
 export const RECEIPT_SCHEMA_VERSION = 2 as const;
 export const LEGACY_RECEIPT_SCHEMA_VERSION = 1 as const;
@@ -318,6 +329,8 @@ export const ReceiptSchema = z.object({
   picks: z.array(PickRecordSchema).optional(),
   /** Content hashes of the evidence files this receipt references (schema 2); `verify` recomputes them. */
   evidence_files: z.array(EvidenceFileSchema).optional(),
+  /** The learned weights fusion ranked with (absent on receipts written before learning existed). */
+  learned_weights: LearnedWeightsSchema.optional(),
   payload: OptionPickerSchema,
   signing: SigningInfoSchema,
   signature: z.string(),

@@ -12,6 +12,7 @@ import { PICKER_VIEW_TYPE, VIEW_ID } from "./constants";
 import { Deliberations } from "./deliberate";
 import { ConsentCommands } from "./egressPreview";
 import { HistoryIndexing } from "./historyIndexing";
+import { LearningSummaries } from "./learningSummary";
 import { Log } from "./log";
 import { ModelChoice } from "./modelChoice";
 import { PickerPanels } from "./pickerPanel";
@@ -48,7 +49,8 @@ export function activate(context: vscode.ExtensionContext): DeliberativeSearchAp
   const deliberations = new Deliberations(index, pickers, secrets, log, models, new HistoryIndexing(log));
   const consentCommands = new ConsentCommands(secrets, log, models, consent, previews);
   const receipts = new ReceiptCommands(index, pickers, log, ownPublicKey);
-  const tree = new ReceiptsTreeProvider(index);
+  const learning = new LearningSummaries(index, log, ownPublicKey);
+  const tree = new ReceiptsTreeProvider(index, learning);
   const codeLens = new QuestionCodeLensProvider(index);
   const treeView = vscode.window.createTreeView<TreeNode>(VIEW_ID, { treeDataProvider: tree, showCollapseAll: false });
 
@@ -74,6 +76,7 @@ export function activate(context: vscode.ExtensionContext): DeliberativeSearchAp
     log,
     index,
     pickers,
+    learning,
     tree,
     codeLens,
     treeView,

@@ -10,6 +10,7 @@
 import type * as Classify from "../core/classify";
 import type * as Config from "../core/config";
 import type * as Discovery from "../core/internal/discovery";
+import type * as Learning from "../core/learning/load";
 import type * as Pipeline from "../core/pipeline";
 import type * as Signing from "../core/receipts/signing";
 import type * as Store from "../core/receipts/store";
@@ -28,6 +29,7 @@ const discovery = once(() => require("../core/internal/discovery") as typeof Dis
 const store = once(() => require("../core/receipts/store") as typeof Store);
 const signing = once(() => require("../core/receipts/signing") as typeof Signing);
 const trust = once(() => require("../core/receipts/trust") as typeof Trust);
+const learning = once(() => require("../core/learning/load") as typeof Learning);
 const render = once(() => require("../core/render") as typeof Render);
 const protocolSchemas = once(() => require("../shared/protocolSchemas") as typeof ProtocolSchemas);
 const settingsSchema = once(() => require("./settingsSchema") as typeof SettingsSchema);
@@ -56,6 +58,9 @@ export const verifyReceiptSignature = lazy(signing, "verifyReceiptSignature");
 export const readAllowedSigners = lazy(trust, "readAllowedSigners");
 export const describeTrust = lazy(trust, "describeTrust");
 export const receiptToMarkdown = lazy(render, "receiptToMarkdown");
+
+// Learning from picks: the sidebar's agreement rate and learned weights.
+export const learningSummary = lazy(learning, "learningSummary");
 
 // The webview protocol's zod validation of incoming messages.
 export const parseWebviewMessage = lazy(protocolSchemas, "parseWebviewMessage");

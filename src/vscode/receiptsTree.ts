@@ -2,6 +2,7 @@
 // by workspace folder when there are several. A corrupt file is a row of its own and never breaks the tree.
 import * as vscode from "vscode";
 import { pickedTitle, type IndexedReceipt, type ReceiptIndex } from "./receiptIndex";
+import { learningDescription, learningMarkdown, type LearningSummaries } from "./learningSummary";
 
 export type TreeNode =
   | { kind: "summary" }
@@ -22,8 +23,13 @@ export class ReceiptsTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
   private readonly disposables: vscode.Disposable[] = [this.changed];
   private stalenessRun: Promise<void> | undefined;
 
-  constructor(private readonly index: ReceiptIndex) {
+  constructor(
+    private readonly index: ReceiptIndex,
+    /** Agreement and learned weights for the summary row (learning from picks). */
+    private readonly learning?: LearningSummaries,
+  ) {
     this.disposables.push(index.onDidChange(() => this.changed.fire(undefined)));
+    if (learning) this.disposables.push(learning.onDidChange(() => this.changed.fire(undefined)));
   }
 
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
@@ -49,13 +55,15 @@ export class ReceiptsTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
       const s = this.index.summary();
       const item = new vscode.TreeItem(`${s.accepted} accepted · ${s.overridden} overridden`, vscode.TreeItemCollapsibleState.None);
       item.id = "summary";
-      item.description = s.pending ? `${s.pending} pending` : undefined;
+      const learned = this.learning ? learningDescription(this.learning.get()) : undefined;
+      item.description = [s.pending ? `${s.pending} pending` : "", learned ?? ""].filter(Boolean).join(" · ") || undefined;
       item.iconPath = new vscode.ThemeIcon("graph");
       const decided = s.accepted + s.overridden;
       const rate = decided ? Math.round((s.accepted / decided) * 100) : undefined;
       item.tooltip = new vscode.MarkdownString(
         `**Operator-pick agreement**\n\n${s.accepted} recommendation(s) accepted, ${s.overridden} overridden, ${s.pending} pending` +
-          (rate !== undefined ? `\n\nAgreement: **${rate}%** of decided receipts` : ""),
+          (rate !== undefined ? `\n\nAgreement: **${rate}%** of decided receipts` : "") +
+          (this.learning ? learningMarkdown(this.learning.get()) : ""),
       );
       item.contextValue = "summary";
       return item;

@@ -14,6 +14,7 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { agentSteps } from "./steps/agent";
+import { learningSteps } from "./steps/learning";
 import { modelSteps } from "./steps/model";
 import { pickerSteps } from "./steps/picker";
 import { protocolSteps } from "./steps/protocol";
@@ -21,7 +22,7 @@ import { setupSteps } from "./steps/setup";
 import { RESULTS, createContext, elapsed, log, type E2EContext, type Step } from "./workbench";
 
 const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS || 300_000);
-const STEPS: Step[] = [...setupSteps, ...pickerSteps, ...modelSteps, ...agentSteps, ...protocolSteps];
+const STEPS: Step[] = [...setupSteps, ...pickerSteps, ...learningSteps, ...modelSteps, ...agentSteps, ...protocolSteps];
 
 const tally = { passed: 0, failed: 0, notRun: 0 };
 const summary = () => `e2e: ${tally.passed} passed, ${tally.failed} failed${tally.notRun ? `, ${tally.notRun} not run` : ""}`;
