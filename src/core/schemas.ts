@@ -26,6 +26,8 @@ export const CitationSchema = z.object({
   /** Short human label: ADR title, section heading, commit subject, page title. */
   title: z.string().optional(),
   resolution_failed: z.literal(true).optional(),
+  /** sha256 of the cited lines as read when the receipt was sealed (see receipts/citedContent.ts); absent on older receipts. */
+  content_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
 });
 export type Citation = z.infer<typeof CitationSchema>;
 
@@ -304,6 +306,8 @@ export const ReceiptSchema = z.object({
   class_mismatch: z.boolean().optional(),
   config_version: z.string(),
   artifact_set_hash: z.string(),
+  /** Hash of the artifact paths alone (receipts/citedContent.ts): tells a new or removed artifact from an edited one. */
+  artifact_paths_hash: z.string().optional(),
   citation_set_hash: z.string(),
   evidence_ref: z.string(),
   stages: z.record(z.string(), StageStatusSchema),
