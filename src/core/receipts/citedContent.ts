@@ -89,3 +89,9 @@ export async function withContentHashes(repo: string, citations: Citation[], kno
 export function artifactPathsHash(paths: string[]): string {
   return sha256([...paths].sort().map((p) => `${p}\n`).join(""));
 }
+
+/** Where a citation points, as one short string: path:start-end, a whole file's path, or "<sha> path" for a commit. */
+export function citationPlace(c: Pick<Citation, "path_or_url" | "line_range" | "commit">): string {
+  if (c.commit) return `${c.commit.slice(0, 10)} ${c.path_or_url}`;
+  return c.line_range ? `${c.path_or_url}:${c.line_range.start}-${c.line_range.end}` : c.path_or_url;
+}

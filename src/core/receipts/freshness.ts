@@ -18,7 +18,8 @@ import { discoverArtifacts } from "../internal/discovery";
 import { fingerprintHolds, readTurnCacheEntry } from "../turnCache";
 import type { Citation, LineRange, Receipt } from "../schemas";
 import type { DeliberationConfig } from "../types";
-import { artifactPathsHash, citedPart, isHashable, linesOf, readCitedFile } from "./citedContent";
+import { artifactPathsHash, citationPlace, citedPart, isHashable, linesOf, readCitedFile } from "./citedContent";
+export { citationPlace } from "./citedContent";
 import { verifyReceiptSignature } from "./signing";
 import { DEFAULT_RECEIPTS_DIR, type ReceiptEntry } from "./store";
 
@@ -77,10 +78,6 @@ export interface Freshness {
   summary: string;
 }
 
-export function citationPlace(c: Pick<Citation, "path_or_url" | "line_range" | "commit">): string {
-  if (c.commit) return `${c.commit.slice(0, 10)} ${c.path_or_url}`;
-  return c.line_range ? `${c.path_or_url}:${c.line_range.start}-${c.line_range.end}` : c.path_or_url;
-}
 
 export function describeStale(s: StaleCitation): string {
   return `${s.id} ${s.location} (${REASON_TEXT[s.reason]})`;
