@@ -22,6 +22,7 @@ export function freshnessJson(f: Freshness | undefined): Record<string, unknown>
     ...(f.moved.length ? { moved_citations: f.moved } : {}),
     new_evidence: f.new_evidence,
     ...(f.new_artifacts.length ? { new_artifacts: f.new_artifacts } : {}),
+    ...(f.removed_artifacts ? { removed_artifacts: f.removed_artifacts } : {}),
     checked: f.checked,
     summary: f.summary,
   };
@@ -33,6 +34,6 @@ export function freshnessDetail(f: Freshness | undefined): string[] {
   return [
     `          evidence: ${f.summary.replace(/ — .*$/, "")}`,
     ...f.changed.map((s) => `            ${describeStale(s)}`),
-    ...(f.new_artifacts.length ? [`            newer than the receipt: ${f.new_artifacts.slice(0, 5).join(", ")}${f.new_artifacts.length > 5 ? ", …" : ""}`] : []),
+    ...(f.new_artifacts.length ? [`            new since the receipt: ${f.new_artifacts.slice(0, 5).join(", ")}${f.new_artifacts.length > 5 ? ", …" : ""}`] : []),
   ];
 }

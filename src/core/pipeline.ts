@@ -14,7 +14,7 @@ import { createDocsExpert } from "./internal/docsExpert";
 import { createGitExpert } from "./internal/git";
 import type { HistoryIndexOptions } from "./internal/history";
 import { signReceipt, type SigningKey } from "./receipts/signing";
-import { artifactPathsHash, withContentHashes } from "./receipts/citedContent";
+import { artifactPathKeys, withContentHashes } from "./receipts/citedContent";
 import {
   DEFAULT_RECEIPTS_DIR,
   ReceiptsDirError,
@@ -449,7 +449,7 @@ async function seal(turn: Turn, classification: Classification, gathered: Gather
     ...(classification.class !== "open-question" ? { class_mismatch: true } : {}),
     config_version: turn.version,
     artifact_set_hash: gathered.artifacts.hash,
-    artifact_paths_hash: artifactPathsHash(gathered.artifacts.files.map((f) => f.path)),
+    artifact_path_keys: artifactPathKeys(gathered.artifacts.files.map((f) => f.path)),
     citation_set_hash: sha256(canonicalJson(payload.citations.map((c) => c.id).sort())),
     evidence_ref: evidenceFile.ref,
     stages: recorder.snapshot(),

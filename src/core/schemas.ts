@@ -306,8 +306,8 @@ export const ReceiptSchema = z.object({
   class_mismatch: z.boolean().optional(),
   config_version: z.string(),
   artifact_set_hash: z.string(),
-  /** Hash of the artifact paths alone (receipts/citedContent.ts): tells a new or removed artifact from an edited one. */
-  artifact_paths_hash: z.string().optional(),
+  /** Short hashes of the artifact paths (receipts/citedContent.ts): which artifacts are new since the receipt. */
+  artifact_path_keys: z.array(z.string().regex(/^[0-9a-f]{10}$/)).max(20_000).optional(),
   citation_set_hash: z.string(),
   evidence_ref: z.string(),
   stages: z.record(z.string(), StageStatusSchema),

@@ -83,11 +83,16 @@ export async function withContentHashes(repo: string, citations: Citation[], kno
 }
 
 /**
- * The hash of the artifact set's membership (sorted paths, no contents): it changes when an artifact is added,
- * removed or renamed, not when one is edited. Edits to cited lines are caught by the citations' own hashes.
+ * The artifact set's membership, compactly: a short hash (10 hex digits) of each artifact path, sorted. Stored in
+ * the receipt, it tells which artifacts are new since the receipt (added or renamed) without storing the paths;
+ * edits to an artifact do not change it (edits to cited lines are caught by the citations' own hashes).
  */
-export function artifactPathsHash(paths: string[]): string {
-  return sha256([...paths].sort().map((p) => `${p}\n`).join(""));
+export function artifactPathKey(path: string): string {
+  return sha256(path).slice(0, 10);
+}
+
+export function artifactPathKeys(paths: string[]): string[] {
+  return [...new Set(paths.map(artifactPathKey))].sort();
 }
 
 /** Where a citation points, as one short string: path:start-end, a whole file's path, or "<sha> path" for a commit. */

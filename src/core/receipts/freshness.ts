@@ -3,12 +3,12 @@
 // repository's artifact set is compared with the one the receipt was made from. The states, in precedence order:
 //   unverified        the signature does not verify: its hashes prove nothing, so it is never called fresh
 //   evidence-changed  cited lines changed, or their file (or commit) vanished: each such citation is named
-//   new-evidence      an artifact (ADR, doc, convention file) was added, removed or renamed since the receipt
+//   new-evidence      an artifact (ADR, doc, convention file) appeared since the receipt (added, or renamed)
 //   unchecked         a receipt from before content hashes: nothing to compare, so it is neither fresh nor stale
 //   fresh             everything cited still reads the same and no artifact came or went
 // A cited block that moved but is byte-identical elsewhere in the same file counts as moved, not changed: the
 // evidence says the same, only its line numbers are out of date (reported in `moved`). Edits to parts of an
-// artifact nobody cited do not make a receipt stale.
+// artifact nobody cited, and removing an artifact nobody cited, do not make a receipt stale.
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { simpleGit } from "simple-git";
@@ -18,7 +18,7 @@ import { discoverArtifacts } from "../internal/discovery";
 import { fingerprintHolds, readTurnCacheEntry } from "../turnCache";
 import type { Citation, LineRange, Receipt } from "../schemas";
 import type { DeliberationConfig } from "../types";
-import { artifactPathsHash, citationPlace, citedPart, isHashable, linesOf, readCitedFile } from "./citedContent";
+import { artifactPathKey, citationPlace, citedPart, isHashable, linesOf, readCitedFile } from "./citedContent";
 export { citationPlace } from "./citedContent";
 import { verifyReceiptSignature } from "./signing";
 import { DEFAULT_RECEIPTS_DIR, type ReceiptEntry } from "./store";
@@ -66,10 +66,12 @@ export interface Freshness {
   changed: StaleCitation[];
   /** Cited blocks found unchanged at other lines of the same file. */
   moved: MovedCitation[];
-  /** The artifact set gained, lost or renamed a file since the receipt. */
+  /** An artifact (ADR, doc, convention file) appeared since the receipt. */
   new_evidence: boolean;
-  /** Artifacts modified after the receipt was made that it does not cite (the likely new evidence). */
+  /** The artifacts the receipt's artifact set did not have (new or renamed). */
   new_artifacts: string[];
+  /** How many artifacts of the receipt's set are gone (uncited ones do not make it stale; cited ones are in `changed`). */
+  removed_artifacts: number;
   /** Internal citations compared (content hash or commit lookup). */
   checked: number;
   /** External citations: not re-fetched; their fetched_at says how old they are. */
@@ -83,11 +85,10 @@ export function describeStale(s: StaleCitation): string {
   return `${s.id} ${s.location} (${REASON_TEXT[s.reason]})`;
 }
 
-/** The artifact set as it is now: discovery's content hash, the membership hash, and each artifact's mtime. */
+/** The artifact set as it is now: discovery's content hash and every artifact's path. */
 export interface ArtifactSnapshot {
   hash: string;
-  pathsHash: string;
-  files: { path: string; mtimeMs: number }[];
+  paths: string[];
 }
 
 /** Shared across the receipts of one repository: file reads, commit lookups and the artifact scan happen once. */
@@ -134,10 +135,7 @@ export class FreshnessContext {
 
 async function scanArtifacts(repo: string, config: DeliberationConfig, signal?: AbortSignal): Promise<ArtifactSnapshot> {
   const set = await discoverArtifacts(repo, config, signal);
-  const files = await Promise.all(
-    set.files.map(async (f) => ({ path: f.path, mtimeMs: (await fs.stat(f.abs).catch(() => undefined))?.mtimeMs ?? 0 })),
-  );
-  return { hash: set.hash, pathsHash: artifactPathsHash(set.files.map((f) => f.path)), files };
+  return { hash: set.hash, paths: set.files.map((f) => f.path) };
 }
 
 async function artifactHashFromTurnCache(repo: string, dirName: string): Promise<string | undefined> {
@@ -219,16 +217,15 @@ async function checkCitations(ctx: FreshnessContext, receipt: Receipt): Promise<
   return { changed, moved, checked };
 }
 
-/** Whether the artifact set gained or lost a file since the receipt, and which current artifacts are newer than it. */
-async function checkArtifacts(ctx: FreshnessContext, receipt: Receipt): Promise<{ newEvidence: boolean; newArtifacts: string[] }> {
+/** Which artifacts are new since the receipt (added, or renamed: a path it did not know), and how many it knew are gone. */
+async function checkArtifacts(ctx: FreshnessContext, receipt: Receipt): Promise<{ newArtifacts: string[]; removed: number }> {
   const known = await ctx.knownArtifactHash();
-  if (known !== undefined && known === receipt.artifact_set_hash) return { newEvidence: false, newArtifacts: [] };
+  if (known !== undefined && known === receipt.artifact_set_hash) return { newArtifacts: [], removed: 0 };
   const now = await ctx.artifacts();
-  if (now.hash === receipt.artifact_set_hash || now.pathsHash === receipt.artifact_paths_hash) return { newEvidence: false, newArtifacts: [] };
-  const made = Date.parse(receipt.created_at);
-  const cited = new Set(receipt.payload.citations.map((c) => c.path_or_url));
-  const newArtifacts = now.files.filter((f) => f.mtimeMs > made && !cited.has(f.path)).map((f) => f.path).sort();
-  return { newEvidence: true, newArtifacts };
+  if (now.hash === receipt.artifact_set_hash) return { newArtifacts: [], removed: 0 };
+  const before = new Set(receipt.artifact_path_keys ?? []);
+  const current = new Set(now.paths.map(artifactPathKey));
+  return { newArtifacts: now.paths.filter((p) => !before.has(artifactPathKey(p))).sort(), removed: [...before].filter((k) => !current.has(k)).length };
 }
 
 function summarise(f: Omit<Freshness, "summary" | "label">): string {
@@ -240,7 +237,7 @@ function summarise(f: Omit<Freshness, "summary" | "label">): string {
     case "evidence-changed":
       return `stale: evidence changed — ${f.changed.map(describeStale).join("; ")}${f.new_evidence ? "; the artifact set also changed" : ""}`;
     case "new-evidence":
-      return `stale: new evidence — the artifact set gained or lost a file since this receipt${f.new_artifacts.length ? ` (newer: ${f.new_artifacts.slice(0, 5).join(", ")}${f.new_artifacts.length > 5 ? ", …" : ""})` : ""}`;
+      return `stale: new evidence — ${f.new_artifacts.length} artifact(s) appeared since this receipt: ${f.new_artifacts.slice(0, 5).join(", ")}${f.new_artifacts.length > 5 ? ", …" : ""}`;
     case "fresh":
       return `fresh: ${f.checked} cited item(s) unchanged${f.moved.length ? `, ${f.moved.length} moved` : ""}`;
   }
@@ -252,17 +249,18 @@ function result(parts: Omit<Freshness, "summary" | "label">): Freshness {
 
 /**
  * The freshness of one receipt entry. A corrupt entry or an invalid signature is `unverified`; a receipt without
- * `artifact_paths_hash` predates content hashes and is `unchecked`.
+ * `artifact_path_keys` predates content hashes and is `unchecked`.
  */
 export async function checkFreshness(ctx: FreshnessContext, entry: Extract<ReceiptEntry, { state: "ok" }>): Promise<Freshness> {
   const receipt = entry.receipt;
   const external = receipt.payload.citations.filter((c) => c.kind === "external").length;
-  const empty = { changed: [], moved: [], new_evidence: false, new_artifacts: [], checked: 0, external };
+  const empty = { changed: [], moved: [], new_evidence: false, new_artifacts: [], removed_artifacts: 0, checked: 0, external };
   if (!verifyReceiptSignature(entry.raw).ok) return result({ ...empty, state: "unverified" });
-  if (!receipt.artifact_paths_hash) return result({ ...empty, state: "unchecked" });
+  if (!receipt.artifact_path_keys) return result({ ...empty, state: "unchecked" });
   const [cites, artifacts] = await Promise.all([checkCitations(ctx, receipt), checkArtifacts(ctx, receipt)]);
-  const state: FreshnessState = cites.changed.length ? "evidence-changed" : artifacts.newEvidence ? "new-evidence" : "fresh";
-  return result({ state, changed: cites.changed, moved: cites.moved, new_evidence: artifacts.newEvidence, new_artifacts: artifacts.newArtifacts, checked: cites.checked, external });
+  const newEvidence = artifacts.newArtifacts.length > 0;
+  const state: FreshnessState = cites.changed.length ? "evidence-changed" : newEvidence ? "new-evidence" : "fresh";
+  return result({ state, changed: cites.changed, moved: cites.moved, new_evidence: newEvidence, new_artifacts: artifacts.newArtifacts, removed_artifacts: artifacts.removed, checked: cites.checked, external });
 }
 
 /** Freshness of many receipts of one repository, sharing reads, one commit lookup and at most one artifact scan. */
