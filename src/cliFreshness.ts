@@ -28,11 +28,17 @@ export function freshnessJson(f: Freshness | undefined): Record<string, unknown>
   };
 }
 
-/** One indented line per stale citation, for the text output. */
+const WHY: Partial<Record<Freshness["state"], (f: Freshness) => string>> = {
+  fresh: (f) => ` (${f.checked} cited item(s) unchanged${f.moved.length ? `, ${f.moved.length} moved` : ""})`,
+  unverified: () => " (its content hashes prove nothing)",
+  unchecked: () => " (this receipt predates content hashes)",
+};
+
+/** The freshness label, then one indented line per stale citation, for the text output. */
 export function freshnessDetail(f: Freshness | undefined): string[] {
   if (!f) return [];
   return [
-    `          evidence: ${f.summary.replace(/ — .*$/, "")}`,
+    `          evidence: ${f.label}${WHY[f.state]?.(f) ?? ""}`,
     ...f.changed.map((s) => `            ${describeStale(s)}`),
     ...(f.new_artifacts.length ? [`            new since the receipt: ${f.new_artifacts.slice(0, 5).join(", ")}${f.new_artifacts.length > 5 ? ", …" : ""}`] : []),
   ];
