@@ -8,6 +8,8 @@ import { generateSigningKey } from "../../src/core/receipts/signing";
 import { readEvidence } from "../../src/core/receipts/store";
 import type { Receipt } from "../../src/core/schemas";
 import { writeFiles } from "../helpers/gitRepo";
+import { changesModel } from "../../src/vscode/changesPanel";
+import { parseHostMessage } from "../../src/shared/protocolSchemas";
 import { ADR_GRAPHQL, API_Q, DB_Q, decisionRepo } from "../fixtures/decisionRepo";
 
 const key = generateSigningKey();
@@ -48,6 +50,18 @@ describe("receipt diff", () => {
     const text = describeDiff(d).join("\n");
     assert.match(text, /Recommendation changed: "REST" → "GraphQL"/);
     assert.ok(text.includes(`+ ${NEW_ADR}`), text);
+  });
+
+  test("the picker's 'What changed since' model names the added ADR and passes the webview's guard", async () => {
+    const [evA, evB] = await Promise.all([readEvidence(repo, before1.evidence_ref), readEvidence(repo, after1.evidence_ref)]);
+    const m = changesModel(diffReceipts(before1, after1, { first: evA, second: evB }), after1.receipt_id);
+    assert.equal(m.since, before1.created_at);
+    assert.equal(m.earlierReceiptId, before1.receipt_id);
+    assert.deepEqual([m.recommendation.before, m.recommendation.after, m.recommendation.changed], ["REST", "GraphQL", true]);
+    assert.ok(m.citationsAdded.some((c) => c.location.startsWith(NEW_ADR) && c.source === "ADRs and docs · adr"));
+    assert.ok(m.movedBy.some((l) => l.startsWith("ADRs and docs:") && l.includes(NEW_ADR)));
+    assert.equal(parseHostMessage({ type: "changes", changes: m })?.type, "changes");
+    assert.equal(parseHostMessage({ type: "changes", changes: { ...m, movedBy: "<img src=x>" } }), undefined);
   });
 
   test("is put in date order whichever receipt comes first", () => {
