@@ -127,7 +127,7 @@ function appendFreshness(md: vscode.MarkdownString, e: IndexedReceipt): void {
   if (!f) return;
   if (f.state === "evidence-changed") {
     md.appendMarkdown(`$(history) **Stale: evidence changed** since this receipt was made:\n\n`);
-    for (const c of f.changed.slice(0, 10)) md.appendMarkdown(`- \`${escapeMd(c.id)}\` ${escapeMd(c.location)} (${escapeMd(REASONS[c.reason] ?? c.reason)})\n`);
+    for (const c of f.changed.slice(0, 10)) md.appendMarkdown(`- \`${c.id.replace(/`/g, "")}\` ${escapeMd(c.location)} (${escapeMd(REASONS[c.reason] ?? c.reason)})\n`);
     if (f.changed.length > 10) md.appendMarkdown(`- … and ${f.changed.length - 10} more\n`);
     md.appendMarkdown("\nRe-deliberate to see what changed.\n\n");
   } else if (f.state === "new-evidence") {

@@ -66,6 +66,14 @@ async function sidebarShowsStale(ctx: E2EContext): Promise<void> {
   const row = staleRow(ctx);
   await row.waitFor({ state: "visible", timeout: 30_000 });
   const text = (await row.textContent()) ?? "";
+  // Widen the side bar so the row's description ("… · stale: evidence changed") shows in the screenshot.
+  const box = await page.locator(".part.sidebar").boundingBox();
+  if (box && box.width < 560) {
+    await page.mouse.move(box.x + box.width + 1, box.y + 300);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 560, box.y + 300, { steps: 8 });
+    await page.mouse.up();
+  }
   await row.hover();
   const tooltip = page.locator(".monaco-hover, .workbench-hover", { hasText: "Stale: evidence changed" }).first();
   await tooltip.waitFor({ state: "visible", timeout: 10_000 });
