@@ -101,10 +101,11 @@ async function redeliberateAndCompare(ctx: E2EContext): Promise<void> {
   await showDeliberations(page);
   const row = staleRow(ctx);
   await row.waitFor({ state: "visible", timeout: 15_000 });
-  await row.click({ button: "right" });
-  const item = page.locator(".context-view .action-item", { hasText: "Re-deliberate and Compare" }).first();
-  await item.waitFor({ state: "visible", timeout: 10_000 });
-  await item.click();
+  // The row's inline action (the same command is in its context menu).
+  await row.hover();
+  const action = row.locator('.action-label[aria-label^="Re-deliberate and Compare"]').first();
+  await action.waitFor({ state: "visible", timeout: 10_000 });
+  await action.click();
   await waitUntil("a new receipt", () => receiptFiles(ws).length > before, 90_000);
   const panel = frame.locator("#changes");
   await panel.waitFor({ state: "visible", timeout: 30_000 });
