@@ -10,6 +10,7 @@ import {
   log,
   openFile,
   receiptFiles,
+  runCommand,
   screenshot,
   showDeliberations,
   waitUntil,
@@ -98,6 +99,8 @@ async function codeLensShowsStale(ctx: E2EContext): Promise<void> {
 async function redeliberateAndCompare(ctx: E2EContext): Promise<void> {
   const { page, frame, ws } = workbench(ctx);
   const before = receiptFiles(ws).length;
+  // One picker on screen afterwards: the new receipt's.
+  await runCommand(page, "View: Close All Editors");
   await showDeliberations(page);
   const row = staleRow(ctx);
   await row.waitFor({ state: "visible", timeout: 15_000 });
