@@ -5,7 +5,7 @@ import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path";
 import { deliberate } from "../../src/core/pipeline";
 import { withContentHashes, citedPart, normaliseCitedText } from "../../src/core/receipts/citedContent";
-import { checkFreshnessAll, type Freshness } from "../../src/core/receipts/freshness";
+import { FreshnessContext, checkFreshness, checkFreshnessAll, type Freshness } from "../../src/core/receipts/freshness";
 import { generateSigningKey, signReceipt } from "../../src/core/receipts/signing";
 import { listReceipts, readReceipt } from "../../src/core/receipts/store";
 import { sha256 } from "../../src/core/hash";
@@ -142,6 +142,11 @@ describe("receipt freshness", () => {
     const gone = f.changed.filter((c) => c.reason === "commit-missing").map((c) => c.id);
     const head = git(repo, ["rev-parse", "HEAD"]).trim();
     assert.deepEqual(gone.sort(), commits.filter((c) => c.commit !== head).map((c) => c.id).sort());
+    // The same through a context that was not told the shas up front (they are looked up on first use).
+    const entry = (await listReceipts(repo)).find((e) => e.receipt_id === api.receipt_id);
+    assert.ok(entry && entry.state === "ok");
+    const single = await checkFreshness(new FreshnessContext(repo), entry);
+    assert.deepEqual(single.changed.filter((c) => c.reason === "commit-missing").map((c) => c.id).sort(), gone);
   });
 
   test("a legacy receipt without content hashes is 'evidence unchecked', never stale", async () => {

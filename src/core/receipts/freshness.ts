@@ -94,7 +94,7 @@ export interface ArtifactSnapshot {
 /** Shared across the receipts of one repository: file reads, commit lookups and the artifact scan happen once. */
 export class FreshnessContext {
   private readonly reads = new Map<string, ReturnType<typeof readCitedFile>>();
-  private commits: Promise<Set<string>> | undefined;
+  private readonly commits = new Map<string, Promise<boolean>>();
   private snapshot: Promise<ArtifactSnapshot> | undefined;
   private cachedHash: Promise<string | undefined> | undefined;
 
@@ -112,10 +112,18 @@ export class FreshnessContext {
     return p;
   }
 
-  /** Every commit sha of the receipts checked together, looked up in one git call. */
-  existingCommits(shas: string[]): Promise<Set<string>> {
-    this.commits ??= lookUpCommits(this.repo, [...new Set([...(this.opts.commitShas ?? []), ...shas])], this.opts.signal);
-    return this.commits;
+  /**
+   * Which of `shas` the repository still has. The first call also looks up every sha given up front (all the
+   * receipts checked together: one git call); a sha not seen before costs one more call.
+   */
+  async existingCommits(shas: string[]): Promise<Set<string>> {
+    const unknown = [...new Set([...(this.commits.size ? [] : (this.opts.commitShas ?? [])), ...shas])].filter((s) => !this.commits.has(s));
+    if (unknown.length) {
+      const found = lookUpCommits(this.repo, unknown, this.opts.signal);
+      for (const s of unknown) this.commits.set(s, found.then((set) => set.has(s)));
+    }
+    const present = await Promise.all(shas.map(async (s) => [s, await this.commits.get(s)!] as const));
+    return new Set(present.filter(([, ok]) => ok).map(([s]) => s));
   }
 
   /**
