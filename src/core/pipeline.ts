@@ -14,6 +14,7 @@ import { createDocsExpert } from "./internal/docsExpert";
 import { createGitExpert } from "./internal/git";
 import type { HistoryIndexOptions } from "./internal/history";
 import { signReceipt, type SigningKey } from "./receipts/signing";
+import { artifactPathKeys, withContentHashes } from "./receipts/citedContent";
 import {
   DEFAULT_RECEIPTS_DIR,
   ReceiptsDirError,
@@ -451,7 +452,10 @@ async function decide(turn: Turn, classification: Classification, gathered: Gath
 async function seal(turn: Turn, classification: Classification, gathered: Gathered, decided: Decided): Promise<DeliberateOutcome> {
   const { req, repo, signal, recorder } = turn;
   const started = performance.now();
-  const { payload, synthesis, evidenceFile } = decided;
+  const { synthesis, evidenceFile } = decided;
+  // Each internal citation carries the hash of its cited lines, as discovery read them, inside the signed payload.
+  const known = new Map(gathered.artifacts.files.map((f) => [f.path, f.text] as const));
+  const payload = { ...decided.payload, citations: await withContentHashes(repo, decided.payload.citations, known) };
   const info = synthesis.info;
   const calls = [...(gathered.planned.calls ?? []), ...(info.calls ?? [])];
   const unsigned = {
@@ -464,6 +468,7 @@ async function seal(turn: Turn, classification: Classification, gathered: Gather
     ...(classification.class !== "open-question" ? { class_mismatch: true } : {}),
     config_version: turn.version,
     artifact_set_hash: gathered.artifacts.hash,
+    artifact_path_keys: artifactPathKeys(gathered.artifacts.files.map((f) => f.path)),
     citation_set_hash: sha256(canonicalJson(payload.citations.map((c) => c.id).sort())),
     evidence_ref: evidenceFile.ref,
     stages: recorder.snapshot(),

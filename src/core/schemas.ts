@@ -26,6 +26,8 @@ export const CitationSchema = z.object({
   /** Short human label: ADR title, section heading, commit subject, page title. */
   title: z.string().optional(),
   resolution_failed: z.literal(true).optional(),
+  /** sha256 of the cited lines as read when the receipt was sealed (see receipts/citedContent.ts); absent on older receipts. */
+  content_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
 });
 export type Citation = z.infer<typeof CitationSchema>;
 
@@ -315,6 +317,8 @@ export const ReceiptSchema = z.object({
   class_mismatch: z.boolean().optional(),
   config_version: z.string(),
   artifact_set_hash: z.string(),
+  /** Short hashes of the artifact paths (receipts/citedContent.ts): which artifacts are new since the receipt. */
+  artifact_path_keys: z.array(z.string().regex(/^[0-9a-f]{10}$/)).max(20_000).optional(),
   citation_set_hash: z.string(),
   evidence_ref: z.string(),
   stages: z.record(z.string(), StageStatusSchema),

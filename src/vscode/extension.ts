@@ -19,6 +19,7 @@ import { PickerPanels } from "./pickerPanel";
 import { ReceiptCommands } from "./receiptCommands";
 import { ReceiptIndex, pickedTitle } from "./receiptIndex";
 import { ReceiptsTreeProvider, type TreeNode } from "./receiptsTree";
+import { Redeliberation } from "./redeliberate";
 import { Secrets } from "./secrets";
 
 export { VIEW_ID } from "./constants";
@@ -67,6 +68,7 @@ export function activate(context: vscode.ExtensionContext): DeliberativeSearchAp
     ["copyReceiptMarkdown", (arg) => receipts.copyMarkdown(arg)],
     ["revealReceiptFile", (arg) => receipts.reveal(arg)],
     ["deleteReceipt", (arg) => receipts.delete(arg)],
+    ["redeliberate", (arg) => new Redeliberation(index, deliberations).run(arg), trusted],
     ["refreshReceipts", () => index.refreshNow()],
     ["setApiKey", () => setApiKey(secrets)],
     ["showLog", () => log.show()],

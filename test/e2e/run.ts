@@ -19,10 +19,11 @@ import { modelSteps } from "./steps/model";
 import { pickerSteps } from "./steps/picker";
 import { protocolSteps } from "./steps/protocol";
 import { setupSteps } from "./steps/setup";
+import { staleSteps } from "./steps/stale";
 import { RESULTS, createContext, elapsed, log, type E2EContext, type Step } from "./workbench";
 
 const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS || 300_000);
-const STEPS: Step[] = [...setupSteps, ...pickerSteps, ...learningSteps, ...modelSteps, ...agentSteps, ...protocolSteps];
+const STEPS: Step[] = [...setupSteps, ...pickerSteps, ...learningSteps, ...modelSteps, ...agentSteps, ...protocolSteps, ...staleSteps];
 
 const tally = { passed: 0, failed: 0, notRun: 0 };
 const summary = () => `e2e: ${tally.passed} passed, ${tally.failed} failed${tally.notRun ? `, ${tally.notRun} not run` : ""}`;
