@@ -12,12 +12,14 @@ import { PICKER_VIEW_TYPE, VIEW_ID } from "./constants";
 import { Deliberations } from "./deliberate";
 import { ConsentCommands } from "./egressPreview";
 import { HistoryIndexing } from "./historyIndexing";
+import { LearningSummaries } from "./learningSummary";
 import { Log } from "./log";
 import { ModelChoice } from "./modelChoice";
 import { PickerPanels } from "./pickerPanel";
 import { ReceiptCommands } from "./receiptCommands";
 import { ReceiptIndex, pickedTitle } from "./receiptIndex";
 import { ReceiptsTreeProvider, type TreeNode } from "./receiptsTree";
+import { Redeliberation } from "./redeliberate";
 import { Secrets } from "./secrets";
 
 export { VIEW_ID } from "./constants";
@@ -48,7 +50,8 @@ export function activate(context: vscode.ExtensionContext): DeliberativeSearchAp
   const deliberations = new Deliberations(index, pickers, secrets, log, models, new HistoryIndexing(log));
   const consentCommands = new ConsentCommands(secrets, log, models, consent, previews);
   const receipts = new ReceiptCommands(index, pickers, log, ownPublicKey);
-  const tree = new ReceiptsTreeProvider(index);
+  const learning = new LearningSummaries(index, log, ownPublicKey);
+  const tree = new ReceiptsTreeProvider(index, learning);
   const codeLens = new QuestionCodeLensProvider(index);
   const treeView = vscode.window.createTreeView<TreeNode>(VIEW_ID, { treeDataProvider: tree, showCollapseAll: false });
 
@@ -65,6 +68,7 @@ export function activate(context: vscode.ExtensionContext): DeliberativeSearchAp
     ["copyReceiptMarkdown", (arg) => receipts.copyMarkdown(arg)],
     ["revealReceiptFile", (arg) => receipts.reveal(arg)],
     ["deleteReceipt", (arg) => receipts.delete(arg)],
+    ["redeliberate", (arg) => new Redeliberation(index, deliberations).run(arg), trusted],
     ["refreshReceipts", () => index.refreshNow()],
     ["setApiKey", () => setApiKey(secrets)],
     ["showLog", () => log.show()],
@@ -74,6 +78,7 @@ export function activate(context: vscode.ExtensionContext): DeliberativeSearchAp
     log,
     index,
     pickers,
+    learning,
     tree,
     codeLens,
     treeView,

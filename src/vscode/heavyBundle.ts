@@ -10,9 +10,12 @@
 import type * as Classify from "../core/classify";
 import type * as Config from "../core/config";
 import type * as Discovery from "../core/internal/discovery";
+import type * as Learning from "../core/learning/load";
 import type * as Pipeline from "../core/pipeline";
 import type * as Signing from "../core/receipts/signing";
 import type * as Store from "../core/receipts/store";
+import type * as Freshness from "../core/receipts/freshness";
+import type * as ReceiptDiff from "../core/receipts/diff";
 import type * as Trust from "../core/receipts/trust";
 import type * as Render from "../core/render";
 import type * as McpMain from "../mcp/main";
@@ -27,8 +30,11 @@ const classify = once(() => require("../core/classify") as typeof Classify);
 const config = once(() => require("../core/config") as typeof Config);
 const discovery = once(() => require("../core/internal/discovery") as typeof Discovery);
 const store = once(() => require("../core/receipts/store") as typeof Store);
+const freshness = once(() => require("../core/receipts/freshness") as typeof Freshness);
+const receiptDiff = once(() => require("../core/receipts/diff") as typeof ReceiptDiff);
 const signing = once(() => require("../core/receipts/signing") as typeof Signing);
 const trust = once(() => require("../core/receipts/trust") as typeof Trust);
+const learning = once(() => require("../core/learning/load") as typeof Learning);
 const render = once(() => require("../core/render") as typeof Render);
 const protocolSchemas = once(() => require("../shared/protocolSchemas") as typeof ProtocolSchemas);
 const settingsSchema = once(() => require("./settingsSchema") as typeof SettingsSchema);
@@ -58,6 +64,14 @@ export const verifyReceiptSignature = lazy(signing, "verifyReceiptSignature");
 export const readAllowedSigners = lazy(trust, "readAllowedSigners");
 export const describeTrust = lazy(trust, "describeTrust");
 export const receiptToMarkdown = lazy(render, "receiptToMarkdown");
+export const readEvidence = lazy(store, "readEvidence");
+
+// Receipt freshness (cited lines re-hashed, the artifact set re-scanned) and the comparison of two receipts.
+export const checkFreshnessAll = lazy(freshness, "checkFreshnessAll");
+export const diffReceipts = lazy(receiptDiff, "diffReceipts");
+
+// Learning from picks: the sidebar's agreement rate and learned weights.
+export const learningSummary = lazy(learning, "learningSummary");
 
 // The webview protocol's zod validation of incoming messages.
 export const parseWebviewMessage = lazy(protocolSchemas, "parseWebviewMessage");
