@@ -143,6 +143,12 @@ describe("deliberate mcp on the sample repository", () => {
     assert.equal(verify.code, 0, verify.stdout + verify.stderr);
     assert.match(verify.stdout, new RegExp(`ok\\s+${d.receipt_ref}`));
 
+    // An agent's pick teaches the learned weights nothing (`deliberate stats` says why).
+    const stats = runCli(["stats", "--repo", repo, "--json"], { env: USER.env });
+    assert.equal(stats.code, 0, stats.stderr);
+    const ignored = (JSON.parse(stats.stdout) as { ignored: { receipts: { receipt_id: string; reason: string }[] } }).ignored.receipts;
+    assert.equal(ignored.find((i) => i.receipt_id === d.receipt_ref)?.reason, "not-operator-pick");
+
     // A person picks from the CLI (or the editor) meanwhile: the agent's next get_receipt shows it.
     const person = runCli(["pick", d.receipt_ref, d.recommendation.option_id, "--repo", repo], { env: USER.env });
     assert.equal(person.code, 0, person.stderr);
