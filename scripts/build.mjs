@@ -7,7 +7,7 @@
 // (src/vscode/loadHeavyBundle.ts).
 // `--analyze` prints the largest inputs of both bundles.
 import { build } from "esbuild";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants } from "node:zlib";
 import { resolve } from "node:path";
 
@@ -84,7 +84,11 @@ const sqliteWasmFromBrotli = {
 function writeCompressedWasm(source, target) {
   const binary = readFileSync(source);
   if (existsSync(target) && brotliDecompressSync(readFileSync(target)).equals(binary)) return;
-  const packed = brotliCompressSync(binary, {
+  writeBrotli(binary, target);
+}
+
+function writeBrotli(bytes, target) {
+  const packed = brotliCompressSync(bytes, {
     params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_LGWIN]: 24 },
   });
   writeFileSync(`${target}.tmp`, packed);
@@ -136,6 +140,13 @@ mkdirSync("dist", { recursive: true });
 writeCompressedWasm("node_modules/node-sqlite3-wasm/dist/node-sqlite3-wasm.wasm", `dist/${SQLITE_WASM_BR}`);
 
 await Promise.all(jobs);
+
+// The packaged extension ships dist/heavyBundle.js brotli-compressed (src/vscode/loadHeavyBundle.ts unpacks it on
+// first use); a development build removes the .br so it can never shadow a newer dist/heavyBundle.js.
+if (existsSync("dist/heavyBundle.js")) {
+  if (production) writeBrotli(readFileSync("dist/heavyBundle.js"), "dist/heavyBundle.js.br");
+  else rmSync("dist/heavyBundle.js.br", { force: true });
+}
 
 /** dist/extension.js must not inline any dependency (zod, openai, minisearch, …): those belong in dist/heavyBundle.js. */
 function checkActivationBundle(metafile) {
