@@ -499,6 +499,11 @@ async function listCommand(argv: string[], io: Io): Promise<number> {
 }
 
 if (require.main === module) {
+  // `deliberate list | head`: a reader that stops early is normal use, not a crash with a stack trace.
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw err;
+  });
   main(process.argv.slice(2), {
     out: (s) => process.stdout.write(s + "\n"),
     err: (s) => process.stderr.write(s + "\n"),

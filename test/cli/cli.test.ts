@@ -1,10 +1,11 @@
 // The built `deliberate` CLI (dist/cli.js) run as a real process against real git repositories in temp dirs.
 import { test, describe, before } from "node:test";
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { createSampleRepo } from "../fixtures/sampleRepo";
-import { assertCliBuilt, assertOneLineError, newCliUser, runCli, runCliAsync, runCliJson, type CliOptions } from "../helpers/cli";
+import { CLI, assertCliBuilt, assertOneLineError, newCliUser, runCli, runCliAsync, runCliJson, type CliOptions } from "../helpers/cli";
 import { createGitRepo, makeTempDir, writeFiles } from "../helpers/gitRepo";
 import { OptionPickerSchema, ReceiptSchema, RankedEvidenceRowSchema, UNDECIDABLE, type OptionPicker } from "../../src/core/schemas";
 import { verifyReceiptSignature } from "../../src/core/receipts/signing";
@@ -339,5 +340,19 @@ describe("deliberate CLI with a model endpoint", () => {
     } finally {
       await fake.close();
     }
+  });
+});
+
+describe("deliberate CLI writing into a pipe that closes early", () => {
+  test("exits quietly with its own code when the reader stops reading (EPIPE)", async () => {
+    assertCliBuilt();
+    // The reader is gone before the CLI writes its usage text: the write fails with EPIPE.
+    const child = spawn(process.execPath, [CLI, "--help"], { stdio: ["ignore", "pipe", "pipe"], env: AS_USER.env });
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((done) => child.on("close", done));
+    assert.equal(code, 0, `exit code 0 expected, stderr: ${stderr}`);
+    assert.doesNotMatch(stderr, /EPIPE|Unhandled|at .*cli\.js/);
   });
 });
