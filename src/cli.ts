@@ -37,6 +37,7 @@ import type { DeliberationConfig, ProgressEvent } from "./core/types";
 import { DEFAULT_CONFIG } from "./core/config";
 import { UsageError, cancelOnSigint, parseOptions, repoOption, type OptionSpec, type OptionValues } from "./cliCommon";
 import { INDEX_USAGE, historyOptionsForCli, indexCommand } from "./cliIndex";
+import { ADR_USAGE, adrCommand } from "./cliAdr";
 
 const USAGE = `usage:
   deliberate "<question>" [--repo DIR] [--json] [--shape option-picker|ranked-evidence] [--offline] [--force] [--no-receipt]
@@ -49,7 +50,8 @@ const USAGE = `usage:
   deliberate keys show [--name NAME]
   deliberate keys add <name> <public-key> [--repo DIR]
   deliberate keys list [--repo DIR]
-  ${INDEX_USAGE}`;
+  ${INDEX_USAGE}
+  ${ADR_USAGE}`;
 
 interface Io {
   out: (s: string) => void;
@@ -85,6 +87,7 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
     if (first === "list") return await listCommand(argv.slice(1), io);
     if (first === "keys") return await keysCommand(argv.slice(1), io);
     if (first === "index") return await indexCommand(argv.slice(1), io);
+    if (first === "adr") return await adrCommand(argv.slice(1), io);
     return await deliberateCommand(argv, io);
   } catch (err) {
     if (err instanceof UsageError || err instanceof DeliberationError || err instanceof ReceiptsDirError || err instanceof ReceiptInputError) {

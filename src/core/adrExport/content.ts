@@ -73,9 +73,12 @@ function citationLine(c: Citation, n: number): string {
   return `[${n}] ${where}${when}${title}${failed}`;
 }
 
+/** "<source title>: “<quoted line>” ([n] location)": the evidence quoted, never restated as this record's own words. */
 function evidenceBullet(c: Citation, n: number): string {
-  const text = plainInline(excerptLine(c.excerpt) || c.title || c.path_or_url, 240);
-  return `${text} (${n === 0 ? "" : `[${n}] `}${c.commit ? `commit ${c.commit.slice(0, 10)}` : plainInline(citationLocation(c), 200)})`;
+  const quote = plainInline(excerptLine(c.excerpt), 240);
+  const source = plainInline(c.title ?? c.path_or_url, 160);
+  const where = c.commit ? `commit ${c.commit.slice(0, 10)}` : plainInline(citationLocation(c), 200);
+  return `${source}${quote && !source.includes(quote) ? `: “${quote}”` : ""} (${n ? `[${n}] ` : ""}${where})`;
 }
 
 function optionContent(o: Option, number: (id: string) => number, cite: (id: string) => Citation | undefined): AdrOptionContent {

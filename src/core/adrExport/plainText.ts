@@ -36,7 +36,8 @@ export function codeSpan(text: string): string {
 /** The first line of an excerpt that reads as prose (headings and fences skipped). */
 export function excerptLine(excerpt: string): string {
   for (const raw of excerpt.split("\n")) {
-    const line = raw.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "").replace(/^#{1,6}\s+/, "").trim();
+    if (/^\s{0,3}#/.test(raw)) continue;
+    const line = raw.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "").trim();
     if (line.length >= 8 && !/^(`{3,}|~{3,}|---)/.test(line)) return line;
   }
   return excerpt.replace(/\s+/g, " ").trim();
