@@ -2,6 +2,7 @@
 // the git content provider and the picker's serializer. Nothing here reads the workspace; the receipt index loads
 // on first need, and the heavy bundle (the core pipeline, discovery, experts, synthesis, signing) on first use.
 import * as vscode from "vscode";
+import { AdrExporter } from "./adrExport";
 import { GIT_SCHEME, GitContentProvider } from "./citations";
 import { QuestionCodeLensProvider } from "./codelens";
 import { registerCommand, type CommandHandler, type CommandOptions } from "./commands";
@@ -47,6 +48,7 @@ export function activate(context: vscode.ExtensionContext): DeliberativeSearchAp
   const deliberations = new Deliberations(index, pickers, secrets, log, models, new HistoryIndexing(log));
   const consentCommands = new ConsentCommands(secrets, log, models, consent, previews);
   const receipts = new ReceiptCommands(index, pickers, log, ownPublicKey);
+  const adrExporter = new AdrExporter(index, pickers, secrets, log);
   const tree = new ReceiptsTreeProvider(index);
   const codeLens = new QuestionCodeLensProvider(index);
   const treeView = vscode.window.createTreeView<TreeNode>(VIEW_ID, { treeDataProvider: tree, showCollapseAll: false });
@@ -64,6 +66,7 @@ export function activate(context: vscode.ExtensionContext): DeliberativeSearchAp
     ["copyReceiptMarkdown", (arg) => receipts.copyMarkdown(arg)],
     ["revealReceiptFile", (arg) => receipts.reveal(arg)],
     ["deleteReceipt", (arg) => receipts.delete(arg)],
+    ["exportAsAdr", (arg) => adrExporter.export(arg), trusted],
     ["refreshReceipts", () => index.refreshNow()],
     ["setApiKey", () => setApiKey(secrets)],
     ["showLog", () => log.show()],

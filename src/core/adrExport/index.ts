@@ -3,6 +3,6 @@ export { adrContent, defaultAdrTitle, type AdrContent } from "./content";
 export { unifiedDiff } from "./diff";
 export { AdrExportError, AdrExportRefusedError, AdrNameTakenError } from "./errors";
 export { ADR_FORMATS, DEFAULT_ADR_DIR, detectAdrLayout, nextAdrName, type AdrFormat, type AdrLayout, type AdrNaming } from "./layout";
-export { applyAdrPlan, exportAdr, planAdrExport, type AdrExportOptions, type AdrExportPlan, type AdrFileEdit, type SupersedeCandidate } from "./plan";
+export { applyAdrPlan, checkAdrPlan, exportAdr, planAdrExport, type AdrExportOptions, type AdrExportPlan, type AdrFileEdit, type SupersedeCandidate } from "./plan";
 export { renderAdr } from "./render";
 export { supersededText } from "./supersede";

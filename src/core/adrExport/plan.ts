@@ -181,6 +181,18 @@ async function prepareFolder(repo: string, dir: string, create: boolean): Promis
   }
 }
 
+/**
+ * The checks `applyAdrPlan` makes before writing, for hosts that write through their own editor (VS Code's
+ * WorkspaceEdit): every modified ADR unchanged and writable, the new file's folder usable, the new name free.
+ */
+export async function checkAdrPlan(repo: string, plan: AdrExportPlan): Promise<void> {
+  for (const m of plan.files.filter((f) => f.kind === "modify")) await checkModifiable(repo, m);
+  if (!plan.layout.createDir && plan.layout.naming.kind !== "folder") await prepareFolder(repo, plan.layout.dir, false);
+  for (const c of plan.files.filter((f) => f.kind === "create")) {
+    if (await fs.lstat(join(repo, c.path)).then(() => true, () => false)) throw new AdrNameTakenError(c.path);
+  }
+}
+
 /** Creates a file that must not exist: written to a temp file, then hard-linked into place (EEXIST if taken). */
 async function createExclusive(abs: string, text: string): Promise<void> {
   const tmp = `${abs}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
