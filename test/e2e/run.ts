@@ -13,6 +13,7 @@
 //                                     E2E_TIMEOUT_MS (default 300000), CHROMIUM_PATH (default /usr/bin/chromium)
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { adrExportSteps } from "./steps/adrExport";
 import { modelSteps } from "./steps/model";
 import { pickerSteps } from "./steps/picker";
 import { protocolSteps } from "./steps/protocol";
@@ -20,7 +21,7 @@ import { setupSteps } from "./steps/setup";
 import { RESULTS, createContext, elapsed, log, type E2EContext, type Step } from "./workbench";
 
 const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS || 300_000);
-const STEPS: Step[] = [...setupSteps, ...pickerSteps, ...modelSteps, ...protocolSteps];
+const STEPS: Step[] = [...setupSteps, ...pickerSteps, ...modelSteps, ...protocolSteps, ...adrExportSteps];
 
 const tally = { passed: 0, failed: 0, notRun: 0 };
 const summary = () => `e2e: ${tally.passed} passed, ${tally.failed} failed${tally.notRun ? `, ${tally.notRun} not run` : ""}`;
