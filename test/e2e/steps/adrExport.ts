@@ -6,7 +6,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { parseAdr } from "../../../src/core/internal/adr";
 import { verifyReceiptSignature } from "../../../src/core/receipts/signing";
-import { QUESTION, assert, log, openReceipt, receiptFiles, runCommand, screenshot, showDeliberations, showExplorer, waitUntil, workbench, type E2EContext, type Step } from "../workbench";
+import { QUESTION, assert, log, receiptFiles, runCommand, screenshot, showDeliberations, showExplorer, waitUntil, workbench, type E2EContext, type Step } from "../workbench";
 
 const OLD_ADR = "docs/decisions/0004-use-zustand-for-cart-state.md";
 
@@ -27,7 +27,9 @@ async function exportFromPicker(ctx: E2EContext): Promise<void> {
   const { page, frame, ws } = workbench(ctx);
   await showExplorer(page);
   await runCommand(page, "View: Close All Editors");
-  await openReceipt(page, QUESTION);
+  // Later deliberations about the cart state match the quick pick's filter too: click this question's own row.
+  await runCommand(page, "Deliberative Search: Open Receipt");
+  await page.locator(".quick-input-widget .monaco-list-row", { hasText: QUESTION }).first().click({ timeout: 10_000 });
   const button = frame.locator("#export-adr");
   await button.waitFor({ state: "visible", timeout: 30_000 });
   await button.click();
