@@ -59,15 +59,15 @@ export class AdrExporter {
     const edit = await workspaceEditOf(e.folder, plan);
     this.log.info(`export ${e.receiptId} as ${FORMAT_LABEL[plan.format]} ADR ${plan.path}${plan.supersedes.length ? `, superseding ${plan.supersedes.map((s) => s.path).join(", ")}` : ""}: preview`);
     const applied = await vscode.workspace.applyEdit(edit, { isRefactoring: true });
-    if (!applied) {
-      void vscode.window.showInformationMessage("Deliberative Search: the ADR export was not applied; nothing was written.");
+    const landed = applied ? await reconcile(e.folder, plan) : { created: false, superseded: [] };
+    if (!landed.created) {
+      void vscode.window.showInformationMessage("Deliberative Search: the new ADR was not applied, so nothing was exported or changed.");
       return;
     }
-    await saveAll(e.folder, plan);
     const updated = await loadHeavyBundle().recordAdrExport(
       repo,
       e.receiptId,
-      { path: plan.path, format: plan.format, ...(plan.supersedes[0] ? { supersedes: plan.supersedes[0].path } : {}) },
+      { path: plan.path, format: plan.format, ...(landed.superseded[0] ? { supersedes: landed.superseded[0] } : {}) },
       key,
       e.receiptsDir,
     );
@@ -96,26 +96,84 @@ async function askSupersede(candidates: SupersedeCandidate[]): Promise<boolean |
 async function workspaceEditOf(folder: vscode.WorkspaceFolder, plan: AdrExportPlan): Promise<vscode.WorkspaceEdit> {
   const edit = new vscode.WorkspaceEdit();
   for (const f of plan.files) {
-    const uri = vscode.Uri.joinPath(folder.uri, ...f.path.split("/"));
+    const uri = uriOf(folder, f.path);
     if (f.kind === "create") {
       const meta = { label: `Create ${FORMAT_LABEL[plan.format]} ADR`, description: f.path, needsConfirmation: true };
       edit.createFile(uri, { overwrite: false, ignoreIfExists: false, contents: Buffer.from(f.after, "utf8") }, meta);
       continue;
     }
     const doc = await vscode.workspace.openTextDocument(uri);
-    if (doc.isDirty || doc.getText() !== (f.before ?? "").replace(/\r\n/g, doc.eol === vscode.EndOfLine.CRLF ? "\r\n" : "\n")) {
-      throw new Error(`${f.path} has unsaved or newer changes; save it and export again (nothing was written)`);
-    }
-    const all = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
-    edit.replace(uri, all, f.after, { label: "Mark the ADR superseded", description: f.path, needsConfirmation: true });
+    const eol = doc.eol === vscode.EndOfLine.CRLF ? "\r\n" : "\n";
+    const before = (f.before ?? "").replace(/\r?\n/g, eol);
+    if (doc.isDirty || doc.getText() !== before) throw new Error(`${f.path} has unsaved or newer changes; save it and export again (nothing was written)`);
+    const change = changedLines(before, f.after.replace(/\r?\n/g, eol), eol);
+    edit.replace(uri, new vscode.Range(doc.positionAt(change.from), doc.positionAt(change.to)), change.text, {
+      label: "Mark the ADR superseded",
+      description: f.path,
+      needsConfirmation: true,
+    });
   }
   return edit;
+}
+
+/** The smallest run of whole lines that differs, as offsets into `before` and its replacement text. */
+export function changedLines(before: string, after: string, eol: string): { from: number; to: number; text: string } {
+  const a = before.split(eol);
+  const b = after.split(eol);
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const offset = (lines: string[], n: number) => lines.slice(0, n).reduce((sum, l) => sum + l.length + eol.length, 0);
+  return { from: offset(a, head), to: offset(a, a.length - tail), text: b.slice(head, b.length - tail).map((l) => l + eol).join("") };
+}
+
+function uriOf(folder: vscode.WorkspaceFolder, path: string): vscode.Uri {
+  return vscode.Uri.joinPath(folder.uri, ...path.split("/"));
+}
+
+async function readText(uri: vscode.Uri): Promise<string | undefined> {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (open) return open.getText();
+  return vscode.workspace.fs.readFile(uri).then((b) => Buffer.from(b).toString("utf8"), () => undefined);
+}
+
+const sameText = (a: string | undefined, b: string) => a !== undefined && a.replace(/\r\n/g, "\n") === b.replace(/\r\n/g, "\n");
+
+/**
+ * What the operator applied: in the preview each change is ticked on its own. The supersession edits that landed
+ * are saved; without the new ADR nothing counts (a supersession edit that landed alone is undone); a supersession
+ * left unticked takes its "Supersedes" line out of the new ADR, so the two files never disagree.
+ */
+async function reconcile(folder: vscode.WorkspaceFolder, plan: AdrExportPlan): Promise<{ created: boolean; superseded: string[] }> {
+  const created = sameText(await readText(uriOf(folder, plan.path)), plan.files[0].after);
+  const superseded: string[] = [];
+  const undo = new vscode.WorkspaceEdit();
+  for (const f of plan.files.filter((x) => x.kind === "modify")) {
+    const uri = uriOf(folder, f.path);
+    if (!sameText(await readText(uri), f.after)) continue;
+    if (created) superseded.push(f.path);
+    else {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      undo.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), f.before ?? "");
+    }
+  }
+  if (undo.size) await vscode.workspace.applyEdit(undo);
+  await saveAll(folder, plan);
+  const dropped = plan.supersedes.filter((s) => !superseded.includes(s.path));
+  if (created && dropped.length) {
+    const uri = uriOf(folder, plan.path);
+    const targets = dropped.map((d) => `${d.path.split("/").pop()})`);
+    const kept = plan.files[0].after.split("\n").filter((l) => !(/^\s*(?:[-*]\s+)?Supersedes \[/.test(l) && targets.some((t) => l.includes(t))));
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(kept.join("\n"), "utf8"));
+  }
+  return { created, superseded };
 }
 
 /** The supersession edits change open documents; write them to disk like the created file. */
 async function saveAll(folder: vscode.WorkspaceFolder, plan: AdrExportPlan): Promise<void> {
   for (const f of plan.files.filter((x) => x.kind === "modify")) {
-    const uri = vscode.Uri.joinPath(folder.uri, ...f.path.split("/"));
+    const uri = uriOf(folder, f.path);
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     if (doc?.isDirty && !(await doc.save())) throw new Error(`${f.path} could not be saved`);
   }

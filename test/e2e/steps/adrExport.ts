@@ -45,6 +45,12 @@ async function exportFromPicker(ctx: E2EContext): Promise<void> {
   await apply.waitFor({ state: "visible", timeout: 30_000 });
   await page.locator(".monaco-list-row", { hasText: "0006-redux" }).first().waitFor({ state: "visible", timeout: 15_000 });
   assert(exportedAdr(ws) === undefined, "nothing is written before Apply");
+  // Changes that need confirmation start unticked: the operator confirms each one.
+  for (const name of ["0006-redux", "0004-use-zustand-for-cart-state.md"]) {
+    const box = page.locator(".monaco-list-row", { hasText: name }).first().locator('[role="checkbox"]').first();
+    if ((await box.getAttribute("aria-checked")) !== "true") await box.click();
+    await page.locator(".monaco-list-row", { hasText: name }).first().locator('[role="checkbox"][aria-checked="true"]').first().waitFor({ timeout: 5_000 });
+  }
   await page.waitForTimeout(500);
   await screenshot(page, "adr-export-preview.png");
   await apply.click();
