@@ -4,6 +4,7 @@
 // the operator applies it are the files saved and the export recorded in the receipt (re-signed).
 import * as vscode from "vscode";
 import type { AdrExportPlan, SupersedeCandidate } from "../core/adrExport";
+import { changedLineRange } from "../core/adrExport/diff";
 import { readSettings, toDeliberationConfig } from "./config";
 import { loadHeavyBundle } from "./loadHeavyBundle";
 import type { Log } from "./log";
@@ -106,7 +107,7 @@ async function workspaceEditOf(folder: vscode.WorkspaceFolder, plan: AdrExportPl
     const eol = doc.eol === vscode.EndOfLine.CRLF ? "\r\n" : "\n";
     const before = (f.before ?? "").replace(/\r?\n/g, eol);
     if (doc.isDirty || doc.getText() !== before) throw new Error(`${f.path} has unsaved or newer changes; save it and export again (nothing was written)`);
-    const change = changedLines(before, f.after.replace(/\r?\n/g, eol), eol);
+    const change = changedLineRange(before, f.after.replace(/\r?\n/g, eol), eol);
     edit.replace(uri, new vscode.Range(doc.positionAt(change.from), doc.positionAt(change.to)), change.text, {
       label: "Mark the ADR superseded",
       description: f.path,
@@ -114,18 +115,6 @@ async function workspaceEditOf(folder: vscode.WorkspaceFolder, plan: AdrExportPl
     });
   }
   return edit;
-}
-
-/** The smallest run of whole lines that differs, as offsets into `before` and its replacement text. */
-export function changedLines(before: string, after: string, eol: string): { from: number; to: number; text: string } {
-  const a = before.split(eol);
-  const b = after.split(eol);
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head++;
-  let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
-  const offset = (lines: string[], n: number) => lines.slice(0, n).reduce((sum, l) => sum + l.length + eol.length, 0);
-  return { from: offset(a, head), to: offset(a, a.length - tail), text: b.slice(head, b.length - tail).map((l) => l + eol).join("") };
 }
 
 function uriOf(folder: vscode.WorkspaceFolder, path: string): vscode.Uri {

@@ -2,7 +2,7 @@
 // ADR), the status line of a superseded ADR in each format, plain-text neutralising, and the dry run's diff.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { nextAdrName, unifiedDiff, supersededText } from "../../src/core/adrExport";
+import { changedLineRange, nextAdrName, unifiedDiff, supersededText } from "../../src/core/adrExport";
 import { fileSlug, namingOf } from "../../src/core/adrExport/layout";
 import { plainInline, plainParagraph } from "../../src/core/adrExport/plainText";
 import { parseAdr } from "../../src/core/internal/adr";
@@ -90,5 +90,19 @@ describe("unified diff", () => {
     assert.equal(unifiedDiff("x.md", before, after), "--- a/x.md\n+++ b/x.md\n@@ -1,7 +1,7 @@\n a\n b\n c\n-d\n+D\n e\n f\n g");
     assert.equal(unifiedDiff("new.md", undefined, "one\ntwo\n"), "--- /dev/null\n+++ b/new.md\n@@ -0,0 +1,2 @@\n+one\n+two");
     assert.equal(unifiedDiff("x.md", "same\n", "same\n"), "");
+  });
+});
+
+describe("the smallest changed line range (the editor's supersession edit)", () => {
+  it("replaces only the lines that differ", () => {
+    const before = "---\nstatus: accepted\ndate: x\n---\n\n# T\n";
+    const after = "---\nstatus: \"superseded by [7](7.md)\"\ndate: x\n---\n\n# T\n";
+    const r = changedLineRange(before, after, "\n");
+    assert.deepEqual(r, { from: 4, to: 21, text: 'status: "superseded by [7](7.md)"\n' });
+    assert.equal(before.slice(0, r.from) + r.text + before.slice(r.to), after);
+    const inserted = changedLineRange("# T\n\n## Context\n", "# T\n\n## Status\n\nX\n\n## Context\n", "\n");
+    assert.equal("# T\n\n## Context\n".slice(0, inserted.from) + inserted.text + "# T\n\n## Context\n".slice(inserted.to), "# T\n\n## Status\n\nX\n\n## Context\n");
+    const crlf = changedLineRange("a\r\nb\r\n", "a\r\nB\r\n", "\r\n");
+    assert.deepEqual(crlf, { from: 3, to: 6, text: "B\r\n" });
   });
 });

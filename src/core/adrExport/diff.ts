@@ -49,3 +49,15 @@ export function unifiedDiff(path: string, before: string | undefined, after: str
   }
   return out.join("\n");
 }
+
+/** The smallest run of whole lines that differs, as offsets into `before` and its replacement text. */
+export function changedLineRange(before: string, after: string, eol: string): { from: number; to: number; text: string } {
+  const a = before.split(eol);
+  const b = after.split(eol);
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const offset = (lines: string[], n: number) => lines.slice(0, n).reduce((sum, l) => sum + l.length + eol.length, 0);
+  return { from: offset(a, head), to: offset(a, a.length - tail), text: b.slice(head, b.length - tail).map((l) => l + eol).join("") };
+}

@@ -10,6 +10,14 @@ import { QUESTION, assert, log, receiptFiles, runCommand, screenshot, showDelibe
 
 const OLD_ADR = "docs/decisions/0004-use-zustand-for-cart-state.md";
 
+async function waitUntilAsync(what: string, cond: () => Promise<boolean>, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 function exportedAdr(ws: string): string | undefined {
   const dir = join(ws, "docs", "adr");
   const name = existsSync(dir) ? readdirSync(dir).find((n) => /^0006-/.test(n)) : undefined;
@@ -47,9 +55,9 @@ async function exportFromPicker(ctx: E2EContext): Promise<void> {
   assert(exportedAdr(ws) === undefined, "nothing is written before Apply");
   // Changes that need confirmation start unticked: the operator confirms each one.
   for (const name of ["0006-redux", "0004-use-zustand-for-cart-state.md"]) {
-    const box = page.locator(".monaco-list-row", { hasText: name }).first().locator('[role="checkbox"]').first();
-    if ((await box.getAttribute("aria-checked")) !== "true") await box.click();
-    await page.locator(".monaco-list-row", { hasText: name }).first().locator('[role="checkbox"][aria-checked="true"]').first().waitFor({ timeout: 5_000 });
+    const box = page.locator(".monaco-list-row", { hasText: name }).first().locator('input[type="checkbox"], [role="checkbox"]').first();
+    if (!(await box.isChecked())) await box.click();
+    await waitUntilAsync(`the ${name} change ticked`, () => box.isChecked(), 5_000);
   }
   await page.waitForTimeout(500);
   await screenshot(page, "adr-export-preview.png");
