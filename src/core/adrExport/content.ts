@@ -78,7 +78,7 @@ function evidenceBullet(c: Citation, n: number): string {
   const quote = plainInline(excerptLine(c.excerpt), 240);
   const source = plainInline(c.title ?? c.path_or_url, 160);
   const where = c.commit ? `commit ${c.commit.slice(0, 10)}` : plainInline(citationLocation(c), 200);
-  return `${source}${quote && !source.includes(quote) ? `: “${quote}”` : ""} (${n ? `[${n}] ` : ""}${where})`;
+  return `${source}${quote && !source.includes(quote) && !quote.startsWith(source) ? `: “${quote}”` : ""} (${n ? `[${n}] ` : ""}${where})`;
 }
 
 function optionContent(o: Option, number: (id: string) => number, cite: (id: string) => Citation | undefined): AdrOptionContent {

@@ -10,7 +10,9 @@ const link = (l: AdrLink) => `[${l.label.replace(/[[\]\\]/g, "\\$&")}](${l.targe
 const yamlString = (s: string) => JSON.stringify(s);
 
 function chosenLine(c: AdrContent): string {
-  return `Chosen option: "${c.chosenTitle.replace(/"/g, "'")}", because ${sentence(c.because)}`;
+  // "because Billing needs …" reads as "because billing needs …"; an acronym ("ADR …", "API …") keeps its case.
+  const because = /^[A-Z][a-z]/.test(c.because) ? c.because.charAt(0).toLowerCase() + c.because.slice(1) : c.because;
+  return `Chosen option: "${c.chosenTitle.replace(/"/g, "'")}", because ${sentence(because)}`;
 }
 
 function consequenceBullets(c: AdrContent, marker = "*"): string[] {
