@@ -49,13 +49,14 @@ async function exportFromPicker(ctx: E2EContext): Promise<void> {
   await screenshot(page, "adr-export-supersede.png");
   await supersede.click();
   // The refactoring preview lists the new ADR and the edit of the superseded one; nothing is on disk yet.
-  const apply = page.locator(".monaco-button", { hasText: /^Apply$/ }).first();
+  const apply = page.locator(".part.panel .monaco-button", { hasText: /^Apply$/ }).first();
   await apply.waitFor({ state: "visible", timeout: 30_000 });
-  await page.locator(".monaco-list-row", { hasText: "0006-redux" }).first().waitFor({ state: "visible", timeout: 15_000 });
+  await page.locator(".part.panel .monaco-list-row", { hasText: "0006-redux" }).first().waitFor({ state: "visible", timeout: 15_000 });
   assert(exportedAdr(ws) === undefined, "nothing is written before Apply");
   // Changes that need confirmation start unticked: the operator confirms each one.
+  // (In the panel: the Explorer lists the same file names.)
   for (const name of ["0006-redux", "0004-use-zustand-for-cart-state.md"]) {
-    const box = page.locator(".monaco-list-row", { hasText: name }).first().locator('input[type="checkbox"], [role="checkbox"]').first();
+    const box = page.locator(".part.panel .monaco-list-row", { hasText: name }).first().locator('input[type="checkbox"], [role="checkbox"]').first();
     if (!(await box.isChecked())) await box.click();
     await waitUntilAsync(`the ${name} change ticked`, () => box.isChecked(), 5_000);
   }
