@@ -89,7 +89,16 @@ async function sidebarShowsExported(ctx: E2EContext): Promise<void> {
   await showDeliberations(page);
   const row = page.locator(".monaco-list-row", { hasText: QUESTION }).first();
   await row.filter({ hasText: `exported → ${path}` }).waitFor({ state: "visible", timeout: 20_000 });
-  await row.hover();
+  // Widen the side bar so the row's description ("… · exported → docs/adr/0006-….md") shows in the screenshot.
+  const box = await page.locator(".part.sidebar").boundingBox();
+  if (box) {
+    await page.mouse.move(box.x + box.width + 1, box.y + 300);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width + 420, box.y + 300, { steps: 8 });
+    await page.mouse.up();
+  }
+  await page.locator(".notifications-toasts .codicon-notifications-clear, .notifications-toasts .codicon-close").first().click({ timeout: 2_000 }).catch(() => undefined);
+  await row.locator(".label-name, .monaco-icon-label").first().hover();
   await page.waitForTimeout(1200); // the tooltip names the ADR, its format and when
   await screenshot(page, "sidebar-exported.png");
 }
