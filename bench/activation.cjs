@@ -297,6 +297,10 @@ const vscode = withFallback("vscode", {
   }),
   env: withFallback("env", { appName: "Visual Studio Code", language: "en", clipboard: { writeText: async () => {}, readText: async () => "" }, openExternal: async () => true }),
   extensions: withFallback("extensions", { getExtension: () => undefined, all: [] }),
+  // The agent entry points: the language-model tool, the chat participant and the MCP server definition provider.
+  lm: withFallback("lm", { tools: [], registerTool: () => disposable(), registerMcpServerDefinitionProvider: () => disposable() }),
+  chat: withFallback("chat", { createChatParticipant: () => withFallback("participant", { dispose() {} }) }),
+  McpStdioServerDefinition: simpleClass("McpStdioServerDefinition"),
 });
 
 function memento() {

@@ -1,7 +1,7 @@
 // `deliberate`: the command-line face of the same core the extension uses.
 //   deliberate "<question>" [--repo DIR] [--json] [--shape option-picker|ranked-evidence] [--offline] [--force] [--no-receipt]
 //   deliberate pick <receipt_id> <option_id> [--reason TEXT] [--repo DIR]
-//   deliberate verify [--repo DIR] [--allow-untrusted] [--json]
+//   deliberate verify [--repo DIR] [--allow-untrusted] [--evidence] [--json]
 //   deliberate list [--repo DIR] [--json]
 //   deliberate keys show|add|list
 // Exit codes: 0 ok, 1 a check failed (verify, a refused pick), 2 bad input, 3 the classifier abstained, 130 cancelled.
@@ -37,6 +37,9 @@ import type { DeliberationConfig, ProgressEvent } from "./core/types";
 import { DEFAULT_CONFIG } from "./core/config";
 import { UsageError, cancelOnSigint, parseOptions, repoOption, type OptionSpec, type OptionValues } from "./cliCommon";
 import { INDEX_USAGE, historyOptionsForCli, indexCommand } from "./cliIndex";
+import { STATS_USAGE, statsCommand } from "./cliStats";
+import { freshnessDetail, freshnessJson, freshnessOf } from "./cliFreshness";
+import { DIFF_USAGE, diffCommand } from "./cliDiff";
 import { ADR_USAGE, adrCommand } from "./cliAdr";
 
 const USAGE = `usage:
@@ -45,12 +48,14 @@ const USAGE = `usage:
              [--provider openai|none] [--base-url URL] [--model NAME] [--keep-internal-local] [--dry-run]
              [--adr-glob GLOB]... [--convention-glob GLOB]... [--git-budget-ms MS]
   deliberate pick <receipt_id> <option_id> [--reason TEXT] [--repo DIR]
-  deliberate verify [--repo DIR] [--allow-untrusted] [--json]
+  deliberate verify [--repo DIR] [--allow-untrusted] [--evidence] [--json]
   deliberate list [--repo DIR] [--json]
   deliberate keys show [--name NAME]
   deliberate keys add <name> <public-key> [--repo DIR]
   deliberate keys list [--repo DIR]
   ${INDEX_USAGE}
+  ${STATS_USAGE}
+  ${DIFF_USAGE}
   ${ADR_USAGE}`;
 
 interface Io {
@@ -87,6 +92,8 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
     if (first === "list") return await listCommand(argv.slice(1), io);
     if (first === "keys") return await keysCommand(argv.slice(1), io);
     if (first === "index") return await indexCommand(argv.slice(1), io);
+    if (first === "stats") return await statsCommand(argv.slice(1), io);
+    if (first === "diff") return await diffCommand(argv.slice(1), io);
     if (first === "adr") return await adrCommand(argv.slice(1), io);
     return await deliberateCommand(argv, io);
   } catch (err) {
@@ -378,13 +385,15 @@ function verifyLabel(r: ReceiptVerification): string {
 }
 
 async function verifyCommand(argv: string[], io: Io): Promise<number> {
-  const { values } = parseOptions(argv, { repo: { type: "string" }, "allow-untrusted": { type: "boolean" }, json: { type: "boolean" } });
+  const { values } = parseOptions(argv, { repo: { type: "string" }, "allow-untrusted": { type: "boolean" }, json: { type: "boolean" }, evidence: { type: "boolean" } });
   const repo = repoOption(values.repo as string | undefined);
   const own = loadKeyFileIfExists(undefined);
   const allowUntrusted = !!values["allow-untrusted"];
   const results = await verifyAll(repo, DEFAULT_RECEIPTS_DIR, { ownPublicKeyPem: own?.publicKeyPem, allowUntrusted });
+  // --evidence: each receipt's freshness (reported only; the exit code stays about signatures and trust).
+  const fresh = values.evidence ? await freshnessOf(repo) : undefined;
   if (values.json) {
-    printJson(io, results);
+    printJson(io, fresh ? results.map((r) => ({ ...r, freshness: freshnessJson(fresh.get(r.receipt_id)) })) : results);
     return results.every((r) => r.ok) ? 0 : 1;
   }
   if (!results.length) {
@@ -403,6 +412,7 @@ async function verifyCommand(argv: string[], io: Io): Promise<number> {
       line = `signature valid; ${r.summary}; ${citations}`;
     }
     io.out(`${label.padEnd(9)} ${r.receipt_id}  ${terminalSafeLine(line)}`);
+    for (const l of fresh ? freshnessDetail(fresh.get(r.receipt_id)) : []) io.out(terminalSafeLine(l));
   }
   io.out(`${results.length - failed} valid, ${failed} failed`);
   const untrusted = results.filter((r) => !r.ok && r.signature === "valid" && (r.trust === "untrusted" || r.legacy) && r.evidence !== "changed" && r.evidence !== "missing");
@@ -469,6 +479,7 @@ async function listCommand(argv: string[], io: Io): Promise<number> {
   const { values } = parseOptions(argv, { repo: { type: "string" }, json: { type: "boolean" } });
   const repo = repoOption(values.repo as string | undefined);
   const entries = await listReceipts(repo);
+  const fresh = await freshnessOf(repo, entries);
   const rows = entries.map((e) =>
     e.state === "corrupt"
       ? { receipt_id: e.receipt_id, state: "corrupt", error: e.error }
@@ -479,11 +490,12 @@ async function listCommand(argv: string[], io: Io): Promise<number> {
           question: e.receipt.question,
           recommendation: e.receipt.payload.recommendation.option_id,
           pick: e.receipt.operator_pick?.option_id ?? null,
+          freshness: freshnessJson(fresh.get(e.receipt_id)),
         },
   );
   if (values.json) printJson(io, rows);
   else if (!rows.length) io.out("no receipts found");
-  else for (const r of rows) io.out("error" in r ? `${r.receipt_id}  CORRUPT  ${terminalSafeLine(r.error ?? "")}` : `${r.receipt_id}  ${r.state.padEnd(10)} ${terminalSafeLine(r.question ?? "")}`);
+  else for (const r of rows) io.out("error" in r ? `${r.receipt_id}  CORRUPT  ${terminalSafeLine(r.error ?? "")}` : `${r.receipt_id}  ${r.state.padEnd(10)} ${terminalSafeLine(r.question ?? "")}${r.freshness && r.freshness.state !== "fresh" ? `  [${r.freshness.label}]` : ""}`);
   return 0;
 }
 

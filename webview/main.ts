@@ -11,7 +11,7 @@ import { UNDECIDABLE } from "../src/core/constants";
 import { describeFallback, isModelFailure } from "../src/core/fallback";
 import type { Citation, Option, StageStatus } from "../src/core/schemas";
 import { SUMMARY_STAGES, stageTitle } from "../src/core/stages";
-import { PROTOCOL_VERSION, PendingRequests, type PickerModel, type RequestMethod, type RequestParams } from "../src/shared/protocol";
+import { PROTOCOL_VERSION, PendingRequests, type ChangesModel, type PickerModel, type RequestMethod, type RequestParams } from "../src/shared/protocol";
 import { checkResult, parseHostMessage } from "../src/shared/protocolSchemas";
 
 interface SavedState {
@@ -24,6 +24,8 @@ const app = document.getElementById("app") as HTMLElement;
 
 let model: PickerModel | undefined;
 let overrideOpen = false;
+/** "What changed since <date>": sent by the host after a render when an earlier receipt of the question exists. */
+let changes: ChangesModel | undefined;
 /** Requests in flight: each settles with its reply, or rejects after REQUEST_TIMEOUT_MS. */
 const requests = new PendingRequests({ post: (message) => vscode.postMessage(message), checkResult });
 
@@ -102,6 +104,9 @@ window.addEventListener("message", (event: MessageEvent) => {
   if (msg.type === "render") {
     model = msg.model;
     vscode.setState({ folderUri: model.folderUri, receiptId: model.receiptId });
+    render();
+  } else if (msg.type === "changes") {
+    changes = msg.changes;
     render();
   } else requests.settle(msg);
 });
@@ -392,6 +397,43 @@ function renderCitations(m: PickerModel): HTMLElement {
   return section;
 }
 
+function changedCitationList(label: string, sign: string, list: ChangesModel["citationsAdded"]): HTMLElement | null {
+  if (!list.length) return null;
+  return h(
+    "div",
+    { class: "changes-list" },
+    h("div", { class: "list-label" }, `${label} (${list.length})`),
+    h("ul", null, ...list.map((c) => h("li", null, `${sign} `, h("code", null, c.location), c.title ? ` — ${c.title}` : null, h("span", { class: "muted small" }, ` · ${c.source}`)))),
+  );
+}
+
+/** The comparison with the latest earlier deliberation of this question. Text only. */
+function renderChanges(m: PickerModel): HTMLElement | null {
+  const c = changes;
+  if (!c || c.receiptId !== m.receiptId) return null;
+  const since = new Date(c.since);
+  const when = isNaN(since.getTime()) ? c.since : since.toLocaleString();
+  const r = c.recommendation;
+  const conf = r.confidenceBefore !== r.confidenceAfter ? ` (confidence ${r.confidenceBefore} → ${r.confidenceAfter})` : ` (${r.confidenceAfter} confidence)`;
+  const options = [...c.optionsAdded.map((t) => `+ ${t}`), ...c.optionsRemoved.map((t) => `− ${t}`), ...c.optionsRenamed.map((x) => `${x.before} → ${x.after}`)];
+  const nothing = !r.changed && r.confidenceBefore === r.confidenceAfter && !c.citationsAdded.length && !c.citationsRemoved.length && !options.length;
+  return h(
+    "vscode-collapsible",
+    { class: "changes", id: "changes", heading: `What changed since ${when}`, open: true },
+    h(
+      "div",
+      { class: "changes-body" },
+      h("p", { id: "changes-recommendation" }, r.changed ? `Recommendation: “${r.before}” → “${r.after}”${conf}` : `Recommendation unchanged: “${r.after}”${conf}`),
+      changedCitationList("Citations added", "+", c.citationsAdded),
+      changedCitationList("Citations removed", "−", c.citationsRemoved),
+      options.length ? h("div", { class: "changes-list" }, h("div", { class: "list-label" }, "Options"), h("ul", null, ...options.map((t) => h("li", null, t)))) : null,
+      c.movedBy.length ? h("div", { class: "changes-list", id: "changes-moved-by" }, h("div", { class: "list-label" }, "What moved it"), h("ul", null, ...c.movedBy.map((t) => h("li", null, t)))) : null,
+      nothing ? h("p", { class: "muted" }, "Nothing changed: the same evidence, options and recommendation.") : null,
+      h("p", { class: "muted small" }, "Compared with receipt ", h("code", null, c.earlierReceiptId)),
+    ),
+  );
+}
+
 function renderToolbar(m: PickerModel): HTMLElement {
   const others = m.payload.options.filter((o) => o.id !== m.payload.recommendation.option_id);
   return h(
@@ -489,7 +531,7 @@ function render(): void {
   app.replaceChildren(
     renderHeader(m),
     renderStages(m),
-    ...[renderPickBanner(m), renderRecommendation(m), renderToolbar(m), renderOverride(m), options, renderMatrix(m), renderCitations(m)].filter((x): x is HTMLElement => !!x),
+    ...[renderPickBanner(m), renderRecommendation(m), renderChanges(m), renderToolbar(m), renderOverride(m), options, renderMatrix(m), renderCitations(m)].filter((x): x is HTMLElement => !!x),
     h(
       "footer",
       { class: "foot muted" },

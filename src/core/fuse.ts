@@ -2,7 +2,12 @@
 // score calibration between experts, which is exactly what BM25 sections, commits and web pages lack.
 import type { EvidenceItem, FusedEvidence, RankedEvidenceRow } from "./schemas";
 
-export function fuseRankedLists(lists: { expert: string; items: EvidenceItem[] }[], k = 60): FusedEvidence[] {
+export function fuseRankedLists(
+  lists: { expert: string; items: EvidenceItem[] }[],
+  k = 60,
+  /** A multiplicative prior per item (the learned weight of its source, learning/weights.ts); 1 when absent. */
+  prior?: (item: EvidenceItem) => number,
+): FusedEvidence[] {
   const byId = new Map<string, { item: EvidenceItem; fused: number; experts: string[]; bestScore: number }>();
   for (const list of lists) {
     const ranked = [...list.items].sort((a, b) => b.score - a.score);
@@ -21,6 +26,7 @@ export function fuseRankedLists(lists: { expert: string; items: EvidenceItem[] }
       }
     });
   }
+  if (prior) for (const entry of byId.values()) entry.fused *= prior(entry.item);
   reinforceDocuments([...byId.values()]);
   const fused = [...byId.values()].sort(
     (a, b) => b.fused - a.fused || b.bestScore - a.bestScore || a.item.id.localeCompare(b.item.id),

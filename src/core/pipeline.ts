@@ -14,6 +14,7 @@ import { createDocsExpert } from "./internal/docsExpert";
 import { createGitExpert } from "./internal/git";
 import type { HistoryIndexOptions } from "./internal/history";
 import { signReceipt, type SigningKey } from "./receipts/signing";
+import { artifactPathKeys, withContentHashes } from "./receipts/citedContent";
 import {
   DEFAULT_RECEIPTS_DIR,
   ReceiptsDirError,
@@ -35,6 +36,7 @@ import {
   type Classification,
   type DraftPicker,
   type FusedEvidence,
+  type LearnedWeights,
   type OptionPicker,
   type Receipt,
   type StageStatus,
@@ -58,6 +60,8 @@ import { describeFallback } from "./fallback";
 import { oneLine } from "./text";
 import { StageRecorder, type StageOutcome } from "./stageRecorder";
 import { expertStage, type ExpertSide, type ExpertStage } from "./stages";
+import { loadLearning } from "./learning/load";
+import { priorFor, versionWithWeights } from "./learning/weights";
 
 export const MAX_QUESTION_BYTES = 4096;
 
@@ -106,6 +110,8 @@ export interface DeliberateRequest {
    * it the git expert runs the bounded live search only.
    */
   history?: HistoryIndexOptions;
+  /** Default true: rank with the weights learned from operator picks in the receipts folder (learning/). */
+  learning?: boolean;
   signal?: AbortSignal;
   onProgress?: ProgressListener;
   /** Experts' diagnostic lines (skipped files, malformed front matter, …) for a log channel. */
@@ -214,6 +220,8 @@ interface Turn {
   cacheFile: string;
   useCache: boolean;
   recorder: StageRecorder;
+  /** The weights learned from operator picks, when learning is on. */
+  learned?: LearnedWeights;
 }
 
 /** What the gather step found: the artifacts, the plan and the fused, ranked evidence. */
@@ -234,7 +242,8 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
   const signal = req.signal ?? new AbortController().signal;
   const progress: ProgressListener = req.onProgress ?? (() => {});
   const recorder = new StageRecorder(progress, signal);
-  const turn = resolveTurn(req, repo, question, signal, progress, recorder);
+  const learned = req.learning === false ? undefined : await learnedWeightsFor(req, repo);
+  const turn = resolveTurn(req, repo, question, signal, progress, recorder, learned);
 
   // Fast path first: no artifact's stats changed, so the stored receipt answers without re-mining or even reading
   // the question again (an abstained question never has a cache entry, and `force` is part of the key).
@@ -259,10 +268,20 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
   return seal(turn, classification, gathered, decided);
 }
 
+/** The learned weights (cached and signed in the receipts folder); a failure to read them ranks without them. */
+async function learnedWeightsFor(req: DeliberateRequest, repo: string): Promise<LearnedWeights | undefined> {
+  const dirName = resolveConfig(req.config).receiptsDir || DEFAULT_RECEIPTS_DIR;
+  const report = await loadLearning(repo, req.signingKey, { dirName, writeCache: req.writeReceipt !== false }).catch((err) => {
+    req.onLog?.(`learned weights unavailable, ranking without them: ${oneLine(err)}`);
+    return undefined;
+  });
+  return report?.learned;
+}
+
 /** Resolves the request into a turn: its config, planner, synthesizer, experts and turn-cache key. */
-function resolveTurn(req: DeliberateRequest, repo: string, question: string, signal: AbortSignal, progress: ProgressListener, recorder: StageRecorder): Turn {
+function resolveTurn(req: DeliberateRequest, repo: string, question: string, signal: AbortSignal, progress: ProgressListener, recorder: StageRecorder, learned?: LearnedWeights): Turn {
   const config = resolveConfig(req.config);
-  const version = computeConfigVersion(config);
+  const version = versionWithWeights(computeConfigVersion(config), learned);
   const dirName = config.receiptsDir || DEFAULT_RECEIPTS_DIR;
   const planner = req.planner ?? createRulesPlanner();
   const synthesizer = req.synthesizer ?? createRulesSynthesizer();
@@ -299,6 +318,7 @@ function resolveTurn(req: DeliberateRequest, repo: string, question: string, sig
     cacheFile: join(repo, dirName, "cache", `${cacheKey}.json`),
     useCache: req.useCache !== false && writeToDisk,
     recorder,
+    learned,
   };
 }
 
@@ -376,7 +396,7 @@ async function gather(turn: Turn, entry: TurnCacheEntry | undefined): Promise<Ga
 
   const evidence = await recorder.run(
     "fusion",
-    () => fuseRankedLists([...internalRuns, ...externalRuns].map((r) => ({ expert: r.expert.name, items: r.result.items })), config.rrfK).slice(0, config.maxEvidence),
+    () => fuseRankedLists([...internalRuns, ...externalRuns].map((r) => ({ expert: r.expert.name, items: r.result.items })), config.rrfK, priorFor(turn.learned)).slice(0, config.maxEvidence),
     (ev) => ({ status: ev.length ? "ok" : "empty", count: ev.length, ...(ev.length ? {} : { reason: "no expert returned cited evidence" }) }),
     { announce: false },
   );
@@ -432,7 +452,10 @@ async function decide(turn: Turn, classification: Classification, gathered: Gath
 async function seal(turn: Turn, classification: Classification, gathered: Gathered, decided: Decided): Promise<DeliberateOutcome> {
   const { req, repo, signal, recorder } = turn;
   const started = performance.now();
-  const { payload, synthesis, evidenceFile } = decided;
+  const { synthesis, evidenceFile } = decided;
+  // Each internal citation carries the hash of its cited lines, as discovery read them, inside the signed payload.
+  const known = new Map(gathered.artifacts.files.map((f) => [f.path, f.text] as const));
+  const payload = { ...decided.payload, citations: await withContentHashes(repo, decided.payload.citations, known) };
   const info = synthesis.info;
   const calls = [...(gathered.planned.calls ?? []), ...(info.calls ?? [])];
   const unsigned = {
@@ -445,6 +468,7 @@ async function seal(turn: Turn, classification: Classification, gathered: Gather
     ...(classification.class !== "open-question" ? { class_mismatch: true } : {}),
     config_version: turn.version,
     artifact_set_hash: gathered.artifacts.hash,
+    artifact_path_keys: artifactPathKeys(gathered.artifacts.files.map((f) => f.path)),
     citation_set_hash: sha256(canonicalJson(payload.citations.map((c) => c.id).sort())),
     evidence_ref: evidenceFile.ref,
     stages: recorder.snapshot(),
@@ -463,6 +487,7 @@ async function seal(turn: Turn, classification: Classification, gathered: Gather
     operator_pick: null,
     picks: [],
     evidence_files: [{ path: evidenceFile.path, sha256: evidenceFile.sha256 }],
+    ...(turn.learned ? { learned_weights: turn.learned } : {}),
     payload,
   };
   const receipt = signReceipt(unsigned, req.signingKey);

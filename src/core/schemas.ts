@@ -26,6 +26,8 @@ export const CitationSchema = z.object({
   /** Short human label: ADR title, section heading, commit subject, page title. */
   title: z.string().optional(),
   resolution_failed: z.literal(true).optional(),
+  /** sha256 of the cited lines as read when the receipt was sealed (see receipts/citedContent.ts); absent on older receipts. */
+  content_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
 });
 export type Citation = z.infer<typeof CitationSchema>;
 
@@ -301,6 +303,17 @@ export const SigningInfoSchema = z.object({
   public_key: z.string(),
 });
 
+/** The learned weights a deliberation ranked with (src/core/learning): a prior per evidence source and synthesis path. */
+export const LearnedWeightsSchema = z.object({
+  /** sha256 prefix of the canonical weights; joins the config version when the weights are not all 1. */
+  hash: z.string().regex(/^[0-9a-f]{16}$/),
+  sources: z.record(z.string(), z.number().min(0.5).max(2)),
+  synthesis: z.record(z.string(), z.number().min(0.5).max(2)),
+  /** How many signed, trusted operator picks they were learned from. */
+  picks_counted: z.number().int().min(0),
+});
+export type LearnedWeights = z.infer<typeof LearnedWeightsSchema>;
+
 /** 2: evidence file hashes and the pick history are signed. 1 (legacy): still readable, reported as legacy. */
 export const RECEIPT_SCHEMA_VERSION = 2 as const;
 export const LEGACY_RECEIPT_SCHEMA_VERSION = 1 as const;
@@ -315,6 +328,8 @@ export const ReceiptSchema = z.object({
   class_mismatch: z.boolean().optional(),
   config_version: z.string(),
   artifact_set_hash: z.string(),
+  /** Short hashes of the artifact paths (receipts/citedContent.ts): which artifacts are new since the receipt. */
+  artifact_path_keys: z.array(z.string().regex(/^[0-9a-f]{10}$/)).max(20_000).optional(),
   citation_set_hash: z.string(),
   evidence_ref: z.string(),
   stages: z.record(z.string(), StageStatusSchema),
@@ -331,6 +346,8 @@ export const ReceiptSchema = z.object({
   adr_exports: z.array(AdrExportSchema).optional(),
   /** Content hashes of the evidence files this receipt references (schema 2); `verify` recomputes them. */
   evidence_files: z.array(EvidenceFileSchema).optional(),
+  /** The learned weights fusion ranked with (absent on receipts written before learning existed). */
+  learned_weights: LearnedWeightsSchema.optional(),
   payload: OptionPickerSchema,
   signing: SigningInfoSchema,
   signature: z.string(),

@@ -97,7 +97,37 @@ export interface RenderMessage {
 
 export type ReplyMessage = { type: "reply"; id: string; ok: true; result: unknown } | { type: "reply"; id: string; ok: false; error: string };
 
-export type HostToWebview = RenderMessage | ReplyMessage;
+/** A citation that came or went between two deliberations of one question. */
+export interface ChangedCitation {
+  location: string;
+  title?: string;
+  /** The stage whose evidence it was ("ADRs and docs", "Git history", …). */
+  source: string;
+}
+
+/** The picker's "What changed since <date>" panel: this receipt against the latest earlier one of the same question. */
+export interface ChangesModel {
+  /** The receipt the panel belongs to (a panel for another receipt is ignored). */
+  receiptId: string;
+  earlierReceiptId: string;
+  /** When the earlier receipt was made. */
+  since: string;
+  recommendation: { before: string; after: string; changed: boolean; confidenceBefore: string; confidenceAfter: string };
+  citationsAdded: ChangedCitation[];
+  citationsRemoved: ChangedCitation[];
+  optionsAdded: string[];
+  optionsRemoved: string[];
+  optionsRenamed: { before: string; after: string }[];
+  /** One line per stage whose evidence moved the recommendation, or why nothing in the evidence did. */
+  movedBy: string[];
+}
+
+export interface ChangesMessage {
+  type: "changes";
+  changes: ChangesModel;
+}
+
+export type HostToWebview = RenderMessage | ReplyMessage | ChangesMessage;
 
 // ---------------------------------------------------------------------------------------------------------
 // The host: one handler per request, and the reply for a request.

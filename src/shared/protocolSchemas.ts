@@ -53,6 +53,20 @@ export const HostToWebviewSchema = z.union([
   z.object({ type: z.literal("render"), model: z.looseObject({ receiptId: z.string(), folderUri: z.string(), payload: z.looseObject({}) }) }),
   z.strictObject({ type: z.literal("reply"), id: Id, ok: z.literal(true), result: z.unknown() }),
   z.strictObject({ type: z.literal("reply"), id: Id, ok: z.literal(false), error: z.string() }),
+  z.object({
+    type: z.literal("changes"),
+    changes: z.looseObject({
+      receiptId: z.string(),
+      since: z.string(),
+      recommendation: z.looseObject({ before: z.string(), after: z.string(), changed: z.boolean() }),
+      citationsAdded: z.array(z.looseObject({ location: z.string(), source: z.string() })),
+      citationsRemoved: z.array(z.looseObject({ location: z.string(), source: z.string() })),
+      optionsAdded: z.array(z.string()),
+      optionsRemoved: z.array(z.string()),
+      optionsRenamed: z.array(z.looseObject({ before: z.string(), after: z.string() })),
+      movedBy: z.array(z.string()),
+    }),
+  }),
 ]);
 
 function firstIssue(error: z.core.$ZodError): string {

@@ -5,7 +5,7 @@ import { PLAIN_TODO_LINE, mayBeOpenQuestionTodo, stripCommentMarkers } from "../
 import { SECTION } from "./constants";
 import { readSettings } from "./config";
 import { loadHeavyBundle } from "./loadHeavyBundle";
-import { pickedTitle, type ReceiptIndex } from "./receiptIndex";
+import { pickedTitle, staleLabel, type ReceiptIndex } from "./receiptIndex";
 
 // Comment openers across languages: // /* * # -- ; <!-- % ' REM {- (*
 const COMMENT_MARKER = String.raw`(?:\/\/+!?|\/\*+!?|\*+|#+|--+|;+|<!--|%+|'|\bREM\b|\{-|\(\*)`;
@@ -96,10 +96,18 @@ export class QuestionCodeLensProvider implements vscode.CodeLensProvider, vscode
       if (entry?.receipt && sameFolder && entry.state !== "corrupt") {
         const picked = pickedTitle(entry.receipt);
         const target = { folderUri: entry.folder.uri.toString(), receiptId: entry.receiptId };
+        // Freshness is computed in the background; the lenses update when it arrives.
+        if (this.index.hasUncomputedStaleness()) void this.index.computeStaleness();
+        const stale = staleLabel(entry);
+        const suffix = stale ? ` (${stale})` : "";
         lenses.push(
           new vscode.CodeLens(range, {
-            title: picked ? `$(pass) Decided: ${picked}` : "$(circle-large-outline) Deliberated: pending pick",
-            tooltip: picked ? `Open the signed receipt for "${q.question}"` : "Open the option picker to record a pick",
+            title: picked ? `$(${stale ? "history" : "pass"}) Decided: ${picked}${suffix}` : `$(circle-large-outline) Deliberated: pending pick${suffix}`,
+            tooltip: stale
+              ? `The evidence of this decision ${stale === "new evidence" ? "gained a new artifact" : "changed"} since it was made: ${entry.freshness?.summary ?? ""}`
+              : picked
+                ? `Open the signed receipt for "${q.question}"`
+                : "Open the option picker to record a pick",
             command: "deliberativeSearch.openReceipt",
             arguments: [target],
           }),

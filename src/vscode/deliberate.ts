@@ -23,7 +23,7 @@ import type { Settings } from "./settingsSchema";
 
 export type { DeliberationRequest } from "./request";
 
-type Ran = { outcome: DeliberateOutcome; used?: UsedModel };
+export type Ran = { outcome: DeliberateOutcome; used?: UsedModel };
 
 export class Deliberations {
   constructor(
@@ -82,7 +82,8 @@ export class Deliberations {
     await this.pickers.show(req.folder, settings.receiptsFolder, outcome.receipt.receipt_id, { cached: outcome.cached });
   }
 
-  private async deliberate(req: DeliberationRequest, settings: Settings, report: Report, signal: AbortSignal): Promise<Ran> {
+  /** One run without the progress notification: the commands wrap it in one, the agent entry points report elsewhere. */
+  async deliberate(req: DeliberationRequest, settings: Settings, report: Report, signal: AbortSignal): Promise<Ran> {
     report("loading…");
     const { deliberate } = loadHeavyBundle();
     const hooks: RunHooks = {

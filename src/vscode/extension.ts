@@ -3,6 +3,7 @@
 // on first need, and the heavy bundle (the core pipeline, discovery, experts, synthesis, signing) on first use.
 import * as vscode from "vscode";
 import { AdrExporter } from "./adrExport";
+import { registerAgentFeatures } from "./agent";
 import { GIT_SCHEME, GitContentProvider } from "./citations";
 import { QuestionCodeLensProvider } from "./codelens";
 import { registerCommand, type CommandHandler, type CommandOptions } from "./commands";
@@ -12,12 +13,14 @@ import { PICKER_VIEW_TYPE, VIEW_ID } from "./constants";
 import { Deliberations } from "./deliberate";
 import { ConsentCommands } from "./egressPreview";
 import { HistoryIndexing } from "./historyIndexing";
+import { LearningSummaries } from "./learningSummary";
 import { Log } from "./log";
 import { ModelChoice } from "./modelChoice";
 import { PickerPanels } from "./pickerPanel";
 import { ReceiptCommands } from "./receiptCommands";
 import { ReceiptIndex, pickedTitle } from "./receiptIndex";
 import { ReceiptsTreeProvider, type TreeNode } from "./receiptsTree";
+import { Redeliberation } from "./redeliberate";
 import { Secrets } from "./secrets";
 
 export { VIEW_ID } from "./constants";
@@ -49,7 +52,8 @@ export function activate(context: vscode.ExtensionContext): DeliberativeSearchAp
   const consentCommands = new ConsentCommands(secrets, log, models, consent, previews);
   const receipts = new ReceiptCommands(index, pickers, log, ownPublicKey);
   const adrExporter = new AdrExporter(index, pickers, secrets, log);
-  const tree = new ReceiptsTreeProvider(index);
+  const learning = new LearningSummaries(index, log, ownPublicKey);
+  const tree = new ReceiptsTreeProvider(index, learning);
   const codeLens = new QuestionCodeLensProvider(index);
   const treeView = vscode.window.createTreeView<TreeNode>(VIEW_ID, { treeDataProvider: tree, showCollapseAll: false });
 
@@ -66,6 +70,7 @@ export function activate(context: vscode.ExtensionContext): DeliberativeSearchAp
     ["copyReceiptMarkdown", (arg) => receipts.copyMarkdown(arg)],
     ["revealReceiptFile", (arg) => receipts.reveal(arg)],
     ["deleteReceipt", (arg) => receipts.delete(arg)],
+    ["redeliberate", (arg) => new Redeliberation(index, deliberations).run(arg), trusted],
     ["exportAsAdr", (arg) => adrExporter.export(arg), trusted],
     ["refreshReceipts", () => index.refreshNow()],
     ["setApiKey", () => setApiKey(secrets)],
@@ -76,6 +81,7 @@ export function activate(context: vscode.ExtensionContext): DeliberativeSearchAp
     log,
     index,
     pickers,
+    learning,
     tree,
     codeLens,
     treeView,
@@ -87,6 +93,7 @@ export function activate(context: vscode.ExtensionContext): DeliberativeSearchAp
       deserializeWebviewPanel: (panel, state) => pickers.restore(panel, state),
     }),
     ...commands.map(([id, handler, opts]) => registerCommand(log, id, handler, opts)),
+    ...registerAgentFeatures(context, { deliberations, index, pickers, models, consent, secrets, receipts, log }),
   );
   log.info(`activated (VS Code ${vscode.version}, ${vscode.workspace.isTrusted ? "trusted" : "restricted"} workspace)`);
 

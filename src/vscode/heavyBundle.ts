@@ -11,12 +11,16 @@ import type * as AdrExport from "../core/adrExport";
 import type * as Classify from "../core/classify";
 import type * as Config from "../core/config";
 import type * as Discovery from "../core/internal/discovery";
+import type * as Learning from "../core/learning/load";
 import type * as Pipeline from "../core/pipeline";
 import type * as Signing from "../core/receipts/signing";
 import type * as Store from "../core/receipts/store";
+import type * as Freshness from "../core/receipts/freshness";
+import type * as ReceiptDiff from "../core/receipts/diff";
 import type * as Trust from "../core/receipts/trust";
 import type * as Render from "../core/render";
 import type * as ProtocolSchemas from "../shared/protocolSchemas";
+import type * as AgentInput from "./agentInput";
 import type * as Models from "./models";
 import type * as SettingsSchema from "./settingsSchema";
 
@@ -27,12 +31,16 @@ const adrExport = once(() => require("../core/adrExport") as typeof AdrExport);
 const config = once(() => require("../core/config") as typeof Config);
 const discovery = once(() => require("../core/internal/discovery") as typeof Discovery);
 const store = once(() => require("../core/receipts/store") as typeof Store);
+const freshness = once(() => require("../core/receipts/freshness") as typeof Freshness);
+const receiptDiff = once(() => require("../core/receipts/diff") as typeof ReceiptDiff);
 const signing = once(() => require("../core/receipts/signing") as typeof Signing);
 const trust = once(() => require("../core/receipts/trust") as typeof Trust);
+const learning = once(() => require("../core/learning/load") as typeof Learning);
 const render = once(() => require("../core/render") as typeof Render);
 const protocolSchemas = once(() => require("../shared/protocolSchemas") as typeof ProtocolSchemas);
 const settingsSchema = once(() => require("./settingsSchema") as typeof SettingsSchema);
 const models = once(() => require("./models") as typeof Models);
+const agentInput = once(() => require("./agentInput") as typeof AgentInput);
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 // Deliberation: the pipeline, its question limit, and the discovery scan behind staleness.
@@ -56,6 +64,14 @@ export const verifyReceiptSignature = lazy(signing, "verifyReceiptSignature");
 export const readAllowedSigners = lazy(trust, "readAllowedSigners");
 export const describeTrust = lazy(trust, "describeTrust");
 export const receiptToMarkdown = lazy(render, "receiptToMarkdown");
+export const readEvidence = lazy(store, "readEvidence");
+
+// Receipt freshness (cited lines re-hashed, the artifact set re-scanned) and the comparison of two receipts.
+export const checkFreshnessAll = lazy(freshness, "checkFreshnessAll");
+export const diffReceipts = lazy(receiptDiff, "diffReceipts");
+
+// Learning from picks: the sidebar's agreement rate and learned weights.
+export const learningSummary = lazy(learning, "learningSummary");
 
 // Export as ADR: the plan (what would be written), its pre-write checks, and the export recorded in the receipt.
 export const planAdrExport = lazy(adrExport, "planAdrExport");
@@ -73,6 +89,9 @@ export const resolveChatModel = lazy(models, "resolveChatModel");
 export const modelStack = lazy(models, "modelStack");
 export const egressPreviewText = lazy(models, "egressPreviewText");
 export const externalEgressLines = lazy(models, "externalEgressLines");
+
+// The language-model tool's input check (agentTool.ts).
+export const parseAgentToolInput = lazy(agentInput, "parseAgentToolInput");
 
 function once<T>(load: () => T): () => T {
   let m: T | undefined;

@@ -7,6 +7,7 @@ import { oneLine } from "../core/text";
 import type { Receipt } from "../core/schemas";
 import { fallbackOf, planFallbackOf } from "../core/fallback";
 import { answer, type HostToWebview, type PickerModel, type RequestHandlers, type RequestParams, type RequestResult } from "../shared/protocol";
+import { changesFor } from "./changesPanel";
 import { openCitation } from "./citations";
 import { readSettings } from "./config";
 import { PICKER_VIEW_TYPE } from "./constants";
@@ -122,6 +123,9 @@ export class PickerPanels implements vscode.Disposable {
     const { verifyReceiptSignature } = loadHeavyBundle();
     const model = pickerModel(state.folder, state.receiptsDir, state.receipt, verifyReceiptSignature(state.raw), state.cached);
     this.post(state, { type: "render", model });
+    // An earlier deliberation of the same question: the "What changed since <date>" panel follows the render.
+    const changes = await changesFor(this.index, state.folder, state.receiptsDir, state.receipt).catch((err) => void this.log.warn(`comparing with the earlier receipt failed: ${oneLine(err)}`));
+    if (changes) this.post(state, { type: "changes", changes });
   }
 
   private post(state: PanelState, message: HostToWebview): void {

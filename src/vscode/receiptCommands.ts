@@ -67,30 +67,13 @@ export class ReceiptCommands {
    * signer), evidence hashes, and whether citations still resolve. The details go to the log.
    */
   async verify(arg?: unknown): Promise<void> {
-    const { verifyEntry, loadReceiptFile, readAllowedSigners } = loadHeavyBundle();
     await this.index.refreshNow();
     const targets = arg ? [await this.resolve(arg, "Verify which receipt?")].filter((x): x is IndexedReceipt => !!x) : this.index.all();
     if (targets.length === 0) {
       void vscode.window.showInformationMessage("Deliberative Search: there are no receipts to verify.");
       return;
     }
-    let ownPem: string | undefined;
-    try {
-      ownPem = await this.ownPublicKey?.();
-    } catch (err) {
-      this.log.warn(`the signing key could not be read: ${oneLine(err)}`);
-    }
-    let valid = 0;
-    const problems: string[] = [];
-    for (const t of targets) {
-      const repo = t.folder.uri.fsPath;
-      const signers = await readAllowedSigners(repo, t.receiptsDir);
-      const v = await verifyEntry(repo, await loadReceiptFile(t.file), { ownPublicKeyPem: ownPem, signers, dirName: t.receiptsDir });
-      const line = `${t.folder.name}/${t.receiptsDir}/${t.receiptId}.json: ${v.signature === "valid" ? `signature valid; ${v.summary}` : `signature ${v.signature} (${v.reason ?? "?"})`}${v.unresolved.length ? `; ${v.unresolved.length} citation(s) no longer resolve: ${v.unresolved.join(", ")}` : ""}`;
-      this.log.info(`verify ${line}`);
-      if (v.ok && v.unresolved.length === 0) valid++;
-      else problems.push(line);
-    }
+    const { valid, problems } = await this.check(targets);
     if (problems.length === 0) {
       void vscode.window.showInformationMessage(`Deliberative Search: ${valid} receipt(s) verified: signatures valid and trusted, evidence intact, all citations resolve.`);
     } else {
@@ -100,6 +83,31 @@ export class ReceiptCommands {
       );
       if (choice) this.log.show();
     }
+  }
+
+  /** Checks receipts (each verified line goes to the log): how many passed, and one line per problem. */
+  async check(targets: IndexedReceipt[]): Promise<{ valid: number; problems: string[]; lines: string[] }> {
+    const { verifyEntry, loadReceiptFile, readAllowedSigners } = loadHeavyBundle();
+    let ownPem: string | undefined;
+    try {
+      ownPem = await this.ownPublicKey?.();
+    } catch (err) {
+      this.log.warn(`the signing key could not be read: ${oneLine(err)}`);
+    }
+    let valid = 0;
+    const problems: string[] = [];
+    const lines: string[] = [];
+    for (const t of targets) {
+      const repo = t.folder.uri.fsPath;
+      const signers = await readAllowedSigners(repo, t.receiptsDir);
+      const v = await verifyEntry(repo, await loadReceiptFile(t.file), { ownPublicKeyPem: ownPem, signers, dirName: t.receiptsDir });
+      const line = `${t.folder.name}/${t.receiptsDir}/${t.receiptId}.json: ${v.signature === "valid" ? `signature valid; ${v.summary}` : `signature ${v.signature} (${v.reason ?? "?"})`}${v.unresolved.length ? `; ${v.unresolved.length} citation(s) no longer resolve: ${v.unresolved.join(", ")}` : ""}`;
+      this.log.info(`verify ${line}`);
+      lines.push(line);
+      if (v.ok && v.unresolved.length === 0) valid++;
+      else problems.push(line);
+    }
+    return { valid, problems, lines };
   }
 
   private async markdown(e: IndexedReceipt): Promise<string | undefined> {

@@ -1,10 +1,12 @@
 // One cached view of the receipts of every workspace folder, shared by the sidebar, the CodeLens and the picker.
 // Loaded on first need (never at activation), refreshed by FileSystemWatcher events (debounced), and keyed by the
-// normalised question so provideCodeLenses is a map lookup. Staleness (the ADR / docs set changed since the
-// receipt was made) needs a discovery scan, so it is computed lazily, only when the sidebar asks for it.
+// normalised question so provideCodeLenses is a map lookup. Freshness (cited lines changed, an artifact appeared;
+// core/receipts/freshness.ts) re-reads cited files and may scan the artifacts, so it is computed lazily, when the
+// sidebar or a CodeLens asks, once per folder, and again only after a document in that folder changed.
 import * as vscode from "vscode";
 import { UNDECIDABLE } from "../core/constants";
 import type { Receipt } from "../core/schemas";
+import type { Freshness } from "../core/receipts/freshness";
 import type { ReceiptEntry } from "../core/receipts/store";
 import type { TrustLevel } from "../core/receipts/trust";
 import { SECTION } from "./constants";
@@ -32,8 +34,17 @@ export interface IndexedReceipt {
   signer?: string;
   /** Key id of the signing key. */
   keyId?: string;
-  /** undefined until computed. */
+  /** undefined until computed: true when the freshness check calls it stale (evidence changed or new evidence). */
   stale?: boolean;
+  /** The evidence freshness, undefined until computed; `freshnessGen` is the folder's generation it was computed at. */
+  freshness?: Freshness;
+  freshnessGen?: number;
+}
+
+/** "evidence changed" / "new evidence" for a stale receipt, undefined otherwise. */
+export function staleLabel(e: Pick<IndexedReceipt, "freshness">): string | undefined {
+  const state = e.freshness?.state;
+  return state === "evidence-changed" ? "evidence changed" : state === "new-evidence" ? "new evidence" : undefined;
 }
 
 export function questionKey(question: string): string {
@@ -53,7 +64,9 @@ export class ReceiptIndex implements vscode.Disposable {
   private dirty = true;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private watchers: vscode.Disposable[] = [];
-  private artifactHashes = new Map<string, Promise<string | undefined>>();
+  /** Per folder: bumped whenever a document there changes, so freshness computed before is out of date. */
+  private freshnessGen = new Map<string, number>();
+  private freshnessRun: Promise<void> | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly disposables: vscode.Disposable[] = [this.changed];
   readonly onDidChange = this.changed.event;
@@ -70,7 +83,7 @@ export class ReceiptIndex implements vscode.Disposable {
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(SECTION)) {
-          this.artifactHashes.clear();
+          for (const f of vscode.workspace.workspaceFolders ?? []) this.bumpFreshness(f);
           if (this.loaded) this.rewatch();
           this.invalidate();
         }
@@ -142,13 +155,33 @@ export class ReceiptIndex implements vscode.Disposable {
       const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `${dir}/*.json`));
       const onEvent = () => this.invalidate();
       this.watchers.push(watcher, watcher.onDidCreate(onEvent), watcher.onDidChange(onEvent), watcher.onDidDelete(onEvent));
-      // Artifact edits (ADRs, docs) make receipts stale: drop the cached artifact hash of that folder.
+      // Artifact edits (ADRs, docs) may make receipts stale: their freshness is computed again.
       const docs = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, "**/*.{md,mdc,mdx}"));
-      const onDoc = () => {
-        if (this.artifactHashes.delete(folder.uri.toString())) this.changed.fire();
-      };
+      const onDoc = () => this.bumpFreshness(folder);
       this.watchers.push(docs, docs.onDidCreate(onDoc), docs.onDidChange(onDoc), docs.onDidDelete(onDoc));
     }
+    // Any other cited file (a canonical file a doc names) changes through a save, a delete or a rename here.
+    const onFile = (uri: vscode.Uri) => {
+      const folder = vscode.workspace.getWorkspaceFolder(uri);
+      if (folder && this.cites(folder, uri)) this.bumpFreshness(folder);
+    };
+    this.watchers.push(
+      vscode.workspace.onDidSaveTextDocument((d) => onFile(d.uri)),
+      vscode.workspace.onDidDeleteFiles((e) => e.files.forEach(onFile)),
+      vscode.workspace.onDidRenameFiles((e) => e.files.forEach((f) => onFile(f.oldUri))),
+    );
+  }
+
+  /** Whether a receipt of the folder cites this file (workspace-relative path). */
+  private cites(folder: vscode.WorkspaceFolder, uri: vscode.Uri): boolean {
+    const rel = vscode.workspace.asRelativePath(uri, false);
+    return this.entries.some((e) => e.folder.uri.toString() === folder.uri.toString() && e.receipt?.payload.citations.some((c) => c.path_or_url === rel));
+  }
+
+  private bumpFreshness(folder: vscode.WorkspaceFolder): void {
+    const key = folder.uri.toString();
+    this.freshnessGen.set(key, (this.freshnessGen.get(key) ?? 0) + 1);
+    this.changed.fire();
   }
 
   private async load(): Promise<void> {
@@ -198,7 +231,9 @@ export class ReceiptIndex implements vscode.Disposable {
               ...(v.trust ? { trust: v.trust } : {}),
               ...(v.signer ? { signer: v.signer } : {}),
               ...(v.key_id ? { keyId: v.key_id } : {}),
-              ...(previous?.receipt?.artifact_set_hash === r.artifact_set_hash && previous.stale !== undefined ? { stale: previous.stale } : {}),
+              ...(previous?.freshness && previous.receipt?.signature === r.signature
+                ? { stale: previous.stale, freshness: previous.freshness, freshnessGen: previous.freshnessGen }
+                : {}),
             };
           }),
         );
@@ -221,45 +256,67 @@ export class ReceiptIndex implements vscode.Disposable {
     this.byKey = byKey;
   }
 
-  /** Computes staleness for every receipt (one discovery scan per folder, cached until docs change). */
-  async computeStaleness(): Promise<void> {
+  /**
+   * Computes the freshness of every receipt whose freshness is missing or out of date: one check per folder (its
+   * reads, commit lookup and artifact scan shared). Concurrent callers share one run.
+   */
+  computeStaleness(): Promise<void> {
+    this.freshnessRun ??= this.runFreshness().finally(() => {
+      this.freshnessRun = undefined;
+    });
+    return this.freshnessRun;
+  }
+
+  private async runFreshness(): Promise<void> {
+    const byFolder = new Map<string, IndexedReceipt[]>();
+    for (const e of this.entries) {
+      if (!e.receipt || !e.raw) continue;
+      const key = e.folder.uri.toString();
+      byFolder.set(key, [...(byFolder.get(key) ?? []), e]);
+    }
     let changed = false;
     await Promise.all(
-      this.entries.map(async (e) => {
-        if (!e.receipt) return;
-        const hash = await this.artifactHash(e.folder);
-        if (hash === undefined) return;
-        const stale = hash !== e.receipt.artifact_set_hash;
-        if (e.stale !== stale) {
-          e.stale = stale;
-          changed = true;
+      [...byFolder.entries()].map(async ([key, list]) => {
+        const gen = this.freshnessGen.get(key) ?? 0;
+        if (list.every((e) => e.freshnessGen === gen)) return;
+        const folder = list[0]!.folder;
+        try {
+          const { checkFreshnessAll } = loadHeavyBundle();
+          const entries = list.map((e) => ({ state: "ok" as const, receipt_id: e.receiptId, file: e.file, receipt: e.receipt!, raw: e.raw! }));
+          const results = await checkFreshnessAll(folder.uri.fsPath, entries, { config: toDeliberationConfig(readSettings(folder)), dirName: list[0]!.receiptsDir });
+          for (const e of list) {
+            const f = results.get(e.receiptId);
+            if (!f) continue;
+            const stale = f.state === "evidence-changed" || f.state === "new-evidence";
+            if (e.freshness?.summary !== f.summary || e.stale !== stale) changed = true;
+            Object.assign(e, { freshness: f, freshnessGen: gen, stale });
+          }
+        } catch (err) {
+          // Not retried until something in the folder changes again.
+          for (const e of list) e.freshnessGen = gen;
+          this.log.warn(`freshness check failed for ${folder.name}: ${String(err)}`);
         }
       }),
     );
-    if (changed) this.changed.fire();
+    // A document changed while this ran: whoever shows freshness asks again.
+    if (changed || this.hasUncomputedStaleness()) this.changed.fire();
   }
 
   hasUncomputedStaleness(): boolean {
-    return this.entries.some((e) => e.receipt && e.stale === undefined);
+    return this.entries.some((e) => e.receipt && e.freshnessGen !== (this.freshnessGen.get(e.folder.uri.toString()) ?? 0));
   }
 
-  private artifactHash(folder: vscode.WorkspaceFolder): Promise<string | undefined> {
-    const key = folder.uri.toString();
-    let p = this.artifactHashes.get(key);
-    if (!p) {
-      p = (async () => {
-        try {
-          const { discoverArtifacts, resolveConfig } = loadHeavyBundle();
-          const config = resolveConfig(toDeliberationConfig(readSettings(folder)));
-          return (await discoverArtifacts(folder.uri.fsPath, config)).hash;
-        } catch (err) {
-          this.log.warn(`staleness check failed for ${folder.name}: ${String(err)}`);
-          return undefined;
-        }
-      })();
-      this.artifactHashes.set(key, p);
-    }
-    return p;
+  /** The receipts of the same question (same question_hash) in the same folder made before this one, newest first. */
+  earlierReceipts(folder: vscode.WorkspaceFolder, receipt: Receipt): IndexedReceipt[] {
+    return this.entries.filter(
+      (e) =>
+        e.receipt &&
+        e.state !== "invalid" &&
+        e.folder.uri.toString() === folder.uri.toString() &&
+        e.receipt.question_hash === receipt.question_hash &&
+        e.receipt.receipt_id !== receipt.receipt_id &&
+        e.receipt.created_at < receipt.created_at,
+    );
   }
 
   /** Accepted vs overridden picks: the operator-pick agreement signal. */

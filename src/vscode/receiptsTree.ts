@@ -1,7 +1,8 @@
 // The "Deliberations" sidebar: a summary row (accepted vs overridden), then every receipt, newest first, grouped
 // by workspace folder when there are several. A corrupt file is a row of its own and never breaks the tree.
 import * as vscode from "vscode";
-import { pickedTitle, type IndexedReceipt, type ReceiptIndex } from "./receiptIndex";
+import { pickedTitle, staleLabel, type IndexedReceipt, type ReceiptIndex } from "./receiptIndex";
+import { learningDescription, learningMarkdown, type LearningSummaries } from "./learningSummary";
 
 export type TreeNode =
   | { kind: "summary" }
@@ -20,10 +21,14 @@ export class ReceiptsTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
   private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [this.changed];
-  private stalenessRun: Promise<void> | undefined;
 
-  constructor(private readonly index: ReceiptIndex) {
+  constructor(
+    private readonly index: ReceiptIndex,
+    /** Agreement and learned weights for the summary row (learning from picks). */
+    private readonly learning?: LearningSummaries,
+  ) {
     this.disposables.push(index.onDidChange(() => this.changed.fire(undefined)));
+    if (learning) this.disposables.push(learning.onDidChange(() => this.changed.fire(undefined)));
   }
 
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
@@ -49,13 +54,15 @@ export class ReceiptsTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
       const s = this.index.summary();
       const item = new vscode.TreeItem(`${s.accepted} accepted · ${s.overridden} overridden`, vscode.TreeItemCollapsibleState.None);
       item.id = "summary";
-      item.description = s.pending ? `${s.pending} pending` : undefined;
+      const learned = this.learning ? learningDescription(this.learning.get()) : undefined;
+      item.description = [s.pending ? `${s.pending} pending` : "", learned ?? ""].filter(Boolean).join(" · ") || undefined;
       item.iconPath = new vscode.ThemeIcon("graph");
       const decided = s.accepted + s.overridden;
       const rate = decided ? Math.round((s.accepted / decided) * 100) : undefined;
       item.tooltip = new vscode.MarkdownString(
         `**Operator-pick agreement**\n\n${s.accepted} recommendation(s) accepted, ${s.overridden} overridden, ${s.pending} pending` +
-          (rate !== undefined ? `\n\nAgreement: **${rate}%** of decided receipts` : ""),
+          (rate !== undefined ? `\n\nAgreement: **${rate}%** of decided receipts` : "") +
+          (this.learning ? learningMarkdown(this.learning.get()) : ""),
       );
       item.contextValue = "summary";
       return item;
@@ -70,12 +77,10 @@ export class ReceiptsTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
     return receiptItem(node.entry);
   }
 
-  /** Staleness needs a discovery scan: run it in the background once the tree is showing. */
+  /** Freshness re-reads cited files (and may scan the artifacts): run it in the background once the tree is showing. */
   private scheduleStaleness(): void {
-    if (this.stalenessRun || !this.index.hasUncomputedStaleness()) return;
-    this.stalenessRun = this.index.computeStaleness().finally(() => {
-      this.stalenessRun = undefined;
-    });
+    if (!this.index.hasUncomputedStaleness()) return;
+    void this.index.computeStaleness();
   }
 
   dispose(): void {
@@ -93,7 +98,7 @@ function receiptItem(e: IndexedReceipt): vscode.TreeItem {
   const signer = signerLabel(e);
   if (e.state === "corrupt") item.description = "corrupt";
   else if (e.state === "invalid") item.description = `${picked ?? "pending"} · signature invalid`;
-  else item.description = `${picked ?? "pending"}${e.state === "overridden" ? " (override)" : ""}${exportedLabel(e)}${stale ? " · stale" : ""}${signer ? ` · ${signer}` : ""}`;
+  else item.description = `${picked ?? "pending"}${e.state === "overridden" ? " (override)" : ""}${exportedLabel(e)}${stale ? ` · stale: ${staleLabel(e) ?? "evidence changed"}` : ""}${signer ? ` · ${signer}` : ""}`;
 
   item.iconPath = stateIcon(e.state, stale);
   item.contextValue = `receipt.${e.state}${stale ? ".stale" : ""}`;
@@ -101,7 +106,8 @@ function receiptItem(e: IndexedReceipt): vscode.TreeItem {
   md.supportThemeIcons = true;
   if (r) {
     md.appendMarkdown(`**${escapeMd(r.question)}**\n\n`);
-    md.appendMarkdown(`State: ${STATE_LABEL[e.state]}${stale ? " · **stale**: the ADR / docs set changed since this receipt was made" : ""}\n\n`);
+    md.appendMarkdown(`State: ${STATE_LABEL[e.state]}\n\n`);
+    appendFreshness(md, e);
     const rec = r.payload.options.find((o) => o.id === r.payload.recommendation.option_id);
     md.appendMarkdown(`Recommended: ${escapeMd(rec?.title ?? "undecidable on current evidence")} (${r.payload.recommendation.confidence})\n\n`);
     if (r.operator_pick) {
@@ -130,6 +136,33 @@ export function exportedLabel(e: Pick<IndexedReceipt, "state" | "receipt">): str
   const last = e.state === "invalid" || e.state === "corrupt" ? undefined : e.receipt?.adr_exports?.at(-1);
   return last ? ` · exported → ${last.path}` : "";
 }
+
+/** The freshness in the tooltip: which citations changed (id, path:lines, why), or which artifacts are new. */
+function appendFreshness(md: vscode.MarkdownString, e: IndexedReceipt): void {
+  const f = e.freshness;
+  if (!f) return;
+  if (f.state === "evidence-changed") {
+    md.appendMarkdown(`$(history) **Stale: evidence changed** since this receipt was made:\n\n`);
+    for (const c of f.changed.slice(0, 10)) md.appendMarkdown(`- \`${c.id.replace(/`/g, "")}\` ${escapeMd(c.location)} (${escapeMd(REASONS[c.reason] ?? c.reason)})\n`);
+    if (f.changed.length > 10) md.appendMarkdown(`- … and ${f.changed.length - 10} more\n`);
+    md.appendMarkdown("\nRe-deliberate to see what changed.\n\n");
+  } else if (f.state === "new-evidence") {
+    md.appendMarkdown(`$(history) **Stale: new evidence**: ${f.new_artifacts.length} artifact(s) appeared since this receipt: ${escapeMd(f.new_artifacts.slice(0, 5).join(", "))}\n\n`);
+  } else if (f.state === "unchecked") {
+    md.appendMarkdown("Evidence unchecked: this receipt predates content hashes.\n\n");
+  } else if (f.state === "fresh") {
+    md.appendMarkdown(`Evidence fresh: ${f.checked} cited item(s) unchanged${f.moved.length ? ` (${f.moved.length} moved)` : ""}.\n\n`);
+  }
+}
+
+const REASONS: Record<string, string> = {
+  changed: "cited lines changed",
+  missing: "file deleted",
+  outside: "resolves outside the repository",
+  "lines-gone": "cited lines no longer exist",
+  unreadable: "file unreadable",
+  "commit-missing": "commit no longer in the repository",
+};
 
 /** "signed by <name>" for a trusted signer, "untrusted signer" otherwise; undefined for a corrupt or invalid receipt. */
 export function signerLabel(e: Pick<IndexedReceipt, "state" | "trust" | "signer">): string | undefined {

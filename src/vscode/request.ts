@@ -16,6 +16,8 @@ export interface DeliberationRequest {
   raw?: string;
   context?: { file?: string; line?: number; text?: string };
   force?: boolean;
+  /** Re-mine even when the turn cache holds an answer (re-deliberating a stale receipt). */
+  fresh?: boolean;
 }
 
 export interface RunHooks {
@@ -39,6 +41,7 @@ export function buildDeliberateRequest(req: DeliberationRequest, settings: Setti
     ...(req.raw !== undefined ? { classifyText: req.raw } : {}),
     force: !!req.force,
     ...(hooks.preview ? { writeReceipt: false, useCache: false } : {}),
+    ...(req.fresh ? { useCache: false } : {}),
     signingKey: hooks.signingKey,
     signal: hooks.signal,
     onProgress: hooks.onProgress,

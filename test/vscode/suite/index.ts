@@ -14,6 +14,7 @@ import { readSettings } from "../../../src/vscode/config";
 import { toModelSettings, type ModelSettings } from "../../../src/vscode/modelSettings";
 import { CONSENT_STATE_KEY, ModelConsent } from "../../../src/vscode/consent";
 import type { DeliberativeSearchApi } from "../../../src/vscode/extension";
+import { registerAgentTests } from "./agent";
 import { classifyLanguageModelError, pickLanguageModel, resolveChatModel } from "../../../src/vscode/models";
 
 const EXTENSION_ID = "deliberative-search.deliberative-search";
@@ -332,6 +333,8 @@ test("a corrupt receipt is listed as corrupt and never breaks the index", async 
   assert.ok(states.includes("picked"));
   await vscode.workspace.fs.delete(vscode.Uri.file(join(dir, "corrupt-receipt.json")));
 });
+
+registerAgentTests(test);
 
 export async function run(): Promise<void> {
   let failed = 0;

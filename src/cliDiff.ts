@@ -1,0 +1,59 @@
+// `deliberate diff <receipt_a> <receipt_b> [--json] [--repo DIR]`: compares two deliberations of one question
+// (core/receipts/diff.ts). Receipts of different questions are bad input (exit 2). A receipt whose signature does
+// not verify is still compared, but said so on stderr and in the JSON (`signatures`), since its content is unproven.
+import { diffReceipts, describeDiff, sameQuestion } from "./core/receipts/diff";
+import { verifyReceiptSignature } from "./core/receipts/signing";
+import { DEFAULT_RECEIPTS_DIR, ReceiptInputError, loadReceiptFile, readEvidence, receiptPath, type ReceiptEntry } from "./core/receipts/store";
+import { resolveInside } from "./core/contain";
+import { terminalSafeJson, terminalSafeLine } from "./core/sanitize";
+import type { FusedEvidence, Receipt } from "./core/schemas";
+import { UsageError, parseOptions, repoOption } from "./cliCommon";
+
+export const DIFF_USAGE = "deliberate diff <receipt_a> <receipt_b> [--json] [--repo DIR]";
+
+export interface DiffIo {
+  out: (s: string) => void;
+  err: (s: string) => void;
+}
+
+/** A receipt by id (a path to a receipt file under the receipts folder is accepted too). */
+async function loadOne(repo: string, arg: string): Promise<Extract<ReceiptEntry, { state: "ok" }>> {
+  const id = arg.replace(/^.*[\\/]/, "").replace(/\.json$/, "");
+  let file: string;
+  try {
+    file = receiptPath(repo, id, DEFAULT_RECEIPTS_DIR);
+  } catch {
+    throw new ReceiptInputError(`invalid receipt id: ${JSON.stringify(arg.slice(0, 100))}`);
+  }
+  if (!(await resolveInside(repo, `${DEFAULT_RECEIPTS_DIR}/${id}.json`))) throw new ReceiptInputError(`unknown receipt: ${id}`);
+  const entry = await loadReceiptFile(file);
+  if (entry.state === "corrupt") throw new ReceiptInputError(`receipt ${id} is corrupt: ${entry.error}`);
+  return entry;
+}
+
+async function evidenceOf(repo: string, r: Receipt): Promise<FusedEvidence[] | undefined> {
+  return readEvidence(repo, r.evidence_ref, DEFAULT_RECEIPTS_DIR).catch(() => undefined);
+}
+
+export async function diffCommand(argv: string[], io: DiffIo): Promise<number> {
+  const { values, positionals } = parseOptions(argv, { repo: { type: "string" }, json: { type: "boolean" } }, { usage: DIFF_USAGE });
+  if (positionals.length !== 2) throw new UsageError(`diff needs two receipt ids (usage: ${DIFF_USAGE})`);
+  const repo = repoOption(values.repo as string | undefined);
+  const [a, b] = await Promise.all(positionals.map((p) => loadOne(repo, p)));
+  if (!sameQuestion(a.receipt, b.receipt)) {
+    throw new ReceiptInputError(`the receipts answer different questions ("${a.receipt.question.slice(0, 80)}" and "${b.receipt.question.slice(0, 80)}"); diff compares two deliberations of one question`);
+  }
+  const [evA, evB] = await Promise.all([evidenceOf(repo, a.receipt), evidenceOf(repo, b.receipt)]);
+  const diff = diffReceipts(a.receipt, b.receipt, { first: evA, second: evB });
+  const signatures = Object.fromEntries([a, b].map((e) => [e.receipt_id, verifyReceiptSignature(e.raw).ok ? "valid" : "invalid"]));
+  for (const [id, state] of Object.entries(signatures)) {
+    if (state === "invalid") io.err(`deliberate: warning: receipt ${id} does not verify (its signature is invalid); compared anyway`);
+  }
+  if (values.json) {
+    io.out(terminalSafeJson(JSON.stringify({ ...diff, signatures }, null, 2)));
+    return 0;
+  }
+  io.out(terminalSafeLine(`Question: ${diff.question}`));
+  for (const line of describeDiff(diff)) io.out(terminalSafeLine(line));
+  return 0;
+}
