@@ -98,7 +98,7 @@ function receiptItem(e: IndexedReceipt): vscode.TreeItem {
   const signer = signerLabel(e);
   if (e.state === "corrupt") item.description = "corrupt";
   else if (e.state === "invalid") item.description = `${picked ?? "pending"} · signature invalid`;
-  else item.description = `${picked ?? "pending"}${e.state === "overridden" ? " (override)" : ""}${exportedLabel(e)}${stale ? ` · stale: ${staleLabel(e) ?? "evidence changed"}` : ""}${signer ? ` · ${signer}` : ""}`;
+  else item.description = `${picked ?? "pending"}${e.state === "overridden" ? " (override)" : ""}${stale ? ` · stale: ${staleLabel(e) ?? "evidence changed"}` : ""}${exportedLabel(e)}${signer ? ` · ${signer}` : ""}`;
 
   item.iconPath = stateIcon(e.state, stale);
   item.contextValue = `receipt.${e.state}${stale ? ".stale" : ""}`;

@@ -101,6 +101,9 @@ async function sidebarShowsExported(ctx: E2EContext): Promise<void> {
   await row.locator(".label-name, .monaco-icon-label").first().hover();
   await page.waitForTimeout(1200); // the tooltip names the ADR, its format and when
   await screenshot(page, "sidebar-exported.png");
+  // Leave no tooltip open: the next step hovers this row again and must see a fresh one.
+  await page.mouse.move(900, 10);
+  await page.keyboard.press("Escape");
 }
 
 export const adrExportSteps: Step[] = [
