@@ -101,9 +101,17 @@ async function sidebarShowsExported(ctx: E2EContext): Promise<void> {
   await row.locator(".label-name, .monaco-icon-label").first().hover();
   await page.waitForTimeout(1200); // the tooltip names the ADR, its format and when
   await screenshot(page, "sidebar-exported.png");
-  // Leave no tooltip open: the next step hovers this row again and must see a fresh one.
+  // Leave the side bar as wide as it was and no tooltip open: the next steps hover these rows again.
   await page.mouse.move(900, 10);
   await page.keyboard.press("Escape");
+  const wide = await page.locator(".part.sidebar").boundingBox();
+  if (box && wide && wide.width > box.width + 50) {
+    await page.mouse.move(wide.x + wide.width + 1, wide.y + 600);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width, wide.y + 600, { steps: 8 });
+    await page.mouse.up();
+  }
+  await page.mouse.move(box ? box.x + box.width + 400 : 900, 600);
 }
 
 export const adrExportSteps: Step[] = [
