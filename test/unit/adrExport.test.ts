@@ -9,7 +9,8 @@ import { applyAdrPlan, exportAdr, planAdrExport, AdrExportError, AdrExportRefuse
 import { parseAdr } from "../../src/core/internal/adr";
 import { deliberate } from "../../src/core/pipeline";
 import { generateSigningKey, verifyReceiptSignature, type SigningKey } from "../../src/core/receipts/signing";
-import { readReceipt, recordAdrExport, recordPick } from "../../src/core/receipts/store";
+import { listReceipts, readReceipt, recordAdrExport, recordPick } from "../../src/core/receipts/store";
+import { checkFreshnessAll } from "../../src/core/receipts/freshness";
 import { toRankedRows } from "../../src/core/fuse";
 import type { Receipt } from "../../src/core/schemas";
 import { EVENTS_Q, RABBIT_ADR, createLayoutRepo, type LayoutName } from "../fixtures/adrLayouts";
@@ -116,6 +117,8 @@ describe("export an overridden receipt as an ADR, per layout", () => {
   it("an accepted recommendation exports without superseding anything, and the receipt records the export", async () => {
     const repo = layoutRepo("madr");
     const receipt = await deliberated(repo);
+    const sibling = await deliberate({ repo, question: EVENTS_Q, signingKey: key, force: true, useCache: false });
+    assert.ok(sibling.kind === "deliberated" && sibling.receipt.receipt_id !== receipt.receipt_id);
     await recordPick(repo, receipt.receipt_id, { option_id: receipt.payload.recommendation.option_id }, key);
     const { plan, written } = await exportAdr(repo, receipt.receipt_id, { ownPublicKeyPem: key.publicKeyPem });
     assert.deepEqual(written, [plan.path]);
@@ -127,6 +130,14 @@ describe("export an overridden receipt as an ADR, per layout", () => {
     assert.equal(updated.adr_exports?.[0]?.path, plan.path);
     assert.ok(verifyReceiptSignature(JSON.parse(readFileSync(join(repo, ".deliberations", `${receipt.receipt_id}.json`), "utf8"))).ok);
     assert.equal((await readReceipt(repo, receipt.receipt_id)).adr_exports?.length, 1);
+    // The ADR a receipt was exported as is its own decision, not new evidence against it; for a receipt made at
+    // the same time that was not exported, the new ADR is new evidence.
+    const freshness = await checkFreshnessAll(repo, await listReceipts(repo));
+    assert.equal(freshness.get(receipt.receipt_id)?.state, "fresh", freshness.get(receipt.receipt_id)?.summary);
+    if (sibling.kind === "deliberated") {
+      assert.equal(freshness.get(sibling.receipt.receipt_id)?.state, "new-evidence");
+      assert.deepEqual(freshness.get(sibling.receipt.receipt_id)?.new_artifacts, [plan.path]);
+    }
   });
 
   it("--no-supersede (supersede: false) leaves the old ADR alone but still lists it as a candidate", async () => {
