@@ -40,6 +40,7 @@ import { INDEX_USAGE, historyOptionsForCli, indexCommand } from "./cliIndex";
 import { STATS_USAGE, statsCommand } from "./cliStats";
 import { freshnessDetail, freshnessJson, freshnessOf } from "./cliFreshness";
 import { DIFF_USAGE, diffCommand } from "./cliDiff";
+import { ADR_USAGE, adrCommand } from "./cliAdr";
 
 const USAGE = `usage:
   deliberate "<question>" [--repo DIR] [--json] [--shape option-picker|ranked-evidence] [--offline] [--force] [--no-receipt]
@@ -55,7 +56,8 @@ const USAGE = `usage:
   ${INDEX_USAGE}
   ${STATS_USAGE}
   ${DIFF_USAGE}
-  deliberate mcp [--repo DIR]... [--offline] [--provider openai|none] [--base-url URL] [--model NAME] [--keep-internal-local]`;
+  deliberate mcp [--repo DIR]... [--offline] [--provider openai|none] [--base-url URL] [--model NAME] [--keep-internal-local]
+  ${ADR_USAGE}`;
 
 interface Io {
   out: (s: string) => void;
@@ -94,6 +96,7 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
     if (first === "stats") return await statsCommand(argv.slice(1), io);
     if (first === "diff") return await diffCommand(argv.slice(1), io);
     if (first === "mcp") return await (await import("./cliMcp")).mcpCommand(argv.slice(1), rawIo.env);
+    if (first === "adr") return await adrCommand(argv.slice(1), io);
     return await deliberateCommand(argv, io);
   } catch (err) {
     if (err instanceof UsageError || err instanceof DeliberationError || err instanceof ReceiptsDirError || err instanceof ReceiptInputError) {

@@ -460,6 +460,7 @@ function renderToolbar(m: PickerModel): HTMLElement {
           "Override with reason…",
         )
       : null,
+    m.operatorPick ? h("vscode-button", { secondary: true, id: "export-adr", onclick: onClick("exportAdr", {}) }, "Export as ADR…") : null,
     h(
       "vscode-button",
       { secondary: true, id: "open-json", onclick: onClick("openReceiptFile", {}) },

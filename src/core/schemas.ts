@@ -244,6 +244,17 @@ export const PickRecordSchema = OperatorPickSchema.extend({
 });
 export type PickRecord = z.infer<typeof PickRecordSchema>;
 
+/** A receipt exported as an ADR: where the record was written, when, and in which format. */
+export const AdrExportSchema = z.object({
+  /** Workspace-relative path of the ADR file. */
+  path: z.string().min(1).max(500),
+  at: z.string().datetime({ offset: true }),
+  format: z.enum(["madr", "nygard", "log4brains"]),
+  /** Workspace-relative path of the ADR this one superseded, if any. */
+  supersedes: z.string().max(500).optional(),
+});
+export type AdrExport = z.infer<typeof AdrExportSchema>;
+
 /** The content hash of an evidence file a receipt references (path relative to the receipts folder). */
 export const EvidenceFileSchema = z.object({
   path: z.string().regex(/^evidence\/sha256-[0-9a-f]{32}\.json$/),
@@ -332,6 +343,8 @@ export const ReceiptSchema = z.object({
   operator_pick: OperatorPickSchema.nullable(),
   /** Every pick in order (schema 2). */
   picks: z.array(PickRecordSchema).optional(),
+  /** Every export of this receipt as an ADR, in order (signed, so the sidebar can show where the decision landed). */
+  adr_exports: z.array(AdrExportSchema).optional(),
   /** Content hashes of the evidence files this receipt references (schema 2); `verify` recomputes them. */
   evidence_files: z.array(EvidenceFileSchema).optional(),
   /** The learned weights fusion ranked with (absent on receipts written before learning existed). */

@@ -33,13 +33,15 @@ export interface PickerRequests {
   pick: [params: { optionId: string; /** Present for "Override with reason". */ reason?: string }, result: Notice];
   copyMarkdown: [params: NoParams, result: Notice];
   openReceiptFile: [params: NoParams, result: null];
+  /** Starts "Export as ADR…" (its preview and questions run in the editor); answers once it has started. */
+  exportAdr: [params: NoParams, result: Notice];
 }
 
 export type RequestMethod = keyof PickerRequests;
 export type RequestParams<M extends RequestMethod> = PickerRequests[M][0];
 export type RequestResult<M extends RequestMethod> = PickerRequests[M][1];
 
-export const REQUEST_METHODS = ["openCitation", "pick", "copyMarkdown", "openReceiptFile"] as const satisfies readonly RequestMethod[];
+export const REQUEST_METHODS = ["openCitation", "pick", "copyMarkdown", "openReceiptFile", "exportAdr"] as const satisfies readonly RequestMethod[];
 
 /** What each request is called in an error line. */
 const REQUEST_LABELS: Record<RequestMethod, string> = {
@@ -47,6 +49,7 @@ const REQUEST_LABELS: Record<RequestMethod, string> = {
   pick: "recording the pick",
   copyMarkdown: "copying as Markdown",
   openReceiptFile: "opening the receipt file",
+  exportAdr: "exporting as an ADR",
 };
 
 // ---------------------------------------------------------------------------------------------------------

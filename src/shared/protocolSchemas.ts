@@ -25,6 +25,7 @@ export const PARAMS_SCHEMAS: { [M in RequestMethod]: z.ZodMiniType<RequestParams
   pick: z.strictObject({ optionId: Text(200), reason: z.optional(z.string().check(z.maxLength(2000))) }),
   copyMarkdown: NoParams,
   openReceiptFile: NoParams,
+  exportAdr: NoParams,
 };
 
 /** Each request's result. */
@@ -33,6 +34,7 @@ export const RESULT_SCHEMAS: { [M in RequestMethod]: z.ZodMiniType<RequestResult
   pick: Notice,
   copyMarkdown: Notice,
   openReceiptFile: z.null(),
+  exportAdr: Notice,
 };
 
 const ReadySchema = z.strictObject({ type: z.literal("ready"), protocol: z.literal(PROTOCOL_VERSION) });

@@ -2,6 +2,7 @@
 // the git content provider and the picker's serializer. Nothing here reads the workspace; the receipt index loads
 // on first need, and the heavy bundle (the core pipeline, discovery, experts, synthesis, signing) on first use.
 import * as vscode from "vscode";
+import { AdrExporter } from "./adrExport";
 import { registerAgentFeatures } from "./agent";
 import { GIT_SCHEME, GitContentProvider } from "./citations";
 import { QuestionCodeLensProvider } from "./codelens";
@@ -50,6 +51,7 @@ export function activate(context: vscode.ExtensionContext): DeliberativeSearchAp
   const deliberations = new Deliberations(index, pickers, secrets, log, models, new HistoryIndexing(log));
   const consentCommands = new ConsentCommands(secrets, log, models, consent, previews);
   const receipts = new ReceiptCommands(index, pickers, log, ownPublicKey);
+  const adrExporter = new AdrExporter(index, pickers, secrets, log);
   const learning = new LearningSummaries(index, log, ownPublicKey);
   const tree = new ReceiptsTreeProvider(index, learning);
   const codeLens = new QuestionCodeLensProvider(index);
@@ -69,6 +71,7 @@ export function activate(context: vscode.ExtensionContext): DeliberativeSearchAp
     ["revealReceiptFile", (arg) => receipts.reveal(arg)],
     ["deleteReceipt", (arg) => receipts.delete(arg)],
     ["redeliberate", (arg) => new Redeliberation(index, deliberations).run(arg), trusted],
+    ["exportAsAdr", (arg) => adrExporter.export(arg), trusted],
     ["refreshReceipts", () => index.refreshNow()],
     ["setApiKey", () => setApiKey(secrets)],
     ["showLog", () => log.show()],

@@ -7,6 +7,7 @@
 // Each group below is initialised on its first call, not when the bundle loads (esbuild wraps a module reached
 // through `require` in a lazy initialiser): the CodeLens validating the settings, or the sidebar listing receipts,
 // does not also run the top level of the pipeline, the model SDK or the HTML extractors.
+import type * as AdrExport from "../core/adrExport";
 import type * as Classify from "../core/classify";
 import type * as Config from "../core/config";
 import type * as Discovery from "../core/internal/discovery";
@@ -27,6 +28,7 @@ import type * as SettingsSchema from "./settingsSchema";
 /* eslint-disable @typescript-eslint/no-require-imports */
 const pipeline = once(() => require("../core/pipeline") as typeof Pipeline);
 const classify = once(() => require("../core/classify") as typeof Classify);
+const adrExport = once(() => require("../core/adrExport") as typeof AdrExport);
 const config = once(() => require("../core/config") as typeof Config);
 const discovery = once(() => require("../core/internal/discovery") as typeof Discovery);
 const store = once(() => require("../core/receipts/store") as typeof Store);
@@ -72,6 +74,11 @@ export const diffReceipts = lazy(receiptDiff, "diffReceipts");
 
 // Learning from picks: the sidebar's agreement rate and learned weights.
 export const learningSummary = lazy(learning, "learningSummary");
+
+// Export as ADR: the plan (what would be written), its pre-write checks, and the export recorded in the receipt.
+export const planAdrExport = lazy(adrExport, "planAdrExport");
+export const checkAdrPlan = lazy(adrExport, "checkAdrPlan");
+export const recordAdrExport = lazy(store, "recordAdrExport");
 
 // The webview protocol's zod validation of incoming messages.
 export const parseWebviewMessage = lazy(protocolSchemas, "parseWebviewMessage");

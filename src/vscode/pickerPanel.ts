@@ -164,6 +164,11 @@ export class PickerPanels implements vscode.Disposable {
         await vscode.env.clipboard.writeText(loadHeavyBundle().receiptToMarkdown(state.receipt));
         return { message: "Copied the decision as Markdown." };
       },
+      // The export asks questions and shows a preview, longer than a webview request may wait: started, not awaited.
+      exportAdr: async () => {
+        void vscode.commands.executeCommand("deliberativeSearch.exportAsAdr", { folderUri: state.folder.uri.toString(), receiptId: state.receipt.receipt_id });
+        return { message: "Review the ADR in the refactoring preview, then Apply." };
+      },
       openReceiptFile: async () => {
         const file = loadHeavyBundle().receiptPath(repo, state.receipt.receipt_id, state.receiptsDir);
         const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));

@@ -98,7 +98,7 @@ function receiptItem(e: IndexedReceipt): vscode.TreeItem {
   const signer = signerLabel(e);
   if (e.state === "corrupt") item.description = "corrupt";
   else if (e.state === "invalid") item.description = `${picked ?? "pending"} · signature invalid`;
-  else item.description = `${picked ?? "pending"}${e.state === "overridden" ? " (override)" : ""}${stale ? ` · stale: ${staleLabel(e) ?? "evidence changed"}` : ""}${signer ? ` · ${signer}` : ""}`;
+  else item.description = `${picked ?? "pending"}${e.state === "overridden" ? " (override)" : ""}${stale ? ` · stale: ${staleLabel(e) ?? "evidence changed"}` : ""}${exportedLabel(e)}${signer ? ` · ${signer}` : ""}`;
 
   item.iconPath = stateIcon(e.state, stale);
   item.contextValue = `receipt.${e.state}${stale ? ".stale" : ""}`;
@@ -115,6 +115,8 @@ function receiptItem(e: IndexedReceipt): vscode.TreeItem {
       if (r.operator_pick.reason) md.appendMarkdown(` — ${escapeMd(r.operator_pick.reason)}`);
       md.appendMarkdown("\n\n");
     }
+    const exported = r.adr_exports?.at(-1);
+    if (exported) md.appendMarkdown(`Exported as ADR: ${escapeMd(exported.path)} (${exported.format}, ${exported.at})\n\n`);
     if (e.signatureReason) md.appendMarkdown(`Signature: ${escapeMd(e.signatureReason)}\n\n`);
     else if (signer) {
       const why = e.trust === "untrusted" ? " (not your key and not in allowed_signers; add it with `deliberate keys add` after review)" : "";
@@ -127,6 +129,12 @@ function receiptItem(e: IndexedReceipt): vscode.TreeItem {
   item.tooltip = md;
   item.command = { command: "deliberativeSearch.openReceipt", title: "Open Receipt", arguments: [{ kind: "receipt", entry: e }] };
   return item;
+}
+
+/** " · exported → docs/decisions/0007-….md" once the receipt was exported as an ADR (the latest export). */
+export function exportedLabel(e: Pick<IndexedReceipt, "state" | "receipt">): string {
+  const last = e.state === "invalid" || e.state === "corrupt" ? undefined : e.receipt?.adr_exports?.at(-1);
+  return last ? ` · exported → ${last.path}` : "";
 }
 
 /** The freshness in the tooltip: which citations changed (id, path:lines, why), or which artifacts are new. */

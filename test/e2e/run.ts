@@ -13,6 +13,7 @@
 //                                     E2E_TIMEOUT_MS (default 300000), CHROMIUM_PATH (default /usr/bin/chromium)
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { adrExportSteps } from "./steps/adrExport";
 import { agentSteps } from "./steps/agent";
 import { learningSteps } from "./steps/learning";
 import { mcpSteps } from "./steps/mcp";
@@ -24,7 +25,7 @@ import { staleSteps } from "./steps/stale";
 import { RESULTS, createContext, elapsed, log, type E2EContext, type Step } from "./workbench";
 
 const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS || 300_000);
-const STEPS: Step[] = [...setupSteps, ...pickerSteps, ...learningSteps, ...modelSteps, ...agentSteps, ...protocolSteps, ...staleSteps, ...mcpSteps];
+const STEPS: Step[] = [...setupSteps, ...pickerSteps, ...learningSteps, ...modelSteps, ...agentSteps, ...protocolSteps, ...adrExportSteps, ...staleSteps, ...mcpSteps];
 
 const tally = { passed: 0, failed: 0, notRun: 0 };
 const summary = () => `e2e: ${tally.passed} passed, ${tally.failed} failed${tally.notRun ? `, ${tally.notRun} not run` : ""}`;

@@ -107,6 +107,7 @@ describe("answer (the host side)", () => {
     pick: async ({ optionId }) => ({ message: `Picked ${optionId}` }),
     copyMarkdown: async () => ({ message: "Copied." }),
     openReceiptFile: async () => null,
+    exportAdr: async () => ({ message: "Review the ADR." }),
   };
 
   test("dispatches by method and replies with the same id", async () => {

@@ -208,7 +208,9 @@ function readStatusAndLinks(
   for (const sec of sections) {
     const inline = /^status\s*:\s*(.+)$/i.exec(stripInline(sec.heading));
     if (inline && sec.level >= 1) {
-      collectLinks(inline[1], dir, supersedes, supersededBy);
+      // Links are read from the heading as written: stripping inline markup would leave only the link text.
+      const written = /status\s*(?:\*\*|__)?\s*:\s*(.+)$/i.exec(lines[sec.start - 1])?.[1] ?? inline[1];
+      collectLinks(written, dir, supersedes, supersededBy);
       rawStatus ??= inline[1];
       break;
     }

@@ -232,6 +232,8 @@ async function checkArtifacts(ctx: FreshnessContext, receipt: Receipt): Promise<
   const now = await ctx.artifacts();
   if (now.hash === receipt.artifact_set_hash) return { newArtifacts: [], removed: 0 };
   const before = new Set(receipt.artifact_path_keys ?? []);
+  // The ADRs this receipt was exported as record its own decision: they are not new evidence against it.
+  for (const e of receipt.adr_exports ?? []) before.add(artifactPathKey(e.path));
   const current = new Set(now.paths.map(artifactPathKey));
   return { newArtifacts: now.paths.filter((p) => !before.has(artifactPathKey(p))).sort(), removed: [...before].filter((k) => !current.has(k)).length };
 }

@@ -14,6 +14,7 @@ import {
   ReceiptSchema,
   UNDECIDABLE,
   formatZodError,
+  type AdrExport,
   type EvidenceFile,
   type FusedEvidence,
   type PickRecord,
@@ -323,6 +324,39 @@ export async function recordPick(
       history.push({ ...current, picked_by: opts.pickedBy ?? "operator", who: who.slice(0, 200), key_id: key.keyId });
       const { signature: _old, signing: _signing, ...rest } = receipt;
       const updated = signReceipt({ ...rest, operator_pick: current, picks: history }, key);
+      ReceiptSchema.parse(updated);
+      await writeFileAtomic(file, JSON.stringify(updated, null, 2) + "\n");
+      return updated;
+    },
+    opts.lockTimeoutMs,
+  );
+}
+
+/**
+ * Records that the receipt was exported as an ADR (`adr_exports`) and re-signs it, under the same lock and after
+ * the same verification as a pick: a receipt that fails verification is refused and nothing is written.
+ */
+export async function recordAdrExport(
+  repo: string,
+  receiptId: string,
+  exported: Omit<AdrExport, "at"> & { at?: Date },
+  key: SigningKey,
+  dirName = DEFAULT_RECEIPTS_DIR,
+  opts: Pick<PickOptions, "signers" | "lockTimeoutMs"> = {},
+): Promise<Receipt> {
+  const file = await containedReceiptFile(repo, receiptId, dirName);
+  return withFileLock(
+    file,
+    async () => {
+      const entry = await loadReceiptFile(file);
+      if (entry.state === "corrupt") throw new PickRefusedError(`receipt ${receiptId} is corrupt (${entry.error}); nothing was written`);
+      const signers = opts.signers ?? (await readAllowedSigners(repo, dirName));
+      const check = await verifyEntry(repo, entry, { ownPublicKeyPem: key.publicKeyPem, signers, dirName, citations: false });
+      if (!check.ok) throw new PickRefusedError(`receipt ${receiptId} failed verification (${check.summary}); refusing to re-sign it, nothing was written`);
+      const { at, ...rest } = exported;
+      const record: AdrExport = { ...rest, at: (at ?? new Date()).toISOString() };
+      const { signature: _old, signing: _signing, ...unsigned } = entry.receipt;
+      const updated = signReceipt({ ...unsigned, adr_exports: [...(entry.receipt.adr_exports ?? []), record] }, key);
       ReceiptSchema.parse(updated);
       await writeFileAtomic(file, JSON.stringify(updated, null, 2) + "\n");
       return updated;
