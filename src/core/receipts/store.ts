@@ -19,6 +19,7 @@ import {
   type FusedEvidence,
   type PickRecord,
   type Receipt,
+  type UnsignedReceipt,
 } from "../schemas";
 import { withFileLock, writeFileAtomic } from "./fsutil";
 import { signReceipt, verifyReceiptSignature, type SigningKey } from "./signing";
@@ -286,50 +287,25 @@ export async function recordPick(
   opts: PickOptions = {},
 ): Promise<Receipt> {
   const reason = checkPickReason(pick.reason);
-  const file = await containedReceiptFile(repo, receiptId, dirName);
-  return withFileLock(
-    file,
-    async () => {
-      const entry = await loadReceiptFile(file);
-      if (entry.state === "corrupt") throw new PickRefusedError(`receipt ${receiptId} is corrupt (${entry.error}); nothing was written`);
-      const signers = opts.signers ?? (await readAllowedSigners(repo, dirName));
-      const check = await verifyEntry(repo, entry, { ownPublicKeyPem: key.publicKeyPem, signers, dirName, citations: false });
-      if (check.signature !== "valid") {
-        throw new PickRefusedError(`receipt ${receiptId} failed verification (${check.reason ?? "invalid signature"}); refusing to re-sign it, nothing was written`);
-      }
-      if (check.trust === "untrusted") {
-        throw new PickRefusedError(
-          `receipt ${receiptId} is signed by an untrusted key ${check.key_id ?? ""} (not yours and not in ${dirName}/allowed_signers); refusing to re-sign it, nothing was written`,
-        );
-      }
-      if (check.evidence === "changed" || check.evidence === "missing") {
-        throw new PickRefusedError(`receipt ${receiptId}: ${check.evidence_problems.join("; ")}; refusing to re-sign it, nothing was written`);
-      }
-      const receipt = entry.receipt;
-      const option = receipt.payload.options.find((o) => o.id === pick.option_id);
-      if (!option) {
-        const known = receipt.payload.options.map((o) => o.id).join(", ");
-        throw new ReceiptInputError(`unknown option "${pick.option_id}" for receipt ${receiptId} (options: ${known})`);
-      }
-      const overrode = receipt.payload.recommendation.option_id !== UNDECIDABLE && receipt.payload.recommendation.option_id !== option.id;
-      const me = classifySigner(key.publicKeyPem, key.publicKeyPem, signers);
-      const who = me.name && me.name !== "you" ? me.name : opts.who?.trim() || "you";
-      const at = (pick.at ?? new Date()).toISOString();
-      const history: PickRecord[] = receipt.picks
-        ? [...receipt.picks]
-        : receipt.operator_pick
-          ? [{ ...receipt.operator_pick, picked_by: "operator", who: "unknown (legacy receipt)", key_id: receipt.signing.key_id }]
-          : [];
-      const current = { option_id: option.id, ...(reason ? { reason } : {}), at, overrode_recommendation: overrode };
-      history.push({ ...current, picked_by: opts.pickedBy ?? "operator", who: who.slice(0, 200), key_id: key.keyId });
-      const { signature: _old, signing: _signing, ...rest } = receipt;
-      const updated = signReceipt({ ...rest, operator_pick: current, picks: history }, key);
-      ReceiptSchema.parse(updated);
-      await writeFileAtomic(file, JSON.stringify(updated, null, 2) + "\n");
-      return updated;
-    },
-    opts.lockTimeoutMs,
-  );
+  return resignVerified(repo, receiptId, key, dirName, opts, (receipt, signers) => {
+    const option = receipt.payload.options.find((o) => o.id === pick.option_id);
+    if (!option) {
+      const known = receipt.payload.options.map((o) => o.id).join(", ");
+      throw new ReceiptInputError(`unknown option "${pick.option_id}" for receipt ${receiptId} (options: ${known})`);
+    }
+    const overrode = receipt.payload.recommendation.option_id !== UNDECIDABLE && receipt.payload.recommendation.option_id !== option.id;
+    const me = classifySigner(key.publicKeyPem, key.publicKeyPem, signers);
+    const who = me.name && me.name !== "you" ? me.name : opts.who?.trim() || "you";
+    const at = (pick.at ?? new Date()).toISOString();
+    const history: PickRecord[] = receipt.picks
+      ? [...receipt.picks]
+      : receipt.operator_pick
+        ? [{ ...receipt.operator_pick, picked_by: "operator", who: "unknown (legacy receipt)", key_id: receipt.signing.key_id }]
+        : [];
+    const current = { option_id: option.id, ...(reason ? { reason } : {}), at, overrode_recommendation: overrode };
+    history.push({ ...current, picked_by: opts.pickedBy ?? "operator", who: who.slice(0, 200), key_id: key.keyId });
+    return { operator_pick: current, picks: history };
+  });
 }
 
 /**
@@ -344,6 +320,26 @@ export async function recordAdrExport(
   dirName = DEFAULT_RECEIPTS_DIR,
   opts: Pick<PickOptions, "signers" | "lockTimeoutMs"> = {},
 ): Promise<Receipt> {
+  return resignVerified(repo, receiptId, key, dirName, opts, (receipt) => {
+    const { at, ...rest } = exported;
+    const record: AdrExport = { ...rest, at: (at ?? new Date()).toISOString() };
+    return { adr_exports: [...(receipt.adr_exports ?? []), record] };
+  });
+}
+
+/**
+ * The read-verify-change-re-sign cycle behind every change to a stored receipt, under the receipt's lock file. The
+ * receipt as it is on disk must verify (signature, trusted signer, intact evidence) before `change` runs, so a
+ * tampered receipt is never laundered with your signature; `change` returns the fields to replace.
+ */
+async function resignVerified(
+  repo: string,
+  receiptId: string,
+  key: SigningKey,
+  dirName: string,
+  opts: Pick<PickOptions, "signers" | "lockTimeoutMs">,
+  change: (receipt: Receipt, signers: AllowedSigners) => Partial<UnsignedReceipt>,
+): Promise<Receipt> {
   const file = await containedReceiptFile(repo, receiptId, dirName);
   return withFileLock(
     file,
@@ -352,17 +348,26 @@ export async function recordAdrExport(
       if (entry.state === "corrupt") throw new PickRefusedError(`receipt ${receiptId} is corrupt (${entry.error}); nothing was written`);
       const signers = opts.signers ?? (await readAllowedSigners(repo, dirName));
       const check = await verifyEntry(repo, entry, { ownPublicKeyPem: key.publicKeyPem, signers, dirName, citations: false });
-      if (!check.ok) throw new PickRefusedError(`receipt ${receiptId} failed verification (${check.summary}); refusing to re-sign it, nothing was written`);
-      const { at, ...rest } = exported;
-      const record: AdrExport = { ...rest, at: (at ?? new Date()).toISOString() };
+      const refusal = resignRefusal(check, receiptId, dirName);
+      if (refusal) throw new PickRefusedError(`${refusal}; refusing to re-sign it, nothing was written`);
       const { signature: _old, signing: _signing, ...unsigned } = entry.receipt;
-      const updated = signReceipt({ ...unsigned, adr_exports: [...(entry.receipt.adr_exports ?? []), record] }, key);
+      const updated = signReceipt({ ...unsigned, ...change(entry.receipt, signers) }, key);
       ReceiptSchema.parse(updated);
       await writeFileAtomic(file, JSON.stringify(updated, null, 2) + "\n");
       return updated;
     },
     opts.lockTimeoutMs,
   );
+}
+
+/** Why a receipt may not be re-signed (invalid signature, untrusted signer, changed evidence), or undefined. */
+function resignRefusal(check: ReceiptVerification, receiptId: string, dirName: string): string | undefined {
+  if (check.signature !== "valid") return `receipt ${receiptId} failed verification (${check.reason ?? "invalid signature"})`;
+  if (check.trust === "untrusted") {
+    return `receipt ${receiptId} is signed by an untrusted key ${check.key_id ?? ""} (not yours and not in ${dirName}/allowed_signers)`;
+  }
+  if (check.evidence === "changed" || check.evidence === "missing") return `receipt ${receiptId}: ${check.evidence_problems.join("; ")}`;
+  return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------------
