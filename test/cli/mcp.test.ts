@@ -26,6 +26,8 @@ interface Session {
   client: Client;
   /** notifications/resources/list_changed received so far. */
   listChanged: () => number;
+  /** Every message the server sent, in arrival order, before the client's dispatch. */
+  wire: { method?: string; id?: unknown; params?: { progress?: number; message?: string } }[];
   stderr: () => string;
   close: () => Promise<void>;
 }
@@ -46,7 +48,16 @@ async function connect(repos: string[], opts: { env?: NodeJS.ProcessEnv; roots?:
     changed++;
   });
   await client.connect(transport);
-  return { client, listChanged: () => changed, stderr: () => stderr, close: () => client.close() };
+  // The SDK client dispatches notifications a microtask late but responses at once, so when the last progress
+  // notification and the result arrive in one read, the client drops that notification: what the server sent, and
+  // in which order, is read off the wire.
+  const wire: Session["wire"] = [];
+  const dispatch = transport.onmessage;
+  transport.onmessage = (message) => {
+    wire.push(message as Session["wire"][number]);
+    dispatch?.(message);
+  };
+  return { client, listChanged: () => changed, wire, stderr: () => stderr, close: () => client.close() };
 }
 
 function call(s: Session, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
@@ -207,14 +218,23 @@ describe("deliberate mcp on the sample repository", () => {
 
   test("progress notifications arrive, one per stage start and end, when the request carries a progress token", async () => {
     const seen: { progress: number; message?: string }[] = [];
+    const before = s.wire.length;
     const r = await s.client.callTool({ name: "deliberate", arguments: { question: "Redux or Zustand for the cart state?", offline: true } }, undefined, {
       onprogress: (p) => seen.push(p),
     });
     assert.notEqual(r.isError, true);
-    assert.ok(seen.length >= 6, `got ${seen.length} progress notifications`);
-    seen.forEach((p, i) => assert.equal(p.progress, i + 1));
-    const messages = seen.map((p) => p.message ?? "").join("\n");
+    const arrived = s.wire.slice(before);
+    const sent = arrived.filter((m) => m.method === "notifications/progress").map((m) => m.params ?? {});
+    assert.ok(sent.length >= 6, `got ${sent.length} progress notifications`);
+    sent.forEach((p, i) => assert.equal(p.progress, i + 1));
+    const messages = sent.map((p) => p.message ?? "").join("\n");
     for (const stage of ["Discovery", "Fusion", "Synthesis", "Receipt"]) assert.match(messages, new RegExp(stage));
+    const lastProgress = arrived.map((m) => m.method).lastIndexOf("notifications/progress");
+    const result = arrived.findIndex((m) => m.id !== undefined && m.method === undefined);
+    assert.ok(result > lastProgress, "every progress notification is sent before the result");
+    // The client's own callback sees them in order (all but possibly the last, see connect()).
+    assert.ok(seen.length >= sent.length - 1, `the client delivered ${seen.length} of ${sent.length}`);
+    seen.forEach((p, i) => assert.equal(p.progress, i + 1));
   });
 
   test("10 concurrent deliberate calls all succeed with valid receipts", async () => {
