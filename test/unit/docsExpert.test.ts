@@ -10,6 +10,8 @@ import { rankTextSections } from "../../src/core/internal/sectionIndex";
 import { EvidenceItemSchema, type EvidenceItem, type QueryPlan } from "../../src/core/schemas";
 import type { ArtifactFile, ArtifactSet, ExpertContext, ExpertResult } from "../../src/core/types";
 import { createSampleRepo } from "../fixtures/sampleRepo";
+import { createGitRepo } from "../helpers/gitRepo";
+import { buildRulesPlan } from "../../src/core/terms";
 
 const config = resolveConfig();
 const ADR2 = "docs/adr/0002-use-mongodb-for-order-storage.md";
@@ -259,5 +261,45 @@ describe("splitRules and rankTextSections", () => {
     assert.equal(rankTextSections(sections, ["kart"], []).length, 0, "short terms get no fuzziness");
     assert.equal(rankTextSections(sections, ["postgrsql"], [])[0]?.index, 0, "one edit on longer terms");
     assert.deepEqual(rankTextSections(sections, [], []), []);
+  });
+});
+
+describe("a later decision that chose another of the question's alternatives", () => {
+  // Two MADR records on one subject, neither linking the other: 0004 chose a binary store, 0009 later chose JSON.
+  const madr = (title: string, chosen: string, extra = "") =>
+    `# ${title}\n\n${extra}## Context and Problem Statement\n\nThe chat history of the assistant panel has to be persisted between sessions.\n\n` +
+    `## Considered Options\n\n* SnapStore\n* JSON files\n\n## Decision Outcome\n\nChosen option: "${chosen}", because it suits how chat history is read back.\n`;
+  const ADR_OLD = "docs/decisions/0004-keep-chat-history-in-snapstore.md";
+  const ADR_NEW = "docs/decisions/0009-write-chat-history-as-json.md";
+  const filler = Object.fromEntries(
+    Array.from({ length: 12 }, (_, i) => [`docs/decisions/${String(20 + i).padStart(4, "0")}-topic-${i}.md`, madr(`Pick a formatter ${i}`, `Formatter ${i}`)]),
+  );
+  const QUESTION = "Should the chat history stay in SnapStore or be written out as JSON?";
+
+  async function rankFor(files: Record<string, string>, question = QUESTION): Promise<string[]> {
+    const dir = createGitRepo([{ message: "records", files: { ...filler, ...files } }]);
+    try {
+      const set = await discoverArtifacts(dir, config);
+      const ctx: ExpertContext = { repo: dir, question, plan: buildRulesPlan(question), config, artifacts: set, signal: new AbortController().signal, log: () => {} };
+      const result = await createDocsExpert().run(ctx);
+      return [...new Set(result.items.map((i) => i.path_or_url))];
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it("ranks the later record first even when the earlier one matches the question better", async () => {
+    // The older record repeats the question's words; without the rule it would rank first.
+    const older = madr("Keep chat history in SnapStore", "SnapStore", "Chat history chat history SnapStore stays in SnapStore.\n\n");
+    const docs = await rankFor({ [ADR_OLD]: older, [ADR_NEW]: madr("Write chat history as JSON", "JSON files") });
+    assert.deepEqual(docs.slice(0, 2), [ADR_NEW, ADR_OLD]);
+  });
+
+  it("leaves the order alone when the later record chose neither alternative, or is rejected", async () => {
+    const older = madr("Keep chat history in SnapStore", "SnapStore", "Chat history chat history SnapStore stays in SnapStore.\n\n");
+    const undecided = await rankFor({ [ADR_OLD]: older, [ADR_NEW]: madr("Write chat history somewhere", "Postpone") });
+    assert.equal(undecided[0], ADR_OLD);
+    const rejected = await rankFor({ [ADR_OLD]: older, [ADR_NEW]: madr("Write chat history as JSON", "JSON files").replace("## Context", "## Status\n\nRejected\n\n## Context") });
+    assert.equal(rejected[0], ADR_OLD);
   });
 });

@@ -10,6 +10,7 @@ import { TITLE_REF, parseAdr, slug, type ParsedAdr } from "./adr";
 import { parseMarkdown, stripInline } from "./markdown";
 import { rankTextSections, type TextSection } from "./sectionIndex";
 import { corpusStats, feedbackTerms, phraseScore, questionBigrams, tokenize, type CorpusStats } from "./docStats";
+import { readQuestion, type Alternative } from "../synth/question";
 
 export const DOCS_MAX_ITEMS = 36;
 /** Sections cited per document: its best section, its decision, one more. */
@@ -274,6 +275,7 @@ function rankDocuments(p: Prepared, terms: string[], expansions: string[], quest
     if (feedback.length) scores = score(feedback);
   }
   enforceDocSupersession(scores, p.graph);
+  if (question) preferLaterDecision(scores, p, question);
 
   const out: RankedDoc[] = [];
   for (const [path, score] of scores) {
@@ -309,6 +311,62 @@ function enforceDocSupersession(scores: Map<string, number>, graph: Supersession
   }
 }
 
+
+/** How many of the best documents are compared for a later decision that chose another of the question's alternatives. */
+const LATER_DECISION_WINDOW = 3;
+
+/**
+ * An ADR log only grows: when two accepted ADRs near the top each chose a different alternative that the question
+ * names ("MVStore" and "Use JSON format" for "keep it in MVStore or write it out as JSON?"), the later one is the
+ * decision in force even when it never says it replaces the earlier one, so it ranks above it. Only ADRs whose
+ * chosen option (or title) names exactly one of the question's alternatives take part.
+ */
+function preferLaterDecision(scores: Map<string, number>, p: Prepared, question: string): void {
+  const alternatives = readQuestion(question).alternatives.filter((a) => a.terms.length && !a.inverse);
+  if (alternatives.length < 2) return;
+  const top = [...scores.entries()].filter(([, s]) => s > 0).sort((a, b) => b[1] - a[1] || cmp(a[0], b[0])).slice(0, LATER_DECISION_WINDOW);
+  const deciding = top.flatMap(([path]) => {
+    const adr = p.docs.find((d) => d.file.path === path)?.adr;
+    // Accepted, or a log that records no status at all (many MADR logs omit it): both are decisions in force.
+    if (!adr || !IN_FORCE.has(effectiveStatus(adr, p.graph))) return [];
+    const choice = chosenAlternative(adr, alternatives, p);
+    return choice === undefined ? [] : [{ path, adr, choice }];
+  });
+  for (const a of deciding) {
+    for (const b of deciding) {
+      if (a.choice === b.choice || isLater(b.adr, a.adr) !== true) continue;
+      const sa = scores.get(a.path)!;
+      const sb = scores.get(b.path)!;
+      if (sa >= sb) scores.set(a.path, sb * 0.98);
+    }
+  }
+}
+
+const IN_FORCE = new Set<AdrStatus>(["accepted", "unknown"]);
+
+/**
+ * The index of the one alternative an ADR's chosen option (else its title) names — by the alternative's search
+ * terms or a rare word of its subject ("OpenAI" of "calling OpenAI's API") — or undefined.
+ */
+function chosenAlternative(adr: ParsedAdr, alternatives: Alternative[], p: Prepared): number | undefined {
+  const text = adr.chosen_option ?? adr.title;
+  const named = alternatives.flatMap((alt, i) => (alternativeWords(alt, p).some((t) => containsWord(text, t)) ? [i] : []));
+  return named.length === 1 ? named[0] : undefined;
+}
+
+/** An alternative's terms plus the words of its subject that few documents use (not "library", "api", "calling"). */
+function alternativeWords(alt: Alternative, p: Prepared): string[] {
+  const rare = tokenize(alt.subject.replace(/['’]s\b/g, "")).filter((w) => w.length > 2 && (p.stats.df.get(w) ?? 0) <= p.stats.docs.length * RARE_SUBJECT_DF);
+  return [...alt.terms, ...rare];
+}
+
+/** A subject word counts as naming the alternative when at most this share of the documents use it. */
+const RARE_SUBJECT_DF = 0.1;
+
+function containsWord(text: string, term: string): boolean {
+  const escaped = term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?<![a-z0-9])${escaped}(?![a-z0-9])`, "i").test(text);
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Units
