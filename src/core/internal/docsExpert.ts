@@ -319,22 +319,31 @@ const LATER_DECISION_WINDOW = 3;
  * An ADR log only grows: when two accepted ADRs near the top each chose a different alternative that the question
  * names ("MVStore" and "Use JSON format" for "keep it in MVStore or write it out as JSON?"), the later one is the
  * decision in force even when it never says it replaces the earlier one, so it ranks above it. Only ADRs whose
- * chosen option (or title) names exactly one of the question's alternatives take part.
+ * chosen option (or title) names exactly one of the question's alternatives take part, and only when the later
+ * one's title covers every word of the question's subject that the earlier one's title covers.
  */
 function preferLaterDecision(scores: Map<string, number>, p: Prepared, question: string): void {
-  const alternatives = readQuestion(question).alternatives.filter((a) => a.terms.length && !a.inverse);
+  const read = readQuestion(question);
+  const alternatives = read.alternatives.filter((a) => a.terms.length && !a.inverse);
   if (alternatives.length < 2) return;
+  // The question's subject: its words that name no alternative ("chat", "history" beside "MVStore" and "JSON").
+  const named = new Set(tokenize(alternatives.flatMap((a) => [a.subject, ...a.terms]).join(" ")));
+  const subject = new Set(tokenize(read.text).filter((w) => !named.has(w) && !GENERIC_TITLE_WORDS.has(w)));
+  const covers = (adr: ParsedAdr) => new Set(tokenize(adr.title).filter((w) => subject.has(w)));
   const top = [...scores.entries()].filter(([, s]) => s > 0).sort((a, b) => b[1] - a[1] || cmp(a[0], b[0])).slice(0, LATER_DECISION_WINDOW);
   const deciding = top.flatMap(([path]) => {
     const adr = p.docs.find((d) => d.file.path === path)?.adr;
     // Accepted, or a log that records no status at all (many MADR logs omit it): both are decisions in force.
     if (!adr || !IN_FORCE.has(effectiveStatus(adr, p.graph))) return [];
     const choice = chosenAlternative(adr, alternatives, p);
-    return choice === undefined ? [] : [{ path, adr, choice }];
+    return choice === undefined ? [] : [{ path, adr, choice, covers: covers(adr) }];
   });
   for (const a of deciding) {
     for (const b of deciding) {
       if (a.choice === b.choice || isLater(b.adr, a.adr) !== true) continue;
+      // Only a later record at least as much about the question's subject: "Use Kafka for audit events" does not
+      // overrule "Use RabbitMQ for billing events" on a question about billing events.
+      if (![...a.covers].every((w) => b.covers.has(w))) continue;
       const sa = scores.get(a.path)!;
       const sb = scores.get(b.path)!;
       if (sa >= sb) scores.set(a.path, sb * 0.98);
