@@ -8,6 +8,7 @@
 // Everything printed passes through the terminal sanitiser (sanitize.ts): text from the repository, a model or the
 // web never reaches the terminal with its control sequences.
 import { hostname, userInfo } from "node:os";
+import { z } from "zod";
 import { DeliberationError, deliberate, type DeliberateRequest, type ExternalSources } from "./core/pipeline";
 import { isCancellation } from "./core/cancel";
 import { canonicalUrl, hasCredentials, parseAllowHost } from "./core/external";
@@ -501,7 +502,10 @@ async function listCommand(argv: string[], io: Io): Promise<number> {
   return 0;
 }
 
-if (require.main === module) {
+/** The process entry: dist/cli.js (cliLauncher.ts) runs it; so does running this bundle directly. */
+export function runCli(): void {
+  // One short-lived run: zod's compiled fast paths cost more to build than they save here (~10 ms per run).
+  z.config({ jitless: true });
   // `deliberate list | head`: a reader that stops early is normal use, not a crash with a stack trace.
   process.stdout.on("error", (err: NodeJS.ErrnoException) => {
     if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
@@ -522,3 +526,5 @@ if (require.main === module) {
     },
   );
 }
+
+if (require.main === module) runCli();

@@ -356,3 +356,44 @@ describe("deliberate CLI writing into a pipe that closes early", () => {
     assert.doesNotMatch(stderr, /EPIPE|Unhandled|at .*cli\.js/);
   });
 });
+
+describe("deliberate through V8's code cache (dist/cli.js runs dist/cliMain.js)", () => {
+  const v8Dir = (cacheHome: string) => join(cacheHome, "deliberative-search", "v8");
+  const cacheFiles = (cacheHome: string) => (existsSync(v8Dir(cacheHome)) ? readdirSync(v8Dir(cacheHome)).filter((f) => f.endsWith(".bin")) : []);
+
+  test("the first run writes the cache in the user's cache folder; later runs use it and print the same", () => {
+    assertCliBuilt();
+    const user = newCliUser();
+    const first = runCli(["keys", "list"], { env: user.env });
+    assert.equal(first.code, 0, first.stderr);
+    const files = cacheFiles(user.cacheHome);
+    assert.equal(files.length, 1, `one cache file, got ${files.join(", ")}`);
+    assert.match(files[0], /^cliMain-.*-keys\.bin$/);
+    const written = readFileSync(join(v8Dir(user.cacheHome), files[0]));
+    const second = runCli(["keys", "list"], { env: user.env });
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(second.stdout, first.stdout);
+    assert.ok(readFileSync(join(v8Dir(user.cacheHome), files[0])).equals(written), "a usable cache is not rewritten");
+  });
+
+  test("a corrupt cache is rejected by V8 and replaced; another bundle version's cache is removed", () => {
+    const user = newCliUser();
+    assert.equal(runCli(["--help"], { env: user.env }).code, 0);
+    const [file] = cacheFiles(user.cacheHome);
+    writeFileSync(join(v8Dir(user.cacheHome), file), "not V8 data at all");
+    writeFileSync(join(v8Dir(user.cacheHome), "cliMain-1-2-v0.0.0-x64-ask.bin"), "an older version's data");
+    const run = runCli(["--help"], { env: user.env });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^usage:/);
+    assert.deepEqual(cacheFiles(user.cacheHome), [file]);
+    assert.notEqual(readFileSync(join(v8Dir(user.cacheHome), file), "utf8"), "not V8 data at all");
+  });
+
+  test("DELIBERATIVE_CODE_CACHE=off runs the bundle directly and writes no cache", () => {
+    const user = newCliUser();
+    const run = runCli(["--help"], { env: { ...user.env, DELIBERATIVE_CODE_CACHE: "off" } });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^usage:/);
+    assert.equal(existsSync(v8Dir(user.cacheHome)), false);
+  });
+});

@@ -7,17 +7,16 @@
 // deliberation (or `deliberate index`) rebuilds it.
 import { createHash, randomBytes } from "node:crypto";
 import { promises as fs, readFileSync, realpathSync } from "node:fs";
-import { homedir, hostname } from "node:os";
+import { hostname } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { gitOutput } from "./gitStream";
+import { userCacheDir } from "../../cacheDir";
 import { processAlive as alive } from "../../pid";
 
 export const INDEX_FILE = "index.sqlite";
 
 export function historyCacheRoot(env: NodeJS.ProcessEnv = process.env): string {
-  const xdg = env.XDG_CACHE_HOME;
-  const base = xdg && isAbsolute(xdg) ? xdg : process.platform === "win32" && env.LOCALAPPDATA ? env.LOCALAPPDATA : join(homedir(), ".cache");
-  return join(base, "deliberative-search", "history");
+  return join(userCacheDir(env), "history");
 }
 
 export function indexDirFor(toplevel: string, env: NodeJS.ProcessEnv = process.env): string {
