@@ -411,6 +411,13 @@ describe("deliberate mcp: the README's client configurations", () => {
     repo = createSampleRepo();
   });
 
+  test("the README shows each of these configurations verbatim", () => {
+    const readme = readFileSync(join(checkout, "README.md"), "utf8");
+    for (const [name, snippet] of Object.entries({ VSCODE_MCP_JSON, CLAUDE_CODE_COMMAND, CURSOR_MCP_JSON, CONTINUE_YAML, CLINE_JSON })) {
+      assert.ok(readme.includes(snippet), `README.md lacks the tested ${name} snippet`);
+    }
+  });
+
   /** The placeholders filled in as the client would: this checkout, and the repository as the workspace folder. */
   const fill = (arg: string) =>
     arg.replace("/path/to/deliberative-search", checkout).replace("${workspaceFolder}", repo).replace("/path/to/your/repo", repo).replace(/^"?\$\(pwd\)"?$/, repo);
