@@ -165,6 +165,17 @@ export async function showExplorer(page: Page): Promise<void> {
   await page.locator('.activitybar .action-item a[aria-label^="Explorer"]').click();
 }
 
+/** Reloads the window (it then reads edited settings and newly installed extensions) and waits for the workbench. */
+export async function reloadWindow(page: Page): Promise<void> {
+  // Focus the workbench first: a picker webview may have it.
+  await showExplorer(page);
+  await runCommand(page, "View: Close All Editors");
+  const reloaded = page.waitForEvent("load", { timeout: 60_000 });
+  await runCommand(page, "Developer: Reload Window");
+  await reloaded;
+  await waitForWorkbench(page, { explorer: true });
+}
+
 export function pickerFrame(page: Page): FrameLocator {
   return page.frameLocator("iframe.webview.ready").frameLocator("iframe#active-frame");
 }

@@ -61,9 +61,7 @@ function madr(c: AdrContent, frontMatter: boolean): string {
     "",
     "## Decision Outcome",
     "",
-    chosenLine(c),
-    "",
-    ...(c.overrideNote ? [c.overrideNote, ""] : []),
+    ...decisionLines(c),
     "### Consequences",
     "",
     ...consequenceBullets(c),
@@ -76,6 +74,11 @@ function madr(c: AdrContent, frontMatter: boolean): string {
     ...moreInformation(c),
     "",
   ].join("\n");
+}
+
+/** The decision itself: the chosen option and why, then the override note when the pick overrode the recommendation. */
+function decisionLines(c: AdrContent): string[] {
+  return [chosenLine(c), "", ...(c.overrideNote ? [c.overrideNote, ""] : [])];
 }
 
 function nygard(c: AdrContent): string {
@@ -95,9 +98,7 @@ function nygard(c: AdrContent): string {
     ...c.context.flatMap((p) => [p, ""]),
     "## Decision",
     "",
-    chosenLine(c),
-    "",
-    ...(c.overrideNote ? [c.overrideNote, ""] : []),
+    ...decisionLines(c),
     `Decided by ${c.decisionMakers.join(", ")}. Options that were weighed:`,
     "",
     ...prosAndCons(c, "####"),
@@ -129,9 +130,7 @@ function log4brains(c: AdrContent): string {
     "",
     "## Decision Outcome",
     "",
-    chosenLine(c),
-    "",
-    ...(c.overrideNote ? [c.overrideNote, ""] : []),
+    ...decisionLines(c),
     "### Positive Consequences",
     "",
     ...bullets([...c.consequences.good, ...c.consequences.neutral].map(sentence), "-"),

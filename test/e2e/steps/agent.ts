@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { verifyReceiptSignature } from "../../../src/core/receipts/signing";
-import { CS_ENTRY, ROOT, VSIX, assert, log, need, pickerFrame, runCommand, screenshot, showExplorer, waitForWorkbench, waitUntil, type E2EContext, type Step } from "../workbench";
+import { CS_ENTRY, ROOT, VSIX, assert, log, need, pickerFrame, reloadWindow, runCommand, screenshot, waitUntil, type E2EContext, type Step } from "../workbench";
 
 const TOOL = "deliberativeSearch_deliberate";
 const PARTICIPANT = "deliberativeSearch.deliberate";
@@ -45,12 +45,7 @@ async function installProbe(ctx: E2EContext): Promise<void> {
   assert(/successfully installed|already installed/i.test(out), `probe install said: ${out}`);
   // A fresh window loads the newly installed extension.
   const page = need(ctx.page, "the workbench page");
-  await showExplorer(page);
-  await runCommand(page, "View: Close All Editors");
-  const reloaded = page.waitForEvent("load", { timeout: 60_000 });
-  await runCommand(page, "Developer: Reload Window");
-  await reloaded;
-  await waitForWorkbench(page, { explorer: true });
+  await reloadWindow(page);
 }
 
 async function listTools(ctx: E2EContext): Promise<void> {

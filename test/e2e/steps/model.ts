@@ -8,12 +8,11 @@ import {
   assert,
   fakeModelOf,
   receiptFiles,
-  runCommand,
+  reloadWindow,
   runCommandWithInput,
   screenshot,
   showExplorer,
   userSettingsFile,
-  waitForWorkbench,
   waitUntil,
   workbench,
   type E2EContext,
@@ -46,14 +45,8 @@ async function configureModel(ctx: E2EContext): Promise<void> {
     settingsFile,
     JSON.stringify({ ...userSettings, "deliberativeSearch.model.provider": "openai", "deliberativeSearch.model.baseUrl": fakeModel.baseURL, "deliberativeSearch.model.name": MODEL_NAME }, null, 2),
   );
-  // The settings file was edited behind the workbench's back: reload the window so it reads it. (Focus the
-  // workbench first: the picker webview from the previous step has it.)
-  await showExplorer(page);
-  await runCommand(page, "View: Close All Editors");
-  const reloaded = page.waitForEvent("load", { timeout: 60_000 });
-  await runCommand(page, "Developer: Reload Window");
-  await reloaded;
-  await waitForWorkbench(page, { explorer: true });
+  // The settings file was edited behind the workbench's back: reload the window so it reads it.
+  await reloadWindow(page);
 }
 
 async function firstModelDeliberation(ctx: E2EContext): Promise<void> {
