@@ -10,6 +10,7 @@
 import { hostname, userInfo } from "node:os";
 import { z } from "zod";
 import { DeliberationError, deliberate, type DeliberateRequest, type ExternalSources } from "./core/pipeline";
+import { hostCorpusCache } from "./core/internal/corpus/store";
 import { isCancellation } from "./core/cancel";
 import { canonicalUrl, hasCredentials, parseAllowHost } from "./core/external";
 import { describeFallback, fallbackOf } from "./core/fallback";
@@ -161,6 +162,7 @@ async function deliberateCommand(argv: string[], io: Io): Promise<number> {
       signal,
       onProgress: io.stderrIsTTY ? (e) => progressLine(e, io) : undefined,
       history: historyOptionsForCli(io, showProgress),
+      corpusCache: hostCorpusCache(io.env, (l) => io.err(`deliberate: ${l}`)),
     };
     if (showProgress && model.describe) io.err(`  ${model.describe}`);
     if (values["dry-run"]) return dryRun(request, model.chat, model.keepInternalLocal, io);

@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { setPriority } from "node:os";
 import { buildIndex, indexStatus, type BuildProgress, type HistoryIndexOptions } from "./core/internal/history";
+import { buildCorpusSnapshot, hostCorpusCache, type CorpusBuild } from "./core/internal/corpus";
 import { UsageError, cancelOnSigint, parseOptions, repoOption, type OptionValues } from "./cliCommon";
 import { describeBuildProgress } from "./shared/indexProgress";
 
@@ -83,25 +84,40 @@ async function statusCommand(repo: string, json: boolean, io: IndexIo): Promise<
   return 0;
 }
 
-/** `index [--rebuild]`: builds or updates the index now; Ctrl-C cancels. */
+/** `index [--rebuild]`: builds or updates the history index and the docs index now; Ctrl-C cancels. */
 async function buildCommand(repo: string, values: OptionValues, io: IndexIo): Promise<number> {
   const quiet = !!values.background || !!values.json;
-  const r = await cancelOnSigint((signal) =>
-    buildIndex(repo, {
-      rebuild: !!values.rebuild,
-      signal,
-      onProgress: io.stderrIsTTY && !quiet ? progressPrinter(io) : undefined,
-      log: (l) => io.err(`deliberate: ${l}`),
-    }),
-  );
+  const log = (l: string) => io.err(`deliberate: ${l}`);
+  const { r, docs } = await cancelOnSigint(async (signal) => {
+    const r = await buildIndex(repo, { rebuild: !!values.rebuild, signal, onProgress: io.stderrIsTTY && !quiet ? progressPrinter(io) : undefined, log });
+    return { r, docs: r.error ? undefined : await docsIndex(repo, signal, log) };
+  });
   if (values.json) {
     const { state, ...rest } = r;
-    io.out(JSON.stringify({ ...rest, ...(state ? { toplevel: state.toplevel, file: state.file } : {}) }, null, 2));
+    io.out(JSON.stringify({ ...rest, ...(state ? { toplevel: state.toplevel, file: state.file } : {}), ...(docs ? { docs } : {}) }, null, 2));
     return r.error ? 2 : r.action === "busy" ? 1 : 0;
   }
   if (values.background) return 0;
   if (r.error) throw new UsageError(r.error);
-  return reportBuild(r, io);
+  const code = reportBuild(r, io);
+  if (docs) io.out(`docs index: ${fmt(docs.documents)} documents, ${fmt(docs.sections)} sections in ${(docs.ms / 1000).toFixed(1)} s (${docs.dir})`);
+  return code;
+}
+
+/**
+ * The discovery snapshot and the docs index (internal/corpus/), so the next question in a fresh process neither
+ * walks the tree nor re-indexes every ADR. Off with DELIBERATIVE_CORPUS_CACHE=off; a failure is one line, not fatal.
+ */
+async function docsIndex(repo: string, signal: AbortSignal, log: (l: string) => void): Promise<CorpusBuild | undefined> {
+  const cache = hostCorpusCache(process.env, log);
+  if (!cache) return undefined;
+  try {
+    return await buildCorpusSnapshot(repo, cache, { signal });
+  } catch (err) {
+    if (signal.aborted) throw err;
+    log(`docs index not built: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);
+    return undefined;
+  }
 }
 
 type BuildResult = Awaited<ReturnType<typeof buildIndex>>;

@@ -8,8 +8,10 @@ import { configVersion as computeConfigVersion, resolveConfig } from "./config";
 import { fuseRankedLists } from "./fuse";
 import { canonicalJson, sha256 } from "./hash";
 import { buildExternalExperts, recheckExternalCitations } from "./external";
-import { describeDiscovery, discoverArtifacts, discoveryDirectories } from "./internal/discovery";
-import { fingerprintHolds, readTurnCacheEntry, takeFingerprint, writeTurnCacheEntry, type TurnCacheEntry } from "./turnCache";
+import { describeDiscovery } from "./internal/discovery";
+import { discoverWithSnapshot } from "./internal/corpus/discovery";
+import type { CorpusCacheOptions } from "./internal/corpus/store";
+import { fingerprintHolds, readTurnCacheEntry, writeTurnCacheEntry, type TurnCacheEntry } from "./turnCache";
 import { createDocsExpert } from "./internal/docsExpert";
 import { createGitExpert } from "./internal/git";
 import type { HistoryIndexOptions } from "./internal/history";
@@ -110,6 +112,11 @@ export interface DeliberateRequest {
    * it the git expert runs the bounded live search only.
    */
   history?: HistoryIndexOptions;
+  /**
+   * Where snapshots of the discovered artifacts and the docs index may be kept between processes
+   * (internal/corpus/). Without it they are kept in this process's memory only.
+   */
+  corpusCache?: CorpusCacheOptions;
   /** Default true: rank with the weights learned from operator picks in the receipts folder (learning/). */
   learning?: boolean;
   signal?: AbortSignal;
@@ -230,7 +237,7 @@ interface Gathered {
   planned: QueryPlanResult;
   evidence: FusedEvidence[];
   sources: string[];
-  fingerprint?: Promise<TurnCacheEntry["fingerprint"] | undefined>;
+  fingerprint: TurnCacheEntry["fingerprint"];
 }
 
 /**
@@ -348,28 +355,22 @@ async function gather(turn: Turn, entry: TurnCacheEntry | undefined): Promise<Ga
   // The git expert gets its history index ready now (git rev-parse, opening the index): that I/O overlaps
   // discovery instead of queueing behind the docs expert's CPU-bound ranking later.
   const gitExpert = req.internalExperts ? undefined : createGitExpert({ index: req.history, prepare: { repo, signal } });
-  const artifacts = await recorder.run(
+  // The discovery's own fingerprint (taken before it read anything) is the one this turn's cache entry stores.
+  const { set: artifacts, fingerprint } = await recorder.run(
     "discovery",
-    () => discoverArtifacts(repo, config, signal),
-    (set) => ({
+    () => discoverWithSnapshot(repo, config, { signal, cache: req.corpusCache }),
+    ({ set }) => ({
       status: set.files.length ? "ok" : "empty",
       count: set.files.length,
       ...(describeDiscovery(set) ? { reason: describeDiscovery(set) } : set.files.length ? {} : { reason: "no ADRs, architecture docs or agent instructions found" }),
     }),
   );
-  // The fingerprint for this turn's cache entry is taken while the experts run — never after the receipt write,
-  // so a file edited mid-run shows up as a changed stat next time.
-  const fingerprint = turn.writeToDisk
-    ? discoveryDirectories(repo, config).then((dirs) => takeFingerprint(repo, [...artifacts.files.map((f) => f.path), ...artifacts.skipped.map((f) => f.path)], dirs))
-    : undefined;
-  fingerprint?.catch(() => undefined);
 
   // Slow path: stats changed (a touched file, a fresh checkout) but the content may not have.
   if (entry && entry.artifact_set_hash === artifacts.hash) {
     const hit = await cachedOutcome(repo, entry, turn.dirName, req.signingKey);
     if (hit) {
-      const fp = await fingerprint?.catch(() => undefined);
-      if (fp) await writeTurnCacheEntry(turn.cacheFile, { ...entry, fingerprint: fp }).catch(() => undefined);
+      if (turn.writeToDisk) await writeTurnCacheEntry(turn.cacheFile, { ...entry, fingerprint }).catch(() => undefined);
       return served(turn, hit);
     }
   }
@@ -382,7 +383,7 @@ async function gather(turn: Turn, entry: TurnCacheEntry | undefined): Promise<Ga
 
   const ctx = { repo, question: turn.question, plan: planned.plan, config, artifacts, signal };
   // Git first: its child processes start before the docs expert's CPU-bound ranking takes the event loop.
-  const internalExperts = req.internalExperts ?? [gitExpert ?? createGitExpert({ index: req.history }), createDocsExpert()];
+  const internalExperts = req.internalExperts ?? [gitExpert ?? createGitExpert({ index: req.history }), createDocsExpert({ cache: req.corpusCache })];
   const [internalRuns, externalRuns] = await Promise.all([
     Promise.all(internalExperts.map((e) => runExpert(e, "internal", ctx, recorder, turn.progress, turn.log))),
     Promise.all(turn.externalExperts.map((e) => runExpert(e, "external", ctx, recorder, turn.progress, turn.log))),
@@ -499,9 +500,8 @@ async function seal(turn: Turn, classification: Classification, gathered: Gather
     await storeEvidenceFile(repo, evidenceFile, turn.dirName);
     receiptFile = await writeReceipt(repo, receipt, turn.dirName);
     // A turn that fell back (model down, bad key) is not cached: the next turn should try the model again.
-    const fp = await gathered.fingerprint?.catch(() => undefined);
-    if (fp && !info.fallback && !gathered.planned.fallback) {
-      await writeTurnCacheEntry(turn.cacheFile, { receipt_id: decided.receiptId, artifact_set_hash: gathered.artifacts.hash, fingerprint: fp });
+    if (!info.fallback && !gathered.planned.fallback) {
+      await writeTurnCacheEntry(turn.cacheFile, { receipt_id: decided.receiptId, artifact_set_hash: gathered.artifacts.hash, fingerprint: gathered.fingerprint });
     }
   }
   // The receipt write's own timing goes to the progress listener; it cannot be inside the bytes it signs.

@@ -2,6 +2,7 @@
 // flag, history index), answered as the OptionPicker payload (structuredContent) plus its Markdown rendering.
 import type { z } from "zod";
 import { deliberate, type DeliberateOutcome, type DeliberateRequest } from "../core/pipeline";
+import { hostCorpusCache } from "../core/internal/corpus/store";
 import { createModelStack, createOpenAIChatModel, describeModelConfig, modelOptionsFromCli, ModelConfigError } from "../core/model";
 import { toRankedRows } from "../core/fuse";
 import { receiptToMarkdown } from "../core/render";
@@ -58,6 +59,7 @@ export async function deliberateTool(args: Args, ctx: ToolContext): Promise<Tool
     onProgress: progressReporter(ctx),
     onLog: (l) => ctx.log(l),
     history: historyOptions(ctx),
+    corpusCache: hostCorpusCache(ctx.env, (l) => ctx.log(l)),
   };
   const outcome = await deliberate(request);
   if (outcome.kind === "deliberated") await ctx.receiptsChanged();

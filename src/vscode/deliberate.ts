@@ -85,7 +85,7 @@ export class Deliberations {
   /** One run without the progress notification: the commands wrap it in one, the agent entry points report elsewhere. */
   async deliberate(req: DeliberationRequest, settings: Settings, report: Report, signal: AbortSignal): Promise<Ran> {
     report("loading…");
-    const { deliberate } = loadHeavyBundle();
+    const { deliberate, hostCorpusCache } = loadHeavyBundle();
     const hooks: RunHooks = {
       signingKey: await this.secrets.signingKey(),
       signal,
@@ -95,6 +95,7 @@ export class Deliberations {
       },
       onLog: (line: string) => this.log.info(line),
       history: this.history.options(req.folder),
+      corpusCache: hostCorpusCache(process.env, (line) => this.log.info(line)),
     };
     const model = await this.models.choose(req, settings, hooks, report);
     if ("outcome" in model) return { outcome: model.outcome };

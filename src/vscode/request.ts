@@ -2,6 +2,7 @@
 // the same builder serves a real deliberation, the consent prompt's probe and "Preview Egress", so the preview
 // always retrieves exactly as the deliberation would.
 import type * as vscode from "vscode";
+import type { CorpusCacheOptions } from "../core/internal/corpus/store";
 import type { HistoryIndexOptions } from "../core/internal/history";
 import type { DeliberateRequest } from "../core/pipeline";
 import type { SigningKey } from "../core/receipts/signing";
@@ -26,6 +27,8 @@ export interface RunHooks {
   onProgress: (e: ProgressEvent) => void;
   onLog?: (line: string) => void;
   history?: HistoryIndexOptions;
+  /** Where discovery and docs-index snapshots are kept between sessions (the user's cache folder). */
+  corpusCache?: CorpusCacheOptions;
   /** A rules-only run that writes nothing and reads no cache: the egress preview's retrieval. */
   preview?: boolean;
 }
@@ -47,6 +50,7 @@ export function buildDeliberateRequest(req: DeliberationRequest, settings: Setti
     onProgress: hooks.onProgress,
     ...(hooks.onLog ? { onLog: hooks.onLog } : {}),
     ...(hooks.history ? { history: hooks.history } : {}),
+    ...(hooks.corpusCache ? { corpusCache: hooks.corpusCache } : {}),
   };
 }
 

@@ -36,11 +36,27 @@ const DECISION_FOLDER = /(^|\/)(adrs?|decisions?|decision-records?|architecture|
 export const MAX_CANONICAL_FILES = 50;
 const BINARY_SNIFF_BYTES = 8 * 1024;
 
-export async function discoverArtifacts(repo: string, config: DeliberationConfig, signal?: AbortSignal): Promise<ArtifactSet> {
+/**
+ * What a discovery looked at besides the folders it walked, so a stat fingerprint of them can vouch for its result
+ * (discoverySnapshot.ts): every file it read or looked for (workspace-relative), and git's own files (absolute).
+ */
+export interface DiscoveryTrace {
+  files: Set<string>;
+  /** Files outside the workspace's namespace whose content matters (git's info/exclude). */
+  outside: Set<string>;
+  /** Files whose size alone matters (git's index: which paths are tracked). */
+  sizes: Set<string>;
+}
+
+export function newDiscoveryTrace(): DiscoveryTrace {
+  return { files: new Set(), outside: new Set(), sizes: new Set() };
+}
+
+export async function discoverArtifacts(repo: string, config: DeliberationConfig, signal?: AbortSignal, trace?: DiscoveryTrace): Promise<ArtifactSet> {
   const root = resolve(repo);
   signal?.throwIfAborted();
   const realRoot = await realpath(root).catch(() => root);
-  const listed = await listCandidates(root, config, signal);
+  const listed = await listCandidates(root, config, signal, trace);
   const { hints } = listed;
   signal?.throwIfAborted();
 
@@ -60,6 +76,7 @@ export async function discoverArtifacts(repo: string, config: DeliberationConfig
   const { isIgnored, fromGlob, conventions } = listed;
   const markdown = new Set([...candidates, ...fromGlob].filter((p) => !isIgnored(p) && !listed.dropped(p)));
   const toRead = [...new Set([...markdown, ...conventions.keys()])].sort();
+  for (const p of toRead) trace?.files.add(p);
   const reads = await mapBounded(toRead, READ_CONCURRENCY, (path) => {
     signal?.throwIfAborted();
     return readArtifact(root, realRoot, path, "architecture", config.maxFileBytes);
@@ -86,7 +103,7 @@ export async function discoverArtifacts(repo: string, config: DeliberationConfig
     else if (strayDocs.has(path)) files.push({ ...read, source_type: "architecture" });
   }
   for (const [path, reason] of decided.rejected) notes.push(`${path}: ${reason}`);
-  await addNamedFiles(root, realRoot, config, files, skipped, isIgnored, signal);
+  await addNamedFiles(root, realRoot, config, files, skipped, isIgnored, signal, trace);
 
   files.sort((a, b) => cmp(a.path, b.path));
   skipped.sort((a, b) => cmp(a.path, b.path));
@@ -110,13 +127,14 @@ interface Candidates {
  * What discovery may read. In a git work tree one `git ls-files` lists everything (ignore rules applied) and the
  * globs are matched against it; only outside git are the globs walked on disk.
  */
-async function listCandidates(root: string, config: DeliberationConfig, signal?: AbortSignal): Promise<Candidates> {
+async function listCandidates(root: string, config: DeliberationConfig, signal?: AbortSignal, trace?: DiscoveryTrace): Promise<Candidates> {
   // Walks skip config.ignoreGlobs plus the plain folder names of the root .gitignore (build/, target/, .venv/), so
   // big ignored trees are never descended; the exact gitignore semantics are applied to the results afterwards.
   const walkIgnore = [...config.ignoreGlobs, ...(await rootGitignorePrunes(root))];
   const adrGlobsAdd = config.adrGlobs.filter((g) => !g.startsWith("!"));
   const dropRules = ignore({ ignorecase: true }).add(config.adrGlobs.filter((g) => g.startsWith("!")).map((g) => g.slice(1)));
-  const [listed, hints] = await Promise.all([gitListing(root, signal), adrFolderHints(root)]);
+  for (const p of [".gitignore", ".adr-dir", ".log4brains.yml"]) trace?.files.add(p);
+  const [listed, hints] = await Promise.all([gitListing(root, signal, trace), adrFolderHints(root)]);
   let isIgnored: (path: string) => boolean;
   let adrGlobPaths: string[];
   let conventionPaths: string[];
@@ -136,7 +154,7 @@ async function listCandidates(root: string, config: DeliberationConfig, signal?:
     const globOpts = { cwd: root, dot: true, onlyFiles: true, followSymbolicLinks: false, caseSensitiveMatch: false, suppressErrors: true, unique: true, ignore: walkIgnore };
     const [adrGlobs, conventionGlobs] = await Promise.all([caseInsensitiveBases(root, adrGlobsAdd), caseInsensitiveBases(root, config.conventionGlobs)]);
     [isIgnored, adrGlobPaths, conventionPaths, listing] = await Promise.all([
-      loadIgnoreRules(root, config.ignoreGlobs, walkIgnore),
+      loadIgnoreRules(root, config.ignoreGlobs, walkIgnore, trace),
       adrGlobs.length ? fg(adrGlobs, globOpts) : Promise.resolve([] as string[]),
       conventionGlobs.length ? fg(conventionGlobs, globOpts) : Promise.resolve([] as string[]),
       walkMarkdown(root, walkIgnore),
@@ -175,6 +193,7 @@ async function addNamedFiles(
   skipped: ArtifactSet["skipped"],
   isIgnored: (path: string) => boolean,
   signal?: AbortSignal,
+  trace?: DiscoveryTrace,
 ): Promise<void> {
   const known = new Set([...files.map((f) => f.path), ...skipped.map((s) => s.path)]);
   const named: string[] = [];
@@ -188,6 +207,7 @@ async function addNamedFiles(
       named.push(candidate);
     }
   }
+  for (const p of named) trace?.files.add(p);
   const namedReads = await mapBounded(named, READ_CONCURRENCY, (path) => {
     signal?.throwIfAborted();
     return readArtifact(root, realRoot, path, namedFileType(path), config.maxFileBytes);
@@ -234,13 +254,20 @@ async function markdownAndLinks(root: string, paths: string[], links: string[]):
  * Tracked files (symlinks told apart by their 120000 mode) and untracked, not-ignored files; undefined outside a
  * git work tree (or without git), where the caller walks the folder instead.
  */
-async function gitListing(root: string, signal?: AbortSignal): Promise<{ paths: string[]; links: string[] } | undefined> {
+async function gitListing(root: string, signal?: AbortSignal, trace?: DiscoveryTrace): Promise<{ paths: string[]; links: string[] } | undefined> {
   const git = () => simpleGit({ baseDir: root, abort: signal, timeout: { block: 15_000 } });
   try {
-    const [staged, others] = await Promise.all([
+    const [staged, others, gitPaths] = await Promise.all([
       git().raw(["ls-files", "-z", "--stage", "--", "."]),
       git().raw(["ls-files", "-z", "--others", "--exclude-standard", "--", "."]),
+      trace ? git().raw(["rev-parse", "--git-path", "index", "--git-path", "info/exclude"]) : Promise.resolve(""),
     ]);
+    if (trace) {
+      // Relative to the folder git ran in (git < 2.31 has no --path-format=absolute).
+      const [index, exclude] = gitPaths.split("\n").map((l) => l.trim());
+      if (index) trace.sizes.add(resolve(root, index));
+      if (exclude) trace.outside.add(resolve(root, exclude));
+    }
     const paths: string[] = [];
     const links: string[] = [];
     for (const entry of staged.split("\0")) {
@@ -256,6 +283,8 @@ async function gitListing(root: string, signal?: AbortSignal): Promise<{ paths: 
       // Untracked entries are few: any of them may be a symlink, so each is checked.
       links.push(path);
     }
+    // Any .gitignore decides which untracked files the listing shows.
+    if (trace) for (const p of paths) if (p === ".gitignore" || p.endsWith("/.gitignore")) trace.files.add(p);
     return { paths, links };
   } catch {
     return undefined;
@@ -520,7 +549,7 @@ function formatBytes(n: number): string {
  * The ignore predicate: config.ignoreGlobs plus every .gitignore in the tree (each applied relative to its own
  * folder, like git does) and .git/info/exclude. Paths are workspace-relative with forward slashes.
  */
-async function loadIgnoreRules(root: string, ignoreGlobs: string[], walkIgnore: string[]): Promise<(path: string) => boolean> {
+async function loadIgnoreRules(root: string, ignoreGlobs: string[], walkIgnore: string[], trace?: DiscoveryTrace): Promise<(path: string) => boolean> {
   const layers: { dir: string; ig: Ignore }[] = [];
   const gitignores = await fg(["**/.gitignore"], {
     cwd: root,
@@ -532,6 +561,7 @@ async function loadIgnoreRules(root: string, ignoreGlobs: string[], walkIgnore: 
   });
   const sources = [...gitignores.sort((a, b) => a.split("/").length - b.split("/").length || cmp(a, b))];
   for (const gi of [".git/info/exclude", ...sources]) {
+    trace?.files.add(gi);
     let body: string;
     try {
       body = await readFile(resolve(root, ...gi.split("/")), "utf8");

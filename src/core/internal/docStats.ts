@@ -9,10 +9,18 @@ export interface DocStats {
   bigrams: Set<string>;
 }
 
+/**
+ * Statistics of a corpus, compact: the document frequency of each term, and for each two-word phrase the ascending
+ * indices of the documents that contain it (a posting list; its length is the phrase's document frequency). A
+ * document's own term frequencies are recomputed from its text when needed (feedback reads three documents), so
+ * nothing here is a per-document map: a few typed arrays instead of thousands of Maps and Sets, which keeps the
+ * heap small and a stored corpus quick to load.
+ */
 export interface CorpusStats {
-  docs: DocStats[];
+  /** Number of documents. */
+  n: number;
   df: Map<string, number>;
-  bigramDf: Map<string, number>;
+  bigramDocs: Map<string, Uint32Array>;
 }
 
 /** Stemmed content tokens in order (stop words and one-letter tokens dropped, camelCase split). */
@@ -38,14 +46,20 @@ export function docStats(text: string): DocStats {
 }
 
 export function corpusStats(texts: string[]): CorpusStats {
-  const docs = texts.map(docStats);
   const df = new Map<string, number>();
-  const bigramDf = new Map<string, number>();
-  for (const d of docs) {
+  const postings = new Map<string, number[]>();
+  texts.forEach((text, i) => {
+    const d = docStats(text);
     for (const t of d.tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
-    for (const b of d.bigrams) bigramDf.set(b, (bigramDf.get(b) ?? 0) + 1);
-  }
-  return { docs, df, bigramDf };
+    for (const b of d.bigrams) {
+      const list = postings.get(b);
+      if (list) list.push(i);
+      else postings.set(b, [i]);
+    }
+  });
+  const bigramDocs = new Map<string, Uint32Array>();
+  for (const [b, list] of postings) bigramDocs.set(b, Uint32Array.from(list));
+  return { n: texts.length, df, bigramDocs };
 }
 
 /** The question's adjacent content-word pairs. */
@@ -56,16 +70,16 @@ export function questionBigrams(question: string): string[] {
   return [...out];
 }
 
-/** Sum of the IDF of the question's phrases that the document contains as phrases. */
-export function phraseScore(bigrams: string[], doc: DocStats, corpus: CorpusStats): number {
-  const n = corpus.docs.length;
-  let score = 0;
+/** Per document, the sum of the IDF of the question's phrases it contains as phrases. */
+export function phraseScores(bigrams: string[], corpus: CorpusStats): Float64Array {
+  const scores = new Float64Array(corpus.n);
   for (const b of bigrams) {
-    if (!doc.bigrams.has(b)) continue;
-    const df = corpus.bigramDf.get(b) ?? 1;
-    score += Math.log(1 + n / df);
+    const docs = corpus.bigramDocs.get(b);
+    if (!docs) continue;
+    const idf = Math.log(1 + corpus.n / docs.length);
+    for (const i of docs) scores[i] += idf;
   }
-  return score;
+  return scores;
 }
 
 /**
@@ -74,7 +88,7 @@ export function phraseScore(bigrams: string[], doc: DocStats, corpus: CorpusStat
  * terms nearly every document uses.
  */
 export function feedbackTerms(top: { doc: DocStats; weight: number }[], corpus: CorpusStats, exclude: Set<string>, limit: number): string[] {
-  const n = corpus.docs.length;
+  const n = corpus.n;
   if (n < 4 || top.length === 0) return [];
   const scores = new Map<string, number>();
   for (const { doc, weight } of top) {

@@ -1,6 +1,7 @@
 // The "docs" expert: BM25 over the sections of the discovered artifacts (ADRs, agent instructions, architecture
 // docs, contribution guides, canonical files), with priors that encode how much each kind of text should weigh in
 // a decision, and a hard supersession rule so an outdated ADR can never outrank the ADR that replaced it.
+import { resolve } from "node:path";
 import { evidenceId, sha256 } from "../hash";
 import { INACTIVE_ADR_STATUSES } from "../constants";
 import { cmp } from "../text";
@@ -8,8 +9,10 @@ import type { AdrMeta, AdrStatus, EvidenceItem, PrecisionClass, SourceType } fro
 import type { ArtifactFile, Expert, ExpertContext, ExpertResult } from "../types";
 import { TITLE_REF, parseAdr, slug, type ParsedAdr } from "./adr";
 import { parseMarkdown, stripInline } from "./markdown";
-import { rankTextSections, type TextSection } from "./sectionIndex";
-import { corpusStats, feedbackTerms, phraseScore, questionBigrams, tokenize, type CorpusStats } from "./docStats";
+import { ensureSectionIndex, rankTextSections, type RankOptions, type TextSection } from "./sectionIndex";
+import { loadDocsCorpus, saveDocsCorpus } from "./corpus/docs";
+import type { CorpusCacheOptions } from "./corpus/store";
+import { corpusStats, docStats, feedbackTerms, phraseScores, questionBigrams, tokenize, type CorpusStats } from "./docStats";
 import { readQuestion, type Alternative } from "../synth/question";
 
 export const DOCS_MAX_ITEMS = 36;
@@ -72,6 +75,17 @@ const STATUS_PRIOR: Record<AdrStatus, number> = {
   rejected: 0.4,
 };
 
+/**
+ * What ranking and evidence need of a parsed ADR once its units and the supersession graph are built: everything
+ * but the parsed markdown, which would otherwise keep a second copy of every ADR's lines alive.
+ */
+type AdrFacts = Omit<ParsedAdr, "doc" | "sections" | "option_sections" | "section_names" | "warnings">;
+
+function adrFacts(adr: ParsedAdr): AdrFacts {
+  const { doc: _doc, sections: _sections, option_sections: _options, section_names: _names, warnings: _warnings, ...facts } = adr;
+  return facts;
+}
+
 /** One citable passage: a real, 1-based inclusive line range of one artifact. */
 interface Unit extends TextSection {
   file: ArtifactFile;
@@ -80,7 +94,7 @@ interface Unit extends TextSection {
   precision: PrecisionClass;
   label: string;
   prior: number;
-  adr?: ParsedAdr;
+  adr?: AdrFacts;
   /** ADR section name ("decision", "pros-and-cons: Zustand", …). */
   adrSection?: string;
 }
@@ -90,17 +104,18 @@ interface Scored {
   score: number;
 }
 
-export function createDocsExpert(): Expert {
+/** `cache`: where the prepared corpus may be kept between processes (internal/corpus/); memory only without it. */
+export function createDocsExpert(opts: { cache?: CorpusCacheOptions } = {}): Expert {
   return {
     name: "docs",
     kind: "internal",
-    run: async (ctx) => runDocsExpert(ctx),
+    run: async (ctx) => runDocsExpert({ ...ctx, cache: opts.cache }),
   };
 }
 
-export async function runDocsExpert(
-  ctx: Pick<ExpertContext, "plan" | "config" | "artifacts" | "signal"> & Partial<Pick<ExpertContext, "log" | "question">>,
-): Promise<ExpertResult> {
+type DocsContext = Pick<ExpertContext, "plan" | "config" | "artifacts" | "signal"> & Partial<Pick<ExpertContext, "log" | "question" | "repo">> & { cache?: CorpusCacheOptions };
+
+export async function runDocsExpert(ctx: DocsContext): Promise<ExpertResult> {
   const { artifacts, plan, config } = ctx;
   if (artifacts.files.length === 0) {
     const globs = [...config.adrGlobs, ...config.conventionGlobs];
@@ -111,8 +126,11 @@ export async function runDocsExpert(
   const expansions = plan.expansions.filter((t) => t.trim());
   if (terms.length === 0 && expansions.length === 0) return { status: "empty", reason: "the query plan has no terms", items: [] };
 
-  const { graph } = await prepare(artifacts, ctx);
-  const ranked = rankDocuments(await prepare(artifacts, ctx), terms, expansions, ctx.question);
+  const p = await prepare(artifacts, ctx);
+  const { graph } = p;
+  const ranked = rankDocuments(p, terms, expansions, ctx.question);
+  // Stored once both of its indexes exist (ranking builds them), so the next process loads them too.
+  await persist(p, ctx);
   if (ranked.length === 0) {
     return { status: "empty", reason: `no artifact matched the terms: ${[...terms, ...expansions].join(", ")}`, items: [] };
   }
@@ -140,6 +158,10 @@ export async function runDocsExpert(
 }
 
 interface Prepared {
+  /** The artifact set's content key. */
+  key: string;
+  /** Where it came from: prepared here (and not yet stored), or loaded / already stored. */
+  unsaved: boolean;
   units: Unit[];
   graph: SupersessionGraph;
   unitsByPath: Map<string, Unit[]>;
@@ -151,7 +173,7 @@ interface Prepared {
 
 interface DocUnit extends TextSection {
   file: ArtifactFile;
-  adr?: ParsedAdr;
+  adr?: AdrFacts;
 }
 
 interface RankedDoc {
@@ -171,14 +193,44 @@ interface RankedDoc {
 const prepared = new Map<string, Prepared>();
 const PREPARED_SETS = 2;
 
-async function prepare(artifacts: ExpertContext["artifacts"], ctx: Pick<ExpertContext, "signal"> & Partial<Pick<ExpertContext, "log">>): Promise<Prepared> {
+async function prepare(artifacts: ExpertContext["artifacts"], ctx: Pick<DocsContext, "signal" | "log" | "repo" | "cache">): Promise<Prepared> {
   // Keyed on the files' own paths and content hashes, so a caller-supplied set hash is never trusted blindly.
   const key = sha256(artifacts.files.map((f) => `${f.path}\0${f.source_type}\0${f.hash}`).join("\n"));
   const hit = prepared.get(key);
   if (hit) return hit;
+  const loaded = ctx.cache && ctx.repo ? await loadDocsCorpus<Unit, DocUnit, SupersessionGraph, CorpusStats>(ctx.cache, resolve(ctx.repo), key, artifacts.files) : undefined;
+  if (loaded) return keep({ ...loaded, key, unsaved: false, unitsByPath: unitsByPathOf(loaded.units) });
+  return keep(await prepareAfresh(artifacts, key, ctx));
+}
+
+function keep(p: Prepared): Prepared {
+  prepared.set(p.key, p);
+  while (prepared.size > PREPARED_SETS) prepared.delete(prepared.keys().next().value!);
+  return p;
+}
+
+async function persist(p: Prepared, ctx: Pick<DocsContext, "repo" | "cache" | "artifacts">): Promise<void> {
+  if (!p.unsaved || !ctx.cache || !ctx.repo) return;
+  p.unsaved = false;
+  await saveDocsCorpus(ctx.cache, resolve(ctx.repo), p.key, ctx.artifacts.files, p);
+}
+
+function unitsByPathOf(units: Unit[]): Map<string, Unit[]> {
+  const byPath = new Map<string, Unit[]>();
+  for (const u of units) {
+    const list = byPath.get(u.file.path);
+    if (list) list.push(u);
+    else byPath.set(u.file.path, [u]);
+  }
+  return byPath;
+}
+
+/** Parses every artifact into citable units and builds the supersession graph and the term statistics. */
+async function prepareAfresh(artifacts: ExpertContext["artifacts"], key: string, ctx: Pick<DocsContext, "signal" | "log">): Promise<Prepared> {
   // Build the citable units, file by file (sorted by path already, which keeps the index deterministic).
   const units: Unit[] = [];
   const adrs = new Map<string, ParsedAdr>();
+  const facts = new Map<string, AdrFacts>();
   for (const [i, file] of artifacts.files.entries()) {
     ctx.signal?.throwIfAborted();
     // Let concurrent experts (git's child processes) make progress while this CPU-bound loop runs.
@@ -186,27 +238,43 @@ async function prepare(artifacts: ExpertContext["artifacts"], ctx: Pick<ExpertCo
     if (file.source_type === "adr") {
       const adr = parseAdr(file.path, file.text);
       adrs.set(file.path, adr);
+      facts.set(file.path, adrFacts(adr));
       for (const w of adr.warnings) ctx.log?.(`docs: ${file.path}: ${w}`);
-      units.push(...adrUnits(file, adr));
+      units.push(...adrUnits(file, adr, facts.get(file.path)!));
     } else {
       units.push(...docUnits(file));
     }
   }
-  const unitsByPath = new Map<string, Unit[]>();
-  for (const u of units) {
-    const list = unitsByPath.get(u.file.path);
-    if (list) list.push(u);
-    else unitsByPath.set(u.file.path, [u]);
-  }
   const docs: DocUnit[] = artifacts.files.map((file) => {
-    const adr = adrs.get(file.path);
+    const adr = facts.get(file.path);
     const title = adr?.title ?? parseMarkdown(file.text).sections.find((x) => x.level === 1)?.heading ?? "";
     return { file, adr, heading: title, title: pathWords(file.path), body: file.text.slice(0, INDEXED_CHARS) };
   });
-  const result = { units, graph: supersessionGraph(adrs), unitsByPath, docs, stats: corpusStats(docs.map((d) => `${d.heading}\n${d.body.slice(0, INDEXED_CHARS)}`)) };
-  prepared.set(key, result);
-  while (prepared.size > PREPARED_SETS) prepared.delete(prepared.keys().next().value!);
-  return result;
+  const stats = corpusStats(docs.map(statsText));
+  // The graph is built from the full parses (back links are read from the text), then holds only their facts.
+  const graph = { ...supersessionGraph(adrs), adrs: facts };
+  return { key, unsaved: true, units, graph, unitsByPath: unitsByPathOf(units), docs, stats };
+}
+
+/** The text a document's term statistics are taken over: its title and its indexed body. */
+function statsText(d: DocUnit): string {
+  return `${d.heading}\n${d.body.slice(0, INDEXED_CHARS)}`;
+}
+
+/** The whole-document index's options (titles weigh most). */
+const DOC_INDEX: RankOptions = { boost: { heading: DOC_TITLE_BOOST, title: 1.5, body: 1 } };
+
+/**
+ * Prepares an artifact set's corpus and both of its indexes ahead of any question, and stores it when the cache
+ * allows (`deliberate index`). Returns how many units were indexed.
+ */
+export async function prepareDocsCorpus(artifacts: ExpertContext["artifacts"], ctx: Pick<DocsContext, "signal" | "log" | "repo" | "cache">): Promise<{ units: number; documents: number }> {
+  if (!artifacts.files.length) return { units: 0, documents: 0 };
+  const p = await prepare(artifacts, ctx);
+  ensureSectionIndex(p.units);
+  ensureSectionIndex(p.docs, DOC_INDEX);
+  await persist(p, { ...ctx, artifacts });
+  return { units: p.units.length, documents: p.docs.length };
 }
 
 /** "docs/decisions/0012-use-kafka-for-events.md" → "docs decisions use kafka for events". */
@@ -228,9 +296,9 @@ function rankDocuments(p: Prepared, terms: string[], expansions: string[], quest
     list.push({ unit: r.section, score: r.score * (r.section.prior / (SOURCE_PRIOR[r.section.file.source_type] ?? 1)) });
     sectionsByPath.set(r.section.file.path, list);
   }
-  const bigrams = question ? questionBigrams(question) : [];
+  const phraseMass = phraseScores(question ? questionBigrams(question) : [], p.stats);
   // IDF of each of the question's own terms over the documents (terms no document has carry no weight).
-  const nDocs = p.stats.docs.length || 1;
+  const nDocs = p.stats.n || 1;
   const queryIdf = new Map<string, number>();
   for (const t of tokenize(terms.join(" "))) {
     const df = p.stats.df.get(t);
@@ -240,7 +308,7 @@ function rankDocuments(p: Prepared, terms: string[], expansions: string[], quest
   const indexOf = new Map(p.docs.map((d, i) => [d.file.path, i]));
   const score = (feedback: string[]) => {
     const docHits = rankTextSections(p.docs, terms, expansions, Number.POSITIVE_INFINITY, {
-      boost: { heading: DOC_TITLE_BOOST, title: 1.5, body: 1 },
+      ...DOC_INDEX,
       feedback,
       feedbackWeight: FEEDBACK_WEIGHT,
     });
@@ -257,7 +325,7 @@ function rankDocuments(p: Prepared, terms: string[], expansions: string[], quest
       const doc = p.docs[i];
       const sections = (sectionsByPath.get(path) ?? []).sort((a, b) => b.score - a.score);
       const sum = sections.slice(0, SECTIONS_SUMMED).reduce((n, x) => n + x.score, 0);
-      const phrases = PHRASE_WEIGHT * phraseScore(bigrams, p.stats.docs[i], p.stats);
+      const phrases = PHRASE_WEIGHT * phraseMass[i];
       const prior = (SOURCE_PRIOR[doc.file.source_type] ?? 1) * (doc.adr ? STATUS_PRIOR[effectiveStatus(doc.adr, p.graph)] : 1);
       // Coordination: a document that covers more of the question's rare words beats one that repeats a few.
       const coverage = queryIdfTotal > 0 ? (covered.get(path) ?? 0) / queryIdfTotal : 1;
@@ -271,7 +339,7 @@ function rankDocuments(p: Prepared, terms: string[], expansions: string[], quest
     const top = [...scores.entries()].sort((a, b) => b[1] - a[1]).slice(0, FEEDBACK_DOCS);
     const best = top[0][1] || 1;
     const exclude = new Set(tokenize([...terms, ...expansions].join(" ")));
-    const feedback = feedbackTerms(top.map(([path, s]) => ({ doc: p.stats.docs[indexOf.get(path)!], weight: s / best })), p.stats, exclude, FEEDBACK_TERMS);
+    const feedback = feedbackTerms(top.map(([path, s]) => ({ doc: docStats(statsText(p.docs[indexOf.get(path)!])), weight: s / best })), p.stats, exclude, FEEDBACK_TERMS);
     if (feedback.length) scores = score(feedback);
   }
   enforceDocSupersession(scores, p.graph);
@@ -329,7 +397,7 @@ function preferLaterDecision(scores: Map<string, number>, p: Prepared, question:
   // The question's subject: its words that name no alternative ("chat", "history" beside "MVStore" and "JSON").
   const named = new Set(tokenize(alternatives.flatMap((a) => [a.subject, ...a.terms]).join(" ")));
   const subject = new Set(tokenize(read.text).filter((w) => !named.has(w) && !GENERIC_TITLE_WORDS.has(w)));
-  const covers = (adr: ParsedAdr) => new Set(tokenize(adr.title).filter((w) => subject.has(w)));
+  const covers = (adr: AdrFacts) => new Set(tokenize(adr.title).filter((w) => subject.has(w)));
   const top = [...scores.entries()].filter(([, s]) => s > 0).sort((a, b) => b[1] - a[1] || cmp(a[0], b[0])).slice(0, LATER_DECISION_WINDOW);
   const deciding = top.flatMap(([path]) => {
     const adr = p.docs.find((d) => d.file.path === path)?.adr;
@@ -357,7 +425,7 @@ const IN_FORCE = new Set<AdrStatus>(["accepted", "unknown"]);
  * The index of the one alternative an ADR's chosen option (else its title) names — by the alternative's search
  * terms or a rare word of its subject ("OpenAI" of "calling OpenAI's API") — or undefined.
  */
-function chosenAlternative(adr: ParsedAdr, alternatives: Alternative[], p: Prepared): number | undefined {
+function chosenAlternative(adr: AdrFacts, alternatives: Alternative[], p: Prepared): number | undefined {
   const text = adr.chosen_option ?? adr.title;
   const named = alternatives.flatMap((alt, i) => (alternativeWords(alt, p).some((t) => containsWord(text, t)) ? [i] : []));
   return named.length === 1 ? named[0] : undefined;
@@ -365,7 +433,7 @@ function chosenAlternative(adr: ParsedAdr, alternatives: Alternative[], p: Prepa
 
 /** An alternative's terms plus the words of its subject that few documents use (not "library", "api", "calling"). */
 function alternativeWords(alt: Alternative, p: Prepared): string[] {
-  const rare = tokenize(alt.subject.replace(/['’]s\b/g, "")).filter((w) => w.length > 2 && (p.stats.df.get(w) ?? 0) <= p.stats.docs.length * RARE_SUBJECT_DF);
+  const rare = tokenize(alt.subject.replace(/['’]s\b/g, "")).filter((w) => w.length > 2 && (p.stats.df.get(w) ?? 0) <= p.stats.n * RARE_SUBJECT_DF);
   return [...alt.terms, ...rare];
 }
 
@@ -380,7 +448,7 @@ function containsWord(text: string, term: string): boolean {
 // ---------------------------------------------------------------------------------------------------------
 // Units
 
-function adrUnits(file: ArtifactFile, adr: ParsedAdr): Unit[] {
+function adrUnits(file: ArtifactFile, adr: ParsedAdr, facts: AdrFacts): Unit[] {
   const out: Unit[] = [];
   const { sections } = adr.doc;
   sections.forEach((s, i) => {
@@ -403,15 +471,15 @@ function adrUnits(file: ArtifactFile, adr: ParsedAdr): Unit[] {
       body: s.body,
       label: `${adrLabel(adr)} — ${heading}`,
       prior,
-      adr,
+      adr: facts,
       adrSection: name,
     });
   });
-  if (out.length === 0) out.push(wholeFileUnit(file, adrLabel(adr), SOURCE_PRIOR.adr, adr));
+  if (out.length === 0) out.push(wholeFileUnit(file, adrLabel(adr), SOURCE_PRIOR.adr, facts));
   return out;
 }
 
-function adrLabel(adr: ParsedAdr): string {
+function adrLabel(adr: AdrFacts): string {
   return `ADR${adr.number !== undefined ? ` ${adr.number}` : ""}: ${adr.title}`;
 }
 
@@ -466,7 +534,7 @@ function docUnits(file: ArtifactFile): Unit[] {
   return out;
 }
 
-function wholeFileUnit(file: ArtifactFile, label: string, prior: number, adr?: ParsedAdr): Unit {
+function wholeFileUnit(file: ArtifactFile, label: string, prior: number, adr?: AdrFacts): Unit {
   const lines = file.text.split("\n");
   let end = lines.length;
   while (end > 1 && lines[end - 1].trim() === "") end--;
@@ -532,7 +600,7 @@ interface SupersessionGraph {
   supersedes: Map<string, Set<string>>;
   /** "old\0new" for every link that was inferred rather than written down. */
   inferred: Set<string>;
-  adrs: Map<string, ParsedAdr>;
+  adrs: Map<string, AdrFacts>;
 }
 
 /**
@@ -588,8 +656,8 @@ function subjectWords(title: string): Set<string> {
 }
 
 /** Date first, then number within one folder: how "later" is decided. Undefined when the two cannot be ordered. */
-function isLater(b: ParsedAdr, a: ParsedAdr): boolean | undefined {
-  const day = (x: ParsedAdr) => (x.date && /^\d{4}-\d{2}-\d{2}/.test(x.date) ? x.date.slice(0, 10) : undefined);
+function isLater(b: AdrFacts, a: AdrFacts): boolean | undefined {
+  const day = (x: AdrFacts) => (x.date && /^\d{4}-\d{2}-\d{2}/.test(x.date) ? x.date.slice(0, 10) : undefined);
   const da = day(a) ?? dateFromPath(a.path);
   const db = day(b) ?? dateFromPath(b.path);
   if (da && db && da !== db) return db > da;
@@ -658,7 +726,7 @@ function adrSlugs(path: string): string[] {
   return [...new Set([base, bare])];
 }
 
-export function resolveAdrRef(ref: string, from: ParsedAdr, adrs: Map<string, ParsedAdr>): string | undefined {
+export function resolveAdrRef(ref: string, from: AdrFacts, adrs: Map<string, AdrFacts>): string | undefined {
   if (adrs.has(ref)) return ref;
   if (ref.startsWith(TITLE_REF)) {
     const wanted = slug(ref.slice(TITLE_REF.length));
@@ -673,7 +741,7 @@ export function resolveAdrRef(ref: string, from: ParsedAdr, adrs: Map<string, Pa
     const hits = all.filter((a) => a.number === n);
     const sameDir = hits.filter((a) => a.path.startsWith(dir + "/") && !a.path.slice(dir.length + 1).includes("/"));
     // Duplicate numbers (two ADR 0009s) only resolve when the file name says which one.
-    const named = (xs: ParsedAdr[]) => {
+    const named = (xs: AdrFacts[]) => {
       const slug = ref.split("#")[0].split("/").pop()?.toLowerCase().replace(/\.(md|markdown)$/, "");
       return slug ? xs.filter((a) => adrSlugs(a.path).includes(slug)) : [];
     };
@@ -698,7 +766,7 @@ export function resolveAdrRef(ref: string, from: ParsedAdr, adrs: Map<string, Pa
 }
 
 /** The status the ADR effectively has: an ADR another one supersedes counts as superseded even if it says otherwise. */
-function effectiveStatus(adr: ParsedAdr, graph: SupersessionGraph): AdrStatus {
+function effectiveStatus(adr: AdrFacts, graph: SupersessionGraph): AdrStatus {
   if (INACTIVE_ADR_STATUSES.has(adr.status)) return adr.status;
   return graph.supersededBy.get(adr.path)?.size ? "superseded" : adr.status;
 }
@@ -736,7 +804,7 @@ function toEvidence(s: Scored, graph: SupersessionGraph): EvidenceItem | undefin
   return item;
 }
 
-function adrMeta(adr: ParsedAdr, graph: SupersessionGraph, section?: string): AdrMeta {
+function adrMeta(adr: AdrFacts, graph: SupersessionGraph, section?: string): AdrMeta {
   const resolve = (refs: string[]) => refs.map((r) => resolveAdrRef(r, adr, graph.adrs) ?? (r.startsWith(TITLE_REF) ? r.slice(TITLE_REF.length) : r));
   const uniq = (xs: string[]) => [...new Set(xs)].sort();
   return {

@@ -1,0 +1,113 @@
+// Stat fingerprints: proof, from stats alone, that a set of files and folders has not changed since a moment. The
+// turn cache and the discovery snapshot both rest on it, so that a repeated (or a new) question does not re-read
+// and re-hash every ADR. A file records its size, mtime, ctime and inode (ctime cannot be set back by `touch -d`);
+// a folder its mtime (a file created or removed anywhere in it changes that); a path that did not exist records
+// null, so its appearance is a change too. Paths are workspace-relative; `outside` holds absolute paths a result
+// also depends on (git's info/exclude), and `sizes` files whose size alone matters (git's index, rewritten with
+// new mtimes by every `git status` refresh, but only resized when a path is added to or dropped from it).
+import { statSync, type Stats } from "node:fs";
+import { isAbsolute, join } from "node:path";
+import { z } from "zod";
+
+const FileStatSchema = z.tuple([z.number(), z.number(), z.number(), z.number()]).nullable();
+
+export const FingerprintSchema = z.object({
+  /** When the stats were taken, or (stricter) when the work they vouch for started. */
+  taken_at: z.number(),
+  files: z.record(z.string(), FileStatSchema),
+  dirs: z.record(z.string(), z.number()),
+  outside: z.record(z.string(), FileStatSchema).optional(),
+  sizes: z.record(z.string(), z.number().nullable()).optional(),
+});
+export type Fingerprint = z.infer<typeof FingerprintSchema>;
+
+export interface FingerprintInput {
+  /** Workspace-relative files (missing ones are recorded as absent). */
+  files: string[];
+  /** Workspace-relative folders (missing ones are left out). */
+  dirs: string[];
+  /** Absolute files outside the workspace's namespace. */
+  outside?: string[];
+  /** Absolute files whose size alone is compared. */
+  sizes?: string[];
+}
+
+/**
+ * A stat taken within the timestamp resolution of a change cannot prove that nothing changed after it ("racy"
+ * entries, as git calls them). Linux stamps files at kernel-tick resolution (1–10 ms); a filesystem with whole
+ * second timestamps shows up as mtimes with no fraction, and gets a two-second window.
+ */
+function racyWindowMs(mtimeMs: number): number {
+  return mtimeMs % 1000 === 0 ? 2000 : 20;
+}
+
+/**
+ * Stats everything in `input`. `takenAt` defaults to now; pass the moment the work these stats vouch for began
+ * (before anything was read), so a change made while it ran is either seen here or too recent to be trusted.
+ */
+export async function takeFingerprint(repo: string, input: FingerprintInput, takenAt = Date.now()): Promise<Fingerprint> {
+  const outsideList = input.outside ?? [];
+  const sizeList = input.sizes ?? [];
+  const stats = await statAll(repo, [...input.files, ...input.dirs, ...outsideList, ...sizeList]);
+  let i = 0;
+  const files: Fingerprint["files"] = {};
+  for (const p of input.files) files[p] = fileStat(stats[i++]);
+  const dirs: Fingerprint["dirs"] = {};
+  for (const d of input.dirs) {
+    const st = stats[i++];
+    if (st) dirs[d] = st.mtimeMs;
+  }
+  const outside: NonNullable<Fingerprint["outside"]> = {};
+  for (const p of outsideList) outside[p] = fileStat(stats[i++]);
+  const sizes: NonNullable<Fingerprint["sizes"]> = {};
+  for (const p of sizeList) sizes[p] = stats[i++]?.size ?? null;
+  return { taken_at: takenAt, files, dirs, ...(outsideList.length ? { outside } : {}), ...(sizeList.length ? { sizes } : {}) };
+}
+
+function fileStat(st: Stats | undefined): [number, number, number, number] | null {
+  return st ? [st.size, st.mtimeMs, st.ctimeMs, st.ino] : null;
+}
+
+/** True when every recorded stat still matches and none is recent enough to be ambiguous. */
+export async function fingerprintHolds(repo: string, fp: Fingerprint): Promise<boolean> {
+  const fresh = (t: number) => fp.taken_at - t > racyWindowMs(t);
+  const files = Object.entries(fp.files);
+  const dirs = Object.entries(fp.dirs);
+  const outside = Object.entries(fp.outside ?? {});
+  const sizes = Object.entries(fp.sizes ?? {});
+  const stats = await statAll(repo, [...files.map(([p]) => p), ...dirs.map(([d]) => d), ...outside.map(([p]) => p), ...sizes.map(([p]) => p)]);
+  let i = 0;
+  const sameFile = (want: [number, number, number, number] | null, st: Stats | undefined) => {
+    if (want === null) return st === undefined;
+    const [size, mtime, ctime, ino] = want;
+    return !!st && st.size === size && st.mtimeMs === mtime && st.ctimeMs === ctime && st.ino === ino && fresh(mtime) && fresh(ctime);
+  };
+  for (const [, want] of files) if (!sameFile(want, stats[i++])) return false;
+  for (const [, mtime] of dirs) if (stats[i++]?.mtimeMs !== mtime || !fresh(mtime)) return false;
+  for (const [, want] of outside) if (!sameFile(want, stats[i++])) return false;
+  for (const [, size] of sizes) if ((stats[i++]?.size ?? null) !== size) return false;
+  return true;
+}
+
+/** How many stats run back to back before the event loop gets a turn. */
+const STAT_BATCH = 256;
+
+/**
+ * Stats of many paths (undefined where missing). Synchronous stats in batches: ~3× faster than thousands of
+ * promise-based ones (2,112 ADRs: ~10 ms instead of ~15–40 ms), while the event loop still gets a turn between
+ * batches (the extension host shares it).
+ */
+async function statAll(repo: string, paths: string[]): Promise<(Stats | undefined)[]> {
+  const out: (Stats | undefined)[] = [];
+  for (let i = 0; i < paths.length; i += STAT_BATCH) {
+    if (i > 0) await new Promise((r) => setImmediate(r));
+    for (const p of paths.slice(i, i + STAT_BATCH)) {
+      try {
+        out.push(statSync(isAbsolute(p) ? p : join(repo, p), { throwIfNoEntry: false }));
+      } catch {
+        out.push(undefined); // unreadable (permissions, a path through a file): not a match
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,122 @@
+// Snapshot files of what the pipeline derives from a repository's documents (its discovered artifacts, their
+// parsed sections and search indexes), so a fresh process — the CLI, an agent's MCP call, a reloaded editor — does
+// not walk the tree, read every ADR and rebuild the indexes for each question.
+//
+// They live in the user's cache folder, never in the working tree:
+//   $XDG_CACHE_HOME/deliberative-search/corpus/<key>/{discovery,docs}-<hash>.bin   (else ~/.cache, %LOCALAPPDATA%)
+// <key> hashes the work tree's path. A file is a magic line, a CRC-32 of the payload and the payload
+// (v8.serialize); a torn, truncated or foreign file fails the check and is rebuilt. Deleting the folder is always
+// safe: the next deliberation rebuilds what it needs.
+import { randomBytes } from "node:crypto";
+import { promises as fs, readdirSync, rmSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { deserialize, serialize } from "node:v8";
+import * as zlib from "node:zlib";
+import { sha256 } from "../../hash";
+import { userCacheDir } from "../../cacheDir";
+import { CORE_VERSION } from "../../config";
+
+const MAGIC = Buffer.from("DSCORPUS1\n");
+/** Bumped whenever a snapshot's shape or the code that derives it changes meaning. */
+export const CORPUS_FORMAT = 1;
+
+export interface CorpusCacheOptions {
+  /** The cache root (corpusCacheRoot()); snapshots go to a folder per work tree below it. */
+  dir: string;
+  /** Identifies the code that wrote a snapshot: a snapshot from other code is never read. */
+  codeId?: string;
+  /** One-line notices for the user (an unreadable snapshot that will be rebuilt). */
+  notice?: (line: string) => void;
+}
+
+export function corpusCacheRoot(env: NodeJS.ProcessEnv = process.env): string {
+  return join(userCacheDir(env), "corpus");
+}
+
+export function corpusDirFor(cacheRoot: string, root: string): string {
+  return join(cacheRoot, sha256(root).slice(0, 20));
+}
+
+/**
+ * The running code's identity: size and mtime of the bundle this module was loaded from (or of its brotli-packed
+ * form, as the packaged extension ships it), with the core version and V8's; run from sources, the core version.
+ */
+export function bundleIdentity(file: string | undefined): string {
+  for (const candidate of file ? [file, `${file}.br`] : []) {
+    try {
+      const st = statSync(candidate);
+      return `${CORE_VERSION}|${st.size}|${Math.floor(st.mtimeMs)}|${process.versions.v8}`;
+    } catch {
+      // try the packed form
+    }
+  }
+  return CORE_VERSION;
+}
+
+/**
+ * The cache a host (CLI, MCP server, editor) gives the pipeline: the user's cache folder, unless
+ * DELIBERATIVE_CORPUS_CACHE=off keeps everything in memory.
+ */
+export function hostCorpusCache(env: NodeJS.ProcessEnv, notice?: (line: string) => void): CorpusCacheOptions | undefined {
+  if (env.DELIBERATIVE_CORPUS_CACHE === "off") return undefined;
+  return { dir: corpusCacheRoot(env), codeId: bundleIdentity(typeof __filename === "string" ? __filename : undefined), ...(notice ? { notice } : {}) };
+}
+
+const crc32: (b: Buffer) => number =
+  typeof (zlib as { crc32?: unknown }).crc32 === "function"
+    ? (b) => (zlib as unknown as { crc32: (b: Buffer) => number }).crc32(b)
+    : (b) => Buffer.from(sha256(b.toString("latin1")).slice(0, 8), "hex").readUInt32BE(0);
+
+export type SnapshotRead = { value: unknown } | { missing: true } | { corrupt: string };
+
+/** Reads one snapshot file: its value, or that there is none, or why it is unusable. */
+export async function readSnapshot(file: string): Promise<SnapshotRead> {
+  let buf: Buffer;
+  try {
+    buf = await fs.readFile(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === "ENOENT" ? { missing: true } : { corrupt: `unreadable (${code ?? "error"})` };
+  }
+  if (buf.length < MAGIC.length + 4 || !buf.subarray(0, MAGIC.length).equals(MAGIC)) return { corrupt: "not a snapshot file" };
+  const payload = buf.subarray(MAGIC.length + 4);
+  if (crc32(payload) !== buf.readUInt32BE(MAGIC.length)) return { corrupt: "checksum mismatch (torn or damaged)" };
+  try {
+    return { value: deserialize(payload) };
+  } catch (err) {
+    return { corrupt: `undecodable (${err instanceof Error ? err.message : String(err)})` };
+  }
+}
+
+/**
+ * Writes a snapshot atomically (temporary file, then rename), so a reader sees the old file or the new one. No
+ * fsync: a snapshot lost in a crash is only rebuilt, and a torn one fails its checksum.
+ */
+export async function writeSnapshot(file: string, value: unknown): Promise<void> {
+  const payload = serialize(value);
+  const head = Buffer.alloc(MAGIC.length + 4);
+  MAGIC.copy(head);
+  head.writeUInt32BE(crc32(payload), MAGIC.length);
+  await fs.mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  try {
+    await fs.writeFile(tmp, Buffer.concat([head, payload]), { mode: 0o600, flag: "wx" });
+    await fs.rename(tmp, file);
+  } catch (err) {
+    await fs.rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** Keeps the newest `keep` files of a kind (`docs-`, `discovery-`) in a work tree's folder; the rest are removed. */
+export function pruneSnapshots(dir: string, prefix: string, keep: number): void {
+  try {
+    const files = readdirSync(dir)
+      .filter((f) => f.startsWith(prefix) && f.endsWith(".bin"))
+      .map((f) => ({ f, t: statSync(join(dir, f)).mtimeMs }))
+      .sort((a, b) => b.t - a.t);
+    for (const { f } of files.slice(keep)) rmSync(join(dir, f), { force: true });
+  } catch {
+    // another process pruned first, or the folder is gone: nothing to keep tidy
+  }
+}
