@@ -2,7 +2,8 @@
 // reports its size, its last indexed commit and when it was built. Also how a question run from the CLI gets its
 // index built: on a terminal, in the foreground with progress on stderr; otherwise (scripts, agents) by a
 // detached `deliberate index --background` while the bounded live search answers, as `git gc --auto` does.
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { promisify } from "node:util";
 import { existsSync, statSync } from "node:fs";
 import { setPriority } from "node:os";
 import { buildIndex, indexStatus, type BuildProgress, type HistoryIndexOptions } from "./core/internal/history";
@@ -15,6 +16,8 @@ export interface IndexIo {
   err: (s: string) => void;
   stderrIsTTY: boolean;
 }
+
+const execFileAsync = promisify(execFile);
 
 export const INDEX_USAGE = "deliberate index [--repo DIR] [--rebuild] [--status] [--json]";
 
@@ -40,11 +43,12 @@ function progressPrinter(io: IndexIo): (p: BuildProgress) => void {
 }
 
 export async function indexCommand(argv: string[], io: IndexIo): Promise<number> {
-  const options = { repo: { type: "string" }, rebuild: { type: "boolean" }, status: { type: "boolean" }, json: { type: "boolean" }, background: { type: "boolean" } } as const;
+  const options = { repo: { type: "string" }, rebuild: { type: "boolean" }, status: { type: "boolean" }, json: { type: "boolean" }, background: { type: "boolean" }, "docs-only": { type: "boolean" } } as const;
   const { values } = parseOptions(argv, options, { positionals: false, usage: INDEX_USAGE });
   const repo = repoOption(values.repo as string | undefined);
   if (values.status && values.rebuild) throw new UsageError("--status and --rebuild do not go together");
   if (values.status) return statusCommand(repo, !!values.json, io);
+  if (values["docs-only"]) return docsOnlyCommand(repo, io);
   if (values.background) {
     // A detached build started by a question: low priority, no output.
     try {
@@ -112,12 +116,30 @@ async function docsIndex(repo: string, signal: AbortSignal, log: (l: string) => 
   const cache = hostCorpusCache(process.env, log);
   if (!cache) return undefined;
   try {
+    const script = require.main?.filename;
+    // In a process of its own when this is the real CLI: the history build's heap is still large here, and the
+    // two peaks must not stack (large synthetic repository: ~300 MB together, ~250 MB apart).
+    if (script && /cli\.[cm]?js$/.test(script)) return await docsIndexInChild(script, repo, signal);
     return await buildCorpusSnapshot(repo, cache, { signal });
   } catch (err) {
     if (signal.aborted) throw err;
     log(`docs index not built: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);
     return undefined;
   }
+}
+
+async function docsIndexInChild(script: string, repo: string, signal: AbortSignal): Promise<CorpusBuild> {
+  const { stdout } = await execFileAsync(process.execPath, [script, "index", "--docs-only", "--repo", repo], { signal, maxBuffer: 1024 * 1024, encoding: "utf8" });
+  return JSON.parse(stdout) as CorpusBuild;
+}
+
+/** `index --docs-only` (the child above): the docs index alone, its summary as JSON on stdout. */
+async function docsOnlyCommand(repo: string, io: IndexIo): Promise<number> {
+  const log = (l: string) => io.err(`deliberate: ${l}`);
+  const cache = hostCorpusCache(process.env, log);
+  if (!cache) throw new UsageError("DELIBERATIVE_CORPUS_CACHE=off: no docs index is kept");
+  io.out(JSON.stringify(await cancelOnSigint((signal) => buildCorpusSnapshot(repo, cache, { signal }))));
+  return 0;
 }
 
 type BuildResult = Awaited<ReturnType<typeof buildIndex>>;

@@ -5,8 +5,9 @@
 // null, so its appearance is a change too. Paths are workspace-relative; `outside` holds absolute paths a result
 // also depends on (git's info/exclude), and `sizes` files whose size alone matters (git's index, rewritten with
 // new mtimes by every `git status` refresh, but only resized when a path is added to or dropped from it).
-import { statSync, type Stats } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { createHash } from "node:crypto";
+import { readdirSync, statSync, type Stats } from "node:fs";
+import { isAbsolute, sep } from "node:path";
 import { z } from "zod";
 
 const FileStatSchema = z.tuple([z.number(), z.number(), z.number(), z.number()]).nullable();
@@ -18,6 +19,8 @@ export const FingerprintSchema = z.object({
   dirs: z.record(z.string(), z.number()),
   outside: z.record(z.string(), FileStatSchema).optional(),
   sizes: z.record(z.string(), z.number().nullable()).optional(),
+  /** Folders compared by the names they hold (a hash of them) rather than by mtime, leaving some names out. */
+  listings: z.record(z.string(), z.object({ without: z.array(z.string()), hash: z.string() })).optional(),
 });
 export type Fingerprint = z.infer<typeof FingerprintSchema>;
 
@@ -30,6 +33,21 @@ export interface FingerprintInput {
   outside?: string[];
   /** Absolute files whose size alone is compared. */
   sizes?: string[];
+  /** Listings taken beforehand (listFolder), for folders whose mtime would change for a name that does not matter. */
+  listings?: NonNullable<Fingerprint["listings"]>;
+}
+
+/**
+ * A folder's names, hashed, without `without`: the workspace root changes its mtime when the receipts folder is
+ * first made, which says nothing about the artifacts. Take it before the work it vouches for starts.
+ */
+export function listFolder(repo: string, dir: string, without: string[]): { without: string[]; hash: string } | undefined {
+  try {
+    const names = readdirSync(dir === "." ? repo : `${repo}${sep}${dir}`).filter((n) => !without.includes(n));
+    return { without, hash: createHash("sha256").update(names.sort().join("\0")).digest("hex") };
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -61,7 +79,14 @@ export async function takeFingerprint(repo: string, input: FingerprintInput, tak
   for (const p of outsideList) outside[p] = fileStat(stats[i++]);
   const sizes: NonNullable<Fingerprint["sizes"]> = {};
   for (const p of sizeList) sizes[p] = stats[i++]?.size ?? null;
-  return { taken_at: takenAt, files, dirs, ...(outsideList.length ? { outside } : {}), ...(sizeList.length ? { sizes } : {}) };
+  return {
+    taken_at: takenAt,
+    files,
+    dirs,
+    ...(outsideList.length ? { outside } : {}),
+    ...(sizeList.length ? { sizes } : {}),
+    ...(input.listings && Object.keys(input.listings).length ? { listings: input.listings } : {}),
+  };
 }
 
 function fileStat(st: Stats | undefined): [number, number, number, number] | null {
@@ -80,12 +105,14 @@ export async function fingerprintHolds(repo: string, fp: Fingerprint): Promise<b
   const sameFile = (want: [number, number, number, number] | null, st: Stats | undefined) => {
     if (want === null) return st === undefined;
     const [size, mtime, ctime, ino] = want;
-    return !!st && st.size === size && st.mtimeMs === mtime && st.ctimeMs === ctime && st.ino === ino && fresh(mtime) && fresh(ctime);
+    // Racy is judged by mtime, which every write moves; ctime must still be equal (a backdated mtime moves it).
+    return !!st && st.size === size && st.mtimeMs === mtime && st.ctimeMs === ctime && st.ino === ino && fresh(mtime);
   };
   for (const [, want] of files) if (!sameFile(want, stats[i++])) return false;
   for (const [, mtime] of dirs) if (stats[i++]?.mtimeMs !== mtime || !fresh(mtime)) return false;
   for (const [, want] of outside) if (!sameFile(want, stats[i++])) return false;
   for (const [, size] of sizes) if ((stats[i++]?.size ?? null) !== size) return false;
+  for (const [dir, want] of Object.entries(fp.listings ?? {})) if (listFolder(repo, dir, want.without)?.hash !== want.hash) return false;
   return true;
 }
 
@@ -99,11 +126,13 @@ const STAT_BATCH = 256;
  */
 async function statAll(repo: string, paths: string[]): Promise<(Stats | undefined)[]> {
   const out: (Stats | undefined)[] = [];
+  const root = repo.endsWith(sep) || repo.endsWith("/") ? repo : repo + sep;
   for (let i = 0; i < paths.length; i += STAT_BATCH) {
     if (i > 0) await new Promise((r) => setImmediate(r));
     for (const p of paths.slice(i, i + STAT_BATCH)) {
       try {
-        out.push(statSync(isAbsolute(p) ? p : join(repo, p), { throwIfNoEntry: false }));
+        // Relative paths are already normalised (forward slashes, no dots): plain concatenation, not join().
+        out.push(statSync(isAbsolute(p) ? p : `${root}${p}`, { throwIfNoEntry: false }));
       } catch {
         out.push(undefined); // unreadable (permissions, a path through a file): not a match
       }

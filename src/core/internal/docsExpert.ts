@@ -9,7 +9,7 @@ import type { AdrMeta, AdrStatus, EvidenceItem, PrecisionClass, SourceType } fro
 import type { ArtifactFile, Expert, ExpertContext, ExpertResult } from "../types";
 import { TITLE_REF, parseAdr, slug, type ParsedAdr } from "./adr";
 import { parseMarkdown, stripInline } from "./markdown";
-import { ensureSectionIndex, rankTextSections, type RankOptions, type TextSection } from "./sectionIndex";
+import { combineRankings, ensureSectionIndex, rankTextSections, type RankedSection, type RankOptions, type TextSection } from "./sectionIndex";
 import { loadDocsCorpus, saveDocsCorpus } from "./corpus/docs";
 import type { CorpusCacheOptions } from "./corpus/store";
 import { corpusStats, docStats, feedbackTerms, phraseScores, questionBigrams, tokenize, type CorpusStats } from "./docStats";
@@ -203,6 +203,11 @@ async function prepare(artifacts: ExpertContext["artifacts"], ctx: Pick<DocsCont
   return keep(await prepareAfresh(artifacts, key, ctx));
 }
 
+/** Forgets the corpora prepared in this process, as a fresh process would start (tests). */
+export function forgetPreparedCorpora(): void {
+  prepared.clear();
+}
+
 function keep(p: Prepared): Prepared {
   prepared.set(p.key, p);
   while (prepared.size > PREPARED_SETS) prepared.delete(prepared.keys().next().value!);
@@ -306,12 +311,7 @@ function rankDocuments(p: Prepared, terms: string[], expansions: string[], quest
   }
   const queryIdfTotal = [...queryIdf.values()].reduce((a, b) => a + b, 0);
   const indexOf = new Map(p.docs.map((d, i) => [d.file.path, i]));
-  const score = (feedback: string[]) => {
-    const docHits = rankTextSections(p.docs, terms, expansions, Number.POSITIVE_INFINITY, {
-      ...DOC_INDEX,
-      feedback,
-      feedbackWeight: FEEDBACK_WEIGHT,
-    });
+  const score = (docHits: RankedSection<DocUnit>[]) => {
     const whole = new Map<string, number>();
     const covered = new Map<string, number>();
     for (const r of docHits) {
@@ -333,14 +333,19 @@ function rankDocuments(p: Prepared, terms: string[], expansions: string[], quest
     }
     return scores;
   };
-  let scores = score([]);
+  const docHits = rankTextSections(p.docs, terms, expansions, Number.POSITIVE_INFINITY, DOC_INDEX);
+  let scores = score(docHits);
   // Widen the vocabulary from the repository's own text: what the best documents say that the question did not.
   if (FEEDBACK_DOCS > 0 && scores.size > 0) {
     const top = [...scores.entries()].sort((a, b) => b[1] - a[1]).slice(0, FEEDBACK_DOCS);
     const best = top[0][1] || 1;
     const exclude = new Set(tokenize([...terms, ...expansions].join(" ")));
     const feedback = feedbackTerms(top.map(([path, s]) => ({ doc: docStats(statsText(p.docs[indexOf.get(path)!])), weight: s / best })), p.stats, exclude, FEEDBACK_TERMS);
-    if (feedback.length) scores = score(feedback);
+    // Only the feedback terms are searched again; their scores join the first pass's as one search would add them.
+    if (feedback.length) {
+      const extra = rankTextSections(p.docs, [], [], Number.POSITIVE_INFINITY, { ...DOC_INDEX, feedback, feedbackWeight: FEEDBACK_WEIGHT });
+      scores = score(combineRankings(docHits, extra));
+    }
   }
   enforceDocSupersession(scores, p.graph);
   if (question) preferLaterDecision(scores, p, question);

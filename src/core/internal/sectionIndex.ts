@@ -102,26 +102,98 @@ export function rankTextSections<T extends TextSection>(
   if (!sections.length || (!termQuery && !expQuery && !options.feedback?.length)) return [];
 
   const index = indexFor(sections, options);
-
   const w = options.expansionWeight ?? 0.5;
   const loose = options.loose ?? true;
-  const results = index.search({
-    combineWith: "OR",
-    ...(loose ? {} : { prefix: false, fuzzy: false }),
-    queries: [
-      ...(termQuery ? [{ queries: [termQuery] }] : []),
-      ...(expQuery ? [{ queries: [expQuery], boostTerm: () => w }] : []),
-      ...(options.feedback?.length
-        ? [{ queries: [options.feedback.join(" ")], prefix: false, fuzzy: false, boostTerm: () => options.feedbackWeight ?? 0.3 }]
-        : []),
-    ],
-  });
+  const groups = [
+    queryTerms(termQuery).map((term) => ({ term, boost: 1, loose })),
+    queryTerms(expQuery).map((term) => ({ term, boost: w, loose })),
+    queryTerms((options.feedback ?? []).join(" ")).map((term) => ({ term, boost: options.feedbackWeight ?? 0.3, loose: false })),
+  ];
+  return rankByTerms(index, sections, groups, limit);
+}
 
-  return results
-    .filter((r) => r.score > 0)
-    .map((r) => ({ section: sections[r.id as number], index: r.id as number, score: r.score, matched: [...r.terms].sort(), queryMatched: [...r.queryTerms].sort() }))
-    .sort((a, b) => b.score - a.score || a.index - b.index)
-    .slice(0, limit);
+/** The source terms MiniSearch makes of a query string: its tokenizer's split, then processTerm. */
+function queryTerms(query: string): string[] {
+  return query ? query.split(/[\n\r\p{Z}\p{P}]+/u).flatMap((t) => processTerm(t) ?? []) : [];
+}
+
+/**
+ * The OR-search of all the source terms, computed one term at a time. MiniSearch scores a section as the sum of
+ * its term scores times the number of distinct query terms it matched, summing each sub-query's terms in order and
+ * then the sub-queries' sums; adding up the same numbers in the same grouping gives exactly its score, while only
+ * one term's matches are alive at a time instead of every term's (a common word matches most sections of a large
+ * corpus, and all of that became old-generation garbage in a long-lived host).
+ */
+function rankByTerms<T extends TextSection>(index: SectionIndex, sections: readonly T[], groups: { term: string; boost: number; loose: boolean }[][], limit: number): RankedSection<T>[] {
+  const raw = new Float64Array(sections.length);
+  const group = new Float64Array(sections.length);
+  const sources = new Map<number, string[]>();
+  const derived = new Map<number, string[]>();
+  for (const specs of groups) {
+    const touched = new Set<number>();
+    for (const spec of specs) addTerm(index, spec, group, touched, sources, derived);
+    for (const id of touched) {
+      raw[id] += group[id];
+      group[id] = 0;
+    }
+  }
+  const ranked: RankedSection<T>[] = [];
+  for (const [id, src] of sources) {
+    const score = raw[id] * (src.length || 1);
+    if (!(score > 0)) continue;
+    ranked.push({ section: sections[id], index: id, score, matched: derived.get(id)!.sort(), queryMatched: src.sort() });
+  }
+  ranked.sort((x, y) => y.score - x.score || x.index - y.index);
+  return ranked.length > limit ? ranked.slice(0, limit) : ranked;
+}
+
+/** One source term's search, added into its sub-query's sums. */
+function addTerm(
+  index: SectionIndex,
+  spec: { term: string; boost: number; loose: boolean },
+  group: Float64Array,
+  touched: Set<number>,
+  sources: Map<number, string[]>,
+  derived: Map<number, string[]>,
+): void {
+  const hits = index.search(spec.term, {
+    tokenize: (q) => [q],
+    processTerm: (t) => t,
+    boostTerm: () => spec.boost,
+    ...(spec.loose ? {} : { prefix: false, fuzzy: false }),
+  });
+  for (const h of hits) {
+    const id = h.id as number;
+    group[id] += h.score; // one source term: MiniSearch's quality factor is 1, the score is the term's own
+    touched.add(id);
+    const src = sources.get(id);
+    if (!src) sources.set(id, [spec.term]);
+    else if (!src.includes(spec.term)) src.push(spec.term);
+    const der = derived.get(id);
+    if (!der) derived.set(id, h.terms);
+    else for (const t of h.terms) if (!der.includes(t)) der.push(t);
+  }
+}
+
+/**
+ * The ranking one OR-search over two queries would give, from each query's own ranking: MiniSearch sums a section's
+ * term scores and then multiplies the sum by how many distinct query terms the section matched. A second pass that
+ * only adds terms (pseudo-relevance feedback) then searches for those terms alone, not for the whole query again.
+ */
+export function combineRankings<T extends TextSection>(a: readonly RankedSection<T>[], b: readonly RankedSection<T>[]): RankedSection<T>[] {
+  const out = new Map<number, RankedSection<T>>();
+  for (const r of a) out.set(r.index, r);
+  for (const r of b) {
+    const x = out.get(r.index);
+    if (!x) {
+      out.set(r.index, r);
+      continue;
+    }
+    const queryMatched = [...new Set([...x.queryMatched, ...r.queryMatched])].sort();
+    const raw = x.score / Math.max(1, x.queryMatched.length) + r.score / Math.max(1, r.queryMatched.length);
+    out.set(r.index, { section: x.section, index: x.index, score: raw * Math.max(1, queryMatched.length), matched: [...new Set([...x.matched, ...r.matched])].sort(), queryMatched });
+  }
+  return [...out.values()].sort((p, q) => q.score - p.score || p.index - q.index);
 }
 
 type SectionDoc = { id: number; heading: string; title: string; body: string };
@@ -210,47 +282,80 @@ type PlainIndex = ReturnType<SectionIndex["toJSON"]>;
 export function exportSectionIndexes(sections: readonly TextSection[]): SectionIndexSnapshot[] {
   return [...(indexCache.get(sections) ?? new Map<string, SectionIndex>())].map(([key, index]) => {
     const [boost, maxBodyChars] = JSON.parse(key) as [IndexOptions["boost"], number];
-    return compact({ boost, maxBodyChars }, index.toJSON());
+    return compact({ boost, maxBodyChars }, index);
   });
 }
 
-function compact(options: IndexOptions, js: PlainIndex): SectionIndexSnapshot {
-  const shortIds = Object.keys(js.documentIds).map(Number);
-  const fieldCount = Object.keys(js.fieldIds).length;
-  const fieldLengths = new Uint32Array(shortIds.length * fieldCount);
-  shortIds.forEach((sid, i) => (js.fieldLength[sid] ?? []).forEach((n, f) => (fieldLengths[i * fieldCount + f] = n)));
-  const termStart: number[] = [0];
-  const entryField: number[] = [];
-  const entryStart: number[] = [0];
-  const postingDoc: number[] = [];
-  const postingFreq: number[] = [];
-  for (const [, data] of js.index) {
-    for (const [field, postings] of Object.entries(data)) {
-      entryField.push(Number(field));
-      for (const [doc, freq] of Object.entries(postings)) {
-        postingDoc.push(Number(doc));
+/** Grows a typed array by doubling: the postings of a large corpus never exist as a JavaScript array. */
+class Growable<A extends Uint32Array | Uint8Array> {
+  length = 0;
+  constructor(private data: A) {}
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const next = new (this.data.constructor as new (n: number) => A)(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = v;
+  }
+  done(): A {
+    return this.data.slice(0, this.length) as A;
+  }
+}
+
+/**
+ * Flattens an index, reading MiniSearch's maps directly where they are as expected (no plain copy of every
+ * posting is made), else through its public toJSON().
+ */
+function compact(options: IndexOptions, index: SectionIndex): SectionIndexSnapshot {
+  const inner = index as unknown as Partial<Internals>;
+  const direct = inner._documentIds instanceof Map && inner._fieldLength instanceof Map && typeof (inner._index as Iterable<unknown> | undefined)?.[Symbol.iterator] === "function";
+  const js = direct ? undefined : index.toJSON();
+  const documentIds: [number, unknown][] = direct ? [...inner._documentIds!] : Object.entries(js!.documentIds).map(([k, v]) => [Number(k), v]);
+  const fieldLengthOf = (sid: number): number[] => (direct ? inner._fieldLength!.get(sid) : js!.fieldLength[sid]) ?? [];
+  const terms: string[] = [];
+  const termStart = new Growable(new Uint32Array(1024));
+  const entryField = new Growable(new Uint8Array(1024));
+  const entryStart = new Growable(new Uint32Array(1024));
+  const postingDoc = new Growable(new Uint32Array(4096));
+  const postingFreq = new Growable(new Uint32Array(4096));
+  termStart.push(0);
+  entryStart.push(0);
+  const addTerm = (term: string, fields: Iterable<[number, Iterable<[number, number]>]>) => {
+    terms.push(term);
+    for (const [field, postings] of fields) {
+      entryField.push(field);
+      for (const [doc, freq] of postings) {
+        postingDoc.push(doc);
         postingFreq.push(freq);
       }
       entryStart.push(postingDoc.length);
     }
     termStart.push(entryField.length);
-  }
+  };
+  if (direct) for (const [term, data] of inner._index as unknown as Iterable<[string, Map<number, Map<number, number>>]>) addTerm(term, data);
+  else for (const [term, data] of js!.index) addTerm(term, Object.entries(data).map(([f, p]) => [Number(f), Object.entries(p).map(([d, n]) => [Number(d), n] as [number, number])]));
+  const fieldIds = direct ? (index as unknown as { _fieldIds: Record<string, number> })._fieldIds : js!.fieldIds;
+  const fieldCount = Object.keys(fieldIds).length;
+  const fieldLengths = new Uint32Array(documentIds.length * fieldCount);
+  documentIds.forEach(([sid], i) => fieldLengthOf(sid).forEach((n, f) => (fieldLengths[i * fieldCount + f] = n)));
+  const header = direct ? (index as unknown as { _documentCount: number; _nextId: number; _avgFieldLength: number[]; _dirtCount: number }) : undefined;
   return {
     options,
-    documentCount: js.documentCount,
-    nextId: js.nextId,
-    fieldIds: js.fieldIds,
-    averageFieldLength: js.averageFieldLength,
-    dirtCount: js.dirtCount ?? 0,
-    shortIds: Uint32Array.from(shortIds),
-    ids: Uint32Array.from(shortIds.map((sid) => js.documentIds[sid] as number)),
+    documentCount: header ? header._documentCount : js!.documentCount,
+    nextId: header ? header._nextId : js!.nextId,
+    fieldIds,
+    averageFieldLength: header ? header._avgFieldLength : js!.averageFieldLength,
+    dirtCount: (header ? header._dirtCount : js!.dirtCount) ?? 0,
+    shortIds: Uint32Array.from(documentIds.map(([sid]) => sid)),
+    ids: Uint32Array.from(documentIds.map(([, id]) => id as number)),
     fieldLengths,
-    terms: js.index.map(([term]) => term),
-    termStart: Uint32Array.from(termStart),
-    entryField: Uint8Array.from(entryField),
-    entryStart: Uint32Array.from(entryStart),
-    postingDoc: Uint32Array.from(postingDoc),
-    postingFreq: Uint32Array.from(postingFreq),
+    terms,
+    termStart: termStart.done(),
+    entryField: entryField.done(),
+    entryStart: entryStart.done(),
+    postingDoc: postingDoc.done(),
+    postingFreq: postingFreq.done(),
   };
 }
 

@@ -3,11 +3,10 @@
 // looked for, each folder it could have found a new file in, git's index and exclude file. While every stat still
 // matches, the set cannot have changed, and the next question (in this process or a fresh one) skips the walk,
 // the reads and the hashing. Any mismatch runs discovery again.
-import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { CORE_VERSION } from "../../config";
-import { fingerprintHolds, FingerprintSchema, takeFingerprint, type Fingerprint } from "../../fingerprint";
+import { fingerprintHolds, FingerprintSchema, listFolder, takeFingerprint, type Fingerprint } from "../../fingerprint";
 import { canonicalJson, sha256 } from "../../hash";
 import { SourceTypeSchema } from "../../schemas";
 import type { ArtifactSet, DeliberationConfig } from "../../types";
@@ -60,14 +59,19 @@ export async function discoverWithSnapshot(repo: string, config: DeliberationCon
     }
   }
   opts.signal?.throwIfAborted();
-  await outwaitRacyRoot(root);
   // Taken before anything is read: a change made while discovery runs is then either seen by it or too recent for
-  // the fingerprint to vouch for (racy), never silently missed.
+  // the fingerprint to vouch for (racy), never silently missed. The root is vouched for by its names (all but the
+  // receipts folder, whose first creation would otherwise spoil the fingerprint), the other folders by mtime.
   const takenAt = Date.now();
+  const rootListing = listFolder(root, ".", [receiptsTop(config)]);
   const trace = newDiscoveryTrace();
   const set = await discoverArtifacts(root, config, opts.signal, trace);
-  const dirs = await discoveryDirectories(root, config);
-  const fingerprint = await takeFingerprint(root, { files: [...trace.files].sort(), dirs, outside: [...trace.outside], sizes: [...trace.sizes] }, takenAt);
+  const dirs = (await discoveryDirectories(root, config)).filter((d) => !(rootListing && d === "."));
+  const fingerprint = await takeFingerprint(
+    root,
+    { files: [...trace.files].sort(), dirs, outside: [...trace.outside], sizes: [...trace.sizes], ...(rootListing ? { listings: { ".": rootListing } } : {}) },
+    takenAt,
+  );
   remember(key, { fingerprint, set });
   if (file) {
     await writeSnapshot(file, { format: CORPUS_FORMAT, key, fingerprint, set }).catch((err) => opts.cache?.notice?.(`could not save the discovery snapshot: ${oneLine(err)}`));
@@ -76,16 +80,11 @@ export async function discoverWithSnapshot(repo: string, config: DeliberationCon
   return { set, fingerprint, from: "discovery" };
 }
 
-/**
- * The root folder changes when the receipts folder is first made, moments before discovery: wait until that is
- * older than the fingerprint's racy window, so this discovery's fingerprint can vouch for the next turn.
- */
-async function outwaitRacyRoot(root: string): Promise<void> {
-  const mtime = (await stat(root).catch(() => undefined))?.mtimeMs;
-  const wait = mtime === undefined ? 0 : Math.min(RACY_WAIT_MS, mtime + RACY_WAIT_MS - Date.now());
-  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+/** The receipts folder's name in the root ("" when it is nested deeper, where its parent's mtime covers it). */
+function receiptsTop(config: DeliberationConfig): string {
+  const parts = (config.receiptsDir || ".deliberations").replace(/^\.\/+|\/+$/g, "").split("/");
+  return parts.length === 1 ? parts[0] : "";
 }
-const RACY_WAIT_MS = 25;
 
 function remember(key: string, entry: { fingerprint: Fingerprint; set: ArtifactSet }): void {
   memory.delete(key);

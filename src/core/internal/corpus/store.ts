@@ -100,7 +100,14 @@ export async function writeSnapshot(file: string, value: unknown): Promise<void>
   await fs.mkdir(dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
   try {
-    await fs.writeFile(tmp, Buffer.concat([head, payload]), { mode: 0o600, flag: "wx" });
+    const handle = await fs.open(tmp, "wx", 0o600);
+    try {
+      // Two buffers, no concatenated copy of a payload that can be tens of MB.
+      const { bytesWritten } = await handle.writev([head, payload]);
+      if (bytesWritten !== head.length + payload.length) throw new Error(`short write (${bytesWritten} bytes)`);
+    } finally {
+      await handle.close();
+    }
     await fs.rename(tmp, file);
   } catch (err) {
     await fs.rm(tmp, { force: true });
