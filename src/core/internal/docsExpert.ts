@@ -293,7 +293,7 @@ function pathWords(path: string): string {
  * did not match at all it is pulled in just above the one it replaced.
  */
 function rankDocuments(p: Prepared, terms: string[], expansions: string[], question?: string): RankedDoc[] {
-  const sectionHits = rankTextSections(p.units, terms, expansions);
+  const sectionHits = rankTextSections(p.units, terms, expansions, Number.POSITIVE_INFINITY, { matched: false });
   const sectionsByPath = new Map<string, { unit: Unit; score: number }[]>();
   for (const r of sectionHits) {
     const list = sectionsByPath.get(r.section.file.path) ?? [];
@@ -333,7 +333,7 @@ function rankDocuments(p: Prepared, terms: string[], expansions: string[], quest
     }
     return scores;
   };
-  const docHits = rankTextSections(p.docs, terms, expansions, Number.POSITIVE_INFINITY, DOC_INDEX);
+  const docHits = rankTextSections(p.docs, terms, expansions, Number.POSITIVE_INFINITY, { ...DOC_INDEX, matched: false });
   let scores = score(docHits);
   // Widen the vocabulary from the repository's own text: what the best documents say that the question did not.
   if (FEEDBACK_DOCS > 0 && scores.size > 0) {
@@ -343,7 +343,7 @@ function rankDocuments(p: Prepared, terms: string[], expansions: string[], quest
     const feedback = feedbackTerms(top.map(([path, s]) => ({ doc: docStats(statsText(p.docs[indexOf.get(path)!])), weight: s / best })), p.stats, exclude, FEEDBACK_TERMS);
     // Only the feedback terms are searched again; their scores join the first pass's as one search would add them.
     if (feedback.length) {
-      const extra = rankTextSections(p.docs, [], [], Number.POSITIVE_INFINITY, { ...DOC_INDEX, feedback, feedbackWeight: FEEDBACK_WEIGHT });
+      const extra = rankTextSections(p.docs, [], [], Number.POSITIVE_INFINITY, { ...DOC_INDEX, feedback, feedbackWeight: FEEDBACK_WEIGHT, matched: false });
       scores = score(combineRankings(docHits, extra));
     }
   }

@@ -33,6 +33,8 @@ export interface RankOptions {
   /** Feedback terms (pseudo-relevance feedback), exact matches only, at `feedbackWeight` (default 0.3). */
   feedback?: readonly string[];
   feedbackWeight?: number;
+  /** Whether results list the index terms they matched (`matched`); default true. Without, `matched` is empty. */
+  matched?: boolean;
 }
 
 const STOP_WORDS = new Set(
@@ -109,7 +111,7 @@ export function rankTextSections<T extends TextSection>(
     queryTerms(expQuery).map((term) => ({ term, boost: w, loose })),
     queryTerms((options.feedback ?? []).join(" ")).map((term) => ({ term, boost: options.feedbackWeight ?? 0.3, loose: false })),
   ];
-  return rankByTerms(index, sections, groups, limit);
+  return rankByTerms(index, sections, groups, limit, options.matched !== false);
 }
 
 /** The source terms MiniSearch makes of a query string: its tokenizer's split, then processTerm. */
@@ -124,55 +126,67 @@ function queryTerms(query: string): string[] {
  * one term's matches are alive at a time instead of every term's (a common word matches most sections of a large
  * corpus, and all of that became old-generation garbage in a long-lived host).
  */
-function rankByTerms<T extends TextSection>(index: SectionIndex, sections: readonly T[], groups: { term: string; boost: number; loose: boolean }[][], limit: number): RankedSection<T>[] {
-  const raw = new Float64Array(sections.length);
-  const group = new Float64Array(sections.length);
-  const sources = new Map<number, string[]>();
-  const derived = new Map<number, string[]>();
+function rankByTerms<T extends TextSection>(
+  index: SectionIndex,
+  sections: readonly T[],
+  groups: { term: string; boost: number; loose: boolean }[][],
+  limit: number,
+  withMatched: boolean,
+): RankedSection<T>[] {
+  const n = sections.length;
+  const raw = new Float64Array(n);
+  const group = new Float64Array(n);
+  // Which distinct source terms each section matched, as bits: no per-section arrays while searching.
+  const distinct = [...new Set(groups.flat().map((g) => g.term))];
+  const words = Math.max(1, Math.ceil(distinct.length / 32));
+  const masks = new Uint32Array(n * words);
+  const derived = withMatched ? new Map<number, string[]>() : undefined;
+  const touched: number[] = [];
   for (const specs of groups) {
-    const touched = new Set<number>();
-    for (const spec of specs) addTerm(index, spec, group, touched, sources, derived);
+    touched.length = 0;
+    for (const spec of specs) {
+      const bit = distinct.indexOf(spec.term);
+      const hits = index.search(spec.term, { tokenize: (q) => [q], processTerm: (t) => t, boostTerm: () => spec.boost, ...(spec.loose ? {} : { prefix: false, fuzzy: false }) });
+      for (const h of hits) {
+        const id = h.id as number;
+        if (group[id] === 0) touched.push(id);
+        group[id] += h.score; // one source term: MiniSearch's quality factor is 1, the score is the term's own
+        masks[id * words + (bit >>> 5)] |= 1 << (bit & 31);
+        if (derived) {
+          const der = derived.get(id);
+          if (!der) derived.set(id, h.terms);
+          else for (const t of h.terms) if (!der.includes(t)) der.push(t);
+        }
+      }
+    }
     for (const id of touched) {
       raw[id] += group[id];
       group[id] = 0;
     }
   }
   const ranked: RankedSection<T>[] = [];
-  for (const [id, src] of sources) {
-    const score = raw[id] * (src.length || 1);
+  for (let id = 0; id < n; id++) {
+    const src = sourcesOf(masks, id, words, distinct);
+    if (!src.length) continue;
+    const score = raw[id] * src.length;
     if (!(score > 0)) continue;
-    ranked.push({ section: sections[id], index: id, score, matched: derived.get(id)!.sort(), queryMatched: src.sort() });
+    ranked.push({ section: sections[id], index: id, score, matched: derived ? derived.get(id)!.sort() : [], queryMatched: src.sort() });
   }
   ranked.sort((x, y) => y.score - x.score || x.index - y.index);
   return ranked.length > limit ? ranked.slice(0, limit) : ranked;
 }
 
-/** One source term's search, added into its sub-query's sums. */
-function addTerm(
-  index: SectionIndex,
-  spec: { term: string; boost: number; loose: boolean },
-  group: Float64Array,
-  touched: Set<number>,
-  sources: Map<number, string[]>,
-  derived: Map<number, string[]>,
-): void {
-  const hits = index.search(spec.term, {
-    tokenize: (q) => [q],
-    processTerm: (t) => t,
-    boostTerm: () => spec.boost,
-    ...(spec.loose ? {} : { prefix: false, fuzzy: false }),
-  });
-  for (const h of hits) {
-    const id = h.id as number;
-    group[id] += h.score; // one source term: MiniSearch's quality factor is 1, the score is the term's own
-    touched.add(id);
-    const src = sources.get(id);
-    if (!src) sources.set(id, [spec.term]);
-    else if (!src.includes(spec.term)) src.push(spec.term);
-    const der = derived.get(id);
-    if (!der) derived.set(id, h.terms);
-    else for (const t of h.terms) if (!der.includes(t)) der.push(t);
+function sourcesOf(masks: Uint32Array, id: number, words: number, distinct: string[]): string[] {
+  const out: string[] = [];
+  for (let w = 0; w < words; w++) {
+    let m = masks[id * words + w];
+    while (m) {
+      const bit = 31 - Math.clz32(m);
+      out.push(distinct[w * 32 + bit]);
+      m &= ~(1 << bit);
+    }
   }
+  return out;
 }
 
 /**
