@@ -4,10 +4,11 @@
 // detached `deliberate index --background` while the bounded live search answers, as `git gc --auto` does.
 import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { setPriority } from "node:os";
 import { buildIndex, indexStatus, type BuildProgress, type HistoryIndexOptions } from "./core/internal/history";
-import { buildCorpusSnapshot, hostCorpusCache, type CorpusBuild } from "./core/internal/corpus";
+import { buildCorpusSnapshot, corpusDirFor, hostCorpusCache, type CorpusBuild } from "./core/internal/corpus";
 import { UsageError, cancelOnSigint, parseOptions, repoOption, type OptionValues } from "./cliCommon";
 import { describeBuildProgress } from "./shared/indexProgress";
 
@@ -85,7 +86,23 @@ async function statusCommand(repo: string, json: boolean, io: IndexIo): Promise<
     io.out(`building:   process ${s.building.pid}${p ? `, ${describeBuildProgress(p, "")}` : ""}`);
   }
   io.out("delete it with: rm -rf " + (s.dir ?? "<dir>") + " (the next build recreates it)");
+  const docs = docsIndexFolder(repo);
+  if (docs) io.out(`docs index: ${docs.dir} (${docs.bytes ? size(docs.bytes) : "not built yet"}; deleting it is always safe)`);
   return 0;
+}
+
+/** Where the docs index of `repo` lives and how much it holds; undefined with DELIBERATIVE_CORPUS_CACHE=off. */
+function docsIndexFolder(repo: string): { dir: string; bytes: number } | undefined {
+  const cache = hostCorpusCache(process.env);
+  if (!cache) return undefined;
+  const dir = corpusDirFor(cache.dir, resolve(repo));
+  let bytes = 0;
+  try {
+    for (const f of readdirSync(dir)) bytes += statSync(join(dir, f)).size;
+  } catch {
+    // not built yet
+  }
+  return { dir, bytes };
 }
 
 /** `index [--rebuild]`: builds or updates the history index and the docs index now; Ctrl-C cancels. */

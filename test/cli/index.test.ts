@@ -50,6 +50,7 @@ describe("deliberate index (CLI)", () => {
     const files = readdirSync(dir);
     assert.ok(files.some((f) => f.startsWith("discovery-")) && files.some((f) => f.startsWith("docs-")), files.join(", "));
     assert.equal(git(repo, ["status", "--porcelain"]).trim(), "", "nothing written into the work tree");
+    assert.match(run(["index", "--repo", repo, "--status"]).stdout, new RegExp(`docs index: ${dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\([\\d.]+ (KB|MB); deleting it is always safe\\)`));
     const json = JSON.parse(run(["index", "--repo", repo, "--json"]).stdout);
     assert.equal(json.docs.discovery, "disk", "the second build found the discovery snapshot still valid");
     // The same question with the snapshots and without them (DELIBERATIVE_CORPUS_CACHE=off): the same payload.

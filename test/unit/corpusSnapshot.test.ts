@@ -84,6 +84,24 @@ describe("discovery snapshot", () => {
     });
   }
 
+  it("works outside git too (a folder walk): a new ADR is noticed, an untouched tree is served", async () => {
+    const dir = track(makeTempDir("delib-plain-"));
+    writeFiles(dir, {
+      "docs/adr/0001-use-postgresql.md": "# 1. Use PostgreSQL\n\n## Status\n\nAccepted\n\n## Context\n\nOrders.\n\n## Decision\n\nPostgreSQL.\n",
+      "AGENTS.md": "# Agents\n\n- Keep orders in PostgreSQL.\n",
+    });
+    await settle();
+    const cache = cacheFor();
+    const first = await discoverWithSnapshot(dir, config, { cache });
+    assert.equal(first.set.files.length, 2);
+    assert.equal((await discoverWithSnapshot(dir, config, { cache })).from, "memory");
+    writeFiles(dir, { "docs/adr/0002-use-kafka.md": "# 2. Use Kafka\n\n## Status\n\nAccepted\n\n## Context\n\nEvents.\n\n## Decision\n\nKafka.\n" });
+    await settle();
+    const after = await discoverWithSnapshot(dir, config, { cache });
+    assert.equal(after.from, "discovery");
+    assert.equal(after.set.files.length, 3);
+  });
+
   it("notices an ignore rule added to .gitignore", async () => {
     const repo = track(createSampleRepo());
     writeFiles(repo, { "docs/adr/0007-draft.md": "# 7. Draft\n\n## Status\n\nProposed\n\n## Decision\n\nMaybe.\n" });

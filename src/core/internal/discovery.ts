@@ -38,7 +38,7 @@ const BINARY_SNIFF_BYTES = 8 * 1024;
 
 /**
  * What a discovery looked at besides the folders it walked, so a stat fingerprint of them can vouch for its result
- * (discoverySnapshot.ts): every file it read or looked for (workspace-relative), and git's own files (absolute).
+ * (corpus/discovery.ts): every file it read or looked for (workspace-relative), and git's own files (absolute).
  */
 export interface DiscoveryTrace {
   files: Set<string>;

@@ -7,7 +7,7 @@ import { prepareDocsCorpus } from "../docsExpert";
 import { discoverWithSnapshot } from "./discovery";
 import { corpusDirFor, type CorpusCacheOptions } from "./store";
 
-export { corpusCacheRoot, hostCorpusCache, type CorpusCacheOptions } from "./store";
+export { corpusCacheRoot, corpusDirFor, hostCorpusCache, type CorpusCacheOptions } from "./store";
 
 export interface CorpusBuild {
   /** Artifacts discovered (documents) and citable sections indexed. */
