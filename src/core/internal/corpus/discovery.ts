@@ -33,6 +33,8 @@ const SnapshotSchema = z.object({ format: z.literal(CORPUS_FORMAT), key: z.strin
 
 /** Sets kept in memory: enough for a workspace with a few folders. */
 const MEMORY_SETS = 4;
+/** Discovery snapshots kept per work tree on disk: settings rarely change, and each holds every artifact's text. */
+const DISK_SETS = 2;
 const memory = new Map<string, { fingerprint: Fingerprint; set: ArtifactSet }>();
 
 /** What discovery's result depends on besides the files: the folder, the settings that steer it, the code. */
@@ -75,7 +77,7 @@ export async function discoverWithSnapshot(repo: string, config: DeliberationCon
   remember(key, { fingerprint, set });
   if (file) {
     await writeSnapshot(file, { format: CORPUS_FORMAT, key, fingerprint, set }).catch((err) => opts.cache?.notice?.(`could not save the discovery snapshot: ${oneLine(err)}`));
-    pruneSnapshots(join(file, ".."), "discovery-", MEMORY_SETS);
+    pruneSnapshots(join(file, ".."), "discovery-", DISK_SETS);
   }
   return { set, fingerprint, from: "discovery" };
 }
