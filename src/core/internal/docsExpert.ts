@@ -293,7 +293,7 @@ function pathWords(path: string): string {
  * did not match at all it is pulled in just above the one it replaced.
  */
 function rankDocuments(p: Prepared, terms: string[], expansions: string[], question?: string): RankedDoc[] {
-  const sectionHits = rankTextSections(p.units, terms, expansions, Number.POSITIVE_INFINITY, { matched: false });
+  const sectionHits = rankTextSections(p.units, terms, expansions, Number.POSITIVE_INFINITY, { matched: false, queryMatched: false });
   const sectionsByPath = new Map<string, { unit: Unit; score: number }[]>();
   for (const r of sectionHits) {
     const list = sectionsByPath.get(r.section.file.path) ?? [];

@@ -35,6 +35,8 @@ export interface RankOptions {
   feedbackWeight?: number;
   /** Whether results list the index terms they matched (`matched`); default true. Without, `matched` is empty. */
   matched?: boolean;
+  /** Whether results list the query's terms they matched (`queryMatched`); default true. Without, it is empty. */
+  queryMatched?: boolean;
 }
 
 const STOP_WORDS = new Set(
@@ -111,7 +113,7 @@ export function rankTextSections<T extends TextSection>(
     queryTerms(expQuery).map((term) => ({ term, boost: w, loose })),
     queryTerms((options.feedback ?? []).join(" ")).map((term) => ({ term, boost: options.feedbackWeight ?? 0.3, loose: false })),
   ];
-  return rankByTerms(index, sections, groups, limit, options.matched !== false);
+  return rankByTerms(index, sections, groups, limit, { matched: options.matched !== false, queryMatched: options.queryMatched !== false });
 }
 
 /** The source terms MiniSearch makes of a query string: its tokenizer's split, then processTerm. */
@@ -131,7 +133,7 @@ function rankByTerms<T extends TextSection>(
   sections: readonly T[],
   groups: { term: string; boost: number; loose: boolean }[][],
   limit: number,
-  withMatched: boolean,
+  lists: { matched: boolean; queryMatched: boolean },
 ): RankedSection<T>[] {
   const n = sections.length;
   const raw = new Float64Array(n);
@@ -140,24 +142,22 @@ function rankByTerms<T extends TextSection>(
   const distinct = [...new Set(groups.flat().map((g) => g.term))];
   const words = Math.max(1, Math.ceil(distinct.length / 32));
   const masks = new Uint32Array(n * words);
-  const derived = withMatched ? new Map<number, string[]>() : undefined;
+  const derived = lists.matched ? new Map<number, string[]>() : undefined;
   const touched: number[] = [];
   for (const specs of groups) {
     touched.length = 0;
     for (const spec of specs) {
       const bit = distinct.indexOf(spec.term);
-      const hits = index.search(spec.term, { tokenize: (q) => [q], processTerm: (t) => t, boostTerm: () => spec.boost, ...(spec.loose ? {} : { prefix: false, fuzzy: false }) });
-      for (const h of hits) {
-        const id = h.id as number;
+      eachHit(index, spec, (id, score, terms) => {
         if (group[id] === 0) touched.push(id);
-        group[id] += h.score; // one source term: MiniSearch's quality factor is 1, the score is the term's own
+        group[id] += score; // one source term: MiniSearch's quality factor is 1, the score is the term's own
         masks[id * words + (bit >>> 5)] |= 1 << (bit & 31);
         if (derived) {
           const der = derived.get(id);
-          if (!der) derived.set(id, h.terms);
-          else for (const t of h.terms) if (!der.includes(t)) der.push(t);
+          if (!der) derived.set(id, terms());
+          else for (const t of terms()) if (!der.includes(t)) der.push(t);
         }
-      }
+      });
     }
     for (const id of touched) {
       raw[id] += group[id];
@@ -166,14 +166,53 @@ function rankByTerms<T extends TextSection>(
   }
   const ranked: RankedSection<T>[] = [];
   for (let id = 0; id < n; id++) {
-    const src = sourcesOf(masks, id, words, distinct);
-    if (!src.length) continue;
-    const score = raw[id] * src.length;
+    const count = bitCount(masks, id, words);
+    if (!count) continue;
+    const score = raw[id] * count;
     if (!(score > 0)) continue;
-    ranked.push({ section: sections[id], index: id, score, matched: derived ? derived.get(id)!.sort() : [], queryMatched: src.sort() });
+    const matched = derived ? derived.get(id)!.sort() : NONE;
+    ranked.push({ section: sections[id], index: id, score, matched, queryMatched: lists.queryMatched ? sourcesOf(masks, id, words, distinct).sort() : NONE });
   }
   ranked.sort((x, y) => y.score - x.score || x.index - y.index);
   return ranked.length > limit ? ranked.slice(0, limit) : ranked;
+}
+
+type RawHits = Map<number, { score: number; match: Record<string, unknown> }>;
+interface QueryInternals {
+  executeQuery?: (query: string, options: object) => RawHits;
+  _documentIds?: Map<number, unknown>;
+}
+
+/**
+ * Each section one source term matches, with its score and (on demand) the index terms it matched. MiniSearch's
+ * executeQuery gives the scored matches before search() wraps each in a result object and sorts them all; both of
+ * those are garbage here (a common word matches most sections), so it is used when present, else search().
+ */
+function eachHit(index: SectionIndex, spec: { term: string; boost: number; loose: boolean }, fn: (id: number, score: number, terms: () => string[]) => void): void {
+  const options = { tokenize: (q: string) => [q], processTerm: (t: string) => t, boostTerm: () => spec.boost, ...(spec.loose ? {} : { prefix: false, fuzzy: false }) };
+  const inner = index as unknown as QueryInternals;
+  if (typeof inner.executeQuery === "function" && inner._documentIds instanceof Map) {
+    for (const [shortId, hit] of inner.executeQuery.call(index, spec.term, options)) {
+      fn(inner._documentIds.get(shortId) as number, hit.score, () => Object.keys(hit.match));
+    }
+    return;
+  }
+  for (const h of index.search(spec.term, options)) fn(h.id as number, h.score, () => h.terms);
+}
+
+/** The shared empty list of a result whose caller asked for no term lists (read-only by contract). */
+const NONE: string[] = [];
+
+function bitCount(masks: Uint32Array, id: number, words: number): number {
+  let count = 0;
+  for (let w = 0; w < words; w++) {
+    let m = masks[id * words + w];
+    while (m) {
+      m &= m - 1;
+      count++;
+    }
+  }
+  return count;
 }
 
 function sourcesOf(masks: Uint32Array, id: number, words: number, distinct: string[]): string[] {
