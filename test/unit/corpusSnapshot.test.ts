@@ -172,6 +172,26 @@ describe("discovery snapshot", () => {
   }
 });
 
+describe("an unusable cache folder", () => {
+  it("costs one line per snapshot, never the answer", async () => {
+    const repo = track(createSampleRepo());
+    await settle();
+    const notices: string[] = [];
+    const blocker = join(track(makeTempDir("delib-cache-file-")), "not-a-folder");
+    writeFileSync(blocker, "a file where the cache folder should be");
+    const cache: CorpusCacheOptions = { dir: blocker, codeId: "test", notice: (l) => notices.push(l) };
+    const found = await discoverWithSnapshot(repo, config, { cache });
+    assert.equal(found.set.hash, (await discoverArtifacts(repo, config)).hash);
+    const q = "Should we use PostgreSQL or MongoDB for order storage?";
+    const ranked = await runDocsExpert({ question: q, plan: buildRulesPlan(q), config, artifacts: found.set, signal: new AbortController().signal, repo, cache });
+    assert.equal(ranked.status, "ok");
+    assert.deepEqual(
+      notices.map((l) => l.replace(/:.*/, "")),
+      ["could not save the discovery snapshot", "could not save the docs index"],
+    );
+  });
+});
+
 describe("docs corpus on disk", () => {
   const questions = ["Should we use PostgreSQL or MongoDB for order storage?", "Should we use REST or GraphQL for the public API?", "Which logging library do we use?"];
 

@@ -76,7 +76,8 @@ export async function readSnapshot(file: string): Promise<SnapshotRead> {
     buf = await fs.readFile(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return code === "ENOENT" ? { missing: true } : { corrupt: `unreadable (${code ?? "error"})` };
+    // No such file, or no such folder (a file stands where it should be: saving says so, once).
+    return code === "ENOENT" || code === "ENOTDIR" ? { missing: true } : { corrupt: `unreadable (${code ?? "error"})` };
   }
   if (buf.length < MAGIC.length + 4 || !buf.subarray(0, MAGIC.length).equals(MAGIC)) return { corrupt: "not a snapshot file" };
   const payload = buf.subarray(MAGIC.length + 4);
