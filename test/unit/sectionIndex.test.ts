@@ -7,7 +7,7 @@ import { rmSync } from "node:fs";
 import { resolveConfig } from "../../src/core/config";
 import { discoverArtifacts } from "../../src/core/internal/discovery";
 import { parseMarkdown } from "../../src/core/internal/markdown";
-import { combineRankings, processTerm, rankTextSections, type TextSection } from "../../src/core/internal/sectionIndex";
+import { combineRankings, processTerm, rankTextSections, rankThroughPublicSearchOnly, type TextSection } from "../../src/core/internal/sectionIndex";
 import { createSampleRepo } from "../fixtures/sampleRepo";
 
 /** The one-search reference: the query tree the ranking used to hand MiniSearch in a single call. */
@@ -62,6 +62,19 @@ describe("rankTextSections, one term at a time", async () => {
       );
     });
   }
+
+  it("gives the same ranking through MiniSearch's public search() as through its scored matches", () => {
+    const args = [["PostgreSQL", "orders"], ["database"], Infinity, { feedback: ["replica"] }] as const;
+    const viaInternals = rankTextSections(sections, ...args);
+    try {
+      rankThroughPublicSearchOnly(true);
+      const viaSearch = rankTextSections(sections, ...args);
+      assert.ok(viaSearch.length > 0);
+      assert.deepEqual(viaSearch.map((r) => [r.index, r.score, r.matched, r.queryMatched]), viaInternals.map((r) => [r.index, r.score, r.matched, r.queryMatched]));
+    } finally {
+      rankThroughPublicSearchOnly(false);
+    }
+  });
 
   it("combineRankings of a query and its feedback terms equals one search over both (to rounding)", () => {
     const first = rankTextSections(sections, ["logging"], ["library"]);

@@ -191,13 +191,20 @@ interface QueryInternals {
 function eachHit(index: SectionIndex, spec: { term: string; boost: number; loose: boolean }, fn: (id: number, score: number, terms: () => string[]) => void): void {
   const options = { tokenize: (q: string) => [q], processTerm: (t: string) => t, boostTerm: () => spec.boost, ...(spec.loose ? {} : { prefix: false, fuzzy: false }) };
   const inner = index as unknown as QueryInternals;
-  if (typeof inner.executeQuery === "function" && inner._documentIds instanceof Map) {
+  if (internalsAllowed && typeof inner.executeQuery === "function" && inner._documentIds instanceof Map) {
     for (const [shortId, hit] of inner.executeQuery.call(index, spec.term, options)) {
       fn(inner._documentIds.get(shortId) as number, hit.score, () => Object.keys(hit.match));
     }
     return;
   }
   for (const h of index.search(spec.term, options)) fn(h.id as number, h.score, () => h.terms);
+}
+
+let internalsAllowed = true;
+
+/** Ranks through MiniSearch's public search() only (tests: both paths must rank alike). */
+export function rankThroughPublicSearchOnly(on: boolean): void {
+  internalsAllowed = !on;
 }
 
 /** The shared empty list of a result whose caller asked for no term lists (read-only by contract). */
