@@ -7,15 +7,24 @@ import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { processAlive as alive } from "../pid";
 
-/** Writes a file atomically: a temp file in the same folder, fsync, then rename over the target. */
-export async function writeFileAtomic(file: string, content: string | Buffer, mode = 0o644): Promise<void> {
+/**
+ * Writes a file atomically: a temp file in the same folder, fsync, then rename over the target. `content` may be
+ * several buffers (written in one writev, never concatenated: a payload can be tens of MB); `sync: false` skips the
+ * fsync for files that are only ever rebuilt when lost (caches that carry their own checksum).
+ */
+export async function writeFileAtomic(file: string, content: string | Buffer | readonly Buffer[], mode = 0o644, opts: { sync?: boolean } = {}): Promise<void> {
   await fs.mkdir(dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
   const handle = await fs.open(tmp, "wx", mode);
   try {
     try {
-      await handle.writeFile(content);
-      await handle.sync();
+      if (Array.isArray(content)) {
+        const parts = content as readonly Buffer[];
+        const want = parts.reduce((n, b) => n + b.length, 0);
+        const { bytesWritten } = await handle.writev([...parts]);
+        if (bytesWritten !== want) throw new Error(`short write (${bytesWritten} of ${want} bytes)`);
+      } else await handle.writeFile(content as string | Buffer);
+      if (opts.sync !== false) await handle.sync();
     } finally {
       await handle.close();
     }

@@ -7,13 +7,13 @@
 // <key> hashes the work tree's path. A file is a magic line, a CRC-32 of the payload and the payload
 // (v8.serialize); a torn, truncated or foreign file fails the check and is rebuilt. Deleting the folder is always
 // safe: the next deliberation rebuilds what it needs.
-import { randomBytes } from "node:crypto";
 import { promises as fs, readdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import * as zlib from "node:zlib";
 import { sha256 } from "../../hash";
 import { userCacheDir } from "../../cacheDir";
+import { writeFileAtomic } from "../../receipts/fsutil";
 import { CORE_VERSION } from "../../config";
 
 const MAGIC = Buffer.from("DSCORPUS1\n");
@@ -99,21 +99,7 @@ export async function writeSnapshot(file: string, value: unknown): Promise<void>
   MAGIC.copy(head);
   head.writeUInt32BE(crc32(payload), MAGIC.length);
   await fs.mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-  try {
-    const handle = await fs.open(tmp, "wx", 0o600);
-    try {
-      // Two buffers, no concatenated copy of a payload that can be tens of MB.
-      const { bytesWritten } = await handle.writev([head, payload]);
-      if (bytesWritten !== head.length + payload.length) throw new Error(`short write (${bytesWritten} bytes)`);
-    } finally {
-      await handle.close();
-    }
-    await fs.rename(tmp, file);
-  } catch (err) {
-    await fs.rm(tmp, { force: true });
-    throw err;
-  }
+  await writeFileAtomic(file, [head, payload], 0o600, { sync: false });
 }
 
 /** Keeps the newest `keep` files of a kind (`docs-`, `discovery-`) in a work tree's folder; the rest are removed. */
