@@ -304,6 +304,24 @@ export const SigningInfoSchema = z.object({
   public_key: z.string(),
 });
 
+/**
+ * Who signed the receipt before it was first re-signed (a pick or an ADR export), kept so the original signer stays
+ * visible and checkable: the signing block and signature of that version, plus what its pick fields held (the
+ * operator pick, and how many `picks` and `adr_exports` entries it had; absent when it had no such field). A re-sign
+ * changes only those fields, so the minted bytes are rebuilt from the current receipt and this block, and its
+ * signature checked (receipts/signing.ts, verifyMintedBy). Later re-signs keep the first minter.
+ */
+export const MintedBySchema = z.object({
+  algorithm: z.literal("ed25519"),
+  key_id: z.string(),
+  public_key: z.string(),
+  signature: z.string(),
+  operator_pick: OperatorPickSchema.nullable(),
+  picks: z.number().int().min(0).optional(),
+  adr_exports: z.number().int().min(0).optional(),
+});
+export type MintedBy = z.infer<typeof MintedBySchema>;
+
 /** The learned weights a deliberation ranked with (src/core/learning): a prior per evidence source and synthesis path. */
 export const LearnedWeightsSchema = z.object({
   /** sha256 prefix of the canonical weights; joins the config version when the weights are not all 1. */
@@ -351,6 +369,8 @@ export const ReceiptSchema = z.object({
   learned_weights: LearnedWeightsSchema.optional(),
   payload: OptionPickerSchema,
   signing: SigningInfoSchema,
+  /** The original signer, once someone else's key re-signed the receipt (absent on receipts never re-signed). */
+  minted_by: MintedBySchema.optional(),
   signature: z.string(),
 });
 export type Receipt = z.infer<typeof ReceiptSchema>;
