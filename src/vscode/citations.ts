@@ -5,13 +5,16 @@ import { execFile } from "node:child_process";
 import { isAbsolute, relative, resolve } from "node:path";
 import * as vscode from "vscode";
 import { resolveInside } from "../core/contain";
+import { hardenedGitArgs, hardenedGitEnv } from "../core/internal/gitSafety";
 import type { Citation } from "../core/schemas";
 
 export const GIT_SCHEME = "deliberative-git";
 
 function git(repo: string, args: string[]): Promise<string> {
   return new Promise((res, rej) => {
-    execFile("git", args, { cwd: repo, maxBuffer: 16 * 1024 * 1024, timeout: 10_000 }, (err, stdout) => (err ? rej(err) : res(stdout)));
+    execFile("git", [...hardenedGitArgs(), ...args], { cwd: repo, env: hardenedGitEnv(), maxBuffer: 16 * 1024 * 1024, timeout: 10_000 }, (err, stdout) =>
+      err ? rej(err) : res(stdout),
+    );
   });
 }
 
@@ -20,9 +23,9 @@ export class GitContentProvider implements vscode.TextDocumentContentProvider {
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const q = JSON.parse(uri.query) as { repo: string; ref: string; path?: string; show?: boolean };
     if (!/^[0-9a-f]{7,64}\^?$/.test(q.ref)) return `invalid ref ${q.ref}`;
-    if (q.show) return git(q.repo, ["show", "--stat", "--patch", "--format=fuller", q.ref.replace(/\^$/, "")]);
+    if (q.show) return git(q.repo, ["show", "--no-ext-diff", "--no-textconv", "--no-show-signature", "--stat", "--patch", "--format=fuller", q.ref.replace(/\^$/, "")]);
     try {
-      return await git(q.repo, ["show", `${q.ref}:${q.path}`]);
+      return await git(q.repo, ["show", "--no-textconv", `${q.ref}:${q.path}`]);
     } catch {
       return ""; // the file did not exist at that side of the commit (added or deleted)
     }

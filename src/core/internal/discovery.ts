@@ -7,6 +7,7 @@ import fg from "fast-glob";
 import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
 import { simpleGit } from "simple-git";
+import { hardenedSimpleGitOptions } from "./gitSafety";
 import { sha256 } from "../hash";
 import { cmp } from "../text";
 import type { SourceType } from "../schemas";
@@ -255,7 +256,7 @@ async function markdownAndLinks(root: string, paths: string[], links: string[]):
  * git work tree (or without git), where the caller walks the folder instead.
  */
 async function gitListing(root: string, signal?: AbortSignal, trace?: DiscoveryTrace): Promise<{ paths: string[]; links: string[] } | undefined> {
-  const git = () => simpleGit({ baseDir: root, abort: signal, timeout: { block: 15_000 } });
+  const git = () => simpleGit({ baseDir: root, ...hardenedSimpleGitOptions(), abort: signal, timeout: { block: 15_000 } });
   try {
     const [staged, others, gitPaths] = await Promise.all([
       git().raw(["ls-files", "-z", "--stage", "--", "."]),

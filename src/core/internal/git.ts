@@ -16,6 +16,7 @@
 // the stage reason says the index is building.
 import { simpleGit } from "simple-git";
 import type { EvidenceItem } from "../schemas";
+import { hardenedSimpleGitOptions } from "./gitSafety";
 import type { Expert, ExpertContext, ExpertResult } from "../types";
 import {
   DECISION_VERB,
@@ -420,6 +421,7 @@ async function runGit(dir: string, args: string[], signal: AbortSignal, stopped:
   try {
     const git = simpleGit({
       baseDir: dir,
+      ...hardenedSimpleGitOptions(),
       abort: signal,
       // Belt and braces: a git process that goes silent is killed even if the budget timer somehow did not fire.
       timeout: { block: Math.max(1000, maxMs + 1000) },

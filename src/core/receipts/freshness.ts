@@ -12,6 +12,7 @@
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { simpleGit } from "simple-git";
+import { hardenedSimpleGitOptions } from "../internal/gitSafety";
 import { resolveConfig } from "../config";
 import { sha256 } from "../hash";
 import { discoverArtifacts } from "../internal/discovery";
@@ -165,7 +166,7 @@ async function lookUpCommits(repo: string, shas: string[], signal?: AbortSignal)
   const valid = shas.filter((s) => /^[0-9a-f]{7,64}$/.test(s));
   if (!valid.length) return new Set();
   try {
-    const out = await simpleGit({ baseDir: repo, abort: signal, timeout: { block: 15_000 } }).raw(["log", "--no-walk", "--ignore-missing", "--format=%H", ...valid, "--"]);
+    const out = await simpleGit({ baseDir: repo, ...hardenedSimpleGitOptions(), abort: signal, timeout: { block: 15_000 } }).raw(["log", "--no-walk", "--ignore-missing", "--format=%H", ...valid, "--"]);
     const found = out.split("\n").filter(Boolean);
     return new Set(valid.filter((s) => found.some((f) => f.startsWith(s))));
   } catch {

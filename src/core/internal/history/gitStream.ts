@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import { createReadStream, openSync, closeSync } from "node:fs";
 import type { TouchedFile } from "../gitTerms";
+import { hardenedGitArgs, hardenedGitEnv } from "../gitSafety";
 
 const RS = "\x1e";
 const FS = "\x1f";
@@ -49,11 +50,21 @@ export interface GitStreamOptions {
 
 export const LOG_SAFETY = ["--no-show-signature", "--no-ext-diff", "--no-textconv", "--no-renames", "--no-color"];
 
-/** git with the config that keeps it quiet and local: no pager, no prompt, no optional locks. */
+/** The hardened `-c` settings (gitSafety.ts: no repository-named program runs), then ours. */
+function gitArgs(args: string[]): string[] {
+  return [...hardenedGitArgs(), "-c", "core.quotepath=false", ...args];
+}
+
+/** No pager, no prompt, no optional locks, no ambient GIT_* variables; stable messages. */
+function gitEnv(): NodeJS.ProcessEnv {
+  return { ...hardenedGitEnv(), LC_ALL: "C" };
+}
+
+/** git with the config that keeps it quiet and local. */
 function spawnGit(args: string[], opts: GitStreamOptions) {
-  const child = spawn("git", ["-c", "core.quotepath=false", "-c", "log.showSignature=false", ...args], {
+  const child = spawn("git", gitArgs(args), {
     cwd: opts.cwd,
-    env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", GIT_PAGER: "cat", LC_ALL: "C" },
+    env: gitEnv(),
     stdio: ["pipe", "pipe", "pipe"],
     shell: false,
     windowsHide: true,
@@ -177,9 +188,9 @@ export function spoolGit(args: string[], opts: GitStreamOptions, file: string): 
     const fd = openSync(file, "w", 0o600);
     let child;
     try {
-      child = spawn("git", ["-c", "core.quotepath=false", "-c", "log.showSignature=false", ...args], {
+      child = spawn("git", gitArgs(args), {
         cwd: opts.cwd,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", GIT_PAGER: "cat", LC_ALL: "C" },
+        env: gitEnv(),
         stdio: ["pipe", fd, "pipe"],
         shell: false,
         windowsHide: true,
