@@ -2,13 +2,17 @@
 // V8's code cache. Compiling the 3 MB bundle and the functions a run uses is ~50 ms of every run; the cache, kept in
 // the user's cache folder (never in a repository), keyed by the bundle's size and mtime, the Node version and the
 // subcommand, saves most of it.
-// A missing, stale or unwritable cache only means compiling as usual: V8 itself rejects data that does not match the
-// source, and `DELIBERATIVE_CODE_CACHE=off` turns the cache off.
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+// V8 itself rejects data made for another source, but not damaged data, which can crash it or worse; so the files
+// are sealed with an HMAC under a per-user key kept beside the signing key (./codeCache.ts), and only data that
+// verifies reaches V8. A missing, stale, damaged or unwritable cache only means compiling as usual, and
+// `DELIBERATIVE_CODE_CACHE=off` turns the cache off.
+import { mkdirSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
+import { discardCodeCache, loadOrCreateCodeCacheKey, readCodeCache, writeCodeCache } from "./codeCache";
 import { userCacheDir } from "./core/cacheDir";
+import { defaultKeyDir } from "./core/receipts/signing";
 
 interface CliMain {
   runCli(): void;
@@ -29,29 +33,31 @@ function cacheFileFor(bundle: string, argv: string[]): { file: string; key: stri
   return { file: join(userCacheDir(), "v8", `cliMain-${key}-${kind}.bin`), key };
 }
 
-function readCache(file: string): Buffer | undefined {
-  try {
-    return readFileSync(file);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
- * Writes V8's data for the functions compiled so far, and drops the data of other bundle versions (an upgrade or a
- * rebuild); a failure is not an error.
+ * Writes V8's data for the functions compiled so far, sealed, and drops the data of other bundle versions (an
+ * upgrade or a rebuild); a failure is not an error.
  */
-function storeCache(script: Script, file: string, key: string): void {
+function storeCache(script: Script, file: string, key: string, hmacKey: Buffer): void {
   try {
     const dir = dirname(file);
     mkdirSync(dir, { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, script.createCachedData());
-    renameSync(tmp, file);
+    writeCodeCache(hmacKey, file, script.createCachedData());
     for (const name of readdirSync(dir)) if (name.startsWith("cliMain-") && !name.includes(key)) rmSync(join(dir, name), { force: true });
   } catch {
     // a read-only or full cache folder: the next run compiles again
   }
+}
+
+/** The bundle compiled with the verified cached data; data V8 cannot load is deleted and the bundle compiled from source. */
+function compile(wrapped: string, file: string, cachedData: Buffer | undefined): Script {
+  if (cachedData) {
+    try {
+      return new Script(wrapped, { filename: BUNDLE, cachedData });
+    } catch {
+      discardCodeCache(file);
+    }
+  }
+  return new Script(wrapped, { filename: BUNDLE });
 }
 
 /** Evaluates the bundle as the CommonJS module it is, with V8's cached code when there is usable data. */
@@ -60,14 +66,16 @@ function loadCliMain(): CliMain {
   if (process.env.DELIBERATIVE_CODE_CACHE === "off") return require(BUNDLE) as CliMain;
   const source = readFileSync(BUNDLE, "utf8").replace(/^#!.*/, "");
   const cache = cacheFileFor(BUNDLE, process.argv.slice(2));
-  const cachedData = readCache(cache.file);
+  // No usable key (an unwritable config folder, a key file others can read): no cache at all, neither read nor written.
+  const hmacKey = loadOrCreateCodeCacheKey(defaultKeyDir());
+  const cachedData = hmacKey ? readCodeCache(hmacKey, cache.file) : undefined;
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
-  const script = new Script(wrapped, { filename: BUNDLE, ...(cachedData ? { cachedData } : {}) });
+  const script = compile(wrapped, cache.file, cachedData);
   const mod = { exports: {} as CliMain };
   const run = script.runInThisContext() as (e: unknown, r: NodeJS.Require, m: typeof mod, f: string, d: string) => void;
   run(mod.exports, createRequire(BUNDLE), mod, BUNDLE, __dirname);
   // After the run, so the data also covers the functions the CLI compiled on its way.
-  if (!cachedData || script.cachedDataRejected) process.once("exit", () => storeCache(script, cache.file, cache.key));
+  if (hmacKey && (!cachedData || script.cachedDataRejected !== false)) process.once("exit", () => storeCache(script, cache.file, cache.key, hmacKey));
   return mod.exports;
 }
 
