@@ -10,6 +10,7 @@ import { setPriority } from "node:os";
 import { buildIndex, indexStatus, type BuildProgress, type HistoryIndexOptions } from "./core/internal/history";
 import { buildCorpusSnapshot, corpusDirFor, hostCorpusCache, type CorpusBuild } from "./core/internal/corpus";
 import { UsageError, cancelOnSigint, parseOptions, repoOption, type OptionValues } from "./cliCommon";
+import { assertNormalRepo, UnsafeRepositoryError } from "./core/internal/gitSafety";
 import { describeBuildProgress } from "./shared/indexProgress";
 
 export interface IndexIo {
@@ -47,6 +48,10 @@ export async function indexCommand(argv: string[], io: IndexIo): Promise<number>
   const options = { repo: { type: "string" }, rebuild: { type: "boolean" }, status: { type: "boolean" }, json: { type: "boolean" }, background: { type: "boolean" }, "docs-only": { type: "boolean" } } as const;
   const { values } = parseOptions(argv, options, { positionals: false, usage: INDEX_USAGE });
   const repo = repoOption(values.repo as string | undefined);
+  // Indexing runs git there: a bare-shaped folder or a git directory is refused first (gitSafety.ts).
+  await assertNormalRepo(repo).catch((err: unknown) => {
+    throw err instanceof UnsafeRepositoryError ? new UsageError(err.message) : err;
+  });
   if (values.status && values.rebuild) throw new UsageError("--status and --rebuild do not go together");
   if (values.status) return statusCommand(repo, !!values.json, io);
   if (values["docs-only"]) return docsOnlyCommand(repo, io);

@@ -14,6 +14,7 @@ import type { CorpusCacheOptions } from "./internal/corpus/store";
 import { fingerprintHolds, readTurnCacheEntry, writeTurnCacheEntry, type TurnCacheEntry } from "./turnCache";
 import { createDocsExpert } from "./internal/docsExpert";
 import { createGitExpert } from "./internal/git";
+import { assertNormalRepo, UnsafeRepositoryError } from "./internal/gitSafety";
 import type { HistoryIndexOptions } from "./internal/history";
 import { signReceipt, type SigningKey } from "./receipts/signing";
 import { artifactPathKeys, withContentHashes } from "./receipts/citedContent";
@@ -247,9 +248,16 @@ interface Gathered {
 export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutcome> {
   const { repo, question } = validateRequest(req);
   const signal = req.signal ?? new AbortController().signal;
+  // A folder git would treat as a repository it must not (bare-shaped, a git directory) is refused before any git
+  // runs; the check overlaps reading the learned weights (no git there).
+  const repoChecked = assertNormalRepo(repo, signal).catch((err: unknown) => {
+    throw err instanceof UnsafeRepositoryError ? new DeliberationError(err.message, "bad-input") : err;
+  });
+  repoChecked.catch(() => undefined);
   const progress: ProgressListener = req.onProgress ?? (() => {});
   const recorder = new StageRecorder(progress, signal);
   const learned = req.learning === false ? undefined : await learnedWeightsFor(req, repo);
+  await repoChecked;
   const turn = resolveTurn(req, repo, question, signal, progress, recorder, learned);
 
   // Fast path first: no artifact's stats changed, so the stored receipt answers without re-mining or even reading

@@ -6,6 +6,7 @@ import { realpath, stat } from "node:fs/promises";
 import { basename, isAbsolute, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isInside } from "../core/contain";
+import { assertNormalRepo, UnsafeRepositoryError } from "../core/internal/gitSafety";
 
 /** A path a tool was given is outside the allowed roots, missing, or not a folder: one line for the agent. */
 export class RootError extends Error {
@@ -115,6 +116,15 @@ export class AllowedRoots {
    * holding `contextPath` (an absolute path), else the first root.
    */
   async resolveRepo(repo: string | undefined, contextPath?: string): Promise<string> {
+    const real = await this.resolveRepoPath(repo, contextPath);
+    // The pipeline runs git there: a bare-shaped folder or a git directory is refused (gitSafety.ts).
+    await assertNormalRepo(real).catch((err: unknown) => {
+      throw err instanceof UnsafeRepositoryError ? new RootError(err.message) : err;
+    });
+    return real;
+  }
+
+  private async resolveRepoPath(repo: string | undefined, contextPath?: string): Promise<string> {
     const roots = await this.list();
     if (repo === undefined) {
       if (contextPath && isAbsolute(contextPath)) {
