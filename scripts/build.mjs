@@ -124,6 +124,8 @@ if (existsSync("src/vscode/extension.ts")) {
     build({ ...host, plugins: [...host.plugins, mcpWithoutAjv], entryPoints: ["src/vscode/heavyBundle.ts"], outfile: "dist/heavyBundle.js" }).then((r) => analyze && printInputs(r.metafile)),
     // dist/mcpServer.js: `node dist/mcpServer.js --repo DIR`, a shim over dist/heavyBundle.js (the MCP server lives there).
     build({ ...host, entryPoints: ["src/vscode/mcpServerMain.ts"], outfile: "dist/mcpServer.js", banner: { js: "#!/usr/bin/env node" } }).then((r) => checkShim(r.metafile, "mcpServer.js")),
+    // dist/mcpWorker.js: the MCP server's deliberation worker thread, another shim over dist/heavyBundle.js.
+    build({ ...host, entryPoints: ["src/vscode/mcpWorkerMain.ts"], outfile: "dist/mcpWorker.js" }).then((r) => checkShim(r.metafile, "mcpWorker.js")),
   );
 }
 

@@ -504,6 +504,9 @@ async function listCommand(argv: string[], io: Io): Promise<number> {
   return 0;
 }
 
+// `deliberate mcp` runs each deliberation in a worker thread that loads this bundle and calls this (src/mcp/worker.ts).
+export { mcpWorkerMain } from "./mcp/worker";
+
 /** The process entry: dist/cli.js (cliLauncher.ts) runs it; so does running this bundle directly. */
 export function runCli(): void {
   // One short-lived run: zod's compiled fast paths cost more to build than they save here (~10 ms per run).

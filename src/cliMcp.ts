@@ -13,5 +13,9 @@ export async function mcpCommand(argv: string[], env: NodeJS.ProcessEnv = proces
     if (err instanceof McpUsageError) throw new UsageError(err.message);
     throw err;
   }
-  return serveMcp(parsed.repos, parsed.settings, env);
+  // `deliberate` runs in worker threads that load this same module (in the bundle, dist/cliMain.js, whose exports
+  // include mcpWorkerMain: see src/cli.ts).
+  return serveMcp(parsed.repos, parsed.settings, env, { workerEntry: __filename });
 }
+
+export { mcpWorkerMain } from "./mcp/worker";

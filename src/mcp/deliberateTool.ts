@@ -1,5 +1,7 @@
 // The `deliberate` tool: the same core pipeline as the CLI (signing key, model stack from the environment, offline
 // flag, history index), answered as the OptionPicker payload (structuredContent) plus its Markdown rendering.
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { z } from "zod";
 import { deliberate, type DeliberateOutcome, type DeliberateRequest } from "../core/pipeline";
 import { hostCorpusCache } from "../core/internal/corpus/store";
@@ -10,13 +12,18 @@ import { stageRunningLabel, stageTitle } from "../core/stages";
 import type { HistoryIndexOptions } from "../core/internal/history";
 import type { ProgressEvent } from "../core/types";
 import type { Receipt } from "../core/schemas";
-import { ToolInputError, type ToolContext, type ToolResult } from "./toolResult";
+import type { SigningKey } from "../core/receipts/signing";
+import type { McpLog } from "./log";
+import { receiptUri } from "./resources";
+import { ToolInputError, type McpSettings, type ToolContext, type ToolResult } from "./toolResult";
 import type { DeliberateInput } from "./toolSchemas";
 
 type Args = z.infer<typeof DeliberateInput>;
+/** What modelStack, historyOptions and progressReporter read: the host's settings, environment, log and progress. */
+type RunContext = Pick<ToolContext, "settings" | "env" | "log" | "reportProgress">;
 
 /** The model stack from the environment, exactly as the CLI reads it (DELIBERATIVE_BASE_URL, DELIBERATIVE_MODEL, …). */
-function modelStack(ctx: ToolContext, offline: boolean): Pick<DeliberateRequest, "planner" | "synthesizer"> {
+function modelStack(ctx: RunContext, offline: boolean): Pick<DeliberateRequest, "planner" | "synthesizer"> {
   let config: ReturnType<typeof modelOptionsFromCli>;
   try {
     config = modelOptionsFromCli({ ...ctx.settings.model, offline: offline || ctx.settings.offline }, ctx.env);
@@ -31,22 +38,75 @@ function modelStack(ctx: ToolContext, offline: boolean): Pick<DeliberateRequest,
 }
 
 /** A long-lived server builds the history index in this process without waiting, as the extension does. */
-function historyOptions(ctx: ToolContext): HistoryIndexOptions | undefined {
+function historyOptions(ctx: RunContext): HistoryIndexOptions | undefined {
   if (ctx.env.DELIBERATIVE_HISTORY_INDEX === "off") return undefined;
   return { build: "background", log: (l) => ctx.log(l) };
 }
 
 /** One MCP progress notification per stage start and end, when the client sent a progress token. */
-function progressReporter(ctx: ToolContext): ((e: ProgressEvent) => void) | undefined {
+function progressReporter(ctx: RunContext): ((e: ProgressEvent) => void) | undefined {
   if (!ctx.reportProgress) return undefined;
   const report = ctx.reportProgress;
   return (e) => report(e.state === "start" ? `${stageTitle(e.stage)}: ${stageRunningLabel(e.stage)}` : `${stageTitle(e.stage)}: ${e.status ?? "done"}${e.count !== undefined ? ` (${e.count})` : ""}`);
 }
 
+/**
+ * What a deliberation needs once the main thread has checked its paths against the allowed roots: plain data, so
+ * it can be handed to a worker thread (src/mcp/workerPool.ts) as it is.
+ */
+export interface DeliberationJob {
+  args: Args;
+  /** The repository, a real path inside an allowed root. */
+  repo: string;
+  /** `context.path` relative to `repo`, checked. */
+  file?: string;
+  settings: McpSettings;
+  /** The `<repo>` of the receipt's `deliberation://` URI, when `repo` is an allowed root itself. */
+  rootName?: string;
+}
+
+/** What a deliberation needs from its host besides the job: in a worker, these cross the thread boundary. */
+export interface DeliberationHost {
+  env: NodeJS.ProcessEnv;
+  log: McpLog;
+  signingKey: () => SigningKey;
+  signal: AbortSignal;
+  reportProgress?: (message: string) => void;
+}
+
+export interface DeliberationDone {
+  result: ToolResult;
+  /** A new receipt is on disk: the client hears that the resource list changed. */
+  wroteReceipt: boolean;
+}
+
+/** Runs a prepared deliberation somewhere else (a worker thread), so the server's message loop stays free. */
+export interface DeliberationRunner {
+  run(job: DeliberationJob, signal: AbortSignal, reportProgress?: (message: string) => void): Promise<DeliberationDone>;
+}
+
 export async function deliberateTool(args: Args, ctx: ToolContext): Promise<ToolResult> {
+  const job = await prepareDeliberation(args, ctx);
+  const done = ctx.deliberations
+    ? await ctx.deliberations.run(job, ctx.signal, ctx.reportProgress)
+    : await runDeliberation(job, { env: ctx.env, log: ctx.log, signingKey: ctx.signingKey, signal: ctx.signal, reportProgress: ctx.reportProgress });
+  if (done.wroteReceipt) await ctx.receiptsChanged();
+  return done.result;
+}
+
+/** The part that needs the allowed roots (main thread): which repository, which context file, which URI name. */
+export async function prepareDeliberation(args: Args, ctx: Pick<ToolContext, "roots" | "settings">): Promise<DeliberationJob> {
   const repo = await ctx.roots.resolveRepo(args.repo, args.context?.path);
   const file = args.context ? await ctx.roots.resolveContextPath(repo, args.context.path) : undefined;
-  const offline = !!args.offline || ctx.settings.offline;
+  const rootName = (await ctx.roots.list()).find((r) => r.path === repo)?.name;
+  return { args, repo, ...(file !== undefined ? { file } : {}), settings: ctx.settings, ...(rootName ? { rootName } : {}) };
+}
+
+/** The pipeline run itself: in the server's worker thread, or in-process when the server has no worker. */
+export async function runDeliberation(job: DeliberationJob, host: DeliberationHost): Promise<DeliberationDone> {
+  const { args, repo, file } = job;
+  const ctx = { settings: job.settings, env: host.env, log: host.log, reportProgress: host.reportProgress };
+  const offline = !!args.offline || job.settings.offline;
   const request: DeliberateRequest = {
     repo,
     question: args.question,
@@ -54,16 +114,16 @@ export async function deliberateTool(args: Args, ctx: ToolContext): Promise<Tool
     config: { offline },
     ...modelStack(ctx, offline),
     force: !!args.force,
-    signingKey: ctx.signingKey(),
-    signal: ctx.signal,
+    signingKey: host.signingKey(),
+    signal: host.signal,
     onProgress: progressReporter(ctx),
-    onLog: (l) => ctx.log(l),
+    onLog: (l) => host.log(l),
     history: historyOptions(ctx),
-    corpusCache: hostCorpusCache(ctx.env, (l) => ctx.log(l)),
+    corpusCache: hostCorpusCache(host.env, (l) => host.log(l)),
   };
   const outcome = await deliberate(request);
-  if (outcome.kind === "deliberated") await ctx.receiptsChanged();
-  return renderOutcome(outcome, args.shape ?? "option-picker", await ctx.resourceUri(repo));
+  const uriOf = (id: string) => (job.rootName ? receiptUri(job.rootName, id) : pathToFileURL(join(repo, ".deliberations", `${id}.json`)).href);
+  return { result: renderOutcome(outcome, args.shape ?? "option-picker", uriOf), wroteReceipt: outcome.kind === "deliberated" };
 }
 
 function renderOutcome(outcome: DeliberateOutcome, shape: "option-picker" | "ranked-evidence", uriOf: (id: string) => string): ToolResult {

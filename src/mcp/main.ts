@@ -61,19 +61,26 @@ export function mcpSettingsFromArgs(argv: string[], env: NodeJS.ProcessEnv): { r
   return { repos, settings: { offline: !!values.offline, keepInternalLocal: !!values["keep-internal-local"], model } };
 }
 
+export { mcpWorkerMain } from "./worker";
+
+/** How the host runs the server: `workerEntry` is a module exporting `mcpWorkerMain`, for the deliberation threads. */
+export interface McpHost {
+  workerEntry?: string;
+}
+
 /** Serves until the client closes stdin; then exits, even if a background history build still holds the event loop. */
-export async function serveMcp(repos: string[], settings: McpSettings, env: NodeJS.ProcessEnv): Promise<number> {
-  await runStdioServer({ repos, settings, env });
+export async function serveMcp(repos: string[], settings: McpSettings, env: NodeJS.ProcessEnv, host: McpHost = {}): Promise<number> {
+  await runStdioServer({ repos, settings, env, ...(host.workerEntry ? { workerEntry: host.workerEntry } : {}) });
   setTimeout(() => process.exit(0), 200).unref();
   return 0;
 }
 
 /** dist/mcpServer.js's whole program: parse, serve, exit code. */
-export async function mcpMain(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+export async function mcpMain(argv: string[], env: NodeJS.ProcessEnv, host: McpHost = {}): Promise<number> {
   if (wantsHelp(argv)) return printHelp();
   try {
     const { repos, settings } = mcpSettingsFromArgs(argv, env);
-    return await serveMcp(repos, settings, env);
+    return await serveMcp(repos, settings, env, host);
   } catch (err) {
     process.stderr.write(`deliberate mcp: ${terminalSafeLine(oneLine(err))}\n`);
     return err instanceof McpUsageError ? 2 : 1;

@@ -2,7 +2,6 @@
 // as resources, the allowed roots, progress notifications and cancellation. `deliberate mcp` (src/cliMcp.ts) and
 // the extension's bundled dist/mcpServer.js both start it through runStdioServer.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -19,17 +18,18 @@ import { pathToFileURL } from "node:url";
 import type { z } from "zod";
 import { isCancellation } from "../core/cancel";
 import { classifyQuestion } from "../core/classify";
-import { DeliberationError } from "../core/pipeline";
 import { defaultKeyDir, loadOrCreateKeyFile, type SigningKey } from "../core/receipts/signing";
-import { LockTimeoutError, PickRefusedError, ReceiptInputError, ReceiptsDirError } from "../core/receipts/store";
 import { terminalSafeLine } from "../core/sanitize";
 import { oneLine } from "../core/text";
 import { keepStdoutForProtocol, stderrLog, type McpLog } from "./log";
 import { listReceiptResources, readReceiptResource, receiptUri, RESOURCE_TEMPLATE } from "./resources";
-import { AllowedRoots, RootError } from "./roots";
-import { ToolInputError, type McpSettings, type ToolContext } from "./toolResult";
+import type { DeliberationRunner } from "./deliberateTool";
+import { AllowedRoots } from "./roots";
+import { LineStdioTransport } from "./stdioTransport";
+import { isInputError, type McpSettings, type ToolContext } from "./toolResult";
 import { TOOLS, type ToolSpec } from "./tools";
 import { toolJsonSchema } from "./toolSchemas";
+import { DeliberationWorkers } from "./workerPool";
 
 export const SERVER_NAME = "deliberative-search";
 const SERVER_VERSION = "0.1.0";
@@ -45,19 +45,15 @@ export interface McpServerOptions {
   settings: McpSettings;
   env?: NodeJS.ProcessEnv;
   log?: McpLog;
-}
-
-/** Errors that mean "the input was wrong" and are shown to the agent as they are. */
-function isInputError(err: unknown): err is Error {
-  return (
-    err instanceof ToolInputError ||
-    err instanceof RootError ||
-    err instanceof ReceiptInputError ||
-    err instanceof PickRefusedError ||
-    err instanceof LockTimeoutError ||
-    err instanceof ReceiptsDirError ||
-    err instanceof DeliberationError
-  );
+  /**
+   * A CommonJS module exporting `mcpWorkerMain` (src/mcp/worker.ts): `deliberate` then runs in worker threads started
+   * from it. Without it, in this thread (tests that call createMcpServer directly).
+   */
+  workerEntry?: string;
+  /** Set by runStdioServer: where `deliberate` runs. */
+  deliberations?: DeliberationRunner;
+  /** Set by runStdioServer: every tool call in flight, so the end of stdin can wait for them. */
+  inFlight?: Set<Promise<unknown>>;
 }
 
 function errorResult(message: string): CallToolResult {
@@ -121,10 +117,15 @@ export function createMcpServer(roots: AllowedRoots, options: McpServerOptions):
         : {}),
       receiptsChanged: () => server.sendResourceListChanged().catch(() => undefined),
       resourceUri,
+      ...(options.deliberations ? { deliberations: options.deliberations } : {}),
     };
-    const result = await callTool(tool, request.params.arguments ?? {}, ctx, log);
-    await Promise.all(sent);
-    return result;
+    const call = (async () => {
+      const result = await callTool(tool, request.params.arguments ?? {}, ctx, log);
+      await Promise.all(sent);
+      return result;
+    })();
+    options.inFlight?.add(call);
+    return call.finally(() => options.inFlight?.delete(call));
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listReceiptResources(roots) }));
@@ -194,26 +195,32 @@ async function callTool(tool: ToolSpec, rawArgs: unknown, ctx: ToolContext, log:
 
 /**
  * Serves MCP on stdin/stdout until the client closes stdin. stdout carries JSON-RPC only: console output goes to
- * stderr. Resolves when the connection is closed.
+ * stderr. At the end of stdin the deliberations in flight are cancelled (their worker threads stopped), every other
+ * call finishes and is answered, then the connection closes; resolves when it has and every worker is gone.
  */
 export async function runStdioServer(options: McpServerOptions): Promise<void> {
   const log = options.log ?? stderrLog();
   keepStdoutForProtocol(log);
   process.on("unhandledRejection", (err) => log(`unhandled rejection: ${oneLine(err)}`));
   const roots = await AllowedRoots.create(options.repos);
-  const server = createMcpServer(roots, { ...options, log });
-  const transport = new StdioServerTransport();
+  const workers = options.workerEntry ? new DeliberationWorkers({ entry: options.workerEntry, env: options.env ?? process.env, log }) : undefined;
+  const inFlight = new Set<Promise<unknown>>();
+  const server = createMcpServer(roots, { ...options, log, inFlight, ...(workers ? { deliberations: workers } : {}) });
+  const transport = new LineStdioTransport({
+    onInputEnd: async () => {
+      await workers?.stop();
+      await Promise.allSettled([...inFlight]);
+    },
+  });
   const closed = new Promise<void>((done) => {
     server.onclose = () => done();
   });
-  // The transport does not notice the end of stdin by itself: the client went away, so stop.
-  const onEnd = () => void transport.close();
-  process.stdin.once("end", onEnd);
-  process.stdin.once("close", onEnd);
   await server.connect(transport);
-  log(`serving ${(await roots.list()).map((r) => r.path).join(", ")} over stdio`);
+  log(`serving ${(await roots.list()).map((r) => r.path).join(", ")} over stdio${workers ? "" : " (deliberations in this thread)"}`);
+  if (workers) workers.prewarm();
   // The English parser loads on first use (~100 ms or more): load it while the client is still idle, so the agent's
-  // first question is not the slow one.
-  setTimeout(() => classifyQuestion("Should we use PostgreSQL or MongoDB for orders?"), 20).unref();
+  // first question is not the slow one (a worker does the same for itself).
+  else setTimeout(() => classifyQuestion("Should we use PostgreSQL or MongoDB for orders?"), 20).unref();
   await closed;
+  await workers?.stop();
 }

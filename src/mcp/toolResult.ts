@@ -1,7 +1,10 @@
 // What every tool handler gets (the allowed roots, the settings, the request's signal and progress) and returns
 // (Markdown text plus structured content), and the errors that become a one-line `isError` result.
+import { DeliberationError } from "../core/pipeline";
 import type { SigningKey } from "../core/receipts/signing";
-import type { AllowedRoots } from "./roots";
+import { LockTimeoutError, PickRefusedError, ReceiptInputError, ReceiptsDirError } from "../core/receipts/store";
+import type { DeliberationRunner } from "./deliberateTool";
+import { RootError, type AllowedRoots } from "./roots";
 import type { McpLog } from "./log";
 
 /** The server-wide settings, from `deliberate mcp`'s command line (the same flags the CLI takes). */
@@ -28,6 +31,8 @@ export interface ToolContext {
   receiptsChanged: () => Promise<void>;
   /** The `deliberation://<repo>/<receipt_id>` URI maker for a repository. */
   resourceUri: (repo: string) => Promise<(receiptId: string) => string>;
+  /** Where `deliberate` runs the pipeline (a worker thread); in this thread when absent. */
+  deliberations?: DeliberationRunner;
 }
 
 export interface ToolResult {
@@ -43,4 +48,17 @@ export class ToolInputError extends Error {
     super(message);
     this.name = "ToolInputError";
   }
+}
+
+/** Errors that mean "the input was wrong" and are shown to the agent as they are. */
+export function isInputError(err: unknown): err is Error {
+  return (
+    err instanceof ToolInputError ||
+    err instanceof RootError ||
+    err instanceof ReceiptInputError ||
+    err instanceof PickRefusedError ||
+    err instanceof LockTimeoutError ||
+    err instanceof ReceiptsDirError ||
+    err instanceof DeliberationError
+  );
 }

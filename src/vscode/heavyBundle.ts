@@ -97,6 +97,8 @@ export const externalEgressLines = lazy(models, "externalEgressLines");
 
 // The MCP server (dist/mcpServer.js runs it in a plain Node process: this group never loads vscode).
 export const mcpMain = lazy(mcpServer, "mcpMain");
+// Its deliberation worker threads (dist/mcpWorker.js runs this in each).
+export const mcpWorkerMain = lazy(mcpServer, "mcpWorkerMain");
 
 // The language-model tool's input check (agentTool.ts).
 export const parseAgentToolInput = lazy(agentInput, "parseAgentToolInput");

@@ -1,0 +1,79 @@
+// The deliberation worker: one worker thread of the MCP server's pool (src/mcp/workerPool.ts) runs one `deliberate`
+// call at a time through the core pipeline, so a long run (a slow model, a large repository, a slow match) never
+// holds the server's message loop, and cancelling it can stop the thread outright. Only plain data crosses the
+// thread boundary: the job in, progress, log lines and the rendered result (or a one-line error) out.
+import { isMainThread, parentPort } from "node:worker_threads";
+import { CancellationError, isCancellation } from "../core/cancel";
+import { classifyQuestion } from "../core/classify";
+import { defaultKeyDir, loadOrCreateKeyFile, type SigningKey } from "../core/receipts/signing";
+import { oneLine } from "../core/text";
+import { runDeliberation, type DeliberationDone, type DeliberationJob } from "./deliberateTool";
+import { keepStdoutForProtocol, type McpLog } from "./log";
+import { isInputError } from "./toolResult";
+
+export type ToWorker = { type: "run"; id: number; job: DeliberationJob } | { type: "cancel"; id: number };
+
+/** How a run failed: bad input (shown as it is), cancelled, or anything else. */
+export type FailureKind = "input" | "cancelled" | "failed";
+
+export type FromWorker =
+  | { type: "log"; line: string }
+  | { type: "progress"; id: number; message: string }
+  | { type: "done"; id: number; done: DeliberationDone }
+  | { type: "failed"; id: number; kind: FailureKind; message: string };
+
+/**
+ * Test hook: a synchronous busy loop of this many milliseconds before the pipeline, standing in for a run stuck in
+ * synchronous code (it never looks at its AbortSignal), so tests can show that cancelling stops the thread anyway.
+ */
+const TEST_BUSY_ENV = "DELIBERATIVE_MCP_TEST_BUSY_MS";
+
+function busyWaitForTests(): void {
+  const ms = Number(process.env[TEST_BUSY_ENV] ?? 0);
+  if (!(ms > 0)) return;
+  const until = performance.now() + Math.min(ms, 600_000);
+  while (performance.now() < until) {
+    // spinning on purpose
+  }
+}
+
+/** The worker thread's whole program; the pool starts it with `require(entry).mcpWorkerMain()`. */
+export function mcpWorkerMain(): void {
+  const port = parentPort;
+  if (isMainThread || !port) throw new Error("mcpWorkerMain runs in a worker thread of the MCP server");
+  const post = (message: FromWorker) => port.postMessage(message);
+  const log: McpLog = (line) => post({ type: "log", line });
+  keepStdoutForProtocol(log);
+  let key: SigningKey | undefined;
+  const signingKey = () => (key ??= loadOrCreateKeyFile(defaultKeyDir(process.env)));
+  const running = new Map<number, AbortController>();
+
+  const run = async (id: number, job: DeliberationJob) => {
+    const controller = new AbortController();
+    running.set(id, controller);
+    try {
+      busyWaitForTests();
+      const done = await runDeliberation(job, {
+        env: process.env,
+        log,
+        signingKey,
+        signal: controller.signal,
+        reportProgress: (message) => post({ type: "progress", id, message }),
+      });
+      post({ type: "done", id, done });
+    } catch (err) {
+      const kind: FailureKind = isCancellation(err, controller.signal) ? "cancelled" : isInputError(err) ? "input" : "failed";
+      post({ type: "failed", id, kind, message: oneLine(err) });
+    } finally {
+      running.delete(id);
+    }
+  };
+
+  port.on("message", (message: ToWorker) => {
+    if (message.type === "cancel") running.get(message.id)?.abort(new CancellationError());
+    else void run(message.id, message.job);
+  });
+  // The English parser loads on first use (~100 ms or more): load it while the worker is still idle, so the agent's
+  // first question is not the slow one.
+  setTimeout(() => classifyQuestion("Should we use PostgreSQL or MongoDB for orders?"), 20).unref();
+}
