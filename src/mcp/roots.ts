@@ -3,7 +3,7 @@
 // `repo` and `context.path` a tool receives is resolved through realpath and must lie inside one of them, so an
 // agent cannot point the pipeline (which reads files and runs git) at the rest of the disk.
 import { realpath, stat } from "node:fs/promises";
-import { basename, isAbsolute, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isInside } from "../core/contain";
 import { assertNormalRepo, UnsafeRepositoryError } from "../core/internal/gitSafety";
@@ -34,6 +34,24 @@ async function realDirectory(path: string): Promise<string | undefined> {
   }
 }
 
+/**
+ * `path` after realpath, also when it does not exist: its nearest existing ancestor's real path plus the rest. So
+ * whether a path lies inside a root is decided the same way whether or not it exists, and an error never tells an
+ * agent whether some path outside the roots exists.
+ */
+async function realOrNearest(path: string): Promise<{ real: string; exists: boolean }> {
+  const real = await realpath(path).catch(() => undefined);
+  if (real) return { real, exists: true };
+  const parent = dirname(path);
+  if (parent === path) return { real: path, exists: false };
+  return { real: join((await realOrNearest(parent)).real, basename(path)), exists: false };
+}
+
+/** `/` (or a drive root): never served, from the command line (main.ts) or as a client's root. */
+export function isFileSystemRoot(path: string): boolean {
+  return path === parse(path).root;
+}
+
 /** A `file://` root URI as a local path; other schemes are not folders on this machine. */
 export function rootUriToPath(uri: string): string | undefined {
   try {
@@ -53,7 +71,8 @@ export class AllowedRoots {
     const roots = new AllowedRoots();
     for (const r of repos) {
       const real = await realDirectory(r);
-      if (real && !roots.startup.includes(real)) roots.startup.push(real);
+      // A --repo that is a symlink to `/` gets past the command line's check: not past this one.
+      if (real && !isFileSystemRoot(real) && !roots.startup.includes(real)) roots.startup.push(real);
     }
     return roots;
   }
@@ -70,7 +89,9 @@ export class AllowedRoots {
         for (const uri of uris) {
           const local = rootUriToPath(uri);
           const real = local ? await realDirectory(local) : undefined;
-          if (real && !paths.includes(real)) paths.push(real);
+          // file:/// would open the whole disk to the agent, as `--repo /` would: refused the same way.
+          if (real && isFileSystemRoot(real)) log(`client root ignored (the file-system root is never served): ${uri.slice(0, 200)}`);
+          else if (real && !paths.includes(real)) paths.push(real);
           else if (!real) log(`client root ignored (not a local folder): ${uri.slice(0, 200)}`);
         }
         this.client = paths;
@@ -136,10 +157,12 @@ export class AllowedRoots {
       return roots[0].path;
     }
     const wanted = resolve(roots[0]?.path ?? process.cwd(), repo);
-    const real = await realDirectory(wanted);
-    if (!real) throw new RootError(`repo is not an existing folder: ${repo}`);
+    // Inside or outside first, by the real path whether or not it exists: only a path inside a root is looked at.
+    const { real } = await realOrNearest(wanted);
     if (!roots.some((r) => isInside(r.path, real))) throw new RootError(`repo ${repo} is outside the allowed roots (${await this.describe()})`);
-    return real;
+    const folder = await realDirectory(real);
+    if (!folder) throw new RootError(`repo is not an existing folder: ${repo}`);
+    return folder;
   }
 
   /**
@@ -147,13 +170,13 @@ export class AllowedRoots {
    * repository. A relative path is taken relative to the repository.
    */
   async resolveContextPath(repo: string, path: string): Promise<string> {
-    const real = await realpath(resolve(repo, path)).catch(() => undefined);
-    if (!real) throw new RootError(`context.path does not exist: ${path}`);
+    const { real, exists } = await realOrNearest(resolve(repo, path));
     if (!isInside(repo, real)) {
       const roots = await this.list();
       const where = roots.some((r) => isInside(r.path, real)) ? `outside the repository ${repo}` : `outside the allowed roots (${await this.describe()})`;
       throw new RootError(`context.path ${path} is ${where}`);
     }
+    if (!exists) throw new RootError(`context.path does not exist: ${path}`);
     return relative(repo, real).split(sep).join("/");
   }
 }

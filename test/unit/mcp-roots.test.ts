@@ -63,6 +63,52 @@ test("client roots join the allowed roots, replace each other on refresh, and na
   assert.equal(await roots.resolveRepo(undefined), a);
 });
 
+test("a client root of file:/// (or a symlink to /) is refused like --repo /", async () => {
+  const { a, outside } = folders();
+  symlinkSync("/", join(outside, "to-root"));
+  const roots = await AllowedRoots.create([a, join(outside, "to-root")]);
+  const logged: string[] = [];
+  await roots.refreshClientRoots(async () => ["file:///", pathToFileURL(join(outside, "to-root")).href], (l) => logged.push(l));
+  assert.deepEqual((await roots.list()).map((r) => r.path), [a], "neither / nor a link to it is a root");
+  assert.equal(logged.filter((l) => /client root ignored \(the file-system root is never served\)/.test(l)).length, 2, logged.join("\n"));
+  await assert.rejects(roots.resolveRepo("/etc"), /outside the allowed roots/);
+});
+
+test("errors for a path outside the roots read the same whether it exists or not", async () => {
+  const { a, outside } = folders();
+  const roots = await AllowedRoots.create([a]);
+  /** The error, with the path the caller gave replaced: what it tells beyond the caller's own words. */
+  const said = async (run: () => Promise<unknown>, given: string) => {
+    const err = await run().then(
+      () => assert.fail(`${given} was accepted`),
+      (e: Error) => e,
+    );
+    assert.ok(err instanceof RootError, String(err));
+    return err.message.replaceAll(given, "<path>");
+  };
+  const repoError = (p: string) => said(() => roots.resolveRepo(p), p);
+  const contextError = (p: string) => said(() => roots.resolveContextPath(a, p), p);
+  for (const [there, missing] of [
+    [outside, join(outside, "missing")],
+    [join(a, "link"), join(a, "link", "missing")],
+    ["../outside", "../missing"],
+  ]) {
+    assert.equal(await repoError(missing), await repoError(there), `repo ${missing} vs ${there}`);
+  }
+  assert.match(await repoError(join(outside, "missing")), /outside the allowed roots/);
+  for (const [there, missing] of [
+    [join(outside, "secret.md"), join(outside, "nope.md")],
+    ["link/secret.md", "link/nope.md"],
+    ["../outside/secret.md", "../outside/nope.md"],
+  ]) {
+    assert.equal(await contextError(missing), await contextError(there), `context.path ${missing} vs ${there}`);
+  }
+  assert.match(await contextError("link/nope.md"), /is outside the allowed roots/);
+  // Inside the roots, a missing path is still named as missing.
+  await assert.rejects(roots.resolveRepo(join(a, "missing")), /not an existing folder/);
+  await assert.rejects(roots.resolveContextPath(a, "nope.ts"), /context\.path does not exist: nope\.ts/);
+});
+
 test("root URIs: only file: URIs are local folders", () => {
   assert.equal(rootUriToPath("file:///tmp/x"), "/tmp/x");
   assert.equal(rootUriToPath("https://example.com/tmp"), undefined);
