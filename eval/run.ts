@@ -5,6 +5,8 @@
 //   npm run eval -- --only jabref                      questions of repos whose name contains "jabref"
 //   npm run eval -- --id james-03 --verbose            one question, with its per-question line
 //   npm run eval -- --no-write                         do not write eval/results.json
+//   npm run eval -- --set test                         one column: dev, test or independent (repeatable)
+//   npm run eval -- --once                             skip the second (warm) pass and its determinism check
 //
 // Each repo is checked out at its pinned commit under EVAL_WORKDIR (default ~/.cache/deliberative-search-eval);
 // each question runs `node dist/cli.js "<q>" --repo <dir> --offline --json --no-cache --force` as a real process.
@@ -25,10 +27,11 @@ import {
   ratio,
   sharedWords,
   UNDECIDABLE_ID,
-  type EvalQuestion,
   type LooseEvidence,
   type LoosePayload,
 } from "./metrics";
+import { baselineFor, type Bm25Baseline } from "./baseline";
+import { loadSets, SET_NAMES, type CorpusRepo, type QuestionStyle, type SetName, type SetQuestion } from "./sets";
 
 const EVAL_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(EVAL_DIR, "..");
@@ -38,15 +41,8 @@ const RESULTS_FILE = join(EVAL_DIR, "results.json");
 const CONCURRENCY = Math.max(1, Math.min(8, Number(process.env.EVAL_CONCURRENCY) || 2));
 const QUESTION_TIMEOUT_MS = 120_000;
 const RECEIPTS_DIR = ".deliberations";
-
-interface CorpusRepo {
-  name: string;
-  mirror: string;
-  sha: string;
-  adr_dir: string;
-  format: string;
-  notes?: string;
-}
+/** A git budget that never cuts the history search short on the corpus: answers must not depend on machine speed. */
+const GIT_BUDGET_MS = "60000";
 
 interface ClassifierItem {
   text: string;
@@ -59,12 +55,15 @@ interface ClassifierItem {
 interface Args {
   only?: string;
   id?: string;
+  sets: SetName[];
   verbose: boolean;
   write: boolean;
+  twice: boolean;
+  showHeldOut: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { verbose: false, write: true };
+  const args: Args = { verbose: false, write: true, twice: true, showHeldOut: false, sets: [] };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split("=", 2) as [string, string | undefined];
     const value = (): string => {
@@ -86,6 +85,18 @@ function parseArgs(argv: string[]): Args {
       case "--no-write":
         args.write = false;
         break;
+      case "--show-held-out":
+        args.showHeldOut = true;
+        break;
+      case "--once":
+        args.twice = false;
+        break;
+      case "--set": {
+        const name = value();
+        if (!(SET_NAMES as readonly string[]).includes(name)) usage(`--set: expected one of ${SET_NAMES.join(", ")}, got ${name}`);
+        args.sets.push(name as SetName);
+        break;
+      }
       case "--help":
       case "-h":
         usage();
@@ -99,7 +110,7 @@ function parseArgs(argv: string[]): Args {
 
 function usage(error?: string): never {
   if (error) console.error(`eval: ${error}`);
-  console.error("usage: MIRRORS=/work/.mirror npm run eval -- [--only <repo substring>] [--id <question id>] [--verbose] [--no-write]");
+  console.error("usage: MIRRORS=/work/.mirror npm run eval -- [--set dev|test|independent]... [--only <repo substring>] [--id <question id>] [--once] [--verbose [--show-held-out]] [--no-write]");
   process.exit(error ? 2 : 0);
 }
 
@@ -108,16 +119,6 @@ function usage(error?: string): never {
 
 function readJson<T>(file: string): T {
   return JSON.parse(readFileSync(file, "utf8")) as T;
-}
-
-function loadCorpus(): CorpusRepo[] {
-  const raw = readJson<{ repos: CorpusRepo[] } | CorpusRepo[]>(join(EVAL_DIR, "corpus.json"));
-  return Array.isArray(raw) ? raw : raw.repos;
-}
-
-function loadQuestions(): EvalQuestion[] {
-  const raw = readJson<{ questions: EvalQuestion[] } | EvalQuestion[]>(join(EVAL_DIR, "questions.json"));
-  return Array.isArray(raw) ? raw : raw.questions;
 }
 
 function loadClassifierSet(): ClassifierItem[] {
@@ -211,12 +212,33 @@ interface CliRun {
   timedOut: boolean;
 }
 
-function runCli(question: string, repoDir: string): Promise<CliRun> {
+/**
+ * How the CLI runs: its own cache folder (so the user's caches never leak in), no background indexing (an index that
+ * appears half-way through a run would change later answers), and a pass's switches for the snapshot and the index.
+ */
+interface CliEnv {
+  cacheDir: string;
+  /** Cold pass: no corpus snapshot and no history index, read or written. */
+  cold: boolean;
+}
+
+function cliEnv(env: CliEnv): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NO_COLOR: "1",
+    XDG_CACHE_HOME: env.cacheDir,
+    DELIBERATIVE_NO_BACKGROUND_INDEX: "1",
+    ...(env.cold ? { DELIBERATIVE_HISTORY_INDEX: "off", DELIBERATIVE_CORPUS_CACHE: "off" } : {}),
+  };
+}
+
+function runCli(question: string, repoDir: string, env: CliEnv): Promise<CliRun> {
   return new Promise((resolvePromise) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [CLI, question, "--repo", repoDir, "--offline", "--json", "--no-cache", "--force"], {
+    const argv = [CLI, question, "--repo", repoDir, "--offline", "--json", "--no-cache", "--force", "--git-budget-ms", GIT_BUDGET_MS];
+    const child = spawn(process.execPath, argv, {
       cwd: repoDir,
-      env: { ...process.env, NO_COLOR: "1" },
+      env: cliEnv(env),
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -242,6 +264,8 @@ function runCli(question: string, repoDir: string): Promise<CliRun> {
 
 interface QuestionResult {
   id: string;
+  set: SetName;
+  style: QuestionStyle;
   repo: string;
   question: string;
   tags: string[];
@@ -266,17 +290,60 @@ interface QuestionResult {
   no_answer_flagged?: boolean;
   options_right: boolean;
   options_detail: { unmatched: string[][]; fragments: string[]; off_topic: string[] };
+  /** The plain BM25 baseline's rank of the first gold record. */
+  baseline_rank?: number;
+  baseline_superseded_above: boolean;
+  /** Stages a budget cut short (the eval's budgets should never cut). */
+  truncated: string[];
+  /** The answer with ids, timestamps and timings left out, for the determinism check. */
+  answer_key?: string;
+  /** Cold pass vs warm pass: the first difference, when the answers differ. */
+  determinism?: { identical: boolean; difference?: string };
+}
+
+/** Keys that differ between two runs of the same question by design: ids of files written, times, durations. */
+const VOLATILE_KEY = /^(?:receipt_ref|evidence_ref|receipt_id|created_at|fetched_at|at|ms|elapsed_ms|duration_ms|timings?)$|_ms$/;
+
+function stableJson(value: unknown): string {
+  return JSON.stringify(value, (key, v: unknown) => {
+    if (key && VOLATILE_KEY.test(key)) return undefined;
+    if (v && typeof v === "object" && !Array.isArray(v)) {
+      return Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    }
+    return v;
+  });
+}
+
+/** What must be identical on every run: the payload (minus volatile keys) and the ranked documents. */
+function answerKey(payload: LoosePayload, docs: string[]): string {
+  return stableJson({ payload, ranked_documents: docs });
+}
+
+/** The first place two answer keys differ, as a short excerpt of each. */
+function firstDifference(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const from = Math.max(0, i - 60);
+  return `cold …${a.slice(from, i + 60)}… / warm …${b.slice(from, i + 60)}…`;
 }
 
 function oneLine(text: string): string {
   return text.trim().split("\n").filter(Boolean).pop()?.slice(0, 300) ?? "";
 }
 
-async function evaluateQuestion(q: EvalQuestion, repoDir: string): Promise<QuestionResult> {
+async function evaluateQuestion(q: SetQuestion, repoDir: string, env: CliEnv, baseline: Bm25Baseline): Promise<QuestionResult> {
+  const baselineDocs = baseline.rank(q.question);
+  const baselineRank = q.gold.length ? firstRank(baselineDocs, q.gold) : undefined;
+  const baselineSup = (q.superseded ?? []).some((p) => {
+    const r = firstRank(baselineDocs, [p]);
+    return r !== undefined && (baselineRank === undefined || r < baselineRank);
+  });
   const goldTitles = q.gold.map((p) => adrTitle(readAtCheckout(repoDir, p) ?? "", p));
   const overlap = q.gold.length > 0 && goldTitles.every((t) => sharedWords(q.question, t).length === 0);
   const base: QuestionResult = {
     id: q.id,
+    set: q.set,
+    style: q.style,
     repo: q.repo,
     question: q.question,
     tags: q.tags ?? [],
@@ -295,8 +362,11 @@ async function evaluateQuestion(q: EvalQuestion, repoDir: string): Promise<Quest
     options: [],
     options_right: false,
     options_detail: { unmatched: q.expected_options ?? [], fragments: [], off_topic: [] },
+    baseline_rank: baselineRank,
+    baseline_superseded_above: q.gold.length > 0 && baselineSup,
+    truncated: [],
   };
-  const run = await runCli(q.question, repoDir);
+  const run = await runCli(q.question, repoDir, env);
   base.exit_code = run.exitCode;
   base.ms = Math.round(run.ms);
   if (run.timedOut) return { ...base, error: `timed out after ${QUESTION_TIMEOUT_MS} ms` };
@@ -311,11 +381,15 @@ async function evaluateQuestion(q: EvalQuestion, repoDir: string): Promise<Quest
   // The receipt on disk is the record of the run; prefer its payload, fall back to stdout.
   let evidenceRef = payload.evidence_ref;
   const errors: string[] = [];
+  const truncated: string[] = [];
   if (payload.receipt_ref) {
     try {
-      const receipt = readJson<{ payload?: LoosePayload; evidence_ref?: string }>(join(repoDir, RECEIPTS_DIR, `${payload.receipt_ref}.json`));
+      const receipt = readJson<{ payload?: LoosePayload; evidence_ref?: string; stages?: Record<string, { truncated?: boolean }> }>(
+        join(repoDir, RECEIPTS_DIR, `${payload.receipt_ref}.json`),
+      );
       if (receipt.payload) payload = receipt.payload;
       evidenceRef = receipt.evidence_ref ?? evidenceRef;
+      for (const [stage, status] of Object.entries(receipt.stages ?? {})) if (status?.truncated) truncated.push(stage);
     } catch (err) {
       errors.push(`receipt unreadable: ${(err as Error).message}`);
     }
@@ -355,6 +429,8 @@ async function evaluateQuestion(q: EvalQuestion, repoDir: string): Promise<Quest
       : undefined,
     options_right: verdict.ok,
     options_detail: { unmatched: verdict.unmatched, fragments: verdict.fragments, off_topic: verdict.off_topic },
+    truncated,
+    answer_key: answerKey(payload, docs),
   };
   if (q.gold.length) {
     const g = judgeGrounded(q, payload);
@@ -387,6 +463,16 @@ interface Metrics {
   options_right?: number;
   latency_p50_ms?: number;
   latency_p95_ms?: number;
+  baseline_recall_at_1?: number;
+  baseline_recall_at_3?: number;
+  baseline_superseded_above_successor: number;
+  open_questions: number;
+  open_recall_at_3?: number;
+  /** Questions a budget cut short (any stage). */
+  truncated: number;
+  /** Questions run twice, and how many gave the identical answer. */
+  determinism_checked: number;
+  determinism_identical: number;
 }
 
 function aggregate(results: QuestionResult[]): Metrics {
@@ -394,6 +480,7 @@ function aggregate(results: QuestionResult[]): Metrics {
   const ow = gold.filter((r) => r.no_content_word_overlap);
   const sup = gold.filter((r) => r.superseded.length > 0);
   const noAns = results.filter((r) => r.gold.length === 0);
+  const open = gold.filter((r) => r.style === "open");
   const within = (rs: QuestionResult[], k: number) => rs.filter((r) => r.gold_rank !== undefined && r.gold_rank <= k).length;
   const latencies = results.filter((r) => r.exit_code === 0).map((r) => r.ms);
   const flagged = noAns.filter((r) => r.no_answer_flagged).length;
@@ -415,6 +502,14 @@ function aggregate(results: QuestionResult[]): Metrics {
     options_right: ratio(results.filter((r) => r.options_right).length, results.length),
     latency_p50_ms: percentile(latencies, 50),
     latency_p95_ms: percentile(latencies, 95),
+    baseline_recall_at_1: ratio(gold.filter((r) => r.baseline_rank !== undefined && r.baseline_rank <= 1).length, gold.length),
+    baseline_recall_at_3: ratio(gold.filter((r) => r.baseline_rank !== undefined && r.baseline_rank <= 3).length, gold.length),
+    baseline_superseded_above_successor: gold.filter((r) => r.baseline_superseded_above).length,
+    open_questions: open.length,
+    open_recall_at_3: ratio(within(open, 3), open.length),
+    truncated: results.filter((r) => r.truncated.length > 0).length,
+    determinism_checked: results.filter((r) => r.determinism).length,
+    determinism_identical: results.filter((r) => r.determinism?.identical).length,
   };
 }
 
@@ -470,6 +565,8 @@ interface Target {
   ok: (v: number, m: Metrics) => boolean;
   goal: string;
   show: (v: number, m: Metrics) => string;
+  /** Columns the target applies to (all when absent). */
+  sets?: SetName[];
 }
 
 const pct = (v: number) => v.toFixed(2);
@@ -477,6 +574,21 @@ const pct = (v: number) => v.toFixed(2);
 const TARGETS: Target[] = [
   { name: "recall@3", value: (m) => m.recall_at_3, ok: (v) => v >= 0.95, goal: ">= 0.95", show: pct },
   { name: "recall@1", value: (m) => m.recall_at_1, ok: (v) => v >= 0.85, goal: ">= 0.85", show: pct },
+  {
+    name: "recall@3 - baseline",
+    value: (m) => (m.recall_at_3 === undefined || m.baseline_recall_at_3 === undefined ? undefined : m.recall_at_3 - m.baseline_recall_at_3),
+    ok: (v) => v >= 0,
+    goal: ">= 0",
+    show: (v) => (v >= 0 ? "+" : "") + pct(v),
+  },
+  {
+    name: "recall@1 - baseline",
+    value: (m) => (m.recall_at_1 === undefined || m.baseline_recall_at_1 === undefined ? undefined : m.recall_at_1 - m.baseline_recall_at_1),
+    ok: (v) => v >= 0,
+    goal: ">= 0",
+    show: (v) => (v >= 0 ? "+" : "") + pct(v),
+  },
+  { name: "open-question recall@3", value: (m) => m.open_recall_at_3, ok: (v) => v >= 0.85, goal: ">= 0.85", show: pct, sets: ["test"] },
   {
     name: "superseded above successor",
     value: (m) => (m.superseded_questions ? m.superseded_above_successor : undefined),
@@ -494,22 +606,34 @@ const TARGETS: Target[] = [
     show: (_v, m) => `${m.no_answer_flagged}/${m.no_answer_questions}`,
   },
   { name: "options right", value: (m) => m.options_right, ok: (v) => v >= 0.9, goal: ">= 0.90", show: pct },
-  { name: "classifier accuracy", value: (_m, c) => c.accuracy, ok: (v) => v >= 0.9, goal: ">= 0.90", show: pct },
-  { name: "latency p95 (ms)", value: (m) => m.latency_p95_ms, ok: (v) => v <= 1500, goal: "<= 1500", show: (v) => String(Math.round(v)) },
+  {
+    name: "identical on a second run",
+    value: (m) => (m.determinism_checked ? m.determinism_identical / m.determinism_checked : undefined),
+    ok: (v) => v === 1,
+    goal: "all",
+    show: (_v, m) => `${m.determinism_identical}/${m.determinism_checked}`,
+  },
+  { name: "budget cuts", value: (m) => m.truncated, ok: (v) => v === 0, goal: "0", show: (v) => String(v) },
+  { name: "latency p95 (ms)", value: (m) => m.latency_p95_ms, ok: (v) => v <= 1000, goal: "<= 1000", show: (v) => String(Math.round(v)) },
 ];
+
+/** The classifier is one set of labelled strings, not a column. */
+const CLASSIFIER_TARGET = { name: "classifier accuracy", ok: (v: number) => v >= 0.9, goal: ">= 0.90" };
 
 function fmt(v: number | undefined, digits = 2): string {
   return v === undefined ? "–" : v.toFixed(digits);
 }
 
 function printTable(byRepo: [string, Metrics][], overall: Metrics): void {
-  const header = ["repo", "n", "gold", "R@1", "R@3", "MRR", "OW R@3", "sup>", "grounded", "no-ans", "options", "p50", "p95", "err"];
+  const header = ["repo", "n", "gold", "R@1", "R@3", "BM25 R@1", "BM25 R@3", "MRR", "OW R@3", "sup>", "grounded", "no-ans", "options", "p50", "p95", "err"];
   const row = (name: string, m: Metrics) => [
     name,
     String(m.questions),
     String(m.with_gold),
     fmt(m.recall_at_1),
     fmt(m.recall_at_3),
+    fmt(m.baseline_recall_at_1),
+    fmt(m.baseline_recall_at_3),
     fmt(m.mrr),
     m.other_words_questions ? `${fmt(m.other_words_recall_at_3)} (${m.other_words_questions})` : "–",
     m.superseded_questions ? `${m.superseded_above_successor}/${m.superseded_questions}` : "–",
@@ -557,6 +681,50 @@ function verboseLine(r: QuestionResult): string {
   ].join("\n");
 }
 
+/** The targets, one column per set, PASS/FAIL per cell; returns them for results.json. */
+function targetTable(columns: SetName[], bySet: Map<SetName, Metrics>, classifier: ClassifierResult) {
+  const rows = TARGETS.map((t) => ({
+    name: t.name,
+    goal: t.goal,
+    cells: Object.fromEntries(
+      columns.map((set) => {
+        const m = bySet.get(set)!;
+        const v = t.sets && !t.sets.includes(set) ? undefined : t.value(m, classifier);
+        return [set, { value: v ?? null, shown: v === undefined ? "–" : t.show(v, m), pass: v === undefined ? null : t.ok(v, m) }];
+      }),
+    ),
+  }));
+  const cell = (c: { shown: string; pass: boolean | null }) => (c.pass === null ? c.shown : `${c.pass ? "PASS" : "FAIL"} ${c.shown}`);
+  const nameWidth = Math.max(...rows.map((r) => r.name.length), CLASSIFIER_TARGET.name.length);
+  const widths = columns.map((set) => Math.max(set.length, ...rows.map((r) => cell(r.cells[set]).length)));
+  console.log(`  ${"target".padEnd(nameWidth)}  ${columns.map((set, i) => set.padStart(widths[i])).join("  ")}  goal`);
+  for (const r of rows) console.log(`  ${r.name.padEnd(nameWidth)}  ${columns.map((set, i) => cell(r.cells[set]).padStart(widths[i])).join("  ")}  ${r.goal}`);
+  const acc = classifier.accuracy;
+  const classifierRow = { name: CLASSIFIER_TARGET.name, goal: CLASSIFIER_TARGET.goal, value: acc ?? null, pass: acc === undefined ? null : CLASSIFIER_TARGET.ok(acc) };
+  console.log(`  ${CLASSIFIER_TARGET.name.padEnd(nameWidth)}  ${acc === undefined ? "–" : `${classifierRow.pass ? "PASS" : "FAIL"} ${fmt(acc)}`} (one labelled set)  ${CLASSIFIER_TARGET.goal}`);
+  return { columns: rows, classifier: classifierRow };
+}
+
+function warnMissingPaths(questions: SetQuestion[], dirs: Map<string, string>): void {
+  for (const q of questions) {
+    const dir = dirs.get(q.repo)!;
+    for (const p of [...q.gold, ...(q.superseded ?? [])]) {
+      if (!existsSync(join(dir, p))) console.log(`eval: warning: ${q.id}: ${p} does not exist at the pinned commit`);
+    }
+  }
+}
+
+/** `deliberate index`: the history index and the docs snapshot, as a user who ran it once has them. */
+function indexRepo(dir: string, cacheDir: string): void {
+  const t = Date.now();
+  try {
+    execFileSync(process.execPath, [CLI, "index", "--repo", dir], { env: cliEnv({ cacheDir, cold: false }), stdio: ["ignore", "ignore", "pipe"], timeout: 15 * 60_000 });
+    console.log(`eval: indexed ${dir} in ${Date.now() - t} ms`);
+  } catch (err) {
+    console.log(`eval: warning: deliberate index failed for ${dir}: ${oneLine(String((err as { stderr?: Buffer }).stderr ?? err))}`);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Main
 
@@ -574,7 +742,7 @@ async function pool<T, R>(items: T[], n: number, fn: (item: T, index: number) =>
   return out;
 }
 
-function tagCounts(questions: EvalQuestion[]): Record<string, number> {
+function tagCounts(questions: SetQuestion[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const q of questions) for (const t of q.tags ?? []) counts[t] = (counts[t] ?? 0) + 1;
   return counts;
@@ -589,45 +757,62 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing; run npm run build (npm run eval does)`);
   const workRoot = resolve(process.env.EVAL_WORKDIR || join(os.homedir(), ".cache", "deliberative-search-eval"));
-  const corpus = loadCorpus();
-  const allQuestions = loadQuestions();
-  const repoByName = new Map(corpus.map((r) => [r.name, r]));
-  for (const q of allQuestions) if (!repoByName.has(q.repo)) throw new Error(`question ${q.id}: unknown repo ${q.repo}`);
+  const sets = loadSets(EVAL_DIR, ROOT);
+  for (const m of sets.missing) console.log(`eval: warning: ${m} not found; that column is empty`);
   const only = args.only?.toLowerCase();
-  const questions = allQuestions.filter(
-    (q) => (!only || q.repo.toLowerCase().includes(only)) && (!args.id || q.id === args.id),
+  const questions = sets.questions.filter(
+    (q) => (!args.sets.length || args.sets.includes(q.set)) && (!only || q.repo.toLowerCase().includes(only)) && (!args.id || q.id === args.id),
   );
   if (!questions.length) usage(`no question matches${args.only ? ` --only ${args.only}` : ""}${args.id ? ` --id ${args.id}` : ""}`);
 
   const started = Date.now();
-  const repos = corpus.filter((r) => questions.some((q) => q.repo === r.name));
+  const repos = sets.repos.filter((r) => questions.some((q) => q.repo === r.name));
   const dirs = new Map<string, string>();
+  const baselines = new Map<string, Bm25Baseline>();
   for (const repo of repos) {
     const t = Date.now();
     const dir = ensureCheckout(mirrors, workRoot, repo);
     rmSync(join(dir, RECEIPTS_DIR), { recursive: true, force: true });
     dirs.set(repo.name, dir);
-    console.log(`eval: ${repo.name} @ ${repo.sha.slice(0, 12)} ready in ${Date.now() - t} ms (${dir})`);
+    baselines.set(repo.name, baselineFor(dir));
+    console.log(`eval: [${repo.set}] ${repo.name} @ ${repo.sha.slice(0, 12)} ready in ${Date.now() - t} ms (${dir})`);
   }
+  warnMissingPaths(questions, dirs);
 
-  // Paths and the declared no_content_word_overlap flags are checked against the checkout.
-  for (const q of questions) {
-    const dir = dirs.get(q.repo)!;
-    for (const p of [...q.gold, ...(q.superseded ?? [])]) {
-      if (!existsSync(join(dir, p))) console.log(`eval: warning: ${q.id}: ${p} does not exist at the pinned commit`);
-    }
+  // A cache folder of the eval's own, emptied first: the first pass is cold for every repository.
+  const cacheDir = join(workRoot, "cache");
+  rmSync(cacheDir, { recursive: true, force: true });
+  const runPass = async (label: string, env: CliEnv) => {
+    console.log(`eval: ${label}: ${questions.length} question${questions.length === 1 ? "" : "s"} on ${repos.length} repo${repos.length === 1 ? "" : "s"}, concurrency ${CONCURRENCY}`);
+    let done = 0;
+    const out = await pool(questions, CONCURRENCY, async (q) => {
+      const r = await evaluateQuestion(q, dirs.get(q.repo)!, env, baselines.get(q.repo)!);
+      done++;
+      // Held-out answers stay unread while tuning: per-question lines only for the dev set unless asked.
+      if (args.verbose && (r.set === "dev" || args.showHeldOut)) console.log(verboseLine(r));
+      else if (process.stdout.isTTY) process.stdout.write(`\r  ${done}/${questions.length}`);
+      return r;
+    });
+    if (!args.verbose && process.stdout.isTTY) process.stdout.write("\r");
+    return out;
+  };
+  let results: QuestionResult[];
+  if (args.twice) {
+    // Cold: no corpus snapshot, no history index. Then `deliberate index` builds both, and the warm pass must give
+    // the very same answers.
+    const cold = await runPass("cold pass (no snapshot, no history index)", { cacheDir, cold: true });
+    for (const repo of repos) indexRepo(dirs.get(repo.name)!, cacheDir);
+    for (const dir of dirs.values()) rmSync(join(dir, RECEIPTS_DIR), { recursive: true, force: true });
+    results = await runPass("warm pass (snapshot and history index built)", { cacheDir, cold: false });
+    results.forEach((r, i) => {
+      const a = cold[i].answer_key;
+      const b = r.answer_key;
+      if (a === undefined || b === undefined) r.determinism = { identical: false, difference: cold[i].error ?? r.error ?? "no answer" };
+      else r.determinism = a === b ? { identical: true } : { identical: false, difference: firstDifference(a, b) };
+    });
+  } else {
+    results = await runPass("one pass", { cacheDir, cold: false });
   }
-
-  console.log(`eval: ${questions.length} question${questions.length === 1 ? "" : "s"} on ${repos.length} repo${repos.length === 1 ? "" : "s"}, concurrency ${CONCURRENCY}`);
-  let done = 0;
-  const results = await pool(questions, CONCURRENCY, async (q) => {
-    const r = await evaluateQuestion(q, dirs.get(q.repo)!);
-    done++;
-    if (args.verbose) console.log(verboseLine(r));
-    else if (process.stdout.isTTY) process.stdout.write(`\r  ${done}/${questions.length}`);
-    return r;
-  });
-  if (!args.verbose && process.stdout.isTTY) process.stdout.write("\r");
 
   for (const r of results) {
     if (r.no_content_word_overlap_declared !== undefined && r.no_content_word_overlap_declared !== r.no_content_word_overlap && r.gold.length) {
@@ -642,10 +827,18 @@ async function main(): Promise<void> {
   const classifierItems = loadClassifierSet();
   const classifier = await evaluateClassifier(classifierItems);
 
-  const byRepo: [string, Metrics][] = repos.map((repo) => [repo.name, aggregate(results.filter((r) => r.repo === repo.name))]);
+  const columns = SET_NAMES.filter((set) => results.some((r) => r.set === set));
+  const bySet = new Map(columns.map((set) => [set, aggregate(results.filter((r) => r.set === set))]));
+  for (const set of columns) {
+    const inSet = repos.filter((repo) => repo.set === set);
+    console.log("");
+    console.log(`${set}:`);
+    printTable(
+      inSet.map((repo) => [repo.name, aggregate(results.filter((r) => r.repo === repo.name))]),
+      bySet.get(set)!,
+    );
+  }
   const overall = aggregate(results);
-  console.log("");
-  printTable(byRepo, overall);
   console.log("");
   const classifierLine = classifier.error
     ? `classifier: ${classifier.error}`
@@ -653,16 +846,11 @@ async function main(): Promise<void> {
   console.log(classifierLine);
   if (args.verbose) for (const m of classifier.misses) console.log(`    miss: [${m.label} → ${m.class} ${m.confidence}] ${m.text}`);
   console.log("");
-  const targets = TARGETS.map((t) => {
-    const v = t.value(overall, classifier);
-    return { name: t.name, goal: t.goal, value: v ?? null, shown: v === undefined ? "–" : t.show(v, overall), pass: v === undefined ? null : t.ok(v, overall) };
-  });
-  const width = Math.max(...targets.map((t) => t.name.length));
-  for (const t of targets) console.log(`  ${t.pass === null ? "n/a " : t.pass ? "PASS" : "FAIL"}  ${t.name.padEnd(width)}  ${t.shown.padStart(7)}  (target ${t.goal})`);
+  const targets = targetTable(columns, bySet, classifier);
   const owWithGold = results.filter((r) => r.gold.length && r.no_content_word_overlap).length;
   console.log("");
   console.log(
-    `eval: ${results.length} question${results.length === 1 ? "" : "s"} (${overall.with_gold} with gold, ${owWithGold} share no content word with the gold title, ${overall.superseded_questions} superseded, ${overall.no_answer_questions} no-answer); ` +
+    `eval: ${results.length} question${results.length === 1 ? "" : "s"} (${overall.with_gold} with gold, ${owWithGold} share no content word with the gold title, ${overall.superseded_questions} superseded, ${overall.no_answer_questions} no-answer, ${overall.open_questions} open with gold); ` +
       `${overall.errors} errors; ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
 
@@ -678,12 +866,14 @@ async function main(): Promise<void> {
       generated_at: new Date().toISOString(),
       project_head: head,
       node: process.version,
-      filter: args.only || args.id ? { only: args.only, id: args.id } : undefined,
-      corpus: repos.map((r) => ({ name: r.name, sha: r.sha })),
+      filter: args.only || args.id || args.sets.length ? { only: args.only, id: args.id, sets: args.sets } : undefined,
+      passes: args.twice ? "cold, then warm" : "one",
+      corpus: repos.map((r) => ({ name: r.name, sha: r.sha, set: r.set })),
       question_set: { questions: questions.length, tags: tagCounts(questions), other_words_with_gold: owWithGold },
       targets,
       overall,
-      by_repo: Object.fromEntries(byRepo),
+      by_set: Object.fromEntries(bySet),
+      by_repo: Object.fromEntries(repos.map((repo) => [repo.name, aggregate(results.filter((r) => r.repo === repo.name))])),
       classifier,
       questions: results,
     };

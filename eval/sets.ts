@@ -1,0 +1,138 @@
+// The eval's three columns, each a set of repositories and questions (issue 20):
+//   dev          eval/corpus.json + eval/questions.json — the repositories the rules were tuned on;
+//   test         eval/corpus-test.json + eval/questions-test.json — held out: never tune on its per-question output;
+//   independent  ../shared/eval-data/independent-questions.json — written by other people, in another voice.
+// All three are normalised to one shape so the harness scores them alike.
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { EvalQuestion } from "./metrics";
+
+export const SET_NAMES = ["dev", "test", "independent"] as const;
+export type SetName = (typeof SET_NAMES)[number];
+
+/** How a question is asked: names alternatives, asks whether to adopt one thing, or describes a goal or symptom. */
+export type QuestionStyle = "comparison" | "adopt" | "open";
+
+export interface CorpusRepo {
+  name: string;
+  mirror: string;
+  sha: string;
+  adr_dir: string;
+  format: string;
+  notes?: string;
+  set: SetName;
+}
+
+export interface SetQuestion extends EvalQuestion {
+  set: SetName;
+  style: QuestionStyle;
+}
+
+function readJson<T>(file: string): T {
+  return JSON.parse(readFileSync(file, "utf8")) as T;
+}
+
+function listOf<T>(raw: unknown, key: string): T[] {
+  if (Array.isArray(raw)) return raw as T[];
+  const list = (raw as Record<string, unknown>)[key];
+  if (!Array.isArray(list)) throw new Error(`expected an array or {${key}: [...]}`);
+  return list as T[];
+}
+
+/** The style of a dev-set question, from its tags (the dev set predates the style field). */
+export function styleFromTags(tags: string[]): QuestionStyle {
+  if (tags.includes("alternatives") || tags.includes("move-from-to")) return "comparison";
+  if (tags.includes("adopt") || tags.includes("keep")) return "adopt";
+  return "open";
+}
+
+function normaliseStyle(style: string | undefined, tags: string[]): QuestionStyle {
+  if (style === "comparison" || style === "adopt" || style === "open") return style;
+  return styleFromTags(tags);
+}
+
+function loadProjectSet(evalDir: string, set: "dev" | "test", corpusFile: string, questionsFile: string) {
+  const corpusPath = join(evalDir, corpusFile);
+  const questionsPath = join(evalDir, questionsFile);
+  if (!existsSync(corpusPath) || !existsSync(questionsPath)) return { repos: [], questions: [], missing: `${corpusFile} / ${questionsFile}` };
+  const repos = listOf<Omit<CorpusRepo, "set">>(readJson(corpusPath), "repos").map((r) => ({ ...r, set }));
+  const questions = listOf<EvalQuestion & { style?: string }>(readJson(questionsPath), "questions").map(
+    (q): SetQuestion => ({ ...q, tags: q.tags ?? [], set, style: normaliseStyle(q.style, q.tags ?? []) }),
+  );
+  return { repos, questions };
+}
+
+interface IndependentFile {
+  repos: { repo: string; commit: string; adr_dir: string; formats?: string; notes?: string }[];
+  questions: {
+    id: string;
+    kind: string;
+    repo: string;
+    question: string;
+    style?: string;
+    gold_paths?: string[];
+    superseded_paths?: string[];
+    vocab_mismatch?: boolean;
+  }[];
+}
+
+/** Where the independent set lives: EVAL_INDEPENDENT, else ../shared/eval-data beside the project. */
+export function independentFile(root: string, env: NodeJS.ProcessEnv = process.env): string {
+  return env.EVAL_INDEPENDENT ? resolve(env.EVAL_INDEPENDENT) : resolve(root, "..", "shared", "eval-data", "independent-questions.json");
+}
+
+function loadIndependentSet(file: string) {
+  if (!existsSync(file)) return { repos: [], questions: [], missing: file };
+  const raw = readJson<IndependentFile>(file);
+  const repos: CorpusRepo[] = raw.repos.map((r) => ({
+    name: r.repo,
+    mirror: r.repo.replace("/", "+"),
+    sha: r.commit,
+    adr_dir: r.adr_dir,
+    format: r.formats ?? "",
+    notes: r.notes,
+    set: "independent",
+  }));
+  const questions = raw.questions.map((q): SetQuestion => {
+    const noAnswer = q.kind === "no-internal-answer";
+    const tags = [noAnswer ? "no-answer" : "", q.vocab_mismatch ? "other-words" : "", q.superseded_paths?.length ? "superseded" : ""].filter(Boolean);
+    return {
+      id: q.id,
+      repo: q.repo,
+      question: q.question,
+      gold: noAnswer ? [] : (q.gold_paths ?? []),
+      superseded: q.superseded_paths ?? [],
+      // The independent set names no option keyword groups: options are judged for fragments and topic only.
+      expected_options: [],
+      tags,
+      set: "independent",
+      style: normaliseStyle(q.style, tags),
+    };
+  });
+  return { repos, questions };
+}
+
+export interface EvalSets {
+  repos: CorpusRepo[];
+  questions: SetQuestion[];
+  /** Sets whose files are absent, with what is missing. */
+  missing: string[];
+}
+
+export function loadSets(evalDir: string, root: string): EvalSets {
+  const parts = [
+    loadProjectSet(evalDir, "dev", "corpus.json", "questions.json"),
+    loadProjectSet(evalDir, "test", "corpus-test.json", "questions-test.json"),
+    loadIndependentSet(independentFile(root)),
+  ];
+  const repos = parts.flatMap((p) => p.repos);
+  const questions = parts.flatMap((p) => p.questions);
+  const names = new Map(repos.map((r) => [r.name, r]));
+  for (const q of questions) if (!names.has(q.repo)) throw new Error(`question ${q.id}: unknown repo ${q.repo}`);
+  const ids = new Set<string>();
+  for (const q of questions) {
+    if (ids.has(q.id)) throw new Error(`duplicate question id ${q.id}`);
+    ids.add(q.id);
+  }
+  return { repos, questions, missing: parts.flatMap((p) => ("missing" in p && p.missing ? [p.missing] : [])) };
+}
