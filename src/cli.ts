@@ -30,7 +30,7 @@ import {
 } from "./core/receipts/store";
 import { ALLOWED_SIGNERS_FILE, SIGNER_NAME, addAllowedSigner, classifySigner, readAllowedSigners, signerLine } from "./core/receipts/trust";
 import { terminalSafe, terminalSafeJson, terminalSafeLine } from "./core/sanitize";
-import { citationLocation, recommendationHeadline } from "./core/render";
+import { citationLocation, modelDissentLine, recommendationHeadline, synthesisLabel, synthesisSummary } from "./core/render";
 import { UNDECIDABLE } from "./core/constants";
 import type { OptionPicker, Receipt } from "./core/schemas";
 import { SUMMARY_STAGES, stageTitle } from "./core/stages";
@@ -204,7 +204,8 @@ function printOutcome(outcome: Awaited<ReturnType<typeof deliberate>>, shape: Sh
     else for (const r of rows) io.out(`${String(r.rank).padStart(3)}  ${r.score.toFixed(4)}  ${r.expert.padEnd(8)} ${r.commit ? `${r.commit.slice(0, 10)} ` : ""}${r.path_or_url}${r.line_range ? `:${r.line_range.start}-${r.line_range.end}` : ""}`);
     return 0;
   }
-  if (json) printJson(io, outcome.payload);
+  // The JSON is the payload plus which path produced it (the receipt's synthesis mode), so a model answer is visible.
+  if (json) printJson(io, { ...outcome.payload, synthesis: synthesisSummary(outcome.receipt.synthesis) });
   else io.out(renderPicker(outcome.payload, outcome.receipt, outcome.receiptFile, outcome.cached));
   if (showProgress && outcome.cached) io.err("(turn cache hit: same question, config and artifacts)");
   return 0;
@@ -295,7 +296,10 @@ export function renderPicker(p: OptionPicker, receipt: Receipt, file: string | u
   lines.push(`Question: ${p.question}`, "");
   const mark = p.recommendation.option_id === UNDECIDABLE ? "?" : "★";
   lines.push(`${mark} ${recommendationHeadline(p)}  [confidence ${p.recommendation.confidence}]`);
-  lines.push(wrap(p.recommendation.rationale), "");
+  lines.push(wrap(p.recommendation.rationale));
+  const dissent = modelDissentLine(p);
+  if (dissent) lines.push(dissent);
+  lines.push(`Synthesis: ${synthesisLabel(receipt.synthesis)}`, "");
   lines.push("Options:");
   for (const o of p.options) {
     const rec = o.id === p.recommendation.option_id ? " ★" : "";

@@ -20,6 +20,23 @@ export function recommendationHeadline(payload: OptionPicker): string {
   return `Recommended: ${option?.title ?? rec.option_id}`;
 }
 
+/** Which path produced the answer: "model <name> (<host>)", "rules", or "rules (model <name> fell back)". */
+export function synthesisLabel(s: Receipt["synthesis"]): string {
+  if (s.mode === "model") return `model ${s.model ?? "(unnamed)"}${s.endpoint_host ? ` (${s.endpoint_host})` : ""}`;
+  return s.model && (s.fallback || s.fallback_reason) ? `rules (model ${s.model} fell back)` : "rules";
+}
+
+/** The synthesis path for JSON output, beside the payload: the mode, and the model when it produced the answer. */
+export function synthesisSummary(s: Receipt["synthesis"]): { mode: "rules" | "model"; model?: string; endpoint_host?: string } {
+  if (s.mode !== "model") return { mode: s.mode };
+  return { mode: s.mode, ...(s.model ? { model: s.model } : {}), ...(s.endpoint_host ? { endpoint_host: s.endpoint_host } : {}) };
+}
+
+/** One line when a model recommended against the record that decided the question, else undefined. */
+export function modelDissentLine(payload: OptionPicker): string | undefined {
+  return payload.model_dissent ? `Note: ${payload.model_dissent.note}` : undefined;
+}
+
 export function receiptToMarkdown(receipt: Receipt): string {
   const p = receipt.payload;
   const lines: string[] = [];

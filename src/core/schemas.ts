@@ -65,6 +65,22 @@ export const CoverageSchema = z.object({
 });
 export type Coverage = z.infer<typeof CoverageSchema>;
 
+/**
+ * A model's recommendation that goes against the in-force record the rules path follows (model/dissent.ts): which
+ * record, what it chose, what the model chose, and the one-line note shown with the answer. Confidence is then at
+ * most "med".
+ */
+export const ModelDissentSchema = z.object({
+  deciding_record: z.object({ path: z.string().min(1), line_range: LineRangeSchema.optional(), title: z.string(), status: z.string().optional() }),
+  record_chose: z.string(),
+  /** The model's recommended option title, or the undecidable id. */
+  model_chose: z.string(),
+  /** The model cited the deciding record as support for its own, different choice. */
+  cites_record_as_support: z.boolean(),
+  note: z.string().min(1),
+});
+export type ModelDissent = z.infer<typeof ModelDissentSchema>;
+
 const OptionPickerBase = z.object({
   question: z.string().min(1),
   class: z.literal("open-question"),
@@ -72,6 +88,8 @@ const OptionPickerBase = z.object({
   recommendation: RecommendationSchema,
   citations: z.array(CitationSchema),
   coverage: CoverageSchema,
+  /** Set when a model recommends against the record that decided the question (see ModelDissentSchema). */
+  model_dissent: ModelDissentSchema.optional(),
   evidence_ref: z.string().min(1),
   receipt_ref: z.string().min(1),
 });

@@ -4,12 +4,14 @@
 //    stays visible as a `resolution_failed` citation — never silently dropped or replaced;
 //  - citations are rebuilt from the real evidence records and coverage from the real evidence, never the model's text;
 //  - the candidate options are shown in rotated order (position-bias control) and the rotation is recorded;
+//  - a recommendation against the in-force record the rules path follows is flagged, capped at med (dissent.ts);
 //  - anything unusable (transport failure, truncated / invalid / schema-invalid JSON, no option with a valid
 //    citation) gives the rules synthesizer's payload with a classified fallback. One model call at most.
 import { OptionPickerSchema, UNDECIDABLE, formatZodError, type Citation, type DraftPicker, type Fallback, type Level, type ModelCall, type Option } from "../schemas";
 import { createRulesSynthesizer, toCitation } from "../synth/rules";
 import type { SynthesisInput, SynthesisOutput, Synthesizer } from "../types";
 import { callForJson } from "./call";
+import { checkModelDissent } from "./dissent";
 import type { ChatModel } from "./client";
 import { ModelError, abortError } from "./errors";
 import { DEFAULT_EVIDENCE_TOKEN_BUDGET, MODEL_PICKER_JSON_SCHEMA, ModelPickerSchema, buildSynthesisPrompt, type ModelPicker, type SynthesisPrompt } from "./prompt";
@@ -242,8 +244,11 @@ export function createModelSynthesizer(model: ChatModel, opts: ModelSynthesizerO
       const rotation = prompt.rotation.of ? `candidates rotated by ${prompt.rotation.offset} of ${prompt.rotation.of}` : "no candidates shown";
       const sentNote = `${prompt.selection.sent.length} record(s) sent${prompt.selection.omittedForBudget.length ? `, ${prompt.selection.omittedForBudget.length} over budget` : ""}${prompt.selection.withheldInternal.length ? `, ${prompt.selection.withheldInternal.length} internal withheld` : ""}`;
       res.call.outcome = [res.call.outcome, rotation, sentNote, ...(built.unknown ? [`${built.unknown} unknown citation id(s) flagged resolution_failed`] : [])].join(" · ");
+      // The rules verdict referees: a recommendation against the record that decided the question is flagged.
+      const draft = checkModelDissent(built.draft, rules.draft, input.evidence);
+      if (draft.model_dissent) res.call.outcome += " · recommends against the deciding record";
       return {
-        draft: built.draft,
+        draft,
         info: { mode: "model", ...base, ...(built.symmetric ? { symmetric: true } : {}), calls: [res.call] },
       };
     },
