@@ -21,6 +21,8 @@ export const UPDATE_RULE = `w = exp(clamp(${LEARNING_RATE} × Σ credit, −ln 2
 
 const REASON_TEXT: Record<IgnoreReason, string> = {
   corrupt: "corrupt file",
+  duplicate: "duplicate copy",
+  "name-mismatch": "file name not its receipt_id",
   "signature-invalid": "signature invalid",
   "untrusted-signer": "untrusted signer",
   legacy: "legacy receipt",

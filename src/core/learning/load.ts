@@ -10,7 +10,7 @@ import { z } from "zod";
 import { canonicalJson, sha256 } from "../hash";
 import type { SigningKey } from "../receipts/signing";
 import { resolveInside } from "../contain";
-import { DEFAULT_RECEIPTS_DIR, loadReceiptFile, readEvidence, receiptsFolder, verifyEntry, writeFileAtomic, type ReceiptEntry, type ReceiptVerification } from "../receipts/store";
+import { DEFAULT_RECEIPTS_DIR, fileNameMismatch, loadReceiptFile, readEvidence, receiptsFolder, verifyEntry, writeFileAtomic, type ReceiptEntry, type ReceiptVerification } from "../receipts/store";
 import { ALLOWED_SIGNERS_FILE, readAllowedSigners, type AllowedSigners } from "../receipts/trust";
 import type { LearnedWeights, Receipt } from "../schemas";
 import { LEARNING_DIR, readResetMarker, RESET_FILE, type ResetState } from "./reset";
@@ -19,6 +19,8 @@ import { LEARNED_SOURCES, LEARNED_SOURCE_LABELS, LEARNING_RATE, SYNTHESIS_PATHS,
 /** Why a receipt does not count towards the weights. */
 export const IGNORE_REASONS = [
   "corrupt",
+  "duplicate",
+  "name-mismatch",
   "signature-invalid",
   "untrusted-signer",
   "legacy",
@@ -38,9 +40,12 @@ export interface CountedReceipt {
 }
 
 export interface IgnoredReceipt {
+  /** The receipt's id; for a misnamed file (duplicate, name-mismatch), the file's name without `.json`. */
   receipt_id: string;
   reason: IgnoreReason;
   detail: string;
+  /** duplicate, name-mismatch: the signed receipt_id the file holds. */
+  holds?: string;
 }
 
 export interface LearningReport {
@@ -92,6 +97,12 @@ interface JudgeContext {
 /** Verifies one receipt (store.ts's verifyEntry) and, when it counts, turns it into an observation. Never throws. */
 async function judge(ctx: JudgeContext, entry: ReceiptEntry): Promise<ReceiptResult> {
   const { repo, dirName } = ctx;
+  // One receipt counts once: it is identified by the receipt_id signed inside it, and only `<receipt_id>.json` is
+  // read as that receipt; a copy under another name is ignored (reportOf tells a duplicate from a lone rename).
+  const mismatch = fileNameMismatch(entry);
+  if (mismatch && entry.state === "ok") {
+    return { receipt_id: entry.file.replace(/^.*[\\/]/, "").replace(/\.json$/, ""), reason: "name-mismatch", detail: `ignored: ${mismatch}`, holds: entry.receipt.receipt_id };
+  }
   const v = await verifyEntry(repo, entry, { ownPublicKeyPem: ctx.ownPublicKeyPem, signers: ctx.signers, dirName, citations: false });
   const bad = ignoredFor(v);
   if (bad || entry.state !== "ok") return bad ?? { receipt_id: entry.receipt_id, reason: "corrupt", detail: "unreadable" };
@@ -153,9 +164,21 @@ async function judgeAll(repo: string, dirName: string, ownPublicKeyPem: string |
   return { judged, reset };
 }
 
+/** A misnamed file whose receipt another file holds too is a duplicate (the verdict itself is per file, cached). */
+function markDuplicates(results: ReceiptResult[]): ReceiptResult[] {
+  const held = new Map<string, number>();
+  const idOf = (r: ReceiptResult) => ("observation" in r ? r.counted.receipt_id : (r.holds ?? r.receipt_id));
+  for (const r of results) held.set(idOf(r), (held.get(idOf(r)) ?? 0) + 1);
+  return results.map((r) =>
+    !("observation" in r) && r.reason === "name-mismatch" && (held.get(idOf(r)) ?? 0) > 1
+      ? { ...r, reason: "duplicate" as const, detail: `${r.detail}; another file holds the same receipt, which counts once` }
+      : r,
+  );
+}
+
 function reportOf(judged: Record<string, JudgedReceipt>, reset: ResetState): LearningReport {
   const byId = (a: { receipt_id: string }, b: { receipt_id: string }) => (a.receipt_id < b.receipt_id ? -1 : a.receipt_id > b.receipt_id ? 1 : 0);
-  const results = Object.values(judged).map((j) => j.result);
+  const results = markDuplicates(Object.values(judged).map((j) => j.result));
   const good = results.filter((r): r is { observation: PickObservation; counted: CountedReceipt } => "observation" in r);
   const weights = computeWeights(good.map((r) => r.observation));
   return {
@@ -185,7 +208,7 @@ export async function computeLearning(repo: string, dirName: string, ownPublicKe
 // The cache: every receipt's verdict, reused while its file and evidence files keep their stats.
 
 /** Bump when the rule or what it reads changes, so no cached verdict outlives its rule. */
-const LEARNING_RULE_VERSION = `2:${LEARNING_RATE}`;
+const LEARNING_RULE_VERSION = `3:${LEARNING_RATE}`;
 /** Not `.json`: the `*.json` files of the cache folder are the turn cache's entries. */
 export const LEARNING_CACHE_FILE = "learning.cache";
 

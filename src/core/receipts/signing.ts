@@ -133,3 +133,61 @@ export function verifyReceiptSignature(receipt: Receipt | Record<string, unknown
     return { ok: false, reason: `signature check failed: ${(err as Error).message.split("\n")[0].slice(0, 200)}` };
   }
 }
+
+/** The fields a re-sign (a pick, an ADR export) may change; everything else stays as the minter signed it. */
+export const RESIGNABLE_FIELDS = ["operator_pick", "picks", "adr_exports"] as const;
+
+/**
+ * The `minted_by` block for re-signing `raw` (the receipt as read from disk, its signature already checked): the
+ * block it already carries (the first minter is kept), else its current signing block, signature and pick fields.
+ */
+export function mintedByOf(raw: Record<string, unknown>): Record<string, unknown> {
+  if (raw.minted_by && typeof raw.minted_by === "object") return raw.minted_by as Record<string, unknown>;
+  const signing = raw.signing as { algorithm: string; key_id: string; public_key: string };
+  const count = (v: unknown) => (Array.isArray(v) ? { n: v.length } : undefined);
+  const picks = count(raw.picks);
+  const exports = count(raw.adr_exports);
+  return {
+    algorithm: signing.algorithm,
+    key_id: signing.key_id,
+    public_key: signing.public_key,
+    signature: raw.signature,
+    operator_pick: raw.operator_pick ?? null,
+    ...(picks ? { picks: picks.n } : {}),
+    ...(exports ? { adr_exports: exports.n } : {}),
+  };
+}
+
+/**
+ * The receipt as its minter signed it, rebuilt from the current one: the pick fields cut back to what they held
+ * then (re-signs only append to `picks` and `adr_exports`), the minter's signing block and signature restored.
+ * Undefined when `raw` carries no minted_by or the counts do not fit.
+ */
+export function mintedVersionOf(raw: Record<string, unknown>): Record<string, unknown> | undefined {
+  const m = raw.minted_by as Record<string, unknown> | undefined;
+  if (!m || typeof m !== "object" || Array.isArray(m)) return undefined;
+  const { minted_by: _m, signature: _s, signing: _k, ...rest } = raw;
+  const out: Record<string, unknown> = { ...rest, operator_pick: m.operator_pick ?? null };
+  for (const field of ["picks", "adr_exports"] as const) {
+    const n = m[field];
+    delete out[field];
+    if (n === undefined) continue;
+    const list = raw[field];
+    if (typeof n !== "number" || !Array.isArray(list) || n > list.length) return undefined;
+    out[field] = list.slice(0, n);
+  }
+  out.signing = { algorithm: m.algorithm, key_id: m.key_id, public_key: m.public_key };
+  out.signature = m.signature;
+  return out;
+}
+
+/**
+ * Checks the minter's signature over the rebuilt minted receipt. It proves the minter signed this question,
+ * payload, evidence hashes and pick state; the picks added since are covered only by the current signature.
+ */
+export function verifyMintedBy(raw: Record<string, unknown>): SignatureCheck {
+  const minted = mintedVersionOf(raw);
+  if (!minted) return { ok: false, reason: "minted_by does not fit the receipt (more picks or exports than it has)" };
+  const check = verifyReceiptSignature(minted);
+  return check.ok ? check : { ok: false, reason: `minting signature: ${check.reason ?? "does not match"}` };
+}

@@ -22,7 +22,7 @@ import {
   type UnsignedReceipt,
 } from "../schemas";
 import { withFileLock, writeFileAtomic } from "./fsutil";
-import { signReceipt, verifyReceiptSignature, type SigningKey } from "./signing";
+import { RESIGNABLE_FIELDS, mintedByOf, signReceipt, verifyMintedBy, verifyReceiptSignature, type SigningKey } from "./signing";
 import { classifySigner, describeTrust, readAllowedSigners, type AllowedSigners, type TrustLevel } from "./trust";
 import { z } from "zod";
 
@@ -186,16 +186,75 @@ export async function loadReceiptFile(file: string): Promise<ReceiptEntry> {
   return parseReceiptText(text, file);
 }
 
-/** Every receipt in the folder, newest first; corrupt files are listed, never thrown. */
+/** The receipt id a file name stands for (`<id>.json`). */
+function fileStem(file: string): string {
+  return file.replace(/^.*[\\/]/, "").replace(/\.json$/, "");
+}
+
+/**
+ * Why a readable receipt file must not be used: its name is not `<receipt_id>.json` for the id signed inside it.
+ * Receipts are identified by that signed id, so a copy under another name (or a renamed file) would otherwise count
+ * twice — in learning, in the sidebar's counts, in `verify`'s tally.
+ */
+export function fileNameMismatch(entry: ReceiptEntry): string | undefined {
+  if (entry.state !== "ok") return undefined;
+  const stem = fileStem(entry.file);
+  return stem === entry.receipt.receipt_id ? undefined : `the file name ${stem}.json does not match the receipt_id it holds (${entry.receipt.receipt_id})`;
+}
+
+/** A receipt file that is not used, and why: a copy of another receipt, or a name that does not match its id. */
+export interface IgnoredReceiptFile {
+  /** The file's name without `.json` (how to find it). */
+  name: string;
+  file: string;
+  /** The signed receipt_id inside it. */
+  holds: string;
+  reason: "duplicate" | "name-mismatch";
+  detail: string;
+  entry: Extract<ReceiptEntry, { state: "ok" }>;
+}
+
+/** Splits listed entries into the ones to use and the misnamed copies to ignore (one receipt counts once). */
+export function partitionByReceiptId(all: ReceiptEntry[]): { entries: ReceiptEntry[]; ignored: IgnoredReceiptFile[] } {
+  const holders = new Map<string, number>();
+  for (const e of all) if (e.state === "ok") holders.set(e.receipt.receipt_id, (holders.get(e.receipt.receipt_id) ?? 0) + 1);
+  const entries: ReceiptEntry[] = [];
+  const ignored: IgnoredReceiptFile[] = [];
+  for (const e of all) {
+    const mismatch = fileNameMismatch(e);
+    if (!mismatch || e.state !== "ok") {
+      entries.push(e);
+      continue;
+    }
+    const duplicate = (holders.get(e.receipt.receipt_id) ?? 0) > 1;
+    ignored.push({
+      name: fileStem(e.file),
+      file: e.file,
+      holds: e.receipt.receipt_id,
+      reason: duplicate ? "duplicate" : "name-mismatch",
+      detail: `ignored: ${mismatch}${duplicate ? `; another file holds the same receipt, which counts once` : ""}`,
+      entry: e,
+    });
+  }
+  return { entries, ignored };
+}
+
+/** Every receipt in the folder, newest first; corrupt files are listed, never thrown; misnamed copies are left out. */
 export async function listReceipts(repo: string, dirName = DEFAULT_RECEIPTS_DIR): Promise<ReceiptEntry[]> {
+  return (await listReceiptFiles(repo, dirName)).entries;
+}
+
+/** Every receipt file in the folder: the ones to use (newest first) and the misnamed copies ignored, with why. */
+export async function listReceiptFiles(repo: string, dirName = DEFAULT_RECEIPTS_DIR): Promise<{ entries: ReceiptEntry[]; ignored: IgnoredReceiptFile[] }> {
+  const none = { entries: [], ignored: [] };
   const folder = receiptsFolder(repo, dirName);
   let names: string[];
   try {
     names = await fs.readdir(folder);
   } catch {
-    return [];
+    return none;
   }
-  if (!(await resolveInside(repo, dirName))) return [];
+  if (!(await resolveInside(repo, dirName))) return none;
   const files = names.filter((n) => n.endsWith(".json")).map((n) => join(folder, n));
   const entries = await Promise.all(
     files.map(async (file): Promise<ReceiptEntry> => {
@@ -206,11 +265,12 @@ export async function listReceipts(repo: string, dirName = DEFAULT_RECEIPTS_DIR)
       return loadReceiptFile(file);
     }),
   );
-  return entries.sort((a, b) => {
+  const sorted = entries.sort((a, b) => {
     const ta = a.state === "ok" ? a.receipt.created_at : "";
     const tb = b.state === "ok" ? b.receipt.created_at : "";
-    return tb.localeCompare(ta) || b.receipt_id.localeCompare(a.receipt_id);
+    return tb.localeCompare(ta) || b.receipt_id.localeCompare(a.receipt_id) || a.file.localeCompare(b.file);
   });
+  return partitionByReceiptId(sorted);
 }
 
 /** The receipt file for an id, checked to exist inside the repository. */
@@ -222,9 +282,20 @@ async function containedReceiptFile(repo: string, receiptId: string, dirName: st
   return file;
 }
 
-export async function readReceipt(repo: string, receiptId: string, dirName = DEFAULT_RECEIPTS_DIR): Promise<Receipt> {
-  const file = await containedReceiptFile(repo, receiptId, dirName);
+/** Loads `<id>.json`; a file holding another receipt_id comes back as corrupt (it is a copy or a rename). */
+async function loadNamedReceipt(file: string, receiptId: string): Promise<ReceiptEntry> {
   const entry = await loadReceiptFile(file);
+  const mismatch = fileNameMismatch(entry);
+  return mismatch ? { state: "corrupt", receipt_id: receiptId, file, error: `${mismatch}; ignored` } : entry;
+}
+
+/** The receipt file for an id, read and validated (unknown id: ReceiptInputError; a broken file: `corrupt`). */
+export async function loadReceiptEntry(repo: string, receiptId: string, dirName = DEFAULT_RECEIPTS_DIR): Promise<ReceiptEntry> {
+  return loadNamedReceipt(await containedReceiptFile(repo, receiptId, dirName), receiptId);
+}
+
+export async function readReceipt(repo: string, receiptId: string, dirName = DEFAULT_RECEIPTS_DIR): Promise<Receipt> {
+  const entry = await loadReceiptEntry(repo, receiptId, dirName);
   if (entry.state === "corrupt") throw new Error(`receipt ${receiptId} is corrupt: ${entry.error}`);
   return entry.receipt;
 }
@@ -344,17 +415,22 @@ async function resignVerified(
   return withFileLock(
     file,
     async () => {
-      const entry = await loadReceiptFile(file);
+      const entry = await loadNamedReceipt(file, receiptId);
       if (entry.state === "corrupt") throw new PickRefusedError(`receipt ${receiptId} is corrupt (${entry.error}); nothing was written`);
       const signers = opts.signers ?? (await readAllowedSigners(repo, dirName));
       const check = await verifyEntry(repo, entry, { ownPublicKeyPem: key.publicKeyPem, signers, dirName, citations: false });
       const refusal = resignRefusal(check, receiptId, dirName);
       if (refusal) throw new PickRefusedError(`${refusal}; refusing to re-sign it, nothing was written`);
-      const { signature: _old, signing: _signing, ...unsigned } = entry.receipt;
-      const updated = signReceipt({ ...unsigned, ...change(entry.receipt, signers) }, key);
-      ReceiptSchema.parse(updated);
+      const changes = change(entry.receipt, signers);
+      const stray = Object.keys(changes).filter((k) => !(RESIGNABLE_FIELDS as readonly string[]).includes(k));
+      // Only the pick fields may change, or the minter's signature could no longer be rebuilt and checked.
+      if (stray.length) throw new Error(`a re-sign may change only ${RESIGNABLE_FIELDS.join(", ")} (not ${stray.join(", ")})`);
+      // From the bytes as read (what the checked signature covers), keeping the minter's signing block.
+      const { signature: _old, signing: _signing, ...unsigned } = entry.raw;
+      const updated = signReceipt({ ...unsigned, ...changes, minted_by: mintedByOf(entry.raw) } as Omit<UnsignedReceipt, "signing">, key);
+      const parsed = ReceiptSchema.parse(updated);
       await writeFileAtomic(file, JSON.stringify(updated, null, 2) + "\n");
-      return updated;
+      return parsed;
     },
     opts.lockTimeoutMs,
   );
@@ -395,6 +471,10 @@ export interface ReceiptVerification {
   trust?: TrustLevel;
   signer?: string;
   key_id?: string;
+  /** Who minted the receipt before it was re-signed (a pick, an export), and whether that signature still checks. */
+  minted_by?: MintedByCheck;
+  /** A misnamed copy (its name is not `<receipt_id>.json`): not used anywhere; `receipt_id` is then the file's name. */
+  ignored?: IgnoredReceiptFile["reason"];
   /** Schema-1 receipt: its evidence is not covered by the signature. */
   legacy?: boolean;
   /** intact: every referenced evidence file matches its signed hash; not-covered: a legacy receipt. */
@@ -406,6 +486,22 @@ export interface ReceiptVerification {
   ok: boolean;
   /** One line for humans. */
   summary: string;
+}
+
+export interface MintedByCheck {
+  signature: "valid" | "invalid";
+  reason?: string;
+  trust: TrustLevel;
+  signer?: string;
+  key_id?: string;
+}
+
+/** "minted by alice (allowed signer)", "minted by you", "minted by an untrusted key …", or why it does not check. */
+export function describeMinter(m: MintedByCheck): string {
+  if (m.signature !== "valid") return `minted_by does not verify (${m.reason ?? "signature invalid"})`;
+  if (m.trust === "own-key") return `minted by ${m.signer && m.signer !== "you" ? `${m.signer} (you)` : "you"}`;
+  if (m.trust === "allowed-signer") return `minted by ${m.signer} (allowed signer)`;
+  return `minted by an untrusted key ${m.key_id ?? "(no usable key)"}`;
 }
 
 async function checkEvidence(repo: string, receipt: Receipt, dirName: string): Promise<{ state: ReceiptVerification["evidence"]; problems: string[] }> {
@@ -453,6 +549,12 @@ export async function verifyEntry(repo: string, entry: ReceiptEntry, opts: Verif
   const legacy = entry.receipt.schema_version === 1 || !entry.receipt.evidence_files;
   const evidence = sig.ok ? await checkEvidence(repo, entry.receipt, dirName) : { state: "unchecked" as const, problems: [] };
   const unresolved = opts.citations === false ? [] : await unresolvedCitations(repo, entry.receipt);
+  let minted: MintedByCheck | undefined;
+  if (entry.receipt.minted_by) {
+    const m = verifyMintedBy(entry.raw);
+    const t = classifySigner(entry.receipt.minted_by.public_key, opts.ownPublicKeyPem, signers);
+    minted = { signature: m.ok ? "valid" : "invalid", ...(m.reason ? { reason: m.reason } : {}), trust: t.trust, ...(t.name ? { signer: t.name } : {}), ...(t.keyId ? { key_id: t.keyId } : {}) };
+  }
   const trustedEnough = trust.trust !== "untrusted" || !!opts.allowUntrusted;
   const evidenceOk = evidence.state === "intact" || (evidence.state === "not-covered" && !!opts.allowUntrusted);
   const ok = sig.ok && trustedEnough && evidenceOk;
@@ -460,6 +562,7 @@ export async function verifyEntry(repo: string, entry: ReceiptEntry, opts: Verif
   if (!sig.ok) summary = sig.reason ?? "signature invalid";
   else {
     const parts = [describeTrust(trust)];
+    if (minted) parts.push(describeMinter(minted));
     if (trust.trust === "untrusted" && opts.allowUntrusted) parts.push("accepted with --allow-untrusted");
     if (legacy) parts.push(`legacy receipt (schema ${entry.receipt.schema_version}): evidence not covered by the signature${opts.allowUntrusted ? "" : "; use --allow-untrusted to accept"}`);
     else if (evidence.state === "intact") parts.push("evidence intact");
@@ -474,6 +577,7 @@ export async function verifyEntry(repo: string, entry: ReceiptEntry, opts: Verif
     trust: trust.trust,
     ...(trust.name ? { signer: trust.name } : {}),
     ...(trust.keyId ? { key_id: trust.keyId } : {}),
+    ...(minted ? { minted_by: minted } : {}),
     ...(legacy ? { legacy: true } : {}),
     evidence: evidence.state,
     evidence_problems: evidence.problems,
@@ -483,9 +587,25 @@ export async function verifyEntry(repo: string, entry: ReceiptEntry, opts: Verif
   };
 }
 
+/**
+ * Verifies every receipt in the folder. A misnamed copy is reported as ignored (never ok, so `verify` fails on it),
+ * named by its file, so a receipt copied forty times is one valid receipt and forty ignored files.
+ */
 export async function verifyAll(repo: string, dirName = DEFAULT_RECEIPTS_DIR, opts: Omit<VerifyOptions, "dirName" | "signers"> = {}): Promise<ReceiptVerification[]> {
-  const [entries, signers] = await Promise.all([listReceipts(repo, dirName), readAllowedSigners(repo, dirName)]);
-  return Promise.all(entries.map((e) => verifyEntry(repo, e, { ...opts, dirName, signers })));
+  const [{ entries, ignored }, signers] = await Promise.all([listReceiptFiles(repo, dirName), readAllowedSigners(repo, dirName)]);
+  const checked = await Promise.all(entries.map((e) => verifyEntry(repo, e, { ...opts, dirName, signers })));
+  const skipped = ignored.map((i): ReceiptVerification => ({
+    receipt_id: i.name,
+    file: i.file,
+    signature: verifyReceiptSignature(i.entry.raw).ok ? "valid" : "invalid",
+    ignored: i.reason,
+    evidence: "unchecked",
+    evidence_problems: [],
+    unresolved: [],
+    ok: false,
+    summary: i.detail,
+  }));
+  return [...checked, ...skipped];
 }
 
 /**
@@ -504,7 +624,7 @@ export async function loadTrustedReceipt(
   } catch {
     return undefined;
   }
-  const entry = await loadReceiptFile(file);
+  const entry = await loadNamedReceipt(file, receiptId);
   if (entry.state !== "ok") return undefined;
   const v = await verifyEntry(repo, entry, { ownPublicKeyPem, dirName, citations: false });
   return v.ok ? { receipt: entry.receipt, file } : undefined;
