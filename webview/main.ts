@@ -8,6 +8,7 @@ import "@vscode-elements/elements/dist/vscode-textarea/index.js";
 import "@vscode-elements/elements/dist/vscode-single-select/index.js";
 import "@vscode-elements/elements/dist/vscode-option/index.js";
 import { UNDECIDABLE } from "../src/core/constants";
+import { invisibleSafe } from "../src/core/sanitize";
 import { describeFallback, isModelFailure } from "../src/core/fallback";
 import type { Citation, Option, StageStatus } from "../src/core/schemas";
 import { SUMMARY_STAGES, stageTitle } from "../src/core/stages";
@@ -43,7 +44,8 @@ function h(tag: string, attrs?: Attrs | null, ...children: Child[]): HTMLElement
     if (v === undefined || v === false) continue;
     if (typeof v === "function") el.addEventListener(k.replace(/^on/, "").toLowerCase(), v);
     else if (k === "class") el.className = String(v);
-    else el.setAttribute(k, v === true ? "" : String(v));
+    // Tooltips and accessible names carry receipt text too (option titles, stage reasons).
+    else el.setAttribute(k, v === true ? "" : k === "title" || k === "aria-label" ? invisibleSafe(String(v)) : String(v));
   }
   append(el, children);
   return el;
@@ -52,7 +54,8 @@ function h(tag: string, attrs?: Attrs | null, ...children: Child[]): HTMLElement
 function append(el: HTMLElement, children: Child[]): void {
   for (const c of children) {
     if (c === undefined || c === null || c === false) continue;
-    el.append(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+    // Text only, and without bidi overrides or invisible characters, which could reorder or hide what is shown.
+    el.append(typeof c === "string" || typeof c === "number" ? document.createTextNode(invisibleSafe(String(c))) : c);
   }
 }
 
@@ -67,7 +70,7 @@ let toastTimer: ReturnType<typeof setTimeout> | undefined;
 function toast(text: string, kind: "info" | "error" = "info"): void {
   const el = document.getElementById("toast");
   if (!el) return;
-  el.textContent = text;
+  el.textContent = invisibleSafe(text);
   el.className = `toast show ${kind}`;
   if (toastTimer) clearTimeout(toastTimer);
   toastTimer = setTimeout(() => (el.className = "toast"), kind === "error" ? 8000 : 4000);
