@@ -1,7 +1,9 @@
 // "Export as ADR…": plans the export in core (trusted receipt, the repository's ADR format and folder, the next
 // free name, the rendered record, the supersession edit), asks whether to supersede an accepted ADR the pick goes
 // against, and shows every change as a refactoring preview (a WorkspaceEdit that needs confirmation). Only after
-// the operator applies it are the files saved and the export recorded in the receipt (re-signed).
+// the operator applies it are the files saved and the export recorded in the receipt (re-signed). A record that
+// changed since the receipt is named and only "keep" is offered for it; a pick already exported opens the first
+// ADR instead of writing a second; an agent's pick is exported as a proposed record.
 import * as vscode from "vscode";
 import type { AdrExportPlan, SupersedeCandidate } from "../core/adrExport";
 import { changedLineRange } from "../core/adrExport/diff";
@@ -50,11 +52,21 @@ export class AdrExporter {
     const { planAdrExport, checkAdrPlan } = loadHeavyBundle();
     const key = await this.secrets.signingKey();
     const opts = { ownPublicKeyPem: key.publicKeyPem, receiptsDir: e.receiptsDir, config: toDeliberationConfig(readSettings(e.folder)) };
-    let plan = await planAdrExport(repo, e.receiptId, opts);
-    if (plan.candidates.length) {
+    // Planned without superseding first: the candidates come back with what changed since the receipt, to ask.
+    let plan: AdrExportPlan;
+    try {
+      plan = await planAdrExport(repo, e.receiptId, { ...opts, supersede: false });
+    } catch (err) {
+      const already = err as { name?: string; path?: string; message?: string };
+      if (already.name !== "AdrAlreadyExportedError" || !already.path) throw err;
+      const open = await vscode.window.showInformationMessage(`Deliberative Search: ${already.message}`, "Open ADR");
+      if (open) await vscode.window.showTextDocument(uriOf(e.folder, already.path));
+      return;
+    }
+    if (plan.candidates.length && plan.status === "accepted") {
       const supersede = await askSupersede(plan.candidates);
       if (supersede === undefined) return;
-      if (!supersede) plan = await planAdrExport(repo, e.receiptId, { ...opts, supersede: false });
+      if (supersede) plan = await planAdrExport(repo, e.receiptId, opts);
     }
     await checkAdrPlan(repo, plan);
     const edit = await workspaceEditOf(e.folder, plan);
@@ -75,19 +87,34 @@ export class AdrExporter {
     this.log.info(`exported ${updated.receipt_id} as ${plan.path}; receipt re-signed with the export recorded`);
     await this.index.refreshNow();
     await this.pickers.refresh(e.folder, e.receiptId);
-    const open = await vscode.window.showInformationMessage(`Deliberative Search: exported as ${plan.path}.`, "Open ADR");
+    const proposed = plan.status === "proposed" ? " as a proposed record (an agent made the pick; a person's pick exports it as accepted)" : "";
+    const open = await vscode.window.showInformationMessage(`Deliberative Search: exported as ${plan.path}${proposed}.`, "Open ADR");
     if (open) await vscode.window.showTextDocument(vscode.Uri.joinPath(e.folder.uri, ...plan.path.split("/")));
   }
 }
 
-/** true: supersede; false: keep; undefined: cancelled. */
+/** A title from another file, for a quick pick: one line, no invisible or bidi characters. */
+const shown = (title: string) => title.replace(/[\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF]|\s+/g, " ").trim().slice(0, 120);
+
+/** true: supersede; false: keep; undefined: cancelled. A record that changed since the receipt can only be kept. */
 async function askSupersede(candidates: SupersedeCandidate[]): Promise<boolean | undefined> {
-  const names = candidates.map((c) => `“${c.title}”`).join(", ");
+  const names = candidates.map((c) => `“${shown(c.title)}”`).join(", ");
+  const changed = candidates.filter((c) => c.changed);
+  const items = changed.length
+    ? [
+        {
+          label: "Keep",
+          description: `export without changing ${names}`,
+          detail: `Not offered: supersede. ${changed.map((c) => `${c.path} changed since the receipt (${c.changed})`).join("; ")}; deliberate again to supersede it.`,
+          value: false,
+        },
+      ]
+    : [
+        { label: "Supersede", description: `mark ${names} as superseded by the new ADR`, value: true },
+        { label: "Keep", description: `export without changing ${names}`, value: false },
+      ];
   const choice = await vscode.window.showQuickPick(
-    [
-      { label: "Supersede", description: `mark ${names} as superseded by the new ADR`, value: true },
-      { label: "Keep", description: `export without changing ${names}`, value: false },
-    ],
+    items,
     { title: "The pick goes against an accepted ADR the deliberation cited", placeHolder: `Supersede ${names}?`, ignoreFocusOut: true },
   );
   return choice?.value;

@@ -76,10 +76,13 @@ describe("deliberate adr", () => {
     // The loop: asked again, the new ADR decides.
     const again = runCliJson<OptionPicker>([EVENTS_Q, "--repo", repo, "--json", "--force"], AS_USER);
     assert.match(again.options.find((o) => o.id === again.recommendation.option_id)!.title, /kafka/i);
-    // A second export of the same receipt takes the next number and supersedes nothing more.
+    // A second export of the same pick writes nothing and names the first (the receipt records it).
+    const recorded = receiptBytes(repo, p.receipt_ref);
     const second = run(["adr", p.receipt_ref, "--repo", repo, "--format", "madr"]);
     assert.equal(second.code, 0, second.stderr);
-    assert.match(second.stdout, /^wrote doc\/architecture\/decisions\/0004-kafka-[^ ]+ {2}\[MADR 4, front matter;/m);
+    assert.equal(second.stdout, `receipt ${p.receipt_ref} was already exported as ${newPath} (${receipt.adr_exports![0].at.slice(0, 10)}); nothing was written (a new pick can be exported again)\n`);
+    assert.deepEqual(worktreeChanges(repo).sort(), [` M ${RABBIT_ADR.nygard}`, `?? ${newPath}`]);
+    assert.equal(receiptBytes(repo, p.receipt_ref), recorded);
   });
 
   test("bad input: one line, exit 2, nothing written", () => {
@@ -114,7 +117,7 @@ describe("deliberate adr", () => {
       other = newCliUser();
       for (const d of [repo, other.keyDir, other.cacheHome]) chmodSync(d, 0o777);
       spawnSync("chmod", ["-R", "a+rX", repo]);
-      spawnSync("chmod", ["a+w", join(repo, "docs/decisions")]);
+      spawnSync("chmod", ["a+w", join(repo, "docs/decisions"), join(repo, ".deliberations")]);
     }
     const r = run(["adr", p.receipt_ref, "--repo", repo], other ? { env: other.env, uid: 65534, gid: 65534 } : AS_USER);
     assertOneLineError(r, 2, /docs\/decisions\/0003-use-rabbitmq-for-order-events\.md is read-only \(EACCES\), so it cannot be marked superseded; nothing was written/);

@@ -4,11 +4,11 @@
 // with the receipt id and the hash of the receipt's signature.
 import { sha256 } from "../hash";
 import { citationLocation } from "../render";
-import { UNDECIDABLE, type Citation, type Option, type Receipt } from "../schemas";
+import { UNDECIDABLE, type Citation, type Option, type PickRecord, type Receipt } from "../schemas";
 import { codeSpan, excerptLine, plainInline, plainParagraph } from "./plainText";
 
 export interface AdrLink {
-  /** Link text, e.g. "3. Use REST for the public API". */
+  /** Link text, e.g. "3. Use REST for the public API", already inert (plainText.ts linkLabel). */
   label: string;
   /** Relative link target from the new ADR. */
   target: string;
@@ -31,8 +31,12 @@ export interface AdrContent {
   options: AdrOptionContent[];
   chosenTitle: string;
   because: string;
+  /** "proposed" when an agent made the pick: only a person's pick makes an accepted record. */
+  status: "accepted" | "proposed";
   /** Set when the pick overrode the recommendation. */
   overrideNote?: string;
+  /** Set when an agent made the pick: who, and that a person has yet to accept it. */
+  agentNote?: string;
   consequences: { good: string[]; bad: string[]; neutral: string[] };
   cost: string;
   risk: string;
@@ -51,6 +55,12 @@ export interface ContentOptions {
   receiptsDir: string;
   /** Who decided when the pick only says "you" (the CLI's signer name). */
   decisionMaker?: string;
+}
+
+/** The latest pick, when an agent (the MCP server's record_pick) made it rather than a person. */
+export function agentPick(receipt: Receipt): PickRecord | undefined {
+  const last = receipt.picks?.at(-1);
+  return receipt.operator_pick && last?.picked_by === "agent" && last.option_id === receipt.operator_pick.option_id ? last : undefined;
 }
 
 export function pickedOption(receipt: Receipt): Option | undefined {
@@ -112,6 +122,8 @@ function whyChosen(receipt: Receipt, chosen: Option): { because: string; overrid
   const p = receipt.payload;
   const pick = receipt.operator_pick!;
   const recommended = p.options.find((o) => o.id === p.recommendation.option_id);
+  const agent = agentPick(receipt);
+  const overrider = agent ? `The agent ${agent.who ? `"${agent.who}" ` : ""}` : "The operator ";
   if (!pick.overrode_recommendation) {
     const because = p.recommendation.option_id === UNDECIDABLE ? pick.reason ?? chosen.summary : p.recommendation.rationale;
     return { because: plainInline(because, 1500) };
@@ -119,11 +131,13 @@ function whyChosen(receipt: Receipt, chosen: Option): { because: string; overrid
   const because = pick.reason ? pick.reason : `the decision makers preferred it over the recommended "${recommended?.title ?? p.recommendation.option_id}"`;
   const note =
     `The deliberation recommended "${recommended?.title ?? p.recommendation.option_id}" (confidence ${p.recommendation.confidence}): ${p.recommendation.rationale} ` +
-    `The operator overrode that recommendation${pick.reason ? " for the reason above" : " without giving a reason"}.`;
+    `${overrider}overrode that recommendation${pick.reason ? " for the reason above" : " without giving a reason"}.`;
   return { because: plainInline(because, 2000), overrideNote: plainParagraph(note, 2500) };
 }
 
 function decisionMakers(receipt: Receipt, fallback?: string): string[] {
+  const agent = agentPick(receipt);
+  if (agent) return [plainInline(`${agent.who || "an agent"} (agent)`, 200)];
   const who = receipt.picks?.at(-1)?.who;
   const named = who && who !== "you" && !/^unknown/.test(who) ? who : fallback;
   return [plainInline(named ?? "the operator", 200)];
@@ -144,6 +158,11 @@ export function adrContent(receipt: Receipt, opts: ContentOptions): AdrContent {
     `It was deliberated over ${p.coverage.internal} internal and ${p.coverage.external} external source(s) on ${receipt.created_at.slice(0, 10)}; the evidence is listed under the citations below.`,
   );
   const why = whyChosen(receipt, chosen);
+  const agent = agentPick(receipt);
+  const agentNote = agent
+    ? `Proposed, not accepted: a coding agent (${plainInline(agent.who || "unnamed", 200)}) picked this option through the MCP server on ${plainInline(agent.at.slice(0, 10))}, ` +
+      "not a person. It supersedes no record until a person accepts it: pick the option in the editor or with `deliberate pick`, then export again."
+    : undefined;
   return {
     title: plainInline(opts.title ?? defaultAdrTitle(receipt), 200),
     ...(opts.number !== undefined ? { number: opts.number } : {}),
@@ -152,7 +171,9 @@ export function adrContent(receipt: Receipt, opts: ContentOptions): AdrContent {
     context,
     options: p.options.map((o) => optionContent(o, number, cite)),
     chosenTitle: plainInline(chosen.title, 200),
+    status: agent ? "proposed" : "accepted",
     ...why,
+    ...(agentNote ? { agentNote } : {}),
     consequences: tradeoffBuckets(chosen),
     cost: chosen.cost,
     risk: chosen.risk,

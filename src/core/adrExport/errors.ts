@@ -1,4 +1,4 @@
-// The two ways an export can fail before anything is written.
+// The ways an export stops before anything is written.
 
 /** Bad input (no pick, a missing or read-only ADR, a folder that cannot be used): one line, nothing written. */
 export class AdrExportError extends Error {
@@ -21,5 +21,20 @@ export class AdrNameTakenError extends Error {
   constructor(readonly path: string) {
     super(`${path} was created by someone else meanwhile`);
     this.name = "AdrNameTakenError";
+  }
+}
+
+/**
+ * The receipt's current pick was already exported and that ADR is still there: exporting again would write a
+ * duplicate (and a second claim to supersede the same record), so nothing is written and the first export is named.
+ */
+export class AdrAlreadyExportedError extends Error {
+  constructor(
+    readonly receiptId: string,
+    readonly path: string,
+    readonly at: string,
+  ) {
+    super(`receipt ${receiptId} was already exported as ${path} (${at.slice(0, 10)}); nothing was written (a new pick can be exported again)`);
+    this.name = "AdrAlreadyExportedError";
   }
 }

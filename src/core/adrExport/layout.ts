@@ -191,8 +191,16 @@ export function nextAdrName(entries: string[], naming: AdrNaming, slug: string, 
   }
 }
 
-/** A relative Markdown link target from one ADR to another (forward slashes, spaces encoded). */
+// In a link target: ASCII other than letters, digits, `-._~` and `/`, and the invisible and bidi characters.
+const UNSAFE_IN_TARGET = /[^A-Za-z0-9\-._~/\u00A1-\uFFFF]|[\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF]|\uDB40[\uDC00-\uDC7F]/g;
+
+/**
+ * A relative Markdown link target from one ADR to another: forward slashes, and every ASCII character outside
+ * letters, digits and `-._~` percent-encoded (a space, parentheses, `<` or `>` in a file name would end the link
+ * or turn it into raw HTML), as are invisible and bidi characters; other letters stay as they are.
+ */
 export function relativeLink(fromPath: string, toPath: string): string {
   const rel = posix.relative(posix.dirname(fromPath), toPath) || posix.basename(toPath);
-  return rel.replace(/ /g, "%20").replace(/[()]/g, (c) => encodeURIComponent(c));
+  // encodeURIComponent leaves !'()* as they are; a parenthesis would end the link.
+  return rel.replace(UNSAFE_IN_TARGET, (c) => encodeURIComponent(c).replace(/[!'()*]/g, (x) => `%${x.charCodeAt(0).toString(16).toUpperCase()}`));
 }

@@ -4,9 +4,17 @@
 // would read as this record's own status or decision.
 import { terminalSafe } from "../sanitize";
 
+// Characters that change how text reads without showing themselves: bidi embeddings, overrides and isolates (a
+// title can display reversed, "Trojan Source"), zero-width spaces and joiners, word joiners, the BOM, the soft
+// hyphen and Unicode tag characters. Removed from everything an ADR quotes.
+const INVISIBLE = /[\u00AD\u061C\u180E\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]|\uDB40[\uDC00-\uDC7F]/g;
+// Also the zero-width (non-)joiners: legitimate inside some scripts and emoji, but in a link to another record they
+// only serve to make two different titles look the same.
+const INVISIBLE_OR_JOINER = /[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]|\uDB40[\uDC00-\uDC7F]/g;
+
 /** One line of inert Markdown text. */
 export function plainInline(text: string, max = 400): string {
-  let s = terminalSafe(text).replace(/\s+/g, " ").trim();
+  let s = terminalSafe(text).replace(INVISIBLE, "").replace(/\s+/g, " ").trim();
   if (s.length > max) s = `${s.slice(0, max - 1).trimEnd()}…`;
   s = s
     .replace(/\\/g, "\\\\")
@@ -41,4 +49,13 @@ export function excerptLine(excerpt: string): string {
     if (line.length >= 8 && !/^(`{3,}|~{3,}|---)/.test(line)) return line;
   }
   return excerpt.replace(/\s+/g, " ").trim();
+}
+
+/**
+ * The text of a Markdown link to another record, from its raw title (which came from that file, so from anyone):
+ * inert like plainInline (no HTML, no code spans, no nested link), invisible and bidi characters removed, and brackets written as character references rather than backslash escapes, so the link
+ * text holds no bracket at all and every ADR tool's link pattern (`[^\]]*`) still finds the target.
+ */
+export function linkLabel(title: string, max = 200): string {
+  return plainInline(title.replace(INVISIBLE_OR_JOINER, ""), max).replace(/\\\[/g, "&#91;").replace(/\\\]/g, "&#93;");
 }

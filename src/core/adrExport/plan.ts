@@ -2,7 +2,11 @@
 // `planAdrExport` reads and decides (trusted receipt, layout, next free name, the rendered record, and the
 // supersession edit of an ADR the pick goes against) and returns the file edits; `applyAdrPlan` writes them —
 // the new file created without ever overwriting, each modified file only if it is unchanged since planning and
-// writable — or writes nothing. `exportAdr` does both, planning again when the name was taken meanwhile.
+// writable — or writes nothing. `exportAdr` does both, planning again when the name was taken meanwhile, under
+// the receipt's export lock, and records the export in the receipt; a receipt whose current pick was already
+// exported is not exported twice (AdrAlreadyExportedError names the first). Planning refuses what writing would
+// refuse (a target inside .git or outside the repository, a cited record that changed since the receipt), so a
+// dry run says what the real run does; an agent's pick is exported as a proposed record that supersedes nothing.
 import { promises as fs, constants as fsConstants } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { dirname, join, posix } from "node:path";
@@ -10,14 +14,18 @@ import { resolveConfig } from "../config";
 import { resolveInside } from "../contain";
 import { sha256 } from "../hash";
 import type { ParsedAdr } from "../internal/adr";
-import { DEFAULT_RECEIPTS_DIR, loadReceiptFile, loadTrustedReceipt, receiptPath, verifyEntry, writeFileAtomic } from "../receipts/store";
-import type { Receipt } from "../schemas";
+import { citationPlace, citedPart, linesOf, normaliseCitedText } from "../receipts/citedContent";
+import type { SigningKey } from "../receipts/signing";
+import { DEFAULT_RECEIPTS_DIR, loadReceiptFile, loadTrustedReceipt, receiptPath, recordAdrExport, verifyEntry, withFileLock, writeFileAtomic } from "../receipts/store";
+import type { AdrExport, Citation, Receipt } from "../schemas";
 import type { DeliberationConfig } from "../types";
-import { adrContent, defaultAdrTitle, pickedOption, type AdrLink } from "./content";
-import { AdrExportError, AdrExportRefusedError, AdrNameTakenError } from "./errors";
+import { adrContent, agentPick, defaultAdrTitle, pickedOption, type AdrLink } from "./content";
+import { AdrAlreadyExportedError, AdrExportError, AdrExportRefusedError, AdrNameTakenError } from "./errors";
 import { detectAdrLayout, fileSlug, listAdrFolder, nextAdrName, relativeLink, type AdrFormat, type AdrLayout } from "./layout";
+import { linkLabel } from "./plainText";
 import { renderAdr } from "./render";
 import { supersededText } from "./supersede";
+import { checkModifiedFile, checkNewFileFolder, hasGitSegment } from "./target";
 
 export interface AdrFileEdit {
   /** Workspace-relative path. */
@@ -31,8 +39,14 @@ export interface AdrFileEdit {
 /** An accepted ADR the deliberation cited that the pick goes against. */
 export interface SupersedeCandidate {
   path: string;
+  /** The title as the file has it now (raw text from the repository: escape it before showing it as markup). */
   title: string;
   number?: number;
+  /**
+   * Set when the record at this path no longer holds what the receipt cited (or cannot be shown to): it may not be
+   * the record the deliberation weighed, so it is never superseded. Names each changed citation.
+   */
+  changed?: string;
 }
 
 export interface AdrExportPlan {
@@ -47,6 +61,10 @@ export interface AdrExportPlan {
   candidates: SupersedeCandidate[];
   /** The ones this plan supersedes. */
   supersedes: SupersedeCandidate[];
+  /** "proposed" when an agent made the pick: it supersedes nothing until a person picks. */
+  status: "accepted" | "proposed";
+  /** Who made the pick, when it was an agent. */
+  agent?: string;
   /** The new file first, then the edits of superseded ADRs. */
   files: AdrFileEdit[];
 }
@@ -67,9 +85,8 @@ export interface AdrExportOptions {
   skip?: number;
 }
 
-/** The receipt, only when it verifies (valid signature, trusted signer, intact evidence); else a one-line refusal. */
-async function trustedReceipt(repo: string, receiptId: string, opts: AdrExportOptions): Promise<Receipt> {
-  const dirName = opts.receiptsDir ?? DEFAULT_RECEIPTS_DIR;
+/** Where the receipt's file is, or a one-line refusal: a malformed id, an unknown receipt, a file outside the repository. */
+async function locateReceipt(repo: string, receiptId: string, dirName: string): Promise<string> {
   let file: string;
   try {
     file = receiptPath(repo, receiptId, dirName);
@@ -77,6 +94,16 @@ async function trustedReceipt(repo: string, receiptId: string, opts: AdrExportOp
     throw new AdrExportError(`invalid receipt id: ${JSON.stringify(receiptId.slice(0, 80))}`);
   }
   if (!(await fs.lstat(file).then(() => true, () => false))) throw new AdrExportError(`unknown receipt: ${receiptId}`);
+  if (!(await resolveInside(repo, posix.join(dirName, `${receiptId}.json`)))) {
+    throw new AdrExportRefusedError(`receipt ${receiptId} resolves outside the repository (a symlink); it is not exported, nothing was written`);
+  }
+  return file;
+}
+
+/** The receipt, only when it verifies (valid signature, trusted signer, intact evidence); else a one-line refusal. */
+async function trustedReceipt(repo: string, receiptId: string, opts: AdrExportOptions): Promise<Receipt> {
+  const dirName = opts.receiptsDir ?? DEFAULT_RECEIPTS_DIR;
+  const file = await locateReceipt(repo, receiptId, dirName);
   const trusted = await loadTrustedReceipt(repo, receiptId, opts.ownPublicKeyPem ?? "", dirName);
   if (trusted) return trusted.receipt;
   const entry = await loadReceiptFile(file);
@@ -104,8 +131,49 @@ function candidatesOf(receipt: Receipt, adrs: ParsedAdr[]): SupersedeCandidate[]
   return out.sort((x, y) => x.path.localeCompare(y.path));
 }
 
+/** Link text for a record, from its raw title (escaped here: the title came from that file). */
 function labelOf(a: { title: string; number?: number }): string {
-  return a.number !== undefined ? `${a.number}. ${a.title}` : a.title;
+  return linkLabel(a.number !== undefined ? `${a.number}. ${a.title}` : a.title);
+}
+
+/** Whether a normalised text still holds a citation's hashed content: at the cited lines, or moved elsewhere in the file. */
+function stillHolds(text: string, c: Citation): boolean {
+  const part = citedPart(text, c.line_range);
+  if (part !== undefined && sha256(part) === c.content_sha256) return true;
+  if (!c.line_range) return false;
+  const length = c.line_range.end - c.line_range.start + 1;
+  const lines = linesOf(text);
+  for (let start = 0; start + length <= lines.length; start++) {
+    if (sha256(lines.slice(start, start + length).join("\n")) === c.content_sha256) return true;
+  }
+  return false;
+}
+
+/**
+ * How the record at `path` differs from what the receipt cited there (content hashes, citedContent.ts), or
+ * undefined when every hashed citation still holds. A path the receipt holds no hash for cannot be confirmed.
+ */
+function changeSinceReceipt(receipt: Receipt, path: string, text: string): string | undefined {
+  const cited = receipt.payload.citations.filter((c) => c.kind === "internal" && !c.commit && c.path_or_url === path);
+  const hashed = cited.filter((c) => c.content_sha256);
+  if (hashed.length === 0) return "the receipt holds no content hash for it, so it cannot be shown to be the record the deliberation weighed";
+  const now = normaliseCitedText(text);
+  const changed = hashed.filter((c) => !stillHolds(now, c));
+  if (changed.length === 0) return undefined;
+  return changed.map((c) => `${c.id} ${citationPlace(c)}: ${citedPart(now, c.line_range) === undefined ? "cited lines no longer exist" : "cited lines changed"}`).join("; ");
+}
+
+/**
+ * The export of the receipt's current pick that is still on disk, if any: recorded at or after the pick, and its
+ * file still there. A later pick (a person accepting an agent's proposal, a changed mind) exports again.
+ */
+async function previousExport(repo: string, receipt: Receipt): Promise<AdrExport | undefined> {
+  const pickedAt = Date.parse(receipt.operator_pick?.at ?? "");
+  for (const e of receipt.adr_exports ?? []) {
+    if (!(Date.parse(e.at) >= pickedAt)) continue;
+    if (await resolveInside(repo, e.path)) return e;
+  }
+  return undefined;
 }
 
 /** Reads an ADR to be superseded, inside the repository. */
@@ -125,17 +193,42 @@ export async function planAdrExport(repo: string, receiptId: string, opts: AdrEx
   if (!receipt.operator_pick || !picked) {
     throw new AdrExportError(`receipt ${receiptId} has no pick yet: pick an option first (deliberate pick ${receiptId} <option_id>); nothing was written`);
   }
+  const previous = await previousExport(repo, receipt);
+  if (previous) throw new AdrAlreadyExportedError(receiptId, previous.path, previous.at);
+  const agent = agentPick(receipt);
   const config = resolveConfig(opts.config);
   const layout = await detectAdrLayout(repo, config, { format: opts.format, signal: opts.signal });
+  // Before the folder is even listed: it is inside the repository, outside .git, through every symlink.
+  await checkNewFileFolder(repo, layout.dir, { writable: false });
   const entries = await listAdrFolder(repo, layout.dir, layout.createDir);
   const now = opts.now ?? new Date();
   const date = now.toISOString().slice(0, 10);
   const title = (opts.title?.trim() || defaultAdrTitle(receipt)).replace(/\s+/g, " ");
   const { name, number } = nextAdrName(entries, layout.naming, fileSlug(title), date, opts.skip ?? 0);
   const path = layout.dir ? posix.join(layout.dir, name) : name;
-  const candidates = candidatesOf(receipt, layout.adrs);
-  const supersedes = opts.supersede === false ? [] : candidates;
-  const oldTexts = await Promise.all(supersedes.map((s) => readAdr(repo, s.path)));
+  if (hasGitSegment(path)) throw new AdrExportError(`${path} is inside .git; ADRs are never written there, nothing was written`);
+  // Each record is read once: the text compared with the receipt's hashes is the text the supersession edits.
+  const texts = new Map<string, string>();
+  const candidates = await Promise.all(
+    candidatesOf(receipt, layout.adrs).map(async (c): Promise<SupersedeCandidate> => {
+      const text = await readAdr(repo, c.path).catch(() => undefined);
+      if (text !== undefined) texts.set(c.path, text);
+      const changed = text === undefined ? "it cannot be read" : changeSinceReceipt(receipt, c.path, text);
+      return { ...c, ...(changed ? { changed } : {}) };
+    }),
+  );
+  // An agent's pick is a proposal: it never marks a person's accepted record superseded.
+  const supersedes = opts.supersede === false || agent ? [] : candidates;
+  const stale = supersedes.find((s) => s.changed);
+  if (stale && !texts.has(stale.path)) await readAdr(repo, stale.path); // says why it cannot be read
+  if (stale) {
+    throw new AdrExportRefusedError(
+      `refusing to supersede ${stale.path}: it changed since receipt ${receiptId} was made (${stale.changed}), so it may not be the record the deliberation weighed; ` +
+        "nothing was written. Deliberate again, or export with --no-supersede",
+    );
+  }
+  for (const s of supersedes) await checkModifiedFile(repo, s.path);
+  const oldTexts = supersedes.map((s) => texts.get(s.path)!);
   const content = adrContent(receipt, {
     date,
     ...(number !== undefined ? { number } : {}),
@@ -144,19 +237,30 @@ export async function planAdrExport(repo: string, receiptId: string, opts: AdrEx
     receiptsDir: opts.receiptsDir ?? DEFAULT_RECEIPTS_DIR,
     ...(opts.decisionMaker ? { decisionMaker: opts.decisionMaker } : {}),
   });
-  const newLink = (from: string): AdrLink => ({ label: labelOf({ title: content.title, ...(number !== undefined ? { number } : {}) }), target: relativeLink(from, path) });
+  const newLink = (from: string): AdrLink => ({ label: labelOf({ title, ...(number !== undefined ? { number } : {}) }), target: relativeLink(from, path) });
   const files: AdrFileEdit[] = [
     { path, kind: "create", after: renderAdr(content, layout.format, { frontMatter: layout.frontMatter }) },
     ...supersedes.map((s, i): AdrFileEdit => ({ path: s.path, kind: "modify", before: oldTexts[i], after: supersededText(oldTexts[i], s.path, newLink(s.path)) })),
   ];
   const { adrs: _adrs, ...shown } = layout;
-  return { receiptId, format: layout.format, layout: shown, path, title: content.title, ...(number !== undefined ? { number } : {}), candidates, supersedes, files };
+  return {
+    receiptId,
+    format: layout.format,
+    layout: shown,
+    path,
+    title: content.title,
+    ...(number !== undefined ? { number } : {}),
+    candidates,
+    supersedes,
+    status: content.status,
+    ...(agent ? { agent: agent.who } : {}),
+    files,
+  };
 }
 
 /** Every modified file still holds what was planned, is a regular file inside the repository, and is writable. */
 async function checkModifiable(repo: string, edit: AdrFileEdit): Promise<string> {
-  const real = await resolveInside(repo, edit.path);
-  if (!real) throw new AdrExportError(`${edit.path} is missing or resolves outside the repository; nothing was written`);
+  const real = await checkModifiedFile(repo, edit.path);
   const current = await fs.readFile(real, "utf8").catch(() => undefined);
   if (current === undefined) throw new AdrExportError(`${edit.path} cannot be read; nothing was written`);
   if (sha256(current) !== sha256(edit.before ?? "")) throw new AdrExportError(`${edit.path} changed since the export was planned; nothing was written, export again`);
@@ -168,17 +272,15 @@ async function checkModifiable(repo: string, edit: AdrFileEdit): Promise<string>
   return real;
 }
 
-/** The folder of a new file: inside the repository, created when the plan says so, writable. */
+/**
+ * The folder of a new file: checked before anything is created (inside the repository and outside .git through
+ * every symlink, writable), created when the plan says so, and checked again once it exists.
+ */
 async function prepareFolder(repo: string, dir: string, create: boolean): Promise<void> {
-  const abs = join(repo, dir);
-  if (create) await fs.mkdir(abs, { recursive: true }).catch(() => undefined);
-  const real = await resolveInside(repo, dir || ".");
-  if (!real) throw new AdrExportError(`the ADR folder ${dir || "."} is missing or resolves outside the repository; nothing was written`);
-  try {
-    await fs.access(real, fsConstants.W_OK);
-  } catch (err) {
-    throw new AdrExportError(`the ADR folder ${dir || "."} is not writable (${(err as NodeJS.ErrnoException).code ?? "EACCES"}); nothing was written`);
-  }
+  const { exists } = await checkNewFileFolder(repo, dir, { writable: true });
+  if (!exists && !create) throw new AdrExportError(`the ADR folder ${dir || "."} is missing; nothing was written`);
+  if (!exists) await fs.mkdir(join(repo, dir), { recursive: true });
+  await checkNewFileFolder(repo, dir, { writable: true });
 }
 
 /**
@@ -187,7 +289,8 @@ async function prepareFolder(repo: string, dir: string, create: boolean): Promis
  */
 export async function checkAdrPlan(repo: string, plan: AdrExportPlan): Promise<void> {
   for (const m of plan.files.filter((f) => f.kind === "modify")) await checkModifiable(repo, m);
-  if (!plan.layout.createDir && plan.layout.naming.kind !== "folder") await prepareFolder(repo, plan.layout.dir, false);
+  const { exists } = await checkNewFileFolder(repo, plan.layout.dir, { writable: true });
+  if (!exists && !plan.layout.createDir) throw new AdrExportError(`the ADR folder ${plan.layout.dir || "."} is missing; nothing was written`);
   for (const c of plan.files.filter((f) => f.kind === "create")) {
     if (await fs.lstat(join(repo, c.path)).then(() => true, () => false)) throw new AdrNameTakenError(c.path);
   }
@@ -215,11 +318,19 @@ export async function applyAdrPlan(repo: string, plan: AdrExportPlan): Promise<s
   const created = plan.files.filter((f) => f.kind === "create");
   const modified = plan.files.filter((f) => f.kind === "modify");
   const reals = await Promise.all(modified.map((m) => checkModifiable(repo, m)));
+  // Every folder is checked before any is created, so a refusal leaves nothing behind.
+  for (const c of created) {
+    if (hasGitSegment(c.path)) throw new AdrExportError(`${c.path} is inside .git; ADRs are never written there, nothing was written`);
+    await checkNewFileFolder(repo, posix.dirname(c.path) === "." ? "" : posix.dirname(c.path), { writable: true });
+  }
   for (const c of created) {
     const folder = posix.dirname(c.path) === "." ? "" : posix.dirname(c.path);
     const parent = plan.layout.naming.kind === "folder" && posix.dirname(folder) !== "." ? posix.dirname(folder) : folder;
     await prepareFolder(repo, parent, plan.layout.createDir || plan.layout.naming.kind === "folder");
-    if (folder !== parent) await fs.mkdir(join(repo, folder), { recursive: true });
+    if (folder !== parent) {
+      await fs.mkdir(join(repo, folder), { recursive: true });
+      await checkNewFileFolder(repo, folder, { writable: true });
+    }
   }
   const done: string[] = [];
   try {
@@ -257,15 +368,60 @@ async function rollBack(repo: string, plan: AdrExportPlan, done: string[]): Prom
   }
 }
 
-/** Plans and applies; when the planned name was taken meanwhile, plans again with the next free name. */
-export async function exportAdr(repo: string, receiptId: string, opts: AdrExportOptions = {}): Promise<{ plan: AdrExportPlan; written: string[] }> {
-  // Planning again lists the folder again, so the name someone else just took is seen as taken.
-  for (let attempt = 0; ; attempt++) {
-    const plan = await planAdrExport(repo, receiptId, opts);
-    try {
-      return { plan, written: await applyAdrPlan(repo, plan) };
-    } catch (err) {
-      if (!(err instanceof AdrNameTakenError) || attempt >= 20) throw err;
-    }
+/**
+ * The lock that serialises exports of one receipt across processes: `<receipt>.json.adr-export.lock`, next to the
+ * receipt. Not the receipt's own lock (`<receipt>.json.lock`), which recording the export takes inside it.
+ */
+export function withAdrExportLock<T>(receiptFile: string, fn: () => Promise<T>, timeoutMs?: number): Promise<T> {
+  return withFileLock(`${receiptFile}.adr-export`, fn, timeoutMs);
+}
+
+export interface AdrExportResult {
+  plan: AdrExportPlan;
+  written: string[];
+  /** The receipt re-signed with the export recorded (only with `record`). */
+  receipt?: Receipt;
+}
+
+/**
+ * Plans and applies under the receipt's export lock; when the planned name was taken meanwhile, plans again with
+ * the next free name. With `record`, the export is recorded in the receipt (re-signed with that key) before the
+ * lock is released — so a second export of the same pick, concurrent or later, finds it and is refused with
+ * AdrAlreadyExportedError — and the files are taken back when recording fails.
+ */
+export async function exportAdr(repo: string, receiptId: string, opts: AdrExportOptions & { record?: SigningKey; lockTimeoutMs?: number } = {}): Promise<AdrExportResult> {
+  const dirName = opts.receiptsDir ?? DEFAULT_RECEIPTS_DIR;
+  const file = await locateReceipt(repo, receiptId, dirName);
+  // The lock file and the re-signed receipt both go into the receipts folder.
+  try {
+    await fs.access(dirname(file), fsConstants.W_OK);
+  } catch (err) {
+    throw new AdrExportError(`the receipts folder ${dirName} is not writable (${(err as NodeJS.ErrnoException).code ?? "EACCES"}), so the export could not be recorded; nothing was written`);
   }
+  return withAdrExportLock(
+    file,
+    async () => {
+      // Planning again lists the folder again, so the name someone else just took is seen as taken.
+      for (let attempt = 0; ; attempt++) {
+        const plan = await planAdrExport(repo, receiptId, opts);
+        let written: string[];
+        try {
+          written = await applyAdrPlan(repo, plan);
+        } catch (err) {
+          if (!(err instanceof AdrNameTakenError) || attempt >= 20) throw err;
+          continue;
+        }
+        if (!opts.record) return { plan, written };
+        try {
+          const exported = { path: plan.path, format: plan.format, ...(plan.supersedes[0] ? { supersedes: plan.supersedes[0].path } : {}) };
+          const receipt = await recordAdrExport(repo, receiptId, exported, opts.record, dirName, { ...(opts.lockTimeoutMs ? { lockTimeoutMs: opts.lockTimeoutMs } : {}) });
+          return { plan, written, receipt };
+        } catch (err) {
+          await rollBack(repo, plan, written.slice());
+          throw err;
+        }
+      }
+    },
+    opts.lockTimeoutMs,
+  );
 }

@@ -6,7 +6,8 @@ import type { AdrFormat } from "./layout";
 
 const bullets = (items: string[], marker = "*") => items.map((i) => `${marker} ${i}`);
 const sentence = (s: string) => `${s.replace(/[.\s]+$/, "")}.`;
-const link = (l: AdrLink) => `[${l.label.replace(/[[\]\\]/g, "\\$&")}](${l.target})`;
+// The label is already inert link text (linkLabel): escaping it again would show the backslashes.
+const link = (l: AdrLink) => `[${l.label}](${l.target})`;
 const yamlString = (s: string) => JSON.stringify(s);
 
 function chosenLine(c: AdrContent): string {
@@ -47,8 +48,8 @@ function moreInformation(c: AdrContent, marker = "*"): string[] {
 
 function madr(c: AdrContent, frontMatter: boolean): string {
   const head = frontMatter
-    ? ["---", "status: accepted", `date: ${c.date}`, `decision-makers: ${c.decisionMakers.map(yamlString).join(", ")}`, "---", "", `# ${c.title}`, ""]
-    : [`# ${c.title}`, "", "* Status: accepted", `* Deciders: ${c.decisionMakers.join(", ")}`, `* Date: ${c.date}`, ""];
+    ? ["---", `status: ${c.status}`, `date: ${c.date}`, `decision-makers: ${c.decisionMakers.map(yamlString).join(", ")}`, "---", "", `# ${c.title}`, ""]
+    : [`# ${c.title}`, "", `* Status: ${c.status}`, `* Deciders: ${c.decisionMakers.join(", ")}`, `* Date: ${c.date}`, ""];
   return [
     ...head,
     ...c.supersedes.flatMap((s) => [`Supersedes ${link(s)}`, ""]),
@@ -76,9 +77,12 @@ function madr(c: AdrContent, frontMatter: boolean): string {
   ].join("\n");
 }
 
-/** The decision itself: the chosen option and why, then the override note when the pick overrode the recommendation. */
+/**
+ * The decision itself: the chosen option and why, then the override note when the pick overrode the
+ * recommendation, and the agent note when an agent made the pick (the record is then only proposed).
+ */
 function decisionLines(c: AdrContent): string[] {
-  return [chosenLine(c), "", ...(c.overrideNote ? [c.overrideNote, ""] : [])];
+  return [chosenLine(c), "", ...(c.overrideNote ? [c.overrideNote, ""] : []), ...(c.agentNote ? [c.agentNote, ""] : [])];
 }
 
 function nygard(c: AdrContent): string {
@@ -90,7 +94,7 @@ function nygard(c: AdrContent): string {
     "",
     "## Status",
     "",
-    "Accepted",
+    c.status === "proposed" ? "Proposed" : "Accepted",
     "",
     ...c.supersedes.flatMap((s) => [`Supersedes ${link(s)}`, ""]),
     "## Context",
@@ -117,7 +121,7 @@ function log4brains(c: AdrContent): string {
   return [
     `# ${c.title}`,
     "",
-    "- Status: accepted",
+    `- Status: ${c.status}`,
     `- Deciders: ${c.decisionMakers.join(", ")}`,
     `- Date: ${c.date}`,
     "",

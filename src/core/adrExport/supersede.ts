@@ -7,8 +7,9 @@ import type { AdrLink } from "./content";
 const METADATA_STATUS = /^(\s*(?:[-*+]\s+)?(?:\*\*|__)?status(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*)(.+?)\s*$/i;
 const FRONT_MATTER_STATUS = /^(\s*status\s*:\s*)(.*)$/i;
 
+/** The label is already inert link text (linkLabel), so it is not escaped again. */
 function linkText(l: AdrLink): string {
-  return `[${l.label.replace(/[[\]\\]/g, "\\$&")}](${l.target})`;
+  return `[${l.label}](${l.target})`;
 }
 
 /** The text of `oldPath` with its status changed to "Superseded by [new](link)". */
