@@ -28,7 +28,7 @@ import {
   selectTerms,
   type Term,
 } from "./gitTerms";
-import { parseCommitRecord, type CommitRecord } from "./history/gitStream";
+import { notCommits, parseCommitRecord, type CommitRecord } from "./history/gitStream";
 import {
   CorruptIndexError,
   IndexBusyError,
@@ -127,13 +127,23 @@ function runIndexed(ctx: ExpertContext, index: HistoryIndexOptions, early: Early
   if (early) {
     early.log = ctx.log;
     for (const l of early.lines.splice(0)) ctx.log(l);
-    // Ready already and read in this thread: answer without yielding, so the docs expert's CPU-bound work cannot
-    // delay this stage. (A worker-thread reader answers through a message instead.)
-    if (early.value?.kind === "ready" && early.value.reader === inThreadReader) {
+    // Ready already and read in this thread: search without yielding, so the docs expert's CPU-bound work cannot
+    // delay this stage; only confirming the commits waits for git. (A worker-thread reader answers through a message.)
+    const ready = early.value;
+    if (ready?.kind === "ready" && ready.reader === inThreadReader) {
+      let outcome: IndexOutcome | undefined;
       try {
-        return Promise.resolve(resultFromIndex(ctx, early.value, searchIndex(early.value.state.file, indexTerms(ctx).terms, nowTs(), ctx.config.git.maxResults), started));
+        outcome = searchIndex(ready.state.file, indexTerms(ctx).terms, nowTs(), ctx.config.git.maxResults);
       } catch {
         // corrupt or busy: the general path below handles it
+      }
+      if (outcome) {
+        const found = outcome;
+        return confirmCommits(ready, found, ctx.signal).then(
+          () => resultFromIndex(ctx, ready, found, started),
+          // A commit the repository does not have: the general path meets it again, discards the index and rebuilds.
+          (err: unknown) => (isCorrupt(err) ? runIndexedAsync(ctx, index, early, started, notice) : Promise.reject(err)),
+        );
       }
     }
   }
@@ -161,8 +171,10 @@ async function runIndexedAsync(
     try {
       return await queryIndex(ctx, prepared, started);
     } catch (err) {
-      if ((err instanceof CorruptIndexError || (err as Error)?.name === "CorruptIndexError") && attempt === 0) prepared = await discardCorruptIndex(prepared.state, opts, (err as Error).message, notice);
-      else if (err instanceof IndexBusyError || (err as Error)?.name === "IndexBusyError") prepared = { kind: "live", reason: "history index busy (another process is writing it)" };
+      if (isCorrupt(err) && attempt === 0) {
+        prepared = await discardCorruptIndex(prepared.state, opts, (err as Error).message, notice);
+        if (prepared.kind === "ready") prepared = { ...prepared, note: `history index rebuilt: ${(err as Error).message}` };
+      }      else if (err instanceof IndexBusyError || (err as Error)?.name === "IndexBusyError") prepared = { kind: "live", reason: "history index busy (another process is writing it)" };
       else prepared = { kind: "live", reason: `history index query failed (${oneLineOf(err)})` };
     }
   }
@@ -170,6 +182,24 @@ async function runIndexedAsync(
   const live = await runGitExpert(ctx);
   if (!reason) return live;
   return { ...live, reason: live.reason ? `${reason}; ${live.reason}` : reason };
+}
+
+function isCorrupt(err: unknown): boolean {
+  return err instanceof CorruptIndexError || (err as Error)?.name === "CorruptIndexError";
+}
+
+/**
+ * The index is trusted only as far as the repository confirms it: every commit about to be cited must exist there
+ * (one `git cat-file --batch-check` for all of them). One that does not means the index is not this repository's
+ * history — altered, or from another repository — so it is treated as corrupt: discarded and rebuilt.
+ */
+async function confirmCommits(prepared: Extract<Prepared, { kind: "ready" }>, outcome: IndexOutcome, signal: AbortSignal): Promise<void> {
+  const cited = outcome.commits.filter((c) => c.files.length > 0).map((c) => c.sha);
+  const missing = await notCommits(cited, { cwd: prepared.state.toplevel, signal });
+  if (missing.length) {
+    const more = missing.length > 1 ? ` and ${missing.length - 1} more` : "";
+    throw new CorruptIndexError(`it cites commit ${missing[0].slice(0, 12)}${more}, which is not in the repository`);
+  }
 }
 
 function indexTerms(ctx: ExpertContext): { primary: Term[]; expansions: Term[]; terms: Term[] } {
@@ -186,6 +216,7 @@ async function queryIndex(ctx: ExpertContext, prepared: Extract<Prepared, { kind
   const { terms } = indexTerms(ctx);
   if (terms.length === 0) return { status: "empty", reason: "no usable search terms for git history", items: [] };
   const outcome = await prepared.reader.search(prepared.state.file, terms, nowTs(), Math.max(0, ctx.config.git.maxResults));
+  await confirmCommits(prepared, outcome, ctx.signal);
   return resultFromIndex(ctx, prepared, outcome, started);
 }
 

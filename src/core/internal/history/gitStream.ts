@@ -241,6 +241,28 @@ export function gitOutput(args: string[], opts: GitStreamOptions): Promise<strin
   });
 }
 
+/**
+ * Which of `shas` are not commits in the repository (missing, or another kind of object): one
+ * `git cat-file --batch-check` process for the whole list.
+ */
+export async function notCommits(shas: string[], opts: Omit<GitStreamOptions, "stdin">): Promise<string[]> {
+  const wanted = [...new Set(shas)];
+  if (!wanted.length) return [];
+  // A value that is not a full hex object name is never passed to git (a line like "HEAD" would resolve).
+  const bad = wanted.filter((s) => !/^[0-9a-f]{40,64}$/.test(s));
+  const asked = wanted.filter((s) => /^[0-9a-f]{40,64}$/.test(s));
+  if (!asked.length) return bad;
+  const out = await gitOutput(["cat-file", "--batch-check=%(objectname) %(objecttype)"], { ...opts, stdin: asked.join("\n") + "\n" });
+  const commits = new Set(
+    out
+      .split("\n")
+      .map((l) => l.trim().split(" "))
+      .filter(([, type]) => type === "commit")
+      .map(([name]) => name),
+  );
+  return [...bad, ...asked.filter((s) => !commits.has(s))];
+}
+
 export const COMMIT_FORMAT = "--format=%x1e%H%x1f%at%x1f%s%x1f%b%x1f";
 
 /** Parses one record of `git log -z --name-status --format=%x1e%H%x1f%at%x1f%s%x1f%b%x1f` (without the RS). */

@@ -247,7 +247,7 @@ export async function discardCorruptIndex(state: RepoState, opts: HistoryIndexOp
   } finally {
     await lock.release();
   }
-  return kickBuild(state, opts, "the index was unreadable", log);
+  return kickBuild(state, opts, "the index could not be used", log);
 }
 
 function oneLine(err: unknown): string {
