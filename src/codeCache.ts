@@ -6,7 +6,7 @@
 // 0600, outside the cache folder), over the file's name (bundle version, Node version, subcommand), its length and
 // its bytes. Only data whose tag verifies reaches V8; anything else is deleted and the CLI compiles from source.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { chmodSync, closeSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 
 /** File layout: MAGIC (8 bytes) | tag (32) | payload length (uint32 BE) | payload. */
@@ -14,6 +14,8 @@ const MAGIC = Buffer.from("DSVCC1\n\0", "latin1");
 const TAG_BYTES = 32;
 const HEADER_BYTES = MAGIC.length + TAG_BYTES + 4;
 const KEY_BYTES = 32;
+// V8's data for the whole CLI is ~2 MB; a file far larger is not ours and is not read into memory.
+const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 export const CODE_CACHE_KEY_FILE = "code-cache.key";
 
 /**
@@ -93,6 +95,10 @@ export function unsealCodeCache(key: Buffer, file: string, sealed: Buffer): Buff
 export function readCodeCache(key: Buffer, file: string): Buffer | undefined {
   let sealed: Buffer;
   try {
+    if (statSync(file).size > MAX_CACHE_BYTES) {
+      discardCodeCache(file);
+      return undefined;
+    }
     sealed = readFileSync(file);
   } catch {
     return undefined;
