@@ -30,7 +30,7 @@ import {
 } from "./core/receipts/store";
 import { ALLOWED_SIGNERS_FILE, SIGNER_NAME, addAllowedSigner, classifySigner, readAllowedSigners, signerLine } from "./core/receipts/trust";
 import { terminalSafe, terminalSafeJson, terminalSafeLine } from "./core/sanitize";
-import { citationLocation, modelDissentLine, recommendationHeadline, synthesisLabel, synthesisSummary } from "./core/render";
+import { citationLocation, modelDissentLine, rationaleBeforeNote, recommendationHeadline, synthesisLabel, synthesisSummary } from "./core/render";
 import { UNDECIDABLE } from "./core/constants";
 import type { OptionPicker, Receipt } from "./core/schemas";
 import { SUMMARY_STAGES, stageTitle } from "./core/stages";
@@ -296,7 +296,7 @@ export function renderPicker(p: OptionPicker, receipt: Receipt, file: string | u
   lines.push(`Question: ${p.question}`, "");
   const mark = p.recommendation.option_id === UNDECIDABLE ? "?" : "★";
   lines.push(`${mark} ${recommendationHeadline(p)}  [confidence ${p.recommendation.confidence}]`);
-  lines.push(wrap(p.recommendation.rationale));
+  lines.push(wrap(rationaleBeforeNote(p)));
   const dissent = modelDissentLine(p);
   if (dissent) lines.push(dissent);
   lines.push(`Synthesis: ${synthesisLabel(receipt.synthesis)}`, "");
@@ -384,6 +384,7 @@ async function pickCommand(argv: string[], io: Io): Promise<number> {
 }
 
 function verifyLabel(r: ReceiptVerification): string {
+  if (r.ignored) return "IGNORED";
   if (r.signature === "corrupt") return "CORRUPT";
   if (r.signature === "invalid") return "INVALID";
   if (r.evidence === "changed" || r.evidence === "missing") return "TAMPERED";
@@ -410,11 +411,15 @@ async function verifyCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   let failed = 0;
+  let ignored = 0;
   for (const r of results) {
-    if (!r.ok) failed++;
+    // A misnamed copy of a receipt (one receipt counts once) is ignored: never valid, and verify still fails on it.
+    if (r.ignored) ignored++;
+    else if (!r.ok) failed++;
     const label = verifyLabel(r);
     let line: string;
-    if (r.signature === "corrupt") line = r.reason ?? "corrupt";
+    if (r.ignored) line = r.summary;
+    else if (r.signature === "corrupt") line = r.reason ?? "corrupt";
     else if (r.signature === "invalid") line = r.reason ?? "signature invalid";
     else {
       const citations = r.unresolved.length ? `${r.unresolved.length} citation(s) no longer resolve: ${r.unresolved.join(", ")}` : "citations resolve";
@@ -423,12 +428,12 @@ async function verifyCommand(argv: string[], io: Io): Promise<number> {
     io.out(`${label.padEnd(9)} ${r.receipt_id}  ${terminalSafeLine(line)}`);
     for (const l of fresh ? freshnessDetail(fresh.get(r.receipt_id)) : []) io.out(terminalSafeLine(l));
   }
-  io.out(`${results.length - failed} valid, ${failed} failed`);
+  io.out(`${results.length - failed - ignored} valid, ${failed} failed${ignored ? `, ${ignored} ignored (a file name that is not its receipt_id: rename or delete the copies)` : ""}`);
   const untrusted = results.filter((r) => !r.ok && r.signature === "valid" && (r.trust === "untrusted" || r.legacy) && r.evidence !== "changed" && r.evidence !== "missing");
   if (untrusted.length) {
     io.out(`trust: your own key and the signers in ${DEFAULT_RECEIPTS_DIR}/${ALLOWED_SIGNERS_FILE} are trusted; add a teammate with \`deliberate keys add NAME KEY\`, or accept with --allow-untrusted`);
   }
-  return failed ? 1 : 0;
+  return failed || ignored ? 1 : 0;
 }
 
 async function keysCommand(argv: string[], io: Io): Promise<number> {

@@ -37,6 +37,13 @@ export function modelDissentLine(payload: OptionPicker): string | undefined {
   return payload.model_dissent ? `Note: ${payload.model_dissent.note}` : undefined;
 }
 
+/** The rationale without the dissent note it ends with, for views that show the note on its own line. */
+export function rationaleBeforeNote(payload: OptionPicker): string {
+  const rationale = payload.recommendation.rationale;
+  const note = payload.model_dissent?.note;
+  return note && rationale.endsWith(note) && rationale.length > note.length ? rationale.slice(0, -note.length).trimEnd() : rationale;
+}
+
 export function receiptToMarkdown(receipt: Receipt): string {
   const p = receipt.payload;
   const lines: string[] = [];

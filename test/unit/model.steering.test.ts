@@ -6,6 +6,7 @@ import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { renderPicker } from "../../src/cli";
 import { createModelStack, createOpenAIChatModel } from "../../src/core/model";
+import { DEFAULT_CONFIG } from "../../src/core/config";
 import { checkModelDissent, decidingRecord } from "../../src/core/model/dissent";
 import { deliberate, type DeliberateOutcome } from "../../src/core/pipeline";
 import { generateSigningKey, verifyReceiptSignature } from "../../src/core/receipts/signing";
@@ -14,6 +15,8 @@ import { API_Q, INJECTION, REST_ADR, REST_ADR_TITLE, createSteeringRepo, obedien
 import { purposeOf, startFakeOpenAI, type FakeOpenAI } from "../helpers/fakeOpenAI";
 
 const MODEL = "fake-obedient-7b";
+/** The injected commit must reach the evidence: no git time budget cut on a busy machine. */
+const config = { git: { ...DEFAULT_CONFIG.git, maxMs: 60_000 } };
 
 function deliberated(out: DeliberateOutcome) {
   assert.equal(out.kind, "deliberated");
@@ -36,12 +39,12 @@ describe("a model steered by repository text (accepted ADR chose REST, a commit 
     const server = await startFakeOpenAI(obedientModel(form));
     servers.push(server);
     const chat = createOpenAIChatModel({ baseURL: server.baseURL, model: MODEL, apiKey: "sk-test-steering", maxRetries: 0 });
-    const out = deliberated(await deliberate({ repo, question: API_Q, force: true, signingKey, useCache: false, ...createModelStack(chat) }));
+    const out = deliberated(await deliberate({ repo, question: API_Q, force: true, config, signingKey, useCache: false, ...createModelStack(chat) }));
     return { out, server };
   };
 
   it("the rules path alone follows the ADR: REST, high confidence, 'Synthesis: rules' and no note", async () => {
-    const out = deliberated(await deliberate({ repo: injected, question: API_Q, force: true, signingKey, writeReceipt: false, useCache: false }));
+    const out = deliberated(await deliberate({ repo: injected, question: API_Q, force: true, config, signingKey, writeReceipt: false, useCache: false }));
     const rec = out.payload.options.find((o) => o.id === out.payload.recommendation.option_id);
     assert.equal(rec?.title, "REST");
     assert.equal(out.payload.recommendation.confidence, "high");
@@ -80,7 +83,9 @@ describe("a model steered by repository text (accepted ADR chose REST, a commit 
 
     const text = renderPicker(p, out.receipt, out.receiptFile, false);
     const lines = text.split("\n");
-    assert.ok(lines.includes(`Note: ${d.note}`), text);
+    const noteAt = lines.indexOf(`Note: ${d.note}`);
+    assert.ok(noteAt > 0, text);
+    assert.ok(!lines.slice(0, noteAt).join(" ").includes("The model recommends"), "the note is said once, not also in the wrapped rationale");
     assert.ok(lines.includes(`Synthesis: model ${MODEL} (${server.host})`), text);
     assert.match(text, /Recommended: GraphQL {2}\[confidence med\]/);
   });
@@ -112,7 +117,7 @@ describe("checkModelDissent against the rules verdict of a real repository", () 
   let rules: DraftPicker;
   let evidence: FusedEvidence[];
   before(async () => {
-    const out = deliberated(await deliberate({ repo: createSteeringRepo(), question: API_Q, force: true, signingKey, writeReceipt: false, useCache: false }));
+    const out = deliberated(await deliberate({ repo: createSteeringRepo(), question: API_Q, force: true, config, signingKey, writeReceipt: false, useCache: false }));
     rules = out.payload;
     evidence = out.evidence;
   });
