@@ -1,7 +1,5 @@
 // The `deliberate` tool: the same core pipeline as the CLI (signing key, model stack from the environment, offline
 // flag, history index), answered as the OptionPicker payload (structuredContent) plus its Markdown rendering.
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import type { z } from "zod";
 import { deliberate, type DeliberateOutcome, type DeliberateRequest } from "../core/pipeline";
 import { hostCorpusCache } from "../core/internal/corpus/store";
@@ -14,7 +12,6 @@ import type { ProgressEvent } from "../core/types";
 import type { Receipt } from "../core/schemas";
 import type { SigningKey } from "../core/receipts/signing";
 import type { McpLog } from "./log";
-import { receiptUri } from "./resources";
 import { ToolInputError, type McpSettings, type ToolContext, type ToolResult } from "./toolResult";
 import type { DeliberateInput } from "./toolSchemas";
 
@@ -61,9 +58,12 @@ export interface DeliberationJob {
   /** `context.path` relative to `repo`, checked. */
   file?: string;
   settings: McpSettings;
-  /** The `<repo>` of the receipt's `deliberation://` URI, when `repo` is an allowed root itself. */
-  rootName?: string;
+  /** The receipt's URI (ToolContext.resourceUri) around its id: `${before}${receipt_id}${after}`. */
+  receiptUri: { before: string; after: string };
 }
+
+/** Stands for the receipt id while the main thread spells the receipt's URI for the worker. */
+const RECEIPT_ID_MARK = "RECEIPT-ID-MARK";
 
 /** What a deliberation needs from its host besides the job: in a worker, these cross the thread boundary. */
 export interface DeliberationHost {
@@ -95,15 +95,32 @@ export async function deliberateTool(args: Args, ctx: ToolContext): Promise<Tool
 }
 
 /** The part that needs the allowed roots (main thread): which repository, which context file, which URI name. */
-export async function prepareDeliberation(args: Args, ctx: Pick<ToolContext, "roots" | "settings">): Promise<DeliberationJob> {
+export async function prepareDeliberation(args: Args, ctx: Pick<ToolContext, "roots" | "settings" | "resourceUri">): Promise<DeliberationJob> {
   const repo = await ctx.roots.resolveRepo(args.repo, args.context?.path);
   const file = args.context ? await ctx.roots.resolveContextPath(repo, args.context.path) : undefined;
-  const rootName = (await ctx.roots.list()).find((r) => r.path === repo)?.name;
-  return { args, repo, ...(file !== undefined ? { file } : {}), settings: ctx.settings, ...(rootName ? { rootName } : {}) };
+  const [before, after = ""] = (await ctx.resourceUri(repo))(RECEIPT_ID_MARK).split(RECEIPT_ID_MARK);
+  return { args, repo, ...(file !== undefined ? { file } : {}), settings: ctx.settings, receiptUri: { before, after } };
+}
+
+/**
+ * Test hook: a synchronous busy loop of this many milliseconds before the pipeline, standing in for a run stuck in
+ * synchronous code that never looks at its AbortSignal (a pathological match), so tests can show that such a run
+ * neither holds the server's message loop nor outlives its cancellation.
+ */
+const TEST_BUSY_ENV = "DELIBERATIVE_MCP_TEST_BUSY_MS";
+
+function busyWaitForTests(env: NodeJS.ProcessEnv): void {
+  const ms = Number(env[TEST_BUSY_ENV] ?? 0);
+  if (!(ms > 0)) return;
+  const until = performance.now() + Math.min(ms, 600_000);
+  while (performance.now() < until) {
+    // spinning on purpose
+  }
 }
 
 /** The pipeline run itself: in the server's worker thread, or in-process when the server has no worker. */
 export async function runDeliberation(job: DeliberationJob, host: DeliberationHost): Promise<DeliberationDone> {
+  busyWaitForTests(host.env);
   const { args, repo, file } = job;
   const ctx = { settings: job.settings, env: host.env, log: host.log, reportProgress: host.reportProgress };
   const offline = !!args.offline || job.settings.offline;
@@ -122,7 +139,7 @@ export async function runDeliberation(job: DeliberationJob, host: DeliberationHo
     corpusCache: hostCorpusCache(host.env, (l) => host.log(l)),
   };
   const outcome = await deliberate(request);
-  const uriOf = (id: string) => (job.rootName ? receiptUri(job.rootName, id) : pathToFileURL(join(repo, ".deliberations", `${id}.json`)).href);
+  const uriOf = (id: string) => `${job.receiptUri.before}${id}${job.receiptUri.after}`;
   return { result: renderOutcome(outcome, args.shape ?? "option-picker", uriOf), wroteReceipt: outcome.kind === "deliberated" };
 }
 

@@ -203,7 +203,10 @@ export async function runStdioServer(options: McpServerOptions): Promise<void> {
   keepStdoutForProtocol(log);
   process.on("unhandledRejection", (err) => log(`unhandled rejection: ${oneLine(err)}`));
   const roots = await AllowedRoots.create(options.repos);
-  const workers = options.workerEntry ? new DeliberationWorkers({ entry: options.workerEntry, env: options.env ?? process.env, log }) : undefined;
+  const env = options.env ?? process.env;
+  // DELIBERATIVE_MCP_WORKERS=off runs deliberations in this thread (a debugger's choice; long runs then block the server).
+  const workerEntry = env.DELIBERATIVE_MCP_WORKERS === "off" ? undefined : options.workerEntry;
+  const workers = workerEntry ? new DeliberationWorkers({ entry: workerEntry, env, log }) : undefined;
   const inFlight = new Set<Promise<unknown>>();
   const server = createMcpServer(roots, { ...options, log, inFlight, ...(workers ? { deliberations: workers } : {}) });
   const transport = new LineStdioTransport({

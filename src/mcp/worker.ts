@@ -22,21 +22,6 @@ export type FromWorker =
   | { type: "done"; id: number; done: DeliberationDone }
   | { type: "failed"; id: number; kind: FailureKind; message: string };
 
-/**
- * Test hook: a synchronous busy loop of this many milliseconds before the pipeline, standing in for a run stuck in
- * synchronous code (it never looks at its AbortSignal), so tests can show that cancelling stops the thread anyway.
- */
-const TEST_BUSY_ENV = "DELIBERATIVE_MCP_TEST_BUSY_MS";
-
-function busyWaitForTests(): void {
-  const ms = Number(process.env[TEST_BUSY_ENV] ?? 0);
-  if (!(ms > 0)) return;
-  const until = performance.now() + Math.min(ms, 600_000);
-  while (performance.now() < until) {
-    // spinning on purpose
-  }
-}
-
 /** The worker thread's whole program; the pool starts it with `require(entry).mcpWorkerMain()`. */
 export function mcpWorkerMain(): void {
   const port = parentPort;
@@ -52,7 +37,6 @@ export function mcpWorkerMain(): void {
     const controller = new AbortController();
     running.set(id, controller);
     try {
-      busyWaitForTests();
       const done = await runDeliberation(job, {
         env: process.env,
         log,
