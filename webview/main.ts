@@ -276,7 +276,8 @@ function renderRecommendation(m: PickerModel): HTMLElement {
       "section",
       { class: "callout undecidable", id: "recommendation", "aria-label": "Recommendation" },
       h("div", { class: "callout-label" }, "Undecidable on current evidence"),
-      h("p", null, rec.rationale),
+      h("p", null, rationaleBeforeNote(m)),
+      dissentNote(m),
       h("p", { class: "muted" }, "The sources do not separate the options. Pick one and say why, or add an ADR that decides it."),
     );
   }
@@ -287,8 +288,22 @@ function renderRecommendation(m: PickerModel): HTMLElement {
     { class: "callout recommended", id: "recommendation", "aria-label": "Recommendation" },
     h("div", { class: "callout-label" }, "Recommended", h("vscode-badge", { class: `conf conf-${rec.confidence}`, title: "confidence" }, `${rec.confidence} confidence`)),
     h("div", { class: "callout-title" }, h("span", { class: "letter" }, letter(i)), option?.title ?? rec.option_id),
-    h("p", { class: "rationale" }, rec.rationale),
+    h("p", { class: "rationale" }, rationaleBeforeNote(m)),
+    dissentNote(m),
   );
+}
+
+/** The rationale without the dissent note it ends with: the note gets a line of its own (dissentNote). */
+function rationaleBeforeNote(m: PickerModel): string {
+  const rationale = m.payload.recommendation.rationale;
+  const note = m.payload.model_dissent?.note;
+  return note && rationale.endsWith(note) && rationale.length > note.length ? rationale.slice(0, -note.length).trimEnd() : rationale;
+}
+
+/** A model that recommends against the record that decided the question says so on its own line (textContent). */
+function dissentNote(m: PickerModel): HTMLElement | null {
+  const dissent = m.payload.model_dissent;
+  return dissent ? h("p", { class: "rationale model-dissent", id: "model-dissent", role: "note" }, h("strong", null, "Note: "), dissent.note) : null;
 }
 
 function citeList(label: string, ids: string[], kind: "supports" | "dissent"): HTMLElement | null {
