@@ -221,9 +221,18 @@ const TAGS: Array<{ re: RegExp; name: string; weight: number }> = [
 // Leading comment markers: //, ///, /*, /**, *, #, --, ;;, <!--. "#", "*" and "--" need a following space
 // (or end of line) so "#123", "*args" and "--force" survive.
 const LEADING_MARKER = /^(?:\/\/+!?|\/\*+!?|\*+(?=\s|$)|#+(?=\s|$)|--+(?=\s|$)|;;+|<!--)\s*/;
-const TRAILING_MARKER = /\s*(?:\*+\/|-->)\s*$/;
+// Removes a trailing block-comment closer (stars and a slash) or "-->" with the space around it, scanning from the
+// end: the regex form of this is quadratic on long space or star runs.
+function stripTrailingMarker(line: string): string {
+  const t = line.trimEnd();
+  if (t.endsWith("-->")) return t.slice(0, -3).trimEnd();
+  if (!t.endsWith("*/")) return line;
+  let i = t.length - 2;
+  while (i > 0 && t[i - 1] === "*") i--;
+  return t.slice(0, i).trimEnd();
+}
 // A decision tag behind trailing code: `retry(); // TODO(decide): ...` keeps only the comment.
-const INLINE_TAG = /(?:\/\/+|\/\*+|#|--)\s*(?=(?:TODO|FIXME)\s*\(\s*decide\s*\)|DECIDE\s*[:\-–]|OPEN[ _-]?QUESTION\s*[:\-–])/i;
+const INLINE_TAG = /(?:(?<!\/)\/\/+|\/\*+|#|--)\s*(?=(?:TODO|FIXME)\s*\(\s*decide\s*\)|DECIDE\s*[:\-–]|OPEN[ _-]?QUESTION\s*[:\-–])/i;
 
 interface Stripped {
   text: string;
@@ -240,7 +249,7 @@ function stripWithTags(text: string): Stripped {
     // Markers and tags can stack ("// * TODO(decide): DECIDE: ..."), so peel until nothing changes.
     for (let prev = ""; prev !== line; ) {
       prev = line;
-      line = line.replace(LEADING_MARKER, "").replace(TRAILING_MARKER, "").trim();
+      line = stripTrailingMarker(line.replace(LEADING_MARKER, "")).trim();
       for (const tag of TAGS) {
         const m = tag.re.exec(line);
         if (m && m[0].length > 0) {

@@ -71,7 +71,8 @@ export function contentWords(text: string): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const raw of text.toLowerCase().split(/[^a-z0-9.+#_-]+/)) {
-    const word = raw.replace(/^[._-]+|[._-]+$/g, "");
+    // The lookbehind starts the trailing trim only where a run starts (/x+$/ is quadratic on a long run of x).
+    const word = raw.replace(/^[._-]+/, "").replace(/(?<![._-])[._-]+$/, "");
     if (word.length < 2 || /^\d+$/.test(word) || STOPWORDS.has(word) || seen.has(word)) continue;
     seen.add(word);
     out.push(word);

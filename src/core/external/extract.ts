@@ -205,7 +205,7 @@ function writePre(el: DomNode, out: LineWriter, prefix: string): void {
   out.flush(prefix);
   out.blank();
   out.raw(prefix + "```");
-  for (const l of (el.textContent ?? "").replace(/\r\n?/g, "\n").replace(/\n+$/, "").split("\n")) out.raw(prefix + l.replace(/\s+$/, ""));
+  for (const l of (el.textContent ?? "").replace(/\r\n?/g, "\n").replace(/(?<!\n)\n+$/, "").split("\n")) out.raw(prefix + l.trimEnd());
   out.raw(prefix + "```");
   out.blank();
 }

@@ -29,7 +29,7 @@ export function matchesAny(matched: readonly string[], tokens: ReadonlySet<strin
  * hits (first such line), prefixed by the heading. Whitespace is collapsed per line; code fences are kept.
  */
 export function makeExcerpt(heading: string, body: string, tokens: ReadonlySet<string>, maxChars = 600): string {
-  const lines = body.split("\n").map((l) => l.replace(/\s+$/, ""));
+  const lines = body.split("\n").map((l) => l.trimEnd());
   let best = 0;
   let bestHits = 0;
   lines.forEach((l, i) => {

@@ -45,7 +45,8 @@ export interface MarkdownDoc {
   warnings: string[];
 }
 
-const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$/;
+// The heading text is taken whole and trimmed afterwards: a lazy (.*?) before [ \t]*$ is quadratic on space runs.
+const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*))?$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 // Lines that cannot be the text of a setext heading: blank, list items, quotes, tables, thematic breaks.
@@ -83,7 +84,7 @@ export function parseMarkdown(text: string): MarkdownDoc {
     }
     const atx = ATX.exec(line);
     if (atx) {
-      headings.push({ line: n, level: atx[1].length, text: cleanHeading(atx[2] ?? "") });
+      headings.push({ line: n, level: atx[1].length, text: cleanHeading((atx[2] ?? "").replace(/(?<![ \t])[ \t]+$/, "")) });
       continue;
     }
     // Setext: a one-line paragraph underlined with === or ---. A longer paragraph followed by "---" is far more
@@ -153,12 +154,14 @@ export function parseMarkdown(text: string): MarkdownDoc {
 
 /** Strips inline markup that only gets in the way of matching headings: emphasis, code ticks, link syntax. */
 function cleanHeading(raw: string): string {
-  return stripInline(raw.replace(/[ \t]+#+[ \t]*$/, "")).trim();
+  // The lookbehind starts the match only where a space run starts, which keeps it linear on long runs.
+  return stripInline(raw.replace(/(?<![ \t])[ \t]+#+[ \t]*$/, "")).trim();
 }
 
 export function stripInline(s: string): string {
   return s
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+    // Link text stops at "[" too, so a run of unclosed brackets is scanned once, not once per bracket.
+    .replace(/!?\[([^[\]]*)\]\([^()]*\)/g, "$1")
     .replace(/(\*\*|__)(.+?)\1/g, "$2")
     .replace(/(^|[^\w*])[*_]([^*_\s][^*_]*?)[*_](?=[^\w*]|$)/g, "$1$2")
     .replace(/`([^`]*)`/g, "$1");

@@ -1634,10 +1634,13 @@ const STOP = new Set(
 
 function contentOf(text: string): string[] {
   const out: string[] = [];
+  const seen = new Set<string>();
   for (const raw of normaliseAbbreviations(text).split(/[^a-z0-9.+#_@/-]+/)) {
     for (const part of raw.split(/-(?:to-)?/)) {
-      const w = part.replace(/^[._/-]+|[._/?-]+$/g, "");
-      if (w.length < 2 || /^\d+$/.test(w) || STOP.has(w) || out.includes(w)) continue;
+      // The trailing trim starts only where a run starts: /x+$/ alone is quadratic on a long run of x then text.
+      const w = part.replace(/^[._/-]+/, "").replace(/(?<![._/?-])[._/?-]+$/, "");
+      if (w.length < 2 || /^\d+$/.test(w) || STOP.has(w) || seen.has(w)) continue;
+      seen.add(w);
       out.push(w);
     }
   }
@@ -1681,6 +1684,27 @@ function asksSomething(toks: Tok[]): boolean {
   return !!first && (isModal(first) || isCopula(first) || WH.has(first.norm));
 }
 
+/** Past this length the tagger reads only the asking sentence and a little context (its cost grows per sentence). */
+export const MAX_READ_CHARS = 600;
+const CONTEXT_SENTENCES = 2;
+
+/**
+ * The part of a long text the tagger reads: the first sentence that asks (else the last sentence) with up to two
+ * sentences before it, then at most MAX_READ_CHARS of that, keeping the end where the asking sentence is. A
+ * question is a few sentences, so this changes nothing for one; a decision record's paragraph stays cheap.
+ */
+function boundedForReading(text: string): string {
+  if (text.length <= MAX_READ_CHARS) return text;
+  const rough = text.split(/(?<=[.!?])\s+|\n+/).filter((x) => x.trim());
+  const asks = rough.findIndex((x) => x.includes("?"));
+  const last = asks >= 0 ? asks : rough.length - 1;
+  const kept = rough.slice(Math.max(0, last - CONTEXT_SENTENCES), last + 1).join(" ");
+  if (kept.length <= MAX_READ_CHARS) return kept;
+  const tail = kept.slice(kept.length - MAX_READ_CHARS);
+  const space = tail.indexOf(" ");
+  return space >= 0 && space < MAX_READ_CHARS / 2 ? tail.slice(space + 1) : tail;
+}
+
 const memo = new Map<string, QuestionStructure>();
 
 /** Reads the question's structure. Pure and deterministic (memoised: the synthesizer asks about each decision sentence). */
@@ -1704,7 +1728,7 @@ export function readQuestionUncached(question: string): QuestionStructure {
   const text = question.replace(TAG_PREFIX, "").replace(/[`*_]{1,2}([^`*_]+)[`*_]{1,2}/g, "$1").trim();
   const base: QuestionStructure = { form: "open", alternatives: [], topic: contentOf(text), text };
   if (!text) return base;
-  const sentences = tokenize(text).filter((s) => s.length);
+  const sentences = tokenize(boundedForReading(text)).filter((s) => s.length);
   if (!sentences.length) return base;
   base.topic = topicWords(sentences);
   // The sentence that asks (ends with "?"), else the last one; within it, the clause that asks or lists.

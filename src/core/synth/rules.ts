@@ -55,7 +55,7 @@ const FILLER = /^(?:should|we|us|our|the|a|an|use|using|adopt|choose|pick|go|wit
  * product name (capitalised, or with a dot, digit or @).
  */
 export function keyFor(label: string): OptionKey {
-  const clean = label.replace(/^(?:the|a|an)\s+/i, "").replace(/["“”()[\]]/g, "").replace(/[.,;:!?]+$/, "").trim();
+  const clean = label.replace(/^(?:the|a|an)\s+/i, "").replace(/["“”()[\]]/g, "").replace(/(?<![.,;:!?])[.,;:!?]+$/, "").trim();
   const ws = clean.split(/\s+/).filter((w) => !FILLER.test(w));
   const terms = new Set<string>();
   const phrase = ws.join(" ").toLowerCase();
@@ -328,7 +328,8 @@ function tokenStems(text: string, withParts: boolean): Map<string, number> {
     out.set(st, (out.get(st) ?? 0) + 1);
   };
   for (const raw of normaliseAbbreviations(text).split(/[^a-z0-9.+#@-]+/)) {
-    const w = raw.replace(/^[.-]+|[.-]+$/g, "");
+    // The lookbehind starts the trailing trim only where a run starts (/x+$/ is quadratic on a long run of x).
+    const w = raw.replace(/^[.-]+/, "").replace(/(?<![.-])[.-]+$/, "");
     if (!w) continue;
     if (w.includes("-") && !OWN.has(w)) {
       add(w);

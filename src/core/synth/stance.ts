@@ -65,27 +65,83 @@ export function mentions(text: string, key: OptionKey): boolean {
   return key.terms.length > 0 && termRegex(key.terms).test(text);
 }
 
+/**
+ * How much text a stance reads from one evidence item. A commit subject can be a megabyte of unpunctuated text;
+ * what argues for or against an option is in its opening, and a bound keeps every deliberation's cost flat.
+ */
+export const MAX_STANCE_TEXT_CHARS = 16_000;
+/** Clauses longer than this are cut (at a space when there is one) so no matcher sees a long unpunctuated run. */
+export const MAX_CLAUSE_CHARS = 500;
+
 export function clauses(text: string): string[] {
   return text
     .split(/\n+|(?<=[^\d\s][.!?;])\s+/)
     .map((s) => s.replace(/^\s*(?:[-*+]|\d+\.)\s+/, "").trim())
+    .flatMap(cutLongClause)
     .filter(Boolean);
+}
+
+function cutLongClause(clause: string): string[] {
+  if (clause.length <= MAX_CLAUSE_CHARS) return [clause];
+  const out: string[] = [];
+  let rest = clause;
+  while (rest.length > MAX_CLAUSE_CHARS) {
+    const space = rest.lastIndexOf(" ", MAX_CLAUSE_CHARS);
+    const cut = space > MAX_CLAUSE_CHARS / 2 ? space : MAX_CLAUSE_CHARS;
+    out.push(rest.slice(0, cut).trim());
+    rest = rest.slice(cut).trimStart();
+  }
+  if (rest) out.push(rest);
+  return out;
+}
+
+// Pair cues, found first and split around with indexOf-style scans: a pattern like /(.+?)X(.+)/ retries from
+// every start position and is quadratic on a long clause without X.
+const REPLACE_VERB = /\b(?:replac|swap|substitut)\w*\s+/g;
+const REPLACE_SEPARATOR = /\s+(?:with|by|for)\s+/g;
+const MOVE_FROM = /\b(?:migrat|mov|switch|port|convert|transition|chang|upgrad)\w*\b(?:\s+[a-z0-9-]+){0,4}?\s+from\s+/g;
+const MOVE_SEPARATOR = /\s+(?:to|onto|into)\s+/g;
+const INSTEAD_CUE = /\b(?:instead of|rather than|in favou?r of)\b/g;
+
+/** The text after the first `lead` match, split at the first `separator` after it (each side non-empty). */
+function splitPair(text: string, lead: RegExp, separator: RegExp): [string, string] | undefined {
+  lead.lastIndex = 0;
+  const m = lead.exec(text);
+  if (!m) return undefined;
+  const from = m.index + m[0].length;
+  separator.lastIndex = from + 1;
+  for (let s = separator.exec(text); s; s = separator.exec(text)) {
+    const after = text.slice(s.index + s[0].length);
+    if (after) return [text.slice(from, s.index), after];
+    separator.lastIndex = s.index + 1;
+  }
+  return undefined;
+}
+
+/** The text before and after the first cue that has text on both sides. */
+function splitAtCue(text: string, cue: RegExp): [string, string, string] | undefined {
+  cue.lastIndex = 1;
+  for (let c = cue.exec(text); c; c = cue.exec(text)) {
+    const after = text.slice(c.index + c[0].length);
+    if (after) return [text.slice(0, c.index), c[0], after];
+    cue.lastIndex = c.index + 1;
+  }
+  return undefined;
 }
 
 /** Polarity of one clause toward the option's term, or 0 when it only mentions it (or not at all). */
 export function clausePolarity(clause: string, key: OptionKey): { polarity: -1 | 0 | 1; explicit: boolean } {
-  const lower = clause.toLowerCase();
+  // One space for any whitespace run, and a bounded clause: every pattern below then runs in linear time.
+  const lower = (clause.length > MAX_CLAUSE_CHARS ? clause.slice(0, MAX_CLAUSE_CHARS) : clause).toLowerCase().replace(/\s+/g, " ");
   const re = termRegex(key.terms);
   const m = re.exec(lower);
   if (!m) return { polarity: 0, explicit: false };
 
   // Pair patterns: the side the term sits on decides.
-  const pair =
-    /\b(?:replac\w*|swap\w*|substitut\w*)\s+(.+?)\s+(?:with|by|for)\s+(.+)/.exec(lower) ??
-    /\b(?:migrat\w*|mov\w*|switch\w*|port\w*|convert\w*|transition\w*|chang\w*|upgrad\w*)\b(?:\s+[a-z0-9-]+){0,4}?\s+from\s+(.+?)\s+(?:to|onto|into)\s+(.+)/.exec(lower);
+  const pair = splitPair(lower, REPLACE_VERB, REPLACE_SEPARATOR) ?? splitPair(lower, MOVE_FROM, MOVE_SEPARATOR);
   if (pair) {
-    if (re.test(pair[1])) return { polarity: -1, explicit: true };
-    if (re.test(pair[2])) return { polarity: 1, explicit: true };
+    if (re.test(pair[0])) return { polarity: -1, explicit: true };
+    if (re.test(pair[1])) return { polarity: 1, explicit: true };
   }
   // "Instead of using the exclusive queue, we will use the single active consumer": the fronted side is dropped.
   const fronted = /^\W*(?:instead of|rather than)\b([^,]+),(.+)/.exec(lower);
@@ -93,12 +149,12 @@ export function clausePolarity(clause: string, key: OptionKey): { polarity: -1 |
     if (re.test(fronted[1])) return { polarity: -1, explicit: true };
     if (re.test(fronted[2])) return { polarity: 1, explicit: true };
   }
-  const instead = /(.+?)\b(?:instead of|rather than|in favou?r of)\b(.+)/.exec(lower);
+  const instead = splitAtCue(lower, INSTEAD_CUE);
   if (instead) {
     // "use A instead of B": A favoured, B not. "in favour of" flips the sides.
     const favouredFirst = !/in favou?r of/.test(lower);
     if (re.test(instead[2])) return { polarity: favouredFirst ? -1 : 1, explicit: true };
-    if (re.test(instead[1])) return { polarity: favouredFirst ? 1 : -1, explicit: true };
+    if (re.test(instead[0])) return { polarity: favouredFirst ? 1 : -1, explicit: true };
   }
 
   const before = lower.slice(0, m.index);
@@ -119,7 +175,8 @@ export function clausePolarity(clause: string, key: OptionKey): { polarity: -1 |
 export function adrChoice(e: FusedEvidence, decisionText?: string): string | undefined {
   if (!e.adr) return undefined;
   if (e.adr.chosen_option) return e.adr.chosen_option;
-  const title = e.adr.title.trim().replace(/^(?:adr[-\s]*)?\d+[.:)]?\s+/i, "");
+  // A title is one line; the bound keeps the lazy title patterns below from going quadratic on a runaway one.
+  const title = e.adr.title.slice(0, MAX_CLAUSE_CHARS).trim().replace(/^(?:adr[-\s]*)?\d+[.:)]?\s+/i, "");
   const m = /^(?:use|adopt|choose|prefer|switch to|migrate to|move to|standardi[sz]e on|introduce)\s+(.+?)(?:\s+(?:for|as|in|to|on|with|across)\s+.*)?$/i.exec(title);
   if (m) return m[1].trim();
   // "Sign receipts with Ed25519 from node:crypto", "Store orders in PostgreSQL": the object of the last preposition.
@@ -132,6 +189,7 @@ export function adrChoice(e: FusedEvidence, decisionText?: string): string | und
 /** What a Decision section commits to: the target of its first decision sentence. */
 export function decisionSentenceChoice(text: string): string | undefined {
   const body = text
+    .slice(0, MAX_STANCE_TEXT_CHARS)
     .split("\n")
     .filter((l) => !/^\s*#/.test(l) && !/^\s*(?:status|date|deciders?)\s*:/i.test(l))
     .join(" ")
@@ -139,7 +197,7 @@ export function decisionSentenceChoice(text: string): string | undefined {
     .trim();
   const sentences = body.split(/(?<=[.!?])\s+(?=[A-Z])/).slice(0, 3);
   for (const sentence of sentences) {
-    const s = readQuestion(sentence.replace(/^(?:we|the team)\s+(?:have\s+)?(?:decided|agreed|chose|choose|decide)\s+(?:to\s+)?/i, "We will "));
+    const s = readQuestion(sentence.slice(0, MAX_CLAUSE_CHARS).replace(/^(?:we|the team)\s+(?:have\s+)?(?:decided|agreed|chose|choose|decide)\s+(?:to\s+)?/i, "We will "));
     // Only a sentence that adopts, moves to or replaces something states a choice ("We will use X", "Switch to X").
     if (!["adopt", "move-to", "migration"].includes(s.form)) continue;
     const label = s.target?.subject?.trim();
@@ -148,12 +206,18 @@ export function decisionSentenceChoice(text: string): string | undefined {
   return undefined;
 }
 
+/** Title and excerpt as a stance reads them: a subject is a line, not a document, and the whole is bounded. */
+function boundedStanceText(e: FusedEvidence): string {
+  const title = (e.title ?? "").slice(0, MAX_CLAUSE_CHARS * 2);
+  return `${title}\n${e.excerpt}`.slice(0, MAX_STANCE_TEXT_CHARS);
+}
+
 const INACTIVE = new Set(["superseded", "deprecated", "rejected"]);
 
 /** Stance of one evidence item toward one option, or undefined when it says nothing either way. */
 export function stanceOf(e: FusedEvidence, key: OptionKey): Stance | undefined {
   const base = SOURCE_WEIGHT[e.source_type] ?? 1;
-  const text = `${e.title ?? ""}\n${e.excerpt}`;
+  const text = boundedStanceText(e);
 
   if (e.adr) {
     const status = e.adr.status;

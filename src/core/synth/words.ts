@@ -66,7 +66,8 @@ export function words(text: string): string[] {
   const seen = new Set<string>();
   for (const raw of normaliseAbbreviations(text).split(/[^a-z0-9.+#_@-]+/)) {
     for (const part of raw.split(/-(?:to-)?|_/)) {
-      const w = part.replace(/^[._@-]+|[._@-]+$/g, "");
+      // The lookbehind starts the trailing trim only where a run starts (/x+$/ is quadratic on a long run of x).
+      const w = part.replace(/^[._@-]+/, "").replace(/(?<![._@-])[._@-]+$/, "");
       if (w.length < 2 || /^\d+$/.test(w) || STOP.has(w) || seen.has(w)) continue;
       seen.add(w);
       out.push(w);
