@@ -625,15 +625,18 @@ export function mentionedPaths(text: string, docPath: string): string[] {
     seen.add(p);
     out.push(p);
   };
-  const clean = (raw: string) => raw.replace(/[#?].*$/, "").replace(/:\d+(?::\d+)?$/, "").replace(/[.,;:]+$/, "");
+  // The lookbehind starts the trailing trim only where a run starts (/x+$/ is quadratic on a long run of x).
+  const clean = (raw: string) => raw.replace(/[#?].*$/, "").replace(/:\d+(?::\d+)?$/, "").replace(/(?<![.,;:])[.,;:]+$/, "");
   const norm = (p: string) => {
     const n = posix.normalize(p);
     return n.startsWith("../") || n === ".." || n === "." || n.startsWith("/") ? undefined : n;
   };
 
   // Markdown link targets are relative to the doc.
+  // Only up to the last ")": past it every "](" fails only after rescanning the rest of the text (cubic time).
+  const linkText = text.slice(0, text.lastIndexOf(")") + 1);
   const linkRe = /\]\(\s*<?([^)\s>]+)>?[^)]*\)/g;
-  for (let m = linkRe.exec(text); m; m = linkRe.exec(text)) {
+  for (let m = linkRe.exec(linkText); m; m = linkRe.exec(linkText)) {
     const target = clean(m[1]);
     if (!target || /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("#")) continue;
     push(norm(target.startsWith("/") ? target.slice(1) : posix.join(docDir, target)));
