@@ -4,16 +4,32 @@
 import { test, describe, before } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, copyFileSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { createSampleRepo } from "../fixtures/sampleRepo";
-import { CLI, assertCliBuilt, newCliUser, runCli, type CliUser } from "../helpers/cli";
+import { CLI, assertCliBuilt, newCliUser, type CliOptions, type CliRun, type CliUser } from "../helpers/cli";
+import { makeTempDir } from "../helpers/gitRepo";
 import { OptionPickerSchema } from "../../src/core/schemas";
 import { CODE_CACHE_KEY_FILE, sealCodeCache, unsealCodeCache } from "../../src/codeCache";
 
 const MONGO_Q = "Should we store orders in MongoDB or PostgreSQL?";
 // A busy machine must not cut the git search short, or two runs could disagree for reasons other than the cache.
 const ASK = (repo: string) => [MONGO_Q, "--repo", repo, "--json", "--no-receipt", "--offline", "--git-budget-ms", "60000"];
+
+// The cache is keyed by the bundle's mtime, so a rebuild of dist/ while this runs would start a new cache file: the
+// tests run a private copy of the built CLI.
+let privateCli = "";
+function copyCli(): string {
+  const dir = makeTempDir("delib-cc-dist-");
+  for (const name of ["cli.js", "cliMain.js", "node-sqlite3-wasm.wasm.br"]) copyFileSync(join(dirname(CLI), name), join(dir, name));
+  return join(dir, "cli.js");
+}
+
+function runCli(args: string[], opts: CliOptions): CliRun {
+  const started = performance.now();
+  const r = spawnSync(process.execPath, [privateCli, ...args], { env: opts.env, encoding: "utf8", timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: `${r.stderr}${r.signal ? ` (signal ${r.signal})` : ""}`, ms: performance.now() - started };
+}
 
 function cacheFiles(user: CliUser, kind: string): string[] {
   const dir = join(user.cacheHome, "deliberative-search", "v8");
@@ -44,6 +60,7 @@ describe("the V8 code cache is verified before V8 sees it", () => {
   let expected: string;
   before(() => {
     assertCliBuilt();
+    privateCli = copyCli();
     repo = createSampleRepo();
     // The answer without any cache is the reference.
     const plain = runCli(ASK(repo), { env: { ...newCliUser().env, DELIBERATIVE_CODE_CACHE: "off" } });
@@ -105,7 +122,7 @@ describe("the V8 code cache is verified before V8 sees it", () => {
   test("the MCP server starts with a damaged cache file", () => {
     const user = newCliUser();
     const initialize = `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "code-cache-test", version: "1" } } })}\n`;
-    const serve = () => spawnSync(process.execPath, [CLI, "mcp", "--repo", repo], { input: initialize, env: user.env, encoding: "utf8", timeout: 60_000 });
+    const serve = () => spawnSync(process.execPath, [privateCli, "mcp", "--repo", repo], { input: initialize, env: user.env, encoding: "utf8", timeout: 60_000 });
     assert.equal(serve().status, 0);
     const { file, payload } = assertSealed(user, "mcp");
     for (const bytes of [flipped(readFileSync(file), 44 + 100), flipped(readFileSync(file), 44 + Math.floor(payload.length / 2)), payload]) {
