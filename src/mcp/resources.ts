@@ -1,7 +1,11 @@
 // Receipts as MCP resources: `deliberation://<repo>/<receipt_id>`, where <repo> names an allowed root. Reading one
-// returns two renderings of the receipt as it is on disk now: the signed JSON and its Markdown.
-import { listReceipts, readReceipt } from "../core/receipts/store";
+// returns two renderings of the receipt as it is on disk now: the signed JSON (unchanged, so its signature still
+// checks) and its Markdown. Both, and every listed resource, carry `_meta.verification` (core/receipts/readerTrust.ts);
+// the Markdown of a receipt that does not verify opens with a warning and gives its pick only as a claim.
+import { pickStatement, unverifiedTag, type ReceiptTrustView } from "../core/receipts/readerTrust";
+import { listReceipts, loadReceiptEntry } from "../core/receipts/store";
 import { receiptToMarkdown } from "../core/render";
+import { trustViews, withoutPicks } from "./receiptTrust";
 import type { AllowedRoots } from "./roots";
 import { ToolInputError } from "./toolResult";
 
@@ -20,21 +24,31 @@ export interface ResourceEntry {
   title: string;
   description: string;
   mimeType: string;
+  _meta: { verification: ReceiptTrustView };
 }
 
 /** Every readable receipt of every allowed root, newest first per root. */
-export async function listReceiptResources(roots: AllowedRoots): Promise<ResourceEntry[]> {
+export async function listReceiptResources(roots: AllowedRoots, env: NodeJS.ProcessEnv = process.env): Promise<ResourceEntry[]> {
   const out: ResourceEntry[] = [];
   for (const root of await roots.list()) {
-    for (const e of await listReceipts(root.path)) {
+    const entries = await listReceipts(root.path);
+    const views = await trustViews(root.path, entries, env);
+    for (const e of entries) {
       if (e.state !== "ok") continue;
       const r = e.receipt;
+      const verification = views.get(e)!;
+      const pick = verification.trusted
+        ? r.operator_pick
+          ? `picked ${r.operator_pick.option_id}`
+          : "no pick yet"
+        : `${unverifiedTag(verification)}${r.operator_pick ? `; claims a pick of ${r.operator_pick.option_id}` : ""}`;
       out.push({
         uri: receiptUri(root.name, r.receipt_id),
         name: `${root.name}/${r.receipt_id}`,
         title: r.question.slice(0, 200),
-        description: `Deliberation receipt in ${root.path}: ${r.operator_pick ? `picked ${r.operator_pick.option_id}` : "no pick yet"}; recommendation ${r.payload.recommendation.option_id}`,
+        description: `Deliberation receipt in ${root.path}: ${pick}; recommendation ${r.payload.recommendation.option_id}`,
         mimeType: "application/json",
+        _meta: { verification },
       });
     }
   }
@@ -42,14 +56,21 @@ export async function listReceiptResources(roots: AllowedRoots): Promise<Resourc
 }
 
 /** The JSON and Markdown renderings of the receipt a URI names. */
-export async function readReceiptResource(roots: AllowedRoots, uri: string): Promise<{ uri: string; mimeType: string; text: string }[]> {
+export async function readReceiptResource(roots: AllowedRoots, uri: string, env: NodeJS.ProcessEnv = process.env): Promise<{ uri: string; mimeType: string; text: string; _meta: { verification: ReceiptTrustView } }[]> {
   const m = URI.exec(uri);
   if (!m) throw new ToolInputError(`not a receipt URI: ${uri.slice(0, 200)} (expected ${RESOURCE_TEMPLATE})`);
   const root = await roots.byName(m[1]);
   if (!root) throw new ToolInputError(`unknown repository "${m[1]}" in ${uri} (allowed: ${(await roots.list()).map((r) => r.name).join(", ") || "none"})`);
-  const receipt = await readReceipt(root.path, m[2]);
+  const entry = await loadReceiptEntry(root.path, m[2]);
+  if (entry.state === "corrupt") throw new Error(`receipt ${m[2]} is corrupt: ${entry.error}`);
+  const receipt = entry.receipt;
+  const verification = (await trustViews(root.path, [entry], env)).get(entry)!;
+  const markdown = verification.trusted
+    ? `${receiptToMarkdown(receipt).trimEnd()}\n\nVerification: ${verification.summary}.\n`
+    : `> **Unverified receipt** (${verification.state}${verification.reason ? `: ${verification.reason}` : ""}); nothing in it is proven.\n> ${pickStatement(receipt, verification)}\n\n${receiptToMarkdown(withoutPicks(receipt))}`;
+  const _meta = { verification };
   return [
-    { uri, mimeType: "application/json", text: JSON.stringify(receipt, null, 2) },
-    { uri, mimeType: "text/markdown", text: receiptToMarkdown(receipt) },
+    { uri, mimeType: "application/json", text: JSON.stringify(entry.raw, null, 2), _meta },
+    { uri, mimeType: "text/markdown", text: markdown, _meta },
   ];
 }

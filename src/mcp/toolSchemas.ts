@@ -72,18 +72,33 @@ export const RecordPickOutput = z.object({
   picks: z.number().int().min(1).describe("How many picks the receipt's history holds now."),
 });
 
-export const GetReceiptOutput = z.object({ receipt: ReceiptSchema });
+/** Whether a receipt can be relied on (core/receipts/readerTrust.ts): anything but "valid" makes its pick a claim. */
+export const ReceiptVerificationSchema = z.object({
+  state: z.enum(["valid", "signature invalid", "untrusted signer", "evidence changed", "legacy", "corrupt"]),
+  trusted: z.boolean(),
+  signer: z.string().optional(),
+  key_id: z.string().optional(),
+  reason: z.string().optional(),
+  minted_by: z.object({ state: z.enum(["valid", "signature invalid", "untrusted signer"]), signer: z.string().optional(), key_id: z.string().optional() }).optional(),
+  summary: z.string(),
+});
+
+export const GetReceiptOutput = z.object({ receipt: ReceiptSchema, verification: ReceiptVerificationSchema });
 
 export const ReceiptRowSchema = z.object({
   receipt_id: z.string(),
-  state: z.enum(["pending", "picked", "overridden", "corrupt"]),
+  /** "unverified": the receipt does not verify (see verification); its pick is only claimed (claimed_pick). */
+  state: z.enum(["pending", "picked", "overridden", "unverified", "corrupt"]),
   created_at: z.string().optional(),
   question: z.string().optional(),
   recommendation: z.string().optional(),
   pick: z.string().nullable().optional(),
   picked_by: z.enum(["operator", "agent"]).optional(),
+  /** An unverified receipt's pick, as it claims it. */
+  claimed_pick: z.string().nullable().optional(),
   uri: z.string().optional(),
   error: z.string().optional(),
+  verification: ReceiptVerificationSchema,
 });
 export const ListReceiptsOutput = z.object({ repo: z.string(), receipts: z.array(ReceiptRowSchema) });
 
@@ -98,7 +113,14 @@ export const VerificationRowSchema = z.object({
   unresolved: z.array(z.string()),
   summary: z.string(),
 });
-export const VerifyReceiptsOutput = z.object({ repo: z.string(), valid: z.number().int(), failed: z.number().int(), results: z.array(VerificationRowSchema) });
+export const VerifyReceiptsOutput = z.object({
+  repo: z.string(),
+  valid: z.number().int(),
+  failed: z.number().int(),
+  /** Misnamed copies of receipts (not `<receipt_id>.json`): never used; one receipt counts once. */
+  ignored: z.number().int(),
+  results: z.array(VerificationRowSchema),
+});
 
 /**
  * The JSON Schema a tool publishes. MCP wants an object schema at the root (`type: "object"`); a union (the
