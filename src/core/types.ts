@@ -1,6 +1,7 @@
 // Interfaces between the pipeline and its parts. Experts, planners and synthesizers are swappable behind these:
 // the offline rules versions ship in core, model-mediated and networked ones plug in beside them.
 import type {
+  AdrStatus,
   Classification,
   DraftPicker,
   Fallback,
@@ -52,6 +53,8 @@ export interface ArtifactFile {
   source_type: SourceType;
   /** Decoded text with CRLF normalised to LF. */
   text: string;
+  /** For a record: the status its log's index (a README table or list beside it) gives it. */
+  index_status?: { status: AdrStatus; from: string };
 }
 
 export interface ArtifactSet {

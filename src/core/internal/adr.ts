@@ -93,20 +93,69 @@ export function normaliseStatus(raw: string): AdrStatus {
   // A template's menu of statuses ("{proposed | accepted | … | superseded by ADR-0123}") is no status at all.
   if (/\{[^}]*\|[^}]*\}?/.test(s) && /\|/.test(s)) return "unknown";
   if (/\bsupe(r|rs)?[cs]eded\b|\breplaced by\b|\boverridden by\b|\bobsolete/.test(s)) return "superseded";
-  if (/\bdeprecat/.test(s)) return "deprecated";
+  if (/\bdeprecat|\barchived\b|\bretired\b/.test(s)) return "deprecated";
   if (/\breject|\bdeclined\b|\bwithdrawn\b|\babandoned\b/.test(s)) return "rejected";
   if (/\baccept|\bapproved\b|\badopted\b|\bdecided\b|\bdone\b|\bimplemented\b|\bactive\b/.test(s)) return "accepted";
   if (/\bpropos|\bdraft\b|\bopen\b|\bpending\b|\b(in|under) review\b|\bwip\b|\bdiscussion\b/.test(s)) return "proposed";
+  return statusFromSymbol(s);
+}
+
+/**
+ * A status written only as a symbol, as some logs do in a status column or line: ✅ accepted, ❌ / ⛔ / 🚫
+ * rejected, ⌛ / ⏳ superseded (the hourglass marks a record whose time has passed), 🚧 / 📝 proposed.
+ */
+function statusFromSymbol(s: string): AdrStatus {
+  if (/[\u2705\u2714\u2611]/u.test(s)) return "accepted";
+  if (/[\u274c\u26d4\u{1f6ab}\u2716]/u.test(s)) return "rejected";
+  if (/[\u231b\u23f3]/u.test(s)) return "superseded";
+  if (/[\u{1f6a7}\u{1f4dd}]/u.test(s)) return "proposed";
   return "unknown";
 }
+
+/**
+ * Folders that say a record is no longer in force: `adr/_superseded/0003-x.md`, `decisions/archive/…`,
+ * `docs/adr/rejected/…`. Leading `_` / `.` / digits are ignored ("_archive", "99-deprecated").
+ */
+const FOLDER_STATUS: [RegExp, AdrStatus][] = [
+  [/^(?:superseded|replaced|overridden)$/, "superseded"],
+  [/^(?:rejected|declined|abandoned|withdrawn)$/, "rejected"],
+  [/^(?:deprecated|archived?|obsolete|retired|historic(?:al)?|outdated|old)$/, "deprecated"],
+  [/^(?:proposed|proposals?|drafts?|pending)$/, "proposed"],
+];
+/** Words a status folder may carry besides its status word: "historic-adrs", "superseded_decisions". */
+const RECORD_WORD = /^(?:adrs?|decisions?|records?|rfcs?|docs?|design|architecture)$/;
+
+/**
+ * The status a record's folder gives it, from the innermost folder that names one; undefined when none does.
+ * A folder names a status when its name is a status word, alone or beside words that only say "records".
+ */
+export function statusFromFolder(path: string): { status: AdrStatus; folder: string } | undefined {
+  const dirs = path.split("/").slice(0, -1);
+  // For one folder per record ("2024-01-01-use-x/README.md") the record's own folder names the record, not a status.
+  if (/^(readme|index)\.(md|markdown)$/i.test(path.split("/").pop() ?? "")) dirs.pop();
+  for (let i = dirs.length - 1; i >= 0; i--) {
+    const words = dirs[i].toLowerCase().split(/[._\s-]+/).filter((w) => w && !/^\d+$/.test(w));
+    const statusWords = words.filter((w) => !RECORD_WORD.test(w));
+    if (statusWords.length !== 1) continue;
+    for (const [re, status] of FOLDER_STATUS) if (re.test(statusWords[0])) return { status, folder: dirs.slice(0, i + 1).join("/") };
+  }
+  return undefined;
+}
+
+/**
+ * A callout near the top that takes the record out of force: "> **Archived:** …", "**Deprecated.** …",
+ * "> [!WARNING] Superseded: …". Read like a status line, but it wins over an older "Status: Accepted".
+ */
+const OUT_OF_FORCE_CALLOUT = /^\s*(?:>\s*)?(?:\[!\w+\]\s*)?(?:\*\*|__)?(archived|deprecated|superseded|superceded|obsolete|rejected|withdrawn|retired)(?:\*\*|__)?\s*[:.!]/i;
 
 // "Superseded by", "superseded-by", "Superceded by", "Supersedes", optionally after a bullet and/or in bold.
 // Also the phrasings real logs use for the same link: "Overridden by", "Replaced by", "Obsoleted by",
 // "An alternative is proposed in".
+// "Superseded [12](0012-x.md)", "Superseded: ADR-12" and "Superseded → [12](…)" name the successor without "by".
 const SUPERSEDED_BY =
-  /(?:\bsupe(?:r|rs)?[sc]eded|\boverridden|\breplaced|\bobsoleted|\ban alternative (?:is|was|has been) (?:proposed|adopted|chosen))[\s_-]+(?:by|in)\b\s*:?\s*(?:\*\*|__)?\s*:?\s*(.*)$/i;
+  /(?:\bsupe(?:r|rs)?[sc]eded|\boverridden|\breplaced|\bobsoleted|\ban alternative (?:is|was|has been) (?:proposed|adopted|chosen))(?:[\s_-]+(?:by|in)\b|\s*(?:[:\u2192]|->|=>)?\s*(?=\[|\(?ADR[\s_#-]*\d|#?\d{1,6}\b))\s*:?\s*(?:\*\*|__)?\s*:?\s*(.*)$/i;
 const SUPERSEDES = /(?:\bsupe(?:r|rs)?[sc]edes|\boverrides|\breplaces)\b\s*:?\s*(?:\*\*|__)?\s*:?\s*(.*)$/i;
-const LINE_PREFIX = /^\s*(?:>\s*)?(?:\[!\w+\]\s*)?(?:[-*+]\s+)?(?:\*\*|__)?/;
+const LINE_PREFIX = /^\s*(?:>\s*)?(?:\[!\w+\]\s*)?(?:[-*+]\s+)?(?:\*\*|__)?(?:[\p{Extended_Pictographic}\u231b\u23f3\ufe0f\u200d]+\s*)?/u;
 const SELF_SUBJECT = /^(?:this|the present) (?:adr|decision|record|decision record|document)\s+(?:has been\s+|is\s+(?:now\s+)?|was\s+|got\s+)?/i;
 const STATUS_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?status(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*:?\s*(.+?)\s*$/i;
 const DATE_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?date(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*:?\s*(.+?)\s*$/i;
@@ -129,7 +178,18 @@ export function parseAdr(path: string, text: string): ParsedAdr {
   const date = meta.date ?? dateFromFileName(base);
   let status: AdrStatus = meta.rawStatus ? normaliseStatus(meta.rawStatus) : "unknown";
   if (meta.supersededBy.size > 0 && status !== "rejected" && status !== "deprecated") status = "superseded";
-  if (!meta.rawStatus) warnings.push("no status found");
+  const outOfForce = (s: AdrStatus) => s === "superseded" || s === "rejected" || s === "deprecated";
+  if (meta.callout && !outOfForce(status)) {
+    warnings.push(`status ${meta.callout} from a callout${meta.rawStatus ? ` (its status line says "${meta.rawStatus}")` : ""}`);
+    status = meta.callout;
+  }
+  // A record moved into a "superseded" or "archive" folder is out of force whatever its own status line still says;
+  // a "proposed" folder only fills in a status the record does not state.
+  const byFolder = statusFromFolder(path);
+  if (byFolder && !outOfForce(status) && (outOfForce(byFolder.status) || status === "unknown")) {
+    warnings.push(`status ${byFolder.status} from its folder ${byFolder.folder}${meta.rawStatus ? ` (its own status says "${meta.rawStatus}")` : ""}`);
+    status = byFolder.status;
+  } else if (!meta.rawStatus && !meta.callout) warnings.push("no status found");
 
   const options = readOptions(doc, named.byName, named.sectionNames);
   const madrish = named.byName.has("considered-options") || named.byName.has("decision-outcome") || doc.frontMatter !== undefined;
@@ -192,13 +252,13 @@ function readStatusAndLinks(
   doc: MarkdownDoc,
   byName: Map<string, MarkdownSection>,
   dir: string,
-): { rawStatus?: string; date?: string; supersedes: Set<string>; supersededBy: Set<string> } {
+): { rawStatus?: string; date?: string; supersedes: Set<string>; supersededBy: Set<string>; callout?: AdrStatus } {
   const { lines, sections } = doc;
   const fm = doc.frontMatter?.data ?? {};
   const supersedes = new Set<string>();
   const supersededBy = new Set<string>();
   let date = frontMatterString(fm.date);
-  let rawStatus = frontMatterString(fm.status);
+  let rawStatus = frontMatterString(fm.status) ?? frontMatterString(fm.state) ?? frontMatterString(fm["adr-status"]) ?? frontMatterString(fm.adr_status);
   if (rawStatus) collectLinks(rawStatus, dir, supersedes, supersededBy);
   // Some templates keep the links as front-matter keys.
   for (const v of listValue(fm.supersedes)) addRef(supersedes, v, dir);
@@ -230,7 +290,13 @@ function readStatusAndLinks(
   // Metadata lines: "Status: Accepted", "* Status: accepted", "**Status:** Accepted", "Date: 2023-01-10".
   const firstH2 = sections.find((s) => s.level >= 2);
   const metaEnd = firstH2 ? firstH2.start - 1 : lines.length;
+  let callout: AdrStatus | undefined;
   for (let n = doc.frontMatter ? doc.frontMatter.endLine + 1 : 1; n <= metaEnd; n++) {
+    const outOfForce = OUT_OF_FORCE_CALLOUT.exec(lines[n - 1]);
+    if (outOfForce && !callout) {
+      const status = normaliseStatus(outOfForce[1]);
+      if (status !== "unknown") callout = status;
+    }
     const st = STATUS_LINE.exec(lines[n - 1]);
     if (st) {
       collectLinks(st[1], dir, supersedes, supersededBy);
@@ -241,7 +307,7 @@ function readStatusAndLinks(
     if (dt && !date) date = dt[1].replace(/[*_`]/g, "").trim();
   }
   scanAnchoredSupersession(lines, doc, dir, supersedes, supersededBy);
-  return { rawStatus, date, supersedes, supersededBy };
+  return { rawStatus, date, supersedes, supersededBy, ...(callout ? { callout } : {}) };
 }
 
 /** MADR: considered options, the chosen option, and each option's pros and cons. */

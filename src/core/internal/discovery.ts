@@ -7,6 +7,7 @@ import fg from "fast-glob";
 import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
 import { simpleGit } from "simple-git";
+import { isIndexFile, statusesFromIndexes } from "./indexStatus";
 import { hardenedSimpleGitOptions } from "./gitSafety";
 import { sha256 } from "../hash";
 import { cmp } from "../text";
@@ -89,6 +90,10 @@ export async function discoverArtifacts(repo: string, config: DeliberationConfig
   });
   const decided = classifyAdrs(texts, { hints: hints.found, fromGlob });
   const { adrPaths, strayDocs, folders } = separateStrayDocs(decided);
+  const indexStatuses = statusesFromIndexes(
+    texts.filter((t) => isIndexFile(t.path)),
+    adrPaths,
+  );
 
   const files: ArtifactFile[] = [];
   for (const path of toRead) {
@@ -99,7 +104,10 @@ export async function discoverArtifacts(repo: string, config: DeliberationConfig
       if (read.reason !== "missing" && (convention || fromGlob.has(path) || adrNameSignal(path) || hints.found.some((h) => inFolder(path, h.dir)))) skipped.push(read);
       continue;
     }
-    if (adrPaths.has(path)) files.push({ ...read, source_type: "adr" });
+    if (adrPaths.has(path)) {
+      const indexStatus = indexStatuses.get(path);
+      files.push({ ...read, source_type: "adr", ...(indexStatus ? { index_status: indexStatus } : {}) });
+    }
     else if (convention) files.push({ ...read, source_type: convention });
     else if (strayDocs.has(path)) files.push({ ...read, source_type: "architecture" });
   }
@@ -108,7 +116,8 @@ export async function discoverArtifacts(repo: string, config: DeliberationConfig
 
   files.sort((a, b) => cmp(a.path, b.path));
   skipped.sort((a, b) => cmp(a.path, b.path));
-  const hash = sha256(files.map((f) => `${f.path}\0${f.hash}\n`).join(""));
+  // An index's status is part of what the records say: a changed index invalidates what was built on the set.
+  const hash = sha256(files.map((f) => `${f.path}\0${f.hash}${f.index_status ? `\0${f.index_status.status}` : ""}\n`).join(""));
   return { files, skipped, hash, adrFolders: folders, notes };
 }
 

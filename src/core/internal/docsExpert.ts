@@ -8,6 +8,7 @@ import { cmp } from "../text";
 import type { AdrMeta, AdrStatus, EvidenceItem, PrecisionClass, SourceType } from "../schemas";
 import type { ArtifactFile, Expert, ExpertContext, ExpertResult } from "../types";
 import { TITLE_REF, parseAdr, slug, type ParsedAdr } from "./adr";
+import { withIndexStatus } from "./indexStatus";
 import { parseMarkdown, stripInline } from "./markdown";
 import { combineRankings, ensureSectionIndex, rankTextSections, type RankedSection, type RankOptions, type TextSection } from "./sectionIndex";
 import { loadDocsCorpus, saveDocsCorpus } from "./corpus/docs";
@@ -241,7 +242,7 @@ async function prepareAfresh(artifacts: ExpertContext["artifacts"], key: string,
     // Let concurrent experts (git's child processes) make progress while this CPU-bound loop runs.
     if (i % 200 === 199) await new Promise((r) => setImmediate(r));
     if (file.source_type === "adr") {
-      const adr = parseAdr(file.path, file.text);
+      const adr = withIndexStatus(parseAdr(file.path, file.text), file.index_status);
       adrs.set(file.path, adr);
       facts.set(file.path, adrFacts(adr));
       for (const w of adr.warnings) ctx.log?.(`docs: ${file.path}: ${w}`);
@@ -348,6 +349,7 @@ function rankDocuments(p: Prepared, terms: string[], expansions: string[], quest
     }
   }
   enforceDocSupersession(scores, p.graph);
+  sinkRetiredWithoutSuccessor(scores, p);
   if (question) preferLaterDecision(scores, p, question);
 
   const out: RankedDoc[] = [];
@@ -384,6 +386,31 @@ function enforceDocSupersession(scores: Map<string, number>, graph: Supersession
   }
 }
 
+/** An in-force record counts as on the same subject as a retired one when it matched at least this share as well. */
+const SAME_SUBJECT_SHARE = 0.5;
+
+/**
+ * A record that is superseded or deprecated but names no successor (a folder, an index or a bare "Superseded" said
+ * so) ranks below the in-force records that matched the question nearly as well and are not known to be older: on
+ * the question's subject, a record still in force is the better answer than one its log has retired.
+ */
+function sinkRetiredWithoutSuccessor(scores: Map<string, number>, p: Prepared): void {
+  const adrs = p.graph.adrs;
+  const entries = [...scores.entries()].filter(([path, s]) => s > 0 && adrs.has(path)).sort((a, b) => b[1] - a[1] || cmp(a[0], b[0]));
+  const inForce = entries.filter(([path]) => IN_FORCE.has(effectiveStatus(adrs.get(path)!, p.graph)));
+  for (const [path, score] of entries) {
+    const adr = adrs.get(path)!;
+    if ((p.graph.supersededBy.get(path)?.size ?? 0) > 0) continue;
+    const status = effectiveStatus(adr, p.graph);
+    if (status !== "superseded" && status !== "deprecated") continue;
+    let cap = Number.POSITIVE_INFINITY;
+    for (const [other, otherScore] of inForce) {
+      if (otherScore < SAME_SUBJECT_SHARE * score || isLater(adrs.get(other)!, adr) === false) continue;
+      cap = Math.min(cap, otherScore);
+    }
+    if (cap < Number.POSITIVE_INFINITY && score >= cap) scores.set(path, cap * 0.98);
+  }
+}
 
 /** How many of the best documents are compared for a later decision that chose another of the question's alternatives. */
 const LATER_DECISION_WINDOW = 3;

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { CORE_VERSION } from "../../config";
 import { fingerprintHolds, FingerprintSchema, listFolder, takeFingerprint, type Fingerprint } from "../../fingerprint";
 import { canonicalJson, sha256 } from "../../hash";
-import { SourceTypeSchema } from "../../schemas";
+import { AdrStatusSchema, SourceTypeSchema } from "../../schemas";
 import type { ArtifactSet, DeliberationConfig } from "../../types";
 import { discoverArtifacts, discoveryDirectories, newDiscoveryTrace } from "../discovery";
 import { CORPUS_FORMAT, corpusDirFor, pruneSnapshots, readSnapshot, writeSnapshot, type CorpusCacheOptions } from "./store";
@@ -22,7 +22,7 @@ export interface DiscoveryOutcome {
 }
 
 const ArtifactSetSchema = z.object({
-  files: z.array(z.object({ path: z.string(), abs: z.string(), bytes: z.number(), hash: z.string(), source_type: SourceTypeSchema, text: z.string() })),
+  files: z.array(z.object({ path: z.string(), abs: z.string(), bytes: z.number(), hash: z.string(), source_type: SourceTypeSchema, text: z.string(), index_status: z.object({ status: AdrStatusSchema, from: z.string() }).optional() })),
   skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
   hash: z.string(),
   adrFolders: z.array(z.object({ dir: z.string(), via: z.enum([".adr-dir", ".log4brains.yml", "content", "setting"]), count: z.number() })).optional(),

@@ -1,0 +1,157 @@
+// Every way a decision log says a record is no longer in force, read the same: a folder, a symbol, a successor
+// link without "by", front matter, a callout, and the log's own index. Fixtures are written for these tests.
+import { after, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { rmSync } from "node:fs";
+import { resolveConfig } from "../../src/core/config";
+import { normaliseStatus, parseAdr, statusFromFolder } from "../../src/core/internal/adr";
+import { discoverArtifacts } from "../../src/core/internal/discovery";
+import { runDocsExpert } from "../../src/core/internal/docsExpert";
+import { statusesFromIndexes, withIndexStatus } from "../../src/core/internal/indexStatus";
+import { buildRulesPlan } from "../../src/core/terms";
+import { createGitRepo } from "../helpers/gitRepo";
+
+const config = resolveConfig();
+const dirs: string[] = [];
+after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const record = (title: string, status: string | undefined, body: string) =>
+  `# ${title}\n\n${status === undefined ? "" : `## Status\n\n${status}\n\n`}## Context\n\nThe team has to choose.\n\n## Decision\n\n${body}\n`;
+
+async function rankedRecords(files: Record<string, string>, question: string): Promise<{ paths: string[]; status: Map<string, string | undefined> }> {
+  const repo = createGitRepo([{ message: "records", files }]);
+  dirs.push(repo);
+  const set = await discoverArtifacts(repo, config);
+  const r = await runDocsExpert({ question, plan: buildRulesPlan(question), config, artifacts: set, signal: new AbortController().signal });
+  const paths = [...new Set(r.items.filter((i) => i.adr).map((i) => i.path_or_url))];
+  return { paths, status: new Map(r.items.filter((i) => i.adr).map((i) => [i.path_or_url, i.adr?.status])) };
+}
+
+describe("status from the folder a record sits in", () => {
+  it("reads superseded, archived, rejected, deprecated and proposed folders, alone or beside 'adr' words", () => {
+    assert.deepEqual(statusFromFolder("docs/adr/_superseded/0003-queues.md"), { status: "superseded", folder: "docs/adr/_superseded" });
+    assert.equal(statusFromFolder("decisions/archive/0001-x.md")?.status, "deprecated");
+    assert.equal(statusFromFolder("decisions/_archived/0001-x.md")?.status, "deprecated");
+    assert.equal(statusFromFolder("docs/historic-adrs/004-x.md")?.status, "deprecated");
+    assert.equal(statusFromFolder("adr/rejected/0007-graphql.md")?.status, "rejected");
+    assert.equal(statusFromFolder("adr/Deprecated_Decisions/0002-x.md")?.status, "deprecated");
+    assert.equal(statusFromFolder("adr/proposed-adrs/0009-x.md")?.status, "proposed");
+  });
+
+  it("leaves ordinary folders and a record's own folder alone", () => {
+    assert.equal(statusFromFolder("docs/adr/0003-queues.md"), undefined);
+    assert.equal(statusFromFolder("docs/adr/archive-service/0001-x.md"), undefined, "a folder about an archive service says nothing");
+    assert.equal(statusFromFolder("records/2023-01-01-deprecated/README.md"), undefined, "the record's own folder names the record");
+    assert.equal(statusFromFolder("0001-x.md"), undefined);
+  });
+
+  it("a folder takes an 'Accepted' record out of force, and fills in a missing status", () => {
+    const moved = parseAdr("docs/adr/superseded/0002-use-rabbitmq.md", record("2. Use RabbitMQ", "Accepted", "We use RabbitMQ."));
+    assert.equal(moved.status, "superseded");
+    assert.ok(moved.warnings.some((w) => /from its folder docs\/adr\/superseded/.test(w)));
+    const draft = parseAdr("docs/adr/proposed/0010-x.md", record("10. Try X", undefined, "We try X."));
+    assert.equal(draft.status, "proposed");
+    const stillAccepted = parseAdr("docs/adr/proposed/0011-y.md", record("11. Y", "Accepted", "We use Y."));
+    assert.equal(stillAccepted.status, "accepted", "a 'proposed' folder never overrides a stated status");
+  });
+});
+
+describe("status lines in the forms real logs use", () => {
+  it("reads an emoji status with a bare successor link (no 'by')", () => {
+    const adr = parseAdr("adr/0012-one-cluster.md", record("12. One cluster", "\u231b\ufe0f Superseded [19](0019-two-clusters.md)", "One cluster."));
+    assert.equal(adr.status, "superseded");
+    assert.deepEqual(adr.superseded_by, ["adr/0019-two-clusters.md"]);
+  });
+
+  it("reads 'Superseded: ADR-19' and 'Superseded \u2192 [19](…)' as a link to the successor", () => {
+    assert.deepEqual(parseAdr("adr/0012-a.md", record("12. A", "Superseded: ADR-19", "A.")).superseded_by, ["ADR-19"]);
+    assert.deepEqual(parseAdr("adr/0012-a.md", record("12. A", "Superseded \u2192 [19](0019-b.md)", "A.")).superseded_by, ["adr/0019-b.md"]);
+  });
+
+  it("reads a status given only as a symbol", () => {
+    assert.equal(normaliseStatus("\u2705"), "accepted");
+    assert.equal(normaliseStatus("\u274c"), "rejected");
+    assert.equal(normaliseStatus("\u23f3"), "superseded");
+    assert.equal(normaliseStatus("Archived"), "deprecated");
+  });
+
+  it("reads status from front matter under 'status' or 'state'", () => {
+    assert.equal(parseAdr("d/0001-x.md", "---\nstatus: superseded by 0004\n---\n# X\n\n## Decision\n\nX.\n").status, "superseded");
+    assert.equal(parseAdr("d/0001-x.md", "---\nstate: rejected\n---\n# X\n\n## Decision\n\nX.\n").status, "rejected");
+  });
+
+  it("an 'Archived:' callout at the top wins over an older 'Accepted'", () => {
+    const text = "# RFC 12: Use X\n\n> **Archived:** this proposal was not carried forward.\n\nStatus: Accepted\n\n## Context\n\nWhy.\n\n## Decision\n\nX.\n";
+    const adr = parseAdr("rfcs/0012-use-x.md", text);
+    assert.equal(adr.status, "deprecated");
+    assert.ok(adr.warnings.some((w) => /from a callout/.test(w)));
+  });
+});
+
+describe("status from the log's own index", () => {
+  const records = new Set(["adr/0001-use-a.md", "adr/0002-use-b.md", "adr/0003-deprecate-v1.md", "adr/0004-use-c.md"]);
+
+  it("reads a status column, a trailing status, and a struck-through link", () => {
+    const index = [
+      "| # | Record | Status |",
+      "| - | ------ | ------ |",
+      "| 1 | [Use A](0001-use-a.md) | Superseded by [2](0002-use-b.md) |",
+      "| 2 | [Use B](0002-use-b.md) | \u2705 Accepted |",
+      "",
+      "- [Deprecate the v1 API](0003-deprecate-v1.md)",
+      "- ~~[Use C](0004-use-c.md)~~",
+    ].join("\n");
+    const got = statusesFromIndexes([{ path: "adr/README.md", text: index }], records);
+    assert.equal(got.get("adr/0001-use-a.md")?.status, "superseded");
+    assert.equal(got.get("adr/0002-use-b.md")?.status, "accepted");
+    assert.equal(got.has("adr/0003-deprecate-v1.md"), false, "a title that starts with a status verb is not a status");
+    assert.equal(got.get("adr/0004-use-c.md")?.status, "deprecated");
+  });
+
+  it("an index that disagrees with itself says nothing", () => {
+    const index = "- [Use A](0001-use-a.md) - accepted\n- [Use A again](0001-use-a.md) - rejected\n";
+    assert.equal(statusesFromIndexes([{ path: "adr/index.md", text: index }], records).size, 0);
+  });
+
+  it("fills a missing status, and takes an accepted record out of force, but never brings one back", () => {
+    const unknown = { status: "unknown" as const, warnings: [] as string[] };
+    assert.equal(withIndexStatus(unknown, { status: "accepted", from: "adr/README.md" }).status, "accepted");
+    const accepted = { status: "accepted" as const, warnings: [] as string[] };
+    assert.equal(withIndexStatus({ ...accepted }, { status: "superseded", from: "adr/README.md" }).status, "superseded");
+    assert.equal(withIndexStatus({ ...accepted }, { status: "proposed", from: "adr/README.md" }).status, "accepted");
+    const rejected = { status: "rejected" as const, warnings: [] as string[] };
+    assert.equal(withIndexStatus(rejected, { status: "accepted", from: "adr/README.md" }).status, "rejected");
+  });
+});
+
+describe("ranking follows every status signal", () => {
+  it("a record in a superseded folder ranks below the record that replaced it", async () => {
+    const { paths, status } = await rankedRecords(
+      {
+        "docs/adr/_superseded/0002-message-broker.md": record("2. Message broker: RabbitMQ", "Accepted", "We use RabbitMQ as the message broker for events between services."),
+        "docs/adr/0005-message-broker-kafka.md": record("5. Kafka for events", "Accepted", "We move events to Kafka; the broker before it is retired."),
+        "docs/adr/0001-record-decisions.md": record("1. Record decisions", "Accepted", "We keep decision records."),
+      },
+      "Which message broker should services use for events?",
+    );
+    assert.equal(status.get("docs/adr/_superseded/0002-message-broker.md"), "superseded");
+    assert.ok(paths.indexOf("docs/adr/0005-message-broker-kafka.md") < paths.indexOf("docs/adr/_superseded/0002-message-broker.md"), paths.join(", "));
+  });
+
+  it("a record its README marks superseded ranks below its successor", async () => {
+    const { paths, status } = await rankedRecords(
+      {
+        "adr/0001-session-store.md": record("1. Session store in Redis", undefined, "Sessions are stored in Redis with a TTL."),
+        "adr/0002-session-store-db.md": record("2. Sessions in the database", undefined, "Sessions move to the database; Redis sessions end."),
+        "adr/0003-logging.md": record("3. Logging", undefined, "Structured logs."),
+        "adr/README.md": "# Decisions\n\n| Record | Status |\n| --- | --- |\n| [1. Session store in Redis](0001-session-store.md) | Superseded |\n| [2. Sessions in the database](0002-session-store-db.md) | Accepted |\n| [3. Logging](0003-logging.md) | Accepted |\n",
+      },
+      "Where should session state be stored, redis or the database?",
+    );
+    assert.equal(status.get("adr/0001-session-store.md"), "superseded");
+    assert.equal(status.get("adr/0002-session-store-db.md"), "accepted");
+    assert.ok(paths.indexOf("adr/0002-session-store-db.md") < paths.indexOf("adr/0001-session-store.md"), paths.join(", "));
+  });
+});
