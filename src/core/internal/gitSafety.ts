@@ -13,7 +13,7 @@
 //    a `.git` file pointing anywhere else is refused.
 // Filters (filter.<driver>.clean/smudge) only run when git converts between the work tree and the index: no command
 // we run does that (ls-files, log, rev-parse, rev-list, cat-file --batch-check, show of a blob without --textconv).
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve, sep } from "node:path";
 import type { SimpleGitOptions } from "simple-git";
@@ -150,17 +150,6 @@ export function checkRepository(dir: string, signal?: AbortSignal): Promise<Repo
       },
     );
   });
-}
-
-/** checkRepository for synchronous callers (the CLI's argument checks). */
-export function checkRepositorySync(dir: string): RepositoryCheck {
-  let stdout: string;
-  try {
-    stdout = execFileSync("git", [...hardenedGitArgs(), ...REV_PARSE], { cwd: dir, env: hardenedGitEnv(), timeout: 15_000, windowsHide: true, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  } catch (err) {
-    return decide(dir, { error: errorText(err, (err as { stderr?: unknown }).stderr) });
-  }
-  return decide(dir, { stdout });
 }
 
 /** Throws an UnsafeRepositoryError unless `dir` is a plain folder or a normal work tree (see checkRepository). */
