@@ -141,8 +141,9 @@ function runIndexed(ctx: ExpertContext, index: HistoryIndexOptions, early: Early
         const found = outcome;
         return confirmCommits(ready, found, ctx.signal).then(
           () => resultFromIndex(ctx, ready, found, started),
-          // A commit the repository does not have: the general path meets it again, discards the index and rebuilds.
-          (err: unknown) => (isCorrupt(err) ? runIndexedAsync(ctx, index, early, started, notice) : Promise.reject(err)),
+          // Not confirmed (a commit the repository does not have, or git failed): the general path meets it again and
+          // discards and rebuilds the index, or answers with the live search.
+          () => runIndexedAsync(ctx, index, early, started, notice),
         );
       }
     }
@@ -174,7 +175,7 @@ async function runIndexedAsync(
       if (isCorrupt(err) && attempt === 0) {
         prepared = await discardCorruptIndex(prepared.state, opts, (err as Error).message, notice);
         if (prepared.kind === "ready") prepared = { ...prepared, note: `history index rebuilt: ${(err as Error).message}` };
-      }      else if (err instanceof IndexBusyError || (err as Error)?.name === "IndexBusyError") prepared = { kind: "live", reason: "history index busy (another process is writing it)" };
+      } else if (err instanceof IndexBusyError || (err as Error)?.name === "IndexBusyError") prepared = { kind: "live", reason: "history index busy (another process is writing it)" };
       else prepared = { kind: "live", reason: `history index query failed (${oneLineOf(err)})` };
     }
   }
