@@ -39,10 +39,10 @@ const worktreeChanges = (repo: string) =>
     .split("\n")
     .filter((l) => l && !l.includes(".deliberations/"));
 
-/** The dry run refuses exactly as the export does: same exit code, same one line. */
-function assertSameRefusal(dry: CliRun, real: CliRun, code: number, pattern: RegExp): void {
-  assertOneLineError(dry, code, pattern);
+/** The export refuses with one line, and the dry run exactly as the export does: same exit code, same line. */
+function assertSameRefusal(real: CliRun, dry: CliRun, code: number, pattern: RegExp): void {
   assertOneLineError(real, code, pattern);
+  assertOneLineError(dry, code, pattern);
   assert.equal(dry.stderr, real.stderr, "the dry run names the same refusal");
   assert.doesNotMatch(dry.stdout, /would write/);
 }
@@ -64,9 +64,10 @@ describe("deliberate adr: hardening", () => {
         `\\((\\S+ docs/decisions/0003-use-rabbitmq-for-order-events\\.md(:\\d+-\\d+)?: cited lines (changed|no longer exist)(; )?)+\\), so it may not be the record the deliberation weighed; ` +
         "nothing was written\\. Deliberate again, or export with --no-supersede$",
     );
-    assertSameRefusal(run(["adr", p.receipt_ref, "--repo", repo, "--dry-run"]), run(["adr", p.receipt_ref, "--repo", repo]), 1, refusal);
+    const real = run(["adr", p.receipt_ref, "--repo", repo]);
+    assert.equal(read(repo, RABBIT_ADR.madr), replaced, "the unrelated record is not marked superseded");
     assert.deepEqual(worktreeChanges(repo), []);
-    assert.equal(read(repo, RABBIT_ADR.madr), replaced);
+    assertSameRefusal(real, run(["adr", p.receipt_ref, "--repo", repo, "--dry-run"]), 1, refusal);
     assert.equal(receiptOf(repo, p.receipt_ref).adr_exports, undefined);
     // Exporting without superseding still works, and leaves the unrelated record alone.
     const kept = run(["adr", p.receipt_ref, "--repo", repo, "--no-supersede"]);
@@ -156,18 +157,22 @@ describe("deliberate adr: hardening", () => {
     const hooks = () => readdirSync(join(repo, ".git/hooks")).sort();
     const before = hooks();
     writeFileSync(join(repo, ".adr-dir"), ".git/hooks\n");
+    const real = run(["adr", p.receipt_ref, "--repo", repo]);
+    assert.deepEqual(hooks(), before, "nothing written into .git/hooks");
     assertSameRefusal(
+      real,
       run(["adr", p.receipt_ref, "--repo", repo, "--dry-run"]),
-      run(["adr", p.receipt_ref, "--repo", repo]),
       2,
       /^deliberate: the ADR folder \.git\/hooks is inside \.git; ADRs are never written there, nothing was written$/,
     );
     // Spelled differently on a case-insensitive file system, or reached through a symlink: still .git.
     symlinkSync(".git/hooks", join(repo, "adr-link"));
     writeFileSync(join(repo, ".adr-dir"), "adr-link\n");
+    const throughLink = run(["adr", p.receipt_ref, "--repo", repo]);
+    assert.deepEqual(hooks(), before, "nothing written into .git/hooks through the symlink");
     assertSameRefusal(
+      throughLink,
       run(["adr", p.receipt_ref, "--repo", repo, "--dry-run"]),
-      run(["adr", p.receipt_ref, "--repo", repo]),
       2,
       /^deliberate: the ADR folder adr-link resolves into \.git; ADRs are never written there, nothing was written$/,
     );
@@ -182,13 +187,14 @@ describe("deliberate adr: hardening", () => {
     const outside = makeTempDir("delib-outside-");
     rmSync(join(repo, "docs"), { recursive: true });
     symlinkSync(outside, join(repo, "docs"));
+    const real = run(["adr", p.receipt_ref, "--repo", repo]);
+    assert.deepEqual(readdirSync(outside), [], "no folder was created outside");
     assertSameRefusal(
+      real,
       run(["adr", p.receipt_ref, "--repo", repo, "--dry-run"]),
-      run(["adr", p.receipt_ref, "--repo", repo]),
       2,
       /^deliberate: the ADR folder docs\/decisions \(through docs\) resolves outside the repository \(a symlink\); nothing was written$/,
     );
-    assert.deepEqual(readdirSync(outside), [], "no folder was created outside");
     assert.equal(existsSync(join(outside, "decisions")), false);
     assert.equal(receiptOf(repo, p.receipt_ref).adr_exports, undefined);
   });
@@ -209,8 +215,8 @@ describe("deliberate adr: hardening", () => {
     }
     const as: CliOptions = other ? { env: other.env, uid: 65534, gid: 65534 } : AS_USER;
     assertSameRefusal(
-      run(["adr", p.receipt_ref, "--repo", repo, "--dry-run"], as),
       run(["adr", p.receipt_ref, "--repo", repo], as),
+      run(["adr", p.receipt_ref, "--repo", repo, "--dry-run"], as),
       2,
       /^deliberate: docs\/decisions\/0003-use-rabbitmq-for-order-events\.md is read-only \(EACCES\), so it cannot be marked superseded; nothing was written$/,
     );

@@ -3,9 +3,10 @@
 // repository's format; supersession updates both files; the next deliberation ranks the new ADR first and follows it.
 import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { applyAdrPlan, exportAdr, planAdrExport, AdrExportError, AdrExportRefusedError, type AdrExportPlan } from "../../src/core/adrExport";
+import { applyAdrPlan, exportAdr, linkLabel, planAdrExport, AdrExportError, AdrExportRefusedError, type AdrExportPlan } from "../../src/core/adrExport";
+import { relativeLink } from "../../src/core/adrExport/layout";
 import { parseAdr } from "../../src/core/internal/adr";
 import { deliberate } from "../../src/core/pipeline";
 import { generateSigningKey, verifyReceiptSignature, type SigningKey } from "../../src/core/receipts/signing";
@@ -14,7 +15,7 @@ import { checkFreshnessAll } from "../../src/core/receipts/freshness";
 import { toRankedRows } from "../../src/core/fuse";
 import type { Receipt } from "../../src/core/schemas";
 import { EVENTS_Q, RABBIT_ADR, createLayoutRepo, type LayoutName } from "../fixtures/adrLayouts";
-import { git } from "../helpers/gitRepo";
+import { git, makeTempDir } from "../helpers/gitRepo";
 
 const key = generateSigningKey();
 const repos: string[] = [];
@@ -261,5 +262,36 @@ describe("evidence stays text in the ADR", () => {
     assert.doesNotMatch(text, /(^|[^\\])!\[img/, "no image");
     assert.match(text, /\\\[replay\\\]\(javascript:alert\(1\)\)/);
     assert.equal(parseAdr(plan.path, text).chosen_option, "Kafka", "quoted evidence never reads as the record's own decision");
+  });
+});
+
+describe("links to other records", () => {
+  it("a label from another ADR's title is inert: HTML escaped, brackets as character references, invisible and bidi characters gone", () => {
+    assert.equal(
+      linkLabel("3. Use [Rabbit]\u200D <b>MQ</b> `x` ![i](j) \u202Egnp.exe\u2066"),
+      "3. Use &#91;Rabbit&#93; &lt;b&gt;MQ&lt;/b&gt; \\`x\\` \\!&#91;i&#93;(j) gnp.exe",
+    );
+    assert.equal(linkLabel("a\\[b"), "a\\\\&#91;b", "a backslash stays a backslash");
+  });
+
+  it("a link target encodes what would end the link or read as HTML, and keeps other letters", () => {
+    assert.equal(relativeLink("docs/d/0004-new.md", "docs/d/0003-a (b) <img>é\u202E.md"), "0003-a%20%28b%29%20%3Cimg%3Eé%E2%80%AE.md");
+    assert.equal(relativeLink("docs/a/0004-new.md", "docs/d/0003-x.md"), "../d/0003-x.md");
+  });
+});
+
+describe("the ADR folder turned into a symlink outside after planning", () => {
+  it("applying refuses before creating anything outside the repository", async () => {
+    const repo = layoutRepo("empty");
+    const receipt = await deliberated(repo);
+    await recordPick(repo, receipt.receipt_id, { option_id: optionId(receipt, /kafka/i) }, key);
+    const plan = await planAdrExport(repo, receipt.receipt_id, { ownPublicKeyPem: key.publicKeyPem });
+    assert.equal(plan.layout.createDir, true);
+    const outside = makeTempDir("delib-outside-");
+    repos.push(outside);
+    rmSync(join(repo, "docs"), { recursive: true });
+    symlinkSync(outside, join(repo, "docs"));
+    await assert.rejects(applyAdrPlan(repo, plan), /the ADR folder docs\/decisions \(through docs\) resolves outside the repository \(a symlink\); nothing was written/);
+    assert.deepEqual(readdirSync(outside), []);
   });
 });
