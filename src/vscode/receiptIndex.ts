@@ -4,7 +4,7 @@
 // core/receipts/freshness.ts) re-reads cited files and may scan the artifacts, so it is computed lazily, when the
 // sidebar or a CodeLens asks, once per folder, and again only after a document in that folder changed.
 import * as vscode from "vscode";
-import { UNDECIDABLE } from "../core/constants";
+import { earlierTrustedReceipts, pickTally, trustViewOf, type ReceiptTrustView } from "../core/receipts/readerTrust";
 import type { Receipt } from "../core/schemas";
 import type { Freshness } from "../core/receipts/freshness";
 import type { ReceiptEntry } from "../core/receipts/store";
@@ -34,6 +34,10 @@ export interface IndexedReceipt {
   signer?: string;
   /** Key id of the signing key. */
   keyId?: string;
+  /** Valid signature by a trusted key, evidence intact: only then is its pick counted or compared against. */
+  trusted?: boolean;
+  /** What a reader is told about trusting it (core/receipts/readerTrust.ts), including who minted it. */
+  trustView?: ReceiptTrustView;
   /** undefined until computed: true when the freshness check calls it stale (evidence changed or new evidence). */
   stale?: boolean;
   /** The evidence freshness, undefined until computed; `freshnessGen` is the folder's generation it was computed at. */
@@ -209,6 +213,7 @@ export class ReceiptIndex implements vscode.Disposable {
             // Signature, signer and evidence hashes (citations are re-checked by Verify Receipts, not on every load).
             const v = await verifyEntry(repo, entry, { ownPublicKeyPem: ownPem, signers, dirName: receiptsDir, citations: false });
             const tampered = v.signature !== "valid" || v.evidence === "changed" || v.evidence === "missing";
+            const view = trustViewOf(v);
             const r = entry.receipt;
             const previous = this.find(folder, r.receipt_id);
             const state: ReceiptState = tampered
@@ -231,6 +236,8 @@ export class ReceiptIndex implements vscode.Disposable {
               ...(v.trust ? { trust: v.trust } : {}),
               ...(v.signer ? { signer: v.signer } : {}),
               ...(v.key_id ? { keyId: v.key_id } : {}),
+              trusted: view.trusted,
+              trustView: view,
               ...(previous?.freshness && previous.receipt?.signature === r.signature
                 ? { stale: previous.stale, freshness: previous.freshness, freshnessGen: previous.freshnessGen }
                 : {}),
@@ -245,12 +252,13 @@ export class ReceiptIndex implements vscode.Disposable {
       return tb.localeCompare(ta) || b.receiptId.localeCompare(a.receiptId);
     });
     const byKey = new Map<string, IndexedReceipt>();
-    // Newest first, so the first receipt for a question wins; a picked one beats a newer pending one.
+    // Newest first, so the first receipt for a question wins; a picked one beats a newer pending one, but only when
+    // it is trusted (an unverified receipt's pick is a claim).
     for (const e of entries) {
       if (!e.receipt) continue;
       const key = questionKey(e.receipt.question);
       const existing = byKey.get(key);
-      if (!existing || (!existing.receipt?.operator_pick && e.receipt.operator_pick && e.state !== "invalid")) byKey.set(key, e);
+      if (!existing || (!existing.receipt?.operator_pick && e.receipt.operator_pick && e.trusted)) byKey.set(key, e);
     }
     this.entries = entries;
     this.byKey = byKey;
@@ -306,32 +314,20 @@ export class ReceiptIndex implements vscode.Disposable {
     return this.entries.some((e) => e.receipt && e.freshnessGen !== (this.freshnessGen.get(e.folder.uri.toString()) ?? 0));
   }
 
-  /** The receipts of the same question (same question_hash) in the same folder made before this one, newest first. */
+  /**
+   * The trusted receipts of the same question (same question_hash) in the same folder made before this one, newest
+   * first. Untrusted, invalid and tampered receipts are never compared against.
+   */
   earlierReceipts(folder: vscode.WorkspaceFolder, receipt: Receipt): IndexedReceipt[] {
-    return this.entries.filter(
-      (e) =>
-        e.receipt &&
-        e.state !== "invalid" &&
-        e.folder.uri.toString() === folder.uri.toString() &&
-        e.receipt.question_hash === receipt.question_hash &&
-        e.receipt.receipt_id !== receipt.receipt_id &&
-        e.receipt.created_at < receipt.created_at,
+    return earlierTrustedReceipts(
+      this.entries.filter((e) => e.folder.uri.toString() === folder.uri.toString()),
+      receipt,
     );
   }
 
-  /** Accepted vs overridden picks: the operator-pick agreement signal. */
-  summary(): { accepted: number; overridden: number; pending: number; total: number } {
-    let accepted = 0;
-    let overridden = 0;
-    let pending = 0;
-    for (const e of this.entries) {
-      const r = e.receipt;
-      if (!r) continue;
-      if (!r.operator_pick) pending++;
-      else if (r.operator_pick.overrode_recommendation) overridden++;
-      else if (r.payload.recommendation.option_id !== UNDECIDABLE) accepted++;
-    }
-    return { accepted, overridden, pending, total: this.entries.length };
+  /** Accepted vs overridden picks among trusted receipts (the agreement signal); the others are counted apart. */
+  summary(): { accepted: number; overridden: number; pending: number; untrusted: number; total: number } {
+    return pickTally(this.entries);
   }
 
   dispose(): void {

@@ -55,12 +55,13 @@ export class ReceiptsTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
       const item = new vscode.TreeItem(`${s.accepted} accepted · ${s.overridden} overridden`, vscode.TreeItemCollapsibleState.None);
       item.id = "summary";
       const learned = this.learning ? learningDescription(this.learning.get()) : undefined;
-      item.description = [s.pending ? `${s.pending} pending` : "", learned ?? ""].filter(Boolean).join(" · ") || undefined;
+      item.description = [s.pending ? `${s.pending} pending` : "", s.untrusted ? `${s.untrusted} unverified` : "", learned ?? ""].filter(Boolean).join(" · ") || undefined;
       item.iconPath = new vscode.ThemeIcon("graph");
       const decided = s.accepted + s.overridden;
       const rate = decided ? Math.round((s.accepted / decided) * 100) : undefined;
       item.tooltip = new vscode.MarkdownString(
         `**Operator-pick agreement**\n\n${s.accepted} recommendation(s) accepted, ${s.overridden} overridden, ${s.pending} pending` +
+          (s.untrusted ? `\n\n${s.untrusted} receipt(s) not counted: they do not verify or their signer is not trusted` : "") +
           (rate !== undefined ? `\n\nAgreement: **${rate}%** of decided receipts` : "") +
           (this.learning ? learningMarkdown(this.learning.get()) : ""),
       );
@@ -97,8 +98,8 @@ function receiptItem(e: IndexedReceipt): vscode.TreeItem {
   const picked = r ? pickedTitle(r) : undefined;
   const signer = signerLabel(e);
   if (e.state === "corrupt") item.description = "corrupt";
-  else if (e.state === "invalid") item.description = `${picked ?? "pending"} · signature invalid`;
-  else item.description = `${picked ?? "pending"}${e.state === "overridden" ? " (override)" : ""}${stale ? ` · stale: ${staleLabel(e) ?? "evidence changed"}` : ""}${exportedLabel(e)}${signer ? ` · ${signer}` : ""}`;
+  else if (e.state === "invalid") item.description = `${picked ? `claims ${picked}` : "pending"} · ${e.trustView?.state ?? "signature invalid"}`;
+  else item.description = `${picked ? `${e.trusted === false ? "claims " : ""}${picked}` : "pending"}${e.state === "overridden" ? " (override)" : ""}${stale ? ` · stale: ${staleLabel(e) ?? "evidence changed"}` : ""}${exportedLabel(e)}${signer ? ` · ${signer}` : ""}`;
 
   item.iconPath = stateIcon(e.state, stale);
   item.contextValue = `receipt.${e.state}${stale ? ".stale" : ""}`;
@@ -111,7 +112,9 @@ function receiptItem(e: IndexedReceipt): vscode.TreeItem {
     const rec = r.payload.options.find((o) => o.id === r.payload.recommendation.option_id);
     md.appendMarkdown(`Recommended: ${escapeMd(rec?.title ?? "undecidable on current evidence")} (${r.payload.recommendation.confidence})\n\n`);
     if (r.operator_pick) {
-      md.appendMarkdown(`Picked${r.picks?.at(-1)?.picked_by === "agent" ? " by an agent" : ""}: ${escapeMd(picked ?? "")} at ${r.operator_pick.at}`);
+      // An unverified receipt's pick is only what it claims.
+      const verb = e.trusted === false ? `Claims a pick (unverified: ${e.trustView?.state ?? "not trusted"})` : "Picked";
+      md.appendMarkdown(`${verb}${r.picks?.at(-1)?.picked_by === "agent" ? " by an agent" : ""}: ${escapeMd(picked ?? "")} at ${r.operator_pick.at}`);
       if (r.operator_pick.reason) md.appendMarkdown(` — ${escapeMd(r.operator_pick.reason)}`);
       md.appendMarkdown("\n\n");
     }
@@ -122,6 +125,8 @@ function receiptItem(e: IndexedReceipt): vscode.TreeItem {
       const why = e.trust === "untrusted" ? " (not your key and not in allowed_signers; add it with `deliberate keys add` after review)" : "";
       md.appendMarkdown(`Signature valid, ${escapeMd(signer)}${escapeMd(why)} · key ${escapeMd(e.keyId ?? r.signing.key_id)}\n\n`);
     }
+    const minted = e.trustView?.minted_by;
+    if (minted) md.appendMarkdown(`${escapeMd(mintedLabel(minted))}\n\n`);
     md.appendMarkdown(`Created ${r.created_at} · \`${r.receipt_id}\``);
   } else {
     md.appendMarkdown(`**Corrupt receipt** \`${escapeMd(e.receiptId)}.json\`\n\n${escapeMd(e.error ?? "")}`);
@@ -169,6 +174,12 @@ export function signerLabel(e: Pick<IndexedReceipt, "state" | "trust" | "signer"
   if (e.state === "corrupt" || e.state === "invalid" || !e.trust) return undefined;
   if (e.trust === "untrusted") return "untrusted signer";
   return `signed by ${e.signer ?? "you"}`;
+}
+
+/** "Minted by alice (key …)" for a re-signed receipt, or why its minting signature does not check. */
+export function mintedLabel(m: NonNullable<NonNullable<IndexedReceipt["trustView"]>["minted_by"]>): string {
+  if (m.state === "signature invalid") return `Minted by ${m.signer ?? "an unknown key"}, but the minting signature does not verify`;
+  return `Minted by ${m.state === "untrusted signer" ? `an untrusted key ${m.key_id ?? ""}` : m.signer ?? "you"}${m.key_id && m.state !== "untrusted signer" ? ` · key ${m.key_id}` : ""}`;
 }
 
 function stateIcon(state: IndexedReceipt["state"], stale: boolean): vscode.ThemeIcon {

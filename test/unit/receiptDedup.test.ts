@@ -5,16 +5,15 @@
 // your key but keeps the minter's key id and signature, and the minter's signature still checks after the pick.
 import { test, describe, before } from "node:test";
 import assert from "node:assert/strict";
-import { copyFileSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LEARNING_Q, createLearningRepo } from "../fixtures/learningRepo";
 import { makeTempDir } from "../helpers/gitRepo";
-import { cpSync } from "node:fs";
 import { deliberate } from "../../src/core/pipeline";
 import { generateSigningKey, signReceipt, verifyMintedBy, verifyReceiptSignature } from "../../src/core/receipts/signing";
 import { PickRefusedError, listReceipts, loadReceiptFile, loadTrustedReceipt, readReceipt, recordPick, verifyAll, verifyEntry } from "../../src/core/receipts/store";
 import { addAllowedSigner, parseAllowedSigners, publicKeyToLine } from "../../src/core/receipts/trust";
-import { pickStatement, pickTally, trustViewOf } from "../../src/core/receipts/readerTrust";
+import { earlierTrustedReceipts, pickStatement, pickTally, trustViewOf } from "../../src/core/receipts/readerTrust";
 import { computeLearning, loadLearning } from "../../src/core/learning/load";
 import { MAX_WEIGHT, MIN_WEIGHT } from "../../src/core/learning/weights";
 import { ReceiptSchema, type Receipt } from "../../src/core/schemas";
@@ -166,5 +165,35 @@ describe("one receipt counts once; picks keep the minter", () => {
       { trusted: false, receipt: raw },
     ]);
     assert.deepEqual(tally, { accepted: 0, overridden: 1, pending: 0, untrusted: 2, total: 3 });
+  });
+});
+
+describe("the editor's trusted-only helpers", () => {
+  const base = { question_hash: "q1", operator_pick: null, payload: { recommendation: { option_id: "a" } } };
+  const r = (id: string, at: string, extra: Record<string, unknown> = {}) => ({ ...base, receipt_id: id, created_at: at, ...extra }) as unknown as Receipt;
+
+  test("'What changed' compares only against trusted earlier receipts of the same question, newest first", () => {
+    const now = r("now", "2026-03-01T00:00:00Z");
+    const items = [
+      { id: "forged-newer", trusted: false, receipt: r("forged-newer", "2026-02-20T00:00:00Z") },
+      { id: "old", trusted: true, receipt: r("old", "2026-01-01T00:00:00Z") },
+      { id: "mid", trusted: true, receipt: r("mid", "2026-02-01T00:00:00Z") },
+      { id: "other-q", trusted: true, receipt: r("other-q", "2026-02-10T00:00:00Z", { question_hash: "q2" }) },
+      { id: "later", trusted: true, receipt: r("later", "2026-04-01T00:00:00Z") },
+      { id: "now", trusted: true, receipt: now },
+    ];
+    assert.deepEqual(earlierTrustedReceipts(items, now).map((i) => i.id), ["mid", "old"]);
+  });
+
+  test("the sidebar tally leaves untrusted and corrupt receipts out of accepted, overridden and pending", () => {
+    const picked = r("p", "2026-01-01T00:00:00Z", { operator_pick: { option_id: "a", at: "2026-01-02T00:00:00Z", overrode_recommendation: false } });
+    const pending = r("n", "2026-01-01T00:00:00Z");
+    assert.deepEqual(pickTally([{ trusted: true, receipt: picked }, { trusted: false, receipt: picked }, { trusted: true, receipt: pending }, { trusted: false, receipt: pending }, {}]), {
+      accepted: 1,
+      overridden: 0,
+      pending: 1,
+      untrusted: 3,
+      total: 5,
+    });
   });
 });

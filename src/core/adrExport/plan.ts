@@ -360,7 +360,14 @@ async function rollBack(repo: string, plan: AdrExportPlan, done: string[]): Prom
   for (const path of done.reverse()) {
     const edit = plan.files.find((f) => f.path === path)!;
     if (edit.kind === "create") await fs.rm(join(repo, path), { force: true }).catch(() => undefined);
-    else await writeFileAtomic(join(repo, path), edit.before ?? "").catch(() => undefined);
+    else {
+      // Restore the file that was written — the real path, as applyAdrPlan wrote it — never join(repo, path): for an
+      // ADR reached through a symlink that would replace the link with a copy and leave the real record changed.
+      const real = await resolveInside(repo, path);
+      if (!real) continue;
+      const mode = ((await fs.stat(real).catch(() => undefined))?.mode ?? 0o644) & 0o777;
+      await writeFileAtomic(real, edit.before ?? "", mode).catch(() => undefined);
+    }
   }
   for (const c of plan.files.filter((f) => f.kind === "create")) {
     const dir = dirname(join(repo, c.path));

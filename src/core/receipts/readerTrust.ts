@@ -117,3 +117,13 @@ export function pickTally(items: { trusted?: boolean; receipt?: Receipt }[]): { 
   }
   return { accepted, overridden, pending, untrusted, total: items.length };
 }
+
+/**
+ * The trusted receipts of the same question (same question_hash) made before `receipt`, newest first: what "What
+ * changed" compares against. A receipt that does not verify is never the "before" of a comparison.
+ */
+export function earlierTrustedReceipts<T extends { trusted?: boolean; receipt?: Receipt }>(items: T[], receipt: Receipt): T[] {
+  return trustedOnly(items)
+    .filter((e) => e.receipt && e.receipt.question_hash === receipt.question_hash && e.receipt.receipt_id !== receipt.receipt_id && e.receipt.created_at < receipt.created_at)
+    .sort((a, b) => b.receipt!.created_at.localeCompare(a.receipt!.created_at));
+}
