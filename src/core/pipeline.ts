@@ -249,7 +249,7 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
   const { repo, question } = validateRequest(req);
   const signal = req.signal ?? new AbortController().signal;
   // A folder git would treat as a repository it must not (bare-shaped, a git directory) is refused before any git
-  // runs; the check overlaps reading the learned weights (no git there).
+  // runs and before any answer; the check overlaps the steps that run no git (learned weights, turn cache, classify).
   const repoChecked = assertNormalRepo(repo, signal).catch((err: unknown) => {
     throw err instanceof UnsafeRepositoryError ? new DeliberationError(err.message, "bad-input") : err;
   });
@@ -257,7 +257,6 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
   const progress: ProgressListener = req.onProgress ?? (() => {});
   const recorder = new StageRecorder(progress, signal);
   const learned = req.learning === false ? undefined : await learnedWeightsFor(req, repo);
-  await repoChecked;
   const turn = resolveTurn(req, repo, question, signal, progress, recorder, learned);
 
   // Fast path first: no artifact's stats changed, so the stored receipt answers without re-mining or even reading
@@ -265,7 +264,10 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
   const entry = turn.useCache ? await readTurnCacheEntry(turn.cacheFile) : undefined;
   if (entry && (await fingerprintHolds(repo, entry.fingerprint))) {
     const hit = await cachedOutcome(repo, entry, turn.dirName, req.signingKey);
-    if (hit) return served(turn, hit);
+    if (hit) {
+      await repoChecked;
+      return served(turn, hit);
+    }
   }
 
   // An abstention is an outcome, not an error; `force` deliberates anyway and records the mismatch.
@@ -275,6 +277,7 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
     (c) => ({ status: "ok", count: 1, reason: `${c.class} (${c.confidence.toFixed(2)})` }),
     { announce: false },
   );
+  await repoChecked;
   if (classification.class !== "open-question" && !req.force) return { kind: "abstained", question, classification };
   await prepareReceiptsFolder(turn);
   const gathered = await gather(turn, entry);
