@@ -6,7 +6,7 @@ import { rmSync } from "node:fs";
 import { resolveConfig } from "../../src/core/config";
 import { normaliseStatus, parseAdr, statusFromFolder } from "../../src/core/internal/adr";
 import { discoverArtifacts } from "../../src/core/internal/discovery";
-import { runDocsExpert } from "../../src/core/internal/docsExpert";
+import { runDocsExpert, supersessionOf } from "../../src/core/internal/docsExpert";
 import { statusesFromIndexes, withIndexStatus } from "../../src/core/internal/indexStatus";
 import { buildRulesPlan } from "../../src/core/terms";
 import { createGitRepo } from "../helpers/gitRepo";
@@ -153,5 +153,31 @@ describe("ranking follows every status signal", () => {
     assert.equal(status.get("adr/0001-session-store.md"), "superseded");
     assert.equal(status.get("adr/0002-session-store-db.md"), "accepted");
     assert.ok(paths.indexOf("adr/0002-session-store-db.md") < paths.indexOf("adr/0001-session-store.md"), paths.join(", "));
+  });
+});
+
+describe("circular supersession", () => {
+  it("a loop of three records is broken at the link that points back in time, and the stage says so", async () => {
+    const repo = createGitRepo([
+      {
+        message: "records",
+        files: {
+          "adr/0001-cache-a.md": record("1. Cache in process", "Superseded by [2](0002-cache-b.md)", "An in-process cache."),
+          "adr/0002-cache-b.md": record("2. Cache in Redis", "Superseded by [3](0003-cache-c.md)", "A Redis cache."),
+          "adr/0003-cache-c.md": record("3. Cache at the edge", "Superseded by [1](0001-cache-a.md)", "An edge cache."),
+        },
+      },
+    ]);
+    dirs.push(repo);
+    const set = await discoverArtifacts(repo, config);
+    const { edges } = await supersessionOf(set);
+    assert.deepEqual(
+      edges.map(([old, repl]) => `${old} -> ${repl}`),
+      ["adr/0001-cache-a.md -> adr/0002-cache-b.md", "adr/0002-cache-b.md -> adr/0003-cache-c.md"],
+    );
+    const question = "Where should we cache responses?";
+    const r = await runDocsExpert({ question, plan: buildRulesPlan(question), config, artifacts: set, signal: new AbortController().signal });
+    assert.match(r.reason ?? "", /circular supersession among adr\/0001-cache-a\.md, adr\/0002-cache-b\.md, adr\/0003-cache-c\.md/);
+    assert.equal(r.items.find((i) => i.path_or_url === "adr/0003-cache-c.md")?.adr?.status !== "superseded", true, "the latest record stays in force");
   });
 });

@@ -74,7 +74,7 @@ export function sectionKey(heading: string): string | undefined {
   const h = heading
     .toLowerCase()
     .replace(/^\d+(\.\d+)*[.)]?\s+/, "")
-    .replace(/[:.]+$/, "")
+    .replace(/(?<![:.])[:.]+$/, "")
     .trim();
   for (const [name, re] of SECTION_PATTERNS) if (re.test(h)) return name;
   return undefined;
@@ -84,7 +84,7 @@ export function slug(s: string): string {
   return s
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
+    .replace(/^-+|(?<!-)-+$/g, "");
 }
 
 /** Maps free-form status text to the schema's enum. "Superseded by …" wins over any other word on the line. */
@@ -439,7 +439,7 @@ function references(rest: string): string[] {
     const lead = /^\s*(?:#|no\.?\s*)?(\d{1,6})\b/i.exec(plain);
     if (out.length === 0 && lead) out.push(lead[1]);
     // "Superseded by Use NATS for events": a title, resolved later only if an ADR has exactly that title.
-    const title = plain.replace(/^[\s"“'‘`]+|[\s"”'’`.,;:]+$/g, "");
+    const title = plain.replace(/^[\s"“'‘`]+|(?<![\s"”'’`.,;:])[\s"”'’`.,;:]+$/g, "");
     if (out.length === 0 && title && title.length <= 120 && /[a-z]/i.test(title)) out.push(`${TITLE_REF}${title}`);
   }
   return out;
@@ -474,7 +474,7 @@ export function chosenOption(line: string): string | undefined {
   const quoted = /^["“'‘]([^"”'’]+)["”'’]/.exec(rest);
   if (quoted) return quoted[1].trim();
   rest = rest.split(/,\s*because\b|\s+because\b|,\s/i)[0];
-  rest = rest.replace(/[.,;:]+$/, "").trim();
+  rest = rest.replace(/(?<![.,;:])[.,;:]+$/, "").trim();
   return rest || undefined;
 }
 

@@ -155,7 +155,7 @@ export async function runDocsExpert(ctx: DocsContext): Promise<ExpertResult> {
 
   const items = kept.map((s) => toEvidence(s, graph)).filter((i): i is EvidenceItem => i !== undefined);
   if (!items.length) return { status: "empty", reason: "no matched section had a citable line range", items: [] };
-  return { status: "ok", items };
+  return { status: "ok", items, ...(graph.cycles?.length ? { reason: graph.cycles.slice(0, 2).join("; ") } : {}) };
 }
 
 interface Prepared {
@@ -259,6 +259,8 @@ async function prepareAfresh(artifacts: ExpertContext["artifacts"], key: string,
   const stats = corpusStats(docs.map(statsText));
   // The graph is built from the full parses (back links are read from the text), then holds only their facts.
   const graph = { ...supersessionGraph(adrs), adrs: facts };
+  // Breaking a supersession loop can put a record back in force.
+  for (const [path, adr] of adrs) facts.get(path)!.status = adr.status;
   return { key, unsaved: true, units, graph, unitsByPath: unitsByPathOf(units), docs, stats };
 }
 
@@ -633,6 +635,8 @@ interface SupersessionGraph {
   /** "old\0new" for every link that was inferred rather than written down. */
   inferred: Set<string>;
   adrs: Map<string, AdrFacts>;
+  /** Circular supersession that was broken, one line each (reported in the stage status). */
+  cycles?: string[];
 }
 
 /**
@@ -672,8 +676,71 @@ function supersessionGraph(adrs: Map<string, ParsedAdr>): SupersessionGraph {
       }
     }
   }
+  const cycles = breakSupersessionCycles(supersededBy, supersedes, adrs);
   for (const [old, repl] of inferImplicitSupersession(adrs, supersededBy)) add(old, repl, true);
-  return { supersededBy, supersedes, inferred, adrs };
+  return { supersededBy, supersedes, inferred, adrs, ...(cycles.length ? { cycles } : {}) };
+}
+
+/**
+ * Longer loops (A → B → C → A) cannot all be true: in each, the links that say an earlier record replaced a later
+ * one are dropped (and if that leaves a loop, every link in it), so something in the loop stays in force.
+ */
+function breakSupersessionCycles(supersededBy: Map<string, Set<string>>, supersedes: Map<string, Set<string>>, adrs: Map<string, ParsedAdr>): string[] {
+  const notes: string[] = [];
+  const drop = (old: string, repl: string) => {
+    supersededBy.get(old)?.delete(repl);
+    supersedes.get(repl)?.delete(old);
+  };
+  for (let round = 0; round < 3; round++) {
+    const loops = stronglyConnected(supersededBy).filter((c) => c.length > 1);
+    if (!loops.length) break;
+    for (const loop of loops) {
+      const members = new Set(loop);
+      const edges = loop.flatMap((old) => [...(supersededBy.get(old) ?? [])].filter((r) => members.has(r)).map((r) => [old, r] as const));
+      const backwards = edges.filter(([old, repl]) => isLater(adrs.get(repl)!, adrs.get(old)!) !== true);
+      for (const [old, repl] of round < 2 && backwards.length < edges.length ? backwards : edges) {
+        drop(old, repl);
+        // A record "superseded" only by the link just dropped is back in force.
+        const adr = adrs.get(old)!;
+        if (adr.status === "superseded" && !supersededBy.get(old)?.size) adr.status = "unknown";
+      }
+      if (round === 0) notes.push(`circular supersession among ${loop.join(", ")}: links to an earlier record were ignored`);
+    }
+  }
+  return notes;
+}
+
+/** Tarjan's strongly connected components of the "superseded by" graph, each sorted, in a stable order. */
+function stronglyConnected(graph: Map<string, Set<string>>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const out: string[][] = [];
+  let next = 0;
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of [...(graph.get(v) ?? [])].sort()) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      for (let w = stack.pop()!; ; w = stack.pop()!) {
+        onStack.delete(w);
+        component.push(w);
+        if (w === v) break;
+      }
+      out.push(component.sort());
+    }
+  };
+  for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
+  return out;
 }
 
 /** A reversal in a title: the later decision removes, stops or replaces the earlier one's subject. */
