@@ -88,12 +88,12 @@ describe("git runs no repository-controlled program", () => {
     // from the index. Each used to run core.fsmonitor through `git ls-files`.
     const user = newCliUser();
     const env = { ...user.env, DELIBERATIVE_NO_BACKGROUND_INDEX: "1" };
-    const first = runCli([QUESTION, "--repo", repo, "--offline", "--json", "--force"], { env });
+    const first = runCli([QUESTION, "--repo", repo, "--offline", "--json", "--force", "--git-budget-ms", "30000"], { env });
     assert.equal(first.code, 0, first.stderr);
     const indexed = runCli(["index", "--repo", repo], { env });
     assert.equal(indexed.code, 0, indexed.stderr);
     assert.match(indexed.stdout, /indexed 6 commits/);
-    const second = runCli([QUESTION, "--repo", repo, "--offline", "--json", "--force", "--no-cache"], { env });
+    const second = runCli([QUESTION, "--repo", repo, "--offline", "--json", "--force", "--git-budget-ms", "30000", "--no-cache"], { env });
     assert.equal(second.code, 0, second.stderr);
     const { receipt } = receiptOf(repo, second.stdout);
     assert.equal(receipt.stages["internal:git"].status, "ok", JSON.stringify(receipt.stages["internal:git"]));
@@ -124,7 +124,7 @@ describe("the history index is confirmed before it is cited", () => {
     const file = JSON.parse(runCli(["index", "--repo", repo, "--status", "--json"], { env }).stdout).summary.file as string;
     tamper(file, SUBJECT, fake);
 
-    const r = runCli([QUESTION, "--repo", repo, "--offline", "--json", "--force"], { env });
+    const r = runCli([QUESTION, "--repo", repo, "--offline", "--json", "--force", "--git-budget-ms", "30000"], { env });
     assert.equal(r.code, 0, r.stderr);
     assert.ok(!r.stdout.includes(fake) && !r.stdout.includes(fake.slice(0, 7)), "the altered sha is not cited");
     const { payload, receipt } = receiptOf(repo, r.stdout);
