@@ -87,6 +87,9 @@ function decide(dir: string, result: { stdout: string } | { error: string }): Re
   if ("error" in result) {
     const e = result.error;
     if (/not a git repository/i.test(e) || /ENOENT/.test(e)) return { kind: "none" };
+    // A repository another user owns: git refuses every command there (safe.directory), so none of its config can
+    // run either; the folder is read like a plain one and the git stage says why it has no history.
+    if (/dubious ownership/i.test(e)) return { kind: "none" };
     if (/cannot use bare repository/i.test(e)) throw refuse("it is a git directory, or a folder shaped like a bare repository");
     if (/must be run in a work tree/i.test(e)) throw refuse("it is inside a git directory, not a work tree");
     throw refuse(e.split("\n").find((l) => l.trim())?.replace(/^fatal:\s*/, "").slice(0, 200));
