@@ -1,0 +1,133 @@
+// Decision-model extraction measured on hand labels (eval/decision-labels.json): reads each labelled record from
+// its bare mirror at the pinned sha, runs parseAdr + decisionModelOf, and scores chosen option, considered recall
+// and status against the labels. Run: MIRRORS=/work/.mirror node --import tsx eval/decisionModel.ts
+// The phrase match is lenient and independent of the extractor's own matching: case-insensitive, and a label
+// matches an extracted phrase when at least half of the label's content words occur in it.
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+import { parseAdr } from "../src/core/internal/adr";
+import { decisionModelOf, type DecisionRecord } from "../src/core/decisions";
+
+const LabelSchema = z.object({
+  repo: z.string(),
+  mirror: z.string(),
+  sha: z.string().regex(/^[0-9a-f]{40}$/),
+  corpus: z.enum(["dev", "test", "indep"]),
+  path: z.string(),
+  status: z.enum(["accepted", "proposed", "rejected", "deprecated", "superseded", "none"]),
+  chosen: z.string().nullable(),
+  considered: z.array(z.string()),
+});
+const LabelsFileSchema = z.object({ description: z.string(), records: z.array(LabelSchema).min(1) });
+type Label = z.infer<typeof LabelSchema>;
+
+export interface DecisionModelScore {
+  records: number;
+  repositories: number;
+  chosen_accuracy: number;
+  considered_recall: number;
+  status_accuracy: number;
+  /** Records from the dev corpus (eval/corpus.json) and from all other repositories, scored apart. */
+  dev: SplitScore;
+  other: SplitScore;
+  misses: string[];
+}
+interface SplitScore {
+  records: number;
+  chosen_accuracy: number;
+  considered_recall: number;
+  status_accuracy: number;
+}
+
+const LABELS = join(fileURLToPath(new URL(".", import.meta.url)), "decision-labels.json");
+const STOP = new Set(["a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "with", "by", "as", "at", "is", "are", "be", "it", "we", "use", "using"]);
+
+function words(s: string): string[] {
+  return s
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w && !STOP.has(w))
+    .map((w) => (w.length > 5 && w.endsWith("ing") ? w.slice(0, -3) : w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w));
+}
+
+/** At least half of the label's content words occur in the extracted phrase. */
+export function phraseMatches(label: string, extracted: string): boolean {
+  const want = [...new Set(words(label))];
+  if (want.length === 0) return label.trim().toLowerCase() === extracted.trim().toLowerCase();
+  const have = new Set(words(extracted));
+  return want.filter((w) => have.has(w)).length * 2 >= want.length;
+}
+
+function statusOf(m: DecisionRecord): Label["status"] {
+  return m.status === "unknown" ? "none" : m.status;
+}
+
+function score(labels: Label[], models: Map<Label, DecisionRecord | Error>, misses: string[]): SplitScore {
+  let chosenRight = 0;
+  let statusRight = 0;
+  let consideredFound = 0;
+  let consideredTotal = 0;
+  for (const l of labels) {
+    const m = models.get(l)!;
+    const where = `${l.repo}:${l.path}`;
+    if (m instanceof Error) {
+      misses.push(`${where}: failed: ${m.message}`);
+      consideredTotal += l.considered.length;
+      continue;
+    }
+    const got = m.chosen?.name ?? null;
+    const chosenOk = l.chosen === null ? got === null : got !== null && phraseMatches(l.chosen, got);
+    if (chosenOk) chosenRight++;
+    else misses.push(`${where}: chosen: labelled ${JSON.stringify(l.chosen)}, read ${JSON.stringify(got)}`);
+    if (statusOf(m) === l.status) statusRight++;
+    else misses.push(`${where}: status: labelled ${l.status}, read ${m.status} (${m.status_display})`);
+    for (const c of l.considered) {
+      consideredTotal++;
+      if (m.considered.some((o) => phraseMatches(c, o.name))) consideredFound++;
+      else misses.push(`${where}: considered option not read: ${JSON.stringify(c)}`);
+    }
+  }
+  const n = labels.length;
+  return {
+    records: n,
+    chosen_accuracy: n ? chosenRight / n : 0,
+    considered_recall: consideredTotal ? consideredFound / consideredTotal : 1,
+    status_accuracy: n ? statusRight / n : 0,
+  };
+}
+
+/** Scores the decision model on the labelled records read from `mirrors` (a folder of <owner>+<name>/repo). */
+export function scoreDecisionModel(mirrors: string): DecisionModelScore {
+  const labels = LabelsFileSchema.parse(JSON.parse(readFileSync(LABELS, "utf8"))).records;
+  const models = new Map<Label, DecisionRecord | Error>();
+  for (const l of labels) {
+    try {
+      const text = execFileSync("git", ["-C", join(mirrors, l.mirror, "repo"), "show", `${l.sha}:${l.path}`], { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 });
+      models.set(l, decisionModelOf(parseAdr(l.path, text)));
+    } catch (err) {
+      models.set(l, err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+  const misses: string[] = [];
+  const all = score(labels, models, misses);
+  const dev = score(labels.filter((l) => l.corpus === "dev"), models, []);
+  const other = score(labels.filter((l) => l.corpus !== "dev"), models, []);
+  return { ...all, repositories: new Set(labels.map((l) => l.repo)).size, dev, other, misses };
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const s = scoreDecisionModel(process.env.MIRRORS ?? "/work/.mirror");
+  console.log(`Decision model on ${s.records} hand-labelled records from ${s.repositories} repositories`);
+  console.log(`  chosen option right  ${pct(s.chosen_accuracy)}   (target >= 90%)`);
+  console.log(`  considered recall    ${pct(s.considered_recall)}   (target >= 85%)`);
+  console.log(`  status right         ${pct(s.status_accuracy)}   (target >= 95%)`);
+  for (const [name, split] of [["dev-corpus repos", s.dev], ["other repos", s.other]] as const) {
+    console.log(`  ${name} (${split.records}): chosen ${pct(split.chosen_accuracy)}, considered ${pct(split.considered_recall)}, status ${pct(split.status_accuracy)}`);
+  }
+  if (s.misses.length) console.log(`Misses (${s.misses.length}):\n  ${s.misses.join("\n  ")}`);
+}

@@ -1,0 +1,401 @@
+// Where a record's options are read: the considered options, the chosen one and each rejected one with its reason
+// and line range. Sources, in order of trust:
+//   1. an explicit "Chosen option: X" line (MADR; also "Chose option:", "Selected option:"),
+//   2. an option marked "(Decided)" / "(chosen)" in its heading or list item,
+//   3. the decision section naming a considered option ("we are sticking with option (A) Do Nothing",
+//      "It has been decided to pursue Option 2", "### A) No prefixes"),
+//   4. Nygard decision prose ("We will use X", "Use X.", "It was decided that X", "X will be implemented"),
+// and for considered options: MADR "Considered Options" (bullets, or one heading per option, or groups of
+// bullets under sub-headings) and alternatives sections under any of their names (ALTERNATIVES_HEADING).
+import type { LineRange } from "../schemas";
+import type { ParsedAdr } from "../internal/adr";
+import { stripInline, type MarkdownSection } from "../internal/markdown";
+import { MAX_SENTENCE_CHARS, readDecisionSentence, sentencesIn, type LocatedSentence } from "./prose";
+
+export type OptionSource = "considered-options" | "alternatives" | "proposal";
+export type ChosenHow = "chosen-option-line" | "decided-marker" | "outcome-names-option" | "decision-prose";
+
+export interface ConsideredOption {
+  name: string;
+  range: LineRange;
+  source: OptionSource;
+  /** The label the record gives it ("A", "2", "B1"), when it has one; "Option 2" in the decision resolves by it. */
+  ref?: string;
+}
+export interface ChosenOption {
+  name: string;
+  range: LineRange;
+  how: ChosenHow;
+  /** Index into the considered options when the chosen one is among them. */
+  considered_index?: number;
+}
+export interface RejectedOption {
+  name: string;
+  /** Why, in the record's words, when it gives a reason. */
+  reason?: string;
+  range: LineRange;
+}
+export interface OptionsReading {
+  considered: ConsideredOption[];
+  chosen?: ChosenOption;
+  rejected: RejectedOption[];
+  /** What was not understood, in plain words. */
+  notes: string[];
+}
+
+/** At most this many items are read from one options list; a longer list is cut and the model says so. */
+export const MAX_LIST_ITEMS = 200;
+
+/** Headings of sections that list the options a record weighed, other than the one it took. */
+export const ALTERNATIVES_HEADING =
+  /^(?:(?:other|rejected|discarded|the)\s+)?(?:alternatives?|alternative (?:solutions|approaches|designs)|options)(?:\s+(?:considered|explored|evaluated|discarded|rejected))?$|^considered (?:alternatives|actions|approaches|solutions)$|^roads? not taken$|^(?:the )?option graveyard$|^rejected (?:options|approaches|ideas)$/;
+/** Headings of sections that state what was decided or proposed. */
+const DECISION_HEADING =
+  /^(?:the |our )?(?:decisions?|decision outcome|outcome|resolution|recommendation)(?:\s+(?:and|&)\s+\w+)?$|^(?:internal |our |the )?(?:proposal|proposed (?:solution|design|approach|change|decision)|solution|approach)$/;
+
+/** Heading text as a key: no numbering, anchors, trailing colon or emphasis. */
+export function headingKey(heading: string): string {
+  return stripInline(heading)
+    .replace(/\{#[^}]*\}/g, "")
+    .toLowerCase()
+    .replace(/^\d+(?:\.\d+)*[.)]?\s+/, "")
+    .replace(/[:.]+$/, "")
+    .trim();
+}
+
+const STOP = new Set([
+  "a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "with", "by", "as", "at", "is", "are", "be", "it", "its",
+  "we", "our", "use", "using", "option", "via", "from", "into", "that", "this", "all", "only", "do", "not", "no",
+]);
+
+/** Content words of a phrase, lightly stemmed ("streaming" and "streams" both give "stream"). */
+export function contentWordsOf(phrase: string): string[] {
+  const out: string[] = [];
+  for (const w of stripInline(phrase.slice(0, MAX_SENTENCE_CHARS)).toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    if (!w || STOP.has(w)) continue;
+    out.push(stem(w));
+  }
+  return out;
+}
+
+function stem(w: string): string {
+  if (w.length > 5 && w.endsWith("ing")) return w.slice(0, -3);
+  if (w.length > 4 && w.endsWith("ies")) return `${w.slice(0, -3)}y`;
+  if (w.length > 4 && w.endsWith("ed")) return w.slice(0, -2);
+  if (w.length > 3 && w.endsWith("s") && !w.endsWith("ss")) return w.slice(0, -1);
+  return w;
+}
+
+/** Share of `phrase`'s content words that occur in `text` (0 when the phrase has none). */
+export function coverage(phrase: string, text: string): number {
+  const want = [...new Set(contentWordsOf(phrase))];
+  if (want.length === 0) return 0;
+  const have = new Set(contentWordsOf(text));
+  return want.filter((w) => have.has(w)).length / want.length;
+}
+
+/** "Option 2: X", "(A) X", "A) X", "A2: X", "1. X" → the label and the rest. */
+function splitRef(text: string): { ref?: string; rest: string } {
+  const m =
+    /^(?:option|alternative|variant|approach|solution)\s+([A-Za-z]?\d{0,2}[A-Za-z]?)\s*[:.)–—-]\s*(.+)$/i.exec(text) ??
+    /^\(([A-Za-z]\d{0,2}|\d{1,2})\)\s*[:.–—-]?\s*(.+)$/.exec(text) ??
+    /^([A-Z]\d{0,2}|\d{1,2})\s*[:.)]\s+(.+)$/.exec(text);
+  return m && m[1] ? { ref: m[1].toUpperCase(), rest: m[2] } : { rest: text };
+}
+
+const DECIDED_MARK = /\s*(?:\((?:decided|chosen|selected|accepted|preferred)\)|\[(?:decided|chosen|selected)\]|[\u2705\u2714]\ufe0f?)\s*/i;
+
+/** An option as written → its name: links and emphasis stripped, label, decided mark and description removed. */
+export function optionName(written: string): { name: string; ref?: string; decided: boolean } {
+  let text = stripInline(written.slice(0, MAX_SENTENCE_CHARS)).replace(/\{#[^}]*\}/g, "").trim();
+  const decided = DECIDED_MARK.test(text);
+  text = text.replace(DECIDED_MARK, " ").trim();
+  const { ref, rest } = splitRef(text);
+  text = rest.replace(/^[*_]+|[*_]+$/g, "").trim();
+  // "Formless – No conventions for …", "Log4brains: architecture knowledge base": keep the name before the gloss.
+  const gloss = /\s[–—-]\s|:\s/.exec(text);
+  if (gloss && gloss.index > 0) {
+    const head = text.slice(0, gloss.index).trim();
+    if (head.split(/\s+/).length <= 8 && /[a-z0-9]/i.test(head)) text = head;
+  }
+  text = text.replace(/(?<![.,;:])[.,;:]+$/, "").trim();
+  return { name: text, ...(ref ? { ref } : {}), decided };
+}
+
+interface ListItem {
+  text: string;
+  line: number;
+  indent: number;
+}
+
+/** List items between two lines, outside code fences, with their indent. */
+function listItems(lines: string[], from: number, to: number): ListItem[] {
+  const items: ListItem[] = [];
+  let inFence = false;
+  for (let n = from; n <= to && items.length < MAX_LIST_ITEMS; n++) {
+    const line = (lines[n - 1] ?? "").slice(0, MAX_SENTENCE_CHARS * 2);
+    if (/^ {0,3}(`{3,}|~{3,})/.test(line)) inFence = !inFence;
+    if (inFence) continue;
+    const m = /^(\s*)(?:[-*+]|\d{1,3}[.)])\s+(.*)$/.exec(line);
+    if (m && m[2].trim()) items.push({ text: m[2].trim(), line: n, indent: m[1].replace(/\t/g, "    ").length });
+  }
+  return items;
+}
+
+/** Items at the shallowest indent; when those are only questions or group labels, the items one level down. */
+function optionItems(items: ListItem[]): ListItem[] {
+  if (items.length === 0) return [];
+  const base = Math.min(...items.map((i) => i.indent));
+  const top = items.filter((i) => i.indent === base);
+  const nested = items.filter((i) => i.indent > base);
+  const groups = top.every((i) => /\?\s*$/.test(stripInline(i.text)) || /:\s*$/.test(stripInline(i.text)));
+  if (groups && nested.length > 0) {
+    const next = Math.min(...nested.map((i) => i.indent));
+    return nested.filter((i) => i.indent === next);
+  }
+  return top;
+}
+
+/** A list that argues (pros and cons, long sentences) rather than names options. */
+function looksLikeArguments(items: ListItem[]): boolean {
+  return items.some((i) => /^(?:good|bad|pro|con|neutral)s?\b/i.test(stripInline(i.text)) || stripInline(i.text).split(/\s+/).length > 14);
+}
+
+/** The options a section lists: its own list items, or one per sub-heading (or per item under group sub-headings). */
+function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource): ConsideredOption[] {
+  const { lines, sections } = parsed.doc;
+  const sec = sections[index];
+  const out: ConsideredOption[] = [];
+  const push = (written: string, range: LineRange) => {
+    const { name, ref } = optionName(written);
+    if (name && /[\p{L}\p{N}]/u.test(name)) out.push({ name, range, source, ...(ref ? { ref } : {}) });
+  };
+  const own = optionItems(listItems(lines, sec.start + 1, sec.contentEnd));
+  const children = sections.map((s, i) => ({ s, i })).filter(({ s }) => s.parent === index && s.level > 0);
+  if (own.length > 0 && !looksLikeArguments(own)) {
+    for (const item of own) push(item.text, { start: item.line, end: item.line });
+    if (children.length === 0) return out;
+  }
+  for (const { s, i } of children) {
+    const items = optionItems(listItems(lines, s.start + 1, s.contentEnd));
+    const grandchildren = sections.some((g) => g.parent === i);
+    const isGroup = !splitRef(stripInline(s.heading)).ref && ((items.length >= 2 && !looksLikeArguments(items)) || grandchildren);
+    if (isGroup && items.length >= 2 && !looksLikeArguments(items)) for (const item of items) push(item.text, { start: item.line, end: item.line });
+    else if (isGroup && grandchildren) out.push(...optionsInSection(parsed, i, source));
+    else push(s.heading, { start: s.start, end: s.end });
+  }
+  return out;
+}
+
+function sectionIndexes(parsed: ParsedAdr, test: (key: string, name: string, s: MarkdownSection) => boolean): number[] {
+  const out: number[] = [];
+  parsed.doc.sections.forEach((s, i) => {
+    if (s.level > 0 && test(headingKey(s.heading), parsed.section_names[i] ?? "", s)) out.push(i);
+  });
+  return out;
+}
+
+/** Line of an explicit "Chosen option: X" (or "Chose option:", "Selected option:", "Decision: option X"). */
+const CHOSEN_LINE = /\b(?:chosen|chose|selected|preferred|picked)\s+(?:option|alternative|solution|approach)\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.+)$/i;
+
+function chosenFromLine(line: string): string | undefined {
+  const m = CHOSEN_LINE.exec(line.slice(0, MAX_SENTENCE_CHARS * 2));
+  if (!m) return undefined;
+  const rest = stripInline(m[1]).trim();
+  const quoted = /^["“'‘]([^"”'’]+)["”'’]/.exec(rest);
+  if (quoted) return quoted[1].trim();
+  const name = rest.split(/,\s*because\b|\s+because\b|,\s/i)[0].replace(/(?<![.,;:])[.,;:]+$/, "").trim();
+  return name || undefined;
+}
+
+/** The considered option a phrase names: the best-covered one, when it is covered well enough. */
+function matchOption(phrase: string, considered: ConsideredOption[], threshold: number): number | undefined {
+  let best = -1;
+  let bestScore = 0;
+  considered.forEach((o, i) => {
+    // Either the phrase covers the option's name or the option's name covers the phrase.
+    const score = Math.max(coverage(o.name, phrase), coverage(phrase, o.name) * 0.95);
+    if (score > bestScore) {
+      bestScore = score;
+      best = i;
+    }
+  });
+  return best >= 0 && bestScore >= threshold ? best : undefined;
+}
+
+/** "option (B)", "Option 2", "option B1", "A2:" in a sentence → the considered option with that label. */
+function optionByRef(sentence: string, considered: ConsideredOption[]): number | undefined {
+  const refs = considered.map((o) => o.ref).filter(Boolean);
+  if (refs.length === 0) return undefined;
+  const m =
+    /\boption\s*\(?([A-Za-z]?\d{0,2}[A-Za-z]?)\)?(?![\w-])/i.exec(sentence) ??
+    /^\(?([A-Z]\d{0,2}|\d{1,2})\)?\s*[:.)]\s/.exec(sentence) ??
+    /\(([A-Z]\d{0,2})\)/.exec(sentence);
+  if (!m || !m[1]) return undefined;
+  const ref = m[1].toUpperCase();
+  const i = considered.findIndex((o) => o.ref === ref);
+  return i >= 0 ? i : undefined;
+}
+
+const NEGATIVE_CUE = /\b(?:rejected|not (?:selected|chosen|pursued|adopted|feasible|viable)|discarded|ruled out|dismissed|decided against|was dropped|no longer|too (?:complex|slow|expensive|costly|heavy)|instead of|rather than|doesn't|does not|won't)\b/i;
+
+/** Options, chosen, rejected for one parsed record. */
+export function readOptions(parsed: ParsedAdr): OptionsReading {
+  const notes: string[] = [];
+  const { lines, sections } = parsed.doc;
+
+  // Considered options: MADR section(s), then alternatives sections under any of their names.
+  const consideredIdx = sectionIndexes(parsed, (key, name) => name === "considered-options" || /^(?:considered options|options considered|options)$/.test(key));
+  const alternativesIdx = sectionIndexes(parsed, (key) => ALTERNATIVES_HEADING.test(key)).filter((i) => !consideredIdx.includes(i));
+  const considered: ConsideredOption[] = [];
+  const seen = new Set<string>();
+  const add = (o: ConsideredOption) => {
+    const key = contentWordsOf(o.name).join(" ") || o.name.toLowerCase();
+    if (seen.has(key)) return;
+    seen.add(key);
+    considered.push(o);
+  };
+  // A section nested in another one already read is not read twice.
+  const read = new Set<number>();
+  const isInside = (i: number) => {
+    for (let p = sections[i].parent; p !== undefined; p = sections[p].parent) if (read.has(p)) return true;
+    return false;
+  };
+  for (const i of consideredIdx) if (!isInside(i)) (read.add(i), optionsInSection(parsed, i, "considered-options").forEach(add));
+  for (const i of alternativesIdx) if (!isInside(i)) (read.add(i), optionsInSection(parsed, i, "alternatives").forEach(add));
+  if (considered.length >= MAX_LIST_ITEMS) notes.push(`options lists longer than ${MAX_LIST_ITEMS} items were read only to item ${MAX_LIST_ITEMS}`);
+
+  // Decision text: every decision section (own and nested content), in document order.
+  const decisionIdx = sectionIndexes(parsed, (key, name) => name === "decision" || name === "decision-outcome" || DECISION_HEADING.test(key)).filter(
+    (i) => !consideredIdx.includes(i) && !alternativesIdx.includes(i),
+  );
+  const decisionSentences: LocatedSentence[] = [];
+  for (const i of decisionIdx) {
+    const s = sections[i];
+    if (decisionIdx.some((j) => j !== i && isAncestor(sections, j, i))) continue;
+    decisionSentences.push(...sentencesIn(lines, s.start + 1, s.end, 80));
+  }
+
+  let chosen: ChosenOption | undefined;
+  const rejectedBy = new Map<number, { reason: string; range: LineRange }>();
+  const proseRejected: RejectedOption[] = [];
+
+  // 1. An explicit "Chosen option:" line, in the outcome first, then anywhere.
+  const explicit = findChosenLine(parsed, decisionIdx);
+  if (explicit) {
+    const i = matchOption(explicit.name, considered, 0.5);
+    chosen = i !== undefined
+      ? { name: considered[i].name, range: explicit.range, how: "chosen-option-line", considered_index: i }
+      : { name: explicit.name, range: explicit.range, how: "chosen-option-line" };
+  }
+  // 2. An option marked "(Decided)" in its heading or list item.
+  if (!chosen) {
+    for (let n = 1; n <= lines.length && !chosen; n++) {
+      const line = lines[n - 1].slice(0, MAX_SENTENCE_CHARS * 2);
+      if (!DECIDED_MARK.test(stripInline(line)) || !/^\s*(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s)/.test(line)) continue;
+      const { name } = optionName(line.replace(/^\s*(?:#{1,6}|[-*+]|\d{1,3}[.)])\s+/, ""));
+      const i = matchOption(name, considered, 0.8);
+      if (i !== undefined) chosen = { name: considered[i].name, range: { start: n, end: n }, how: "decided-marker", considered_index: i };
+    }
+  }
+  // 3 and 4. The decision text: an option it names or refers to, else what its prose commits to.
+  for (const s of decisionSentences) {
+    const negative = NEGATIVE_CUE.test(s.text);
+    const named = optionByRef(s.text, considered) ?? (considered.length > 0 ? matchOption(s.text, considered, 0.6) : undefined);
+    const prose = readDecisionSentence(s.text);
+    if (named !== undefined && negative && !(chosen?.considered_index === named)) {
+      if (!rejectedBy.has(named) && !proseChoosesOther(prose, considered, named)) rejectedBy.set(named, { reason: s.text, range: { start: s.start, end: s.end } });
+    }
+    for (const r of prose.rejected) {
+      const i = considered.length > 0 ? matchOption(r, considered, 0.6) : undefined;
+      if (i !== undefined) {
+        if (!rejectedBy.has(i)) rejectedBy.set(i, { reason: s.text, range: { start: s.start, end: s.end } });
+      } else proseRejected.push({ name: r, reason: s.text, range: { start: s.start, end: s.end } });
+    }
+    if (chosen) continue;
+    if (named !== undefined && !negative) {
+      chosen = { name: considered[named].name, range: { start: s.start, end: s.end }, how: "outcome-names-option", considered_index: named };
+      continue;
+    }
+    if (prose.chosen) {
+      const i = considered.length > 0 ? matchOption(prose.chosen, considered, 0.6) : undefined;
+      chosen = i !== undefined
+        ? { name: considered[i].name, range: { start: s.start, end: s.end }, how: "decision-prose", considered_index: i }
+        : { name: prose.chosen, range: { start: s.start, end: s.end }, how: "decision-prose" };
+    }
+  }
+  // An RFC without a decision section states its proposal up front: "This RFC proposes X".
+  if (!chosen && decisionIdx.length === 0) {
+    const first = sections.find((s) => s.level <= 1);
+    if (first) {
+      for (const s of sentencesIn(lines, first.start + (first.level === 0 ? 0 : 1), first.contentEnd, 6)) {
+        const prose = readDecisionSentence(s.text);
+        if (prose.chosen && prose.cue === "this record proposes") {
+          chosen = { name: prose.chosen, range: { start: s.start, end: s.end }, how: "decision-prose" };
+          break;
+        }
+      }
+    }
+  }
+
+  // A proposal weighed only against "Alternatives" is itself one of the considered options.
+  if (chosen && chosen.considered_index === undefined && considered.length > 0 && considered.every((o) => o.source === "alternatives")) {
+    considered.unshift({ name: chosen.name, range: chosen.range, source: "proposal" });
+    rejectedBy.forEach((v, k) => (rejectedBy.delete(k), rejectedBy.set(k + 1, v)));
+    chosen.considered_index = 0;
+  }
+
+  // Rejected: every considered option but the chosen one (alternatives sections are rejected by name), with the
+  // reason the decision text gives, else the option's first con.
+  const rejected: RejectedOption[] = [];
+  considered.forEach((o, i) => {
+    if (i === chosen?.considered_index) return;
+    if (!chosen && o.source !== "alternatives" && !rejectedBy.has(i)) return;
+    const why = rejectedBy.get(i);
+    const reason = why?.reason ?? firstCon(parsed, o.name);
+    rejected.push({ name: o.name, ...(reason ? { reason } : {}), range: why?.range ?? o.range });
+  });
+  for (const r of proseRejected) if (!rejected.some((x) => coverage(r.name, x.name) >= 0.6)) rejected.push(r);
+
+  if (decisionIdx.length > 0 && !chosen) notes.push("the decision section names no option");
+  if (decisionIdx.length === 0 && !chosen) notes.push("no decision section and no chosen option line");
+  return { considered, ...(chosen ? { chosen } : {}), rejected, notes };
+}
+
+function proseChoosesOther(prose: { chosen?: string }, considered: ConsideredOption[], named: number): boolean {
+  if (!prose.chosen) return false;
+  const i = matchOption(prose.chosen, considered, 0.6);
+  return i !== undefined && i !== named;
+}
+
+function isAncestor(sections: MarkdownSection[], ancestor: number, i: number): boolean {
+  for (let p = sections[i].parent; p !== undefined; p = sections[p].parent) if (p === ancestor) return true;
+  return false;
+}
+
+function findChosenLine(parsed: ParsedAdr, decisionIdx: number[]): { name: string; range: LineRange } | undefined {
+  const { lines, sections } = parsed.doc;
+  const scan = (from: number, to: number) => {
+    let inFence = false;
+    for (let n = from; n <= to; n++) {
+      if (/^ {0,3}(`{3,}|~{3,})/.test(lines[n - 1])) inFence = !inFence;
+      if (inFence) continue;
+      const name = chosenFromLine(lines[n - 1]);
+      if (name) return { name, range: { start: n, end: n } };
+    }
+    return undefined;
+  };
+  for (const i of decisionIdx) {
+    const hit = scan(sections[i].start + 1, sections[i].end);
+    if (hit) return hit;
+  }
+  return scan(1, lines.length);
+}
+
+/** The first "Bad, because …" of an option's pros-and-cons subsection, as its reason. */
+function firstCon(parsed: ParsedAdr, name: string): string | undefined {
+  const key = Object.keys(parsed.option_sections).find((k) => coverage(name, k) >= 0.8 || coverage(k, name) >= 0.8);
+  const con = key ? parsed.option_sections[key].cons[0] : undefined;
+  if (!con) return undefined;
+  return stripInline(parsed.doc.lines[con.start - 1].replace(/^\s*[-*+]\s+/, "")).slice(0, MAX_SENTENCE_CHARS).trim() || undefined;
+}

@@ -1,0 +1,237 @@
+// Nygard-style decision prose: what a sentence such as "We will use X", "Use X.", "It was decided that X",
+// "X will be implemented", "We will not use Y", "instead of Z" or "rather than Z" commits to or turns down.
+// Linear time by construction: every sentence is cut to MAX_SENTENCE_CHARS before anything reads it, and the reader
+// walks the sentence's words with fixed-length look-aheads instead of regular expressions with nested quantifiers.
+import { stripInline } from "../internal/markdown";
+
+/** Longer sentences are cut here before any pattern runs (a decision sentence is rarely longer). */
+export const MAX_SENTENCE_CHARS = 400;
+/** A phrase read from prose keeps at most this many words. */
+export const MAX_PHRASE_WORDS = 12;
+
+export interface ProseReading {
+  /** What the sentence adopts ("Architecture Decision Records", "decommission the CLI Tool"). */
+  chosen?: string;
+  /** What it turns down ("We will not use X", "instead of X", "rather than X", "decided against X"). */
+  rejected: string[];
+  /** Which phrasing it matched, for the model's "how". */
+  cue?: string;
+}
+
+const MODALS = new Set(["will", "shall", "should", "must", "'ll", "would"]);
+/** Verbs whose object is the option itself: "We will use X" chooses X. */
+const CHOOSE_VERBS = new Set(["use", "adopt", "choose", "select", "pick", "employ", "utilise", "utilize", "pursue", "prefer", "favour", "favor", "take"]);
+/** Imperatives that open a decision ("Use X.", "Implement delegation", "Remove the substack"). */
+const IMPERATIVES = new Set([
+  "use", "adopt", "implement", "introduce", "create", "build", "change", "remove", "add", "migrate", "switch", "move",
+  "keep", "reuse", "replace", "prefer", "deploy", "enable", "disable", "decommission", "extract", "support", "follow",
+  "apply", "accept", "make", "maintain", "reintroduce", "store", "run", "provide", "offer", "ship", "go", "stop",
+  "drop", "retire", "split", "merge", "standardise", "standardize", "consolidate", "separate", "convert", "rename",
+]);
+const PASSIVE_VERBS = new Set(["used", "adopted", "implemented", "introduced", "chosen", "selected", "preferred", "refactored", "built", "created", "added", "deployed", "kept", "deposited", "replaced", "removed", "retained", "shipped"]);
+const DECIDE_WORDS = new Set(["decided", "decide", "agreed", "agree", "chose", "choose", "opted", "opt", "resolved", "elected"]);
+/** Words that end the phrase a cue introduces: a reason or a qualification starts there. */
+const PHRASE_END = new Set(["because", "since", "as", "so", "which", "where", "while", "when", "whereby", "due", "given", "until", "unless", "although", "though", "but", "however", "thus", "hence", "instead", "rather", "except"]);
+
+/** A sentence and the lines of the paragraph or list item it came from. */
+export interface LocatedSentence {
+  text: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * Sentences of lines `from..to` (1-based, inclusive) of a markdown document: paragraphs and list items are split
+ * into sentences, headings become one sentence each (an outcome may be a heading: "### A) No prefixes"), code
+ * fences, tables and HTML comments are skipped. Every sentence is capped at MAX_SENTENCE_CHARS.
+ */
+export function sentencesIn(lines: string[], from: number, to: number, limit = 60): LocatedSentence[] {
+  const out: LocatedSentence[] = [];
+  let paragraph = "";
+  let paraStart = 0;
+  let paraEnd = 0;
+  const flush = () => {
+    if (paragraph.trim()) for (const text of splitSentences(paragraph)) out.push({ text, start: paraStart, end: paraEnd });
+    paragraph = "";
+  };
+  let inFence = false;
+  for (let n = from; n <= to && out.length < limit; n++) {
+    const raw = lines[n - 1] ?? "";
+    if (/^ {0,3}(`{3,}|~{3,})/.test(raw)) {
+      inFence = !inFence;
+      flush();
+      continue;
+    }
+    if (inFence) continue;
+    const line = raw.length > MAX_SENTENCE_CHARS * 4 ? raw.slice(0, MAX_SENTENCE_CHARS * 4) : raw;
+    const heading = /^ {0,3}#{1,6}[ \t]+(.*)$/.exec(line);
+    if (heading) {
+      flush();
+      const text = stripInline(heading[1]).replace(/\{#[^}]*\}/g, "").trim().slice(0, MAX_SENTENCE_CHARS);
+      if (text) out.push({ text, start: n, end: n });
+      continue;
+    }
+    if (!line.trim() || /^\s*\|/.test(line) || /^\s*<!--/.test(line)) {
+      flush();
+      continue;
+    }
+    const item = /^\s*(?:[-*+]|\d{1,3}[.)])\s+(.*)$/.exec(line);
+    if (item) {
+      flush();
+      paragraph = item[1];
+      paraStart = paraEnd = n;
+      continue;
+    }
+    if (!paragraph) paraStart = n;
+    paragraph += (paragraph ? " " : "") + line.trim();
+    paraEnd = n;
+  }
+  flush();
+  return out.slice(0, limit);
+}
+
+function splitSentences(paragraph: string): string[] {
+  const plain = stripInline(paragraph.slice(0, MAX_SENTENCE_CHARS * 4)).replace(/\s+/g, " ").trim();
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 0; i < plain.length; i++) {
+    const c = plain[i];
+    // A sentence ends at . ! ? followed by a space and a capital; "e.g." and "v2.1" do not end one.
+    if ((c === "." || c === "!" || c === "?") && plain[i + 1] === " " && /[A-Z"“(]/.test(plain[i + 2] ?? "") && !/\b(?:e\.g|i\.e|etc|vs|cf)$/i.test(plain.slice(Math.max(0, i - 4), i))) {
+      out.push(plain.slice(start, i + 1).trim());
+      start = i + 2;
+    }
+  }
+  if (start < plain.length) out.push(plain.slice(start).trim());
+  return out.filter(Boolean).map((s) => s.slice(0, MAX_SENTENCE_CHARS));
+}
+
+/** Words with their original spelling, punctuation kept attached so phrases can stop at a comma. */
+function tokens(sentence: string): string[] {
+  return sentence.slice(0, MAX_SENTENCE_CHARS).split(/\s+/).filter(Boolean);
+}
+
+const bare = (t: string) => t.toLowerCase().replace(/^[^\w']+|[^\w']+$/g, "");
+
+/**
+ * The phrase from token `from`: up to a reason word, punctuation that closes a clause, or MAX_PHRASE_WORDS words.
+ * "instead of X" / "rather than X" inside it is cut off and returned as a rejected phrase.
+ */
+function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: string[] } {
+  const words: string[] = [];
+  const rejected: string[] = [];
+  for (let i = from; i < toks.length && words.length < MAX_PHRASE_WORDS; i++) {
+    const w = bare(toks[i]);
+    if ((w === "instead" && bare(toks[i + 1] ?? "") === "of") || (w === "rather" && bare(toks[i + 1] ?? "") === "than")) {
+      const r = phraseFrom(toks, i + 2).phrase;
+      if (r) rejected.push(r);
+      break;
+    }
+    if (words.length > 0 && PHRASE_END.has(w)) break;
+    if (words.length > 0 && (w === "to" || w === "for" || w === "in") && /^(?:order|ensure|allow|make|avoid|enable|support|reduce|improve|help)$/.test(bare(toks[i + 1] ?? ""))) break;
+    const t = toks[i];
+    const closes = /[,;:)]$|[.!?]$/.test(t) && !/^(?:e\.g\.|i\.e\.)$/i.test(t);
+    const opens = t.includes("(") && !t.includes(")");
+    if (opens && words.length > 0) break;
+    words.push(t.replace(/[,;:.!?]+$/, "").replace(/^\(/, ""));
+    if (closes) break;
+  }
+  const phrase = tidy(words.join(" "));
+  return { phrase: phrase && /[a-z0-9]/i.test(phrase) ? phrase : undefined, rejected };
+}
+
+const LEADING_FILLER = /^(?:the|a|an|to|using|use)\s+/i;
+
+function tidy(s: string): string {
+  let t = s;
+  for (let i = 0; i < 3 && LEADING_FILLER.test(t); i++) t = t.replace(LEADING_FILLER, "");
+  return t.replace(/["“”'‘’`*_]+/g, (q) => (q === "'" ? q : "")).replace(/\s+/g, " ").trim();
+}
+
+/** Reads one sentence. Returns no chosen phrase when the sentence is not a commitment. */
+export function readDecisionSentence(sentence: string): ProseReading {
+  const toks = tokens(stripInline(sentence));
+  const low = toks.map(bare);
+  const rejected: string[] = [];
+  const take = (from: number, cue: string, verbIndex?: number): ProseReading => {
+    const keepVerb = verbIndex !== undefined && !CHOOSE_VERBS.has(low[verbIndex]);
+    let start = keepVerb ? verbIndex : from;
+    // "go with X", "move to X", "switch to X", "migrate to X", "rely on X": the particle is part of the verb.
+    if (!keepVerb && /^(?:with|to|on|for)$/.test(low[start] ?? "")) start++;
+    const p = phraseFrom(toks, start);
+    return { chosen: p.phrase, rejected: [...rejected, ...p.rejected], cue };
+  };
+
+  // "instead of X" / "rather than X" anywhere turns X down, whatever else the sentence does.
+  for (let i = 0; i + 1 < low.length; i++) {
+    if ((low[i] === "instead" && low[i + 1] === "of") || (low[i] === "rather" && low[i + 1] === "than")) {
+      const r = phraseFrom(toks, i + 2).phrase;
+      if (r) rejected.push(r);
+    }
+    if (low[i] === "decided" && low[i + 1] === "against") {
+      const r = phraseFrom(toks, i + 2).phrase;
+      if (r) rejected.push(r);
+      return { rejected, cue: "decided against" };
+    }
+  }
+
+  // "This RFC proposes X", "This ADR introduces X", "This RFC is to introduce X".
+  if (/^(?:this|the)$/.test(low[0] ?? "") && /^(?:rfc|adr|proposal|document|design|record)$/.test(low[1] ?? "")) {
+    let i = 2;
+    if (low[i] === "is" && low[i + 1] === "to") i += 2;
+    if (/^(?:proposes|introduces|introduce|suggests|recommends|adopts|defines)$/.test(low[i] ?? "")) return take(i + 1, "this record proposes");
+  }
+  // "It was decided that X", "It has been decided to X", "the decision has been made to X", anywhere in the sentence.
+  for (let i = 1; i < low.length; i++) {
+    const decidedIt = DECIDE_WORDS.has(low[i]) && /^(?:was|been|is)$/.test(low[i - 1]);
+    const madeIt = low[i] === "made" && /^(?:was|been)$/.test(low[i - 1]) && low.slice(Math.max(0, i - 4), i).includes("decision");
+    if ((decidedIt || madeIt) && /^(?:that|to)$/.test(low[i + 1] ?? "")) {
+      const from = low[i + 1] === "to" && CHOOSE_VERBS.has(low[i + 2]) ? i + 3 : i + 2;
+      return take(from, "it was decided", low[i + 1] === "to" && !CHOOSE_VERBS.has(low[i + 2]) ? i + 2 : undefined);
+    }
+  }
+  // Each clause (the sentence start and every point after a comma, semicolon or colon) may open with a subject of
+  // at most seven words followed by a modal, "decided to", "are adopting" or a passive "is used".
+  for (let start = 0; start < low.length; start++) {
+    if (start > 0 && !/[,;:]$/.test(toks[start - 1])) continue;
+    const reading = readClause(toks, low, start, rejected, take);
+    if (reading) return reading;
+  }
+  // Imperative: "Use managed node groups.", "Implement delegation in Apache James".
+  if (IMPERATIVES.has(low[0] ?? "") && toks[0][0] === toks[0][0]?.toUpperCase()) return take(1, "imperative", CHOOSE_VERBS.has(low[0]) ? undefined : 0);
+  return { rejected };
+}
+
+type Take = (from: number, cue: string, verbIndex?: number) => ProseReading;
+
+function readClause(toks: string[], low: string[], start: number, rejected: string[], take: Take): ProseReading | undefined {
+  for (let i = start; i < Math.min(low.length, start + 8); i++) {
+    const w = low[i];
+    if (MODALS.has(w) || w.endsWith("'ll")) {
+      let v = i + 1;
+      if (low[v] === "like" && low[v + 1] === "to") v += 2;
+      while (/^(?:now|also|still|continue|to|instead|then|only|first|from)$/.test(low[v] ?? "") && v < i + 4) v++;
+      if (low[v] === "not" || low[v] === "no" || w.endsWith("n't")) {
+        const r = phraseFrom(toks, CHOOSE_VERBS.has(low[v + 1]) ? v + 2 : v + 1).phrase;
+        return { rejected: r ? [...rejected, r] : rejected, cue: "will not" };
+      }
+      if (low[v] === "be" && PASSIVE_VERBS.has(low[v + 1]) && i > start) return passive(toks.slice(start), i - start, rejected);
+      if (low[v] === "be" || low[v] === "have" || !low[v]) return undefined;
+      return take(v + 1, "we will", v);
+    }
+    if (DECIDE_WORDS.has(w) && low[i + 1] === "to") return take(i + 3, "decided to", i + 2);
+    if (DECIDE_WORDS.has(w) && low[i + 1] === "on") return take(i + 2, "decided on");
+    if ((w === "are" || w === "is") && /^(?:adopting|using|choosing|selecting|introducing|moving|switching|migrating)$/.test(low[i + 1] ?? "") && i - start <= 3) {
+      return take(i + 2, "we are adopting", /^(?:adopting|using|choosing|selecting)$/.test(low[i + 1]) ? undefined : i + 1);
+    }
+    if ((w === "is" || w === "are") && PASSIVE_VERBS.has(low[i + 1] ?? "") && i > start && i - start <= 6) return passive(toks.slice(start), i - start, rejected);
+    if (i > start && /[.,;:]$/.test(toks[i])) break;
+  }
+  return undefined;
+}
+
+/** "A mockable shared Clock is used across modules": the subject is what was chosen. */
+function passive(toks: string[], verbAt: number, rejected: string[]): ProseReading {
+  const subject = tidy(toks.slice(0, verbAt).join(" ").replace(/[,;:]+$/, ""));
+  return { chosen: subject && subject.split(" ").length <= MAX_PHRASE_WORDS ? subject : undefined, rejected, cue: "passive" };
+}
