@@ -49,6 +49,8 @@ export const MAX_LIST_ITEMS = 200;
 /** Headings of sections that list the options a record weighed, other than the one it took. */
 export const ALTERNATIVES_HEADING =
   /^(?:(?:other|rejected|discarded|the)\s+)?(?:alternatives?|alternative (?:solutions|approaches|designs)|options)(?:\s+(?:considered|explored|evaluated|discarded|rejected))?$|^considered (?:alternatives|actions|approaches|solutions)$|^roads? not taken$|^(?:the )?option graveyard$|^rejected (?:options|approaches|ideas)$/;
+/** Titles that name what was chosen: "Use X", "Adopt X", "Switch to X", "Introduce X". */
+const TITLE_CHOICE = /^(?:use|adopt|choose|prefer|introduce|switch to|migrate to|move to|go with)\s/i;
 /** Headings of sections that state what was decided or proposed. */
 const DECISION_HEADING =
   /^(?:the |our )?(?:decisions?|decision outcome|outcome|resolution|recommendation)(?:\s+(?:and|&)\s+\w+)?$|^(?:internal |our |the )?(?:proposal|proposed (?:solution|design|approach|change|decision)|solution|approach)$/;
@@ -158,7 +160,17 @@ function optionItems(items: ListItem[]): ListItem[] {
 
 /** A list that argues (pros and cons, long sentences) rather than names options. */
 function looksLikeArguments(items: ListItem[]): boolean {
-  return items.some((i) => /^(?:good|bad|pro|con|neutral)s?\b/i.test(stripInline(i.text)) || stripInline(i.text).split(/\s+/).length > 14);
+  const long = items.filter((i) => stripInline(i.text).split(/\s+/).length > 25).length;
+  return items.some((i) => /^(?:good|bad|pro|con|neutral)s?\b/i.test(stripInline(i.text))) || long * 2 > items.length;
+}
+
+/** A sub-heading that only groups options holds nothing but its list (no prose paragraph of its own). */
+function onlyAList(lines: string[], from: number, to: number): boolean {
+  for (let n = from; n <= to; n++) {
+    const line = lines[n - 1] ?? "";
+    if (line.trim() && !/^\s*(?:[-*+]|\d{1,3}[.)])\s/.test(line) && !/^\s{2,}\S/.test(line)) return false;
+  }
+  return true;
 }
 
 /** The options a section lists: its own list items, or one per sub-heading (or per item under group sub-headings). */
@@ -170,17 +182,17 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
     const { name, ref } = optionName(written);
     if (name && /[\p{L}\p{N}]/u.test(name)) out.push({ name, range, source, ...(ref ? { ref } : {}) });
   };
-  const own = optionItems(listItems(lines, sec.start + 1, sec.contentEnd));
+  const own = optionItems(listItems(lines, sec.bodyStart, sec.contentEnd));
   const children = sections.map((s, i) => ({ s, i })).filter(({ s }) => s.parent === index && s.level > 0);
   if (own.length > 0 && !looksLikeArguments(own)) {
     for (const item of own) push(item.text, { start: item.line, end: item.line });
     if (children.length === 0) return out;
   }
   for (const { s, i } of children) {
-    const items = optionItems(listItems(lines, s.start + 1, s.contentEnd));
+    const items = optionItems(listItems(lines, s.bodyStart, s.contentEnd));
     const grandchildren = sections.some((g) => g.parent === i);
-    const isGroup = !splitRef(stripInline(s.heading)).ref && ((items.length >= 2 && !looksLikeArguments(items)) || grandchildren);
-    if (isGroup && items.length >= 2 && !looksLikeArguments(items)) for (const item of items) push(item.text, { start: item.line, end: item.line });
+    const isGroup = !splitRef(stripInline(s.heading)).ref && ((items.length >= 2 && !looksLikeArguments(items) && onlyAList(lines, s.bodyStart, s.contentEnd)) || grandchildren);
+    if (isGroup && items.length >= 2 && !looksLikeArguments(items) && onlyAList(lines, s.bodyStart, s.contentEnd)) for (const item of items) push(item.text, { start: item.line, end: item.line });
     else if (isGroup && grandchildren) out.push(...optionsInSection(parsed, i, source));
     else push(s.heading, { start: s.start, end: s.end });
   }
@@ -237,6 +249,16 @@ function optionByRef(sentence: string, considered: ConsideredOption[]): number |
   return i >= 0 ? i : undefined;
 }
 
+const INTRO_CUES = new Set(["we use", "this record proposes", "decided to", "it was decided"]);
+/** How many opening sentences of the decision text may state its choice in prose. */
+const PROSE_OPENING_SENTENCES = 3;
+/** Words of a phrase that only points back at the text above ("move forward with the above design"). */
+const POINTER_WORDS = new Set(["above", "design", "proposal", "described", "outlined", "new", "capability", "forward", "move", "approach", "solution", "proposed", "accept", "plan", "option", "options", "following", "below", "implement", "adopt", "go", "ahead", "described", "here"]);
+function pointsBack(phrase: string): boolean {
+  const words = phrase.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w && !/^(?:the|a|an|this|that|with|as|it|to|in|of)$/.test(w));
+  return words.length === 0 || words.every((w) => POINTER_WORDS.has(w));
+}
+
 const NEGATIVE_CUE = /\b(?:rejected|not (?:selected|chosen|pursued|adopted|feasible|viable)|discarded|ruled out|dismissed|decided against|was dropped|no longer|too (?:complex|slow|expensive|costly|heavy)|instead of|rather than|doesn't|does not|won't)\b/i;
 
 /** Options, chosen, rejected for one parsed record. */
@@ -269,11 +291,19 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   const decisionIdx = sectionIndexes(parsed, (key, name) => name === "decision" || name === "decision-outcome" || DECISION_HEADING.test(key)).filter(
     (i) => !consideredIdx.includes(i) && !alternativesIdx.includes(i),
   );
-  const decisionSentences: LocatedSentence[] = [];
-  for (const i of decisionIdx) {
+  // The record's own "Decision" / "Decision Outcome" sections speak first; proposals and solutions after them.
+  const canonical = (i: number) => parsed.section_names[i] === "decision" || parsed.section_names[i] === "decision-outcome" || /^(?:the |our )?decisions?\b/.test(headingKey(sections[i].heading));
+  const ordered = [...decisionIdx.filter(canonical), ...decisionIdx.filter((i) => !canonical(i))];
+  const decisionSentences: (LocatedSentence & { opening: boolean })[] = [];
+  for (const i of ordered) {
     const s = sections[i];
     if (decisionIdx.some((j) => j !== i && isAncestor(sections, j, i))) continue;
-    decisionSentences.push(...sentencesIn(lines, s.start + 1, s.end, 80));
+    let prose = 0;
+    for (const sentence of sentencesIn(lines, s.bodyStart, s.end, 80)) {
+      const isHeading = sentence.start === sentence.end && /^ {0,3}#/.test(lines[sentence.start - 1] ?? "");
+      if (!isHeading) prose++;
+      decisionSentences.push({ ...sentence, opening: !isHeading && prose <= PROSE_OPENING_SENTENCES });
+    }
   }
 
   let chosen: ChosenOption | undefined;
@@ -300,9 +330,10 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   }
   // 3 and 4. The decision text: an option it names or refers to, else what its prose commits to.
   for (const s of decisionSentences) {
+    const isHeading = s.start === s.end && /^ {0,3}#/.test(lines[s.start - 1] ?? "");
     const negative = NEGATIVE_CUE.test(s.text);
     const named = optionByRef(s.text, considered) ?? (considered.length > 0 ? matchOption(s.text, considered, 0.6) : undefined);
-    const prose = readDecisionSentence(s.text);
+    const prose = isHeading ? { rejected: [] as string[] } : readDecisionSentence(s.text);
     if (named !== undefined && negative && !(chosen?.considered_index === named)) {
       if (!rejectedBy.has(named) && !proseChoosesOther(prose, considered, named)) rejectedBy.set(named, { reason: s.text, range: { start: s.start, end: s.end } });
     }
@@ -317,23 +348,36 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
       chosen = { name: considered[named].name, range: { start: s.start, end: s.end }, how: "outcome-names-option", considered_index: named };
       continue;
     }
-    if (prose.chosen) {
+    // Only the opening of the decision commits; later sentences elaborate, qualify or plan follow-up work.
+    if (prose.chosen && s.opening && !pointsBack(prose.chosen)) {
       const i = considered.length > 0 ? matchOption(prose.chosen, considered, 0.6) : undefined;
       chosen = i !== undefined
         ? { name: considered[i].name, range: { start: s.start, end: s.end }, how: "decision-prose", considered_index: i }
         : { name: prose.chosen, range: { start: s.start, end: s.end }, how: "decision-prose" };
     }
   }
-  // An RFC without a decision section states its proposal up front: "This RFC proposes X".
+  // "This RFC proposes X" up front is the record's own summary of its proposal.
+  if (!chosen || (chosen.how === "decision-prose" && chosen.considered_index === undefined)) {
+    const intro = introSentences(parsed).map((s) => ({ s, prose: readDecisionSentence(s.text) })).find((x) => x.prose.cue === "this record proposes" && x.prose.chosen);
+    if (intro?.prose.chosen) chosen = { name: intro.prose.chosen, range: { start: intro.s.start, end: intro.s.end }, how: "decision-prose" };
+  }
+  // A title that is itself a choice ("Use Crossplane for abstraction", "Migrate to X") when the decision text names
+  // nothing, or only something that shares no word with the title (then it elaborates, and the title sums up).
+  const t = TITLE_CHOICE.test(parsed.title) ? readDecisionSentence(parsed.title) : undefined;
+  if (t?.chosen && (!chosen || (chosen.how === "decision-prose" && chosen.considered_index === undefined && coverage(t.chosen, chosen.name) === 0))) {
+    const i = considered.length > 0 ? matchOption(t.chosen, considered, 0.6) : undefined;
+    const titleLine = sections.find((s) => s.level === 1)?.start ?? 1;
+    if (i !== undefined) chosen = { name: considered[i].name, range: { start: titleLine, end: titleLine }, how: "decision-prose", considered_index: i };
+    else if (considered.length === 0) chosen = { name: t.chosen, range: { start: titleLine, end: titleLine }, how: "decision-prose" };
+  }
+  // A record without a decision section may state its choice in its opening sentences: "We use X".
   if (!chosen && decisionIdx.length === 0) {
-    const first = sections.find((s) => s.level <= 1);
-    if (first) {
-      for (const s of sentencesIn(lines, first.start + (first.level === 0 ? 0 : 1), first.contentEnd, 6)) {
-        const prose = readDecisionSentence(s.text);
-        if (prose.chosen && prose.cue === "this record proposes") {
-          chosen = { name: prose.chosen, range: { start: s.start, end: s.end }, how: "decision-prose" };
-          break;
-        }
+    for (const s of introSentences(parsed)) {
+      const prose = readDecisionSentence(s.text);
+      // Outside a decision section only a first-person commitment counts: "We use X", "We decided to X".
+      if (prose.chosen && INTRO_CUES.has(prose.cue ?? "") && !pointsBack(prose.chosen)) {
+        chosen = { name: prose.chosen, range: { start: s.start, end: s.end }, how: "decision-prose" };
+        break;
       }
     }
   }
@@ -362,6 +406,16 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   return { considered, ...(chosen ? { chosen } : {}), rejected, notes };
 }
 
+/** The first few prose sentences after the title (headings skipped). */
+function introSentences(parsed: ParsedAdr): LocatedSentence[] {
+  const { lines, sections } = parsed.doc;
+  const first = sections.find((s) => s.level > 0);
+  const from = first ? first.bodyStart : parsed.doc.frontMatter ? parsed.doc.frontMatter.endLine + 1 : 1;
+  return sentencesIn(lines, from, lines.length, 12)
+    .filter((s) => !(s.start === s.end && /^ {0,3}#/.test(lines[s.start - 1] ?? "")))
+    .slice(0, PROSE_OPENING_SENTENCES);
+}
+
 function proseChoosesOther(prose: { chosen?: string }, considered: ConsideredOption[], named: number): boolean {
   if (!prose.chosen) return false;
   const i = matchOption(prose.chosen, considered, 0.6);
@@ -386,7 +440,7 @@ function findChosenLine(parsed: ParsedAdr, decisionIdx: number[]): { name: strin
     return undefined;
   };
   for (const i of decisionIdx) {
-    const hit = scan(sections[i].start + 1, sections[i].end);
+    const hit = scan(sections[i].bodyStart, sections[i].end);
     if (hit) return hit;
   }
   return scan(1, lines.length);

@@ -31,7 +31,7 @@ const IMPERATIVES = new Set([
 const PASSIVE_VERBS = new Set(["used", "adopted", "implemented", "introduced", "chosen", "selected", "preferred", "refactored", "built", "created", "added", "deployed", "kept", "deposited", "replaced", "removed", "retained", "shipped"]);
 const DECIDE_WORDS = new Set(["decided", "decide", "agreed", "agree", "chose", "choose", "opted", "opt", "resolved", "elected"]);
 /** Words that end the phrase a cue introduces: a reason or a qualification starts there. */
-const PHRASE_END = new Set(["because", "since", "as", "so", "which", "where", "while", "when", "whereby", "due", "given", "until", "unless", "although", "though", "but", "however", "thus", "hence", "instead", "rather", "except"]);
+const PHRASE_END = new Set(["over", "because", "since", "as", "so", "which", "where", "while", "when", "whereby", "due", "given", "until", "unless", "although", "though", "but", "however", "thus", "hence", "instead", "rather", "except"]);
 
 /** A sentence and the lines of the paragraph or list item it came from. */
 export interface LocatedSentence {
@@ -131,8 +131,14 @@ function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: 
     if (words.length > 0 && (w === "to" || w === "for" || w === "in") && /^(?:order|ensure|allow|make|avoid|enable|support|reduce|improve|help)$/.test(bare(toks[i + 1] ?? ""))) break;
     const t = toks[i];
     const closes = /[,;:)]$|[.!?]$/.test(t) && !/^(?:e\.g\.|i\.e\.)$/i.test(t);
-    const opens = t.includes("(") && !t.includes(")");
-    if (opens && words.length > 0) break;
+    // A parenthetical ("(EKS)", "(opt in)") is skipped, not ended on.
+    if (t.startsWith("(") && words.length > 0) {
+      let j = i;
+      while (j < toks.length && !toks[j].includes(")") && j - i < 12) j++;
+      if (/[,;:.!?]$/.test(toks[j] ?? "")) break;
+      i = j;
+      continue;
+    }
     words.push(t.replace(/[,;:.!?]+$/, "").replace(/^\(/, ""));
     if (closes) break;
   }
@@ -192,8 +198,13 @@ export function readDecisionSentence(sentence: string): ProseReading {
   }
   // Each clause (the sentence start and every point after a comma, semicolon or colon) may open with a subject of
   // at most seven words followed by a modal, "decided to", "are adopting" or a passive "is used".
+  let depth = 0;
   for (let start = 0; start < low.length; start++) {
-    if (start > 0 && !/[,;:]$/.test(toks[start - 1])) continue;
+    if (start > 0) {
+      const prev = toks[start - 1];
+      depth = Math.max(0, depth + (prev.split("(").length - 1) - (prev.split(")").length - 1));
+      if (depth > 0 || !/[,;:]$/.test(prev)) continue;
+    }
     const reading = readClause(toks, low, start, rejected, take);
     if (reading) return reading;
   }
@@ -202,14 +213,24 @@ export function readDecisionSentence(sentence: string): ProseReading {
   return { rejected };
 }
 
+/** Words after "we" that do not commit to anything ("we need more data", "we were", "we have"). */
+const NOT_A_COMMITMENT = new Set(["are", "were", "have", "had", "need", "needed", "want", "know", "think", "believe", "feel", "can", "could", "may", "might", "do", "did", "don't", "also", "still", "then", "all", "both", "currently", "already", "found", "see", "considered", "identified", "explored", "looked", "expect", "hope", "is", "was", "wanted", "tried"]);
+
 type Take = (from: number, cue: string, verbIndex?: number) => ProseReading;
 
 function readClause(toks: string[], low: string[], start: number, rejected: string[], take: Take): ProseReading | undefined {
-  for (let i = start; i < Math.min(low.length, start + 8); i++) {
+  // "We use X", "we adapt X", "We prefer X": a present-tense commitment by the team.
+  if (low[start] === "we" && low[start + 1] && !NOT_A_COMMITMENT.has(low[start + 1]) && !MODALS.has(low[start + 1]) && /^[a-z]+$/.test(low[start + 1]) && !/(?:ed|ing)$/.test(low[start + 1])) {
+    return take(start + 2, "we use", start + 1);
+  }
+  for (let i = start; i < Math.min(low.length, start + 10); i++) {
     const w = low[i];
-    if (MODALS.has(w) || w.endsWith("'ll")) {
+    if (MODALS.has(w) || w.endsWith("'ll") || (/^(?:want|intend|plan|need|aim|agree)$/.test(w) && low[i + 1] === "to" && i > start)) {
       let v = i + 1;
       if (low[v] === "like" && low[v + 1] === "to") v += 2;
+      if (low[v] === "have" && low[v + 1] === "to") v += 2;
+      // "Each of these should have an independent storybook": having something is the commitment.
+      if (low[v] === "have" && /^(?:a|an|its|their|one|separate|independent|independant|own|dedicated)$/.test(low[v + 1] ?? "")) return take(v + 1, "we will");
       while (/^(?:now|also|still|continue|to|instead|then|only|first|from)$/.test(low[v] ?? "") && v < i + 4) v++;
       if (low[v] === "not" || low[v] === "no" || w.endsWith("n't")) {
         const r = phraseFrom(toks, CHOOSE_VERBS.has(low[v + 1]) ? v + 2 : v + 1).phrase;
@@ -220,6 +241,7 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
       return take(v + 1, "we will", v);
     }
     if (DECIDE_WORDS.has(w) && low[i + 1] === "to") return take(i + 3, "decided to", i + 2);
+    if (DECIDE_WORDS.has(w) && low[i + 1] === "that" && i > start) return readClause(toks, low, i + 2, rejected, take) ?? take(i + 2, "decided that");
     if (DECIDE_WORDS.has(w) && low[i + 1] === "on") return take(i + 2, "decided on");
     if ((w === "are" || w === "is") && /^(?:adopting|using|choosing|selecting|introducing|moving|switching|migrating)$/.test(low[i + 1] ?? "") && i - start <= 3) {
       return take(i + 2, "we are adopting", /^(?:adopting|using|choosing|selecting)$/.test(low[i + 1]) ? undefined : i + 1);

@@ -73,7 +73,7 @@ export function decisionModelOf(parsed: ParsedAdr): DecisionRecord {
   sections.forEach((s, i) => {
     const name = parsed.section_names[i] ?? "";
     if (name === "decision-drivers") {
-      for (const sentence of sentencesIn(lines, s.start + 1, s.contentEnd, 40)) drivers.push({ text: sentence.text, range: { start: sentence.start, end: sentence.end } });
+      for (const sentence of sentencesIn(lines, s.bodyStart, s.contentEnd, 40)) drivers.push({ text: sentence.text, range: { start: sentence.start, end: sentence.end } });
     }
     if (/consequences$/.test(name) || /\bconsequences\b/.test(headingKey(s.heading))) {
       const inside = consequences.some((r) => r.start <= s.start && s.end <= r.end);
@@ -110,7 +110,7 @@ function subjectOf(parsed: ParsedAdr): string {
   const ctx = sections.findIndex((_, i) => parsed.section_names[i] === "context");
   if (ctx >= 0) {
     const s = sections[ctx];
-    for (const sentence of sentencesIn(lines, s.start + 1, s.contentEnd, 30)) {
+    for (const sentence of sentencesIn(lines, s.bodyStart, s.contentEnd, 30)) {
       if (/\?$/.test(sentence.text) && sentence.text.split(/\s+/).length <= 30) return stripInline(sentence.text);
     }
   }

@@ -68,7 +68,7 @@ function statusStatements(parsed: ParsedAdr): { raw: string; status: AdrStatus; 
   }
   sections.forEach((s, i) => {
     if (parsed.section_names[i] !== "status") return;
-    for (let n = s.start + 1; n <= s.contentEnd; n++) {
+    for (let n = s.bodyStart; n <= s.contentEnd; n++) {
       const text = lines[n - 1].trim();
       if (!text) continue;
       if (/^(?:supe(?:r|rs)?[sc]edes|overrides|replaces)\b/i.test(stripInline(text))) continue;
