@@ -191,7 +191,9 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
   for (const { s, i } of children) {
     const items = optionItems(listItems(lines, s.bodyStart, s.contentEnd));
     const grandchildren = sections.some((g) => g.parent === i);
-    const isGroup = !splitRef(stripInline(s.heading)).ref && ((items.length >= 2 && !looksLikeArguments(items) && onlyAList(lines, s.bodyStart, s.contentEnd)) || grandchildren);
+    // Groups of options under sub-headings occur in "Considered Options"; an alternatives section's sub-headings
+    // are the alternatives themselves, whatever list of arguments each holds.
+    const isGroup = source === "considered-options" && !splitRef(stripInline(s.heading)).ref && ((items.length >= 2 && !looksLikeArguments(items) && onlyAList(lines, s.bodyStart, s.contentEnd)) || grandchildren);
     if (isGroup && items.length >= 2 && !looksLikeArguments(items) && onlyAList(lines, s.bodyStart, s.contentEnd)) for (const item of items) push(item.text, { start: item.line, end: item.line });
     else if (isGroup && grandchildren) out.push(...optionsInSection(parsed, i, source));
     else push(s.heading, { start: s.start, end: s.end });

@@ -31,7 +31,7 @@ const IMPERATIVES = new Set([
 const PASSIVE_VERBS = new Set(["used", "adopted", "implemented", "introduced", "chosen", "selected", "preferred", "refactored", "built", "created", "added", "deployed", "kept", "deposited", "replaced", "removed", "retained", "shipped"]);
 const DECIDE_WORDS = new Set(["decided", "decide", "agreed", "agree", "chose", "choose", "opted", "opt", "resolved", "elected"]);
 /** Words that end the phrase a cue introduces: a reason or a qualification starts there. */
-const PHRASE_END = new Set(["over", "because", "since", "as", "so", "which", "where", "while", "when", "whereby", "due", "given", "until", "unless", "although", "though", "but", "however", "thus", "hence", "instead", "rather", "except"]);
+const PHRASE_END = new Set(["for", "over", "because", "since", "as", "so", "which", "where", "while", "when", "whereby", "due", "given", "until", "unless", "although", "though", "but", "however", "thus", "hence", "instead", "rather", "except"]);
 
 /** A sentence and the lines of the paragraph or list item it came from. */
 export interface LocatedSentence {
@@ -130,7 +130,9 @@ function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: 
     if (words.length > 0 && PHRASE_END.has(w)) break;
     if (words.length > 0 && (w === "to" || w === "for" || w === "in") && /^(?:order|ensure|allow|make|avoid|enable|support|reduce|improve|help)$/.test(bare(toks[i + 1] ?? ""))) break;
     const t = toks[i];
-    const closes = /[,;:)]$|[.!?]$/.test(t) && !/^(?:e\.g\.|i\.e\.)$/i.test(t);
+    // "Scala, with Akka HTTP as the framework": a comma followed by "with" / "plus" still names the same choice.
+    const continues = /,$/.test(t) && /^(?:with|plus|backed)$/.test(bare(toks[i + 1] ?? ""));
+    const closes = !continues && /[,;:)]$|[.!?]$/.test(t) && !/^(?:e\.g\.|i\.e\.)$/i.test(t);
     // A parenthetical ("(EKS)", "(opt in)") is skipped, not ended on.
     if (t.startsWith("(") && words.length > 0) {
       let j = i;
@@ -214,7 +216,7 @@ export function readDecisionSentence(sentence: string): ProseReading {
 }
 
 /** Words after "we" that do not commit to anything ("we need more data", "we were", "we have"). */
-const NOT_A_COMMITMENT = new Set(["are", "were", "have", "had", "need", "needed", "want", "know", "think", "believe", "feel", "can", "could", "may", "might", "do", "did", "don't", "also", "still", "then", "all", "both", "currently", "already", "found", "see", "considered", "identified", "explored", "looked", "expect", "hope", "is", "was", "wanted", "tried"]);
+const NOT_A_COMMITMENT = new Set(["are", "were", "have", "had", "need", "needed", "want", "know", "think", "believe", "feel", "can", "could", "may", "might", "do", "did", "don't", "also", "still", "then", "all", "both", "currently", "already", "found", "see", "considered", "identified", "explored", "looked", "expect", "hope", "is", "was", "wanted", "tried", "intend", "plan", "aim", "would", "should", "must", "will", "shall", "usually", "often", "sometimes", "never", "only"]);
 
 type Take = (from: number, cue: string, verbIndex?: number) => ProseReading;
 

@@ -1,0 +1,371 @@
+// The decision model of a record (issue 21): status, considered / chosen / rejected options with reasons and
+// lines, drivers, consequences and supersession, read from MADR (with and without "Chosen option:"), Nygard prose,
+// alternatives sections under their many names, status tables, folders and front matter; bad input is read as far
+// as it goes and the model says what it did not understand. Fixtures are written for these tests.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { parseAdr } from "../../src/core/internal/adr";
+import { DecisionRecordSchema, decisionModelOf, MAX_OPTIONS_IN_USE, readDecisionSentence, sentencesIn, type DecisionRecord } from "../../src/core/decisions";
+
+function model(path: string, text: string): DecisionRecord {
+  const m = decisionModelOf(parseAdr(path, text));
+  // Every model is valid against its own schema.
+  DecisionRecordSchema.parse(m);
+  return m;
+}
+const lineOf = (text: string, needle: string) => text.split("\n").findIndex((l) => l.includes(needle)) + 1;
+
+describe("MADR", () => {
+  const madr = `# Pick a message broker
+
+* Status: accepted
+* Date: 2024-05-02
+
+## Context and Problem Statement
+
+Services talk over HTTP today. Which broker should carry our domain events?
+
+## Decision Drivers
+
+* Operable by a two-person team
+* At-least-once delivery
+
+## Considered Options
+
+* [NATS JetStream](https://nats.io) – light and fast
+* Apache Kafka
+* RabbitMQ
+
+## Decision Outcome
+
+Chosen option: "NATS JetStream", because it is the only one we can run ourselves.
+
+### Consequences
+
+* Good, because one small binary.
+
+## Pros and Cons of the Options
+
+### NATS JetStream
+
+* Good, because small
+
+### Apache Kafka
+
+* Good, because huge ecosystem
+* Bad, because it needs a cluster we cannot staff
+
+### RabbitMQ
+
+* Bad, because its streams are young
+`;
+
+  test("with a Chosen option line: considered, chosen, rejected with the con as reason, drivers, subject", () => {
+    const m = model("docs/decisions/0003-pick-a-message-broker.md", madr);
+    assert.deepEqual(m.considered.map((o) => o.name), ["NATS JetStream", "Apache Kafka", "RabbitMQ"]);
+    assert.equal(m.chosen?.name, "NATS JetStream");
+    assert.equal(m.chosen?.how, "chosen-option-line");
+    assert.equal(m.chosen?.considered_index, 0);
+    assert.deepEqual(m.chosen?.range, { start: lineOf(madr, "Chosen option"), end: lineOf(madr, "Chosen option") });
+    assert.deepEqual(m.rejected.map((r) => [r.name, r.reason]), [
+      ["Apache Kafka", "Bad, because it needs a cluster we cannot staff"],
+      ["RabbitMQ", "Bad, because its streams are young"],
+    ]);
+    assert.deepEqual(m.rejected[1].range, { start: lineOf(madr, "* RabbitMQ"), end: lineOf(madr, "* RabbitMQ") });
+    assert.equal(m.status, "accepted");
+    assert.equal(m.status_display, "accepted");
+    assert.equal(m.date, "2024-05-02");
+    assert.deepEqual(m.drivers.map((d) => d.text), ["Operable by a two-person team", "At-least-once delivery"]);
+    assert.equal(m.subject, "Which broker should carry our domain events?");
+    assert.ok(m.consequences.length >= 1);
+    assert.deepEqual(m.options, ["NATS JetStream", "Apache Kafka", "RabbitMQ"]);
+  });
+
+  test("without a Chosen option line: the outcome refers to an option by its label; a rejected one keeps its reason", () => {
+    const text = `# Nightly build host
+
+## Considered Options
+
+* **(A) Keep the office server**
+* **(B) Hosted CI runners**
+
+## Decision Outcome
+
+We are going ahead with option **(B) Hosted CI runners** from next month.
+
+The **(A) Keep the office server** option was rejected because nobody patches it.
+`;
+    const m = model("adr/0009-nightly-build-host.md", text);
+    assert.deepEqual(m.considered.map((o) => [o.ref, o.name]), [["A", "Keep the office server"], ["B", "Hosted CI runners"]]);
+    assert.equal(m.chosen?.name, "Hosted CI runners");
+    assert.equal(m.chosen?.how, "outcome-names-option");
+    assert.equal(m.rejected.length, 1);
+    assert.equal(m.rejected[0].name, "Keep the office server");
+    assert.match(m.rejected[0].reason ?? "", /nobody patches it/);
+    assert.equal(m.rejected[0].range.start, lineOf(text, "was rejected"));
+    // No status line at all: said so in words, never "unknown".
+    assert.equal(m.status, "unknown");
+    assert.equal(m.status_display, "no status line");
+    assert.equal(m.status_source, "none");
+  });
+
+  test("options grouped under sub-headings and an option heading marked (Decided)", () => {
+    const text = `# Search
+
+## Considered Options
+
+### Where the search runs
+
+- In the browser with a local index
+- On a search server
+
+### What gets indexed
+
+- Everything in the store
+- Only what the user opens
+
+## Decision Outcome
+
+Details below.
+
+## Pros and Cons of the Options
+
+### On a search server (Decided)
+
+* Good, because fast
+`;
+    const m = model("docs/decisions/0008-search.md", text);
+    assert.deepEqual(m.considered.map((o) => o.name), ["In the browser with a local index", "On a search server", "Everything in the store", "Only what the user opens"]);
+    assert.equal(m.chosen?.name, "On a search server");
+    assert.equal(m.chosen?.how, "decided-marker");
+  });
+});
+
+describe("Nygard decision prose", () => {
+  test("'We will use X rather than Y': X chosen, Y rejected with the sentence as reason and its line", () => {
+    const text = `# 4. Store sessions
+
+Date: 2023-02-01
+
+## Status
+
+Accepted
+
+## Context
+
+Sessions live in memory and vanish on deploy.
+
+## Decision
+
+We will use Redis for sessions rather than sticky load balancing.
+We will not use the database for this, because it is already the bottleneck.
+
+## Consequences
+
+One more service to run.
+`;
+    const m = model("doc/adr/0004-store-sessions.md", text);
+    assert.equal(m.chosen?.name, "Redis");
+    assert.equal(m.chosen?.how, "decision-prose");
+    assert.deepEqual(m.chosen?.range, { start: lineOf(text, "We will use Redis"), end: lineOf(text, "We will not use") });
+    const names = m.rejected.map((r) => r.name);
+    assert.ok(names.includes("sticky load balancing"), names.join(" | "));
+    assert.ok(names.includes("database"), names.join(" | "));
+    assert.match(m.rejected.find((r) => r.name === "database")?.reason ?? "", /already the bottleneck/);
+    assert.equal(m.status, "accepted");
+    assert.equal(m.number, 4);
+  });
+
+  test("each phrasing: imperative, it was decided, passive, decided against, instead of, this RFC proposes, we use", () => {
+    const read = (s: string) => readDecisionSentence(s);
+    assert.equal(read("Use [managed node groups](https://example.org/mng).").chosen, "managed node groups");
+    assert.equal(read("Introduce Pollen CSS and style new components with it.").chosen, "Introduce Pollen CSS and style new components with it");
+    assert.equal(read("As part of the rewrite, it was decided that the scheduler moves to Quartz.").chosen, "scheduler moves to Quartz");
+    assert.equal(read("A shared `Clock` is used across all modules.").chosen, "shared Clock");
+    assert.deepEqual(read("We decided against GraphQL for the public API.").rejected, ["GraphQL"]);
+    const instead = read("Instead of polling the API, we will subscribe to its webhooks.");
+    assert.equal(instead.chosen, "subscribe to its webhooks");
+    assert.deepEqual(instead.rejected, ["polling the API"]);
+    assert.equal(read("This RFC proposes a plugin API for transforms.").chosen, "plugin API");
+    assert.equal(read("We use Prettier as is.").chosen, "Prettier");
+    assert.equal(read("Our backend, for now, will use Scala, with Akka HTTP as the framework.").chosen, "Scala with Akka HTTP");
+    // Not a commitment: context, a need, a question.
+    assert.equal(read("Services talk over HTTP today.").chosen, undefined);
+    assert.equal(read("We need a way to record decisions.").chosen, undefined);
+  });
+
+  test("a title that is a choice sums up a decision section that only elaborates", () => {
+    const text = `# Use React hooks
+
+## Decision
+
+- Prefer components without state where possible
+- Prefer the official hooks to custom ones
+`;
+    assert.equal(model("docs/architecture/018-react-hooks.md", text).chosen?.name, "React hooks");
+  });
+});
+
+describe("alternatives sections under their many names", () => {
+  for (const heading of ["Alternatives considered", "Road not taken", "Option graveyard", "Considered Actions", "Alternatives"]) {
+    test(`"${heading}": listed options are considered and rejected; the proposal is one of the considered`, () => {
+      const text = `# Emit many events from one
+
+## Proposal
+
+We will let the transform emit one event per array element.
+
+## ${heading}
+
+### An explode transform
+
+A separate transform would duplicate the mapping language.
+
+### An emit function
+
+1. Hard to test.
+2. Breaks idempotency.
+`;
+      const m = model("rfcs/2021-04-07-emit-many.md", text);
+      assert.deepEqual(m.considered.map((o) => o.name), ["let the transform emit one event per array element", "An explode transform", "An emit function"]);
+      assert.deepEqual(m.considered.map((o) => o.source), ["proposal", "alternatives", "alternatives"]);
+      assert.equal(m.chosen?.considered_index, 0);
+      assert.deepEqual(m.rejected.map((r) => r.name), ["An explode transform", "An emit function"]);
+      assert.deepEqual(m.rejected[0].range, { start: lineOf(text, "### An explode"), end: lineOf(text, "### An emit") - 2 });
+    });
+  }
+
+  test("numbered options with prose between them ('Considered Actions'), the decision naming one", () => {
+    const text = `# 22) Create a shared ID interface {#adr_0022}
+
+## Status
+
+accepted
+
+## Considered Actions
+
+We identified the following options:
+
+1. Make the remote ID extend the local ID.
+
+That would be conceptually wrong.
+
+2. Loosen every type hint to the common parent type.
+
+3. Create a shared ID interface.
+
+## Decision
+
+Create a shared ID interface.
+`;
+    const m = model("docs/adr/0022-create-a-shared-id-interface.md", text);
+    assert.deepEqual(m.considered.map((o) => o.name), ["Make the remote ID extend the local ID", "Loosen every type hint to the common parent type", "Create a shared ID interface"]);
+    assert.equal(m.chosen?.name, "Create a shared ID interface");
+    assert.equal(m.chosen?.considered_index, 2);
+    assert.equal(m.rejected.length, 2);
+  });
+});
+
+describe("status", () => {
+  test("a superseded record shows its successor; a folder and front matter carry status", () => {
+    const superseded = model(
+      "docs/adr/0003-queue.md",
+      "# 3. Queue\n\n## Status\n\nSuperseded by [7. New queue](0007-new-queue.md)\n\n## Decision\n\nWe will use a table as a queue.\n",
+    );
+    assert.equal(superseded.status, "superseded");
+    assert.equal(superseded.status_display, "superseded by 0007-new-queue.md");
+    assert.deepEqual(superseded.superseded_by, ["docs/adr/0007-new-queue.md"]);
+
+    const byFolder = model("docs/adr/_superseded/0002-cron.md", "# 2. Cron\n\n## Decision\n\nWe will use cron.\n");
+    assert.equal(byFolder.status, "superseded");
+    assert.equal(byFolder.status_source, "folder");
+
+    const fm = model("docs/decisions/0010-x.md", "---\nstatus: proposed\n---\n# Ten\n\n## Decision\n\nWe will use X.\n");
+    assert.equal(fm.status, "proposed");
+    assert.equal(fm.status_source, "front-matter");
+  });
+
+  test("a metadata table carries the status when no status line does", () => {
+    const text = "# Object stores\n\n|Metadata|Value|\n|--------|-----|\n|Date    |2021-11-03|\n|Status  |Implemented|\n\n## Context\n\nText.\n";
+    const m = model("adr/ADR-20.md", text);
+    assert.equal(m.status, "accepted");
+    assert.equal(m.status_source, "table");
+    const header = "# Conventions\n\n| Date | People | Status |\n|------|--------|--------|\n| 18.09.2025 | workshop | decided |\n\nText.\n";
+    assert.equal(model("doc/Conventions.md", header).status, "accepted");
+  });
+
+  test("contradictory status lines: one is read, and the model says they disagree", () => {
+    const text = "# 5. Flags\n\nStatus: Accepted\n\n## Status\n\nRejected\n\n## Decision\n\nWe will use feature flags.\n";
+    const m = model("adr/0005-flags.md", text);
+    assert.notEqual(m.status, "unknown");
+    const note = m.not_understood.find((n) => n.startsWith("status lines disagree"));
+    assert.ok(note, m.not_understood.join(" | "));
+    assert.match(note!, /line 3 says "Accepted"/);
+    assert.match(note!, /line 7 says "Rejected"/);
+  });
+});
+
+describe("bad input is read as far as it goes", () => {
+  test("no headings at all", () => {
+    const m = model("notes/decision.md", "We talked about it for a while.\nWe will use SQLite for the cache.\n");
+    assert.ok(m.not_understood.includes("no headings: the record was read as plain text"));
+    assert.equal(m.status_display, "no status line");
+    assert.equal(m.title, "Decision");
+  });
+
+  test("a decision section that names no option", () => {
+    const m = model("adr/0006-later.md", "# 6. Later\n\n## Status\n\nProposed\n\n## Decision\n\nTo be discussed at the next meeting.\n");
+    assert.equal(m.chosen, undefined);
+    assert.ok(m.not_understood.includes("the decision section names no option"), m.not_understood.join(" | "));
+  });
+
+  test("an options list of 50 items: all kept in the model, marked, and at most 5 offered as options", () => {
+    const items = Array.from({ length: 50 }, (_, i) => `* Library number ${i + 1}`).join("\n");
+    const text = `# Choose a date library\n\n## Considered Options\n\n${items}\n\n## Decision Outcome\n\nChosen option: "Library number 37", because it is small.\n`;
+    const m = model("docs/decisions/0011-dates.md", text);
+    assert.equal(m.considered.length, 50);
+    assert.equal(m.considered_over_limit, true);
+    assert.equal(m.options.length, MAX_OPTIONS_IN_USE);
+    assert.equal(m.options[0], "Library number 37");
+    assert.equal(m.chosen?.considered_index, 36);
+    assert.ok(m.not_understood.some((n) => n.startsWith("50 considered options")), m.not_understood.join(" | "));
+    assert.equal(m.rejected.length, 49);
+  });
+
+  test("empty, binary-ish and huge inputs never throw", () => {
+    for (const text of ["", "\u0000\u0001\u0002", "#", "## Decision\n", "## Considered Options\n\n*\n-\n", "x".repeat(200_000)]) {
+      assert.doesNotThrow(() => model("adr/0001-x.md", text));
+    }
+  });
+});
+
+describe("linear time", () => {
+  const BUDGET_MS = 50;
+  const cue = fc.constantFrom("we will use ", "instead of ", "rather than ", "it was decided that ", "(", ", ", "option (A) ", "decided against ", " ", "a", "Use ", ".");
+  const longText = fc.array(cue, { minLength: 1, maxLength: 200 }).chain((parts) => fc.integer({ min: 1, max: 5000 }).map((n) => parts.join("").repeat(n)));
+
+  test(`readDecisionSentence stays within ${BUDGET_MS} ms on long unpunctuated runs`, () => {
+    fc.assert(
+      fc.property(longText, (text) => {
+        const t0 = performance.now();
+        readDecisionSentence(text);
+        return performance.now() - t0 < BUDGET_MS;
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  test("sentencesIn and decisionModelOf grow linearly (50 ms per 64 KB)", () => {
+    fc.assert(
+      fc.property(longText, (text) => {
+        const doc = `# T\n\n## Decision\n\n${text}\n\n## Alternatives\n\n- ${text}\n`;
+        const t0 = performance.now();
+        sentencesIn(doc.split("\n"), 1, 8);
+        decisionModelOf(parseAdr("adr/0001-t.md", doc));
+        return performance.now() - t0 < BUDGET_MS * Math.max(1, doc.length / (64 * 1024)) * 4;
+      }),
+      { numRuns: 20 },
+    );
+  });
+});
