@@ -263,14 +263,9 @@ function pointsBack(phrase: string): boolean {
 
 const NEGATIVE_CUE = /\b(?:rejected|not (?:selected|chosen|pursued|adopted|feasible|viable)|discarded|ruled out|dismissed|decided against|was dropped|no longer|too (?:complex|slow|expensive|costly|heavy)|instead of|rather than|doesn't|does not|won't)\b/i;
 
-/** Options, chosen, rejected for one parsed record. */
-export function readOptions(parsed: ParsedAdr): OptionsReading {
-  const notes: string[] = [];
-  const { lines, sections } = parsed.doc;
-
-  // Considered options: MADR section(s), then alternatives sections under any of their names.
-  const consideredIdx = sectionIndexes(parsed, (key, name) => name === "considered-options" || /^(?:considered options|options considered|options)$/.test(key));
-  const alternativesIdx = sectionIndexes(parsed, (key) => ALTERNATIVES_HEADING.test(key)).filter((i) => !consideredIdx.includes(i));
+/** Considered options: MADR section(s), then alternatives sections under any of their names, deduplicated. */
+function readConsidered(parsed: ParsedAdr, consideredIdx: number[], alternativesIdx: number[], notes: string[]): ConsideredOption[] {
+  const { sections } = parsed.doc;
   const considered: ConsideredOption[] = [];
   const seen = new Set<string>();
   const add = (o: ConsideredOption) => {
@@ -288,15 +283,15 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   for (const i of consideredIdx) if (!isInside(i)) (read.add(i), optionsInSection(parsed, i, "considered-options").forEach(add));
   for (const i of alternativesIdx) if (!isInside(i)) (read.add(i), optionsInSection(parsed, i, "alternatives").forEach(add));
   if (considered.length >= MAX_LIST_ITEMS) notes.push(`options lists longer than ${MAX_LIST_ITEMS} items were read only to item ${MAX_LIST_ITEMS}`);
+  return considered;
+}
 
-  // Decision text: every decision section (own and nested content), in document order.
-  const decisionIdx = sectionIndexes(parsed, (key, name) => name === "decision" || name === "decision-outcome" || DECISION_HEADING.test(key)).filter(
-    (i) => !consideredIdx.includes(i) && !alternativesIdx.includes(i),
-  );
-  // The record's own "Decision" / "Decision Outcome" sections speak first; proposals and solutions after them.
+/** Sentences of the decision sections: the record's own "Decision" / "Decision Outcome" first, proposals after. */
+function decisionSentencesOf(parsed: ParsedAdr, decisionIdx: number[]): (LocatedSentence & { opening: boolean })[] {
+  const { lines, sections } = parsed.doc;
   const canonical = (i: number) => parsed.section_names[i] === "decision" || parsed.section_names[i] === "decision-outcome" || /^(?:the |our )?decisions?\b/.test(headingKey(sections[i].heading));
   const ordered = [...decisionIdx.filter(canonical), ...decisionIdx.filter((i) => !canonical(i))];
-  const decisionSentences: (LocatedSentence & { opening: boolean })[] = [];
+  const out: (LocatedSentence & { opening: boolean })[] = [];
   for (const i of ordered) {
     const s = sections[i];
     if (decisionIdx.some((j) => j !== i && isAncestor(sections, j, i))) continue;
@@ -304,9 +299,23 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
     for (const sentence of sentencesIn(lines, s.bodyStart, s.end, 80)) {
       const isHeading = sentence.start === sentence.end && /^ {0,3}#/.test(lines[sentence.start - 1] ?? "");
       if (!isHeading) prose++;
-      decisionSentences.push({ ...sentence, opening: !isHeading && prose <= PROSE_OPENING_SENTENCES });
+      out.push({ ...sentence, opening: !isHeading && prose <= PROSE_OPENING_SENTENCES });
     }
   }
+  return out;
+}
+
+/** Options, chosen, rejected for one parsed record. */
+export function readOptions(parsed: ParsedAdr): OptionsReading {
+  const notes: string[] = [];
+  const { lines } = parsed.doc;
+  const consideredIdx = sectionIndexes(parsed, (key, name) => name === "considered-options" || /^(?:considered options|options considered|options)$/.test(key));
+  const alternativesIdx = sectionIndexes(parsed, (key) => ALTERNATIVES_HEADING.test(key)).filter((i) => !consideredIdx.includes(i));
+  const considered = readConsidered(parsed, consideredIdx, alternativesIdx, notes);
+  const decisionIdx = sectionIndexes(parsed, (key, name) => name === "decision" || name === "decision-outcome" || DECISION_HEADING.test(key)).filter(
+    (i) => !consideredIdx.includes(i) && !alternativesIdx.includes(i),
+  );
+  const decisionSentences = decisionSentencesOf(parsed, decisionIdx);
 
   let chosen: ChosenOption | undefined;
   const rejectedBy = new Map<number, { reason: string; range: LineRange }>();
@@ -358,31 +367,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
         : { name: prose.chosen, range: { start: s.start, end: s.end }, how: "decision-prose" };
     }
   }
-  // "This RFC proposes X" up front is the record's own summary of its proposal.
-  if (!chosen || (chosen.how === "decision-prose" && chosen.considered_index === undefined)) {
-    const intro = introSentences(parsed).map((s) => ({ s, prose: readDecisionSentence(s.text) })).find((x) => x.prose.cue === "this record proposes" && x.prose.chosen);
-    if (intro?.prose.chosen) chosen = { name: intro.prose.chosen, range: { start: intro.s.start, end: intro.s.end }, how: "decision-prose" };
-  }
-  // A title that is itself a choice ("Use Crossplane for abstraction", "Migrate to X") when the decision text names
-  // nothing, or only something that shares no word with the title (then it elaborates, and the title sums up).
-  const t = TITLE_CHOICE.test(parsed.title) ? readDecisionSentence(parsed.title) : undefined;
-  if (t?.chosen && (!chosen || (chosen.how === "decision-prose" && chosen.considered_index === undefined && coverage(t.chosen, chosen.name) === 0))) {
-    const i = considered.length > 0 ? matchOption(t.chosen, considered, 0.6) : undefined;
-    const titleLine = sections.find((s) => s.level === 1)?.start ?? 1;
-    if (i !== undefined) chosen = { name: considered[i].name, range: { start: titleLine, end: titleLine }, how: "decision-prose", considered_index: i };
-    else if (considered.length === 0) chosen = { name: t.chosen, range: { start: titleLine, end: titleLine }, how: "decision-prose" };
-  }
-  // A record without a decision section may state its choice in its opening sentences: "We use X".
-  if (!chosen && decisionIdx.length === 0) {
-    for (const s of introSentences(parsed)) {
-      const prose = readDecisionSentence(s.text);
-      // Outside a decision section only a first-person commitment counts: "We use X", "We decided to X".
-      if (prose.chosen && INTRO_CUES.has(prose.cue ?? "") && !pointsBack(prose.chosen)) {
-        chosen = { name: prose.chosen, range: { start: s.start, end: s.end }, how: "decision-prose" };
-        break;
-      }
-    }
-  }
+  chosen = fallbackChoice(parsed, considered, chosen, decisionIdx.length > 0);
 
   // A proposal weighed only against "Alternatives" is itself one of the considered options.
   if (chosen && chosen.considered_index === undefined && considered.length > 0 && considered.every((o) => o.source === "alternatives")) {
@@ -406,6 +391,39 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   if (decisionIdx.length > 0 && !chosen) notes.push("the decision section names no option");
   if (decisionIdx.length === 0 && !chosen) notes.push("no decision section and no chosen option line");
   return { considered, ...(chosen ? { chosen } : {}), rejected, notes };
+}
+
+/** When the decision text names nothing: "This RFC proposes X", a title that is a choice, "We use X" up front. */
+function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found: ChosenOption | undefined, hasDecisionSection: boolean): ChosenOption | undefined {
+  const { sections } = parsed.doc;
+  let chosen = found;
+  // "This RFC proposes X" up front is the record's own summary of its proposal.
+  if (!chosen || (chosen.how === "decision-prose" && chosen.considered_index === undefined)) {
+    const intro = introSentences(parsed).map((s) => ({ s, prose: readDecisionSentence(s.text) })).find((x) => x.prose.cue === "this record proposes" && x.prose.chosen);
+    if (intro?.prose.chosen) chosen = { name: intro.prose.chosen, range: { start: intro.s.start, end: intro.s.end }, how: "decision-prose" };
+  }
+  // A title that is itself a choice ("Use Crossplane for abstraction", "Migrate to X") when the decision text names
+  // nothing, or only something that shares no word with the title (then it elaborates, and the title sums up).
+  const t = TITLE_CHOICE.test(parsed.title) ? readDecisionSentence(parsed.title) : undefined;
+  if (t?.chosen && (!chosen || (chosen.how === "decision-prose" && chosen.considered_index === undefined && coverage(t.chosen, chosen.name) === 0))) {
+    const i = considered.length > 0 ? matchOption(t.chosen, considered, 0.6) : undefined;
+    const titleLine = sections.find((s) => s.level === 1)?.start ?? 1;
+    if (i !== undefined) chosen = { name: considered[i].name, range: { start: titleLine, end: titleLine }, how: "decision-prose", considered_index: i };
+    else if (considered.length === 0) chosen = { name: t.chosen, range: { start: titleLine, end: titleLine }, how: "decision-prose" };
+  }
+  // A record without a decision section may state its choice in its opening sentences: "We use X".
+  if (!chosen && !hasDecisionSection) {
+    for (const s of introSentences(parsed)) {
+      const prose = readDecisionSentence(s.text);
+      // Outside a decision section only a first-person commitment counts: "We use X", "We decided to X".
+      if (prose.chosen && INTRO_CUES.has(prose.cue ?? "") && !pointsBack(prose.chosen)) {
+        chosen = { name: prose.chosen, range: { start: s.start, end: s.end }, how: "decision-prose" };
+        break;
+      }
+    }
+  }
+
+  return chosen;
 }
 
 /** The first few prose sentences after the title (headings skipped). */
