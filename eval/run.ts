@@ -12,7 +12,7 @@
 // each question runs `node dist/cli.js "<q>" --repo <dir> --offline --json --no-cache --force` as a real process.
 // The eval reports and always exits 0; targets are printed as PASS/FAIL.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,11 +31,14 @@ import {
   type LoosePayload,
 } from "./metrics";
 import { baselineFor, type Bm25Baseline } from "./baseline";
+import { scoreDecisionModel, type DecisionModelScore } from "./decisionModel";
 import { loadSets, SET_NAMES, type CorpusRepo, type QuestionStyle, type SetName, type SetQuestion } from "./sets";
 
 const EVAL_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(EVAL_DIR, "..");
-const CLI = join(ROOT, "dist", "cli.js");
+const BUILT_CLI = join(ROOT, "dist", "cli.js");
+/** The CLI the eval runs: a private copy of dist/ taken at the start, so a rebuild meanwhile cannot mix two builds. */
+let CLI = BUILT_CLI;
 const RESULTS_FILE = join(EVAL_DIR, "results.json");
 /** Questions run two at a time by default (2 cores); EVAL_CONCURRENCY=1 measures one CLI process at a time. */
 const CONCURRENCY = Math.max(1, Math.min(8, Number(process.env.EVAL_CONCURRENCY) || 2));
@@ -384,12 +387,16 @@ async function evaluateQuestion(q: SetQuestion, repoDir: string, env: CliEnv, ba
   const truncated: string[] = [];
   if (payload.receipt_ref) {
     try {
-      const receipt = readJson<{ payload?: LoosePayload; evidence_ref?: string; stages?: Record<string, { truncated?: boolean }> }>(
+      const receipt = readJson<{ payload?: LoosePayload; evidence_ref?: string; stages?: Record<string, { truncated?: boolean; reason?: string }> }>(
         join(repoDir, RECEIPTS_DIR, `${payload.receipt_ref}.json`),
       );
       if (receipt.payload) payload = receipt.payload;
       evidenceRef = receipt.evidence_ref ?? evidenceRef;
-      for (const [stage, status] of Object.entries(receipt.stages ?? {})) if (status?.truncated) truncated.push(stage);
+      // A time budget that ran out, not a fixed count cap ("pickaxe limited to the last 2000 commits" is the same
+      // on every run): only the former makes an answer depend on the machine.
+      for (const [stage, status] of Object.entries(receipt.stages ?? {})) {
+        if (status?.truncated && /budget|cut short|timed? ?out/i.test(status.reason ?? "")) truncated.push(stage);
+      }
     } catch (err) {
       errors.push(`receipt unreadable: ${(err as Error).message}`);
     }
@@ -755,8 +762,13 @@ async function main(): Promise<void> {
     return;
   }
   const args = parseArgs(process.argv.slice(2));
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing; run npm run build (npm run eval does)`);
+  if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing; run npm run build (npm run eval does)`);
   const workRoot = resolve(process.env.EVAL_WORKDIR || join(os.homedir(), ".cache", "deliberative-search-eval"));
+  const distCopy = join(workRoot, "dist");
+  rmSync(distCopy, { recursive: true, force: true });
+  mkdirSync(workRoot, { recursive: true });
+  cpSync(dirname(BUILT_CLI), distCopy, { recursive: true });
+  CLI = join(distCopy, "cli.js");
   const sets = loadSets(EVAL_DIR, ROOT);
   for (const m of sets.missing) console.log(`eval: warning: ${m} not found; that column is empty`);
   const only = args.only?.toLowerCase();
@@ -847,6 +859,18 @@ async function main(): Promise<void> {
   if (args.verbose) for (const m of classifier.misses) console.log(`    miss: [${m.label} → ${m.class} ${m.confidence}] ${m.text}`);
   console.log("");
   const targets = targetTable(columns, bySet, classifier);
+  let decisionModel: DecisionModelScore | { error: string };
+  try {
+    decisionModel = scoreDecisionModel(mirrors);
+    const d = decisionModel;
+    console.log(
+      `  decision model (${d.records} hand-labelled records, ${d.repositories} repositories): chosen option ${fmt(d.chosen_accuracy)} (>= 0.90), ` +
+        `considered recall ${fmt(d.considered_recall)} (>= 0.85), status ${fmt(d.status_accuracy)} (>= 0.95)`,
+    );
+  } catch (err) {
+    decisionModel = { error: (err as Error).message };
+    console.log(`  decision model: not scored (${decisionModel.error})`);
+  }
   const owWithGold = results.filter((r) => r.gold.length && r.no_content_word_overlap).length;
   console.log("");
   console.log(
@@ -875,6 +899,7 @@ async function main(): Promise<void> {
       by_set: Object.fromEntries(bySet),
       by_repo: Object.fromEntries(repos.map((repo) => [repo.name, aggregate(results.filter((r) => r.repo === repo.name))])),
       classifier,
+      decision_model: decisionModel,
       questions: results,
     };
     writeFileSync(RESULTS_FILE, JSON.stringify(out, null, 2) + "\n");

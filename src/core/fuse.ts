@@ -28,6 +28,7 @@ export function fuseRankedLists(
   }
   if (prior) for (const entry of byId.values()) entry.fused *= prior(entry.item);
   reinforceDocuments([...byId.values()]);
+  keepCommitsBelowRecords([...byId.values()]);
   const fused = [...byId.values()].sort(
     (a, b) => b.fused - a.fused || b.bestScore - a.bestScore || a.item.id.localeCompare(b.item.id),
   );
@@ -61,6 +62,25 @@ function reinforceDocuments(entries: { item: EvidenceItem; fused: number }[]): v
   }
   for (const [t, add] of credit) t.fused += add;
   for (const [c, t] of targetOf) if (c.fused >= t.fused) c.fused = t.fused * (1 - 1e-6);
+}
+
+/** How many of the best records a commit never ranks above. */
+const RECORDS_ABOVE_COMMITS = 3;
+
+/**
+ * Records rank as records: a commit is history about a decision, not the decision, so no commit takes a place
+ * above the best few records (ADRs) of the list; commits that touched a record already sit right below it.
+ */
+function keepCommitsBelowRecords(entries: { item: EvidenceItem; fused: number }[]): void {
+  const best = new Map<string, number>();
+  for (const e of entries) {
+    if (e.item.commit || e.item.kind !== "internal" || e.item.source_type !== "adr") continue;
+    best.set(e.item.path_or_url, Math.max(best.get(e.item.path_or_url) ?? 0, e.fused));
+  }
+  const records = [...best.values()].sort((a, b) => b - a);
+  if (!records.length) return;
+  const floor = records[Math.min(RECORDS_ABOVE_COMMITS, records.length) - 1] * (1 - 1e-6);
+  for (const e of entries) if (e.item.commit && e.fused > floor) e.fused = floor;
 }
 
 function round(n: number): number {

@@ -12,7 +12,7 @@ const STOPWORDS = new Set(
     "just also not no nor any all some each every both either neither more most other such only own same so s t " +
     "i me my mine he she his her use using used adopt adopting switch switching move moving migrate migrating keep keeping " +
     "pick choose prefer better best good instead versus vs between tradeoff tradeoffs trade off pattern patterns approach " +
-    "approaches way ways option options decide decision todo question open thing things new old current currently still " +
+    "approaches way ways option options decide decision todo question open thing things new old current currently still now " +
     "go going get got make makes let lets like want need needs one two three worth whether rather favour favor favours " +
     "favors others other's codebase code our repo repository project"
   ).split(/\s+/),
@@ -110,11 +110,49 @@ export function expandTerms(terms: string[]): string[] {
   return out;
 }
 
+/** A question longer than this many content words is focused on the clause that asks. */
+const FOCUS_MIN_WORDS = 12;
+/** The asking clause must keep at least this many content words to stand on its own. */
+const FOCUS_MIN_ASKING_WORDS = 2;
+
+/**
+ * A long question is mostly setting ("We're adding a nightly export for finance; some jobs are cron entries, some
+ * are CronJobs — where should scheduled work run now?"): the decision it asks about is in the sentence that asks,
+ * and in that sentence's last clause after a dash, semicolon or colon. Returns that asking part and the setting
+ * before it; a short question, or one whose asking part is too thin to stand alone, is all asking.
+ */
+export function splitAsking(question: string): { asking: string; setting: string } {
+  const text = question.slice(0, 4096);
+  if (contentWords(text).length <= FOCUS_MIN_WORDS) return { asking: text, setting: "" };
+  const sentences = text.split(/(?<=[.!?])\s+/).filter((s) => s.trim());
+  let at = sentences.length - 1;
+  for (let i = sentences.length - 1; i >= 0; i--) {
+    if (sentences[i].includes("?")) {
+      at = i;
+      break;
+    }
+  }
+  let asking = sentences[at] ?? text;
+  let setting = [...sentences.slice(0, at), ...sentences.slice(at + 1)].join(" ");
+  const clauses = asking.split(/\s[\u2014\u2013-]{1,2}\s|;\s|:\s/);
+  const lastClause = clauses[clauses.length - 1];
+  if (clauses.length > 1 && contentWords(lastClause).length >= FOCUS_MIN_ASKING_WORDS) {
+    setting = `${clauses.slice(0, -1).join(" ")} ${setting}`.trim();
+    asking = lastClause;
+  }
+  if (contentWords(asking).length < FOCUS_MIN_ASKING_WORDS) return { asking: text, setting: "" };
+  return { asking, setting };
+}
+
 export function buildRulesPlan(question: string, context?: string): QueryPlan {
-  const terms = contentWords(question);
-  const fromContext = context ? contextTerms(context, new Set(terms)) : [];
+  // The asking part's words are the terms; the setting's words still match, at expansion weight.
+  const { asking, setting } = splitAsking(question);
+  const terms = contentWords(asking);
+  const fromSetting = contentWords(setting).filter((w) => !terms.includes(w));
+  const fromContext = context ? contextTerms(context, new Set([...terms, ...fromSetting])) : [];
   const all = [...terms, ...fromContext];
-  return { mode: "rules", terms: all, expansions: expandTerms(all) };
+  const expansions = [...fromSetting, ...expandTerms([...all, ...fromSetting]).filter((w) => !fromSetting.includes(w))];
+  return { mode: "rules", terms: all, expansions };
 }
 
 export function createRulesPlanner(): QueryPlanner {

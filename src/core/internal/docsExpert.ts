@@ -5,7 +5,8 @@ import { resolve } from "node:path";
 import { evidenceId, sha256 } from "../hash";
 import { INACTIVE_ADR_STATUSES } from "../constants";
 import { cmp } from "../text";
-import type { AdrMeta, AdrStatus, EvidenceItem, PrecisionClass, SourceType } from "../schemas";
+import type { AdrMeta, AdrStatus, EvidenceItem, LineRange, PrecisionClass, SourceType } from "../schemas";
+import { decisionModelOf } from "../decisions";
 import type { ArtifactFile, Expert, ExpertContext, ExpertResult } from "../types";
 import { TITLE_REF, parseAdr, slug, type ParsedAdr } from "./adr";
 import { withIndexStatus } from "./indexStatus";
@@ -80,11 +81,32 @@ const STATUS_PRIOR: Record<AdrStatus, number> = {
  * What ranking and evidence need of a parsed ADR once its units and the supersession graph are built: everything
  * but the parsed markdown, which would otherwise keep a second copy of every ADR's lines alive.
  */
-type AdrFacts = Omit<ParsedAdr, "doc" | "sections" | "option_sections" | "section_names" | "warnings">;
+type AdrFacts = Omit<ParsedAdr, "doc" | "sections" | "option_sections" | "section_names" | "warnings"> & { decision?: DecisionFacts };
+
+/** What synthesis needs of a record's decision model (src/core/decisions/); plain data, so the corpus snapshot keeps it. */
+interface DecisionFacts {
+  subject: string;
+  status: AdrStatus;
+  status_display: string;
+  chosen?: { name: string; range: LineRange };
+  rejected: { name: string; reason?: string; range: LineRange }[];
+}
+
+/** A record's rejected options carried into evidence: enough for every option a question can offer. */
+const MAX_REJECTED_IN_META = 10;
 
 function adrFacts(adr: ParsedAdr): AdrFacts {
   const { doc: _doc, sections: _sections, option_sections: _options, section_names: _names, warnings: _warnings, ...facts } = adr;
-  return facts;
+  // The decision model reads the full parse (its lines and sections), so it is built here, before they are dropped.
+  const model = decisionModelOf(adr);
+  const decision: DecisionFacts = {
+    subject: model.subject,
+    status: model.status,
+    status_display: model.status_display,
+    ...(model.chosen ? { chosen: { name: model.chosen.name, range: model.chosen.range } } : {}),
+    rejected: model.rejected.slice(0, MAX_REJECTED_IN_META).map((r) => ({ name: r.name, ...(r.reason ? { reason: r.reason } : {}), range: r.range })),
+  };
+  return { ...facts, decision };
 }
 
 /** One citable passage: a real, 1-based inclusive line range of one artifact. */
@@ -352,6 +374,7 @@ function rankDocuments(p: Prepared, terms: string[], expansions: string[], quest
   }
   enforceDocSupersession(scores, p.graph);
   sinkRetiredWithoutSuccessor(scores, p);
+  keepFilesBelowRecords(scores, p);
   if (question) preferLaterDecision(scores, p, question);
 
   const out: RankedDoc[] = [];
@@ -385,6 +408,24 @@ function enforceDocSupersession(scores: Map<string, number>, graph: Supersession
       }
     }
     if (!changed) break;
+  }
+}
+
+/** How many of the best-matching records files named by the docs (code, changelogs) never rank above. */
+const RECORDS_ABOVE_FILES = 5;
+
+/**
+ * Records rank as records: a file that agent instructions or architecture docs merely name (source code, a
+ * changelog) supports a decision but is not one, so it never ranks above the best few records that matched.
+ */
+function keepFilesBelowRecords(scores: Map<string, number>, p: Prepared): void {
+  const records = [...scores.entries()].filter(([path, s]) => s > 0 && p.graph.adrs.has(path)).map(([, s]) => s).sort((a, b) => b - a);
+  if (!records.length) return;
+  const floor = records[Math.min(RECORDS_ABOVE_FILES, records.length) - 1] * 0.98;
+  for (const doc of p.docs) {
+    if (doc.file.source_type !== "canonical-file") continue;
+    const s = scores.get(doc.file.path);
+    if (s !== undefined && s > floor) scores.set(doc.file.path, floor);
   }
 }
 
@@ -917,6 +958,20 @@ function adrMeta(adr: AdrFacts, graph: SupersessionGraph, section?: string): Adr
     ...(adr.chosen_option ? { chosen_option: adr.chosen_option } : {}),
     ...(section ? { section } : {}),
     ...([...graph.inferred].some((k) => k.split("\0").includes(adr.path)) ? { supersession_inferred: true as const } : {}),
+    ...(adr.number !== undefined ? { number: adr.number } : {}),
+    ...decisionMeta(adr, effectiveStatus(adr, graph)),
+  };
+}
+
+/** The decision model's part of the ADR meta; the status shown is the effective one ("no status line" for none). */
+function decisionMeta(adr: AdrFacts, status: AdrStatus): Partial<AdrMeta> {
+  const d = adr.decision;
+  if (!d) return status === "unknown" ? { status_display: "no status line" } : { status_display: status };
+  return {
+    status_display: status === "unknown" || status === d.status ? d.status_display : status,
+    subject: d.subject,
+    ...(d.chosen ? { decided_option: d.chosen } : {}),
+    ...(d.rejected.length ? { rejected_options: d.rejected } : {}),
   };
 }
 
