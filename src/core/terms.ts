@@ -70,7 +70,8 @@ for (const group of VOCABULARY) {
 export function contentWords(text: string): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const raw of text.toLowerCase().split(/[^a-z0-9.+#_-]+/)) {
+  // Letters of any script: records and questions are not always English ("Sitzungsdaten", "sécurité").
+  for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}.+#_-]+/u)) {
     // The lookbehind starts the trailing trim only where a run starts (/x+$/ is quadratic on a long run of x).
     const word = raw.replace(/^[._-]+/, "").replace(/(?<![._-])[._-]+$/, "");
     if (word.length < 2 || /^\d+$/.test(word) || STOPWORDS.has(word) || seen.has(word)) continue;
@@ -83,7 +84,7 @@ export function contentWords(text: string): string[] {
 /** Terms from the context carry weight only when they repeat there or touch the question's vocabulary. */
 function contextTerms(context: string, questionTerms: Set<string>): string[] {
   const counts = new Map<string, number>();
-  for (const word of context.toLowerCase().split(/[^a-z0-9]+/)) {
+  for (const word of context.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
     if (word.length < 3 || STOPWORDS.has(word) || /^\d+$/.test(word)) continue;
     counts.set(word, (counts.get(word) ?? 0) + 1);
   }

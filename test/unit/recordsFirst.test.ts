@@ -94,3 +94,23 @@ describe("records rank as records", () => {
     if (order.includes("CHANGELOG.md")) assert.ok(order.indexOf("CHANGELOG.md") > order.indexOf("docs/adr/0001-retries.md"));
   });
 });
+
+describe("records in a language other than English", () => {
+  it("a French question finds the French record (accented words are whole terms)", async () => {
+    assert.deepEqual(buildRulesPlan("Où stocker les données de sécurité ?").terms.slice(0, 4), ["où", "stocker", "les", "données"]);
+    const repo = createGitRepo([
+      {
+        message: "records",
+        files: {
+          "docs/adr/0001-sécurité-des-données.md": "# 1. Chiffrement des données de sécurité\n\n## Statut\n\nAccepté\n\n## Décision\n\nLes données de sécurité sont chiffrées dans la base.\n",
+          "docs/adr/0002-journalisation.md": "# 2. Journalisation\n\n## Statut\n\nAccepté\n\n## Décision\n\nDes journaux structurés.\n",
+        },
+      },
+    ]);
+    dirs.push(repo);
+    const set = await discoverArtifacts(repo, config);
+    const q = "Faut-il chiffrer les données de sécurité dans la base ?";
+    const r = await runDocsExpert({ question: q, plan: buildRulesPlan(q), config, artifacts: set, signal: new AbortController().signal });
+    assert.equal(r.items[0]?.path_or_url, "docs/adr/0001-sécurité-des-données.md");
+  });
+});
