@@ -181,3 +181,25 @@ describe("circular supersession", () => {
     assert.equal(r.items.find((i) => i.path_or_url === "adr/0003-cache-c.md")?.adr?.status !== "superseded", true, "the latest record stays in force");
   });
 });
+
+describe("records that share a title", () => {
+  it("are both kept and cited by path, and the stage names the shared title", async () => {
+    const repo = createGitRepo([
+      {
+        message: "records",
+        files: {
+          "records/2022-01-01-tooling/README.md": record("Documentation tooling", "Accepted", "Generate docs with tool A."),
+          "records/2023-01-01-tooling/README.md": record("Documentation tooling", "Accepted", "Generate docs with tool B instead of tool A."),
+          "records/2023-02-01-logging/README.md": record("Logging", "Accepted", "Structured logs."),
+        },
+      },
+    ]);
+    dirs.push(repo);
+    const set = await discoverArtifacts(repo, config);
+    const question = "Which documentation tooling generates the docs?";
+    const r = await runDocsExpert({ question, plan: buildRulesPlan(question), config, artifacts: set, signal: new AbortController().signal });
+    const paths = new Set(r.items.map((i) => i.path_or_url));
+    assert.ok(paths.has("records/2022-01-01-tooling/README.md") && paths.has("records/2023-01-01-tooling/README.md"));
+    assert.match(r.reason ?? "", /1 title is shared by several records, cited by path: "Documentation tooling"/);
+  });
+});

@@ -676,7 +676,7 @@ interface SupersessionGraph {
   /** "old\0new" for every link that was inferred rather than written down. */
   inferred: Set<string>;
   adrs: Map<string, AdrFacts>;
-  /** Circular supersession that was broken, one line each (reported in the stage status). */
+  /** What the log's shape made ambiguous, one line each (reported in the stage status): broken supersession loops, shared titles. */
   cycles?: string[];
 }
 
@@ -717,9 +717,26 @@ function supersessionGraph(adrs: Map<string, ParsedAdr>): SupersessionGraph {
       }
     }
   }
-  const cycles = breakSupersessionCycles(supersededBy, supersedes, adrs);
+  const cycles = [...breakSupersessionCycles(supersededBy, supersedes, adrs), ...duplicateTitles(adrs)];
   for (const [old, repl] of inferImplicitSupersession(adrs, supersededBy)) add(old, repl, true);
   return { supersededBy, supersedes, inferred, adrs, ...(cycles.length ? { cycles } : {}) };
+}
+
+/**
+ * Records that share a title are kept apart (each is cited by its path), but a link by title cannot tell them apart:
+ * say so once, for the first few.
+ */
+function duplicateTitles(adrs: Map<string, ParsedAdr>): string[] {
+  const byTitle = new Map<string, string[]>();
+  for (const adr of adrs.values()) {
+    const key = slug(adr.title);
+    if (!key) continue;
+    byTitle.set(key, [...(byTitle.get(key) ?? []), adr.path]);
+  }
+  const dups = [...byTitle.values()].filter((paths) => paths.length > 1).sort((a, b) => cmp(a[0], b[0]));
+  if (!dups.length) return [];
+  const shown = dups.slice(0, 2).map((paths) => `"${adrs.get(paths[0])!.title}" (${paths.slice(0, 3).join(", ")})`);
+  return [`${dups.length} title${dups.length === 1 ? " is" : "s are"} shared by several records, cited by path: ${shown.join("; ")}${dups.length > 2 ? "; …" : ""}`];
 }
 
 /**
