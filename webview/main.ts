@@ -217,7 +217,6 @@ function renderStages(m: PickerModel): HTMLElement {
       h("span", { class: "coverage-label" }, "Coverage"),
       h("span", null, h("strong", null, String(cov.internal)), " internal"),
       h("span", null, h("strong", null, String(cov.external)), " external"),
-      h("span", null, "top score ", h("strong", null, cov.top_score.toFixed(3))),
     ),
     ...SUMMARY_STAGES.map((n) => [n, m.stages[n]] as const)
       .filter(([, s]) => s && s.status !== "ok" && s.reason)

@@ -89,7 +89,8 @@ export function receiptToMarkdown(receipt: Receipt): string {
   }
   lines.push(
     "",
-    `Coverage: ${p.coverage.internal} internal, ${p.coverage.external} external, top score ${p.coverage.top_score}.`,
+    // The raw retrieval score means nothing to a reader (it is kept in the receipt), so it is not shown.
+    `Coverage: ${p.coverage.internal} internal, ${p.coverage.external} external.`,
     `Receipt \`${receipt.receipt_id}\` · synthesis ${receipt.synthesis.mode}${receipt.synthesis.model ? ` (${receipt.synthesis.model})` : ""} · config ${receipt.config_version} · signed ${receipt.signing.key_id}`,
     "",
   );

@@ -159,6 +159,15 @@ export const AdrMetaSchema = z.object({
   section: z.string().optional(),
   /** Set when a supersession link of this ADR was inferred (a later ADR reversing it, a back link), not written down. */
   supersession_inferred: z.literal(true).optional(),
+  /** The record's number ("ADR 12"), when it has one. */
+  number: z.number().int().optional(),
+  /** The status as a reader should see it: "accepted", "no status line" (never "unknown"). */
+  status_display: z.string().optional(),
+  /** The decision model (src/core/decisions/): what the record is about, the option it chose and where it says so. */
+  subject: z.string().optional(),
+  decided_option: z.object({ name: z.string(), range: LineRangeSchema }).optional(),
+  /** Each option the record turned down, with its reason in the record's words and the lines that say so. */
+  rejected_options: z.array(z.object({ name: z.string(), reason: z.string().optional(), range: LineRangeSchema })).max(20).optional(),
 });
 export type AdrMeta = z.infer<typeof AdrMetaSchema>;
 

@@ -102,9 +102,11 @@ describe("off-topic evidence is never an option, a support or a dissent", () => 
 
 describe("recommendations grounded in the deciding record", () => {
   test("a Nygard record's Decision section decides a migration question", () => {
+    // What the decision model reads from the Decision sentence (src/core/decisions/prose.ts); every section carries it.
+    const model = { decided_option: { name: "run the nightly reports as workflows on a workflow engine", range: { start: 3, end: 3 } } };
     const evidence = [
-      adr("docs/adr/0007-scheduling.md", "Scheduling of batch work", "Context", "## Context\n\nNightly reports are produced by cron entries on one host; when the host reboots, reports are silently skipped."),
-      adr("docs/adr/0007-scheduling.md", "Scheduling of batch work", "Decision", "## Decision\n\nWe will run the nightly reports as workflows on a workflow engine (Temporal) instead of cron jobs, so that missed runs are retried."),
+      adr("docs/adr/0007-scheduling.md", "Scheduling of batch work", "Context", "## Context\n\nNightly reports are produced by cron entries on one host; when the host reboots, reports are silently skipped.", model),
+      adr("docs/adr/0007-scheduling.md", "Scheduling of batch work", "Decision", "## Decision\n\nWe will run the nightly reports as workflows on a workflow engine (Temporal) instead of cron jobs, so that missed runs are retried.", model),
       ...unrelatedRepo(),
     ];
     const draft = run("Is it time to move from cron jobs to a workflow engine for nightly reports?", evidence);
@@ -129,7 +131,8 @@ describe("recommendations grounded in the deciding record", () => {
     const draft = run("Kafka, RabbitMQ or SQS for background jobs?", evidence);
     assert.equal(recommended(draft)?.title, "RabbitMQ");
     assert.ok(recommended(draft)?.supports.includes(evidence[0].id));
-    assert.equal(draft.recommendation.confidence, "med", "a record without a status is followed with medium confidence");
+    assert.equal(draft.recommendation.confidence, "high", "a record without a status line is in force, and its chosen option is recommended");
+    assert.match(draft.recommendation.rationale, /\(no status line\) decided this question/);
     // The options it weighed and did not choose carry it as dissent, not support.
     for (const t of ["Kafka", "SQS"]) assert.ok(!draft.options.find((o) => o.title === t)?.supports.includes(evidence[0].id));
   });

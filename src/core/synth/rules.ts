@@ -14,7 +14,7 @@ import {
 } from "../schemas";
 import type { SynthesisInput, SynthesisOutput, Synthesizer } from "../types";
 import { readQuestion, type Alternative, type QuestionStructure } from "./question";
-import { adrChoice, clausePolarity, clauses, mentions, stanceOf, type OptionKey, type Stance } from "./stance";
+import { adrChoice, clausePolarity, clauses, mentions, recordName, recordStatus, stanceOf, type OptionKey, type Stance } from "./stance";
 import { FRAME_WORDS, TECH_ALIASES, normaliseAbbreviations, stemWord, stems } from "./words";
 
 const MAX_OPTIONS = 5;
@@ -89,6 +89,18 @@ function slugId(title: string, taken: Set<string>): string {
 /** "vscode-elements" and "@vscode-elements/elements" name the same option; so do aliases. */
 function sameOption(a: OptionKey, b: OptionKey): boolean {
   return a.terms.some((t) => mentions(t, b)) || b.terms.some((t) => mentions(t, a));
+}
+
+/** What the record's decision model says it chose: its "Chosen option" line, else the option its decision names. */
+function modelChoice(meta: AdrMeta): string | undefined {
+  return meta.chosen_option ?? meta.decided_option?.name;
+}
+
+/** Whether a record's own chosen option (as its decision model, else its decision text, states it) is this option. */
+function recordChose(doc: AdrDoc, c: Candidate): boolean {
+  const choice = stated(doc);
+  if (!choice || !c.key.terms.length || c.inverse) return false;
+  return sameOption(keyFor(choice), c.key) || mentions(choice, primaryKey(c.key));
 }
 
 function round2(n: number): number {
@@ -268,7 +280,7 @@ const statedCache = new WeakMap<AdrDoc, { value: string | undefined }>();
 function stated(doc: AdrDoc): string | undefined {
   const hit = statedCache.get(doc);
   if (hit) return hit.value;
-  let value: string | undefined = doc.meta.chosen_option ?? consideredInDecision(doc);
+  let value: string | undefined = modelChoice(doc.meta) ?? consideredInDecision(doc);
   for (const e of doc.items) {
     if (value) break;
     value = adrChoice(e, doc.decisionText);
@@ -613,6 +625,10 @@ interface Decider {
   cite: FusedEvidence;
   label: string;
   status?: string;
+  /** The status as a reader sees it ("no status line", never "unknown"). */
+  statusText?: string;
+  /** The record's own chosen option (its decision model) is the option recommended. */
+  followsRecord?: boolean;
   /** Set when the question's best-ranked record was superseded and this is its successor. */
   supersedes?: AdrDoc;
   score: number;
@@ -715,13 +731,15 @@ function adrDecider(considered: Considered[], candidates: Candidate[], question:
     }
   }
   if (!top?.m) return undefined;
-  const conflicts = ranked.filter((c) => c !== top && c !== overruled && c.m!.index !== top!.m!.index && c.weight >= top!.weight * 0.75).map((c) => `ADR "${c.doc.meta.title}"`);
+  const conflicts = ranked.filter((c) => c !== top && c !== overruled && c.m!.index !== top!.m!.index && c.weight >= top!.weight * 0.75).map((c) => recordName(c.doc.meta));
   return {
     kind: "adr",
     index: top.m.index,
     cite: decisionItem(top.doc),
-    label: `ADR "${top.doc.meta.title}"`,
+    label: recordName(top.doc.meta),
     status: top.doc.meta.status,
+    statusText: recordStatus(top.doc.meta),
+    followsRecord: recordChose(top.doc, candidates[top.m.index]),
     ...(top.via ? { supersedes: top.via } : overruled ? { supersedes: overruled.doc } : {}),
     score: top.m.score,
     margin: top.m.margin,
@@ -738,7 +756,7 @@ function newOptionDecider(considered: Considered[], candidates: Candidate[], all
     const added = allowNew(choice, c.doc);
     if (!added) continue;
     candidates.push(added);
-    return { kind: "adr", index: candidates.length - 1, cite: decisionItem(c.doc), label: `ADR "${c.doc.meta.title}"`, status: c.doc.meta.status, ...(c.via ? { supersedes: c.via } : {}), score: MIN_CHOICE_SCORE, margin: MIN_CHOICE_SCORE, conflicts: [], agreeing: [] };
+    return { kind: "adr", index: candidates.length - 1, cite: decisionItem(c.doc), label: recordName(c.doc.meta), status: c.doc.meta.status, statusText: recordStatus(c.doc.meta), followsRecord: recordChose(c.doc, added), ...(c.via ? { supersedes: c.via } : {}), score: MIN_CHOICE_SCORE, margin: MIN_CHOICE_SCORE, conflicts: [], agreeing: [] };
   }
   return undefined;
 }
@@ -766,17 +784,28 @@ function ruleVotes(evidence: FusedEvidence[], candidates: Candidate[], inScope: 
 function ruleDecider(votes: Map<number, FusedEvidence[]>): Decider {
   const [[index, items]] = [...votes];
   const cite = items.sort((a, b) => a.rank - b.rank)[0];
-  return { kind: "rule", index, cite, label: `${cite.path_or_url}${cite.line_range ? `:${cite.line_range.start}` : ""}`, score: MIN_CHOICE_SCORE, margin: MIN_CHOICE_SCORE, conflicts: [], agreeing: [] };
+  return { kind: "rule", index, cite, label: `${cite.path_or_url}${cite.line_range ? `:${cite.line_range.start}` : ""}`, followsRecord: true, score: MIN_CHOICE_SCORE, margin: MIN_CHOICE_SCORE, conflicts: [], agreeing: [] };
 }
 
 /** Why nothing decided the question, for the rationale. */
-function undecidedReason(considered: Considered[], dangling: AdrDoc | undefined, votes: Map<number, FusedEvidence[]>): string {
+function undecidedReason(considered: Considered[], dangling: AdrDoc | undefined, votes: Map<number, FusedEvidence[]>, docs: AdrDoc[]): string {
   if (votes.size > 1) return "the repository's rules favour different options";
+  const nearest = considered[0]?.doc;
+  const choice = nearest && modelChoice(nearest.meta);
+  if (nearest && choice) {
+    // The nearest record decided something, just not between these options: say what, so the reader can judge.
+    return `${recordName(nearest.meta)} (${recordStatus(nearest.meta)}) is the nearest record on this topic, and it chose "${choice}", which is none of these options`;
+  }
   if (considered.length) {
-    const names = considered.slice(0, 2).map((c) => `ADR "${c.doc.meta.title}"`).join(" and ");
+    const names = considered.slice(0, 2).map((c) => recordName(c.doc.meta)).join(" and ");
     return `${names} ${considered.length > 1 ? "are" : "is"} on this topic but ${considered.length > 1 ? "do" : "does"} not say which of these options ${considered.length > 1 ? "they" : "it"} chose`;
   }
-  if (dangling) return `ADR "${dangling.meta.title}" was superseded, and the record that replaced it was not found`;
+  if (dangling) return `${recordName(dangling.meta)} was superseded, and the record that replaced it was not found`;
+  const off = docs.find((d) => d.active);
+  if (off) {
+    const about = off.meta.subject && off.meta.subject !== off.meta.title ? ` (${off.meta.subject})` : "";
+    return `no decision record or rule in the repository is about this question; the nearest, ${recordName(off.meta)}${about}, names neither its subject nor its options`;
+  }
   return "no decision record or rule in the repository is about this question";
 }
 
@@ -800,7 +829,7 @@ function findDecider(
   if (decider) return { decider, reason: "" };
   const votes = ruleVotes(evidence, candidates, inScope);
   if (votes.size === 1) return { decider: ruleDecider(votes), reason: "" };
-  return { reason: undecidedReason(considered, dangling, votes) };
+  return { reason: undecidedReason(considered, dangling, votes, docs) };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -814,6 +843,16 @@ function tradeoffsFor(o: Scored, evidence: FusedEvidence[], current: Scored | un
     if (clean && !out.includes(clean) && out.length < 5) out.push(clean);
   };
   if (o.key.terms.length && !o.inverse) {
+    // A record that turned this option down says why, in its own words: that reason comes first, cited.
+    const quoted = new Set<string>();
+    for (const e of evidence) {
+      if (!e.adr?.rejected_options || quoted.has(e.adr.path) || INACTIVE.has(e.adr.status)) continue;
+      const r = e.adr.rejected_options.find((x) => sameOption(keyFor(x.name), o.key) || mentions(x.name, primaryKey(o.key)));
+      if (!r) continue;
+      quoted.add(e.adr.path);
+      const why = r.reason ? `: “${r.reason.replace(/\s+/g, " ").slice(0, 240)}”` : "";
+      push(`− ${recordName(e.adr)} turned it down${why} (${e.adr.path}:${r.range.start}${r.range.end > r.range.start ? `-${r.range.end}` : ""}).`);
+    }
     for (const e of evidence) {
       if (!e.adr) continue;
       let inOption = e.title ? mentions(e.title.split(/[—:-]/).pop() ?? "", o.key) : false;
@@ -898,6 +937,26 @@ function addImpliedCandidates(structure: QuestionStructure, candidates: Candidat
   if ((form === "adopt" || form === "action" || form === "move-to") && !candidates.some((c) => c.origin === "incumbent")) addIncumbent(structure, candidates, activeTopical);
   else if (form === "keep") addSuccessor(candidates, activeTopical);
   else if (form === "open") addOpenQuestionOptions(candidates, activeTopical, model);
+  if (form === "adopt" || form === "action" || form === "move-to") addWeighedOptions(candidates, activeTopical);
+}
+
+/**
+ * A question that names one thing ("should we adopt Tailwind?") is answered among the options the deciding record
+ * weighed: the first in-force on-topic record whose considered options include that thing lends them all, its
+ * chosen one first, each its own option (the question's own wording stays where they are the same thing).
+ */
+function addWeighedOptions(candidates: Candidate[], activeTopical: AdrDoc[]): void {
+  const named = candidates.filter((c) => c.origin === "question" && c.key.terms.length);
+  const doc = activeTopical.find((d) => d.meta.considered_options.length >= 2 && d.meta.considered_options.some((o) => named.some((c) => sameOption(keyFor(o), c.key) || mentions(o, primaryKey(c.key)))));
+  if (!doc) return;
+  const choice = modelChoice(doc.meta);
+  const weighed = [...(choice ? [choice] : []), ...doc.meta.considered_options.filter((o) => o !== choice)];
+  for (const o of weighed) {
+    if (candidates.length >= MAX_OPTIONS) break;
+    const key = keyFor(o);
+    if (!key.terms.length || candidates.some((c) => c.key.terms.length && (sameOption(c.key, key) || mentions(o, primaryKey(c.key))))) continue;
+    addCandidate(candidates, { title: capitalise(o), key, origin: "adr", note: o === choice ? `what ${recordName(doc.meta)} chose` : `considered in ${recordName(doc.meta)}` });
+  }
 }
 
 /** A proposal's incumbent: what an on-topic record chose other than the proposal, else "Keep the current approach". */
@@ -908,7 +967,7 @@ function addIncumbent(structure: QuestionStructure, candidates: Candidate[], act
     return !!c && (!target || !sameOption(keyFor(c), target.key)) && !(target && matchChoice(d, [target, KEEP_CURRENT])?.index === 0);
   });
   const choice = incumbentDoc && stated(incumbentDoc);
-  if (choice && incumbentDoc && nounLike(bareChoice(choice))) addCandidate(candidates, { title: `Keep ${bareChoice(choice)}`, key: keyFor(choice), origin: "incumbent", note: `what ADR "${incumbentDoc.meta.title}" chose` });
+  if (choice && incumbentDoc && nounLike(bareChoice(choice))) addCandidate(candidates, { title: `Keep ${bareChoice(choice)}`, key: keyFor(choice), origin: "incumbent", note: `what ${recordName(incumbentDoc.meta)} chose` });
   else if (!candidates.some((c) => c.origin === "incumbent")) addCandidate(candidates, KEEP_CURRENT);
 }
 
@@ -923,7 +982,7 @@ function addSuccessor(candidates: Candidate[], activeTopical: AdrDoc[]): void {
   const choice = successorDoc && stated(successorDoc);
   if (!choice || !successorDoc) return;
   const i = candidates.findIndex((c) => c.inverse);
-  const succ: Candidate = { title: /^(?:move|migrate|switch|use|adopt|replace)\b/i.test(choice) ? capitalise(choice) : `Move to ${choice}`, key: keyFor(choice), origin: "successor", note: `what ADR "${successorDoc.meta.title}" chose` };
+  const succ: Candidate = { title: /^(?:move|migrate|switch|use|adopt|replace)\b/i.test(choice) ? capitalise(choice) : `Move to ${choice}`, key: keyFor(choice), origin: "successor", note: `what ${recordName(successorDoc.meta)} chose` };
   if (i >= 0) candidates.splice(i, 1, succ);
   else addCandidate(candidates, succ);
 }
@@ -937,10 +996,10 @@ function addOpenQuestionOptions(candidates: Candidate[], activeTopical: AdrDoc[]
   });
   for (const d of strong.slice(0, 3)) {
     const choice = stated(d);
-    if (choice) addCandidate(candidates, { title: capitalise(choice), key: keyFor(choice), origin: "adr", note: `what ADR "${d.meta.title}" chose` });
+    if (choice) addCandidate(candidates, { title: capitalise(choice), key: keyFor(choice), origin: "adr", note: `what ${recordName(d.meta)} chose` });
   }
   for (const d of strong.slice(0, 2)) {
-    for (const o of d.meta.considered_options) addCandidate(candidates, { title: capitalise(o), key: keyFor(o), origin: "adr", note: `considered in ADR "${d.meta.title}"` });
+    for (const o of d.meta.considered_options) addCandidate(candidates, { title: capitalise(o), key: keyFor(o), origin: "adr", note: `considered in ${recordName(d.meta)}` });
   }
 }
 
@@ -962,7 +1021,7 @@ function newOptionFromRecord(choice: string, doc: AdrDoc, candidates: Candidate[
   const topicalHead = form === "alternatives" ? weighedNamed : form === "open" || form === "keep" ? named || hits >= (model.topic.size >= 4 ? 2 : 1) : false;
   if (!topicalHead) return undefined;
   const title = form === "alternatives" || form === "open" ? capitalise(choice) : form === "keep" ? `Move to ${bareChoice(choice)}` : `Keep ${bareChoice(choice)}`;
-  return { title, key, origin: form === "keep" ? "successor" : "adr", note: `what ADR "${doc.meta.title}" chose` };
+  return { title, key, origin: form === "keep" ? "successor" : "adr", note: `what ${recordName(doc.meta)} chose` };
 }
 
 /** 4. At least two options, at most five; the decided option always stays (last, when it would fall off). */
@@ -982,7 +1041,7 @@ function citeDecider(scored: Scored[], picked: Scored, decider: Decider, evidenc
   for (const o of scored) if (o !== picked) o.supports = o.supports.filter((x) => !sameSource(x.e));
   picked.dissent = picked.dissent.filter((x) => !sameSource(x.e));
   if (!picked.supports.some((x) => sameSource(x.e))) {
-    const why = decider.kind === "adr" ? `${decider.label} (${decider.status ?? "unknown"}) decided it` : `${decider.label} prescribes it`;
+    const why = decider.kind === "adr" ? `${decider.label} (${decider.statusText ?? "no status line"}) decided it` : `${decider.label} prescribes it`;
     picked.supports.unshift({ e: decider.cite, s: { polarity: 1, weight: decider.kind === "adr" ? 3 : 2.5, why } });
   }
   // Other on-topic records that made the same choice are cited with it.
@@ -995,7 +1054,7 @@ function citeDecider(scored: Scored[], picked: Scored, decider: Decider, evidenc
   if (decider.supersedes) {
     const old = evidence.find((e) => e.adr?.path === decider.supersedes!.path);
     if (old && !picked.supports.some((x) => x.e.id === old.id)) {
-      picked.supports.push({ e: old, s: { polarity: 1, weight: 0.5, why: `${decider.label} supersedes ADR "${decider.supersedes.meta.title}"` } });
+      picked.supports.push({ e: old, s: { polarity: 1, weight: 0.5, why: `${decider.label} supersedes ${recordName(decider.supersedes.meta)}` } });
     }
   }
 }
@@ -1006,9 +1065,12 @@ function decidedRationale(picked: Scored, decider: Decider, scored: Scored[]): {
   let confidence: Level;
   if (decider.kind === "adr") {
     const status = decider.status ?? "unknown";
-    confidence = status === "accepted" ? "high" : status === "proposed" ? "low" : "med";
-    sentences.push(`${decider.label} (${status}) decided this question, and it chose what "${picked.title}" describes.`);
-    if (decider.supersedes) sentences.push(`It replaces ADR "${decider.supersedes.meta.title}", which is ${decider.supersedes.meta.status}; the newer decision counts.`);
+    // "high" only when the record is in force (accepted, or no status line) and its own chosen option is the one
+    // recommended; a record matched to an option by its words alone is at most "med".
+    const inForce = status === "accepted" || status === "unknown";
+    confidence = inForce && decider.followsRecord ? "high" : status === "proposed" ? "low" : "med";
+    sentences.push(`${decider.label} (${decider.statusText ?? status}) decided this question, and it chose what "${picked.title}" describes.`);
+    if (decider.supersedes) sentences.push(`It replaces ${recordName(decider.supersedes.meta)}, which is ${recordStatus(decider.supersedes.meta)}; the newer decision counts.`);
     if (status === "proposed") sentences.push("The record is only proposed, so the decision may still change.");
   } else {
     confidence = "med";
@@ -1020,7 +1082,8 @@ function decidedRationale(picked: Scored, decider: Decider, scored: Scored[]): {
   }
   const external = picked.supports.filter((x) => x.e.kind === "external");
   if (external.length && !picked.dissent.length) {
-    confidence = raise(confidence);
+    // External agreement never lifts an answer to "high" on its own: only a record that decides it does.
+    if (confidence === "low" || decider.followsRecord) confidence = raise(confidence);
     sentences.push("Internal conventions and external sources agree.");
   }
   if (decider.agreeing.length) sentences.push(`${decider.agreeing.length} other decision record${decider.agreeing.length > 1 ? "s" : ""} on this topic made the same choice.`);
@@ -1033,9 +1096,15 @@ function decidedRationale(picked: Scored, decider: Decider, scored: Scored[]): {
 function undecidedRationale(scored: Scored[], reason: string): string[] {
   const sentences = [`Undecidable on current evidence: ${reason}.`];
   const lean = [...scored].sort((a, b) => b.net - a.net)[0];
-  if (lean && lean.net > 0) sentences.push(`The evidence found leans toward "${lean.title}" (net weight ${lean.net}), but nothing on record decided it.`);
+  if (lean && lean.net > 0) sentences.push(`The evidence found leans toward "${lean.title}", but nothing on record decided it.`);
   else sentences.push("The options are offered with equal weight.");
   return sentences;
+}
+
+/** A stem as the question wrote it ("stat" → "state"), so no word stem reaches a reader. */
+function surfaceWord(stem: string, question: string): string {
+  for (const w of question.split(/[^\p{L}\p{N}'-]+/u)) if (w && stemWord(w.toLowerCase()) === stem) return w.toLowerCase();
+  return stem;
 }
 
 /** 6. The recommendation: the decided option, or undecidable; confidence is capped when no internal evidence was found. */
@@ -1045,6 +1114,7 @@ function recommend(
   scored: Scored[],
   scopeWords: string[],
   stages: SynthesisInput["stages"],
+  question: string,
 ): DraftPicker["recommendation"] {
   const decider = found.decider;
   const decided = picked && decider ? decidedRationale(picked, decider, scored) : undefined;
@@ -1053,7 +1123,7 @@ function recommend(
   const sentences = decided ? decided.sentences : undecidedRationale(scored, found.reason);
   if (scopeWords.length) {
     sentences.push(
-      `Evidence that does not mention ${scopeWords.map((w) => `"${w}"`).join(" or ")} is about another part of the codebase and counts at ${OUT_OF_SCOPE_WEIGHT}× weight (at most ${OUT_OF_SCOPE_CAP} per side).`,
+      `Evidence that does not mention ${scopeWords.map((w) => `"${surfaceWord(w, question)}"`).join(" or ")} is about another part of the codebase and counts at ${OUT_OF_SCOPE_WEIGHT}× weight (at most ${OUT_OF_SCOPE_CAP} per side).`,
     );
   }
   if (stages.internal.status !== "ok") {
@@ -1106,7 +1176,7 @@ export function synthesizeWithRules(input: Omit<SynthesisInput, "signal">): Synt
   const citedIds = new Set(scored.flatMap((o) => [...o.supports, ...o.dissent].map((x) => x.e.id)));
   const citations: Citation[] = evidence.filter((e) => citedIds.has(e.id)).map(toCitation);
 
-  const recommendation = recommend(picked, found, scored, scope.words, stages);
+  const recommendation = recommend(picked, found, scored, scope.words, stages, question);
   const draft: DraftPicker = {
     question,
     class: "open-question",

@@ -222,7 +222,7 @@ export function stanceOf(e: FusedEvidence, key: OptionKey): Stance | undefined {
   if (e.adr) {
     const status = e.adr.status;
     const chosen = adrChoice(e);
-    const label = `ADR "${e.adr.title}" (${status})`;
+    const label = `${recordName(e.adr)} (${recordStatus(e.adr)})`;
     if (chosen && mentions(chosen, key)) {
       if (INACTIVE.has(status)) return { polarity: -1, weight: base * 0.8, why: `${label} chose it, but that decision is ${status}` };
       const factor = status === "accepted" ? 1 : 0.6;
@@ -256,4 +256,14 @@ export function stanceOf(e: FusedEvidence, key: OptionKey): Stance | undefined {
     return { polarity: 1, weight: base * 0.4, why: `${where} describes it as current practice` };
   }
   return undefined;
+}
+
+/** How a reader sees a record: by number and title ('ADR 12 "Use Shoelace"'), or by title when it has no number. */
+export function recordName(meta: { title: string; number?: number | undefined }): string {
+  return meta.number !== undefined ? `ADR ${meta.number} "${meta.title}"` : `ADR "${meta.title}"`;
+}
+
+/** A record's status as a reader sees it: "accepted", "no status line" (never "unknown"). */
+export function recordStatus(meta: { status: string; status_display?: string | undefined }): string {
+  return meta.status_display ?? (meta.status === "unknown" ? "no status line" : meta.status);
 }
