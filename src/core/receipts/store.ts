@@ -562,7 +562,9 @@ export async function verifyEntry(repo: string, entry: ReceiptEntry, opts: Verif
   if (!sig.ok) summary = sig.reason ?? "signature invalid";
   else {
     const parts = [describeTrust(trust)];
-    if (minted) parts.push(describeMinter(minted));
+    // The same key minted and re-signed it: nothing more to say, unless the minting signature no longer checks.
+    const sameKey = entry.receipt.minted_by?.public_key === entry.receipt.signing.public_key;
+    if (minted && !(sameKey && minted.signature === "valid")) parts.push(describeMinter(minted));
     if (trust.trust === "untrusted" && opts.allowUntrusted) parts.push("accepted with --allow-untrusted");
     if (legacy) parts.push(`legacy receipt (schema ${entry.receipt.schema_version}): evidence not covered by the signature${opts.allowUntrusted ? "" : "; use --allow-untrusted to accept"}`);
     else if (evidence.state === "intact") parts.push("evidence intact");
