@@ -300,8 +300,10 @@ interface QuestionResult {
   truncated: string[];
   /** The answer with ids, timestamps and timings left out, for the determinism check. */
   answer_key?: string;
-  /** Cold pass vs warm pass: the first difference, when the answers differ. */
-  determinism?: { identical: boolean; difference?: string };
+  /** The ranked documents, option titles and recommendation: what must never change between runs. */
+  decision_key?: string;
+  /** Cold pass vs warm pass: identical payloads, identical decision (ranking, options, recommendation), first difference. */
+  determinism?: { identical: boolean; same_decision: boolean; difference?: string };
 }
 
 /** Keys that differ between two runs of the same question by design: ids of files written, times, durations. */
@@ -438,6 +440,7 @@ async function evaluateQuestion(q: SetQuestion, repoDir: string, env: CliEnv, ba
     options_detail: { unmatched: verdict.unmatched, fragments: verdict.fragments, off_topic: verdict.off_topic },
     truncated,
     answer_key: answerKey(payload, docs),
+    decision_key: stableJson({ ranked_documents: docs, options: titles, recommendation: recId ?? null }),
   };
   if (q.gold.length) {
     const g = judgeGrounded(q, payload);
@@ -480,6 +483,8 @@ interface Metrics {
   /** Questions run twice, and how many gave the identical answer. */
   determinism_checked: number;
   determinism_identical: number;
+  /** Of those, how many kept the same ranking, options and recommendation. */
+  determinism_same_decision: number;
 }
 
 function aggregate(results: QuestionResult[]): Metrics {
@@ -517,6 +522,7 @@ function aggregate(results: QuestionResult[]): Metrics {
     truncated: results.filter((r) => r.truncated.length > 0).length,
     determinism_checked: results.filter((r) => r.determinism).length,
     determinism_identical: results.filter((r) => r.determinism?.identical).length,
+    determinism_same_decision: results.filter((r) => r.determinism?.same_decision).length,
   };
 }
 
@@ -613,6 +619,13 @@ const TARGETS: Target[] = [
     show: (_v, m) => `${m.no_answer_flagged}/${m.no_answer_questions}`,
   },
   { name: "options right", value: (m) => m.options_right, ok: (v) => v >= 0.9, goal: ">= 0.90", show: pct },
+  {
+    name: "same ranking, options, rec.",
+    value: (m) => (m.determinism_checked ? m.determinism_same_decision / m.determinism_checked : undefined),
+    ok: (v) => v === 1,
+    goal: "all",
+    show: (_v, m) => `${m.determinism_same_decision}/${m.determinism_checked}`,
+  },
   {
     name: "identical on a second run",
     value: (m) => (m.determinism_checked ? m.determinism_identical / m.determinism_checked : undefined),
@@ -819,8 +832,9 @@ async function main(): Promise<void> {
     results.forEach((r, i) => {
       const a = cold[i].answer_key;
       const b = r.answer_key;
-      if (a === undefined || b === undefined) r.determinism = { identical: false, difference: cold[i].error ?? r.error ?? "no answer" };
-      else r.determinism = a === b ? { identical: true } : { identical: false, difference: firstDifference(a, b) };
+      const sameDecision = cold[i].decision_key !== undefined && cold[i].decision_key === r.decision_key;
+      if (a === undefined || b === undefined) r.determinism = { identical: false, same_decision: false, difference: cold[i].error ?? r.error ?? "no answer" };
+      else r.determinism = a === b ? { identical: true, same_decision: true } : { identical: false, same_decision: sameDecision, difference: firstDifference(a, b) };
     });
   } else {
     results = await runPass("one pass", { cacheDir, cold: false });
