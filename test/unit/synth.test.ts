@@ -159,6 +159,20 @@ describe("question scope", () => {
     assert.match(draft.recommendation.rationale, /"admin".*0\.2× weight/);
   });
 
+  test("the scope word is named as the question wrote it, never as a stem", () => {
+    const evidence = [
+      adr("notifications", "Parcel", "webpack"),
+      adr("analytics", "webpack", "Parcel"),
+      adr("onboarding", "webpack", "Parcel"),
+      adr("billing", "webpack", "Parcel"),
+      adr("search", "webpack", "Parcel"),
+      adr("media", "webpack", "Parcel"),
+    ];
+    const { draft } = run("Should we use Parcel or webpack for frontend build in the notifications service?", evidence);
+    assert.match(draft.recommendation.rationale, /does not mention "notifications" is about another part/);
+    assert.doesNotMatch(draft.recommendation.rationale, /"notific"/);
+  });
+
   test("without a distinctive scope word every item counts fully", () => {
     const evidence = [adr("admin", "Parcel", "webpack"), adr("admin", "Parcel", "webpack"), adr("admin", "webpack", "Parcel")];
     const { draft } = run("Should we use Parcel or webpack for the frontend build?", evidence);

@@ -495,7 +495,7 @@ function choiceScore(r: ChoiceReading, c: Candidate, i: number): number {
   // when it also weighs the alternative the question proposes.
   const staysPut = c.origin === "incumbent" || /^(?:keep|stay|remain|stick|continue|leave)\b/i.test(c.title);
   const weighsOthers = candidates.some((x) => x !== c && x.key.terms.length && !x.inverse && mentions(doc.allText, x.key));
-  if (staysPut && !c.inverse && !weighsOthers) return 0;
+  if (staysPut && !c.inverse && !weighsOthers && !(choice && mentions(choice, key))) return 0;
   let score = fieldScore(r, d, key);
   const pol = polarityIn(r.decision, key);
   if (pol > 0) score += 2;
@@ -937,7 +937,7 @@ function addImpliedCandidates(structure: QuestionStructure, candidates: Candidat
   if ((form === "adopt" || form === "action" || form === "move-to") && !candidates.some((c) => c.origin === "incumbent")) addIncumbent(structure, candidates, activeTopical);
   else if (form === "keep") addSuccessor(candidates, activeTopical);
   else if (form === "open") addOpenQuestionOptions(candidates, activeTopical, model);
-  if (form === "adopt" || form === "action" || form === "move-to") addWeighedOptions(candidates, activeTopical);
+  if (form === "adopt" || form === "action" || form === "move-to" || form === "migration") addWeighedOptions(candidates, activeTopical, structure);
 }
 
 /**
@@ -945,10 +945,15 @@ function addImpliedCandidates(structure: QuestionStructure, candidates: Candidat
  * weighed: the first in-force on-topic record whose considered options include that thing lends them all, its
  * chosen one first, each its own option (the question's own wording stays where they are the same thing).
  */
-function addWeighedOptions(candidates: Candidate[], activeTopical: AdrDoc[]): void {
+function addWeighedOptions(candidates: Candidate[], activeTopical: AdrDoc[], structure: QuestionStructure): void {
   const named = candidates.filter((c) => c.origin === "question" && c.key.terms.length);
-  const doc = activeTopical.find((d) => d.meta.considered_options.length >= 2 && d.meta.considered_options.some((o) => named.some((c) => sameOption(keyFor(o), c.key) || mentions(o, primaryKey(c.key)))));
+  const weighs = (d: AdrDoc, c: Candidate) => d.meta.considered_options.some((o) => sameOption(keyFor(o), c.key) || mentions(o, primaryKey(c.key)));
+  const doc = activeTopical.find((d) => d.meta.considered_options.length >= 2 && named.some((c) => weighs(d, c)));
   if (!doc) return;
+  // "Switch X to Y?" names two things, but when the record weighed Y and not X, X is the status quo in the
+  // question's words, and the record's options are the real alternatives; when it weighed both, the question has them.
+  const incumbent = structure.incumbent && candidates.find((c) => c.origin === "incumbent" && c.key.terms.length);
+  if (incumbent && weighs(doc, incumbent)) return;
   const choice = modelChoice(doc.meta);
   const weighed = [...(choice ? [choice] : []), ...doc.meta.considered_options.filter((o) => o !== choice)];
   for (const o of weighed) {
@@ -1040,7 +1045,10 @@ function citeDecider(scored: Scored[], picked: Scored, decider: Decider, evidenc
   const sameSource = (e: FusedEvidence) => (decider.kind === "adr" ? e.adr?.path === decider.cite.adr?.path : e.id === decider.cite.id);
   for (const o of scored) if (o !== picked) o.supports = o.supports.filter((x) => !sameSource(x.e));
   picked.dissent = picked.dissent.filter((x) => !sameSource(x.e));
-  if (!picked.supports.some((x) => sameSource(x.e))) {
+  // The record is cited where it decides (its decision section), not wherever else it names the option.
+  const fromDecider = picked.supports.find((x) => sameSource(x.e));
+  if (fromDecider && decider.kind === "adr") fromDecider.e = decider.cite;
+  if (!fromDecider) {
     const why = decider.kind === "adr" ? `${decider.label} (${decider.statusText ?? "no status line"}) decided it` : `${decider.label} prescribes it`;
     picked.supports.unshift({ e: decider.cite, s: { polarity: 1, weight: decider.kind === "adr" ? 3 : 2.5, why } });
   }

@@ -175,6 +175,8 @@ export function clausePolarity(clause: string, key: OptionKey): { polarity: -1 |
 export function adrChoice(e: FusedEvidence, decisionText?: string): string | undefined {
   if (!e.adr) return undefined;
   if (e.adr.chosen_option) return e.adr.chosen_option;
+  // The decision model read what the record chose from its decision section ("We will style … with X").
+  if (e.adr.decided_option) return e.adr.decided_option.name;
   // A title is one line; the bound keeps the lazy title patterns below from going quadratic on a runaway one.
   const title = e.adr.title.slice(0, MAX_CLAUSE_CHARS).trim().replace(/^(?:adr[-\s]*)?\d+[.:)]?\s+/i, "");
   const m = /^(?:use|adopt|choose|prefer|switch to|migrate to|move to|standardi[sz]e on|introduce)\s+(.+?)(?:\s+(?:for|as|in|to|on|with|across)\s+.*)?$/i.exec(title);
@@ -229,7 +231,7 @@ export function stanceOf(e: FusedEvidence, key: OptionKey): Stance | undefined {
       return { polarity: 1, weight: base * factor, why: `${label} chose it` };
     }
     if (!INACTIVE.has(status) && e.adr.considered_options.some((o) => mentions(o, key)) && chosen) {
-      return { polarity: -1, weight: base * 0.8, why: `${label} considered it and chose ${chosen}` };
+      return { polarity: -1, weight: base * 0.8, why: `${label} considered it and chose "${chosen}"` };
     }
     if (INACTIVE.has(status)) {
       // A retired decision's prose is history: only an explicit argument against the option counts.
