@@ -35,9 +35,11 @@ export function decidingRecord(rules: DraftPicker, evidence: readonly FusedEvide
   const supports = chose.supports.map((id) => byId.get(id)).filter((e): e is FusedEvidence => !!e);
   const rationale = rules.recommendation.rationale;
 
-  const adr = /^ADR "(.+?)" \((\w+)\) decided this question/.exec(rationale);
+  // 'ADR 12 "Title" (accepted) decided …'; a record without a status reads "(no status line)" (the rules' wording).
+  const adr = /^ADR (?:\d+ )?"(.+?)" \(([^)]{1,80})\) decided this question/.exec(rationale);
   if (adr) {
-    if (!IN_FORCE.has(adr[2] as AdrStatus)) return undefined;
+    const status = /^(?:no status line|unrecognised status)/.test(adr[2]) ? "unknown" : adr[2];
+    if (!IN_FORCE.has(status as AdrStatus)) return undefined;
     const records = supports.filter((e) => e.adr?.title === adr[1] && IN_FORCE.has(e.adr.status));
     const found = records.find((e) => /decision|outcome/.test(e.adr?.section ?? "")) ?? records[0];
     return found ? { evidence: found, chose } : undefined;
