@@ -2,7 +2,7 @@
 // ADR repositories (issue 9 §7). See eval/README.md.
 //
 //   MIRRORS=/work/.mirror npm run eval                 every question (corpus: eval/corpus.json)
-//   npm run eval -- --only jabref                      questions of repos whose name contains "jabref"
+//   npm run eval -- --only jabref,madr                 questions of repos whose name contains "jabref" or "madr"
 //   npm run eval -- --id james-03 --verbose            one question, with its per-question line
 //   npm run eval -- --no-write                         do not write eval/results.json
 //   npm run eval -- --set test                         one column: dev, test or independent (repeatable)
@@ -784,9 +784,10 @@ async function main(): Promise<void> {
   CLI = join(distCopy, "cli.js");
   const sets = loadSets(EVAL_DIR, ROOT);
   for (const m of sets.missing) console.log(`eval: warning: ${m} not found; that column is empty`);
-  const only = args.only?.toLowerCase();
+  // --only takes one repository substring or several, comma-separated.
+  const only = args.only?.toLowerCase().split(",").filter(Boolean);
   const questions = sets.questions.filter(
-    (q) => (!args.sets.length || args.sets.includes(q.set)) && (!only || q.repo.toLowerCase().includes(only)) && (!args.id || q.id === args.id),
+    (q) => (!args.sets.length || args.sets.includes(q.set)) && (!only || only.some((o) => q.repo.toLowerCase().includes(o))) && (!args.id || q.id === args.id),
   );
   if (!questions.length) usage(`no question matches${args.only ? ` --only ${args.only}` : ""}${args.id ? ` --id ${args.id}` : ""}`);
 
