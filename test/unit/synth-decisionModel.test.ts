@@ -126,13 +126,6 @@ describe("answers that follow the decision model", () => {
     assert.ok(tailwind.tradeoffs.some((t) => /chose "Vanilla Extract"/.test(t)), JSON.stringify(tailwind.tradeoffs));
   });
 
-  test("a record that keeps what is in place decides a question proposing to move away from it", async () => {
-    const { payload: p } = await ask(repo, "Should orders move from PostgreSQL to MongoDB?");
-    assert.equal(recommended(p)?.title, "Keep PostgreSQL");
-    assert.match(p.recommendation.rationale, /^ADR 3 "Keep orders in PostgreSQL" \(accepted\) decided this question/);
-    assert.equal(p.recommendation.confidence, "high");
-  });
-
   test("the evidence carries the record's decision model: chosen option, rejected options with reasons and lines, status as shown", async () => {
     const { payload: p, evidence } = await ask(repo, "How should we style new components?");
     assert.ok(p.citations.some((c) => c.path_or_url === STYLING));

@@ -96,6 +96,15 @@ function modelChoice(meta: AdrMeta): string | undefined {
   return meta.chosen_option ?? meta.decided_option?.name;
 }
 
+/**
+ * The decision model's choice when it is one of the options the record lists; a choice read from free prose
+ * ("propose to store all buckets in one account") is weaker than the readings below and only a last resort.
+ */
+function listedModelChoice(meta: AdrMeta): string | undefined {
+  const name = meta.decided_option?.name;
+  return meta.chosen_option ?? (name && meta.considered_options.includes(name) ? name : undefined);
+}
+
 /** Whether a record's own chosen option (as its decision model, else its decision text, states it) is this option. */
 function recordChose(doc: AdrDoc, c: Candidate): boolean {
   const choice = stated(doc);
@@ -280,11 +289,12 @@ const statedCache = new WeakMap<AdrDoc, { value: string | undefined }>();
 function stated(doc: AdrDoc): string | undefined {
   const hit = statedCache.get(doc);
   if (hit) return hit.value;
-  let value: string | undefined = modelChoice(doc.meta) ?? consideredInDecision(doc);
+  let value: string | undefined = listedModelChoice(doc.meta) ?? consideredInDecision(doc);
   for (const e of doc.items) {
     if (value) break;
     value = adrChoice(e, doc.decisionText);
   }
+  value ??= doc.meta.decided_option?.name;
   statedCache.set(doc, { value });
   return value;
 }
@@ -495,7 +505,7 @@ function choiceScore(r: ChoiceReading, c: Candidate, i: number): number {
   // when it also weighs the alternative the question proposes.
   const staysPut = c.origin === "incumbent" || /^(?:keep|stay|remain|stick|continue|leave)\b/i.test(c.title);
   const weighsOthers = candidates.some((x) => x !== c && x.key.terms.length && !x.inverse && mentions(doc.allText, x.key));
-  if (staysPut && !c.inverse && !weighsOthers && !(choice && mentions(choice, key))) return 0;
+  if (staysPut && !c.inverse && !weighsOthers) return 0;
   let score = fieldScore(r, d, key);
   const pol = polarityIn(r.decision, key);
   if (pol > 0) score += 2;

@@ -175,8 +175,9 @@ export function clausePolarity(clause: string, key: OptionKey): { polarity: -1 |
 export function adrChoice(e: FusedEvidence, decisionText?: string): string | undefined {
   if (!e.adr) return undefined;
   if (e.adr.chosen_option) return e.adr.chosen_option;
-  // The decision model read what the record chose from its decision section ("We will style … with X").
-  if (e.adr.decided_option) return e.adr.decided_option.name;
+  // The decision model's choice when the record lists it among its options ("We will style … with X").
+  const decided = e.adr.decided_option?.name;
+  if (decided && e.adr.considered_options.includes(decided)) return decided;
   // A title is one line; the bound keeps the lazy title patterns below from going quadratic on a runaway one.
   const title = e.adr.title.slice(0, MAX_CLAUSE_CHARS).trim().replace(/^(?:adr[-\s]*)?\d+[.:)]?\s+/i, "");
   const m = /^(?:use|adopt|choose|prefer|switch to|migrate to|move to|standardi[sz]e on|introduce)\s+(.+?)(?:\s+(?:for|as|in|to|on|with|across)\s+.*)?$/i.exec(title);
@@ -185,7 +186,7 @@ export function adrChoice(e: FusedEvidence, decisionText?: string): string | und
   const object = /^(?:store|keep|run|host|put|sign|build|write|implement|deploy|serve|cache|log|persist|publish|test|render|parse|validate|encrypt|package|ship|send|manage|track|document)\s+[a-z][\w\s-]{0,40}?\s+(?:with|using|via|in|on|to)\s+(.+?)(?:\s+(?:for|from|as|across|instead of|over)\s+.*)?$/i.exec(title);
   if (object && object[1].split(/\s+/).length <= 3) return object[1].trim();
   const text = decisionText ?? (/decision|outcome/.test(e.adr.section ?? "") ? e.excerpt : "");
-  return text ? decisionSentenceChoice(text) : undefined;
+  return (text ? decisionSentenceChoice(text) : undefined) ?? decided;
 }
 
 /** What a Decision section commits to: the target of its first decision sentence. */
