@@ -63,7 +63,7 @@ export interface ArtifactSet {
   /** Hash over the sorted (path, content hash) pairs: changes whenever a tracked artifact changes. */
   hash: string;
   /** The folders ADRs were found in, how each was found (config file, content, setting), and how many. */
-  adrFolders?: { dir: string; via: ".adr-dir" | ".log4brains.yml" | "content" | "setting"; count: number }[];
+  adrFolders?: { dir: string; via: ".adr-dir" | ".log4brains.yml" | "content" | "setting" | "folder name"; count: number }[];
   /** Why something was or was not read: a stale `.adr-dir`, a template in an ADR folder, … */
   notes?: string[];
 }

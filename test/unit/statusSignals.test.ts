@@ -203,3 +203,32 @@ describe("records that share a title", () => {
     assert.match(r.reason ?? "", /1 title is shared by several records, cited by path: "Documentation tooling"/);
   });
 });
+
+describe("layouts named by their folder or file", () => {
+  it("a folder named for decision records holds records of any shape; a decision log page at the root is one too", async () => {
+    const repo = createGitRepo([
+      {
+        message: "records",
+        files: {
+          "doc/dev/decisionrecords/Codestyle.md": "# Code style\n\nWe format with the formatter and keep lines short.\n",
+          "doc/dev/decisionrecords/NamingConventions.md": "# Naming\n\nTypes are nouns; methods are verbs.\n",
+          "doc/dev/decisionrecords/_TEMPLATE.md": "# Title\n\nDescribe the decision.\n",
+          "DEVELOPMENT_DECISION_RECORDS.md": "# Development decision records\n\n## Use dependency injection\n\nServices get their collaborators injected.\n",
+          "doc/user/Guide.md": "# Guide\n\nHow to run it.\n",
+        },
+      },
+    ]);
+    dirs.push(repo);
+    const set = await discoverArtifacts(repo, config);
+    assert.deepEqual(
+      set.files.filter((f) => f.source_type === "adr").map((f) => f.path),
+      ["DEVELOPMENT_DECISION_RECORDS.md", "doc/dev/decisionrecords/Codestyle.md", "doc/dev/decisionrecords/NamingConventions.md"],
+    );
+    assert.ok(set.adrFolders?.some((f) => f.dir === "doc/dev/decisionrecords" && f.via === "folder name"));
+  });
+
+  it("reads the status from a metadata table under the title", () => {
+    const text = "# Direct reads\n\n| Metadata | Value |\n|---|---|\n| Date | 2023-01-01 |\n| Status | Implemented |\n\n## Context\n\nWhy.\n";
+    assert.equal(parseAdr("adr/ADR-31.md", text).status, "accepted");
+  });
+});

@@ -158,6 +158,8 @@ const SUPERSEDES = /(?:\bsupe(?:r|rs)?[sc]edes|\boverrides|\breplaces)\b\s*:?\s*
 const LINE_PREFIX = /^\s*(?:>\s*)?(?:\[!\w+\]\s*)?(?:[-*+]\s+)?(?:\*\*|__)?(?:[\p{Extended_Pictographic}\u231b\u23f3\ufe0f\u200d]+\s*)?/u;
 const SELF_SUBJECT = /^(?:this|the present) (?:adr|decision|record|decision record|document)\s+(?:has been\s+|is\s+(?:now\s+)?|was\s+|got\s+)?/i;
 const STATUS_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?status(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*:?\s*(.+?)\s*$/i;
+/** A metadata table under the title: "| Status | Implemented |". */
+const STATUS_TABLE_ROW = /^\s*\|\s*(?:\*\*|__)?status(?:\*\*|__)?\s*\|\s*([^|]{1,200}?)\s*\|/i;
 const DATE_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?date(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*:?\s*(.+?)\s*$/i;
 
 export function parseAdr(path: string, text: string): ParsedAdr {
@@ -297,7 +299,7 @@ function readStatusAndLinks(
       const status = normaliseStatus(outOfForce[1]);
       if (status !== "unknown") callout = status;
     }
-    const st = STATUS_LINE.exec(lines[n - 1]);
+    const st = STATUS_LINE.exec(lines[n - 1]) ?? STATUS_TABLE_ROW.exec(lines[n - 1]);
     if (st) {
       collectLinks(st[1], dir, supersedes, supersededBy);
       rawStatus ??= st[1];

@@ -5,7 +5,7 @@ import { posix } from "node:path";
 import matter from "gray-matter";
 
 /** How an ADR folder was found; shown in the discovery stage's status. */
-export type AdrFolderSource = ".adr-dir" | ".log4brains.yml" | "content" | "setting";
+export type AdrFolderSource = ".adr-dir" | ".log4brains.yml" | "content" | "setting" | "folder name";
 
 export interface AdrFolderHint {
   /** Workspace-relative folder, forward slashes, no trailing slash ("" for the root). */
@@ -58,6 +58,22 @@ export function adrNameSignal(path: string): "numbered" | "dated" | "dated-folde
     if (DATED_FOLDER.test(parent)) return "dated-folder";
   }
   return undefined;
+}
+
+/**
+ * A folder whose very name says it holds decision records ("decisionrecords", "decision-records",
+ * "architecture_decisions", "adrs"): every page in it is a record, whatever shape each one has. Folders that only say
+ * "design" or "architecture" hold other documents too, so they do not count.
+ */
+const RECORD_FOLDER = /^(?:adrs?|decisions|(?:architecture|architectural|design|technical|tech)?[-_ ]?decision[-_ ]?(?:records?|logs?)|(?:architecture|architectural|design)[-_ ]?decisions)$/i;
+
+/** A single page that is a log of decisions by its name: `DECISIONS.md`, `DEVELOPMENT_DECISION_RECORDS.md`, `decision-log.md`. */
+const RECORD_FILE = /^(?:[a-z]+[-_ ])?(?:decisions|decision[-_ ]?(?:records?|logs?))$/i;
+
+export function inRecordFolder(path: string): boolean {
+  const parts = path.split("/");
+  if (RECORD_FILE.test(parts[parts.length - 1].replace(/\.(md|markdown)$/i, ""))) return true;
+  return parts.slice(0, -1).some((dir) => RECORD_FOLDER.test(dir));
 }
 
 /**

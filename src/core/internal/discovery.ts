@@ -17,6 +17,7 @@ import {
   adrFolderOf,
   adrNameSignal,
   contentSignals,
+  inRecordFolder,
   isIndexPage,
   isTemplatePath,
   looksLikeTemplate,
@@ -32,7 +33,7 @@ const NOT_TEXT = /\.(png|jpe?g|gif|webp|bmp|ico|svg|pdf|zip|gz|tgz|jar|war|class
 
 /** Above this many markdown files, only plausible decision records are read. */
 const MAX_MARKDOWN_READS = 3000;
-const DECISION_FOLDER = /(^|\/)(adrs?|decisions?|decision-records?|architecture|design|rfcs?)(\/|$)/i;
+const DECISION_FOLDER = /(^|\/)(adrs?|decisions?|decision[-_]?records?|architecture|design|rfcs?)(\/|$)/i;
 
 /** At most this many files are added because a doc names them. */
 export const MAX_CANONICAL_FILES = 50;
@@ -370,6 +371,7 @@ export function classifyAdrs(docs: { path: string; text: string }[], opts: { hin
     }
     if (hint) adrs.set(path, { folder: hint.dir, via: hint.via });
     else if (opts.fromGlob.has(path)) adrs.set(path, { folder, via: "setting" });
+    else if (inRecordFolder(path)) adrs.set(path, { folder, via: "folder name" });
     else if (strongAdrContent(signals) || (name && weakAdrContent(signals))) adrs.set(path, { folder, via: "content" });
     else if (name) {
       pending.push({ path, folder });

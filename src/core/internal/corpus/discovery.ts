@@ -25,7 +25,7 @@ const ArtifactSetSchema = z.object({
   files: z.array(z.object({ path: z.string(), abs: z.string(), bytes: z.number(), hash: z.string(), source_type: SourceTypeSchema, text: z.string(), index_status: z.object({ status: AdrStatusSchema, from: z.string() }).optional() })),
   skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
   hash: z.string(),
-  adrFolders: z.array(z.object({ dir: z.string(), via: z.enum([".adr-dir", ".log4brains.yml", "content", "setting"]), count: z.number() })).optional(),
+  adrFolders: z.array(z.object({ dir: z.string(), via: z.enum([".adr-dir", ".log4brains.yml", "content", "setting", "folder name"]), count: z.number() })).optional(),
   notes: z.array(z.string()).optional(),
 });
 
