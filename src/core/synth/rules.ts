@@ -107,7 +107,8 @@ function listedModelChoice(meta: AdrMeta): string | undefined {
 
 /** Whether a record's own chosen option (as its decision model, else its decision text, states it) is this option. */
 function recordChose(doc: AdrDoc, c: Candidate): boolean {
-  const choice = stated(doc);
+  // A choice read from free prose does not steer which option is matched (stated), but it does confirm one.
+  const choice = stated(doc) ?? doc.meta.decided_option?.name;
   if (!choice || !c.key.terms.length || c.inverse) return false;
   return sameOption(keyFor(choice), c.key) || mentions(choice, primaryKey(c.key));
 }
@@ -294,7 +295,6 @@ function stated(doc: AdrDoc): string | undefined {
     if (value) break;
     value = adrChoice(e, doc.decisionText);
   }
-  value ??= doc.meta.decided_option?.name;
   statedCache.set(doc, { value });
   return value;
 }

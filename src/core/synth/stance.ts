@@ -186,7 +186,7 @@ export function adrChoice(e: FusedEvidence, decisionText?: string): string | und
   const object = /^(?:store|keep|run|host|put|sign|build|write|implement|deploy|serve|cache|log|persist|publish|test|render|parse|validate|encrypt|package|ship|send|manage|track|document)\s+[a-z][\w\s-]{0,40}?\s+(?:with|using|via|in|on|to)\s+(.+?)(?:\s+(?:for|from|as|across|instead of|over)\s+.*)?$/i.exec(title);
   if (object && object[1].split(/\s+/).length <= 3) return object[1].trim();
   const text = decisionText ?? (/decision|outcome/.test(e.adr.section ?? "") ? e.excerpt : "");
-  return (text ? decisionSentenceChoice(text) : undefined) ?? decided;
+  return text ? decisionSentenceChoice(text) : undefined;
 }
 
 /** What a Decision section commits to: the target of its first decision sentence. */
