@@ -87,6 +87,8 @@ export function readStatus(parsed: ParsedAdr): DecisionStatus {
   const fm = parsed.doc.frontMatter?.data ?? {};
   let source: StatusSource = "none";
   if (raw !== undefined) source = typeof fm.status === "string" || typeof fm.state === "string" ? "front-matter" : "status-line";
+  // parseAdr also reads a "| Status | … |" row under the title: that reading came from the table.
+  if (source === "status-line" && statusFromTable(parsed.doc.lines)?.trim() === raw?.trim()) source = "table";
   const byFolder = statusFromFolder(parsed.path);
   const fromCallout = parsed.warnings.find((w) => /^status \w+ from a callout/.test(w));
   if (fromCallout) source = "callout";
