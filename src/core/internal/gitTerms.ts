@@ -20,6 +20,8 @@ export const EXPANSION_WEIGHT = 0.5;
 export const MAX_PRIMARY_TERMS = 8;
 export const MAX_EXPANSION_TERMS = 8;
 const EXCERPT_CHARS = 400;
+/** Longest commit subject kept as an evidence title. */
+const MAX_TITLE_CHARS = 300;
 
 /** Words that match nearly every commit message; searching for them only fills the result limit with noise. */
 export const COMMON_TERMS = new Set(
@@ -113,7 +115,8 @@ export function commitEvidence(record: CommitForEvidence, terms: Term[], score: 
     path_or_url: path,
     commit: record.sha,
     precision_class: "commit",
-    title: record.subject,
+    // A subject is a line, not a document: a 150 KB one would be carried through every ranking, rendering and receipt.
+    title: record.subject.length > MAX_TITLE_CHARS ? `${record.subject.slice(0, MAX_TITLE_CHARS - 1).trimEnd()}…` : record.subject,
     excerpt: `${text}${docLine} (files: ${shown})`,
     score,
     touched_paths: names.slice(0, 50),
