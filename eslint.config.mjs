@@ -40,7 +40,7 @@ export default tseslint.config(
       "no-restricted-imports": layer([
         { group: ["**/vscode/**", "../vscode", "../../vscode"], message: "core never imports the extension host." },
         { group: ["**/webview/**"], message: "core never imports the webview." },
-        { group: ["**/cli", "**/cliIndex"], message: "core never imports the CLI." },
+        { group: ["**/cli/**", "**/cli"], message: "core never imports the CLI." },
       ]),
     },
   },
@@ -50,7 +50,7 @@ export default tseslint.config(
       "no-restricted-imports": layer([
         { group: ["**/vscode/**", "../vscode"], message: "the MCP server runs outside the editor: it never imports the extension host." },
         { group: ["**/webview/**"], message: "the MCP server never imports the webview." },
-        { group: ["**/cli", "**/cliIndex", "**/cliMcp"], message: "the MCP server never imports the CLI." },
+        { group: ["**/cli/**", "**/cli"], message: "the MCP server never imports the CLI." },
       ]),
     },
   },
@@ -68,7 +68,7 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": layer([
         { group: ["**/src/vscode/**", "../src/vscode/**"], message: "the webview never imports the host." },
-        { group: ["**/src/cli", "../src/cli"], message: "the webview never imports the CLI." },
+        { group: ["**/src/cli/**", "**/src/cli"], message: "the webview never imports the CLI." },
       ]),
     },
   },

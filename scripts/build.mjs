@@ -96,10 +96,10 @@ function writeBrotli(bytes, target) {
 }
 
 const jobs = [
-  // The CLI bundle, run by dist/cli.js (src/cliLauncher.ts: the `deliberate` command) through V8's code cache.
+  // The CLI bundle, run by dist/cli.js (src/cli/launcher.ts: the `deliberate` command) through V8's code cache.
   build({
     ...common,
-    entryPoints: ["src/cli.ts"],
+    entryPoints: ["src/cli/main.ts"],
     outfile: "dist/cliMain.js",
     platform: "node",
     target: "node20",
@@ -108,7 +108,7 @@ const jobs = [
   }),
   build({
     ...common,
-    entryPoints: ["src/cliLauncher.ts"],
+    entryPoints: ["src/cli/launcher.ts"],
     outfile: "dist/cli.js",
     platform: "node",
     target: "node20",

@@ -1,4 +1,4 @@
-// The MCP server's command line, shared by `deliberate mcp` (src/cliMcp.ts) and the extension's bundled
+// The MCP server's command line, shared by `deliberate mcp` (src/cli/mcp.ts) and the extension's bundled
 // dist/mcpServer.js (src/vscode/mcpServerMain.ts): `--repo DIR` (repeatable; default the current directory) and the
 // CLI's model flags. A bad flag or model setting fails before serving, as one line on stderr (exit 2).
 import { existsSync, statSync } from "node:fs";

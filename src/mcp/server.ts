@@ -1,5 +1,5 @@
 // The Deliberative Search MCP server (stdio, the official SDK's low-level Server): the tools of tools.ts, receipts
-// as resources, the allowed roots, progress notifications and cancellation. `deliberate mcp` (src/cliMcp.ts) and
+// as resources, the allowed roots, progress notifications and cancellation. `deliberate mcp` (src/cli/mcp.ts) and
 // the extension's bundled dist/mcpServer.js both start it through runStdioServer.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {

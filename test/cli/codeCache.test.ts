@@ -1,4 +1,4 @@
-// The launcher's V8 code cache (src/cliLauncher.ts, src/codeCache.ts) against damaged and forged cache files: each
+// The launcher's V8 code cache (src/cli/launcher.ts, src/cli/codeCache.ts) against damaged and forged cache files: each
 // one is run by the built CLI, which must still answer correctly (exit 0, same recommendation) and leave a good,
 // sealed file in its place. Before the cache was sealed, flipping bytes in it made V8 abort or segfault on every run.
 import { test, describe, before } from "node:test";
@@ -10,7 +10,7 @@ import { createSampleRepo } from "../fixtures/sampleRepo";
 import { CLI, assertCliBuilt, newCliUser, type CliOptions, type CliRun, type CliUser } from "../helpers/cli";
 import { makeTempDir } from "../helpers/gitRepo";
 import { OptionPickerSchema } from "../../src/core/schemas";
-import { CODE_CACHE_KEY_FILE, sealCodeCache, unsealCodeCache } from "../../src/codeCache";
+import { CODE_CACHE_KEY_FILE, sealCodeCache, unsealCodeCache } from "../../src/cli/codeCache";
 
 const MONGO_Q = "Should we store orders in MongoDB or PostgreSQL?";
 // A busy machine must not cut the git search short, or two runs could disagree for reasons other than the cache.

@@ -1,10 +1,10 @@
-// The sealed V8 code-cache files (src/codeCache.ts) on real files in temp dirs: what verifies, what is deleted, and
+// The sealed V8 code-cache files (src/cli/codeCache.ts) on real files in temp dirs: what verifies, what is deleted, and
 // which key files are refused. test/cli/codeCache.test.ts runs the built CLI against damaged caches.
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { chmodSync, existsSync, readFileSync, renameSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CODE_CACHE_KEY_FILE, loadOrCreateCodeCacheKey, readCodeCache, sealCodeCache, unsealCodeCache, writeCodeCache } from "../../src/codeCache";
+import { CODE_CACHE_KEY_FILE, loadOrCreateCodeCacheKey, readCodeCache, sealCodeCache, unsealCodeCache, writeCodeCache } from "../../src/cli/codeCache";
 import { makeTempDir } from "../helpers/gitRepo";
 
 const PAYLOAD = Buffer.from("V8 cached data stand-in ".repeat(200));

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { cpSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { renderPicker } from "../../src/cli";
+import { renderPicker } from "../../src/cli/main";
 import { describeFallback, fallbackOf, isModelFailure, planFallbackOf } from "../../src/core/fallback";
 import { receiptToMarkdown } from "../../src/core/render";
 import { loadReceiptFile, receiptPath, verifyEntry } from "../../src/core/receipts/store";

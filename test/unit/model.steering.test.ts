@@ -4,7 +4,7 @@
 // confidence is at most "med", and the CLI names the synthesis path.
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { renderPicker } from "../../src/cli";
+import { renderPicker } from "../../src/cli/main";
 import { createModelStack, createOpenAIChatModel } from "../../src/core/model";
 import { DEFAULT_CONFIG } from "../../src/core/config";
 import { checkModelDissent, decidingRecord } from "../../src/core/model/dissent";

@@ -3,8 +3,8 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { cancellationController } from "./core/cancel";
-import { oneLine } from "./core/text";
+import { cancellationController } from "../core/cancel";
+import { oneLine } from "../core/text";
 
 /** Bad input: reported as one line, exit code 2, nothing written. */
 export class UsageError extends Error {}

@@ -1,13 +1,13 @@
 // `deliberate stats [--json] [--repo DIR]`: how often the operator accepted the recommendation, which receipts
 // count towards the learned weights (and why the others do not), and the weights fusion currently ranks with.
 // `deliberate stats --reset`: writes a signed reset marker; picks made before it no longer count.
-import { configVersion, resolveConfig } from "./core/config";
-import { computeLearning, IGNORE_REASONS, type IgnoreReason, type LearningReport } from "./core/learning/load";
-import { resetMarkerPath, writeResetMarker } from "./core/learning/reset";
-import { LEARNED_SOURCES, LEARNED_SOURCE_LABELS, LEARNING_RATE, MAX_WEIGHT, MIN_WEIGHT, SYNTHESIS_PATHS, versionWithWeights } from "./core/learning/weights";
-import { loadKeyFileIfExists, loadOrCreateKeyFile } from "./core/receipts/signing";
-import { DEFAULT_RECEIPTS_DIR, receiptsFolder } from "./core/receipts/store";
-import { UsageError, parseOptions, repoOption } from "./cliCommon";
+import { configVersion, resolveConfig } from "../core/config";
+import { computeLearning, IGNORE_REASONS, type IgnoreReason, type LearningReport } from "../core/learning/load";
+import { resetMarkerPath, writeResetMarker } from "../core/learning/reset";
+import { LEARNED_SOURCES, LEARNED_SOURCE_LABELS, LEARNING_RATE, MAX_WEIGHT, MIN_WEIGHT, SYNTHESIS_PATHS, versionWithWeights } from "../core/learning/weights";
+import { loadKeyFileIfExists, loadOrCreateKeyFile } from "../core/receipts/signing";
+import { DEFAULT_RECEIPTS_DIR, receiptsFolder } from "../core/receipts/store";
+import { UsageError, parseOptions, repoOption } from "./common";
 import { existsSync } from "node:fs";
 
 export const STATS_USAGE = "deliberate stats [--repo DIR] [--json] [--reset]";

@@ -9,14 +9,14 @@
 // web never reaches the terminal with its control sequences.
 import { hostname, userInfo } from "node:os";
 import { z } from "zod";
-import { DeliberationError, deliberate, type DeliberateRequest, type ExternalSources } from "./core/pipeline";
-import { hostCorpusCache } from "./core/internal/corpus/store";
-import { isCancellation } from "./core/cancel";
-import { canonicalUrl, hasCredentials, parseAllowHost } from "./core/external";
-import { describeFallback, fallbackOf } from "./core/fallback";
-import { createModelStack, createOpenAIChatModel, describeEgress, describeModelConfig, modelOptionsFromCli, ModelConfigError } from "./core/model";
-import { toRankedRows } from "./core/fuse";
-import { keyIdOf, loadKeyFileIfExists, loadOrCreateKeyFile } from "./core/receipts/signing";
+import { DeliberationError, deliberate, type DeliberateRequest, type ExternalSources } from "../core/pipeline";
+import { hostCorpusCache } from "../core/internal/corpus/store";
+import { isCancellation } from "../core/cancel";
+import { canonicalUrl, hasCredentials, parseAllowHost } from "../core/external";
+import { describeFallback, fallbackOf } from "../core/fallback";
+import { createModelStack, createOpenAIChatModel, describeEgress, describeModelConfig, modelOptionsFromCli, ModelConfigError } from "../core/model";
+import { toRankedRows } from "../core/fuse";
+import { keyIdOf, loadKeyFileIfExists, loadOrCreateKeyFile } from "../core/receipts/signing";
 import {
   DEFAULT_RECEIPTS_DIR,
   LockTimeoutError,
@@ -27,22 +27,22 @@ import {
   recordPick,
   verifyAll,
   type ReceiptVerification,
-} from "./core/receipts/store";
-import { ALLOWED_SIGNERS_FILE, SIGNER_NAME, addAllowedSigner, classifySigner, readAllowedSigners, signerLine } from "./core/receipts/trust";
-import { terminalSafe, terminalSafeJson, terminalSafeLine } from "./core/sanitize";
-import { citationLocation, modelDissentLine, rationaleBeforeNote, recommendationHeadline, synthesisLabel, synthesisSummary } from "./core/render";
-import { UNDECIDABLE } from "./core/constants";
-import type { OptionPicker, Receipt } from "./core/schemas";
-import { SUMMARY_STAGES, stageTitle } from "./core/stages";
-import { oneLine } from "./core/text";
-import type { DeliberationConfig, ProgressEvent } from "./core/types";
-import { DEFAULT_CONFIG } from "./core/config";
-import { UsageError, cancelOnSigint, parseOptions, repoOption, type OptionSpec, type OptionValues } from "./cliCommon";
-import { INDEX_USAGE, historyOptionsForCli, indexCommand } from "./cliIndex";
-import { STATS_USAGE, statsCommand } from "./cliStats";
-import { freshnessDetail, freshnessJson, freshnessOf } from "./cliFreshness";
-import { DIFF_USAGE, diffCommand } from "./cliDiff";
-import { ADR_USAGE, adrCommand } from "./cliAdr";
+} from "../core/receipts/store";
+import { ALLOWED_SIGNERS_FILE, SIGNER_NAME, addAllowedSigner, classifySigner, readAllowedSigners, signerLine } from "../core/receipts/trust";
+import { terminalSafe, terminalSafeJson, terminalSafeLine } from "../core/sanitize";
+import { citationLocation, modelDissentLine, rationaleBeforeNote, recommendationHeadline, synthesisLabel, synthesisSummary } from "../core/render";
+import { UNDECIDABLE } from "../core/constants";
+import type { OptionPicker, Receipt } from "../core/schemas";
+import { SUMMARY_STAGES, stageTitle } from "../core/stages";
+import { oneLine } from "../core/text";
+import type { DeliberationConfig, ProgressEvent } from "../core/types";
+import { DEFAULT_CONFIG } from "../core/config";
+import { UsageError, cancelOnSigint, parseOptions, repoOption, type OptionSpec, type OptionValues } from "./common";
+import { INDEX_USAGE, historyOptionsForCli, indexCommand } from "./historyIndex";
+import { STATS_USAGE, statsCommand } from "./stats";
+import { freshnessDetail, freshnessJson, freshnessOf } from "./freshness";
+import { DIFF_USAGE, diffCommand } from "./diff";
+import { ADR_USAGE, adrCommand } from "./adr";
 
 const USAGE = `usage:
   deliberate "<question>" [--repo DIR] [--json] [--shape option-picker|ranked-evidence] [--offline] [--force] [--no-receipt]
@@ -97,7 +97,7 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
     if (first === "index") return await indexCommand(argv.slice(1), io);
     if (first === "stats") return await statsCommand(argv.slice(1), io);
     if (first === "diff") return await diffCommand(argv.slice(1), io);
-    if (first === "mcp") return await (await import("./cliMcp")).mcpCommand(argv.slice(1), rawIo.env);
+    if (first === "mcp") return await (await import("./mcp")).mcpCommand(argv.slice(1), rawIo.env);
     if (first === "adr") return await adrCommand(argv.slice(1), io);
     return await deliberateCommand(argv, io);
   } catch (err) {
@@ -514,9 +514,9 @@ async function listCommand(argv: string[], io: Io): Promise<number> {
 }
 
 // `deliberate mcp` runs each deliberation in a worker thread that loads this bundle and calls this (src/mcp/worker.ts).
-export { mcpWorkerMain } from "./mcp/worker";
+export { mcpWorkerMain } from "../mcp/worker";
 
-/** The process entry: dist/cli.js (cliLauncher.ts) runs it; so does running this bundle directly. */
+/** The process entry: dist/cli.js (launcher.ts) runs it; so does running this bundle directly. */
 export function runCli(): void {
   // One short-lived run: zod's compiled fast paths cost more to build than they save here (~10 ms per run).
   z.config({ jitless: true });

@@ -2,10 +2,10 @@
 // shows it (with the stale citations in --json). Staleness never changes verify's exit code: a stale receipt is
 // still an honest, signed record of what the evidence said when it was made; the exit code stays about signatures,
 // signers and evidence files.
-import { checkFreshnessAll, describeStale, type Freshness } from "./core/receipts/freshness";
-import { DEFAULT_RECEIPTS_DIR, listReceipts, type ReceiptEntry } from "./core/receipts/store";
+import { checkFreshnessAll, describeStale, type Freshness } from "../core/receipts/freshness";
+import { DEFAULT_RECEIPTS_DIR, listReceipts, type ReceiptEntry } from "../core/receipts/store";
 
-export type { Freshness } from "./core/receipts/freshness";
+export type { Freshness } from "../core/receipts/freshness";
 
 /** Every receipt's freshness, keyed by receipt id (one artifact scan and one git call for the whole folder). */
 export async function freshnessOf(repo: string, entries?: ReceiptEntry[]): Promise<Map<string, Freshness>> {

@@ -7,11 +7,11 @@ import { promisify } from "node:util";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { setPriority } from "node:os";
-import { buildIndex, indexStatus, type BuildProgress, type HistoryIndexOptions } from "./core/internal/history";
-import { buildCorpusSnapshot, corpusDirFor, hostCorpusCache, type CorpusBuild } from "./core/internal/corpus";
-import { UsageError, cancelOnSigint, parseOptions, repoOption, type OptionValues } from "./cliCommon";
-import { assertNormalRepo, UnsafeRepositoryError } from "./core/internal/gitSafety";
-import { describeBuildProgress } from "./shared/indexProgress";
+import { buildIndex, indexStatus, type BuildProgress, type HistoryIndexOptions } from "../core/internal/history";
+import { buildCorpusSnapshot, corpusDirFor, hostCorpusCache, type CorpusBuild } from "../core/internal/corpus";
+import { UsageError, cancelOnSigint, parseOptions, repoOption, type OptionValues } from "./common";
+import { assertNormalRepo, UnsafeRepositoryError } from "../core/internal/gitSafety";
+import { describeBuildProgress } from "../shared/indexProgress";
 
 export interface IndexIo {
   out: (s: string) => void;

@@ -1,4 +1,4 @@
-// dist/cli.js, the `deliberate` command: a few lines that run the CLI bundle (dist/cliMain.js, from ./cli.ts) through
+// dist/cli.js, the `deliberate` command: a few lines that run the CLI bundle (dist/cliMain.js, from ./main.ts) through
 // V8's code cache. Compiling the 3 MB bundle and the functions a run uses is ~50 ms of every run; the cache, kept in
 // the user's cache folder (never in a repository), keyed by the bundle's size and mtime, the Node version and the
 // subcommand, saves most of it.
@@ -11,8 +11,8 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { discardCodeCache, loadOrCreateCodeCacheKey, readCodeCache, writeCodeCache } from "./codeCache";
-import { userCacheDir } from "./core/cacheDir";
-import { defaultKeyDir } from "./core/receipts/signing";
+import { userCacheDir } from "../core/cacheDir";
+import { defaultKeyDir } from "../core/receipts/signing";
 
 interface CliMain {
   runCli(): void;

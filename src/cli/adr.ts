@@ -17,12 +17,12 @@ import {
   unifiedDiff,
   type AdrExportPlan,
   type AdrFormat,
-} from "./core/adrExport";
-import { loadOrCreateKeyFile } from "./core/receipts/signing";
-import { DEFAULT_RECEIPTS_DIR, LockTimeoutError, PickRefusedError } from "./core/receipts/store";
-import { hasControlChars, terminalSafeLine } from "./core/sanitize";
-import { oneLine } from "./core/text";
-import { UsageError, parseOptions, repoOption } from "./cliCommon";
+} from "../core/adrExport";
+import { loadOrCreateKeyFile } from "../core/receipts/signing";
+import { DEFAULT_RECEIPTS_DIR, LockTimeoutError, PickRefusedError } from "../core/receipts/store";
+import { hasControlChars, terminalSafeLine } from "../core/sanitize";
+import { oneLine } from "../core/text";
+import { UsageError, parseOptions, repoOption } from "./common";
 
 export const ADR_USAGE = "deliberate adr <receipt_id> [--format madr|nygard|log4brains] [--dry-run] [--supersede|--no-supersede] [--title TEXT] [--repo DIR]";
 

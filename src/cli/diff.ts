@@ -3,15 +3,15 @@
 // invalid signature, a signer that is neither your key nor an allowed signer, changed evidence — is still compared,
 // but said so on stderr, in the text and in the JSON (`signatures`: its trust state; `verification`: the full view),
 // since its content is unproven.
-import { diffReceipts, describeDiff, sameQuestion } from "./core/receipts/diff";
-import { trustViewOf, unverifiedTag } from "./core/receipts/readerTrust";
-import { loadKeyFileIfExists } from "./core/receipts/signing";
-import { DEFAULT_RECEIPTS_DIR, ReceiptInputError, loadReceiptEntry, readEvidence, receiptPath, verifyEntry, type ReceiptEntry } from "./core/receipts/store";
-import { readAllowedSigners } from "./core/receipts/trust";
-import { resolveInside } from "./core/contain";
-import { terminalSafeJson, terminalSafeLine } from "./core/sanitize";
-import type { FusedEvidence, Receipt } from "./core/schemas";
-import { UsageError, parseOptions, repoOption } from "./cliCommon";
+import { diffReceipts, describeDiff, sameQuestion } from "../core/receipts/diff";
+import { trustViewOf, unverifiedTag } from "../core/receipts/readerTrust";
+import { loadKeyFileIfExists } from "../core/receipts/signing";
+import { DEFAULT_RECEIPTS_DIR, ReceiptInputError, loadReceiptEntry, readEvidence, receiptPath, verifyEntry, type ReceiptEntry } from "../core/receipts/store";
+import { readAllowedSigners } from "../core/receipts/trust";
+import { resolveInside } from "../core/contain";
+import { terminalSafeJson, terminalSafeLine } from "../core/sanitize";
+import type { FusedEvidence, Receipt } from "../core/schemas";
+import { UsageError, parseOptions, repoOption } from "./common";
 
 export const DIFF_USAGE = "deliberate diff <receipt_a> <receipt_b> [--json] [--repo DIR]";
 
