@@ -51,14 +51,17 @@ function normaliseStyle(style: string | undefined, tags: string[]): QuestionStyl
   return styleFromTags(tags);
 }
 
-function loadProjectSet(evalDir: string, set: "dev" | "test", corpusFile: string, questionsFile: string) {
+/** `questionsFiles`: the first must exist; later ones (questions added to a half later) join it when present. */
+function loadProjectSet(evalDir: string, set: "dev" | "test", corpusFile: string, questionsFiles: string[]) {
   const corpusPath = join(evalDir, corpusFile);
-  const questionsPath = join(evalDir, questionsFile);
-  if (!existsSync(corpusPath) || !existsSync(questionsPath)) return { repos: [], questions: [], missing: `${corpusFile} / ${questionsFile}` };
+  const questionsPath = join(evalDir, questionsFiles[0]);
+  if (!existsSync(corpusPath) || !existsSync(questionsPath)) return { repos: [], questions: [], missing: `${corpusFile} / ${questionsFiles[0]}` };
   const repos = listOf<Omit<CorpusRepo, "set">>(readJson(corpusPath), "repos").map((r) => ({ ...r, set }));
-  const questions = listOf<EvalQuestion & { style?: string }>(readJson(questionsPath), "questions").map(
-    (q): SetQuestion => ({ ...q, tags: q.tags ?? [], set, style: normaliseStyle(q.style, q.tags ?? []) }),
-  );
+  const questions = questionsFiles
+    .map((f) => join(evalDir, f))
+    .filter((f) => existsSync(f))
+    .flatMap((f) => listOf<EvalQuestion & { style?: string }>(readJson(f), "questions"))
+    .map((q): SetQuestion => ({ ...q, tags: q.tags ?? [], set, style: normaliseStyle(q.style, q.tags ?? []) }));
   return { repos, questions };
 }
 
@@ -121,8 +124,10 @@ export interface EvalSets {
 
 export function loadSets(evalDir: string, root: string): EvalSets {
   const parts = [
-    loadProjectSet(evalDir, "dev", "corpus.json", "questions.json"),
-    loadProjectSet(evalDir, "test", "corpus-test.json", "questions-test.json"),
+    // questions-dev-open.json: open, symptom and adopt questions over the development repositories, added so the
+    // development half has the question styles the test half has (questions.json is nearly all "X or Y?").
+    loadProjectSet(evalDir, "dev", "corpus.json", ["questions.json", "questions-dev-open.json"]),
+    loadProjectSet(evalDir, "test", "corpus-test.json", ["questions-test.json"]),
     loadIndependentSet(independentFile(root)),
   ];
   const repos = parts.flatMap((p) => p.repos);
