@@ -256,9 +256,11 @@ export interface OptionsVerdict {
  * Options are right when every expected group matches a distinct option title, no title is a fragment (at most one
  * content word, no expected group's keyword in it, and not a generic keep/defer option), and no
  * title is off-topic (shares no content word with the question, matches no expected group, is not generic, and is
- * not the gold choice).
+ * not the gold choice). A title the deciding record itself writes (word for word) is neither.
  */
-export function judgeOptions(question: EvalQuestion, titles: string[]): OptionsVerdict {
+export function judgeOptions(question: EvalQuestion, titles: string[], goldTexts: string[] = []): OptionsVerdict {
+  const flat = (t: string) => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  const gold = goldTexts.map(flat);
   const groups = question.expected_options ?? [];
   const assignment = matchGroups(titles, groups);
   const unmatched = groups.filter((_, i) => assignment[i] === undefined);
@@ -267,6 +269,8 @@ export function judgeOptions(question: EvalQuestion, titles: string[]): OptionsV
   const offTopic: string[] = [];
   for (const title of titles) {
     if (isGenericOption(title)) continue;
+    const inGoldRecord = flat(title).length >= 3 && gold.some((g) => ` ${g} `.includes(` ${flat(title)} `));
+    if (inGoldRecord) continue;
     const words = [...contentWords(title)];
     if (words.length <= 1 && !groups.some((g) => hasKeyword(title, g))) fragments.push(title);
     const named = groups.some((g) => hasKeyword(title, g));

@@ -421,7 +421,9 @@ async function evaluateQuestion(q: SetQuestion, repoDir: string, env: CliEnv, ba
   const supAbove = q.gold.length > 0 && supRanks.some((r) => r !== null && (goldRank === undefined || r < goldRank));
   const options = (payload.options ?? []).filter((o) => o && typeof o.title === "string");
   const titles = options.map((o) => o.title);
-  const verdict = judgeOptions(q, titles);
+  // An option the deciding record itself names (one of its considered options, word for word) is neither a fragment
+  // of the question nor off topic, however short or unlike the question's wording it is.
+  const verdict = judgeOptions(q, titles, q.gold.map((p) => readAtCheckout(repoDir, p) ?? ""));
   const recId = payload.recommendation?.option_id;
   const result: QuestionResult = {
     ...base,

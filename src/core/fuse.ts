@@ -28,7 +28,7 @@ export function fuseRankedLists(
   }
   if (prior) for (const entry of byId.values()) entry.fused *= prior(entry.item);
   reinforceDocuments([...byId.values()]);
-  keepCommitsBelowRecords([...byId.values()]);
+  keepOthersBelowRecords([...byId.values()]);
   const fused = [...byId.values()].sort(
     (a, b) => b.fused - a.fused || b.bestScore - a.bestScore || a.item.id.localeCompare(b.item.id),
   );
@@ -64,14 +64,16 @@ function reinforceDocuments(entries: { item: EvidenceItem; fused: number }[]): v
   for (const [c, t] of targetOf) if (c.fused >= t.fused) c.fused = t.fused * (1 - 1e-6);
 }
 
-/** How many of the best records a commit never ranks above. */
-const RECORDS_ABOVE_COMMITS = 3;
+/** How many of the best records no other repository evidence ranks above. */
+const RECORDS_ABOVE_OTHERS = 3;
 
 /**
- * Records rank as records: a commit is history about a decision, not the decision, so no commit takes a place
- * above the best few records (ADRs) of the list; commits that touched a record already sit right below it.
+ * Records rank as records: a commit is history about a decision, and a convention file, an architecture page or a
+ * code file describes or follows decisions; none is the decision. So none takes a place above the best few records
+ * (ADRs) of the list: they support a record from below it. Rules in AGENTS.md and the like still decide a question
+ * no record decides; only their place in the list changes.
  */
-function keepCommitsBelowRecords(entries: { item: EvidenceItem; fused: number }[]): void {
+function keepOthersBelowRecords(entries: { item: EvidenceItem; fused: number }[]): void {
   const best = new Map<string, number>();
   for (const e of entries) {
     if (e.item.commit || e.item.kind !== "internal" || e.item.source_type !== "adr") continue;
@@ -79,8 +81,11 @@ function keepCommitsBelowRecords(entries: { item: EvidenceItem; fused: number }[
   }
   const records = [...best.values()].sort((a, b) => b - a);
   if (!records.length) return;
-  const floor = records[Math.min(RECORDS_ABOVE_COMMITS, records.length) - 1] * (1 - 1e-6);
-  for (const e of entries) if (e.item.commit && e.fused > floor) e.fused = floor;
+  const floor = records[Math.min(RECORDS_ABOVE_OTHERS, records.length) - 1] * (1 - 1e-6);
+  for (const e of entries) {
+    const other = e.item.commit || (e.item.kind === "internal" && e.item.source_type !== "adr");
+    if (other && e.fused > floor) e.fused = floor;
+  }
 }
 
 function round(n: number): number {

@@ -16,6 +16,7 @@ import type { SynthesisInput, SynthesisOutput, Synthesizer } from "../types";
 import { readQuestion, type Alternative, type QuestionStructure } from "./question";
 import { adrChoice, clausePolarity, clauses, mentions, recordName, recordStatus, stanceOf, type OptionKey, type Stance } from "./stance";
 import { FRAME_WORDS, TECH_ALIASES, normaliseAbbreviations, stemWord, stems } from "./words";
+import { recordLedAnswer, type RecordLedAnswer } from "./recordLed";
 
 const MAX_OPTIONS = 5;
 /** How many of the best-ranked on-topic decision records may decide the question. */
@@ -647,6 +648,8 @@ interface Decider {
   conflicts: string[];
   /** Other on-topic records whose decisions name the same option. */
   agreeing: FusedEvidence[];
+  /** The most the answer may claim: set when the record was found by its subject, not matched to a named option. */
+  cap?: Level;
 }
 
 function decisionItem(doc: AdrDoc): FusedEvidence {
@@ -842,6 +845,78 @@ function findDecider(
   return { reason: undecidedReason(considered, dangling, votes, docs) };
 }
 
+/** Question forms that name one thing or none: the deciding record's own options answer them. */
+const RECORD_LED_FORMS = new Set<QuestionStructure["form"]>(["open", "adopt", "action", "move-to", "keep", "drop"]);
+
+/**
+ * The deciding artifact for any question. An open question is answered by the record its subject leads to (its
+ * options become the options); a question naming one thing first by the record matched to that thing, then by the
+ * record its subject leads to; a question naming alternatives only by a record matched to one of them.
+ */
+function decide(
+  question: string,
+  structure: QuestionStructure,
+  docs: AdrDoc[],
+  onTopic: (d: AdrDoc) => boolean,
+  candidates: Candidate[],
+  evidence: FusedEvidence[],
+  inScope: (e: FusedEvidence) => boolean,
+  allowNew: (choice: string, doc: AdrDoc) => Candidate | undefined,
+): { decider?: Decider; reason: string } {
+  const byPath = new Map(docs.map((d) => [d.path, d]));
+  const led = RECORD_LED_FORMS.has(structure.form) ? recordLedAnswer(question, docs, (d) => successorOf(d, byPath), MAX_OPTIONS) : undefined;
+  if (structure.form === "open") {
+    if (led) {
+      candidates.length = 0;
+      for (const o of led.options) addCandidate(candidates, { title: o, key: keyFor(o), origin: "adr", note: o === led.choice ? `what ${recordName(led.doc.meta)} chose` : `weighed in ${recordName(led.doc.meta)}` });
+      return { decider: ledDecider(led, 0), reason: "" };
+    }
+    // No record's subject is what the question asks: only the repository's rules may still decide it.
+    const votes = ruleVotes(evidence, candidates, inScope);
+    if (votes.size === 1) return { decider: ruleDecider(votes), reason: "" };
+    return { reason: undecidedReason([], undefined, votes, docs) };
+  }
+  const found = findDecider(question, docs, onTopic, candidates, evidence, inScope, allowNew);
+  if (found.decider || !led) return found;
+  // Align the record's choice with an option the question names ("Tailwind" and "Tailwind CSS"), else offer it.
+  const key = keyFor(led.choice);
+  let index = candidates.findIndex((c) => !c.inverse && c.key.terms.length && key.terms.length && (sameOption(c.key, key) || mentions(led.choice, primaryKey(c.key))));
+  if (index < 0) {
+    const title = structure.form === "keep" ? `Move to ${bareChoice(led.choice)}` : structure.form === "drop" ? led.choice : `Keep ${bareChoice(led.choice)}`;
+    const chosen: Candidate = { title: nounLike(bareChoice(led.choice)) ? title : led.choice, key, origin: "adr", note: `what ${recordName(led.doc.meta)} chose` };
+    if (candidates.length >= MAX_OPTIONS) candidates.splice(MAX_OPTIONS - 1);
+    // What is in place today, named generically, gives way to what the record says is in place.
+    const generic = candidates.findIndex((c) => c.origin === "keep");
+    if (generic >= 0) candidates.splice(generic, 1, chosen);
+    else candidates.push(chosen);
+    index = candidates.indexOf(chosen);
+  }
+  for (const o of led.options.slice(1)) {
+    if (candidates.length >= MAX_OPTIONS) break;
+    const k = keyFor(o);
+    if (!candidates.some((c) => c.key.terms.length && k.terms.length && (sameOption(c.key, k) || mentions(o, primaryKey(c.key))))) addCandidate(candidates, { title: o, key: k, origin: "adr", note: `weighed in ${recordName(led.doc.meta)}` });
+  }
+  return { decider: ledDecider(led, index), reason: "" };
+}
+
+function ledDecider(led: RecordLedAnswer<AdrDoc>, index: number): Decider {
+  return {
+    kind: "adr",
+    index,
+    cite: decisionItem(led.doc),
+    label: recordName(led.doc.meta),
+    status: led.doc.meta.status,
+    statusText: recordStatus(led.doc.meta),
+    followsRecord: true,
+    ...(led.via ? { supersedes: led.via } : {}),
+    score: MIN_CHOICE_SCORE,
+    margin: MIN_CHOICE_SCORE,
+    conflicts: [],
+    agreeing: [],
+    cap: led.confidence,
+  };
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Presentation
 
@@ -919,6 +994,8 @@ function summaryOf(o: Scored): string {
   }
   return sentences.slice(0, 4).join(" ");
 }
+
+const LEVELS: readonly Level[] = ["low", "med", "high"];
 
 function raise(level: Level): Level {
   return level === "low" ? "med" : "high";
@@ -1105,6 +1182,14 @@ function decidedRationale(picked: Scored, decider: Decider, scored: Scored[]): {
     sentences.push("Internal conventions and external sources agree.");
   }
   if (decider.agreeing.length) sentences.push(`${decider.agreeing.length} other decision record${decider.agreeing.length > 1 ? "s" : ""} on this topic made the same choice.`);
+  if (decider.cap && LEVELS.indexOf(confidence) > LEVELS.indexOf(decider.cap)) {
+    confidence = decider.cap;
+    sentences.push(
+      decider.cap === "low"
+        ? "It is the nearest record on this subject, but it shares little of the question's wording: check that it is the decision you mean."
+        : "It was found by its subject rather than by an option the question names, so it is not claimed with high confidence.",
+    );
+  }
   const others = scored.filter((o) => o !== picked && o.supports.length);
   if (others.length) sentences.push(`Also cited: ${others.slice(0, 2).map((o) => `${o.supports.length} source${o.supports.length > 1 ? "s" : ""} for "${o.title}"`).join(", ")}.`);
   return { confidence, sentences };
@@ -1181,7 +1266,7 @@ export function synthesizeWithRules(input: Omit<SynthesisInput, "signal">): Synt
 
   // 3. The deciding artifact. A record whose choice is none of the options adds it, when it is on topic.
   const allowNew = (choice: string, doc: AdrDoc) => newOptionFromRecord(choice, doc, candidates, model, structure.form);
-  const found = findDecider(question, docs, onTopic, candidates, evidence, (e) => scope.inScope(e), allowNew);
+  const found = decide(question, structure, docs, onTopic, candidates, evidence, (e) => scope.inScope(e), allowNew);
   const { kept, chosen } = optionsToScore(candidates, found.decider);
 
   // 5. Supports and dissent, from on-topic evidence only.

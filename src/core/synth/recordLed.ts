@@ -1,0 +1,124 @@
+// Answers led by the deciding record's decision model (issue 21): for a question that names one thing or none
+// ("should we adopt X?", "how should we …?"), the best-ranked in-force record that is about the question decides,
+// its chosen option is the recommendation and its considered options are the options. Retrieval already ranked the
+// records against the whole question; this only checks that the record's own headline (title, file name, subject,
+// options) shares words with what the question asks, and sets how sure the answer may be from that overlap and the
+// record's rank. It never claims "high": a record found this way was not matched to an option the question named.
+import type { AdrMeta, Level } from "../schemas";
+import { contentWords, splitAsking } from "../terms";
+import { FRAME_WORDS, stemWord } from "./words";
+
+/** What this module needs of a retrieved record. */
+export interface LedRecord {
+  path: string;
+  meta: AdrMeta;
+  active: boolean;
+}
+
+export interface RecordLedAnswer<T extends LedRecord> {
+  /** The in-force record that decides. */
+  doc: T;
+  /** The superseded record retrieval ranked, when `doc` is its successor. */
+  via?: T;
+  /** The record's chosen option, as it names it. */
+  choice: string;
+  /** The record's options to offer: its chosen one first, then the others it weighed (at most `max`). */
+  options: string[];
+  /** How many of the asking part's words its headline shares. */
+  focusHits: number;
+  /** 0 for the best-ranked record. */
+  position: number;
+  confidence: Level;
+}
+
+/** Only the best-ranked few records may decide: deeper ones are rarely what the question is about. */
+const MAX_POSITION = 3;
+/** A chosen option longer than this is a sentence, not an option a picker can show. */
+const MAX_CHOICE_WORDS = 12;
+/** Words that say nothing about a subject, whatever the question. */
+const GENERIC = new Set(
+  "new way ways thing things team teams people project code work make need needs want good best right today now also going currently current approach option options decide decision record records question".split(" "),
+);
+
+function stemSet(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of contentWords(text)) {
+    const s = stemWord(w.toLowerCase());
+    if (s.length > 1 && !FRAME_WORDS.has(s) && !GENERIC.has(s) && !FRAME_WORDS.has(w.toLowerCase())) out.add(s);
+  }
+  return out;
+}
+
+/** What a record is about, in its own words: title, file name, subject and options. */
+function headlineStems(meta: AdrMeta, path: string): Set<string> {
+  const file = path.split("/").slice(-2).join(" ").replace(/\.(md|markdown|mdx|adoc|rst|txt)$/i, "");
+  const text = [meta.title, file, meta.subject ?? "", meta.chosen_option ?? "", meta.decided_option?.name ?? "", ...meta.considered_options].join(" ");
+  return stemSet(`${text} ${text.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[-_./]+/g, " ")}`);
+}
+
+/**
+ * A title that states a decision: Nygard-style records name what they decided ("Use Pandoc for BST conversion",
+ * "Using pytest for verifying transformations", "Move staging to pre-production").
+ */
+const DECISION_TITLE =
+  /^(?:use|using|adopt|adopting|introduce|introducing|move|moving|migrate|migrating|switch|switching|replace|replacing|remove|removing|drop|dropping|deprecate|deprecating|keep|store|storing|build|building|write|run|support|supporting|add|adding|prefer|allow|allowing|disable|enable|make|implement|implementing|publish|release|generate|split|merge|centralise|centralize|standardise|standardize|apply|require|expose|provide|host|deploy|stop|avoid)\b/i;
+
+/** A record's chosen option, from its decision model, else its title when the title states the decision. */
+export function chosenOf(meta: AdrMeta): string | undefined {
+  const choice = (meta.chosen_option ?? meta.decided_option?.name)?.trim();
+  if (choice && choice.split(/\s+/).length <= MAX_CHOICE_WORDS) return tidyLabel(choice);
+  const title = meta.title.replace(/^(?:adr|rfc|decision)?[\s#-]*\d+\s*[:.)-]?\s*/i, "").trim();
+  if (DECISION_TITLE.test(title) && title.split(/\s+/).length <= MAX_CHOICE_WORDS) return tidyLabel(title);
+  return undefined;
+}
+
+/** An option label as a reader sees it: capitalised, without trailing punctuation. */
+export function tidyLabel(label: string): string {
+  const t = label.replace(/\s+/g, " ").replace(/[\s.,;:!]+$/, "").trim();
+  return t ? t[0].toUpperCase() + t.slice(1) : t;
+}
+
+function sameLabel(a: string, b: string): boolean {
+  return a.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "") === b.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+}
+
+/** The record's options to offer: the chosen one first, then the ones it weighed, then the ones it turned down. */
+export function recordOptions(meta: AdrMeta, choice: string, max: number): string[] {
+  const out = [choice];
+  for (const o of [...meta.considered_options, ...(meta.rejected_options ?? []).map((r) => r.name)]) {
+    if (out.length >= max) break;
+    if (o.split(/\s+/).length > MAX_CHOICE_WORDS) continue;
+    const label = tidyLabel(o);
+    if (label && !out.some((x) => sameLabel(x, label))) out.push(label);
+  }
+  return out;
+}
+
+/**
+ * The record that decides a question naming one thing or none, or undefined when none of the best-ranked records
+ * is both in force (directly or through its successor) and about what the question asks.
+ * `docs` are in retrieval order; `successor` follows supersession among the retrieved records.
+ */
+export function recordLedAnswer<T extends LedRecord>(question: string, docs: T[], successor: (d: T) => T | undefined, maxOptions: number): RecordLedAnswer<T> | undefined {
+  const { asking, setting } = splitAsking(question);
+  const focus = stemSet(asking);
+  const context = stemSet(setting);
+  for (const [position, doc] of docs.slice(0, MAX_POSITION).entries()) {
+    if (doc.meta.status === "rejected") continue;
+    const use = doc.active ? doc : successor(doc);
+    if (!use) continue;
+    const choice = chosenOf(use.meta);
+    if (!choice) continue;
+    const head = new Set([...headlineStems(doc.meta, doc.path), ...headlineStems(use.meta, use.path)]);
+    const focusHits = [...focus].filter((w) => head.has(w)).length;
+    const contextHits = [...context].filter((w) => head.has(w) && !focus.has(w)).length;
+    // About the question: its headline names something the question asks about, or (the best-ranked record only)
+    // something of the setting the question describes; the latter is only ever a low-confidence answer.
+    if (focusHits === 0 && !(position === 0 && contextHits >= 1)) continue;
+    const status = use.meta.status;
+    const inForce = status === "accepted" || status === "unknown";
+    const confidence: Level = inForce && position === 0 && focusHits >= 2 ? "med" : "low";
+    return { doc: use, ...(use !== doc ? { via: doc } : {}), choice, options: recordOptions(use.meta, choice, maxOptions), focusHits, position, confidence };
+  }
+  return undefined;
+}

@@ -1,0 +1,83 @@
+// Answers led by the deciding record (src/core/synth/recordLed.ts): which retrieved record decides a question that
+// names one thing or none, what it offers as options, and how sure the answer may be.
+import { strict as assert } from "node:assert";
+import { describe, it } from "node:test";
+import type { AdrMeta } from "../../src/core/schemas";
+import { chosenOf, recordLedAnswer, recordOptions, type LedRecord } from "../../src/core/synth/recordLed";
+
+function record(path: string, meta: Partial<AdrMeta>, active = true): LedRecord {
+  return {
+    path,
+    active,
+    meta: { path, title: "Untitled", status: "accepted", supersedes: [], superseded_by: [], considered_options: [], ...meta },
+  };
+}
+
+const noSuccessor = () => undefined;
+
+describe("recordLedAnswer", () => {
+  const styling = record("docs/decisions/0007-styling.md", {
+    title: "Introduce a CSS utility framework for component styling",
+    considered_options: ["Customise the component library", "Tailwind", "Pollen CSS"],
+    decided_option: { name: "Pollen CSS", range: { start: 20, end: 21 } },
+  });
+  const logging = record("docs/decisions/0003-logging.md", { title: "Structured logging", chosen_option: "JSON lines" });
+
+  it("answers an open question from the best-ranked record about it: its choice first, then what it weighed", () => {
+    const led = recordLedAnswer("Our new widgets look different from the old ones. How should we style components from now on?", [styling, logging], noSuccessor, 5);
+    assert.ok(led);
+    assert.equal(led.doc.path, styling.path);
+    assert.equal(led.choice, "Pollen CSS");
+    assert.deepEqual(led.options, ["Pollen CSS", "Customise the component library", "Tailwind"]);
+  });
+
+  it("skips a record whose headline shares nothing with what the question asks", () => {
+    const led = recordLedAnswer("Which message broker should the billing service publish invoices to?", [styling, logging], noSuccessor, 5);
+    assert.equal(led, undefined);
+  });
+
+  it("follows a superseded record to its in-force successor", () => {
+    const old = record("adr/0002-queue.md", { title: "Message queue for mail", status: "superseded", superseded_by: ["adr/0009-queue.md"], chosen_option: "RabbitMQ" }, false);
+    const successor = record("adr/0009-queue.md", { title: "Move the mail queue to Pulsar", chosen_option: "Pulsar" });
+    const led = recordLedAnswer("What should the mail queue run on?", [old, logging], (d) => (d === old ? successor : undefined), 5);
+    assert.ok(led);
+    assert.equal(led.doc.path, successor.path);
+    assert.equal(led.via?.path, old.path);
+    assert.equal(led.choice, "Pulsar");
+  });
+
+  it("never answers from a rejected record, nor from a retired one whose successor was not retrieved", () => {
+    const rejected = record("adr/0004-mail-queue.md", { title: "Mail queue on Kafka", status: "rejected", chosen_option: "Kafka" }, false);
+    const retired = record("adr/0005-mail-queue.md", { title: "Mail queue on ActiveMQ", status: "superseded", chosen_option: "ActiveMQ" }, false);
+    assert.equal(recordLedAnswer("What should the mail queue run on?", [rejected, retired], noSuccessor, 5), undefined);
+  });
+
+  it("claims at most med: med for the best-ranked record sharing two asked words, low otherwise", () => {
+    const top = recordLedAnswer("How should we style components?", [styling], noSuccessor, 5);
+    assert.equal(top?.confidence, "med");
+    const second = recordLedAnswer("How should we style components?", [logging, styling], noSuccessor, 5);
+    assert.equal(second?.doc.path, styling.path);
+    assert.equal(second?.confidence, "low");
+    const proposed = recordLedAnswer("How should we style components?", [record(styling.path, { ...styling.meta, status: "proposed" })], noSuccessor, 5);
+    assert.equal(proposed?.confidence, "low");
+  });
+});
+
+describe("chosenOf and recordOptions", () => {
+  it("reads the chosen option, else a title that states the decision, else nothing", () => {
+    assert.equal(chosenOf(record("a.md", { title: "x", chosen_option: "CUID2." }).meta), "CUID2");
+    assert.equal(chosenOf(record("a.md", { title: "ADR 12: Use pytest for verifying transformations" }).meta), "Use pytest for verifying transformations");
+    assert.equal(chosenOf(record("a.md", { title: "Temporary file leaks" }).meta), undefined);
+    const sentence = "keep the sequential execution property of the task manager while letting every node of the cluster pick up work";
+    assert.equal(chosenOf(record("a.md", { title: "Work queue", decided_option: { name: sentence, range: { start: 1, end: 1 } } }).meta), undefined);
+  });
+
+  it("offers at most the limit, the choice first, without repeats or sentence-long options", () => {
+    const meta = record("a.md", {
+      title: "x",
+      considered_options: ["A", "pollen css", "B", "C", "D", "E", "a very long option that reads like a whole sentence rather than a thing to choose from"],
+      rejected_options: [{ name: "F", range: { start: 1, end: 1 } }],
+    }).meta;
+    assert.deepEqual(recordOptions(meta, "Pollen CSS", 5), ["Pollen CSS", "A", "B", "C", "D"]);
+  });
+});
