@@ -37,6 +37,7 @@ import {
   ReceiptSchema,
   formatZodError,
   type Classification,
+  type DecisionSourceRecord,
   type DraftPicker,
   type FusedEvidence,
   type LearnedWeights,
@@ -65,6 +66,7 @@ import { StageRecorder, type StageOutcome } from "./stageRecorder";
 import { expertStage, type ExpertSide, type ExpertStage } from "./stages";
 import { loadLearning } from "./learning/load";
 import { priorFor, versionWithWeights } from "./learning/weights";
+import { buildSourceExperts, preferOwnRecords, sourceReadings, withSourceRefs, type DecisionSourcesRequest } from "./sources";
 
 export const MAX_QUESTION_BYTES = 4096;
 
@@ -118,6 +120,8 @@ export interface DeliberateRequest {
    * (internal/corpus/). Without it they are kept in this process's memory only.
    */
   corpusCache?: CorpusCacheOptions;
+  /** Decision records that live outside the repository (src/core/sources/): folders and git URLs. */
+  sources?: DecisionSourcesRequest;
   /** Default true: rank with the weights learned from operator picks in the receipts folder (learning/). */
   learning?: boolean;
   signal?: AbortSignal;
@@ -239,6 +243,8 @@ interface Gathered {
   evidence: FusedEvidence[];
   sources: string[];
   fingerprint: TurnCacheEntry["fingerprint"];
+  /** The decision sources consulted, and the texts read from them (keyed by `name:path`). */
+  decisionSources: { records: DecisionSourceRecord[]; texts: Map<string, string> };
 }
 
 /**
@@ -334,7 +340,8 @@ function resolveTurn(req: DeliberateRequest, repo: string, question: string, sig
     externalExperts,
     writeToDisk,
     cacheFile: join(repo, dirName, "cache", `${cacheKey}.json`),
-    useCache: req.useCache !== false && writeToDisk,
+    // A source can move on without any file of the repository changing, which the turn cache cannot see.
+    useCache: req.useCache !== false && writeToDisk && !req.sources?.specs?.length,
     recorder,
     learned,
   };
@@ -394,7 +401,8 @@ async function gather(turn: Turn, entry: TurnCacheEntry | undefined): Promise<Ga
 
   const ctx = { repo, question: turn.question, plan: planned.plan, config, artifacts, signal };
   // Git first: its child processes start before the docs expert's CPU-bound ranking takes the event loop.
-  const internalExperts = req.internalExperts ?? [gitExpert ?? createGitExpert({ index: req.history }), createDocsExpert({ cache: req.corpusCache })];
+  const sourceExperts = buildSourceExperts(req.sources, repo, config.offline);
+  const internalExperts = [...(req.internalExperts ?? [gitExpert ?? createGitExpert({ index: req.history }), createDocsExpert({ cache: req.corpusCache })]), ...sourceExperts];
   const [internalRuns, externalRuns] = await Promise.all([
     Promise.all(internalExperts.map((e) => runExpert(e, "internal", ctx, recorder, turn.progress, turn.log))),
     Promise.all(turn.externalExperts.map((e) => runExpert(e, "external", ctx, recorder, turn.progress, turn.log))),
@@ -408,11 +416,11 @@ async function gather(turn: Turn, entry: TurnCacheEntry | undefined): Promise<Ga
 
   const evidence = await recorder.run(
     "fusion",
-    () => fuseRankedLists([...internalRuns, ...externalRuns].map((r) => ({ expert: r.expert.name, items: r.result.items })), config.rrfK, priorFor(turn.learned)).slice(0, config.maxEvidence),
+    () => preferOwnRecords(fuseRankedLists([...internalRuns, ...externalRuns].map((r) => ({ expert: r.expert.name, items: r.result.items })), config.rrfK, priorFor(turn.learned))).slice(0, config.maxEvidence),
     (ev) => ({ status: ev.length ? "ok" : "empty", count: ev.length, ...(ev.length ? {} : { reason: "no expert returned cited evidence" }) }),
     { announce: false },
   );
-  return { artifacts, planned, evidence, sources, fingerprint };
+  return { artifacts, planned, evidence, sources, fingerprint, decisionSources: sourceReadings(sourceExperts) };
 }
 
 interface Decided {
@@ -448,7 +456,7 @@ async function decide(turn: Turn, classification: Classification, gathered: Gath
       throwIfCancelled(signal);
       const receiptId = newReceiptId(turn.now());
       const evidenceFile = evidenceFileOf(gathered.evidence);
-      const bound = bindPayload(synthesis.draft, evidenceFile.ref, receiptId);
+      const bound = withSourceRefs(bindPayload(synthesis.draft, evidenceFile.ref, receiptId), gathered.evidence);
       const payload = await markUnresolved(turn.repo, bound, { offline: turn.config.offline, signal, ...turn.req.external });
       return { synthesis, payload, receiptId, evidenceFile };
     },
@@ -466,7 +474,7 @@ async function seal(turn: Turn, classification: Classification, gathered: Gather
   const started = performance.now();
   const { synthesis, evidenceFile } = decided;
   // Each internal citation carries the hash of its cited lines, as discovery read them, inside the signed payload.
-  const known = new Map(gathered.artifacts.files.map((f) => [f.path, f.text] as const));
+  const known = new Map([...gathered.artifacts.files.map((f) => [f.path, f.text] as const), ...gathered.decisionSources.texts]);
   const payload = { ...decided.payload, citations: await withContentHashes(repo, decided.payload.citations, known) };
   const info = synthesis.info;
   const calls = [...(gathered.planned.calls ?? []), ...(info.calls ?? [])];
@@ -495,6 +503,7 @@ async function seal(turn: Turn, classification: Classification, gathered: Gather
       ...(calls.length ? { calls } : {}),
     },
     ...(gathered.sources.length ? { sources: gathered.sources } : {}),
+    ...(gathered.decisionSources.records.length ? { decision_sources: gathered.decisionSources.records } : {}),
     ...(req.context?.file ? { context: { file: req.context.file, ...(req.context.line ? { line: req.context.line } : {}) } } : {}),
     operator_pick: null,
     picks: [],

@@ -1,0 +1,55 @@
+// Decision sources: records that live outside the repository (an organisation's architecture repository, a sibling
+// service, another folder of a multi-root workspace). The pipeline builds one expert per source, ranks the
+// repository's own records above a source's on the same subject, and names the sources and their commits in the
+// receipt. See spec.ts (what a source is), checkout.ts (where it is read from), expert.ts (how its records join the
+// deliberation), rank.ts (local records first) and freshness.ts (whether a receipt still holds).
+import { resolve } from "node:path";
+import type { DecisionSourceRecord } from "../schemas";
+import { createSourceExpert, type SourceExpert } from "./expert";
+import { distinctNames, isBadSource, parseSourceSpec, type BadSource, type SourceSpec } from "./spec";
+
+export { createSourceExpert, type SourceExpert } from "./expert";
+export { parseSourceSpec, redactText, type SourceSpec, type BadSource } from "./spec";
+export { preferOwnRecords, withSourceRefs } from "./rank";
+export { DEFAULT_REFRESH_MINUTES, openSource, sourcesCacheRoot } from "./checkout";
+
+/** The most sources one deliberation consults. */
+export const MAX_SOURCES = 20;
+
+export interface DecisionSourcesRequest {
+  /** Sources as written: folders or git URLs (`https://host/org/architecture.git#main:decisions`). */
+  specs: string[];
+  /** Where a relative folder is resolved from (default: the process's working folder). */
+  cwd?: string;
+  /** A git source is fetched at most this often (default 60); offline uses the last fetched copy. */
+  refreshMinutes?: number;
+  /** Where git sources' copies are kept (default: `<user cache>/sources`). */
+  cacheRoot?: string;
+  /** Wall-clock budget of each source's stage (ms). */
+  budgetMs?: number;
+}
+
+/** Parses the sources (bad ones become experts that report why), drops the repository itself, and names them apart. */
+export function parseSources(req: DecisionSourcesRequest | undefined, repo: string): (SourceSpec | BadSource)[] {
+  if (!req?.specs?.length) return [];
+  const self = resolve(repo);
+  const parsed = req.specs.slice(0, MAX_SOURCES).map((s) => parseSourceSpec(s, req.cwd));
+  const kept = parsed.filter((s) => isBadSource(s) || s.kind !== "folder" || resolve(s.folder) !== self);
+  const good = distinctNames(kept.filter((s): s is SourceSpec => !isBadSource(s)));
+  let i = 0;
+  return kept.map((s) => (isBadSource(s) ? s : good[i++]));
+}
+
+export function buildSourceExperts(req: DecisionSourcesRequest | undefined, repo: string, offline: boolean): SourceExpert[] {
+  return parseSources(req, repo).map((s) =>
+    createSourceExpert(s, { offline, ...(req?.refreshMinutes !== undefined ? { refreshMinutes: req.refreshMinutes } : {}), ...(req?.cacheRoot ? { cacheRoot: req.cacheRoot } : {}), ...(req?.budgetMs ? { budgetMs: req.budgetMs } : {}) }),
+  );
+}
+
+/** What the sources contributed, after their experts ran: the receipt's records and the texts read. */
+export function sourceReadings(experts: SourceExpert[]): { records: DecisionSourceRecord[]; texts: Map<string, string> } {
+  const records = experts.flatMap((e) => (e.reading.record ? [e.reading.record] : []));
+  const texts = new Map<string, string>();
+  for (const e of experts) for (const [k, v] of e.reading.texts) texts.set(k, v);
+  return { records, texts };
+}

@@ -1,0 +1,248 @@
+// Decision sources on real git: a service repository plus a separate architecture repository, read as a local
+// folder and as a file:// git URL (fetched into a cache folder). The architecture record decides a question asked in
+// the service; a local record that deviates wins and the answer says so; a source that moved on marks a receipt
+// stale; bad input gives one line and the deliberation still answers.
+import { test, describe, before } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { commit, createGitRepo, git, makeTempDir, writeFiles } from "../helpers/gitRepo";
+import { deliberate, type DeliberateOutcome } from "../../src/core/pipeline";
+import { generateSigningKey } from "../../src/core/receipts/signing";
+import { listReceipts } from "../../src/core/receipts/store";
+import { checkFreshnessAll } from "../../src/core/receipts/freshness";
+import { parseSourceSpec, redactText } from "../../src/core/sources";
+import { ReceiptSchema } from "../../src/core/schemas";
+
+const key = generateSigningKey();
+const Q = "Should the orders service store orders in MongoDB or PostgreSQL?";
+
+const ARCH_ADR_1 = `# 1. Record architecture decisions
+
+Date: 2023-01-10
+
+## Status
+
+Accepted
+
+## Context
+
+Every service team needs to know which platform decisions bind it.
+
+## Decision
+
+We record platform decisions as Architecture Decision Records in this repository.
+
+## Consequences
+
+Services read these records before choosing infrastructure.
+`;
+
+const ARCH_ADR_7 = `# 7. Use PostgreSQL for service persistence
+
+Date: 2023-06-01
+
+## Status
+
+Accepted
+
+## Context
+
+Services store orders, customers and invoices. We considered MongoDB and PostgreSQL for persistence.
+
+## Decision
+
+Every service stores its data in PostgreSQL. MongoDB is not used for new services, because reporting joins
+across orders and customers are a daily need and the platform team operates PostgreSQL only.
+
+## Consequences
+
+Schema changes need migrations.
+`;
+
+const LOCAL_ADR = `# 1. Use MongoDB for order storage
+
+Date: 2024-02-01
+
+## Status
+
+Accepted
+
+## Context
+
+The orders service receives order documents whose shape changes every week. The platform persistence
+decision is PostgreSQL; this service deviates on purpose.
+
+## Decision
+
+We will store orders in MongoDB, one document per order, so the schema can evolve without migrations.
+
+## Consequences
+
+Reporting joins go through the data warehouse.
+`;
+
+function serviceRepo(extra: Record<string, string> = {}): string {
+  return createGitRepo([
+    {
+      message: "orders service",
+      files: {
+        "README.md": "# Orders service\n\nTakes orders from the storefronts and stores them.\n",
+        "src/orders.ts": "export function saveOrder(order: unknown) {\n  return order;\n}\n",
+        ...extra,
+      },
+    },
+  ]);
+}
+
+function architectureRepo(): string {
+  return createGitRepo([
+    { message: "adr 1", files: { "README.md": "# Architecture\n\nPlatform decisions.\n", "decisions/0001-record-architecture-decisions.md": ARCH_ADR_1 } },
+    { message: "adr 7", files: { "decisions/0007-use-postgresql-for-service-persistence.md": ARCH_ADR_7 } },
+  ]);
+}
+
+function deliberated(out: DeliberateOutcome): Extract<DeliberateOutcome, { kind: "deliberated" }> {
+  assert.equal(out.kind, "deliberated");
+  return out as Extract<DeliberateOutcome, { kind: "deliberated" }>;
+}
+
+function recommended(out: Extract<DeliberateOutcome, { kind: "deliberated" }>): string {
+  const p = out.payload;
+  return p.options.find((o) => o.id === p.recommendation.option_id)?.title ?? p.recommendation.option_id;
+}
+
+describe("decision sources", () => {
+  let arch: string;
+  let cacheRoot: string;
+  before(() => {
+    arch = architectureRepo();
+    cacheRoot = makeTempDir("delib-sources-cache-");
+  });
+
+  test("the architecture record (a local folder) decides a question asked in the service", async () => {
+    const repo = serviceRepo();
+    const out = deliberated(await deliberate({ repo, question: Q, signingKey: key, sources: { specs: [arch], cacheRoot } }));
+    assert.match(recommended(out), /postgres/i);
+    const name = arch.split("/").pop()!;
+    const cited = out.payload.citations.find((c) => c.path_or_url.startsWith(`${name}:decisions/0007-`));
+    assert.ok(cited, `a citation names the source: ${out.payload.citations.map((c) => c.path_or_url).join(", ")}`);
+    const head = git(arch, ["rev-parse", "HEAD"]).trim();
+    assert.deepEqual(cited.decision_source, { name, commit: head });
+    assert.ok(cited.content_sha256, "the source's cited lines are hashed into the receipt");
+    assert.equal(cited.resolution_failed, undefined);
+    assert.deepEqual(out.receipt.decision_sources, [{ name, kind: "folder", spec: arch, commit: head }]);
+    assert.ok(ReceiptSchema.safeParse(out.receipt).success);
+    assert.equal(out.receipt.stages[`internal:source:${name}`].status, "ok");
+  });
+
+  test("a file:// git source is fetched into the cache, named by the URL's repository, and decides", async () => {
+    const repo = serviceRepo();
+    const url = `file://${arch}#main:decisions`;
+    const out = deliberated(await deliberate({ repo, question: Q, signingKey: key, sources: { specs: [`architecture=${url}`], cacheRoot } }));
+    assert.match(recommended(out), /postgres/i);
+    const cited = out.payload.citations.find((c) => c.path_or_url.startsWith("architecture:decisions/0007-"));
+    assert.ok(cited, out.payload.citations.map((c) => c.path_or_url).join(", "));
+    assert.match(cited.path_or_url, /^architecture:decisions\/0007-use-postgresql-for-service-persistence\.md$/);
+    assert.equal(cited.decision_source?.commit, git(arch, ["rev-parse", "HEAD"]).trim());
+    assert.equal(out.receipt.decision_sources?.[0].kind, "git");
+    assert.equal(out.receipt.decision_sources?.[0].spec, url);
+  });
+
+  test("a local record that deviates wins, and the answer names the disagreement", async () => {
+    const repo = serviceRepo({ "docs/adr/0001-use-mongodb-for-order-storage.md": LOCAL_ADR });
+    const out = deliberated(await deliberate({ repo, question: Q, signingKey: key, sources: { specs: [`architecture=${arch}`], cacheRoot } }));
+    assert.match(recommended(out), /mongo/i);
+    assert.match(out.payload.recommendation.rationale, /deviates from ADR 7 "Use PostgreSQL for service persistence" from architecture/);
+    const local = out.evidence.findIndex((e) => e.adr?.path === "docs/adr/0001-use-mongodb-for-order-storage.md");
+    const remote = out.evidence.findIndex((e) => e.adr?.path.startsWith("architecture:"));
+    assert.ok(local >= 0 && remote >= 0 && local < remote, `local record ranks first (${local} < ${remote})`);
+  });
+
+  test("a source that moved on marks a receipt stale; an untouched one stays fresh", async () => {
+    const archCopy = architectureRepo();
+    const repo = serviceRepo();
+    const url = `file://${archCopy}`;
+    deliberated(await deliberate({ repo, question: Q, signingKey: key, sources: { specs: [`architecture=${url}`], cacheRoot, refreshMinutes: 0 } }));
+    const entries = await listReceipts(repo, ".deliberations");
+    let fresh = await checkFreshnessAll(repo, entries, { sources: { cacheRoot, refreshMinutes: 0 } });
+    assert.equal([...fresh.values()][0].state, "fresh", [...fresh.values()][0].summary);
+    commit(archCopy, { message: "revisit 7", files: { "decisions/0007-use-postgresql-for-service-persistence.md": ARCH_ADR_7.replace("Every service stores its data in PostgreSQL.", "Every service stores its data in CockroachDB.") } });
+    fresh = await checkFreshnessAll(repo, entries, { sources: { cacheRoot, refreshMinutes: 0 } });
+    const f = [...fresh.values()][0];
+    assert.equal(f.state, "evidence-changed", f.summary);
+    assert.match(f.summary, /architecture:decisions\/0007-/);
+  });
+
+  test("bad input: each source gets a one-line reason and the deliberation still answers", async () => {
+    const repo = serviceRepo();
+    const aFile = join(makeTempDir(), "notes.md");
+    writeFileSync(aFile, "# not a folder\n");
+    const pages = makeTempDir("delib-pages-");
+    for (let i = 0; i < 10_000; i++) {
+      if (i % 500 === 0) mkdirSync(join(pages, `section-${i / 500}`), { recursive: true });
+      writeFileSync(join(pages, `section-${Math.floor(i / 500)}`, `page-${i}.md`), `# Page ${i}\n\nSome text about widgets number ${i}.\n`);
+    }
+    const specs = [
+      "unreach=file:///nonexistent/architecture.git",
+      `missingref=file://${arch}#no-such-branch`,
+      aFile,
+      `pages=${pages}`,
+      "http://example.test/arch.git",
+      `architecture=${arch}`,
+    ];
+    const started = performance.now();
+    const out = deliberated(await deliberate({ repo, question: Q, signingKey: key, sources: { specs, cacheRoot, budgetMs: 6000 } }));
+    assert.ok(performance.now() - started < 20_000);
+    const stage = (name: string) => {
+      const s = out.receipt.stages[`internal:source:${name}`];
+      assert.ok(s, `stage for ${name} among ${Object.keys(out.receipt.stages).join(", ")}`);
+      return s;
+    };
+    assert.match(stage("unreach").reason ?? "", /unreachable/);
+    assert.match(stage("missingref").reason ?? "", /ref no-such-branch does not exist/);
+    assert.match(stage("notes.md").reason ?? "", /is a file, not a folder/);
+    assert.match(stage("pages").reason ?? "", /no decision records found|budget/);
+    const httpStage = Object.entries(out.receipt.stages).find(([k]) => k.includes("example.test"));
+    assert.match(httpStage?.[1].reason ?? "", /only https, ssh and file URLs are allowed/);
+    for (const [k, s] of Object.entries(out.receipt.stages)) if (k.startsWith("internal:source:")) assert.ok(!(s.reason ?? "").includes("\n"), k);
+    assert.match(recommended(out), /postgres/i, "the good source still decides");
+  });
+
+  test("credentials never reach what is shown or recorded", () => {
+    const spec = parseSourceSpec("https://user:s3cret@git.example.test/org/architecture.git#main:decisions");
+    assert.ok(!("bad" in spec) && spec.kind === "git");
+    if ("bad" in spec || spec.kind !== "git") return;
+    assert.equal(spec.display, "https://git.example.test/org/architecture.git#main:decisions");
+    assert.equal(spec.name, "architecture");
+    assert.equal(spec.ref, "main");
+    assert.equal(spec.path, "decisions");
+    assert.ok(!spec.display.includes("s3cret") && !spec.safeUrl.includes("user"));
+    const token = parseSourceSpec("https://ghp_TOKEN@git.example.test/org/arch.git");
+    assert.ok(!("bad" in token) && !token.display.includes("ghp_TOKEN"));
+    assert.equal(redactText("fatal: unable to access 'https://u:p@h/x.git/'"), "fatal: unable to access 'https://h/x.git/'");
+    for (const bad of ["http://h/x.git", "git://h/x.git", "ext::sh -c evil", "https://h/x.git#--upload-pack=evil", "https://h/x.git#main:../up", "-rf"]) {
+      const r = parseSourceSpec(bad);
+      if (bad === "ext::sh -c evil") {
+        // Not a URL scheme git would run a helper for: read as a folder name, which does not exist.
+        assert.ok(!("bad" in r) && r.kind === "folder");
+        continue;
+      }
+      assert.ok("bad" in r, bad);
+    }
+    const ssh = parseSourceSpec("git@github.com:org/architecture.git#v2");
+    assert.ok(!("bad" in ssh) && ssh.kind === "git" && ssh.scheme === "ssh" && ssh.ref === "v2" && ssh.name === "architecture");
+  });
+
+  test("a git source receipt and log carry no credentials", async () => {
+    const repo = serviceRepo();
+    const logs: string[] = [];
+    const out = deliberated(
+      await deliberate({ repo, question: Q, signingKey: key, onLog: (l) => logs.push(l), sources: { specs: [`file://user:hunter2@${arch}`.replace("file://user:hunter2@/", "file://user:hunter2@localhost/")], cacheRoot } }),
+    );
+    const text = readFileSync(out.receiptFile!, "utf8") + logs.join("\n") + JSON.stringify(out.receipt.stages);
+    assert.ok(!text.includes("hunter2"));
+  });
+});
+
+void writeFiles;
