@@ -6,7 +6,8 @@ import { test, describe, before } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { commit, createGitRepo, git, makeTempDir, writeFiles } from "../helpers/gitRepo";
+import { commit, git, makeTempDir } from "../helpers/gitRepo";
+import { ARCH_ADR_7, LOCAL_ADR, SOURCES_Q, architectureRepo, serviceRepo } from "../fixtures/sourceRepos";
 import { deliberate, type DeliberateOutcome } from "../../src/core/pipeline";
 import { generateSigningKey } from "../../src/core/receipts/signing";
 import { listReceipts } from "../../src/core/receipts/store";
@@ -15,92 +16,7 @@ import { parseSourceSpec, redactText } from "../../src/core/sources";
 import { ReceiptSchema } from "../../src/core/schemas";
 
 const key = generateSigningKey();
-const Q = "Should the orders service store orders in MongoDB or PostgreSQL?";
-
-const ARCH_ADR_1 = `# 1. Record architecture decisions
-
-Date: 2023-01-10
-
-## Status
-
-Accepted
-
-## Context
-
-Every service team needs to know which platform decisions bind it.
-
-## Decision
-
-We record platform decisions as Architecture Decision Records in this repository.
-
-## Consequences
-
-Services read these records before choosing infrastructure.
-`;
-
-const ARCH_ADR_7 = `# 7. Use PostgreSQL for service persistence
-
-Date: 2023-06-01
-
-## Status
-
-Accepted
-
-## Context
-
-Services store orders, customers and invoices. We considered MongoDB and PostgreSQL for persistence.
-
-## Decision
-
-Every service stores its data in PostgreSQL. MongoDB is not used for new services, because reporting joins
-across orders and customers are a daily need and the platform team operates PostgreSQL only.
-
-## Consequences
-
-Schema changes need migrations.
-`;
-
-const LOCAL_ADR = `# 1. Use MongoDB for order storage
-
-Date: 2024-02-01
-
-## Status
-
-Accepted
-
-## Context
-
-The orders service receives order documents whose shape changes every week. The platform persistence
-decision is PostgreSQL; this service deviates on purpose.
-
-## Decision
-
-We will store orders in MongoDB, one document per order, so the schema can evolve without migrations.
-
-## Consequences
-
-Reporting joins go through the data warehouse.
-`;
-
-function serviceRepo(extra: Record<string, string> = {}): string {
-  return createGitRepo([
-    {
-      message: "orders service",
-      files: {
-        "README.md": "# Orders service\n\nTakes orders from the storefronts and stores them.\n",
-        "src/orders.ts": "export function saveOrder(order: unknown) {\n  return order;\n}\n",
-        ...extra,
-      },
-    },
-  ]);
-}
-
-function architectureRepo(): string {
-  return createGitRepo([
-    { message: "adr 1", files: { "README.md": "# Architecture\n\nPlatform decisions.\n", "decisions/0001-record-architecture-decisions.md": ARCH_ADR_1 } },
-    { message: "adr 7", files: { "decisions/0007-use-postgresql-for-service-persistence.md": ARCH_ADR_7 } },
-  ]);
-}
+const Q = SOURCES_Q;
 
 function deliberated(out: DeliberateOutcome): Extract<DeliberateOutcome, { kind: "deliberated" }> {
   assert.equal(out.kind, "deliberated");
@@ -245,4 +161,3 @@ describe("decision sources", () => {
   });
 });
 
-void writeFiles;
