@@ -136,6 +136,8 @@ describe("decision sources", () => {
     assert.ok(!spec.display.includes("s3cret") && !spec.safeUrl.includes("user"));
     const token = parseSourceSpec("https://ghp_TOKEN@git.example.test/org/arch.git");
     assert.ok(!("bad" in token) && !token.display.includes("ghp_TOKEN"));
+    const query = parseSourceSpec("https://git.example.test/org/arch.git?private_token=abc#main");
+    assert.ok(!("bad" in query) && query.kind === "git" && !query.display.includes("abc") && query.url.includes("private_token=abc"));
     assert.equal(redactText("fatal: unable to access 'https://u:p@h/x.git/'"), "fatal: unable to access 'https://h/x.git/'");
     for (const bad of ["http://h/x.git", "git://h/x.git", "ext::sh -c evil", "https://h/x.git#--upload-pack=evil", "https://h/x.git#main:../up", "-rf"]) {
       const r = parseSourceSpec(bad);

@@ -100,6 +100,8 @@ function parseGitUrl(body: string, scheme: string, name: string | undefined): So
   // A user name in an https or file URL is where tokens go (https://TOKEN@host); an ssh user name (git@) is not secret.
   if (scheme !== "ssh") safe.username = "";
   safe.password = "";
+  // A token may also ride in the query (`?private_token=…`): the fetch keeps it, nothing shown does.
+  safe.search = "";
   const safeUrl = safe.href.replace(/\/$/, "");
   const colon = fragment.indexOf(":");
   const ref = (colon >= 0 ? fragment.slice(0, colon) : fragment) || undefined;
@@ -125,7 +127,8 @@ function nameFrom(s: string): string {
 
 /** Removes `user:password@` from every URL in a text (git's error lines echo the URL they failed on). */
 export function redactText(text: string): string {
-  return text.replace(/([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/@\s]*@/g, "$1");
+  // Capped first: the scheme's letters are rescanned from each start, so the pass is linear only on a bounded text.
+  return text.slice(0, 4000).replace(/([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/@\s]*@/g, "$1");
 }
 
 /** Gives every source a distinct name (`architecture`, `architecture-2`), in order. */
