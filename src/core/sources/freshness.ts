@@ -64,3 +64,18 @@ function compare(text: string, c: Citation): SourceCheck {
   if (part === undefined) return { ok: false, reason: "lines-gone" };
   return sha256(part) === c.content_sha256 ? { ok: true } : { ok: false, reason: "changed" };
 }
+
+/** Where a source's citation can be read: a folder's file, or a git source's cached copy at the cited commit. */
+export type SourceCitationTarget = { kind: "file"; root: string; rel: string } | { kind: "git"; gitDir: string; commit: string; rel: string };
+
+export function sourceCitationTarget(records: DecisionSourceRecord[] | undefined, c: Citation, cacheRoot?: string): SourceCitationTarget | undefined {
+  const ref = c.decision_source;
+  const record = records?.find((s) => s.name === ref?.name);
+  if (!ref || !record || !c.path_or_url.startsWith(`${ref.name}:`)) return undefined;
+  const rel = c.path_or_url.slice(ref.name.length + 1);
+  const spec = parseSourceSpec(record.spec);
+  if (isBadSource(spec)) return undefined;
+  if (spec.kind === "folder") return { kind: "file", root: spec.folder, rel };
+  const commit = ref.commit ?? record.commit;
+  return commit ? { kind: "git", gitDir: cachedCopyOf(spec, cacheRoot), commit, rel } : undefined;
+}
