@@ -6,11 +6,12 @@ import { test, describe, before } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { commit, git, makeTempDir } from "../helpers/gitRepo";
-import { ARCH_ADR_7, LOCAL_ADR, SOURCES_Q, architectureRepo, serviceRepo } from "../fixtures/sourceRepos";
+import { commit, createGitRepo, git, makeTempDir } from "../helpers/gitRepo";
+import { ARCH_ADR_1, ARCH_ADR_7, LOCAL_ADR, SOURCES_Q, architectureRepo, serviceRepo } from "../fixtures/sourceRepos";
 import { deliberate, type DeliberateOutcome } from "../../src/core/pipeline";
 import { generateSigningKey } from "../../src/core/receipts/signing";
-import { listReceipts } from "../../src/core/receipts/store";
+import { listReceipts, verifyAll } from "../../src/core/receipts/store";
+import { signerLine } from "../../src/core/receipts/trust";
 import { checkFreshnessAll } from "../../src/core/receipts/freshness";
 import { parseSourceSpec, redactText } from "../../src/core/sources";
 import { ReceiptSchema } from "../../src/core/schemas";
@@ -123,6 +124,28 @@ describe("decision sources", () => {
     assert.match(httpStage?.[1].reason ?? "", /only https, ssh and file URLs are allowed/);
     for (const [k, s] of Object.entries(out.receipt.stages)) if (k.startsWith("internal:source:")) assert.ok(!(s.reason ?? "").includes("\n"), k);
     assert.match(recommended(out), /postgres/i, "the good source still decides");
+  });
+
+  test("a source's receipts folder is never read: not its records, not its allowed signers", async () => {
+    const stranger = generateSigningKey();
+    const source = createGitRepo([
+      {
+        message: "arch with a receipts folder",
+        files: {
+          "decisions/0001-record-architecture-decisions.md": ARCH_ADR_1,
+          "decisions/0007-use-postgresql-for-service-persistence.md": ARCH_ADR_7,
+          ".deliberations/allowed_signers": `${signerLine("stranger", stranger.publicKeyPem)}\n`,
+          ".deliberations/0009-use-mongodb-everywhere.md": ARCH_ADR_7.replace(/PostgreSQL/g, "MongoDB").replace("# 7.", "# 9."),
+        },
+      },
+    ]);
+    const repo = serviceRepo();
+    const out = deliberated(await deliberate({ repo, question: Q, signingKey: stranger, sources: { specs: [`architecture=${source}`], cacheRoot } }));
+    assert.ok(!out.evidence.some((e) => e.path_or_url.includes(".deliberations")));
+    assert.match(recommended(out), /postgres/i);
+    // Signed by a key only the source's allowed_signers lists: untrusted in the service.
+    const [verified] = await verifyAll(repo, ".deliberations", { ownPublicKeyPem: key.publicKeyPem });
+    assert.equal(verified.trust, "untrusted");
   });
 
   test("credentials never reach what is shown or recorded", () => {
