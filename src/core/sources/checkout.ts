@@ -22,9 +22,9 @@ export class SourceError extends Error {
 }
 
 export interface SourceCheckout {
-  /** The folder whose records are read (the work tree, or its `path` inside it). */
+  /** The folder discovery reads: the folder source, or the git source's work tree (its top). */
   root: string;
-  /** Prefix that makes a path under `root` a path from the source's top (`decisions/`), "" when root is the top. */
+  /** Only records under this path from `root` count (`decisions/`); "" for all. */
   prefix: string;
   /** The commit read, when the source is a git repository. */
   commit?: string;
@@ -106,11 +106,12 @@ async function openGit(spec: Extract<SourceSpec, { kind: "git" }>, opts: Checkou
 }
 
 function checkoutOf(spec: Extract<SourceSpec, { kind: "git" }>, dir: string, state: State, note?: string): SourceCheckout {
-  const root = spec.path ? join(dir, spec.path) : dir;
-  const st = statSafe(root);
+  // Discovery reads the whole work tree, as it would inside that repository (its .adr-dir, its folder names), and
+  // only records under `path` are kept: the same records are found the same way wherever they live.
+  const st = statSafe(spec.path ? join(dir, spec.path) : dir);
   if (!st) throw new SourceError(`the path ${spec.path} does not exist at ${state.commit.slice(0, 10)}`);
   if (!st.isDirectory()) throw new SourceError(`the path ${spec.path} is a file, not a folder`);
-  return { root, prefix: spec.path ? `${spec.path}/` : "", commit: state.commit, fetched_at: state.fetched_at, ...(note ? { note } : {}) };
+  return { root: dir, prefix: spec.path ? `${spec.path}/` : "", commit: state.commit, fetched_at: state.fetched_at, ...(note ? { note } : {}) };
 }
 
 /** Fetches the ref (or the remote's HEAD) into a private ref and checks it out, detached. Returns the commit. */

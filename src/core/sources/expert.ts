@@ -76,13 +76,13 @@ async function runSource(source: SourceSpec | BadSource, ctx: ExpertContext, opt
     reading.record = recordOf(source, checkout);
     phase = "reading";
     const set = await discoverArtifacts(checkout.root, ctx.config, budget.signal);
-    const records = ownRecords(set);
+    const records = ownRecords(set, checkout.prefix);
     if (!records.files.length) return { status: "empty", reason: `${source.display}: ${noRecordsReason(set)}${noteOf(checkout)}`, items: [] };
     phase = "ranking";
     const ref: DecisionSourceRef = { name: source.name, ...(checkout.commit ? { commit: checkout.commit } : {}) };
     const result = await runDocsExpert({ ...ctx, artifacts: records, signal: budget.signal });
-    for (const f of records.files) reading.texts.set(`${source.name}:${checkout.prefix}${f.path}`, f.text);
-    const items = result.items.map((i) => labelled(i, ref, checkout.prefix, records));
+    for (const f of records.files) reading.texts.set(`${source.name}:${f.path}`, f.text);
+    const items = result.items.map((i) => labelled(i, ref, records));
     const where = `${source.display}${checkout.commit ? ` at ${checkout.commit.slice(0, 10)}` : ""}`;
     return { ...result, items, reason: [where + noteOf(checkout), result.reason].filter(Boolean).join("; ") };
   })();
@@ -118,9 +118,9 @@ function noteOf(checkout: SourceCheckout): string {
   return "";
 }
 
-/** The source's records and architecture docs, with a set hash of their own. */
-function ownRecords(set: ArtifactSet): ArtifactSet {
-  const files = set.files.filter((f) => SOURCE_TYPES.has(f.source_type));
+/** The source's records and architecture docs under its path. */
+function ownRecords(set: ArtifactSet, prefix: string): ArtifactSet {
+  const files = set.files.filter((f) => SOURCE_TYPES.has(f.source_type) && f.path.startsWith(prefix));
   return { ...set, files };
 }
 
@@ -130,9 +130,9 @@ function noRecordsReason(set: ArtifactSet): string {
 }
 
 /** The item as the repository sees it: the path from the source's top, prefixed with the source's name. */
-function labelled(item: EvidenceItem, ref: DecisionSourceRef, prefix: string, set: ArtifactSet): EvidenceItem {
+function labelled(item: EvidenceItem, ref: DecisionSourceRef, set: ArtifactSet): EvidenceItem {
   const known = new Set(set.files.map((f) => f.path));
-  const name = (p: string) => `${ref.name}:${prefix}${p}`;
+  const name = (p: string) => `${ref.name}:${p}`;
   const path_or_url = name(item.path_or_url);
   const adr: AdrMeta | undefined = item.adr
     ? {
