@@ -66,7 +66,7 @@ import { StageRecorder, type StageOutcome } from "./stageRecorder";
 import { expertStage, type ExpertSide, type ExpertStage } from "./stages";
 import { loadLearning } from "./learning/load";
 import { priorFor, versionWithWeights } from "./learning/weights";
-import { buildSourceExperts, preferOwnRecords, sourceReadings, withSourceRefs, type DecisionSourcesRequest } from "./sources";
+import { preferOwnRecords, readSources, sourceReadings, tagSourceItems, withSourceFiles, withSourceRefs, type DecisionSourcesRequest } from "./sources";
 
 export const MAX_QUESTION_BYTES = 4096;
 
@@ -373,6 +373,9 @@ async function gather(turn: Turn, entry: TurnCacheEntry | undefined): Promise<Ga
   // The git expert gets its history index ready now (git rev-parse, opening the index): that I/O overlaps
   // discovery instead of queueing behind the docs expert's CPU-bound ranking later.
   const gitExpert = req.internalExperts ? undefined : createGitExpert({ index: req.history, prepare: { repo, signal } });
+  // Decision sources are fetched and read while the repository's own artifacts are discovered.
+  const sourceReads = readSources(req.sources, repo, config, signal);
+  sourceReads.catch(() => undefined);
   // The discovery's own fingerprint (taken before it read anything) is the one this turn's cache entry stores.
   const { set: artifacts, fingerprint } = await recorder.run(
     "discovery",
@@ -399,10 +402,13 @@ async function gather(turn: Turn, entry: TurnCacheEntry | undefined): Promise<Ga
     (p) => ({ status: "ok", count: p.plan.terms.length + p.plan.expansions.length, ...(p.fallback ? { reason: `${describeFallback(p.fallback)} (rules plan used)`, fallback: p.fallback } : {}) }),
   );
 
-  const ctx = { repo, question: turn.question, plan: planned.plan, config, artifacts, signal };
+  const reads = await sourceReads;
+  for (const r of reads) recorder.record(expertStage("internal", r.stage), r.outcome, r.ms);
+  // The sources' records join the repository's: one docs expert ranks them together (the receipt keeps the
+  // repository's own artifact set).
+  const ctx = { repo, question: turn.question, plan: planned.plan, config, artifacts: withSourceFiles(artifacts, reads), signal };
   // Git first: its child processes start before the docs expert's CPU-bound ranking takes the event loop.
-  const sourceExperts = buildSourceExperts(req.sources, repo, config.offline);
-  const internalExperts = [...(req.internalExperts ?? [gitExpert ?? createGitExpert({ index: req.history }), createDocsExpert({ cache: req.corpusCache })]), ...sourceExperts];
+  const internalExperts = req.internalExperts ?? [gitExpert ?? createGitExpert({ index: req.history }), createDocsExpert({ cache: req.corpusCache })];
   const [internalRuns, externalRuns] = await Promise.all([
     Promise.all(internalExperts.map((e) => runExpert(e, "internal", ctx, recorder, turn.progress, turn.log))),
     Promise.all(turn.externalExperts.map((e) => runExpert(e, "external", ctx, recorder, turn.progress, turn.log))),
@@ -416,11 +422,11 @@ async function gather(turn: Turn, entry: TurnCacheEntry | undefined): Promise<Ga
 
   const evidence = await recorder.run(
     "fusion",
-    () => preferOwnRecords(fuseRankedLists([...internalRuns, ...externalRuns].map((r) => ({ expert: r.expert.name, items: r.result.items })), config.rrfK, priorFor(turn.learned))).slice(0, config.maxEvidence),
+    () => preferOwnRecords(fuseRankedLists([...internalRuns, ...externalRuns].map((r) => ({ expert: r.expert.name, items: tagSourceItems(r.result.items, reads) })), config.rrfK, priorFor(turn.learned))).slice(0, config.maxEvidence),
     (ev) => ({ status: ev.length ? "ok" : "empty", count: ev.length, ...(ev.length ? {} : { reason: "no expert returned cited evidence" }) }),
     { announce: false },
   );
-  return { artifacts, planned, evidence, sources, fingerprint, decisionSources: sourceReadings(sourceExperts) };
+  return { artifacts, planned, evidence, sources, fingerprint, decisionSources: sourceReadings(reads) };
 }
 
 interface Decided {

@@ -78,6 +78,8 @@ async function openFolder(spec: Extract<SourceSpec, { kind: "folder" }>): Promis
 
 async function openGit(spec: Extract<SourceSpec, { kind: "git" }>, opts: CheckoutOptions): Promise<SourceCheckout> {
   const now = opts.now ?? (() => new Date());
+  // A file:// source is on this machine: offline never stops reading it, only the network.
+  opts = { ...opts, offline: !!opts.offline && spec.scheme !== "file" };
   const base = resolve(opts.cacheRoot ?? sourcesCacheRoot());
   const key = cacheKeyOf(spec);
   const dir = join(base, key);

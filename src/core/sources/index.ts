@@ -1,14 +1,16 @@
 // Decision sources: records that live outside the repository (an organisation's architecture repository, a sibling
-// service, another folder of a multi-root workspace). The pipeline builds one expert per source, ranks the
-// repository's own records above a source's on the same subject, and names the sources and their commits in the
-// receipt. See spec.ts (what a source is), checkout.ts (where it is read from), expert.ts (how its records join the
-// deliberation), rank.ts (local records first) and freshness.ts (whether a receipt still holds).
+// service, another folder of a multi-root workspace). The pipeline reads every source while it discovers the
+// repository's own artifacts, ranks both together, puts the repository's own record above a source's on the same
+// subject, and names the sources and their commits in the receipt. See spec.ts (what a source is), checkout.ts
+// (where it is read from), read.ts (how its records join the artifact set), rank.ts (local records first) and
+// freshness.ts (whether a receipt still holds).
 import { resolve } from "node:path";
 import type { DecisionSourceRecord } from "../schemas";
-import { createSourceExpert, type SourceExpert } from "./expert";
+import type { DeliberationConfig } from "../types";
+import { readSource, type SourceRead } from "./read";
 import { distinctNames, isBadSource, parseSourceSpec, type BadSource, type SourceSpec } from "./spec";
 
-export { createSourceExpert, type SourceExpert } from "./expert";
+export { readSource, tagSourceItems, withSourceFiles, type SourceRead } from "./read";
 export { parseSourceSpec, redactText, type SourceSpec, type BadSource } from "./spec";
 export { preferOwnRecords, withSourceRefs } from "./rank";
 export { DEFAULT_REFRESH_MINUTES, openSource, sourcesCacheRoot } from "./checkout";
@@ -40,16 +42,16 @@ export function parseSources(req: DecisionSourcesRequest | undefined, repo: stri
   return kept.map((s) => (isBadSource(s) ? s : good[i++]));
 }
 
-export function buildSourceExperts(req: DecisionSourcesRequest | undefined, repo: string, offline: boolean): SourceExpert[] {
-  return parseSources(req, repo).map((s) =>
-    createSourceExpert(s, { offline, ...(req?.refreshMinutes !== undefined ? { refreshMinutes: req.refreshMinutes } : {}), ...(req?.cacheRoot ? { cacheRoot: req.cacheRoot } : {}), ...(req?.budgetMs ? { budgetMs: req.budgetMs } : {}) }),
-  );
+/** Starts reading every source (concurrently); each settles with its stage outcome, never rejects but on abort. */
+export function readSources(req: DecisionSourcesRequest | undefined, repo: string, config: DeliberationConfig, signal: AbortSignal): Promise<SourceRead[]> {
+  const opts = { ...(req?.refreshMinutes !== undefined ? { refreshMinutes: req.refreshMinutes } : {}), ...(req?.cacheRoot ? { cacheRoot: req.cacheRoot } : {}), ...(req?.budgetMs ? { budgetMs: req.budgetMs } : {}) };
+  return Promise.all(parseSources(req, repo).map((s) => readSource(s, config, signal, opts)));
 }
 
-/** What the sources contributed, after their experts ran: the receipt's records and the texts read. */
-export function sourceReadings(experts: SourceExpert[]): { records: DecisionSourceRecord[]; texts: Map<string, string> } {
-  const records = experts.flatMap((e) => (e.reading.record ? [e.reading.record] : []));
+/** What the sources contributed: the receipt's records and the texts read (for the cited lines' hashes). */
+export function sourceReadings(reads: SourceRead[]): { records: DecisionSourceRecord[]; texts: Map<string, string> } {
+  const records = reads.flatMap((r) => (r.record ? [r.record] : []));
   const texts = new Map<string, string>();
-  for (const e of experts) for (const [k, v] of e.reading.texts) texts.set(k, v);
+  for (const r of reads) for (const f of r.files) texts.set(f.path, f.text);
   return { records, texts };
 }
