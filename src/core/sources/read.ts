@@ -4,8 +4,10 @@
 // supersession and term statistics, whichever repository a record lives in. Each source runs under one budget: a
 // source that hangs, is unreachable or holds thousands of pages ends its stage with one line, and the deliberation
 // answers from what it has.
-import { sha256 } from "../hash";
+import { configVersion } from "../config";
+import { canonicalJson, sha256 } from "../hash";
 import { discoverArtifacts } from "../internal/discovery";
+import { readSnapshot, writeSnapshot } from "../internal/corpus/store";
 import type { DecisionSourceRecord, DecisionSourceRef, EvidenceItem } from "../schemas";
 import type { StageOutcome } from "../stageRecorder";
 import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
@@ -59,7 +61,7 @@ export async function readSource(source: SourceSpec | BadSource, config: Deliber
     const checkout = await openSource(source, { ...opts, offline: opts.offline ?? config.offline, signal: budget.signal });
     const record = recordOf(source, checkout);
     phase = "reading";
-    const set = await discoverArtifacts(checkout.root, config, budget.signal);
+    const set = await discoverSource(source, checkout, config, budget.signal);
     const own = set.files.filter((f) => SOURCE_TYPES.has(f.source_type) && f.path.startsWith(checkout.prefix));
     const note = checkout.note ? ` (${checkout.note})` : "";
     if (!own.some((f) => f.source_type === "adr")) return done({ status: "empty", count: 0, reason: `${source.display}: ${noRecordsReason(set)}${note}` }, { record });
@@ -81,6 +83,28 @@ export async function readSource(source: SourceSpec | BadSource, config: Deliber
     clearTimeout(timer);
     signal.removeEventListener("abort", onAbort);
   }
+}
+
+/** A git source's discovered set at one commit, kept beside its copy and in memory: a cached source costs a read. */
+const remembered = new Map<string, ArtifactSet>();
+const REMEMBERED_SETS = 8;
+
+async function discoverSource(source: SourceSpec, checkout: SourceCheckout, config: DeliberationConfig, signal: AbortSignal): Promise<ArtifactSet> {
+  if (source.kind !== "git" || !checkout.commit) return discoverArtifacts(checkout.root, config, signal);
+  const key = sha256(canonicalJson({ root: checkout.root, commit: checkout.commit, config: configVersion(config), receipts: config.receiptsDir }));
+  const hit = remembered.get(key);
+  if (hit) return hit;
+  const file = `${checkout.root}.artifacts`;
+  const stored = await readSnapshot(file);
+  const value = "value" in stored ? (stored.value as { key?: unknown; set?: ArtifactSet }) : undefined;
+  let set = value?.key === key && Array.isArray(value.set?.files) ? value.set : undefined;
+  if (!set) {
+    set = await discoverArtifacts(checkout.root, config, signal);
+    await writeSnapshot(file, { key, set }).catch(() => undefined);
+  }
+  remembered.set(key, set);
+  while (remembered.size > REMEMBERED_SETS) remembered.delete(remembered.keys().next().value!);
+  return set;
 }
 
 function recordOf(source: SourceSpec, checkout: SourceCheckout): DecisionSourceRecord {
