@@ -14,6 +14,8 @@ import { listReceipts, verifyAll } from "../../src/core/receipts/store";
 import { signerLine } from "../../src/core/receipts/trust";
 import { checkFreshnessAll } from "../../src/core/receipts/freshness";
 import { parseSourceSpec, redactText } from "../../src/core/sources";
+import { cachedCopyOf } from "../../src/core/sources/checkout";
+import { renameSync } from "node:fs";
 import { ReceiptSchema } from "../../src/core/schemas";
 
 const key = generateSigningKey();
@@ -146,6 +148,34 @@ describe("decision sources", () => {
     // Signed by a key only the source's allowed_signers lists: untrusted in the service.
     const [verified] = await verifyAll(repo, ".deliberations", { ownPublicKeyPem: key.publicKeyPem });
     assert.equal(verified.trust, "untrusted");
+  });
+
+  test("offline, a git source answers from its last fetched copy and the stage says how old it is", async () => {
+    const url = "https://git.example.test/org/architecture.git#main";
+    const spec = parseSourceSpec(url);
+    assert.ok(!("bad" in spec) && spec.kind === "git");
+    if ("bad" in spec || spec.kind !== "git") return;
+    // A copy fetched three hours ago (seeded as a fetch would leave it; the host does not exist).
+    const copy = cachedCopyOf(spec, cacheRoot);
+    git(makeTempDir(), ["clone", "-q", arch, copy]);
+    const head = git(copy, ["rev-parse", "HEAD"]).trim();
+    const fetchedAt = new Date(Date.now() - 3 * 3600_000).toISOString();
+    writeFileSync(`${copy}.json`, JSON.stringify({ safe_url: spec.safeUrl, ref: "main", commit: head, fetched_at: fetchedAt }));
+    const repo = serviceRepo();
+    const out = deliberated(await deliberate({ repo, question: Q, signingKey: key, config: { offline: true }, sources: { specs: [url], cacheRoot } }));
+    assert.match(out.receipt.stages["internal:source:architecture"].reason ?? "", /offline: using the copy fetched 3 h ago/);
+    assert.match(recommended(out), /postgres/i);
+  });
+
+  test("a source that cannot be refreshed answers from its last copy, saying why and how old", async () => {
+    const moving = architectureRepo();
+    const repo = serviceRepo();
+    const specs = [`architecture=file://${moving}`];
+    deliberated(await deliberate({ repo, question: Q, signingKey: key, sources: { specs, cacheRoot } }));
+    renameSync(moving, `${moving}-gone`);
+    const out = deliberated(await deliberate({ repo, question: Q, signingKey: key, sources: { specs, cacheRoot, refreshMinutes: 0 } }));
+    assert.match(out.receipt.stages["internal:source:architecture"].reason ?? "", /refresh failed \(unreachable .*\); using the copy fetched \d+ s ago/);
+    assert.match(recommended(out), /postgres/i);
   });
 
   test("credentials never reach what is shown or recorded", () => {
