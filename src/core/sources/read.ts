@@ -8,6 +8,7 @@ import { configVersion } from "../config";
 import { canonicalJson, sha256 } from "../hash";
 import { discoverArtifacts } from "../internal/discovery";
 import { readSnapshot, writeSnapshot } from "../internal/corpus/store";
+import { discoverWithSnapshot } from "../internal/corpus/discovery";
 import type { DecisionSourceRecord, DecisionSourceRef, EvidenceItem } from "../schemas";
 import type { StageOutcome } from "../stageRecorder";
 import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
@@ -90,7 +91,8 @@ const remembered = new Map<string, ArtifactSet>();
 const REMEMBERED_SETS = 8;
 
 async function discoverSource(source: SourceSpec, checkout: SourceCheckout, config: DeliberationConfig, signal: AbortSignal): Promise<ArtifactSet> {
-  if (source.kind !== "git" || !checkout.commit) return discoverArtifacts(checkout.root, config, signal);
+  // A folder source can change at any time: its set is kept only while its stat fingerprint vouches for it.
+  if (source.kind !== "git" || !checkout.commit) return (await discoverWithSnapshot(checkout.root, config, { signal })).set;
   const key = sha256(canonicalJson({ root: checkout.root, commit: checkout.commit, config: configVersion(config), receipts: config.receiptsDir }));
   const hit = remembered.get(key);
   if (hit) return hit;
