@@ -66,7 +66,7 @@ import { StageRecorder, type StageOutcome } from "./stageRecorder";
 import { expertStage, type ExpertSide, type ExpertStage } from "./stages";
 import { loadLearning } from "./learning/load";
 import { priorFor, versionWithWeights } from "./learning/weights";
-import { preferOwnRecords, readSources, sourceReadings, tagSourceItems, withSourceFiles, withSourceRefs, type DecisionSourcesRequest } from "./sources";
+import { preferOwnRecords, readSources, sourceReadings, sourcesKey, tagSourceItems, withSourceFiles, withSourceRefs, type DecisionSourcesRequest, type SourceRead } from "./sources";
 
 export const MAX_QUESTION_BYTES = 4096;
 
@@ -232,6 +232,8 @@ interface Turn {
   cacheFile: string;
   useCache: boolean;
   recorder: StageRecorder;
+  /** The decision sources as read for this turn (src/core/sources/). */
+  reads: SourceRead[];
   /** The weights learned from operator picks, when learning is on. */
   learned?: LearnedWeights;
 }
@@ -262,8 +264,12 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
   repoChecked.catch(() => undefined);
   const progress: ProgressListener = req.onProgress ?? (() => {});
   const recorder = new StageRecorder(progress, signal);
+  // Decision sources are read first (a cached one costs a stat or two): what they hold is part of the turn's key.
+  const sourceReads = readSources(req.sources, repo, resolveConfig(req.config), signal);
+  sourceReads.catch(() => undefined);
   const learned = req.learning === false ? undefined : await learnedWeightsFor(req, repo);
-  const turn = resolveTurn(req, repo, question, signal, progress, recorder, learned);
+  const reads = await sourceReads;
+  const turn = resolveTurn(req, repo, question, signal, progress, recorder, learned, reads);
 
   // Fast path first: no artifact's stats changed, so the stored receipt answers without re-mining or even reading
   // the question again (an abstained question never has a cache entry, and `force` is part of the key).
@@ -303,7 +309,7 @@ async function learnedWeightsFor(req: DeliberateRequest, repo: string): Promise<
 }
 
 /** Resolves the request into a turn: its config, planner, synthesizer, experts and turn-cache key. */
-function resolveTurn(req: DeliberateRequest, repo: string, question: string, signal: AbortSignal, progress: ProgressListener, recorder: StageRecorder, learned?: LearnedWeights): Turn {
+function resolveTurn(req: DeliberateRequest, repo: string, question: string, signal: AbortSignal, progress: ProgressListener, recorder: StageRecorder, learned: LearnedWeights | undefined, reads: SourceRead[]): Turn {
   const config = resolveConfig(req.config);
   const version = versionWithWeights(computeConfigVersion(config), learned);
   const dirName = config.receiptsDir || DEFAULT_RECEIPTS_DIR;
@@ -322,6 +328,8 @@ function resolveTurn(req: DeliberateRequest, repo: string, question: string, sig
     planner: planner.name,
     external,
     force: String(!!req.force),
+    // Which sources were read, at which commit, with which records: a source that moved on is a new turn.
+    ...(reads.length ? { sources: sourcesKey(reads) } : {}),
   });
   const writeToDisk = req.writeReceipt !== false;
   return {
@@ -340,9 +348,9 @@ function resolveTurn(req: DeliberateRequest, repo: string, question: string, sig
     externalExperts,
     writeToDisk,
     cacheFile: join(repo, dirName, "cache", `${cacheKey}.json`),
-    // A source can move on without any file of the repository changing, which the turn cache cannot see.
-    useCache: req.useCache !== false && writeToDisk && !req.sources?.specs?.length,
+    useCache: req.useCache !== false && writeToDisk,
     recorder,
+    reads,
     learned,
   };
 }
@@ -373,9 +381,6 @@ async function gather(turn: Turn, entry: TurnCacheEntry | undefined): Promise<Ga
   // The git expert gets its history index ready now (git rev-parse, opening the index): that I/O overlaps
   // discovery instead of queueing behind the docs expert's CPU-bound ranking later.
   const gitExpert = req.internalExperts ? undefined : createGitExpert({ index: req.history, prepare: { repo, signal } });
-  // Decision sources are fetched and read while the repository's own artifacts are discovered.
-  const sourceReads = readSources(req.sources, repo, config, signal);
-  sourceReads.catch(() => undefined);
   // The discovery's own fingerprint (taken before it read anything) is the one this turn's cache entry stores.
   const { set: artifacts, fingerprint } = await recorder.run(
     "discovery",
@@ -402,7 +407,7 @@ async function gather(turn: Turn, entry: TurnCacheEntry | undefined): Promise<Ga
     (p) => ({ status: "ok", count: p.plan.terms.length + p.plan.expansions.length, ...(p.fallback ? { reason: `${describeFallback(p.fallback)} (rules plan used)`, fallback: p.fallback } : {}) }),
   );
 
-  const reads = await sourceReads;
+  const reads = turn.reads;
   for (const r of reads) recorder.record(expertStage("internal", r.stage), r.outcome, r.ms);
   // The sources' records join the repository's: one docs expert ranks them together (the receipt keeps the
   // repository's own artifact set).

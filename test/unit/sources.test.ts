@@ -173,9 +173,26 @@ describe("decision sources", () => {
     const specs = [`architecture=file://${moving}`];
     deliberated(await deliberate({ repo, question: Q, signingKey: key, sources: { specs, cacheRoot } }));
     renameSync(moving, `${moving}-gone`);
-    const out = deliberated(await deliberate({ repo, question: Q, signingKey: key, sources: { specs, cacheRoot, refreshMinutes: 0 } }));
+    // Not from the turn cache (the copy is unchanged, so that would answer): the stage of this turn is the point.
+    const out = deliberated(await deliberate({ repo, question: Q, signingKey: key, useCache: false, sources: { specs, cacheRoot, refreshMinutes: 0 } }));
     assert.match(out.receipt.stages["internal:source:architecture"].reason ?? "", /refresh failed \(unreachable .*\); using the copy fetched \d+ s ago/);
     assert.match(recommended(out), /postgres/i);
+  });
+
+  test("the turn cache answers again while the source holds still, and not once it moved on", async () => {
+    const moving = architectureRepo();
+    const repo = serviceRepo();
+    const ask = () => deliberate({ repo, question: Q, signingKey: key, sources: { specs: [`architecture=${moving}`], cacheRoot } }).then(deliberated);
+    const first = await ask();
+    assert.equal(first.cached, false);
+    await new Promise((r) => setTimeout(r, 50)); // past the stat fingerprint's racy window
+    const second = await ask();
+    assert.equal(second.cached, true);
+    assert.equal(second.receipt.receipt_id, first.receipt.receipt_id);
+    commit(moving, { message: "revisit 7", files: { "decisions/0007-use-postgresql-for-service-persistence.md": ARCH_ADR_7.replace("Schema changes need migrations.", "Schema changes need reviewed migrations.") } });
+    const third = await ask();
+    assert.equal(third.cached, false);
+    assert.notEqual(third.receipt.receipt_id, first.receipt.receipt_id);
   });
 
   test("credentials never reach what is shown or recorded", () => {

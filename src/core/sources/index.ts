@@ -5,6 +5,7 @@
 // (where it is read from), read.ts (how its records join the artifact set), rank.ts (local records first) and
 // freshness.ts (whether a receipt still holds).
 import { resolve } from "node:path";
+import { canonicalJson, sha256 } from "../hash";
 import type { DecisionSourceRecord } from "../schemas";
 import type { DeliberationConfig } from "../types";
 import { readSource, type SourceRead } from "./read";
@@ -46,6 +47,11 @@ export function parseSources(req: DecisionSourcesRequest | undefined, repo: stri
 export function readSources(req: DecisionSourcesRequest | undefined, repo: string, config: DeliberationConfig, signal: AbortSignal): Promise<SourceRead[]> {
   const opts = { ...(req?.refreshMinutes !== undefined ? { refreshMinutes: req.refreshMinutes } : {}), ...(req?.cacheRoot ? { cacheRoot: req.cacheRoot } : {}), ...(req?.budgetMs ? { budgetMs: req.budgetMs } : {}) };
   return Promise.all(parseSources(req, repo).map((s) => readSource(s, config, signal, opts)));
+}
+
+/** What a turn's sources held, as one key part: each source's stage, status, commit and records. */
+export function sourcesKey(reads: SourceRead[]): string {
+  return sha256(canonicalJson(reads.map((r) => ({ stage: r.stage, status: r.outcome.status, commit: r.ref?.commit ?? "", files: r.files.map((f) => `${f.path}\0${f.hash}`) }))));
 }
 
 /** What the sources contributed: the receipt's records and the texts read (for the cited lines' hashes). */
