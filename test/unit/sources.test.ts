@@ -195,6 +195,14 @@ describe("decision sources", () => {
     assert.notEqual(third.receipt.receipt_id, first.receipt.receipt_id);
   });
 
+  test("two deliberations fetching the same new source at once both read it (one fetch at a time per copy)", async () => {
+    const shared = architectureRepo();
+    const fresh = makeTempDir("delib-sources-cache-");
+    const ask = () => deliberate({ repo: serviceRepo(), question: Q, signingKey: key, writeReceipt: false, sources: { specs: [`architecture=file://${shared}`], cacheRoot: fresh } }).then(deliberated);
+    const outs = await Promise.all([ask(), ask(), ask()]);
+    for (const out of outs) assert.equal(out.receipt.stages["internal:source:architecture"].status, "ok", out.receipt.stages["internal:source:architecture"].reason);
+  });
+
   test("credentials never reach what is shown or recorded", () => {
     const spec = parseSourceSpec("https://user:s3cret@git.example.test/org/architecture.git#main:decisions");
     assert.ok(!("bad" in spec) && spec.kind === "git");

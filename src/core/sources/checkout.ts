@@ -5,7 +5,7 @@
 // never written to the cache's git config, to the state file, or to any message.
 import { execFile } from "node:child_process";
 import { promises as fs, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { userCacheDir } from "../cacheDir";
 import { checkRepository, hardenedGitArgs, hardenedGitEnv, UnsafeRepositoryError } from "../internal/gitSafety";
@@ -92,18 +92,69 @@ async function openGit(spec: Extract<SourceSpec, { kind: "git" }>, opts: Checkou
     return checkoutOf(spec, dir, have, opts.offline ? `offline: using the copy fetched ${ago(age)}` : undefined);
   }
   if (opts.offline) throw new SourceError("offline, and this source was never fetched");
+  // One fetch at a time per copy, across threads and processes (an MCP server's workers, the editor, the CLI).
+  return withCopyLock(dir, opts.signal, async () => {
+    // Someone else may have fetched it while this waited.
+    const latest = await readState(stateFile);
+    const current = latest && statSafe(join(dir, ".git"))?.isDirectory() ? latest : have;
+    const currentAge = current ? now().getTime() - Date.parse(current.fetched_at) : Infinity;
+    if (current && current !== have && currentAge < refreshMs) return checkoutOf(spec, dir, current);
+    try {
+      const fetched = await fetchSource(spec, dir, opts.signal);
+      const next: State = { safe_url: spec.safeUrl, ...(spec.ref ? { ref: spec.ref } : {}), commit: fetched, fetched_at: now().toISOString() };
+      await writeState(stateFile, next);
+      return checkoutOf(spec, dir, next);
+    } catch (err) {
+      if (opts.signal?.aborted) throw err;
+      const why = err instanceof SourceError ? err.message : oneLine(err);
+      if (!current) throw new SourceError(why);
+      // The last fetched copy answers; the stage says why and how old it is. Its checkout may have been interrupted.
+      await runGit(dir, ["-c", "core.symlinks=false", "checkout", "--quiet", "--force", "--detach", current.commit], { signal: opts.signal }).catch(() => undefined);
+      return checkoutOf(spec, dir, current, `refresh failed (${why}); using the copy fetched ${ago(currentAge)}`);
+    }
+  });
+}
+
+/** A lock older than this was left by a process that died mid-fetch. */
+const STALE_LOCK_MS = 180_000;
+const copyLocks = new Map<string, Promise<void>>();
+
+async function withCopyLock<T>(dir: string, signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+  const before = copyLocks.get(dir) ?? Promise.resolve();
+  let release: () => void = () => {};
+  const mine = before.then(() => new Promise<void>((r) => (release = r)));
+  copyLocks.set(dir, mine);
   try {
-    const fetched = await fetchSource(spec, dir, opts.signal);
-    const next: State = { safe_url: spec.safeUrl, ...(spec.ref ? { ref: spec.ref } : {}), commit: fetched, fetched_at: now().toISOString() };
-    await writeState(stateFile, next);
-    return checkoutOf(spec, dir, next);
-  } catch (err) {
-    if (opts.signal?.aborted) throw err;
-    const why = err instanceof SourceError ? err.message : oneLine(err);
-    if (!have) throw new SourceError(why);
-    // The last fetched copy answers; the stage says why and how old it is. Its checkout may have been interrupted.
-    await runGit(dir, ["-c", "core.symlinks=false", "checkout", "--quiet", "--force", "--detach", have.commit], { signal: opts.signal }).catch(() => undefined);
-    return checkoutOf(spec, dir, have, `refresh failed (${why}); using the copy fetched ${ago(age)}`);
+    await before;
+    const file = `${dir}.lock`;
+    await acquireLockFile(file, signal);
+    try {
+      return await work();
+    } finally {
+      await fs.rm(file, { force: true }).catch(() => undefined);
+    }
+  } finally {
+    release();
+    if (copyLocks.get(dir) === mine) copyLocks.delete(dir);
+  }
+}
+
+async function acquireLockFile(file: string, signal: AbortSignal | undefined): Promise<void> {
+  await fs.mkdir(dirname(file), { recursive: true });
+  for (;;) {
+    signal?.throwIfAborted();
+    try {
+      await fs.writeFile(file, `${process.pid}\n`, { flag: "wx" });
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
+    const st = await fs.stat(file).catch(() => undefined);
+    if (st && Date.now() - st.mtimeMs > STALE_LOCK_MS) {
+      await fs.rm(file, { force: true }).catch(() => undefined);
+      continue;
+    }
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
