@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { commit, createGitRepo, git, makeTempDir } from "../helpers/gitRepo";
-import { ARCH_ADR_1, ARCH_ADR_7, LOCAL_ADR, SOURCES_Q, architectureRepo, serviceRepo } from "../fixtures/sourceRepos";
+import { ARCH_ADR_1, ARCH_ADR_7, LOCAL_ADR, LOCAL_ADR_PATH, SOURCES_Q, architectureRepo, serviceRepo } from "../fixtures/sourceRepos";
 import { deliberate, type DeliberateOutcome } from "../../src/core/pipeline";
 import { generateSigningKey } from "../../src/core/receipts/signing";
 import { listReceipts, verifyAll } from "../../src/core/receipts/store";
@@ -17,6 +17,9 @@ import { parseSourceSpec, redactText } from "../../src/core/sources";
 import { cachedCopyOf } from "../../src/core/sources/checkout";
 import { renameSync } from "node:fs";
 import { ReceiptSchema } from "../../src/core/schemas";
+import { createModelSynthesizer } from "../../src/core/model/synthesizer";
+import { createOpenAIChatModel } from "../../src/core/model";
+import { completion, okStages, startFakeOpenAI } from "../helpers/fakeOpenAI";
 
 const key = generateSigningKey();
 const Q = SOURCES_Q;
@@ -76,6 +79,29 @@ describe("decision sources", () => {
     const local = out.evidence.findIndex((e) => e.adr?.path === "docs/adr/0001-use-mongodb-for-order-storage.md");
     const remote = out.evidence.findIndex((e) => e.adr?.path.startsWith("architecture:"));
     assert.ok(local >= 0 && remote >= 0 && local < remote, `local record ranks first (${local} < ${remote})`);
+  });
+
+  test("on the model path too, the answer names the local deviation", async () => {
+    const repo = serviceRepo({ [LOCAL_ADR_PATH]: LOCAL_ADR });
+    const rules = deliberated(await deliberate({ repo, question: Q, signingKey: key, writeReceipt: false, sources: { specs: [`architecture=${arch}`], cacheRoot } }));
+    const local = rules.evidence.find((e) => e.adr?.path === LOCAL_ADR_PATH && /decision/.test(e.adr.section ?? ""))!.id;
+    const remote = rules.evidence.find((e) => e.decision_source && /decision/.test(e.adr?.section ?? ""))!.id;
+    const answer = {
+      options: [
+        { id: "opt-mongodb", title: "MongoDB", summary: "The service's own record chose MongoDB for orders.", supports: [local], dissent: [], tradeoffs: [], cost: "low", risk: "low" },
+        { id: "opt-postgresql", title: "PostgreSQL", summary: "The platform record chose PostgreSQL.", supports: [remote], dissent: [], tradeoffs: [], cost: "med", risk: "low" },
+      ],
+      recommendation: { option_id: "opt-mongodb", rationale: "The service's accepted ADR chose MongoDB for orders.", confidence: "high" },
+    };
+    const server = await startFakeOpenAI([completion(JSON.stringify(answer))]);
+    try {
+      const synth = createModelSynthesizer(createOpenAIChatModel({ baseURL: server.baseURL, model: "fake-synth", apiKey: "sk-test-sources", maxRetries: 1, retryBaseMs: 5, timeoutMs: 5000 }));
+      const out = await synth.synthesize({ question: Q, classification: rules.receipt.classification, evidence: rules.evidence, stages: okStages(), configVersion: "t", signal: new AbortController().signal });
+      assert.equal(out.info.mode, "model", out.info.fallback?.detail);
+      assert.match(out.draft.recommendation.rationale, /^The service's accepted ADR chose MongoDB for orders\. .*It deviates from ADR 7 "Use PostgreSQL for service persistence" from architecture/);
+    } finally {
+      await server.close();
+    }
   });
 
   test("a source that moved on marks a receipt stale; an untouched one stays fresh", async () => {

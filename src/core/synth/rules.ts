@@ -651,6 +651,20 @@ interface Decider {
   deviatesFrom?: { label: string; chose: string };
 }
 
+/** The sentence that names a local deviation from a decision source's record (the model path repeats it). */
+function deviationSentence(d: { label: string; chose: string }): string {
+  return `It deviates from ${d.label}, which chose "${d.chose}"; ${DEVIATION_TAIL}`;
+}
+const DEVIATION_TAIL = "the repository's own record counts here, so the two disagree on purpose.";
+
+/** The deviation sentence of a rules rationale, if it has one. */
+export function deviationIn(rationale: string): string | undefined {
+  const end = rationale.indexOf(DEVIATION_TAIL);
+  if (end < 0) return undefined;
+  const start = rationale.lastIndexOf("It deviates from ", end);
+  return start < 0 ? undefined : rationale.slice(start, end + DEVIATION_TAIL.length);
+}
+
 /** The decision source a record came from (src/core/sources/), or "" for the repository's own. */
 function originOf(doc: AdrDoc): string {
   return doc.items[0]?.decision_source?.name ?? "";
@@ -1120,9 +1134,7 @@ function decidedRationale(picked: Scored, decider: Decider, scored: Scored[]): {
     sentences.push(`${decider.label} (${decider.statusText ?? status}) decided this question, and it chose what "${picked.title}" describes.`);
     if (decider.supersedes) sentences.push(`It replaces ${recordName(decider.supersedes.meta)}, which is ${recordStatus(decider.supersedes.meta)}; the newer decision counts.`);
     if (status === "proposed") sentences.push("The record is only proposed, so the decision may still change.");
-    if (decider.deviatesFrom) {
-      sentences.push(`It deviates from ${decider.deviatesFrom.label}, which chose "${decider.deviatesFrom.chose}"; the repository's own record counts here, so the two disagree on purpose.`);
-    }
+    if (decider.deviatesFrom) sentences.push(deviationSentence(decider.deviatesFrom));
   } else {
     confidence = "med";
     sentences.push(`${decider.label} prescribes "${picked.title}" for this codebase.`);
