@@ -49,6 +49,7 @@ const USAGE = `usage:
              [--no-cache] [--docs-url URL]... [--searxng URL] [--allow-host HOST[:PORT]]...
              [--provider openai|none] [--base-url URL] [--model NAME] [--keep-internal-local] [--dry-run]
              [--adr-glob GLOB]... [--convention-glob GLOB]... [--git-budget-ms MS]
+             [--source FOLDER|GIT-URL[#REF][:PATH]]...
   deliberate pick <receipt_id> <option_id> [--reason TEXT] [--repo DIR]
   deliberate verify [--repo DIR] [--allow-untrusted] [--evidence] [--json]
   deliberate list [--repo DIR] [--json]
@@ -58,7 +59,7 @@ const USAGE = `usage:
   ${INDEX_USAGE}
   ${STATS_USAGE}
   ${DIFF_USAGE}
-  deliberate mcp [--repo DIR]... [--offline] [--provider openai|none] [--base-url URL] [--model NAME] [--keep-internal-local]
+  deliberate mcp [--repo DIR]... [--source SRC]... [--offline] [--provider openai|none] [--base-url URL] [--model NAME] [--keep-internal-local]
   ${ADR_USAGE}`;
 
 interface Io {
@@ -133,6 +134,7 @@ const DELIBERATE_OPTIONS: OptionSpec = {
   "adr-glob": { type: "string", multiple: true },
   "convention-glob": { type: "string", multiple: true },
   "git-budget-ms": { type: "string" },
+  source: { type: "string", multiple: true },
 };
 
 type Shape = "option-picker" | "ranked-evidence";
@@ -163,6 +165,8 @@ async function deliberateCommand(argv: string[], io: Io): Promise<number> {
       onProgress: io.stderrIsTTY ? (e) => progressLine(e, io) : undefined,
       history: historyOptionsForCli(io, showProgress),
       corpusCache: hostCorpusCache(io.env, (l) => io.err(`deliberate: ${l}`)),
+      // Decision sources (src/core/sources/): records that live in another folder or repository.
+      ...((values.source as string[] | undefined)?.length ? { sources: { specs: values.source as string[], cwd: process.cwd() } } : {}),
     };
     if (showProgress && model.describe) io.err(`  ${model.describe}`);
     if (values["dry-run"]) return dryRun(request, model.chat, model.keepInternalLocal, io);

@@ -37,6 +37,7 @@ import {
   ReceiptSchema,
   formatZodError,
   type Classification,
+  type DecisionSourceRecord,
   type DraftPicker,
   type FusedEvidence,
   type LearnedWeights,
@@ -65,6 +66,7 @@ import { StageRecorder, type StageOutcome } from "./stageRecorder";
 import { expertStage, type ExpertSide, type ExpertStage } from "./stages";
 import { loadLearning } from "./learning/load";
 import { priorFor, versionWithWeights } from "./learning/weights";
+import { preferOwnRecords, readSources, sourceReadings, sourcesKey, tagSourceItems, withSourceFiles, withSourceRefs, type DecisionSourcesRequest, type SourceRead } from "./sources";
 
 export const MAX_QUESTION_BYTES = 4096;
 
@@ -118,6 +120,8 @@ export interface DeliberateRequest {
    * (internal/corpus/). Without it they are kept in this process's memory only.
    */
   corpusCache?: CorpusCacheOptions;
+  /** Decision records that live outside the repository (src/core/sources/): folders and git URLs. */
+  sources?: DecisionSourcesRequest;
   /** Default true: rank with the weights learned from operator picks in the receipts folder (learning/). */
   learning?: boolean;
   signal?: AbortSignal;
@@ -228,6 +232,8 @@ interface Turn {
   cacheFile: string;
   useCache: boolean;
   recorder: StageRecorder;
+  /** The decision sources as read for this turn (src/core/sources/). */
+  reads: SourceRead[];
   /** The weights learned from operator picks, when learning is on. */
   learned?: LearnedWeights;
 }
@@ -239,6 +245,8 @@ interface Gathered {
   evidence: FusedEvidence[];
   sources: string[];
   fingerprint: TurnCacheEntry["fingerprint"];
+  /** The decision sources consulted, and the texts read from them (keyed by `name:path`). */
+  decisionSources: { records: DecisionSourceRecord[]; texts: Map<string, string> };
 }
 
 /**
@@ -256,8 +264,12 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
   repoChecked.catch(() => undefined);
   const progress: ProgressListener = req.onProgress ?? (() => {});
   const recorder = new StageRecorder(progress, signal);
+  // Decision sources are read first (a cached one costs a stat or two): what they hold is part of the turn's key.
+  const sourceReads = readSources(req.sources, repo, resolveConfig(req.config), signal);
+  sourceReads.catch(() => undefined);
   const learned = req.learning === false ? undefined : await learnedWeightsFor(req, repo);
-  const turn = resolveTurn(req, repo, question, signal, progress, recorder, learned);
+  const reads = await sourceReads;
+  const turn = resolveTurn(req, repo, question, signal, progress, recorder, learned, reads);
 
   // Fast path first: no artifact's stats changed, so the stored receipt answers without re-mining or even reading
   // the question again (an abstained question never has a cache entry, and `force` is part of the key).
@@ -297,7 +309,7 @@ async function learnedWeightsFor(req: DeliberateRequest, repo: string): Promise<
 }
 
 /** Resolves the request into a turn: its config, planner, synthesizer, experts and turn-cache key. */
-function resolveTurn(req: DeliberateRequest, repo: string, question: string, signal: AbortSignal, progress: ProgressListener, recorder: StageRecorder, learned?: LearnedWeights): Turn {
+function resolveTurn(req: DeliberateRequest, repo: string, question: string, signal: AbortSignal, progress: ProgressListener, recorder: StageRecorder, learned: LearnedWeights | undefined, reads: SourceRead[]): Turn {
   const config = resolveConfig(req.config);
   const version = versionWithWeights(computeConfigVersion(config), learned);
   const dirName = config.receiptsDir || DEFAULT_RECEIPTS_DIR;
@@ -316,6 +328,8 @@ function resolveTurn(req: DeliberateRequest, repo: string, question: string, sig
     planner: planner.name,
     external,
     force: String(!!req.force),
+    // Which sources were read, at which commit, with which records: a source that moved on is a new turn.
+    ...(reads.length ? { sources: sourcesKey(reads) } : {}),
   });
   const writeToDisk = req.writeReceipt !== false;
   return {
@@ -336,6 +350,7 @@ function resolveTurn(req: DeliberateRequest, repo: string, question: string, sig
     cacheFile: join(repo, dirName, "cache", `${cacheKey}.json`),
     useCache: req.useCache !== false && writeToDisk,
     recorder,
+    reads,
     learned,
   };
 }
@@ -392,7 +407,11 @@ async function gather(turn: Turn, entry: TurnCacheEntry | undefined): Promise<Ga
     (p) => ({ status: "ok", count: p.plan.terms.length + p.plan.expansions.length, ...(p.fallback ? { reason: `${describeFallback(p.fallback)} (rules plan used)`, fallback: p.fallback } : {}) }),
   );
 
-  const ctx = { repo, question: turn.question, plan: planned.plan, config, artifacts, signal };
+  const reads = turn.reads;
+  for (const r of reads) recorder.record(expertStage("internal", r.stage), r.outcome, r.ms);
+  // The sources' records join the repository's: one docs expert ranks them together (the receipt keeps the
+  // repository's own artifact set).
+  const ctx = { repo, question: turn.question, plan: planned.plan, config, artifacts: withSourceFiles(artifacts, reads), signal };
   // Git first: its child processes start before the docs expert's CPU-bound ranking takes the event loop.
   const internalExperts = req.internalExperts ?? [gitExpert ?? createGitExpert({ index: req.history }), createDocsExpert({ cache: req.corpusCache })];
   const [internalRuns, externalRuns] = await Promise.all([
@@ -408,11 +427,11 @@ async function gather(turn: Turn, entry: TurnCacheEntry | undefined): Promise<Ga
 
   const evidence = await recorder.run(
     "fusion",
-    () => fuseRankedLists([...internalRuns, ...externalRuns].map((r) => ({ expert: r.expert.name, items: r.result.items })), config.rrfK, priorFor(turn.learned)).slice(0, config.maxEvidence),
+    () => preferOwnRecords(fuseRankedLists([...internalRuns, ...externalRuns].map((r) => ({ expert: r.expert.name, items: tagSourceItems(r.result.items, reads) })), config.rrfK, priorFor(turn.learned))).slice(0, config.maxEvidence),
     (ev) => ({ status: ev.length ? "ok" : "empty", count: ev.length, ...(ev.length ? {} : { reason: "no expert returned cited evidence" }) }),
     { announce: false },
   );
-  return { artifacts, planned, evidence, sources, fingerprint };
+  return { artifacts, planned, evidence, sources, fingerprint, decisionSources: sourceReadings(reads) };
 }
 
 interface Decided {
@@ -448,7 +467,7 @@ async function decide(turn: Turn, classification: Classification, gathered: Gath
       throwIfCancelled(signal);
       const receiptId = newReceiptId(turn.now());
       const evidenceFile = evidenceFileOf(gathered.evidence);
-      const bound = bindPayload(synthesis.draft, evidenceFile.ref, receiptId);
+      const bound = withSourceRefs(bindPayload(synthesis.draft, evidenceFile.ref, receiptId), gathered.evidence);
       const payload = await markUnresolved(turn.repo, bound, { offline: turn.config.offline, signal, ...turn.req.external });
       return { synthesis, payload, receiptId, evidenceFile };
     },
@@ -466,7 +485,7 @@ async function seal(turn: Turn, classification: Classification, gathered: Gather
   const started = performance.now();
   const { synthesis, evidenceFile } = decided;
   // Each internal citation carries the hash of its cited lines, as discovery read them, inside the signed payload.
-  const known = new Map(gathered.artifacts.files.map((f) => [f.path, f.text] as const));
+  const known = new Map([...gathered.artifacts.files.map((f) => [f.path, f.text] as const), ...gathered.decisionSources.texts]);
   const payload = { ...decided.payload, citations: await withContentHashes(repo, decided.payload.citations, known) };
   const info = synthesis.info;
   const calls = [...(gathered.planned.calls ?? []), ...(info.calls ?? [])];
@@ -495,6 +514,7 @@ async function seal(turn: Turn, classification: Classification, gathered: Gather
       ...(calls.length ? { calls } : {}),
     },
     ...(gathered.sources.length ? { sources: gathered.sources } : {}),
+    ...(gathered.decisionSources.records.length ? { decision_sources: gathered.decisionSources.records } : {}),
     ...(req.context?.file ? { context: { file: req.context.file, ...(req.context.line ? { line: req.context.line } : {}) } } : {}),
     operator_pick: null,
     picks: [],

@@ -5,7 +5,10 @@ import { SUMMARY_STAGES, stageTitle } from "./stages";
 
 export function citationLocation(c: Citation): string {
   if (c.commit) return `${c.commit.slice(0, 10)} ${c.path_or_url}`;
-  if (c.line_range) return `${c.path_or_url}:${c.line_range.start}-${c.line_range.end}`;
+  // A decision source's record: `architecture:decisions/0007-x.md:12-20 @ 1a2b3c4d5e` (the source's commit).
+  const at = c.decision_source?.commit ? ` @ ${c.decision_source.commit.slice(0, 10)}` : "";
+  if (c.line_range) return `${c.path_or_url}:${c.line_range.start}-${c.line_range.end}${at}`;
+  if (at) return `${c.path_or_url}${at}`;
   return c.path_or_url;
 }
 

@@ -14,6 +14,25 @@ export type PrecisionClass = z.infer<typeof PrecisionClassSchema>;
 export const EvidenceKindSchema = z.enum(["internal", "external"]);
 export type EvidenceKind = z.infer<typeof EvidenceKindSchema>;
 
+/**
+ * Evidence from a decision source (src/core/sources/): the source's name, which prefixes the path
+ * (`architecture:decisions/0007-x.md`), and the source's commit when it is a git repository.
+ */
+export const DecisionSourceRefSchema = z.object({
+  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/),
+  commit: z.string().regex(/^[0-9a-f]{7,64}$/).optional(),
+});
+export type DecisionSourceRef = z.infer<typeof DecisionSourceRefSchema>;
+
+/** A decision source as a receipt records it: never with credentials. */
+export const DecisionSourceRecordSchema = DecisionSourceRefSchema.extend({
+  kind: z.enum(["folder", "git"]),
+  /** The folder, or the URL without credentials plus `#ref:path`. */
+  spec: z.string().max(2300),
+  fetched_at: z.string().datetime({ offset: true }).optional(),
+});
+export type DecisionSourceRecord = z.infer<typeof DecisionSourceRecordSchema>;
+
 export const CitationSchema = z.object({
   id: z.string().min(1),
   kind: EvidenceKindSchema,
@@ -28,6 +47,8 @@ export const CitationSchema = z.object({
   resolution_failed: z.literal(true).optional(),
   /** sha256 of the cited lines as read when the receipt was sealed (see receipts/citedContent.ts); absent on older receipts. */
   content_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  /** Set when the cited record comes from a decision source rather than the repository. */
+  decision_source: DecisionSourceRefSchema.optional(),
 });
 export type Citation = z.infer<typeof CitationSchema>;
 
@@ -192,6 +213,8 @@ export const EvidenceItemSchema = z.object({
   /** External: the package this doc belongs to, and whether it is deprecated. */
   package: z.string().optional(),
   deprecated: z.boolean().optional(),
+  /** Set when the item comes from a decision source rather than the repository. */
+  decision_source: DecisionSourceRefSchema.optional(),
 });
 export type EvidenceItem = z.infer<typeof EvidenceItemSchema>;
 
@@ -383,6 +406,8 @@ export const ReceiptSchema = z.object({
   synthesis: SynthesisInfoSchema,
   /** External sources discovered and used (hosts/URLs), so the allow-list can grow deliberately. */
   sources: z.array(z.string()).optional(),
+  /** The decision sources consulted (src/core/sources/) and the commit each was read at. */
+  decision_sources: z.array(DecisionSourceRecordSchema).max(50).optional(),
   context: z.object({ file: z.string().optional(), line: z.number().int().optional() }).optional(),
   /** The latest pick (the last entry of `picks`), or null before the first pick. */
   operator_pick: OperatorPickSchema.nullable(),

@@ -137,6 +137,7 @@ export async function runDeliberation(job: DeliberationJob, host: DeliberationHo
     onLog: (l) => host.log(l),
     history: historyOptions(ctx),
     corpusCache: hostCorpusCache(host.env, (l) => host.log(l)),
+    ...(job.settings.sources?.length ? { sources: { specs: job.settings.sources } } : {}),
   };
   const outcome = await deliberate(request);
   const uriOf = (id: string) => `${job.receiptUri.before}${id}${job.receiptUri.after}`;

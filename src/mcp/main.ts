@@ -6,11 +6,12 @@ import { parse, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ModelConfigError, modelOptionsFromCli } from "../core/model";
 import { terminalSafeLine } from "../core/sanitize";
+import { parseSourceSpec } from "../core/sources/spec";
 import { oneLine } from "../core/text";
 import { runStdioServer } from "./server";
 import type { McpSettings } from "./toolResult";
 
-export const MCP_USAGE = "deliberate mcp [--repo DIR]... [--offline] [--provider openai|none] [--base-url URL] [--model NAME] [--keep-internal-local]";
+export const MCP_USAGE = "deliberate mcp [--repo DIR]... [--source FOLDER|GIT-URL[#REF][:PATH]]... [--offline] [--provider openai|none] [--base-url URL] [--model NAME] [--keep-internal-local]";
 
 export function wantsHelp(argv: string[]): boolean {
   return argv.includes("--help") || argv.includes("-h");
@@ -32,6 +33,7 @@ const OPTIONS = {
   "base-url": { type: "string" },
   model: { type: "string" },
   "keep-internal-local": { type: "boolean" },
+  source: { type: "string", multiple: true },
 } as const;
 
 function checkedRepo(dir: string): string {
@@ -58,7 +60,15 @@ export function mcpSettingsFromArgs(argv: string[], env: NodeJS.ProcessEnv): { r
     if (err instanceof ModelConfigError) throw new McpUsageError(err.message);
     throw err;
   }
-  return { repos, settings: { offline: !!values.offline, keepInternalLocal: !!values["keep-internal-local"], model } };
+  // A relative folder source is the server's folder's: resolved here, so the deliberation threads need no cwd.
+  const sources = (values.source ?? []).map((s) => resolveFolderSource(s));
+  return { repos, settings: { offline: !!values.offline, keepInternalLocal: !!values["keep-internal-local"], model, ...(sources.length ? { sources } : {}) } };
+}
+
+function resolveFolderSource(raw: string): string {
+  const spec = parseSourceSpec(raw);
+  if ("bad" in spec) return raw;
+  return spec.kind === "folder" ? `${spec.name}=${spec.folder}` : raw;
 }
 
 export { mcpWorkerMain } from "./worker";

@@ -12,6 +12,8 @@ export interface McpSettings {
   offline: boolean;
   keepInternalLocal: boolean;
   model: { provider?: string; baseUrl?: string; model?: string };
+  /** Decision sources configured on the server (`--source`, repeatable): absolute folders or git URLs. */
+  sources?: string[];
 }
 
 export interface ToolContext {

@@ -6,7 +6,8 @@ import { isAbsolute, relative, resolve } from "node:path";
 import * as vscode from "vscode";
 import { resolveInside } from "../core/contain";
 import { hardenedGitArgs, hardenedGitEnv } from "../core/internal/gitSafety";
-import type { Citation } from "../core/schemas";
+import type { Citation, DecisionSourceRecord } from "../core/schemas";
+import { loadHeavyBundle } from "./loadHeavyBundle";
 
 export const GIT_SCHEME = "deliberative-git";
 
@@ -44,7 +45,28 @@ export function insideRepo(repo: string, path: string): string | undefined {
   return abs;
 }
 
-export async function openCitation(repo: string, c: Citation, column: vscode.ViewColumn = vscode.ViewColumn.One): Promise<void> {
+/**
+ * A decision source's citation (src/core/sources/): a folder source's file, or a read-only document of a git
+ * source's cached copy at the cited commit. Either way the path stays inside the source.
+ */
+async function openSourceCitation(c: Citation, sources: DecisionSourceRecord[] | undefined, column: vscode.ViewColumn): Promise<void> {
+  const target = loadHeavyBundle().sourceCitationTarget(sources, c);
+  if (!target) throw new Error(`the receipt does not say where source ${c.decision_source?.name ?? "?"} is`);
+  let doc: vscode.TextDocument;
+  if (target.kind === "file") {
+    const abs = insideRepo(target.root, target.rel) && (await resolveInside(target.root, target.rel));
+    if (!abs) throw new Error(`citation path is missing or outside its source: ${c.path_or_url}`);
+    doc = await vscode.workspace.openTextDocument(vscode.Uri.file(abs));
+  } else {
+    if (!insideRepo(target.gitDir, target.rel)) throw new Error(`citation path is outside its source: ${c.path_or_url}`);
+    const name = target.rel.split("/").pop() ?? target.rel;
+    doc = await vscode.workspace.openTextDocument(gitUri(`${name} (${c.decision_source?.name} ${target.commit.slice(0, 7)})`, { repo: target.gitDir, ref: target.commit, path: target.rel }));
+  }
+  await showLines(doc, c, column);
+}
+
+export async function openCitation(repo: string, c: Citation, column: vscode.ViewColumn = vscode.ViewColumn.One, sources?: DecisionSourceRecord[]): Promise<void> {
+  if (c.decision_source) return openSourceCitation(c, sources, column);
   if (c.kind === "external") {
     let url: vscode.Uri;
     try {
@@ -76,7 +98,10 @@ export async function openCitation(repo: string, c: Citation, column: vscode.Vie
   // Lexically inside, and inside after every symlink is followed (a receipt's path never opens a file elsewhere).
   const abs = insideRepo(repo, c.path_or_url) && (await resolveInside(repo, c.path_or_url));
   if (!abs) throw new Error(`citation path is missing or outside the workspace folder: ${c.path_or_url}`);
-  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(abs));
+  await showLines(await vscode.workspace.openTextDocument(vscode.Uri.file(abs)), c, column);
+}
+
+async function showLines(doc: vscode.TextDocument, c: Citation, column: vscode.ViewColumn): Promise<void> {
   const options: vscode.TextDocumentShowOptions = { viewColumn: column, preview: true, preserveFocus: false };
   if (c.line_range) {
     const last = Math.max(0, doc.lineCount - 1);

@@ -6,6 +6,7 @@
 // first use rather than at import, so the unit tests run this under plain Node.
 import type * as vscodeTypes from "vscode";
 import type { ExternalSources } from "../core/pipeline";
+import type { DecisionSourcesRequest } from "../core/sources";
 import type { DeliberationConfig } from "../core/types";
 import { SECTION } from "./constants";
 import { loadHeavyBundle } from "./loadHeavyBundle";
@@ -55,6 +56,28 @@ export function toDeliberationConfig(s: Settings): Partial<DeliberationConfig> {
     offline: s.offline,
     receiptsDir: s.receiptsFolder,
   };
+}
+
+/**
+ * The decision sources for a deliberation asked in `folder`: the configured ones (a relative folder is the asking
+ * folder's), plus every other workspace folder when `shareDecisionsAcrossFolders` is on. Receipts stay in `folder`.
+ */
+export function toDecisionSources(s: Settings, folder: string, workspaceFolders: readonly { name: string; path: string }[] = workspaceFolderPaths()): DecisionSourcesRequest | undefined {
+  const shared = s.shareDecisionsAcrossFolders ? workspaceFolders.filter((f) => f.path !== folder).map((f) => `${folderSourceName(f.name)}=${f.path}`) : [];
+  const specs = [...s.decisionSources, ...shared];
+  return specs.length ? { specs, cwd: folder, refreshMinutes: s.decisionSourcesRefreshMinutes } : undefined;
+}
+
+function folderSourceName(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[^A-Za-z0-9]+/, "").slice(0, 64) || "folder";
+}
+
+function workspaceFolderPaths(): { name: string; path: string }[] {
+  try {
+    return (vscodeApi().workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => ({ name: f.name, path: f.uri.fsPath }));
+  } catch {
+    return [];
+  }
 }
 
 /** Where external best practice may come from (the pipeline builds its external experts from this). */

@@ -18,6 +18,7 @@ import type * as Signing from "../core/receipts/signing";
 import type * as Store from "../core/receipts/store";
 import type * as Freshness from "../core/receipts/freshness";
 import type * as ReceiptDiff from "../core/receipts/diff";
+import type * as SourcesFreshness from "../core/sources/freshness";
 import type * as Trust from "../core/receipts/trust";
 import type * as Render from "../core/render";
 import type * as McpMain from "../mcp/main";
@@ -36,6 +37,7 @@ const corpusStore = once(() => require("../core/internal/corpus/store") as typeo
 const store = once(() => require("../core/receipts/store") as typeof Store);
 const freshness = once(() => require("../core/receipts/freshness") as typeof Freshness);
 const receiptDiff = once(() => require("../core/receipts/diff") as typeof ReceiptDiff);
+const sourcesFreshness = once(() => require("../core/sources/freshness") as typeof SourcesFreshness);
 const signing = once(() => require("../core/receipts/signing") as typeof Signing);
 const trust = once(() => require("../core/receipts/trust") as typeof Trust);
 const learning = once(() => require("../core/learning/load") as typeof Learning);
@@ -74,6 +76,8 @@ export const readEvidence = lazy(store, "readEvidence");
 // Receipt freshness (cited lines re-hashed, the artifact set re-scanned) and the comparison of two receipts.
 export const checkFreshnessAll = lazy(freshness, "checkFreshnessAll");
 export const diffReceipts = lazy(receiptDiff, "diffReceipts");
+// Where a decision source's citation is read (a folder's file, or a git source's cached copy at its commit).
+export const sourceCitationTarget = lazy(sourcesFreshness, "sourceCitationTarget");
 
 // Learning from picks: the sidebar's agreement rate and learned weights.
 export const learningSummary = lazy(learning, "learningSummary");

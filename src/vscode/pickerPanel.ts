@@ -155,7 +155,7 @@ export class PickerPanels implements vscode.Disposable {
         const c = state.receipt.payload.citations.find((x) => x.id === citationId);
         if (!c) throw new Error(`unknown citation ${citationId}`);
         const column = state.panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Beside : vscode.ViewColumn.One;
-        await openCitation(repo, c, column);
+        await openCitation(repo, c, column, state.receipt.decision_sources);
         this.log.info(`opened citation ${c.id} (${c.path_or_url}${c.line_range ? `:${c.line_range.start}-${c.line_range.end}` : ""})`);
         return null;
       },

@@ -7,7 +7,7 @@ import type { HistoryIndexOptions } from "../core/internal/history";
 import type { DeliberateRequest } from "../core/pipeline";
 import type { SigningKey } from "../core/receipts/signing";
 import type { ProgressEvent } from "../core/types";
-import { toDeliberationConfig, toExternalSources } from "./config";
+import { toDecisionSources, toDeliberationConfig, toExternalSources } from "./config";
 import type { Settings } from "./settingsSchema";
 
 export interface DeliberationRequest {
@@ -34,6 +34,7 @@ export interface RunHooks {
 }
 
 export function buildDeliberateRequest(req: DeliberationRequest, settings: Settings, hooks: RunHooks): DeliberateRequest {
+  const sources = toDecisionSources(settings, req.folder.uri.fsPath);
   return {
     repo: req.folder.uri.fsPath,
     question: req.question,
@@ -51,6 +52,7 @@ export function buildDeliberateRequest(req: DeliberationRequest, settings: Setti
     ...(hooks.onLog ? { onLog: hooks.onLog } : {}),
     ...(hooks.history ? { history: hooks.history } : {}),
     ...(hooks.corpusCache ? { corpusCache: hooks.corpusCache } : {}),
+    ...(sources ? { sources } : {}),
   };
 }
 

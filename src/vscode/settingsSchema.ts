@@ -93,6 +93,11 @@ export const SETTINGS = {
   externalDocsUrls: spec({ key: "external.docsUrls", schema: z.array(httpUrl).max(50), fallback: [] as string[] }),
   externalSearxngUrl: spec({ key: "external.searxngUrl", schema: optionalHttpUrl, fallback: "" }),
   externalAllowHosts: spec({ key: "external.allowHosts", schema: z.array(allowHost).max(200), fallback: [] as string[] }),
+
+  // Decision sources (src/core/sources/): records kept in another folder or repository.
+  decisionSources: spec({ key: "decisionSources", schema: z.array(z.string().trim().min(1).max(2000)).max(20), fallback: [] as string[] }),
+  decisionSourcesRefreshMinutes: spec({ key: "decisionSources.refreshMinutes", schema: z.number().int().min(0).max(10_080), fallback: 60 }),
+  shareDecisionsAcrossFolders: spec({ key: "shareDecisionsAcrossFolders", schema: z.boolean(), fallback: true }),
 } as const;
 
 type SettingsSpec = typeof SETTINGS;

@@ -23,6 +23,8 @@ import { keyFor, optionsFromQuestion } from "../../src/core/synth/rules";
 import { adrChoice, clausePolarity, clauses, decisionSentenceChoice, mentions, stanceOf } from "../../src/core/synth/stance";
 import { stems, words } from "../../src/core/synth/words";
 import { buildRulesPlan, contentWords } from "../../src/core/terms";
+import { sameSubject } from "../../src/core/sources/rank";
+import { redactText } from "../../src/core/sources/spec";
 import { createSampleRepo } from "../fixtures/sampleRepo";
 import { git, makeTempDir } from "../helpers/gitRepo";
 
@@ -77,6 +79,11 @@ const MATCHERS: Record<string, (s: string) => unknown> = {
   "external: makeExcerpt": (s) => makeExcerpt(s.slice(0, 80), s, new Set(["postgresql"])),
   "external: extractText (markdown)": (s) => extractText(s, "text/markdown"),
   "discovery: mentionedPaths": (s) => mentionedPaths(s, "docs/README.md"),
+  "sources: sameSubject": (s) => {
+    const record = evidence(s, s, { source_type: "adr", expert: "docs", adr: { ...adrMeta(s), subject: s, chosen_option: s, considered_options: [s] } });
+    return sameSubject(record, { ...record, decision_source: { name: "architecture" } });
+  },
+  "sources: redactText": (s) => redactText(`fatal: unable to access 'https://${s}@host/x.git': ${s}`),
 };
 
 /** The shapes that made patterns backtrack: cue words with no partner, runs of one character, then a different one. */

@@ -35,8 +35,9 @@ export function decidingRecord(rules: DraftPicker, evidence: readonly FusedEvide
   const supports = chose.supports.map((id) => byId.get(id)).filter((e): e is FusedEvidence => !!e);
   const rationale = rules.recommendation.rationale;
 
-  // 'ADR 12 "Title" (accepted) decided …'; a record without a status reads "(no status line)" (the rules' wording).
-  const adr = /^ADR (?:\d+ )?"(.+?)" \(([^)]{1,80})\) decided this question/.exec(rationale);
+  // 'ADR 12 "Title" (accepted) decided …'; a record without a status reads "(no status line)" (the rules' wording);
+  // a decision source's record names its source ('ADR 7 "Title" from architecture (accepted) decided …').
+  const adr = /^ADR (?:\d+ )?"(.+?)"(?: from [A-Za-z0-9._-]{1,64})? \(([^)]{1,80})\) decided this question/.exec(rationale);
   if (adr) {
     const status = /^(?:no status line|unrecognised status)/.test(adr[2]) ? "unknown" : adr[2];
     if (!IN_FORCE.has(status as AdrStatus)) return undefined;

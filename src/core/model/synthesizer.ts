@@ -8,7 +8,7 @@
 //  - anything unusable (transport failure, truncated / invalid / schema-invalid JSON, no option with a valid
 //    citation) gives the rules synthesizer's payload with a classified fallback. One model call at most.
 import { OptionPickerSchema, UNDECIDABLE, formatZodError, type Citation, type DraftPicker, type Fallback, type Level, type ModelCall, type Option } from "../schemas";
-import { createRulesSynthesizer, toCitation } from "../synth/rules";
+import { createRulesSynthesizer, deviationIn, toCitation } from "../synth/rules";
 import type { SynthesisInput, SynthesisOutput, Synthesizer } from "../types";
 import { callForJson } from "./call";
 import { checkModelDissent } from "./dissent";
@@ -245,7 +245,12 @@ export function createModelSynthesizer(model: ChatModel, opts: ModelSynthesizerO
       const sentNote = `${prompt.selection.sent.length} record(s) sent${prompt.selection.omittedForBudget.length ? `, ${prompt.selection.omittedForBudget.length} over budget` : ""}${prompt.selection.withheldInternal.length ? `, ${prompt.selection.withheldInternal.length} internal withheld` : ""}`;
       res.call.outcome = [res.call.outcome, rotation, sentNote, ...(built.unknown ? [`${built.unknown} unknown citation id(s) flagged resolution_failed`] : [])].join(" · ");
       // The rules verdict referees: a recommendation against the record that decided the question is flagged.
-      const draft = checkModelDissent(built.draft, rules.draft, input.evidence);
+      const checked = checkModelDissent(built.draft, rules.draft, input.evidence);
+      // A local record that deviates from a decision source's record: the answer says so on the model path too.
+      const deviation = deviationIn(rules.draft.recommendation.rationale);
+      const draft = deviation && !checked.recommendation.rationale.includes(deviation)
+        ? { ...checked, recommendation: { ...checked.recommendation, rationale: `${checked.recommendation.rationale} ${deviation}`.trim() } }
+        : checked;
       if (draft.model_dissent) res.call.outcome += " · recommends against the deciding record";
       return {
         draft,

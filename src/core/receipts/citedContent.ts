@@ -96,7 +96,9 @@ export function artifactPathKeys(paths: string[]): string[] {
 }
 
 /** Where a citation points, as one short string: path:start-end, a whole file's path, or "<sha> path" for a commit. */
-export function citationPlace(c: Pick<Citation, "path_or_url" | "line_range" | "commit">): string {
+export function citationPlace(c: Pick<Citation, "path_or_url" | "line_range" | "commit" | "decision_source">): string {
   if (c.commit) return `${c.commit.slice(0, 10)} ${c.path_or_url}`;
-  return c.line_range ? `${c.path_or_url}:${c.line_range.start}-${c.line_range.end}` : c.path_or_url;
+  // A decision source's record carries the source's commit: `architecture:decisions/0007-x.md:12-20 @ 1a2b3c4d5e`.
+  const at = c.decision_source?.commit ? ` @ ${c.decision_source.commit.slice(0, 10)}` : "";
+  return `${c.line_range ? `${c.path_or_url}:${c.line_range.start}-${c.line_range.end}` : c.path_or_url}${at}`;
 }

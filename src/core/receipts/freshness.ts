@@ -23,6 +23,7 @@ import { artifactPathKey, citationPlace, citedPart, isHashable, linesOf, readCit
 export { citationPlace } from "./citedContent";
 import { verifyReceiptSignature } from "./signing";
 import { DEFAULT_RECEIPTS_DIR, type ReceiptEntry } from "./store";
+import { SourceReader, type SourceFreshnessOptions } from "../sources/freshness";
 
 export type FreshnessState = "fresh" | "evidence-changed" | "new-evidence" | "unchecked" | "unverified";
 
@@ -101,8 +102,16 @@ export class FreshnessContext {
 
   constructor(
     readonly repo: string,
-    private readonly opts: { config?: Partial<DeliberationConfig>; dirName?: string; signal?: AbortSignal; commitShas?: string[] } = {},
+    private readonly opts: { config?: Partial<DeliberationConfig>; dirName?: string; signal?: AbortSignal; commitShas?: string[]; sources?: SourceFreshnessOptions } = {},
   ) {}
+
+  private sourceReader: SourceReader | undefined;
+
+  /** Citations of a decision source are re-read from the source (sources/freshness.ts). */
+  get sources(): SourceReader {
+    this.sourceReader ??= new SourceReader({ signal: this.opts.signal, ...this.opts.sources });
+    return this.sourceReader;
+  }
 
   read(path: string): ReturnType<typeof readCitedFile> {
     let p = this.reads.get(path);
@@ -212,6 +221,13 @@ async function checkCitations(ctx: FreshnessContext, receipt: Receipt): Promise<
   const commits = commitShas.length ? await ctx.existingCommits(commitShas) : new Set<string>();
   for (const c of citations) {
     const named = { id: c.id, location: citationPlace(c), ...(c.title ? { title: c.title } : {}) };
+    if (c.decision_source) {
+      if (!c.content_sha256) continue;
+      checked++;
+      const r = await ctx.sources.check(receipt, c);
+      if (!r.ok) changed.push({ ...named, reason: r.reason });
+      continue;
+    }
     if (c.commit && !isHashable(c)) {
       checked++;
       if (!commits.has(c.commit)) changed.push({ ...named, reason: "commit-missing" });
@@ -278,7 +294,7 @@ export async function checkFreshness(ctx: FreshnessContext, entry: Extract<Recei
 export async function checkFreshnessAll(
   repo: string,
   entries: ReceiptEntry[],
-  opts: { config?: Partial<DeliberationConfig>; dirName?: string; signal?: AbortSignal } = {},
+  opts: { config?: Partial<DeliberationConfig>; dirName?: string; signal?: AbortSignal; sources?: SourceFreshnessOptions } = {},
 ): Promise<Map<string, Freshness>> {
   const ok = entries.filter((e): e is Extract<ReceiptEntry, { state: "ok" }> => e.state === "ok");
   const commitShas = ok.flatMap((e) => e.receipt.payload.citations.filter((c) => c.kind === "internal" && c.commit).map((c) => c.commit!));

@@ -651,6 +651,8 @@ export async function unresolvedCitations(repo: string, receipt: Receipt): Promi
   for (const c of receipt.payload.citations) {
     if (c.kind !== "internal" || c.resolution_failed) continue;
     if (c.precision_class === "commit" && !c.line_range) continue;
+    // A decision source's record is not in the repository; sources/freshness.ts re-reads it from the source.
+    if (c.decision_source) continue;
     let lines = counts.get(c.path_or_url);
     if (!lines) {
       lines = resolveInside(repo, c.path_or_url).then((real) => (real ? lineCount(real) : null));

@@ -650,6 +650,33 @@ interface Decider {
   agreeing: FusedEvidence[];
   /** The most the answer may claim: set when the record was found by its subject, not matched to a named option. */
   cap?: Level;
+  /** A decision source's record that chose another option, which the repository's own record overrides. */
+  deviatesFrom?: { label: string; chose: string };
+}
+
+/** The sentence that names a local deviation from a decision source's record (the model path repeats it). */
+function deviationSentence(d: { label: string; chose: string }): string {
+  return `It deviates from ${d.label}, which chose "${d.chose}"; ${DEVIATION_TAIL}`;
+}
+const DEVIATION_TAIL = "the repository's own record counts here, so the two disagree on purpose.";
+
+/** The deviation sentence of a rules rationale, if it has one. */
+export function deviationIn(rationale: string): string | undefined {
+  const end = rationale.indexOf(DEVIATION_TAIL);
+  if (end < 0) return undefined;
+  const start = rationale.lastIndexOf("It deviates from ", end);
+  return start < 0 ? undefined : rationale.slice(start, end + DEVIATION_TAIL.length);
+}
+
+/** The decision source a record came from (src/core/sources/), or "" for the repository's own. */
+function originOf(doc: AdrDoc): string {
+  return doc.items[0]?.decision_source?.name ?? "";
+}
+
+/** A record's name as the answer says it: a source's record names its source. */
+function deciderName(doc: AdrDoc): string {
+  const origin = originOf(doc);
+  return origin ? `${recordName(doc.meta)} from ${origin}` : recordName(doc.meta);
 }
 
 function decisionItem(doc: AdrDoc): FusedEvidence {
@@ -674,6 +701,8 @@ const RULE_TYPES = new Set(["agent-instructions", "contributing"]);
 
 /** Whether record a was written after record b: by date, else by the number or date in its file name. */
 function newer(a: AdrDoc, b: AdrDoc): boolean {
+  // A source's record is never the successor of the repository's own (or the reverse): they are different logs.
+  if (originOf(a) !== originOf(b)) return false;
   const ka = sequenceKey(a);
   const kb = sequenceKey(b);
   return !!ka && !!kb && ka.kind === kb.kind && ka.value > kb.value;
@@ -744,20 +773,35 @@ function adrDecider(considered: Considered[], candidates: Candidate[], question:
     }
   }
   if (!top?.m) return undefined;
-  const conflicts = ranked.filter((c) => c !== top && c !== overruled && c.m!.index !== top!.m!.index && c.weight >= top!.weight * 0.75).map((c) => recordName(c.doc.meta));
+  // The repository's own record outranks a decision source's record that chose otherwise: a local deviation on purpose.
+  let deviation: typeof top | undefined;
+  const clearOwn = (c: typeof top) => !originOf(c.doc) && c.m!.index !== top!.m!.index && c.m!.score >= MIN_CHOICE_SCORE;
+  if (originOf(top.doc)) {
+    const own = ranked.find(clearOwn);
+    if (own) {
+      deviation = top;
+      top = own;
+      overruled = undefined;
+    }
+  } else {
+    deviation = ranked.find((c) => originOf(c.doc) && c.m!.index !== top!.m!.index && c.m!.score >= MIN_CHOICE_SCORE);
+  }
+  const m = top.m!;
+  const conflicts = ranked.filter((c) => c !== top && c !== overruled && c !== deviation && c.m!.index !== top!.m!.index && c.weight >= top!.weight * 0.75).map((c) => deciderName(c.doc));
   return {
     kind: "adr",
-    index: top.m.index,
+    index: m.index,
     cite: decisionItem(top.doc),
-    label: recordName(top.doc.meta),
+    label: deciderName(top.doc),
     status: top.doc.meta.status,
     statusText: recordStatus(top.doc.meta),
-    followsRecord: recordChose(top.doc, candidates[top.m.index]),
+    followsRecord: recordChose(top.doc, candidates[m.index]),
     ...(top.via ? { supersedes: top.via } : overruled ? { supersedes: overruled.doc } : {}),
-    score: top.m.score,
-    margin: top.m.margin,
+    score: m.score,
+    margin: m.margin,
     conflicts,
     agreeing: ranked.filter((c) => c !== top && c.m!.index === top!.m!.index && c.m!.score >= MIN_CHOICE_SCORE && c.doc.path !== top!.doc.path).map((c) => decisionItem(c.doc)),
+    ...(deviation ? { deviatesFrom: { label: deciderName(deviation.doc), chose: candidates[deviation.m!.index]?.title ?? modelChoice(deviation.doc.meta) ?? "another option" } } : {}),
   };
 }
 
@@ -904,7 +948,7 @@ function ledDecider(led: RecordLedAnswer<AdrDoc>, index: number): Decider {
     kind: "adr",
     index,
     cite: decisionItem(led.doc),
-    label: recordName(led.doc.meta),
+    label: deciderName(led.doc),
     status: led.doc.meta.status,
     statusText: recordStatus(led.doc.meta),
     followsRecord: true,
@@ -1167,6 +1211,7 @@ function decidedRationale(picked: Scored, decider: Decider, scored: Scored[]): {
     sentences.push(`${decider.label} (${decider.statusText ?? status}) decided this question, and it chose what "${picked.title}" describes.`);
     if (decider.supersedes) sentences.push(`It replaces ${recordName(decider.supersedes.meta)}, which is ${recordStatus(decider.supersedes.meta)}; the newer decision counts.`);
     if (status === "proposed") sentences.push("The record is only proposed, so the decision may still change.");
+    if (decider.deviatesFrom) sentences.push(deviationSentence(decider.deviatesFrom));
   } else {
     confidence = "med";
     sentences.push(`${decider.label} prescribes "${picked.title}" for this codebase.`);
