@@ -1,0 +1,227 @@
+// The decisions a change is checked against, each with what it turned down and what it keeps:
+//   - in-force records: read through the decision model (decisions/), out of force when their status says so or
+//     when a later record supersedes them (the docs expert's supersession graph, explicit and inferred links);
+//   - rules in agent instructions and contribution guides: "do not use X", "never use X", "avoid X",
+//     "use Y instead of X", "prefer Y over X" (X forbidden), "always use Y" (Y kept);
+//   - picked receipts in `.deliberations/`: the picked option kept, the others turned down.
+// Discovery is the one the deliberation pipeline uses (with its corpus snapshot), so both read the same records.
+import { INACTIVE_ADR_STATUSES, UNDECIDABLE } from "../constants";
+import { resolveConfig } from "../config";
+import { decisionModelOf, type DecisionRecord } from "../decisions";
+import { parseAdr } from "../internal/adr";
+import { discoverWithSnapshot } from "../internal/corpus/discovery";
+import type { CorpusCacheOptions } from "../internal/corpus/store";
+import { mentionedPaths } from "../internal/discovery";
+import { splitRules, supersessionOf } from "../internal/docsExpert";
+import { withIndexStatus } from "../internal/indexStatus";
+import { stripInline } from "../internal/markdown";
+import { DEFAULT_RECEIPTS_DIR, listReceipts } from "../receipts/store";
+import type { LineRange } from "../schemas";
+import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
+import { keysOf, tokenSet, type NameKeys } from "./names";
+import type { DecisionCitation } from "./schema";
+
+export interface DecidedThing {
+  /** The option or rule subject as the decision names it. */
+  name: string;
+  keys: NameKeys;
+  /** Where the decision says it (the option's line, the rule's lines). */
+  range: LineRange;
+  /** Why it was turned down, in the decision's words, when it says. */
+  reason?: string;
+}
+
+export interface GuardDecision {
+  source: "record" | "rule" | "receipt";
+  citation: DecisionCitation;
+  /** What the decision turned down or forbids: a change that brings it in conflicts. */
+  forbidden: DecidedThing[];
+  /** What the decision chose or requires: a change that drops it conflicts. */
+  required: DecidedThing[];
+  /** The chosen option's name, for messages. */
+  chosen?: string;
+  /** Repository paths the record names (its decided area). */
+  area: string[];
+}
+
+export interface DecisionSet {
+  decisions: GuardDecision[];
+  /** Paths that are decisions themselves: a mention inside one is not a finding. */
+  recordPaths: Set<string>;
+  notes: string[];
+}
+
+const MAX_RULE_LINES = 3000;
+const MAX_RULE_CHARS = 400;
+const MAX_RECEIPTS = 500;
+
+function shorten(s: string, max: number): string {
+  const t = s.replace(/\s+/g, " ").trim();
+  return t.length <= max ? t : `${t.slice(0, max - 1).replace(/\s+\S*$/, "")}…`;
+}
+
+// ----- records -----
+
+function recordDecision(file: ArtifactFile, model: DecisionRecord, status: string): GuardDecision | undefined {
+  const chosenName = model.chosen?.name;
+  const rejectedWords = tokenSet(model.rejected.map((r) => r.name));
+  const chosenWords = tokenSet(chosenName ? [chosenName] : []);
+  const forbidden: DecidedThing[] = [];
+  for (const r of model.rejected) {
+    const keys = keysOf(r.name, chosenWords);
+    if (keys) forbidden.push({ name: r.name, keys, range: r.range, ...(r.reason ? { reason: shorten(stripInline(r.reason), 200) } : {}) });
+  }
+  const required: DecidedThing[] = [];
+  if (model.chosen && chosenName) {
+    const keys = keysOf(chosenName, rejectedWords);
+    if (keys) required.push({ name: chosenName, keys, range: model.chosen.range });
+  }
+  const area = mentionedPaths(file.text.slice(0, 100_000), file.path).filter((p) => p !== file.path && /\//.test(p) && !/\.(md|markdown)$/i.test(p));
+  if (!forbidden.length && !required.length && !area.length) return undefined;
+  const lines = file.text.split("\n").length;
+  return {
+    source: "record",
+    citation: { path: file.path, line_range: { start: 1, end: Math.max(1, lines) }, title: model.title, status },
+    forbidden,
+    required,
+    ...(chosenName ? { chosen: chosenName } : {}),
+    area: [...new Set(area)].slice(0, 50),
+  };
+}
+
+async function recordDecisions(set: ArtifactSet, notes: string[]): Promise<GuardDecision[]> {
+  const adrs = set.files.filter((f) => f.source_type === "adr");
+  if (!adrs.length) return [];
+  const { edges } = await supersessionOf(set);
+  const supersededBy = new Map<string, string[]>();
+  for (const [old, repl] of edges) supersededBy.set(old, [...(supersededBy.get(old) ?? []), repl]);
+  const out: GuardDecision[] = [];
+  for (const file of adrs) {
+    let model: DecisionRecord;
+    try {
+      model = decisionModelOf(withIndexStatus(parseAdr(file.path, file.text), file.index_status));
+    } catch (err) {
+      notes.push(`${file.path}: could not be read as a record (${(err as Error).message.slice(0, 120)})`);
+      continue;
+    }
+    if (INACTIVE_ADR_STATUSES.has(model.status) || model.status === "proposed" || supersededBy.has(file.path)) continue;
+    const d = recordDecision(file, model, model.status_display);
+    if (d) out.push(d);
+  }
+  return out;
+}
+
+// ----- rules -----
+
+/** "do not use X", "never use X", "avoid X", "must not import X" (X up to the clause's end). */
+const FORBID = /\b(?:do not|don't|never|must not|mustn't|shall not|should not|may not|avoid|no longer)\s+(use|using|add|adding|import|importing|introduce|introducing|depend on|rely on|install|reach for)?\b\s*/gi;
+/** "use Y instead of X", "prefer Y over X", "Y rather than X". */
+const INSTEAD = /\b(?:use|prefer|choose)\s+([^;,()]{1,80}?)\s+(?:instead of|over|rather than|in place of)\s+/gi;
+const ALWAYS = /\b(?:always|must)\s+use\s+/gi;
+
+/** A rule's object: up to the end of its clause, and before a qualifier ("innerHTML for evidence" → "innerHTML"). */
+function clauseObject(rest: string): string {
+  const end = rest.search(/[;,():!?]|\s[—–-]\s|\.(?:\s|$)|\s(?:for|in|when|unless|except|because|since|to|with|on|as|if|and|or|but|it|which|where|outside|inside)\s/i);
+  return (end >= 0 ? rest.slice(0, end) : rest).trim();
+}
+
+function ruleThing(object: string, range: LineRange, explicitUse: boolean, reason?: string): DecidedThing | undefined {
+  const text = object.slice(0, 120);
+  if (!text) return undefined;
+  // "never build a shell string": a verb phrase, not a named thing; only code spans and name-like words count there.
+  const named = explicitUse ? text : (text.match(/`[^`]{1,100}`|\S*(?:[a-z][A-Z]|[.@/])\S*/g) ?? []).join(" ");
+  const keys = named ? keysOf(named) : undefined;
+  return keys ? { name: stripInline(text), keys, range, ...(reason ? { reason } : {}) } : undefined;
+}
+
+function ruleDecisions(file: ArtifactFile): GuardDecision[] {
+  const lines = file.text.split("\n").slice(0, MAX_RULE_LINES);
+  const out: GuardDecision[] = [];
+  let fence = false;
+  const blocks = splitRules(lines, 1, lines.length);
+  for (const block of blocks) {
+    const raw = lines.slice(block.start - 1, block.end).join(" ");
+    if (/^\s*(`{3,}|~{3,})/.test(lines[block.start - 1] ?? "")) fence = true;
+    if (fence) {
+      fence = false;
+      continue;
+    }
+    if (/^\s*#/.test(raw)) continue;
+    const text = raw.slice(0, MAX_RULE_CHARS).replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "");
+    const range = { start: block.start, end: block.end };
+    const forbidden: DecidedThing[] = [];
+    const required: DecidedThing[] = [];
+    const reason = /;\s*(it is [^.;]{1,120}|[^.;]*\b(?:deprecated|insecure|slow|unmaintained)\b[^.;]{0,80})/i.exec(text)?.[1];
+    for (const m of text.matchAll(INSTEAD)) {
+      const y = ruleThing(clauseObject(m[1]), range, true);
+      const x = ruleThing(clauseObject(text.slice(m.index + m[0].length)), range, true, y ? `use ${y.name} instead` : undefined);
+      if (x) forbidden.push(x);
+      if (y) required.push(y);
+    }
+    for (const m of text.matchAll(FORBID)) {
+      const x = ruleThing(clauseObject(text.slice(m.index + m[0].length)), range, !!m[1], reason?.trim());
+      if (x && !forbidden.some((f) => f.name === x.name)) forbidden.push(x);
+    }
+    for (const m of text.matchAll(ALWAYS)) {
+      const y = ruleThing(clauseObject(text.slice(m.index + m[0].length)), range, true);
+      if (y && !required.some((r) => r.name === y.name)) required.push(y);
+    }
+    // "Do not use X; it is deprecated. Use Y." — the replacement the rule names is kept.
+    const use = /(?:^|[.;]\s+)Use\s+(`[^`]{1,100}`|@?[\w.-]+(?:\/[\w.-]+)+)/.exec(text);
+    if (use && forbidden.length) {
+      const y = ruleThing(use[1], range, true);
+      if (y && !required.some((r) => r.name === y.name) && !forbidden.some((f) => f.name === y.name)) required.push(y);
+    }
+    if (!forbidden.length && !required.length) continue;
+    out.push({ source: "rule", citation: { path: file.path, line_range: range, title: shorten(stripInline(text), 160), status: "rule" }, forbidden, required, area: [] });
+  }
+  return out;
+}
+
+// ----- receipts -----
+
+async function receiptDecisions(repo: string, notes: string[]): Promise<{ decisions: GuardDecision[]; paths: string[] }> {
+  const entries = await listReceipts(repo).catch(() => []);
+  const decisions: GuardDecision[] = [];
+  const paths: string[] = [];
+  for (const e of entries.slice(0, MAX_RECEIPTS)) {
+    const path = `${DEFAULT_RECEIPTS_DIR}/${e.receipt_id}.json`;
+    paths.push(path);
+    if (e.state !== "ok") continue;
+    const r = e.receipt;
+    const pick = r.operator_pick;
+    if (!pick || pick.option_id === UNDECIDABLE) continue;
+    const picked = r.payload.options.find((o) => o.id === pick.option_id);
+    if (!picked) continue;
+    const others = r.payload.options.filter((o) => o.id !== picked.id);
+    const pickedWords = tokenSet([picked.title]);
+    const forbidden = others.flatMap((o) => {
+      const keys = keysOf(o.title, pickedWords);
+      return keys ? [{ name: o.title, keys, range: { start: 1, end: 1 }, ...(pick.reason ? { reason: shorten(pick.reason, 200) } : {}) }] : [];
+    });
+    const keys = keysOf(picked.title, tokenSet(others.map((o) => o.title)));
+    const required = keys ? [{ name: picked.title, keys, range: { start: 1, end: 1 } }] : [];
+    if (!forbidden.length && !required.length) continue;
+    const by = r.picks?.at(-1)?.picked_by === "agent" ? "picked by an agent" : "picked";
+    decisions.push({ source: "receipt", citation: { path, line_range: { start: 1, end: 1 }, title: shorten(r.question, 160), status: by }, forbidden, required, chosen: picked.title, area: [] });
+  }
+  if (entries.length > MAX_RECEIPTS) notes.push(`${entries.length} receipts: only the newest ${MAX_RECEIPTS} were read`);
+  return { decisions, paths };
+}
+
+/** Every in-force decision of a repository, in a stable order (records, rules, receipts; each by path and line). */
+export async function loadDecisions(repo: string, opts: { signal?: AbortSignal; cache?: CorpusCacheOptions; config?: Partial<DeliberationConfig> } = {}): Promise<DecisionSet> {
+  const notes: string[] = [];
+  const config = resolveConfig({ ...opts.config, offline: true });
+  const { set } = await discoverWithSnapshot(repo, config, { signal: opts.signal, ...(opts.cache ? { cache: opts.cache } : {}) });
+  opts.signal?.throwIfAborted();
+  const records = await recordDecisions(set, notes);
+  const rules = set.files.filter((f) => f.source_type === "agent-instructions" || f.source_type === "contributing").flatMap(ruleDecisions);
+  const receipts = await receiptDecisions(repo, notes);
+  const recordPaths = new Set<string>([
+    ...set.files.filter((f) => f.source_type === "adr" || f.source_type === "agent-instructions" || f.source_type === "contributing").map((f) => f.path),
+    ...receipts.paths,
+  ]);
+  const byPlace = (a: GuardDecision, b: GuardDecision) => (a.citation.path < b.citation.path ? -1 : a.citation.path > b.citation.path ? 1 : a.citation.line_range.start - b.citation.line_range.start);
+  return { decisions: [...records.sort(byPlace), ...rules.sort(byPlace), ...receipts.decisions.sort(byPlace)], recordPaths, notes };
+}
