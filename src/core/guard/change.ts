@@ -138,10 +138,23 @@ export async function readChange(repo: string, source: ChangeSource, signal?: Ab
   if (run.code !== 0) throw new ChangeInputError(`git diff failed: ${firstLine(run.stderr) || `exit ${run.code}`}`);
   const parsed = parseUnifiedDiff(run.stdout, { readerTruncated: run.cut });
   if (parsed.truncated) return parsed;
+  // Untracked files count as wholly added lines, within the same line limit as the diff.
+  let budget = MAX_DIFF_LINES - parsed.lines;
+  let truncated = false;
   const notes: string[] = [];
-  for (const path of untracked.slice(0, MAX_UNTRACKED_FILES)) parsed.files.push(await untrackedAsAdded(cwd, path));
+  for (const path of untracked.slice(0, MAX_UNTRACKED_FILES)) {
+    if (budget <= 0) {
+      truncated = true;
+      break;
+    }
+    const file = await untrackedAsAdded(cwd, path, budget);
+    budget -= file.file.added.length;
+    truncated ||= file.cut;
+    parsed.files.push(file.file);
+  }
   if (untracked.length > MAX_UNTRACKED_FILES) notes.push(`${untracked.length} untracked files: only the first ${MAX_UNTRACKED_FILES} were checked`);
-  return { ...parsed, notes: [...parsed.notes, ...notes] };
+  if (truncated) notes.push(`the change is longer than ${MAX_DIFF_LINES} lines: only its first ${MAX_DIFF_LINES} lines were checked`);
+  return { ...parsed, truncated, notes: [...parsed.notes, ...notes] };
 }
 
 async function untrackedFiles(cwd: string, paths: string[], signal?: AbortSignal): Promise<string[]> {
@@ -150,22 +163,22 @@ async function untrackedFiles(cwd: string, paths: string[], signal?: AbortSignal
 }
 
 /** An untracked file as a diff would show it once added: every line added (binary and oversized files marked). */
-async function untrackedAsAdded(cwd: string, path: string): Promise<ChangedFile> {
+async function untrackedAsAdded(cwd: string, path: string, maxLines: number): Promise<{ file: ChangedFile; cut: boolean }> {
   const file: ChangedFile = { path, status: "added", binary: false, added: [], removed: [] };
   const abs = await resolveInside(cwd, path).catch(() => undefined);
-  if (!abs) return { ...file, binary: true };
+  if (!abs) return { file: { ...file, binary: true }, cut: false };
   const fh = await open(abs, "r").catch(() => undefined);
-  if (!fh) return file;
+  if (!fh) return { file, cut: false };
   try {
     const st = await fh.stat();
-    if (!st.isFile()) return file;
+    if (!st.isFile()) return { file, cut: false };
     const buf = Buffer.alloc(Math.min(st.size, MAX_UNTRACKED_BYTES));
     await fh.read(buf, 0, buf.length, 0);
-    if (buf.subarray(0, 8192).includes(0)) return { ...file, binary: true };
+    if (buf.subarray(0, 8192).includes(0)) return { file: { ...file, binary: true }, cut: false };
     const lines = buf.toString("utf8").split("\n");
     if (lines.at(-1) === "") lines.pop();
-    file.added = lines.slice(0, MAX_DIFF_LINES).map((text, i) => ({ line: i + 1, text: text.replace(/\r$/, "").slice(0, MAX_LINE_CHARS) }));
-    return file;
+    file.added = lines.slice(0, maxLines).map((text, i) => ({ line: i + 1, text: text.replace(/\r$/, "").slice(0, MAX_LINE_CHARS) }));
+    return { file, cut: lines.length > maxLines || st.size > MAX_UNTRACKED_BYTES };
   } finally {
     await fh.close();
   }

@@ -76,7 +76,10 @@ function recordDecision(file: ArtifactFile, model: DecisionRecord, status: strin
     const keys = keysOf(chosenName, rejectedWords);
     if (keys) required.push({ name: chosenName, keys, range: model.chosen.range });
   }
-  const area = mentionedPaths(file.text.slice(0, 100_000), file.path).filter((p) => p !== file.path && /\//.test(p) && !/\.(md|markdown)$/i.test(p));
+  const head = file.text.slice(0, 100_000);
+  // Folders in code spans ("`src/db/`") as well as the paths discovery reads from a doc.
+  const folders = [...head.matchAll(/`([\w@.-]{1,80}(?:\/[\w@.-]{1,80}){0,8}\/)`/g)].map((m) => m[1].replace(/^\.\//, ""));
+  const area = [...mentionedPaths(head, file.path), ...folders].filter((p) => p !== file.path && /\//.test(p) && !/\.(md|markdown)$/i.test(p) && !p.startsWith("../"));
   if (!forbidden.length && !required.length && !area.length) return undefined;
   const lines = file.text.split("\n").length;
   return {

@@ -33,6 +33,8 @@ export interface ParsedDiff {
   notes: string[];
   /** The diff had more than MAX_DIFF_LINES lines (or was cut earlier by its reader). */
   truncated: boolean;
+  /** Diff lines read. */
+  lines: number;
 }
 
 const HUNK = /^@@ -(\d{1,9})(?:,(\d{1,9}))? \+(\d{1,9})(?:,(\d{1,9}))? @@/;
@@ -242,5 +244,5 @@ export function parseUnifiedDiff(text: string, opts: { readerTruncated?: boolean
   if (reader.orphanHunks > 0) notes.push(`${reader.orphanHunks} hunk(s) came before any file header and were skipped`);
   if (reader.files.length === 0 && text.trim() && !notes.length) notes.push("not a unified diff: no file headers (---/+++ or diff --git) were found");
   if (truncated) notes.push(`the diff is longer than ${maxLines} lines: only its first ${maxLines} lines were checked`);
-  return { files: reader.files, notes, truncated };
+  return { files: reader.files, notes, truncated, lines: count };
 }

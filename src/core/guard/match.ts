@@ -127,7 +127,7 @@ class FindingList {
   findings: Finding[] = [];
   private seen = new Set<string>();
   push(f: Finding): void {
-    const key = `${f.kind}\0${f.file}\0${f.line}\0${f.decision.path}\0${f.decision.line_range.start}`;
+    const key = `${f.kind}\0${f.file}\0${f.line}\0${f.decision.path}\0${f.decision.line_range.start}\0${f.matched.text}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
     this.findings.push(f);
