@@ -90,6 +90,7 @@ export const AGENTS = `# Agent instructions
 - Do not use moment; it is deprecated. Use \`date-fns\`.
 - Never use innerHTML for user text.
 - Run the tests before you push.
+- \`src/core/\` never imports \`vscode\`; the hosts do.
 `;
 
 export const PACKAGE_JSON = `${JSON.stringify({ name: "shop", version: "1.0.0", dependencies: { "pollen-css": "^4.0.0", pg: "^8.11.0", "date-fns": "^3.6.0" } }, null, 2)}\n`;

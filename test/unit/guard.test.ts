@@ -190,6 +190,25 @@ describe("guard: checking a change in a real repository", () => {
     }
   });
 
+  test("a rule about a folder's imports applies to imports in that folder only; a name in a string is low", async () => {
+    const repo = createGuardRepo();
+    try {
+      writeFiles(repo, {
+        "src/core/engine.ts": "import * as vscode from \"vscode\";\n\nexport const name = \"vscode\";\n",
+        "src/host/extension.ts": "import * as vscode from \"vscode\";\n\nexport const activate = (c: vscode.ExtensionContext) => c;\n",
+        "src/app.ts": "import { format } from \"date-fns\";\n\nexport const hint = \"styles come from Pollen, not Tailwind\";\n",
+      });
+      const report = await check(repo);
+      const rows = report.findings.map((f) => [f.kind, f.severity, `${f.file}:${f.line}`, `${f.decision.path}:${f.decision.line_range.start}`, f.matched.via]);
+      assert.deepEqual(rows, [
+        ["breaks-rule", "high", "src/core/engine.ts:1", "AGENTS.md:6", "import"],
+        ["introduces-rejected-option", "low", "src/app.ts:3", `${CSS_ADR_PATH}:15`, "string"],
+      ]);
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+
   test("a superseded record is out of force; its successor's choice and rejections count", async () => {
     const repo = createGuardRepo();
     try {

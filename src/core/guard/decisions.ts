@@ -29,6 +29,8 @@ export interface DecidedThing {
   range: LineRange;
   /** Why it was turned down, in the decision's words, when it says. */
   reason?: string;
+  /** A rule about imports ("never imports X"): only an import or a dependency breaks it. */
+  importsOnly?: boolean;
 }
 
 export interface GuardDecision {
@@ -42,6 +44,8 @@ export interface GuardDecision {
   chosen?: string;
   /** Repository paths the record names (its decided area). */
   area: string[];
+  /** A rule about part of the repository ("`src/core/` never imports `vscode`"): only files under these paths. */
+  scope?: string[];
 }
 
 export interface DecisionSet {
@@ -117,7 +121,7 @@ async function recordDecisions(set: ArtifactSet, notes: string[]): Promise<Guard
 // ----- rules -----
 
 /** "do not use X", "never use X", "avoid X", "must not import X" (X up to the clause's end). */
-const FORBID = /\b(?:do not|don't|never|must not|mustn't|shall not|should not|may not|avoid|no longer)\s+(use|using|add|adding|import|importing|introduce|introducing|depend on|rely on|install|reach for)?\b\s*/gi;
+const FORBID = /\b(?:do not|don't|never|must not|mustn't|shall not|should not|may not|avoid|no longer)\s+(use|using|add|adding|import|imports|importing|introduce|introducing|depend on|rely on|install|reach for)?\b\s*/gi;
 /** "use Y instead of X", "prefer Y over X", "Y rather than X". */
 const INSTEAD = /\b(?:use|prefer|choose)\s+([^;,()]{1,80}?)\s+(?:instead of|over|rather than|in place of)\s+/gi;
 const ALWAYS = /\b(?:always|must)\s+use\s+/gi;
@@ -128,13 +132,21 @@ function clauseObject(rest: string): string {
   return (end >= 0 ? rest.slice(0, end) : rest).trim();
 }
 
-function ruleThing(object: string, range: LineRange, explicitUse: boolean, reason?: string): DecidedThing | undefined {
+function ruleThing(object: string, range: LineRange, explicitUse: boolean, reason?: string, importsOnly = false): DecidedThing | undefined {
   const text = object.slice(0, 120);
   if (!text) return undefined;
   // "never build a shell string": a verb phrase, not a named thing; only code spans and name-like words count there.
   const named = explicitUse ? text : (text.match(/`[^`]{1,100}`|\S*(?:[a-z][A-Z]|[.@/])\S*/g) ?? []).join(" ");
   const keys = named ? keysOf(named) : undefined;
-  return keys ? { name: stripInline(text), keys, range, ...(reason ? { reason } : {}) } : undefined;
+  return keys ? { name: stripInline(text), keys, range, ...(reason ? { reason } : {}), ...(importsOnly ? { importsOnly } : {}) } : undefined;
+}
+
+/** Folders a rule's subject names before its verb ("`src/core/` never imports …", "Code in src/mcp/ must not …"). */
+function ruleScope(before: string): string[] {
+  return [...before.matchAll(/`?((?:\.\/)?[\w@.-]{1,80}(?:\/[\w@.-]{1,80}){0,8}\/?)`?/g)]
+    .map((m) => m[1].replace(/^\.\//, ""))
+    .filter((p) => p.includes("/") && !/^https?:/.test(p))
+    .map((p) => p.replace(/\/$/, ""));
 }
 
 function ruleDecisions(file: ArtifactFile): GuardDecision[] {
@@ -161,9 +173,12 @@ function ruleDecisions(file: ArtifactFile): GuardDecision[] {
       if (x) forbidden.push(x);
       if (y) required.push(y);
     }
+    let scope: string[] = [];
     for (const m of text.matchAll(FORBID)) {
-      const x = ruleThing(clauseObject(text.slice(m.index + m[0].length)), range, !!m[1], reason?.trim());
+      const verb = (m[1] ?? "").toLowerCase();
+      const x = ruleThing(clauseObject(text.slice(m.index + m[0].length)), range, !!m[1], reason?.trim(), verb.startsWith("import"));
       if (x && !forbidden.some((f) => f.name === x.name)) forbidden.push(x);
+      if (x && !scope.length) scope = ruleScope(text.slice(0, m.index));
     }
     for (const m of text.matchAll(ALWAYS)) {
       const y = ruleThing(clauseObject(text.slice(m.index + m[0].length)), range, true);
@@ -176,7 +191,7 @@ function ruleDecisions(file: ArtifactFile): GuardDecision[] {
       if (y && !required.some((r) => r.name === y.name) && !forbidden.some((f) => f.name === y.name)) required.push(y);
     }
     if (!forbidden.length && !required.length) continue;
-    out.push({ source: "rule", citation: { path: file.path, line_range: range, title: shorten(stripInline(text), 160), status: "rule" }, forbidden, required, area: [] });
+    out.push({ source: "rule", citation: { path: file.path, line_range: range, title: shorten(stripInline(text), 160), status: "rule" }, forbidden, required, area: [], ...(scope.length ? { scope } : {}) });
   }
   return out;
 }

@@ -9,7 +9,7 @@ import type { Finding, FindingKind, Severity } from "./schema";
 
 type Via = Finding["matched"]["via"];
 
-const SEVERITY_OF: Record<Via, Severity> = { dependency: "high", import: "high", infra: "high", code: "med", config: "med", comment: "low", doc: "low", path: "low" };
+const SEVERITY_OF: Record<Via, Severity> = { dependency: "high", import: "high", infra: "high", code: "med", config: "med", string: "low", comment: "low", doc: "low", path: "low" };
 const SEVERITY_RANK: Record<Severity, number> = { high: 0, med: 1, low: 2 };
 const KIND_RANK: Record<FindingKind, number> = { "breaks-rule": 0, "introduces-rejected-option": 1, "removes-chosen-option": 2, "touches-decided-area": 3 };
 
@@ -19,6 +19,7 @@ const WHAT: Record<Via, string> = {
   infra: "runs",
   code: "uses",
   config: "configures",
+  string: "mentions in a string",
   comment: "mentions in a comment",
   doc: "mentions in documentation",
   path: "changes",
@@ -35,9 +36,34 @@ interface Reading {
   via: Via;
   /** Tokens of the part that names things (the code before a comment, the dependency, the module). */
   tokens: string[];
+  /** Tokens of a code line's string literals (a name inside quotes is a mention, not a use). */
+  stringTokens: string[];
   /** Tokens of a trailing comment (matched as a comment). */
   commentTokens: string[];
   name?: string;
+}
+
+/** A code line split into what is outside string literals and what is inside them (one pass, no backtracking). */
+function splitStrings(text: string): { code: string; strings: string } {
+  let code = "";
+  let strings = "";
+  let quote = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === "\\") {
+        strings += text.slice(i, i + 2);
+        i++;
+      } else if (c === quote) {
+        quote = "";
+        strings += " ";
+      } else strings += c;
+    } else if (c === '"' || c === "'" || c === "`") {
+      quote = c;
+      code += " ";
+    } else code += c;
+  }
+  return { code, strings };
 }
 
 function readingOf(path: string, kind: FileKind, line: ChangedLine): Reading {
@@ -45,9 +71,11 @@ function readingOf(path: string, kind: FileKind, line: ChangedLine): Reading {
   const via: Via = r.kind as LineKind;
   if (r.kind === "code" || r.kind === "config") {
     const c = commentStart(path, line.text);
-    if (c > 0) return { via, tokens: tokensOf(line.text.slice(0, c)), commentTokens: tokensOf(line.text.slice(c)) };
+    const body = c > 0 ? line.text.slice(0, c) : line.text;
+    const parts = r.kind === "code" ? splitStrings(body) : { code: body, strings: "" };
+    return { via, tokens: tokensOf(parts.code), stringTokens: tokensOf(parts.strings), commentTokens: c > 0 ? tokensOf(line.text.slice(c)) : [] };
   }
-  return { via, tokens: tokensOf(r.name ?? line.text), commentTokens: [], ...(r.name ? { name: r.name } : {}) };
+  return { via, tokens: tokensOf(r.name ?? line.text), stringTokens: [], commentTokens: [], ...(r.name ? { name: r.name } : {}) };
 }
 
 /** The text as the change wrote it ("innerHTML"), where the match is one run of it; else the match as found. */
@@ -143,9 +171,15 @@ function matchAdded(file: ChangedFile, kind: FileKind, set: DecisionSet, ix: Cha
     // A dependency whose version changed, or an import kept, was there before.
     if (reading.name && (reading.via === "dependency" || reading.via === "import") && ix.removedNames.has(reading.name.toLowerCase())) continue;
     for (const d of set.decisions) {
+      if (d.scope && !inArea(file.path, d.scope)) continue;
       for (const thing of d.forbidden) {
+        if (thing.importsOnly && reading.via !== "import" && reading.via !== "dependency") continue;
         let via = reading.via;
         let found = findName(reading.tokens, thing.keys);
+        if (!found && reading.stringTokens.length) {
+          found = findName(reading.stringTokens, thing.keys);
+          via = "string";
+        }
         if (!found && reading.commentTokens.length) {
           found = findName(reading.commentTokens, thing.keys);
           via = "comment";
@@ -176,6 +210,7 @@ function matchRemoved(file: ChangedFile, kind: FileKind, set: DecisionSet, ix: C
     if (reading.via !== "dependency" && reading.via !== "import") continue;
     if (reading.name && ix.addedNames.has(reading.name.toLowerCase())) continue;
     for (const d of set.decisions) {
+      if (d.scope && !inArea(file.path, d.scope)) continue;
       for (const thing of d.required) {
         const found = findName(reading.tokens, thing.keys);
         if (!found) continue;

@@ -27,7 +27,8 @@ const GENERIC = new Set(
     "existing legacy modern classic generic general specific dedicated embedded external internal hybrid static dynamic async sync synchronous " +
     "asynchronous direct indirect explicit implicit automatic automated tests unit integration end e2e text string strings number numbers list lists " +
     "map maps set sets array arrays call calls request requests response responses file format formats protocol protocols document documents doc docs " +
-    "record records decision decisions adr adrs"
+    "record records decision decisions adr adrs hand written handwritten rolled homegrown home grown bespoke hoc ad scratch roll " +
+    "write wrote built building everything something anything per whole part parts piece pieces step steps"
   ).split(/\s+/),
 );
 

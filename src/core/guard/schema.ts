@@ -32,7 +32,7 @@ export const FindingSchema = z.object({
   /** One sentence: what the change does, what was decided and why. */
   message: z.string().min(1),
   /** The name as the change wrote it ("tailwindcss") and the decided option or rule subject it matched. */
-  matched: z.object({ text: z.string(), subject: z.string(), via: z.enum(["dependency", "import", "infra", "code", "config", "comment", "doc", "path"]) }),
+  matched: z.object({ text: z.string(), subject: z.string(), via: z.enum(["dependency", "import", "infra", "code", "config", "string", "comment", "doc", "path"]) }),
 });
 export type Finding = z.infer<typeof FindingSchema>;
 
