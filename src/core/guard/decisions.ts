@@ -149,7 +149,8 @@ function ruleScope(before: string): string[] {
     .map((p) => p.replace(/\/$/, ""));
 }
 
-function ruleDecisions(file: ArtifactFile): GuardDecision[] {
+/** The rules of one instruction file (exported for the linear-time matcher tests). */
+export function ruleDecisions(file: ArtifactFile): GuardDecision[] {
   const lines = file.text.split("\n").slice(0, MAX_RULE_LINES);
   const out: GuardDecision[] = [];
   let fence = false;
