@@ -53,3 +53,24 @@ describe("guard in the editor: marks, hover, question", () => {
     assert.deepEqual([...marks.keys()], ["src/x.ts"]);
   });
 });
+
+describe("guard for agents: the Markdown @deliberate /check and the language-model tool answer with", () => {
+  test("findings with places and citations; repository text escaped; notes and skipped files listed", async () => {
+    const { reportMarkdown } = await import("../../src/vscode/guard/findings");
+    const repo = createGuardRepo();
+    try {
+      writeFiles(repo, { "package.json": packageJsonWith({ tailwindcss: "^3.4.0" }), "logo.png": Buffer.from([0, 1, 2, 0]) });
+      const report = await checkChange(repo, { kind: "worktree" });
+      const text = reportMarkdown(report);
+      assert.match(text, /^\*\*1 likely conflict with recorded decisions\*\* \(checked 1 changed file against \d+ decisions\):/);
+      assert.ok(text.includes("- **high** introduces-rejected-option at `package.json:8`"), text);
+      assert.ok(text.includes(`Decision: \`${CSS_ADR_PATH}:15\` (accepted)`), text);
+      assert.match(text, /Skipped: logo\\\.png \(binary file/);
+      const clean = reportMarkdown({ ...report, findings: [], skipped: [], notes: ["a [link](http://x) note"] });
+      assert.match(clean, /^\*\*No conflict with a recorded decision\*\*/);
+      assert.ok(clean.includes("a \\[link\\]\\(http://x\\) note"), clean);
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+});

@@ -25,7 +25,9 @@ export type ChangeSource =
   | { kind: "text"; diff: string };
 
 /** The change cannot be read as asked (an unknown ref, a file outside the repository, not a git repository). */
-export class ChangeInputError extends Error {}
+export class ChangeInputError extends Error {
+  override name = "ChangeInputError";
+}
 
 /** Diff options that never run a program or depend on the user's diff settings. */
 const DIFF_ARGS = ["diff", "--no-ext-diff", "--no-textconv", "--no-color", "--src-prefix=a/", "--dst-prefix=b/", "--no-relative", "-M", "--unified=0"];

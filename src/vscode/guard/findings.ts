@@ -54,3 +54,34 @@ export function deliberationQuestion(f: Finding): string {
   if (f.kind === "breaks-rule") return `Should ${f.file} use ${what} despite the rule in ${f.decision.path} (line ${f.decision.line_range.start}), or follow the rule?`;
   return `Should the change to ${f.file} follow "${f.decision.title}" (${f.decision.path}), or does that decision need revisiting?`;
 }
+
+/** Repository text for Markdown: one line, every Markdown character escaped. */
+function md(text: string): string {
+  return text
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (ch) => `\\${ch}`);
+}
+
+/**
+ * The report as Markdown, the same for `@deliberate /check` and the language-model tool: a summary line, then one
+ * item per finding (severity, kind, place, what was decided, the decision's citation), then notes and skipped files.
+ */
+export function reportMarkdown(report: GuardReport, maxFindings = 30): string {
+  const { findings, checked } = report;
+  const out: string[] = [];
+  out.push(
+    findings.length
+      ? `**${findings.length} likely conflict${findings.length === 1 ? "" : "s"} with recorded decisions** (checked ${checked.files} changed file${checked.files === 1 ? "" : "s"} against ${checked.decisions} decision${checked.decisions === 1 ? "" : "s"}):`
+      : `**No conflict with a recorded decision** (checked ${checked.files} changed file${checked.files === 1 ? "" : "s"} against ${checked.decisions} decision${checked.decisions === 1 ? "" : "s"}).`,
+    "",
+  );
+  for (const f of findings.slice(0, maxFindings)) {
+    const d = f.decision;
+    out.push(`- **${f.severity}** ${f.kind} at \`${f.file.replace(/`/g, "")}:${f.line}\`: ${md(f.message)} Decision: \`${d.path.replace(/`/g, "")}:${d.line_range.start}\` (${md(d.status)}).`);
+  }
+  if (findings.length > maxFindings) out.push(`- … and ${findings.length - maxFindings} more.`);
+  for (const n of report.notes) out.push(`\nNote: ${md(n)}`);
+  if (report.skipped.length) out.push(`\nSkipped: ${report.skipped.slice(0, 20).map((s) => `${md(s.file)} (${md(s.reason)})`).join("; ")}`);
+  return `${out.join("\n")}\n`;
+}
