@@ -252,6 +252,8 @@ describe("guard: checking a change in a real repository", () => {
       assert.match(reasons.get("ABOUT.md") ?? "", /renamed from README\.md/);
       assert.match(reasons.get("src/app.ts") ?? "", /deleted/);
       const files = await check(repo, { kind: "files", files: ["package.json"] });
+      const fromSubfolder = await check(join(repo, "src"), { kind: "files", files: ["package.json"] });
+      assert.deepEqual(fromSubfolder.findings, files.findings, "a subfolder of the repository checks the repository");
       assert.equal(files.findings[0]?.kind, "introduces-rejected-option");
       await assert.rejects(check(repo, { kind: "files", files: ["../outside.json"] }), /not a file inside the repository/);
       git(repo, ["add", "-A"]);

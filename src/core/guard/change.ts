@@ -98,8 +98,8 @@ function checkRef(ref: string): void {
 }
 
 /** The diff of a change, parsed; the repository must be a normal git work tree (except for diff text). */
-export async function readChange(repo: string, source: ChangeSource, signal?: AbortSignal): Promise<ParsedDiff> {
-  if (source.kind === "text") return parseUnifiedDiff(source.diff);
+export async function readChange(repo: string, source: ChangeSource, signal?: AbortSignal): Promise<ParsedDiff & { root: string }> {
+  if (source.kind === "text") return { ...parseUnifiedDiff(source.diff), root: repo };
   const check = await checkRepository(repo, signal);
   if (check.kind !== "work-tree") throw new ChangeInputError(`not a git repository: ${repo} (check reads a change from git; pass the diff text instead)`);
   const cwd = check.toplevel;
@@ -138,7 +138,7 @@ export async function readChange(repo: string, source: ChangeSource, signal?: Ab
   }
   const run = await runGit(cwd, args, { signal, maxLines: MAX_DIFF_LINES + 1 });
   if (run.code !== 0) throw new ChangeInputError(`git diff failed: ${firstLine(run.stderr) || `exit ${run.code}`}`);
-  const parsed = parseUnifiedDiff(run.stdout, { readerTruncated: run.cut });
+  const parsed = { ...parseUnifiedDiff(run.stdout, { readerTruncated: run.cut }), root: cwd };
   if (parsed.truncated) return parsed;
   // Untracked files count as wholly added lines, within the same line limit as the diff.
   let budget = MAX_DIFF_LINES - parsed.lines;

@@ -25,7 +25,8 @@ export interface CheckOptions {
 /** Checks a change of `repo` against its in-force decisions. Throws ChangeInputError for a change that cannot be read. */
 export async function checkChange(repo: string, source: ChangeSource, opts: CheckOptions = {}): Promise<GuardReport> {
   const diff = await readChange(repo, source, opts.signal);
-  const decisions = await loadDecisions(repo, opts);
+  // Git names paths from the work tree's top, so the decisions are read from there too (--repo may be a subfolder).
+  const decisions = await loadDecisions(diff.root, opts);
   const outcome = matchChange(diff, decisions);
   return GuardReportSchema.parse({
     findings: outcome.findings,
