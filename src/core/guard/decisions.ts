@@ -5,7 +5,10 @@
 //     "use Y instead of X", "prefer Y over X" (X forbidden), "always use Y" (Y kept);
 //   - picked receipts in `.deliberations/`: the picked option kept, the others turned down.
 // Discovery is the one the deliberation pipeline uses (with its corpus snapshot), so both read the same records.
+import { existsSync, readFileSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
 import { INACTIVE_ADR_STATUSES, UNDECIDABLE } from "../constants";
+import { isInside } from "../contain";
 import { resolveConfig } from "../config";
 import { decisionModelOf, type DecisionRecord } from "../decisions";
 import { parseAdr } from "../internal/adr";
@@ -18,7 +21,7 @@ import { stripInline } from "../internal/markdown";
 import { DEFAULT_RECEIPTS_DIR, listReceipts } from "../receipts/store";
 import type { LineRange } from "../schemas";
 import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
-import { keysOf, tokenSet, type NameKeys } from "./names";
+import { keysOf, tokenSet, tokensOf, type NameKeys } from "./names";
 import type { DecisionCitation } from "./schema";
 
 export interface DecidedThing {
@@ -31,6 +34,8 @@ export interface DecidedThing {
   reason?: string;
   /** A rule about imports ("never imports X"): only an import or a dependency breaks it. */
   importsOnly?: boolean;
+  /** A rule about prose ("do not use X in human-readable text"): only documentation and comments break it. */
+  textOnly?: boolean;
 }
 
 export interface GuardDecision {
@@ -56,6 +61,8 @@ export interface DecisionSet {
 }
 
 const MAX_RULE_LINES = 3000;
+/** An option name longer than this is prose the record reader took for an option. */
+const MAX_OPTION_WORDS = 12;
 const MAX_RULE_CHARS = 400;
 const MAX_RECEIPTS = 500;
 
@@ -66,13 +73,18 @@ function shorten(s: string, max: number): string {
 
 // ----- records -----
 
-function recordDecision(file: ArtifactFile, model: DecisionRecord, status: string): GuardDecision | undefined {
+function recordDecision(file: ArtifactFile, model: DecisionRecord, status: string, exists: (path: string) => boolean): GuardDecision | undefined {
   const chosenName = model.chosen?.name;
   const rejectedWords = tokenSet(model.rejected.map((r) => r.name));
-  const chosenWords = tokenSet(chosenName ? [chosenName] : []);
+  // The title usually names what was chosen ("Use SLF4J together with log4j2"), even when no option line says so.
+  const chosenWords = tokenSet([...(chosenName ? [chosenName] : []), model.title]);
   const forbidden: DecidedThing[] = [];
   for (const r of model.rejected) {
+    // A sentence the reader took for an option ("Once we find out that we can not live with jOOQ …") names no option.
+    if (r.name.split(/\s+/).length > MAX_OPTION_WORDS) continue;
     const keys = keysOf(r.name, chosenWords);
+    // A package path the chosen option names too ("org.x.model uses only org.x.model" vs "org.x.model may use …") is the subject, not the rejected thing.
+    if (keys?.exact && keys.exact.every((t) => chosenWords.has(t))) continue;
     if (keys) forbidden.push({ name: r.name, keys, range: r.range, ...(r.reason ? { reason: shorten(stripInline(r.reason), 200) } : {}) });
   }
   const required: DecidedThing[] = [];
@@ -83,7 +95,7 @@ function recordDecision(file: ArtifactFile, model: DecisionRecord, status: strin
   const head = file.text.slice(0, 100_000);
   // Folders in code spans ("`src/db/`") as well as the paths discovery reads from a doc.
   const folders = [...head.matchAll(/`([\w@.-]{1,80}(?:\/[\w@.-]{1,80}){0,8}\/)`/g)].map((m) => m[1].replace(/^\.\//, ""));
-  const area = [...mentionedPaths(head, file.path), ...folders].filter((p) => p !== file.path && /\//.test(p) && !/\.(md|markdown)$/i.test(p) && !p.startsWith("../"));
+  const area = [...mentionedPaths(head, file.path), ...folders].filter((p) => p !== file.path && /\//.test(p) && !/\.(md|markdown)$/i.test(p) && !p.startsWith("../") && exists(p));
   if (!forbidden.length && !required.length && !area.length) return undefined;
   const lines = file.text.split("\n").length;
   return {
@@ -96,7 +108,7 @@ function recordDecision(file: ArtifactFile, model: DecisionRecord, status: strin
   };
 }
 
-async function recordDecisions(set: ArtifactSet, notes: string[]): Promise<GuardDecision[]> {
+async function recordDecisions(set: ArtifactSet, notes: string[], exists: (path: string) => boolean): Promise<GuardDecision[]> {
   const adrs = set.files.filter((f) => f.source_type === "adr");
   if (!adrs.length) return [];
   const { edges } = await supersessionOf(set);
@@ -112,7 +124,7 @@ async function recordDecisions(set: ArtifactSet, notes: string[]): Promise<Guard
       continue;
     }
     if (INACTIVE_ADR_STATUSES.has(model.status) || model.status === "proposed" || supersededBy.has(file.path)) continue;
-    const d = recordDecision(file, model, model.status_display);
+    const d = recordDecision(file, model, model.status_display, exists);
     if (d) out.push(d);
   }
   return out;
@@ -192,6 +204,8 @@ export function ruleDecisions(file: ArtifactFile): GuardDecision[] {
       if (y && !required.some((r) => r.name === y.name) && !forbidden.some((f) => f.name === y.name)) required.push(y);
     }
     if (!forbidden.length && !required.length) continue;
+    // "Do not use X in human-readable text": code, imports and dependencies may still say X.
+    if (/\b(?:human[- ]readable|in (?:the )?(?:docs|documentation|prose|comments|commit messages|pr titles|ui text|user-facing text))\b/i.test(text)) for (const f of forbidden) f.textOnly = true;
     out.push({ source: "rule", citation: { path: file.path, line_range: range, title: shorten(stripInline(text), 160), status: "rule" }, forbidden, required, area: [], ...(scope.length ? { scope } : {}) });
   }
   return out;
@@ -228,15 +242,51 @@ async function receiptDecisions(repo: string, notes: string[]): Promise<{ decisi
   return { decisions, paths };
 }
 
+/**
+ * The project's own names: its folder's and its remotes' owner and repository names ("jabref", "eclipse", "edc",
+ * "apache", "james"). A record that turns down "Replace the internal # in JabRef" is not about the word JabRef.
+ */
+function ownNames(root: string): Set<string> {
+  const names = [basename(root)];
+  try {
+    const config = readFileSync(join(root, ".git", "config"), "utf8").slice(0, 100_000);
+    for (const m of config.matchAll(/^\s*url\s*=\s*(\S{1,500})\s*$/gm)) names.push(...m[1].replace(/\.git$/, "").split(/[/:]/).slice(-2));
+  } catch {
+    // a worktree's .git is a file, or there is no git: the folder's name is all there is
+  }
+  return new Set(names.flatMap((n) => tokensOf(n)).filter((t) => t.length >= 3));
+}
+
+/** Drops keys that only name the project itself; a thing left with no key is dropped. */
+function withoutOwnNames(decisions: GuardDecision[], own: Set<string>): void {
+  for (const d of decisions) {
+    for (const list of [d.forbidden, d.required]) {
+      for (let i = list.length - 1; i >= 0; i--) {
+        const k = list[i].keys;
+        if (k.exact) continue;
+        k.tokens = k.tokens.filter((t) => !own.has(t));
+        if (!k.tokens.length) list.splice(i, 1);
+      }
+    }
+  }
+}
+
 /** Every in-force decision of a repository, in a stable order (records, rules, receipts; each by path and line). */
 export async function loadDecisions(repo: string, opts: { signal?: AbortSignal; cache?: CorpusCacheOptions; config?: Partial<DeliberationConfig> } = {}): Promise<DecisionSet> {
   const notes: string[] = [];
   const config = resolveConfig({ ...opts.config, offline: true });
   const { set } = await discoverWithSnapshot(repo, config, { signal: opts.signal, ...(opts.cache ? { cache: opts.cache } : {}) });
   opts.signal?.throwIfAborted();
-  const records = await recordDecisions(set, notes);
+  const root = resolve(repo);
+  // A decided area is a path that is there ("src/db/"), not prose that looks like one ("and/or", "try/catch").
+  const exists = (p: string) => {
+    const abs = resolve(root, p);
+    return isInside(root, abs) && abs !== root && existsSync(abs);
+  };
+  const records = await recordDecisions(set, notes, exists);
   const rules = set.files.filter((f) => f.source_type === "agent-instructions" || f.source_type === "contributing").flatMap(ruleDecisions);
   const receipts = await receiptDecisions(repo, notes);
+  withoutOwnNames([...records, ...rules], ownNames(root));
   const recordPaths = new Set<string>([
     ...set.files.filter((f) => f.source_type === "adr" || f.source_type === "agent-instructions" || f.source_type === "contributing").map((f) => f.path),
     ...receipts.paths,

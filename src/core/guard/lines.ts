@@ -72,7 +72,10 @@ export function dependencyOf(path: string, text: string): string | undefined {
   }
   if (base === "build.gradle" || base === "build.gradle.kts") {
     m = /^\s*(?:implementation|api|compile|compileOnly|runtimeOnly|testImplementation|testRuntimeOnly|annotationProcessor|kapt|ksp|classpath|developmentOnly)\s*\(?\s*(?:platform\s*\(\s*)?["']([\w.-]+):([\w.-]+)/.exec(line);
-    return m ? `${m[1]}:${m[2]}` : undefined;
+    if (m) return `${m[1]}:${m[2]}`;
+    // The Java-module dependencies plugin names modules: requires("org.assertj.core").
+    m = /^\s*(?:requires|requiresStatic|requiresTransitive|requiresRuntime|testRequires)\s*\(\s*["']([\w.-]+)["']\s*\)/.exec(line);
+    return m?.[1];
   }
   if (base === "pom.xml") {
     m = /<artifactId>\s*([\w.-]+)\s*<\/artifactId>/.exec(line);

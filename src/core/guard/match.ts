@@ -164,9 +164,13 @@ class FindingList {
 
 /** Added lines that bring in what a decision turned down or a rule forbids. */
 function matchAdded(file: ChangedFile, kind: FileKind, set: DecisionSet, ix: ChangeIndex, out: FindingList, hit: Set<GuardDecision>): void {
+  // Folders and the file's name without its extension (a .raml file may still bring in RAML).
+  const pathTokens = new Set(tokensOf(file.path.replace(/\.[^./]*$/, "")));
   for (const line of file.added) {
     // A line moved as it was (removed in one place, added in another) introduces nothing.
     if (line.text.trim() && ix.removedTexts.has(line.text.trim())) continue;
+    // A package or namespace declaration names the project's own code.
+    if (/^\s*(?:package|namespace)\s+[\w.:]+\s*[;{]?\s*$/.test(line.text.slice(0, 300))) continue;
     const reading = readingOf(file.path, kind, line);
     // A dependency whose version changed, or an import kept, was there before.
     if (reading.name && (reading.via === "dependency" || reading.via === "import") && ix.removedNames.has(reading.name.toLowerCase())) continue;
@@ -185,6 +189,9 @@ function matchAdded(file: ChangedFile, kind: FileKind, set: DecisionSet, ix: Cha
           via = "comment";
         }
         if (!found) continue;
+        // The file's own path names it ("org/apache/james/…", "mailbox/cassandra/…"): the project's own code, not a newcomer.
+        if (pathTokens.has(found.toLowerCase())) continue;
+        if (thing.textOnly && via !== "doc" && via !== "comment" && via !== "string") continue;
         hit.add(d);
         const kindOf: FindingKind = d.source === "rule" ? "breaks-rule" : "introduces-rejected-option";
         const written = reading.name ?? asWritten(line.text, found);

@@ -28,7 +28,9 @@ const GENERIC = new Set(
     "asynchronous direct indirect explicit implicit automatic automated tests unit integration end e2e text string strings number numbers list lists " +
     "map maps set sets array arrays call calls request requests response responses file format formats protocol protocols document documents doc docs " +
     "record records decision decisions adr adrs hand written handwritten rolled homegrown home grown bespoke hoc ad scratch roll " +
-    "write wrote built building everything something anything per whole part parts piece pieces step steps"
+    "write wrote built building everything something anything per whole part parts piece pieces step steps was were from time user " +
+    "users see flow guide access connector driver adapter plugin plugins algorithm special com org net www java url urls uri id ids " +
+    "name names"
   ).split(/\s+/),
 );
 
@@ -69,6 +71,17 @@ export function tokensOf(text: string, max = 4000): string[] {
   return text.slice(0, max).toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
 }
 
+/** First words of an option that make it a phrase about doing something, not a name ("Offer getters", "Support ASCII"). */
+const LEADING_WORDS = new Set(
+  ("use keep support offer create add implement store return convert replace wrap change handle check mark introduce adopt move switch migrate " +
+    "remove allow make build write run provide rely stay do let only automatically when formulate localize separate test apply enable disable " +
+    "define generate send publish read save load fetch parse split merge drop deprecate extend expose enforce require prefer avoid accept reject " +
+    "manual manually always never no new one each every all both either neither custom plain simple single multiple shared dedicated global local " +
+    "external internal inside alongside within via with without per special general basic full partial complete minimal standard status algorithm " +
+    "option alternative approach solution do nothing continue leave delegate ignore treat wait skip put place rewrite refactor extract inline " +
+    "pass include alter have handling normalize hardcode compare display show export import exporting importing fetching short long").split(" "),
+);
+
 const PACKAGE_SHAPED = /^@?[A-Za-z0-9][\w.-]*(?:\/[\w.-]+)*$/;
 
 /**
@@ -77,29 +90,36 @@ const PACKAGE_SHAPED = /^@?[A-Za-z0-9][\w.-]*(?:\/[\w.-]+)*$/;
  * of a rejected one).
  */
 export function keysOf(name: string, exclude: ReadonlySet<string> = new Set()): NameKeys | undefined {
-  const display = name.trim().slice(0, 200);
+  // One sentence of the name: "Keep the GitHub flow. See the guide" names the flow, not "See".
+  const display = name.trim().slice(0, 200).split(/[.!?:;]\s/)[0].trim();
   if (!display) return undefined;
   // Code spans say exactly what is meant: `@vscode/webview-ui-toolkit`, `innerHTML`.
   const spans = [...display.matchAll(/`([^`]{1,100})`/g)].map((m) => m[1].trim()).filter(Boolean);
-  const bare = display.replace(/[`*_]/g, "").trim();
-  const single = spans.length === 1 ? spans[0] : !/\s/.test(bare) ? bare : undefined;
-  if (single && PACKAGE_SHAPED.test(single) && /[@/.-]/.test(single.slice(1))) {
-    const toks = tokensOf(single);
-    if (toks.length >= 2 && toks.length <= 6) return { display, exact: toks, tokens: [] };
-  }
+  const bare = display.replace(/[`*_"“”]/g, "").trim();
   const words = (spans.length ? spans.join(" ") : bare).split(/\s+/).filter(Boolean);
-  const content = words.flatMap((w) => tokensOf(w)).filter((t) => !GENERIC.has(t));
-  // A long option name ("Keep the REST endpoints and document them with OpenAPI"): only its name-like words count.
-  const long = content.length > 4;
+  // A package or module path in the name ("@vscode/webview-ui-toolkit", "io.methvin.watcher.DirectoryWatcher") is
+  // matched as a whole: its parts ("java", "vscode") say nothing alone.
+  const packaged = words.find((w) => PACKAGE_SHAPED.test(w) && !w.startsWith(".") && /[@/.]/.test(w.slice(1, -1)) && tokensOf(w).length >= 2 && tokensOf(w).length <= 6);
+  if (packaged) return { display, exact: tokensOf(packaged), tokens: [] };
+  if (words.length === 1 && PACKAGE_SHAPED.test(words[0]) && /-/.test(words[0]) && tokensOf(words[0]).length <= 6) return { display, exact: tokensOf(words[0]), tokens: [] };
   const tokens = new Set<string>();
-  words.forEach((w, i) => {
-    const nameLike = spans.length > 0 || /[a-z][A-Z]|[A-Z]{2}|\d|[.@/+#]/.test(w) || (i > 0 && /^[A-Z]/.test(w));
-    if (long && !nameLike) return;
+  const keep = (w: string) => {
+    if (w.startsWith(".")) return; // a file extension (".bib") is no thing of its own
     for (const t of tokensOf(w)) if (t.length >= 3 && !GENERIC.has(t) && !exclude.has(t) && !/^\d+$/.test(t)) tokens.add(t);
-  });
-  const all = words.flatMap((w) => tokensOf(w)).filter((t) => !["a", "an", "the", "and", "or", "of", "with", "use", "using"].includes(t));
-  const compact = all.length >= 2 && all.length <= 3 && tokens.size > 0 ? all.join("") : undefined;
+  };
+  if (words.length === 1) keep(words[0]);
+  else {
+    // Only the words that name something: a code span, a word with inner capitals, capitals, digits or package
+    // punctuation ("RTK", "SLF4J", "GitHub", "Node.js"), a capitalised word after the first, and a capitalised first
+    // word that is not the verb or qualifier of a phrase ("Redux with RTK", but not "Offer getters").
+    words.forEach((w, i) => {
+      const named = spans.length > 0 || /[a-z][A-Z]|[A-Z]{2}|\d|[.@/+#]/.test(w.slice(1)) || (i > 0 && /^[A-Z]/.test(w)) || (i === 0 && /^[A-Z]/.test(w) && !LEADING_WORDS.has(w.toLowerCase()));
+      if (named) keep(w);
+    });
+  }
   if (tokens.size === 0) return undefined;
+  const all = words.flatMap((w) => tokensOf(w)).filter((t) => !["a", "an", "the", "and", "or", "of", "with", "use", "using"].includes(t));
+  const compact = all.length >= 2 && all.length <= 3 ? all.join("") : undefined;
   return { display, tokens: [...tokens].sort(), ...(compact && !exclude.has(compact) ? { compact } : {}) };
 }
 
