@@ -87,6 +87,28 @@ describe("deliberate check", () => {
     }
   });
 
+  test("a picked deliberation is a decision: adding the option it turned down is found, citing the receipt", () => {
+    const repo = createGuardRepo();
+    try {
+      const asked = runCli(["Should we use Redis or Memcached for the session cache?", "--repo", repo, "--json", "--offline"], { env: user.env });
+      assert.equal(asked.code, 0, asked.stderr);
+      const picker = JSON.parse(asked.stdout) as { options: { id: string; title: string }[]; receipt_ref: string };
+      const memcached = picker.options.find((o) => /memcached/i.test(o.title));
+      assert.ok(memcached && picker.options.some((o) => /redis/i.test(o.title)), JSON.stringify(picker.options));
+      assert.equal(runCli(["pick", picker.receipt_ref, memcached.id, "--repo", repo], { env: user.env }).code, 0);
+      writeFiles(repo, { "package.json": packageJsonWith({ ioredis: "^5.4.0" }) });
+      const r = check(repo, ["--json", "--fail-on", "never"]);
+      const f = (JSON.parse(r.stdout) as { findings: { kind: string; severity: string; decision: { path: string; status: string } }[] }).findings.find((x) => x.decision.path.startsWith(".deliberations/"));
+      assert.ok(f, r.stdout);
+      assert.equal(f.kind, "introduces-rejected-option");
+      assert.equal(f.severity, "high");
+      assert.equal(f.decision.path, `.deliberations/${picker.receipt_ref}.json`);
+      assert.equal(f.decision.status, "picked");
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+
   test("bad input is one line on stderr with exit 2", () => {
     const repo = createGuardRepo();
     const plain = makeTempDir("delib-guard-plain-");

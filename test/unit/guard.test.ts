@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { checkChange, parseUnifiedDiff, MAX_DIFF_LINES, GuardReportSchema, type GuardReport } from "../../src/core/guard";
 import { keysOf, findName, tokensOf } from "../../src/core/guard/names";
 import { dependencyOf, importOf } from "../../src/core/guard/lines";
+import { ruleDecisions } from "../../src/core/guard/decisions";
 import { git, writeFiles } from "../helpers/gitRepo";
 import { CSS_ADR_PATH, createGuardRepo, packageJsonWith } from "../helpers/guardRepo";
 
@@ -53,6 +54,46 @@ describe("guard: names", () => {
     assert.equal(importOf("src/a.ts", 'import styled from "styled-components";'), "styled-components");
     assert.equal(importOf("app/x.py", "from sqlalchemy.orm import Session"), "sqlalchemy.orm");
     assert.equal(importOf("main.go", '\t"github.com/jmoiron/sqlx"'), "github.com/jmoiron/sqlx");
+  });
+});
+
+describe("guard: rules in instruction files", () => {
+  const rulesOf = (text: string) =>
+    ruleDecisions({ path: "AGENTS.md", abs: "/r/AGENTS.md", bytes: text.length, hash: "", source_type: "agent-instructions", text }).map((d) => ({
+      line: d.citation.line_range.start,
+      forbidden: d.forbidden.map((t) => t.keys.exact?.join("-") ?? t.keys.tokens.join(",")),
+      required: d.required.map((t) => t.keys.exact?.join("-") ?? t.keys.tokens.join(",")),
+      scope: d.scope,
+      only: d.forbidden.map((t) => (t.importsOnly ? "imports" : t.textOnly ? "text" : "any")),
+    }));
+
+  test("do not / never / avoid / instead of / prefer over / always, with their scope", () => {
+    const rules = rulesOf(
+      [
+        "# Rules",
+        "",
+        "- Use Vitest instead of Jest.",
+        "- Prefer `pnpm` over npm for installs.",
+        "- Avoid Lodash; write the helper.",
+        "- Always use `zod` for validation.",
+        "- `src/core/` never imports `vscode`.",
+        "- Do not use \"Acme\" in human-readable text.",
+        "- Never build a shell string.",
+        "- Run the tests before you push.",
+        "",
+        "```",
+        "do not use this-is-code",
+        "```",
+      ].join("\n"),
+    );
+    assert.deepEqual(rules, [
+      { line: 3, forbidden: ["jest"], required: ["vitest"], scope: undefined, only: ["any"] },
+      { line: 4, forbidden: ["npm"], required: ["pnpm"], scope: undefined, only: ["any"] },
+      { line: 5, forbidden: ["lodash"], required: [], scope: undefined, only: ["any"] },
+      { line: 6, forbidden: [], required: ["zod"], scope: undefined, only: [] },
+      { line: 7, forbidden: ["vscode"], required: [], scope: ["src/core"], only: ["imports"] },
+      { line: 8, forbidden: ["acme"], required: [], scope: undefined, only: ["text"] },
+    ]);
   });
 });
 

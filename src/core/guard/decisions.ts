@@ -133,7 +133,7 @@ async function recordDecisions(set: ArtifactSet, notes: string[], exists: (path:
 // ----- rules -----
 
 /** "do not use X", "never use X", "avoid X", "must not import X" (X up to the clause's end). */
-const FORBID = /\b(?:do not|don't|never|must not|mustn't|shall not|should not|may not|avoid|no longer)\s+(use|using|add|adding|import|imports|importing|introduce|introducing|depend on|rely on|install|reach for)?\b\s*/gi;
+const FORBID = /\b(do not|don't|never|must not|mustn't|shall not|should not|may not|avoid|no longer)\s+(use|using|add|adding|import|imports|importing|introduce|introducing|depend on|rely on|install|reach for)?\b\s*/gi;
 /** "use Y instead of X", "prefer Y over X", "Y rather than X". */
 const INSTEAD = /\b(?:use|prefer|choose)\s+([^;,()]{1,80}?)\s+(?:instead of|over|rather than|in place of)\s+/gi;
 const ALWAYS = /\b(?:always|must)\s+use\s+/gi;
@@ -188,8 +188,9 @@ export function ruleDecisions(file: ArtifactFile): GuardDecision[] {
     }
     let scope: string[] = [];
     for (const m of text.matchAll(FORBID)) {
-      const verb = (m[1] ?? "").toLowerCase();
-      const x = ruleThing(clauseObject(text.slice(m.index + m[0].length)), range, !!m[1], reason?.trim(), verb.startsWith("import"));
+      const verb = (m[2] ?? "").toLowerCase();
+      // "avoid Lodash" names its object directly; "never build a shell string" does not.
+      const x = ruleThing(clauseObject(text.slice(m.index + m[0].length)), range, !!m[2] || m[1].toLowerCase() === "avoid", reason?.trim(), verb.startsWith("import"));
       if (x && !forbidden.some((f) => f.name === x.name)) forbidden.push(x);
       if (x && !scope.length) scope = ruleScope(text.slice(0, m.index));
     }
