@@ -11,11 +11,11 @@ import { INACTIVE_ADR_STATUSES, UNDECIDABLE } from "../constants";
 import { isInside } from "../contain";
 import { resolveConfig } from "../config";
 import { decisionModelOf, type DecisionRecord } from "../decisions";
-import { parseAdr } from "../internal/adr";
+import { parseAdr, type ParsedAdr } from "../internal/adr";
 import { discoverWithSnapshot } from "../internal/corpus/discovery";
 import type { CorpusCacheOptions } from "../internal/corpus/store";
 import { mentionedPaths } from "../internal/discovery";
-import { splitRules, supersessionOf } from "../internal/docsExpert";
+import { splitRules, supersessionEdgesOf } from "../internal/docsExpert";
 import { withIndexStatus } from "../internal/indexStatus";
 import { stripInline } from "../internal/markdown";
 import { DEFAULT_RECEIPTS_DIR, listReceipts } from "../receipts/store";
@@ -109,21 +109,24 @@ function recordDecision(file: ArtifactFile, model: DecisionRecord, status: strin
 }
 
 async function recordDecisions(set: ArtifactSet, notes: string[], exists: (path: string) => boolean): Promise<GuardDecision[]> {
-  const adrs = set.files.filter((f) => f.source_type === "adr");
-  if (!adrs.length) return [];
-  const { edges } = await supersessionOf(set);
-  const supersededBy = new Map<string, string[]>();
-  for (const [old, repl] of edges) supersededBy.set(old, [...(supersededBy.get(old) ?? []), repl]);
-  const out: GuardDecision[] = [];
-  for (const file of adrs) {
-    let model: DecisionRecord;
+  const files = set.files.filter((f) => f.source_type === "adr");
+  if (!files.length) return [];
+  const parsed: { file: ArtifactFile; adr: ParsedAdr }[] = [];
+  for (const [i, file] of files.entries()) {
+    // Let other work (git's output) progress while this CPU-bound loop runs.
+    if (i % 200 === 199) await new Promise((r) => setImmediate(r));
     try {
-      model = decisionModelOf(withIndexStatus(parseAdr(file.path, file.text), file.index_status));
+      parsed.push({ file, adr: withIndexStatus(parseAdr(file.path, file.text), file.index_status) });
     } catch (err) {
       notes.push(`${file.path}: could not be read as a record (${(err as Error).message.slice(0, 120)})`);
-      continue;
     }
-    if (INACTIVE_ADR_STATUSES.has(model.status) || model.status === "proposed" || supersededBy.has(file.path)) continue;
+  }
+  // The docs expert's supersession (explicit links both ways, and the inferred ones) decides what is out of force.
+  const superseded = new Set(supersessionEdgesOf(parsed.map((p) => p.adr)).map(([old]) => old));
+  const out: GuardDecision[] = [];
+  for (const { file, adr } of parsed) {
+    const model = decisionModelOf(adr);
+    if (INACTIVE_ADR_STATUSES.has(model.status) || model.status === "proposed" || superseded.has(file.path)) continue;
     const d = recordDecision(file, model, model.status_display, exists);
     if (d) out.push(d);
   }
