@@ -43,6 +43,7 @@ import { STATS_USAGE, statsCommand } from "./stats";
 import { freshnessDetail, freshnessJson, freshnessOf } from "./freshness";
 import { DIFF_USAGE, diffCommand } from "./diff";
 import { ADR_USAGE, adrCommand } from "./adr";
+import { CHECK_USAGE, checkCommand } from "./check";
 
 const USAGE = `usage:
   deliberate "<question>" [--repo DIR] [--json] [--shape option-picker|ranked-evidence] [--offline] [--force] [--no-receipt]
@@ -60,7 +61,8 @@ const USAGE = `usage:
   ${STATS_USAGE}
   ${DIFF_USAGE}
   deliberate mcp [--repo DIR]... [--source SRC]... [--offline] [--provider openai|none] [--base-url URL] [--model NAME] [--keep-internal-local]
-  ${ADR_USAGE}`;
+  ${ADR_USAGE}
+  ${CHECK_USAGE}`;
 
 interface Io {
   out: (s: string) => void;
@@ -100,6 +102,7 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
     if (first === "diff") return await diffCommand(argv.slice(1), io);
     if (first === "mcp") return await (await import("./mcp")).mcpCommand(argv.slice(1), rawIo.env);
     if (first === "adr") return await adrCommand(argv.slice(1), io);
+    if (first === "check") return await checkCommand(argv.slice(1), io);
     return await deliberateCommand(argv, io);
   } catch (err) {
     if (err instanceof UsageError || err instanceof DeliberationError || err instanceof ReceiptsDirError || err instanceof ReceiptInputError) {

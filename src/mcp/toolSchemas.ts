@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { MAX_PICK_REASON } from "../core/receipts/store";
 import { ClassificationSchema, OptionPickerSchema, RankedEvidenceRowSchema, ReceiptSchema } from "../core/schemas";
+import { GuardReportSchema } from "../core/guard/schema";
 
 const RECEIPT_ID = /^[A-Za-z0-9_-]{6,80}$/;
 
@@ -47,6 +48,18 @@ export const VerifyReceiptsInput = z.strictObject({
   repo: repoArg,
   allow_untrusted: z.boolean().optional().describe("Count receipts by untrusted signers and legacy receipts as passing (still reported)."),
 });
+
+export const CheckChangeInput = z.strictObject({
+  repo: repoArg,
+  diff: z
+    .string()
+    .max(10 * 1024 * 1024)
+    .optional()
+    .describe("The change as unified diff text (`git diff` output). Checked up to 20,000 lines; the result says when it was cut."),
+  base: z.string().min(1).max(250).optional().describe("A git ref: check what the working tree changed since it left this ref (e.g. origin/main). Without diff and base: the working tree against HEAD."),
+});
+/** check_change's structuredContent: exactly `deliberate check --json`. */
+export const CheckChangeOutput = GuardReportSchema;
 
 /** The classifier did not call the question an open design question: a normal result that offers `force`. */
 export const AbstainedSchema = z.object({

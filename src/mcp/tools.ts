@@ -3,10 +3,13 @@
 // `isError` result written for the agent (the SDK's high-level McpServer would answer with its own multi-line
 // message) and a result that breaks its own contract never leaves the server.
 import type { z } from "zod";
+import { checkChangeTool } from "./checkTool";
 import { deliberateTool } from "./deliberateTool";
 import { getReceiptTool, listReceiptsTool, recordPickTool, verifyReceiptsTool } from "./receiptTools";
 import type { ToolContext, ToolResult } from "./toolResult";
 import {
+  CheckChangeInput,
+  CheckChangeOutput,
   DeliberateInput,
   DeliberateOutput,
   GetReceiptInput,
@@ -84,5 +87,17 @@ export const TOOLS: ToolSpec[] = [
     output: VerifyReceiptsOutput,
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: verifyReceiptsTool,
+  }),
+  tool({
+    name: "check_change",
+    title: "Check a change against recorded decisions",
+    description:
+      "Checks a change (unified diff text, or the working tree against a base ref or HEAD) against the repository's in-force decisions: ADRs' rejected and chosen options, " +
+      "AGENTS.md/CLAUDE.md rules (\"do not use X\") and picked deliberations. Returns each likely conflict (introduces-rejected-option, removes-chosen-option, breaks-rule, " +
+      "touches-decided-area) with severity and the decision's path, lines and status. Call it on your own diff before proposing it; on a conflict, change course or call deliberate.",
+    input: CheckChangeInput,
+    output: CheckChangeOutput,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    run: checkChangeTool,
   }),
 ];

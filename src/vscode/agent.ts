@@ -5,6 +5,7 @@ import * as vscode from "vscode";
 import { AgentRuns } from "./agentRun";
 import { DeliberateTool, TOOL_NAME } from "./agentTool";
 import { registerChatParticipant } from "./chatParticipant";
+import { CHECK_TOOL_NAME, CheckChangeTool } from "./guard/checkTool";
 import type { ModelConsent } from "./consent";
 import type { Deliberations } from "./deliberate";
 import type { Log } from "./log";
@@ -30,7 +31,7 @@ export interface AgentParts {
 export function registerAgentFeatures(context: vscode.ExtensionContext, p: AgentParts): vscode.Disposable[] {
   const runs = new AgentRuns(p.deliberations, p.index, p.pickers, p.models, p.consent, p.secrets, p.log);
   const out: vscode.Disposable[] = [];
-  if (typeof vscode.lm?.registerTool === "function") out.push(vscode.lm.registerTool(TOOL_NAME, new DeliberateTool(runs, p.log)));
+  if (typeof vscode.lm?.registerTool === "function") out.push(vscode.lm.registerTool(TOOL_NAME, new DeliberateTool(runs, p.log)), vscode.lm.registerTool(CHECK_TOOL_NAME, new CheckChangeTool(runs, p.log)));
   else p.log.info("this editor has no language-model tool API; the deliberate tool is not available to agent mode");
   const commandExists = async (id: string) => (await vscode.commands.getCommands(true)).includes(id);
   const participant = registerChatParticipant({ runs, index: p.index, receipts: p.receipts, commandExists }, context.extensionUri, p.log);

@@ -11,6 +11,8 @@ import { oneLine } from "../core/text";
 import { AgentRunRefused, type AgentRuns } from "./agentRun";
 import { asDeliberatedTurn, escapeMarkdown, followupsFor, optionFromPrompt, receiptChatParts, turnOf, type ChatPart, type CitationTarget, type DeliberatedTurn } from "./chatRender";
 import { SECTION } from "./constants";
+import { runGuard } from "./guard/checkTool";
+import { reportMarkdown } from "./guard/findings";
 import type { ReceiptCommands } from "./receiptCommands";
 import { pickedTitle, type ReceiptIndex } from "./receiptIndex";
 
@@ -54,6 +56,7 @@ const HELP = [
   "- `/ask <question>`: deliberate (the default)",
   "- `/receipts`: list the receipts",
   "- `/verify`: check every receipt's signature, signer, evidence and citations",
+  "- `/check [base ref]`: check the working tree (since the base ref, else against HEAD) against the recorded decisions",
   "",
 ].join("\n");
 
@@ -64,6 +67,8 @@ export async function handleChatRequest(deps: ChatDeps, request: ChatRequestLike
         return await listReceipts(deps, stream);
       case "verify":
         return await verifyReceipts(deps, stream);
+      case "check":
+        return await checkChange(deps, request.prompt, stream, token);
       case "pick":
         return await pickOption(deps, request.prompt, previous, stream);
       case "adr":
@@ -124,6 +129,27 @@ export function toLocation(folder: vscode.Uri, t: CitationTarget): vscode.Uri | 
   const uri = vscode.Uri.joinPath(folder, ...t.path.split("/"));
   if (!t.range) return uri;
   return new vscode.Location(uri, new vscode.Range(t.range.start - 1, 0, t.range.end - 1, Number.MAX_SAFE_INTEGER));
+}
+
+/** `/check [base]`: the decision guard on the working tree, with anchors to each finding's line and decision. */
+async function checkChange(deps: ChatDeps, prompt: string, stream: ChatStreamLike, token: vscode.CancellationToken): Promise<ChatResultLike> {
+  stream.progress("Checking the change against the recorded decisions…");
+  const controller = new AbortController();
+  const sub = token.onCancellationRequested(() => controller.abort());
+  try {
+    const base = prompt.trim().split(/\s+/)[0] || undefined;
+    const { folder, report } = await runGuard(deps.runs, base ? { base } : {}, controller.signal);
+    stream.markdown(reportMarkdown(report));
+    for (const f of report.findings.slice(0, 30)) {
+      stream.anchor(toLocation(folder.uri, { kind: "file", path: f.file, range: { start: f.line, end: f.line } }), `${f.file}:${f.line}`);
+      stream.markdown(" → ");
+      stream.anchor(toLocation(folder.uri, { kind: "file", path: f.decision.path, range: f.decision.line_range }), `${f.decision.path}:${f.decision.line_range.start}`);
+      stream.markdown("\n\n");
+    }
+    return { metadata: { kind: "check" } };
+  } finally {
+    sub.dispose();
+  }
 }
 
 async function listReceipts(deps: ChatDeps, stream: ChatStreamLike): Promise<ChatResultLike> {

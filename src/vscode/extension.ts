@@ -11,6 +11,7 @@ import { setConfigWarningSink } from "./config";
 import { EgressPreviewDocuments, ModelConsent } from "./consent";
 import { PICKER_VIEW_TYPE, VIEW_ID } from "./constants";
 import { Deliberations } from "./deliberate";
+import { GuardDiagnostics } from "./guard/guardDiagnostics";
 import { ConsentCommands } from "./egressPreview";
 import { HistoryIndexing } from "./historyIndexing";
 import { LearningSummaries } from "./learningSummary";
@@ -94,6 +95,7 @@ export function activate(context: vscode.ExtensionContext): DeliberativeSearchAp
     }),
     ...commands.map(([id, handler, opts]) => registerCommand(log, id, handler, opts)),
     ...registerAgentFeatures(context, { deliberations, index, pickers, models, consent, secrets, receipts, log }),
+    new GuardDiagnostics(log, (req) => deliberations.run(req)),
   );
   log.info(`activated (VS Code ${vscode.version}, ${vscode.workspace.isTrusted ? "trusted" : "restricted"} workspace)`);
 

@@ -11,6 +11,7 @@ import type * as AdrExport from "../core/adrExport";
 import type * as Classify from "../core/classify";
 import type * as Config from "../core/config";
 import type * as Discovery from "../core/internal/discovery";
+import type * as Guard from "../core/guard";
 import type * as CorpusStore from "../core/internal/corpus/store";
 import type * as Learning from "../core/learning/load";
 import type * as Pipeline from "../core/pipeline";
@@ -33,6 +34,7 @@ const classify = once(() => require("../core/classify") as typeof Classify);
 const adrExport = once(() => require("../core/adrExport") as typeof AdrExport);
 const config = once(() => require("../core/config") as typeof Config);
 const discovery = once(() => require("../core/internal/discovery") as typeof Discovery);
+const guard = once(() => require("../core/guard") as typeof Guard);
 const corpusStore = once(() => require("../core/internal/corpus/store") as typeof CorpusStore);
 const store = once(() => require("../core/receipts/store") as typeof Store);
 const freshness = once(() => require("../core/receipts/freshness") as typeof Freshness);
@@ -55,6 +57,9 @@ export const maxQuestionBytes = (): number => pipeline().MAX_QUESTION_BYTES;
 export const resolveConfig = lazy(config, "resolveConfig");
 export const discoverArtifacts = lazy(discovery, "discoverArtifacts");
 export const hostCorpusCache = lazy(corpusStore, "hostCorpusCache");
+
+// The decision guard (editor diagnostics): a change checked against the in-force decisions.
+export const checkChange = lazy(guard, "checkChange");
 
 // The CodeLens's plain-TODO predicate (the classifier reads clause structure with compromise).
 export const isOpenQuestionTodo = lazy(classify, "isOpenQuestionTodo");

@@ -61,6 +61,7 @@ export const SETTINGS = {
   codeLensEnabled: spec({ key: "codeLens.enabled", schema: z.boolean(), fallback: true }),
   codeLensTags: spec({ key: "codeLens.tags", schema: z.array(z.string().trim().min(1).max(60)).max(50), fallback: DEFAULT_CODELENS_TAGS }),
   codeLensPlainTodos: spec({ key: "codeLens.plainTodos", schema: z.boolean(), fallback: true }),
+  guardEnabled: spec({ key: "guard.enabled", schema: z.boolean(), fallback: true }),
   gitMaxMs: spec({ key: "git.maxMs", schema: z.number().int().min(0).max(120_000), fallback: DEFAULT_CONFIG.git.maxMs }),
   gitPickaxeCommits: spec({ key: "git.pickaxeCommits", schema: z.number().int().min(0).max(1_000_000), fallback: DEFAULT_CONFIG.git.pickaxeCommits }),
   gitMaxResults: spec({ key: "git.maxResults", schema: z.number().int().min(0).max(500), fallback: DEFAULT_CONFIG.git.maxResults }),

@@ -96,9 +96,9 @@ describe("deliberate mcp on the sample repository", () => {
   });
   after(() => s.close());
 
-  test("tools/list lists the five tools with input and output schemas", async () => {
+  test("tools/list lists the six tools with input and output schemas", async () => {
     const { tools } = await s.client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ["deliberate", "get_receipt", "list_receipts", "record_pick", "verify_receipts"]);
+    assert.deepEqual(tools.map((t) => t.name).sort(), ["check_change", "deliberate", "get_receipt", "list_receipts", "record_pick", "verify_receipts"]);
     for (const t of tools) {
       assert.equal(t.inputSchema.type, "object", t.name);
       assert.ok(t.outputSchema && t.outputSchema.type === "object", `${t.name} has an output schema`);
@@ -443,7 +443,7 @@ describe("deliberate mcp: the README's client configurations", () => {
         await client.connect(transport);
         assert.equal(client.getServerVersion()?.name, "deliberative-search");
         const { tools } = await client.listTools();
-        assert.equal(tools.length, 5);
+        assert.equal(tools.length, 6);
         const r = (await client.callTool({ name: "list_receipts", arguments: {} })) as CallToolResult;
         assert.equal((r.structuredContent as { repo: string }).repo, realpathSync(repo));
       } finally {

@@ -13,6 +13,10 @@ import { mayBeOpenQuestionTodo, plainTodoComment, stripCommentMarkers } from "..
 import { extractText } from "../../src/core/external/extract";
 import { makeExcerpt, planTokens } from "../../src/core/external/text";
 import { mentionedPaths } from "../../src/core/internal/discovery";
+import { parseUnifiedDiff } from "../../src/core/guard/diff";
+import { ruleDecisions } from "../../src/core/guard/decisions";
+import { commentStart, readLine } from "../../src/core/guard/lines";
+import { findName, keysOf, tokensOf } from "../../src/core/guard/names";
 import { commitEvidence, selectTerms } from "../../src/core/internal/gitTerms";
 import { parseMarkdown, stripInline } from "../../src/core/internal/markdown";
 import { deliberate } from "../../src/core/pipeline";
@@ -38,6 +42,7 @@ const WHOLE_TEXT = new Set([
   "classify: stripCommentMarkers", "classify: mayBeOpenQuestionTodo", "external: planTokens", "external: makeExcerpt",
   "gitTerms: selectTerms", "gitTerms: commitEvidence", "markdown: parseMarkdown", "markdown: stripInline", "external: extractText (markdown)",
   "discovery: mentionedPaths",
+  "guard: parseUnifiedDiff", "guard: ruleDecisions", "guard: readLine (code)", "guard: findName",
 ]);
 const budgetFor = (name: string, chars: number) => (WHOLE_TEXT.has(name) ? BUDGET_MS * Math.max(1, chars / (64 * 1024)) : BUDGET_MS);
 const RUNS = Number(process.env.FC_TEXT_RUNS ?? 4);
@@ -84,6 +89,14 @@ const MATCHERS: Record<string, (s: string) => unknown> = {
     return sameSubject(record, { ...record, decision_source: { name: "architecture" } });
   },
   "sources: redactText": (s) => redactText(`fatal: unable to access 'https://${s}@host/x.git': ${s}`),
+  "guard: parseUnifiedDiff": (s) => parseUnifiedDiff(s),
+  "guard: ruleDecisions": (s) => ruleDecisions({ path: "AGENTS.md", abs: "/x/AGENTS.md", bytes: s.length, hash: "", source_type: "agent-instructions", text: s }),
+  "guard: keysOf": (s) => keysOf(s),
+  "guard: readLine (manifest)": (s) => readLine("package.json", "manifest", s),
+  "guard: readLine (code)": (s) => readLine("src/a.ts", "code", s),
+  "guard: readLine (infra)": (s) => readLine("Dockerfile", "infra", s),
+  "guard: commentStart": (s) => commentStart("app.py", s),
+  "guard: findName": (s) => findName(tokensOf(s), keysOf("Tailwind CSS")!),
 };
 
 /** The shapes that made patterns backtrack: cue words with no partner, runs of one character, then a different one. */

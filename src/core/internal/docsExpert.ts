@@ -992,6 +992,18 @@ function decisionMeta(adr: AdrFacts, status: AdrStatus): Partial<AdrMeta> {
   };
 }
 
+/**
+ * The supersession edges (old, new, inferred) among parsed records alone, without building the docs index: for the
+ * decision guard (core/guard/), which needs only which records are out of force. Breaking a loop may put a record
+ * back in force; that is written to the parsed records' status, as the docs expert does.
+ */
+export function supersessionEdgesOf(adrs: ParsedAdr[]): [string, string, boolean][] {
+  const graph = supersessionGraph(new Map(adrs.map((a) => [a.path, a])));
+  const edges: [string, string, boolean][] = [];
+  for (const [old, repl] of graph.supersededBy) for (const r of repl) edges.push([old, r, graph.inferred.has(`${old}\0${r}`)]);
+  return edges.sort();
+}
+
 /** The supersession graph of an artifact set (diagnostics and tests). */
 export async function supersessionOf(artifacts: ExpertContext["artifacts"]): Promise<{ edges: [string, string, boolean][] }> {
   const { graph } = await prepare(artifacts, { signal: new AbortController().signal });

@@ -1,0 +1,82 @@
+// `deliberate check [--diff REF | --staged | --files F...] [--repo DIR] [--json | --sarif] [--fail-on high|med|never]`:
+// the decision guard (core/guard/). Checks the working tree against HEAD by default; --staged checks what a commit
+// would record (the pre-commit hook), --diff REF what the branch changed since it left REF (CI), --files only those
+// files against HEAD (repository-relative paths). Exit 1 when a finding reaches --fail-on (default high), 2 for bad
+// input. Everything a record or the change wrote passes the terminal sanitiser before it is printed.
+import { hostCorpusCache } from "../core/internal/corpus/store";
+import { ChangeInputError, checkChange, reportFails, reportToSarif, type ChangeSource, type FailOn, type GuardReport } from "../core/guard";
+import { terminalSafeJson, terminalSafeLine } from "../core/sanitize";
+import { UsageError, cancelOnSigint, parseOptions, repoOption } from "./common";
+
+export const CHECK_USAGE = "deliberate check [--diff REF | --staged | --files F...] [--repo DIR] [--json | --sarif] [--fail-on high|med|never]";
+
+export interface CheckIo {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  env: NodeJS.ProcessEnv;
+}
+
+function sourceOf(values: Record<string, unknown>, positionals: string[]): ChangeSource {
+  const files = [...((values.files as string[] | undefined) ?? [])];
+  // `--files a b c`: the option takes one value; the rest arrive as positionals.
+  if (files.length) files.push(...positionals);
+  else if (positionals.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0].slice(0, 60))} (usage: ${CHECK_USAGE})`);
+  const modes = [values.diff !== undefined, !!values.staged, files.length > 0].filter(Boolean).length;
+  if (modes > 1) throw new UsageError(`give one of --diff, --staged or --files (usage: ${CHECK_USAGE})`);
+  if (values.diff !== undefined) return { kind: "ref", ref: values.diff as string };
+  if (values.staged) return { kind: "staged" };
+  if (files.length) return { kind: "files", files };
+  return { kind: "worktree" };
+}
+
+function failOnOf(value: unknown): FailOn {
+  const v = (value as string | undefined) ?? "high";
+  if (v !== "high" && v !== "med" && v !== "never") throw new UsageError(`--fail-on: expected high, med or never, got ${JSON.stringify(v.slice(0, 40))}`);
+  return v;
+}
+
+function printText(report: GuardReport, io: CheckIo): void {
+  const { findings, checked } = report;
+  for (const f of findings) {
+    const d = f.decision;
+    io.out(terminalSafeLine(`${f.severity.toUpperCase().padEnd(4)} ${f.kind}  ${f.file}:${f.line}`));
+    io.out(terminalSafeLine(`     ${f.message}`));
+    io.out(terminalSafeLine(`     decision: ${d.path}:${d.line_range.start}${d.line_range.end !== d.line_range.start ? `-${d.line_range.end}` : ""} (${d.status})`));
+  }
+  for (const s of report.skipped) io.out(terminalSafeLine(`skipped ${s.file}: ${s.reason}`));
+  for (const n of report.notes) io.out(terminalSafeLine(`note: ${n}`));
+  const counts = (["high", "med", "low"] as const).map((s) => `${findings.filter((f) => f.severity === s).length} ${s}`).join(", ");
+  io.out(`${findings.length} finding${findings.length === 1 ? "" : "s"} (${counts}); checked ${checked.files} file${checked.files === 1 ? "" : "s"} against ${checked.decisions} decision${checked.decisions === 1 ? "" : "s"}${report.limits.truncated ? `; the diff was cut at ${report.limits.max_diff_lines} lines` : ""}`);
+}
+
+export async function checkCommand(argv: string[], io: CheckIo): Promise<number> {
+  const { values, positionals } = parseOptions(
+    argv,
+    {
+      repo: { type: "string" },
+      diff: { type: "string" },
+      staged: { type: "boolean" },
+      files: { type: "string", multiple: true },
+      json: { type: "boolean" },
+      sarif: { type: "boolean" },
+      "fail-on": { type: "string" },
+    },
+    { usage: CHECK_USAGE },
+  );
+  if (values.json && values.sarif) throw new UsageError(`give --json or --sarif, not both (usage: ${CHECK_USAGE})`);
+  const source = sourceOf(values, positionals);
+  const failOn = failOnOf(values["fail-on"]);
+  const repo = repoOption(values.repo as string | undefined);
+  let report: GuardReport;
+  try {
+    report = await cancelOnSigint((signal) => checkChange(repo, source, { signal, cache: hostCorpusCache(io.env) }));
+  } catch (err) {
+    if (err instanceof ChangeInputError) throw new UsageError(err.message);
+    if ((err as Error)?.name === "UnsafeRepositoryError") throw new UsageError((err as Error).message);
+    throw err;
+  }
+  if (values.json) io.out(terminalSafeJson(JSON.stringify(report, null, 2)));
+  else if (values.sarif) io.out(terminalSafeJson(reportToSarif(report)));
+  else printText(report, io);
+  return reportFails(report, failOn) ? 1 : 0;
+}

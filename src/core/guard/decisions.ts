@@ -1,0 +1,300 @@
+// The decisions a change is checked against, each with what it turned down and what it keeps:
+//   - in-force records: read through the decision model (decisions/), out of force when their status says so or
+//     when a later record supersedes them (the docs expert's supersession graph, explicit and inferred links);
+//   - rules in agent instructions and contribution guides: "do not use X", "never use X", "avoid X",
+//     "use Y instead of X", "prefer Y over X" (X forbidden), "always use Y" (Y kept);
+//   - picked receipts in `.deliberations/`: the picked option kept, the others turned down.
+// Discovery is the one the deliberation pipeline uses (with its corpus snapshot), so both read the same records.
+import { existsSync, readFileSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import { INACTIVE_ADR_STATUSES, UNDECIDABLE } from "../constants";
+import { isInside } from "../contain";
+import { resolveConfig } from "../config";
+import { decisionModelOf, type DecisionRecord } from "../decisions";
+import { parseAdr, type ParsedAdr } from "../internal/adr";
+import { discoverWithSnapshot } from "../internal/corpus/discovery";
+import type { CorpusCacheOptions } from "../internal/corpus/store";
+import { mentionedPaths } from "../internal/discovery";
+import { splitRules, supersessionEdgesOf } from "../internal/docsExpert";
+import { withIndexStatus } from "../internal/indexStatus";
+import { stripInline } from "../internal/markdown";
+import { DEFAULT_RECEIPTS_DIR, listReceipts } from "../receipts/store";
+import type { LineRange } from "../schemas";
+import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
+import { keysOf, tokenSet, tokensOf, type NameKeys } from "./names";
+import type { DecisionCitation } from "./schema";
+
+export interface DecidedThing {
+  /** The option or rule subject as the decision names it. */
+  name: string;
+  keys: NameKeys;
+  /** Where the decision says it (the option's line, the rule's lines). */
+  range: LineRange;
+  /** Why it was turned down, in the decision's words, when it says. */
+  reason?: string;
+  /** A rule about imports ("never imports X"): only an import or a dependency breaks it. */
+  importsOnly?: boolean;
+  /** A rule about prose ("do not use X in human-readable text"): only documentation and comments break it. */
+  textOnly?: boolean;
+}
+
+export interface GuardDecision {
+  source: "record" | "rule" | "receipt";
+  citation: DecisionCitation;
+  /** What the decision turned down or forbids: a change that brings it in conflicts. */
+  forbidden: DecidedThing[];
+  /** What the decision chose or requires: a change that drops it conflicts. */
+  required: DecidedThing[];
+  /** The chosen option's name, for messages. */
+  chosen?: string;
+  /** Repository paths the record names (its decided area). */
+  area: string[];
+  /** A rule about part of the repository ("`src/core/` never imports `vscode`"): only files under these paths. */
+  scope?: string[];
+}
+
+export interface DecisionSet {
+  decisions: GuardDecision[];
+  /** Paths that are decisions themselves: a mention inside one is not a finding. */
+  recordPaths: Set<string>;
+  notes: string[];
+}
+
+const MAX_RULE_LINES = 3000;
+/** An option name longer than this is prose the record reader took for an option. */
+const MAX_OPTION_WORDS = 12;
+const MAX_RULE_CHARS = 400;
+const MAX_RECEIPTS = 500;
+
+function shorten(s: string, max: number): string {
+  const t = s.replace(/\s+/g, " ").trim();
+  return t.length <= max ? t : `${t.slice(0, max - 1).replace(/\s+\S*$/, "")}…`;
+}
+
+// ----- records -----
+
+function recordDecision(file: ArtifactFile, model: DecisionRecord, status: string, exists: (path: string) => boolean): GuardDecision | undefined {
+  const chosenName = model.chosen?.name;
+  const rejectedWords = tokenSet(model.rejected.map((r) => r.name));
+  // The title usually names what was chosen ("Use SLF4J together with log4j2"), even when no option line says so.
+  const chosenWords = tokenSet([...(chosenName ? [chosenName] : []), model.title]);
+  const forbidden: DecidedThing[] = [];
+  for (const r of model.rejected) {
+    // A sentence the reader took for an option ("Once we find out that we can not live with jOOQ …") names no option.
+    if (r.name.split(/\s+/).length > MAX_OPTION_WORDS) continue;
+    const keys = keysOf(r.name, chosenWords);
+    // A package path the chosen option names too ("org.x.model uses only org.x.model" vs "org.x.model may use …") is the subject, not the rejected thing.
+    if (keys?.exact && keys.exact.every((t) => chosenWords.has(t))) continue;
+    if (keys) forbidden.push({ name: r.name, keys, range: r.range, ...(r.reason ? { reason: shorten(stripInline(r.reason), 200) } : {}) });
+  }
+  const required: DecidedThing[] = [];
+  if (model.chosen && chosenName) {
+    const keys = keysOf(chosenName, rejectedWords);
+    if (keys) required.push({ name: chosenName, keys, range: model.chosen.range });
+  }
+  const head = file.text.slice(0, 100_000);
+  // Folders in code spans ("`src/db/`") as well as the paths discovery reads from a doc.
+  const folders = [...head.matchAll(/`([\w@.-]{1,80}(?:\/[\w@.-]{1,80}){0,8}\/)`/g)].map((m) => m[1].replace(/^\.\//, ""));
+  const area = [...mentionedPaths(head, file.path), ...folders].filter((p) => p !== file.path && /\//.test(p) && !/\.(md|markdown)$/i.test(p) && !p.startsWith("../") && exists(p));
+  if (!forbidden.length && !required.length && !area.length) return undefined;
+  const lines = file.text.split("\n").length;
+  return {
+    source: "record",
+    citation: { path: file.path, line_range: { start: 1, end: Math.max(1, lines) }, title: model.title, status },
+    forbidden,
+    required,
+    ...(chosenName ? { chosen: chosenName } : {}),
+    area: [...new Set(area)].slice(0, 50),
+  };
+}
+
+async function recordDecisions(set: ArtifactSet, notes: string[], exists: (path: string) => boolean): Promise<GuardDecision[]> {
+  const files = set.files.filter((f) => f.source_type === "adr");
+  if (!files.length) return [];
+  const parsed: { file: ArtifactFile; adr: ParsedAdr }[] = [];
+  for (const [i, file] of files.entries()) {
+    // Let other work (git's output) progress while this CPU-bound loop runs.
+    if (i % 200 === 199) await new Promise((r) => setImmediate(r));
+    try {
+      parsed.push({ file, adr: withIndexStatus(parseAdr(file.path, file.text), file.index_status) });
+    } catch (err) {
+      notes.push(`${file.path}: could not be read as a record (${(err as Error).message.slice(0, 120)})`);
+    }
+  }
+  // The docs expert's supersession (explicit links both ways, and the inferred ones) decides what is out of force.
+  const superseded = new Set(supersessionEdgesOf(parsed.map((p) => p.adr)).map(([old]) => old));
+  const out: GuardDecision[] = [];
+  for (const { file, adr } of parsed) {
+    const model = decisionModelOf(adr);
+    if (INACTIVE_ADR_STATUSES.has(model.status) || model.status === "proposed" || superseded.has(file.path)) continue;
+    const d = recordDecision(file, model, model.status_display, exists);
+    if (d) out.push(d);
+  }
+  return out;
+}
+
+// ----- rules -----
+
+/** "do not use X", "never use X", "avoid X", "must not import X" (X up to the clause's end). */
+const FORBID = /\b(do not|don't|never|must not|mustn't|shall not|should not|may not|avoid|no longer)\s+(use|using|add|adding|import|imports|importing|introduce|introducing|depend on|rely on|install|reach for)?\b\s*/gi;
+/** "use Y instead of X", "prefer Y over X", "Y rather than X". */
+const INSTEAD = /\b(?:use|prefer|choose)\s+([^;,()]{1,80}?)\s+(?:instead of|over|rather than|in place of)\s+/gi;
+const ALWAYS = /\b(?:always|must)\s+use\s+/gi;
+
+/** A rule's object: up to the end of its clause, and before a qualifier ("innerHTML for evidence" → "innerHTML"). */
+function clauseObject(rest: string): string {
+  const end = rest.search(/[;,():!?]|\s[—–-]\s|\.(?:\s|$)|\s(?:for|in|when|unless|except|because|since|to|with|on|as|if|and|or|but|it|which|where|outside|inside)\s/i);
+  return (end >= 0 ? rest.slice(0, end) : rest).trim();
+}
+
+function ruleThing(object: string, range: LineRange, explicitUse: boolean, reason?: string, importsOnly = false): DecidedThing | undefined {
+  const text = object.slice(0, 120);
+  if (!text) return undefined;
+  // "never build a shell string": a verb phrase, not a named thing; only code spans and name-like words count there.
+  const named = explicitUse ? text : (text.match(/`[^`]{1,100}`|\S*(?:[a-z][A-Z]|[.@/])\S*/g) ?? []).join(" ");
+  const keys = named ? keysOf(named) : undefined;
+  return keys ? { name: stripInline(text), keys, range, ...(reason ? { reason } : {}), ...(importsOnly ? { importsOnly } : {}) } : undefined;
+}
+
+/** Folders a rule's subject names before its verb ("`src/core/` never imports …", "Code in src/mcp/ must not …"). */
+function ruleScope(before: string): string[] {
+  return [...before.matchAll(/`?((?:\.\/)?[\w@.-]{1,80}(?:\/[\w@.-]{1,80}){0,8}\/?)`?/g)]
+    .map((m) => m[1].replace(/^\.\//, ""))
+    .filter((p) => p.includes("/") && !/^https?:/.test(p))
+    .map((p) => p.replace(/\/$/, ""));
+}
+
+/** The rules of one instruction file (exported for the linear-time matcher tests). */
+export function ruleDecisions(file: ArtifactFile): GuardDecision[] {
+  const lines = file.text.split("\n").slice(0, MAX_RULE_LINES);
+  const out: GuardDecision[] = [];
+  let fence = false;
+  const blocks = splitRules(lines, 1, lines.length);
+  for (const block of blocks) {
+    const raw = lines.slice(block.start - 1, block.end).join(" ");
+    if (/^\s*(`{3,}|~{3,})/.test(lines[block.start - 1] ?? "")) fence = true;
+    if (fence) {
+      fence = false;
+      continue;
+    }
+    if (/^\s*#/.test(raw)) continue;
+    const text = raw.slice(0, MAX_RULE_CHARS).replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "");
+    const range = { start: block.start, end: block.end };
+    const forbidden: DecidedThing[] = [];
+    const required: DecidedThing[] = [];
+    const reason = /;\s*(it is [^.;]{1,120}|[^.;]*\b(?:deprecated|insecure|slow|unmaintained)\b[^.;]{0,80})/i.exec(text)?.[1];
+    for (const m of text.matchAll(INSTEAD)) {
+      const y = ruleThing(clauseObject(m[1]), range, true);
+      const x = ruleThing(clauseObject(text.slice(m.index + m[0].length)), range, true, y ? `use ${y.name} instead` : undefined);
+      if (x) forbidden.push(x);
+      if (y) required.push(y);
+    }
+    let scope: string[] = [];
+    for (const m of text.matchAll(FORBID)) {
+      const verb = (m[2] ?? "").toLowerCase();
+      // "avoid Lodash" names its object directly; "never build a shell string" does not.
+      const x = ruleThing(clauseObject(text.slice(m.index + m[0].length)), range, !!m[2] || m[1].toLowerCase() === "avoid", reason?.trim(), verb.startsWith("import"));
+      if (x && !forbidden.some((f) => f.name === x.name)) forbidden.push(x);
+      if (x && !scope.length) scope = ruleScope(text.slice(0, m.index));
+    }
+    for (const m of text.matchAll(ALWAYS)) {
+      const y = ruleThing(clauseObject(text.slice(m.index + m[0].length)), range, true);
+      if (y && !required.some((r) => r.name === y.name)) required.push(y);
+    }
+    // "Do not use X; it is deprecated. Use Y." — the replacement the rule names is kept.
+    const use = /(?:^|[.;]\s+)Use\s+(`[^`]{1,100}`|@?[\w.-]+(?:\/[\w.-]+)+)/.exec(text);
+    if (use && forbidden.length) {
+      const y = ruleThing(use[1], range, true);
+      if (y && !required.some((r) => r.name === y.name) && !forbidden.some((f) => f.name === y.name)) required.push(y);
+    }
+    if (!forbidden.length && !required.length) continue;
+    // "Do not use X in human-readable text": code, imports and dependencies may still say X.
+    if (/\b(?:human[- ]readable|in (?:the )?(?:docs|documentation|prose|comments|commit messages|pr titles|ui text|user-facing text))\b/i.test(text)) for (const f of forbidden) f.textOnly = true;
+    out.push({ source: "rule", citation: { path: file.path, line_range: range, title: shorten(stripInline(text), 160), status: "rule" }, forbidden, required, area: [], ...(scope.length ? { scope } : {}) });
+  }
+  return out;
+}
+
+// ----- receipts -----
+
+async function receiptDecisions(repo: string, notes: string[]): Promise<{ decisions: GuardDecision[]; paths: string[] }> {
+  const entries = await listReceipts(repo).catch(() => []);
+  const decisions: GuardDecision[] = [];
+  const paths: string[] = [];
+  for (const e of entries.slice(0, MAX_RECEIPTS)) {
+    const path = `${DEFAULT_RECEIPTS_DIR}/${e.receipt_id}.json`;
+    paths.push(path);
+    if (e.state !== "ok") continue;
+    const r = e.receipt;
+    const pick = r.operator_pick;
+    if (!pick || pick.option_id === UNDECIDABLE) continue;
+    const picked = r.payload.options.find((o) => o.id === pick.option_id);
+    if (!picked) continue;
+    const others = r.payload.options.filter((o) => o.id !== picked.id);
+    const pickedWords = tokenSet([picked.title]);
+    const forbidden = others.flatMap((o) => {
+      const keys = keysOf(o.title, pickedWords);
+      return keys ? [{ name: o.title, keys, range: { start: 1, end: 1 }, ...(pick.reason ? { reason: shorten(pick.reason, 200) } : {}) }] : [];
+    });
+    const keys = keysOf(picked.title, tokenSet(others.map((o) => o.title)));
+    const required = keys ? [{ name: picked.title, keys, range: { start: 1, end: 1 } }] : [];
+    if (!forbidden.length && !required.length) continue;
+    const by = r.picks?.at(-1)?.picked_by === "agent" ? "picked by an agent" : "picked";
+    decisions.push({ source: "receipt", citation: { path, line_range: { start: 1, end: 1 }, title: shorten(r.question, 160), status: by }, forbidden, required, chosen: picked.title, area: [] });
+  }
+  if (entries.length > MAX_RECEIPTS) notes.push(`${entries.length} receipts: only the newest ${MAX_RECEIPTS} were read`);
+  return { decisions, paths };
+}
+
+/**
+ * The project's own names: its folder's and its remotes' owner and repository names ("jabref", "eclipse", "edc",
+ * "apache", "james"). A record that turns down "Replace the internal # in JabRef" is not about the word JabRef.
+ */
+function ownNames(root: string): Set<string> {
+  const names = [basename(root)];
+  try {
+    const config = readFileSync(join(root, ".git", "config"), "utf8").slice(0, 100_000);
+    for (const m of config.matchAll(/^\s*url\s*=\s*(\S{1,500})\s*$/gm)) names.push(...m[1].replace(/\.git$/, "").split(/[/:]/).slice(-2));
+  } catch {
+    // a worktree's .git is a file, or there is no git: the folder's name is all there is
+  }
+  return new Set(names.flatMap((n) => tokensOf(n)).filter((t) => t.length >= 3));
+}
+
+/** Drops keys that only name the project itself; a thing left with no key is dropped. */
+function withoutOwnNames(decisions: GuardDecision[], own: Set<string>): void {
+  for (const d of decisions) {
+    for (const list of [d.forbidden, d.required]) {
+      for (let i = list.length - 1; i >= 0; i--) {
+        const k = list[i].keys;
+        if (k.exact) continue;
+        k.tokens = k.tokens.filter((t) => !own.has(t));
+        if (!k.tokens.length) list.splice(i, 1);
+      }
+    }
+  }
+}
+
+/** Every in-force decision of a repository, in a stable order (records, rules, receipts; each by path and line). */
+export async function loadDecisions(repo: string, opts: { signal?: AbortSignal; cache?: CorpusCacheOptions; config?: Partial<DeliberationConfig> } = {}): Promise<DecisionSet> {
+  const notes: string[] = [];
+  const config = resolveConfig({ ...opts.config, offline: true });
+  const { set } = await discoverWithSnapshot(repo, config, { signal: opts.signal, ...(opts.cache ? { cache: opts.cache } : {}) });
+  opts.signal?.throwIfAborted();
+  const root = resolve(repo);
+  // A decided area is a path that is there ("src/db/"), not prose that looks like one ("and/or", "try/catch").
+  const exists = (p: string) => {
+    const abs = resolve(root, p);
+    return isInside(root, abs) && abs !== root && existsSync(abs);
+  };
+  const records = await recordDecisions(set, notes, exists);
+  const rules = set.files.filter((f) => f.source_type === "agent-instructions" || f.source_type === "contributing").flatMap(ruleDecisions);
+  const receipts = await receiptDecisions(repo, notes);
+  withoutOwnNames([...records, ...rules], ownNames(root));
+  const recordPaths = new Set<string>([
+    ...set.files.filter((f) => f.source_type === "adr" || f.source_type === "agent-instructions" || f.source_type === "contributing").map((f) => f.path),
+    ...receipts.paths,
+  ]);
+  const byPlace = (a: GuardDecision, b: GuardDecision) => (a.citation.path < b.citation.path ? -1 : a.citation.path > b.citation.path ? 1 : a.citation.line_range.start - b.citation.line_range.start);
+  return { decisions: [...records.sort(byPlace), ...rules.sort(byPlace), ...receipts.decisions.sort(byPlace)], recordPaths, notes };
+}

@@ -1,0 +1,47 @@
+// The decision guard (issue 22): reads a change, finds the in-force decisions it touches, and reports each likely
+// conflict with the decision's citation. Where is a diff read? diff.ts (text) and change.ts (git). What a changed
+// line is? lines.ts. How a decided name is recognised? names.ts. Which decisions are in force? decisions.ts. The
+// matching? match.ts. The output shapes? schema.ts (JSON) and sarif.ts.
+import type { CorpusCacheOptions } from "../internal/corpus/store";
+import type { DeliberationConfig } from "../types";
+import { readChange, type ChangeSource } from "./change";
+import { loadDecisions } from "./decisions";
+import { MAX_DIFF_LINES } from "./diff";
+import { matchChange } from "./match";
+import { GuardReportSchema, type GuardReport, type Severity } from "./schema";
+
+export { ChangeInputError, type ChangeSource } from "./change";
+export { MAX_DIFF_LINES, parseUnifiedDiff } from "./diff";
+export { reportToSarif } from "./sarif";
+export { GuardReportSchema, FindingSchema, type Finding, type GuardReport, type Severity, type FindingKind } from "./schema";
+
+export interface CheckOptions {
+  signal?: AbortSignal;
+  /** Where discovery's snapshot may be kept between runs (the corpus cache). */
+  cache?: CorpusCacheOptions;
+  config?: Partial<DeliberationConfig>;
+}
+
+/** Checks a change of `repo` against its in-force decisions. Throws ChangeInputError for a change that cannot be read. */
+export async function checkChange(repo: string, source: ChangeSource, opts: CheckOptions = {}): Promise<GuardReport> {
+  const diff = await readChange(repo, source, opts.signal);
+  // Git names paths from the work tree's top, so the decisions are read from there too (--repo may be a subfolder).
+  const decisions = await loadDecisions(diff.root, opts);
+  const outcome = matchChange(diff, decisions);
+  return GuardReportSchema.parse({
+    findings: outcome.findings,
+    checked: { files: outcome.checkedFiles, decisions: decisions.decisions.length },
+    skipped: outcome.skipped,
+    limits: { max_diff_lines: MAX_DIFF_LINES, truncated: diff.truncated },
+    notes: [...diff.notes, ...decisions.notes],
+  });
+}
+
+export type FailOn = "high" | "med" | "never";
+
+/** Whether a report fails at a threshold: a finding at or above it. */
+export function reportFails(report: GuardReport, failOn: FailOn): boolean {
+  if (failOn === "never") return false;
+  const at: Severity[] = failOn === "high" ? ["high"] : ["high", "med"];
+  return report.findings.some((f) => at.includes(f.severity));
+}

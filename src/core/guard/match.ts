@@ -1,0 +1,287 @@
+// Matches a parsed change against the in-force decisions. Deterministic: the same change and the same records give
+// the same findings in the same order. A mention inside a decision (a record, an instruction file, a receipt) is
+// never a finding; a line moved unchanged (removed here, added there) brings nothing new in.
+import type { ChangedFile, ChangedLine, ParsedDiff } from "./diff";
+import type { DecidedThing, DecisionSet, GuardDecision } from "./decisions";
+import { commentStart, fileKind, readLine, type FileKind, type LineKind } from "./lines";
+import { findName, tokensOf } from "./names";
+import type { Finding, FindingKind, Severity } from "./schema";
+
+type Via = Finding["matched"]["via"];
+
+const SEVERITY_OF: Record<Via, Severity> = { dependency: "high", import: "high", infra: "high", code: "med", config: "med", string: "low", comment: "low", doc: "low", path: "low" };
+const SEVERITY_RANK: Record<Severity, number> = { high: 0, med: 1, low: 2 };
+const KIND_RANK: Record<FindingKind, number> = { "breaks-rule": 0, "introduces-rejected-option": 1, "removes-chosen-option": 2, "touches-decided-area": 3 };
+
+const WHAT: Record<Via, string> = {
+  dependency: "adds the dependency",
+  import: "imports",
+  infra: "runs",
+  code: "uses",
+  config: "configures",
+  string: "mentions in a string",
+  comment: "mentions in a comment",
+  doc: "mentions in documentation",
+  path: "changes",
+};
+
+export interface MatchOutcome {
+  findings: Finding[];
+  skipped: { file: string; reason: string }[];
+  checkedFiles: number;
+}
+
+
+interface Reading {
+  via: Via;
+  /** Tokens of the part that names things (the code before a comment, the dependency, the module). */
+  tokens: string[];
+  /** Tokens of a code line's string literals (a name inside quotes is a mention, not a use). */
+  stringTokens: string[];
+  /** Tokens of a trailing comment (matched as a comment). */
+  commentTokens: string[];
+  name?: string;
+}
+
+/** A code line split into what is outside string literals and what is inside them (one pass, no backtracking). */
+function splitStrings(text: string): { code: string; strings: string } {
+  let code = "";
+  let strings = "";
+  let quote = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === "\\") {
+        strings += text.slice(i, i + 2);
+        i++;
+      } else if (c === quote) {
+        quote = "";
+        strings += " ";
+      } else strings += c;
+    } else if (c === '"' || c === "'" || c === "`") {
+      quote = c;
+      code += " ";
+    } else code += c;
+  }
+  return { code, strings };
+}
+
+function readingOf(path: string, kind: FileKind, line: ChangedLine): Reading {
+  const r = readLine(path, kind, line.text);
+  const via: Via = r.kind as LineKind;
+  if (r.kind === "code" || r.kind === "config") {
+    const c = commentStart(path, line.text);
+    const body = c > 0 ? line.text.slice(0, c) : line.text;
+    const parts = r.kind === "code" ? splitStrings(body) : { code: body, strings: "" };
+    return { via, tokens: tokensOf(parts.code), stringTokens: tokensOf(parts.strings), commentTokens: c > 0 ? tokensOf(line.text.slice(c)) : [] };
+  }
+  return { via, tokens: tokensOf(r.name ?? line.text), stringTokens: [], commentTokens: [], ...(r.name ? { name: r.name } : {}) };
+}
+
+/** The text as the change wrote it ("innerHTML"), where the match is one run of it; else the match as found. */
+function asWritten(line: string, hit: string): string {
+  if (/[\s-]/.test(hit)) return hit;
+  const i = line.toLowerCase().indexOf(hit);
+  return i >= 0 ? line.slice(i, i + hit.length) : hit;
+}
+
+function messageFor(kind: FindingKind, via: Via, matchedText: string, d: GuardDecision, thing: DecidedThing, dropping = false): string {
+  const cite = `${d.citation.path}${d.source === "rule" ? ` line ${thing.range.start}` : ""}`;
+  const what = via === "path" ? `changes a file in an area ${cite} decides` : `${dropping ? "removes" : WHAT[via]} ${JSON.stringify(matchedText)}`;
+  const why = thing.reason ? ` (${thing.reason.replace(/[.\s]+$/, "")})` : "";
+  if (kind === "breaks-rule") {
+    return dropping
+      ? `${what}, but the rule in ${cite} says to always use ${thing.name}.`
+      : `${what}, but the rule in ${cite} says not to use ${thing.name}${why}.`;
+  }
+  if (kind === "introduces-rejected-option") {
+    const chose = d.chosen ? ` and chose ${JSON.stringify(d.chosen)}` : "";
+    const subject = d.source === "receipt" ? `the deliberation "${d.citation.title}" (${d.citation.status})` : `"${d.citation.title}" (${cite}, ${d.citation.status})`;
+    return `${what}, but ${subject} turned down ${JSON.stringify(thing.name)}${chose}${why}.`;
+  }
+  if (kind === "removes-chosen-option") {
+    const subject = d.source === "receipt" ? `the deliberation "${d.citation.title}" (${d.citation.status})` : `"${d.citation.title}" (${cite}, ${d.citation.status})`;
+    return `${what}, which ${subject} chose.`;
+  }
+  return `${what}: "${d.citation.title}" (${d.citation.status}) is the decision there; deliberate before changing it.`;
+}
+
+function citationFor(d: GuardDecision, thing: DecidedThing | undefined): Finding["decision"] {
+  if (!thing || d.source === "rule") return d.citation;
+  return { ...d.citation, line_range: thing.range };
+}
+
+/** Whether a path lies in an area a record names (the file itself, or a folder it names). */
+function inArea(path: string, area: string[]): boolean {
+  return area.some((a) => path === a || path.startsWith(a.endsWith("/") ? a : `${a}/`));
+}
+
+/** Why a changed file is not matched, or undefined when it is. */
+function skipReason(file: ChangedFile, kind: FileKind, set: DecisionSet): string | undefined {
+  if (set.recordPaths.has(file.path) || (file.old_path && set.recordPaths.has(file.old_path)) || /(^|\/)\.deliberations\//.test(file.path)) {
+    return "a decision itself (record, instructions or receipt): mentions inside it are not findings";
+  }
+  if (file.binary) return "binary file: no lines to read";
+  if (kind === "lock") return "lock file: its manifest is checked instead";
+  if (file.status === "renamed" && !file.added.length && !file.removed.length) return `renamed from ${file.old_path ?? "?"} without a content change`;
+  if (file.status === "deleted" && kind !== "manifest") return "deleted file: it adds nothing (a deleted manifest is still read for dropped dependencies)";
+  if (!file.added.length && !file.removed.length) return "no changed lines (a mode change or an empty file)";
+  return undefined;
+}
+
+/** What the whole change adds and removes: a line or name on both sides moved, or changed only its version. */
+interface ChangeIndex {
+  addedNames: Set<string>;
+  removedNames: Set<string>;
+  addedTexts: Set<string>;
+  removedTexts: Set<string>;
+}
+
+function indexChange(work: { file: ChangedFile; kind: FileKind }[]): ChangeIndex {
+  const ix: ChangeIndex = { addedNames: new Set(), removedNames: new Set(), addedTexts: new Set(), removedTexts: new Set() };
+  for (const { file, kind } of work) {
+    for (const [lines, texts, names] of [[file.added, ix.addedTexts, ix.addedNames], [file.removed, ix.removedTexts, ix.removedNames]] as const) {
+      for (const l of lines) {
+        texts.add(l.text.trim());
+        const r = readLine(file.path, kind, l.text);
+        if (r.name && (r.kind === "dependency" || r.kind === "import")) names.add(r.name.toLowerCase());
+      }
+    }
+  }
+  return ix;
+}
+
+class FindingList {
+  findings: Finding[] = [];
+  private seen = new Set<string>();
+  push(f: Finding): void {
+    const key = `${f.kind}\0${f.file}\0${f.line}\0${f.decision.path}\0${f.decision.line_range.start}\0${f.matched.text}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.findings.push(f);
+  }
+}
+
+/** Added lines that bring in what a decision turned down or a rule forbids. */
+function matchAdded(file: ChangedFile, kind: FileKind, set: DecisionSet, ix: ChangeIndex, out: FindingList, hit: Set<GuardDecision>): void {
+  // Folders and the file's name without its extension (a .raml file may still bring in RAML).
+  const pathTokens = new Set(tokensOf(file.path.replace(/\.[^./]*$/, "")));
+  for (const line of file.added) {
+    // A line moved as it was (removed in one place, added in another) introduces nothing.
+    if (line.text.trim() && ix.removedTexts.has(line.text.trim())) continue;
+    // A package or namespace declaration names the project's own code.
+    if (/^\s*(?:package|namespace)\s+[\w.:]+\s*[;{]?\s*$/.test(line.text.slice(0, 300))) continue;
+    const reading = readingOf(file.path, kind, line);
+    // A dependency whose version changed, or an import kept, was there before.
+    if (reading.name && (reading.via === "dependency" || reading.via === "import") && ix.removedNames.has(reading.name.toLowerCase())) continue;
+    for (const d of set.decisions) {
+      if (d.scope && !inArea(file.path, d.scope)) continue;
+      for (const thing of d.forbidden) {
+        if (thing.importsOnly && reading.via !== "import" && reading.via !== "dependency") continue;
+        let via = reading.via;
+        let found = findName(reading.tokens, thing.keys);
+        if (!found && reading.stringTokens.length) {
+          found = findName(reading.stringTokens, thing.keys);
+          via = "string";
+        }
+        if (!found && reading.commentTokens.length) {
+          found = findName(reading.commentTokens, thing.keys);
+          via = "comment";
+        }
+        if (!found) continue;
+        // The file's own path names it ("org/apache/james/…", "mailbox/cassandra/…"): the project's own code, not a newcomer.
+        if (pathTokens.has(found.toLowerCase())) continue;
+        if (thing.textOnly && via !== "doc" && via !== "comment" && via !== "string") continue;
+        hit.add(d);
+        const kindOf: FindingKind = d.source === "rule" ? "breaks-rule" : "introduces-rejected-option";
+        const written = reading.name ?? asWritten(line.text, found);
+        out.push({
+          kind: kindOf,
+          severity: SEVERITY_OF[via],
+          decision: citationFor(d, thing),
+          file: file.path,
+          line: Math.max(1, line.line),
+          message: messageFor(kindOf, via, written, d, thing),
+          matched: { text: written, subject: thing.name, via },
+        });
+      }
+    }
+  }
+}
+
+/** Removed dependencies and imports of what a decision chose or a rule requires (removed prose or code is too weak a signal). */
+function matchRemoved(file: ChangedFile, kind: FileKind, set: DecisionSet, ix: ChangeIndex, out: FindingList, hit: Set<GuardDecision>): void {
+  for (const line of file.removed) {
+    if (ix.addedTexts.has(line.text.trim())) continue;
+    const reading = readingOf(file.path, kind, line);
+    if (reading.via !== "dependency" && reading.via !== "import") continue;
+    if (reading.name && ix.addedNames.has(reading.name.toLowerCase())) continue;
+    for (const d of set.decisions) {
+      if (d.scope && !inArea(file.path, d.scope)) continue;
+      for (const thing of d.required) {
+        const found = findName(reading.tokens, thing.keys);
+        if (!found) continue;
+        hit.add(d);
+        const kindOf: FindingKind = d.source === "rule" ? "breaks-rule" : "removes-chosen-option";
+        out.push({
+          kind: kindOf,
+          severity: reading.via === "dependency" ? "high" : "med",
+          decision: citationFor(d, thing),
+          file: file.path,
+          line: Math.max(1, line.at ?? line.line),
+          message: messageFor(kindOf, reading.via, reading.name ?? found, d, thing, true),
+          matched: { text: reading.name ?? found, subject: thing.name, via: reading.via },
+        });
+      }
+    }
+  }
+}
+
+/** A file in an area a record decides, with no conflict found against that record: a hint to deliberate. */
+function matchArea(file: ChangedFile, set: DecisionSet, out: FindingList, hit: Set<GuardDecision>): void {
+  for (const d of set.decisions) {
+    if (d.source !== "record" || hit.has(d) || !inArea(file.path, d.area)) continue;
+    const first = file.added[0]?.line ?? file.removed[0]?.at ?? 1;
+    const thing = d.required[0] ?? d.forbidden[0] ?? { name: d.citation.title, keys: { display: "", tokens: [] }, range: d.citation.line_range };
+    out.push({
+      kind: "touches-decided-area",
+      severity: "low",
+      decision: d.citation,
+      file: file.path,
+      line: Math.max(1, first),
+      message: messageFor("touches-decided-area", "path", file.path, d, thing),
+      matched: { text: file.path, subject: d.citation.title, via: "path" },
+    });
+  }
+}
+
+const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export function matchChange(diff: ParsedDiff, set: DecisionSet): MatchOutcome {
+  const skipped: { file: string; reason: string }[] = [];
+  const work: { file: ChangedFile; kind: FileKind }[] = [];
+  for (const file of [...diff.files].sort((a, b) => byPath(a.path, b.path))) {
+    const kind = fileKind(file.path);
+    const reason = skipReason(file, kind, set);
+    if (reason) skipped.push({ file: file.path, reason });
+    else work.push({ file, kind });
+  }
+  const ix = indexChange(work);
+  const out = new FindingList();
+  for (const { file, kind } of work) {
+    const hit = new Set<GuardDecision>();
+    matchAdded(file, kind, set, ix, out, hit);
+    matchRemoved(file, kind, set, ix, out, hit);
+    matchArea(file, set, out, hit);
+  }
+  const findings = out.findings.sort(
+    (a, b) =>
+      SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
+      byPath(a.file, b.file) ||
+      a.line - b.line ||
+      KIND_RANK[a.kind] - KIND_RANK[b.kind] ||
+      byPath(a.decision.path, b.decision.path) ||
+      a.decision.line_range.start - b.decision.line_range.start,
+  );
+  return { findings, skipped, checkedFiles: work.length };
+}

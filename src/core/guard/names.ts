@@ -1,0 +1,170 @@
+// How a decided thing's name ("Tailwind CSS", "@vscode/webview-ui-toolkit", "innerHTML") is recognised in a change:
+// the words of the name that say which thing it is (not "CSS", "library", "keep"), its words run together
+// ("tailwindcss"), or a package-shaped name as a whole. Matching is by whole tokens of the changed text, so "React"
+// matches `react` and `reactjs` but never `reactive`. Linear: texts are split once, no backtracking patterns.
+
+/** Words that never identify a technology on their own: what option names share ("Plain CSS", "Keep the current API"). */
+const GENERIC = new Set(
+  (
+    "a an the and or of to in on for with by as at is are be it its we our us use used using uses usage option options approach approaches solution solutions " +
+    "alternative alternatives keep keeping current currently existing status quo do nothing none no not new old plain simple custom own inhouse house manual " +
+    "manually single multiple one two three separate shared common central centralized centralised local remote global based driven first third party library " +
+    "libraries lib libs framework frameworks tool tools tooling service services server servers client clients api apis rest http https json yaml yml xml " +
+    "html css js javascript typescript ts code file files folder folders directory directories module modules package packages component components system " +
+    "systems data database databases db store stores storage cache caching queue queues message messages messaging event events stream streams log logs " +
+    "logging test tests testing build builds deploy deployment deployments config configuration configs settings setting via through more less only all " +
+    "any each every some same other another per also layer layers pattern patterns model models state management manager handler handlers style styles " +
+    "styling sheet sheets utility utilities util utils helper helpers native vanilla standard default write writing implement implementation implemented " +
+    "support supported add adding added remove removing removed replace replacing replaced switch switching migrate migrating migration move moving adopt " +
+    "adopting introduce introducing create creating make making go going stay stick continue continuing wrapper wrappers their them they this that these " +
+    "those there here when then than into over under after before without within between against about just still yet can could should would will may " +
+    "might must need needs rather instead way ways kind type types level levels version versions project projects repo repository repositories app apps " +
+    "application applications web site sites page pages ui ux front frontend back backend end full stack fullstack mobile desktop cloud managed self " +
+    "hosted open source opensource proprietary commercial free paid language languages runtime runtimes engine engines platform platforms infrastructure " +
+    "infra container containers image images cluster clusters network job jobs task tasks worker workers script scripts command commands query queries " +
+    "schema schemas table tables index indexes key keys value values object objects class classes function functions method methods interface " +
+    "interfaces sql nosql orm framework based first second better best good bad simple complex small large big fast slow light lightweight heavy " +
+    "existing legacy modern classic generic general specific dedicated embedded external internal hybrid static dynamic async sync synchronous " +
+    "asynchronous direct indirect explicit implicit automatic automated tests unit integration end e2e text string strings number numbers list lists " +
+    "map maps set sets array arrays call calls request requests response responses file format formats protocol protocols document documents doc docs " +
+    "record records decision decisions adr adrs hand written handwritten rolled homegrown home grown bespoke hoc ad scratch roll " +
+    "write wrote built building everything something anything per whole part parts piece pieces step steps was were from time user " +
+    "users see flow guide access connector driver adapter plugin plugins algorithm special com org net www java url urls uri id ids " +
+    "name names"
+  ).split(/\s+/),
+);
+
+/** Suffixes a package adds to its project's name: `tailwind` → `tailwindcss`, `redux` → `reduxjs`, `postgres` → `postgresql`. */
+const NAME_SUFFIXES = new Set(["js", "ts", "css", "db", "sql", "ql", "io", "orm", "cli", "kit", "lib", "py", "rs", "dom", "sdk", "ui", "go", "x", "s"]);
+
+/** A few client packages whose name does not contain the project's (`pg` is PostgreSQL, `ioredis` is Redis). */
+const ALIASES: Record<string, string> = {
+  pg: "postgres",
+  psycopg: "postgres",
+  psycopg2: "postgres",
+  npgsql: "postgres",
+  libpq: "postgres",
+  pgx: "postgres",
+  mongoose: "mongodb",
+  pymongo: "mongodb",
+  ioredis: "redis",
+  jedis: "redis",
+  lettuce: "redis",
+  "mysql2": "mysql",
+  pymysql: "mysql",
+  sqlite3: "sqlite",
+};
+
+export interface NameKeys {
+  /** The name as the decision wrote it (shown in messages). */
+  display: string;
+  /** A package-shaped name matched as a whole ("@vscode/webview-ui-toolkit" → its tokens in a row). */
+  exact?: string[];
+  /** Tokens that each identify the thing ("tailwind"). */
+  tokens: string[];
+  /** All content tokens run together, when the name has two or three ("tailwindcss", "reactquery"). */
+  compact?: string;
+}
+
+/** Lower-case alphanumeric runs of a text (at most `max` characters read). */
+export function tokensOf(text: string, max = 4000): string[] {
+  return text.slice(0, max).toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+}
+
+/** First words of an option that make it a phrase about doing something, not a name ("Offer getters", "Support ASCII"). */
+const LEADING_WORDS = new Set(
+  ("use keep support offer create add implement store return convert replace wrap change handle check mark introduce adopt move switch migrate " +
+    "remove allow make build write run provide rely stay do let only automatically when formulate localize separate test apply enable disable " +
+    "define generate send publish read save load fetch parse split merge drop deprecate extend expose enforce require prefer avoid accept reject " +
+    "manual manually always never no new one each every all both either neither custom plain simple single multiple shared dedicated global local " +
+    "external internal inside alongside within via with without per special general basic full partial complete minimal standard status algorithm " +
+    "option alternative approach solution do nothing continue leave delegate ignore treat wait skip put place rewrite refactor extract inline " +
+    "pass include alter have handling normalize hardcode compare display show export import exporting importing fetching short long").split(" "),
+);
+
+const PACKAGE_SHAPED = /^@?[A-Za-z0-9][\w.-]*(?:\/[\w.-]+)*$/;
+
+/**
+ * The keys of a decided thing's name; undefined when nothing in it identifies a thing ("Do nothing", "Plain CSS").
+ * `exclude`: tokens that belong to the other side of the same decision (the chosen option's words are never keys
+ * of a rejected one).
+ */
+export function keysOf(name: string, exclude: ReadonlySet<string> = new Set()): NameKeys | undefined {
+  // One sentence of the name: "Keep the GitHub flow. See the guide" names the flow, not "See".
+  const display = name.trim().slice(0, 200).split(/[.!?:;]\s/)[0].trim();
+  if (!display) return undefined;
+  // Code spans say exactly what is meant: `@vscode/webview-ui-toolkit`, `innerHTML`.
+  const spans = [...display.matchAll(/`([^`]{1,100})`/g)].map((m) => m[1].trim()).filter(Boolean);
+  const bare = display.replace(/[`*_"“”]/g, "").trim();
+  const words = (spans.length ? spans.join(" ") : bare).split(/\s+/).filter(Boolean);
+  // A package or module path in the name ("@vscode/webview-ui-toolkit", "io.methvin.watcher.DirectoryWatcher") is
+  // matched as a whole: its parts ("java", "vscode") say nothing alone.
+  const packaged = words.find((w) => PACKAGE_SHAPED.test(w) && !w.startsWith(".") && /[@/.]/.test(w.slice(1, -1)) && tokensOf(w).length >= 2 && tokensOf(w).length <= 6);
+  if (packaged) return { display, exact: tokensOf(packaged), tokens: [] };
+  if (words.length === 1 && PACKAGE_SHAPED.test(words[0]) && /-/.test(words[0]) && tokensOf(words[0]).length <= 6) return { display, exact: tokensOf(words[0]), tokens: [] };
+  const tokens = new Set<string>();
+  const keep = (w: string) => {
+    if (w.startsWith(".")) return; // a file extension (".bib") is no thing of its own
+    for (const t of tokensOf(w)) if (t.length >= 3 && !GENERIC.has(t) && !exclude.has(t) && !/^\d+$/.test(t)) tokens.add(t);
+  };
+  if (words.length === 1) keep(words[0]);
+  else {
+    // Only the words that name something: a code span, a word with inner capitals, capitals, digits or package
+    // punctuation ("RTK", "SLF4J", "GitHub", "Node.js"), a capitalised word after the first, and a capitalised first
+    // word that is not the verb or qualifier of a phrase ("Redux with RTK", but not "Offer getters").
+    words.forEach((w, i) => {
+      const named = spans.length > 0 || /[a-z][A-Z]|[A-Z]{2}|\d|[.@/+#]/.test(w.slice(1)) || (i > 0 && /^[A-Z]/.test(w)) || (i === 0 && /^[A-Z]/.test(w) && !LEADING_WORDS.has(w.toLowerCase()));
+      if (named) keep(w);
+    });
+  }
+  if (tokens.size === 0) return undefined;
+  const all = words.flatMap((w) => tokensOf(w)).filter((t) => !["a", "an", "the", "and", "or", "of", "with", "use", "using"].includes(t));
+  const compact = all.length >= 2 && all.length <= 3 ? all.join("") : undefined;
+  return { display, tokens: [...tokens].sort(), ...(compact && !exclude.has(compact) ? { compact } : {}) };
+}
+
+/** Whether a token of the change is the key or the key plus a package suffix (`tailwindcss` for `tailwind`). */
+function tokenMatches(tok: string, key: string): boolean {
+  if (tok === key) return true;
+  if (ALIASES[tok] === key || (ALIASES[tok] && key.startsWith(ALIASES[tok]) && NAME_SUFFIXES.has(key.slice(ALIASES[tok].length)))) return true;
+  if (key.length >= 4 && tok.startsWith(key)) {
+    const rest = tok.slice(key.length);
+    return NAME_SUFFIXES.has(rest) || /^\d{1,2}$/.test(rest);
+  }
+  if (tok.length >= 5 && key.startsWith(tok)) return NAME_SUFFIXES.has(key.slice(tok.length));
+  return false;
+}
+
+/**
+ * Where a text (a dependency name, a module path, a changed line) names the thing: the matched run of the text, or
+ * undefined. `tokens` are the text's tokens (tokensOf), computed once per line by the caller.
+ */
+export function findName(tokens: string[], keys: NameKeys): string | undefined {
+  if (keys.exact) {
+    const n = keys.exact.length;
+    for (let i = 0; i + n <= tokens.length; i++) {
+      let ok = true;
+      for (let j = 0; j < n && ok; j++) ok = tokens[i + j] === keys.exact[j];
+      if (ok) return tokens.slice(i, i + n).join("-");
+    }
+    return undefined;
+  }
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    for (const k of keys.tokens) if (tokenMatches(t, k)) return t;
+    if (keys.compact) {
+      let run = t;
+      for (let j = i + 1; j < Math.min(tokens.length, i + 3) && run.length < keys.compact.length; j++) {
+        run += tokens[j];
+        if (run === keys.compact) return tokens.slice(i, j + 1).join(" ");
+      }
+      if (t === keys.compact) return t;
+    }
+  }
+  return undefined;
+}
+
+/** Every token a set of names uses: what a decision's other side must not claim. */
+export function tokenSet(names: string[]): Set<string> {
+  return new Set(names.flatMap((n) => tokensOf(n)).filter((t) => !GENERIC.has(t)));
+}
