@@ -32,6 +32,8 @@ import {
 } from "./metrics";
 import { baselineFor, type Bm25Baseline } from "./baseline";
 import { scoreDecisionModel, type DecisionModelScore } from "./decisionModel";
+import { parseAdr } from "../src/core/internal/adr";
+import { decisionModelOf } from "../src/core/decisions";
 import { loadSets, SET_NAMES, type CorpusRepo, type QuestionStyle, type SetName, type SetQuestion } from "./sets";
 
 const EVAL_DIR = dirname(fileURLToPath(import.meta.url));
@@ -288,6 +290,8 @@ interface QuestionResult {
   evidence_items: number;
   options: string[];
   recommendation?: { option_id: string; title?: string; confidence?: string };
+  /** Open questions: how many of the deciding record's considered options (at most 4) are among the options. */
+  considered_in_options?: { wanted: number; found: number };
   grounded?: boolean;
   grounded_reason?: string;
   no_answer_flagged?: boolean;
@@ -334,6 +338,19 @@ function firstDifference(a: string, b: string): string {
 
 function oneLine(text: string): string {
   return text.trim().split("\n").filter(Boolean).pop()?.slice(0, 300) ?? "";
+}
+
+/**
+ * How many of the deciding record's considered options (as its decision model reads them, at most 4) an option title
+ * names: a title and an option match when either contains the other, compared as lower-case words.
+ */
+function consideredAmongOptions(path: string, text: string, titles: string[]): { wanted: number; found: number } | undefined {
+  if (!text) return undefined;
+  const considered = decisionModelOf(parseAdr(path, text)).considered.map((o) => o.name).slice(0, 4);
+  if (considered.length < 2) return undefined;
+  const flat = (t: string) => ` ${t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim()} `;
+  const found = considered.filter((o) => titles.some((t) => flat(t).includes(flat(o)) || flat(o).includes(flat(t)))).length;
+  return { wanted: considered.length, found };
 }
 
 async function evaluateQuestion(q: SetQuestion, repoDir: string, env: CliEnv, baseline: Bm25Baseline): Promise<QuestionResult> {
@@ -423,7 +440,9 @@ async function evaluateQuestion(q: SetQuestion, repoDir: string, env: CliEnv, ba
   const titles = options.map((o) => o.title);
   // An option the deciding record itself names (one of its considered options, word for word) is neither a fragment
   // of the question nor off topic, however short or unlike the question's wording it is.
-  const verdict = judgeOptions(q, titles, q.gold.map((p) => readAtCheckout(repoDir, p) ?? ""));
+  const goldTexts = q.gold.map((p) => readAtCheckout(repoDir, p) ?? "");
+  const verdict = judgeOptions(q, titles, goldTexts);
+  const consideredInOptions = q.style === "open" && q.gold.length ? consideredAmongOptions(q.gold[0], goldTexts[0], titles) : undefined;
   const recId = payload.recommendation?.option_id;
   const result: QuestionResult = {
     ...base,
@@ -439,6 +458,7 @@ async function evaluateQuestion(q: SetQuestion, repoDir: string, env: CliEnv, ba
       ? { option_id: recId, title: options.find((o) => o.id === recId)?.title, confidence: payload.recommendation?.confidence }
       : undefined,
     options_right: verdict.ok,
+    ...(consideredInOptions ? { considered_in_options: consideredInOptions } : {}),
     options_detail: { unmatched: verdict.unmatched, fragments: verdict.fragments, off_topic: verdict.off_topic },
     truncated,
     answer_key: answerKey(payload, docs),
@@ -480,6 +500,14 @@ interface Metrics {
   baseline_superseded_above_successor: number;
   open_questions: number;
   open_recall_at_3?: number;
+  /** Open questions whose deciding record weighed 2+ options, and of those how many offer all of them (up to 4). */
+  open_considered_questions: number;
+  open_considered_offered: number;
+  /** Calibration: answers at each confidence, and how many were right (grounded, or no record decides and none was claimed). */
+  high_answers: number;
+  high_right: number;
+  med_answers: number;
+  med_right: number;
   /** Questions a budget cut short (any stage). */
   truncated: number;
   /** Questions run twice, and how many gave the identical answer. */
@@ -487,6 +515,14 @@ interface Metrics {
   determinism_identical: number;
   /** Of those, how many kept the same ranking, options and recommendation. */
   determinism_same_decision: number;
+}
+
+/** A decided answer is right when it is grounded in the gold record; on a question no record decides, never. */
+function calibration(results: QuestionResult[]): Pick<Metrics, "high_answers" | "high_right" | "med_answers" | "med_right"> {
+  const decided = results.filter((r) => r.recommendation && r.recommendation.option_id !== "undecidable-on-current-evidence");
+  const right = (r: QuestionResult) => r.gold.length > 0 && r.grounded === true;
+  const at = (level: string) => decided.filter((r) => r.recommendation?.confidence === level);
+  return { high_answers: at("high").length, high_right: at("high").filter(right).length, med_answers: at("med").length, med_right: at("med").filter(right).length };
 }
 
 function aggregate(results: QuestionResult[]): Metrics {
@@ -521,6 +557,9 @@ function aggregate(results: QuestionResult[]): Metrics {
     baseline_superseded_above_successor: gold.filter((r) => r.baseline_superseded_above).length,
     open_questions: open.length,
     open_recall_at_3: ratio(within(open, 3), open.length),
+    open_considered_questions: open.filter((r) => r.considered_in_options).length,
+    open_considered_offered: open.filter((r) => r.considered_in_options && r.considered_in_options.found === r.considered_in_options.wanted).length,
+    ...calibration(results),
     truncated: results.filter((r) => r.truncated.length > 0).length,
     determinism_checked: results.filter((r) => r.determinism).length,
     determinism_identical: results.filter((r) => r.determinism?.identical).length,
@@ -621,6 +660,27 @@ const TARGETS: Target[] = [
     show: (_v, m) => `${m.no_answer_flagged}/${m.no_answer_questions}`,
   },
   { name: "options right", value: (m) => m.options_right, ok: (v) => v >= 0.9, goal: ">= 0.90", show: pct },
+  {
+    name: "open: record's options offered",
+    value: (m) => (m.open_considered_questions ? m.open_considered_offered / m.open_considered_questions : undefined),
+    ok: (v) => v >= 0.8,
+    goal: ">= 0.80",
+    show: (_v, m) => `${m.open_considered_offered}/${m.open_considered_questions}`,
+  },
+  {
+    name: "high answers right",
+    value: (m) => (m.high_answers ? m.high_right / m.high_answers : undefined),
+    ok: (v) => v >= 0.95,
+    goal: ">= 0.95",
+    show: (v, m) => `${pct(v)} (${m.high_right}/${m.high_answers})`,
+  },
+  {
+    name: "med answers right",
+    value: (m) => (m.med_answers ? m.med_right / m.med_answers : undefined),
+    ok: (v) => v >= 0.75,
+    goal: ">= 0.75",
+    show: (v, m) => `${pct(v)} (${m.med_right}/${m.med_answers})`,
+  },
   {
     name: "same ranking, options, rec.",
     value: (m) => (m.determinism_checked ? m.determinism_same_decision / m.determinism_checked : undefined),

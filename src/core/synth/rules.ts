@@ -650,6 +650,8 @@ interface Decider {
   agreeing: FusedEvidence[];
   /** The most the answer may claim: set when the record was found by its subject, not matched to a named option. */
   cap?: Level;
+  /** Retrieval ranked this record (or the one it supersedes) above every other record. */
+  leads?: boolean;
   /** A decision source's record that chose another option, which the repository's own record overrides. */
   deviatesFrom?: { label: string; chose: string };
 }
@@ -1207,7 +1209,9 @@ function decidedRationale(picked: Scored, decider: Decider, scored: Scored[]): {
     // "high" only when the record is in force (accepted, or no status line) and its own chosen option is the one
     // recommended; a record matched to an option by its words alone is at most "med".
     const inForce = status === "accepted" || status === "unknown";
-    confidence = inForce && decider.followsRecord ? "high" : status === "proposed" ? "low" : "med";
+    // "high" also needs retrieval to agree: a record that only the option matching singled out, below another
+    // record retrieval ranked first, is as often the wrong record as the right one.
+    confidence = inForce && decider.followsRecord && decider.leads ? "high" : status === "proposed" ? "low" : "med";
     sentences.push(`${decider.label} (${decider.statusText ?? status}) decided this question, and it chose what "${picked.title}" describes.`);
     if (decider.supersedes) sentences.push(`It replaces ${recordName(decider.supersedes.meta)}, which is ${recordStatus(decider.supersedes.meta)}; the newer decision counts.`);
     if (status === "proposed") sentences.push("The record is only proposed, so the decision may still change.");
@@ -1312,6 +1316,10 @@ export function synthesizeWithRules(input: Omit<SynthesisInput, "signal">): Synt
   // 3. The deciding artifact. A record whose choice is none of the options adds it, when it is on topic.
   const allowNew = (choice: string, doc: AdrDoc) => newOptionFromRecord(choice, doc, candidates, model, structure.form);
   const found = decide(question, structure, docs, onTopic, candidates, evidence, (e) => scope.inScope(e), allowNew);
+  if (found.decider?.kind === "adr" && docs.length) {
+    const first = docs[0].path;
+    found.decider.leads = found.decider.cite.adr?.path === first || found.decider.supersedes?.path === first;
+  }
   const { kept, chosen } = optionsToScore(candidates, found.decider);
 
   // 5. Supports and dissent, from on-topic evidence only.
