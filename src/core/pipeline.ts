@@ -45,6 +45,8 @@ import {
   type StageStatus,
 } from "./schemas";
 import { createRulesSynthesizer } from "./synth/rules";
+import { measureCodeUsage, type UsageJoin } from "./synth/codeUsage";
+import type { CodeUsageReport } from "./internal/codeUsage";
 import { createRulesPlanner } from "./terms";
 import type {
   ArtifactSet,
@@ -120,6 +122,8 @@ export interface DeliberateRequest {
   corpusCache?: CorpusCacheOptions;
   /** Default true: rank with the weights learned from operator picks in the receipts folder (learning/). */
   learning?: boolean;
+  /** The code-usage count of each option (internal/codeUsage.ts): its time budget, or false to skip it (benchmarks). */
+  codeUsage?: { budgetMs?: number } | false;
   signal?: AbortSignal;
   onProgress?: ProgressListener;
   /** Experts' diagnostic lines (skipped files, malformed front matter, …) for a log channel. */
@@ -420,9 +424,14 @@ interface Decided {
   payload: OptionPicker;
   receiptId: string;
   evidenceFile: ReturnType<typeof evidenceFileOf>;
+  /** The fused evidence, then the code-usage lines the payload cites. */
+  evidence: FusedEvidence[];
 }
 
-/** Synthesizes the options and binds the payload. A model synthesizer that throws falls back to the rules one. */
+/**
+ * Synthesizes the options, counts their use in the code, and binds the payload. A model synthesizer that throws
+ * falls back to the rules one.
+ */
 async function decide(turn: Turn, classification: Classification, gathered: Gathered): Promise<Decided> {
   const { recorder, signal, synthesizer } = turn;
   const stages = recorder.stages;
@@ -434,30 +443,51 @@ async function decide(turn: Turn, classification: Classification, gathered: Gath
     configVersion: turn.version,
     signal,
   };
-  return recorder.run(
+  const synthesis = await recorder.run(
     "synthesis",
-    async (): Promise<Decided> => {
-      let synthesis: SynthesisOutput;
+    async (): Promise<SynthesisOutput> => {
+      let out: SynthesisOutput;
       try {
-        synthesis = await synthesizer.synthesize(input);
+        out = await synthesizer.synthesize(input);
       } catch (err) {
         if (isCancellation(err, signal) || synthesizer.id === "rules") throw err;
-        synthesis = await createRulesSynthesizer().synthesize(input);
-        synthesis.info = { ...synthesis.info, fallback: { kind: "synthesizer-error", detail: `${synthesizer.name} failed: ${oneLine(err)}` } };
+        out = await createRulesSynthesizer().synthesize(input);
+        out.info = { ...out.info, fallback: { kind: "synthesizer-error", detail: `${synthesizer.name} failed: ${oneLine(err)}` } };
       }
       throwIfCancelled(signal);
-      const receiptId = newReceiptId(turn.now());
-      const evidenceFile = evidenceFileOf(gathered.evidence);
-      const bound = bindPayload(synthesis.draft, evidenceFile.ref, receiptId);
-      const payload = await markUnresolved(turn.repo, bound, { offline: turn.config.offline, signal, ...turn.req.external });
-      return { synthesis, payload, receiptId, evidenceFile };
+      return out;
     },
-    (d) => ({
+    (out) => ({
       status: "ok",
-      count: d.payload.options.length,
-      ...(d.synthesis.info.fallback ? { reason: describeFallback(d.synthesis.info.fallback) } : {}),
+      count: out.draft.options.length,
+      ...(out.info.fallback ? { reason: describeFallback(out.info.fallback) } : {}),
     }),
   );
+  const usage = await codeUsageStage(turn, synthesis.draft, gathered.evidence);
+  const evidence = [...gathered.evidence, ...usage.added];
+  const receiptId = newReceiptId(turn.now());
+  const evidenceFile = evidenceFileOf(evidence);
+  const bound = bindPayload(usage.draft, evidenceFile.ref, receiptId);
+  const payload = await markUnresolved(turn.repo, bound, { offline: turn.config.offline, signal, ...turn.req.external });
+  return { synthesis, payload, receiptId, evidenceFile, evidence };
+}
+
+/** The "internal:code" stage: each option's use in the code, joined to the draft's tradeoffs and citations. */
+async function codeUsageStage(turn: Turn, draft: DraftPicker, evidence: FusedEvidence[]): Promise<UsageJoin & { report?: CodeUsageReport }> {
+  if (turn.req.codeUsage === false) return { draft, added: [], citedBy: new Map() };
+  const stage = expertStage("internal", "code");
+  turn.progress({ stage, state: "start" });
+  const started = performance.now();
+  const budget = turn.req.codeUsage?.budgetMs;
+  const joined = await measureCodeUsage(turn.repo, draft, evidence, { signal: turn.signal, excludeDirs: [turn.dirName], ...(budget !== undefined ? { budgetMs: budget } : {}) });
+  const r = joined.report;
+  turn.recorder.record(
+    stage,
+    { status: r.status, count: r.options.reduce((n, u) => n + u.files, 0), ...(r.reason ? { reason: r.reason } : {}), ...(r.truncated ? { truncated: true } : {}) },
+    performance.now() - started,
+  );
+  throwIfCancelled(turn.signal);
+  return joined;
 }
 
 /** Signs the receipt, then writes the evidence and the receipt atomically and remembers the turn. */
@@ -517,7 +547,7 @@ async function seal(turn: Turn, classification: Classification, gathered: Gather
   }
   // The receipt write's own timing goes to the progress listener; it cannot be inside the bytes it signs.
   recorder.announceDone("receipt", turn.writeToDisk ? "ok" : "skipped", performance.now() - started);
-  return { kind: "deliberated", receipt, payload, evidence: gathered.evidence, receiptFile, cached: false };
+  return { kind: "deliberated", receipt, payload, evidence: decided.evidence, receiptFile, cached: false };
 }
 
 /** Adds the refs and validates the full contract; a synthesizer that breaks it is a bug, not a soft failure. */

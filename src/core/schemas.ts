@@ -138,6 +138,8 @@ export const SourceTypeSchema = z.enum([
   "commit",
   "dependency-doc",
   "web",
+  /** A line of code that uses an option (a manifest, an import, an infrastructure file): internal/codeUsage.ts. */
+  "code",
 ]);
 export type SourceType = z.infer<typeof SourceTypeSchema>;
 

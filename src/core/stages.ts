@@ -50,6 +50,7 @@ const EXPERT_TITLES: Record<string, string> = {
   deps: "Dependency docs",
   web: "Documentation pages",
   searxng: "Web search",
+  code: "Code usage",
 };
 
 export function stageTitle(name: string): string {

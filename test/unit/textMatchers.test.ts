@@ -12,6 +12,7 @@ import fc from "fast-check";
 import { mayBeOpenQuestionTodo, plainTodoComment, stripCommentMarkers } from "../../src/core/classify";
 import { extractText } from "../../src/core/external/extract";
 import { makeExcerpt, planTokens } from "../../src/core/external/text";
+import { isImportLine } from "../../src/core/internal/codeUsage";
 import { mentionedPaths } from "../../src/core/internal/discovery";
 import { commitEvidence, selectTerms } from "../../src/core/internal/gitTerms";
 import { parseMarkdown, stripInline } from "../../src/core/internal/markdown";
@@ -77,6 +78,8 @@ const MATCHERS: Record<string, (s: string) => unknown> = {
   "external: makeExcerpt": (s) => makeExcerpt(s.slice(0, 80), s, new Set(["postgresql"])),
   "external: extractText (markdown)": (s) => extractText(s, "text/markdown"),
   "discovery: mentionedPaths": (s) => mentionedPaths(s, "docs/README.md"),
+  "codeUsage: isImportLine": (s) => isImportLine(s),
+  "codeUsage: isImportLine (go)": (s) => isImportLine(s, "cmd/main.go"),
 };
 
 /** The shapes that made patterns backtrack: cue words with no partner, runs of one character, then a different one. */
