@@ -46,6 +46,7 @@ import {
 } from "./schemas";
 import { createRulesSynthesizer } from "./synth/rules";
 import { measureCodeUsage, type UsageJoin } from "./synth/codeUsage";
+import { reviewDraft } from "./critic";
 import type { CodeUsageReport } from "./internal/codeUsage";
 import { createRulesPlanner } from "./terms";
 import type {
@@ -465,9 +466,18 @@ async function decide(turn: Turn, classification: Classification, gathered: Gath
   );
   const usage = await codeUsageStage(turn, synthesis.draft, gathered.evidence);
   const evidence = [...gathered.evidence, ...usage.added];
+  const texts = new Map(gathered.artifacts.files.map((f) => [f.path, f.text] as const));
+  const reviewed = await recorder.run(
+    "critic",
+    () => reviewDraft({ question: turn.question, draft: usage.draft, evidence, ...(usage.report ? { usage: { report: usage.report, citedBy: usage.citedBy } } : {}), recordText: (p) => texts.get(p) }),
+    ({ raised }) => {
+      const blocking = raised.filter((o) => o.severity === "blocking").length;
+      return { status: "ok", count: raised.length, ...(raised.length ? { reason: `${blocking} blocking, ${raised.length - blocking} concern${raised.length - blocking === 1 ? "" : "s"}` } : {}) };
+    },
+  );
   const receiptId = newReceiptId(turn.now());
   const evidenceFile = evidenceFileOf(evidence);
-  const bound = bindPayload(usage.draft, evidenceFile.ref, receiptId);
+  const bound = bindPayload(reviewed.draft, evidenceFile.ref, receiptId);
   const payload = await markUnresolved(turn.repo, bound, { offline: turn.config.offline, signal, ...turn.req.external });
   return { synthesis, payload, receiptId, evidenceFile, evidence };
 }

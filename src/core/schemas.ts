@@ -81,6 +81,17 @@ export const ModelDissentSchema = z.object({
 });
 export type ModelDissent = z.infer<typeof ModelDissentSchema>;
 
+/**
+ * The Critic's case against the recommendation (src/core/critic/): "blocking" lowered the confidence or made the
+ * answer undecidable; a "concern" is for the reader to weigh. Citations are evidence ids among the payload's.
+ */
+export const ObjectionSchema = z.object({
+  severity: z.enum(["blocking", "concern"]),
+  text: z.string().min(1).max(2000),
+  citations: z.array(z.string()).max(20),
+});
+export type Objection = z.infer<typeof ObjectionSchema>;
+
 const OptionPickerBase = z.object({
   question: z.string().min(1),
   class: z.literal("open-question"),
@@ -90,6 +101,8 @@ const OptionPickerBase = z.object({
   coverage: CoverageSchema,
   /** Set when a model recommends against the record that decided the question (see ModelDissentSchema). */
   model_dissent: ModelDissentSchema.optional(),
+  /** The Critic's objections (absent on receipts written before the Critic existed). */
+  objections: z.array(ObjectionSchema).max(20).optional(),
   evidence_ref: z.string().min(1),
   receipt_ref: z.string().min(1),
 });
@@ -111,6 +124,11 @@ function checkPicker(p: z.infer<typeof OptionPickerBase>, ctx: z.RefinementCtx):
           ctx.addIssue({ code: "custom", message: `option ${o.id} ${field} names unknown citation ${id}`, path: ["options", i, field] });
         }
       }
+    }
+  });
+  (p.objections ?? []).forEach((o, i) => {
+    for (const id of o.citations) {
+      if (!citationIds.has(id)) ctx.addIssue({ code: "custom", message: `objection ${i} names unknown citation ${id}`, path: ["objections", i, "citations"] });
     }
   });
   const rec = p.recommendation.option_id;
