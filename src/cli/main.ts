@@ -29,6 +29,7 @@ import {
   type ReceiptVerification,
 } from "../core/receipts/store";
 import { ALLOWED_SIGNERS_FILE, SIGNER_NAME, addAllowedSigner, classifySigner, readAllowedSigners, signerLine } from "../core/receipts/trust";
+import { objectionLines } from "./objections";
 import { terminalSafe, terminalSafeJson, terminalSafeLine } from "../core/sanitize";
 import { citationLocation, modelDissentLine, rationaleBeforeNote, recommendationHeadline, synthesisLabel, synthesisSummary } from "../core/render";
 import { UNDECIDABLE } from "../core/constants";
@@ -310,6 +311,7 @@ export function renderPicker(p: OptionPicker, receipt: Receipt, file: string | u
     lines.push(`   supports: ${o.supports.map((id) => `[${num(id)}]`).join(" ") || "—"}   dissent: ${o.dissent.map((id) => `[${num(id)}]`).join(" ") || "—"}`);
     for (const t of o.tradeoffs) lines.push(`     ${t}`);
   }
+  lines.push(...objectionLines(p, num, (t, indent) => wrap(t, 96, indent)));
   lines.push("", "Citations:");
   p.citations.forEach((c, i) => {
     const when = c.fetched_at ? ` fetched ${c.fetched_at}` : "";
