@@ -192,7 +192,7 @@ describe("critic: each rules check", () => {
     assert.deepEqual(raised.map((o) => [o.check, o.severity]), [["single-source", "concern"]]);
   });
 
-  test("a model recommendation against the in-force record is blocking and lowers the confidence", () => {
+  test("a model recommendation against the in-force record is blocking; its confidence stays capped at med", () => {
     const ev = [RECORD_ITEM, SECOND];
     const draft: DraftPicker = {
       ...draftFor(ev, [RECORD_ITEM.id, SECOND.id], "high"),
@@ -204,9 +204,12 @@ describe("critic: each rules check", () => {
     assert.equal(raised[0].check, "against-record");
     assert.equal(raised[0].severity, "blocking");
     assert.deepEqual(raised[0].citations, [RECORD_ITEM.id]);
-    const applied = applyObjections(draft, raised, ev);
+    // The dissent check already capped the confidence at med (model/dissent.ts): that is the step, not another.
+    assert.equal(raised[0].effect, "applied");
+    const applied = applyObjections({ ...draft, recommendation: { ...draft.recommendation, confidence: "med" } }, raised, ev);
     assert.equal(applied.recommendation.confidence, "med");
     assert.equal(applied.recommendation.option_id, "opt-moment");
+    assert.equal(applied.objections?.[0].severity, "blocking");
   });
 
   test("a record written about an older major version than the manifest's is a concern", () => {

@@ -23,8 +23,11 @@ export type CriticCheck =
 /** An objection with the check that raised it and what it does to the recommendation. */
 export interface RaisedObjection extends Objection {
   check: CriticCheck;
-  /** Blocking only: "undecidable" when the deciding record no longer decides; otherwise confidence drops a step. */
-  effect?: "lower" | "undecidable";
+  /**
+   * Blocking only: "undecidable" when the deciding record no longer decides; "lower" drops the confidence a step;
+   * "applied" when that step was already taken where the problem was found (a model's dissent is capped at med).
+   */
+  effect?: "lower" | "undecidable" | "applied";
 }
 
 export interface CriticInput {
@@ -241,7 +244,7 @@ function againstRecord(input: CriticInput, byId: Map<string, FusedEvidence>): Ra
   return {
     check: "against-record",
     severity: "blocking",
-    effect: "lower",
+    effect: "applied",
     text: `The recommendation goes against ${d.deciding_record.title}${status}, which chose "${d.record_chose}"; text in the repository or the model may have steered it.`,
     citations: cite && byId.has(cite.id) ? [cite.id] : [],
   };
@@ -289,7 +292,7 @@ function lower(level: Level): Level {
 /**
  * The draft with its objections, the evidence they cite among its citations, and the recommendation adjusted: a
  * blocking objection whose record no longer decides turns it undecidable with the objection as the reason; any
- * other blocking objection lowers the confidence a step and says why.
+ * other blocking objection lowers the confidence a step and says why (unless that step was already taken).
  */
 export function applyObjections(draft: DraftPicker, raised: RaisedObjection[], evidence: FusedEvidence[]): DraftPicker {
   const objections: Objection[] = raised.map((o) => ({ severity: o.severity, text: o.text, citations: o.citations }));
@@ -303,7 +306,7 @@ export function applyObjections(draft: DraftPicker, raised: RaisedObjection[], e
       citations.push(toCitation(e));
     }
   }
-  const blocking = raised.filter((o) => o.severity === "blocking");
+  const blocking = raised.filter((o) => o.severity === "blocking" && o.effect !== "applied");
   let recommendation = draft.recommendation;
   const undecide = blocking.find((o) => o.effect === "undecidable");
   if (undecide && recommendation.option_id !== UNDECIDABLE) {
