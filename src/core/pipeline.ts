@@ -46,7 +46,8 @@ import {
 } from "./schemas";
 import { createRulesSynthesizer } from "./synth/rules";
 import { measureCodeUsage, type UsageJoin } from "./synth/codeUsage";
-import { reviewDraft } from "./critic";
+import { applyObjections, critique, type RaisedObjection } from "./critic";
+import type { ModelCritic, ModelCriticResult } from "./critic/model";
 import type { CodeUsageReport } from "./internal/codeUsage";
 import { createRulesPlanner } from "./terms";
 import type {
@@ -58,6 +59,7 @@ import type {
   ProgressListener,
   QueryPlanner,
   QueryPlanResult,
+  SynthesisInput,
   SynthesisOutput,
   Synthesizer,
 } from "./types";
@@ -123,6 +125,8 @@ export interface DeliberateRequest {
   corpusCache?: CorpusCacheOptions;
   /** Default true: rank with the weights learned from operator picks in the receipts folder (learning/). */
   learning?: boolean;
+  /** The model Critic (critic/model.ts, from createModelStack({ critic: true })); the rules Critic always runs. */
+  modelCritic?: ModelCritic;
   /** The code-usage count of each option (internal/codeUsage.ts): its time budget, or false to skip it (benchmarks). */
   codeUsage?: { budgetMs?: number } | false;
   signal?: AbortSignal;
@@ -321,6 +325,7 @@ function resolveTurn(req: DeliberateRequest, repo: string, question: string, sig
     planner: planner.name,
     external,
     force: String(!!req.force),
+    ...(req.modelCritic ? { critic: req.modelCritic.name } : {}),
   });
   const writeToDisk = req.writeReceipt !== false;
   return {
@@ -464,22 +469,70 @@ async function decide(turn: Turn, classification: Classification, gathered: Gath
       ...(out.info.fallback ? { reason: describeFallback(out.info.fallback) } : {}),
     }),
   );
-  const usage = await codeUsageStage(turn, synthesis.draft, gathered.evidence);
-  const evidence = [...gathered.evidence, ...usage.added];
-  const texts = new Map(gathered.artifacts.files.map((f) => [f.path, f.text] as const));
-  const reviewed = await recorder.run(
-    "critic",
-    () => reviewDraft({ question: turn.question, draft: usage.draft, evidence, ...(usage.report ? { usage: { report: usage.report, citedBy: usage.citedBy } } : {}), recordText: (p) => texts.get(p) }),
-    ({ raised }) => {
-      const blocking = raised.filter((o) => o.severity === "blocking").length;
-      return { status: "ok", count: raised.length, ...(raised.length ? { reason: `${blocking} blocking, ${raised.length - blocking} concern${raised.length - blocking === 1 ? "" : "s"}` } : {}) };
-    },
-  );
+  const reviewed = await criticStage(turn, input, synthesis, gathered);
+  const evidence = reviewed.evidence;
   const receiptId = newReceiptId(turn.now());
   const evidenceFile = evidenceFileOf(evidence);
   const bound = bindPayload(reviewed.draft, evidenceFile.ref, receiptId);
   const payload = await markUnresolved(turn.repo, bound, { offline: turn.config.offline, signal, ...turn.req.external });
-  return { synthesis, payload, receiptId, evidenceFile, evidence };
+  return { synthesis: reviewed.synthesis, payload, receiptId, evidenceFile, evidence };
+}
+
+/** At most this many model calls per deliberation (plan, synthesis, critic, revision all count). */
+const MAX_MODEL_CALLS = 3;
+
+/**
+ * Code usage, then the "critic" stage: the rules Critic always, the model Critic when the host gave one, and — with
+ * the model Critic on, on a blocking objection, with a synthesizer that can revise and a model call left — one
+ * revision round whose draft is counted and criticised again (the model's first-draft objections stay, as concerns).
+ */
+async function criticStage(turn: Turn, input: SynthesisInput, first: SynthesisOutput, gathered: Gathered): Promise<{ draft: DraftPicker; evidence: FusedEvidence[]; synthesis: SynthesisOutput }> {
+  const { recorder, signal } = turn;
+  const texts = new Map(gathered.artifacts.files.map((f) => [f.path, f.text] as const));
+  let synthesis = first;
+  let usage = await codeUsageStage(turn, first.draft, gathered.evidence);
+  let evidence = [...gathered.evidence, ...usage.added];
+  const rulesCritique = () => critique({ question: turn.question, draft: usage.draft, evidence, ...(usage.report ? { usage: { report: usage.report, citedBy: usage.citedBy } } : {}), recordText: (p) => texts.get(p) });
+  const callsMade = () => (gathered.planned.calls?.length ?? 0) + (synthesis.info.calls?.length ?? 0);
+  const outcome = await recorder.run(
+    "critic",
+    async () => {
+      let raised: RaisedObjection[] = rulesCritique();
+      let model: ModelCriticResult | undefined;
+      if (turn.req.modelCritic && callsMade() < MAX_MODEL_CALLS) {
+        model = await turn.req.modelCritic.review({ question: turn.question, draft: usage.draft, evidence, signal });
+        if (model.call) synthesis = { ...synthesis, info: { ...synthesis.info, calls: [...(synthesis.info.calls ?? []), model.call] } };
+        raised = [...raised, ...model.objections];
+      }
+      const blocking = raised.filter((o) => o.severity === "blocking");
+      // The revision round belongs to the model Critic: with it off, a model deliberation makes its usual calls.
+      if (model && blocking.length && turn.synthesizer.revise && synthesis.info.mode === "model" && callsMade() < MAX_MODEL_CALLS) {
+        const revised: SynthesisOutput = await turn.synthesizer.revise(input, blocking.map((o) => ({ severity: o.severity, text: o.text, citations: o.citations }))).catch((err: unknown) => {
+          if (isCancellation(err, signal)) throw err;
+          // A revision that throws leaves the first draft standing.
+          return { draft: synthesis.draft, info: { mode: "rules", fallback: { kind: "synthesizer-error", detail: `revision failed: ${oneLine(err)}` } } };
+        });
+        const calls = [...(synthesis.info.calls ?? []), ...(revised.info.calls ?? [])];
+        if (revised.info.mode === "model" && !revised.info.fallback) {
+          synthesis = { draft: revised.draft, info: { ...revised.info, calls } };
+          usage = await codeUsageStage(turn, revised.draft, gathered.evidence);
+          evidence = [...gathered.evidence, ...usage.added];
+          const earlier = (model?.objections ?? []).map((o) => ({ ...o, severity: "concern" as const, effect: undefined, text: `${o.text} (raised on the first draft)` }));
+          raised = [...rulesCritique(), ...earlier];
+        } else {
+          synthesis = { ...synthesis, info: { ...synthesis.info, calls } };
+        }
+      }
+      return { raised, model };
+    },
+    ({ raised, model }) => {
+      const blocking = raised.filter((o) => o.severity === "blocking").length;
+      const counts = raised.length ? `${blocking} blocking, ${raised.length - blocking} concern${raised.length - blocking === 1 ? "" : "s"}` : "";
+      const reason = [counts, model?.fallback ? `model critic not used: ${describeFallback(model.fallback)}` : ""].filter(Boolean).join("; ");
+      return { status: "ok", count: raised.length, ...(reason ? { reason } : {}), ...(model?.fallback ? { fallback: model.fallback } : {}) };
+    },
+  );
+  return { draft: applyObjections(usage.draft, outcome.raised, evidence), evidence, synthesis };
 }
 
 /** The "internal:code" stage: each option's use in the code, joined to the draft's tradeoffs and citations. */

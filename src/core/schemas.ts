@@ -310,7 +310,8 @@ export const EvidenceFileSchema = z.object({
 export type EvidenceFile = z.infer<typeof EvidenceFileSchema>;
 
 export const ModelCallSchema = z.object({
-  purpose: z.enum(["plan", "synthesis"]),
+  /** "critic": the model Critic's call; "revision": the synthesis redone once with the Critic's objections. */
+  purpose: z.enum(["plan", "synthesis", "critic", "revision"]),
   ms: z.number().min(0),
   prompt_tokens: z.number().int().min(0).optional(),
   completion_tokens: z.number().int().min(0).optional(),

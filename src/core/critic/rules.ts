@@ -18,7 +18,9 @@ export type CriticCheck =
   | "unweighed-constraint"
   | "single-source"
   | "against-record"
-  | "stale-version";
+  | "stale-version"
+  /** Raised by the model Critic (critic/model.ts). */
+  | "model";
 
 /** An objection with the check that raised it and what it does to the recommendation. */
 export interface RaisedObjection extends Objection {
