@@ -126,7 +126,7 @@ export interface DeliberateRequest {
   /** Default true: rank with the weights learned from operator picks in the receipts folder (learning/). */
   learning?: boolean;
   /** The model Critic (critic/model.ts, from createModelStack({ critic: true })); the rules Critic always runs. */
-  modelCritic?: ModelCritic;
+  critic?: ModelCritic;
   /** The code-usage count of each option (internal/codeUsage.ts): its time budget, or false to skip it (benchmarks). */
   codeUsage?: { budgetMs?: number } | false;
   signal?: AbortSignal;
@@ -325,7 +325,7 @@ function resolveTurn(req: DeliberateRequest, repo: string, question: string, sig
     planner: planner.name,
     external,
     force: String(!!req.force),
-    ...(req.modelCritic ? { critic: req.modelCritic.name } : {}),
+    ...(req.critic ? { critic: req.critic.name } : {}),
   });
   const writeToDisk = req.writeReceipt !== false;
   return {
@@ -499,8 +499,8 @@ async function criticStage(turn: Turn, input: SynthesisInput, first: SynthesisOu
     async () => {
       let raised: RaisedObjection[] = rulesCritique();
       let model: ModelCriticResult | undefined;
-      if (turn.req.modelCritic && callsMade() < MAX_MODEL_CALLS) {
-        model = await turn.req.modelCritic.review({ question: turn.question, draft: usage.draft, evidence, signal });
+      if (turn.req.critic && callsMade() < MAX_MODEL_CALLS) {
+        model = await turn.req.critic.review({ question: turn.question, draft: usage.draft, evidence, signal });
         if (model.call) synthesis = { ...synthesis, info: { ...synthesis.info, calls: [...(synthesis.info.calls ?? []), model.call] } };
         raised = [...raised, ...model.objections];
       }

@@ -61,6 +61,17 @@ describe("objections in the CLI and over MCP", () => {
     assert.ok(p.objections![0].citations.length >= 2);
   });
 
+  test("--critic shows the critic call in the dry-run egress preview, and says when there is no model", () => {
+    const dry = runCli([QUESTION, "--repo", repo, "--provider", "openai", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--critic", "--dry-run"], AS_USER);
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match(dry.stdout, /^Call 3, critic \(the model Critic is on\)/m);
+    const plain = runCli([QUESTION, "--repo", repo, "--provider", "openai", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--dry-run"], AS_USER);
+    assert.doesNotMatch(plain.stdout, /critic/i);
+    const none = runCli([QUESTION, "--repo", repo, "--critic", "--no-receipt"], AS_USER);
+    assert.equal(none.code, 0, none.stderr);
+    assert.match(none.stderr, /--critic needs a model \(--provider openai\); only the rules Critic runs/);
+  });
+
   test("the MCP deliberate tool returns them in structuredContent and its Markdown", async () => {
     const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", "--repo", repo], env: USER.env as Record<string, string>, stderr: "pipe" });
     const client = new Client({ name: "critic-test", version: "1.0.0" });

@@ -4,7 +4,7 @@
 // answer, an unknown id or an empty list is a fallback {kind, detail} on the critic stage, never a crash.
 import { describe, it, after } from "node:test";
 import assert from "node:assert/strict";
-import { createModelStack, createOpenAIChatModel } from "../../src/core/model";
+import { createModelStack, createOpenAIChatModel, describeEgress } from "../../src/core/model";
 import { deliberate, type DeliberateOutcome } from "../../src/core/pipeline";
 import { generateSigningKey, verifyReceiptSignature } from "../../src/core/receipts/signing";
 import { ReceiptSchema } from "../../src/core/schemas";
@@ -74,7 +74,7 @@ describe("model critic (fake OpenAI server)", () => {
     const server = await startFakeOpenAI(script);
     servers.push(server);
     const stack = createModelStack(createOpenAIChatModel({ baseURL: server.baseURL, model: "fake-critic-7b", apiKey: "sk-test-critic", maxRetries: 0 }), { plan: opts.plan, critic: opts.critic });
-    const out: DeliberateOutcome = await deliberate({ repo, question: QUESTION, signingKey, useCache: false, writeReceipt: false, ...stack, ...(stack.critic ? { modelCritic: stack.critic } : {}) });
+    const out: DeliberateOutcome = await deliberate({ repo, question: QUESTION, signingKey, useCache: false, writeReceipt: false, ...stack });
     assert.equal(out.kind, "deliberated");
     if (out.kind !== "deliberated") throw new Error("abstained");
     return { out, server, purposes: server.requests.map(purpose) };
@@ -135,4 +135,22 @@ describe("model critic (fake OpenAI server)", () => {
       assert.equal(out.payload.recommendation.option_id, "opt-date-fns");
     });
   }
+});
+
+describe("model critic in the egress preview", () => {
+  const evidence = [
+    { id: "ev-000000000001", kind: "internal" as const, expert: "docs", source_type: "adr" as const, path_or_url: "docs/adr/0001-dates.md", line_range: { start: 1, end: 5 }, precision_class: "section" as const, excerpt: "We will use date-fns.", score: 1, rank: 1, fused_score: 1, experts: ["docs"] },
+  ];
+  const model = { id: "m", endpointHost: "127.0.0.1:9" };
+  it("shows the critic call (and the revision it may bring) only when the critic is on", () => {
+    const off = describeEgress({ question: QUESTION, evidence, model, plan: false });
+    assert.doesNotMatch(off.text, /critic/i);
+    const on = describeEgress({ question: QUESTION, evidence, model, plan: false, critic: true });
+    assert.match(on.text, /Call 2, critic \(the model Critic is on\)/);
+    assert.match(on.text, /one revision call/);
+    assert.ok(on.critic && on.approxTokens === on.synthesis.approxTokens + on.critic.approxTokens);
+    const local = describeEgress({ question: QUESTION, evidence, model, plan: false, critic: true, keepInternalLocal: true });
+    assert.match(local.text, /The model Critic is on but would not be called/);
+    assert.equal(local.critic, undefined);
+  });
 });
