@@ -222,7 +222,10 @@ export async function countCodeUsage(repo: string, options: OptionTerms[], opts:
 
   const skippedFiles: { path: string; reason: string }[] = [];
   const excludes = [...(opts.excludeDirs ?? []).filter(Boolean).map((d) => `:(exclude,glob)${d.replace(/\/+$/, "")}/**`)];
-  for (const lock of await largeLockFiles(repo, opts.maxLockBytes ?? MAX_LOCK_BYTES, opts.signal)) {
+  // One budget for the whole count: the repository check and the lock-file listing spend it too.
+  const budget = opts.budgetMs ?? CODE_USAGE_BUDGET_MS;
+  const left = () => Math.max(0, budget - (performance.now() - started));
+  for (const lock of await largeLockFiles(repo, opts.maxLockBytes ?? MAX_LOCK_BYTES, left(), opts.signal)) {
     skippedFiles.push({ path: lock.path, reason: `lock file is ${(lock.bytes / 1048576).toFixed(1)} MB (limit ${((opts.maxLockBytes ?? MAX_LOCK_BYTES) / 1048576).toFixed(0)} MB)` });
     excludes.push(`:(exclude,literal)${lock.path}`);
   }
@@ -238,7 +241,8 @@ export async function countCodeUsage(repo: string, options: OptionTerms[], opts:
     if (f.skip || f.lines >= MAX_LINES_PER_FILE) return;
     f.lines++;
     if (text.length > MAX_LINE_CHARS) {
-      f.skip = `minified or generated (a line of ${text.length} characters)`;
+      // The length as read can depend on how the output was chunked: the reason names the limit, not the length.
+      f.skip = `minified or generated (a line over ${MAX_LINE_CHARS} characters)`;
       return;
     }
     if (f.fileKind === "source" && !isImportLine(text, path)) return;
@@ -252,14 +256,14 @@ export async function countCodeUsage(repo: string, options: OptionTerms[], opts:
     ...allTerms.flatMap((t) => ["-e", t]),
     "--", ...PATHSPECS, ...excludes,
   ];
-  const run = await runGrep(repo, args, opts.budgetMs ?? CODE_USAGE_BUDGET_MS, onLine, opts.signal);
+  const run = await runGrep(repo, args, left(), onLine, opts.signal);
   if (run.error) return { ...empty("failed", `git grep failed: ${run.error}`), skipped: skippedFiles.slice(0, MAX_SKIPPED), skippedTotal: skippedFiles.length };
 
   const usage = tally(prepared, files, skippedFiles);
   skippedFiles.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const total = usage.reduce((n, u) => n + u.files, 0);
   const reasons: string[] = [];
-  if (run.truncated) reasons.push(`cut at the ${opts.budgetMs ?? CODE_USAGE_BUDGET_MS} ms budget: counts are lower bounds`);
+  if (run.truncated) reasons.push(`cut at the ${budget} ms budget: counts are lower bounds`);
   if (skippedFiles.length) reasons.push(`${skippedFiles.length} file${skippedFiles.length > 1 ? "s" : ""} skipped (${summariseReasons(skippedFiles)})`);
   if (!total) reasons.unshift("no manifest, import or infrastructure file uses any option");
   return {
@@ -303,12 +307,15 @@ function summariseReasons(skipped: { reason: string }[]): string {
   return [...counts].map(([r, n]) => `${n} ${r}`).join(", ");
 }
 
-/** Lock files over the limit, found by name (git ls-files) and measured with stat: git grep never reads them. */
-async function largeLockFiles(repo: string, limit: number, signal?: AbortSignal): Promise<{ path: string; bytes: number }[]> {
+/**
+ * Tracked lock files over the limit, found by name (git ls-files; no work-tree walk) and measured with stat: git
+ * grep never reads them. An untracked lock file is rare, and the line-length cap still bounds what it costs.
+ */
+async function largeLockFiles(repo: string, limit: number, budgetMs: number, signal?: AbortSignal): Promise<{ path: string; bytes: number }[]> {
   const specs = [...LOCKS].flatMap((n) => [`:(glob,icase)${n}`, `:(glob,icase)**/${n}`]);
   const out: string[] = [];
-  const run = await runGit(repo, ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ...specs], 5000, (chunk) => out.push(chunk), signal);
-  if (run.error) return [];
+  const run = await runGit(repo, ["ls-files", "-z", "--cached", "--", ...specs], budgetMs, (chunk) => out.push(chunk), signal);
+  if (run.error || run.truncated) return [];
   const paths = [...new Set(out.join("").split("\0").filter(Boolean))].sort();
   const big: { path: string; bytes: number }[] = [];
   for (const path of paths) {
@@ -329,29 +336,28 @@ interface RunResult {
 
 /** git grep's -z output ("path\0line\0text\n"), line by line; exit 1 is "no match", not a failure. */
 function runGrep(repo: string, args: string[], budgetMs: number, onLine: (path: string, line: number, text: string) => void, signal?: AbortSignal): Promise<RunResult> {
-  let buf = "";
-  const take = (final: boolean) => {
-    let nl: number;
-    while ((nl = buf.indexOf("\n")) >= 0 || (final && buf.length)) {
-      const record = nl >= 0 ? buf.slice(0, nl) : buf;
-      buf = nl >= 0 ? buf.slice(nl + 1) : "";
-      const a = record.indexOf("\0");
-      const b = a >= 0 ? record.indexOf("\0", a + 1) : -1;
-      if (a <= 0 || b < 0) continue;
-      const lineNo = Number(record.slice(a + 1, b));
-      if (Number.isInteger(lineNo) && lineNo > 0) onLine(record.slice(0, a), lineNo, record.slice(b + 1));
-    }
+  let rest = "";
+  const record = (line: string) => {
+    const a = line.indexOf("\0");
+    const b = a >= 0 ? line.indexOf("\0", a + 1) : -1;
+    if (a <= 0 || b < 0) return;
+    const lineNo = Number(line.slice(a + 1, b));
+    if (Number.isInteger(lineNo) && lineNo > 0) onLine(line.slice(0, a), lineNo, line.slice(b + 1));
+  };
+  // One split per chunk (no re-scan of what was already read): output can be tens of MB on a large repository.
+  const take = (chunk: string, final: boolean) => {
+    const lines = (rest + chunk).split("\n");
+    // A line with no end in sight (a one-line bundle) is kept only as far as it can matter: it is over MAX_LINE_CHARS.
+    rest = final ? "" : (lines.pop() ?? "").slice(0, 4 * MAX_LINE_CHARS);
+    for (const line of lines) if (line) record(line);
   };
   return runGit(
     repo,
     args,
     budgetMs,
-    (chunk) => {
-      buf += chunk;
-      take(false);
-    },
+    (chunk) => take(chunk, false),
     signal,
-    () => take(true),
+    () => take("", true),
   );
 }
 
