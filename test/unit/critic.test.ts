@@ -3,11 +3,13 @@
 // record there is none. Then each check on its own, on hand-built evidence and drafts.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { adrContent } from "../../src/core/adrExport/content";
 import { applyObjections, critique, type CriticInput } from "../../src/core/critic";
+import { describeDiff, diffReceipts } from "../../src/core/receipts/diff";
 import type { CodeUsageReport, OptionUsage } from "../../src/core/internal/codeUsage";
 import { deliberate } from "../../src/core/pipeline";
 import { generateSigningKey, verifyReceiptSignature } from "../../src/core/receipts/signing";
-import { OptionPickerSchema, ReceiptSchema, UNDECIDABLE, type AdrMeta, type DraftPicker, type FusedEvidence } from "../../src/core/schemas";
+import { OptionPickerSchema, ReceiptSchema, UNDECIDABLE, type AdrMeta, type DraftPicker, type FusedEvidence, type Receipt } from "../../src/core/schemas";
 import { createGitRepo } from "../helpers/gitRepo";
 
 const key = generateSigningKey();
@@ -24,6 +26,8 @@ function repoUsing(library: string, files: number): string {
   for (let i = 0; i < files; i++) content[`src/f${i}.ts`] = `import lib from "${library}";\nexport const d${i} = lib;\n`;
   return createGitRepo([{ message: "init", files: content }]);
 }
+
+const receipts: Receipt[] = [];
 
 describe("critic: the code disagrees with the record (real git)", () => {
   test("a record that chose date-fns while most files use moment gets a blocking objection citing both, signed", async () => {
@@ -52,6 +56,7 @@ describe("critic: the code disagrees with the record (real git)", () => {
     // The receipt signs the objections: the signature holds, and fails once one is altered.
     assert.ok(ReceiptSchema.safeParse(out.receipt).success);
     assert.deepEqual(verifyReceiptSignature(out.receipt), { ok: true });
+    receipts[0] = out.receipt;
     const tampered = structuredClone(out.receipt);
     tampered.payload.objections![0].text = "nothing to see";
     assert.equal(verifyReceiptSignature(tampered).ok, false);
@@ -66,6 +71,25 @@ describe("critic: the code disagrees with the record (real git)", () => {
     assert.equal(out.payload.recommendation.confidence, "high");
     assert.ok(!(out.payload.objections ?? []).some((o) => o.severity === "blocking"), JSON.stringify(out.payload.objections));
     assert.ok(out.payload.options.find((o) => o.id === "opt-date-fns")!.tradeoffs[0].startsWith("· Used in 7 files"));
+    receipts[1] = out.receipt;
+  });
+
+  test("deliberate diff reports the objection as resolved (and as appeared the other way round)", () => {
+    const [disagreeing, following] = receipts;
+    assert.ok(disagreeing && following, "the tests above ran");
+    const later = { ...following, created_at: new Date(Date.parse(disagreeing.created_at) + 1000).toISOString() };
+    const d = diffReceipts(disagreeing, later);
+    assert.ok(d.objections!.resolved.some((o) => o.severity === "blocking" && o.text.startsWith("Code disagrees")));
+    assert.ok(!d.objections!.appeared.some((o) => o.text.startsWith("Code disagrees")));
+    assert.ok(describeDiff(d).some((l) => /^ {2}− blocking: Code disagrees/.test(l)));
+    const back = diffReceipts(later, { ...disagreeing, created_at: new Date(Date.parse(later.created_at) + 1000).toISOString() });
+    assert.ok(back.objections!.appeared.some((o) => o.text.startsWith("Code disagrees")));
+  });
+
+  test("the ADR export lists the objections with the bad consequences, cited", () => {
+    const receipt = { ...receipts[0], operator_pick: { option_id: "opt-date-fns", at: receipts[0].created_at, overrode_recommendation: false } };
+    const content = adrContent(receipt, { date: "2026-12-01", receiptsDir: ".deliberations" });
+    assert.ok(content.consequences.bad.some((b) => /^the Critic objected \(blocking\): Code disagrees: .* \(\[1\] \[2\] \[3\] \[4\]\)$/.test(b)), JSON.stringify(content.consequences));
   });
 });
 
