@@ -51,6 +51,7 @@ describe("critic: the code disagrees with the record (real git)", () => {
     assert.match(p.recommendation.rationale, /The Critic objects: Code disagrees/);
     // The option tradeoffs carry the figures.
     assert.ok(p.options.find((o) => o.id === "opt-moment")!.tradeoffs[0].startsWith("· Used in 7 files (package.json:4"));
+    assert.match(p.options.find((o) => o.id === "opt-moment")!.summary, /Only its use in the code \(7 files\) favours it\./);
     assert.equal(out.receipt.stages["internal:code"].status, "ok");
     assert.equal(out.receipt.stages.critic.count, p.objections!.length);
     // The receipt signs the objections: the signature holds, and fails once one is altered.

@@ -75,7 +75,9 @@ export function joinCodeUsage(draft: DraftPicker, report: CodeUsageReport, evide
     }
     citedBy.set(o.id, ids);
     const line = usageTradeoff(u, report.truncated === true);
-    return { ...o, supports: [...o.supports, ...ids.filter((id) => !o.supports.includes(id))], tradeoffs: [line, ...o.tradeoffs] };
+    // The rules summary said nothing favoured it before the code lines joined its supports.
+    const summary = ids.length ? o.summary.replace("No cited evidence favours it.", `Only its use in the code (${u.files} file${u.files === 1 ? "" : "s"}) favours it.`) : o.summary;
+    return { ...o, summary, supports: [...o.supports, ...ids.filter((id) => !o.supports.includes(id))], tradeoffs: [line, ...o.tradeoffs] };
   });
   return { draft: { ...draft, options, citations }, added, citedBy };
 }
