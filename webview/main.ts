@@ -395,6 +395,30 @@ function renderMatrix(m: PickerModel): HTMLElement | null {
   );
 }
 
+/** The Critic's objections, blocking first, each with its citations; text nodes only, in the danger colour. */
+function renderObjections(m: PickerModel): HTMLElement | null {
+  const objections = m.payload.objections ?? [];
+  if (!objections.length) return null;
+  return h(
+    "section",
+    { class: "objections", id: "objections", "aria-label": "Objections" },
+    h("h2", null, `Objections (${objections.length})`),
+    h(
+      "ul",
+      null,
+      ...objections.map((o) =>
+        h(
+          "li",
+          { class: `objection ${o.severity}` },
+          h("span", { class: "pill bad small severity" }, o.severity),
+          h("span", { class: "objection-text" }, o.text),
+          o.citations.length ? h("div", { class: "objection-cites" }, ...o.citations.map((id) => citeButton(id, { compact: true }))) : null,
+        ),
+      ),
+    ),
+  );
+}
+
 function renderCitations(m: PickerModel): HTMLElement {
   const list = h(
     "ol",
@@ -548,7 +572,7 @@ function render(): void {
   app.replaceChildren(
     renderHeader(m),
     renderStages(m),
-    ...[renderPickBanner(m), renderRecommendation(m), renderChanges(m), renderToolbar(m), renderOverride(m), options, renderMatrix(m), renderCitations(m)].filter((x): x is HTMLElement => !!x),
+    ...[renderPickBanner(m), renderRecommendation(m), renderChanges(m), renderToolbar(m), renderOverride(m), options, renderObjections(m), renderMatrix(m), renderCitations(m)].filter((x): x is HTMLElement => !!x),
     h(
       "footer",
       { class: "foot muted" },

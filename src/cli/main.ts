@@ -29,6 +29,7 @@ import {
   type ReceiptVerification,
 } from "../core/receipts/store";
 import { ALLOWED_SIGNERS_FILE, SIGNER_NAME, addAllowedSigner, classifySigner, readAllowedSigners, signerLine } from "../core/receipts/trust";
+import { objectionLines } from "./objections";
 import { terminalSafe, terminalSafeJson, terminalSafeLine } from "../core/sanitize";
 import { citationLocation, modelDissentLine, rationaleBeforeNote, recommendationHeadline, synthesisLabel, synthesisSummary } from "../core/render";
 import { UNDECIDABLE } from "../core/constants";
@@ -48,7 +49,7 @@ import { CHECK_USAGE, checkCommand } from "./check";
 const USAGE = `usage:
   deliberate "<question>" [--repo DIR] [--json] [--shape option-picker|ranked-evidence] [--offline] [--force] [--no-receipt]
              [--no-cache] [--docs-url URL]... [--searxng URL] [--allow-host HOST[:PORT]]...
-             [--provider openai|none] [--base-url URL] [--model NAME] [--keep-internal-local] [--dry-run]
+             [--provider openai|none] [--base-url URL] [--model NAME] [--keep-internal-local] [--critic] [--dry-run]
              [--adr-glob GLOB]... [--convention-glob GLOB]... [--git-budget-ms MS]
              [--source FOLDER|GIT-URL[#REF][:PATH]]...
   deliberate pick <receipt_id> <option_id> [--reason TEXT] [--repo DIR]
@@ -133,6 +134,7 @@ const DELIBERATE_OPTIONS: OptionSpec = {
   "base-url": { type: "string" },
   model: { type: "string" },
   "keep-internal-local": { type: "boolean" },
+  critic: { type: "boolean" },
   "dry-run": { type: "boolean" },
   "adr-glob": { type: "string", multiple: true },
   "convention-glob": { type: "string", multiple: true },
@@ -178,7 +180,7 @@ async function deliberateCommand(argv: string[], io: Io): Promise<number> {
 }
 
 /** --provider / --base-url / --model (and the environment): the model stack, or none. */
-function modelFromArgs(values: OptionValues, offline: boolean, io: Io): { chat?: ChatModel; stack: Pick<DeliberateRequest, "planner" | "synthesizer">; keepInternalLocal: boolean; describe?: string } {
+function modelFromArgs(values: OptionValues, offline: boolean, io: Io): { chat?: ChatModel; stack: Pick<DeliberateRequest, "planner" | "synthesizer" | "critic">; keepInternalLocal: boolean; describe?: string } {
   let modelConfig: ReturnType<typeof modelOptionsFromCli>;
   try {
     modelConfig = modelOptionsFromCli(
@@ -191,9 +193,12 @@ function modelFromArgs(values: OptionValues, offline: boolean, io: Io): { chat?:
   }
   if (modelConfig.note) io.err(`deliberate: ${modelConfig.note}`);
   const keepInternalLocal = !!values["keep-internal-local"];
-  if (modelConfig.provider !== "openai") return { stack: {}, keepInternalLocal };
+  if (modelConfig.provider !== "openai") {
+    if (values.critic) io.err("deliberate: --critic needs a model (--provider openai); only the rules Critic runs");
+    return { stack: {}, keepInternalLocal };
+  }
   const chat = createOpenAIChatModel(modelConfig.options);
-  return { chat, stack: createModelStack(chat, { keepInternalLocal }), keepInternalLocal, describe: describeModelConfig(modelConfig) };
+  return { chat, stack: createModelStack(chat, { keepInternalLocal, critic: !!values.critic }), keepInternalLocal, describe: describeModelConfig(modelConfig) };
 }
 
 /** The outcome on stdout: the picker (text or --json) or the ranked evidence; exit 3 when the classifier abstained. */
@@ -224,12 +229,14 @@ async function dryRun(request: DeliberateRequest, chat: ChatModel | undefined, k
     io.out("dry run: no model configured (provider none); nothing would leave the machine.");
     return 0;
   }
-  const probe = await deliberate({ ...request, planner: undefined, synthesizer: undefined, writeReceipt: false, useCache: false });
+  const probe = await deliberate({ ...request, planner: undefined, synthesizer: undefined, critic: undefined, writeReceipt: false, useCache: false });
   if (probe.kind === "abstained") {
     io.err("deliberate: this does not look like an open design question; use --force to preview anyway");
     return 3;
   }
-  io.out(describeEgress({ question: probe.receipt.question, evidence: probe.evidence, model: chat, keepInternalLocal, candidates: probe.payload.options }).text);
+  // The synthesis call reads the fused evidence; the code-usage lines are counted after it (the critic sees them).
+  const fused = probe.evidence.filter((e) => e.expert !== "code");
+  io.out(describeEgress({ question: probe.receipt.question, evidence: fused, model: chat, keepInternalLocal, candidates: probe.payload.options, critic: !!request.critic }).text);
   return 0;
 }
 
@@ -317,6 +324,7 @@ export function renderPicker(p: OptionPicker, receipt: Receipt, file: string | u
     lines.push(`   supports: ${o.supports.map((id) => `[${num(id)}]`).join(" ") || "—"}   dissent: ${o.dissent.map((id) => `[${num(id)}]`).join(" ") || "—"}`);
     for (const t of o.tradeoffs) lines.push(`     ${t}`);
   }
+  lines.push(...objectionLines(p, num, (t, indent) => wrap(t, 96, indent)));
   lines.push("", "Citations:");
   p.citations.forEach((c, i) => {
     const when = c.fetched_at ? ` fetched ${c.fetched_at}` : "";

@@ -46,6 +46,10 @@ import {
   type StageStatus,
 } from "./schemas";
 import { createRulesSynthesizer } from "./synth/rules";
+import { measureCodeUsage, type UsageJoin } from "./synth/codeUsage";
+import { applyObjections, critique, type RaisedObjection } from "./critic";
+import type { ModelCritic, ModelCriticResult } from "./critic/model";
+import type { CodeUsageReport } from "./internal/codeUsage";
 import { createRulesPlanner } from "./terms";
 import type {
   ArtifactSet,
@@ -56,6 +60,7 @@ import type {
   ProgressListener,
   QueryPlanner,
   QueryPlanResult,
+  SynthesisInput,
   SynthesisOutput,
   Synthesizer,
 } from "./types";
@@ -124,6 +129,10 @@ export interface DeliberateRequest {
   sources?: DecisionSourcesRequest;
   /** Default true: rank with the weights learned from operator picks in the receipts folder (learning/). */
   learning?: boolean;
+  /** The model Critic (critic/model.ts, from createModelStack({ critic: true })); the rules Critic always runs. */
+  critic?: ModelCritic;
+  /** The code-usage count of each option (internal/codeUsage.ts): its time budget, or false to skip it (benchmarks). */
+  codeUsage?: { budgetMs?: number } | false;
   signal?: AbortSignal;
   onProgress?: ProgressListener;
   /** Experts' diagnostic lines (skipped files, malformed front matter, …) for a log channel. */
@@ -330,6 +339,7 @@ function resolveTurn(req: DeliberateRequest, repo: string, question: string, sig
     force: String(!!req.force),
     // Which sources were read, at which commit, with which records: a source that moved on is a new turn.
     ...(reads.length ? { sources: sourcesKey(reads) } : {}),
+    ...(req.critic ? { critic: req.critic.name } : {}),
   });
   const writeToDisk = req.writeReceipt !== false;
   return {
@@ -439,9 +449,14 @@ interface Decided {
   payload: OptionPicker;
   receiptId: string;
   evidenceFile: ReturnType<typeof evidenceFileOf>;
+  /** The fused evidence, then the code-usage lines the payload cites. */
+  evidence: FusedEvidence[];
 }
 
-/** Synthesizes the options and binds the payload. A model synthesizer that throws falls back to the rules one. */
+/**
+ * Synthesizes the options, counts their use in the code, and binds the payload. A model synthesizer that throws
+ * falls back to the rules one.
+ */
 async function decide(turn: Turn, classification: Classification, gathered: Gathered): Promise<Decided> {
   const { recorder, signal, synthesizer } = turn;
   const stages = recorder.stages;
@@ -453,30 +468,108 @@ async function decide(turn: Turn, classification: Classification, gathered: Gath
     configVersion: turn.version,
     signal,
   };
-  return recorder.run(
+  const synthesis = await recorder.run(
     "synthesis",
-    async (): Promise<Decided> => {
-      let synthesis: SynthesisOutput;
+    async (): Promise<SynthesisOutput> => {
+      let out: SynthesisOutput;
       try {
-        synthesis = await synthesizer.synthesize(input);
+        out = await synthesizer.synthesize(input);
       } catch (err) {
         if (isCancellation(err, signal) || synthesizer.id === "rules") throw err;
-        synthesis = await createRulesSynthesizer().synthesize(input);
-        synthesis.info = { ...synthesis.info, fallback: { kind: "synthesizer-error", detail: `${synthesizer.name} failed: ${oneLine(err)}` } };
+        out = await createRulesSynthesizer().synthesize(input);
+        out.info = { ...out.info, fallback: { kind: "synthesizer-error", detail: `${synthesizer.name} failed: ${oneLine(err)}` } };
       }
       throwIfCancelled(signal);
-      const receiptId = newReceiptId(turn.now());
-      const evidenceFile = evidenceFileOf(gathered.evidence);
-      const bound = withSourceRefs(bindPayload(synthesis.draft, evidenceFile.ref, receiptId), gathered.evidence);
-      const payload = await markUnresolved(turn.repo, bound, { offline: turn.config.offline, signal, ...turn.req.external });
-      return { synthesis, payload, receiptId, evidenceFile };
+      return out;
     },
-    (d) => ({
+    (out) => ({
       status: "ok",
-      count: d.payload.options.length,
-      ...(d.synthesis.info.fallback ? { reason: describeFallback(d.synthesis.info.fallback) } : {}),
+      count: out.draft.options.length,
+      ...(out.info.fallback ? { reason: describeFallback(out.info.fallback) } : {}),
     }),
   );
+  const reviewed = await criticStage(turn, input, synthesis, gathered);
+  const evidence = reviewed.evidence;
+  const receiptId = newReceiptId(turn.now());
+  const evidenceFile = evidenceFileOf(evidence);
+  const bound = withSourceRefs(bindPayload(reviewed.draft, evidenceFile.ref, receiptId), evidence);
+  const payload = await markUnresolved(turn.repo, bound, { offline: turn.config.offline, signal, ...turn.req.external });
+  return { synthesis: reviewed.synthesis, payload, receiptId, evidenceFile, evidence };
+}
+
+/** At most this many model calls per deliberation (plan, synthesis, critic, revision all count). */
+const MAX_MODEL_CALLS = 3;
+
+/**
+ * Code usage, then the "critic" stage: the rules Critic always, the model Critic when the host gave one, and — with
+ * the model Critic on, on a blocking objection, with a synthesizer that can revise and a model call left — one
+ * revision round whose draft is counted and criticised again (the model's first-draft objections stay, as concerns).
+ */
+async function criticStage(turn: Turn, input: SynthesisInput, first: SynthesisOutput, gathered: Gathered): Promise<{ draft: DraftPicker; evidence: FusedEvidence[]; synthesis: SynthesisOutput }> {
+  const { recorder, signal } = turn;
+  const texts = new Map(gathered.artifacts.files.map((f) => [f.path, f.text] as const));
+  let synthesis = first;
+  let usage = await codeUsageStage(turn, first.draft, gathered.evidence);
+  let evidence = [...gathered.evidence, ...usage.added];
+  const rulesCritique = () => critique({ question: turn.question, draft: usage.draft, evidence, ...(usage.report ? { usage: { report: usage.report, citedBy: usage.citedBy } } : {}), recordText: (p) => texts.get(p) });
+  const callsMade = () => (gathered.planned.calls?.length ?? 0) + (synthesis.info.calls?.length ?? 0);
+  const outcome = await recorder.run(
+    "critic",
+    async () => {
+      let raised: RaisedObjection[] = rulesCritique();
+      let model: ModelCriticResult | undefined;
+      if (turn.req.critic && callsMade() < MAX_MODEL_CALLS) {
+        model = await turn.req.critic.review({ question: turn.question, draft: usage.draft, evidence, signal });
+        if (model.call) synthesis = { ...synthesis, info: { ...synthesis.info, calls: [...(synthesis.info.calls ?? []), model.call] } };
+        raised = [...raised, ...model.objections];
+      }
+      const blocking = raised.filter((o) => o.severity === "blocking");
+      // The revision round belongs to the model Critic: with it off, a model deliberation makes its usual calls.
+      if (model && blocking.length && turn.synthesizer.revise && synthesis.info.mode === "model" && callsMade() < MAX_MODEL_CALLS) {
+        const revised: SynthesisOutput = await turn.synthesizer.revise(input, blocking.map((o) => ({ severity: o.severity, text: o.text, citations: o.citations }))).catch((err: unknown) => {
+          if (isCancellation(err, signal)) throw err;
+          // A revision that throws leaves the first draft standing.
+          return { draft: synthesis.draft, info: { mode: "rules", fallback: { kind: "synthesizer-error", detail: `revision failed: ${oneLine(err)}` } } };
+        });
+        const calls = [...(synthesis.info.calls ?? []), ...(revised.info.calls ?? [])];
+        if (revised.info.mode === "model" && !revised.info.fallback) {
+          synthesis = { draft: revised.draft, info: { ...revised.info, calls } };
+          usage = await codeUsageStage(turn, revised.draft, gathered.evidence);
+          evidence = [...gathered.evidence, ...usage.added];
+          const earlier = (model?.objections ?? []).map((o) => ({ ...o, severity: "concern" as const, effect: undefined, text: `${o.text} (raised on the first draft)` }));
+          raised = [...rulesCritique(), ...earlier];
+        } else {
+          synthesis = { ...synthesis, info: { ...synthesis.info, calls } };
+        }
+      }
+      return { raised, model };
+    },
+    ({ raised, model }) => {
+      const blocking = raised.filter((o) => o.severity === "blocking").length;
+      const counts = raised.length ? `${blocking} blocking, ${raised.length - blocking} concern${raised.length - blocking === 1 ? "" : "s"}` : "";
+      const reason = [counts, model?.fallback ? `model critic not used: ${describeFallback(model.fallback)}` : ""].filter(Boolean).join("; ");
+      return { status: "ok", count: raised.length, ...(reason ? { reason } : {}), ...(model?.fallback ? { fallback: model.fallback } : {}) };
+    },
+  );
+  return { draft: applyObjections(usage.draft, outcome.raised, evidence), evidence, synthesis };
+}
+
+/** The "internal:code" stage: each option's use in the code, joined to the draft's tradeoffs and citations. */
+async function codeUsageStage(turn: Turn, draft: DraftPicker, evidence: FusedEvidence[]): Promise<UsageJoin & { report?: CodeUsageReport }> {
+  if (turn.req.codeUsage === false) return { draft, added: [], citedBy: new Map() };
+  const stage = expertStage("internal", "code");
+  turn.progress({ stage, state: "start" });
+  const started = performance.now();
+  const budget = turn.req.codeUsage?.budgetMs;
+  const joined = await measureCodeUsage(turn.repo, draft, evidence, { signal: turn.signal, excludeDirs: [turn.dirName], ...(budget !== undefined ? { budgetMs: budget } : {}) });
+  const r = joined.report;
+  turn.recorder.record(
+    stage,
+    { status: r.status, count: r.options.reduce((n, u) => n + u.files, 0), ...(r.reason ? { reason: r.reason } : {}), ...(r.truncated ? { truncated: true } : {}) },
+    performance.now() - started,
+  );
+  throwIfCancelled(turn.signal);
+  return joined;
 }
 
 /** Signs the receipt, then writes the evidence and the receipt atomically and remembers the turn. */
@@ -537,7 +630,7 @@ async function seal(turn: Turn, classification: Classification, gathered: Gather
   }
   // The receipt write's own timing goes to the progress listener; it cannot be inside the bytes it signs.
   recorder.announceDone("receipt", turn.writeToDisk ? "ok" : "skipped", performance.now() - started);
-  return { kind: "deliberated", receipt, payload, evidence: gathered.evidence, receiptFile, cached: false };
+  return { kind: "deliberated", receipt, payload, evidence: decided.evidence, receiptFile, cached: false };
 }
 
 /** Adds the refs and validates the full contract; a synthesizer that breaks it is a bug, not a soft failure. */

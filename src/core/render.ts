@@ -79,6 +79,12 @@ export function receiptToMarkdown(receipt: Receipt): string {
     for (const t of o.tradeoffs) lines.push(`- ${t}`);
     if (o.tradeoffs.length) lines.push("");
   }
+  if (p.objections?.length) {
+    // The Critic's case against the recommendation, before anyone picks.
+    lines.push("## Objections", "");
+    for (const o of p.objections) lines.push(`- **${o.severity}:** ${escapeCell(o.text)}${o.citations.length ? ` ${o.citations.map((id) => refOf(p, id)).join(", ")}` : ""}`);
+    lines.push("");
+  }
   lines.push("## Citations", "");
   p.citations.forEach((c, i) => {
     const when = c.fetched_at ? ` (fetched ${c.fetched_at})` : "";

@@ -102,6 +102,17 @@ export const ModelDissentSchema = z.object({
 });
 export type ModelDissent = z.infer<typeof ModelDissentSchema>;
 
+/**
+ * The Critic's case against the recommendation (src/core/critic/): "blocking" lowered the confidence or made the
+ * answer undecidable; a "concern" is for the reader to weigh. Citations are evidence ids among the payload's.
+ */
+export const ObjectionSchema = z.object({
+  severity: z.enum(["blocking", "concern"]),
+  text: z.string().min(1).max(2000),
+  citations: z.array(z.string()).max(20),
+});
+export type Objection = z.infer<typeof ObjectionSchema>;
+
 const OptionPickerBase = z.object({
   question: z.string().min(1),
   class: z.literal("open-question"),
@@ -111,6 +122,8 @@ const OptionPickerBase = z.object({
   coverage: CoverageSchema,
   /** Set when a model recommends against the record that decided the question (see ModelDissentSchema). */
   model_dissent: ModelDissentSchema.optional(),
+  /** The Critic's objections (absent on receipts written before the Critic existed). */
+  objections: z.array(ObjectionSchema).max(20).optional(),
   evidence_ref: z.string().min(1),
   receipt_ref: z.string().min(1),
 });
@@ -132,6 +145,11 @@ function checkPicker(p: z.infer<typeof OptionPickerBase>, ctx: z.RefinementCtx):
           ctx.addIssue({ code: "custom", message: `option ${o.id} ${field} names unknown citation ${id}`, path: ["options", i, field] });
         }
       }
+    }
+  });
+  (p.objections ?? []).forEach((o, i) => {
+    for (const id of o.citations) {
+      if (!citationIds.has(id)) ctx.addIssue({ code: "custom", message: `objection ${i} names unknown citation ${id}`, path: ["objections", i, "citations"] });
     }
   });
   const rec = p.recommendation.option_id;
@@ -159,6 +177,8 @@ export const SourceTypeSchema = z.enum([
   "commit",
   "dependency-doc",
   "web",
+  /** A line of code that uses an option (a manifest, an import, an infrastructure file): internal/codeUsage.ts. */
+  "code",
 ]);
 export type SourceType = z.infer<typeof SourceTypeSchema>;
 
@@ -313,7 +333,8 @@ export const EvidenceFileSchema = z.object({
 export type EvidenceFile = z.infer<typeof EvidenceFileSchema>;
 
 export const ModelCallSchema = z.object({
-  purpose: z.enum(["plan", "synthesis"]),
+  /** "critic": the model Critic's call; "revision": the synthesis redone once with the Critic's objections. */
+  purpose: z.enum(["plan", "synthesis", "critic", "revision"]),
   ms: z.number().min(0),
   prompt_tokens: z.number().int().min(0).optional(),
   completion_tokens: z.number().int().min(0).optional(),

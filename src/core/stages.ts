@@ -3,7 +3,7 @@
 // stage is one thing from core to screen. Zod-free: the webview bundle imports it.
 
 /** Stages the pipeline itself runs, in order. */
-export const PIPELINE_STAGES = ["classify", "cache", "discovery", "plan", "internal", "external", "fusion", "synthesis", "receipt"] as const;
+export const PIPELINE_STAGES = ["classify", "cache", "discovery", "plan", "internal", "external", "fusion", "synthesis", "critic", "receipt"] as const;
 export type PipelineStage = (typeof PIPELINE_STAGES)[number];
 
 /** The stages a short summary shows (the CLI, the Markdown export, the picker's stage line), in order. */
@@ -41,6 +41,7 @@ const LABELS: Record<PipelineStage, { title: string; running: string }> = {
   external: { title: "External best practice", running: "consulting external sources" },
   fusion: { title: "Fusion", running: "ranking the evidence" },
   synthesis: { title: "Synthesis", running: "weighing the options" },
+  critic: { title: "Critic", running: "looking for objections" },
   receipt: { title: "Receipt", running: "signing the receipt" },
 };
 
@@ -50,6 +51,7 @@ const EXPERT_TITLES: Record<string, string> = {
   deps: "Dependency docs",
   web: "Documentation pages",
   searxng: "Web search",
+  code: "Code usage",
 };
 
 export function stageTitle(name: string): string {

@@ -9,6 +9,7 @@ import type {
   EvidenceKind,
   FusedEvidence,
   ModelCall,
+  Objection,
   QueryPlan,
   SourceType,
   StageStatus,
@@ -144,4 +145,9 @@ export interface Synthesizer {
   /** Model id or "rules"; part of the turn-cache key. */
   readonly id: string;
   synthesize(input: SynthesisInput): Promise<SynthesisOutput>;
+  /**
+   * One revision round: the synthesis redone with the Critic's blocking objections to the first draft (model
+   * synthesizers only; the rules synthesizer is a pure function of the evidence and has nothing to revise).
+   */
+  revise?(input: SynthesisInput, objections: Objection[]): Promise<SynthesisOutput>;
 }

@@ -20,7 +20,7 @@ type Args = z.infer<typeof DeliberateInput>;
 type RunContext = Pick<ToolContext, "settings" | "env" | "log" | "reportProgress">;
 
 /** The model stack from the environment, exactly as the CLI reads it (DELIBERATIVE_BASE_URL, DELIBERATIVE_MODEL, …). */
-function modelStack(ctx: RunContext, offline: boolean): Pick<DeliberateRequest, "planner" | "synthesizer"> {
+function modelStack(ctx: RunContext, offline: boolean, critic = false): Pick<DeliberateRequest, "planner" | "synthesizer" | "critic"> {
   let config: ReturnType<typeof modelOptionsFromCli>;
   try {
     config = modelOptionsFromCli({ ...ctx.settings.model, offline: offline || ctx.settings.offline }, ctx.env);
@@ -31,7 +31,7 @@ function modelStack(ctx: RunContext, offline: boolean): Pick<DeliberateRequest, 
   if (config.note) ctx.log(config.note);
   if (config.provider !== "openai") return {};
   ctx.log(`model: ${describeModelConfig(config)}`);
-  return createModelStack(createOpenAIChatModel(config.options), { keepInternalLocal: ctx.settings.keepInternalLocal });
+  return createModelStack(createOpenAIChatModel(config.options), { keepInternalLocal: ctx.settings.keepInternalLocal, critic });
 }
 
 /** A long-lived server builds the history index in this process without waiting, as the extension does. */
@@ -129,7 +129,7 @@ export async function runDeliberation(job: DeliberationJob, host: DeliberationHo
     question: args.question,
     ...(args.context ? { context: { file, ...(args.context.line ? { line: args.context.line } : {}), ...(args.context.text ? { text: args.context.text } : {}) } } : {}),
     config: { offline },
-    ...modelStack(ctx, offline),
+    ...modelStack(ctx, offline, args.critic === true),
     force: !!args.force,
     signingKey: host.signingKey(),
     signal: host.signal,

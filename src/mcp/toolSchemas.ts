@@ -25,6 +25,7 @@ export const DeliberateInput = z.strictObject({
     .describe("option-picker (default): options, recommendation and citations, with a signed receipt. ranked-evidence: the fused evidence rows only."),
   offline: z.boolean().optional().describe("Only local evidence; no model and no web, even when configured."),
   force: z.boolean().optional().describe("Deliberate even when the classifier says this is not an open design question."),
+  critic: z.boolean().optional().describe("Also run the model Critic (one more model call, when a model is configured); the rules Critic always runs."),
   context: z
     .strictObject({
       path: z.string().min(1).max(4096).describe("The file the question is about (inside the repository)."),

@@ -17,6 +17,8 @@ export interface ModelSettings {
   planFirst: boolean;
   evidenceTokenBudget: number;
   keepInternalLocal: boolean;
+  /** The model Critic: one more adversarial call after synthesis (the rules Critic always runs). */
+  critic: boolean;
 }
 
 export function toModelSettings(s: Settings): ModelSettings {
@@ -32,5 +34,6 @@ export function toModelSettings(s: Settings): ModelSettings {
     planFirst: s.modelPlanFirst,
     evidenceTokenBudget: s.modelEvidenceTokenBudget,
     keepInternalLocal: s.modelKeepInternalLocal,
+    critic: s.modelCritic,
   };
 }

@@ -21,7 +21,6 @@ import {
   type TextStreamSource,
 } from "../core/model";
 import type { DeliberateOutcome } from "../core/pipeline";
-import type { QueryPlanner, Synthesizer } from "../core/types";
 import { SECTION } from "./constants";
 import type { ModelSettings } from "./modelSettings";
 import type { Settings } from "./settingsSchema";
@@ -250,8 +249,8 @@ export function languageModelSource(model: vscode.LanguageModelChat, timeoutMs: 
 }
 
 /** The planner + synthesizer pair for `deliberate(...)`. */
-export function modelStack(chat: ChatModel, s: ModelSettings, keepInternalLocal: boolean): { planner?: QueryPlanner; synthesizer: Synthesizer } {
-  return createModelStack(chat, { plan: s.planFirst, keepInternalLocal, evidenceTokenBudget: s.evidenceTokenBudget });
+export function modelStack(chat: ChatModel, s: ModelSettings, keepInternalLocal: boolean): ReturnType<typeof createModelStack> {
+  return createModelStack(chat, { plan: s.planFirst, keepInternalLocal, evidenceTokenBudget: s.evidenceTokenBudget, critic: s.critic });
 }
 
 /** host of a URL, or the URL itself when it does not parse (it was validated by config.ts). */
@@ -289,7 +288,8 @@ export function egressPreviewText(
 ): string {
   const summary = describeEgress({
     question: probe.receipt.question,
-    evidence: probe.evidence,
+    // The synthesis call reads the fused evidence; the code-usage lines are counted after it.
+    evidence: probe.evidence.filter((e) => e.expert !== "code"),
     model: model.chat,
     keepInternalLocal,
     ...(context?.text ? { context: context.text, contextLabel: context.file ? `${context.file}${context.line ? `:${context.line}` : ""}` : undefined } : {}),
@@ -297,6 +297,7 @@ export function egressPreviewText(
     evidenceTokenBudget: s.evidenceTokenBudget,
     candidates: probe.payload.options,
     auth: model.provider === "vscode-lm" ? "editor" : "api-key",
+    critic: s.critic,
   });
   return [summary.text, ...externalEgressLines(settings)].join("\n");
 }

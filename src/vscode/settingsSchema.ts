@@ -89,6 +89,7 @@ export const SETTINGS = {
   modelPlanFirst: spec({ key: "model.planFirst", schema: z.boolean(), fallback: true }),
   modelEvidenceTokenBudget: spec({ key: "model.evidenceTokenBudget", schema: z.number().int().min(500).max(200_000), fallback: 6000 }),
   modelKeepInternalLocal: spec({ key: "model.keepInternalLocal", schema: z.boolean(), fallback: false, strictest: true }),
+  modelCritic: spec({ key: "model.critic", schema: z.boolean(), fallback: false }),
 
   // External best practice (machine-scoped in package.json: a cloned repository cannot aim requests anywhere).
   externalDocsUrls: spec({ key: "external.docsUrls", schema: z.array(httpUrl).max(50), fallback: [] as string[] }),

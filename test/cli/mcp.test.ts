@@ -106,7 +106,7 @@ describe("deliberate mcp on the sample repository", () => {
     }
     const d = tools.find((t) => t.name === "deliberate")!;
     assert.deepEqual(d.inputSchema.required, ["question"]);
-    assert.deepEqual(Object.keys(d.inputSchema.properties ?? {}).sort(), ["context", "force", "offline", "question", "repo", "shape"]);
+    assert.deepEqual(Object.keys(d.inputSchema.properties ?? {}).sort(), ["context", "critic", "force", "offline", "question", "repo", "shape"]);
     assert.ok(Array.isArray((d.outputSchema as { anyOf?: unknown[] }).anyOf), "picker, ranked evidence or abstention");
     const pick = tools.find((t) => t.name === "record_pick")!;
     assert.deepEqual([...(pick.inputSchema.required ?? [])].sort(), ["option_id", "receipt_id"]);

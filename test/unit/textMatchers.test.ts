@@ -12,6 +12,7 @@ import fc from "fast-check";
 import { mayBeOpenQuestionTodo, plainTodoComment, stripCommentMarkers } from "../../src/core/classify";
 import { extractText } from "../../src/core/external/extract";
 import { makeExcerpt, planTokens } from "../../src/core/external/text";
+import { isImportLine } from "../../src/core/internal/codeUsage";
 import { mentionedPaths } from "../../src/core/internal/discovery";
 import { parseUnifiedDiff } from "../../src/core/guard/diff";
 import { ruleDecisions } from "../../src/core/guard/decisions";
@@ -97,6 +98,8 @@ const MATCHERS: Record<string, (s: string) => unknown> = {
   "guard: readLine (infra)": (s) => readLine("Dockerfile", "infra", s),
   "guard: commentStart": (s) => commentStart("app.py", s),
   "guard: findName": (s) => findName(tokensOf(s), keysOf("Tailwind CSS")!),
+  "codeUsage: isImportLine": (s) => isImportLine(s),
+  "codeUsage: isImportLine (go)": (s) => isImportLine(s, "cmd/main.go"),
 };
 
 /** The shapes that made patterns backtrack: cue words with no partner, runs of one character, then a different one. */

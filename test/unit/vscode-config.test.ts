@@ -56,6 +56,7 @@ describe("vscode config (pure)", () => {
       "model.planFirst": false,
       "model.evidenceTokenBudget": 3000,
       "model.keepInternalLocal": true,
+      "model.critic": true,
       "external.docsUrls": ["https://nodejs.org/api/http.html"],
       "external.searxngUrl": "http://127.0.0.1:8888",
       "external.allowHosts": ["docs.internal.example:8443", "*.example.com"],
@@ -73,6 +74,7 @@ describe("vscode config (pure)", () => {
       planFirst: false,
       evidenceTokenBudget: 3000,
       keepInternalLocal: true,
+      critic: true,
     });
     assert.deepEqual(toExternalSources(settings), {
       docsUrls: ["https://nodejs.org/api/http.html"],

@@ -118,6 +118,15 @@ function tradeoffBuckets(o: Option | undefined): AdrContent["consequences"] {
   return out;
 }
 
+/** The Critic's objections are risks the decision takes on: listed with the bad consequences, cited. */
+function withObjections(c: AdrContent["consequences"], objections: NonNullable<Receipt["payload"]["objections"]>, number: (id: string) => number): AdrContent["consequences"] {
+  const risks = objections.map((o) => {
+    const refs = o.citations.map(number).filter((n) => n > 0).map((n) => `[${n}]`).join(" ");
+    return `${plainInline(`the Critic objected (${o.severity}): ${o.text}`, 600)}${refs ? ` (${refs})` : ""}`;
+  });
+  return { ...c, bad: [...c.bad, ...risks] };
+}
+
 function whyChosen(receipt: Receipt, chosen: Option): { because: string; overrideNote?: string } {
   const p = receipt.payload;
   const pick = receipt.operator_pick!;
@@ -174,7 +183,7 @@ export function adrContent(receipt: Receipt, opts: ContentOptions): AdrContent {
     status: agent ? "proposed" : "accepted",
     ...why,
     ...(agentNote ? { agentNote } : {}),
-    consequences: tradeoffBuckets(chosen),
+    consequences: withObjections(tradeoffBuckets(chosen), p.objections ?? [], number),
     cost: chosen.cost,
     risk: chosen.risk,
     citations: p.citations.map((c, i) => citationLine(c, i + 1)),

@@ -51,6 +51,7 @@ const SOURCE_PRIOR: Record<SourceType, number> = {
   commit: 1,
   "dependency-doc": 1,
   web: 1,
+  code: 0.8,
 };
 
 // What a section says about the decision: the decision itself beats the background that led to it.

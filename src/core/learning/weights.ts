@@ -46,6 +46,7 @@ export function sourceOf(sourceType: SourceType): LearnedSource {
     case "agent-instructions":
     case "contributing":
     case "canonical-file":
+    case "code":
       return "convention";
     case "architecture":
       return "architecture";

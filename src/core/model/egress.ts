@@ -3,6 +3,7 @@
 // consent prompt.
 import type { FusedEvidence } from "../schemas";
 import { DEFAULT_EVIDENCE_TOKEN_BUDGET, approxTokens, buildPlanPrompt, buildSynthesisPrompt, locationOf } from "./prompt";
+import { CRITIC_SYSTEM_PROMPT } from "../critic/model";
 
 export interface EgressRequest {
   question: string;
@@ -24,6 +25,8 @@ export interface EgressRequest {
    * provider (vscode.lm), which makes the request itself with no key of ours.
    */
   auth?: "api-key" | "editor";
+  /** The model Critic is on (deliberativeSearch.model.critic, --critic, MCP critic: true): one more call. */
+  critic?: boolean;
 }
 
 const AUTH_NOTE: Record<NonNullable<EgressRequest["auth"]>, string> = {
@@ -35,6 +38,8 @@ export interface EgressSummary {
   host: string;
   model: string;
   plan?: { approxTokens: number; contextSent: boolean };
+  /** The model Critic's call, when it is on (and a revision call may follow on a blocking objection). */
+  critic?: { approxTokens: number };
   synthesis: {
     approxTokens: number;
     internal: { id: string; where: string; truncated: boolean }[];
@@ -46,6 +51,15 @@ export interface EgressSummary {
   approxTokens: number;
   /** Multi-line, human-readable. */
   text: string;
+}
+
+/** The model Critic's call (and the revision it may bring), or why it would not be made. */
+function criticLines(tokens: number | undefined, call: number, planned: boolean): string[] {
+  if (tokens === undefined) return ["The model Critic is on but would not be called (keepInternalLocal keeps the draft local, or no evidence would be sent); the rules Critic runs."];
+  return [
+    `Call ${call}, critic (the model Critic is on): the question, the drafted options and recommendation, and the same evidence record(s); ≈${tokens} tokens.`,
+    `  On a blocking objection, one revision call (the synthesis again, with the objections) when the 3-call budget allows it${planned ? " — not with the plan call on" : ""}.`,
+  ];
 }
 
 export function describeEgress(req: EgressRequest): EgressSummary {
@@ -69,7 +83,10 @@ export function describeEgress(req: EgressRequest): EgressSummary {
   const planTokens = planPrompt ? approxTokens(planPrompt.system + planPrompt.user) : 0;
   const noModelCall = synth.selection.sent.length === 0;
   const synthTokens = noModelCall ? 0 : approxTokens(synth.system + synth.user);
-  const total = planTokens + synthTokens;
+  // The critic is shown the drafted options and the same records (internal ones never with keepInternalLocal).
+  const criticCall = req.critic && !req.keepInternalLocal && !noModelCall;
+  const criticTokens = criticCall ? approxTokens(CRITIC_SYSTEM_PROMPT) + approxTokens(synth.selection.block) + 300 : 0;
+  const total = planTokens + synthTokens + criticTokens;
 
   const lines: string[] = [];
   lines.push(`Model egress preview (nothing has been sent): endpoint ${host}, model ${req.model.id}.`);
@@ -105,6 +122,7 @@ export function describeEgress(req: EgressRequest): EgressSummary {
   if (synth.selection.omittedForBudget.length) {
     lines.push(`  Not sent (over the ${req.evidenceTokenBudget ?? DEFAULT_EVIDENCE_TOKEN_BUDGET}-token evidence budget): ${synth.selection.omittedForBudget.length} lower-ranked record(s).`);
   }
+  if (req.critic) lines.push(...criticLines(criticCall ? criticTokens : undefined, n + 1, !!planPrompt));
   lines.push(`Total ≈${total} tokens to ${host}. ${AUTH_NOTE[req.auth ?? "api-key"]}`);
   if (planPrompt) lines.push("Note: the plan's keywords can change which evidence is retrieved, so the synthesis records of a real run may differ from this preview.");
 
@@ -112,6 +130,7 @@ export function describeEgress(req: EgressRequest): EgressSummary {
     host,
     model: req.model.id,
     ...(planPrompt ? { plan: { approxTokens: planTokens, contextSent: planPrompt.contextSent } } : {}),
+    ...(criticCall ? { critic: { approxTokens: criticTokens } } : {}),
     synthesis: {
       approxTokens: synthTokens,
       internal,

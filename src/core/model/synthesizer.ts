@@ -7,7 +7,7 @@
 //  - a recommendation against the in-force record the rules path follows is flagged, capped at med (dissent.ts);
 //  - anything unusable (transport failure, truncated / invalid / schema-invalid JSON, no option with a valid
 //    citation) gives the rules synthesizer's payload with a classified fallback. One model call at most.
-import { OptionPickerSchema, UNDECIDABLE, formatZodError, type Citation, type DraftPicker, type Fallback, type Level, type ModelCall, type Option } from "../schemas";
+import { OptionPickerSchema, UNDECIDABLE, formatZodError, type Citation, type DraftPicker, type Fallback, type Level, type ModelCall, type Objection, type Option } from "../schemas";
 import { createRulesSynthesizer, deviationIn, toCitation } from "../synth/rules";
 import type { SynthesisInput, SynthesisOutput, Synthesizer } from "../types";
 import { callForJson } from "./call";
@@ -199,63 +199,78 @@ export function createModelSynthesizer(model: ChatModel, opts: ModelSynthesizerO
   return {
     name: `model:${model.id}${model.endpointHost ? `@${model.endpointHost}` : ""}${opts.keepInternalLocal ? "+keep-internal-local" : ""}`,
     id: model.id,
-    async synthesize(input: SynthesisInput): Promise<SynthesisOutput> {
-      // The rules payload is computed first: it is the floor, and its options are the model's candidates.
-      const rules = await fallback.synthesize(input);
-      const fallbackTo = (fallback: Fallback, calls: ModelCall[]): SynthesisOutput => ({
-        draft: rules.draft,
-        info: { ...rules.info, mode: "rules", ...base, fallback, ...(calls.length ? { calls } : {}) },
-      });
-      if (input.signal.aborted) throw abortError(input.signal);
-
-      const prompt = buildSynthesisPrompt({
-        question: input.question,
-        evidence: input.evidence,
-        stages: input.stages,
-        candidates: rules.draft.options,
-        tokenBudget: opts.evidenceTokenBudget ?? DEFAULT_EVIDENCE_TOKEN_BUDGET,
-        keepInternalLocal: opts.keepInternalLocal,
-        rotate: opts.rotate,
-      });
-      if (prompt.selection.sent.length === 0) {
-        const why = input.evidence.length === 0
-          ? "there is no evidence to cite"
-          : prompt.selection.withheldInternal.length
-            ? `keepInternalLocal withholds all ${prompt.selection.withheldInternal.length} internal record(s) and there is no external evidence`
-            : "no evidence record fits the token budget";
-        return fallbackTo({ kind: "no-evidence", detail: `${why}, so the model was not called` }, []);
-      }
-
-      const res = await callForJson(
-        model,
-        { system: prompt.system, user: prompt.user, jsonSchema: MODEL_PICKER_JSON_SCHEMA, maxTokens: opts.maxTokens ?? 2500, signal: input.signal },
-        ModelPickerSchema,
-        "synthesis",
-      );
-      if (!res.ok) {
-        if (res.error.kind === "aborted") throw abortError(input.signal);
-        return fallbackTo({ kind: res.error.kind, detail: res.error.detail }, res.error.extra.notCalled ? [] : [res.call]);
-      }
-      const built = buildModelDraft(res.value, input, prompt, rules.draft.coverage);
-      if (!built.ok) {
-        res.call.outcome = built.error.message;
-        return fallbackTo({ kind: built.error.kind, detail: built.error.detail }, [res.call]);
-      }
-      const rotation = prompt.rotation.of ? `candidates rotated by ${prompt.rotation.offset} of ${prompt.rotation.of}` : "no candidates shown";
-      const sentNote = `${prompt.selection.sent.length} record(s) sent${prompt.selection.omittedForBudget.length ? `, ${prompt.selection.omittedForBudget.length} over budget` : ""}${prompt.selection.withheldInternal.length ? `, ${prompt.selection.withheldInternal.length} internal withheld` : ""}`;
-      res.call.outcome = [res.call.outcome, rotation, sentNote, ...(built.unknown ? [`${built.unknown} unknown citation id(s) flagged resolution_failed`] : [])].join(" · ");
-      // The rules verdict referees: a recommendation against the record that decided the question is flagged.
-      const checked = checkModelDissent(built.draft, rules.draft, input.evidence);
-      // A local record that deviates from a decision source's record: the answer says so on the model path too.
-      const deviation = deviationIn(rules.draft.recommendation.rationale);
-      const draft = deviation && !checked.recommendation.rationale.includes(deviation)
-        ? { ...checked, recommendation: { ...checked.recommendation, rationale: `${checked.recommendation.rationale} ${deviation}`.trim() } }
-        : checked;
-      if (draft.model_dissent) res.call.outcome += " · recommends against the deciding record";
-      return {
-        draft,
-        info: { mode: "model", ...base, ...(built.symmetric ? { symmetric: true } : {}), calls: [res.call] },
-      };
-    },
+    synthesize: (input: SynthesisInput) => run(input),
+    revise: (input: SynthesisInput, objections: Objection[]) => run(input, objections),
   };
+
+  /** One synthesis call; with objections, the revision round (the objections follow the evidence in the prompt). */
+  async function run(input: SynthesisInput, objections?: Objection[]): Promise<SynthesisOutput> {
+    // The rules payload is computed first: it is the floor, and its options are the model's candidates.
+    const rules = await fallback.synthesize(input);
+    const fallbackTo = (fallback: Fallback, calls: ModelCall[]): SynthesisOutput => ({
+      draft: rules.draft,
+      info: { ...rules.info, mode: "rules", ...base, fallback, ...(calls.length ? { calls } : {}) },
+    });
+    if (input.signal.aborted) throw abortError(input.signal);
+
+    const prompt = buildSynthesisPrompt({
+      question: input.question,
+      evidence: input.evidence,
+      stages: input.stages,
+      candidates: rules.draft.options,
+      tokenBudget: opts.evidenceTokenBudget ?? DEFAULT_EVIDENCE_TOKEN_BUDGET,
+      keepInternalLocal: opts.keepInternalLocal,
+      rotate: opts.rotate,
+    });
+    if (prompt.selection.sent.length === 0) {
+      const why = input.evidence.length === 0
+        ? "there is no evidence to cite"
+        : prompt.selection.withheldInternal.length
+          ? `keepInternalLocal withholds all ${prompt.selection.withheldInternal.length} internal record(s) and there is no external evidence`
+          : "no evidence record fits the token budget";
+      return fallbackTo({ kind: "no-evidence", detail: `${why}, so the model was not called` }, []);
+    }
+
+    const user = objections?.length ? `${prompt.user}\n\n${revisionNote(objections)}` : prompt.user;
+    const res = await callForJson(
+      model,
+      { system: prompt.system, user, jsonSchema: MODEL_PICKER_JSON_SCHEMA, maxTokens: opts.maxTokens ?? 2500, signal: input.signal },
+      ModelPickerSchema,
+      objections?.length ? "revision" : "synthesis",
+    );
+    if (!res.ok) {
+      if (res.error.kind === "aborted") throw abortError(input.signal);
+      return fallbackTo({ kind: res.error.kind, detail: res.error.detail }, res.error.extra.notCalled ? [] : [res.call]);
+    }
+    const built = buildModelDraft(res.value, input, prompt, rules.draft.coverage);
+    if (!built.ok) {
+      res.call.outcome = built.error.message;
+      return fallbackTo({ kind: built.error.kind, detail: built.error.detail }, [res.call]);
+    }
+    const rotation = prompt.rotation.of ? `candidates rotated by ${prompt.rotation.offset} of ${prompt.rotation.of}` : "no candidates shown";
+    const sentNote = `${prompt.selection.sent.length} record(s) sent${prompt.selection.omittedForBudget.length ? `, ${prompt.selection.omittedForBudget.length} over budget` : ""}${prompt.selection.withheldInternal.length ? `, ${prompt.selection.withheldInternal.length} internal withheld` : ""}`;
+    res.call.outcome = [res.call.outcome, rotation, sentNote, ...(built.unknown ? [`${built.unknown} unknown citation id(s) flagged resolution_failed`] : [])].join(" · ");
+    // The rules verdict referees: a recommendation against the record that decided the question is flagged.
+    const checked = checkModelDissent(built.draft, rules.draft, input.evidence);
+    // A local record that deviates from a decision source's record: the answer says so on the model path too.
+    const deviation = deviationIn(rules.draft.recommendation.rationale);
+    const draft = deviation && !checked.recommendation.rationale.includes(deviation)
+      ? { ...checked, recommendation: { ...checked.recommendation, rationale: `${checked.recommendation.rationale} ${deviation}`.trim() } }
+      : checked;
+    if (draft.model_dissent) res.call.outcome += " · recommends against the deciding record";
+    return {
+      draft,
+      info: { mode: "model", ...base, ...(built.symmetric ? { symmetric: true } : {}), calls: [res.call] },
+    };
+  }
+}
+
+/** The Critic's objections to the first draft, for the revision round (quoted; ids are the records above). */
+function revisionNote(objections: Objection[]): string {
+  return [
+    "A reviewer raised these objections to a first draft of this answer. Where the evidence supports an objection, revise the options and the recommendation (or answer \"" + UNDECIDABLE + "\"); where it does not, keep your answer. Cite only record ids from the DATA block.",
+    ...objections.slice(0, 8).map((o) => JSON.stringify({ severity: o.severity, objection: o.text.slice(0, 600), citations: o.citations })),
+    "",
+    "Reply with the JSON object only.",
+  ].join("\n");
 }

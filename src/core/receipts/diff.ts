@@ -43,6 +43,11 @@ export interface Attribution {
   lost_before: CitationRef[];
 }
 
+export interface ObjectionRef {
+  severity: "blocking" | "concern";
+  text: string;
+}
+
 export interface ReceiptDiff {
   question: string;
   before: ReceiptSide;
@@ -53,6 +58,8 @@ export interface ReceiptDiff {
   options: { added: OptionRef[]; removed: OptionRef[]; renamed: { before: OptionRef; after: OptionRef }[] };
   recommendation: { changed: boolean; confidence_changed: boolean };
   moved_by: Attribution[];
+  /** The Critic's objections that appeared or were resolved (absent when neither receipt has any). */
+  objections?: { appeared: ObjectionRef[]; resolved: ObjectionRef[] };
   /** When nothing in the evidence explains a changed recommendation (e.g. another synthesizer weighed it). */
   note?: string;
 }
@@ -182,6 +189,7 @@ export function diffReceipts(first: Receipt, second: Receipt, evidence: { first?
         ? `no cited evidence changed sides; the synthesis changed (${a.synthesis.mode} → ${b.synthesis.mode})`
         : "no added or removed citation bears on the recommendation; the same evidence was weighed differently"
       : undefined;
+  const objections = diffObjections(a, b);
   return {
     question: b.question,
     before: side(a),
@@ -191,8 +199,23 @@ export function diffReceipts(first: Receipt, second: Receipt, evidence: { first?
     options: options.diff,
     recommendation: { changed, confidence_changed: confidenceChanged },
     moved_by: movedBy,
+    ...(objections ? { objections } : {}),
     ...(note ? { note } : {}),
   };
+}
+
+/** The same objection across two receipts: its severity and its text with the figures blanked ("41 files" ~ "42 files"). */
+function objectionKey(o: ObjectionRef): string {
+  return `${o.severity}\0${o.text.replace(/\d+/g, "#")}`;
+}
+
+function diffObjections(a: Receipt, b: Receipt): ReceiptDiff["objections"] {
+  const before = (a.payload.objections ?? []).map((o) => ({ severity: o.severity, text: o.text }));
+  const after = (b.payload.objections ?? []).map((o) => ({ severity: o.severity, text: o.text }));
+  if (!before.length && !after.length) return undefined;
+  const keysA = new Set(before.map(objectionKey));
+  const keysB = new Set(after.map(objectionKey));
+  return { appeared: after.filter((o) => !keysA.has(objectionKey(o))), resolved: before.filter((o) => !keysB.has(objectionKey(o))) };
 }
 
 function citeLine(sign: string, c: CitationRef): string {
@@ -230,5 +253,14 @@ export function describeDiff(d: ReceiptDiff): string[] {
     lines.push(`Moved by ${m.title} (${m.stage}): ${parts.join("; ")}`);
   }
   if (d.note) lines.push(`Moved by: ${d.note}`);
+  if (d.objections) {
+    const { appeared, resolved } = d.objections;
+    if (!appeared.length && !resolved.length) lines.push("Objections: the same");
+    else {
+      lines.push(`Objections: ${appeared.length} appeared, ${resolved.length} resolved`);
+      for (const o of appeared) lines.push(`  + ${o.severity}: ${o.text}`);
+      for (const o of resolved) lines.push(`  − ${o.severity}: ${o.text}`);
+    }
+  }
   return lines;
 }

@@ -25,6 +25,7 @@ const SOURCE_WEIGHT: Record<SourceType, number> = {
   commit: 1.5,
   "dependency-doc": 1,
   web: 1.5,
+  code: 1,
 };
 
 const NEGATIVE_BEFORE =

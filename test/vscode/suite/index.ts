@@ -167,6 +167,7 @@ const MODEL_DEFAULTS: ModelSettings = {
   planFirst: true,
   evidenceTokenBudget: 6000,
   keepInternalLocal: false,
+  critic: false,
 };
 
 function fakeLm(partial: Partial<vscode.LanguageModelChat> & { reply?: string[]; fail?: unknown }): vscode.LanguageModelChat {
