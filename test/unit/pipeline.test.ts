@@ -40,16 +40,21 @@ describe("pipeline", () => {
   test("cancelling through the AbortSignal rejects and writes no receipt", async () => {
     const fresh = createSampleRepo();
     const controller = new AbortController();
+    // Cancel once the slow expert runs, not after a fixed delay: on a loaded machine a timer can fire while the
+    // question is still being classified, which is a different (and separately tested) cancellation point.
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
     const slow: Expert = {
       name: "slow",
       kind: "internal",
       run: (ctx) =>
         new Promise((_, reject) => {
           ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true });
+          started();
         }),
     };
     const pending = deliberate({ repo: fresh, question: Q, signingKey: key, signal: controller.signal, internalExperts: [slow] });
-    setTimeout(() => controller.abort(new Error("user cancelled")), 50);
+    void running.then(() => controller.abort(new Error("user cancelled")));
     await assert.rejects(pending, /user cancelled/);
     assert.equal(receiptCount(fresh), 0);
   });
