@@ -144,6 +144,7 @@ export interface LoosePayload {
   citations?: LooseCitation[];
   receipt_ref?: string;
   evidence_ref?: string;
+  objections?: { severity?: string }[];
 }
 
 export const UNDECIDABLE_ID = "undecidable-on-current-evidence";

@@ -290,6 +290,8 @@ interface QuestionResult {
   evidence_items: number;
   options: string[];
   recommendation?: { option_id: string; title?: string; confidence?: string };
+  /** Blocking objections the Critic raised (issue 23). */
+  blocking_objections?: number;
   /** Open questions: how many of the deciding record's considered options (at most 4) are among the options. */
   considered_in_options?: { wanted: number; found: number };
   grounded?: boolean;
@@ -458,6 +460,7 @@ async function evaluateQuestion(q: SetQuestion, repoDir: string, env: CliEnv, ba
       ? { option_id: recId, title: options.find((o) => o.id === recId)?.title, confidence: payload.recommendation?.confidence }
       : undefined,
     options_right: verdict.ok,
+    blocking_objections: (payload.objections ?? []).filter((o) => o?.severity === "blocking").length,
     ...(consideredInOptions ? { considered_in_options: consideredInOptions } : {}),
     options_detail: { unmatched: verdict.unmatched, fragments: verdict.fragments, off_topic: verdict.off_topic },
     truncated,
@@ -508,6 +511,11 @@ interface Metrics {
   high_right: number;
   med_answers: number;
   med_right: number;
+  /** The Critic: decided answers that are wrong / right, and how many of each carry a blocking objection. */
+  wrong_answers: number;
+  wrong_blocked: number;
+  right_answers: number;
+  right_blocked: number;
   /** Questions a budget cut short (any stage). */
   truncated: number;
   /** Questions run twice, and how many gave the identical answer. */
@@ -518,11 +526,23 @@ interface Metrics {
 }
 
 /** A decided answer is right when it is grounded in the gold record; on a question no record decides, never. */
-function calibration(results: QuestionResult[]): Pick<Metrics, "high_answers" | "high_right" | "med_answers" | "med_right"> {
+function calibration(results: QuestionResult[]): Pick<Metrics, "high_answers" | "high_right" | "med_answers" | "med_right" | "wrong_answers" | "wrong_blocked" | "right_answers" | "right_blocked"> {
   const decided = results.filter((r) => r.recommendation && r.recommendation.option_id !== "undecidable-on-current-evidence");
   const right = (r: QuestionResult) => r.gold.length > 0 && r.grounded === true;
   const at = (level: string) => decided.filter((r) => r.recommendation?.confidence === level);
-  return { high_answers: at("high").length, high_right: at("high").filter(right).length, med_answers: at("med").length, med_right: at("med").filter(right).length };
+  const wrong = decided.filter((r) => !right(r));
+  const good = decided.filter(right);
+  const blocked = (rs: QuestionResult[]) => rs.filter((r) => (r.blocking_objections ?? 0) > 0).length;
+  return {
+    high_answers: at("high").length,
+    high_right: at("high").filter(right).length,
+    med_answers: at("med").length,
+    med_right: at("med").filter(right).length,
+    wrong_answers: wrong.length,
+    wrong_blocked: blocked(wrong),
+    right_answers: good.length,
+    right_blocked: blocked(good),
+  };
 }
 
 function aggregate(results: QuestionResult[]): Metrics {
@@ -673,6 +693,20 @@ const TARGETS: Target[] = [
     ok: (v) => v >= 0.95,
     goal: ">= 0.95",
     show: (v, m) => `${pct(v)} (${m.high_right}/${m.high_answers})`,
+  },
+  {
+    name: "Critic: wrong answers blocked",
+    value: (m) => (m.wrong_answers ? m.wrong_blocked / m.wrong_answers : undefined),
+    ok: (v) => v >= 0.6,
+    goal: ">= 0.60",
+    show: (v, m) => `${pct(v)} (${m.wrong_blocked}/${m.wrong_answers})`,
+  },
+  {
+    name: "Critic: right answers blocked",
+    value: (m) => (m.right_answers ? m.right_blocked / m.right_answers : undefined),
+    ok: (v) => v <= 0.1,
+    goal: "<= 0.10",
+    show: (v, m) => `${pct(v)} (${m.right_blocked}/${m.right_answers})`,
   },
   {
     name: "med answers right",
