@@ -162,7 +162,12 @@ export async function showDeliberations(page: Page): Promise<void> {
 }
 
 export async function showExplorer(page: Page): Promise<void> {
-  await page.locator('.activitybar .action-item a[aria-label^="Explorer"]').click();
+  const link = page.locator('.activitybar .action-item a[aria-label^="Explorer"]');
+  // The activity bar toggles: a click on an Explorer that is already open closes it and leaves the focus where it
+  // was (in a picker webview, where the palette's F1 does not reach the workbench). Close it first, then open it.
+  const open = await link.evaluate((a) => a.closest(".action-item")?.classList.contains("checked") ?? false);
+  if (open) await link.click();
+  await link.click();
 }
 
 /** Reloads the window (it then reads edited settings and newly installed extensions) and waits for the workbench. */

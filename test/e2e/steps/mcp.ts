@@ -36,7 +36,7 @@ async function deliberateAndPick(ctx: E2EContext): Promise<void> {
   const repo = createSampleRepo();
   await withServer(ctx, [repo], async (client) => {
     const { tools } = await client.listTools();
-    assert(tools.length === 5 && tools.every((t) => t.outputSchema), `tools: ${tools.map((t) => t.name).join(", ")}`);
+    assert(tools.length === 6 && tools.some((t) => t.name === "check_change") && tools.every((t) => t.outputSchema), `tools: ${tools.map((t) => t.name).join(", ")}`);
     const r = await client.callTool({ name: "deliberate", arguments: { question: "Should we store orders in MongoDB or PostgreSQL?", offline: true } });
     assert(!r.isError, `deliberate failed: ${JSON.stringify(r.content).slice(0, 300)}`);
     const payload = OptionPickerSchema.parse(r.structuredContent);
