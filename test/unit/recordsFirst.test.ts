@@ -73,6 +73,22 @@ describe("records rank as records", () => {
     assert.ok(order.indexOf("c-1") > order.indexOf("d-c"));
   });
 
+  it("no convention file, architecture page or code file ranks above the three best records; external evidence is not moved", () => {
+    const docs = ["a", "b", "c", "d"].map((n, i) => item({ id: `d-${n}`, path_or_url: `adr/${n}.md`, score: 10 - i }));
+    const others = [
+      item({ id: "o-agents", path_or_url: "AGENTS.md", source_type: "agent-instructions", score: 50 }),
+      item({ id: "o-arch", path_or_url: "docs/architecture.md", source_type: "architecture", score: 40 }),
+    ];
+    const web = item({ id: "w-1", kind: "external", expert: "web", path_or_url: "https://example.invalid/guide", source_type: "web", score: 60 });
+    const fused = fuseRankedLists([
+      { expert: "docs", items: [others[0], others[1], ...docs] },
+      { expert: "web", items: [web] },
+    ]);
+    const order = fused.map((f) => f.id);
+    for (const id of ["o-agents", "o-arch"]) assert.ok(order.indexOf(id) > order.indexOf("d-c"), `${id}: ${order.join(", ")}`);
+    assert.ok(order.indexOf("w-1") < order.indexOf("d-c"), order.join(", "));
+  });
+
   it("a file the agent instructions name never ranks above the best records that matched", async () => {
     const repo = createGitRepo([
       {
