@@ -123,7 +123,16 @@ export async function runCommand(page: Page, title: string): Promise<void> {
 export async function runCommandWithInput(page: Page, title: string, text: string): Promise<void> {
   await runCommand(page, title);
   const input = page.locator(".quick-input-widget .quick-input-box input");
-  await input.waitFor({ state: "visible" });
+  // The palette's own input (value ">title") stays on screen until the command's input box replaces it; a slow
+  // activation (after a window reload) made the answer land in the palette instead. Wait for the command's box.
+  const until = Date.now() + 30_000;
+  for (;;) {
+    await input.waitFor({ state: "visible", timeout: 30_000 });
+    const value = await input.inputValue().catch(() => ">");
+    if (!value.startsWith(">")) break;
+    if (Date.now() > until) throw new Error(`the input box of "${title}" never replaced the command palette`);
+    await page.waitForTimeout(150);
+  }
   await input.fill(text);
   await page.keyboard.press("Enter");
 }
