@@ -369,3 +369,115 @@ describe("linear time", () => {
     );
   });
 });
+
+describe("decision prose beyond 'We will use X'", () => {
+  test("a decision that opens with a gerund phrase chooses it; a gerund that argues does not", () => {
+    assert.equal(readDecisionSentence("Using calendar versioning (YYYY.MM) for the desktop app, where the month is the release month").chosen, "calendar versioning");
+    assert.equal(readDecisionSentence("Adopting Terraform modules for every environment.").chosen, "Terraform modules");
+    assert.equal(readDecisionSentence("Using Terraform would make the pipeline slower.").chosen, undefined);
+  });
+
+  test("a commitment that keeps what is there gives way to one that commits to something new", () => {
+    const text = `# 3. Notes format
+
+## Status
+
+Accepted
+
+## Context
+
+Notes have been written in both AsciiDoc and Markdown.
+
+## Decision
+
+We will continue to keep short notes next to the code. We will use AsciiDoc for every long-form note.
+
+## Consequences
+
+Converters are needed for old notes.
+`;
+    const m = model("docs/adr/0003-notes-format.md", text);
+    assert.equal(m.chosen?.name, "AsciiDoc");
+    assert.equal(m.chosen?.range.start, lineOf(text, "We will continue"));
+    assert.equal(readDecisionSentence("For the time being we will keep the nightly batch.").continuity, true);
+    assert.equal(readDecisionSentence("We will use the nightly batch.").continuity, undefined);
+  });
+
+  test("keeping the status quo is still the choice when nothing new is committed to", () => {
+    const text = `# 4. Keep the monolith
+
+## Status
+
+Accepted
+
+## Decision
+
+For now we will keep the single deployable monolith.
+`;
+    assert.equal(model("docs/adr/0004-keep.md", text).chosen?.name, "keep the single deployable monolith");
+  });
+
+  test("a passive of action makes the clause the choice; a passive of choice makes its subject the choice", () => {
+    assert.equal(
+      readDecisionSentence("Exported reports (pdf, csv, xlsx) will be uploaded to the shared archive bucket directly.").chosen,
+      "Exported reports (pdf, csv, xlsx) will be uploaded to the shared archive bucket directly",
+    );
+    assert.equal(readDecisionSentence("Postgres will be used for the audit log.").chosen, "Postgres");
+    assert.equal(readDecisionSentence("Data exchange should be enabled from and to the partner bucket using signed URLs.").chosen, "Data exchange should be enabled from and to the partner bucket using signed URLs");
+  });
+
+  test("options written as paragraphs ('One option is …', 'A second option is …') and a decision naming 'the second option'", () => {
+    const text = `# 0009 - Usage reports
+
+## Context
+
+Partners ask for monthly usage numbers.
+
+## Options
+
+One option is to export the request logs to a warehouse and query them there. It costs a new service.
+
+A second option is to count requests in a small table inside the main database. Counting could be done:
+- per request, with one row each
+- per day, with one counter row per user
+
+Another option is to buy a hosted analytics product. It sends user data to a third party.
+
+## Decision
+
+We should start with the second option, and revisit once partners ask for more than counts.
+`;
+    const m = model("docs/architecture/adr-0009-usage.md", text);
+    assert.deepEqual(m.considered.map((o) => o.name), [
+      "export the request logs to a warehouse and query them there",
+      "count requests in a small table inside the main database",
+      "buy a hosted analytics product",
+    ]);
+    assert.equal(m.chosen?.name, "count requests in a small table inside the main database");
+    assert.equal(m.chosen?.considered_index, 1);
+    assert.equal(m.chosen?.range.start, lineOf(text, "We should start with the second option"));
+    assert.deepEqual(m.rejected.map((r) => r.name).sort(), ["buy a hosted analytics product", "export the request logs to a warehouse and query them there"]);
+  });
+
+  test("a decision that argues for one considered option without naming it verbatim chooses the one it clearly describes", () => {
+    const text = `# 12. Ingest ledger data
+
+## Considered Options
+
+- Poll the ledger API every hour
+- Copy nightly database dumps
+- Subscribe to the ledger's change events
+
+## Decision
+
+The ledger service already publishes change events for every entry. Subscribing keeps the ledger team in control
+of what leaves their system and needs no access to their database.
+`;
+    const m = model("docs/adr/0012-ingest.md", text);
+    assert.equal(m.chosen?.name, "Subscribe to the ledger's change events");
+    assert.equal(m.chosen?.how, "outcome-names-option");
+    // Two options described about as well: no choice is made up.
+    const even = text.replace("The ledger service already publishes change events for every entry.", "Polling and copying both work for the ledger.").replace("Subscribing keeps", "Either keeps");
+    assert.equal(model("docs/adr/0012-ingest.md", even).chosen, undefined);
+  });
+});

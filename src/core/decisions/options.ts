@@ -182,6 +182,13 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
     const { name, ref } = optionName(written);
     if (name && /[\p{L}\p{N}]/u.test(name)) out.push({ name, range, source, ...(ref ? { ref } : {}) });
   };
+  // Options written as prose paragraphs ("One option is to …", "A second option is …") are the options; a list
+  // inside one of those paragraphs only details it.
+  const introduced = optionsIntroducedInProse(lines, sec.bodyStart, sec.contentEnd);
+  if (introduced.length >= 2) {
+    for (const o of introduced) out.push({ ...o, source });
+    return out;
+  }
   const own = optionItems(listItems(lines, sec.bodyStart, sec.contentEnd));
   const children = sections.map((s, i) => ({ s, i })).filter(({ s }) => s.parent === index && s.level > 0);
   if (own.length > 0 && !looksLikeArguments(own)) {
@@ -197,6 +204,24 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
     if (isGroup && items.length >= 2 && !looksLikeArguments(items) && onlyAList(lines, s.bodyStart, s.contentEnd)) for (const item of items) push(item.text, { start: item.line, end: item.line });
     else if (isGroup && grandchildren) out.push(...optionsInSection(parsed, i, source));
     else push(s.heading, { start: s.start, end: s.end });
+  }
+  return out;
+}
+
+const PROSE_OPTION_INTRO =
+  /^(?:one|a first|the first|a second|the second|another|a third|the third|a fourth|the fourth|a fifth|the fifth|a final|the final|a last|the last|yet another)\s+(?:possible\s+|alternative\s+)?(?:option|alternative|approach|solution|possibility|choice)\s+(?:here\s+)?(?:is|would be|could be|was)\s+(?:to\s+|that\s+)?(.+)$/i;
+/** A name read from prose keeps at most this many words. */
+const PROSE_OPTION_WORDS = 16;
+
+/** Options introduced one paragraph each: "One option is to X …", "A second option is X …", "Another approach …". */
+function optionsIntroducedInProse(lines: string[], from: number, to: number): { name: string; range: LineRange; ref: string }[] {
+  const out: { name: string; range: LineRange; ref: string }[] = [];
+  for (const s of sentencesIn(lines, from, to, MAX_LIST_ITEMS)) {
+    const m = PROSE_OPTION_INTRO.exec(s.text);
+    if (!m) continue;
+    const words = m[1].split(/\s+/).slice(0, PROSE_OPTION_WORDS).join(" ");
+    const name = words.split(/[;.](?:\s|$)/)[0].replace(/[,:;.]+$/, "").trim();
+    if (name && /[\p{L}\p{N}]/u.test(name)) out.push({ name, range: { start: s.start, end: s.end }, ref: String(out.length + 1) });
   }
   return out;
 }
@@ -237,15 +262,27 @@ function matchOption(phrase: string, considered: ConsideredOption[], threshold: 
   return best >= 0 && bestScore >= threshold ? best : undefined;
 }
 
+const ORDINALS: Record<string, number> = { one: 1, first: 1, two: 2, second: 2, three: 3, third: 3, four: 4, fourth: 4, five: 5, fifth: 5 };
+const ORDINAL_REF = /\bthe\s+(first|second|third|fourth|fifth|last|final)\s+(?:option|alternative|approach|solution|possibility|choice|proposal)\b|\b(?:option|alternative|approach)\s+(one|two|three|four|five)\b/i;
+
+/** "the second option", "option two", "the last alternative" → the considered option at that position. */
+function optionByOrdinal(sentence: string, considered: ConsideredOption[]): number | undefined {
+  const m = ORDINAL_REF.exec(sentence);
+  if (!m || considered.length < 2) return undefined;
+  const word = (m[1] ?? m[2]).toLowerCase();
+  const n = word === "last" || word === "final" ? considered.length : ORDINALS[word];
+  return n !== undefined && n <= considered.length ? n - 1 : undefined;
+}
+
 /** "option (B)", "Option 2", "option B1", "A2:" in a sentence → the considered option with that label. */
 function optionByRef(sentence: string, considered: ConsideredOption[]): number | undefined {
   const refs = considered.map((o) => o.ref).filter(Boolean);
-  if (refs.length === 0) return undefined;
+  if (refs.length === 0) return optionByOrdinal(sentence, considered);
   const m =
     /\boption\s*\(?([A-Za-z]?\d{0,2}[A-Za-z]?)\)?(?![\w-])/i.exec(sentence) ??
     /^\(?([A-Z]\d{0,2}|\d{1,2})\)?\s*[:.)]\s/.exec(sentence) ??
     /\(([A-Z]\d{0,2})\)/.exec(sentence);
-  if (!m || !m[1]) return undefined;
+  if (!m || !m[1]) return optionByOrdinal(sentence, considered);
   const ref = m[1].toUpperCase();
   const i = considered.findIndex((o) => o.ref === ref);
   return i >= 0 ? i : undefined;
@@ -318,6 +355,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   const decisionSentences = decisionSentencesOf(parsed, decisionIdx);
 
   let chosen: ChosenOption | undefined;
+  let keptAsIs: ChosenOption | undefined;
   const rejectedBy = new Map<number, { reason: string; range: LineRange }>();
   const proseRejected: RejectedOption[] = [];
 
@@ -361,12 +399,16 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
     }
     // Only the opening of the decision commits; later sentences elaborate, qualify or plan follow-up work.
     if (prose.chosen && s.opening && !pointsBack(prose.chosen)) {
-      const i = considered.length > 0 ? matchOption(prose.chosen, considered, 0.6) : undefined;
-      chosen = i !== undefined
-        ? { name: considered[i].name, range: { start: s.start, end: s.end }, how: "decision-prose", considered_index: i }
-        : { name: prose.chosen, range: { start: s.start, end: s.end }, how: "decision-prose" };
+      const name = prose.chosen;
+      const range = { start: s.start, end: s.end };
+      const i = considered.length > 0 ? matchOption(name, considered, 0.6) : undefined;
+      const reading: ChosenOption = i !== undefined ? { name: considered[i].name, range, how: "decision-prose", considered_index: i } : { name, range, how: "decision-prose" };
+      // Keeping what is there ("we will continue to use X") is the choice only when nothing new is committed to.
+      if (prose.continuity) keptAsIs ??= reading;
+      else chosen = reading;
     }
   }
+  chosen ??= keptAsIs ?? bestCoveredOption(parsed, considered, decisionSentences);
   chosen = fallbackChoice(parsed, considered, chosen, decisionIdx.length > 0);
 
   // A proposal weighed only against "Alternatives" is itself one of the considered options.
@@ -391,6 +433,22 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   if (decisionIdx.length > 0 && !chosen) notes.push("the decision section names no option");
   if (decisionIdx.length === 0 && !chosen) notes.push("no decision section and no chosen option line");
   return { considered, ...(chosen ? { chosen } : {}), rejected, notes };
+}
+
+/**
+ * When no sentence of the decision names an option or commits in prose, the decision text as a whole may still
+ * describe one of the considered options far better than the others ("event streaming … places control over the
+ * data in the service team's hands"): that one, when it is clearly ahead.
+ */
+function bestCoveredOption(parsed: ParsedAdr, considered: ConsideredOption[], sentences: LocatedSentence[]): ChosenOption | undefined {
+  if (considered.length < 2 || sentences.length === 0) return undefined;
+  const text = sentences.filter((s) => !NEGATIVE_CUE.test(s.text)).map((s) => s.text).join(" ");
+  const scores = considered.map((o) => coverage(o.name, text)).map((score, i) => ({ score, i })).sort((a, b) => b.score - a.score || a.i - b.i);
+  const [best, second] = scores;
+  if (best.score < 0.6 || best.score - second.score < 0.3) return undefined;
+  const first = sentences[0];
+  const last = sentences[sentences.length - 1];
+  return { name: considered[best.i].name, range: { start: first.start, end: last.end }, how: "outcome-names-option", considered_index: best.i };
 }
 
 /** When the decision text names nothing: "This RFC proposes X", a title that is a choice, "We use X" up front. */

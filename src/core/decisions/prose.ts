@@ -16,6 +16,9 @@ export interface ProseReading {
   rejected: string[];
   /** Which phrasing it matched, for the model's "how". */
   cue?: string;
+  /** The commitment only keeps what is there ("we will continue to use X", "for the time being we keep X"): a record
+   * that also commits to something new decided that, not this. */
+  continuity?: boolean;
 }
 
 const MODALS = new Set(["will", "shall", "should", "must", "'ll", "would"]);
@@ -28,6 +31,19 @@ const IMPERATIVES = new Set([
   "apply", "accept", "make", "maintain", "reintroduce", "store", "run", "provide", "offer", "ship", "go", "stop",
   "drop", "retire", "split", "merge", "standardise", "standardize", "consolidate", "separate", "convert", "rename",
 ]);
+/** "Using X for Y", "Introducing X": a decision section may open with its choice as a gerund phrase. */
+const GERUNDS = new Map<string, string>();
+for (const verb of IMPERATIVES) {
+  for (const form of [`${verb}ing`, `${verb.replace(/e$/, "")}ing`, `${verb}${verb.slice(-1)}ing`]) if (!GERUNDS.has(form)) GERUNDS.set(form, verb);
+}
+/** Participles whose subject is the option itself: "X is used", "X was chosen". Any other participle ("X will be
+ * deposited into Y") makes the whole clause the choice, since the action is what was decided. */
+const CHOICE_PARTICIPLES = new Set(["used", "adopted", "chosen", "selected", "preferred", "kept", "retained", "picked", "favoured", "favored", "accepted"]);
+/** Irregular participles the "-ed" test misses. */
+const IRREGULAR_PARTICIPLES = new Set(["built", "chosen", "kept", "run", "done", "made", "set", "put", "held", "brought", "written", "taken", "given", "split", "shown", "known", "sent", "spent", "driven", "rewritten", "undertaken"]);
+const isParticiple = (w: string) => (w.length > 4 && w.endsWith("ed")) || IRREGULAR_PARTICIPLES.has(w);
+/** Words that mark a commitment as keeping the status quo. */
+const CONTINUITY_WORDS = new Set(["continue", "continues", "keep", "keeps", "retain", "retains", "remain", "remains", "stay", "stays", "stick", "still"]);
 const PASSIVE_VERBS = new Set(["used", "adopted", "implemented", "introduced", "chosen", "selected", "preferred", "refactored", "built", "created", "added", "deployed", "kept", "deposited", "replaced", "removed", "retained", "shipped"]);
 const DECIDE_WORDS = new Set(["decided", "decide", "agreed", "agree", "chose", "choose", "opted", "opt", "resolved", "elected"]);
 /** Words that end the phrase a cue introduces: a reason or a qualification starts there. */
@@ -158,6 +174,15 @@ function tidy(s: string): string {
 
 /** Reads one sentence. Returns no chosen phrase when the sentence is not a commitment. */
 export function readDecisionSentence(sentence: string): ProseReading {
+  const reading = readSentence(sentence);
+  if (!reading.chosen) return reading;
+  const low = tokens(stripInline(sentence)).map(bare);
+  const head = low.slice(0, 12);
+  const keeps = head.some((w) => CONTINUITY_WORDS.has(w)) || /\bfor (?:the time being|now)\b|\bas (?:is|before)\b/i.test(sentence);
+  return keeps ? { ...reading, continuity: true } : reading;
+}
+
+function readSentence(sentence: string): ProseReading {
   const toks = tokens(stripInline(sentence));
   const low = toks.map(bare);
   const rejected: string[] = [];
@@ -210,6 +235,14 @@ export function readDecisionSentence(sentence: string): ProseReading {
     const reading = readClause(toks, low, start, rejected, take);
     if (reading) return reading;
   }
+  // Gerund: "Using the format YYYY.MM for versions, where …". Only when no verb of its own follows in the first
+  // clause ("Using X would make Y harder" argues, it does not decide).
+  const gerundOf = GERUNDS.get(low[0] ?? "");
+  if (gerundOf && /^[A-Z]/.test(toks[0])) {
+    const firstClause = low.slice(1, Math.max(2, toks.findIndex((t) => /[,;:]$/.test(t)) + 1 || low.length));
+    const argues = firstClause.some((w) => MODALS.has(w) || /^(?:is|are|was|were|has|have|makes|made|means|gives|leads|allows|requires|can|could|may|might)$/.test(w));
+    if (!argues) return take(1, "gerund", CHOOSE_VERBS.has(gerundOf) ? undefined : 0);
+  }
   // Imperative: "Use managed node groups.", "Implement delegation in Apache James".
   if (IMPERATIVES.has(low[0] ?? "") && toks[0][0] === toks[0][0]?.toUpperCase()) return take(1, "imperative", CHOOSE_VERBS.has(low[0]) ? undefined : 0);
   return { rejected };
@@ -221,11 +254,23 @@ const NOT_A_COMMITMENT = new Set(["are", "were", "have", "had", "need", "needed"
 type Take = (from: number, cue: string, verbIndex?: number) => ProseReading;
 
 function readClause(toks: string[], low: string[], start: number, rejected: string[], take: Take): ProseReading | undefined {
+  // "Using X would make Y slower": a gerund subject with a modal weighs an option; it commits to nothing.
+  if (GERUNDS.has(low[start] ?? "")) return undefined;
   // "We use X", "we adapt X", "We prefer X": a present-tense commitment by the team.
   if (low[start] === "we" && low[start + 1] && !NOT_A_COMMITMENT.has(low[start + 1]) && !MODALS.has(low[start + 1]) && /^[a-z]+$/.test(low[start + 1]) && !/(?:ed|ing)$/.test(low[start + 1])) {
     return take(start + 2, "we use", start + 1);
   }
-  for (let i = start; i < Math.min(low.length, start + 10); i++) {
+  // A parenthetical ("(json, csv, .sql)") neither counts toward the subject's length nor ends the clause.
+  let depth = 0;
+  let counted = 0;
+  for (let i = start; i < low.length && counted < 10; i++) {
+    const opens = toks[i].split("(").length - 1;
+    const closes = toks[i].split(")").length - 1;
+    if (depth > 0 || opens > 0) {
+      depth = Math.max(0, depth + opens - closes);
+      if (i > start) continue;
+    }
+    counted++;
     const w = low[i];
     if (MODALS.has(w) || w.endsWith("'ll") || (/^(?:want|intend|plan|need|aim|agree)$/.test(w) && low[i + 1] === "to" && i > start)) {
       let v = i + 1;
@@ -238,7 +283,7 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
         const r = phraseFrom(toks, CHOOSE_VERBS.has(low[v + 1]) ? v + 2 : v + 1).phrase;
         return { rejected: r ? [...rejected, r] : rejected, cue: "will not" };
       }
-      if (low[v] === "be" && PASSIVE_VERBS.has(low[v + 1]) && i > start) return passive(toks.slice(start), i - start, rejected);
+      if (low[v] === "be" && (PASSIVE_VERBS.has(low[v + 1]) || isParticiple(low[v + 1] ?? "")) && i > start) return passive(toks, start, i, v + 1, rejected);
       if (low[v] === "be" || low[v] === "have" || !low[v]) return undefined;
       return take(v + 1, "we will", v);
     }
@@ -248,14 +293,21 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
     if ((w === "are" || w === "is") && /^(?:adopting|using|choosing|selecting|introducing|moving|switching|migrating)$/.test(low[i + 1] ?? "") && i - start <= 3) {
       return take(i + 2, "we are adopting", /^(?:adopting|using|choosing|selecting)$/.test(low[i + 1]) ? undefined : i + 1);
     }
-    if ((w === "is" || w === "are") && PASSIVE_VERBS.has(low[i + 1] ?? "") && i > start && i - start <= 6) return passive(toks.slice(start), i - start, rejected);
+    if ((w === "is" || w === "are") && PASSIVE_VERBS.has(low[i + 1] ?? "") && i > start && i - start <= 6) return passive(toks, start, i, i + 1, rejected);
     if (i > start && /[.,;:]$/.test(toks[i])) break;
   }
   return undefined;
 }
 
-/** "A mockable shared Clock is used across modules": the subject is what was chosen. */
-function passive(toks: string[], verbAt: number, rejected: string[]): ProseReading {
-  const subject = tidy(toks.slice(0, verbAt).join(" ").replace(/[,;:]+$/, ""));
-  return { chosen: subject && subject.split(" ").length <= MAX_PHRASE_WORDS ? subject : undefined, rejected, cue: "passive" };
+/**
+ * "A mockable shared Clock is used across modules": the subject is what was chosen. "Recovered data will be deposited
+ * into the landing zone": with a participle of action the clause itself (subject, verb and complement) is the choice.
+ */
+function passive(toks: string[], start: number, verbAt: number, participleAt: number, rejected: string[]): ProseReading {
+  const subject = tidy(toks.slice(start, verbAt).join(" ").replace(/[,;:]+$/, ""));
+  if (!subject || subject.split(" ").length > MAX_PHRASE_WORDS) return { rejected, cue: "passive" };
+  if (CHOICE_PARTICIPLES.has(bare(toks[participleAt]))) return { chosen: subject, rejected, cue: "passive" };
+  const rest = phraseFrom(toks, participleAt);
+  const clause = [subject, ...toks.slice(verbAt, participleAt).map((t) => t.replace(/[,;:]+$/, "")), rest.phrase ?? ""].join(" ").trim();
+  return { chosen: clause, rejected: [...rejected, ...rest.rejected], cue: "passive" };
 }
