@@ -481,3 +481,118 @@ of what leaves their system and needs no access to their database.
     assert.equal(model("docs/adr/0012-ingest.md", even).chosen, undefined);
   });
 });
+
+describe("more decision phrasings and candidate lists outside an options section", () => {
+  test("replacing X with Y chooses Y and turns X down; contractions are read", () => {
+    const a = readDecisionSentence("We are replacing the cron hosts with Kubernetes CronJobs.");
+    assert.equal(a.chosen, "Kubernetes CronJobs");
+    assert.deepEqual(a.rejected, ["cron hosts"]);
+    const b = readDecisionSentence("We're removing the XML schema validator and replace it with a hand-written one.");
+    assert.equal(b.chosen, "hand-written one");
+    assert.deepEqual(b.rejected, ["XML schema validator"]);
+  });
+
+  test("'X remains the best choice' and 'the best approach would be to X'", () => {
+    assert.equal(readDecisionSentence("Grafana remains the best choice as the dashboard tool for operators.").chosen, "Grafana");
+    assert.equal(readDecisionSentence("After talking to security we agreed that the best approach would be to rotate keys every night.").chosen, "rotate keys every night");
+    assert.equal(readDecisionSentence("It is the best option we have.").chosen, undefined);
+  });
+
+  test("a record that only refuses something decided the refusal; a deferral decides nothing", () => {
+    const text = `# 7. No shared database
+
+## Status
+
+Accepted
+
+## Decision
+
+Services must not read each other's tables directly.
+How data is shared should be decided service by service.
+`;
+    assert.equal(model("docs/adr/0007-no-shared-db.md", text).chosen?.name, "not read each other's tables directly");
+    assert.equal(readDecisionSentence("The schema should be decided before the first release.").chosen, undefined);
+  });
+
+  test("a list in the context is the considered options when the decision chose one of its items", () => {
+    const text = `# 9. Build server
+
+## Context
+
+We have run these build servers before:
+
+- GitLab CI
+- Drone
+- Jenkins
+
+Drone is small but has few plugins.
+
+## Decision
+
+We will use Jenkins to build every pull request.
+`;
+    const m = model("docs/adr/0009-build.md", text);
+    assert.deepEqual(m.considered.map((o) => o.name), ["GitLab CI", "Drone", "Jenkins"]);
+    // The decision's own words stay the chosen option's name; the list confirms which item it is.
+    assert.equal(m.chosen?.name, "Jenkins to build every pull request");
+    assert.equal(m.chosen?.considered_index, 2);
+    assert.deepEqual(m.options, ["Jenkins to build every pull request", "GitLab CI", "Drone"]);
+    assert.deepEqual(m.rejected.map((r) => r.name), ["GitLab CI", "Drone"]);
+    // A list the decision does not choose from stays a list.
+    const other = model("docs/adr/0009-build.md", text.replace("We will use Jenkins", "We will use Buildkite"));
+    assert.deepEqual(other.considered, []);
+  });
+
+  test("a comparison table's first column, and an inline enumeration, confirmed by the choice", () => {
+    const table = `# 6. Queue
+
+## Context
+
+| Queue | Pros | Cons |
+|-------|------|------|
+| Beanstalkd | tiny | unmaintained |
+| RabbitMQ | mature | heavy |
+
+## Decision
+
+We will use RabbitMQ for background jobs.
+`;
+    const t = model("docs/adr/0006-queue.md", table);
+    assert.deepEqual(t.considered.map((o) => o.name), ["Beanstalkd", "RabbitMQ"]);
+    assert.equal(t.chosen?.considered_index, 1);
+    const inline = `# 6. Queue
+
+## Context
+
+There are a few queues we could run: Beanstalkd, RabbitMQ, and NATS.
+
+## Decision
+
+We will use NATS for background jobs.
+`;
+    const i = model("docs/adr/0006-queue.md", inline);
+    assert.deepEqual(i.considered.map((o) => o.name), ["Beanstalkd", "RabbitMQ", "NATS"]);
+    assert.equal(i.chosen?.considered_index, 2);
+  });
+
+  test("an explicit choice that names a longer option is that option, not a shorter one it contains", () => {
+    const text = `# Licence
+
+## Considered Options
+
+* MIT
+* Apache-2.0
+* Dual licence with MIT and Apache-2.0
+
+## Decision Outcome
+
+Chosen option: "Dual licence with MIT and Apache-2.0", because users can pick.
+`;
+    assert.equal(model("docs/decisions/0001-licence.md", text).chosen?.name, "Dual licence with MIT and Apache-2.0");
+  });
+
+  test("'on hold' is read as proposed", () => {
+    const text = `---\nstatus: on hold\n---\n# Own tools\n\n## Decision\n\nWe will write our own linter.\n`;
+    assert.equal(model("docs/decisions/0003-tools.md", text).status, "proposed");
+  });
+});

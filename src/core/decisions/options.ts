@@ -254,7 +254,9 @@ function matchOption(phrase: string, considered: ConsideredOption[], threshold: 
   considered.forEach((o, i) => {
     // Either the phrase covers the option's name or the option's name covers the phrase.
     const score = Math.max(coverage(o.name, phrase), coverage(phrase, o.name) * 0.95);
-    if (score > bestScore) {
+    // On a tie the option that also covers more of the phrase wins: "Dual license with MIT and CC0" over "CC0".
+    const tie = best >= 0 && Math.abs(score - bestScore) < 1e-9 && coverage(phrase, o.name) > coverage(phrase, considered[best].name);
+    if (score > bestScore || tie) {
       bestScore = score;
       best = i;
     }
@@ -291,6 +293,9 @@ function optionByRef(sentence: string, considered: ConsideredOption[]): number |
 const INTRO_CUES = new Set(["we use", "this record proposes", "decided to", "it was decided"]);
 /** How many opening sentences of the decision text may state its choice in prose. */
 const PROSE_OPENING_SENTENCES = 3;
+const EARLY_SENTENCES = 8;
+/** Cues strong enough to state the decision after the opening. */
+const STRONG_CUES = new Set(["we will", "decided to", "it was decided", "decided that", "decided on"]);
 /** Words of a phrase that only points back at the text above ("move forward with the above design"). */
 const POINTER_WORDS = new Set(["above", "design", "proposal", "described", "outlined", "new", "capability", "forward", "move", "approach", "solution", "proposed", "accept", "plan", "option", "options", "following", "below", "implement", "adopt", "go", "ahead", "described", "here"]);
 function pointsBack(phrase: string): boolean {
@@ -323,12 +328,20 @@ function readConsidered(parsed: ParsedAdr, consideredIdx: number[], alternatives
   return considered;
 }
 
+interface DecisionSentence extends LocatedSentence {
+  /** Among the first PROSE_OPENING_SENTENCES prose sentences of its section. */
+  opening: boolean;
+  /** Among the first EARLY_SENTENCES: a first-person commitment there still states the decision when the opening
+   * only set the scene ("This project carries many new technologies. … Raster Foundry will initially use X."). */
+  early: boolean;
+}
+
 /** Sentences of the decision sections: the record's own "Decision" / "Decision Outcome" first, proposals after. */
-function decisionSentencesOf(parsed: ParsedAdr, decisionIdx: number[]): (LocatedSentence & { opening: boolean })[] {
+function decisionSentencesOf(parsed: ParsedAdr, decisionIdx: number[]): DecisionSentence[] {
   const { lines, sections } = parsed.doc;
   const canonical = (i: number) => parsed.section_names[i] === "decision" || parsed.section_names[i] === "decision-outcome" || /^(?:the |our )?decisions?\b/.test(headingKey(sections[i].heading));
   const ordered = [...decisionIdx.filter(canonical), ...decisionIdx.filter((i) => !canonical(i))];
-  const out: (LocatedSentence & { opening: boolean })[] = [];
+  const out: DecisionSentence[] = [];
   for (const i of ordered) {
     const s = sections[i];
     if (decisionIdx.some((j) => j !== i && isAncestor(sections, j, i))) continue;
@@ -336,10 +349,35 @@ function decisionSentencesOf(parsed: ParsedAdr, decisionIdx: number[]): (Located
     for (const sentence of sentencesIn(lines, s.bodyStart, s.end, 80)) {
       const isHeading = sentence.start === sentence.end && /^ {0,3}#/.test(lines[sentence.start - 1] ?? "");
       if (!isHeading) prose++;
-      out.push({ ...sentence, opening: !isHeading && prose <= PROSE_OPENING_SENTENCES });
+      out.push({ ...sentence, opening: !isHeading && prose <= PROSE_OPENING_SENTENCES, early: !isHeading && prose <= EARLY_SENTENCES });
     }
   }
   return out;
+}
+
+/** 1. An explicit "Chosen option:" line (in the outcome first, then anywhere); 2. an option marked "(Decided)". */
+function explicitChoice(parsed: ParsedAdr, considered: ConsideredOption[], decisionIdx: number[]): ChosenOption | undefined {
+  const { lines } = parsed.doc;
+  let chosen: ChosenOption | undefined;
+  // 1. An explicit "Chosen option:" line, in the outcome first, then anywhere.
+  const explicit = findChosenLine(parsed, decisionIdx);
+  if (explicit) {
+    const i = matchOption(explicit.name, considered, 0.5);
+    chosen = i !== undefined
+      ? { name: considered[i].name, range: explicit.range, how: "chosen-option-line", considered_index: i }
+      : { name: explicit.name, range: explicit.range, how: "chosen-option-line" };
+  }
+  // An option marked "(Decided)" in its heading or list item.
+  if (!chosen) {
+    for (let n = 1; n <= lines.length && !chosen; n++) {
+      const line = lines[n - 1].slice(0, MAX_SENTENCE_CHARS * 2);
+      if (!DECIDED_MARK.test(stripInline(line)) || !/^\s*(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s)/.test(line)) continue;
+      const { name } = optionName(line.replace(/^\s*(?:#{1,6}|[-*+]|\d{1,3}[.)])\s+/, ""));
+      const i = matchOption(name, considered, 0.8);
+      if (i !== undefined) chosen = { name: considered[i].name, range: { start: n, end: n }, how: "decided-marker", considered_index: i };
+    }
+  }
+  return chosen;
 }
 
 /** Options, chosen, rejected for one parsed record. */
@@ -354,29 +392,13 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   );
   const decisionSentences = decisionSentencesOf(parsed, decisionIdx);
 
-  let chosen: ChosenOption | undefined;
   let keptAsIs: ChosenOption | undefined;
+  let stated: ChosenOption | undefined;
+  let refused: ChosenOption | undefined;
   const rejectedBy = new Map<number, { reason: string; range: LineRange }>();
   const proseRejected: RejectedOption[] = [];
 
-  // 1. An explicit "Chosen option:" line, in the outcome first, then anywhere.
-  const explicit = findChosenLine(parsed, decisionIdx);
-  if (explicit) {
-    const i = matchOption(explicit.name, considered, 0.5);
-    chosen = i !== undefined
-      ? { name: considered[i].name, range: explicit.range, how: "chosen-option-line", considered_index: i }
-      : { name: explicit.name, range: explicit.range, how: "chosen-option-line" };
-  }
-  // 2. An option marked "(Decided)" in its heading or list item.
-  if (!chosen) {
-    for (let n = 1; n <= lines.length && !chosen; n++) {
-      const line = lines[n - 1].slice(0, MAX_SENTENCE_CHARS * 2);
-      if (!DECIDED_MARK.test(stripInline(line)) || !/^\s*(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s)/.test(line)) continue;
-      const { name } = optionName(line.replace(/^\s*(?:#{1,6}|[-*+]|\d{1,3}[.)])\s+/, ""));
-      const i = matchOption(name, considered, 0.8);
-      if (i !== undefined) chosen = { name: considered[i].name, range: { start: n, end: n }, how: "decided-marker", considered_index: i };
-    }
-  }
+  let chosen = explicitChoice(parsed, considered, decisionIdx);
   // 3 and 4. The decision text: an option it names or refers to, else what its prose commits to.
   for (const s of decisionSentences) {
     const isHeading = s.start === s.end && /^ {0,3}#/.test(lines[s.start - 1] ?? "");
@@ -397,6 +419,12 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
       chosen = { name: considered[named].name, range: { start: s.start, end: s.end }, how: "outcome-names-option", considered_index: named };
       continue;
     }
+    if (s.opening && prose.refusal && !refused) refused = { name: prose.refusal, range: { start: s.start, end: s.end }, how: "decision-prose" };
+    if (!s.opening && s.early && prose.chosen && STRONG_CUES.has(prose.cue ?? "") && !prose.continuity && !pointsBack(prose.chosen) && !stated) {
+      const i = considered.length > 0 ? matchOption(prose.chosen, considered, 0.6) : undefined;
+      const range = { start: s.start, end: s.end };
+      stated = i !== undefined ? { name: considered[i].name, range, how: "decision-prose", considered_index: i } : { name: prose.chosen, range, how: "decision-prose" };
+    }
     // Only the opening of the decision commits; later sentences elaborate, qualify or plan follow-up work.
     if (prose.chosen && s.opening && !pointsBack(prose.chosen)) {
       const name = prose.chosen;
@@ -408,8 +436,19 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
       else chosen = reading;
     }
   }
-  chosen ??= keptAsIs ?? bestCoveredOption(parsed, considered, decisionSentences);
+  // A refusal is the decision only of a record that chooses nothing else, and only when it does not turn down one of
+  // the options it weighed (then that option is rejected, and what was chosen is unknown).
+  const refusalStands = refused && (considered.length === 0 || matchOption(refused.name, considered, 0.6) === undefined);
+  chosen ??= keptAsIs ?? stated ?? bestCoveredOption(parsed, considered, decisionSentences) ?? (refusalStands ? refused : undefined);
   chosen = fallbackChoice(parsed, considered, chosen, decisionIdx.length > 0);
+  if (chosen && considered.length === 0) {
+    const listed = listConfirmedByChoice(parsed, chosen.name, decisionIdx);
+    if (listed) {
+      considered.push(...listed.options);
+      // The decision's own words name the choice; the list only confirms which item it was.
+      chosen = { ...chosen, considered_index: listed.index };
+    }
+  }
 
   // A proposal weighed only against "Alternatives" is itself one of the considered options.
   if (chosen && chosen.considered_index === undefined && considered.length > 0 && considered.every((o) => o.source === "alternatives")) {
@@ -433,6 +472,86 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   if (decisionIdx.length > 0 && !chosen) notes.push("the decision section names no option");
   if (decisionIdx.length === 0 && !chosen) notes.push("no decision section and no chosen option line");
   return { considered, ...(chosen ? { chosen } : {}), rejected, notes };
+}
+
+/** A list can hold candidate options only when it is this short and its items are names, not arguments. */
+const CANDIDATE_LIST_MAX = 12;
+const CANDIDATE_ITEM_WORDS = 12;
+
+/**
+ * A record without an options section may still list its candidates elsewhere: a bullet list ("We have experience
+ * with the following CI servers:"), a comparison table's first column, or an inline enumeration ("tools we can use:
+ * celery, SWF, Luigi, and Airflow"). Such a list holds the considered options only when the decision chose one of
+ * its items: the choice confirms what the list was. The first confirmed list outside the decision wins.
+ */
+function listConfirmedByChoice(parsed: ParsedAdr, chosenName: string, decisionIdx: number[]): { options: ConsideredOption[]; index: number } | undefined {
+  const { lines, sections } = parsed.doc;
+  const inDecision = (n: number) => decisionIdx.some((i) => sections[i].start <= n && n <= sections[i].end);
+  const candidates: ConsideredOption[][] = [];
+  // Bullet lists: runs of items at one indent, broken by any other line.
+  let run: ConsideredOption[] = [];
+  let runIndent = -1;
+  let inFence = false;
+  const flush = () => {
+    if (run.length >= 2) candidates.push(run);
+    run = [];
+    runIndent = -1;
+  };
+  for (let n = 1; n <= lines.length; n++) {
+    const line = (lines[n - 1] ?? "").slice(0, MAX_SENTENCE_CHARS * 2);
+    if (/^ {0,3}(`{3,}|~{3,})/.test(line)) inFence = !inFence;
+    if (inFence || inDecision(n)) {
+      flush();
+      continue;
+    }
+    const item = /^(\s*)(?:[-*+]|\d{1,3}[.)])\s+(.*)$/.exec(line);
+    if (item) {
+      const indent = item[1].length;
+      if (runIndent >= 0 && indent > runIndent) continue;
+      if (indent !== runIndent) flush();
+      runIndent = indent;
+      const { name } = optionName(item[2]);
+      const short = stripInline(name.replace(/\s*\([^)]*\)/g, "")).trim();
+      if (short && short.split(/\s+/).length <= CANDIDATE_ITEM_WORDS) run.push({ name: short, range: { start: n, end: n }, source: "considered-options" });
+      else flush();
+      continue;
+    }
+    if (line.trim() && !/^\s{2,}\S/.test(line)) flush();
+  }
+  flush();
+  // A comparison table's first column.
+  let table: ConsideredOption[] = [];
+  for (let n = 1; n <= lines.length + 1; n++) {
+    const line = n <= lines.length ? lines[n - 1] : "";
+    const row = /^\s*\|([^|]+)\|/.exec(line ?? "");
+    if (row && !inDecision(n)) {
+      const cell = stripInline(row[1]).replace(/\s*\([^)]*\)+/g, "").trim();
+      const separator = /^:?-{2,}:?$/.test(cell);
+      const isHeader = /^\s*\|\s*:?-{2,}/.test(lines[n] ?? "");
+      if (cell && !separator && !isHeader && cell.split(/\s+/).length <= CANDIDATE_ITEM_WORDS) table.push({ name: cell, range: { start: n, end: n }, source: "considered-options" });
+      continue;
+    }
+    if (table.length >= 2) candidates.push(table);
+    table = [];
+  }
+  // Inline enumerations after a colon: "a few options we can use: celery, SWF, Luigi, and Airflow."
+  sections.forEach((sec, i) => {
+    if (decisionIdx.includes(i) || sec.level === 0) return;
+    for (const sentence of sentencesIn(lines, sec.bodyStart, sec.contentEnd, 40)) {
+      const m = /:\s+([^:]+)$/.exec(sentence.text);
+      if (!m) continue;
+      const parts = m[1].replace(/[.!?]$/, "").split(/,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/).map((x) => x.trim()).filter(Boolean);
+      if (parts.length >= 2 && parts.length <= CANDIDATE_LIST_MAX && parts.every((x) => x.split(/\s+/).length <= 4)) {
+        candidates.push(parts.map((name) => ({ name, range: { start: sentence.start, end: sentence.end }, source: "considered-options" as const })));
+      }
+    }
+  });
+  for (const options of candidates) {
+    if (options.length > CANDIDATE_LIST_MAX) continue;
+    const index = matchOption(chosenName, options, 0.6);
+    if (index !== undefined) return { options, index };
+  }
+  return undefined;
 }
 
 /**

@@ -16,6 +16,9 @@ export interface ProseReading {
   rejected: string[];
   /** Which phrasing it matched, for the model's "how". */
   cue?: string;
+  /** What the sentence commits to not doing, negation kept ("no longer rely on X", "not connect to Y"): the
+   * decision of a record that only refuses something. */
+  refusal?: string;
   /** The commitment only keeps what is there ("we will continue to use X", "for the time being we keep X"): a record
    * that also commits to something new decided that, not this. */
   continuity?: boolean;
@@ -30,21 +33,27 @@ const IMPERATIVES = new Set([
   "keep", "reuse", "replace", "prefer", "deploy", "enable", "disable", "decommission", "extract", "support", "follow",
   "apply", "accept", "make", "maintain", "reintroduce", "store", "run", "provide", "offer", "ship", "go", "stop",
   "drop", "retire", "split", "merge", "standardise", "standardize", "consolidate", "separate", "convert", "rename",
+  "deprecate", "guide", "document", "require", "allow", "forbid", "prohibit", "limit", "restrict", "avoid", "define",
+  "expose", "publish", "encrypt", "validate", "generate", "host", "schedule", "write", "rewrite", "upgrade", "delete",
+  "archive", "automate", "centralise", "centralize", "integrate", "wrap", "rely", "treat", "release", "pin", "target",
+  "refactor", "adapt", "enforce", "declare", "deliver", "handle", "isolate", "package", "place", "put", "send",
 ]);
 /** "Using X for Y", "Introducing X": a decision section may open with its choice as a gerund phrase. */
 const GERUNDS = new Map<string, string>();
-for (const verb of IMPERATIVES) {
+for (const verb of [...IMPERATIVES, ...CHOOSE_VERBS]) {
   for (const form of [`${verb}ing`, `${verb.replace(/e$/, "")}ing`, `${verb}${verb.slice(-1)}ing`]) if (!GERUNDS.has(form)) GERUNDS.set(form, verb);
 }
 /** Participles whose subject is the option itself: "X is used", "X was chosen". Any other participle ("X will be
  * deposited into Y") makes the whole clause the choice, since the action is what was decided. */
-const CHOICE_PARTICIPLES = new Set(["used", "adopted", "chosen", "selected", "preferred", "kept", "retained", "picked", "favoured", "favored", "accepted"]);
+/** Participles that put the decision off: "X should be decided before Y" commits to nothing yet. */
+const DEFERRING_PARTICIPLES = new Set(["decided", "determined", "discussed", "evaluated", "investigated", "revisited", "reviewed", "considered", "explored", "clarified", "agreed", "defined"]);
+const CHOICE_PARTICIPLES = new Set(["provided", "used", "adopted", "chosen", "selected", "preferred", "kept", "retained", "picked", "favoured", "favored", "accepted"]);
 /** Irregular participles the "-ed" test misses. */
 const IRREGULAR_PARTICIPLES = new Set(["built", "chosen", "kept", "run", "done", "made", "set", "put", "held", "brought", "written", "taken", "given", "split", "shown", "known", "sent", "spent", "driven", "rewritten", "undertaken"]);
 const isParticiple = (w: string) => (w.length > 4 && w.endsWith("ed")) || IRREGULAR_PARTICIPLES.has(w);
 /** Words that mark a commitment as keeping the status quo. */
 const CONTINUITY_WORDS = new Set(["continue", "continues", "keep", "keeps", "retain", "retains", "remain", "remains", "stay", "stays", "stick", "still"]);
-const PASSIVE_VERBS = new Set(["used", "adopted", "implemented", "introduced", "chosen", "selected", "preferred", "refactored", "built", "created", "added", "deployed", "kept", "deposited", "replaced", "removed", "retained", "shipped"]);
+const PASSIVE_VERBS = new Set(["provided", "used", "adopted", "implemented", "introduced", "chosen", "selected", "preferred", "refactored", "built", "created", "added", "deployed", "kept", "deposited", "replaced", "removed", "retained", "shipped"]);
 const DECIDE_WORDS = new Set(["decided", "decide", "agreed", "agree", "chose", "choose", "opted", "opt", "resolved", "elected"]);
 /** Words that end the phrase a cue introduces: a reason or a qualification starts there. */
 const PHRASE_END = new Set(["for", "over", "because", "since", "as", "so", "which", "where", "while", "when", "whereby", "due", "given", "until", "unless", "although", "though", "but", "however", "thus", "hence", "instead", "rather", "except"]);
@@ -178,12 +187,21 @@ export function readDecisionSentence(sentence: string): ProseReading {
   if (!reading.chosen) return reading;
   const low = tokens(stripInline(sentence)).map(bare);
   const head = low.slice(0, 12);
-  const keeps = head.some((w) => CONTINUITY_WORDS.has(w)) || /\bfor (?:the time being|now)\b|\bas (?:is|before)\b/i.test(sentence);
+  const keeps = reading.cue !== "best choice" && head.some((w) => CONTINUITY_WORDS.has(w)) || /\bfor (?:the time being|now)\b|\bas (?:is|before)\b/i.test(sentence);
   return keeps ? { ...reading, continuity: true } : reading;
 }
 
+const CONTRACTIONS: [RegExp, string][] = [
+  [/\b(we|they|you)['’]re\b/gi, "$1 are"],
+  [/\b(we|they|you|i)['’]ve\b/gi, "$1 have"],
+  [/\b(it|that)['’]s\b/gi, "$1 is"],
+];
+const REPLACE_WORDS = new Set(["replace", "replaces", "replacing", "replaced", "substitute", "substituting"]);
+
 function readSentence(sentence: string): ProseReading {
-  const toks = tokens(stripInline(sentence));
+  let plain = stripInline(sentence);
+  for (const [from, to] of CONTRACTIONS) plain = plain.replace(from, to);
+  const toks = tokens(plain);
   const low = toks.map(bare);
   const rejected: string[] = [];
   const take = (from: number, cue: string, verbIndex?: number): ProseReading => {
@@ -191,6 +209,8 @@ function readSentence(sentence: string): ProseReading {
     let start = keepVerb ? verbIndex : from;
     // "go with X", "move to X", "switch to X", "migrate to X", "rely on X": the particle is part of the verb.
     if (!keepVerb && /^(?:with|to|on|for)$/.test(low[start] ?? "")) start++;
+    const swap = replacement(toks, low, start);
+    if (swap) return { chosen: swap.chosen, rejected: [...rejected, ...swap.rejected], cue };
     const p = phraseFrom(toks, start);
     return { chosen: p.phrase, rejected: [...rejected, ...p.rejected], cue };
   };
@@ -214,6 +234,9 @@ function readSentence(sentence: string): ProseReading {
     if (low[i] === "is" && low[i + 1] === "to") i += 2;
     if (/^(?:proposes|introduces|introduce|suggests|recommends|adopts|defines)$/.test(low[i] ?? "")) return take(i + 1, "this record proposes");
   }
+  // "X remains the best choice for Y", "X is the preferred option"; "The best approach would be to X".
+  const best = bestChoice(toks, low);
+  if (best) return { ...best, rejected: [...rejected, ...best.rejected], cue: "best choice" };
   // "It was decided that X", "It has been decided to X", "the decision has been made to X", anywhere in the sentence.
   for (let i = 1; i < low.length; i++) {
     const decidedIt = DECIDE_WORDS.has(low[i]) && /^(?:was|been|is)$/.test(low[i - 1]);
@@ -248,6 +271,59 @@ function readSentence(sentence: string): ProseReading {
   return { rejected };
 }
 
+/**
+ * "replacing the Airflow workers with AWS Batch", "remove X and replace it with Y": what comes in is the choice and
+ * what it replaces is turned down (a pronoun names nothing new and is left out).
+ */
+function replacement(toks: string[], low: string[], from: number): { chosen: string; rejected: string[] } | undefined {
+  const end = Math.min(low.length, from + MAX_PHRASE_WORDS + 4);
+  for (let i = from; i < end; i++) {
+    if (!REPLACE_WORDS.has(low[i])) continue;
+    for (let j = i + 1; j < Math.min(low.length, i + 12); j++) {
+      if (low[j] !== "with" && low[j] !== "by") continue;
+      const chosen = phraseFrom(toks, j + 1).phrase;
+      if (!chosen) return undefined;
+      const out = tidy(toks.slice(i + 1, j).join(" ").replace(/[,;:]+$/, ""));
+      const before = i > from ? tidy(toks.slice(from, i).join(" ").replace(/\s+and$/i, "").replace(/[,;:]+$/, "")) : "";
+      const rejected = [out, before].filter((r) => r && !/^(?:it|them|this|that|these|those)$/i.test(r) && !REPLACE_WORDS.has(r.split(" ")[0].toLowerCase()));
+      const unverbed = rejected.map((r) => tidy(r.replace(/^(?:removing|remove|dropping|drop|retiring|retire|deprecating|deprecate)\s+/i, "")));
+      return { chosen, rejected: /^(?:remov|drop|retir|deprecat)/i.test(before) ? unverbed : rejected.filter((r) => r === out) };
+    }
+    return undefined;
+  }
+  return undefined;
+}
+
+const CHOICE_NOUNS = /^(?:choice|option|approach|solution|fit|candidate|alternative|way|path|tool|framework|library)$/;
+
+/** "JointJS remains the best choice as the framework": the subject. "… that the best approach would be to move X": the rest. */
+function bestChoice(toks: string[], low: string[]): { chosen: string; rejected: string[] } | undefined {
+  for (let b = 0; b + 2 < low.length; b++) {
+    if (!/^(?:best|preferred|recommended)$/.test(low[b])) continue;
+    let n = b + 1;
+    while (n < b + 4 && !CHOICE_NOUNS.test(low[n] ?? "")) n++;
+    if (!CHOICE_NOUNS.test(low[n] ?? "")) continue;
+    // Predicate: "the best long term solution is to enhance X", "the best approach would be to move X".
+    const copula = /^(?:is|was|remains)$/.test(low[n + 1] ?? "") ? 1 : low[n + 1] === "would" && low[n + 2] === "be" ? 2 : 0;
+    if (copula) {
+      let from = n + 1 + copula;
+      if (low[from] === "to" || low[from] === "that") from++;
+      const p = phraseFrom(toks, from);
+      return p.phrase ? { chosen: p.phrase, rejected: p.rejected } : undefined;
+    }
+    // Subject: "JointJS remains the best choice …", "Postgres is our preferred option".
+    let c = b - 1;
+    if (low[c] === "the" || low[c] === "our") c--;
+    if (c >= 1 && /^(?:is|remains|was|seems)$/.test(low[c])) {
+      const subject = tidy(toks.slice(0, c).join(" ").replace(/[,;:]+$/, ""));
+      const pronoun = /^(?:this|that|it|which|there)$/i.test(subject);
+      if (subject && !pronoun && subject.split(" ").length <= 6) return { chosen: subject, rejected: [] };
+    }
+    return undefined;
+  }
+  return undefined;
+}
+
 /** Words after "we" that do not commit to anything ("we need more data", "we were", "we have"). */
 const NOT_A_COMMITMENT = new Set(["are", "were", "have", "had", "need", "needed", "want", "know", "think", "believe", "feel", "can", "could", "may", "might", "do", "did", "don't", "also", "still", "then", "all", "both", "currently", "already", "found", "see", "considered", "identified", "explored", "looked", "expect", "hope", "is", "was", "wanted", "tried", "intend", "plan", "aim", "would", "should", "must", "will", "shall", "usually", "often", "sometimes", "never", "only"]);
 
@@ -273,6 +349,8 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
     counted++;
     const w = low[i];
     if (MODALS.has(w) || w.endsWith("'ll") || (/^(?:want|intend|plan|need|aim|agree)$/.test(w) && low[i + 1] === "to" && i > start)) {
+      // "Products will, given the set of X, generate Y": an aside after the modal; the clause is too tangled to read.
+      if (toks[i].endsWith(",")) return undefined;
       let v = i + 1;
       if (low[v] === "like" && low[v + 1] === "to") v += 2;
       if (low[v] === "have" && low[v + 1] === "to") v += 2;
@@ -281,8 +359,10 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
       while (/^(?:now|also|still|continue|to|instead|then|only|first|from)$/.test(low[v] ?? "") && v < i + 4) v++;
       if (low[v] === "not" || low[v] === "no" || w.endsWith("n't")) {
         const r = phraseFrom(toks, CHOOSE_VERBS.has(low[v + 1]) ? v + 2 : v + 1).phrase;
-        return { rejected: r ? [...rejected, r] : rejected, cue: "will not" };
+        const refusal = w.endsWith("n't") ? (r ? `not ${r}` : undefined) : phraseFrom(toks, v).phrase;
+        return { rejected: r ? [...rejected, r] : rejected, cue: "will not", ...(refusal ? { refusal } : {}) };
       }
+      if (low[v] === "be" && DEFERRING_PARTICIPLES.has(low[v + 1] ?? "")) return undefined;
       if (low[v] === "be" && (PASSIVE_VERBS.has(low[v + 1]) || isParticiple(low[v + 1] ?? "")) && i > start) return passive(toks, start, i, v + 1, rejected);
       if (low[v] === "be" || low[v] === "have" || !low[v]) return undefined;
       return take(v + 1, "we will", v);
@@ -290,8 +370,10 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
     if (DECIDE_WORDS.has(w) && low[i + 1] === "to") return take(i + 3, "decided to", i + 2);
     if (DECIDE_WORDS.has(w) && low[i + 1] === "that" && i > start) return readClause(toks, low, i + 2, rejected, take) ?? take(i + 2, "decided that");
     if (DECIDE_WORDS.has(w) && low[i + 1] === "on") return take(i + 2, "decided on");
-    if ((w === "are" || w === "is") && /^(?:adopting|using|choosing|selecting|introducing|moving|switching|migrating)$/.test(low[i + 1] ?? "") && i - start <= 3) {
-      return take(i + 2, "we are adopting", /^(?:adopting|using|choosing|selecting)$/.test(low[i + 1]) ? undefined : i + 1);
+    // "We are adopting X", "we are replacing X with Y", "The team is moving to X".
+    const progressive = GERUNDS.get(low[i + 1] ?? "");
+    if ((w === "are" || w === "is") && progressive && i - start <= 3) {
+      return take(i + 2, "we are adopting", CHOOSE_VERBS.has(progressive) ? undefined : i + 1);
     }
     if ((w === "is" || w === "are") && PASSIVE_VERBS.has(low[i + 1] ?? "") && i > start && i - start <= 6) return passive(toks, start, i, i + 1, rejected);
     if (i > start && /[.,;:]$/.test(toks[i])) break;

@@ -66,7 +66,9 @@ export function decisionModelOf(parsed: ParsedAdr): DecisionRecord {
   const overLimit = considered.length > MAX_OPTIONS_IN_USE;
   if (overLimit) notUnderstood.push(`${considered.length} considered options: only ${MAX_OPTIONS_IN_USE} are offered as options (the chosen one first)`);
   const chosenName = opts.chosen?.name;
-  const options = [...(chosenName ? [chosenName] : []), ...considered.map((o) => o.name).filter((n) => n !== chosenName)].slice(0, MAX_OPTIONS_IN_USE);
+  const chosenIndex = opts.chosen?.considered_index;
+  const others = considered.filter((o, i) => (chosenIndex !== undefined ? i !== chosenIndex : o.name !== chosenName)).map((o) => o.name);
+  const options = [...(chosenName ? [chosenName] : []), ...others].slice(0, MAX_OPTIONS_IN_USE);
 
   const drivers: { text: string; range: LineRange }[] = [];
   const consequences: LineRange[] = [];
