@@ -1,0 +1,58 @@
+// A second, plain view of the question over the decision records: classic BM25 (k1 1.2, b 0.75) over each record's
+// whole text, its title and file name counted three times, queried with every content word of the question as
+// asked. The docs expert's own ranking reads planned terms, sections, phrases and feedback; those help when a
+// question is short and names its subject, and drift on long questions full of incidental detail, where the plain
+// view holds up (issue 20). Fusing the two keeps what each gets right. Pure and deterministic.
+import { tokenize } from "./docStats";
+
+const K1 = 1.2;
+const B = 0.75;
+const TITLE_REPEAT = 3;
+/** The part of a record the view reads; records are rarely longer, and the cap keeps a giant file from skewing lengths. */
+const INDEXED_CHARS = 50_000;
+
+export interface RecordText {
+  path: string;
+  title: string;
+  text: string;
+}
+
+export class RecordBm25 {
+  private readonly tf: Map<string, number>[] = [];
+  private readonly lengths: number[] = [];
+  private readonly df = new Map<string, number>();
+  private readonly avgLength: number;
+
+  constructor(private readonly records: readonly RecordText[]) {
+    for (const r of records) {
+      const name = r.path.replace(/\.(md|markdown|mdx|txt|adoc|rst)$/i, "").split("/").slice(-2).join(" ").replace(/[_.-]+/g, " ");
+      const tokens = [...tokenize(`${r.title} ${name} `.repeat(TITLE_REPEAT)), ...tokenize(r.text.slice(0, INDEXED_CHARS))];
+      const tf = new Map<string, number>();
+      for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
+      for (const t of tf.keys()) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+      this.tf.push(tf);
+      this.lengths.push(tokens.length);
+    }
+    this.avgLength = this.lengths.reduce((a, b) => a + b, 0) / Math.max(1, this.lengths.length);
+  }
+
+  /** Score of every record that matches at least one of the question's words, by path. */
+  scores(question: string): Map<string, number> {
+    const terms = [...new Set(tokenize(question))];
+    const n = this.records.length;
+    const out = new Map<string, number>();
+    this.records.forEach((r, i) => {
+      let score = 0;
+      const tf = this.tf[i];
+      const norm = K1 * (1 - B + (B * this.lengths[i]) / (this.avgLength || 1));
+      for (const t of terms) {
+        const f = tf.get(t);
+        if (!f) continue;
+        const df = this.df.get(t) ?? 0;
+        score += Math.log(1 + (n - df + 0.5) / (df + 0.5)) * ((f * (K1 + 1)) / (f + norm));
+      }
+      if (score > 0) out.set(r.path, score);
+    });
+    return out;
+  }
+}

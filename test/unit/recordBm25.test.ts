@@ -1,0 +1,40 @@
+// The plain view of a question over the records (issue 20): classic BM25 over whole records with the title and file
+// name counted three times, queried with every content word as asked. Fixtures are written for these tests.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { RecordBm25 } from "../../src/core/internal/recordBm25";
+
+const records = [
+  { path: "docs/adr/0003-nightly-exports.md", title: "Run nightly exports as Kubernetes CronJobs", text: "Context: exports ran from cron on a VM. Decision: scheduled work runs as Kubernetes CronJobs." },
+  {
+    path: "docs/adr/0007-message-broker.md",
+    title: "Use RabbitMQ for domain events",
+    text: `${"RabbitMQ queues exchanges consumers acknowledgements retries dead letters. ".repeat(40)} Jobs may publish events.`,
+  },
+  { path: "docs/adr/0009-sftp-partners.md", title: "Deliver partner files over SFTP", text: "Partners receive files over SFTP from a dedicated host; keys rotate yearly." },
+];
+
+test("a long symptom question finds the record whose title and text share its words; a long record does not win by length", () => {
+  const view = new RecordBm25(records);
+  const scores = view.scores("We're adding a nightly job that exports invoices to the finance team's SFTP server; some older jobs are cron entries on a VM and some are Kubernetes CronJobs. Where should scheduled work run now?");
+  const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1]).map(([p]) => p);
+  assert.equal(ranked[0], "docs/adr/0003-nightly-exports.md");
+  assert.ok(!ranked.slice(0, 2).includes("docs/adr/0007-message-broker.md"), ranked.join(", "));
+});
+
+test("words no record has give no scores; the same question always gives the same scores", () => {
+  const view = new RecordBm25(records);
+  assert.equal(view.scores("quantum chromodynamics lattice").size, 0);
+  const q = "Should partner files still go over SFTP?";
+  assert.deepEqual([...view.scores(q)], [...new RecordBm25(records).scores(q)]);
+  assert.ok((view.scores(q).get("docs/adr/0009-sftp-partners.md") ?? 0) > 0);
+});
+
+test("the file name counts: a record whose file name carries the word outranks one that mentions it once in passing", () => {
+  const view = new RecordBm25([
+    { path: "docs/adr/0001-feature-flags.md", title: "Flags", text: "We toggle risky changes at runtime." },
+    { path: "docs/adr/0002-ci.md", title: "Continuous integration", text: "Builds run on every push; a feature branch builds too." },
+  ]);
+  const ranked = [...view.scores("How should we manage feature flags?").entries()].sort((a, b) => b[1] - a[1]).map(([p]) => p);
+  assert.equal(ranked[0], "docs/adr/0001-feature-flags.md");
+});
