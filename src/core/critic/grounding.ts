@@ -79,7 +79,20 @@ function otherOptionChosen(f: GroundingFocus, choice: string): DraftPicker["opti
   const mine = f.terms.get(f.rec.id) ?? [];
   if (mine.length && mentions(choice, { terms: mine })) return undefined;
   if (TURNS_DOWN.test(choice)) return undefined;
-  return f.draft.options.find((o) => o.id !== f.rec.id && (f.terms.get(o.id) ?? []).length > 0 && mentions(choice, { terms: f.terms.get(o.id)! }));
+  const named = f.draft.options.find((o) => o.id !== f.rec.id && (f.terms.get(o.id) ?? []).length > 0 && mentions(choice, { terms: f.terms.get(o.id)! }));
+  return named ?? readsAs(f, choice);
+}
+
+/** The option other than the recommended one that a chosen option reads as: two or more shared words, none with the recommended one. */
+function readsAs(f: GroundingFocus, choice: string): DraftPicker["options"][number] | undefined {
+  const c = stemSet(choice);
+  const overlap = (title: string) => [...stemSet(title)].filter((w) => c.has(w)).length;
+  if (overlap(f.rec.title) > 0) return undefined;
+  const best = f.draft.options
+    .filter((o) => o.id !== f.rec.id)
+    .map((o) => ({ o, n: overlap(o.title) }))
+    .sort((a, b) => b.n - a.n || a.o.id.localeCompare(b.o.id))[0];
+  return best && best.n >= 2 ? best.o : undefined;
 }
 
 /**
@@ -91,7 +104,8 @@ function outranked(f: GroundingFocus): GroundingObjection[] {
   const ranked = rankedRecords(f.evidence);
   const at = ranked.findIndex((x) => x.meta.path === r.meta.path);
   if (at <= 0) return [];
-  const above = ranked.slice(0, at).filter((x) => !replacedBy(x.meta, r.meta));
+  // Strictly above: a record tied with it in rank is not better ranked.
+  const above = ranked.slice(0, at).filter((x) => x.cite.rank < ranked[at].cite.rank && !replacedBy(x.meta, r.meta));
   for (const x of above) {
     if (INACTIVE.has(x.meta.status) || x.meta.status === "proposed") continue;
     const choice = choiceOf(x.meta);
@@ -194,17 +208,11 @@ function decisionMismatch(f: GroundingFocus): GroundingObjection[] {
   const r = f.record!;
   const choice = choiceOf(r.meta);
   if (!choice || TURNS_DOWN.test(choice)) return [];
-  const c = stemSet(choice);
-  const overlap = (title: string) => [...stemSet(title)].filter((w) => c.has(w)).length;
-  if (overlap(f.rec.title) > 0) return [];
-  const other = f.draft.options
-    .filter((o) => o.id !== f.rec.id)
-    .map((o) => ({ o, n: overlap(o.title) }))
-    .sort((a, b) => b.n - a.n || a.o.id.localeCompare(b.o.id))[0];
-  if (!other || other.n < 2) return [];
+  const other = readsAs(f, choice);
+  if (!other) return [];
   return [{
     check: "decision-mismatch",
-    text: `${recordName(r.meta)} chose "${choice}", which reads as "${other.o.title}", not as the recommended "${f.rec.title}".`,
+    text: `${recordName(r.meta)} chose "${choice}", which reads as "${other.title}", not as the recommended "${f.rec.title}".`,
     citations: [r.cite.id],
   }];
 }
