@@ -216,3 +216,27 @@ describe("critic grounding: off-subject record and decision mismatch", () => {
     assert.deepEqual(blocking(q, draft(q, options, "opt-route", "r", [stop]), [stop]), []);
   });
 });
+
+describe("critic: code disagrees only between options code can name", () => {
+  test("a recommended option with no code name ('Write it out as JSON') is not out-counted; one with a name is", () => {
+    const q = "Should we keep chat messages in MVStore or write them out as JSON?";
+    const rec = record({ path: "docs/adr/0060-json-chats.md", title: "Use JSON to serialize chat messages", number: 60, chosen_option: "JSON" }, 1);
+    const usage = (recTerms: string[]) => ({
+      report: {
+        status: "ok" as const,
+        skipped: [],
+        skippedTotal: 0,
+        ms: 1,
+        options: [
+          { id: "opt-mvstore", title: "Keep it in MVStore", terms: ["mvstore"], files: 16, byKind: { manifest: 1, lock: 0, import: 15, infra: 0 }, examples: [{ path: "build.gradle.kts", line: 111, text: 'implementation("com.h2database:h2-mvstore:2.3")', kind: "manifest" as const }] },
+          { id: "opt-json", title: "Write it out as JSON", terms: recTerms, files: 0, byKind: { manifest: 0, lock: 0, import: 0, infra: 0 }, examples: [] },
+        ],
+      },
+      citedBy: new Map<string, string[]>(),
+    });
+    const d = draft(q, [option("opt-mvstore", "Keep it in MVStore"), option("opt-json", "Write it out as JSON", [rec.id])], "opt-json", "r", [rec]);
+    const checks = (terms: string[]) => critique({ question: q, draft: d, evidence: [rec], usage: usage(terms) }).filter((o) => o.severity === "blocking").map((o) => o.check);
+    assert.deepEqual(checks(["write-out-as-json", "writeoutasjson"]), []);
+    assert.deepEqual(checks(["jackson-databind"]), ["code-disagrees"]);
+  });
+});
