@@ -17,7 +17,10 @@ async function objectionsShown(ctx: E2EContext): Promise<void> {
   const text = (await blocking.locator(".objection-text").textContent()) ?? "";
   assert(/The question proposes gRPC/.test(text) && /Use REST for the public API/.test(text), `blocking objection: ${text}`);
   // The danger colour: the blocking objection's text is not the body's foreground colour.
-  const colours = await blocking.locator(".objection-text").evaluate((el) => ({ text: getComputedStyle(el).color, body: getComputedStyle(el.ownerDocument.body).color }));
+  const colours = await blocking.locator(".objection-text").evaluate((el) => {
+    const view = el.ownerDocument.defaultView!;
+    return { text: view.getComputedStyle(el).color, body: view.getComputedStyle(el.ownerDocument.body).color };
+  });
   assert(colours.text !== colours.body, `objection text has the body colour ${colours.body}`);
   const cite = blocking.locator(".objection-cites .cite").first();
   const title = (await cite.getAttribute("title")) ?? "";
