@@ -355,6 +355,11 @@ function consideredAmongOptions(path: string, text: string, titles: string[]): {
   return { wanted: considered.length, found };
 }
 
+function savePayload(dir: string, q: SetQuestion, repoDir: string, payload: LoosePayload, evidence: LooseEvidence[]): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${q.id}.json`), JSON.stringify({ question: q, repo_dir: repoDir, critic: process.env.DELIBERATIVE_CRITIC ?? "on", payload, evidence }) + "\n");
+}
+
 async function evaluateQuestion(q: SetQuestion, repoDir: string, env: CliEnv, baseline: Bm25Baseline): Promise<QuestionResult> {
   const baselineDocs = baseline.rank(q.question);
   const baselineRank = q.gold.length ? firstRank(baselineDocs, q.gold) : undefined;
@@ -434,6 +439,8 @@ async function evaluateQuestion(q: SetQuestion, repoDir: string, env: CliEnv, ba
     }
   } else errors.push("no evidence_ref");
 
+  // EVAL_SAVE_PAYLOADS=DIR keeps each answer's payload and evidence, so eval/critic.ts can rerun the Critic offline.
+  if (process.env.EVAL_SAVE_PAYLOADS) savePayload(process.env.EVAL_SAVE_PAYLOADS, q, repoDir, payload, evidence);
   const docs = rankedDocs(evidence);
   const goldRank = q.gold.length ? firstRank(docs, q.gold) : undefined;
   const supRanks = (q.superseded ?? []).map((p) => firstRank(docs, [p]) ?? null);
@@ -969,6 +976,8 @@ async function main(): Promise<void> {
     ? `classifier: ${classifier.error}`
     : `classifier: ${fmt(classifier.accuracy)} on ${classifier.n} strings (open recall ${fmt(classifier.open_recall)}, non-open ${fmt(classifier.not_open_specificity)}; ${classifier.misses.length} misses)`;
   console.log(classifierLine);
+  // The calibration and Critic lines above are with the rules Critic's effect unless the CLI ran without it.
+  if (process.env.DELIBERATIVE_CRITIC === "off") console.log("critic: off (DELIBERATIVE_CRITIC=off): calibration without the Critic; no objections raised");
   if (args.verbose) for (const m of classifier.misses) console.log(`    miss: [${m.label} → ${m.class} ${m.confidence}] ${m.text}`);
   console.log("");
   const targets = targetTable(columns, bySet, classifier);

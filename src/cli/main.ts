@@ -170,6 +170,8 @@ async function deliberateCommand(argv: string[], io: Io): Promise<number> {
       onProgress: io.stderrIsTTY ? (e) => progressLine(e, io) : undefined,
       history: historyOptionsForCli(io, showProgress),
       corpusCache: hostCorpusCache(io.env, (l) => io.err(`deliberate: ${l}`)),
+      // DELIBERATIVE_CRITIC=off: answers without the rules Critic, so the eval can measure what it changes.
+      ...(io.env.DELIBERATIVE_CRITIC === "off" ? { rulesCritic: false } : {}),
       // Decision sources (src/core/sources/): records that live in another folder or repository.
       ...((values.source as string[] | undefined)?.length ? { sources: { specs: values.source as string[], cwd: process.cwd() } } : {}),
     };

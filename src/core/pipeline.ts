@@ -131,6 +131,8 @@ export interface DeliberateRequest {
   learning?: boolean;
   /** The model Critic (critic/model.ts, from createModelStack({ critic: true })); the rules Critic always runs. */
   critic?: ModelCritic;
+  /** Default true. False skips the rules Critic (no objections, no effect): only to measure answers without it. */
+  rulesCritic?: boolean;
   /** The code-usage count of each option (internal/codeUsage.ts): its time budget, or false to skip it (benchmarks). */
   codeUsage?: { budgetMs?: number } | false;
   signal?: AbortSignal;
@@ -511,7 +513,7 @@ async function criticStage(turn: Turn, input: SynthesisInput, first: SynthesisOu
   let synthesis = first;
   let usage = await codeUsageStage(turn, first.draft, gathered.evidence);
   let evidence = [...gathered.evidence, ...usage.added];
-  const rulesCritique = () => critique({ question: turn.question, draft: usage.draft, evidence, ...(usage.report ? { usage: { report: usage.report, citedBy: usage.citedBy } } : {}), recordText: (p) => texts.get(p) });
+  const rulesCritique = (): RaisedObjection[] => (turn.req.rulesCritic === false ? [] : critique({ question: turn.question, draft: usage.draft, evidence, ...(usage.report ? { usage: { report: usage.report, citedBy: usage.citedBy } } : {}), recordText: (p) => texts.get(p) }));
   const callsMade = () => (gathered.planned.calls?.length ?? 0) + (synthesis.info.calls?.length ?? 0);
   const outcome = await recorder.run(
     "critic",

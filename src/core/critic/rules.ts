@@ -9,6 +9,7 @@ import { describeUsage } from "../internal/codeUsage";
 import { optionTermsFor } from "../synth/codeUsage";
 import { toCitation } from "../synth/rules";
 import { mentions, recordName, recordStatus } from "../synth/stance";
+import { groundingObjections } from "./grounding";
 
 export type CriticCheck =
   | "record-status"
@@ -19,6 +20,11 @@ export type CriticCheck =
   | "single-source"
   | "against-record"
   | "stale-version"
+  /** The recommendation may not rest on the record that decides this question (critic/grounding.ts). */
+  | "outranked"
+  | "unweighed-proposal"
+  | "off-subject"
+  | "decision-mismatch"
   /** Raised by the model Critic (critic/model.ts). */
   | "model";
 
@@ -70,7 +76,7 @@ export function critique(input: CriticInput): RaisedObjection[] {
   if (rec && draft.recommendation.option_id !== UNDECIDABLE) {
     const terms = new Map(optionTermsFor(draft.options).map((t) => [t.id, t.terms.filter((x) => x.length >= 3)] as const));
     const focus: Focus = { input, byId, rec, record: decidingRecord(input, rec, byId), terms };
-    for (const check of [recordStatusCheck, revertedCheck, codeCheck, laterRecordCheck, constraintCheck, staleVersionCheck, singleSourceCheck]) {
+    for (const check of [recordStatusCheck, revertedCheck, codeCheck, groundingCheck, laterRecordCheck, constraintCheck, staleVersionCheck, singleSourceCheck]) {
       out.push(...check(focus));
     }
   }
@@ -98,6 +104,15 @@ function decidingRecord(input: CriticInput, rec: Focus["rec"], byId: Map<string,
 
 // ---------------------------------------------------------------------------------------------------------
 // The checks
+
+/**
+ * The recommendation may rest on a record that does not decide this question (critic/grounding.ts): blocking, at
+ * most one objection (the first found), since each says the same thing from another side.
+ */
+function groundingCheck(f: Focus): RaisedObjection[] {
+  const found = groundingObjections({ question: f.input.question, draft: f.input.draft, evidence: f.input.evidence, rec: f.rec, record: f.record, terms: f.terms });
+  return found.slice(0, 1).map((o) => ({ check: o.check, severity: "blocking", effect: "lower", text: o.text, citations: o.citations }));
+}
 
 /** The deciding record is only proposed or a draft (a concern), or no longer in force (blocking). */
 function recordStatusCheck(f: Focus): RaisedObjection[] {
@@ -178,7 +193,8 @@ function codeCheck(f: Focus): RaisedObjection[] {
   if (!usage || (!f.record && !f.rec.supports.length)) return [];
   const byOption = new Map(usage.report.options.map((u) => [u.id, u] as const));
   const mine = byOption.get(f.rec.id);
-  if (!mine || !mine.terms.length) return [];
+  // An option with no name code could carry ("Write it out as JSON") cannot be out-counted by one that has one.
+  if (!mine || !mine.terms.length || !codeName(mine.terms[0])) return [];
   const rivals = usage.report.options.filter((u) => u.id !== f.rec.id && u.terms.length && u.files >= CODE_MIN_FILES && u.files > CODE_RATIO * mine.files);
   const rival = rivals.sort((a, b) => b.files - a.files || a.id.localeCompare(b.id))[0];
   if (!rival) return [];
@@ -190,6 +206,11 @@ function codeCheck(f: Focus): RaisedObjection[] {
     return [{ check: "code-disagrees", severity: "concern", text: `${decider} chose "${f.rec.title}" over ${rival.terms[0]}, but the code still mostly uses ${rival.terms[0]} (${figures}): the move is not finished.`, citations: cites }];
   }
   return [{ check: "code-disagrees", severity: "blocking", effect: "lower", text: `Code disagrees: ${decider} chose "${f.rec.title}", but the code mostly uses ${rival.terms[0]} (${figures}).`, citations: cites }];
+}
+
+/** A name code can carry: a package or technology of one or two words ("moment", "date-fns", "react query"). */
+function codeName(term: string): boolean {
+  return term.split(/[\s-]+/).filter(Boolean).length <= 2;
 }
 
 function usageLine(u: OptionUsage): string {

@@ -1,0 +1,218 @@
+// Does the recommendation rest on the record that decides this question? Four checks of the Critic (issue 23) that
+// compare the deciding record with the question and with the other retrieved records, never with any answer key:
+//   - outranked:           other records ranked above it on this question, or one ranked above it chose another
+//                          of the options and it does not supersede that record;
+//   - unweighed-proposal:  the question proposes one thing, the recommendation is something else, and the deciding
+//                          record never names what the question proposes;
+//   - off-subject:         the recommendation is the record's own option, and the record's headline (title, file
+//                          name, subject, options) shares fewer than two words with what the question asks;
+//   - decision-mismatch:   the record's own chosen option (its decision model) reads as another of the options and
+//                          not as the recommended one.
+// Each one is blocking: the answer may be a sound reading of the wrong record, and confidence drops a step.
+import type { AdrMeta, DraftPicker, FusedEvidence } from "../schemas";
+import { contentWords, splitAsking } from "../terms";
+import { readQuestion, type Alternative } from "../synth/question";
+import { mentions, recordName, recordStatus } from "../synth/stance";
+import { FRAME_WORDS, stemWord } from "../synth/words";
+
+/** What these checks read: the question, the draft, the evidence and the record the recommendation follows. */
+export interface GroundingFocus {
+  question: string;
+  draft: DraftPicker;
+  evidence: FusedEvidence[];
+  rec: DraftPicker["options"][number];
+  record?: { meta: AdrMeta; cite: FusedEvidence; text: string };
+  /** Each option's names in text (synth/codeUsage.ts's optionTermsFor, terms of 3+ letters). */
+  terms: Map<string, string[]>;
+}
+
+export interface GroundingObjection {
+  check: "outranked" | "unweighed-proposal" | "off-subject" | "decision-mismatch";
+  text: string;
+  citations: string[];
+}
+
+/** How many other records may rank above the deciding one before it is no longer among the best on the question. */
+const MAX_RECORDS_ABOVE = 1;
+/** The fewest words of what the question asks that the record's headline must share. */
+const MIN_HEADLINE_HITS = 2;
+const INACTIVE = new Set(["superseded", "deprecated", "rejected"]);
+/** Words that say nothing about a subject, whatever the question. */
+const GENERIC = new Set(
+  "new way ways thing things team teams people project code work make need needs want good best right today now also going currently current approach option options decide decision decisions record records question adr adrs".split(
+    " ",
+  ),
+);
+/** A chosen option that turns something down ("stop publishing X") names X without choosing it. */
+const TURNS_DOWN = /\b(?:stop|stops|stopped|remove|removes|removed|drop|drops|dropped|deprecate[sd]?|avoid|avoids|against|no longer|not|never|instead of|away from|retire[sd]?|delete[sd]?)\b/i;
+
+/** Every objection these checks raise, in a stable order. */
+export function groundingObjections(f: GroundingFocus): GroundingObjection[] {
+  if (!f.record) return [];
+  return [...outranked(f), ...unweighedProposal(f), ...offSubject(f), ...decisionMismatch(f)];
+}
+
+/** The retrieved records in rank order, one entry per record, with the evidence item that ranked it. */
+function rankedRecords(evidence: FusedEvidence[]): { meta: AdrMeta; cite: FusedEvidence }[] {
+  const out: { meta: AdrMeta; cite: FusedEvidence }[] = [];
+  const seen = new Set<string>();
+  for (const e of [...evidence].sort((a, b) => a.rank - b.rank || a.id.localeCompare(b.id))) {
+    if (!e.adr || seen.has(e.adr.path)) continue;
+    seen.add(e.adr.path);
+    out.push({ meta: e.adr, cite: e });
+  }
+  return out;
+}
+
+/** A record the deciding one replaced (either side may say so): ranking it higher is no objection. */
+function replacedBy(older: AdrMeta, newer: AdrMeta): boolean {
+  return newer.supersedes.includes(older.path) || (older.superseded_by ?? []).includes(newer.path);
+}
+
+/** The record's own chosen option, as its decision model reads it. */
+function choiceOf(meta: AdrMeta): string | undefined {
+  return (meta.chosen_option ?? meta.decided_option?.name)?.trim() || undefined;
+}
+
+/** The option (other than the recommended one) a record's chosen option names, when it does not name the recommended one. */
+function otherOptionChosen(f: GroundingFocus, choice: string): DraftPicker["options"][number] | undefined {
+  const mine = f.terms.get(f.rec.id) ?? [];
+  if (mine.length && mentions(choice, { terms: mine })) return undefined;
+  if (TURNS_DOWN.test(choice)) return undefined;
+  const named = f.draft.options.find((o) => o.id !== f.rec.id && (f.terms.get(o.id) ?? []).length > 0 && mentions(choice, { terms: f.terms.get(o.id)! }));
+  return named ?? readsAs(f, choice);
+}
+
+/** The option other than the recommended one that a chosen option reads as: two or more shared words, none with the recommended one. */
+function readsAs(f: GroundingFocus, choice: string): DraftPicker["options"][number] | undefined {
+  const c = stemSet(choice);
+  const overlap = (title: string) => [...stemSet(title)].filter((w) => c.has(w)).length;
+  if (overlap(f.rec.title) > 0) return undefined;
+  const best = f.draft.options
+    .filter((o) => o.id !== f.rec.id)
+    .map((o) => ({ o, n: overlap(o.title) }))
+    .sort((a, b) => b.n - a.n || a.o.id.localeCompare(b.o.id))[0];
+  return best && best.n >= 2 ? best.o : undefined;
+}
+
+/**
+ * The deciding record is not among the best-ranked records on the question: more than one other (not one it
+ * replaced) ranks above it, or one that ranks above it, in force, chose another of the options.
+ */
+function outranked(f: GroundingFocus): GroundingObjection[] {
+  const r = f.record!;
+  const ranked = rankedRecords(f.evidence);
+  const at = ranked.findIndex((x) => x.meta.path === r.meta.path);
+  if (at <= 0) return [];
+  // Strictly above: a record tied with it in rank is not better ranked.
+  const above = ranked.slice(0, at).filter((x) => x.cite.rank < ranked[at].cite.rank && !replacedBy(x.meta, r.meta));
+  for (const x of above) {
+    if (INACTIVE.has(x.meta.status) || x.meta.status === "proposed") continue;
+    const choice = choiceOf(x.meta);
+    const other = choice ? otherOptionChosen(f, choice) : undefined;
+    if (other) {
+      return [{
+        check: "outranked",
+        text: `${recordName(x.meta)} (${recordStatus(x.meta)}) ranks above ${recordName(r.meta)} on this question and chose "${choice}", which is "${other.title}"; ${recordName(r.meta)} does not replace it.`,
+        citations: [x.cite.id, r.cite.id],
+      }];
+    }
+  }
+  if (above.length <= MAX_RECORDS_ABOVE) return [];
+  const names = above.slice(0, 3).map((x) => recordName(x.meta));
+  return [{
+    check: "outranked",
+    text: `${recordName(r.meta)} is only the ${ordinal(at + 1)} record retrieval ranked on this question (${names.join(", ")} rank above it): the recommendation may rest on a record about a neighbouring subject.`,
+    citations: [r.cite.id, ...above.slice(0, 2).map((x) => x.cite.id)],
+  }];
+}
+
+function ordinal(n: number): string {
+  return n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`;
+}
+
+/** What the question proposes when it proposes one thing ("adopt X?", "move to X?"), else undefined. */
+function proposal(question: string): Alternative | undefined {
+  const s = readQuestion(question);
+  if (s.target?.terms.length && !s.target.inverse) return s.target;
+  const named = s.alternatives.filter((a) => a.role !== "incumbent" && a.terms.length);
+  return s.form !== "alternatives" && named.length === 1 && !named[0].inverse ? named[0] : undefined;
+}
+
+/**
+ * The question proposes X and the recommendation is not X, yet the deciding record either never names X (it did not
+ * weigh it) or names X in its title or chosen option without turning it down (it decided for X).
+ */
+function unweighedProposal(f: GroundingFocus): GroundingObjection[] {
+  const r = f.record!;
+  const x = proposal(f.question);
+  if (!x || mentions(f.rec.title, { terms: x.terms })) return [];
+  if (!mentions(r.text.slice(0, 200_000), { terms: x.terms })) {
+    return [{
+      check: "unweighed-proposal",
+      text: `The question proposes ${x.subject}, which ${recordName(r.meta)} never mentions: "${f.rec.title}" follows a record that did not weigh it.`,
+      citations: [r.cite.id],
+    }];
+  }
+  const choice = choiceOf(r.meta) ?? "";
+  const decidedFor = [r.meta.title, choice].find((t) => t && mentions(t, { terms: x.terms }) && !TURNS_DOWN.test(t));
+  if (!decidedFor) return [];
+  return [{
+    check: "unweighed-proposal",
+    text: `The question proposes ${x.subject}, and ${recordName(r.meta)} ${decidedFor === choice ? `chose "${choice}"` : "is about it"}, yet the recommendation is "${f.rec.title}", not ${x.subject}.`,
+    citations: [r.cite.id],
+  }];
+}
+
+function stemSet(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of contentWords(text)) {
+    const s = stemWord(w);
+    if (s.length > 1 && !FRAME_WORDS.has(s) && !FRAME_WORDS.has(w) && !GENERIC.has(s) && !GENERIC.has(w)) out.add(s);
+  }
+  return out;
+}
+
+/** A record's headline in its own words: title, file name, subject and options. */
+function headline(meta: AdrMeta): Set<string> {
+  const file = meta.path.split("/").slice(-2).join(" ").replace(/\.(md|markdown|mdx|adoc|rst|txt)$/i, "");
+  const text = [meta.title, file, meta.subject ?? "", choiceOf(meta) ?? "", ...meta.considered_options].join(" ");
+  return stemSet(`${text} ${text.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[-_./]+/g, " ")}`);
+}
+
+/** The recommendation is the record's own option, and the record's headline barely touches what the question asks. */
+function offSubject(f: GroundingFocus): GroundingObjection[] {
+  const r = f.record!;
+  const structure = readQuestion(f.question);
+  // A question that names its alternatives was matched to them, a stronger link than the record's headline words.
+  if (structure.form === "alternatives") return [];
+  if (structure.alternatives.some((a) => a.terms.length && mentions(f.rec.title, { terms: a.terms }))) return [];
+  const asking = stemSet(splitAsking(f.question).asking);
+  const head = headline(r.meta);
+  const shared = [...asking].filter((w) => head.has(w));
+  if (shared.length >= MIN_HEADLINE_HITS) return [];
+  // One shared word pins the record only when no other retrieved record's headline has it too ("mail" in a mail
+  // server's records says nothing; "hyphen" does).
+  const others = rankedRecords(f.evidence).filter((x) => x.meta.path !== r.meta.path).map((x) => headline(x.meta));
+  if (shared.length === 1 && !others.some((h) => h.has(shared[0]))) return [];
+  const said = shared.length ? `only "${shared[0]}"` : "no word";
+  return [{
+    check: "off-subject",
+    text: `${recordName(r.meta)} shares ${said} of what the question asks with its title and options: "${f.rec.title}" may answer a neighbouring question.`,
+    citations: [r.cite.id],
+  }];
+}
+
+/** The record's chosen option reads as another of the options, not as the recommended one. */
+function decisionMismatch(f: GroundingFocus): GroundingObjection[] {
+  const r = f.record!;
+  const choice = choiceOf(r.meta);
+  if (!choice || TURNS_DOWN.test(choice)) return [];
+  const other = readsAs(f, choice);
+  if (!other) return [];
+  return [{
+    check: "decision-mismatch",
+    text: `${recordName(r.meta)} chose "${choice}", which reads as "${other.title}", not as the recommended "${f.rec.title}".`,
+    citations: [r.cite.id],
+  }];
+}

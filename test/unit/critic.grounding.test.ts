@@ -1,0 +1,242 @@
+// The Critic's grounding checks (src/core/critic/grounding.ts): does the recommendation rest on the record that
+// decides the question? A real-git deliberation whose deciding record never weighed what the question proposes gets
+// a blocking objection that lowers the confidence; when the record weighed it, none. Then each check on hand-built
+// evidence, firing and staying quiet.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { applyObjections, critique } from "../../src/core/critic";
+import { deliberate } from "../../src/core/pipeline";
+import { generateSigningKey } from "../../src/core/receipts/signing";
+import type { AdrMeta, DraftPicker, FusedEvidence } from "../../src/core/schemas";
+import { createGitRepo } from "../helpers/gitRepo";
+
+const key = generateSigningKey();
+
+function docsRepo(markdownRecord: string): string {
+  return createGitRepo([
+    {
+      message: "init",
+      files: {
+        "docs/adr/0001-use-markdown-for-docs.md": markdownRecord,
+        "docs/adr/0002-use-postgresql.md":
+          "# 2. Use PostgreSQL for orders\n\nStatus: accepted\n\n## Context\n\nOrders need transactions.\n\n## Decision\n\nWe will store orders in PostgreSQL.\n",
+        "README.md": "# shop\n",
+      },
+    },
+  ]);
+}
+
+const MARKDOWN_ONLY =
+  "# 1. Use Markdown for the user documentation\n\nStatus: accepted\n\n## Context\n\nThe user guide lives in the repository and is rendered by the site generator.\n\n" +
+  "## Decision\n\nWe will write the user documentation in Markdown.\n\n## Consequences\n\nEveryone can edit it in a pull request.\n";
+const WEIGHED_ASCIIDOC =
+  "# 1. Use Markdown for the user documentation\n\nStatus: accepted\n\n## Context\n\nThe user guide lives in the repository. We compared Markdown with AsciiDoc: " +
+  "AsciiDoc has richer tables, but fewer people know it.\n\n## Decision\n\nWe will write the user documentation in Markdown.\n";
+const QUESTION = "Should we adopt AsciiDoc for the user documentation?";
+
+describe("critic grounding: a record that never weighed the question's proposal (real git)", () => {
+  test("the deciding record never names AsciiDoc: blocking, cites the record, confidence lowered", async () => {
+    const out = await deliberate({ repo: docsRepo(MARKDOWN_ONLY), question: QUESTION, signingKey: key, useCache: false, writeReceipt: false });
+    assert.equal(out.kind, "deliberated");
+    if (out.kind !== "deliberated") return;
+    const p = out.payload;
+    const rec = p.options.find((o) => o.id === p.recommendation.option_id);
+    assert.match(rec?.title ?? "", /Markdown/);
+    const objection = (p.objections ?? []).find((o) => o.text.startsWith("The question proposes AsciiDoc"));
+    assert.ok(objection, JSON.stringify(p.objections));
+    assert.equal(objection.severity, "blocking");
+    assert.match(objection.text, /ADR 1 "Use Markdown for the user documentation" never mentions/);
+    const cited = objection.citations.map((id) => p.citations.find((c) => c.id === id));
+    assert.ok(cited.length > 0 && cited.every((c) => c?.path_or_url === "docs/adr/0001-use-markdown-for-docs.md"), JSON.stringify(cited));
+    assert.match(p.recommendation.rationale, /The Critic objects: The question proposes AsciiDoc/);
+    assert.equal(out.receipt.stages.critic.status, "ok");
+  });
+
+  test("the record weighed AsciiDoc and turned it down: no grounding objection", async () => {
+    const out = await deliberate({ repo: docsRepo(WEIGHED_ASCIIDOC), question: QUESTION, signingKey: key, useCache: false, writeReceipt: false });
+    assert.equal(out.kind, "deliberated");
+    if (out.kind !== "deliberated") return;
+    assert.ok(!(out.payload.objections ?? []).some((o) => o.severity === "blocking"), JSON.stringify(out.payload.objections));
+  });
+
+  test("rulesCritic: false answers without the Critic (the eval's DELIBERATIVE_CRITIC=off)", async () => {
+    const out = await deliberate({ repo: docsRepo(MARKDOWN_ONLY), question: QUESTION, signingKey: key, useCache: false, writeReceipt: false, rulesCritic: false });
+    assert.equal(out.kind, "deliberated");
+    if (out.kind !== "deliberated") return;
+    assert.deepEqual(out.payload.objections ?? [], []);
+    assert.doesNotMatch(out.payload.recommendation.rationale, /The Critic objects/);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Each check on hand-built evidence
+
+function record(meta: Partial<AdrMeta> & { path: string; title: string }, rank: number, excerpt = "We decided."): FusedEvidence {
+  return {
+    id: `ev-${meta.path.replace(/\W/g, "")}`,
+    kind: "internal",
+    expert: "docs",
+    source_type: "adr",
+    path_or_url: meta.path,
+    line_range: { start: 1, end: 10 },
+    precision_class: "section",
+    title: meta.title,
+    excerpt,
+    score: 1,
+    rank,
+    fused_score: 1,
+    experts: ["docs"],
+    adr: { status: "accepted", supersedes: [], superseded_by: [], considered_options: [], section: "decision", ...meta },
+  };
+}
+
+type Option = DraftPicker["options"][number];
+
+function option(id: string, title: string, supports: string[] = []): Option {
+  return { id, title, summary: "s", supports, dissent: [], tradeoffs: [], cost: "low", risk: "low" };
+}
+
+function draft(question: string, options: Option[], recommended: string, rationale: string, evidence: FusedEvidence[]): DraftPicker {
+  const cited = new Set(options.flatMap((o) => o.supports));
+  return {
+    question,
+    class: "open-question",
+    options,
+    recommendation: { option_id: recommended, rationale, confidence: "med" },
+    citations: evidence.filter((e) => cited.has(e.id)).map((e) => ({ id: e.id, kind: e.kind, path_or_url: e.path_or_url, precision_class: e.precision_class, excerpt: e.excerpt })),
+    coverage: { internal: evidence.length, external: 0, top_score: 1 },
+  };
+}
+
+function blocking(question: string, d: DraftPicker, evidence: FusedEvidence[], texts: Record<string, string> = {}) {
+  return critique({ question, draft: d, evidence, recordText: (p) => texts[p] }).filter((o) => o.severity === "blocking");
+}
+
+describe("critic grounding: outranked", () => {
+  const Q = "Should the dispatcher stay an actor or become a plain class?";
+  const top = record({ path: "docs/adr/0005-plain-dispatcher.md", title: "Make the dispatcher a plain class", number: 5, chosen_option: "Become a plain class" }, 1);
+  const deep = record({ path: "docs/adr/0002-cache-zlayer.md", title: "Move the cache manager to ZLayer", number: 2, chosen_option: "Keep the actor" }, 9);
+  const options = [option("opt-actor", "Keep the actor", [deep.id]), option("opt-plain", "Become a plain class", [])];
+
+  test("a better-ranked in-force record that chose another option, not replaced by the deciding one: blocking", () => {
+    const raised = blocking(Q, draft(Q, options, "opt-actor", 'ADR 2 "Move the cache manager to ZLayer" decided this question.', [top, deep]), [top, deep]);
+    assert.deepEqual(raised.map((o) => o.check), ["outranked"]);
+    assert.match(raised[0].text, /^ADR 5 "Make the dispatcher a plain class" \(accepted\) ranks above ADR 2 .* chose "Become a plain class"/);
+    assert.deepEqual(raised[0].citations, [top.id, deep.id]);
+    assert.equal(raised[0].effect, "lower");
+  });
+
+  test("not when the deciding record supersedes it, or when it is superseded, proposed or tied in rank", () => {
+    const successor = { ...deep, adr: { ...deep.adr!, supersedes: [top.path_or_url] } };
+    assert.deepEqual(blocking(Q, draft(Q, options, "opt-actor", "r", [top, successor]), [top, successor]), []);
+    for (const status of ["superseded", "proposed"] as const) {
+      const old = { ...top, adr: { ...top.adr!, status } };
+      assert.deepEqual(blocking(Q, draft(Q, options, "opt-actor", "r", [old, deep]), [old, deep]), [], status);
+    }
+    const tied = { ...top, rank: deep.rank };
+    assert.deepEqual(blocking(Q, draft(Q, options, "opt-actor", "r", [tied, deep]), [tied, deep]), []);
+  });
+
+  test("two other records ranked above it: blocking (it is only the 3rd record on the question); one is not", () => {
+    const a = record({ path: "docs/adr/0007-responders.md", title: "Port the responders to ZIO", number: 7 }, 1);
+    const b = record({ path: "docs/adr/0009-api-v3.md", title: "API v3", number: 9 }, 3);
+    const ev = [a, b, deep];
+    const raised = blocking(Q, draft(Q, options, "opt-actor", "r", ev), ev);
+    assert.deepEqual(raised.map((o) => o.check), ["outranked"]);
+    assert.match(raised[0].text, /is only the 3rd record retrieval ranked on this question \(ADR 7 "Port the responders to ZIO", ADR 9 "API v3" rank above it\)/);
+    assert.deepEqual(blocking(Q, draft(Q, options, "opt-actor", "r", [a, deep]), [a, deep]), []);
+  });
+});
+
+describe("critic grounding: the question's proposal", () => {
+  const Q = "Should we adopt GraphQL for the webmail frontend?";
+  const jmap = record({ path: "docs/adr/0047-jmap-push.md", title: "JMAP push for the webmail frontend", number: 47, chosen_option: "Implement JMAP push" }, 1);
+  const options = (supports: string[]) => [option("opt-graphql", "Adopt GraphQL"), option("opt-jmap", "Implement JMAP push", supports)];
+
+  test("the record never names GraphQL: blocking; naming it in its text is enough to stay quiet", () => {
+    const d = draft(Q, options([jmap.id]), "opt-jmap", "r", [jmap]);
+    const raised = blocking(Q, d, [jmap], { [jmap.path_or_url]: "# JMAP push for the webmail frontend\n\nWe will implement JMAP push." });
+    assert.deepEqual(raised.map((o) => o.check), ["unweighed-proposal"]);
+    assert.match(raised[0].text, /^The question proposes GraphQL, which ADR 47 "JMAP push for the webmail frontend" never mentions/);
+    assert.deepEqual(blocking(Q, d, [jmap], { [jmap.path_or_url]: "We looked at GraphQL and kept JMAP: clients already speak it." }), []);
+  });
+
+  test("the record is about the proposal (its title names it) yet the recommendation is something else: blocking", () => {
+    const scopes = record({ path: "docs/adr/0025-graphql-gateway.md", title: "GraphQL gateway", number: 25, chosen_option: "Go forward with the granular variation" }, 1);
+    const d = draft(Q, [option("opt-graphql", "Adopt GraphQL"), option("opt-keep", "Keep REST", [scopes.id])], "opt-keep", "r", [scopes]);
+    const raised = blocking(Q, d, [scopes], { [scopes.path_or_url]: "# GraphQL gateway\n\nWe go forward with the granular variation of GraphQL." });
+    assert.deepEqual(raised.map((o) => o.check), ["unweighed-proposal"]);
+    assert.match(raised[0].text, /is about it, yet the recommendation is "Keep REST", not GraphQL/);
+    // Recommending the proposal itself draws no such objection.
+    const adopt = draft(Q, [option("opt-graphql", "Adopt GraphQL", [scopes.id]), option("opt-keep", "Keep REST")], "opt-graphql", "r", [scopes]);
+    assert.deepEqual(blocking(Q, adopt, [scopes], { [scopes.path_or_url]: "# GraphQL gateway\n\nWe adopt GraphQL." }), []);
+  });
+
+  test("a question that names two alternatives proposes neither alone", () => {
+    const q = "Should we use GraphQL or JMAP for the webmail frontend?";
+    const d = draft(q, options([jmap.id]), "opt-jmap", "r", [jmap]);
+    assert.deepEqual(blocking(q, d, [jmap], { [jmap.path_or_url]: "# JMAP push for the webmail frontend\n\nWe will implement JMAP push." }), []);
+  });
+});
+
+describe("critic grounding: off-subject record and decision mismatch", () => {
+  test("the record's own option, and its headline shares no word with what the question asks: blocking", () => {
+    const q = "How should we name each decision document on disk so they sort sensibly?";
+    const madr = record({ path: "docs/adr/0000-use-markdown-records.md", title: "Use Markdown Architectural Decision Records", number: 0, chosen_option: "MADR 4.0.0" }, 1);
+    const yaml = record({ path: "docs/adr/0013-front-matter.md", title: "Use YAML front matter", number: 13, chosen_option: "YAML front matter" }, 3);
+    const d = draft(q, [option("opt-madr", "MADR 4.0.0", [madr.id]), option("opt-keep", "Keep the current approach")], "opt-madr", "r", [madr, yaml]);
+    const raised = blocking(q, d, [madr, yaml]);
+    assert.deepEqual(raised.map((o) => o.check), ["off-subject"]);
+    assert.match(raised[0].text, /^ADR 0 "Use Markdown Architectural Decision Records" shares no word of what the question asks/);
+    // A record whose headline names what is asked ("file names", "dashes") is on subject.
+    const dashes = record({ path: "docs/adr/0005-dashes-in-file-names.md", title: "Use dashes in file names so records sort", number: 5, chosen_option: "NNNN-title-with-dashes" }, 1);
+    const onTopic = draft(q, [option("opt-dashes", "NNNN-title-with-dashes", [dashes.id]), option("opt-keep", "Keep the current approach")], "opt-dashes", "r", [dashes, yaml]);
+    assert.deepEqual(blocking(q, onTopic, [dashes, yaml]), []);
+  });
+
+  test("one shared word pins the record only when no other retrieved record's headline has it", () => {
+    const q = "How should we cap what a compromised mail account can send per hour?";
+    const queue = record({ path: "docs/adr/0052-pulsar-mail-queue.md", title: "Pulsar mail queue", number: 52, chosen_option: "A distributed queue on Pulsar" }, 1);
+    const other = record({ path: "docs/adr/0031-distributed-mail-queue.md", title: "Distributed mail queue", number: 31, chosen_option: "RabbitMQ" }, 3);
+    const d = (ev: FusedEvidence[]) => draft(q, [option("opt-pulsar", "A distributed queue on Pulsar", [queue.id]), option("opt-keep", "Keep the current approach")], "opt-pulsar", "r", ev);
+    assert.deepEqual(blocking(q, d([queue, other]), [queue, other]).map((o) => o.check), ["off-subject"]);
+    assert.deepEqual(blocking(q, d([queue]), [queue]), []);
+  });
+
+  test("the record's chosen option reads as another option, not the recommended one: blocking; a choice that turns something down is not read", () => {
+    const q = "Reading headers from object storage is slow. Should we route blobs by size, or put a read cache in front of the store?";
+    const cache = record({ path: "docs/adr/0025-blob-cache.md", title: "Blob store cache", number: 25, chosen_option: "Implement a write through read cache in front of the store" }, 1);
+    const options = [option("opt-route", "Route blobs by size", [cache.id]), option("opt-cache", "Put a read cache in front of the store")];
+    const raised = blocking(q, draft(q, options, "opt-route", "r", [cache]), [cache]);
+    assert.deepEqual(raised.map((o) => o.check), ["decision-mismatch"]);
+    assert.match(raised[0].text, /chose "Implement a write through read cache in front of the store", which reads as "Put a read cache in front of the store"/);
+    const applied = applyObjections(draft(q, options, "opt-route", "r", [cache]), raised, [cache]);
+    assert.equal(applied.recommendation.confidence, "low");
+    const stop = { ...cache, adr: { ...cache.adr!, chosen_option: "Stop putting a read cache in front of the store" } };
+    assert.deepEqual(blocking(q, draft(q, options, "opt-route", "r", [stop]), [stop]), []);
+  });
+});
+
+describe("critic: code disagrees only between options code can name", () => {
+  test("a recommended option with no code name ('Write it out as JSON') is not out-counted; one with a name is", () => {
+    const q = "Should we keep chat messages in MVStore or write them out as JSON?";
+    const rec = record({ path: "docs/adr/0060-json-chats.md", title: "Use JSON to serialize chat messages", number: 60, chosen_option: "JSON" }, 1);
+    const usage = (recTerms: string[]) => ({
+      report: {
+        status: "ok" as const,
+        skipped: [],
+        skippedTotal: 0,
+        ms: 1,
+        options: [
+          { id: "opt-mvstore", title: "Keep it in MVStore", terms: ["mvstore"], files: 16, byKind: { manifest: 1, lock: 0, import: 15, infra: 0 }, examples: [{ path: "build.gradle.kts", line: 111, text: 'implementation("com.h2database:h2-mvstore:2.3")', kind: "manifest" as const }] },
+          { id: "opt-json", title: "Write it out as JSON", terms: recTerms, files: 0, byKind: { manifest: 0, lock: 0, import: 0, infra: 0 }, examples: [] },
+        ],
+      },
+      citedBy: new Map<string, string[]>(),
+    });
+    const d = draft(q, [option("opt-mvstore", "Keep it in MVStore"), option("opt-json", "Write it out as JSON", [rec.id])], "opt-json", "r", [rec]);
+    const checks = (terms: string[]) => critique({ question: q, draft: d, evidence: [rec], usage: usage(terms) }).filter((o) => o.severity === "blocking").map((o) => o.check);
+    assert.deepEqual(checks(["write-out-as-json", "writeoutasjson"]), []);
+    assert.deepEqual(checks(["jackson-databind"]), ["code-disagrees"]);
+  });
+});
