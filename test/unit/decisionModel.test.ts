@@ -596,3 +596,8 @@ Chosen option: "Dual licence with MIT and Apache-2.0", because users can pick.
     assert.equal(model("docs/decisions/0003-tools.md", text).status, "proposed");
   });
 });
+
+test("a number compared in an aside is not a rejected option: '(~24 chars instead of 36)'", () => {
+  assert.deepEqual(readDecisionSentence("Good, because the id is shorter (~24 chars instead of 36) and lowercase.").rejected, []);
+  assert.deepEqual(readDecisionSentence("We will use CUID2 instead of v4 UUIDs.").rejected, ["v4 UUIDs"]);
+});

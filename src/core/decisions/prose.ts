@@ -169,8 +169,11 @@ function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: 
     words.push(t.replace(/[,;:.!?]+$/, "").replace(/^\(/, ""));
     if (closes) break;
   }
-  const phrase = tidy(words.join(" "));
-  return { phrase: phrase && /[a-z0-9]/i.test(phrase) ? phrase : undefined, rejected };
+  let phrase = tidy(words.join(" "));
+  // "(~24 chars instead of 36)": a closing parenthesis the phrase never opened ends an aside, not a name.
+  if (phrase.endsWith(")") && !phrase.includes("(")) phrase = phrase.slice(0, -1).trim();
+  // A name has at least one letter: "36" is a number the sentence compared, not an option.
+  return { phrase: phrase && /\p{L}/u.test(phrase) ? phrase : undefined, rejected };
 }
 
 const LEADING_FILLER = /^(?:the|a|an|to|using|use)\s+/i;
