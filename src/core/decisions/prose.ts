@@ -186,7 +186,9 @@ function tidy(s: string): string {
 
 /** Reads one sentence. Returns no chosen phrase when the sentence is not a commitment. */
 export function readDecisionSentence(sentence: string): ProseReading {
-  const reading = readSentence(sentence);
+  const read = readSentence(sentence);
+  // "instead of X" is read both where the sentence says it and inside the chosen phrase: name it once.
+  const reading = { ...read, rejected: [...new Set(read.rejected)] };
   if (!reading.chosen) return reading;
   const low = tokens(stripInline(sentence)).map(bare);
   const head = low.slice(0, 12);
