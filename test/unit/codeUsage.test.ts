@@ -155,7 +155,7 @@ describe("code usage: exact counts on a synthetic repository", () => {
 });
 
 describe("code usage: the state a cached turn is keyed by", () => {
-  test("in git: moves with a commit, an edit, a new file in scope; not with prose or the receipts folder", async () => {
+  test("in git: moves with an edit, a new or deleted file in scope; not with prose, the receipts folder or a bare commit", async () => {
     const repo = createGitRepo([{ message: "init", files: { "package.json": `{"dependencies":{"moment":"1"}}\n`, "src/a.ts": `import m from "moment";\n`, "README.md": "hi\n" } }]);
     const state = () => codeUsageState(repo, { excludeDirs: [".deliberations"] });
     const s0 = await state();
@@ -172,9 +172,12 @@ describe("code usage: the state a cached turn is keyed by", () => {
     writeFiles(repo, { "src/a.ts": `import d from "date-fns";\n` });
     const s3 = await state();
     assert.notEqual(s3, s2, "a tracked file edited");
+    // The count reads the work tree: committing what is already there changes no figure, a checkout does.
     commit(repo, { message: "switch", files: {} });
+    assert.equal(await state(), s3, "a commit of the work tree as it is");
+    commit(repo, { message: "drop", files: {}, remove: ["src/b.ts"] });
     const s4 = await state();
-    assert.notEqual(s4, s3, "a commit");
+    assert.notEqual(s4, s3, "a commit that deletes a file");
     assert.equal(await state(), s4);
   });
 

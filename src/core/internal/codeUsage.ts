@@ -9,13 +9,12 @@
 // feeding the very same classifier. The history index plays no part, so the same work tree gives the same figures
 // with or without it. The git search runs under a time budget, the walk under file and byte budgets; a cut is
 // reported and the counts are then lower bounds.
-// codeUsageState() fingerprints what the count reads (HEAD and the changed files in scope, or the files walked), so a
-// cached turn (turnCache.ts) is served only while the code it counted is unchanged.
+// codeUsageState() fingerprints what the count reads (the stat of every file in scope), so a cached turn
+// (turnCache.ts) is served only while the code it counted is unchanged.
 import { spawn } from "node:child_process";
-import { statSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
-import { lstat } from "node:fs/promises";
 import { walkState, walkUsageFiles, type WalkBudget } from "./codeUsageWalk";
 import { checkRepository, hardenedGitArgs, hardenedGitEnv, type RepositoryCheck } from "./gitSafety";
 
@@ -348,10 +347,12 @@ export interface CodeStateOptions {
 }
 
 /**
- * A fingerprint of the code the count reads, cheap next to the count itself. In a git work tree: HEAD, plus every
- * changed, staged or untracked file in scope as `git status` lists it, with its size and mtime (a file edited twice
- * stays " M" but its stat moves on). Clean tracked files are HEAD's blobs, so HEAD stands for them. Outside git: the
- * path, size and mtime of every file the walk visits. Undefined when it cannot be taken (then nothing is cached on it).
+ * A fingerprint of the code the count reads: the path, size and mtime of every file in scope — in a git work tree
+ * the tracked and the untracked, not-ignored files as `git ls-files` lists them, outside git every file the walk
+ * visits. The count reads the work tree, so this moves with every edit, new or deleted file and checkout it would
+ * see, and with nothing else (prose, the receipts folder). No file is read: `git status` would hash changed files
+ * through the repository's clean filters, which run programs (see gitSafety.ts), so it is not used. Undefined when it
+ * cannot be taken (then nothing is cached on it).
  */
 export async function codeUsageState(repo: string, opts: CodeStateOptions = {}): Promise<string | undefined> {
   const excludeDirs = (opts.excludeDirs ?? []).filter(Boolean);
@@ -366,25 +367,22 @@ export async function codeUsageState(repo: string, opts: CodeStateOptions = {}):
     return walkState(repo, { excludeDirs, ...(opts.ignoreGlobs ? { ignoreGlobs: opts.ignoreGlobs } : {}), inScope: inUsageScope, budget: opts.walk, signal: opts.signal });
   }
   const out: string[] = [];
-  // No pathspec but the exclusions: matching ~150 pathspecs against every file costs git more than listing all
-  // changes; the records outside the scope are dropped here.
-  const args = ["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--ignore-submodules=all", "--no-renames", "--", ".", ...excludePathspecs(excludeDirs)];
+  // No pathspec but the exclusions: matching ~150 pathspecs against every file costs git more than listing them all.
+  const args = ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ".", ...excludePathspecs(excludeDirs)];
   const run = await runGit(repo, args, STATE_BUDGET_MS, (chunk) => out.push(chunk), opts.signal);
   if (run.error || run.truncated) return undefined;
-  const h = createHash("sha256");
-  for (const rec of out.join("").split("\0")) {
-    if (rec.startsWith("# branch.oid ")) {
-      h.update(`${rec}\n`);
-      continue;
+  const paths = [...new Set(out.join("").split("\0").filter((p) => p && inUsageScope(p)))].sort();
+  const h = createHash("sha256").update("git-ls-files\n");
+  for (let i = 0; i < paths.length; i++) {
+    if (i % 1024 === 1023) {
+      await new Promise((r) => setImmediate(r));
+      if (opts.signal?.aborted) throw opts.signal.reason ?? new Error("aborted");
     }
-    const path = statusPath(rec);
-    if (!path || !inUsageScope(path)) continue;
-    h.update(`${rec}\0`);
     try {
-      const st = await lstat(join(repo, path));
-      h.update(`${st.size}\0${Math.floor(st.mtimeMs)}\n`);
+      const st = lstatSync(join(repo, paths[i]));
+      h.update(`${paths[i]}\0${st.size}\0${Math.floor(st.mtimeMs)}\n`);
     } catch {
-      h.update("gone\n");
+      h.update(`${paths[i]}\0gone\n`);
     }
   }
   return `git:${h.digest("hex").slice(0, 40)}`;
@@ -392,12 +390,6 @@ export async function codeUsageState(repo: string, opts: CodeStateOptions = {}):
 
 /** A state that takes longer than this is not taken: the turn is simply not served from the cache. */
 const STATE_BUDGET_MS = 10_000;
-
-/** The path of a `git status --porcelain=v2 -z` record (changed "1", unmerged "u", untracked "?"), if it has one. */
-function statusPath(rec: string): string | undefined {
-  const path = rec.startsWith("1 ") ? rec.split(" ").slice(8).join(" ") : rec.startsWith("u ") ? rec.split(" ").slice(10).join(" ") : rec.startsWith("? ") ? rec.slice(2) : "";
-  return path && !path.startsWith("/") && !path.split("/").includes("..") ? path : undefined;
-}
 
 /** Where matching lines go (from git grep or the walk): each file classified once, its first usage line per option kept. */
 function lineSink(prepared: OptionTerms[], allTerms: string[]): { files: Map<string, FileState>; onLine: (path: string, lineNo: number, text: string) => void } {
