@@ -7,6 +7,8 @@
 //   npm run eval -- --no-write                         do not write eval/results.json
 //   npm run eval -- --set test                         one column: dev, test or independent (repeatable)
 //   npm run eval -- --once                             skip the second (warm) pass and its determinism check
+//   npm run eval -- --jobs 2                           run two CLI processes at a time (default 1: the latency
+//                                                      figures are one process at a time, as issue 20's target says)
 //
 // Each repo is checked out at its pinned commit under EVAL_WORKDIR (default ~/.cache/deliberative-search-eval);
 // each question runs `node dist/cli.js "<q>" --repo <dir> --offline --json --no-cache --force` as a real process.
@@ -42,8 +44,15 @@ const BUILT_CLI = join(ROOT, "dist", "cli.js");
 /** The CLI the eval runs: a private copy of dist/ taken at the start, so a rebuild meanwhile cannot mix two builds. */
 let CLI = BUILT_CLI;
 const RESULTS_FILE = join(EVAL_DIR, "results.json");
-/** Questions run two at a time by default (2 cores); EVAL_CONCURRENCY=1 measures one CLI process at a time. */
-const CONCURRENCY = Math.max(1, Math.min(8, Number(process.env.EVAL_CONCURRENCY) || 2));
+/**
+ * Questions run one CLI process at a time by default, so p50/p95 are per question and not shared cores; `--jobs N`
+ * (or EVAL_CONCURRENCY=N) runs N at a time for a quicker, noisier pass.
+ */
+let CONCURRENCY = clampJobs(Number(process.env.EVAL_CONCURRENCY) || 1);
+
+function clampJobs(n: number): number {
+  return Math.max(1, Math.min(8, Math.floor(n)));
+}
 const QUESTION_TIMEOUT_MS = 120_000;
 const RECEIPTS_DIR = ".deliberations";
 /** A git budget that never cuts the history search short on the corpus: answers must not depend on machine speed. */
@@ -96,6 +105,12 @@ function parseArgs(argv: string[]): Args {
       case "--once":
         args.twice = false;
         break;
+      case "--jobs": {
+        const jobs = Number(value());
+        if (!Number.isFinite(jobs) || jobs < 1) usage(`--jobs: expected a number >= 1`);
+        CONCURRENCY = clampJobs(jobs);
+        break;
+      }
       case "--set": {
         const name = value();
         if (!(SET_NAMES as readonly string[]).includes(name)) usage(`--set: expected one of ${SET_NAMES.join(", ")}, got ${name}`);
@@ -115,7 +130,7 @@ function parseArgs(argv: string[]): Args {
 
 function usage(error?: string): never {
   if (error) console.error(`eval: ${error}`);
-  console.error("usage: MIRRORS=/work/.mirror npm run eval -- [--set dev|test|independent]... [--only <repo substring>] [--id <question id>] [--once] [--verbose [--show-held-out]] [--no-write]");
+  console.error("usage: MIRRORS=/work/.mirror npm run eval -- [--set dev|test|independent]... [--only <repo substring>] [--id <question id>] [--once] [--jobs N] [--verbose [--show-held-out]] [--no-write]");
   process.exit(error ? 2 : 0);
 }
 
@@ -1014,6 +1029,7 @@ async function main(): Promise<void> {
       node: process.version,
       filter: args.only || args.id || args.sets.length ? { only: args.only, id: args.id, sets: args.sets } : undefined,
       passes: args.twice ? "cold, then warm" : "one",
+      jobs: CONCURRENCY,
       corpus: repos.map((r) => ({ name: r.name, sha: r.sha, set: r.set })),
       question_set: { questions: questions.length, tags: tagCounts(questions), other_words_with_gold: owWithGold },
       targets,

@@ -11,10 +11,10 @@ import { buildExternalExperts, recheckExternalCitations } from "./external";
 import { describeDiscovery } from "./internal/discovery";
 import { discoverWithSnapshot } from "./internal/corpus/discovery";
 import type { CorpusCacheOptions } from "./internal/corpus/store";
-import { fingerprintHolds, readTurnCacheEntry, writeTurnCacheEntry, type TurnCacheEntry } from "./turnCache";
+import { codeStateHolds, fingerprintHolds, readTurnCacheEntry, writeTurnCacheEntry, type TurnCacheEntry } from "./turnCache";
 import { createDocsExpert } from "./internal/docsExpert";
 import { createGitExpert } from "./internal/git";
-import { assertNormalRepo, UnsafeRepositoryError } from "./internal/gitSafety";
+import { checkRepository, UnsafeRepositoryError, type RepositoryCheck } from "./internal/gitSafety";
 import type { HistoryIndexOptions } from "./internal/history";
 import { signReceipt, type SigningKey } from "./receipts/signing";
 import { artifactPathKeys, withContentHashes } from "./receipts/citedContent";
@@ -49,7 +49,7 @@ import { createRulesSynthesizer } from "./synth/rules";
 import { measureCodeUsage, type UsageJoin } from "./synth/codeUsage";
 import { applyObjections, critique, type RaisedObjection } from "./critic";
 import type { ModelCritic, ModelCriticResult } from "./critic/model";
-import type { CodeUsageReport } from "./internal/codeUsage";
+import { CODE_USAGE_BUDGET_MS, codeUsageState, type CodeUsageReport } from "./internal/codeUsage";
 import { createRulesPlanner } from "./terms";
 import type {
   ArtifactSet,
@@ -247,6 +247,10 @@ interface Turn {
   reads: SourceRead[];
   /** The weights learned from operator picks, when learning is on. */
   learned?: LearnedWeights;
+  /** The repository check run at the start of the turn (gitSafety.ts). */
+  repoCheck?: Promise<RepositoryCheck>;
+  /** The state of the code the usage count reads, taken at the start of gather when the turn will be cached. */
+  codeState?: Promise<string | undefined>;
 }
 
 /** What the gather step found: the artifacts, the plan and the fused, ranked evidence. */
@@ -269,7 +273,8 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
   const signal = req.signal ?? new AbortController().signal;
   // A folder git would treat as a repository it must not (bare-shaped, a git directory) is refused before any git
   // runs and before any answer; the check overlaps the steps that run no git (learned weights, turn cache, classify).
-  const repoChecked = assertNormalRepo(repo, signal).catch((err: unknown) => {
+  // The check's result is kept: the code-usage stage would otherwise run the same git rev-parse again.
+  const repoChecked = checkRepository(repo, signal).catch((err: unknown) => {
     throw err instanceof UnsafeRepositoryError ? new DeliberationError(err.message, "bad-input") : err;
   });
   repoChecked.catch(() => undefined);
@@ -280,12 +285,12 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
   sourceReads.catch(() => undefined);
   const learned = req.learning === false ? undefined : await learnedWeightsFor(req, repo);
   const reads = await sourceReads;
-  const turn = resolveTurn(req, repo, question, signal, progress, recorder, learned, reads);
+  const turn: Turn = { ...resolveTurn(req, repo, question, signal, progress, recorder, learned, reads), repoCheck: repoChecked };
 
   // Fast path first: no artifact's stats changed, so the stored receipt answers without re-mining or even reading
   // the question again (an abstained question never has a cache entry, and `force` is part of the key).
   const entry = turn.useCache ? await readTurnCacheEntry(turn.cacheFile) : undefined;
-  if (entry && (await fingerprintHolds(repo, entry.fingerprint))) {
+  if (entry && (await fingerprintHolds(repo, entry.fingerprint)) && (await codeStillHolds(turn, entry, () => currentCodeState(turn)))) {
     const hit = await cachedOutcome(repo, entry, turn.dirName, req.signingKey);
     if (hit) {
       await repoChecked;
@@ -393,6 +398,12 @@ async function gather(turn: Turn, entry: TurnCacheEntry | undefined): Promise<Ga
   // The git expert gets its history index ready now (git rev-parse, opening the index): that I/O overlaps
   // discovery instead of queueing behind the docs expert's CPU-bound ranking later.
   const gitExpert = req.internalExperts ? undefined : createGitExpert({ index: req.history, prepare: { repo, signal } });
+  // Taken before the count reads anything, so a change made meanwhile shows on the next turn. Only a turn that uses
+  // the cache pays for it; the entry of one that does not carries no state and is never served.
+  if (turn.useCache && req.codeUsage !== false) {
+    turn.codeState = currentCodeState(turn);
+    turn.codeState.catch(() => undefined);
+  }
   // The discovery's own fingerprint (taken before it read anything) is the one this turn's cache entry stores.
   const { set: artifacts, fingerprint } = await recorder.run(
     "discovery",
@@ -405,7 +416,7 @@ async function gather(turn: Turn, entry: TurnCacheEntry | undefined): Promise<Ga
   );
 
   // Slow path: stats changed (a touched file, a fresh checkout) but the content may not have.
-  if (entry && entry.artifact_set_hash === artifacts.hash) {
+  if (entry && entry.artifact_set_hash === artifacts.hash && (await codeStillHolds(turn, entry, () => turn.codeState ?? currentCodeState(turn)))) {
     const hit = await cachedOutcome(repo, entry, turn.dirName, req.signingKey);
     if (hit) {
       if (turn.writeToDisk) await writeTurnCacheEntry(turn.cacheFile, { ...entry, fingerprint }).catch(() => undefined);
@@ -453,6 +464,8 @@ interface Decided {
   evidenceFile: ReturnType<typeof evidenceFileOf>;
   /** The fused evidence, then the code-usage lines the payload cites. */
   evidence: FusedEvidence[];
+  /** Whether the code-usage count read any code (an option named a package to look for). */
+  codeRead: boolean;
 }
 
 /**
@@ -496,7 +509,7 @@ async function decide(turn: Turn, classification: Classification, gathered: Gath
   const evidenceFile = evidenceFileOf(evidence);
   const bound = withSourceRefs(bindPayload(reviewed.draft, evidenceFile.ref, receiptId), evidence);
   const payload = await markUnresolved(turn.repo, bound, { offline: turn.config.offline, signal, ...turn.req.external });
-  return { synthesis: reviewed.synthesis, payload, receiptId, evidenceFile, evidence };
+  return { synthesis: reviewed.synthesis, payload, receiptId, evidenceFile, evidence, codeRead: reviewed.codeRead };
 }
 
 /** At most this many model calls per deliberation (plan, synthesis, critic, revision all count). */
@@ -507,7 +520,7 @@ const MAX_MODEL_CALLS = 3;
  * the model Critic on, on a blocking objection, with a synthesizer that can revise and a model call left — one
  * revision round whose draft is counted and criticised again (the model's first-draft objections stay, as concerns).
  */
-async function criticStage(turn: Turn, input: SynthesisInput, first: SynthesisOutput, gathered: Gathered): Promise<{ draft: DraftPicker; evidence: FusedEvidence[]; synthesis: SynthesisOutput }> {
+async function criticStage(turn: Turn, input: SynthesisInput, first: SynthesisOutput, gathered: Gathered): Promise<{ draft: DraftPicker; evidence: FusedEvidence[]; synthesis: SynthesisOutput; codeRead: boolean }> {
   const { recorder, signal } = turn;
   const texts = new Map(gathered.artifacts.files.map((f) => [f.path, f.text] as const));
   let synthesis = first;
@@ -553,7 +566,8 @@ async function criticStage(turn: Turn, input: SynthesisInput, first: SynthesisOu
       return { status: "ok", count: raised.length, ...(reason ? { reason } : {}), ...(model?.fallback ? { fallback: model.fallback } : {}) };
     },
   );
-  return { draft: applyObjections(usage.draft, outcome.raised, evidence), evidence, synthesis };
+  const codeRead = usage.report?.options.some((u) => u.terms.length) ?? false;
+  return { draft: applyObjections(usage.draft, outcome.raised, evidence), evidence, synthesis, codeRead };
 }
 
 /** The "internal:code" stage: each option's use in the code, joined to the draft's tradeoffs and citations. */
@@ -562,8 +576,16 @@ async function codeUsageStage(turn: Turn, draft: DraftPicker, evidence: FusedEvi
   const stage = expertStage("internal", "code");
   turn.progress({ stage, state: "start" });
   const started = performance.now();
-  const budget = turn.req.codeUsage?.budgetMs;
-  const joined = await measureCodeUsage(turn.repo, draft, evidence, { signal: turn.signal, excludeDirs: [turn.dirName], ...(budget !== undefined ? { budgetMs: budget } : {}) });
+  // A history budget raised past the default (--git-budget-ms, as the eval does) raises this git search's too.
+  const budget = turn.req.codeUsage?.budgetMs ?? (turn.config.git.maxMs > CODE_USAGE_BUDGET_MS ? turn.config.git.maxMs : undefined);
+  const repoCheck = await turn.repoCheck;
+  const joined = await measureCodeUsage(turn.repo, draft, evidence, {
+    signal: turn.signal,
+    excludeDirs: [turn.dirName],
+    ignoreGlobs: turn.config.ignoreGlobs,
+    ...(repoCheck ? { repoCheck } : {}),
+    ...(budget !== undefined ? { budgetMs: budget } : {}),
+  });
   const r = joined.report;
   turn.recorder.record(
     stage,
@@ -572,6 +594,20 @@ async function codeUsageStage(turn: Turn, draft: DraftPicker, evidence: FusedEvi
   );
   throwIfCancelled(turn.signal);
   return joined;
+}
+
+/** A cached turn's code-usage figures hold when code usage is off, or the code is in the state the entry recorded. */
+async function codeStillHolds(turn: Turn, entry: TurnCacheEntry, current: () => Promise<string | undefined>): Promise<boolean> {
+  return turn.req.codeUsage === false || codeStateHolds(entry, current);
+}
+
+/** The state of the code the usage count reads (internal/codeUsage.ts); undefined when it cannot be taken. */
+async function currentCodeState(turn: Turn): Promise<string | undefined> {
+  const repoCheck = await turn.repoCheck?.catch(() => undefined);
+  return codeUsageState(turn.repo, { excludeDirs: [turn.dirName], ignoreGlobs: turn.config.ignoreGlobs, ...(repoCheck ? { repoCheck } : {}), signal: turn.signal }).catch((err: unknown) => {
+    if (isCancellation(err, turn.signal)) throw err;
+    return undefined;
+  });
 }
 
 /** Signs the receipt, then writes the evidence and the receipt atomically and remembers the turn. */
@@ -627,7 +663,13 @@ async function seal(turn: Turn, classification: Classification, gathered: Gather
     receiptFile = await writeReceipt(repo, receipt, turn.dirName);
     // A turn that fell back (model down, bad key) is not cached: the next turn should try the model again.
     if (!info.fallback && !gathered.planned.fallback) {
-      await writeTurnCacheEntry(turn.cacheFile, { receipt_id: decided.receiptId, artifact_set_hash: gathered.artifacts.hash, fingerprint: gathered.fingerprint });
+      const codeState = decided.codeRead ? await turn.codeState : "";
+      await writeTurnCacheEntry(turn.cacheFile, {
+        receipt_id: decided.receiptId,
+        artifact_set_hash: gathered.artifacts.hash,
+        fingerprint: gathered.fingerprint,
+        ...(codeState !== undefined ? { code_state: codeState } : {}),
+      });
     }
   }
   // The receipt write's own timing goes to the progress listener; it cannot be inside the bytes it signs.

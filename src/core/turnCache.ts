@@ -2,6 +2,8 @@
 // re-mining. A hit must not cost a full discovery (reading and hashing every ADR), so each entry carries a stat
 // fingerprint (../fingerprint.ts) of what discovery looked at. When every stat still matches, the artifact set
 // cannot have changed; otherwise the caller runs discovery and compares the content hash.
+// The code-usage figures in a receipt come from the code, not from the artifacts: an entry also carries the state of
+// the code the count read (internal/codeUsage.ts codeUsageState), and is served only while that state holds.
 import { promises as fs } from "node:fs";
 import { z } from "zod";
 import { FingerprintSchema } from "./fingerprint";
@@ -13,6 +15,12 @@ const EntrySchema = z.object({
   receipt_id: z.string(),
   artifact_set_hash: z.string(),
   fingerprint: FingerprintSchema,
+  /**
+   * codeUsageState() when the turn counted code usage; "" when the count read no code (no option names a package).
+   * Absent on entries written before the field, or when the state could not be taken: such an entry is not served
+   * while code usage is on.
+   */
+  code_state: z.string().optional(),
 });
 export type TurnCacheEntry = z.infer<typeof EntrySchema>;
 
@@ -27,4 +35,11 @@ export async function readTurnCacheEntry(file: string): Promise<TurnCacheEntry |
 
 export async function writeTurnCacheEntry(file: string, entry: TurnCacheEntry): Promise<void> {
   await writeFileAtomic(file, JSON.stringify(entry) + "\n");
+}
+
+/** Whether the entry's code-usage figures still hold: the code it counted is in the same state now. */
+export async function codeStateHolds(entry: TurnCacheEntry, current: () => Promise<string | undefined>): Promise<boolean> {
+  if (entry.code_state === undefined) return false;
+  if (entry.code_state === "") return true;
+  return (await current()) === entry.code_state;
 }

@@ -1,13 +1,15 @@
 // The code-usage expert on real git repositories with known usage: exact file counts per option, examples cited as
 // path:line, prose and comments never counted, vendored / minified / generated / oversized / ignored files skipped
-// (with a reason where git shows them), the budget cut reported, the same figures run after run.
+// (with a reason where git shows them), the budget cut reported, the same figures run after run. Outside git the
+// folder is walked: the same figures, the walk's count budget reported; and the code state a cached turn is keyed by
+// moves with every change the count would see, and only with those.
 import { describe, test, before } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { classifyUsageFile, countCodeUsage, describeUsage, isImportLine, usableTerms } from "../../src/core/internal/codeUsage";
+import { classifyUsageFile, codeUsageState, countCodeUsage, describeUsage, inUsageScope, isImportLine, usableTerms, usagePathspecs } from "../../src/core/internal/codeUsage";
 import { optionTermsFor } from "../../src/core/synth/codeUsage";
-import { createGitRepo, makeTempDir, writeFiles } from "../helpers/gitRepo";
+import { commit, createGitRepo, makeTempDir, writeFiles } from "../helpers/gitRepo";
 
 const OPTIONS = [
   { id: "opt-moment", title: "Keep moment", terms: ["moment"] },
@@ -106,15 +108,100 @@ describe("code usage: exact counts on a synthetic repository", () => {
     assert.match(r.reason ?? "", /cut at the 0 ms budget: counts are lower bounds/);
   });
 
-  test("a folder outside git is skipped with a reason; options without a package-like name are not searched", async () => {
+  test("outside git the folder is walked: the very same figures, examples and skips", async () => {
+    // The same files without .git: the walk honours .gitignore, prunes the receipts folder, reads untracked files.
     const plain = makeTempDir();
-    writeFileSync(join(plain, "package.json"), `{"dependencies":{"moment":"1"}}`);
-    const r = await countCodeUsage(plain, OPTIONS);
-    assert.equal(r.status, "skipped");
-    assert.match(r.reason ?? "", /not a git repository/);
+    cpSync(repo, plain, { recursive: true, filter: (src) => !/[\\/]\.git(?:[\\/]|$)/.test(src) });
+    const viaGit = await countCodeUsage(repo, OPTIONS, { excludeDirs: [".deliberations"], maxLockBytes: 1024 });
+    const walked = await countCodeUsage(plain, OPTIONS, { excludeDirs: [".deliberations"], maxLockBytes: 1024 });
+    assert.equal(walked.status, "ok");
+    assert.equal(walked.truncated, undefined);
+    assert.deepEqual(
+      walked.options.map((u) => [u.files, u.byKind, u.examples]),
+      viaGit.options.map((u) => [u.files, u.byKind, u.examples]),
+    );
+    assert.deepEqual(walked.options.map((u) => u.files), [9, 4, 3]);
+    assert.deepEqual(walked.skipped, viaGit.skipped);
+    assert.equal(walked.reason, viaGit.reason);
+  });
+
+  test("the walk stops at its file budget, says so, and cuts the same way every run", async () => {
+    const plain = makeTempDir();
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) files[`src/f${String(i).padStart(2, "0")}.ts`] = `import moment from "moment";
+`;
+    writeFiles(plain, files);
+    const whole = await countCodeUsage(plain, OPTIONS);
+    assert.equal(whole.options[0].files, 30);
+    const a = await countCodeUsage(plain, OPTIONS, { walk: { maxFiles: 10 } });
+    const b = await countCodeUsage(plain, OPTIONS, { walk: { maxFiles: 10 } });
+    assert.equal(a.truncated, true);
+    assert.match(a.reason ?? "", /walk stopped at its 10-file budget \(10 files visited\): counts are lower bounds/);
+    // Name order: the first ten files, whatever order the file system lists them in.
+    assert.equal(a.options[0].files, 10);
+    assert.deepEqual(a.options[0].examples.map((e) => e.path), ["src/f00.ts", "src/f01.ts", "src/f02.ts"]);
+    assert.deepEqual({ ...a, ms: 0 }, { ...b, ms: 0 });
+    const bytes = await countCodeUsage(plain, OPTIONS, { walk: { maxBytes: 100 } });
+    assert.equal(bytes.truncated, true);
+    assert.match(bytes.reason ?? "", /walk stopped reading at its 0 MB budget/);
+    assert.equal(bytes.options[0].files, 3, "three 29-byte files fit in 100 bytes");
+  });
+
+  test("options without a package-like name are not searched", async () => {
     const none = await countCodeUsage(repo, [{ id: "keep", title: "Keep the current approach", terms: ["current approach"] }]);
     assert.equal(none.status, "empty");
     assert.match(none.reason ?? "", /no option names a package/);
+  });
+});
+
+describe("code usage: the state a cached turn is keyed by", () => {
+  test("in git: moves with an edit, a new or deleted file in scope; not with prose, the receipts folder or a bare commit", async () => {
+    const repo = createGitRepo([{ message: "init", files: { "package.json": `{"dependencies":{"moment":"1"}}\n`, "src/a.ts": `import m from "moment";\n`, "README.md": "hi\n" } }]);
+    const state = () => codeUsageState(repo, { excludeDirs: [".deliberations"] });
+    const s0 = await state();
+    assert.match(s0 ?? "", /^git:[0-9a-f]{40}$/);
+    assert.equal(await state(), s0, "stable while nothing changes");
+    writeFiles(repo, { "README.md": "prose moment\n", ".deliberations/cache/x.ts": `import m from "moment";\n` });
+    assert.equal(await state(), s0, "prose and the receipts folder are not what the count reads");
+    writeFiles(repo, { "src/b.ts": `import d from "date-fns";\n` });
+    const s1 = await state();
+    assert.notEqual(s1, s0, "an untracked source file");
+    writeFiles(repo, { "src/b.ts": `import d from "date-fns";\nimport l from "luxon";\n` });
+    const s2 = await state();
+    assert.notEqual(s2, s1, "the same untracked file, edited again");
+    writeFiles(repo, { "src/a.ts": `import d from "date-fns";\n` });
+    const s3 = await state();
+    assert.notEqual(s3, s2, "a tracked file edited");
+    // The count reads the work tree: committing what is already there changes no figure, a checkout does.
+    commit(repo, { message: "switch", files: {} });
+    assert.equal(await state(), s3, "a commit of the work tree as it is");
+    commit(repo, { message: "drop", files: {}, remove: ["src/b.ts"] });
+    const s4 = await state();
+    assert.notEqual(s4, s3, "a commit that deletes a file");
+    assert.equal(await state(), s4);
+  });
+
+  test("outside git: moves with an edited or new file in scope; not with prose", async () => {
+    const plain = makeTempDir();
+    writeFiles(plain, { "package.json": `{"dependencies":{"moment":"1"}}\n`, "src/a.ts": `import m from "moment";\n`, "README.md": "hi\n" });
+    const s0 = await codeUsageState(plain);
+    assert.match(s0 ?? "", /^walk:[0-9a-f]{40}$/);
+    writeFiles(plain, { "README.md": "prose\n" });
+    assert.equal(await codeUsageState(plain), s0);
+    writeFiles(plain, { "src/b.ts": `import d from "date-fns";\n` });
+    const s1 = await codeUsageState(plain);
+    assert.notEqual(s1, s0);
+    rmSync(join(plain, "src/b.ts"));
+    assert.equal(await codeUsageState(plain), s0);
+  });
+
+  test("the plain pathspecs git is given cover the scope; the scope itself is exact", () => {
+    for (const p of ["package.json", "a/b/Cargo.toml", "src/x.ts", "Dockerfile", "ops/Dockerfile.prod", ".github/workflows/ci.yml", "infra/main.tf", "requirements-dev.txt", "YARN.LOCK"]) {
+      assert.ok(inUsageScope(p), p);
+    }
+    for (const p of ["README.md", "docs/a.json", "src/x.TS", ".github/workflows/sub/ci.yml", "a/docker-compose/x.yml", "notes.txt"]) assert.ok(!inUsageScope(p), p);
+    // Fewer pathspecs than glob patterns (each costs git a match per file), none with glob magic.
+    assert.ok(usagePathspecs.length < 150 && usagePathspecs.every((s) => !s.includes("glob")));
   });
 });
 

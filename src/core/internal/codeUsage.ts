@@ -3,14 +3,20 @@
 // Terraform, CI workflows). Prose (ADRs, READMEs, comments) never counts: a record that names moment is not a use
 // of moment.
 //
-// One `git grep` over the work tree (tracked and untracked, never .gitignore'd files) through the hardened runner
-// (gitSafety.ts), fixed strings, case-insensitive, word boundaries; the lines it returns are classified here. The
-// history index plays no part, so the same work tree gives the same figures with or without it. The search runs
-// under a time budget; when the budget cuts it, the result says so and the counts are lower bounds.
+// In a git work tree: one `git grep` over the work tree (tracked and untracked, never .gitignore'd files) through the
+// hardened runner (gitSafety.ts), fixed strings, case-insensitive, word boundaries; the lines it returns are
+// classified here. Outside git: a bounded walk of the folder (./codeUsageWalk.ts) under discovery's ignore rules,
+// feeding the very same classifier. The history index plays no part, so the same work tree gives the same figures
+// with or without it. The git search runs under a time budget, the walk under file and byte budgets; a cut is
+// reported and the counts are then lower bounds.
+// codeUsageState() fingerprints what the count reads (the stat of every file in scope), so a cached turn
+// (turnCache.ts) is served only while the code it counted is unchanged.
 import { spawn } from "node:child_process";
-import { statSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { checkRepository, hardenedGitArgs, hardenedGitEnv } from "./gitSafety";
+import { createHash } from "node:crypto";
+import { walkState, walkUsageFiles, type WalkBudget } from "./codeUsageWalk";
+import { checkRepository, hardenedGitArgs, hardenedGitEnv, type RepositoryCheck } from "./gitSafety";
 
 export type UsageKind = "manifest" | "lock" | "import" | "infra";
 
@@ -62,6 +68,12 @@ export interface CodeUsageOptions {
   excludeDirs?: string[];
   /** Lock files larger than this are skipped with a reason (default MAX_LOCK_BYTES). */
   maxLockBytes?: number;
+  /** The caller's own check of `repo` (the pipeline checks it once per turn): saves running git rev-parse again. */
+  repoCheck?: RepositoryCheck;
+  /** The walk's budgets outside git (defaults in codeUsageWalk.ts). */
+  walk?: Partial<WalkBudget>;
+  /** Discovery's ignore globs, which the walk outside git honours too (default: DEFAULT_CONFIG.ignoreGlobs). */
+  ignoreGlobs?: string[];
 }
 
 export const CODE_USAGE_BUDGET_MS = 3000;
@@ -90,8 +102,12 @@ const SOURCE_EXTENSIONS = [
 ];
 const SOURCE_EXT = new Set(SOURCE_EXTENSIONS);
 
-/** The pathspecs searched (git's own glob magic), so a 100k-file repository's prose and data are never read. */
-const PATHSPECS = [
+/**
+ * The files searched, as git glob pathspecs: a 100k-file repository's prose and data are never read. They define the
+ * scope exactly (inUsageScope); git is handed the plain-pathspec equivalents (usagePathspecs), which match a superset
+ * ("*" also crosses "/") but cost git half the time of glob magic, and the few extra paths are dropped here.
+ */
+const SCOPE_GLOBS = [
   ...[...MANIFESTS, ...LOCKS].flatMap((n) => [`:(glob,icase)${n}`, `:(glob,icase)**/${n}`]),
   ":(glob,icase)**/requirements*.txt", ":(glob)**/*.gemspec", ":(glob)**/*.csproj", ":(glob)**/*.fsproj", ":(glob)**/*.vbproj",
   ":(glob)**/Dockerfile", ":(glob)**/Dockerfile.*", ":(glob)**/*.dockerfile", ":(glob)**/Containerfile",
@@ -101,6 +117,49 @@ const PATHSPECS = [
   ":(glob).circleci/config.yml", ":(glob)azure-pipelines.yml", ":(glob)bitbucket-pipelines.yml", ":(glob).travis.yml",
   ...SOURCE_EXTENSIONS.map((e) => `:(glob)**/*.${e}`),
 ];
+
+function globToRegExpSource(glob: string): string {
+  return glob
+    .split(/(\*\*\/|\*)/)
+    .map((part) => (part === "**/" ? "(?:.*/)?" : part === "*" ? "[^/]*" : part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")))
+    .join("");
+}
+
+function scopeMatcher(specs: string[]): (path: string) => boolean {
+  const parse = (spec: string) => /^:\(([^)]*)\)(.*)$/.exec(spec)!;
+  const sources = (icase: boolean) => specs.map(parse).filter((m) => m[1].split(",").includes("icase") === icase).map((m) => globToRegExpSource(m[2]));
+  const exact = new RegExp(`^(?:${sources(false).join("|")})$`);
+  const folded = new RegExp(`^(?:${sources(true).join("|")})$`, "i");
+  return (path) => exact.test(path) || folded.test(path);
+}
+
+/**
+ * Plain pathspecs that match at least what each glob matches: "**\/x" becomes "x" and "*\/x", and "**\/*.ts" just
+ * "*.ts" (a plain "*" crosses folders). Each pathspec costs git a match per file, so there are as few as possible.
+ */
+function plainPathspecs(specs: string[]): string[] {
+  const out = specs.flatMap((spec) => {
+    const [, magic, pattern] = /^:\(([^)]*)\)(.*)$/.exec(spec)!;
+    const prefix = magic.split(",").includes("icase") ? ":(icase)" : "";
+    if (!pattern.startsWith("**/")) return [`${prefix}${pattern}`];
+    const rest = pattern.slice(3);
+    return rest.startsWith("*") ? [`${prefix}${rest}`] : [`${prefix}${rest}`, `${prefix}*/${rest}`];
+  });
+  return [...new Set(out)];
+}
+
+/** Whether a workspace-relative path is in the count's scope: a manifest, lock, infrastructure or source file by name. */
+export const inUsageScope = scopeMatcher(SCOPE_GLOBS);
+const LOCK_GLOBS = [...LOCKS].flatMap((n) => [`:(glob,icase)${n}`, `:(glob,icase)**/${n}`]);
+const isLockPath = scopeMatcher(LOCK_GLOBS);
+/** The pathspecs git is given (grep, status): a superset of the scope, cheap for git to match. */
+export const usagePathspecs = plainPathspecs(SCOPE_GLOBS);
+const LOCK_PATHSPECS = plainPathspecs(LOCK_GLOBS);
+
+/** The pathspecs that keep the given folders (workspace-relative) out of git's search. */
+export function excludePathspecs(dirs: string[]): string[] {
+  return dirs.filter(Boolean).map((d) => `:(exclude,glob)${d.replace(/\/+$/, "")}/**`);
+}
 
 /** Folders whose files are someone else's code or build output: never a use by this codebase. */
 const VENDORED_DIR = /(?:^|\/)(?:node_modules|vendor|vendors|third[_-]?party|bower_components|jspm_packages|\.yarn|Pods|Carthage|external|deps)\//i;
@@ -211,27 +270,134 @@ export async function countCodeUsage(repo: string, options: OptionTerms[], opts:
   });
   const allTerms = [...new Set(prepared.flatMap((o) => o.terms))].sort().slice(0, MAX_TERMS);
   if (!allTerms.length) return empty("empty", "no option names a package, module or tool to look for");
-  let check;
+  let check = opts.repoCheck;
   try {
-    check = await checkRepository(repo, opts.signal);
+    check ??= await checkRepository(repo, opts.signal);
   } catch (err) {
     if (opts.signal?.aborted) throw err;
     return empty("failed", err instanceof Error ? err.message : String(err));
   }
-  if (check.kind !== "work-tree") return empty("skipped", "not a git repository: code usage reads the work tree through git");
 
   const skippedFiles: { path: string; reason: string }[] = [];
-  const excludes = [...(opts.excludeDirs ?? []).filter(Boolean).map((d) => `:(exclude,glob)${d.replace(/\/+$/, "")}/**`)];
-  // One budget for the whole count: the repository check and the lock-file listing spend it too.
+  const excludeDirs = (opts.excludeDirs ?? []).filter(Boolean);
+  const maxLockBytes = opts.maxLockBytes ?? MAX_LOCK_BYTES;
+  const { files, onLine } = lineSink(prepared, allTerms);
+  const lockReason = (bytes: number) => `lock file is ${(bytes / 1048576).toFixed(1)} MB (limit ${(maxLockBytes / 1048576).toFixed(0)} MB)`;
+
+  let truncation: string | undefined;
   const budget = opts.budgetMs ?? CODE_USAGE_BUDGET_MS;
-  const left = () => Math.max(0, budget - (performance.now() - started));
-  for (const lock of await largeLockFiles(repo, opts.maxLockBytes ?? MAX_LOCK_BYTES, left(), opts.signal)) {
-    skippedFiles.push({ path: lock.path, reason: `lock file is ${(lock.bytes / 1048576).toFixed(1)} MB (limit ${((opts.maxLockBytes ?? MAX_LOCK_BYTES) / 1048576).toFixed(0)} MB)` });
-    excludes.push(`:(exclude,literal)${lock.path}`);
+  if (check.kind !== "work-tree") {
+    // Outside git: the folder walked under discovery's ignore rules, with count and size budgets (deterministic).
+    const walked = await walkUsageFiles(repo, {
+      terms: allTerms,
+      excludeDirs,
+      ...(opts.ignoreGlobs ? { ignoreGlobs: opts.ignoreGlobs } : {}),
+      maxLockBytes,
+      isLock: isLockPath,
+      inScope: inUsageScope,
+      budget: opts.walk,
+      signal: opts.signal,
+      onLine,
+      lockReason,
+    });
+    skippedFiles.push(...walked.skipped);
+    truncation = walked.truncated;
+  } else {
+    const excludes = excludePathspecs(excludeDirs);
+    // One budget for the whole count: the lock-file listing spends it too.
+    const left = () => Math.max(0, budget - (performance.now() - started));
+    for (const lock of await largeLockFiles(repo, maxLockBytes, left(), opts.signal)) {
+      skippedFiles.push({ path: lock.path, reason: lockReason(lock.bytes) });
+      excludes.push(`:(exclude,literal)${lock.path}`);
+    }
+    const args = [
+      "grep", "-z", "-n", "-I", "-i", "-F", "-w", "--untracked", "--no-color", "--full-name",
+      ...allTerms.flatMap((t) => ["-e", t]),
+      "--", ...usagePathspecs, ...excludes,
+    ];
+    const run = await runGrep(repo, args, left(), onLine, opts.signal);
+    if (run.error) return { ...empty("failed", `git grep failed: ${run.error}`), skipped: skippedFiles.slice(0, MAX_SKIPPED), skippedTotal: skippedFiles.length };
+    if (run.truncated) truncation = `cut at the ${budget} ms budget: counts are lower bounds`;
   }
+
+  const usage = tally(prepared, files, skippedFiles);
+  skippedFiles.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const total = usage.reduce((n, u) => n + u.files, 0);
+  const reasons: string[] = [];
+  if (truncation) reasons.push(truncation);
+  if (skippedFiles.length) reasons.push(`${skippedFiles.length} file${skippedFiles.length > 1 ? "s" : ""} skipped (${summariseReasons(skippedFiles)})`);
+  if (!total) reasons.unshift("no manifest, import or infrastructure file uses any option");
+  return {
+    status: total ? "ok" : "empty",
+    ...(reasons.length ? { reason: reasons.join("; ") } : {}),
+    ...(truncation ? { truncated: true } : {}),
+    options: usage,
+    skipped: skippedFiles.slice(0, MAX_SKIPPED),
+    skippedTotal: skippedFiles.length,
+    ms: performance.now() - started,
+  };
+}
+
+export interface CodeStateOptions {
+  excludeDirs?: string[];
+  ignoreGlobs?: string[];
+  repoCheck?: RepositoryCheck;
+  walk?: Partial<WalkBudget>;
+  signal?: AbortSignal;
+}
+
+/**
+ * A fingerprint of the code the count reads: the path, size and mtime of every file in scope — in a git work tree
+ * the tracked and the untracked, not-ignored files as `git ls-files` lists them, outside git every file the walk
+ * visits. The count reads the work tree, so this moves with every edit, new or deleted file and checkout it would
+ * see, and with nothing else (prose, the receipts folder). No file is read: `git status` would hash changed files
+ * through the repository's clean filters, which run programs (see gitSafety.ts), so it is not used. Undefined when it
+ * cannot be taken (then nothing is cached on it).
+ */
+export async function codeUsageState(repo: string, opts: CodeStateOptions = {}): Promise<string | undefined> {
+  const excludeDirs = (opts.excludeDirs ?? []).filter(Boolean);
+  let check = opts.repoCheck;
+  try {
+    check ??= await checkRepository(repo, opts.signal);
+  } catch (err) {
+    if (opts.signal?.aborted) throw err;
+    return undefined;
+  }
+  if (check.kind !== "work-tree") {
+    return walkState(repo, { excludeDirs, ...(opts.ignoreGlobs ? { ignoreGlobs: opts.ignoreGlobs } : {}), inScope: inUsageScope, budget: opts.walk, signal: opts.signal });
+  }
+  const out: string[] = [];
+  // No pathspec but the exclusions: matching ~150 pathspecs against every file costs git more than listing them all.
+  const args = ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ".", ...excludePathspecs(excludeDirs)];
+  const run = await runGit(repo, args, STATE_BUDGET_MS, (chunk) => out.push(chunk), opts.signal);
+  if (run.error || run.truncated) return undefined;
+  const paths = [...new Set(out.join("").split("\0").filter((p) => p && inUsageScope(p)))].sort();
+  const h = createHash("sha256").update("git-ls-files\n");
+  for (let i = 0; i < paths.length; i++) {
+    if (i % 1024 === 1023) {
+      await new Promise((r) => setImmediate(r));
+      if (opts.signal?.aborted) throw opts.signal.reason ?? new Error("aborted");
+    }
+    try {
+      const st = lstatSync(join(repo, paths[i]));
+      h.update(`${paths[i]}\0${st.size}\0${Math.floor(st.mtimeMs)}\n`);
+    } catch {
+      h.update(`${paths[i]}\0gone\n`);
+    }
+  }
+  return `git:${h.digest("hex").slice(0, 40)}`;
+}
+
+/** A state that takes longer than this is not taken: the turn is simply not served from the cache. */
+const STATE_BUDGET_MS = 10_000;
+
+/** Where matching lines go (from git grep or the walk): each file classified once, its first usage line per option kept. */
+function lineSink(prepared: OptionTerms[], allTerms: string[]): { files: Map<string, FileState>; onLine: (path: string, lineNo: number, text: string) => void } {
   const matchers = prepared.map((o) => o.terms.filter((t) => allTerms.includes(t)).map(termMatcher));
   const files = new Map<string, FileState>();
   const onLine = (path: string, lineNo: number, text: string) => {
+    // git was given plain pathspecs, a superset of the scope: what lies outside it was never asked for.
+    if (!inUsageScope(path)) return;
     let f = files.get(path);
     if (!f) {
       const c = classifyUsageFile(path);
@@ -251,30 +417,7 @@ export async function countCodeUsage(repo: string, options: OptionTerms[], opts:
       if (!f!.hits.has(i) && ms.some((m) => m(text))) f!.hits.set(i, { path, line: lineNo, text: text.trim().slice(0, 200), kind });
     });
   };
-  const args = [
-    "grep", "-z", "-n", "-I", "-i", "-F", "-w", "--untracked", "--no-color", "--full-name",
-    ...allTerms.flatMap((t) => ["-e", t]),
-    "--", ...PATHSPECS, ...excludes,
-  ];
-  const run = await runGrep(repo, args, left(), onLine, opts.signal);
-  if (run.error) return { ...empty("failed", `git grep failed: ${run.error}`), skipped: skippedFiles.slice(0, MAX_SKIPPED), skippedTotal: skippedFiles.length };
-
-  const usage = tally(prepared, files, skippedFiles);
-  skippedFiles.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const total = usage.reduce((n, u) => n + u.files, 0);
-  const reasons: string[] = [];
-  if (run.truncated) reasons.push(`cut at the ${budget} ms budget: counts are lower bounds`);
-  if (skippedFiles.length) reasons.push(`${skippedFiles.length} file${skippedFiles.length > 1 ? "s" : ""} skipped (${summariseReasons(skippedFiles)})`);
-  if (!total) reasons.unshift("no manifest, import or infrastructure file uses any option");
-  return {
-    status: total ? "ok" : "empty",
-    ...(reasons.length ? { reason: reasons.join("; ") } : {}),
-    ...(run.truncated ? { truncated: true } : {}),
-    options: usage,
-    skipped: skippedFiles.slice(0, MAX_SKIPPED),
-    skippedTotal: skippedFiles.length,
-    ms: performance.now() - started,
-  };
+  return { files, onLine };
 }
 
 /** Each option's files, kinds and examples from the files git grep returned; skipped files join `skippedFiles`. */
@@ -312,11 +455,10 @@ function summariseReasons(skipped: { reason: string }[]): string {
  * grep never reads them. An untracked lock file is rare, and the line-length cap still bounds what it costs.
  */
 async function largeLockFiles(repo: string, limit: number, budgetMs: number, signal?: AbortSignal): Promise<{ path: string; bytes: number }[]> {
-  const specs = [...LOCKS].flatMap((n) => [`:(glob,icase)${n}`, `:(glob,icase)**/${n}`]);
   const out: string[] = [];
-  const run = await runGit(repo, ["ls-files", "-z", "--cached", "--", ...specs], budgetMs, (chunk) => out.push(chunk), signal);
+  const run = await runGit(repo, ["ls-files", "-z", "--cached", "--", ...LOCK_PATHSPECS], budgetMs, (chunk) => out.push(chunk), signal);
   if (run.error || run.truncated) return [];
-  const paths = [...new Set(out.join("").split("\0").filter(Boolean))].sort();
+  const paths = [...new Set(out.join("").split("\0").filter((p) => p && isLockPath(p)))].sort();
   const big: { path: string; bytes: number }[] = [];
   for (const path of paths) {
     try {
@@ -329,7 +471,7 @@ async function largeLockFiles(repo: string, limit: number, budgetMs: number, sig
   return big;
 }
 
-interface RunResult {
+export interface RunResult {
   truncated: boolean;
   error?: string;
 }
@@ -362,7 +504,7 @@ function runGrep(repo: string, args: string[], budgetMs: number, onLine: (path: 
 }
 
 /** One hardened git process under a wall-clock budget; past it the process is killed and the result is truncated. */
-function runGit(repo: string, args: string[], budgetMs: number, onChunk: (chunk: string) => void, signal?: AbortSignal, onEnd?: () => void): Promise<RunResult> {
+export function runGit(repo: string, args: string[], budgetMs: number, onChunk: (chunk: string) => void, signal?: AbortSignal, onEnd?: () => void): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason ?? new Error("aborted"));
     const child = spawn("git", [...hardenedGitArgs(), "-c", "core.quotepath=false", "-c", "grep.threads=2", ...args], {
