@@ -3,6 +3,7 @@
 // line is? lines.ts. How a decided name is recognised? names.ts. Which decisions are in force? decisions.ts. The
 // matching? match.ts. The output shapes? schema.ts (JSON) and sarif.ts.
 import type { CorpusCacheOptions } from "../internal/corpus/store";
+import { defaultKeyDir, loadKeyFileIfExists } from "../receipts/signing";
 import type { DeliberationConfig } from "../types";
 import { readChange, type ChangeSource } from "./change";
 import { loadDecisions } from "./decisions";
@@ -20,6 +21,8 @@ export interface CheckOptions {
   /** Where discovery's snapshot may be kept between runs (the corpus cache). */
   cache?: CorpusCacheOptions;
   config?: Partial<DeliberationConfig>;
+  /** Your own public key (PEM): picked receipts it signed count as decisions, as do those of allowed signers. */
+  ownPublicKeyPem?: string;
 }
 
 /** Checks a change of `repo` against its in-force decisions. Throws ChangeInputError for a change that cannot be read. */
@@ -35,6 +38,16 @@ export async function checkChange(repo: string, source: ChangeSource, opts: Chec
     limits: { max_diff_lines: MAX_DIFF_LINES, truncated: diff.truncated },
     notes: [...diff.notes, ...decisions.notes],
   });
+}
+
+/** The public half of the signing key `deliberate` uses in this environment, if there is one (never created here). */
+export function ownPublicKeyFrom(env: NodeJS.ProcessEnv): string | undefined {
+  try {
+    return loadKeyFileIfExists(defaultKeyDir(env))?.publicKeyPem;
+  } catch {
+    // An unreadable key trusts nothing of its own; allowed_signers still counts.
+    return undefined;
+  }
 }
 
 export type FailOn = "high" | "med" | "never";
