@@ -44,7 +44,7 @@ function git(dir: string, args: string[], input?: string): string {
 }
 
 /** A full checkout of JabRef/jabref at the eval's pinned commit (blobs the mirror lacks left out), or why not. */
-function jabrefCheckout(root: string, workRoot: string): string | { skip: string } {
+export function jabrefCheckout(root: string, workRoot: string): string | { skip: string } {
   const corpus = JSON.parse(readFileSync(join(root, "eval", "corpus.json"), "utf8")) as { repos: { name: string; mirror: string; sha: string }[] };
   const spec = corpus.repos.find((r) => r.name === "JabRef/jabref");
   if (!spec) return { skip: "JabRef/jabref is not in eval/corpus.json" };
@@ -103,8 +103,12 @@ export function writeDiff(dir: string, build: { file: string; after: string; lin
   writeFileSync(file, [...head, ...body, ...tail].join("\n") + "\n");
 }
 
-function diffLines(dir: string): number {
+export function diffLines(dir: string): number {
   git(dir, ["add", "-N", "."]);
+  // A checkout written in the same second as its index leaves every entry "racily clean": each git diff would then
+  // re-read all 4,400 files. A working copy in use has long had its index refreshed; do that once, a second later.
+  execFileSync("sleep", ["1.1"]);
+  git(dir, ["status", "--porcelain"]);
   return git(dir, ["diff", "--numstat", "HEAD"])
     .split("\n")
     .filter(Boolean)
