@@ -23,7 +23,7 @@ async function addWinstonAndSave(ctx: E2EContext): Promise<void> {
   await showExplorer(page);
   await runCommand(page, "View: Close All Editors");
   await openFile(page, "package.json");
-  await page.locator(".monaco-editor .view-lines").first().click();
+  await page.locator(".part.editor .monaco-editor .view-lines").first().click();
   await runCommand(page, "Go to Line/Column...");
   await page.keyboard.type(String(pinoLine(ws)));
   await page.keyboard.press("Enter");
@@ -40,7 +40,7 @@ async function addWinstonAndSave(ctx: E2EContext): Promise<void> {
 async function diagnosticShows(ctx: E2EContext): Promise<void> {
   const { page } = workbench(ctx);
   // The squiggle on the winston line (the guard runs after the save; the first run reads the records).
-  await page.locator(".monaco-editor .squiggly-error").first().waitFor({ state: "visible", timeout: 60_000 });
+  await page.locator(".part.editor .monaco-editor .squiggly-error").first().waitFor({ state: "visible", timeout: 60_000 });
   await page.keyboard.press("Control+Shift+M");
   const row = page.locator(".markers-panel .monaco-list-row", { hasText: /winston/i }).first();
   await row.waitFor({ state: "visible", timeout: 15_000 });
@@ -52,7 +52,7 @@ async function diagnosticShows(ctx: E2EContext): Promise<void> {
 async function hoverCitesDecision(ctx: E2EContext): Promise<void> {
   const { page } = workbench(ctx);
   // Back in the editor, on the winston line: show the hover from the keyboard (the cursor is on the new line's end).
-  await page.locator(".monaco-editor .view-lines").first().click();
+  await page.locator(".part.editor .monaco-editor .view-lines").first().click();
   await runCommand(page, "Go to Line/Column...");
   await page.keyboard.type(String(pinoLine(workbench(ctx).ws) - 1));
   await page.keyboard.press("Enter");
