@@ -14,6 +14,7 @@ import { printActivationProfile, printReport } from "./report";
 import type { BaselineResult, HistoryReport, OursResult, Report } from "./results";
 import { CLI_QUESTIONS, measureActivationAndSize, measureCli } from "./shipped";
 import { measureMcp, mcpTarget, type McpBenchResult } from "./mcp";
+import { guardTarget, measureGuard, type GuardBenchResult } from "./guard";
 import { dist, round } from "./stats";
 import { evaluateTargets, historyTargets, summarise, summariseHistoryPipeline } from "./summary";
 
@@ -71,9 +72,11 @@ export async function runBench(args: Args): Promise<void> {
   measureActivationAndSize(report, args.vsix, profileRoot);
   log("MCP round trip on the sample repository");
   report.mcp = await measureMcp(ROOT, log).catch((err: Error) => ({ error: err.message.split("\n")[0] }) as McpBenchResult);
+  log("decision guard: deliberate check on a 500-line diff");
+  report.guard = await measureGuard(ROOT, log).catch((err: Error) => ({ error: err.message.split("\n")[0] }) as GuardBenchResult);
 
   // 5. Targets, results.json, table.
-  report.targets = [...evaluateTargets(report.sizes, report.activation, report.activationProduction, report.bundle), ...historyTargets(report), mcpTarget(report.mcp)];
+  report.targets = [...evaluateTargets(report.sizes, report.activation, report.activationProduction, report.bundle), ...historyTargets(report), mcpTarget(report.mcp), guardTarget(report.guard)];
   report.totalMs = Math.round(performance.now() - started);
   report.machine.loadavgEnd = os.loadavg().map((x) => round(x, 2));
   mkdirSync(dirname(RESULTS_FILE), { recursive: true });

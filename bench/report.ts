@@ -2,6 +2,7 @@
 import type { SizeName } from "./generate";
 import { RESULTS_FILE } from "./paths";
 import { mcpLines } from "./mcp";
+import { guardLines } from "./guard";
 import { STAGE_COLUMNS, type ActivationResult, type Report } from "./results";
 import { MB, pct, round } from "./stats";
 
@@ -153,6 +154,7 @@ export function printReport(report: Report): void {
     ...printHistory(report),
     ...activationLines(report),
     ...mcpLines(report.mcp),
+    ...guardLines(report.guard),
     "",
     "Targets",
     table(report.targets.map((x) => [x.name, x.target, x.measured, x.status]), ["target", "goal", "measured", ""]),

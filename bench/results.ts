@@ -163,6 +163,7 @@ export interface Target {
   status: "PASS" | "MISS" | "n/a";
 }
 import type { McpBenchResult } from "./mcp";
+import type { GuardBenchResult } from "./guard";
 
 export interface Report {
   date: string;
@@ -180,6 +181,8 @@ export interface Report {
   activationProfile?: ProfileSummary;
   /** The MCP server's deliberate tool call vs the CLI on the sample repository (bench/mcp.ts). */
   mcp?: McpBenchResult;
+  /** The decision guard: deliberate check on a 500-line diff with a warm corpus snapshot (bench/guard.ts). */
+  guard?: GuardBenchResult;
 }
 
 export interface HistoryReport {

@@ -34,6 +34,7 @@ import {
 } from "./metrics";
 import { baselineFor, type Bm25Baseline } from "./baseline";
 import { scoreDecisionModel, type DecisionModelScore } from "./decisionModel";
+import { runGuardEval, writeGuardResults } from "./guard/run";
 import { parseAdr } from "../src/core/internal/adr";
 import { decisionModelOf } from "../src/core/decisions";
 import { loadSets, SET_NAMES, type CorpusRepo, type QuestionStyle, type SetName, type SetQuestion } from "./sets";
@@ -1008,6 +1009,18 @@ async function main(): Promise<void> {
     decisionModel = { error: (err as Error).message };
     console.log(`  decision model: not scored (${decisionModel.error})`);
   }
+  // The decision guard's seeded changes (issue 22, eval/guard/): both sets, unless the run is narrowed to some questions.
+  let guard: ReturnType<typeof runGuardEval> | { error: string } | undefined;
+  if (!args.only && !args.id) {
+    try {
+      const summary = runGuardEval(mirrors, { cli: CLI, log: (line) => console.log(`  guard ${line}`) });
+      if (args.write) writeGuardResults(summary);
+      guard = summary;
+    } catch (err) {
+      guard = { error: (err as Error).message.split("\n")[0] };
+      console.log(`  guard: not scored (${guard.error})`);
+    }
+  }
   const owWithGold = results.filter((r) => r.gold.length && r.no_content_word_overlap).length;
   console.log("");
   console.log(
@@ -1038,6 +1051,7 @@ async function main(): Promise<void> {
       by_repo: Object.fromEntries(repos.map((repo) => [repo.name, aggregate(results.filter((r) => r.repo === repo.name))])),
       classifier,
       decision_model: decisionModel,
+      guard,
       questions: results,
     };
     writeFileSync(RESULTS_FILE, JSON.stringify(out, null, 2) + "\n");

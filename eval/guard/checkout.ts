@@ -14,9 +14,10 @@ export interface CorpusRepo {
 
 const ROOT = join(__dirname, "../..");
 
+/** The question eval's repositories, and the guard's own extra ones (eval/guard/repos.json, held-out only). */
 export function corpusRepos(): CorpusRepo[] {
   const read = (f: string) => (JSON.parse(readFileSync(join(ROOT, "eval", f), "utf8")) as { repos: CorpusRepo[] }).repos;
-  return [...read("corpus.json"), ...read("corpus-test.json")];
+  return [...read("corpus.json"), ...read("corpus-test.json"), ...read("guard/repos.json")];
 }
 
 export function git(args: string[], input?: string): string {

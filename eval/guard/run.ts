@@ -1,6 +1,7 @@
 // The decision guard's seeded-change eval (issue 22): real patches applied to the corpus's repositories at their
 // pinned commits, each checked with the built CLI (`deliberate check --json` on the working tree), scored against
-// what the change was seeded to do. Kept apart from eval/run.ts (answer quality); this runner is its own.
+// what the change was seeded to do. `npm run eval` runs it after the question eval (eval/run.ts imports runGuardEval);
+// it also runs on its own:
 //
 //   MIRRORS=/work/.mirror node --import tsx eval/guard/run.ts [--set dev|held-out] [--verbose]
 //
@@ -68,21 +69,39 @@ function applyEdits(dir: string, edits: Edit[]): void {
   }
 }
 
-function check(dir: string, env: NodeJS.ProcessEnv): { findings: Finding[]; ms: number } {
+function check(cli: string, dir: string, env: NodeJS.ProcessEnv): { findings: Finding[]; ms: number } {
   const started = performance.now();
-  const out = execFileSync(process.execPath, [CLI, "check", "--repo", dir, "--json", "--fail-on", "never"], { encoding: "utf8", env, maxBuffer: 64 * 1024 * 1024 });
+  const out = execFileSync(process.execPath, [cli, "check", "--repo", dir, "--json", "--fail-on", "never"], { encoding: "utf8", env, maxBuffer: 64 * 1024 * 1024 });
   return { findings: (JSON.parse(out) as { findings: Finding[] }).findings, ms: performance.now() - started };
 }
 
-function main(): void {
-  const mirrors = process.env.MIRRORS;
-  if (!mirrors) {
-    console.log("guard eval: MIRRORS not set; skipping (e.g. MIRRORS=/work/.mirror)");
-    return;
-  }
-  const args = process.argv.slice(2);
-  const sets = args.includes("--set") ? [args[args.indexOf("--set") + 1]] : ["dev", "held-out"];
-  const verbose = args.includes("--verbose");
+export interface GuardSetSummary {
+  changes: number;
+  seeded_conflicts: number;
+  flagged: number;
+  tp: number;
+  fp: number;
+  fn: number;
+  precision: number;
+  recall: number;
+  check_ms_p95: number;
+}
+
+export interface GuardEvalOptions {
+  sets?: string[];
+  /** Per-change lines for the dev set (held-out changes never print theirs). */
+  verbose?: boolean;
+  /** The built CLI to run (default dist/cli.js; `npm run eval` passes its private copy). */
+  cli?: string;
+  /** Where each result line goes (default console.log). */
+  log?: (line: string) => void;
+}
+
+/** Runs the seeded changes of the chosen sets and returns the per-set summary (what results.json holds). */
+export function runGuardEval(mirrors: string, opts: GuardEvalOptions = {}): Record<string, GuardSetSummary> {
+  const sets = opts.sets ?? ["dev", "held-out"];
+  const log = opts.log ?? ((line: string) => console.log(line));
+  const cli = opts.cli ?? CLI;
   const workRoot = process.env.GUARD_EVAL_WORKDIR ?? join(tmpdir(), "guard-eval");
   const env = { ...process.env, XDG_CACHE_HOME: join(workRoot, "cache"), DELIBERATIVE_KEY_DIR: join(workRoot, "keys") };
   const changes = (JSON.parse(readFileSync(join(__dirname, "changes.json"), "utf8")) as { changes: SeededChange[] }).changes.filter((c) => sets.includes(c.set));
@@ -99,7 +118,7 @@ function main(): void {
       git(["-C", dir, "checkout", "--quiet", "--", "."]);
       git(["-C", dir, "clean", "-fdq"]);
       applyEdits(dir, c.edits);
-      const { findings, ms } = check(dir, env);
+      const { findings, ms } = check(cli, dir, env);
       const strong = findings.filter((f) => f.severity === "high" || f.severity === "med");
       const hit = !!c.expect && strong.some((f) => f.kind === c.expect!.kind && f.decision.path === c.expect!.decision);
       const r = (results[c.set] ??= { tp: 0, fp: 0, fn: 0, flagged: 0, expected: 0, changes: 0, ms: [] });
@@ -112,23 +131,41 @@ function main(): void {
         if (strong.length) r.fp++;
         if (c.expect) r.fn++;
       }
-      if (verbose && c.set === "dev") {
+      if (opts.verbose && c.set === "dev") {
         const mark = hit ? "TP" : c.expect ? (strong.length ? "FP+FN" : "FN") : strong.length ? "FP" : "TN";
-        console.log(`${mark.padEnd(6)} ${c.id.padEnd(14)} ${c.what}`);
-        for (const f of findings) console.log(`         ${f.severity} ${f.kind} ${f.file}:${f.line} "${f.matched.text}" ← ${f.decision.path}`);
+        log(`${mark.padEnd(6)} ${c.id.padEnd(14)} ${c.what}`);
+        for (const f of findings) log(`         ${f.severity} ${f.kind} ${f.file}:${f.line} "${f.matched.text}" ← ${f.decision.path}`);
       }
     }
   }
-  const summary: Record<string, unknown> = {};
+  const summary: Record<string, GuardSetSummary> = {};
   for (const [set, r] of Object.entries(results)) {
     const precision = r.flagged ? r.tp / (r.tp + r.fp) : 1;
     const recall = r.expected ? r.tp / r.expected : 1;
     const sorted = [...r.ms].sort((a, b) => a - b);
     const p95 = sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)];
     summary[set] = { changes: r.changes, seeded_conflicts: r.expected, flagged: r.flagged, tp: r.tp, fp: r.fp, fn: r.fn, precision: Number(precision.toFixed(3)), recall: Number(recall.toFixed(3)), check_ms_p95: Math.round(p95) };
-    console.log(`${set.padEnd(9)} ${r.changes} changes (${r.expected} seeded conflicts): precision ${precision.toFixed(2)}, recall ${recall.toFixed(2)} (tp ${r.tp}, fp ${r.fp}, fn ${r.fn}); check p95 ${Math.round(p95)} ms`);
+    log(`${set.padEnd(9)} ${r.changes} changes (${r.expected} seeded conflicts): precision ${precision.toFixed(2)}, recall ${recall.toFixed(2)} (tp ${r.tp}, fp ${r.fp}, fn ${r.fn}); check p95 ${Math.round(p95)} ms`);
   }
-  if (!args.includes("--no-write")) writeFileSync(join(__dirname, "results.json"), `${JSON.stringify(summary, null, 2)}\n`);
+  return summary;
 }
 
-main();
+/** Writes the summary to eval/guard/results.json. */
+export function writeGuardResults(summary: Record<string, GuardSetSummary>): void {
+  writeFileSync(join(__dirname, "results.json"), `${JSON.stringify(summary, null, 2)}\n`);
+}
+
+function main(): void {
+  const mirrors = process.env.MIRRORS;
+  if (!mirrors) {
+    console.log("guard eval: MIRRORS not set; skipping (e.g. MIRRORS=/work/.mirror)");
+    return;
+  }
+  const args = process.argv.slice(2);
+  const sets = args.includes("--set") ? [args[args.indexOf("--set") + 1]] : ["dev", "held-out"];
+  const summary = runGuardEval(mirrors, { sets, verbose: args.includes("--verbose") });
+  if (!args.includes("--no-write")) writeGuardResults(summary);
+}
+
+// Run directly (`node --import tsx eval/guard/run.ts`), not when eval/run.ts imports it.
+if (require.main === module) main();

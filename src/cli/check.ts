@@ -4,7 +4,7 @@
 // files against HEAD (repository-relative paths). Exit 1 when a finding reaches --fail-on (default high), 2 for bad
 // input. Everything a record or the change wrote passes the terminal sanitiser before it is printed.
 import { hostCorpusCache } from "../core/internal/corpus/store";
-import { ChangeInputError, checkChange, reportFails, reportToSarif, type ChangeSource, type FailOn, type GuardReport } from "../core/guard";
+import { ChangeInputError, checkChange, ownPublicKeyFrom, reportFails, reportToSarif, type ChangeSource, type FailOn, type GuardReport } from "../core/guard";
 import { terminalSafeJson, terminalSafeLine } from "../core/sanitize";
 import { UsageError, cancelOnSigint, parseOptions, repoOption } from "./common";
 
@@ -69,7 +69,7 @@ export async function checkCommand(argv: string[], io: CheckIo): Promise<number>
   const repo = repoOption(values.repo as string | undefined);
   let report: GuardReport;
   try {
-    report = await cancelOnSigint((signal) => checkChange(repo, source, { signal, cache: hostCorpusCache(io.env) }));
+    report = await cancelOnSigint((signal) => checkChange(repo, source, { signal, cache: hostCorpusCache(io.env), ownPublicKeyPem: ownPublicKeyFrom(io.env) }));
   } catch (err) {
     if (err instanceof ChangeInputError) throw new UsageError(err.message);
     if ((err as Error)?.name === "UnsafeRepositoryError") throw new UsageError((err as Error).message);

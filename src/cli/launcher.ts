@@ -20,7 +20,7 @@ interface CliMain {
 
 const BUNDLE = join(__dirname, "cliMain.js");
 
-const SUBCOMMANDS = new Set(["pick", "verify", "list", "keys", "index", "stats", "diff", "mcp", "adr"]);
+const SUBCOMMANDS = new Set(["pick", "verify", "list", "keys", "index", "stats", "diff", "mcp", "adr", "check"]);
 
 /**
  * One cache per subcommand (a question is "ask"): the data is written after the first run and covers the functions

@@ -3,7 +3,7 @@
 // so it can see that a change adds what an ADR turned down or breaks an AGENTS.md rule before a person does.
 import type { z } from "zod";
 import { hostCorpusCache } from "../core/internal/corpus/store";
-import { ChangeInputError, checkChange, type ChangeSource, type GuardReport } from "../core/guard";
+import { ChangeInputError, checkChange, ownPublicKeyFrom, type ChangeSource, type GuardReport } from "../core/guard";
 import { ToolInputError, type ToolContext, type ToolResult } from "./toolResult";
 import type { CheckChangeInput } from "./toolSchemas";
 
@@ -31,7 +31,7 @@ export async function checkChangeTool(args: z.infer<typeof CheckChangeInput>, ct
   const source: ChangeSource = args.diff !== undefined ? { kind: "text", diff: args.diff } : args.base !== undefined ? { kind: "ref", ref: args.base } : { kind: "worktree" };
   let report: GuardReport;
   try {
-    report = await checkChange(repo, source, { signal: ctx.signal, cache: hostCorpusCache(ctx.env) });
+    report = await checkChange(repo, source, { signal: ctx.signal, cache: hostCorpusCache(ctx.env), ownPublicKeyPem: ownPublicKeyFrom(ctx.env) });
   } catch (err) {
     if (err instanceof ChangeInputError || (err as Error)?.name === "UnsafeRepositoryError") throw new ToolInputError((err as Error).message);
     throw err;

@@ -48,6 +48,11 @@ export class AgentRuns {
     private readonly log: Log,
   ) {}
 
+  /** The extension's own signing key's public half: the guard trusts picked receipts it signed. */
+  async ownPublicKeyPem(): Promise<string | undefined> {
+    return (await this.secrets.signingKey().catch(() => undefined))?.publicKeyPem;
+  }
+
   /** The folder a question reads (context path, else the active editor's, else the first); throws when none can. */
   folderFor(contextPath?: string): vscode.WorkspaceFolder {
     if (!vscode.workspace.isTrusted) throw new AgentRunRefused(UNTRUSTED_MESSAGE);

@@ -95,7 +95,7 @@ export function activate(context: vscode.ExtensionContext): DeliberativeSearchAp
     }),
     ...commands.map(([id, handler, opts]) => registerCommand(log, id, handler, opts)),
     ...registerAgentFeatures(context, { deliberations, index, pickers, models, consent, secrets, receipts, log }),
-    new GuardDiagnostics(log, (req) => deliberations.run(req)),
+    new GuardDiagnostics(log, (req) => deliberations.run(req), ownPublicKey),
   );
   log.info(`activated (VS Code ${vscode.version}, ${vscode.workspace.isTrusted ? "trusted" : "restricted"} workspace)`);
 

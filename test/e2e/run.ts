@@ -15,6 +15,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { adrExportSteps } from "./steps/adrExport";
 import { agentSteps } from "./steps/agent";
+import { guardSteps } from "./steps/guard";
 import { learningSteps } from "./steps/learning";
 import { mcpSteps } from "./steps/mcp";
 import { objectionsSteps } from "./steps/objections";
@@ -26,7 +27,7 @@ import { staleSteps } from "./steps/stale";
 import { RESULTS, createContext, elapsed, log, type E2EContext, type Step } from "./workbench";
 
 const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS || 300_000);
-const STEPS: Step[] = [...setupSteps, ...pickerSteps, ...learningSteps, ...modelSteps, ...agentSteps, ...protocolSteps, ...adrExportSteps, ...staleSteps, ...mcpSteps, ...objectionsSteps];
+const STEPS: Step[] = [...setupSteps, ...pickerSteps, ...learningSteps, ...modelSteps, ...agentSteps, ...protocolSteps, ...adrExportSteps, ...staleSteps, ...mcpSteps, ...objectionsSteps, ...guardSteps];
 
 const tally = { passed: 0, failed: 0, notRun: 0 };
 const summary = () => `e2e: ${tally.passed} passed, ${tally.failed} failed${tally.notRun ? `, ${tally.notRun} not run` : ""}`;

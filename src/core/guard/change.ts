@@ -106,7 +106,8 @@ export async function readChange(repo: string, source: ChangeSource, signal?: Ab
   const hasHead = (await gitOk(cwd, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], signal)) !== undefined;
   const head = hasHead ? "HEAD" : EMPTY_TREE;
   let args: string[];
-  let untracked: string[] = [];
+  // Untracked files are listed while git diffs (the two are independent).
+  let untrackedPending: Promise<string[]> = Promise.resolve([]);
   if (source.kind === "staged") {
     args = [...DIFF_ARGS, "--cached", head];
   } else if (source.kind === "ref") {
@@ -120,7 +121,7 @@ export async function readChange(repo: string, source: ChangeSource, signal?: Ab
       // The branch's own changes: from where it left REF to the working tree (REF's later commits are not "removed").
       const base = hasHead ? await gitOk(cwd, ["merge-base", source.ref, "HEAD"], signal) : undefined;
       args = [...DIFF_ARGS, base || source.ref];
-      untracked = await untrackedFiles(cwd, [], signal);
+      untrackedPending = untrackedFiles(cwd, [], signal);
     }
   } else if (source.kind === "files") {
     const paths: string[] = [];
@@ -131,14 +132,16 @@ export async function readChange(repo: string, source: ChangeSource, signal?: Ab
       paths.push(relative(cwd, abs).split(sep).join("/"));
     }
     args = [...DIFF_ARGS, head, "--", ...paths.map((p) => `:(literal)${p}`)];
-    untracked = await untrackedFiles(cwd, paths, signal);
+    untrackedPending = untrackedFiles(cwd, paths, signal);
   } else {
     args = [...DIFF_ARGS, head];
-    untracked = await untrackedFiles(cwd, [], signal);
+    untrackedPending = untrackedFiles(cwd, [], signal);
   }
+  untrackedPending.catch(() => undefined); // awaited below, unless the diff fails first
   const run = await runGit(cwd, args, { signal, maxLines: MAX_DIFF_LINES + 1 });
   if (run.code !== 0) throw new ChangeInputError(`git diff failed: ${firstLine(run.stderr) || `exit ${run.code}`}`);
   const parsed = { ...parseUnifiedDiff(run.stdout, { readerTruncated: run.cut }), root: cwd };
+  const untracked = await untrackedPending;
   if (parsed.truncated) return parsed;
   // Untracked files count as wholly added lines, within the same line limit as the diff.
   let budget = MAX_DIFF_LINES - parsed.lines;

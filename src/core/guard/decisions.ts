@@ -3,7 +3,9 @@
 //     when a later record supersedes them (the docs expert's supersession graph, explicit and inferred links);
 //   - rules in agent instructions and contribution guides: "do not use X", "never use X", "avoid X",
 //     "use Y instead of X", "prefer Y over X" (X forbidden), "always use Y" (Y kept);
-//   - picked receipts in `.deliberations/`: the picked option kept, the others turned down.
+//   - picked receipts in `.deliberations/`: the picked option kept, the others turned down; only a receipt whose
+//     signature verifies with a trusted key (your own, or one in `.deliberations/allowed_signers`) and whose evidence
+//     is intact counts: anyone can write a receipt file, so an unsigned or foreign one decides nothing.
 // Discovery is the one the deliberation pipeline uses (with its corpus snapshot), so both read the same records.
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
@@ -18,7 +20,9 @@ import { mentionedPaths } from "../internal/discovery";
 import { splitRules, supersessionEdgesOf } from "../internal/docsExpert";
 import { withIndexStatus } from "../internal/indexStatus";
 import { stripInline } from "../internal/markdown";
-import { DEFAULT_RECEIPTS_DIR, listReceipts } from "../receipts/store";
+import { trustViewOf } from "../receipts/readerTrust";
+import { DEFAULT_RECEIPTS_DIR, listReceipts, verifyEntry } from "../receipts/store";
+import { readAllowedSigners } from "../receipts/trust";
 import type { LineRange } from "../schemas";
 import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
 import { keysOf, tokenSet, tokensOf, type NameKeys } from "./names";
@@ -217,10 +221,12 @@ export function ruleDecisions(file: ArtifactFile): GuardDecision[] {
 
 // ----- receipts -----
 
-async function receiptDecisions(repo: string, notes: string[]): Promise<{ decisions: GuardDecision[]; paths: string[] }> {
+async function receiptDecisions(repo: string, notes: string[], ownPublicKeyPem: string | undefined): Promise<{ decisions: GuardDecision[]; paths: string[] }> {
   const entries = await listReceipts(repo).catch(() => []);
   const decisions: GuardDecision[] = [];
   const paths: string[] = [];
+  const signers = entries.length ? await readAllowedSigners(repo, DEFAULT_RECEIPTS_DIR) : undefined;
+  let untrusted = 0;
   for (const e of entries.slice(0, MAX_RECEIPTS)) {
     const path = `${DEFAULT_RECEIPTS_DIR}/${e.receipt_id}.json`;
     paths.push(path);
@@ -230,6 +236,12 @@ async function receiptDecisions(repo: string, notes: string[]): Promise<{ decisi
     if (!pick || pick.option_id === UNDECIDABLE) continue;
     const picked = r.payload.options.find((o) => o.id === pick.option_id);
     if (!picked) continue;
+    // Verified only when it would count: a pick that is not signed by a trusted key is a claim, not a decision.
+    const verification = await verifyEntry(repo, e, { ownPublicKeyPem, signers, citations: false }).catch(() => undefined);
+    if (!verification || !trustViewOf(verification).trusted) {
+      untrusted++;
+      continue;
+    }
     const others = r.payload.options.filter((o) => o.id !== picked.id);
     const pickedWords = tokenSet([picked.title]);
     const forbidden = others.flatMap((o) => {
@@ -242,6 +254,7 @@ async function receiptDecisions(repo: string, notes: string[]): Promise<{ decisi
     const by = r.picks?.at(-1)?.picked_by === "agent" ? "picked by an agent" : "picked";
     decisions.push({ source: "receipt", citation: { path, line_range: { start: 1, end: 1 }, title: shorten(r.question, 160), status: by }, forbidden, required, chosen: picked.title, area: [] });
   }
+  if (untrusted) notes.push(`${untrusted} picked receipt${untrusted === 1 ? "" : "s"} skipped: not signed by a trusted key (yours or ${DEFAULT_RECEIPTS_DIR}/allowed_signers) with evidence intact`);
   if (entries.length > MAX_RECEIPTS) notes.push(`${entries.length} receipts: only the newest ${MAX_RECEIPTS} were read`);
   return { decisions, paths };
 }
@@ -276,7 +289,10 @@ function withoutOwnNames(decisions: GuardDecision[], own: Set<string>): void {
 }
 
 /** Every in-force decision of a repository, in a stable order (records, rules, receipts; each by path and line). */
-export async function loadDecisions(repo: string, opts: { signal?: AbortSignal; cache?: CorpusCacheOptions; config?: Partial<DeliberationConfig> } = {}): Promise<DecisionSet> {
+export async function loadDecisions(
+  repo: string,
+  opts: { signal?: AbortSignal; cache?: CorpusCacheOptions; config?: Partial<DeliberationConfig>; ownPublicKeyPem?: string } = {},
+): Promise<DecisionSet> {
   const notes: string[] = [];
   const config = resolveConfig({ ...opts.config, offline: true });
   const { set } = await discoverWithSnapshot(repo, config, { signal: opts.signal, ...(opts.cache ? { cache: opts.cache } : {}) });
@@ -289,7 +305,7 @@ export async function loadDecisions(repo: string, opts: { signal?: AbortSignal; 
   };
   const records = await recordDecisions(set, notes, exists);
   const rules = set.files.filter((f) => f.source_type === "agent-instructions" || f.source_type === "contributing").flatMap(ruleDecisions);
-  const receipts = await receiptDecisions(repo, notes);
+  const receipts = await receiptDecisions(repo, notes, opts.ownPublicKeyPem);
   withoutOwnNames([...records, ...rules], ownNames(root));
   const recordPaths = new Set<string>([
     ...set.files.filter((f) => f.source_type === "adr" || f.source_type === "agent-instructions" || f.source_type === "contributing").map((f) => f.path),

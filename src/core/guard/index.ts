@@ -3,7 +3,9 @@
 // line is? lines.ts. How a decided name is recognised? names.ts. Which decisions are in force? decisions.ts. The
 // matching? match.ts. The output shapes? schema.ts (JSON) and sarif.ts.
 import type { CorpusCacheOptions } from "../internal/corpus/store";
+import { defaultKeyDir, loadKeyFileIfExists } from "../receipts/signing";
 import type { DeliberationConfig } from "../types";
+import { checkRepository } from "../internal/gitSafety";
 import { readChange, type ChangeSource } from "./change";
 import { loadDecisions } from "./decisions";
 import { MAX_DIFF_LINES } from "./diff";
@@ -20,13 +22,36 @@ export interface CheckOptions {
   /** Where discovery's snapshot may be kept between runs (the corpus cache). */
   cache?: CorpusCacheOptions;
   config?: Partial<DeliberationConfig>;
+  /** Your own public key (PEM): picked receipts it signed count as decisions, as do those of allowed signers. */
+  ownPublicKeyPem?: string;
 }
 
 /** Checks a change of `repo` against its in-force decisions. Throws ChangeInputError for a change that cannot be read. */
 export async function checkChange(repo: string, source: ChangeSource, opts: CheckOptions = {}): Promise<GuardReport> {
-  const diff = await readChange(repo, source, opts.signal);
   // Git names paths from the work tree's top, so the decisions are read from there too (--repo may be a subfolder).
-  const decisions = await loadDecisions(diff.root, opts);
+  const check = source.kind === "text" ? undefined : await checkRepository(repo, opts.signal);
+  // Not a work tree: readChange says why, in the one-line reason the caller shows.
+  if (check && check.kind !== "work-tree") await readChange(repo, source, opts.signal);
+  const root = check?.kind === "work-tree" ? check.toplevel : repo;
+  // Git reads the change while the decisions are read: the two do not depend on each other.
+  const stop = new AbortController();
+  const forward = () => stop.abort(opts.signal?.reason);
+  opts.signal?.addEventListener("abort", forward, { once: true });
+  try {
+    const pending = loadDecisions(root, { ...opts, signal: stop.signal });
+    pending.catch(() => undefined); // awaited below; a failed read of the change must not leave it unhandled
+    const diff = await readChange(repo, source, opts.signal).catch((err: unknown) => {
+      stop.abort();
+      throw err;
+    });
+    const decisions = await pending;
+    return reportOf(diff, decisions);
+  } finally {
+    opts.signal?.removeEventListener("abort", forward);
+  }
+}
+
+function reportOf(diff: Awaited<ReturnType<typeof readChange>>, decisions: Awaited<ReturnType<typeof loadDecisions>>): GuardReport {
   const outcome = matchChange(diff, decisions);
   return GuardReportSchema.parse({
     findings: outcome.findings,
@@ -35,6 +60,16 @@ export async function checkChange(repo: string, source: ChangeSource, opts: Chec
     limits: { max_diff_lines: MAX_DIFF_LINES, truncated: diff.truncated },
     notes: [...diff.notes, ...decisions.notes],
   });
+}
+
+/** The public half of the signing key `deliberate` uses in this environment, if there is one (never created here). */
+export function ownPublicKeyFrom(env: NodeJS.ProcessEnv): string | undefined {
+  try {
+    return loadKeyFileIfExists(defaultKeyDir(env))?.publicKeyPem;
+  } catch {
+    // An unreadable key trusts nothing of its own; allowed_signers still counts.
+    return undefined;
+  }
 }
 
 export type FailOn = "high" | "med" | "never";

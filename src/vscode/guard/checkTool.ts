@@ -27,7 +27,8 @@ export async function runGuard(runs: AgentRuns, input: { diff?: string; base?: s
   const { checkChange, hostCorpusCache } = loadHeavyBundle();
   const source = input.diff !== undefined ? { kind: "text" as const, diff: input.diff } : input.base ? { kind: "ref" as const, ref: input.base } : { kind: "worktree" as const };
   try {
-    return { folder, report: await checkChange(folder.uri.fsPath, source, { signal, cache: hostCorpusCache(process.env) }) };
+    const ownPublicKeyPem = await runs.ownPublicKeyPem();
+    return { folder, report: await checkChange(folder.uri.fsPath, source, { signal, cache: hostCorpusCache(process.env), ownPublicKeyPem }) };
   } catch (err) {
     if (err instanceof Error && (err.name === "UnsafeRepositoryError" || err.name === "ChangeInputError")) throw new AgentRunRefused(oneLine(err));
     throw err;

@@ -41,6 +41,8 @@ export class GuardDiagnostics implements vscode.Disposable, vscode.HoverProvider
   constructor(
     private readonly log: Log,
     private readonly deliberate: (req: DeliberationRequest) => Promise<void>,
+    /** The extension's own signing key: picked receipts it signed count as decisions (as do allowed signers'). */
+    private readonly ownPublicKey?: () => Promise<string | undefined>,
   ) {
     this.disposables.push(
       this.collection,
@@ -103,7 +105,8 @@ export class GuardDiagnostics implements vscode.Disposable, vscode.HoverProvider
     let report: GuardReport;
     try {
       const { checkChange, hostCorpusCache } = loadHeavyBundle();
-      report = await checkChange(folder.uri.fsPath, { kind: "worktree" }, { signal: controller.signal, cache: hostCorpusCache(process.env) });
+      const ownPublicKeyPem = await this.ownPublicKey?.().catch(() => undefined);
+      report = await checkChange(folder.uri.fsPath, { kind: "worktree" }, { signal: controller.signal, cache: hostCorpusCache(process.env), ownPublicKeyPem });
     } catch (err) {
       if (isCancellation(err, controller.signal) || controller.signal.aborted) return;
       // Not a git repository, or git is missing: the guard has nothing to say about this folder.
