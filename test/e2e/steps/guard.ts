@@ -39,11 +39,17 @@ async function addWinstonAndSave(ctx: E2EContext): Promise<void> {
 
 async function diagnosticShows(ctx: E2EContext): Promise<void> {
   const { page } = workbench(ctx);
-  // The squiggle on the winston line (the guard runs after the save; the first run reads the records).
-  await page.locator(".part.editor .monaco-editor .squiggly-error").first().waitFor({ state: "visible", timeout: 60_000 });
+  // The guard runs after the save (the first run reads the records); its row in the Problems panel names winston.
   await page.keyboard.press("Control+Shift+M");
   const row = page.locator(".markers-panel .monaco-list-row", { hasText: /winston/i }).first();
-  await row.waitFor({ state: "visible", timeout: 15_000 });
+  try {
+    await row.waitFor({ state: "visible", timeout: 60_000 });
+  } catch (err) {
+    const rows = await page.locator(".markers-panel .monaco-list-row").allTextContents();
+    throw new Error(`no guard row naming winston in the Problems panel; rows: ${JSON.stringify(rows).slice(0, 600)}; ${String(err).slice(0, 120)}`);
+  }
+  // The squiggle on the winston line: a high finding is an error.
+  await page.locator(".part.editor .monaco-editor .squiggly-error").first().waitFor({ state: "visible", timeout: 15_000 });
   const text = (await row.textContent()) ?? "";
   assert(/pino|winston/i.test(text), `Problems row: ${text.slice(0, 200)}`);
   log(`     Problems: ${text.trim().slice(0, 160)}`);
