@@ -602,3 +602,16 @@ test("a number compared in an aside is not a rejected option: '(~24 chars instea
   assert.deepEqual(readDecisionSentence("Good, because the id is shorter (~24 chars instead of 36) and lowercase.").rejected, []);
   assert.deepEqual(readDecisionSentence("We will use CUID2 instead of v4 UUIDs.").rejected, ["v4 UUIDs"]);
 });
+
+test("a proposal weighed against alternatives the decision turned down finishes (no endless re-indexing of rejections)", () => {
+  const text = "We will use Kafka rather than RabbitMQ.";
+  const doc = `# Events\n\n## Decision\n\n${text}\n\n## Alternatives\n\n- RabbitMQ\n- NATS\n`;
+  const m = model("docs/adr/0002-events.md", doc);
+  assert.equal(m.chosen?.name, "Kafka");
+  assert.equal(m.chosen?.considered_index, 0);
+  assert.deepEqual(m.rejected.map((r) => r.name), ["RabbitMQ", "NATS"]);
+  assert.equal(m.rejected[0].reason, text);
+  // The input a property run found: it used to spin forever.
+  const found = "we will use a(option (A) Use rather than .";
+  assert.doesNotThrow(() => model("adr/0001-t.md", `# T\n\n## Decision\n\n${found}\n\n## Alternatives\n\n- ${found}\n`));
+});

@@ -453,7 +453,11 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   // A proposal weighed only against "Alternatives" is itself one of the considered options.
   if (chosen && chosen.considered_index === undefined && considered.length > 0 && considered.every((o) => o.source === "alternatives")) {
     considered.unshift({ name: chosen.name, range: chosen.range, source: "proposal" });
-    rejectedBy.forEach((v, k) => (rejectedBy.delete(k), rejectedBy.set(k + 1, v)));
+    // Shift every index by one. Rebuilt, not moved in place: Map.forEach visits entries set during the walk, so
+    // moving k to k + 1 inside it never ends (an adversarial probe's freeze).
+    const shifted = [...rejectedBy.entries()].map(([k, v]) => [k + 1, v] as const);
+    rejectedBy.clear();
+    for (const [k, v] of shifted) rejectedBy.set(k, v);
     chosen.considered_index = 0;
   }
 

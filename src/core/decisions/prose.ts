@@ -43,11 +43,11 @@ const GERUNDS = new Map<string, string>();
 for (const verb of [...IMPERATIVES, ...CHOOSE_VERBS]) {
   for (const form of [`${verb}ing`, `${verb.replace(/e$/, "")}ing`, `${verb}${verb.slice(-1)}ing`]) if (!GERUNDS.has(form)) GERUNDS.set(form, verb);
 }
-/** Participles whose subject is the option itself: "X is used", "X was chosen". Any other participle ("X will be
+/** Participles whose subject is the option itself: "X is used", "X will be introduced". Any other participle ("X will be
  * deposited into Y") makes the whole clause the choice, since the action is what was decided. */
 /** Participles that put the decision off: "X should be decided before Y" commits to nothing yet. */
 const DEFERRING_PARTICIPLES = new Set(["decided", "determined", "discussed", "evaluated", "investigated", "revisited", "reviewed", "considered", "explored", "clarified", "agreed", "defined"]);
-const CHOICE_PARTICIPLES = new Set(["provided", "used", "adopted", "chosen", "selected", "preferred", "kept", "retained", "picked", "favoured", "favored", "accepted"]);
+const CHOICE_PARTICIPLES = new Set(["introduced", "implemented", "created", "built", "added", "deployed", "shipped", "developed", "established", "written", "provided", "used", "adopted", "chosen", "selected", "preferred", "kept", "retained", "picked", "favoured", "favored", "accepted"]);
 /** Irregular participles the "-ed" test misses. */
 const IRREGULAR_PARTICIPLES = new Set(["built", "chosen", "kept", "run", "done", "made", "set", "put", "held", "brought", "written", "taken", "given", "split", "shown", "known", "sent", "spent", "driven", "rewritten", "undertaken"]);
 const isParticiple = (w: string) => (w.length > 4 && w.endsWith("ed")) || IRREGULAR_PARTICIPLES.has(w);
