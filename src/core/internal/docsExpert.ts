@@ -418,8 +418,14 @@ function recordView(p: Prepared): RecordBm25 {
 function withRecordView(p: Prepared, ours: Map<string, number>, question: string): Map<string, number> {
   const plain = recordView(p).scores(question);
   if (plain.size === 0) return ours;
-  const bestOurs = Math.max(...ours.values(), Number.MIN_VALUE);
-  const bestPlain = Math.max(...plain.values());
+  // A loop, not Math.max(...values): a corpus of many thousand documents would overflow the argument list.
+  const best = (m: Map<string, number>) => {
+    let top = Number.MIN_VALUE;
+    for (const v of m.values()) if (v > top) top = v;
+    return top;
+  };
+  const bestOurs = best(ours);
+  const bestPlain = best(plain);
   const fused = new Map<string, number>();
   for (const path of new Set([...ours.keys(), ...plain.keys()])) {
     fused.set(path, ((ours.get(path) ?? 0) / bestOurs + (RECORD_VIEW_WEIGHT * (plain.get(path) ?? 0)) / bestPlain) * FUSED_SCALE);
