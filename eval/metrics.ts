@@ -145,6 +145,7 @@ export interface LoosePayload {
   receipt_ref?: string;
   evidence_ref?: string;
   objections?: { severity?: string }[];
+  critic_effect?: { action: string; draft_option_id: string; draft_confidence: string };
 }
 
 export const UNDECIDABLE_ID = "undecidable-on-current-evidence";

@@ -308,6 +308,8 @@ interface QuestionResult {
   recommendation?: { option_id: string; title?: string; confidence?: string };
   /** Blocking objections the Critic raised (issue 23). */
   blocking_objections?: number;
+  /** The answer before the Critic's effect, when the Critic lowered or withdrew it. */
+  before_critic?: { option_id: string; confidence: string; grounded: boolean };
   /** Open questions: how many of the deciding record's considered options (at most 4) are among the options. */
   considered_in_options?: { wanted: number; found: number };
   grounded?: boolean;
@@ -490,6 +492,11 @@ async function evaluateQuestion(q: SetQuestion, repoDir: string, env: CliEnv, ba
     answer_key: answerKey(payload, docs),
     decision_key: stableJson({ ranked_documents: docs, options: titles, recommendation: recId ?? null }),
   };
+  const effect = payload.critic_effect;
+  if (effect) {
+    const draftPayload = { ...payload, recommendation: { option_id: effect.draft_option_id, confidence: effect.draft_confidence, rationale: "" } };
+    result.before_critic = { option_id: effect.draft_option_id, confidence: effect.draft_confidence, grounded: q.gold.length > 0 && judgeGrounded(q, draftPayload).grounded };
+  }
   if (q.gold.length) {
     const g = judgeGrounded(q, payload);
     result.grounded = g.grounded;
@@ -534,7 +541,12 @@ interface Metrics {
   high_right: number;
   med_answers: number;
   med_right: number;
-  /** The Critic: decided answers that are wrong / right, and how many of each carry a blocking objection. */
+  /** The same calibration on the drafts, before the Critic lowered or withdrew them. */
+  draft_high_answers: number;
+  draft_high_right: number;
+  draft_med_answers: number;
+  draft_med_right: number;
+  /** The Critic: drafted answers that are wrong / right, and how many of each carry a blocking objection. */
   wrong_answers: number;
   wrong_blocked: number;
   right_answers: number;
@@ -548,19 +560,36 @@ interface Metrics {
   determinism_same_decision: number;
 }
 
-/** A decided answer is right when it is grounded in the gold record; on a question no record decides, never. */
-function calibration(results: QuestionResult[]): Pick<Metrics, "high_answers" | "high_right" | "med_answers" | "med_right" | "wrong_answers" | "wrong_blocked" | "right_answers" | "right_blocked"> {
-  const decided = results.filter((r) => r.recommendation && r.recommendation.option_id !== "undecidable-on-current-evidence");
+/** The answer as the synthesizer drafted it, before the Critic lowered or withdrew it. */
+function drafted(r: QuestionResult): { option_id?: string; confidence?: string; grounded: boolean } {
+  return r.before_critic ?? { option_id: r.recommendation?.option_id, confidence: r.recommendation?.confidence, grounded: r.grounded === true };
+}
+
+/**
+ * A decided answer is right when it is grounded in the gold record; on a question no record decides, never. The
+ * Critic is judged on the drafts it saw (an answer it withdrew still counts, as blocked); calibration is given both
+ * for the final answers and for the drafts (without the Critic's effect).
+ */
+function calibration(results: QuestionResult[]): Pick<Metrics, "high_answers" | "high_right" | "med_answers" | "med_right" | "draft_high_answers" | "draft_high_right" | "draft_med_answers" | "draft_med_right" | "wrong_answers" | "wrong_blocked" | "right_answers" | "right_blocked"> {
+  const isDecided = (id?: string) => !!id && id !== "undecidable-on-current-evidence";
+  const decided = results.filter((r) => isDecided(r.recommendation?.option_id));
   const right = (r: QuestionResult) => r.gold.length > 0 && r.grounded === true;
   const at = (level: string) => decided.filter((r) => r.recommendation?.confidence === level);
-  const wrong = decided.filter((r) => !right(r));
-  const good = decided.filter(right);
+  const drafts = results.filter((r) => isDecided(drafted(r).option_id));
+  const draftRight = (r: QuestionResult) => r.gold.length > 0 && drafted(r).grounded;
+  const draftAt = (level: string) => drafts.filter((r) => drafted(r).confidence === level);
+  const wrong = drafts.filter((r) => !draftRight(r));
+  const good = drafts.filter(draftRight);
   const blocked = (rs: QuestionResult[]) => rs.filter((r) => (r.blocking_objections ?? 0) > 0).length;
   return {
     high_answers: at("high").length,
     high_right: at("high").filter(right).length,
     med_answers: at("med").length,
     med_right: at("med").filter(right).length,
+    draft_high_answers: draftAt("high").length,
+    draft_high_right: draftAt("high").filter(draftRight).length,
+    draft_med_answers: draftAt("med").length,
+    draft_med_right: draftAt("med").filter(draftRight).length,
     wrong_answers: wrong.length,
     wrong_blocked: blocked(wrong),
     right_answers: good.length,
@@ -664,6 +693,8 @@ interface Target {
   show: (v: number, m: Metrics) => string;
   /** Columns the target applies to (all when absent). */
   sets?: SetName[];
+  /** A figure shown for comparison, with no target of its own. */
+  info?: boolean;
 }
 
 const pct = (v: number) => v.toFixed(2);
@@ -737,6 +768,22 @@ const TARGETS: Target[] = [
     ok: (v) => v >= 0.75,
     goal: ">= 0.75",
     show: (v, m) => `${pct(v)} (${m.med_right}/${m.med_answers})`,
+  },
+  {
+    name: "high right, no Critic",
+    value: (m) => (m.draft_high_answers ? m.draft_high_right / m.draft_high_answers : undefined),
+    ok: () => true,
+    info: true,
+    goal: "(before the Critic)",
+    show: (v, m) => `${pct(v)} (${m.draft_high_right}/${m.draft_high_answers})`,
+  },
+  {
+    name: "med right, no Critic",
+    value: (m) => (m.draft_med_answers ? m.draft_med_right / m.draft_med_answers : undefined),
+    ok: () => true,
+    info: true,
+    goal: "(before the Critic)",
+    show: (v, m) => `${pct(v)} (${m.draft_med_right}/${m.draft_med_answers})`,
   },
   {
     name: "same ranking, options, rec.",
@@ -829,7 +876,7 @@ function targetTable(columns: SetName[], bySet: Map<SetName, Metrics>, classifie
       columns.map((set) => {
         const m = bySet.get(set)!;
         const v = t.sets && !t.sets.includes(set) ? undefined : t.value(m, classifier);
-        return [set, { value: v ?? null, shown: v === undefined ? "–" : t.show(v, m), pass: v === undefined ? null : t.ok(v, m) }];
+        return [set, { value: v ?? null, shown: v === undefined ? "–" : t.show(v, m), pass: v === undefined || t.info ? null : t.ok(v, m) }];
       }),
     ),
   }));

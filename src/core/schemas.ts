@@ -113,6 +113,17 @@ export const ObjectionSchema = z.object({
 });
 export type Objection = z.infer<typeof ObjectionSchema>;
 
+/**
+ * What the blocking objections did to the recommendation: the draft's option and confidence before, and whether the
+ * Critic lowered the confidence or withdrew the answer (undecidable). Absent when the Critic changed nothing.
+ */
+export const CriticEffectSchema = z.object({
+  action: z.enum(["lowered", "withdrawn"]),
+  draft_option_id: z.string().min(1),
+  draft_confidence: LevelSchema,
+});
+export type CriticEffect = z.infer<typeof CriticEffectSchema>;
+
 const OptionPickerBase = z.object({
   question: z.string().min(1),
   class: z.literal("open-question"),
@@ -124,6 +135,7 @@ const OptionPickerBase = z.object({
   model_dissent: ModelDissentSchema.optional(),
   /** The Critic's objections (absent on receipts written before the Critic existed). */
   objections: z.array(ObjectionSchema).max(20).optional(),
+  critic_effect: CriticEffectSchema.optional(),
   evidence_ref: z.string().min(1),
   receipt_ref: z.string().min(1),
 });

@@ -212,6 +212,8 @@ describe("critic grounding: off-subject record and decision mismatch", () => {
     assert.match(raised[0].text, /chose "Implement a write through read cache in front of the store", which reads as "Put a read cache in front of the store"/);
     const applied = applyObjections(draft(q, options, "opt-route", "r", [cache]), raised, [cache]);
     assert.equal(applied.recommendation.confidence, "low");
+    assert.equal(applied.critic_effect?.action, "lowered");
+    assert.equal(applied.critic_effect?.draft_option_id, "opt-route");
     const stop = { ...cache, adr: { ...cache.adr!, chosen_option: "Stop putting a read cache in front of the store" } };
     assert.deepEqual(blocking(q, draft(q, options, "opt-route", "r", [stop]), [stop]), []);
   });

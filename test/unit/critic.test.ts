@@ -170,6 +170,8 @@ describe("critic: each rules check", () => {
     const applied = applyObjections(draftFor([deprecated, SECOND], [deprecated.id, SECOND.id]), raised, [deprecated, SECOND]);
     assert.equal(applied.recommendation.option_id, UNDECIDABLE);
     assert.match(applied.recommendation.rationale, /^Undecidable on current evidence: ADR 1 "Use date-fns" is deprecated/);
+    // The payload says what the draft was, so a reader (and the eval) can judge the Critic on what it withdrew.
+    assert.deepEqual(applied.critic_effect, { action: "withdrawn", draft_option_id: "opt-date-fns", draft_confidence: "high" });
   });
 
   test("a revert commit of the decision is blocking; a commit removing the chosen option is a concern", () => {
@@ -235,6 +237,7 @@ describe("critic: each rules check", () => {
     assert.equal(applied.recommendation.confidence, "med");
     assert.equal(applied.recommendation.option_id, "opt-moment");
     assert.equal(applied.objections?.[0].severity, "blocking");
+    assert.equal(applied.critic_effect, undefined, "an objection already applied changes nothing more");
   });
 
   test("a record written about an older major version than the manifest's is a concern", () => {

@@ -3,7 +3,7 @@
 // objection is "blocking" only when the evidence itself contradicts the recommendation (the deciding record is no
 // longer in force, a commit reverted it, the code mostly uses another option the record never weighed, a model
 // went against the in-force record); what merely deserves a second look is a "concern".
-import { UNDECIDABLE, type AdrMeta, type DraftPicker, type FusedEvidence, type Level, type Objection } from "../schemas";
+import { UNDECIDABLE, type AdrMeta, type DraftPicker, type FusedEvidence, type CriticEffect, type Level, type Objection } from "../schemas";
 import type { CodeUsageReport, OptionUsage } from "../internal/codeUsage";
 import { describeUsage } from "../internal/codeUsage";
 import { optionTermsFor } from "../synth/codeUsage";
@@ -331,9 +331,12 @@ export function applyObjections(draft: DraftPicker, raised: RaisedObjection[], e
   }
   const blocking = raised.filter((o) => o.severity === "blocking" && o.effect !== "applied");
   let recommendation = draft.recommendation;
+  let effect: CriticEffect | undefined;
+  const drafted = { draft_option_id: draft.recommendation.option_id, draft_confidence: draft.recommendation.confidence };
   const undecide = blocking.find((o) => o.effect === "undecidable");
   if (undecide && recommendation.option_id !== UNDECIDABLE) {
     recommendation = { option_id: UNDECIDABLE, confidence: "low", rationale: `Undecidable on current evidence: ${undecide.text} (The draft recommended "${draft.options.find((o) => o.id === draft.recommendation.option_id)?.title ?? draft.recommendation.option_id}".)` };
+    effect = { action: "withdrawn", ...drafted };
   } else if (blocking.length && recommendation.option_id !== UNDECIDABLE) {
     const before = recommendation.confidence;
     recommendation = {
@@ -341,6 +344,7 @@ export function applyObjections(draft: DraftPicker, raised: RaisedObjection[], e
       confidence: lower(before),
       rationale: `${recommendation.rationale} The Critic objects: ${blocking[0].text}${before !== "low" ? ` Confidence lowered from ${before}.` : ""}`,
     };
+    if (before !== "low") effect = { action: "lowered", ...drafted };
   }
-  return { ...draft, citations, recommendation, objections };
+  return { ...draft, citations, recommendation, objections, ...(effect ? { critic_effect: effect } : {}) };
 }
