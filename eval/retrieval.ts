@@ -2,7 +2,9 @@
 // history, no code usage, no receipts, no learning) over the checkouts the eval already made, and reports where the
 // deciding record ranks next to the plain BM25 baseline. Seconds instead of the full eval's minutes, so ranking
 // changes can be tried on the development half; test and independent columns print aggregates only.
-//   EVAL_WORKDIR=/tmp/evalonce node --import tsx eval/retrieval.ts [--set dev] [--verbose]
+// `--answers` also judges the rules synthesizer's answers (grounded in the gold record; no-answer questions flagged),
+// by question style: answers from records alone, without the history and code evidence the full eval adds.
+//   EVAL_WORKDIR=/tmp/evalonce node --import tsx eval/retrieval.ts [--set dev] [--verbose] [--answers]
 import { existsSync } from "node:fs";
 import os from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -11,7 +13,7 @@ import { deliberate } from "../src/core/pipeline";
 import { createDocsExpert } from "../src/core/internal/docsExpert";
 import { generateSigningKey } from "../src/core/receipts/signing";
 import { baselineFor } from "./baseline";
-import { firstRank, rankedDocs, type LooseEvidence } from "./metrics";
+import { firstRank, judgeGrounded, noAnswerFlagged, rankedDocs, type LooseEvidence, type LoosePayload } from "./metrics";
 import { loadSets, type SetQuestion } from "./sets";
 
 const EVAL_DIR = dirname(fileURLToPath(import.meta.url));
@@ -23,15 +25,18 @@ interface Row {
   bm25?: number;
   top: string[];
   bm25Top: string[];
+  /** With --answers: grounded (gold questions) or flagged (no-answer questions), and why not. */
+  answer?: { ok: boolean; reason: string; rec: string };
 }
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const sets = argv.flatMap((a, i) => (a === "--set" ? [argv[i + 1]] : []));
   const verbose = argv.includes("--verbose");
+  const answers = argv.includes("--answers");
   const workRoot = resolve(process.env.EVAL_WORKDIR || join(os.homedir(), ".cache", "deliberative-search-eval"));
   const loaded = loadSets(EVAL_DIR, ROOT);
-  const questions = loaded.questions.filter((q) => q.gold.length > 0 && (!sets.length || sets.includes(q.set)));
+  const questions = loaded.questions.filter((q) => (answers || q.gold.length > 0) && (!sets.length || sets.includes(q.set)));
   const key = generateSigningKey();
   const rows: Row[] = [];
   for (const repo of loaded.repos) {
@@ -49,18 +54,36 @@ async function main(): Promise<void> {
       const evidence = outcome.kind === "deliberated" ? (outcome.evidence as unknown as LooseEvidence[]) : [];
       const ranked = rankedDocs(evidence);
       const plain = baseline.rank(q.question);
-      rows.push({ q, ours: firstRank(ranked, q.gold), bm25: firstRank(plain, q.gold), top: ranked.slice(0, 3), bm25Top: plain.slice(0, 3) });
+      const row: Row = { q, ours: firstRank(ranked, q.gold), bm25: firstRank(plain, q.gold), top: ranked.slice(0, 3), bm25Top: plain.slice(0, 3) };
+      if (answers && outcome.kind === "deliberated") {
+        const payload = outcome.payload as unknown as LoosePayload;
+        const recId = payload.recommendation?.option_id;
+        const rec = `${payload.options?.find((o) => o.id === recId)?.title ?? recId} (${payload.recommendation?.confidence})`;
+        if (q.gold.length) {
+          const g = judgeGrounded(q, payload);
+          row.answer = { ok: g.grounded, reason: g.reason, rec };
+        } else row.answer = { ok: noAnswerFlagged(payload), reason: "claimed an answer", rec };
+      }
+      rows.push(row);
     }
   }
   const within = (rs: Row[], k: number, which: "ours" | "bm25") => rs.filter((r) => r[which] !== undefined && r[which]! <= k).length;
   for (const set of ["dev", "test", "independent"]) {
-    const rs = rows.filter((r) => r.q.set === set);
+    const all = rows.filter((r) => r.q.set === set);
+    if (answers && all.length) {
+      const styles = [...new Set(all.map((r) => r.q.style))].sort();
+      const share = (xs: Row[]) => `${xs.filter((r) => r.answer?.ok).length}/${xs.length}`;
+      const gold = all.filter((r) => r.q.gold.length);
+      console.log(`${set} answers: grounded ${share(gold)} (${styles.map((st) => `${st} ${share(gold.filter((r) => r.q.style === st))}`).join(", ")}); no-answer flagged ${share(all.filter((r) => !r.q.gold.length))}`);
+      if (verbose && set === "dev") for (const r of all.filter((x) => !x.answer?.ok)) console.log(`    ${r.q.id.padEnd(12)} ${r.q.style.padEnd(10)} gold@${r.ours ?? "-"} ${r.answer?.rec}: ${r.answer?.reason}\n      ${r.q.question.slice(0, 150)}`);
+    }
+    const rs = all.filter((r) => r.q.gold.length);
     if (!rs.length) continue;
     const open = rs.filter((r) => r.q.style === "open");
     const line = (label: string, xs: Row[]) =>
       `  ${label.padEnd(6)} n=${String(xs.length).padStart(3)}  R@1 ${within(xs, 1, "ours")} vs BM25 ${within(xs, 1, "bm25")}   R@3 ${within(xs, 3, "ours")} vs BM25 ${within(xs, 3, "bm25")}`;
     console.log(`${set}:\n${line("all", rs)}\n${line("open", open)}`);
-    if (verbose && set === "dev") {
+    if (verbose && !answers && set === "dev") {
       for (const r of rs) {
         if (r.ours === r.bm25) continue;
         console.log(`    ${r.q.id.padEnd(24)} ours ${r.ours ?? "-"} bm25 ${r.bm25 ?? "-"}  ${r.q.question.slice(0, 90)}`);

@@ -342,15 +342,20 @@ describe("bad input is read as far as it goes", () => {
 
 describe("linear time", () => {
   const BUDGET_MS = 50;
+  // CPU time, not wall time: the bound is on the work done, which a loaded machine does not change.
+  const cpuMs = (since: NodeJS.CpuUsage) => {
+    const used = process.cpuUsage(since);
+    return (used.user + used.system) / 1000;
+  };
   const cue = fc.constantFrom("we will use ", "instead of ", "rather than ", "it was decided that ", "(", ", ", "option (A) ", "decided against ", " ", "a", "Use ", ".");
   const longText = fc.array(cue, { minLength: 1, maxLength: 200 }).chain((parts) => fc.integer({ min: 1, max: 5000 }).map((n) => parts.join("").repeat(n)));
 
   test(`readDecisionSentence stays within ${BUDGET_MS} ms on long unpunctuated runs`, () => {
     fc.assert(
       fc.property(longText, (text) => {
-        const t0 = performance.now();
+        const t0 = process.cpuUsage();
         readDecisionSentence(text);
-        return performance.now() - t0 < BUDGET_MS;
+        return cpuMs(t0) < BUDGET_MS;
       }),
       // No shrinking: a failure here is a timing, and shrinking megabyte inputs on a loaded machine takes minutes.
       { numRuns: 40, endOnFailure: true },
@@ -361,10 +366,10 @@ describe("linear time", () => {
     fc.assert(
       fc.property(longText, (text) => {
         const doc = `# T\n\n## Decision\n\n${text}\n\n## Alternatives\n\n- ${text}\n`;
-        const t0 = performance.now();
+        const t0 = process.cpuUsage();
         sentencesIn(doc.split("\n"), 1, 8);
         decisionModelOf(parseAdr("adr/0001-t.md", doc));
-        return performance.now() - t0 < BUDGET_MS * Math.max(1, doc.length / (64 * 1024)) * 4;
+        return cpuMs(t0) < BUDGET_MS * Math.max(1, doc.length / (64 * 1024)) * 4;
       }),
       { numRuns: 20, endOnFailure: true },
     );
@@ -497,6 +502,32 @@ describe("more decision phrasings and candidate lists outside an options section
     assert.equal(readDecisionSentence("Grafana remains the best choice as the dashboard tool for operators.").chosen, "Grafana");
     assert.equal(readDecisionSentence("After talking to security we agreed that the best approach would be to rotate keys every night.").chosen, "rotate keys every night");
     assert.equal(readDecisionSentence("It is the best option we have.").chosen, undefined);
+  });
+
+  test("a kind of thing and its name in apposition choose the name; a reference-style link reads as its text", () => {
+    assert.equal(readDecisionSentence("Use a Python testing framework, [pytest][pytest]").chosen, "pytest");
+    assert.equal(readDecisionSentence("We will use a message broker, RabbitMQ, for domain events.").chosen, "RabbitMQ");
+    // A relative clause or a second action after the comma is no name.
+    assert.equal(readDecisionSentence("We will use a monorepo, which keeps releases in step.").chosen, "monorepo");
+    assert.equal(readDecisionSentence("We will use a queue, and retry on failure.").chosen, "queue");
+  });
+
+  test("a verb whose particle is stranded ('the modules it should rely on during start-up') chooses nothing", () => {
+    const text = `# 36. Against conditional statements in modules
+
+## Status
+
+Accepted
+
+## Decision
+
+We should no longer rely on conditional statements in Guice module.
+
+Products will, given the configuration, generate the modules it should rely on during the injection stage.
+`;
+    assert.equal(model("docs/adr/0036-no-conditionals.md", text).chosen?.name, "no longer rely on conditional statements in Guice module");
+    assert.equal(readDecisionSentence("We will go with Vault.").chosen, "go with Vault");
+    assert.equal(readDecisionSentence("We will deploy at night.").chosen, "deploy at night");
   });
 
   test("a record that only refuses something decided the refusal; a deferral decides nothing", () => {

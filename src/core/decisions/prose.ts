@@ -167,7 +167,12 @@ function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: 
       continue;
     }
     words.push(t.replace(/[,;:.!?]+$/, "").replace(/^\(/, ""));
-    if (closes) break;
+    if (closes) {
+      // "a Python testing framework, pytest": a kind of thing, then its name in apposition: the name is the choice.
+      const named = /^(?:a|an)$/i.test(words[0] ?? "") && /,$/.test(t) ? appositiveName(toks, i + 1) : undefined;
+      if (named) return { phrase: named, rejected };
+      break;
+    }
   }
   let phrase = tidy(words.join(" "));
   // "(~24 chars instead of 36)": a closing parenthesis the phrase never opened ends an aside, not a name.
@@ -175,6 +180,24 @@ function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: 
   // A name has at least one letter: "36" is a number the sentence compared, not an option.
   return { phrase: phrase && /\p{L}/u.test(phrase) ? phrase : undefined, rejected };
 }
+
+/** Up to three words after an appositive comma that read as a name: no function word, ending the clause. */
+function appositiveName(toks: string[], from: number): string | undefined {
+  const words: string[] = [];
+  for (let i = from; i < toks.length && words.length < 3; i++) {
+    const w = bare(toks[i]);
+    if (!w || PHRASE_END.has(w) || /^(?:and|or|the|a|an|that|with|to|of|in|on|is|are|was|will|which|who|e\.g|i\.e)$/.test(w)) return undefined;
+    words.push(toks[i].replace(/[,;:.!?)]+$/, ""));
+    if (/[,;:.!?)]$/.test(toks[i]) || i === toks.length - 1) {
+      const name = tidy(words.join(" "));
+      return /\p{L}/u.test(name) ? name : undefined;
+    }
+  }
+  return undefined;
+}
+
+/** A preposition right after a verb's particle ("rely on during"): the particle's object is elsewhere. */
+const DANGLING = /^(?:during|before|after|until|within|throughout|at|from|by|when|while|in|on|to|for|with)$/;
 
 const LEADING_FILLER = /^(?:the|a|an|to|using|use)\s+/i;
 
@@ -214,6 +237,10 @@ function readSentence(sentence: string): ProseReading {
     let start = keepVerb ? verbIndex : from;
     // "go with X", "move to X", "switch to X", "migrate to X", "rely on X": the particle is part of the verb.
     if (!keepVerb && /^(?:with|to|on|for)$/.test(low[start] ?? "")) start++;
+    // "the modules it should rely on during start-up": the verb's object came before it (a relative clause), so
+    // what follows is no option.
+    const particle = keepVerb ? verbIndex + 1 : start - 1;
+    if (particle >= 0 && /^(?:with|to|on|upon|for|in)$/.test(low[particle] ?? "") && DANGLING.test(low[particle + 1] ?? "")) return { rejected, cue };
     const swap = replacement(toks, low, start);
     if (swap) return { chosen: swap.chosen, rejected: [...rejected, ...swap.rejected], cue };
     const p = phraseFrom(toks, start);

@@ -162,6 +162,8 @@ export function stripInline(s: string): string {
   return s
     // Link text stops at "[" too, so a run of unclosed brackets is scanned once, not once per bracket.
     .replace(/!?\[([^[\]]*)\]\([^()]*\)/g, "$1")
+    // A reference-style link, "[pytest][pytest]" or "[pytest][]", reads as its text too.
+    .replace(/!?\[([^[\]]*)\]\[[^[\]]*\]/g, "$1")
     .replace(/(\*\*|__)(.+?)\1/g, "$2")
     .replace(/(^|[^\w*])[*_]([^*_\s][^*_]*?)[*_](?=[^\w*]|$)/g, "$1$2")
     .replace(/`([^`]*)`/g, "$1");
