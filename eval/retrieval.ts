@@ -4,8 +4,9 @@
 // changes can be tried on the development half; test and independent columns print aggregates only.
 // `--answers` also judges the rules synthesizer's answers (grounded in the gold record; no-answer questions flagged),
 // by question style: answers from records alone, without the history and code evidence the full eval adds.
+// With EVAL_SAVE_PAYLOADS=DIR each answer is drafted without the rules Critic and saved for eval/critic.ts to replay.
 //   EVAL_WORKDIR=/tmp/evalonce node --import tsx eval/retrieval.ts [--set dev] [--verbose] [--answers]
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -50,7 +51,12 @@ async function main(): Promise<void> {
     const baseline = baselineFor(dir);
     const docs = createDocsExpert();
     for (const q of qs) {
-      const outcome = await deliberate({ repo: dir, question: q.question, signingKey: key, force: true, writeReceipt: false, useCache: false, learning: false, codeUsage: false, internalExperts: [docs], externalExperts: [] });
+      const saveTo = process.env.EVAL_SAVE_PAYLOADS;
+      const outcome = await deliberate({ repo: dir, question: q.question, signingKey: key, force: true, writeReceipt: false, useCache: false, learning: false, codeUsage: false, internalExperts: [docs], externalExperts: [], ...(saveTo ? { rulesCritic: false } : {}) });
+      if (saveTo && outcome.kind === "deliberated") {
+        mkdirSync(saveTo, { recursive: true });
+        writeFileSync(join(saveTo, `${q.id}.json`), JSON.stringify({ question: q, repo_dir: dir, critic: "off", payload: outcome.payload, evidence: outcome.evidence }) + "\n");
+      }
       const evidence = outcome.kind === "deliberated" ? (outcome.evidence as unknown as LooseEvidence[]) : [];
       const ranked = rankedDocs(evidence);
       const plain = baseline.rank(q.question);

@@ -36,6 +36,16 @@ describe("recordLedAnswer", () => {
     assert.equal(led, undefined);
   });
 
+  it("an open question in other words than any headline: the best-ranked record answers, at low confidence", () => {
+    const q = "Which message broker should the billing service publish invoices to?";
+    const led = recordLedAnswer(q, [styling, logging], noSuccessor, 5, true);
+    assert.equal(led?.doc.path, styling.path);
+    assert.equal(led?.confidence, "low");
+    // Only the best-ranked one: a deeper record still needs the question's words in its headline.
+    const noChoice = record("docs/decisions/0001-notes.md", { title: "Meeting notes" });
+    assert.equal(recordLedAnswer(q, [noChoice, logging], noSuccessor, 5, true), undefined);
+  });
+
   it("follows a superseded record to its in-force successor", () => {
     const old = record("adr/0002-queue.md", { title: "Message queue for mail", status: "superseded", superseded_by: ["adr/0009-queue.md"], chosen_option: "RabbitMQ" }, false);
     const successor = record("adr/0009-queue.md", { title: "Move the mail queue to Pulsar", chosen_option: "Pulsar" });

@@ -4,6 +4,7 @@
 // records against the whole question; this only checks that the record's own headline (title, file name, subject,
 // options) shares words with what the question asks, and sets how sure the answer may be from that overlap and the
 // record's rank. It never claims "high": a record found this way was not matched to an option the question named.
+// An open question may be answered by the best-ranked record even without that overlap, at low confidence.
 import type { AdrMeta, Level } from "../schemas";
 import { contentWords, splitAsking } from "../terms";
 import { FRAME_WORDS, stemWord } from "./words";
@@ -99,7 +100,17 @@ export function recordOptions(meta: AdrMeta, choice: string, max: number): strin
  * is both in force (directly or through its successor) and about what the question asks.
  * `docs` are in retrieval order; `successor` follows supersession among the retrieved records.
  */
-export function recordLedAnswer<T extends LedRecord>(question: string, docs: T[], successor: (d: T) => T | undefined, maxOptions: number): RecordLedAnswer<T> | undefined {
+export function recordLedAnswer<T extends LedRecord>(
+  question: string,
+  docs: T[],
+  successor: (d: T) => T | undefined,
+  maxOptions: number,
+  /**
+   * An open question names no option to match, and often describes its problem in other words than the record's
+   * headline: then the best-ranked record with a decision answers it, at low confidence, rather than nothing.
+   */
+  nearestAnswers = false,
+): RecordLedAnswer<T> | undefined {
   const { asking, setting } = splitAsking(question);
   const focus = stemSet(asking);
   const context = stemSet(setting);
@@ -114,7 +125,7 @@ export function recordLedAnswer<T extends LedRecord>(question: string, docs: T[]
     const contextHits = [...context].filter((w) => head.has(w) && !focus.has(w)).length;
     // About the question: its headline names something the question asks about, or (the best-ranked record only)
     // something of the setting the question describes; the latter is only ever a low-confidence answer.
-    if (focusHits === 0 && !(position === 0 && contextHits >= 1)) continue;
+    if (focusHits === 0 && !(position === 0 && (contextHits >= 1 || nearestAnswers))) continue;
     const status = use.meta.status;
     const inForce = status === "accepted" || status === "unknown";
     const confidence: Level = inForce && position === 0 && focusHits >= 2 ? "med" : "low";

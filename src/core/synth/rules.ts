@@ -910,7 +910,7 @@ function decide(
   allowNew: (choice: string, doc: AdrDoc) => Candidate | undefined,
 ): { decider?: Decider; reason: string } {
   const byPath = new Map(docs.map((d) => [d.path, d]));
-  const led = RECORD_LED_FORMS.has(structure.form) ? recordLedAnswer(question, docs, (d) => successorOf(d, byPath), MAX_OPTIONS) : undefined;
+  const led = RECORD_LED_FORMS.has(structure.form) ? recordLedAnswer(question, docs, (d) => successorOf(d, byPath), MAX_OPTIONS, structure.form === "open") : undefined;
   if (structure.form === "open") {
     if (led) {
       candidates.length = 0;
