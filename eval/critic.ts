@@ -144,6 +144,13 @@ async function main(): Promise<void> {
   for (const [label, c] of [["without the Critic", n.without], ["with the Critic   ", n.with]] as const) {
     console.log(`  ${label}: ${c.decided} decided; high right ${fmt(c.high_right, c.high)}, med right ${fmt(c.med_right, c.med)}`);
   }
+  // Which checks block, over right and over wrong answers: counts only, so a held-out column stays unread.
+  const byCheck = (right: boolean) => {
+    const counts = new Map<string, number>();
+    for (const r of rows.filter((x) => x.decided && x.right === right)) for (const c of new Set(r.raised.filter((o) => o.severity === "blocking").map((o) => o.check))) counts.set(c, (counts.get(c) ?? 0) + 1);
+    return [...counts].sort((a, b) => b[1] - a[1]).map(([c, k]) => `${c} ${k}`).join(", ") || "none";
+  };
+  console.log(`  blocking checks on right answers: ${byCheck(true)}; on wrong answers: ${byCheck(false)}`);
 }
 
 if (process.argv[1] && /critic\.ts$/.test(process.argv[1])) {

@@ -330,3 +330,4 @@ export function percentile(values: number[], p: number): number | undefined {
 export function ratio(num: number, den: number): number | undefined {
   return den ? num / den : undefined;
 }
+

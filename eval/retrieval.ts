@@ -6,7 +6,7 @@
 // by question style: answers from records alone, without the history and code evidence the full eval adds.
 // With EVAL_SAVE_PAYLOADS=DIR each answer is drafted without the rules Critic and saved for eval/critic.ts to replay.
 //   EVAL_WORKDIR=/tmp/evalonce node --import tsx eval/retrieval.ts [--set dev] [--verbose] [--answers]
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,7 +14,8 @@ import { deliberate } from "../src/core/pipeline";
 import { createDocsExpert } from "../src/core/internal/docsExpert";
 import { generateSigningKey } from "../src/core/receipts/signing";
 import { baselineFor } from "./baseline";
-import { firstRank, judgeGrounded, noAnswerFlagged, rankedDocs, type LooseEvidence, type LoosePayload } from "./metrics";
+import { consideredAmongOptions } from "./considered";
+import { firstRank, judgeGrounded, judgeOptions, noAnswerFlagged, rankedDocs, type LooseEvidence, type LoosePayload } from "./metrics";
 import { loadSets, type SetQuestion } from "./sets";
 
 const EVAL_DIR = dirname(fileURLToPath(import.meta.url));
@@ -27,7 +28,7 @@ interface Row {
   top: string[];
   bm25Top: string[];
   /** With --answers: grounded (gold questions) or flagged (no-answer questions), and why not. */
-  answer?: { ok: boolean; reason: string; rec: string };
+  answer?: { ok: boolean; reason: string; rec: string; optionsRight: boolean; offered?: { wanted: number; found: number } };
 }
 
 async function main(): Promise<void> {
@@ -65,10 +66,18 @@ async function main(): Promise<void> {
         const payload = outcome.payload as unknown as LoosePayload;
         const recId = payload.recommendation?.option_id;
         const rec = `${payload.options?.find((o) => o.id === recId)?.title ?? recId} (${payload.recommendation?.confidence})`;
-        if (q.gold.length) {
-          const g = judgeGrounded(q, payload);
-          row.answer = { ok: g.grounded, reason: g.reason, rec };
-        } else row.answer = { ok: noAnswerFlagged(payload), reason: "claimed an answer", rec };
+        const titles = (payload.options ?? []).map((o) => o.title ?? "");
+        const goldTexts = q.gold.map((p) => {
+          try {
+            return readFileSync(join(dir, p), "utf8");
+          } catch {
+            return "";
+          }
+        });
+        const optionsRight = judgeOptions(q, titles, goldTexts).ok;
+        const offered = q.style === "open" && q.gold.length ? consideredAmongOptions(q.gold[0], goldTexts[0], titles) : undefined;
+        const judged = q.gold.length ? (({ grounded, reason }) => ({ ok: grounded, reason }))(judgeGrounded(q, payload)) : { ok: noAnswerFlagged(payload), reason: "claimed an answer" };
+        row.answer = { ...judged, rec, optionsRight, ...(offered ? { offered } : {}) };
       }
       rows.push(row);
     }
@@ -80,7 +89,11 @@ async function main(): Promise<void> {
       const styles = [...new Set(all.map((r) => r.q.style))].sort();
       const share = (xs: Row[]) => `${xs.filter((r) => r.answer?.ok).length}/${xs.length}`;
       const gold = all.filter((r) => r.q.gold.length);
-      console.log(`${set} answers: grounded ${share(gold)} (${styles.map((st) => `${st} ${share(gold.filter((r) => r.q.style === st))}`).join(", ")}); no-answer flagged ${share(all.filter((r) => !r.q.gold.length))}`);
+      const offered = all.filter((r) => r.answer?.offered);
+      console.log(
+        `${set} answers: grounded ${share(gold)} (${styles.map((st) => `${st} ${share(gold.filter((r) => r.q.style === st))}`).join(", ")}); no-answer flagged ${share(all.filter((r) => !r.q.gold.length))}; ` +
+          `options right ${all.filter((r) => r.answer?.optionsRight).length}/${all.length}; open: record's options offered ${offered.filter((r) => r.answer!.offered!.found === r.answer!.offered!.wanted).length}/${offered.length}`,
+      );
       if (verbose && set === "dev") for (const r of all.filter((x) => !x.answer?.ok)) console.log(`    ${r.q.id.padEnd(12)} ${r.q.style.padEnd(10)} gold@${r.ours ?? "-"} ${r.answer?.rec}: ${r.answer?.reason}\n      ${r.q.question.slice(0, 150)}`);
     }
     const rs = all.filter((r) => r.q.gold.length);

@@ -33,10 +33,9 @@ import {
   type LoosePayload,
 } from "./metrics";
 import { baselineFor, type Bm25Baseline } from "./baseline";
+import { consideredAmongOptions } from "./considered";
 import { scoreDecisionModel, type DecisionModelScore } from "./decisionModel";
 import { runGuardEval, writeGuardResults } from "./guard/run";
-import { parseAdr } from "../src/core/internal/adr";
-import { decisionModelOf } from "../src/core/decisions";
 import { loadSets, SET_NAMES, type CorpusRepo, type QuestionStyle, type SetName, type SetQuestion } from "./sets";
 
 const EVAL_DIR = dirname(fileURLToPath(import.meta.url));
@@ -360,18 +359,6 @@ function oneLine(text: string): string {
   return text.trim().split("\n").filter(Boolean).pop()?.slice(0, 300) ?? "";
 }
 
-/**
- * How many of the deciding record's considered options (as its decision model reads them, at most 4) an option title
- * names: a title and an option match when either contains the other, compared as lower-case words.
- */
-function consideredAmongOptions(path: string, text: string, titles: string[]): { wanted: number; found: number } | undefined {
-  if (!text) return undefined;
-  const considered = decisionModelOf(parseAdr(path, text)).considered.map((o) => o.name).slice(0, 4);
-  if (considered.length < 2) return undefined;
-  const flat = (t: string) => ` ${t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim()} `;
-  const found = considered.filter((o) => titles.some((t) => flat(t).includes(flat(o)) || flat(o).includes(flat(t)))).length;
-  return { wanted: considered.length, found };
-}
 
 function savePayload(dir: string, q: SetQuestion, repoDir: string, payload: LoosePayload, evidence: LooseEvidence[]): void {
   mkdirSync(dir, { recursive: true });
