@@ -155,6 +155,69 @@ describe("guard: options a record weighs outside its option list", () => {
   });
 });
 
+const NUMBERED_ADR = `# 9. Admission policies
+
+## Context
+
+Workloads need admission checks. We considered Kyvex, Gatewarden and PolicyPilot.
+
+## Option 1: Kyvex
+
+Policies are YAML.
+
+## Option 2: Gatewarden
+
+Policies are Rego.
+
+## Options compared
+
+| Option | Pros | Cons |
+| --- | --- | --- |
+| Kyvex | YAML policies | young |
+| Gatewarden | mature | Rego to learn |
+
+## Decision
+
+We will use Gatewarden, because the team knows Rego.
+`;
+
+const LED_ADR = `# 3. Component styling
+
+## Context
+
+Components need scoped styles.
+
+## Alternatives considered
+
+- **Stylora**: fast, but it does not support nesting.
+- **Emberglass**: what the design system already uses.
+
+## Decision
+
+We will use Emberglass for every component.
+`;
+
+describe("guard: numbered option headings, option tables, lead-named items and 'we considered' lists", () => {
+  test("each is a group the decision picks from; the others are rejected", () => {
+    const numbered = proseOptionsOf(parseAdr("docs/adr/0009-admission.md", NUMBERED_ADR), undefined);
+    assert.deepEqual([...new Set(numbered.rejected.map((r) => r.name))], ["Kyvex", "PolicyPilot"]);
+    assert.ok(numbered.chosen.some((c) => c.name === "Gatewarden"));
+    const led = proseOptionsOf(parseAdr("docs/adr/0003-styling.md", LED_ADR), undefined);
+    assert.deepEqual(led.rejected.map((r) => r.name), ["Stylora"]);
+  });
+
+  test("a Helm chart a Terraform release installs is what runs; a name read from prose needs all its words", async () => {
+    assert.deepEqual(readLine("terraform/policy.tf", "infra", '  chart      = "kyvex"'), { kind: "infra", name: "kyvex" });
+    const repo = createGitRepo([{ message: "records", files: { "docs/adr/0009-admission.md": NUMBERED_ADR, "README.md": "# Infra\n" } }]);
+    writeFiles(repo, { "terraform/policy.tf": 'resource "helm_release" "policies" {\n  chart      = "kyvex"\n}\n' });
+    const found = strong(await check(repo));
+    assert.ok(found.some((f) => f.kind === "introduces-rejected-option" && f.decision.path === "docs/adr/0009-admission.md" && f.severity === "high"), JSON.stringify(found));
+    const keys = { display: "Cluster Auto Scaler", tokens: ["auto", "scaler"], compact: "clusterautoscaler", all: true };
+    assert.equal(findName(tokensOf("auto_approve = true"), keys), undefined);
+    assert.ok(findName(tokensOf('chart = "cluster-autoscaler"'), keys));
+  });
+});
+
 describe("guard: a dropped chosen option", () => {
   test("a removed Java module requirement drops a link-named chosen option and an acronym-named one; a moved line drops nothing", async () => {
     const repo = createGitRepo([{ message: "records", files: { "docs/adr/0010-use-h2.md": LINK_ADR, "docs/adr/0026-use-jna.md": ACRONYM_ADR, "src/main/java/module-info.java": MODULE_INFO } }]);

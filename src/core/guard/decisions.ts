@@ -99,6 +99,8 @@ function recordDecision(file: ArtifactFile, model: DecisionRecord, status: strin
     if (r.name.split(/\s+/).length > MAX_OPTION_WORDS) continue;
     const common: string[] = "common" in r && Array.isArray(r.common) ? r.common : [];
     const keys = keysOf(r.name, common.length ? new Set([...chosenWords, ...common]) : chosenWords);
+    // A name read from prose is a phrase: all its identifying words must be there ("Cluster Auto Scaler" is not "auto").
+    if (keys && proseRejected.includes(r as (typeof proseRejected)[number])) keys.all = true;
     // A package path the chosen option names too ("org.x.model uses only org.x.model" vs "org.x.model may use …") is the subject, not the rejected thing.
     if (keys?.exact && keys.exact.every((t) => chosenWords.has(t))) continue;
     if (keys) forbidden.push({ name: r.name, keys, range: r.range, ...(r.reason ? { reason: shorten(stripInline(r.reason), 200) } : {}) });

@@ -173,7 +173,9 @@ function infraName(text: string): string | undefined {
     /^\s*provider\s+"([\w-]+)"/.exec(line) ??
     /^\s*source\s*=\s*"([\w./:-]+)"/.exec(line) ??
     /^\s*(?:resource|data)\s+"([\w-]+)"/.exec(line) ??
-    /^\s*-?\s*uses:\s*([\w./-]+)/.exec(line);
+    /^\s*-?\s*uses:\s*([\w./-]+)/.exec(line) ??
+    // A Helm chart a Terraform helm_release or a helmfile/Argo CD entry installs.
+    /^\s*-?\s*chart\s*[=:]\s*["']?([\w./@-]+)/.exec(line);
   return m?.[1];
 }
 

@@ -77,6 +77,8 @@ export interface NameKeys {
   tokens: string[];
   /** All content tokens run together, when the name has two or three ("tailwindcss", "reactquery"). */
   compact?: string;
+  /** Every token must be there (a name read from prose, "Cluster Auto Scaler", is not any line saying "auto"). */
+  all?: boolean;
 }
 
 /** Lower-case alphanumeric runs of a text (at most `max` characters read). */
@@ -170,9 +172,14 @@ export function findName(tokens: string[], keys: NameKeys): string | undefined {
     }
     return undefined;
   }
+  if (keys.all && keys.tokens.length > 1) {
+    const hits = keys.tokens.map((k) => tokens.find((t) => tokenMatches(t, k)));
+    if (hits.every(Boolean)) return hits.join(" ");
+  }
+  const single = !(keys.all && keys.tokens.length > 1);
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
-    for (const k of keys.tokens) if (tokenMatches(t, k)) return t;
+    if (single) for (const k of keys.tokens) if (tokenMatches(t, k)) return t;
     if (keys.compact) {
       let run = t;
       for (let j = i + 1; j < Math.min(tokens.length, i + 3) && run.length < keys.compact.length; j++) {

@@ -34,6 +34,8 @@ const MAX_SENTENCES = 400;
 const OPTIONS_HEADING = /\b(?:contenders?|candidates?|options?|alternatives?|choices|approaches|considered)\b/i;
 /** A sentence that introduces options ("candidates to choose from, including …", "under consideration are …"). */
 const CANDIDATES_CUE = /\b(?:candidates?|alternatives|options|contenders|under consideration|to choose from|choices)\b/i;
+/** "We considered/evaluated/compared A, B and C": the names that follow are the options weighed. */
+const WEIGHED = /\bwe\s+(?:have\s+|also\s+)?(?:considered|evaluated|looked at|compared|assessed|investigated|explored|reviewed|tried out|tried)\s+/i;
 const LIST_TRIGGER = /\b(?:including|include|such as|namely|are|were|between)\b\s*:?|:\s/i;
 /** "X was considered as an alternative", "X is also not an option", "An alternative … could have been X". */
 // An assessment ("… is not feasible to maintain") is not a turned-down option; "rejected" as an adjective ("see the
@@ -41,7 +43,7 @@ const LIST_TRIGGER = /\b(?:including|include|such as|namely|are|were|between)\b\
 const REJECTED_BEFORE = /\b(?:was|were|is|are)\s+(?:also\s+)?(?:considered\s+as\s+an?\s+alternative|not\s+(?:an?\s+)?(?:option|viable|chosen|selected|adopted|pursued))\b|\b(?:was|were)\s+(?:rejected|discarded|ruled out|dismissed|dropped)\b/i;
 const REJECTED_AFTER = /\balternative\s+to\s+[\w.-]+(?:\s+[\w.-]+)?\s+(?:could|would|might)\s+have\s+been\s+|\bwe\s+(?:have\s+)?(?:rejected|ruled out|decided against|turned down)\s+/i;
 /** A paragraph that leads a short list of options ("Another option … There are a few services …:"). */
-const LIST_INTRO_CUE = /\b(?:options?|alternatives?|candidates?|contenders?|considered|choices)\b/i;
+const LIST_INTRO_CUE = /\b(?:options?|alternatives?|candidates?|contenders?|considered|choices|evaluated|compared|looked at|assessed)\b/i;
 const TITLE_REPLACES = /^(?:replace|replacing|migrate\s+from|migrating\s+from|move\s+from|moving\s+from|switch\s+from|switching\s+from)\s+(.{1,80}?)\s+(?:with|by|to)\s+(.{1,80})$/i;
 const TITLE_CHANGES = /^(?:change|changing)\s+.{1,80}?\s+from\s+(.{1,60}?)\s+to\s+(.{1,60})$/i;
 
@@ -107,6 +109,68 @@ function headingOptions(parsed: ParsedAdr): ProseOption[] {
       const text = headingText(c.heading).replace(/^(?:option\s+)?(?:\d+|[A-Z])[.):]\s+/i, "");
       if (text && text.split(" ").length <= MAX_NAME_WORDS) out.push({ name: text, range: { start: c.start, end: c.start }, group: -i - 1 });
     }
+  });
+  return out;
+}
+
+/** "Option 2: Kyverno", "Alternative B - OPA": a heading that numbers an option, wherever it sits. */
+const NUMBERED_OPTION = /^(?:option|alternative|approach|proposal|choice)\s+(?:\d{1,2}|[A-Za-z])\s*[:.)\-–—]\s*(.{1,120})$/i;
+
+function numberedHeadingOptions(parsed: ParsedAdr): ProseOption[] {
+  const out: ProseOption[] = [];
+  for (const s of parsed.doc.sections) {
+    if (s.level === 0) continue;
+    const m = NUMBERED_OPTION.exec(headingText(s.heading).slice(0, 200));
+    if (m && m[1].split(" ").length <= 8) out.push({ name: m[1].trim(), range: { start: s.start, end: s.start }, group: -1_000_000 - (s.parent ?? 0) });
+  }
+  return out;
+}
+
+/** A list item led by a bold, linked or code name ("- **Styletron**: …", "* [Kyverno](…) — …"). */
+const LEAD_NAME = /^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\*\*([^*]{1,60})\*\*|__([^_]{1,60})__|\[([^\]]{1,60})\]\([^)]{0,300}\)|`([^`]{1,60})`)/;
+/** A table whose first column lists the options ("| Option | Pros | Cons |"). */
+const OPTION_COLUMN = /^\s*\|?\s*\**\s*(?:options?|tools?|alternatives?|candidates?|librar(?:y|ies)|frameworks?|solutions?|approach(?:es)?|products?|names?)\s*\**\s*\|/i;
+
+/**
+ * Option-table rows wherever the table says its first column is the option, and lead-named list items in sections
+ * about options (not in the context, where "- `mailboxId`: …" describes what exists), one group per section or table.
+ */
+function ledAndTabledOptions(parsed: ParsedAdr): ProseOption[] {
+  const { lines, sections } = parsed.doc;
+  const out: ProseOption[] = [];
+  sections.forEach((s, i) => {
+    const name = parsed.section_names[i];
+    const about = name === "considered-options" || name === "alternatives" || OPTIONS_HEADING.test(s.heading.slice(0, 200));
+    if (s.level === 0) return;
+    const led: ProseOption[] = [];
+    let table: ProseOption[] | undefined;
+    let tableStart = 0;
+    const flushTable = () => {
+      if (table && table.length >= 2 && table.length <= MAX_LIST) out.push(...table);
+      table = undefined;
+    };
+    for (let n = s.bodyStart; n <= s.contentEnd && n - s.bodyStart < 2000; n++) {
+      const line = (lines[n - 1] ?? "").slice(0, 1000);
+      if (OPTION_COLUMN.test(line)) {
+        flushTable();
+        table = [];
+        tableStart = n;
+        continue;
+      }
+      if (table) {
+        if (!/^\s*\|/.test(line)) flushTable();
+        else if (!/^\s*\|?[\s:|-]+$/.test(line)) {
+          const cell = line.replace(/^\s*\|/, "").split("|")[0].replace(/\[([^\]]{1,80})\]\([^)]{0,300}\)/g, "$1").replace(/[`*_]/g, "").trim();
+          if (cell && cell.split(/\s+/).length <= MAX_NAME_WORDS) table.push({ name: cell, range: { start: n, end: n }, group: 300_000 + tableStart });
+          continue;
+        }
+      }
+      const m = LEAD_NAME.exec(line);
+      const lead = m ? (m[1] ?? m[2] ?? m[3] ?? m[4] ?? "").trim() : "";
+      if (about && lead && lead.split(/\s+/).length <= MAX_NAME_WORDS) led.push({ name: lead, range: { start: n, end: n }, group: 400_000 + i });
+    }
+    flushTable();
+    if (led.length >= 2 && led.length <= MAX_LIST) out.push(...led);
   });
   return out;
 }
@@ -196,6 +260,11 @@ function cueOptions(sentences: (LocatedSentence & { beforeDecision: boolean })[]
       const trigger = LIST_TRIGGER.exec(rest);
       if (trigger) for (const name of namesIn(rest.slice(trigger.index + trigger[0].length))) candidates.push({ name, range, group: 100_000 + s.start });
     }
+    const weighed = s.beforeDecision ? WEIGHED.exec(s.text) : null;
+    if (weighed) {
+      const names = namesIn(s.text.slice(weighed.index + weighed[0].length));
+      if (names.length >= 2) for (const name of names) candidates.push({ name, range, group: 200_000 + s.start });
+    }
   }
   return { candidates, turnedDown };
 }
@@ -249,7 +318,7 @@ export function proseOptionsOf(parsed: ParsedAdr, chosenName: string | undefined
     chosen.push({ name: replaces[2].trim(), range: titleRange });
   }
   const { candidates, turnedDown } = cueOptions(otherSentences(parsed));
-  const listed = [...headingOptions(parsed), ...introducedLists(parsed), ...candidates];
+  const listed = [...headingOptions(parsed), ...numberedHeadingOptions(parsed), ...ledAndTabledOptions(parsed), ...introducedLists(parsed), ...candidates];
   // The decision's first sentence that names a listed option says which ones were chosen.
   const decided = decisionSentences(parsed).find((s) => listed.some((o) => overlaps(o.name, new Set(tokensOf(s.text)))));
   const decidedWords = new Set([...(decided ? tokensOf(decided.text) : []), ...(chosenName ? tokensOf(chosenName) : [])]);
