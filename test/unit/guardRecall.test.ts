@@ -241,6 +241,9 @@ describe("guard: a dropped chosen option", () => {
     assert.ok(findName(tokensOf("com.h2database.mvstore"), keysOf("H2 Database Engine", new Set(), { shortNames: true })!));
     assert.equal(keysOf("H2 Database Engine"), undefined);
     assert.equal(keysOf("Just read it from s3", new Set(), { shortNames: true }), undefined, "a lower-case s3 in a phrase is no name");
+    const command = keysOf("hand-type `seedctl launch`")!;
+    assert.ok(findName(tokensOf("seedctl launch --config x.toml"), command));
+    assert.equal(findName(tokensOf("launch the rocket"), command), undefined, "one word of a command is not the command");
   });
 });
 

@@ -117,6 +117,10 @@ export function keysOf(name: string, exclude: ReadonlySet<string> = new Set(), o
   // A version ("2.0", "MPL-2.0" aside) is no package: a package-shaped word has a letter in at least two of its parts.
   const packaged = words.find((w) => PACKAGE_SHAPED.test(w) && tokensOf(w).filter((t) => /[a-z]/.test(t)).length >= 2 && !w.startsWith(".") && /[@/.]/.test(w.slice(1, -1)) && tokensOf(w).length >= 2 && tokensOf(w).length <= 6);
   if (packaged) return { display, exact: tokensOf(packaged), tokens: [] };
+  // A command in one code span ("`snouty launch`", "`npm run build`") is those words in a row, not any one of them.
+  if (spans.length === 1 && /\s/.test(spans[0]) && tokensOf(spans[0]).length >= 2 && tokensOf(spans[0]).length <= 6 && tokensOf(spans[0]).some((t) => !GENERIC.has(t))) {
+    return { display, exact: tokensOf(spans[0]), tokens: [] };
+  }
   if (words.length === 1 && PACKAGE_SHAPED.test(words[0]) && /-/.test(words[0]) && tokensOf(words[0]).length <= 6) return { display, exact: tokensOf(words[0]), tokens: [] };
   const tokens = new Set<string>();
   const keep = (w: string) => {
