@@ -22,6 +22,8 @@ interface Edit {
   after?: string;
   /** A line (substring) to remove. */
   remove?: string;
+  /** Consecutive lines to remove: the first run where line k contains remove_block[k] (a whole manifest entry). */
+  remove_block?: string[];
 }
 
 interface SeededChange {
@@ -55,6 +57,12 @@ function applyEdits(dir: string, edits: Edit[]): void {
       const i = lines.findIndex((l) => l.includes(e.remove!));
       if (i < 0) throw new Error(`${e.file}: no line contains ${JSON.stringify(e.remove)}`);
       lines.splice(i, 1);
+    }
+    if (e.remove_block) {
+      const block = e.remove_block;
+      const i = lines.findIndex((_, at) => block.every((part, k) => lines[at + k]?.includes(part)));
+      if (i < 0) throw new Error(`${e.file}: no run of lines contains ${JSON.stringify(block)}`);
+      lines.splice(i, block.length);
     }
     if (e.add) {
       const at = e.after !== undefined ? lines.findIndex((l) => l.includes(e.after!)) : -1;

@@ -17,6 +17,9 @@ import { mentionedPaths } from "../../src/core/internal/discovery";
 import { parseUnifiedDiff } from "../../src/core/guard/diff";
 import { ruleDecisions } from "../../src/core/guard/decisions";
 import { commentStart, readLine } from "../../src/core/guard/lines";
+import { peerExclusions } from "../../src/core/guard/peers";
+import { namesIn, proseOptionsOf } from "../../src/core/guard/proseOptions";
+import { parseAdr } from "../../src/core/internal/adr";
 import { findName, keysOf, tokensOf } from "../../src/core/guard/names";
 import { commitEvidence, selectTerms } from "../../src/core/internal/gitTerms";
 import { parseMarkdown, stripInline } from "../../src/core/internal/markdown";
@@ -43,7 +46,7 @@ const WHOLE_TEXT = new Set([
   "classify: stripCommentMarkers", "classify: mayBeOpenQuestionTodo", "external: planTokens", "external: makeExcerpt",
   "gitTerms: selectTerms", "gitTerms: commitEvidence", "markdown: parseMarkdown", "markdown: stripInline", "external: extractText (markdown)",
   "discovery: mentionedPaths",
-  "guard: parseUnifiedDiff", "guard: ruleDecisions", "guard: readLine (code)", "guard: findName",
+  "guard: parseUnifiedDiff", "guard: ruleDecisions", "guard: readLine (code)", "guard: findName", "guard: proseOptionsOf",
 ]);
 const budgetFor = (name: string, chars: number) => (WHOLE_TEXT.has(name) ? BUDGET_MS * Math.max(1, chars / (64 * 1024)) : BUDGET_MS);
 const RUNS = Number(process.env.FC_TEXT_RUNS ?? 4);
@@ -95,6 +98,11 @@ const MATCHERS: Record<string, (s: string) => unknown> = {
   "guard: keysOf": (s) => keysOf(s),
   "guard: readLine (manifest)": (s) => readLine("package.json", "manifest", s),
   "guard: readLine (code)": (s) => readLine("src/a.ts", "code", s),
+  "guard: readLine (sbt)": (s) => readLine("project/Dependencies.scala", "code", s),
+  "guard: readLine (module-info)": (s) => readLine("src/main/java/module-info.java", "code", s),
+  "guard: proseOptionsOf": (s) => proseOptionsOf(parseAdr("docs/adr/0001-x.md", s), undefined),
+  "guard: namesIn": (s) => namesIn(s),
+  "guard: peerExclusions": (s) => peerExclusions(s, { start: 1, end: 1 }),
   "guard: readLine (infra)": (s) => readLine("Dockerfile", "infra", s),
   "guard: commentStart": (s) => commentStart("app.py", s),
   "guard: findName": (s) => findName(tokensOf(s), keysOf("Tailwind CSS")!),

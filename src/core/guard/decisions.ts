@@ -25,7 +25,9 @@ import { DEFAULT_RECEIPTS_DIR, listReceipts, verifyEntry } from "../receipts/sto
 import { readAllowedSigners } from "../receipts/trust";
 import type { LineRange } from "../schemas";
 import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
-import { keysOf, tokenSet, tokensOf, type NameKeys } from "./names";
+import { acronymOf, keysOf, tokenSet, tokensOf, type NameKeys } from "./names";
+import { peerExclusions } from "./peers";
+import { namesIn, proseOptionsOf } from "./proseOptions";
 import type { DecisionCitation } from "./schema";
 
 export interface DecidedThing {
@@ -77,24 +79,42 @@ function shorten(s: string, max: number): string {
 
 // ----- records -----
 
-function recordDecision(file: ArtifactFile, model: DecisionRecord, status: string, exists: (path: string) => boolean): GuardDecision | undefined {
-  const chosenName = model.chosen?.name;
-  const rejectedWords = tokenSet(model.rejected.map((r) => r.name));
-  // The title usually names what was chosen ("Use SLF4J together with log4j2"), even when no option line says so.
-  const chosenWords = tokenSet([...(chosenName ? [chosenName] : []), model.title]);
+function recordDecision(file: ArtifactFile, model: DecisionRecord, status: string, exists: (path: string) => boolean, adr?: ParsedAdr): GuardDecision | undefined {
+  // Options weighed outside an option list (prose, headings, a short list, a replacing title): proseOptions.ts.
+  const read = adr ? proseOptionsOf(adr, model.chosen?.name) : { rejected: [], chosen: [] };
+  // The option list's own chosen option, when it names a thing, outranks what the prose seems to choose.
+  const listChoiceNames = !!model.chosen && !!keysOf(model.chosen.name);
+  const prose = { rejected: read.rejected, chosen: listChoiceNames ? [] : read.chosen };
+  const chosenName = model.chosen?.name ?? prose.chosen[0]?.name;
+  const rejectedWords = tokenSet([...model.rejected, ...prose.rejected].map((r) => r.name));
+  // The title usually names what was chosen ("Use SLF4J together with log4j2"), even when no option line says so;
+  // a replacing title ("Replace JCloud with the S3 SDK") names the rejected one too, so only its chosen part counts.
+  const titleRejects = prose.rejected.filter((r) => r.range.start === 1 && r.reason === model.title.trim()).map((r) => r.name);
+  const title = titleRejects.reduce((t, r) => t.replace(r, " "), model.title);
+  const chosenWords = tokenSet([...(chosenName ? [chosenName] : []), ...prose.chosen.map((c) => c.name), title]);
   const forbidden: DecidedThing[] = [];
-  for (const r of model.rejected) {
+  const proseRejected = prose.rejected.filter((p) => !model.rejected.some((r) => r.name === p.name));
+  for (const r of [...model.rejected, ...proseRejected]) {
     // A sentence the reader took for an option ("Once we find out that we can not live with jOOQ …") names no option.
     if (r.name.split(/\s+/).length > MAX_OPTION_WORDS) continue;
-    const keys = keysOf(r.name, chosenWords);
+    const common: string[] = "common" in r && Array.isArray(r.common) ? r.common : [];
+    const keys = keysOf(r.name, common.length ? new Set([...chosenWords, ...common]) : chosenWords);
+    // A name read from prose is a phrase: all its identifying words must be there ("Cluster Auto Scaler" is not "auto").
+    if (keys && proseRejected.includes(r as (typeof proseRejected)[number])) keys.all = true;
     // A package path the chosen option names too ("org.x.model uses only org.x.model" vs "org.x.model may use …") is the subject, not the rejected thing.
     if (keys?.exact && keys.exact.every((t) => chosenWords.has(t))) continue;
     if (keys) forbidden.push({ name: r.name, keys, range: r.range, ...(r.reason ? { reason: shorten(stripInline(r.reason), 200) } : {}) });
   }
   const required: DecidedThing[] = [];
-  if (model.chosen && chosenName) {
-    const keys = keysOf(chosenName, rejectedWords);
-    if (keys) required.push({ name: chosenName, keys, range: model.chosen.range });
+  // The chosen option, and the ones the prose chose ("will use a third-party service, Auth0" names Auth0).
+  const chosenOnes = [...(model.chosen ? [{ name: model.chosen.name, range: model.chosen.range }] : []), ...prose.chosen];
+  for (const c of chosenOnes) {
+    let keys = keysOf(c.name, rejectedWords, { shortNames: true });
+    // "Java Native Access" is required as `jna` too: a dropped `com.sun.jna` module drops it.
+    const acronym = acronymOf(c.name);
+    if (acronym && !rejectedWords.has(acronym)) keys = { ...(keys ?? { display: c.name.trim() }), tokens: [...new Set([...(keys?.tokens ?? []), acronym])].sort() };
+    if (keys && !keys.exact && !keys.tokens.length) keys = undefined;
+    if (keys && !required.some((r) => r.keys.display === keys!.display)) required.push({ name: c.name, keys, range: c.range });
   }
   const head = file.text.slice(0, 100_000);
   // Folders in code spans ("`src/db/`") as well as the paths discovery reads from a doc.
@@ -131,7 +151,7 @@ async function recordDecisions(set: ArtifactSet, notes: string[], exists: (path:
   for (const { file, adr } of parsed) {
     const model = decisionModelOf(adr);
     if (INACTIVE_ADR_STATUSES.has(model.status) || model.status === "proposed" || superseded.has(file.path)) continue;
-    const d = recordDecision(file, model, model.status_display, exists);
+    const d = recordDecision(file, model, model.status_display, exists, adr);
     if (d) out.push(d);
   }
   return out;
@@ -140,10 +160,16 @@ async function recordDecisions(set: ArtifactSet, notes: string[], exists: (path:
 // ----- rules -----
 
 /** "do not use X", "never use X", "avoid X", "must not import X" (X up to the clause's end). */
-const FORBID = /\b(do not|don't|never|must not|mustn't|shall not|should not|may not|avoid|no longer)\s+(use|using|add|adding|import|imports|importing|introduce|introducing|depend on|rely on|install|reach for)?\b\s*/gi;
+const FORBID = /\b(do not|don't|never|must not|mustn't|shall not|should not|may not|avoid|no longer|no use of|no usage of)\s+(use|using|add|adding|import|imports|importing|introduce|introducing|depend on|rely on|install|reach for)?\b\s*/gi;
 /** "use Y instead of X", "prefer Y over X", "Y rather than X". */
 const INSTEAD = /\b(?:use|prefer|choose)\s+([^;,()]{1,80}?)\s+(?:instead of|over|rather than|in place of)\s+/gi;
 const ALWAYS = /\b(?:always|must)\s+use\s+/gi;
+/** "(instead of X)", "Instead of X, use Y", "Y should be used instead of X": X is turned down however the rule is phrased. */
+const INSTEAD_OF = /\b(?:instead of|rather than|in place of)\s+/gi;
+/** "some ScalaTests exist but will be migrated to ZIO Test": what is being migrated away from is not to be added. */
+const MIGRATED = /\b(?:will be|are being|is being|should be|must be|to be)\s+(?:migrated|moved|ported|replaced|converted|phased out)(?:\s+(?:to|by|with)\s+)?/gi;
+/** Words of a language, not things: "instead of `null` checks" turns down no library. */
+const LANGUAGE_WORDS = new Set(["null", "nil", "none", "undefined", "new", "this", "true", "false", "return", "if", "else", "var", "let", "const"]);
 
 /** A rule's object: up to the end of its clause, and before a qualifier ("innerHTML for evidence" → "innerHTML"). */
 function clauseObject(rest: string): string {
@@ -193,11 +219,28 @@ export function ruleDecisions(file: ArtifactFile): GuardDecision[] {
       if (x) forbidden.push(x);
       if (y) required.push(y);
     }
+    for (const m of text.matchAll(INSTEAD_OF)) {
+      const rest = text.slice(m.index + m[0].length);
+      // "Instead of `Files.createTempDirectory` `@TempDir` … should be used": the first code span is what is replaced.
+      const span = /^`[^`]{1,100}`/.exec(rest);
+      // Only a name-like object ("FileChooser", "org.assertj", a code span): "instead of spaces" names no thing.
+      const x = ruleThing(span ? span[0] : clauseObject(rest), range, false, reason?.trim());
+      if (x && !x.keys.exact && x.keys.tokens.every((t) => LANGUAGE_WORDS.has(t))) continue;
+      if (x && !forbidden.some((f) => f.name === x.name)) forbidden.push(x);
+    }
+    for (const m of text.matchAll(MIGRATED)) {
+      // The name just before the cue, in its clause ("some ScalaTests exist but will be migrated to …").
+      const clause = text.slice(0, m.index).split(/[,;:(]/).at(-1) ?? "";
+      const name = namesIn(clause).at(-1);
+      const x = name ? ruleThing(name, range, true, reason?.trim()) : undefined;
+      if (x && !forbidden.some((f) => f.name === x.name)) forbidden.push(x);
+    }
+    for (const x of peerExclusions(text, range)) if (!forbidden.some((f) => f.name === x.name && f.keys.display === x.keys.display && JSON.stringify(f.keys) === JSON.stringify(x.keys))) forbidden.push(x);
     let scope: string[] = [];
     for (const m of text.matchAll(FORBID)) {
       const verb = (m[2] ?? "").toLowerCase();
-      // "avoid Lodash" names its object directly; "never build a shell string" does not.
-      const x = ruleThing(clauseObject(text.slice(m.index + m[0].length)), range, !!m[2] || m[1].toLowerCase() === "avoid", reason?.trim(), verb.startsWith("import"));
+      // "avoid Lodash" and "no use of Swing" name their object directly; "never build a shell string" does not.
+      const x = ruleThing(clauseObject(text.slice(m.index + m[0].length)), range, !!m[2] || /^(?:avoid|no use|no usage)/i.test(m[1]), reason?.trim(), verb.startsWith("import"));
       if (x && !forbidden.some((f) => f.name === x.name)) forbidden.push(x);
       if (x && !scope.length) scope = ruleScope(text.slice(0, m.index));
     }

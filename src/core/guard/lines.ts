@@ -132,6 +132,11 @@ export function importOf(path: string, text: string): string | undefined {
     m = /^\s*(?:import\s+)?(?:[\w.]+\s+)?"([\w.-]+(?:\/[\w.~-]+)+)"\s*$/.exec(line);
     return m?.[1];
   }
+  if (/(^|\/)module-info\.java$/i.test(path)) {
+    // A Java module's dependencies: requires [transitive|static] other.module;
+    m = /^\s*requires\s+(?:(?:transitive|static)\s+){0,2}([\w.]+)\s*;/.exec(line);
+    if (m) return m[1];
+  }
   if (/\.(java|kt|kts|scala|groovy)$/i.test(path)) {
     m = /^\s*import\s+(?:static\s+)?([\w.]+)/.exec(line);
     return m?.[1];
@@ -168,8 +173,17 @@ function infraName(text: string): string | undefined {
     /^\s*provider\s+"([\w-]+)"/.exec(line) ??
     /^\s*source\s*=\s*"([\w./:-]+)"/.exec(line) ??
     /^\s*(?:resource|data)\s+"([\w-]+)"/.exec(line) ??
-    /^\s*-?\s*uses:\s*([\w./-]+)/.exec(line);
+    /^\s*-?\s*uses:\s*([\w./-]+)/.exec(line) ??
+    // A Helm chart a Terraform helm_release or a helmfile/Argo CD entry installs.
+    /^\s*-?\s*chart\s*[=:]\s*["']?([\w./@-]+)/.exec(line);
   return m?.[1];
+}
+
+/** An sbt dependency ("org" %% "name" % version) in a build definition (.sbt, project/*.scala): "org:name". */
+export function sbtDependencyOf(path: string, text: string): string | undefined {
+  if (!/\.(sbt|scala)$/i.test(path)) return undefined;
+  const m = /"([\w.-]{1,120})"\s{0,4}%{1,3}\s{0,4}"([\w.-]{1,120})"\s{0,4}%/.exec(text.slice(0, 500));
+  return m ? `${m[1]}:${m[2]}` : undefined;
 }
 
 /** What a changed line of a file is, for matching. */
@@ -186,6 +200,8 @@ export function readLine(path: string, kind: FileKind, text: string): LineReadin
   const c = commentStart(path, text);
   if (c >= 0 && !text.slice(0, c).trim()) return { kind: "comment" };
   if (kind === "code") {
+    const sbt = sbtDependencyOf(path, text);
+    if (sbt) return { kind: "dependency", name: sbt };
     const mod = importOf(path, text);
     if (mod) return { kind: "import", name: mod };
     return { kind: "code" };

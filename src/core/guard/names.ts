@@ -30,12 +30,25 @@ const GENERIC = new Set(
     "record records decision decisions adr adrs hand written handwritten rolled homegrown home grown bespoke hoc ad scratch roll " +
     "write wrote built building everything something anything per whole part parts piece pieces step steps was were from time user " +
     "users see flow guide access connector driver adapter plugin plugins algorithm special com org net www java url urls uri id ids " +
-    "name names"
+    "name names license licence licensed mit gpl lgpl agpl mpl bsd"
   ).split(/\s+/),
 );
 
 /** Suffixes a package adds to its project's name: `tailwind` → `tailwindcss`, `redux` → `reduxjs`, `postgres` → `postgresql`. */
-const NAME_SUFFIXES = new Set(["js", "ts", "css", "db", "sql", "ql", "io", "orm", "cli", "kit", "lib", "py", "rs", "dom", "sdk", "ui", "go", "x", "s"]);
+const NAME_SUFFIXES = new Set(["js", "ts", "css", "db", "sql", "ql", "io", "orm", "cli", "kit", "lib", "py", "rs", "dom", "sdk", "ui", "go", "x", "s", "database", "jdbc", "driver", "client"]);
+
+/** Vendors that prefix a product's name ("Amazon Cognito", "Apache SolR"): the product's own word identifies it. */
+const VENDORS = new Set(["amazon", "aws", "google", "microsoft", "azure", "apache", "eclipse", "oracle", "ibm", "jetbrains", "facebook", "meta", "twitter", "alibaba", "hashicorp"]);
+
+/** A short name with a digit ("H2", "S3") still names a thing; other two-letter tokens do not. */
+const SHORT_NAME = /^(?=[a-z0-9]*\d)(?=[a-z0-9]*[a-z])[a-z0-9]{2}$/;
+
+/** The initials of a name of three or four capitalised words ("Java Native Access" → "jna"), else undefined. */
+export function acronymOf(name: string): string | undefined {
+  const words = name.replace(/[`*_"“”]/g, "").trim().split(/\s+/);
+  if (words.length < 3 || words.length > 4 || !words.every((w) => /^[A-Z][a-z]+$/.test(w))) return undefined;
+  return words.map((w) => w[0].toLowerCase()).join("");
+}
 
 /** A few client packages whose name does not contain the project's (`pg` is PostgreSQL, `ioredis` is Redis). */
 const ALIASES: Record<string, string> = {
@@ -64,6 +77,8 @@ export interface NameKeys {
   tokens: string[];
   /** All content tokens run together, when the name has two or three ("tailwindcss", "reactquery"). */
   compact?: string;
+  /** Every token must be there (a name read from prose, "Cluster Auto Scaler", is not any line saying "auto"). */
+  all?: boolean;
 }
 
 /** Lower-case alphanumeric runs of a text (at most `max` characters read). */
@@ -89,7 +104,7 @@ const PACKAGE_SHAPED = /^@?[A-Za-z0-9][\w.-]*(?:\/[\w.-]+)*$/;
  * `exclude`: tokens that belong to the other side of the same decision (the chosen option's words are never keys
  * of a rejected one).
  */
-export function keysOf(name: string, exclude: ReadonlySet<string> = new Set()): NameKeys | undefined {
+export function keysOf(name: string, exclude: ReadonlySet<string> = new Set(), opts: { shortNames?: boolean } = {}): NameKeys | undefined {
   // One sentence of the name: "Keep the GitHub flow. See the guide" names the flow, not "See".
   const display = name.trim().slice(0, 200).split(/[.!?:;]\s/)[0].trim();
   if (!display) return undefined;
@@ -99,13 +114,21 @@ export function keysOf(name: string, exclude: ReadonlySet<string> = new Set()): 
   const words = (spans.length ? spans.join(" ") : bare).split(/\s+/).filter(Boolean);
   // A package or module path in the name ("@vscode/webview-ui-toolkit", "io.methvin.watcher.DirectoryWatcher") is
   // matched as a whole: its parts ("java", "vscode") say nothing alone.
-  const packaged = words.find((w) => PACKAGE_SHAPED.test(w) && !w.startsWith(".") && /[@/.]/.test(w.slice(1, -1)) && tokensOf(w).length >= 2 && tokensOf(w).length <= 6);
+  // A version ("2.0", "MPL-2.0" aside) is no package: a package-shaped word has a letter in at least two of its parts.
+  const packaged = words.find((w) => PACKAGE_SHAPED.test(w) && tokensOf(w).filter((t) => /[a-z]/.test(t)).length >= 2 && !w.startsWith(".") && /[@/.]/.test(w.slice(1, -1)) && tokensOf(w).length >= 2 && tokensOf(w).length <= 6);
   if (packaged) return { display, exact: tokensOf(packaged), tokens: [] };
+  // A command in one code span ("`snouty launch`", "`npm run build`") is those words in a row, not any one of them.
+  if (spans.length === 1 && /\s/.test(spans[0]) && tokensOf(spans[0]).length >= 2 && tokensOf(spans[0]).length <= 6 && tokensOf(spans[0]).some((t) => !GENERIC.has(t))) {
+    return { display, exact: tokensOf(spans[0]), tokens: [] };
+  }
   if (words.length === 1 && PACKAGE_SHAPED.test(words[0]) && /-/.test(words[0]) && tokensOf(words[0]).length <= 6) return { display, exact: tokensOf(words[0]), tokens: [] };
   const tokens = new Set<string>();
   const keep = (w: string) => {
     if (w.startsWith(".")) return; // a file extension (".bib") is no thing of its own
-    for (const t of tokensOf(w)) if (t.length >= 3 && !GENERIC.has(t) && !exclude.has(t) && !/^\d+$/.test(t)) tokens.add(t);
+    // "H2" and "S3" are names as written in capitals; "v2" and "from s3" are not.
+    // Only for a chosen option (its drop is read from a removed dependency): as a rejected key "S3" would match every bucket.
+    const short = !!opts.shortNames && /^[A-Z]\d$|^\d[A-Z]$/.test(w.replace(/[^\w]/g, ""));
+    for (const t of tokensOf(w)) if ((t.length >= 3 || (short && SHORT_NAME.test(t))) && !GENERIC.has(t) && !exclude.has(t) && !/^\d+$/.test(t)) tokens.add(t);
   };
   if (words.length === 1) keep(words[0]);
   else {
@@ -118,6 +141,10 @@ export function keysOf(name: string, exclude: ReadonlySet<string> = new Set()): 
     });
   }
   if (tokens.size === 0) return undefined;
+  // "Amazon Cognito" is Cognito: a vendor's word alone would match every product of that vendor.
+  if ([...tokens].some((t) => !VENDORS.has(t))) {
+    for (const t of [...tokens]) if (VENDORS.has(t)) tokens.delete(t);
+  } else if (words.length > 1) return undefined; // "Apache 2.0", "AWS (sharding)": a vendor and a qualifier name no product
   const all = words.flatMap((w) => tokensOf(w)).filter((t) => !["a", "an", "the", "and", "or", "of", "with", "use", "using"].includes(t));
   const compact = all.length >= 2 && all.length <= 3 ? all.join("") : undefined;
   return { display, tokens: [...tokens].sort(), ...(compact && !exclude.has(compact) ? { compact } : {}) };
@@ -127,7 +154,7 @@ export function keysOf(name: string, exclude: ReadonlySet<string> = new Set()): 
 function tokenMatches(tok: string, key: string): boolean {
   if (tok === key) return true;
   if (ALIASES[tok] === key || (ALIASES[tok] && key.startsWith(ALIASES[tok]) && NAME_SUFFIXES.has(key.slice(ALIASES[tok].length)))) return true;
-  if (key.length >= 4 && tok.startsWith(key)) {
+  if ((key.length >= 4 || SHORT_NAME.test(key)) && tok.startsWith(key)) {
     const rest = tok.slice(key.length);
     return NAME_SUFFIXES.has(rest) || /^\d{1,2}$/.test(rest);
   }
@@ -149,9 +176,14 @@ export function findName(tokens: string[], keys: NameKeys): string | undefined {
     }
     return undefined;
   }
+  if (keys.all && keys.tokens.length > 1) {
+    const hits = keys.tokens.map((k) => tokens.find((t) => tokenMatches(t, k)));
+    if (hits.every(Boolean)) return hits.join(" ");
+  }
+  const single = !(keys.all && keys.tokens.length > 1);
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
-    for (const k of keys.tokens) if (tokenMatches(t, k)) return t;
+    if (single) for (const k of keys.tokens) if (tokenMatches(t, k)) return t;
     if (keys.compact) {
       let run = t;
       for (let j = i + 1; j < Math.min(tokens.length, i + 3) && run.length < keys.compact.length; j++) {

@@ -1,0 +1,106 @@
+// A rule that names what to use for a purpose ("**JSON**: ZIO JSON for serialization", "Use JSpecify annotations",
+// "Use dependency injection (manual DI or Dagger)") names a closed set: for that purpose, the named libraries and no
+// others. Which others? The well-known libraries that serve the same purpose, listed here by purpose. A rule turns
+// them down only when it names a member as the one to use, says what for (the purpose's words), and is phrased as a
+// choice ("use", "only", "prefer", a "Label: value" line); the members it names stay allowed. Rules only: a record's
+// chosen option is not read as excluding every peer. Linear: fixed keys matched against the rule's tokens.
+import type { LineRange } from "../schemas";
+import type { DecidedThing } from "./decisions";
+import { findName, tokensOf, type NameKeys } from "./names";
+
+interface Member {
+  name: string;
+  keys: NameKeys[];
+}
+
+interface Purpose {
+  /** What the rule must say it is for. */
+  about: RegExp;
+  members: Member[];
+}
+
+const tok = (...tokens: string[]): NameKeys => ({ display: tokens[0], tokens });
+const exact = (...parts: string[]): NameKeys => ({ display: parts.join("."), exact: parts, tokens: [] });
+const m = (name: string, ...keys: NameKeys[]): Member => ({ name, keys });
+
+const PURPOSES: Purpose[] = [
+  {
+    about: /\bjson\b|\bseriali[sz]\w*/i,
+    members: [
+      m("ZIO JSON", exact("zio", "json")), m("circe", tok("circe")), m("Play JSON", exact("play", "json")), m("spray-json", exact("spray", "json")),
+      m("json4s", tok("json4s")), m("uPickle", tok("upickle")), m("Jackson", tok("jackson")), m("Gson", tok("gson")), m("Moshi", tok("moshi")),
+      m("jsoniter", tok("jsoniter")),
+    ],
+  },
+  {
+    about: /\btest(?:s|ing)?\b|\bspecs?\b/i,
+    members: [
+      m("ZIO Test", exact("zio", "test")), m("ScalaTest", tok("scalatest")), m("specs2", tok("specs2")), m("MUnit", tok("munit")), m("uTest", tok("utest")),
+      m("JUnit", tok("junit")), m("TestNG", tok("testng")), m("Spock", tok("spock")), m("Jest", tok("jest")), m("Mocha", tok("mocha")),
+      m("Vitest", tok("vitest")), m("Jasmine", tok("jasmine")), m("pytest", tok("pytest")), m("nose", tok("nose2")),
+    ],
+  },
+  {
+    about: /\bdependency injection\b|\binject(?:ion|or|ed)?\b|\bDI\b/,
+    members: [
+      m("Dagger", tok("dagger")), m("Guice", tok("guice"), exact("com", "google", "inject")), m("Spring", tok("springframework")), m("Koin", tok("koin")),
+      m("HK2", exact("glassfish", "hk2")), m("MacWire", tok("macwire")), m("Kodein", tok("kodein")), m("PicoContainer", tok("picocontainer")),
+      m("Toothpick", tok("toothpick")), m("ZIO layers", exact("zio", "zlayer"), tok("zlayer")),
+    ],
+  },
+  {
+    about: /\bnull(?:able|ness|ability)?\b|@Nullable|@NonNull/i,
+    members: [
+      m("JSpecify", tok("jspecify")), m("JetBrains annotations", exact("org", "jetbrains", "annotations")), m("JSR-305", exact("javax", "annotation", "nullable"), exact("javax", "annotation", "nonnull")),
+      m("Checker Framework", exact("org", "checkerframework")), m("AndroidX annotations", exact("androidx", "annotation")), m("Lombok NonNull", exact("lombok", "nonnull")),
+    ],
+  },
+  {
+    about: /\b(?:ui|gui|user interface)\b/i,
+    members: [m("JavaFX", tok("javafx")), m("Swing", exact("javax", "swing")), m("SWT", exact("org", "eclipse", "swt"))],
+  },
+  {
+    about: /\blog(?:s|ging|ger)?\b/i,
+    members: [
+      m("SLF4J", tok("slf4j")), m("Log4j", tok("log4j")), m("Logback", tok("logback")), m("tinylog", tok("tinylog")), m("Commons Logging", exact("org", "apache", "commons", "logging")),
+      m("java.util.logging", exact("java", "util", "logging")), m("winston", tok("winston")), m("pino", tok("pino")), m("bunyan", tok("bunyan")), m("log4js", tok("log4js")),
+      m("loguru", tok("loguru")), m("structlog", tok("structlog")),
+    ],
+  },
+  {
+    about: /\bstyl(?:e|es|ing)\b|\bcss\b/i,
+    members: [
+      m("Emotion", exact("emotion", "react"), exact("emotion", "styled"), exact("emotion", "css")), m("styled-components", exact("styled", "components")),
+      m("Styletron", tok("styletron")), m("JSS", exact("react", "jss")), m("Linaria", tok("linaria")), m("Stitches", exact("stitches", "react")),
+      m("vanilla-extract", exact("vanilla", "extract")), m("Tailwind CSS", tok("tailwindcss")),
+    ],
+  },
+  {
+    about: /\bhttp\b|\bserver\b|\broutes?\b/i,
+    members: [
+      m("ZIO HTTP", exact("zio", "http")), m("Akka HTTP", exact("akka", "http")), m("Pekko HTTP", exact("pekko", "http")), m("http4s", tok("http4s")),
+      m("Finch", tok("finch")),
+    ],
+  },
+];
+
+/** A rule phrased as a choice: "use", "only", "prefer", or a "Label: value" line ("**JSON**: ZIO JSON …"). */
+const CHOICE = /\b(?:use|uses|using|only|always|prefer|prefers|preferred)\b|^\s*(?:\*\*[^*]{1,40}\*\*|__[^_]{1,40}__|[A-Z][\w /-]{0,30}):\s/i;
+
+/** The peers a positive rule turns down, each a forbidden thing of the rule (with why). */
+export function peerExclusions(text: string, range: LineRange): DecidedThing[] {
+  if (!CHOICE.test(text)) return [];
+  const tokens = tokensOf(text, 600);
+  const out: DecidedThing[] = [];
+  for (const purpose of PURPOSES) {
+    if (!purpose.about.test(text)) continue;
+    const named = purpose.members.filter((mem) => mem.keys.some((k) => findName(tokens, k)));
+    if (!named.length) continue;
+    const chosen = named.map((n) => n.name).join(" or ");
+    for (const other of purpose.members) {
+      if (named.includes(other)) continue;
+      for (const keys of other.keys) out.push({ name: other.name, keys: { ...keys, display: other.name }, range, reason: `the rule names ${chosen} for this` });
+    }
+  }
+  return out;
+}

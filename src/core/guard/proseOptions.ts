@@ -1,0 +1,340 @@
+// Options a record weighs outside a "Considered Options" list, for the guard: Nygard records name them in prose
+// ("JMeter was considered as an alternative", "candidates … including Django, Play and Akka HTTP", "X is also not
+// an option"), as headings under a section like "The Contenders", as a short list after "There are a few services
+// …:", or in a replacing title ("Replace JCloud-based ObjectStorage with the AWS S3 SDK"). One rule decides which of
+// them were turned down: an option named by a turning-down cue is rejected; of the others, the ones the decision's
+// first sentence names are chosen and the rest rejected (when that sentence names none, nothing is concluded).
+// Pure and linear: sentences are capped by sentencesIn, names are read word by word.
+import type { ParsedAdr } from "../internal/adr";
+import { sentencesIn, type LocatedSentence } from "../decisions";
+import type { LineRange } from "../schemas";
+import { keysOf, tokensOf } from "./names";
+
+export interface ProseOption {
+  name: string;
+  range: LineRange;
+  /** Options offered together (one heading's subsections, one list, one sentence): the decision picks among them. */
+  group?: number;
+  /** The sentence that turned it down, when one did. */
+  reason?: string;
+  /** Words of its name the record also writes in lower case ("Proof of Possession" … "a proof"): no name of a thing. */
+  common?: string[];
+}
+
+export interface ProseOptions {
+  rejected: ProseOption[];
+  chosen: ProseOption[];
+}
+
+const MAX_NAME_WORDS = 4;
+const MAX_LIST = 8;
+const MAX_SENTENCES = 400;
+
+/** Headings whose subsections are the options ("The Contenders", "Options", "Alternatives considered"). */
+const OPTIONS_HEADING = /\b(?:contenders?|candidates?|options?|alternatives?|choices|approaches|considered)\b/i;
+/** A sentence that introduces options ("candidates to choose from, including …", "under consideration are …"). */
+const CANDIDATES_CUE = /\b(?:candidates?|alternatives|options|contenders|under consideration|to choose from|choices)\b/i;
+/** "We considered/evaluated/compared A, B and C": the names that follow are the options weighed. */
+const WEIGHED = /\bwe\s+(?:have\s+|also\s+)?(?:considered|evaluated|looked at|compared|assessed|investigated|explored|reviewed|tried out|tried)\s+/i;
+const LIST_TRIGGER = /\b(?:including|include|such as|namely|are|were|between)\b\s*:?|:\s/i;
+/** "X was considered as an alternative", "X is also not an option", "An alternative … could have been X". */
+// An assessment ("… is not feasible to maintain") is not a turned-down option; "rejected" as an adjective ("see the
+// rejected ADR") has no subject: only "we rejected X" counts.
+const REJECTED_BEFORE = /\b(?:was|were|is|are)\s+(?:also\s+)?(?:considered\s+as\s+an?\s+alternative|not\s+(?:an?\s+)?(?:option|viable|chosen|selected|adopted|pursued))\b|\b(?:was|were)\s+(?:rejected|discarded|ruled out|dismissed|dropped)\b/i;
+const REJECTED_AFTER = /\balternative\s+to\s+[\w.-]+(?:\s+[\w.-]+)?\s+(?:could|would|might)\s+have\s+been\s+|\bwe\s+(?:have\s+)?(?:rejected|ruled out|decided against|turned down)\s+/i;
+/** A paragraph that leads a short list of options ("Another option … There are a few services …:"). */
+const LIST_INTRO_CUE = /\b(?:options?|alternatives?|candidates?|contenders?|considered|choices|evaluated|compared|looked at|assessed)\b/i;
+const TITLE_REPLACES = /^(?:replace|replacing|migrate\s+from|migrating\s+from|move\s+from|moving\s+from|switch\s+from|switching\s+from)\s+(.{1,80}?)\s+(?:with|by|to)\s+(.{1,80})$/i;
+const TITLE_CHANGES = /^(?:change|changing)\s+.{1,80}?\s+from\s+(.{1,60}?)\s+to\s+(.{1,60})$/i;
+
+/** Words that start a sentence or a clause and name nothing, even capitalised. */
+const NOT_NAMES = new Set(
+  ("a an the this that these those there their its it we our us they i you he she one some any each every all both either neither another other " +
+    "however also but and or so if when while because although though since as at in on of for to by with from into upon not no yes " +
+    "upgrade upgrading using use moving move switching migration migrating alternative alternatives option options candidate candidates " +
+    "contenders considered consideration decision context consequences status eg e.g ie i.e etc").split(" "),
+);
+
+/** A name-like word: capitalised, inner capital, digit or package punctuation ("JMeter", "SolR", "http4s-tracer"). */
+function nameWord(w: string): boolean {
+  const bare = w.replace(/^[^\w@]+|[^\w+#]+$/g, "");
+  if (!bare || NOT_NAMES.has(bare.toLowerCase())) return false;
+  return /^[A-Z]/.test(bare) || /[a-z][A-Z]/.test(bare) || (/\d/.test(bare) && /[a-z]/i.test(bare)) || /^[a-z][\w]*[-.][\w.-]*[a-z0-9]$/i.test(bare);
+}
+
+/** The name-like runs of a fragment, at most MAX_NAME_WORDS words each, split at punctuation and parentheses. */
+export function namesIn(fragment: string, limit = MAX_LIST): string[] {
+  const out: string[] = [];
+  let run: string[] = [];
+  const flush = () => {
+    if (run.length && run.length <= MAX_NAME_WORDS) out.push(run.join(" "));
+    run = [];
+  };
+  let depth = 0;
+  for (const raw of fragment.slice(0, 600).split(/\s+/)) {
+    if (!raw) continue;
+    const opens = (raw.match(/\(/g) ?? []).length;
+    const closes = (raw.match(/\)/g) ?? []).length;
+    const inside = depth > 0 || raw.startsWith("(");
+    depth = Math.max(0, depth + opens - closes);
+    if (inside) {
+      flush();
+      continue;
+    }
+    const word = raw.replace(/^["'“‘[*_`]+|["'”’\]*_`,;:.!?]+$/g, "");
+    if (nameWord(word)) run.push(word);
+    else flush();
+    if (/[,;:.!?]$/.test(raw)) flush();
+    if (out.length >= limit) break;
+  }
+  flush();
+  return out.slice(0, limit);
+}
+
+function headingText(heading: string): string {
+  return heading.replace(/[`*_]/g, "").replace(/\s+/g, " ").trim();
+}
+
+/** Names that sections under an options heading give as their headings. */
+function headingOptions(parsed: ParsedAdr): ProseOption[] {
+  const { sections } = parsed.doc;
+  const out: ProseOption[] = [];
+  const childrenOf = new Map<number, typeof sections>();
+  for (const c of sections) if (c.parent !== undefined) childrenOf.set(c.parent, [...(childrenOf.get(c.parent) ?? []), c].slice(0, MAX_LIST + 1));
+  sections.forEach((s, i) => {
+    if (s.level === 0 || !OPTIONS_HEADING.test(s.heading.slice(0, 200)) || /\bpros and cons\b/i.test(s.heading.slice(0, 200))) return;
+    const children = childrenOf.get(i) ?? [];
+    if (children.length < 2 || children.length > MAX_LIST) return;
+    for (const c of children) {
+      const text = headingText(c.heading).replace(/^(?:option\s+)?(?:\d+|[A-Z])[.):]\s+/i, "");
+      if (text && text.split(" ").length <= MAX_NAME_WORDS) out.push({ name: text, range: { start: c.start, end: c.start }, group: -i - 1 });
+    }
+  });
+  return out;
+}
+
+/** "Option 2: Kyverno", "Alternative B - OPA": a heading that numbers an option, wherever it sits. */
+const NUMBERED_OPTION = /^(?:option|alternative|approach|proposal|choice)\s+(?:\d{1,2}|[A-Za-z])\s*[:.)\-–—]\s*(.{1,120})$/i;
+
+function numberedHeadingOptions(parsed: ParsedAdr): ProseOption[] {
+  const out: ProseOption[] = [];
+  for (const s of parsed.doc.sections) {
+    if (s.level === 0) continue;
+    const m = NUMBERED_OPTION.exec(headingText(s.heading).slice(0, 200));
+    if (m && m[1].split(" ").length <= 8) out.push({ name: m[1].trim(), range: { start: s.start, end: s.start }, group: -1_000_000 - (s.parent ?? 0) });
+  }
+  return out;
+}
+
+/** A list item led by a bold, linked or code name ("- **Styletron**: …", "* [Kyverno](…) — …"). */
+const LEAD_NAME = /^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\*\*([^*]{1,60})\*\*|__([^_]{1,60})__|\[([^\]]{1,60})\]\([^)]{0,300}\)|`([^`]{1,60})`)/;
+/** A table whose first column lists the options ("| Option | Pros | Cons |"). */
+const OPTION_COLUMN = /^\s*\|?\s*\**\s*(?:options?|tools?|alternatives?|candidates?|librar(?:y|ies)|frameworks?|solutions?|approach(?:es)?|products?|names?)\s*\**\s*\|/i;
+
+/**
+ * Option-table rows wherever the table says its first column is the option, and lead-named list items in sections
+ * about options (not in the context, where "- `mailboxId`: …" describes what exists), one group per section or table.
+ */
+function ledAndTabledOptions(parsed: ParsedAdr): ProseOption[] {
+  const { lines, sections } = parsed.doc;
+  const out: ProseOption[] = [];
+  sections.forEach((s, i) => {
+    const name = parsed.section_names[i];
+    const about = name === "considered-options" || name === "alternatives" || OPTIONS_HEADING.test(s.heading.slice(0, 200));
+    if (s.level === 0) return;
+    const led: ProseOption[] = [];
+    let table: ProseOption[] | undefined;
+    let tableStart = 0;
+    const flushTable = () => {
+      if (table && table.length >= 2 && table.length <= MAX_LIST) out.push(...table);
+      table = undefined;
+    };
+    for (let n = s.bodyStart; n <= s.contentEnd && n - s.bodyStart < 2000; n++) {
+      const line = (lines[n - 1] ?? "").slice(0, 1000);
+      if (OPTION_COLUMN.test(line)) {
+        flushTable();
+        table = [];
+        tableStart = n;
+        continue;
+      }
+      if (table) {
+        if (!/^\s*\|/.test(line)) flushTable();
+        else if (!/^\s*\|?[\s:|-]+$/.test(line)) {
+          const cell = line.replace(/^\s*\|/, "").split("|")[0].replace(/\[([^\]]{1,80})\]\([^)]{0,300}\)/g, "$1").replace(/[`*_]/g, "").trim();
+          if (cell && cell.split(/\s+/).length <= MAX_NAME_WORDS) table.push({ name: cell, range: { start: n, end: n }, group: 300_000 + tableStart });
+          continue;
+        }
+      }
+      const m = LEAD_NAME.exec(line);
+      const lead = m ? (m[1] ?? m[2] ?? m[3] ?? m[4] ?? "").trim() : "";
+      if (about && lead && lead.split(/\s+/).length <= MAX_NAME_WORDS) led.push({ name: lead, range: { start: n, end: n }, group: 400_000 + i });
+    }
+    flushTable();
+    if (led.length >= 2 && led.length <= MAX_LIST) out.push(...led);
+  });
+  return out;
+}
+
+/** A short list (2..MAX_LIST items of a few words) right after a paragraph that introduces options and ends with ":". */
+function introducedLists(parsed: ParsedAdr): ProseOption[] {
+  const lines = parsed.doc.lines;
+  const out: ProseOption[] = [];
+  for (let n = 1; n < lines.length && n < 5000; n++) {
+    const line = lines[n - 1] ?? "";
+    if (!line.trimEnd().endsWith(":") || !LIST_INTRO_CUE.test(line.slice(0, 1000))) continue;
+    let k = n + 1;
+    while (k <= lines.length && !(lines[k - 1] ?? "").trim()) k++;
+    const items: ProseOption[] = [];
+    for (; k <= lines.length && items.length <= MAX_LIST; k++) {
+      const m = /^\s*[-*+]\s+(.{1,120})$/.exec(lines[k - 1] ?? "");
+      if (!m) break;
+      const text = m[1].replace(/\[([^\]]{1,80})\]\([^)]{0,300}\)/g, "$1").replace(/[`*_]/g, "").trim();
+      if (text.split(/\s+/).length > MAX_NAME_WORDS || !namesIn(text, 1).length) {
+        items.length = 0;
+        break;
+      }
+      items.push({ name: text, range: { start: k, end: k } });
+    }
+    if (items.length >= 2 && items.length <= MAX_LIST) out.push(...items.map((o) => ({ ...o, group: n })));
+  }
+  return out;
+}
+
+function isDecisionSection(name: string | undefined): boolean {
+  return name === "decision" || name === "decision-outcome";
+}
+
+/**
+ * The sentences outside the decision and status sections, each marked whether it comes before the decision (the
+ * context and options, where the choice's candidates are) or after it (consequences, which may list the candidates
+ * of a later choice).
+ */
+function otherSentences(parsed: ParsedAdr): (LocatedSentence & { beforeDecision: boolean })[] {
+  const { lines, sections } = parsed.doc;
+  const out: (LocatedSentence & { beforeDecision: boolean })[] = [];
+  let seenDecision = false;
+  sections.forEach((s, i) => {
+    const name = parsed.section_names[i];
+    if (isDecisionSection(name)) seenDecision = true;
+    if (isDecisionSection(name) || name === "status" || out.length >= MAX_SENTENCES) return;
+    const alternatives = name === "alternatives" || /\balternatives?\b/i.test(s.heading);
+    for (const sentence of sentencesIn(lines, s.bodyStart, s.contentEnd, MAX_SENTENCES - out.length)) out.push({ ...sentence, beforeDecision: !seenDecision || alternatives });
+  });
+  return out;
+}
+
+function decisionSentences(parsed: ParsedAdr): LocatedSentence[] {
+  const { lines, sections } = parsed.doc;
+  const out: LocatedSentence[] = [];
+  sections.forEach((s, i) => {
+    if (isDecisionSection(parsed.section_names[i]) && out.length < 40) out.push(...sentencesIn(lines, s.bodyStart, s.contentEnd, 40 - out.length));
+  });
+  return out;
+}
+
+function cueOptions(sentences: (LocatedSentence & { beforeDecision: boolean })[]): { candidates: ProseOption[]; turnedDown: ProseOption[] } {
+  const candidates: ProseOption[] = [];
+  const turnedDown: ProseOption[] = [];
+  for (const s of sentences) {
+    const range = { start: s.start, end: s.end };
+    const reason = s.text.slice(0, 200);
+    const before = REJECTED_BEFORE.exec(s.text);
+    if (before) {
+      // The name closest before the cue is its subject ("[JMeter] was considered as an alternative").
+      // The subject is the name right before the cue, a version aside ("[JMeter] was considered", "ElasticSearch 8.2 is
+      // not an option"), and not the object of "of" ("the UI made at the start of Wikidata is not …" is about the UI).
+      const words = s.text.slice(0, before.index).trim().split(/\s+/).slice(-6);
+      while (words.length && /^v?\d[\w.]*$/.test(words.at(-1) ?? "")) words.pop();
+      const last = namesIn(words.join(" ")).at(-1);
+      const at = last ? words.length - last.split(" ").length : -1;
+      if (last && words.slice(at).join(" ") === last && words[at - 1]?.toLowerCase() !== "of") turnedDown.push({ name: last, range, reason });
+    }
+    const after = REJECTED_AFTER.exec(s.text);
+    if (after) {
+      const first = namesIn(s.text.slice(after.index + after[0].length), 1)[0];
+      if (first) turnedDown.push({ name: first, range, reason });
+    }
+    const cue = s.beforeDecision ? CANDIDATES_CUE.exec(s.text) : null;
+    if (cue) {
+      const rest = s.text.slice(cue.index + cue[0].length);
+      const trigger = LIST_TRIGGER.exec(rest);
+      if (trigger) for (const name of namesIn(rest.slice(trigger.index + trigger[0].length))) candidates.push({ name, range, group: 100_000 + s.start });
+    }
+    const weighed = s.beforeDecision ? WEIGHED.exec(s.text) : null;
+    if (weighed) {
+      const names = namesIn(s.text.slice(weighed.index + weighed[0].length));
+      if (names.length >= 2) for (const name of names) candidates.push({ name, range, group: 200_000 + s.start });
+    }
+  }
+  return { candidates, turnedDown };
+}
+
+/** Whether a text's words name the option: by the words that identify it (keysOf), never by "pattern" or "current". */
+function overlaps(name: string, words: Set<string>): boolean {
+  const keys = keysOf(name);
+  if (!keys) return false;
+  if (keys.exact) return keys.exact.every((t) => words.has(t));
+  return keys.tokens.some((t) => words.has(t)) || (!!keys.compact && words.has(keys.compact));
+}
+
+/**
+ * The words a record writes in lower case outside code and links: a capitalised word of an option ("Proof",
+ * "Signatures") that the record also writes as "proof" is an ordinary word, while a product's name ("Stormpath",
+ * "Django") is capitalised wherever it appears (or written as code, which is not read here).
+ */
+function lowerCaseWords(lines: string[]): Set<string> {
+  const out = new Set<string>();
+  const text = lines.join("\n").slice(0, 200_000).replace(/`[^`\n]{0,200}`/g, " ").replace(/\]\([^)\s]{0,500}\)/g, "] ").replace(/\bhttps?:\/\/\S{0,500}/g, " ");
+  for (const w of text.split(/[^A-Za-z0-9]+/)) if (/^[a-z]/.test(w)) out.add(w);
+  return out;
+}
+
+/** A word of an option name that names a thing however the record writes it: code, inner capitals, digits, a package shape. */
+const SHAPED_NAME = /^`|[a-z][A-Z]|\d|^[A-Z]{2,}|^[a-z][\w]*[-.][\w.-]*[a-z0-9]$/;
+
+/** Marks each option's ordinary words; drops an option whose every word is ordinary. */
+function withNameWords(options: ProseOption[], lower: Set<string>): ProseOption[] {
+  const out: ProseOption[] = [];
+  for (const o of options) {
+    const words = o.name.split(/\s+/).filter(Boolean);
+    const common = words.filter((w) => !SHAPED_NAME.test(w)).flatMap((w) => tokensOf(w)).filter((t) => lower.has(t));
+    const named = words.some((w) => SHAPED_NAME.test(w) || tokensOf(w).some((t) => !lower.has(t) && t.length >= 3));
+    if (named) out.push(common.length ? { ...o, common } : o);
+  }
+  return out;
+}
+
+/** The options a record weighs beyond its option list, split into the rejected and the chosen ones. */
+export function proseOptionsOf(parsed: ParsedAdr, chosenName: string | undefined): ProseOptions {
+  const rejected: ProseOption[] = [];
+  const chosen: ProseOption[] = [];
+  const title = parsed.title.trim();
+  const replaces = TITLE_REPLACES.exec(title) ?? TITLE_CHANGES.exec(title);
+  const titleRange = { start: 1, end: 1 };
+  if (replaces) {
+    // "JCloud-based ObjectStorage backend" is JCloud.
+    const based = /([\w.+#-]{2,40})-based\b/i.exec(replaces[1]);
+    rejected.push({ name: based ? based[1] : replaces[1].trim(), range: titleRange, reason: title });
+    chosen.push({ name: replaces[2].trim(), range: titleRange });
+  }
+  const { candidates, turnedDown } = cueOptions(otherSentences(parsed));
+  const listed = [...headingOptions(parsed), ...numberedHeadingOptions(parsed), ...ledAndTabledOptions(parsed), ...introducedLists(parsed), ...candidates];
+  // The decision's first sentence that names a listed option says which ones were chosen.
+  const decided = decisionSentences(parsed).find((s) => listed.some((o) => overlaps(o.name, new Set(tokensOf(s.text)))));
+  const decidedWords = new Set([...(decided ? tokensOf(decided.text) : []), ...(chosenName ? tokensOf(chosenName) : [])]);
+  // A group is decided when the decision names one of its options: the others of that group were turned down.
+  const decidedGroups = new Set(listed.filter((o) => overlaps(o.name, decidedWords)).map((o) => o.group));
+  const groupSize = new Map<number | undefined, number>();
+  for (const o of listed) groupSize.set(o.group, (groupSize.get(o.group) ?? 0) + 1);
+  const seen = new Set<string>();
+  for (const o of listed) {
+    const key = tokensOf(o.name).join(" ");
+    if (seen.has(key) || !keysOf(o.name)) continue;
+    seen.add(key);
+    if (overlaps(o.name, decidedWords)) chosen.push(o);
+    else if (decided && decidedGroups.has(o.group) && (groupSize.get(o.group) ?? 0) >= 2) rejected.push(o);
+  }
+  for (const o of turnedDown) if (!overlaps(o.name, decidedWords)) rejected.push(o);
+  const lower = lowerCaseWords(parsed.doc.lines);
+  return { rejected: withNameWords(rejected, lower), chosen: withNameWords(chosen, lower) };
+}
