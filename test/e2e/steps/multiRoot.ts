@@ -110,10 +110,20 @@ async function askFromService(ctx: E2EContext): Promise<void> {
 /** The source citation's location, e.g. `architecture:decisions/0007-use-postgresql-for-service-persistence.md:12–20`. */
 const SOURCE_LOC = new RegExp(`^${SOURCE_NAME}:${ARCH_ADR_7_PATH.replace(/[.]/g, "\\.")}:\\d+(?:–\\d+)?$`);
 
+/** The source stages of the newest receipt in the service folder: why a source did or did not answer. */
+function sourceStages(): string {
+  const newest = receiptFiles(multiRoot().service).sort().pop();
+  if (!newest) return "no receipt on disk";
+  const stages = (JSON.parse(readFileSync(newest, "utf8")) as { stages?: Record<string, { status: string; ms?: number; reason?: string }> }).stages ?? {};
+  const shown = Object.entries(stages).filter(([k]) => k.includes("source:") || k === "internal:docs" || k === "discovery");
+  return shown.map(([k, v]) => `${k} ${v.status}${v.ms !== undefined ? ` ${v.ms} ms` : ""}${v.reason ? ` (${v.reason})` : ""}`).join("; ") || "no source stage in the receipt";
+}
+
 async function citesArchitecture(ctx: E2EContext): Promise<void> {
   const { page, frame } = workbench(ctx);
   const rec = (await frame.locator("#recommendation").textContent()) ?? "";
-  assert(/Recommended/i.test(rec) && /PostgreSQL/.test(rec), `recommendation was ${JSON.stringify(rec.slice(0, 200))}`);
+  assert(/Recommended/i.test(rec) && /PostgreSQL/.test(rec), `recommendation was ${JSON.stringify(rec.slice(0, 200))}; stages: ${sourceStages()}`);
+  log(`     ${sourceStages()}`);
   const recCard = frame.locator("article.card.recommended");
   const id = await recCard.getAttribute("data-option-id");
   assert(id, "no recommended card");
