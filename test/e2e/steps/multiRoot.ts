@@ -17,7 +17,6 @@ import {
   receiptFiles,
   runCommand,
   screenshot,
-  showExplorer,
   waitForWorkbench,
   waitUntil,
   workbench,
@@ -83,11 +82,11 @@ function buildWorkspace(ctx: E2EContext): void {
 async function openWorkspace(ctx: E2EContext): Promise<void> {
   const page = need(ctx.page, "the browser page");
   await page.goto(`http://127.0.0.1:${need(ctx.port, "code-server's port")}/?workspace=${encodeURIComponent(multiRoot().workspaceFile)}`);
+  // A new workspace opens with the explorer showing (no toggling: a click on an open view closes it).
   await waitForWorkbench(page, { explorer: true });
-  await showExplorer(page);
   // Both folders are roots of the explorer.
   for (const name of ["orders-service", SOURCE_NAME]) {
-    await page.locator(".explorer-folders-view .monaco-list-row", { hasText: new RegExp(`^${name}`, "i") }).first().waitFor({ state: "visible", timeout: 30_000 });
+    await page.locator(".explorer-folders-view .monaco-list-row", { hasText: new RegExp(`^${name}`, "i") }).first().waitFor({ state: "visible", timeout: 60_000 });
   }
 }
 
