@@ -93,7 +93,17 @@ async function openWorkspace(ctx: E2EContext): Promise<void> {
 async function askFromService(ctx: E2EContext): Promise<void> {
   const { page, frame } = workbench(ctx);
   const { todoLine } = multiRoot();
-  await openFile(page, "orders.ts");
+  // Quick open's file search starts slowly in a freshly opened workspace (the extensions still activating): retry.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await openFile(page, "orders.ts");
+      break;
+    } catch (err) {
+      if (attempt >= 4) throw err;
+      await page.keyboard.press("Escape");
+      await page.waitForTimeout(2000);
+    }
+  }
   await page.locator(".monaco-editor .view-lines", { hasText: "TODO(decide)" }).first().waitFor({ timeout: 15_000 });
   await page.keyboard.press("Control+G");
   const input = page.locator(".quick-input-widget .quick-input-box input");
