@@ -10,7 +10,7 @@
 // from what earlier steps left in the context; the first failure stops the run, since later steps build on it.
 //
 // usage: npm run test:e2e        env: E2E_CACHE (code-server cache), E2E_SKIP_PACKAGE=1, E2E_KEEP=1 (keep temp dir),
-//                                     E2E_TIMEOUT_MS (default 300000), CHROMIUM_PATH (default /usr/bin/chromium)
+//                                     E2E_TIMEOUT_MS (default 480000), CHROMIUM_PATH (default /usr/bin/chromium)
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { adrExportSteps } from "./steps/adrExport";
@@ -20,16 +20,17 @@ import { learningSteps } from "./steps/learning";
 import { mcpSteps } from "./steps/mcp";
 import { objectionsSteps } from "./steps/objections";
 import { modelSteps } from "./steps/model";
+import { multiRootSteps } from "./steps/multiRoot";
 import { pickerSteps } from "./steps/picker";
 import { protocolSteps } from "./steps/protocol";
 import { setupSteps } from "./steps/setup";
 import { staleSteps } from "./steps/stale";
 import { RESULTS, createContext, elapsed, log, type E2EContext, type Step } from "./workbench";
 
-const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS || 300_000);
+const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS || 480_000);
 // The guard's editor steps (steps/guard.ts) run only with E2E_GUARD=1: in code-server the guard has not yet shown a
 // diagnostic after the save (the Problems panel lists only the offline JSON-schema warning); see README, Decision guard.
-const STEPS: Step[] = [...setupSteps, ...pickerSteps, ...learningSteps, ...modelSteps, ...agentSteps, ...protocolSteps, ...adrExportSteps, ...staleSteps, ...mcpSteps, ...objectionsSteps, ...(process.env.E2E_GUARD === "1" ? guardSteps : [])];
+const STEPS: Step[] = [...setupSteps, ...pickerSteps, ...learningSteps, ...modelSteps, ...agentSteps, ...protocolSteps, ...adrExportSteps, ...staleSteps, ...mcpSteps, ...objectionsSteps, ...multiRootSteps, ...(process.env.E2E_GUARD === "1" ? guardSteps : [])];
 
 const tally = { passed: 0, failed: 0, notRun: 0 };
 const summary = () => `e2e: ${tally.passed} passed, ${tally.failed} failed${tally.notRun ? `, ${tally.notRun} not run` : ""}`;

@@ -187,9 +187,19 @@ async function listCandidates(root: string, config: DeliberationConfig, signal?:
  * A decision-shaped doc found by content alone in a stray folder (a spike write-up, a guide), in a repository that
  * keeps its ADRs in a real log elsewhere, is read as an architecture doc rather than as an ADR of that log.
  */
+/** A folder of at least this many records is a repository's decision log. */
+export const MAIN_LOG_RECORDS = 5;
+
+/**
+ * Folders whose few records were recognised by content alone while a decision log exists elsewhere: design notes
+ * that read like records, not records. `mainLog`: whether a log exists (here, or in a decision source).
+ */
+export function strayRecordFolders(folders: NonNullable<ArtifactSet["adrFolders"]>, mainLog = folders.some((f) => f.count >= MAIN_LOG_RECORDS)): Set<string> {
+  return new Set(folders.filter((f) => mainLog && f.via === "content" && f.count < 3).map((f) => f.dir));
+}
+
 function separateStrayDocs(decided: AdrDecision): { adrPaths: Set<string>; strayDocs: Set<string>; folders: AdrDecision["folders"] } {
-  const mainLog = decided.folders.some((f) => f.count >= 5);
-  const stray = new Set(decided.folders.filter((f) => mainLog && f.via === "content" && f.count < 3).map((f) => f.dir));
+  const stray = strayRecordFolders(decided.folders);
   const adrPaths = new Set([...decided.adrs].filter(([, a]) => !(stray.has(a.folder) && a.via === "content")).map(([p]) => p));
   const strayDocs = new Set([...decided.adrs.keys()].filter((p) => !adrPaths.has(p)));
   return { adrPaths, strayDocs, folders: decided.folders.filter((f) => !(stray.has(f.dir) && f.via === "content")) };

@@ -32,12 +32,21 @@ export interface DecisionSourcesRequest {
   budgetMs?: number;
 }
 
-/** Parses the sources (bad ones become experts that report why), drops the repository itself, and names them apart. */
+/** Parses the sources (bad ones become experts that report why), drops the repository itself and repeats, and names them apart. */
 export function parseSources(req: DecisionSourcesRequest | undefined, repo: string): (SourceSpec | BadSource)[] {
   if (!req?.specs?.length) return [];
   const self = resolve(repo);
   const parsed = req.specs.slice(0, MAX_SOURCES).map((s) => parseSourceSpec(s, req.cwd));
-  const kept = parsed.filter((s) => isBadSource(s) || s.kind !== "folder" || resolve(s.folder) !== self);
+  // A source named twice (a folder in the settings that is also a shared workspace folder) is read once: twice, its
+  // records would count double in the ranking.
+  const seen = new Set<string>();
+  const kept = parsed.filter((s) => {
+    if (isBadSource(s)) return true;
+    const id = s.kind === "folder" ? `folder:${resolve(s.folder)}` : `git:${s.display}`;
+    if ((s.kind === "folder" && resolve(s.folder) === self) || seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
   const good = distinctNames(kept.filter((s): s is SourceSpec => !isBadSource(s)));
   let i = 0;
   return kept.map((s) => (isBadSource(s) ? s : good[i++]));

@@ -6,7 +6,8 @@
 // answers from what it has.
 import { configVersion } from "../config";
 import { canonicalJson, sha256 } from "../hash";
-import { discoverArtifacts } from "../internal/discovery";
+import { adrFolderOf } from "../internal/adrDetect";
+import { discoverArtifacts, MAIN_LOG_RECORDS, strayRecordFolders } from "../internal/discovery";
 import { readSnapshot, writeSnapshot } from "../internal/corpus/store";
 import { discoverWithSnapshot } from "../internal/corpus/discovery";
 import type { DecisionSourceRecord, DecisionSourceRef, EvidenceItem } from "../schemas";
@@ -34,6 +35,8 @@ export interface SourceRead {
   files: ArtifactFile[];
   ref?: DecisionSourceRef;
   record?: DecisionSourceRecord;
+  /** The source holds a decision log (a folder of MAIN_LOG_RECORDS records or more) under its path. */
+  mainLog?: boolean;
 }
 
 export function sourceStageName(source: SourceSpec | BadSource): string {
@@ -69,7 +72,8 @@ export async function readSource(source: SourceSpec | BadSource, config: Deliber
     const ref: DecisionSourceRef = { name: source.name, ...(checkout.commit ? { commit: checkout.commit } : {}) };
     const files = own.map((f) => ({ ...f, path: `${source.name}:${f.path}` }));
     const where = `${source.display}${checkout.commit ? ` at ${checkout.commit.slice(0, 10)}` : ""}`;
-    return done({ status: "ok", count: files.length, reason: `${where}: ${files.filter((f) => f.source_type === "adr").length} records${note}` }, { files, ref, record });
+    const mainLog = (set.adrFolders ?? []).some((f) => f.count >= MAIN_LOG_RECORDS && `${f.dir}/`.startsWith(checkout.prefix));
+    return done({ status: "ok", count: files.length, reason: `${where}: ${files.filter((f) => f.source_type === "adr").length} records${note}` }, { files, ref, record, mainLog });
   })();
   work.catch(() => undefined);
   try {
@@ -124,13 +128,31 @@ function noRecordsReason(set: ArtifactSet): string {
   return `no decision records found${note ? ` (${note})` : set.files.length ? ` (${set.files.length} other docs)` : ""}`;
 }
 
-/** The repository's artifacts plus every source's records: one set, one hash, ranked together. */
+/**
+ * The repository's artifacts plus every source's records: one set, one hash, ranked together. A source's decision
+ * log counts as the repository's own would in discovery: the repository's few design notes that were taken for
+ * records by their content alone (no log of its own to compare with) are read as architecture docs, as they are when
+ * the log sits in the repository. Otherwise moving a log out of a repository would make its notes outrank the log.
+ */
 export function withSourceFiles(set: ArtifactSet, reads: SourceRead[]): ArtifactSet {
   const extra = reads.flatMap((r) => r.files);
   if (!extra.length) return set;
-  const files = [...set.files, ...extra].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const own = reads.some((r) => r.mainLog && r.files.length) ? withoutStrayRecords(set) : set.files;
+  const files = [...own, ...extra].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const hash = sha256(files.map((f) => `${f.path}\0${f.hash}${f.index_status ? `\0${f.index_status.status}` : ""}\n`).join(""));
   return { ...set, files, hash };
+}
+
+function withoutStrayRecords(set: ArtifactSet): ArtifactFile[] {
+  const folders = set.adrFolders ?? [];
+  // Only folders whose every record was recognised by content: a folder also named by a setting or config keeps them.
+  const stray = [...strayRecordFolders(folders, true)].filter((dir) => folders.every((f) => f.dir !== dir || f.via === "content"));
+  if (!stray.length) return set.files;
+  return set.files.map((f) => {
+    if (f.source_type !== "adr" || !stray.includes(adrFolderOf(f.path))) return f;
+    const { index_status: _indexStatus, ...rest } = f;
+    return { ...rest, source_type: "architecture" };
+  });
 }
 
 /** Marks the items read from a source with the source's name and commit (their paths carry `<name>:`). */
