@@ -27,6 +27,13 @@ export type ChangeSource =
 /** The change cannot be read as asked (an unknown ref, a file outside the repository, not a git repository). */
 export class ChangeInputError extends Error {
   override name = "ChangeInputError";
+  constructor(
+    message: string,
+    /** "not-a-repository": there is no change to read at all (the editor's guard stays quiet on such a folder). */
+    readonly reason: "input" | "not-a-repository" = "input",
+  ) {
+    super(message);
+  }
 }
 
 /** Diff options that never run a program or depend on the user's diff settings. */
@@ -101,7 +108,7 @@ function checkRef(ref: string): void {
 export async function readChange(repo: string, source: ChangeSource, signal?: AbortSignal): Promise<ParsedDiff & { root: string }> {
   if (source.kind === "text") return { ...parseUnifiedDiff(source.diff), root: repo };
   const check = await checkRepository(repo, signal);
-  if (check.kind !== "work-tree") throw new ChangeInputError(`not a git repository: ${repo} (check reads a change from git; pass the diff text instead)`);
+  if (check.kind !== "work-tree") throw new ChangeInputError(`not a git repository: ${repo} (check reads a change from git; pass the diff text instead)`, "not-a-repository");
   const cwd = check.toplevel;
   const hasHead = (await gitOk(cwd, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], signal)) !== undefined;
   const head = hasHead ? "HEAD" : EMPTY_TREE;
