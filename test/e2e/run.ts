@@ -3,7 +3,7 @@
 // runs "Deliberate on Selection" on the TODO(decide) comment of src/orders.ts, checks the picker (recommendation,
 // citations, evidence matrix), clicks a citation (the editor shows the cited lines), picks an option, and asserts
 // the receipt on disk (operator_pick + valid signature), the sidebar and the CodeLens; then the model path with its
-// egress consent. Screenshots land in test-results/. Servers and the browser are stopped on success and on failure;
+// egress consent, and at the end the decision guard (a diagnostic, its hover and quick fixes). Screenshots land in test-results/. Servers and the browser are stopped on success and on failure;
 // the whole run is time-bounded.
 //
 // The run is a list of named steps (steps/*.ts) over one context (workbench.ts). Each step does its own setup
@@ -27,9 +27,7 @@ import { staleSteps } from "./steps/stale";
 import { RESULTS, createContext, elapsed, log, type E2EContext, type Step } from "./workbench";
 
 const TIMEOUT_MS = Number(process.env.E2E_TIMEOUT_MS || 300_000);
-// The guard's editor steps (steps/guard.ts) run only with E2E_GUARD=1: in code-server the guard has not yet shown a
-// diagnostic after the save (the Problems panel lists only the offline JSON-schema warning); see README, Decision guard.
-const STEPS: Step[] = [...setupSteps, ...pickerSteps, ...learningSteps, ...modelSteps, ...agentSteps, ...protocolSteps, ...adrExportSteps, ...staleSteps, ...mcpSteps, ...objectionsSteps, ...(process.env.E2E_GUARD === "1" ? guardSteps : [])];
+const STEPS: Step[] = [...setupSteps, ...pickerSteps, ...learningSteps, ...modelSteps, ...agentSteps, ...protocolSteps, ...adrExportSteps, ...staleSteps, ...mcpSteps, ...objectionsSteps, ...guardSteps];
 
 const tally = { passed: 0, failed: 0, notRun: 0 };
 const summary = () => `e2e: ${tally.passed} passed, ${tally.failed} failed${tally.notRun ? `, ${tally.notRun} not run` : ""}`;
