@@ -3,8 +3,8 @@
 // runs "Deliberate on Selection" on the TODO(decide) comment of src/orders.ts, checks the picker (recommendation,
 // citations, evidence matrix), clicks a citation (the editor shows the cited lines), picks an option, and asserts
 // the receipt on disk (operator_pick + valid signature), the sidebar and the CodeLens; then the model path with its
-// egress consent, and at the end the decision guard (a diagnostic, its hover and quick fixes). Screenshots land in test-results/. Servers and the browser are stopped on success and on failure;
-// the whole run is time-bounded.
+// egress consent, and at the end the decision guard (a diagnostic, its hover and quick fixes). Screenshots land in
+// test-results/. Servers and the browser are stopped on success and on failure; the whole run is time-bounded.
 //
 // The run is a list of named steps (steps/*.ts) over one context (workbench.ts). Each step does its own setup
 // from what earlier steps left in the context; the first failure stops the run, since later steps build on it.
