@@ -26,6 +26,7 @@ import { readAllowedSigners } from "../receipts/trust";
 import type { LineRange } from "../schemas";
 import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
 import { keysOf, tokenSet, tokensOf, type NameKeys } from "./names";
+import { cachedRecordDecisions, type RecordDecisions } from "./recordCache";
 import type { DecisionCitation } from "./schema";
 
 export interface DecidedThing {
@@ -69,6 +70,8 @@ const MAX_RULE_LINES = 3000;
 const MAX_OPTION_WORDS = 12;
 const MAX_RULE_CHARS = 400;
 const MAX_RECEIPTS = 500;
+/** Paths a record names, kept before the working tree is asked which exist (50 of those are used). */
+const MAX_AREA_CANDIDATES = 400;
 
 function shorten(s: string, max: number): string {
   const t = s.replace(/\s+/g, " ").trim();
@@ -77,7 +80,8 @@ function shorten(s: string, max: number): string {
 
 // ----- records -----
 
-function recordDecision(file: ArtifactFile, model: DecisionRecord, status: string, exists: (path: string) => boolean): GuardDecision | undefined {
+/** A record's decision; its `area` lists every path the record names, before the working tree says which exist. */
+function recordDecision(file: ArtifactFile, model: DecisionRecord, status: string): GuardDecision | undefined {
   const chosenName = model.chosen?.name;
   const rejectedWords = tokenSet(model.rejected.map((r) => r.name));
   // The title usually names what was chosen ("Use SLF4J together with log4j2"), even when no option line says so.
@@ -99,7 +103,7 @@ function recordDecision(file: ArtifactFile, model: DecisionRecord, status: strin
   const head = file.text.slice(0, 100_000);
   // Folders in code spans ("`src/db/`") as well as the paths discovery reads from a doc.
   const folders = [...head.matchAll(/`([\w@.-]{1,80}(?:\/[\w@.-]{1,80}){0,8}\/)`/g)].map((m) => m[1].replace(/^\.\//, ""));
-  const area = [...mentionedPaths(head, file.path), ...folders].filter((p) => p !== file.path && /\//.test(p) && !/\.(md|markdown)$/i.test(p) && !p.startsWith("../") && exists(p));
+  const area = [...mentionedPaths(head, file.path), ...folders].filter((p) => p !== file.path && /\//.test(p) && !/\.(md|markdown)$/i.test(p) && !p.startsWith("../"));
   if (!forbidden.length && !required.length && !area.length) return undefined;
   const lines = file.text.split("\n").length;
   return {
@@ -108,13 +112,24 @@ function recordDecision(file: ArtifactFile, model: DecisionRecord, status: strin
     forbidden,
     required,
     ...(chosenName ? { chosen: chosenName } : {}),
-    area: [...new Set(area)].slice(0, 50),
+    area: [...new Set(area)].slice(0, MAX_AREA_CANDIDATES),
   };
 }
 
-async function recordDecisions(set: ArtifactSet, notes: string[], exists: (path: string) => boolean): Promise<GuardDecision[]> {
+/** The records' decisions with their areas cut to the named paths that exist; a decision left with nothing is dropped. */
+function inWorkTree(decisions: GuardDecision[], exists: (path: string) => boolean): GuardDecision[] {
+  const out: GuardDecision[] = [];
+  for (const d of decisions) {
+    const area = d.area.filter(exists).slice(0, 50);
+    if (d.forbidden.length || d.required.length || area.length) out.push({ ...d, area });
+  }
+  return out;
+}
+
+async function recordDecisions(set: ArtifactSet): Promise<RecordDecisions> {
+  const notes: string[] = [];
   const files = set.files.filter((f) => f.source_type === "adr");
-  if (!files.length) return [];
+  if (!files.length) return { decisions: [], notes };
   const parsed: { file: ArtifactFile; adr: ParsedAdr }[] = [];
   for (const [i, file] of files.entries()) {
     // Let other work (git's output) progress while this CPU-bound loop runs.
@@ -131,10 +146,10 @@ async function recordDecisions(set: ArtifactSet, notes: string[], exists: (path:
   for (const { file, adr } of parsed) {
     const model = decisionModelOf(adr);
     if (INACTIVE_ADR_STATUSES.has(model.status) || model.status === "proposed" || superseded.has(file.path)) continue;
-    const d = recordDecision(file, model, model.status_display, exists);
+    const d = recordDecision(file, model, model.status_display);
     if (d) out.push(d);
   }
-  return out;
+  return { decisions: out, notes };
 }
 
 // ----- rules -----
@@ -303,7 +318,9 @@ export async function loadDecisions(
     const abs = resolve(root, p);
     return isInside(root, abs) && abs !== root && existsSync(abs);
   };
-  const records = await recordDecisions(set, notes, exists);
+  const read = await cachedRecordDecisions(root, set, opts.cache, () => recordDecisions(set));
+  notes.push(...read.notes);
+  const records = inWorkTree(read.decisions, exists);
   const rules = set.files.filter((f) => f.source_type === "agent-instructions" || f.source_type === "contributing").flatMap(ruleDecisions);
   const receipts = await receiptDecisions(repo, notes, opts.ownPublicKeyPem);
   withoutOwnNames([...records, ...rules], ownNames(root));
