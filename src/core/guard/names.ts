@@ -164,6 +164,43 @@ export function findName(tokens: string[], keys: NameKeys): string | undefined {
   return undefined;
 }
 
+/**
+ * A text's tokens as sets, for `mayName`: each token (and the project an alias names: `pg` → `postgres`), and the
+ * first four letters of each token of four or more.
+ */
+export interface TokenIndex {
+  full: Set<string>;
+  pre4: Set<string>;
+}
+
+export function indexTokens(tokens: string[]): TokenIndex {
+  const full = new Set<string>();
+  const pre4 = new Set<string>();
+  for (const t of tokens) {
+    // Own keys only: a token such as "constructor" must not find Object's.
+    for (const w of Object.hasOwn(ALIASES, t) ? [t, ALIASES[t]] : [t]) {
+      full.add(w);
+      if (w.length >= 4) pre4.add(w.slice(0, 4));
+    }
+  }
+  return { full, pre4 };
+}
+
+/**
+ * False only when `findName` cannot find `keys` in the indexed tokens, in a few set lookups: every way a token
+ * names a key (equal, an alias, one a prefix of the other with at least four letters in common, a run of tokens
+ * spelling the compact form) needs one of these. Matching a change asks this first for each line and decided thing.
+ */
+export function mayName(ix: TokenIndex, keys: NameKeys): boolean {
+  if (keys.exact) return keys.exact.length > 0 && ix.full.has(keys.exact[0]);
+  for (const k of keys.tokens) if (ix.full.has(k) || (k.length >= 4 && ix.pre4.has(k.slice(0, 4)))) return true;
+  const c = keys.compact;
+  if (!c) return false;
+  if (c.length >= 4 && ix.pre4.has(c.slice(0, 4))) return true;
+  for (let n = 1; n <= Math.min(3, c.length); n++) if (ix.full.has(c.slice(0, n))) return true;
+  return false;
+}
+
 /** Every token a set of names uses: what a decision's other side must not claim. */
 export function tokenSet(names: string[]): Set<string> {
   return new Set(names.flatMap((n) => tokensOf(n)).filter((t) => !GENERIC.has(t)));
