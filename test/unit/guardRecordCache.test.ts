@@ -1,11 +1,13 @@
 // The guard's record decisions kept between runs (src/core/guard/recordCache.ts): a warm check reads them from
 // memory or disk instead of parsing every record again, gives the same report, and notices a changed record, a
-// changed working tree (a named folder appearing) and a damaged cache file.
+// changed working tree (a named folder appearing) and a damaged cache file; and while discovery's fingerprint holds,
+// a warm check does not even load the corpus snapshot (src/core/guard/basisCache.ts).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkChange } from "../../src/core/guard";
+import { forgetDecisionBases } from "../../src/core/guard/basisCache";
 import { cachedRecordDecisions, forgetRecordDecisions, type RecordDecisions } from "../../src/core/guard/recordCache";
 import { forgetDiscoverySnapshots } from "../../src/core/internal/corpus/discovery";
 import { corpusDirFor } from "../../src/core/internal/corpus/store";
@@ -60,15 +62,24 @@ describe("the guard's record cache", () => {
     const cache = { dir };
     const fresh = () => {
       forgetRecordDecisions();
+      forgetDecisionBases();
       forgetDiscoverySnapshots();
     };
+    const snapshots = (prefix: string) => readdirSync(corpusDirFor(dir, repo)).filter((n) => n.startsWith(prefix));
     try {
       fresh();
       writeFiles(repo, { "package.json": packageJsonWith({ tailwindcss: "^3.4.0" }) });
+      // Past the fingerprint's racy window (a file written in the last moments is never vouched for by its stats).
+      await new Promise((r) => setTimeout(r, 100));
       const cold = await checkChange(repo, { kind: "worktree" }, { cache });
       assert.equal(cold.findings.length, 1);
+      // A warm check in a fresh process reads the guard's own small file, not the corpus snapshot: without the
+      // snapshot on disk, it still gives the same report and discovery does not run (no snapshot is written).
+      assert.equal(snapshots("guard-basis-").length, 1);
+      for (const f of snapshots("discovery-")) rmSync(join(corpusDirFor(dir, repo), f));
       fresh();
       assert.deepEqual(await checkChange(repo, { kind: "worktree" }, { cache }), cold, "from the disk cache");
+      assert.deepEqual(snapshots("discovery-"), [], "discovery was not asked");
       assert.deepEqual(await checkChange(repo, { kind: "worktree" }, { cache }), cold, "from memory");
 
       // The record now chose Tailwind: adding it is no longer a conflict.

@@ -26,6 +26,7 @@ import { readAllowedSigners } from "../receipts/trust";
 import type { LineRange } from "../schemas";
 import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
 import { keysOf, tokenSet, tokensOf, type NameKeys } from "./names";
+import { cachedDecisionBasis } from "./basisCache";
 import { cachedRecordDecisions, type RecordDecisions } from "./recordCache";
 import type { DecisionCitation } from "./schema";
 
@@ -310,24 +311,27 @@ export async function loadDecisions(
 ): Promise<DecisionSet> {
   const notes: string[] = [];
   const config = resolveConfig({ ...opts.config, offline: true });
-  const { set } = await discoverWithSnapshot(repo, config, { signal: opts.signal, ...(opts.cache ? { cache: opts.cache } : {}) });
-  opts.signal?.throwIfAborted();
   const root = resolve(repo);
+  const basis = await cachedDecisionBasis(root, config, opts.cache, async () => {
+    const { set, fingerprint } = await discoverWithSnapshot(repo, config, { signal: opts.signal, ...(opts.cache ? { cache: opts.cache } : {}) });
+    opts.signal?.throwIfAborted();
+    const records = await cachedRecordDecisions(root, set, opts.cache, () => recordDecisions(set));
+    const rules = set.files.filter((f) => f.source_type === "agent-instructions" || f.source_type === "contributing").flatMap(ruleDecisions);
+    const recordPaths = set.files.filter((f) => f.source_type === "adr" || f.source_type === "agent-instructions" || f.source_type === "contributing").map((f) => f.path);
+    return { basis: { records, rules, recordPaths }, fingerprint };
+  });
+  opts.signal?.throwIfAborted();
   // A decided area is a path that is there ("src/db/"), not prose that looks like one ("and/or", "try/catch").
   const exists = (p: string) => {
     const abs = resolve(root, p);
     return isInside(root, abs) && abs !== root && existsSync(abs);
   };
-  const read = await cachedRecordDecisions(root, set, opts.cache, () => recordDecisions(set));
-  notes.push(...read.notes);
-  const records = inWorkTree(read.decisions, exists);
-  const rules = set.files.filter((f) => f.source_type === "agent-instructions" || f.source_type === "contributing").flatMap(ruleDecisions);
+  notes.push(...basis.records.notes);
+  const records = inWorkTree(basis.records.decisions, exists);
+  const rules = basis.rules;
   const receipts = await receiptDecisions(repo, notes, opts.ownPublicKeyPem);
   withoutOwnNames([...records, ...rules], ownNames(root));
-  const recordPaths = new Set<string>([
-    ...set.files.filter((f) => f.source_type === "adr" || f.source_type === "agent-instructions" || f.source_type === "contributing").map((f) => f.path),
-    ...receipts.paths,
-  ]);
+  const recordPaths = new Set<string>([...basis.recordPaths, ...receipts.paths]);
   const byPlace = (a: GuardDecision, b: GuardDecision) => (a.citation.path < b.citation.path ? -1 : a.citation.path > b.citation.path ? 1 : a.citation.line_range.start - b.citation.line_range.start);
   return { decisions: [...records.sort(byPlace), ...rules.sort(byPlace), ...receipts.decisions.sort(byPlace)], recordPaths, notes };
 }

@@ -36,7 +36,7 @@ const DecidedThingSchema = z.object({
   importsOnly: z.boolean().optional(),
   textOnly: z.boolean().optional(),
 });
-const GuardDecisionSchema = z.object({
+export const GuardDecisionSchema = z.object({
   source: z.enum(["record", "rule", "receipt"]),
   citation: DecisionCitationSchema,
   forbidden: z.array(DecidedThingSchema),
