@@ -12,12 +12,14 @@ const VOCABULARY = [
   "webview", "ui", "toolkit", "vscode", "lodash", "lodashes", "winston", "pino", "log4j", "log4j2", "slf4j", "zustand", "redux",
   "reduxjs", "constructor", "__proto__", "tostring", "hasownproperty", "x", "io", "socket", "socketio", "graphql", "graph", "ql",
   "kafka", "rabbitmq", "nats", "axios", "fetch", "got", "jquery", "moment", "momentjs", "date", "fns", "datefns", "a", "ab", "abc",
+  // Pieces that only spell a compact form together, starting with a short one ("gok" + "it" is "gokit").
+  "gok", "it", "go", "kit", "for", "ce", "dat", "efns",
 ];
 const NAMES = [
   "PostgreSQL", "Redis", "MongoDB", "SQLite", "MySQL", "Tailwind CSS", "React Query", "React", "Vue", "Vuex", "D3", "d3.js",
   "@vscode/webview-ui-toolkit", "Lodash", "winston", "pino", "log4j2", "SLF4J", "Zustand", "Redux Toolkit", "Socket.IO",
   "GraphQL", "Kafka", "RabbitMQ", "NATS", "axios", "jQuery", "Moment.js", "date-fns", "constructor", "to string", "Date FNS",
-  "abc", "a b c", "io", "tail wind", "reactive streams",
+  "abc", "a b c", "io", "tail wind", "reactive streams", "Go Kit", "D3 Force",
 ];
 
 /** A small deterministic generator (no Math.random: a failure must reproduce). */

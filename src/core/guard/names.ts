@@ -165,12 +165,14 @@ export function findName(tokens: string[], keys: NameKeys): string | undefined {
 }
 
 /**
- * A text's tokens as sets, for `mayName`: each token (and the project an alias names: `pg` → `postgres`), and the
- * first four letters of each token of four or more.
+ * A text's tokens as sets, for `mayName`: each token (and the project an alias names: `pg` → `postgres`), the
+ * first four letters of each token of four or more, and the first four letters of each run of three tokens.
  */
 export interface TokenIndex {
   full: Set<string>;
   pre4: Set<string>;
+  /** First four letters of tokens i, i+1, i+2 run together: where a compact form ("tailwindcss") can start. */
+  run4: Set<string>;
 }
 
 export function indexTokens(tokens: string[]): TokenIndex {
@@ -183,7 +185,12 @@ export function indexTokens(tokens: string[]): TokenIndex {
       if (w.length >= 4) pre4.add(w.slice(0, 4));
     }
   }
-  return { full, pre4 };
+  const run4 = new Set<string>();
+  for (let i = 0; i < tokens.length; i++) {
+    const run = tokens[i] + (tokens[i + 1] ?? "") + (tokens[i + 2] ?? "");
+    if (run.length >= 4) run4.add(run.slice(0, 4));
+  }
+  return { full, pre4, run4 };
 }
 
 /**
@@ -196,9 +203,8 @@ export function mayName(ix: TokenIndex, keys: NameKeys): boolean {
   for (const k of keys.tokens) if (ix.full.has(k) || (k.length >= 4 && ix.pre4.has(k.slice(0, 4)))) return true;
   const c = keys.compact;
   if (!c) return false;
-  if (c.length >= 4 && ix.pre4.has(c.slice(0, 4))) return true;
-  for (let n = 1; n <= Math.min(3, c.length); n++) if (ix.full.has(c.slice(0, n))) return true;
-  return false;
+  // findName joins at most three tokens, so a compact form it finds starts like some run of three.
+  return c.length >= 4 ? ix.run4.has(c.slice(0, 4)) : true;
 }
 
 /** Every token a set of names uses: what a decision's other side must not claim. */
