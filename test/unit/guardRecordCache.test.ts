@@ -11,13 +11,25 @@ import { forgetDecisionBases } from "../../src/core/guard/basisCache";
 import { cachedRecordDecisions, forgetRecordDecisions, type RecordDecisions } from "../../src/core/guard/recordCache";
 import { forgetDiscoverySnapshots } from "../../src/core/internal/corpus/discovery";
 import { corpusDirFor } from "../../src/core/internal/corpus/store";
+import type { GuardDecision } from "../../src/core/guard/decisions";
+import type { NameKeys } from "../../src/core/guard/names";
 import type { ArtifactSet } from "../../src/core/types";
 import { makeTempDir, writeFiles } from "../helpers/gitRepo";
 import { CSS_ADR, CSS_ADR_PATH, createGuardRepo, packageJsonWith } from "../helpers/guardRepo";
 
 const set = (hash: string): ArtifactSet => ({ files: [], skipped: [], hash });
+// `later` and `flag` stand for fields the deciding code may add to these types: the disk round trip keeps them.
 const one: RecordDecisions = {
-  decisions: [{ source: "record", citation: { path: "docs/adr/1.md", line_range: { start: 1, end: 9 }, title: "Use A", status: "accepted" }, forbidden: [], required: [], area: ["src/db/"] }],
+  decisions: [
+    {
+      source: "record",
+      citation: { path: "docs/adr/1.md", line_range: { start: 1, end: 9 }, title: "Use A", status: "accepted" },
+      forbidden: [{ name: "B", keys: { display: "B", tokens: ["bee"], flag: true } as NameKeys, range: { start: 3, end: 3 } }],
+      required: [],
+      area: ["src/db/"],
+      later: 1,
+    } as GuardDecision,
+  ],
   notes: ["docs/adr/2.md: could not be read as a record (x)"],
 };
 

@@ -27,8 +27,10 @@ export interface RecordDecisions {
   notes: string[];
 }
 
-const NameKeysSchema = z.object({ display: z.string(), exact: z.array(z.string()).optional(), tokens: z.array(z.string()), compact: z.string().optional() });
-const DecidedThingSchema = z.object({
+// Loose objects: a field the deciding code adds to these types survives the round trip (the file is only ever read by
+// the code that wrote it, see the key), instead of being dropped and making a warm check differ from a cold one.
+const NameKeysSchema = z.looseObject({ display: z.string(), exact: z.array(z.string()).optional(), tokens: z.array(z.string()), compact: z.string().optional() });
+const DecidedThingSchema = z.looseObject({
   name: z.string(),
   keys: NameKeysSchema,
   range: LineRangeSchema,
@@ -36,7 +38,7 @@ const DecidedThingSchema = z.object({
   importsOnly: z.boolean().optional(),
   textOnly: z.boolean().optional(),
 });
-export const GuardDecisionSchema = z.object({
+export const GuardDecisionSchema = z.looseObject({
   source: z.enum(["record", "rule", "receipt"]),
   citation: DecisionCitationSchema,
   forbidden: z.array(DecidedThingSchema),
