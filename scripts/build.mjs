@@ -106,6 +106,16 @@ const jobs = [
     format: "cjs",
     plugins: [trimUnreachable, sqliteWasmFromBrotli],
   }),
+  // `deliberate check` alone (src/cli/checkMain.ts): the guard in hooks and CI loads no deliberation pipeline.
+  build({
+    ...common,
+    entryPoints: ["src/cli/checkMain.ts"],
+    outfile: "dist/cliCheck.js",
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    plugins: [trimUnreachable, sqliteWasmFromBrotli],
+  }),
   build({
     ...common,
     entryPoints: ["src/cli/launcher.ts"],

@@ -6,9 +6,9 @@
 // are sealed with an HMAC under a per-user key kept beside the signing key (./codeCache.ts), and only data that
 // verifies reaches V8. A missing, stale, damaged or unwritable cache only means compiling as usual, and
 // `DELIBERATIVE_CODE_CACHE=off` turns the cache off.
-import { mkdirSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { discardCodeCache, loadOrCreateCodeCacheKey, readCodeCache, writeCodeCache } from "./codeCache";
 import { userCacheDir } from "../core/cacheDir";
@@ -18,7 +18,11 @@ interface CliMain {
   runCli(): void;
 }
 
-const BUNDLE = join(__dirname, "cliMain.js");
+/** `deliberate check` has a bundle of its own (./checkMain.ts: no deliberation pipeline to load); the rest, cliMain.js. */
+const CHECK_BUNDLE = join(__dirname, "cliCheck.js");
+const BUNDLE = process.argv[2] === "check" && existsSync(CHECK_BUNDLE) ? CHECK_BUNDLE : join(__dirname, "cliMain.js");
+/** The bundle's name without ".js": each bundle's cache files start with it, so neither prunes the other's. */
+const BUNDLE_NAME = basename(BUNDLE, ".js");
 
 const SUBCOMMANDS = new Set(["pick", "verify", "list", "keys", "index", "stats", "diff", "mcp", "adr", "check"]);
 
@@ -30,7 +34,7 @@ function cacheFileFor(bundle: string, argv: string[]): { file: string; key: stri
   const st = statSync(bundle);
   const key = [st.size, Math.floor(st.mtimeMs), process.version, process.arch].join("-").replace(/[^A-Za-z0-9.-]/g, "_");
   const kind = SUBCOMMANDS.has(argv[0] ?? "") ? argv[0] : "ask";
-  return { file: join(userCacheDir(), "v8", `cliMain-${key}-${kind}.bin`), key };
+  return { file: join(userCacheDir(), "v8", `${BUNDLE_NAME}-${key}-${kind}.bin`), key };
 }
 
 /**
@@ -42,7 +46,7 @@ function storeCache(script: Script, file: string, key: string, hmacKey: Buffer):
     const dir = dirname(file);
     mkdirSync(dir, { recursive: true });
     writeCodeCache(hmacKey, file, script.createCachedData());
-    for (const name of readdirSync(dir)) if (name.startsWith("cliMain-") && !name.includes(key)) rmSync(join(dir, name), { force: true });
+    for (const name of readdirSync(dir)) if (name.startsWith(`${BUNDLE_NAME}-`) && !name.includes(key)) rmSync(join(dir, name), { force: true });
   } catch {
     // a read-only or full cache folder: the next run compiles again
   }

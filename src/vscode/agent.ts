@@ -27,16 +27,32 @@ export interface AgentParts {
   log: Log;
 }
 
-/** Registers what this editor supports; every returned disposable belongs to context.subscriptions. */
+/**
+ * Registers what this editor supports; every returned disposable belongs to context.subscriptions. Each entry point
+ * is optional: one the editor refuses (an API that changed shape between versions) is logged and skipped, and never
+ * stops activation, since everything registered after it (the decision guard among them) would be lost.
+ */
 export function registerAgentFeatures(context: vscode.ExtensionContext, p: AgentParts): vscode.Disposable[] {
   const runs = new AgentRuns(p.deliberations, p.index, p.pickers, p.models, p.consent, p.secrets, p.log);
   const out: vscode.Disposable[] = [];
-  if (typeof vscode.lm?.registerTool === "function") out.push(vscode.lm.registerTool(TOOL_NAME, new DeliberateTool(runs, p.log)), vscode.lm.registerTool(CHECK_TOOL_NAME, new CheckChangeTool(runs, p.log)));
-  else p.log.info("this editor has no language-model tool API; the deliberate tool is not available to agent mode");
+  const optional = (what: string, register: () => vscode.Disposable[]) => {
+    try {
+      out.push(...register());
+    } catch (err) {
+      p.log.error(`${what} could not be registered in VS Code ${vscode.version}; the rest of the extension works without it`, err);
+    }
+  };
+  optional("the language-model tools", () => {
+    if (typeof vscode.lm?.registerTool === "function") return [vscode.lm.registerTool(TOOL_NAME, new DeliberateTool(runs, p.log)), vscode.lm.registerTool(CHECK_TOOL_NAME, new CheckChangeTool(runs, p.log))];
+    p.log.info("this editor has no language-model tool API; the deliberate tool is not available to agent mode");
+    return [];
+  });
   const commandExists = async (id: string) => (await vscode.commands.getCommands(true)).includes(id);
-  const participant = registerChatParticipant({ runs, index: p.index, receipts: p.receipts, commandExists }, context.extensionUri, p.log);
-  if (participant) out.push(participant);
+  optional("the @deliberate chat participant", () => {
+    const participant = registerChatParticipant({ runs, index: p.index, receipts: p.receipts, commandExists }, context.extensionUri, p.log);
+    return participant ? [participant] : [];
+  });
   const version = String((context.extension?.packageJSON as { version?: unknown } | undefined)?.version ?? "");
-  out.push(...registerMcpProvider(context.extensionUri.fsPath, version, p.log));
+  optional("the MCP server definition provider", () => registerMcpProvider(context.extensionUri.fsPath, version, p.log));
   return out;
 }

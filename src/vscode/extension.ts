@@ -40,6 +40,16 @@ type CommandTable = [id: string, handler: CommandHandler, opts?: CommandOptions]
 
 export function activate(context: vscode.ExtensionContext): DeliberativeSearchApi {
   const log = new Log();
+  try {
+    return wire(context, log);
+  } catch (err) {
+    // The editor logs a failed activation only in its own extension-host log: say it where the user looks.
+    log.error("activation failed; some features are missing until the window is reloaded", err);
+    throw err;
+  }
+}
+
+function wire(context: vscode.ExtensionContext, log: Log): DeliberativeSearchApi {
   setConfigWarningSink((m) => log.warn(m));
   const secrets = new Secrets(context.secrets, log);
   // The extension's own signing key (SecretStorage) is trusted; the sidebar names every receipt's signer.

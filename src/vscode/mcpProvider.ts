@@ -52,9 +52,19 @@ export function registerMcpProvider(extensionPath: string, version: string, log:
       return [def];
     },
   };
+  let registration: vscode.Disposable;
+  try {
+    registration = lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider);
+  } catch (err) {
+    // VS Code 1.100 has the API but looks the provider up under its older contribution point
+    // (modelContextServerCollections); any editor that refuses the registration must not stop activation.
+    changed.dispose();
+    log.warn(`VS Code ${vscode.version} refused the MCP server definition provider, so the bundled MCP server is not offered to agent mode (add it to .vscode/mcp.json instead): ${err instanceof Error ? err.message : String(err)}`);
+    return [];
+  }
   return [
     changed,
-    lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider),
+    registration,
     vscode.workspace.onDidChangeWorkspaceFolders(() => changed.fire()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => changed.fire()),
   ];

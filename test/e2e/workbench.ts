@@ -158,7 +158,15 @@ export async function openReceipt(page: Page, question: string): Promise<void> {
 /** Waits until the workbench of a freshly loaded page shows the workspace and the extension's contributions. */
 export async function waitForWorkbench(page: Page, opts: { explorer: boolean }): Promise<void> {
   await page.locator(".monaco-workbench").waitFor({ state: "visible", timeout: 60_000 });
-  if (opts.explorer) await page.locator(".explorer-folders-view .monaco-list-row").first().waitFor({ state: "visible", timeout: 60_000 });
+  if (opts.explorer) {
+    // A reloaded window restores its side bar as it was left; twice in a row (load ~6) it came back from the agent
+    // step's reload with the Explorer closed, likely showExplorer's two clicks racing the toggle. Open it, not wait.
+    const link = page.locator('.activitybar .action-item a[aria-label^="Explorer"]');
+    await link.waitFor({ state: "visible", timeout: 60_000 });
+    await page.waitForTimeout(500);
+    if (!(await link.evaluate((a) => a.closest(".action-item")?.classList.contains("checked") ?? false))) await link.click();
+    await page.locator(".explorer-folders-view .monaco-list-row").first().waitFor({ state: "visible", timeout: 60_000 });
+  }
   // The extension's activity-bar entry means its contributions are registered.
   await page.locator('.activitybar .action-item a[aria-label^="Deliberations"]').waitFor({ state: "visible", timeout: 60_000 });
 }

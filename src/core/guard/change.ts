@@ -4,7 +4,7 @@
 // so a 50 MB diff costs what its first 20k lines cost.
 import { spawn } from "node:child_process";
 import { open } from "node:fs/promises";
-import { checkRepository, hardenedGitArgs, hardenedGitEnv } from "../internal/gitSafety";
+import { checkRepository, hardenedGitArgs, hardenedGitEnv, type RepositoryCheck } from "../internal/gitSafety";
 import { relative, resolve, sep } from "node:path";
 import { isInside, resolveInside } from "../contain";
 import { MAX_DIFF_LINES, MAX_LINE_CHARS, parseUnifiedDiff, type ChangedFile, type ParsedDiff } from "./diff";
@@ -27,6 +27,13 @@ export type ChangeSource =
 /** The change cannot be read as asked (an unknown ref, a file outside the repository, not a git repository). */
 export class ChangeInputError extends Error {
   override name = "ChangeInputError";
+  constructor(
+    message: string,
+    /** "not-a-repository": there is no change to read at all (the editor's guard stays quiet on such a folder). */
+    readonly reason: "input" | "not-a-repository" = "input",
+  ) {
+    super(message);
+  }
 }
 
 /** Diff options that never run a program or depend on the user's diff settings. */
@@ -98,10 +105,11 @@ function checkRef(ref: string): void {
 }
 
 /** The diff of a change, parsed; the repository must be a normal git work tree (except for diff text). */
-export async function readChange(repo: string, source: ChangeSource, signal?: AbortSignal): Promise<ParsedDiff & { root: string }> {
+export async function readChange(repo: string, source: ChangeSource, signal?: AbortSignal, known?: RepositoryCheck): Promise<ParsedDiff & { root: string }> {
   if (source.kind === "text") return { ...parseUnifiedDiff(source.diff), root: repo };
-  const check = await checkRepository(repo, signal);
-  if (check.kind !== "work-tree") throw new ChangeInputError(`not a git repository: ${repo} (check reads a change from git; pass the diff text instead)`);
+  // The caller's own check of the same folder, when it made one: one git process less.
+  const check = known ?? (await checkRepository(repo, signal));
+  if (check.kind !== "work-tree") throw new ChangeInputError(`not a git repository: ${repo} (check reads a change from git; pass the diff text instead)`, "not-a-repository");
   const cwd = check.toplevel;
   const hasHead = (await gitOk(cwd, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], signal)) !== undefined;
   const head = hasHead ? "HEAD" : EMPTY_TREE;

@@ -28,6 +28,8 @@ import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
 import { acronymOf, keysOf, tokenSet, tokensOf, type NameKeys } from "./names";
 import { peerExclusions } from "./peers";
 import { namesIn, proseOptionsOf } from "./proseOptions";
+import { cachedDecisionBasis } from "./basisCache";
+import { cachedRecordDecisions, type RecordDecisions } from "./recordCache";
 import type { DecisionCitation } from "./schema";
 
 export interface DecidedThing {
@@ -71,6 +73,8 @@ const MAX_RULE_LINES = 3000;
 const MAX_OPTION_WORDS = 12;
 const MAX_RULE_CHARS = 400;
 const MAX_RECEIPTS = 500;
+/** Paths a record names, kept before the working tree is asked which exist (50 of those are used). */
+const MAX_AREA_CANDIDATES = 400;
 
 function shorten(s: string, max: number): string {
   const t = s.replace(/\s+/g, " ").trim();
@@ -79,7 +83,8 @@ function shorten(s: string, max: number): string {
 
 // ----- records -----
 
-function recordDecision(file: ArtifactFile, model: DecisionRecord, status: string, exists: (path: string) => boolean, adr?: ParsedAdr): GuardDecision | undefined {
+/** A record's decision; its `area` lists every path the record names, before the working tree says which exist. */
+function recordDecision(file: ArtifactFile, model: DecisionRecord, status: string, adr?: ParsedAdr): GuardDecision | undefined {
   // Options weighed outside an option list (prose, headings, a short list, a replacing title): proseOptions.ts.
   const read = adr ? proseOptionsOf(adr, model.chosen?.name) : { rejected: [], chosen: [] };
   // The option list's own chosen option, when it names a thing, outranks what the prose seems to choose.
@@ -119,7 +124,7 @@ function recordDecision(file: ArtifactFile, model: DecisionRecord, status: strin
   const head = file.text.slice(0, 100_000);
   // Folders in code spans ("`src/db/`") as well as the paths discovery reads from a doc.
   const folders = [...head.matchAll(/`([\w@.-]{1,80}(?:\/[\w@.-]{1,80}){0,8}\/)`/g)].map((m) => m[1].replace(/^\.\//, ""));
-  const area = [...mentionedPaths(head, file.path), ...folders].filter((p) => p !== file.path && /\//.test(p) && !/\.(md|markdown)$/i.test(p) && !p.startsWith("../") && exists(p));
+  const area = [...mentionedPaths(head, file.path), ...folders].filter((p) => p !== file.path && /\//.test(p) && !/\.(md|markdown)$/i.test(p) && !p.startsWith("../"));
   if (!forbidden.length && !required.length && !area.length) return undefined;
   const lines = file.text.split("\n").length;
   return {
@@ -128,13 +133,24 @@ function recordDecision(file: ArtifactFile, model: DecisionRecord, status: strin
     forbidden,
     required,
     ...(chosenName ? { chosen: chosenName } : {}),
-    area: [...new Set(area)].slice(0, 50),
+    area: [...new Set(area)].slice(0, MAX_AREA_CANDIDATES),
   };
 }
 
-async function recordDecisions(set: ArtifactSet, notes: string[], exists: (path: string) => boolean): Promise<GuardDecision[]> {
+/** The records' decisions with their areas cut to the named paths that exist; a decision left with nothing is dropped. */
+function inWorkTree(decisions: GuardDecision[], exists: (path: string) => boolean): GuardDecision[] {
+  const out: GuardDecision[] = [];
+  for (const d of decisions) {
+    const area = d.area.filter(exists).slice(0, 50);
+    if (d.forbidden.length || d.required.length || area.length) out.push({ ...d, area });
+  }
+  return out;
+}
+
+async function recordDecisions(set: ArtifactSet): Promise<RecordDecisions> {
+  const notes: string[] = [];
   const files = set.files.filter((f) => f.source_type === "adr");
-  if (!files.length) return [];
+  if (!files.length) return { decisions: [], notes };
   const parsed: { file: ArtifactFile; adr: ParsedAdr }[] = [];
   for (const [i, file] of files.entries()) {
     // Let other work (git's output) progress while this CPU-bound loop runs.
@@ -151,10 +167,10 @@ async function recordDecisions(set: ArtifactSet, notes: string[], exists: (path:
   for (const { file, adr } of parsed) {
     const model = decisionModelOf(adr);
     if (INACTIVE_ADR_STATUSES.has(model.status) || model.status === "proposed" || superseded.has(file.path)) continue;
-    const d = recordDecision(file, model, model.status_display, exists, adr);
+    const d = recordDecision(file, model, model.status_display, adr);
     if (d) out.push(d);
   }
-  return out;
+  return { decisions: out, notes };
 }
 
 // ----- rules -----
@@ -338,22 +354,27 @@ export async function loadDecisions(
 ): Promise<DecisionSet> {
   const notes: string[] = [];
   const config = resolveConfig({ ...opts.config, offline: true });
-  const { set } = await discoverWithSnapshot(repo, config, { signal: opts.signal, ...(opts.cache ? { cache: opts.cache } : {}) });
-  opts.signal?.throwIfAborted();
   const root = resolve(repo);
+  const basis = await cachedDecisionBasis(root, config, opts.cache, async () => {
+    const { set, fingerprint } = await discoverWithSnapshot(repo, config, { signal: opts.signal, ...(opts.cache ? { cache: opts.cache } : {}) });
+    opts.signal?.throwIfAborted();
+    const records = await cachedRecordDecisions(root, set, opts.cache, () => recordDecisions(set));
+    const rules = set.files.filter((f) => f.source_type === "agent-instructions" || f.source_type === "contributing").flatMap(ruleDecisions);
+    const recordPaths = set.files.filter((f) => f.source_type === "adr" || f.source_type === "agent-instructions" || f.source_type === "contributing").map((f) => f.path);
+    return { basis: { records, rules, recordPaths }, fingerprint };
+  });
+  opts.signal?.throwIfAborted();
   // A decided area is a path that is there ("src/db/"), not prose that looks like one ("and/or", "try/catch").
   const exists = (p: string) => {
     const abs = resolve(root, p);
     return isInside(root, abs) && abs !== root && existsSync(abs);
   };
-  const records = await recordDecisions(set, notes, exists);
-  const rules = set.files.filter((f) => f.source_type === "agent-instructions" || f.source_type === "contributing").flatMap(ruleDecisions);
+  notes.push(...basis.records.notes);
+  const records = inWorkTree(basis.records.decisions, exists);
+  const rules = basis.rules;
   const receipts = await receiptDecisions(repo, notes, opts.ownPublicKeyPem);
   withoutOwnNames([...records, ...rules], ownNames(root));
-  const recordPaths = new Set<string>([
-    ...set.files.filter((f) => f.source_type === "adr" || f.source_type === "agent-instructions" || f.source_type === "contributing").map((f) => f.path),
-    ...receipts.paths,
-  ]);
+  const recordPaths = new Set<string>([...basis.recordPaths, ...receipts.paths]);
   const byPlace = (a: GuardDecision, b: GuardDecision) => (a.citation.path < b.citation.path ? -1 : a.citation.path > b.citation.path ? 1 : a.citation.line_range.start - b.citation.line_range.start);
   return { decisions: [...records.sort(byPlace), ...rules.sort(byPlace), ...receipts.decisions.sort(byPlace)], recordPaths, notes };
 }

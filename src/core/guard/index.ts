@@ -40,7 +40,7 @@ export async function checkChange(repo: string, source: ChangeSource, opts: Chec
   try {
     const pending = loadDecisions(root, { ...opts, signal: stop.signal });
     pending.catch(() => undefined); // awaited below; a failed read of the change must not leave it unhandled
-    const diff = await readChange(repo, source, opts.signal).catch((err: unknown) => {
+    const diff = await readChange(repo, source, opts.signal, check).catch((err: unknown) => {
       stop.abort();
       throw err;
     });

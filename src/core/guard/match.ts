@@ -4,7 +4,7 @@
 import type { ChangedFile, ChangedLine, ParsedDiff } from "./diff";
 import type { DecidedThing, DecisionSet, GuardDecision } from "./decisions";
 import { commentStart, fileKind, readLine, type FileKind, type LineKind } from "./lines";
-import { findName, tokensOf } from "./names";
+import { findName, indexTokens, mayName, tokensOf, type NameKeys, type TokenIndex } from "./names";
 import type { Finding, FindingKind, Severity } from "./schema";
 
 type Via = Finding["matched"]["via"];
@@ -41,6 +41,15 @@ interface Reading {
   /** Tokens of a trailing comment (matched as a comment). */
   commentTokens: string[];
   name?: string;
+  /** The three token lists as sets, built on first use (see `nameIn`). */
+  index?: { tokens?: TokenIndex; stringTokens?: TokenIndex; commentTokens?: TokenIndex };
+}
+
+/** `findName` on one of a reading's token lists, skipped when the sets say it cannot match (most lines, most things). */
+function nameIn(reading: Reading, list: "tokens" | "stringTokens" | "commentTokens", keys: NameKeys): string | undefined {
+  const index = (reading.index ??= {});
+  const ix = (index[list] ??= indexTokens(reading[list]));
+  return mayName(ix, keys) ? findName(reading[list], keys) : undefined;
 }
 
 /** A code line split into what is outside string literals and what is inside them (one pass, no backtracking). */
@@ -179,13 +188,13 @@ function matchAdded(file: ChangedFile, kind: FileKind, set: DecisionSet, ix: Cha
       for (const thing of d.forbidden) {
         if (thing.importsOnly && reading.via !== "import" && reading.via !== "dependency") continue;
         let via = reading.via;
-        let found = findName(reading.tokens, thing.keys);
+        let found = nameIn(reading, "tokens", thing.keys);
         if (!found && reading.stringTokens.length) {
-          found = findName(reading.stringTokens, thing.keys);
+          found = nameIn(reading, "stringTokens", thing.keys);
           via = "string";
         }
         if (!found && reading.commentTokens.length) {
-          found = findName(reading.commentTokens, thing.keys);
+          found = nameIn(reading, "commentTokens", thing.keys);
           via = "comment";
         }
         if (!found) continue;
@@ -219,7 +228,7 @@ function matchRemoved(file: ChangedFile, kind: FileKind, set: DecisionSet, ix: C
     for (const d of set.decisions) {
       if (d.scope && !inArea(file.path, d.scope)) continue;
       for (const thing of d.required) {
-        const found = findName(reading.tokens, thing.keys);
+        const found = nameIn(reading, "tokens", thing.keys);
         if (!found) continue;
         hit.add(d);
         const kindOf: FindingKind = d.source === "rule" ? "breaks-rule" : "removes-chosen-option";

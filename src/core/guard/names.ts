@@ -196,6 +196,52 @@ export function findName(tokens: string[], keys: NameKeys): string | undefined {
   return undefined;
 }
 
+/**
+ * A text's tokens as sets, for `mayName`: each token (and the project an alias names: `pg` → `postgres`), the
+ * first one to four letters of each, and the first four letters of each run of three tokens.
+ */
+export interface TokenIndex {
+  full: Set<string>;
+  /** Every prefix of up to four letters of each token (and alias). */
+  pre: Set<string>;
+  /** First four letters of tokens i, i+1, i+2 run together: where a compact form ("tailwindcss") can start. */
+  run4: Set<string>;
+}
+
+export function indexTokens(tokens: string[]): TokenIndex {
+  const full = new Set<string>();
+  const pre = new Set<string>();
+  for (const t of tokens) {
+    // Own keys only: a token such as "constructor" must not find Object's.
+    for (const w of Object.hasOwn(ALIASES, t) ? [t, ALIASES[t]] : [t]) {
+      full.add(w);
+      for (let n = 1; n <= Math.min(4, w.length); n++) pre.add(w.slice(0, n));
+    }
+  }
+  const run4 = new Set<string>();
+  for (let i = 0; i < tokens.length; i++) {
+    const run = tokens[i] + (tokens[i + 1] ?? "") + (tokens[i + 2] ?? "");
+    if (run.length >= 4) run4.add(run.slice(0, 4));
+  }
+  return { full, pre, run4 };
+}
+
+/**
+ * False only when `findName` cannot find `keys` in the indexed tokens, in a few set lookups: every way a token
+ * names a key (equal, an alias, a token that starts like the key, a key that starts with a token of four letters or
+ * more, a run of tokens spelling the compact form) needs one of these. Matching a change asks this first for each
+ * line and decided thing. A new way of matching in tokenMatches/findName must keep this true (guardNameIndex.test.ts).
+ */
+export function mayName(ix: TokenIndex, keys: NameKeys): boolean {
+  if (keys.exact) return keys.exact.length > 0 && ix.full.has(keys.exact[0]);
+  // A token starting like the key: its first four letters, or the whole of a shorter key ("h2" in "h2database").
+  for (const k of keys.tokens) if (ix.full.has(k) || ix.pre.has(k.slice(0, 4))) return true;
+  const c = keys.compact;
+  if (!c) return false;
+  // findName joins at most three tokens, so a compact form it finds starts like some run of three.
+  return c.length >= 4 ? ix.run4.has(c.slice(0, 4)) : true;
+}
+
 /** Every token a set of names uses: what a decision's other side must not claim. */
 export function tokenSet(names: string[]): Set<string> {
   return new Set(names.flatMap((n) => tokensOf(n)).filter((t) => !GENERIC.has(t)));

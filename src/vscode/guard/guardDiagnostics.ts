@@ -37,6 +37,9 @@ export class GuardDiagnostics implements vscode.Disposable, vscode.HoverProvider
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly running = new Map<string, AbortController>();
   private readonly disposables: vscode.Disposable[] = [];
+  /** Shown only while a check failed for a reason other than "not a git repository": a failure is never silent. */
+  private readonly status = vscode.window.createStatusBarItem(`${SECTION}.guard`, vscode.StatusBarAlignment.Left, 0);
+  private readonly failed = new Map<string, string>();
 
   constructor(
     private readonly log: Log,
@@ -44,8 +47,11 @@ export class GuardDiagnostics implements vscode.Disposable, vscode.HoverProvider
     /** The extension's own signing key: picked receipts it signed count as decisions (as do allowed signers'). */
     private readonly ownPublicKey?: () => Promise<string | undefined>,
   ) {
+    this.status.name = "Decision Guard";
+    this.status.command = `${SECTION}.showLog`;
     this.disposables.push(
       this.collection,
+      this.status,
       vscode.workspace.onDidSaveTextDocument((doc) => {
         const folder = vscode.workspace.getWorkspaceFolder(doc.uri);
         if (folder) this.schedule(folder);
@@ -69,7 +75,8 @@ export class GuardDiagnostics implements vscode.Disposable, vscode.HoverProvider
     if (!vscode.workspace.isTrusted) return false;
     try {
       return readSettings(folder).guardEnabled;
-    } catch {
+    } catch (err) {
+      this.log.error(`guard: ${folder.name}: the settings could not be read, so the guard is off for this folder`, err);
       return false;
     }
   }
@@ -78,7 +85,11 @@ export class GuardDiagnostics implements vscode.Disposable, vscode.HoverProvider
     for (const folder of vscode.workspace.workspaceFolders ?? []) this.schedule(folder, 0);
     // Folders that left the workspace keep no diagnostics.
     const open = new Set((vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString()));
-    for (const key of [...this.marks.keys()]) if (!open.has(key)) this.clear(key);
+    for (const key of [...this.marks.keys(), ...this.failed.keys()]) {
+      if (open.has(key)) continue;
+      this.clear(key);
+      this.setFailure(key);
+    }
   }
 
   private schedule(folder: vscode.WorkspaceFolder, delay = REFRESH_DELAY_MS): void {
@@ -98,6 +109,7 @@ export class GuardDiagnostics implements vscode.Disposable, vscode.HoverProvider
     this.running.get(key)?.abort();
     if (!this.enabledFor(folder) || folder.uri.scheme !== "file") {
       this.clear(key);
+      this.setFailure(key);
       return;
     }
     const controller = new AbortController();
@@ -109,14 +121,21 @@ export class GuardDiagnostics implements vscode.Disposable, vscode.HoverProvider
       report = await checkChange(folder.uri.fsPath, { kind: "worktree" }, { signal: controller.signal, cache: hostCorpusCache(process.env), ownPublicKeyPem });
     } catch (err) {
       if (isCancellation(err, controller.signal) || controller.signal.aborted) return;
-      // Not a git repository, or git is missing: the guard has nothing to say about this folder.
-      this.log.info(`guard: ${folder.name}: ${oneLine(err)}`);
       this.clear(key);
+      if (isNothingToCheck(err)) {
+        // Not a git repository: the guard has nothing to say about this folder.
+        this.log.info(`guard: ${folder.name}: ${oneLine(err)}`);
+        this.setFailure(key);
+      } else {
+        this.log.error(`guard: ${folder.name}: the check failed`, err);
+        this.setFailure(key, `${folder.name}: ${oneLine(err)}`);
+      }
       return;
     } finally {
       if (this.running.get(key) === controller) this.running.delete(key);
     }
     this.clear(key);
+    this.setFailure(key);
     const byFile = marksByFile(report);
     const kept: Marked[] = [];
     for (const [file, marks] of byFile) {
@@ -140,6 +159,19 @@ export class GuardDiagnostics implements vscode.Disposable, vscode.HoverProvider
     }
     this.marks.set(key, kept);
     this.log.info(`guard: ${folder.name}: ${report.findings.length} finding(s) in ${report.checked.files} changed file(s) against ${report.checked.decisions} decision(s)`);
+  }
+
+  /** Records (or, without a reason, clears) a folder's failed check, and shows the status item while any failed. */
+  private setFailure(key: string, reason?: string): void {
+    if (reason) this.failed.set(key, reason);
+    else this.failed.delete(key);
+    if (!this.failed.size) {
+      this.status.hide();
+      return;
+    }
+    this.status.text = "$(warning) Decision guard failed";
+    this.status.tooltip = `The decision guard could not check ${[...this.failed.values()].join("; ").slice(0, 500)}. Click for the log.`;
+    this.status.show();
   }
 
   /** The guard's marks on a document's line. */
@@ -209,4 +241,9 @@ export class GuardDiagnostics implements vscode.Disposable, vscode.HoverProvider
     for (const c of this.running.values()) c.abort();
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** A folder with no change to read (not inside a git work tree): the guard has nothing to say, which is no failure. */
+function isNothingToCheck(err: unknown): boolean {
+  return err instanceof Error && err.name === "ChangeInputError" && (err as { reason?: unknown }).reason === "not-a-repository";
 }
