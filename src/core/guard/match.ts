@@ -11,7 +11,8 @@ type Via = Finding["matched"]["via"];
 
 const SEVERITY_OF: Record<Via, Severity> = { dependency: "high", import: "high", infra: "high", code: "med", config: "med", string: "low", comment: "low", doc: "low", path: "low" };
 const SEVERITY_RANK: Record<Severity, number> = { high: 0, med: 1, low: 2 };
-const KIND_RANK: Record<FindingKind, number> = { "breaks-rule": 0, "introduces-rejected-option": 1, "removes-chosen-option": 2, "touches-decided-area": 3 };
+// On one line, a record's finding comes before a rule's: the record says why, and a rule often restates it.
+const KIND_RANK: Record<FindingKind, number> = { "introduces-rejected-option": 0, "removes-chosen-option": 1, "breaks-rule": 2, "touches-decided-area": 3 };
 
 const WHAT: Record<Via, string> = {
   dependency: "adds the dependency",
