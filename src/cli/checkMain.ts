@@ -2,12 +2,12 @@
 // every commit in a pre-commit hook and in CI, and needs none of the deliberation pipeline (model clients, HTML
 // extraction, search indexes) that the full CLI bundle initialises when it loads, about a third of a warm check's
 // CPU. Same options, output and exit codes as `deliberate check` through main.ts (check.ts does the work for both).
-import { z } from "zod";
 import { isCancellation } from "../core/cancel";
 import { terminalSafe, terminalSafeLine } from "../core/sanitize";
 import { oneLine } from "../core/text";
 import { checkCommand, type CheckIo } from "./check";
 import { UsageError } from "./common";
+import { runAsProcess } from "./processEntry";
 
 /** `deliberate check ARGS`, as main.ts runs it: bad input exit 2, Ctrl-C 130, anything else 1 with one line. */
 export async function checkMain(argv: string[], rawIo: CheckIo): Promise<number> {
@@ -31,18 +31,5 @@ export async function checkMain(argv: string[], rawIo: CheckIo): Promise<number>
 
 /** The process entry for `deliberate check …` (argv[2] is "check"). */
 export function runCli(): void {
-  z.config({ jitless: true });
-  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
-    if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
-    throw err;
-  });
-  checkMain(process.argv.slice(3), { out: (s) => process.stdout.write(s + "\n"), err: (s) => process.stderr.write(s + "\n"), env: process.env }).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err) => {
-      process.stderr.write(`deliberate: ${terminalSafeLine(oneLine(err))}\n`);
-      process.exitCode = 1;
-    },
-  );
+  runAsProcess((io) => checkMain(process.argv.slice(3), io));
 }

@@ -8,7 +8,6 @@
 // Everything printed passes through the terminal sanitiser (sanitize.ts): text from the repository, a model or the
 // web never reaches the terminal with its control sequences.
 import { hostname, userInfo } from "node:os";
-import { z } from "zod";
 import { DeliberationError, deliberate, type DeliberateRequest, type ExternalSources } from "../core/pipeline";
 import { hostCorpusCache } from "../core/internal/corpus/store";
 import { isCancellation } from "../core/cancel";
@@ -36,6 +35,7 @@ import { UNDECIDABLE } from "../core/constants";
 import type { OptionPicker, Receipt } from "../core/schemas";
 import { SUMMARY_STAGES, stageTitle } from "../core/stages";
 import { oneLine } from "../core/text";
+import { runAsProcess } from "./processEntry";
 import type { DeliberationConfig, ProgressEvent } from "../core/types";
 import { DEFAULT_CONFIG } from "../core/config";
 import { UsageError, cancelOnSigint, parseOptions, repoOption, type OptionSpec, type OptionValues } from "./common";
@@ -535,27 +535,7 @@ export { mcpWorkerMain } from "../mcp/worker";
 
 /** The process entry: dist/cli.js (launcher.ts) runs it; so does running this bundle directly. */
 export function runCli(): void {
-  // One short-lived run: zod's compiled fast paths cost more to build than they save here (~10 ms per run).
-  z.config({ jitless: true });
-  // `deliberate list | head`: a reader that stops early is normal use, not a crash with a stack trace.
-  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
-    if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
-    throw err;
-  });
-  main(process.argv.slice(2), {
-    out: (s) => process.stdout.write(s + "\n"),
-    err: (s) => process.stderr.write(s + "\n"),
-    stderrIsTTY: !!process.stderr.isTTY,
-    env: process.env,
-  }).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err) => {
-      process.stderr.write(`deliberate: ${terminalSafeLine(oneLine(err))}\n`);
-      process.exitCode = 1;
-    },
-  );
+  runAsProcess((io) => main(process.argv.slice(2), io));
 }
 
 if (require.main === module) runCli();
