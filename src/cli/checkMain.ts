@@ -2,12 +2,10 @@
 // every commit in a pre-commit hook and in CI, and needs none of the deliberation pipeline (model clients, HTML
 // extraction, search indexes) that the full CLI bundle initialises when it loads, about a third of a warm check's
 // CPU. Same options, output and exit codes as `deliberate check` through main.ts (check.ts does the work for both).
-import { isCancellation } from "../core/cancel";
-import { terminalSafe, terminalSafeLine } from "../core/sanitize";
-import { oneLine } from "../core/text";
+import { terminalSafe } from "../core/sanitize";
 import { checkCommand, type CheckIo } from "./check";
 import { UsageError } from "./common";
-import { runAsProcess } from "./processEntry";
+import { exitCodeForError, runAsProcess } from "./processEntry";
 
 /** `deliberate check ARGS`, as main.ts runs it: bad input exit 2, Ctrl-C 130, anything else 1 with one line. */
 export async function checkMain(argv: string[], rawIo: CheckIo): Promise<number> {
@@ -16,16 +14,7 @@ export async function checkMain(argv: string[], rawIo: CheckIo): Promise<number>
     return await checkCommand(argv, io);
   } catch (err) {
     // main.ts also maps the pipeline's and the receipt store's input errors to 2; the guard reads receipts too.
-    if (err instanceof UsageError || (err instanceof Error && (err.name === "ReceiptsDirError" || err.name === "ReceiptInputError"))) {
-      io.err(`deliberate: ${terminalSafeLine(err.message)}`);
-      return 2;
-    }
-    if (isCancellation(err)) {
-      io.err("deliberate: cancelled");
-      return 130;
-    }
-    io.err(`deliberate: ${terminalSafeLine(oneLine(err))}`);
-    return 1;
+    return exitCodeForError(err, io.err, (e) => e instanceof UsageError || (e instanceof Error && (e.name === "ReceiptsDirError" || e.name === "ReceiptInputError")));
   }
 }
 

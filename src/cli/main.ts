@@ -10,7 +10,6 @@
 import { hostname, userInfo } from "node:os";
 import { DeliberationError, deliberate, type DeliberateRequest, type ExternalSources } from "../core/pipeline";
 import { hostCorpusCache } from "../core/internal/corpus/store";
-import { isCancellation } from "../core/cancel";
 import { canonicalUrl, hasCredentials, parseAllowHost } from "../core/external";
 import { describeFallback, fallbackOf } from "../core/fallback";
 import { createModelStack, createOpenAIChatModel, describeEgress, describeModelConfig, modelOptionsFromCli, ModelConfigError } from "../core/model";
@@ -35,7 +34,7 @@ import { UNDECIDABLE } from "../core/constants";
 import type { OptionPicker, Receipt } from "../core/schemas";
 import { SUMMARY_STAGES, stageTitle } from "../core/stages";
 import { oneLine } from "../core/text";
-import { runAsProcess } from "./processEntry";
+import { exitCodeForError, runAsProcess } from "./processEntry";
 import type { DeliberationConfig, ProgressEvent } from "../core/types";
 import { DEFAULT_CONFIG } from "../core/config";
 import { UsageError, cancelOnSigint, parseOptions, repoOption, type OptionSpec, type OptionValues } from "./common";
@@ -106,16 +105,7 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
     if (first === "check") return await checkCommand(argv.slice(1), io);
     return await deliberateCommand(argv, io);
   } catch (err) {
-    if (err instanceof UsageError || err instanceof DeliberationError || err instanceof ReceiptsDirError || err instanceof ReceiptInputError) {
-      io.err(`deliberate: ${terminalSafeLine(err.message)}`);
-      return 2;
-    }
-    if (isCancellation(err)) {
-      io.err("deliberate: cancelled");
-      return 130;
-    }
-    io.err(`deliberate: ${terminalSafeLine(oneLine(err))}`);
-    return 1;
+    return exitCodeForError(err, io.err, (e) => e instanceof UsageError || e instanceof DeliberationError || e instanceof ReceiptsDirError || e instanceof ReceiptInputError);
   }
 }
 

@@ -1,5 +1,6 @@
 // What every CLI bundle's process entry does around its command (dist/cli.js and dist/cliCheck.js alike).
 import { z } from "zod";
+import { isCancellation } from "../core/cancel";
 import { terminalSafeLine } from "../core/sanitize";
 import { oneLine } from "../core/text";
 
@@ -29,4 +30,21 @@ export function runAsProcess(command: (io: ProcessIo) => Promise<number>): void 
       process.exitCode = 1;
     },
   );
+}
+
+/**
+ * The exit code for an error a command threw, with its one line on stderr: bad input 2 (`isInputError` says which
+ * errors are the user's), Ctrl-C 130, anything else 1.
+ */
+export function exitCodeForError(err: unknown, writeErr: (s: string) => void, isInputError: (err: unknown) => boolean): number {
+  if (isInputError(err)) {
+    writeErr(`deliberate: ${terminalSafeLine((err as Error).message)}`);
+    return 2;
+  }
+  if (isCancellation(err)) {
+    writeErr("deliberate: cancelled");
+    return 130;
+  }
+  writeErr(`deliberate: ${terminalSafeLine(oneLine(err))}`);
+  return 1;
 }

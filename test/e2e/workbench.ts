@@ -148,6 +148,16 @@ export async function openFile(page: Page, name: string): Promise<void> {
   await page.locator(`.tabs-container .tab.active`, { hasText: name }).waitFor({ state: "visible", timeout: 10_000 });
 }
 
+/** Puts the cursor on `line` of the open editor (Ctrl+G) and waits until the status bar shows it there. */
+export async function goToLine(page: Page, line: number): Promise<void> {
+  await page.keyboard.press("Control+G");
+  const input = page.locator(".quick-input-widget .quick-input-box input");
+  await input.waitFor({ state: "visible" });
+  await input.fill(`:${line}`);
+  await page.keyboard.press("Enter");
+  await page.locator(".statusbar-item", { hasText: `Ln ${line},` }).first().waitFor({ timeout: 10_000 });
+}
+
 /** Opens the receipt of `question` in the picker through "Open Receipt". */
 export async function openReceipt(page: Page, question: string): Promise<void> {
   await runCommand(page, "Deliberative Search: Open Receipt");

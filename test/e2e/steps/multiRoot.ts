@@ -11,6 +11,7 @@ import { createGitRepo } from "../../helpers/gitRepo";
 import { ARCH_ADR_1, ARCH_ADR_7, ARCH_ADR_7_PATH } from "../../fixtures/sourceRepos";
 import {
   assert,
+  goToLine,
   log,
   need,
   openFile,
@@ -105,12 +106,7 @@ async function askFromService(ctx: E2EContext): Promise<void> {
     }
   }
   await page.locator(".monaco-editor .view-lines", { hasText: "TODO(decide)" }).first().waitFor({ timeout: 15_000 });
-  await page.keyboard.press("Control+G");
-  const input = page.locator(".quick-input-widget .quick-input-box input");
-  await input.waitFor({ state: "visible" });
-  await input.fill(`:${todoLine}`);
-  await page.keyboard.press("Enter");
-  await page.locator(".statusbar-item", { hasText: `Ln ${todoLine},` }).first().waitFor({ timeout: 10_000 });
+  await goToLine(page, todoLine);
   await runCommand(page, "Deliberative Search: Deliberate on Selection");
   await frame.locator("#question", { hasText: MULTI_Q }).waitFor({ state: "visible", timeout: 60_000 });
   await frame.locator("#recommendation").waitFor({ state: "visible", timeout: 30_000 });

@@ -7,6 +7,7 @@ import { verifyReceiptSignature } from "../../../src/core/receipts/signing";
 import {
   QUESTION,
   assert,
+  goToLine,
   log,
   need,
   openFile,
@@ -182,12 +183,7 @@ export const pickerSteps: Step[] = [
       const line = need(ctx.ordersLine, "the TODO(decide) line");
       await openFile(page, "orders.ts");
       await page.locator(".monaco-editor .view-lines", { hasText: "TODO(decide)" }).first().waitFor({ timeout: 15_000 });
-      await page.keyboard.press("Control+G");
-      const input = page.locator(".quick-input-widget .quick-input-box input");
-      await input.waitFor({ state: "visible" });
-      await input.fill(`:${line}`);
-      await page.keyboard.press("Enter");
-      await page.locator(".statusbar-item", { hasText: `Ln ${line},` }).first().waitFor({ timeout: 10_000 });
+      await goToLine(page, line);
     },
   },
   {
