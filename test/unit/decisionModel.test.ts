@@ -646,3 +646,39 @@ test("a proposal weighed against alternatives the decision turned down finishes 
   const found = "we will use a(option (A) Use rather than .";
   assert.doesNotThrow(() => model("adr/0001-t.md", `# T\n\n## Decision\n\n${found}\n\n## Alternatives\n\n- ${found}\n`));
 });
+
+describe("a choice spelled out after the sentence that announces it", () => {
+  test("'the following labels:' takes the list's items, and the range covers the list", () => {
+    const doc = "# Label pull requests\n\n## Decision\n\nWe are adopting the following labels for pull requests:\n\n- kind:breaking - a change users must act on\n- kind:fix\n- kind:feature\n- kind:chore\n\n## Consequences\n\nRelease notes are generated.\n";
+    const m = model("adr/0004-labels.md", doc);
+    assert.equal(m.chosen?.name, "Labels: kind:breaking, kind:fix, kind:feature, …");
+    assert.deepEqual(m.chosen?.range, { start: lineOf(doc, "We are adopting"), end: lineOf(doc, "kind:chore") });
+  });
+  test("'build X with the following characteristics:' keeps what is built and names the bold leads of the items", () => {
+    const doc = "# Internal API\n\n## Decision\n\nWe will build a private gateway with the following characteristics:\n\n- **Versioned routes** under /v1\n- **Plain JSON** bodies\n\nIt ships next quarter.\n";
+    assert.equal(model("adr/0005-api.md", doc).chosen?.name, "Build a private gateway: Versioned routes, Plain JSON");
+  });
+  test("a code line after 'in the following layout:' is the one thing chosen; the list explaining it is not", () => {
+    const doc = "# Storage layout\n\n## Decision\n\nFiles will be stored in the following layout:\n\n`{team}/{dataset}/year={yyyy}/`\n\n- team - the owner\n- dataset - its name\n";
+    assert.equal(model("adr/0006-layout.md", doc).chosen?.name, "Layout: {team}/{dataset}/year={yyyy}/");
+  });
+  test("a sentence that announces nothing keeps its own words, even when a list follows", () => {
+    const doc = "# Queue\n\n## Decision\n\nWe will use Redis Streams:\n\n- it is already deployed\n- the team knows it\n";
+    assert.equal(model("adr/0007-queue.md", doc).chosen?.name, "Redis Streams");
+  });
+});
+
+describe("prose readings of this round", () => {
+  test("'will consist of X' chooses X, after a long subject and an aside with 'still'", () => {
+    const r = readDecisionSentence("To keep costs low, but still avoid the start-up wait, the first version of our always-on compute pool will consist of a shared (staging and production) Nomad cluster.");
+    assert.equal(r.chosen, "shared Nomad cluster");
+    assert.equal(r.continuity, undefined);
+    assert.equal(readDecisionSentence("The platform will comprise three services.").chosen, "three services");
+  });
+  test("a modal inside a relative clause commits nothing: '… the final design, which will drop this property'", () => {
+    assert.equal(readDecisionSentence("This is an intermediate step toward the final design which will drop this property.").chosen, undefined);
+  });
+  test("'keep' in the committing clause is still continuity", () => {
+    assert.equal(readDecisionSentence("We will keep using Postgres.").continuity, true);
+  });
+});

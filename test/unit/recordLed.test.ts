@@ -46,6 +46,20 @@ describe("recordLedAnswer", () => {
     assert.equal(recordLedAnswer(q, [noChoice, logging], noSuccessor, 5, true), undefined);
   });
 
+  it("a record that turned the proposed thing down is about it, though its title names neither", () => {
+    const auth = record("adr/0001-authentication.md", {
+      title: "Authentication",
+      status: "unknown",
+      decided_option: { name: "Keycloak", range: { start: 30, end: 30 } },
+      rejected_options: [{ name: "Firebase Auth", range: { start: 12, end: 12 } }],
+    });
+    const led = recordLedAnswer("We need sign-up and password resets. Should we adopt Firebase Auth for this?", [auth, logging], noSuccessor, 5);
+    assert.equal(led?.doc.path, auth.path);
+    assert.equal(led?.choice, "Keycloak");
+    assert.deepEqual(led?.options, ["Keycloak", "Firebase Auth"]);
+    assert.equal(led?.confidence, "med");
+  });
+
   it("follows a superseded record to its in-force successor", () => {
     const old = record("adr/0002-queue.md", { title: "Message queue for mail", status: "superseded", superseded_by: ["adr/0009-queue.md"], chosen_option: "RabbitMQ" }, false);
     const successor = record("adr/0009-queue.md", { title: "Move the mail queue to Pulsar", chosen_option: "Pulsar" });

@@ -149,3 +149,34 @@ describe("answers that follow the decision model", () => {
     assert.doesNotMatch(p.recommendation.rationale, /net weight|unknown|top score/);
   });
 });
+
+describe("a proposal's setting is not its incumbent", () => {
+  const SHEETS = "docs/adr/0002-import-spreadsheets.md";
+  let repo: string;
+  before(() => {
+    repo = createGitRepo([
+      {
+        message: "Data jobs in Python",
+        files: {
+          "docs/adr/0001-python-for-data-jobs.md": "# 1. Python for data jobs\n\n## Status\n\nAccepted\n\n## Context\n\nJobs were written in three languages.\n\n## Decision\n\nWe will use Python for every data job.\n",
+        },
+      },
+      {
+        message: "Import spreadsheets",
+        files: {
+          [SHEETS]: "# 2. Import spreadsheets\n\n## Status\n\nAccepted\n\n## Context\n\nTeams keep reference tables in online spreadsheets.\n\n## Decision\n\nWe will import each sheet with a Python batch job that reads it through the gspread library.\n",
+        },
+      },
+    ]);
+  });
+
+  test("'adopt gspread inside a Python job?' offers no 'Keep Python', and follows the record that chose the job with gspread", async () => {
+    const { payload: p } = await ask(repo, "Finance keeps its rates in spreadsheets. Should we adopt the gspread library inside a Python batch job to import those sheets?");
+    const titles = p.options.map((o) => o.title);
+    assert.ok(!titles.some((t) => /^Keep python$/i.test(t)), `Python is the question's setting, not an alternative: ${titles.join(" | ")}`);
+    const rec = recommended(p);
+    assert.match(rec?.title ?? "", /gspread/i, titles.join(" | "));
+    const cited = new Set(rec!.supports.map((id) => p.citations.find((c) => c.id === id)?.path_or_url));
+    assert.ok(cited.has(SHEETS), "the recommendation cites the record that chose it");
+  });
+});

@@ -173,10 +173,11 @@ function stemSet(text: string): Set<string> {
   return out;
 }
 
-/** A record's headline in its own words: title, file name, subject and options. */
+/** A record's headline in its own words: title, file name, subject and options (those it turned down included). */
 function headline(meta: AdrMeta): Set<string> {
   const file = meta.path.split("/").slice(-2).join(" ").replace(/\.(md|markdown|mdx|adoc|rst|txt)$/i, "");
-  const text = [meta.title, file, meta.subject ?? "", choiceOf(meta) ?? "", ...meta.considered_options].join(" ");
+  const weighed = [...meta.considered_options, ...(meta.rejected_options ?? []).map((r) => r.name)];
+  const text = [meta.title, file, meta.subject ?? "", choiceOf(meta) ?? "", ...weighed].join(" ");
   return stemSet(`${text} ${text.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[-_./]+/g, " ")}`);
 }
 

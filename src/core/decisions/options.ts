@@ -574,7 +574,64 @@ function bestCoveredOption(parsed: ParsedAdr, considered: ConsideredOption[], se
   return { name: considered[best.i].name, range: { start: first.start, end: last.end }, how: "outcome-names-option", considered_index: best.i };
 }
 
-/** When the decision text names nothing: "This RFC proposes X", a title that is a choice, "We use X" up front. */
+/** "We adopt the following labels:", "… with the following characteristics:": the choice is in what follows. */
+const POINTS_FORWARD = /(?:^|\bthe )following\b|\bas follows\b/i;
+/** A list item or a line of code right after the sentence. */
+const LIST_ITEM = /^\s{0,6}(?:[-*+]|\d{1,2}[.)])\s+(.+)$/;
+const ITEMS_SHOWN = 3;
+const ITEM_CHARS = 48;
+
+/**
+ * A choice that points forward names only the kind of thing chosen ("following labels", "a new v3 API with the
+ * following characteristics"); what was chosen is the list or code line after the sentence. The label becomes the
+ * thing and the first items ("Labels: release:breaking-change, release:bugfix, …"), the range takes in the list.
+ */
+function spelledOut(lines: string[], chosen: ChosenOption): ChosenOption {
+  if (!POINTS_FORWARD.test(chosen.name)) return chosen;
+  const items: string[] = [];
+  let end = chosen.range.end;
+  let more = false;
+  for (let n = chosen.range.end; n < lines.length && n < chosen.range.end + 40; n++) {
+    const line = lines[n];
+    if (!line.trim()) {
+      if (items.length && !LIST_ITEM.test(lines[n + 1] ?? "")) break;
+      continue;
+    }
+    const item = LIST_ITEM.exec(line)?.[1] ?? (/^\s*`[^`]+`\s*$/.test(line) && !items.length ? line.trim() : undefined);
+    if (item === undefined) {
+      // A wrapped line of the item above, or the end of the list.
+      if (items.length && /^\s{2,}\S/.test(line)) continue;
+      break;
+    }
+    if (items.length >= ITEMS_SHOWN) more = true;
+    else items.push(itemLead(item));
+    end = n + 1;
+    // A code line ("`{department}/{dataset}/…`") is the one thing chosen; a list after it explains its parts.
+    if (/^\s*`/.test(line)) break;
+  }
+  const shown = items.filter(Boolean);
+  if (!shown.length) return chosen;
+  const base = chosen.name.replace(/[:\s]+$/, "");
+  const thing =
+    /^(.*\S)\s+with\s+the following\b.*$/i.exec(base)?.[1] ??
+    /\bthe following\s+(.+)$/i.exec(base)?.[1] ??
+    /^(?:the\s+)?following\s+(.+)$/i.exec(base)?.[1] ??
+    base.replace(/\s*\bas follows\b/i, "");
+  const name = `${thing.trim()}: ${shown.join(", ")}${more ? ", …" : ""}`;
+  return { ...chosen, name: name[0].toUpperCase() + name.slice(1), range: { start: chosen.range.start, end } };
+}
+
+/** What a list item names: its bold lead, else its text up to a dash or colon that starts an explanation. */
+function itemLead(item: string): string {
+  const bold = /^(?:\*\*|__)(.+?)(?:\*\*|__)/.exec(item)?.[1];
+  const text = (bold ?? item.split(/\s+[-–—:]\s+|:\s/)[0]).replace(/`/g, "").replace(/^[*_]+|[*_]+$/g, "").replace(/[.;,:]+$/, "").trim();
+  return text.length > ITEM_CHARS ? `${text.slice(0, ITEM_CHARS - 1).trimEnd()}…` : text;
+}
+
+/**
+ * When the decision text names nothing: "This RFC proposes X", a title that is a choice, "We use X" up front; and a
+ * choice that only announces a list is spelled out from it.
+ */
 function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found: ChosenOption | undefined, hasDecisionSection: boolean): ChosenOption | undefined {
   const { sections } = parsed.doc;
   let chosen = found;
@@ -604,7 +661,7 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
     }
   }
 
-  return chosen;
+  return chosen && chosen.considered_index === undefined ? spelledOut(parsed.doc.lines, chosen) : chosen;
 }
 
 /** The first few prose sentences after the title (headings skipped). */

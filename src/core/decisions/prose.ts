@@ -213,8 +213,15 @@ export function readDecisionSentence(sentence: string): ProseReading {
   // "instead of X" is read both where the sentence says it and inside the chosen phrase: name it once.
   const reading = { ...read, rejected: [...new Set(read.rejected)] };
   if (!reading.chosen) return reading;
-  const low = tokens(stripInline(sentence)).map(bare);
-  const head = low.slice(0, 12);
+  const toks = tokens(stripInline(sentence));
+  const low = toks.map(bare);
+  // Only the clause that commits may say it keeps what is there: "…, but still minimise overhead, X will consist
+  // of Y" keeps nothing.
+  const first = bare(reading.chosen.split(" ")[0] ?? "");
+  const at = low.findIndex((w, i) => w === first && i > 0);
+  let from = 0;
+  for (let i = 1; at > 0 && i < at; i++) if (/[,;:]$/.test(toks[i - 1])) from = i;
+  const head = low.slice(from, from + 12);
   const keeps = reading.cue !== "best choice" && head.some((w) => CONTINUITY_WORDS.has(w)) || /\bfor (?:the time being|now)\b|\bas (?:is|before)\b/i.test(sentence);
   return keeps ? { ...reading, continuity: true } : reading;
 }
@@ -371,7 +378,7 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
   // A parenthetical ("(json, csv, .sql)") neither counts toward the subject's length nor ends the clause.
   let depth = 0;
   let counted = 0;
-  for (let i = start; i < low.length && counted < 10; i++) {
+  for (let i = start; i < low.length && counted < 12; i++) {
     const opens = toks[i].split("(").length - 1;
     const closes = toks[i].split(")").length - 1;
     if (depth > 0 || opens > 0) {
@@ -380,6 +387,9 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
     }
     counted++;
     const w = low[i];
+    // "This is a milestone toward the implementation which will drop X": the modal belongs to a relative clause,
+    // and what follows it is no commitment of the subject's.
+    if (i > start && /^(?:which|who)$/.test(w)) return undefined;
     if (MODALS.has(w) || w.endsWith("'ll") || (/^(?:want|intend|plan|need|aim|agree)$/.test(w) && low[i + 1] === "to" && i > start)) {
       // "Products will, given the set of X, generate Y": an aside after the modal; the clause is too tangled to read.
       if (toks[i].endsWith(",")) return undefined;
@@ -394,6 +404,8 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
         const refusal = w.endsWith("n't") ? (r ? `not ${r}` : undefined) : phraseFrom(toks, v).phrase;
         return { rejected: r ? [...rejected, r] : rejected, cue: "will not", ...(refusal ? { refusal } : {}) };
       }
+      // "The cluster will consist of a shared EMR cluster": what it is made of is the choice.
+      if (/^(?:consist|comprise)$/.test(low[v] ?? "")) return take(low[v + 1] === "of" ? v + 2 : v + 1, "we will");
       if (low[v] === "be" && DEFERRING_PARTICIPLES.has(low[v + 1] ?? "")) return undefined;
       if (low[v] === "be" && (PASSIVE_VERBS.has(low[v + 1]) || isParticiple(low[v + 1] ?? "")) && i > start) return passive(toks, start, i, v + 1, rejected);
       if (low[v] === "be" || low[v] === "have" || !low[v]) return undefined;

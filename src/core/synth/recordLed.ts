@@ -50,10 +50,11 @@ function stemSet(text: string): Set<string> {
   return out;
 }
 
-/** What a record is about, in its own words: title, file name, subject and options. */
+/** What a record is about, in its own words: title, file name, subject and options (a record that turned X down is about X). */
 function headlineStems(meta: AdrMeta, path: string): Set<string> {
   const file = path.split("/").slice(-2).join(" ").replace(/\.(md|markdown|mdx|adoc|rst|txt)$/i, "");
-  const text = [meta.title, file, meta.subject ?? "", meta.chosen_option ?? "", meta.decided_option?.name ?? "", ...meta.considered_options].join(" ");
+  const weighed = [...meta.considered_options, ...(meta.rejected_options ?? []).map((r) => r.name)];
+  const text = [meta.title, file, meta.subject ?? "", meta.chosen_option ?? "", meta.decided_option?.name ?? "", ...weighed].join(" ");
   return stemSet(`${text} ${text.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[-_./]+/g, " ")}`);
 }
 

@@ -1102,10 +1102,16 @@ function addIncumbent(structure: QuestionStructure, candidates: Candidate[], act
   const target = candidates.find((c) => c.origin === "question" && structure.target && c.title === structure.target.title);
   const incumbentDoc = activeTopical.find((d) => {
     const c = stated(d);
-    return !!c && (!target || !sameOption(keyFor(c), target.key)) && !(target && matchChoice(d, [target, KEEP_CURRENT])?.index === 0);
+    // A record whose choice names the proposal itself ("a Glue job with the gspread library"), as read or as its
+    // decision model states it, chose it: not an incumbent.
+    const namesTarget = (text: string | undefined) => !!text && !!target && mentions(text, primaryKey(target.key));
+    return !!c && (!target || (!sameOption(keyFor(c), target.key) && !namesTarget(c) && !namesTarget(modelChoice(d.meta)))) && !(target && matchChoice(d, [target, KEEP_CURRENT])?.index === 0);
   });
   const choice = incumbentDoc && stated(incumbentDoc);
-  if (choice && incumbentDoc && nounLike(bareChoice(choice))) addCandidate(candidates, { title: `Keep ${bareChoice(choice)}`, key: keyFor(choice), origin: "incumbent", note: `what ${recordName(incumbentDoc.meta)} chose` });
+  // "Adopt gspread inside a Python Glue job?": what the question itself builds on is its setting, not what the
+  // proposal would replace.
+  const given = !!choice && structure.form === "adopt" && mentions(structure.text, primaryKey(keyFor(bareChoice(choice))));
+  if (choice && incumbentDoc && nounLike(bareChoice(choice)) && !given) addCandidate(candidates, { title: `Keep ${bareChoice(choice)}`, key: keyFor(choice), origin: "incumbent", note: `what ${recordName(incumbentDoc.meta)} chose` });
   else if (!candidates.some((c) => c.origin === "incumbent")) addCandidate(candidates, KEEP_CURRENT);
 }
 
