@@ -178,6 +178,17 @@ describe("recommendations grounded in the deciding record", () => {
     assert.ok(recommended(draft)?.supports.includes(evidence[1].id));
   });
 
+  test("a later record about another subject that happens to praise an option does not overrule the record that decided", () => {
+    const evidence = [
+      adr("docs/decisions/0004-own-changelog-tool.md", "Write own changelog tool", "Decision Outcome", '## Decision Outcome\n\nChosen option: "Write own tool relnotes", because we want the entries grouped by component. We weighed the release command of gitkit and turned it down.', { considered_options: ["Write own tool relnotes", "Use the release command of gitkit"], chosen_option: "Write own tool relnotes" }, 1),
+      adr("docs/decisions/0009-branch-names.md", "Use slashes in branch names", "Decision Outcome", '## Decision Outcome\n\nChosen option: "type/short-name - the format the release command of gitkit reads", because\n\n* it sorts branches by type\n* this is exactly the format the gitkit release command expects', { considered_options: ["type/short-name - the format the release command of gitkit reads", "short-name only"], chosen_option: "type/short-name - the format the release command of gitkit reads" }, 2),
+    ];
+    const draft = run("Should we adopt the release command of gitkit to build the changelog?", evidence);
+    assert.match(recommended(draft)?.title ?? "", /own tool relnotes/i, draft.options.map((o) => o.title).join(" | "));
+    assert.ok(recommended(draft)?.supports.includes(evidence[0].id));
+    assert.doesNotMatch(draft.recommendation.rationale, /replaces/);
+  });
+
   test("an AGENTS.md rule decides when no record does", () => {
     const rule = item({ source_type: "agent-instructions", path_or_url: "AGENTS.md", precision_class: "exact-lines", excerpt: "Use pino for all logging; never add winston." });
     const draft = run("Should we use winston or pino for logging?", [rule]);

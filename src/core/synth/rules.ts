@@ -702,6 +702,24 @@ function successorOf(doc: AdrDoc, byPath: Map<string, AdrDoc>): AdrDoc | undefin
 const RULE_TYPES = new Set(["agent-instructions", "contributing"]);
 
 /** Whether record a was written after record b: by date, else by the number or date in its file name. */
+/**
+ * Whether a later record can be the answer to an earlier one: its title shares the earlier one's subject, or it
+ * names what the earlier one chose. "Use Dashes in Filenames" praising a tool does not reverse "Write Own TOC Tool".
+ */
+function answersTo(later: AdrDoc, earlier: AdrDoc): boolean {
+  // The folder both live in ("docs/decisions") says nothing about either's subject.
+  const a = later.path.split("/");
+  const b = earlier.path.split("/");
+  let common = 0;
+  while (common < Math.min(a.length, b.length) - 1 && a[common] === b[common]) common++;
+  const folder = stems(a.slice(0, common).join(" ").replace(/[-_.]+/g, " "));
+  const subject = (d: AdrDoc) => new Set([...stems(`${d.meta.title} ${slugWords(d.path)}`)].filter((w) => !folder.has(w)));
+  const mine = subject(later);
+  if ([...subject(earlier)].some((w) => mine.has(w))) return true;
+  const choice = stated(earlier) ?? modelChoice(earlier.meta);
+  return !!choice && keyFor(choice).terms.length > 0 && mentions(later.allText, primaryKey(keyFor(choice)));
+}
+
 function newer(a: AdrDoc, b: AdrDoc): boolean {
   // A source's record is never the successor of the repository's own (or the reverse): they are different logs.
   if (originOf(a) !== originOf(b)) return false;
@@ -769,7 +787,7 @@ function adrDecider(considered: Considered[], candidates: Candidate[], question:
   const rivals = ranked.filter((c) => c !== top && top && c.m!.index !== top.m!.index && c.weight >= top.weight * 0.6 && c.m!.score >= 4 && top.m!.score >= 4);
   let overruled: typeof top | undefined;
   for (const r of rivals) {
-    if (top && newer(r.doc, top.doc)) {
+    if (top && newer(r.doc, top.doc) && answersTo(r.doc, top.doc)) {
       overruled = top;
       top = r;
     }
