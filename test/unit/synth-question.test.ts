@@ -34,6 +34,15 @@ describe("alternatives: A or B, A, B or C, A vs B, between A and B, A instead of
     });
   }
 
+  test("an 'or' inside a condition says when, not which: the question stays open", () => {
+    const q = readQuestion("Backups failed twice last week. How should the ops team hear about it when a backup or restore job fails?");
+    assert.equal(q.form, "open");
+    assert.deepEqual(titles(q), []);
+    // The alternatives themselves may be conditions, and a condition before the comma leaves the choice after it.
+    assert.deepEqual(titles(readQuestion("Should we validate input when saving or when loading?")), ["Validate input when saving", "Validate input when loading"]);
+    assert.deepEqual(titles(readQuestion("When a job fails, should we page the on-call engineer or open a ticket?")), ["Page the on-call engineer", "Open a ticket"]);
+  });
+
   test("'X instead of Y': Y is what is in place today, X the proposal", () => {
     const s = readQuestion("Should we sign receipts with HMAC instead of Ed25519?");
     assert.equal(s.incumbent?.title, "Ed25519");
