@@ -355,4 +355,29 @@ describe("how much the plain record view counts", () => {
     }
     assert.equal(recordViewWeight("Should we adopt Kafka for domain events?"), recordViewWeight("Should we adopt Kafka for domain events?"));
   });
+
+  it("an adopt question finds the record on its subject, not the one its planned expansions favour", async () => {
+    // "Kafka" expands to broker, queues and messaging in the planned terms, which pull the broker record up; the
+    // question is about the audit trail, and the plain view, reading the question as asked, says so.
+    const rec = (title: string, context: string, decision: string) => `# ${title}\n\n## Status\n\nAccepted\n\n## Context\n\n${context}\n\n## Decision\n\n${decision}\n`;
+    const AUDIT = "docs/adr/0001-audit-trail.md";
+    const files = {
+      [AUDIT]: rec("Keep the audit trail in an append-only table", "Auditors need every change to an account. Kafka was weighed for the audit trail.", "Audit entries go to an append-only Postgres table."),
+      "docs/adr/0002-message-broker.md": rec(
+        "Use RabbitMQ, not Kafka, as the message broker",
+        "Services need messaging: queues for work, a broker for events, pubsub for fan-out. Kafka and SQS were compared as brokers; Kafka topics, Kafka partitions, Kafka consumers. The audit trail was one use.",
+        "RabbitMQ is the broker; queues per service; messaging through the broker only; Kafka queues rejected. Kafka stays out.",
+      ),
+      "docs/adr/0003-logging.md": rec("Structured logging", "Logs were plain text.", "Services log JSON lines."),
+      "docs/adr/0004-ci.md": rec("Continuous integration", "Builds were manual.", "Every push builds and tests."),
+      "docs/adr/0005-cache.md": rec("Cache sessions in Redis", "Sessions were slow.", "Redis keeps sessions."),
+    };
+    const dir = createGitRepo([{ message: "records", files }]);
+    dirsToRemove.push(dir);
+    const question = "Should we adopt Kafka for the audit trail?";
+    const set = await discoverArtifacts(dir, config);
+    const ctx: ExpertContext = { repo: dir, question, plan: buildRulesPlan(question), config, artifacts: set, signal: new AbortController().signal, log: () => {} };
+    const docs = [...new Set((await createDocsExpert().run(ctx)).items.map((i) => i.path_or_url))];
+    assert.equal(docs[0], AUDIT, docs.join(", "));
+  });
 });
