@@ -25,6 +25,10 @@ interface Row {
   q: SetQuestion;
   ours?: number;
   bm25?: number;
+  /** A superseded record of the question ranks above the deciding record (or is found while it is not). */
+  supAbove?: boolean;
+  /** Why a superseded record ranked above: what the ranking knew of it (counted per set, never listed for held-out sets). */
+  supWhy?: string;
   top: string[];
   bm25Top: string[];
   /** With --answers: grounded (gold questions) or flagged (no-answer questions), and why not. */
@@ -61,7 +65,22 @@ async function main(): Promise<void> {
       const evidence = outcome.kind === "deliberated" ? (outcome.evidence as unknown as LooseEvidence[]) : [];
       const ranked = rankedDocs(evidence);
       const plain = baseline.rank(q.question);
-      const row: Row = { q, ours: firstRank(ranked, q.gold), bm25: firstRank(plain, q.gold), top: ranked.slice(0, 3), bm25Top: plain.slice(0, 3) };
+      const ours = firstRank(ranked, q.gold);
+      const supAbove = (q.superseded ?? []).some((p) => {
+        const r = firstRank(ranked, [p]);
+        return r !== undefined && (ours === undefined || r < ours);
+      });
+      let supWhy: string | undefined;
+      if (supAbove) {
+        const meta = (p: string) => (evidence as unknown as { adr?: { path?: string; status?: string; superseded_by?: string[] } }[]).find((e) => e.adr?.path === p)?.adr;
+        const above = (q.superseded ?? []).filter((p) => {
+          const r = firstRank(ranked, [p]);
+          return r !== undefined && (ours === undefined || r < ours);
+        });
+        const old = above.map(meta).find((m) => m);
+        supWhy = !old ? "not a record" : old.status === "accepted" || old.status === "unknown" || old.status === "proposed" ? `in force (${old.status})` : old.superseded_by?.some((x) => q.gold.includes(x)) ? "linked to the gold" : old.superseded_by?.length ? "linked elsewhere" : `${old.status}, no successor`;
+      }
+      const row: Row = { q, ours, bm25: firstRank(plain, q.gold), supAbove, supWhy, top: ranked.slice(0, 3), bm25Top: plain.slice(0, 3) };
       if (answers && outcome.kind === "deliberated") {
         const payload = outcome.payload as unknown as LoosePayload;
         const recId = payload.recommendation?.option_id;
@@ -101,7 +120,14 @@ async function main(): Promise<void> {
     const open = rs.filter((r) => r.q.style === "open");
     const line = (label: string, xs: Row[]) =>
       `  ${label.padEnd(6)} n=${String(xs.length).padStart(3)}  R@1 ${within(xs, 1, "ours")} vs BM25 ${within(xs, 1, "bm25")}   R@3 ${within(xs, 3, "ours")} vs BM25 ${within(xs, 3, "bm25")}`;
-    console.log(`${set}:\n${line("all", rs)}\n${line("open", open)}`);
+    const sup = rs.filter((r) => r.q.superseded?.length);
+    const why = (xs: Row[]) => {
+      const counts = new Map<string, number>();
+      for (const r of xs) if (r.supWhy) counts.set(r.supWhy, (counts.get(r.supWhy) ?? 0) + 1);
+      return counts.size ? ` (${[...counts].map(([k, n]) => `${k}: ${n}`).join(", ")})` : "";
+    };
+    console.log(`${set}:\n${line("all", rs)}\n${line("open", open)}\n  superseded above its successor ${sup.filter((r) => r.supAbove).length}/${sup.length}${why(sup)}`);
+    if (verbose && set === "dev") for (const r of sup.filter((x) => x.supAbove)) console.log(`    superseded above: ${r.q.id} gold ${r.q.gold[0]} @${r.ours ?? "-"}; top ${r.top.join(" | ")}`);
     if (verbose && !answers && set === "dev") {
       for (const r of rs) {
         if (r.ours === r.bm25) continue;

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { resolveConfig } from "../../src/core/config";
 import { evidenceId, sha256 } from "../../src/core/hash";
 import { discoverArtifacts } from "../../src/core/internal/discovery";
-import { createDocsExpert, splitRules } from "../../src/core/internal/docsExpert";
+import { createDocsExpert, recordViewWeight, splitRules } from "../../src/core/internal/docsExpert";
 import { rankTextSections } from "../../src/core/internal/sectionIndex";
 import { EvidenceItemSchema, type EvidenceItem, type QueryPlan } from "../../src/core/schemas";
 import type { ArtifactFile, ArtifactSet, ExpertContext, ExpertResult } from "../../src/core/types";
@@ -23,7 +23,11 @@ before(async () => {
   repo = createSampleRepo();
   artifacts = await discoverArtifacts(repo, config);
 });
-after(() => rmSync(repo, { recursive: true, force: true }));
+const dirsToRemove: string[] = [];
+after(() => {
+  rmSync(repo, { recursive: true, force: true });
+  for (const d of dirsToRemove) rmSync(d, { recursive: true, force: true });
+});
 
 function plan(terms: string[], expansions: string[] = []): QueryPlan {
   return { mode: "rules", terms, expansions };
@@ -301,5 +305,79 @@ describe("a later decision that chose another of the question's alternatives", (
     assert.equal(undecided[0], ADR_OLD);
     const rejected = await rankFor({ [ADR_OLD]: older, [ADR_NEW]: madr("Write chat history as JSON", "JSON files").replace("## Context", "## Status\n\nRejected\n\n## Context") });
     assert.equal(rejected[0], ADR_OLD);
+  });
+});
+
+describe("the supersession rule has the last word after the later-decision cap", () => {
+  // 0002 kept chat history in memory and was superseded by 0004 (SnapStore); 0009 later chose JSON, neither record
+  // linking the other. The later-decision rule lowers 0004 below 0009; 0002 must then follow 0004 down, not stay
+  // where the first supersession pass left it (just under 0004's earlier, higher score).
+  const madr = (title: string, chosen: string, extra = "") =>
+    `# ${title}\n\n${extra}## Context and Problem Statement\n\nThe chat history of the assistant panel has to be persisted between sessions.\n\n` +
+    `## Considered Options\n\n* SnapStore\n* JSON files\n\n## Decision Outcome\n\nChosen option: "${chosen}", because it suits how chat history is read back.\n`;
+  const SUPERSEDED = "docs/decisions/0002-keep-chat-history-in-memory.md";
+  const SUCCESSOR = "docs/decisions/0004-keep-chat-history-in-snapstore.md";
+  const LATER = "docs/decisions/0009-write-chat-history-as-json.md";
+  const filler = Object.fromEntries(
+    Array.from({ length: 12 }, (_, i) => [`docs/decisions/${String(20 + i).padStart(4, "0")}-topic-${i}.md`, madr(`Pick a formatter ${i}`, `Formatter ${i}`)]),
+  );
+  const QUESTION = "Should the chat history stay in SnapStore or be written out as JSON?";
+
+  it("never leaves a superseded record above its successor", async () => {
+    const files = {
+      ...filler,
+      [SUPERSEDED]: madr(
+        "Keep chat history in memory, not in SnapStore or JSON",
+        "In memory",
+        "## Status\n\nSuperseded by [ADR 4](0004-keep-chat-history-in-snapstore.md)\n\nChat history stays in memory; SnapStore and JSON written out were both considered for the chat history.\n\n",
+      ),
+      [SUCCESSOR]: madr("Keep chat history in SnapStore", "SnapStore", "Chat history chat history SnapStore stays in SnapStore.\n\n"),
+      [LATER]: madr("Write chat history as JSON", "JSON files"),
+    };
+    const dir = createGitRepo([{ message: "records", files }]);
+    dirsToRemove.push(dir);
+    const set = await discoverArtifacts(dir, config);
+    const ctx: ExpertContext = { repo: dir, question: QUESTION, plan: buildRulesPlan(QUESTION), config, artifacts: set, signal: new AbortController().signal, log: () => {} };
+    const docs = [...new Set((await createDocsExpert().run(ctx)).items.map((i) => i.path_or_url))];
+    assert.equal(docs[0], LATER, docs.join(", "));
+    assert.ok(docs.indexOf(SUCCESSOR) >= 0 && docs.indexOf(SUPERSEDED) > docs.indexOf(SUCCESSOR), docs.join(", "));
+  });
+});
+
+describe("how much the plain record view counts", () => {
+  it("counts more when the question names fewer than two alternatives", () => {
+    const named = recordViewWeight("Should the chat history stay in SnapStore or be written out as JSON?");
+    for (const q of [
+      "Should we adopt Kafka for domain events?",
+      "We're adding a nightly job that exports invoices to the finance team's SFTP server; some older jobs are cron entries on a VM. Where should scheduled work run now?",
+    ]) {
+      assert.ok(recordViewWeight(q) > named, q);
+    }
+    assert.equal(recordViewWeight("Should we adopt Kafka for domain events?"), recordViewWeight("Should we adopt Kafka for domain events?"));
+  });
+
+  it("an adopt question finds the record on its subject, not the one its planned expansions favour", async () => {
+    // "Kafka" expands to broker, queues and messaging in the planned terms, which pull the broker record up; the
+    // question is about the audit trail, and the plain view, reading the question as asked, says so.
+    const rec = (title: string, context: string, decision: string) => `# ${title}\n\n## Status\n\nAccepted\n\n## Context\n\n${context}\n\n## Decision\n\n${decision}\n`;
+    const AUDIT = "docs/adr/0001-audit-trail.md";
+    const files = {
+      [AUDIT]: rec("Keep the audit trail in an append-only table", "Auditors need every change to an account. Kafka was weighed for the audit trail.", "Audit entries go to an append-only Postgres table."),
+      "docs/adr/0002-message-broker.md": rec(
+        "Use RabbitMQ, not Kafka, as the message broker",
+        "Services need messaging: queues for work, a broker for events, pubsub for fan-out. Kafka and SQS were compared as brokers; Kafka topics, Kafka partitions, Kafka consumers. The audit trail was one use.",
+        "RabbitMQ is the broker; queues per service; messaging through the broker only; Kafka queues rejected. Kafka stays out.",
+      ),
+      "docs/adr/0003-logging.md": rec("Structured logging", "Logs were plain text.", "Services log JSON lines."),
+      "docs/adr/0004-ci.md": rec("Continuous integration", "Builds were manual.", "Every push builds and tests."),
+      "docs/adr/0005-cache.md": rec("Cache sessions in Redis", "Sessions were slow.", "Redis keeps sessions."),
+    };
+    const dir = createGitRepo([{ message: "records", files }]);
+    dirsToRemove.push(dir);
+    const question = "Should we adopt Kafka for the audit trail?";
+    const set = await discoverArtifacts(dir, config);
+    const ctx: ExpertContext = { repo: dir, question, plan: buildRulesPlan(question), config, artifacts: set, signal: new AbortController().signal, log: () => {} };
+    const docs = [...new Set((await createDocsExpert().run(ctx)).items.map((i) => i.path_or_url))];
+    assert.equal(docs[0], AUDIT, docs.join(", "));
   });
 });

@@ -379,6 +379,8 @@ function rankDocuments(p: Prepared, terms: string[], expansions: string[], quest
   sinkRetiredWithoutSuccessor(scores, p);
   keepFilesBelowRecords(scores, p);
   if (question) preferLaterDecision(scores, p, question);
+  // The caps above can lower a successor below the record it replaced; the supersession rule has the last word.
+  enforceDocSupersession(scores, p.graph);
 
   const out: RankedDoc[] = [];
   for (const [path, score] of scores) {
@@ -399,6 +401,18 @@ function rankDocuments(p: Prepared, terms: string[], expansions: string[], quest
  * where this ranking is right the two mostly agree (development half: recall@1 0.80 -> 0.86 with it).
  */
 const RECORD_VIEW_WEIGHT = 2;
+/**
+ * Its weight for a question that does not name two alternatives (an open, symptom or "should we adopt X?" question):
+ * this ranking's alternative-aware parts (planned terms, the later-decision rule) have nothing to hold on to there,
+ * and its feedback terms drift on the story such questions tell, so the plain view counts twice as much again.
+ */
+const RECORD_VIEW_WEIGHT_UNNAMED = 4;
+
+/** How much the plain view counts for this question: more when the question names fewer than two alternatives. */
+export function recordViewWeight(question: string): number {
+  const named = readQuestion(question).alternatives.filter((a) => a.terms.length).length;
+  return named >= 2 ? RECORD_VIEW_WEIGHT : RECORD_VIEW_WEIGHT_UNNAMED;
+}
 /** Fused scores are shares of the best document's; this keeps them in the range the other experts' scores use. */
 const FUSED_SCALE = 1000;
 const recordViews = new WeakMap<Prepared, RecordBm25>();
@@ -414,7 +428,7 @@ function recordView(p: Prepared): RecordBm25 {
   return view;
 }
 
-/** This ranking fused with the plain view: each scaled to its best document, summed with RECORD_VIEW_WEIGHT. */
+/** This ranking fused with the plain view: each scaled to its best document, summed with recordViewWeight. */
 function withRecordView(p: Prepared, ours: Map<string, number>, question: string): Map<string, number> {
   const plain = recordView(p).scores(question);
   if (plain.size === 0) return ours;
@@ -427,8 +441,9 @@ function withRecordView(p: Prepared, ours: Map<string, number>, question: string
   const bestOurs = best(ours);
   const bestPlain = best(plain);
   const fused = new Map<string, number>();
+  const w = recordViewWeight(question);
   for (const path of new Set([...ours.keys(), ...plain.keys()])) {
-    fused.set(path, ((ours.get(path) ?? 0) / bestOurs + (RECORD_VIEW_WEIGHT * (plain.get(path) ?? 0)) / bestPlain) * FUSED_SCALE);
+    fused.set(path, ((ours.get(path) ?? 0) / bestOurs + (w * (plain.get(path) ?? 0)) / bestPlain) * FUSED_SCALE);
   }
   return fused;
 }
