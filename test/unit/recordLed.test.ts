@@ -3,7 +3,7 @@
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
 import type { AdrMeta } from "../../src/core/schemas";
-import { chosenOf, recordLedAnswer, recordOptions, type LedRecord } from "../../src/core/synth/recordLed";
+import { chosenOf, decisionInBrief, recordLedAnswer, recordOptions, type LedRecord } from "../../src/core/synth/recordLed";
 
 function record(path: string, meta: Partial<AdrMeta>, active = true): LedRecord {
   return {
@@ -103,5 +103,28 @@ describe("chosenOf and recordOptions", () => {
       rejected_options: [{ name: "F", range: { start: 1, end: 1 } }],
     }).meta;
     assert.deepEqual(recordOptions(meta, "Pollen CSS", 5), ["Pollen CSS", "A", "B", "C", "D"]);
+  });
+});
+
+describe("decisionInBrief: what the nearest record decided, when it names no short option", () => {
+  it("cuts a long chosen sentence to its first clause, or to twelve words", () => {
+    const meta = record("adr/0003-x.md", { decided_option: { name: "a shared staging cluster in its own network, because the bootstrap wait dominated every run", range: { start: 9, end: 9 } } }).meta;
+    assert.equal(decisionInBrief(meta), "A shared staging cluster in its own network");
+    const long = record("adr/0004-x.md", { decided_option: { name: "one two three four five six seven eight nine ten eleven twelve thirteen fourteen", range: { start: 9, end: 9 } } }).meta;
+    assert.equal(decisionInBrief(long), "One two three four five six seven eight nine ten eleven twelve…");
+  });
+  it("reads the decision section's main clause, and a list it announces", () => {
+    const meta = record("adr/0005-logs.md", { title: "Frontend logs" }).meta;
+    assert.equal(decisionInBrief(meta, "## Decision\n\nSince the logger takes an extra field, we will:\n\n- attach the screen name to every entry\n- keep messages short\n"), "Attach the screen name to every entry; keep messages short");
+    assert.equal(decisionInBrief(meta, "## Decision\n\nAll services emit JSON lines to stdout. A sidecar ships them.\n"), "All services emit JSON lines to stdout");
+    assert.equal(decisionInBrief(meta, "## Decision\n\n| a | b |\n"), undefined);
+  });
+  it("an open question's nearest record with only prose in its decision section still answers, at low confidence", () => {
+    const logs = { ...record("adr/0005-logs.md", { title: "Frontend logs" }), decisionText: "## Decision\n\nAll services emit JSON lines to stdout.\n" };
+    const led = recordLedAnswer("Support can't read our error reports. How should we change that?", [logs], noSuccessor, 5, true);
+    assert.equal(led?.choice, "All services emit JSON lines to stdout");
+    assert.equal(led?.confidence, "low");
+    // Not for a question that names a proposal: there the record must name an option.
+    assert.equal(recordLedAnswer("Should we adopt Sentry for error reports?", [logs], noSuccessor, 5, false), undefined);
   });
 });

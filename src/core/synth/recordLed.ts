@@ -14,6 +14,8 @@ export interface LedRecord {
   path: string;
   meta: AdrMeta;
   active: boolean;
+  /** The record's decision section, as retrieved (when it was). */
+  decisionText?: string;
 }
 
 export interface RecordLedAnswer<T extends LedRecord> {
@@ -74,6 +76,39 @@ export function chosenOf(meta: AdrMeta): string | undefined {
   return undefined;
 }
 
+/**
+ * What the nearest record decided, for an open question, when it names no short option: its chosen option cut to
+ * its first clause, else the first sentence of its decision section, at most MAX_CHOICE_WORDS words. The record
+ * still says what it decided, in its own words; a picker can show that.
+ */
+export function decisionInBrief(meta: AdrMeta, decisionText = ""): string | undefined {
+  const plain = (t: string) => t.replace(/[*_`]+/g, "").replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").trim();
+  const choice = (meta.chosen_option ?? meta.decided_option?.name)?.trim();
+  let text = choice ? plain(choice) : "";
+  let listed = false;
+  if (!text) {
+    const lines = decisionText.split("\n").map((l) => l.trim());
+    const prose = lines.findIndex((l) => l && !/^(?:#|\||```|<|[-*+]\s|\d+[.)]\s)/.test(l) && !/^(?:status|date|deciders?)\s*:/i.test(l));
+    if (prose < 0) return undefined;
+    let sentence = plain(lines.slice(prose).join(" ").split(/(?<=[.!?:])\s+(?=[A-Z-*])/)[0]);
+    // "Since our logger takes an extra parameter, we will:": the main clause follows the comma.
+    if (/^(?:since|as|because|given|while|although|though|when|if|to|in order to)\b/i.test(sentence) && sentence.includes(",")) sentence = sentence.slice(sentence.indexOf(",") + 1).trim();
+    // "… we will:" and a list: the list is what was decided.
+    if (sentence.endsWith(":")) {
+      const items = lines.slice(prose + 1).filter((l) => /^(?:[-*+]|\d+[.)])\s+/.test(l)).slice(0, 2).map((l) => plain(l.replace(/^(?:[-*+]|\d+[.)])\s+/, "")));
+      if (items.length) {
+        sentence = items.join("; ");
+        listed = true;
+      }
+    }
+    text = sentence;
+  }
+  if (!/\p{L}/u.test(text)) return undefined;
+  const clause = listed ? text : text.split(/\s*(?:;|,\s+(?:because|so|which|as|since|but)\b|\s-\s|\s(?:because|so that|in order to)\s)/)[0];
+  const words = (clause.split(/\s+/).length >= 2 ? clause : text).split(/\s+/);
+  return tidyLabel(words.length > MAX_CHOICE_WORDS ? `${words.slice(0, MAX_CHOICE_WORDS).join(" ")}…` : words.join(" "));
+}
+
 /** An option label as a reader sees it: capitalised, without trailing punctuation. */
 export function tidyLabel(label: string): string {
   const t = label.replace(/\s+/g, " ").replace(/[\s.,;:!]+$/, "").trim();
@@ -119,7 +154,7 @@ export function recordLedAnswer<T extends LedRecord>(
     if (doc.meta.status === "rejected") continue;
     const use = doc.active ? doc : successor(doc);
     if (!use) continue;
-    const choice = chosenOf(use.meta);
+    const choice = chosenOf(use.meta) ?? (nearestAnswers && position === 0 ? decisionInBrief(use.meta, use.decisionText) : undefined);
     if (!choice) continue;
     const head = new Set([...headlineStems(doc.meta, doc.path), ...headlineStems(use.meta, use.path)]);
     const focusHits = [...focus].filter((w) => head.has(w)).length;
