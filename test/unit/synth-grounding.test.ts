@@ -189,6 +189,19 @@ describe("recommendations grounded in the deciding record", () => {
     assert.doesNotMatch(draft.recommendation.rationale, /replaces/);
   });
 
+  test("'X or Y?' that matches no record by option: the record about its subject answers with its own choice, at low confidence", () => {
+    const evidence = [
+      adr("docs/adr/0007-nightly-export-schedule.md", "Nightly export schedule", "Decision", "## Decision\n\nWe will trigger exports from the warehouse's own task scheduler, one task per tenant.", { decided_option: { name: "warehouse's own task scheduler", range: { start: 5, end: 5 } } }, 1),
+    ];
+    const draft = run("Should the nightly export schedule live in crontab on the VM or in a Kubernetes CronJob?", evidence);
+    const rec = recommended(draft);
+    assert.match(rec?.title ?? "", /task scheduler/i, draft.options.map((o) => o.title).join(" | "));
+    assert.equal(draft.recommendation.confidence, "low");
+    assert.ok(rec?.supports.includes(evidence[0].id));
+    // The question's own alternatives stay; nothing else the record weighed is added.
+    assert.equal(draft.options.length, 3);
+  });
+
   test("an AGENTS.md rule decides when no record does", () => {
     const rule = item({ source_type: "agent-instructions", path_or_url: "AGENTS.md", precision_class: "exact-lines", excerpt: "Use pino for all logging; never add winston." });
     const draft = run("Should we use winston or pino for logging?", [rule]);

@@ -928,7 +928,9 @@ function decide(
   allowNew: (choice: string, doc: AdrDoc) => Candidate | undefined,
 ): { decider?: Decider; reason: string } {
   const byPath = new Map(docs.map((d) => [d.path, d]));
-  const led = RECORD_LED_FORMS.has(structure.form) ? recordLedAnswer(question, docs, (d) => successorOf(d, byPath), MAX_OPTIONS, structure.form === "open") : undefined;
+  // "X or Y?" that no record was matched to by option: the record its subject leads to may still have decided it.
+  const ledForm = RECORD_LED_FORMS.has(structure.form) || structure.form === "alternatives";
+  const led = ledForm ? recordLedAnswer(question, docs, (d) => successorOf(d, byPath), MAX_OPTIONS, structure.form === "open") : undefined;
   if (structure.form === "open") {
     if (led) {
       candidates.length = 0;
@@ -941,12 +943,14 @@ function decide(
     return { reason: undecidedReason([], undefined, votes, docs) };
   }
   const found = findDecider(question, docs, onTopic, candidates, evidence, inScope, allowNew);
-  if (found.decider || !led) return found;
+  // For named alternatives, only a record whose headline shares two of the asked words speaks for the question.
+  if (found.decider || !led || (structure.form === "alternatives" && led.focusHits < 2)) return found;
   // Align the record's choice with an option the question names ("Tailwind" and "Tailwind CSS"), else offer it.
   const key = keyFor(led.choice);
   let index = candidates.findIndex((c) => !c.inverse && c.key.terms.length && key.terms.length && (sameOption(c.key, key) || mentions(led.choice, primaryKey(c.key))));
   if (index < 0) {
-    const title = structure.form === "keep" ? `Move to ${bareChoice(led.choice)}` : structure.form === "drop" ? led.choice : `Keep ${bareChoice(led.choice)}`;
+    if (structure.form === "alternatives") led.confidence = "low";
+    const title = structure.form === "keep" ? `Move to ${bareChoice(led.choice)}` : structure.form === "drop" || structure.form === "alternatives" ? led.choice : `Keep ${bareChoice(led.choice)}`;
     const chosen: Candidate = { title: nounLike(bareChoice(led.choice)) ? title : led.choice, key, origin: "adr", note: `what ${recordName(led.doc.meta)} chose` };
     if (candidates.length >= MAX_OPTIONS) candidates.splice(MAX_OPTIONS - 1);
     // What is in place today, named generically, gives way to what the record says is in place.
@@ -956,7 +960,8 @@ function decide(
     index = candidates.indexOf(chosen);
   }
   for (const o of led.options.slice(1)) {
-    if (candidates.length >= MAX_OPTIONS) break;
+    // A question that names its alternatives keeps them as its options.
+    if (candidates.length >= MAX_OPTIONS || structure.form === "alternatives") break;
     const k = keyFor(o);
     if (!candidates.some((c) => c.key.terms.length && k.terms.length && (sameOption(c.key, k) || mentions(o, primaryKey(c.key))))) addCandidate(candidates, { title: o, key: k, origin: "adr", note: `weighed in ${recordName(led.doc.meta)}` });
   }
