@@ -48,6 +48,19 @@ function named(keys: NameKeys | undefined, words: Set<string>): boolean {
   return keys.tokens.length > 0 && keys.tokens.every((t) => words.has(t));
 }
 
+/**
+ * The words that state the choice: a "Chosen option" line's option, else the sentence of the decision's lines that
+ * names the chosen option ("We will use handwritten fixtures and the FakeBuilder library together.").
+ */
+function outcomeSentence(chosen: NonNullable<DecisionRecord["chosen"]>, lines: string[]): string {
+  if (chosen.how === "chosen-option-line") return chosen.name;
+  const keys = keysOf(chosen.name);
+  const text = lines.slice(chosen.range.start - 1, Math.min(chosen.range.end, chosen.range.start + 5)).join(" ").slice(0, 3000);
+  const sentences = text.split(/(?<=[.!?])\s+/);
+  const words = (keys?.exact ?? keys?.tokens ?? []).filter(Boolean);
+  return sentences.find((x) => words.length > 0 && words.every((w) => tokensOf(x).includes(w))) ?? sentences[0] ?? chosen.name;
+}
+
 /** The model's rejected and chosen options, refined by the record's own lines (see the file comment). */
 export function refineOptions(model: DecisionRecord, lines: string[], maxWords: number): { rejected: LineOption[]; chosen: LineOption[] } {
   const lineAt = (range: LineRange) => lines[range.start - 1] ?? "";
@@ -70,8 +83,9 @@ export function refineOptions(model: DecisionRecord, lines: string[], maxWords: 
   }
   // An outcome that names a listed option besides its own ("leverage both manual test case creation and the Bogus
   // library") chose that one too, unless it names it to set it aside ("instead of X", "rather than X").
-  if (model.chosen && !/\b(?:instead|rather|over|than|not|no|without|replac\w*|except|port\w*|migrat\w*|mov\w*|switch\w*|from|away|drop\w*|remov\w*|deprecat\w*|wrap\w*)\b/i.test(model.chosen.name)) {
-    const outcome = new Set(tokensOf(model.chosen.name));
+  const outcomeText = model.chosen ? outcomeSentence(model.chosen, lines) : "";
+  if (model.chosen && !/\b(?:instead|rather|over|than|not|no|without|replac\w*|except|port\w*|migrat\w*|mov\w*|switch\w*|from|away|drop\w*|remov\w*|deprecat\w*|wrap\w*)\b/i.test(outcomeText)) {
+    const outcome = new Set(tokensOf(outcomeText));
     const alsoChosen = rejected.filter((r) => named(keysOf(r.name), outcome));
     chosen.push(...alsoChosen);
     rejected = rejected.filter((r) => !alsoChosen.includes(r));
