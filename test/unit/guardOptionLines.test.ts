@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import { checkChange, GuardReportSchema, type GuardReport } from "../../src/core/guard";
 import { ruleDecisions } from "../../src/core/guard/decisions";
 import { findName, keysOf, tokensOf } from "../../src/core/guard/names";
-import { linkedNames, withoutUrls } from "../../src/core/guard/optionLines";
+import type { DecisionRecord } from "../../src/core/decisions";
+import { linkedNames, refineOptions, withoutUrls } from "../../src/core/guard/optionLines";
 import { purposeExclusions, purposeStem } from "../../src/core/guard/purposeRules";
 import type { ArtifactFile } from "../../src/core/types";
 import { createGitRepo, writeFiles } from "../helpers/gitRepo";
@@ -105,12 +106,12 @@ const LATER_ADR = `# 33. Test data
 
 ## Considered Options
 
-* Handwritten fixtures
-* FakeBuilder
+* Cases written by the team
+* [FakeBuilder](https://example.test/fakebuilder)
 
 ## Decision Outcome
 
-We will use handwritten fixtures and the FakeBuilder library together.
+After a spike, the decision was made to leverage both hand-made cases and the FakeBuilder library.
 `;
 
 const STORE_ADR = `# 7. Use store-typed-modules in the editor app
@@ -139,6 +140,15 @@ describe("guard: names as an option line writes them", () => {
     assert.deepEqual(linkedNames("1. Run it next to the old one, with `nginx` routing via [HAProxy](https://example.test/h)"), ["nginx", "HAProxy"]);
     assert.equal(withoutUrls("Other templates listed at <https://github.com/example/templates>"), "Other templates listed at");
     assert.equal(withoutUrls("See (https://example.test/x) and https://example.test/y too"), "See and too");
+  });
+
+  test("a chosen option whose words name another listed option chose it too, unless it sets it aside", () => {
+    const model = (chosen: string) =>
+      ({ title: "Test data", chosen: { name: chosen, range: { start: 9, end: 9 }, how: "decision-prose" }, rejected: [{ name: "Bogus", range: { start: 6, end: 6 } }] }) as unknown as DecisionRecord;
+    const both = refineOptions(model("leverage both manual test case creation and the Bogus library"), [], 12);
+    assert.deepEqual([both.rejected.map((r) => r.name), both.chosen.map((c) => c.name)], [[], ["Bogus"]]);
+    const instead = refineOptions(model("manual test case creation instead of the Bogus library"), [], 12);
+    assert.deepEqual([instead.rejected.map((r) => r.name), instead.chosen.map((c) => c.name)], [["Bogus"], []]);
   });
 
   test("a path in a language's separators is one name; a plural last part still matches", () => {

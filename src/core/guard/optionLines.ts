@@ -2,7 +2,8 @@
 //   - a link text or a code span on an option's line is a name ("using `nginx` for routing" names nginx, a long
 //     option the model keeps as prose);
 //   - a URL is never a name ("Other templates listed at <https://github.com/…>" is not about GitHub);
-//   - an outcome that names a listed option chose it too ("both manual test case creation and the Bogus library");
+//   - a chosen option whose words name another listed option chose that one too ("both manual test case creation and
+//     the Bogus library");
 //   - a choosing title's package-shaped words name the chosen thing ("Use vuex-smart-modules in Data Bridge");
 //   - an outcome that names nothing ("Chosen option: \"\"") leaves the choice to the title: the one listed option a
 //     choosing title names ("Use [Zap](…) logging …") is the chosen one;
@@ -48,19 +49,6 @@ function named(keys: NameKeys | undefined, words: Set<string>): boolean {
   return keys.tokens.length > 0 && keys.tokens.every((t) => words.has(t));
 }
 
-/**
- * The words that state the choice: a "Chosen option" line's option, else the sentence of the decision's lines that
- * names the chosen option ("We will use handwritten fixtures and the FakeBuilder library together.").
- */
-function outcomeSentence(chosen: NonNullable<DecisionRecord["chosen"]>, lines: string[]): string {
-  if (chosen.how === "chosen-option-line") return chosen.name;
-  const keys = keysOf(chosen.name);
-  const text = lines.slice(chosen.range.start - 1, Math.min(chosen.range.end, chosen.range.start + 5)).join(" ").slice(0, 3000);
-  const sentences = text.split(/(?<=[.!?])\s+/);
-  const words = (keys?.exact ?? keys?.tokens ?? []).filter(Boolean);
-  return sentences.find((x) => words.length > 0 && words.every((w) => tokensOf(x).includes(w))) ?? sentences[0] ?? chosen.name;
-}
-
 /** The model's rejected and chosen options, refined by the record's own lines (see the file comment). */
 export function refineOptions(model: DecisionRecord, lines: string[], maxWords: number): { rejected: LineOption[]; chosen: LineOption[] } {
   const lineAt = (range: LineRange) => lines[range.start - 1] ?? "";
@@ -83,9 +71,10 @@ export function refineOptions(model: DecisionRecord, lines: string[], maxWords: 
   }
   // An outcome that names a listed option besides its own ("leverage both manual test case creation and the Bogus
   // library") chose that one too, unless it names it to set it aside ("instead of X", "rather than X").
-  const outcomeText = model.chosen ? outcomeSentence(model.chosen, lines) : "";
-  if (model.chosen && !/\b(?:instead|rather|over|than|not|no|without|replac\w*|except|port\w*|migrat\w*|mov\w*|switch\w*|from|away|drop\w*|remov\w*|deprecat\w*|wrap\w*)\b/i.test(outcomeText)) {
-    const outcome = new Set(tokensOf(outcomeText));
+  // The chosen option's own words name another listed option ("leverage both manual test case creation and the
+  // Bogus library"): that one was chosen too, unless the words set it aside ("instead of X", "rather than X").
+  if (model.chosen && !/\b(?:instead|rather|over|than|not|no|without|replac\w*|except|port\w*|migrat\w*|mov\w*|switch\w*|from|away|drop\w*|remov\w*|deprecat\w*|wrap\w*)\b/i.test(model.chosen.name)) {
+    const outcome = new Set(tokensOf(model.chosen.name));
     const alsoChosen = rejected.filter((r) => named(keysOf(r.name), outcome));
     chosen.push(...alsoChosen);
     rejected = rejected.filter((r) => !alsoChosen.includes(r));
