@@ -3,11 +3,11 @@
 // what the change was seeded to do. `npm run eval` runs it after the question eval (eval/run.ts imports runGuardEval);
 // it also runs on its own:
 //
-//   MIRRORS=/work/.mirror node --import tsx eval/guard/run.ts [--set dev|held-out] [--verbose]
+//   MIRRORS=/work/.mirror node --import tsx eval/guard/run.ts [--set dev|dev2|held-out] [--verbose]
 //
 // A change is flagged when the guard reports a finding of severity high or med (low findings are hints). A true
 // positive is a flagged change whose findings include the expected kind against the expected decision file.
-// Precision = TP / flagged changes; recall = TP / changes seeded to conflict. `--verbose` prints dev changes only;
+// Precision = TP / flagged changes; recall = TP / changes seeded to conflict. `--verbose` prints dev and dev2 changes only;
 // held-out changes print their totals, never their per-change results.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -29,7 +29,7 @@ interface Edit {
 interface SeededChange {
   id: string;
   repo: string;
-  set: "dev" | "held-out";
+  set: "dev" | "dev2" | "held-out";
   what: string;
   edits: Edit[];
   /** The conflict the change was seeded with, or null for an innocent change. */
@@ -97,7 +97,7 @@ export interface GuardSetSummary {
 
 export interface GuardEvalOptions {
   sets?: string[];
-  /** Per-change lines for the dev set (held-out changes never print theirs). */
+  /** Per-change lines for the dev sets (held-out changes never print theirs). */
   verbose?: boolean;
   /** The built CLI to run (default dist/cli.js; `npm run eval` passes its private copy). */
   cli?: string;
@@ -107,7 +107,7 @@ export interface GuardEvalOptions {
 
 /** Runs the seeded changes of the chosen sets and returns the per-set summary (what results.json holds). */
 export function runGuardEval(mirrors: string, opts: GuardEvalOptions = {}): Record<string, GuardSetSummary> {
-  const sets = opts.sets ?? ["dev", "held-out"];
+  const sets = opts.sets ?? ["dev", "dev2", "held-out"];
   const log = opts.log ?? ((line: string) => console.log(line));
   const cli = opts.cli ?? CLI;
   const workRoot = process.env.GUARD_EVAL_WORKDIR ?? join(tmpdir(), "guard-eval");
@@ -139,7 +139,7 @@ export function runGuardEval(mirrors: string, opts: GuardEvalOptions = {}): Reco
         if (strong.length) r.fp++;
         if (c.expect) r.fn++;
       }
-      if (opts.verbose && c.set === "dev") {
+      if (opts.verbose && c.set !== "held-out") {
         const mark = hit ? "TP" : c.expect ? (strong.length ? "FP+FN" : "FN") : strong.length ? "FP" : "TN";
         log(`${mark.padEnd(6)} ${c.id.padEnd(14)} ${c.what}`);
         for (const f of findings) log(`         ${f.severity} ${f.kind} ${f.file}:${f.line} "${f.matched.text}" ← ${f.decision.path}`);
@@ -170,7 +170,7 @@ function main(): void {
     return;
   }
   const args = process.argv.slice(2);
-  const sets = args.includes("--set") ? [args[args.indexOf("--set") + 1]] : ["dev", "held-out"];
+  const sets = args.includes("--set") ? [args[args.indexOf("--set") + 1]] : ["dev", "dev2", "held-out"];
   const summary = runGuardEval(mirrors, { sets, verbose: args.includes("--verbose") });
   if (!args.includes("--no-write")) writeGuardResults(summary);
 }

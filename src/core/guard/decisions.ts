@@ -27,7 +27,9 @@ import type { LineRange } from "../schemas";
 import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
 import { acronymOf, keysOf, tokenSet, tokensOf, type NameKeys } from "./names";
 import { peerExclusions } from "./peers";
+import { refineOptions, withoutOverruled } from "./optionLines";
 import { namesIn, proseOptionsOf } from "./proseOptions";
+import { purposeExclusions } from "./purposeRules";
 import { cachedDecisionBasis } from "./basisCache";
 import { cachedRecordDecisions, type RecordDecisions } from "./recordCache";
 import type { DecisionCitation } from "./schema";
@@ -87,19 +89,21 @@ function shorten(s: string, max: number): string {
 function recordDecision(file: ArtifactFile, model: DecisionRecord, status: string, adr?: ParsedAdr): GuardDecision | undefined {
   // Options weighed outside an option list (prose, headings, a short list, a replacing title): proseOptions.ts.
   const read = adr ? proseOptionsOf(adr, model.chosen?.name) : { rejected: [], chosen: [] };
+  // The option list as the record's lines write it: names in links and code spans, no URLs, the title's choice.
+  const listed = refineOptions(model, file.text.split("\n", 20_000), MAX_OPTION_WORDS);
   // The option list's own chosen option, when it names a thing, outranks what the prose seems to choose.
   const listChoiceNames = !!model.chosen && !!keysOf(model.chosen.name);
   const prose = { rejected: read.rejected, chosen: listChoiceNames ? [] : read.chosen };
-  const chosenName = model.chosen?.name ?? prose.chosen[0]?.name;
-  const rejectedWords = tokenSet([...model.rejected, ...prose.rejected].map((r) => r.name));
+  const chosenName = (listChoiceNames ? model.chosen?.name : undefined) ?? listed.chosen[0]?.name ?? model.chosen?.name ?? prose.chosen[0]?.name;
+  const rejectedWords = tokenSet([...listed.rejected, ...prose.rejected].map((r) => r.name));
   // The title usually names what was chosen ("Use SLF4J together with log4j2"), even when no option line says so;
   // a replacing title ("Replace JCloud with the S3 SDK") names the rejected one too, so only its chosen part counts.
   const titleRejects = prose.rejected.filter((r) => r.range.start === 1 && r.reason === model.title.trim()).map((r) => r.name);
   const title = titleRejects.reduce((t, r) => t.replace(r, " "), model.title);
   const chosenWords = tokenSet([...(chosenName ? [chosenName] : []), ...prose.chosen.map((c) => c.name), title]);
   const forbidden: DecidedThing[] = [];
-  const proseRejected = prose.rejected.filter((p) => !model.rejected.some((r) => r.name === p.name));
-  for (const r of [...model.rejected, ...proseRejected]) {
+  const proseRejected = prose.rejected.filter((p) => !listed.rejected.some((r) => r.name === p.name));
+  for (const r of [...listed.rejected, ...proseRejected]) {
     // A sentence the reader took for an option ("Once we find out that we can not live with jOOQ …") names no option.
     if (r.name.split(/\s+/).length > MAX_OPTION_WORDS) continue;
     const common: string[] = "common" in r && Array.isArray(r.common) ? r.common : [];
@@ -112,7 +116,7 @@ function recordDecision(file: ArtifactFile, model: DecisionRecord, status: strin
   }
   const required: DecidedThing[] = [];
   // The chosen option, and the ones the prose chose ("will use a third-party service, Auth0" names Auth0).
-  const chosenOnes = [...(model.chosen ? [{ name: model.chosen.name, range: model.chosen.range }] : []), ...prose.chosen];
+  const chosenOnes = [...(model.chosen ? [{ name: model.chosen.name, range: model.chosen.range }] : []), ...listed.chosen, ...prose.chosen];
   for (const c of chosenOnes) {
     let keys = keysOf(c.name, rejectedWords, { shortNames: true });
     // "Java Native Access" is required as `jna` too: a dropped `com.sun.jna` module drops it.
@@ -170,13 +174,15 @@ async function recordDecisions(set: ArtifactSet): Promise<RecordDecisions> {
     const d = recordDecision(file, model, model.status_display, adr);
     if (d) out.push(d);
   }
+  withoutOverruled(out);
   return { decisions: out, notes };
 }
 
 // ----- rules -----
 
 /** "do not use X", "never use X", "avoid X", "must not import X" (X up to the clause's end). */
-const FORBID = /\b(do not|don't|never|must not|mustn't|shall not|should not|may not|avoid|no longer|no use of|no usage of)\s+(use|using|add|adding|import|imports|importing|introduce|introducing|depend on|rely on|install|reach for)?\b\s*/gi;
+// The verb is optional with its own word boundary: "avoid `std::thread::sleep`" has none before the code span.
+const FORBID = /\b(do not|don't|never|must not|mustn't|shall not|should not|may not|avoid|no longer|no use of|no usage of)\s+(?:(use|using|add|adding|import|imports|importing|introduce|introducing|depend on|rely on|install|reach for)\b\s*)?/gi;
 /** "use Y instead of X", "prefer Y over X", "Y rather than X". */
 const INSTEAD = /\b(?:use|prefer|choose)\s+([^;,()]{1,80}?)\s+(?:instead of|over|rather than|in place of)\s+/gi;
 const ALWAYS = /\b(?:always|must)\s+use\s+/gi;
@@ -251,12 +257,16 @@ export function ruleDecisions(file: ArtifactFile): GuardDecision[] {
       const x = name ? ruleThing(name, range, true, reason?.trim()) : undefined;
       if (x && !forbidden.some((f) => f.name === x.name)) forbidden.push(x);
     }
+    for (const x of purposeExclusions(text, range)) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
     for (const x of peerExclusions(text, range)) if (!forbidden.some((f) => f.name === x.name && f.keys.display === x.keys.display && JSON.stringify(f.keys) === JSON.stringify(x.keys))) forbidden.push(x);
     let scope: string[] = [];
     for (const m of text.matchAll(FORBID)) {
       const verb = (m[2] ?? "").toLowerCase();
       // "avoid Lodash" and "no use of Swing" name their object directly; "never build a shell string" does not.
-      const x = ruleThing(clauseObject(text.slice(m.index + m[0].length)), range, !!m[2] || /^(?:avoid|no use|no usage)/i.test(m[1]), reason?.trim(), verb.startsWith("import"));
+      const rest = text.slice(m.index + m[0].length);
+      // A code span is the object whole ("avoid `std::thread::sleep`, …": its colons end no clause).
+      const span = /^`[^`]{1,100}`/.exec(rest);
+      const x = ruleThing(span ? span[0] : clauseObject(rest), range, !!m[2] || /^(?:avoid|no use|no usage)/i.test(m[1]), reason?.trim(), verb.startsWith("import"));
       if (x && !forbidden.some((f) => f.name === x.name)) forbidden.push(x);
       if (x && !scope.length) scope = ruleScope(text.slice(0, m.index));
     }
@@ -339,7 +349,7 @@ function withoutOwnNames(decisions: GuardDecision[], own: Set<string>): void {
     for (const list of [d.forbidden, d.required]) {
       for (let i = list.length - 1; i >= 0; i--) {
         const k = list[i].keys;
-        if (k.exact) continue;
+        if (k.exact || k.stems) continue;
         k.tokens = k.tokens.filter((t) => !own.has(t));
         if (!k.tokens.length) list.splice(i, 1);
       }

@@ -219,6 +219,36 @@ function matchAdded(file: ChangedFile, kind: FileKind, set: DecisionSet, ix: Cha
   }
 }
 
+/**
+ * A new configuration or infrastructure file whose path names what a decision turned down (`deploy/nginx/router.conf`,
+ * `webpack.config.js` aside: code files are read by their lines): the file is that thing's configuration even when
+ * no line of it names the thing. Only added files: an existing file's path is the project's own.
+ */
+function matchNewFilePath(file: ChangedFile, kind: FileKind, set: DecisionSet, out: FindingList, hit: Set<GuardDecision>): void {
+  if (file.status !== "added" || (kind !== "config" && kind !== "infra")) return;
+  const tokens = tokensOf(file.path.replace(/\.[^./]*$/, ""));
+  const ix = indexTokens(tokens);
+  for (const d of set.decisions) {
+    if (d.scope && !inArea(file.path, d.scope)) continue;
+    for (const thing of d.forbidden) {
+      if (thing.importsOnly || thing.textOnly || thing.keys.stems || !mayName(ix, thing.keys)) continue;
+      const found = findName(tokens, thing.keys);
+      if (!found) continue;
+      hit.add(d);
+      const kindOf: FindingKind = d.source === "rule" ? "breaks-rule" : "introduces-rejected-option";
+      out.push({
+        kind: kindOf,
+        severity: SEVERITY_OF.config,
+        decision: citationFor(d, thing),
+        file: file.path,
+        line: Math.max(1, file.added[0]?.line ?? 1),
+        message: messageFor(kindOf, "config", found, d, thing),
+        matched: { text: found, subject: thing.name, via: "config" },
+      });
+    }
+  }
+}
+
 /** Removed dependencies and imports of what a decision chose or a rule requires (removed prose or code is too weak a signal). */
 function matchRemoved(file: ChangedFile, kind: FileKind, set: DecisionSet, ix: ChangeIndex, out: FindingList, hit: Set<GuardDecision>): void {
   for (const line of file.removed) {
@@ -281,6 +311,7 @@ export function matchChange(diff: ParsedDiff, set: DecisionSet): MatchOutcome {
   for (const { file, kind } of work) {
     const hit = new Set<GuardDecision>();
     matchAdded(file, kind, set, ix, out, hit);
+    matchNewFilePath(file, kind, set, out, hit);
     matchRemoved(file, kind, set, ix, out, hit);
     matchArea(file, set, out, hit);
   }

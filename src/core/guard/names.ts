@@ -79,6 +79,10 @@ export interface NameKeys {
   compact?: string;
   /** Every token must be there (a name read from prose, "Cluster Auto Scaler", is not any line saying "auto"). */
   all?: boolean;
+  /** Word stems a name starts with ("log" for `log`, `env_logger`): a thing named for its purpose (purposeRules.ts). */
+  stems?: string[];
+  /** Tokens that never match the stems (the library the rule chose for that purpose). */
+  not?: string[];
 }
 
 /** Lower-case alphanumeric runs of a text (at most `max` characters read). */
@@ -117,6 +121,10 @@ export function keysOf(name: string, exclude: ReadonlySet<string> = new Set(), o
   // A version ("2.0", "MPL-2.0" aside) is no package: a package-shaped word has a letter in at least two of its parts.
   const packaged = words.find((w) => PACKAGE_SHAPED.test(w) && tokensOf(w).filter((t) => /[a-z]/.test(t)).length >= 2 && !w.startsWith(".") && /[@/.]/.test(w.slice(1, -1)) && tokensOf(w).length >= 2 && tokensOf(w).length <= 6);
   if (packaged) return { display, exact: tokensOf(packaged), tokens: [] };
+  // A path in a language's own separators (`std::thread::sleep`, `Psr\\Cache\\CacheItemPoolInterface`) is one name:
+  // `tokio::time::sleep` shares its last word, not its path.
+  const pathed = spans.find((w) => /^[A-Za-z_][\w]*(?:(?:::|\\)[A-Za-z_][\w]*)+(?:\(\))?$/.test(w) && tokensOf(w).length <= 6);
+  if (pathed) return { display, exact: tokensOf(pathed), tokens: [] };
   // A command in one code span ("`snouty launch`", "`npm run build`") is those words in a row, not any one of them.
   if (spans.length === 1 && /\s/.test(spans[0]) && tokensOf(spans[0]).length >= 2 && tokensOf(spans[0]).length <= 6 && tokensOf(spans[0]).some((t) => !GENERIC.has(t))) {
     return { display, exact: tokensOf(spans[0]), tokens: [] };
@@ -162,16 +170,26 @@ function tokenMatches(tok: string, key: string): boolean {
   return false;
 }
 
+/** A word without a plural "s" ("modules" → "module"; "class" and "ss" words kept). */
+function singular(word: string): string {
+  return word.length > 3 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word;
+}
+
 /**
  * Where a text (a dependency name, a module path, a changed line) names the thing: the matched run of the text, or
  * undefined. `tokens` are the text's tokens (tokensOf), computed once per line by the caller.
  */
 export function findName(tokens: string[], keys: NameKeys): string | undefined {
+  if (keys.stems) {
+    for (const t of tokens) if (!keys.not?.includes(t) && keys.stems.some((s) => t.startsWith(s))) return t;
+    return undefined;
+  }
   if (keys.exact) {
     const n = keys.exact.length;
     for (let i = 0; i + n <= tokens.length; i++) {
       let ok = true;
-      for (let j = 0; j < n && ok; j++) ok = tokens[i + j] === keys.exact[j];
+      // The last part may differ by a plural "s" (`vuex-smart-module` for "vuex-smart-modules").
+      for (let j = 0; j < n && ok; j++) ok = tokens[i + j] === keys.exact[j] || (j === n - 1 && j > 0 && singular(tokens[i + j]) === singular(keys.exact[j]));
       if (ok) return tokens.slice(i, i + n).join("-");
     }
     return undefined;
@@ -233,6 +251,8 @@ export function indexTokens(tokens: string[]): TokenIndex {
  * line and decided thing. A new way of matching in tokenMatches/findName must keep this true (guardNameIndex.test.ts).
  */
 export function mayName(ix: TokenIndex, keys: NameKeys): boolean {
+  // A token starting with a stem of three or four letters has that stem among its prefixes.
+  if (keys.stems) return keys.stems.some((s) => ix.pre.has(s.slice(0, 4)));
   if (keys.exact) return keys.exact.length > 0 && ix.full.has(keys.exact[0]);
   // A token starting like the key: its first four letters, or the whole of a shorter key ("h2" in "h2database").
   for (const k of keys.tokens) if (ix.full.has(k) || ix.pre.has(k.slice(0, 4))) return true;

@@ -99,7 +99,8 @@ export function peerExclusions(text: string, range: LineRange): DecidedThing[] {
     const chosen = named.map((n) => n.name).join(" or ");
     for (const other of purpose.members) {
       if (named.includes(other)) continue;
-      for (const keys of other.keys) out.push({ name: other.name, keys: { ...keys, display: other.name }, range, reason: `the rule names ${chosen} for this` });
+      // Only a dependency or an import brings a peer in: a code line or a string that says "spring" or "jest" does not.
+      for (const keys of other.keys) out.push({ name: other.name, keys: { ...keys, display: other.name }, range, reason: `the rule names ${chosen} for this`, importsOnly: true });
     }
   }
   return out;

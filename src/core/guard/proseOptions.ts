@@ -41,7 +41,9 @@ const LIST_TRIGGER = /\b(?:including|include|such as|namely|are|were|between)\b\
 // An assessment ("… is not feasible to maintain") is not a turned-down option; "rejected" as an adjective ("see the
 // rejected ADR") has no subject: only "we rejected X" counts.
 const REJECTED_BEFORE = /\b(?:was|were|is|are)\s+(?:also\s+)?(?:considered\s+as\s+an?\s+alternative|not\s+(?:an?\s+)?(?:option|viable|chosen|selected|adopted|pursued))\b|\b(?:was|were)\s+(?:rejected|discarded|ruled out|dismissed|dropped)\b/i;
-const REJECTED_AFTER = /\balternative\s+to\s+[\w.-]+(?:\s+[\w.-]+)?\s+(?:could|would|might)\s+have\s+been\s+|\bwe\s+(?:have\s+)?(?:rejected|ruled out|decided against|turned down)\s+/i;
+// "we can drop the `vuex-class` dependency": a dependency the decision lets go is turned down (the object must be
+// followed by "dependency", "library" or "package", so "drop the legacy UI" is not read).
+const REJECTED_AFTER = /\balternative\s+to\s+[\w.-]+(?:\s+[\w.-]+)?\s+(?:could|would|might)\s+have\s+been\s+|\bwe\s+(?:have\s+)?(?:rejected|ruled out|decided against|turned down)\s+|\b(?:drop|dropping|remove|removing|get rid of|getting rid of|phase out|phasing out)\s+(?:the|our|its|their)\s+(?=[`\w@./-]{2,80}\s+(?:dependency|dependencies|library|libraries|package|packages)\b)/i;
 /** A paragraph that leads a short list of options ("Another option … There are a few services …:"). */
 const LIST_INTRO_CUE = /\b(?:options?|alternatives?|candidates?|contenders?|considered|choices|evaluated|compared|looked at|assessed)\b/i;
 const TITLE_REPLACES = /^(?:replace|replacing|migrate\s+from|migrating\s+from|move\s+from|moving\s+from|switch\s+from|switching\s+from)\s+(.{1,80}?)\s+(?:with|by|to)\s+(.{1,80})$/i;
