@@ -10,6 +10,7 @@ import { build } from "esbuild";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants } from "node:zlib";
 import { resolve } from "node:path";
+import { compromisePrecomputedModel } from "./compromiseModel.mjs";
 
 const production = process.argv.includes("--production");
 const analyze = process.argv.includes("--analyze");
@@ -104,7 +105,7 @@ const jobs = [
     platform: "node",
     target: "node20",
     format: "cjs",
-    plugins: [trimUnreachable, sqliteWasmFromBrotli],
+    plugins: [trimUnreachable, sqliteWasmFromBrotli, compromisePrecomputedModel],
   }),
   // `deliberate check` alone (src/cli/checkMain.ts): the guard in hooks and CI loads no deliberation pipeline.
   build({
@@ -114,7 +115,7 @@ const jobs = [
     platform: "node",
     target: "node20",
     format: "cjs",
-    plugins: [trimUnreachable, sqliteWasmFromBrotli],
+    plugins: [trimUnreachable, sqliteWasmFromBrotli, compromisePrecomputedModel],
   }),
   build({
     ...common,
