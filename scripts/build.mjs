@@ -10,6 +10,7 @@ import { build } from "esbuild";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants } from "node:zlib";
 import { resolve } from "node:path";
+import { asciiOnlyBundle } from "./asciiBundle.mjs";
 import { compromisePrecomputedModel } from "./compromiseModel.mjs";
 
 const production = process.argv.includes("--production");
@@ -106,7 +107,7 @@ const jobs = [
     target: "node20",
     format: "cjs",
     plugins: [trimUnreachable, sqliteWasmFromBrotli, compromisePrecomputedModel],
-  }),
+  }).then(() => asciiOnlyBundle("dist/cliMain.js")),
   // `deliberate check` alone (src/cli/checkMain.ts): the guard in hooks and CI loads no deliberation pipeline.
   build({
     ...common,
@@ -116,7 +117,7 @@ const jobs = [
     target: "node20",
     format: "cjs",
     plugins: [trimUnreachable, sqliteWasmFromBrotli, compromisePrecomputedModel],
-  }),
+  }).then(() => asciiOnlyBundle("dist/cliCheck.js")),
   build({
     ...common,
     entryPoints: ["src/cli/launcher.ts"],
