@@ -9,6 +9,9 @@ import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import { corpusStats, packCorpusStats, phraseScores, questionBigrams, unpackCorpusStats } from "../../src/core/internal/docStats";
 
+/** The build's own scripts (plain .mjs, no type declarations), imported as the build imports them. */
+const script = (name: string): Promise<unknown> => import(join(__dirname, "..", "..", "scripts", name));
+
 const TEXTS = [
   "We use the single active consumer of RabbitMQ for the task manager. Single active consumer keeps order.",
   "Exclusive queue held by one node; the task manager polls it.",
@@ -50,7 +53,7 @@ describe("phrase postings, stored flat", () => {
 
 describe("the CLI bundle as pure ASCII", () => {
   it("escapes regular expressions and comments, and every expression still matches what it matched", async () => {
-    const { asciiOnlyBundle } = (await import("../../scripts/asciiBundle.mjs")) as { asciiOnlyBundle(file: string): string };
+    const { asciiOnlyBundle } = (await script("asciiBundle.mjs")) as { asciiOnlyBundle(file: string): string };
     const dir = mkdtempSync(join(os.tmpdir(), "ascii-bundle-"));
     try {
       const file = join(dir, "bundle.js");
@@ -84,7 +87,7 @@ describe("the CLI bundle as pure ASCII", () => {
   });
 
   it("leaves a file alone when a non-ASCII character stands outside a regular expression or comment", async () => {
-    const { asciiOnlyBundle } = (await import("../../scripts/asciiBundle.mjs")) as { asciiOnlyBundle(file: string): string };
+    const { asciiOnlyBundle } = (await script("asciiBundle.mjs")) as { asciiOnlyBundle(file: string): string };
     const dir = mkdtempSync(join(os.tmpdir(), "ascii-bundle-"));
     try {
       const file = join(dir, "bundle.js");
@@ -100,7 +103,7 @@ describe("the CLI bundle as pure ASCII", () => {
 
 describe("compromise's tagger model, precomputed at build", () => {
   it("deserialises to exactly the model compromise computes", async () => {
-    const { compromisePrecomputedModel } = (await import("../../scripts/compromiseModel.mjs")) as {
+    const { compromisePrecomputedModel } = (await script("compromiseModel.mjs")) as {
       compromisePrecomputedModel: { setup(b: { onLoad(o: unknown, f: (a: { path: string; suffix?: string }) => Promise<{ contents: string } | undefined>): void }): void };
     };
     let load: ((a: { path: string; suffix?: string }) => Promise<{ contents: string } | undefined>) | undefined;
