@@ -7,6 +7,7 @@
 //   node --import tsx bench/question.ts [rounds]                      a fresh checkout and cache (builds the index)
 //   node --import tsx bench/question.ts [rounds] --repo DIR --cache X  an existing checkout and XDG cache (the eval's)
 //   … --root DIR                                                      another build's tree (its dist/ and eval/)
+// With --repo the runs add --no-receipt: a checkout that is not the bench's own is never written to.
 //
 // Besides wall time it reports each process's own CPU time (user + system, all of its threads; git's child
 // processes not included) from bench/rss-probe.cjs: on a shared machine wall time mostly measures the neighbours.
@@ -78,7 +79,7 @@ export async function measureQuestions(root: string, log: (m: string) => void, r
     }
     const run = (q: string) => {
       const t = performance.now();
-      execFileSync(process.execPath, ["--require", join(__dirname, "rss-probe.cjs"), cli, q, "--repo", dir, "--offline", "--json", "--no-cache", "--force", "--git-budget-ms", "60000"], {
+      execFileSync(process.execPath, ["--require", join(__dirname, "rss-probe.cjs"), cli, q, "--repo", dir, "--offline", "--json", "--no-cache", "--force", "--git-budget-ms", "60000", ...(given ? ["--no-receipt"] : [])], {
         cwd: dir,
         env,
         encoding: "utf8",
