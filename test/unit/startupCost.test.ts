@@ -118,3 +118,26 @@ describe("compromise's tagger model, precomputed at build", () => {
     assert.match(contents, /require\(".*index\.js\?computed"\)/);
   });
 });
+
+describe("compromise's model merge with plain assignments", () => {
+  it("rewrites the installed compromise's mergeDeep, which then merges exactly as before", async () => {
+    const { plainAssignmentMerge } = (await script("compromiseModel.mjs")) as { plainAssignmentMerge(source: string): string | undefined };
+    const source = readFileSync(join(__dirname, "..", "..", "node_modules", "compromise", "src", "API", "extend.js"), "utf8");
+    const rewritten = plainAssignmentMerge(source);
+    assert.ok(rewritten, "compromise's extend.js no longer reads as expected: the rewrite would silently not apply");
+    assert.doesNotMatch(rewritten, /Object\.assign\(model, \{ \[key\]/);
+    const mergeOf = (text: string) => {
+      const body = /(const isObject[\s\S]*?function mergeDeep[\s\S]*?\n}\n)/.exec(text)?.[1];
+      assert.ok(body);
+      return new Function(`${body}; return mergeDeep;`)() as (a: object, b: object) => object;
+    };
+    const plugin = { one: { lexicon: { walk: "Verb", their: ["Possessive", "Pronoun"], __proto__x: "Noun" }, tags: { A: { isA: "B" } } }, two: { n: 2, list: [1, 2] } };
+    const start = () => ({ one: { lexicon: { run: "Verb" } }, three: {} });
+    assert.deepEqual(mergeOf(rewritten)(start(), plugin), mergeOf(source)(start(), plugin));
+  });
+
+  it("leaves a source it was not written for alone", async () => {
+    const { plainAssignmentMerge } = (await script("compromiseModel.mjs")) as { plainAssignmentMerge(source: string): string | undefined };
+    assert.equal(plainAssignmentMerge("function mergeDeep(model, plugin) { return Object.assign(model, plugin) }"), undefined);
+  });
+});
