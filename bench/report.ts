@@ -3,6 +3,7 @@ import type { SizeName } from "./generate";
 import { RESULTS_FILE } from "./paths";
 import { mcpLines } from "./mcp";
 import { guardLines } from "./guard";
+import { questionLines } from "./question";
 import { STAGE_COLUMNS, type ActivationResult, type Report } from "./results";
 import { MB, pct, round } from "./stats";
 
@@ -155,6 +156,7 @@ export function printReport(report: Report): void {
     ...activationLines(report),
     ...mcpLines(report.mcp),
     ...guardLines(report.guard),
+    ...questionLines(report.question),
     "",
     "Targets",
     table(report.targets.map((x) => [x.name, x.target, x.measured, x.status]), ["target", "goal", "measured", ""]),

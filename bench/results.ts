@@ -164,6 +164,7 @@ export interface Target {
 }
 import type { McpBenchResult } from "./mcp";
 import type { GuardBenchResult } from "./guard";
+import type { QuestionBenchResult } from "./question";
 
 export interface Report {
   date: string;
@@ -183,6 +184,8 @@ export interface Report {
   mcp?: McpBenchResult;
   /** The decision guard: deliberate check on a 500-line diff with a warm corpus snapshot (bench/guard.ts). */
   guard?: GuardBenchResult;
+  /** One question per fresh CLI process on the real repository, as the eval runs it (bench/question.ts). */
+  question?: QuestionBenchResult;
 }
 
 export interface HistoryReport {

@@ -10,6 +10,8 @@ import { build } from "esbuild";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants } from "node:zlib";
 import { resolve } from "node:path";
+import { asciiOnlyBundle } from "./asciiBundle.mjs";
+import { compromisePrecomputedModel } from "./compromiseModel.mjs";
 
 const production = process.argv.includes("--production");
 const analyze = process.argv.includes("--analyze");
@@ -104,8 +106,8 @@ const jobs = [
     platform: "node",
     target: "node20",
     format: "cjs",
-    plugins: [trimUnreachable, sqliteWasmFromBrotli],
-  }),
+    plugins: [trimUnreachable, sqliteWasmFromBrotli, compromisePrecomputedModel],
+  }).then(() => asciiOnlyBundle("dist/cliMain.js")),
   // `deliberate check` alone (src/cli/checkMain.ts): the guard in hooks and CI loads no deliberation pipeline.
   build({
     ...common,
@@ -114,8 +116,8 @@ const jobs = [
     platform: "node",
     target: "node20",
     format: "cjs",
-    plugins: [trimUnreachable, sqliteWasmFromBrotli],
-  }),
+    plugins: [trimUnreachable, sqliteWasmFromBrotli, compromisePrecomputedModel],
+  }).then(() => asciiOnlyBundle("dist/cliCheck.js")),
   build({
     ...common,
     entryPoints: ["src/cli/launcher.ts"],

@@ -1,8 +1,6 @@
 // Fetched page -> readable text split into sections. HTML goes through @mozilla/readability over a linkedom DOM
 // (no regex HTML parsing); the article DOM is then walked into markdown-like lines so headings survive and every
 // section has a line range within the extracted text. Markdown and plain text responses are split as they are.
-import { Readability } from "@mozilla/readability";
-import { parseHTML } from "linkedom";
 import { splitSections, toLines } from "../internal/markdown";
 
 export interface TextSection {
@@ -63,7 +61,14 @@ export function extractText(body: string, contentType: string): ExtractedText {
   };
 }
 
+/** The HTML libraries, loaded on the first page read (see ./htmlLibs.ts). */
+function htmlLibs(): typeof import("./htmlLibs") {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred on purpose (see ./htmlLibs.ts)
+  return require("./htmlLibs") as typeof import("./htmlLibs");
+}
+
 export function extractHtml(html: string): ExtractedText {
+  const { parseHTML, Readability } = htmlLibs();
   const { document } = parseHTML(html) as unknown as { document: DomDocument };
   const pageTitle = cleanText(document.title ?? "");
   let root: DomNode | null | undefined;

@@ -20,7 +20,13 @@ export interface CorpusStats {
   /** Number of documents. */
   n: number;
   df: Map<string, number>;
-  bigramDocs: Map<string, Uint32Array>;
+  bigramDocs: PhrasePostings;
+}
+
+/** Each phrase's posting list (ascending document indices). A Map when built; a packed form when loaded. */
+export interface PhrasePostings {
+  get(phrase: string): Uint32Array | undefined;
+  entries(): Iterable<[string, Uint32Array]>;
 }
 
 /** Stemmed content tokens in order (stop words and one-letter tokens dropped, camelCase split). */
@@ -104,4 +110,68 @@ export function feedbackTerms(top: { doc: DocStats; weight: number }[], corpus: 
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, limit)
     .map(([t]) => t);
+}
+
+/**
+ * The statistics as they are stored: the phrase postings as three flat arrays (phrases sorted, each one's first
+ * posting, the postings). A repository's docs have tens of thousands of phrases, and a Map of as many typed arrays
+ * costs V8 about as long to deserialize as the rest of the stored corpus together; flat arrays load in
+ * microseconds and a question looks up only its own few phrases.
+ */
+export interface StoredCorpusStats {
+  n: number;
+  df: Map<string, number>;
+  phrases: string[];
+  /** Per phrase, its first entry in `phraseDocs` (length phrases + 1). */
+  phraseStart: Uint32Array;
+  phraseDocs: Uint32Array;
+}
+
+export function packCorpusStats(stats: CorpusStats): StoredCorpusStats {
+  const entries = [...stats.bigramDocs.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const phraseStart = new Uint32Array(entries.length + 1);
+  let total = 0;
+  entries.forEach(([, docs], i) => {
+    phraseStart[i] = total;
+    total += docs.length;
+  });
+  phraseStart[entries.length] = total;
+  const phraseDocs = new Uint32Array(total);
+  entries.forEach(([, docs], i) => phraseDocs.set(docs, phraseStart[i]));
+  return { n: stats.n, df: stats.df, phrases: entries.map(([p]) => p), phraseStart, phraseDocs };
+}
+
+/** The stored statistics back in use (undefined when the shape is not the one packCorpusStats writes). */
+export function unpackCorpusStats(stored: unknown): CorpusStats | undefined {
+  const s = stored as Partial<StoredCorpusStats> | undefined;
+  if (!s || typeof s.n !== "number" || !(s.df instanceof Map) || !Array.isArray(s.phrases)) return undefined;
+  if (!(s.phraseStart instanceof Uint32Array) || !(s.phraseDocs instanceof Uint32Array) || s.phraseStart.length !== s.phrases.length + 1) return undefined;
+  if (s.phraseStart[s.phrases.length] !== s.phraseDocs.length) return undefined;
+  return { n: s.n, df: s.df, bigramDocs: new PackedPhrasePostings(s.phrases, s.phraseStart, s.phraseDocs) };
+}
+
+/** Phrase postings read in place: a binary search over the sorted phrases, a view of the postings. */
+class PackedPhrasePostings implements PhrasePostings {
+  constructor(
+    private readonly phrases: string[],
+    private readonly start: Uint32Array,
+    private readonly docs: Uint32Array,
+  ) {}
+
+  get(phrase: string): Uint32Array | undefined {
+    let lo = 0;
+    let hi = this.phrases.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const p = this.phrases[mid];
+      if (p === phrase) return this.docs.subarray(this.start[mid], this.start[mid + 1]);
+      if (p < phrase) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
+  *entries(): Iterable<[string, Uint32Array]> {
+    for (let i = 0; i < this.phrases.length; i++) yield [this.phrases[i], this.docs.subarray(this.start[i], this.start[i + 1])];
+  }
 }

@@ -223,7 +223,7 @@ async function prepare(artifacts: ExpertContext["artifacts"], ctx: Pick<DocsCont
   const key = sha256(artifacts.files.map((f) => `${f.path}\0${f.source_type}\0${f.hash}`).join("\n"));
   const hit = prepared.get(key);
   if (hit) return hit;
-  const loaded = ctx.cache && ctx.repo ? await loadDocsCorpus<Unit, DocUnit, SupersessionGraph, CorpusStats>(ctx.cache, resolve(ctx.repo), key, artifacts.files) : undefined;
+  const loaded = ctx.cache && ctx.repo ? await loadDocsCorpus<Unit, DocUnit, SupersessionGraph>(ctx.cache, resolve(ctx.repo), key, artifacts.files) : undefined;
   if (loaded) return keep({ ...loaded, key, unsaved: false, unitsByPath: unitsByPathOf(loaded.units) });
   return keep(await prepareAfresh(artifacts, key, ctx));
 }

@@ -7,15 +7,16 @@
 import { join } from "node:path";
 import { sha256 } from "../../hash";
 import type { ArtifactFile } from "../../types";
+import { packCorpusStats, unpackCorpusStats, type CorpusStats } from "../docStats";
 import { exportSectionIndexes, restoreSectionIndexes, type SectionIndexSnapshot, type TextSection } from "../sectionIndex";
 import { CORPUS_FORMAT, corpusDirFor, pruneSnapshots, readSnapshot, writeSnapshot, type CorpusCacheOptions } from "./store";
 
 /** What the docs expert prepares; only the parts this module touches are spelt out. */
-export interface PreparedShape<U extends TextSection & { file: ArtifactFile }, D extends TextSection & { file: ArtifactFile }, G, S> {
+export interface PreparedShape<U extends TextSection & { file: ArtifactFile }, D extends TextSection & { file: ArtifactFile }, G> {
   units: U[];
   docs: D[];
   graph: G;
-  stats: S;
+  stats: CorpusStats;
 }
 
 interface Stored {
@@ -39,12 +40,12 @@ function fileFor(cache: CorpusCacheOptions, root: string, key: string): string {
 }
 
 /** Stores a prepared corpus (with whatever indexes have been built over it). */
-export async function saveDocsCorpus<U extends TextSection & { file: ArtifactFile }, D extends TextSection & { file: ArtifactFile }, G, S>(
+export async function saveDocsCorpus<U extends TextSection & { file: ArtifactFile }, D extends TextSection & { file: ArtifactFile }, G>(
   cache: CorpusCacheOptions,
   root: string,
   key: string,
   files: readonly ArtifactFile[],
-  p: PreparedShape<U, D, G, S>,
+  p: PreparedShape<U, D, G>,
 ): Promise<void> {
   const at = new Map(files.map((f, i) => [f, i]));
   const stored: Stored = {
@@ -55,7 +56,7 @@ export async function saveDocsCorpus<U extends TextSection & { file: ArtifactFil
     // A document's body is its file's text (cut), rebuilt on load.
     docs: p.docs.map((d) => ({ ...d, file: at.get(d.file), body: undefined, bodyLength: d.body.length })),
     graph: p.graph,
-    stats: p.stats,
+    stats: packCorpusStats(p.stats),
     unitIndexes: exportSectionIndexes(p.units),
     docIndexes: exportSectionIndexes(p.docs),
   };
@@ -73,12 +74,12 @@ export async function saveDocsCorpus<U extends TextSection & { file: ArtifactFil
  * The stored corpus for this content key, bound to the live set's files, with its indexes restored; undefined
  * when there is none or it does not fit (then the caller prepares afresh, after a notice for a damaged file).
  */
-export async function loadDocsCorpus<U extends TextSection & { file: ArtifactFile }, D extends TextSection & { file: ArtifactFile }, G, S>(
+export async function loadDocsCorpus<U extends TextSection & { file: ArtifactFile }, D extends TextSection & { file: ArtifactFile }, G>(
   cache: CorpusCacheOptions,
   root: string,
   key: string,
   files: readonly ArtifactFile[],
-): Promise<PreparedShape<U, D, G, S> | undefined> {
+): Promise<PreparedShape<U, D, G> | undefined> {
   const read = await readSnapshot(fileFor(cache, root, key));
   if ("missing" in read) return undefined;
   if ("corrupt" in read) {
@@ -88,7 +89,8 @@ export async function loadDocsCorpus<U extends TextSection & { file: ArtifactFil
   const s = read.value as Partial<Stored>;
   const fits =
     s && s.format === CORPUS_FORMAT && s.key === key && Array.isArray(s.paths) && s.paths.length === files.length && s.paths.every((p, i) => p === files[i].path);
-  if (!fits || !Array.isArray(s.units) || !Array.isArray(s.docs) || !Array.isArray(s.unitIndexes) || !Array.isArray(s.docIndexes)) {
+  const stats = fits ? unpackCorpusStats(s.stats) : undefined;
+  if (!fits || !stats || !Array.isArray(s.units) || !Array.isArray(s.docs) || !Array.isArray(s.unitIndexes) || !Array.isArray(s.docIndexes)) {
     cache.notice?.("docs index has an unexpected shape; rebuilding it");
     return undefined;
   }
@@ -102,5 +104,5 @@ export async function loadDocsCorpus<U extends TextSection & { file: ArtifactFil
   if (units.some((u) => !u.file) || docs.some((d) => !d.file)) return undefined;
   restoreSectionIndexes(units, s.unitIndexes);
   restoreSectionIndexes(docs, s.docIndexes);
-  return { units, docs, graph: s.graph as G, stats: s.stats as S };
+  return { units, docs, graph: s.graph as G, stats };
 }
