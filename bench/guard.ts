@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createGuardRepo } from "../test/helpers/guardRepo";
-import { dist, round, type Dist } from "./stats";
+import { dist, printStandalone, round, type Dist } from "./stats";
 
 export const GUARD_DIFF_LINES = 500;
 export const GUARD_TARGET_MS = 1000;
@@ -175,15 +175,5 @@ export function guardTarget(g: GuardBenchResult | undefined): { name: string; ta
 
 if (require.main === module) {
   const rounds = Number(process.argv[2] ?? 20);
-  measureGuard(resolve(__dirname, ".."), (m) => process.stderr.write(`${m}\n`), rounds).then(
-    (g) => {
-      console.log(guardLines(g).join("\n"));
-      console.log(`target: ${JSON.stringify(guardTarget(g))}`);
-      console.log(JSON.stringify(g));
-    },
-    (err) => {
-      console.error(err instanceof Error ? err.stack : err);
-      process.exit(1);
-    },
-  );
+  printStandalone(measureGuard(resolve(__dirname, ".."), (m) => process.stderr.write(`${m}\n`), rounds), guardLines, guardTarget);
 }

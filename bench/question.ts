@@ -16,7 +16,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import { join, resolve } from "node:path";
 import { jabrefCheckout } from "./guard";
-import { dist, round, type Dist } from "./stats";
+import { dist, printStandalone, round, type Dist } from "./stats";
 
 export const QUESTION_TARGET_MS = 1000;
 
@@ -150,15 +150,5 @@ if (require.main === module) {
   const cache = flag("--cache");
   const root = resolve(flag("--root") ?? resolve(__dirname, ".."));
   const rounds = Number(args[0] ?? 1);
-  measureQuestions(root, (m) => process.stderr.write(`${m}\n`), rounds, repo && cache ? { repo: resolve(repo), cache: resolve(cache) } : undefined).then(
-    (q) => {
-      console.log(questionLines(q).join("\n"));
-      console.log(`target: ${JSON.stringify(questionTarget(q))}`);
-      console.log(JSON.stringify(q));
-    },
-    (err) => {
-      console.error(err instanceof Error ? err.stack : err);
-      process.exit(1);
-    },
-  );
+  printStandalone(measureQuestions(root, (m) => process.stderr.write(`${m}\n`), rounds, repo && cache ? { repo: resolve(repo), cache: resolve(cache) } : undefined), questionLines, questionTarget);
 }

@@ -25,3 +25,18 @@ export const rate = (xs: boolean[]) => (xs.length ? xs.filter(Boolean).length / 
 export function pct(x: number): string {
   return Number.isNaN(x) ? "n/a" : `${Math.round(x * 100)}%`;
 }
+
+/** A bench module run on its own: its report lines, its target row and the raw figures on stdout; a failure exits 1. */
+export function printStandalone<T>(run: Promise<T>, lines: (r: T) => string[], target: (r: T) => unknown): void {
+  run.then(
+    (r) => {
+      console.log(lines(r).join("\n"));
+      console.log(`target: ${JSON.stringify(target(r))}`);
+      console.log(JSON.stringify(r));
+    },
+    (err) => {
+      console.error(err instanceof Error ? err.stack : err);
+      process.exit(1);
+    },
+  );
+}

@@ -268,11 +268,13 @@ describe("splitRules and rankTextSections", () => {
   });
 });
 
+/** A MADR record on where the assistant's chat history is kept, choosing `chosen` of SnapStore and JSON files. */
+const madr = (title: string, chosen: string, extra = "") =>
+  `# ${title}\n\n${extra}## Context and Problem Statement\n\nThe chat history of the assistant panel has to be persisted between sessions.\n\n` +
+  `## Considered Options\n\n* SnapStore\n* JSON files\n\n## Decision Outcome\n\nChosen option: "${chosen}", because it suits how chat history is read back.\n`;
+
 describe("a later decision that chose another of the question's alternatives", () => {
   // Two MADR records on one subject, neither linking the other: 0004 chose a binary store, 0009 later chose JSON.
-  const madr = (title: string, chosen: string, extra = "") =>
-    `# ${title}\n\n${extra}## Context and Problem Statement\n\nThe chat history of the assistant panel has to be persisted between sessions.\n\n` +
-    `## Considered Options\n\n* SnapStore\n* JSON files\n\n## Decision Outcome\n\nChosen option: "${chosen}", because it suits how chat history is read back.\n`;
   const ADR_OLD = "docs/decisions/0004-keep-chat-history-in-snapstore.md";
   const ADR_NEW = "docs/decisions/0009-write-chat-history-as-json.md";
   const filler = Object.fromEntries(
@@ -312,9 +314,6 @@ describe("the supersession rule has the last word after the later-decision cap",
   // 0002 kept chat history in memory and was superseded by 0004 (SnapStore); 0009 later chose JSON, neither record
   // linking the other. The later-decision rule lowers 0004 below 0009; 0002 must then follow 0004 down, not stay
   // where the first supersession pass left it (just under 0004's earlier, higher score).
-  const madr = (title: string, chosen: string, extra = "") =>
-    `# ${title}\n\n${extra}## Context and Problem Statement\n\nThe chat history of the assistant panel has to be persisted between sessions.\n\n` +
-    `## Considered Options\n\n* SnapStore\n* JSON files\n\n## Decision Outcome\n\nChosen option: "${chosen}", because it suits how chat history is read back.\n`;
   const SUPERSEDED = "docs/decisions/0002-keep-chat-history-in-memory.md";
   const SUCCESSOR = "docs/decisions/0004-keep-chat-history-in-snapstore.md";
   const LATER = "docs/decisions/0009-write-chat-history-as-json.md";
