@@ -124,6 +124,32 @@ describe("createModelSynthesizer", () => {
     assert.equal(firstRecord.where, "docs/decisions/20240312-use-pino-for-logging.md:1-24");
     assert.equal(firstRecord.adr_status, "accepted");
     assert.equal(server.requests[0].body.response_format.json_schema.name, "option_picker");
+    // The record's decision model goes with it, as structured data, and the instructions say what it means.
+    assert.deepEqual(firstRecord.decision, { chosen: "pino", considered: ["winston", "pino", "console.log"] });
+    assert.match(system, /`decision` field/);
+  });
+
+  it("a record's turned-down options reach the model with the record's reason and lines", async () => {
+    const server = await serve([completion(GOOD)]);
+    const evidence = loggingEvidence();
+    evidence[0] = {
+      ...evidence[0],
+      adr: {
+        ...evidence[0].adr!,
+        chosen_option: undefined,
+        decided_option: { name: "pino", range: { start: 3, end: 3 } },
+        rejected_options: [{ name: "winston", reason: "Bad, because it is several times slower than pino on our benchmark.", range: { start: 6, end: 6 } }],
+      },
+    };
+    await createModelSynthesizer(modelFor(server)).synthesize(input(evidence));
+    const user = server.requests[0].body.messages[1].content as string;
+    const firstRecord = JSON.parse(user.split("\n").find((l: string) => l.startsWith('{"n":1'))!);
+    assert.deepEqual(firstRecord.decision, {
+      chosen: "pino",
+      chosen_at_lines: "3-3",
+      considered: ["winston", "pino", "console.log"],
+      rejected: [{ option: "winston", reason: "Bad, because it is several times slower than pino on our benchmark.", lines: "6-6" }],
+    });
   });
 
   const failures: [string, FakeReply[], (typeof MODEL_ERROR_KINDS)[number]][] = [

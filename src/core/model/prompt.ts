@@ -42,6 +42,29 @@ function cut(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 14))} …[truncated]`;
 }
 
+/** Longest reason quoted from a record for an option it turned down. */
+const MAX_REASON_CHARS = 240;
+
+/**
+ * The record's decision model, as the rules synthesizer reads it (issue 21): what it chose and where, what it weighed,
+ * and what it turned down with its own reason. The model gets the same reading of each record as the rules do.
+ */
+function decisionOf(adr: NonNullable<FusedEvidence["adr"]>): Record<string, unknown> | undefined {
+  const chosen = adr.chosen_option ?? adr.decided_option?.name;
+  const rejected = (adr.rejected_options ?? []).map((r) => ({
+    option: r.name,
+    ...(r.reason ? { reason: cut(r.reason, MAX_REASON_CHARS) } : {}),
+    lines: `${r.range.start}-${r.range.end}`,
+  }));
+  if (!chosen && !adr.considered_options.length && !rejected.length) return undefined;
+  return {
+    ...(chosen ? { chosen } : {}),
+    ...(adr.decided_option ? { chosen_at_lines: `${adr.decided_option.range.start}-${adr.decided_option.range.end}` } : {}),
+    ...(adr.considered_options.length ? { considered: adr.considered_options } : {}),
+    ...(rejected.length ? { rejected } : {}),
+  };
+}
+
 function record(n: number, e: FusedEvidence, excerpt: string): string {
   const rec: Record<string, unknown> = {
     n,
@@ -55,6 +78,8 @@ function record(n: number, e: FusedEvidence, excerpt: string): string {
     rec.adr_status = e.adr.status;
     if (e.adr.section) rec.adr_section = e.adr.section;
     if (e.adr.superseded_by.length) rec.superseded_by = e.adr.superseded_by;
+    const decision = decisionOf(e.adr);
+    if (decision) rec.decision = decision;
   }
   if (e.fetched_at) rec.fetched_at = e.fetched_at;
   if (e.package) rec.package = e.package;
@@ -199,7 +224,8 @@ export const SYNTHESIS_SYSTEM_PROMPT = [
   `5. recommendation.option_id is one of your option ids, or "${UNDECIDABLE}" when the evidence cannot separate the options. Take a position when the evidence allows one; do not hedge.`,
   "6. An ADR whose status is superseded, deprecated or rejected records a past decision, not the current one. Answer the question exactly as asked.",
   "7. cost, risk and confidence are \"low\", \"med\" or \"high\". tradeoffs are short lines starting with \"+ \" or \"- \".",
-  "8. Reply with one JSON object and nothing else: no prose, no code fences. Shape:",
+  "8. A record's `decision` field is how that record reads when parsed: the option it chose (and its lines), the options it weighed, and those it turned down with its own reason. When an in-force record is about the question, recommend what it chose and quote its reasons in the tradeoffs of the options it turned down; claim \"high\" only then.",
+  "9. Reply with one JSON object and nothing else: no prose, no code fences. Shape:",
   '{"options":[{"id":"opt-…","title":"…","summary":"2-4 sentences","supports":["<record id>"],"dissent":["<record id>"],"tradeoffs":["+ …","- …"],"cost":"low|med|high","risk":"low|med|high"}],"recommendation":{"option_id":"opt-…","rationale":"…","confidence":"low|med|high"}}',
 ].join("\n");
 
