@@ -10,7 +10,7 @@
 import type { LineRange } from "../schemas";
 import type { ParsedAdr } from "../internal/adr";
 import { stripInline, type MarkdownSection } from "../internal/markdown";
-import { MAX_SENTENCE_CHARS, readDecisionSentence, sentencesIn, type LocatedSentence } from "./prose";
+import { IMPERATIVES, MAX_SENTENCE_CHARS, readDecisionSentence, sentencesIn, type LocatedSentence } from "./prose";
 
 export type OptionSource = "considered-options" | "alternatives" | "proposal";
 export type ChosenHow = "chosen-option-line" | "decided-marker" | "outcome-names-option" | "decision-prose";
@@ -48,7 +48,9 @@ export const MAX_LIST_ITEMS = 200;
 
 /** Headings of sections that list the options a record weighed, other than the one it took. */
 export const ALTERNATIVES_HEADING =
-  /^(?:(?:other|rejected|discarded|the)\s+)?(?:alternatives?|alternative (?:solutions|approaches|designs)|options)(?:\s+(?:considered|explored|evaluated|discarded|rejected))?$|^considered (?:alternatives|actions|approaches|solutions)$|^roads? not taken$|^(?:the )?option graveyard$|^rejected (?:options|approaches|ideas)$/;
+  /^(?:(?:other|rejected|discarded|the)\s+)?(?:alternatives?|alternative (?:solutions|approaches|designs)|options)(?:\s+(?:considered|explored|evaluated|discarded|rejected))?$|^considered (?:alternatives|actions|approaches|solutions)$|^roads? not taken$|^(?:the )?option graveyard$|^rejected (?:options|approaches|ideas)$|^(?:discounted|dismissed|abandoned|rejected|discarded) (?:options|alternatives|approaches|ideas)\b/;
+/** Headings of sections whose sub-sections are the candidates the decision picks from: "Frameworks to choose from". */
+const CANDIDATES_HEADING = /^(?:[\w-]+\s+){1,3}to (?:choose|pick|select) from$|^candidates$|^(?:[\w-]+\s+)?candidates considered$/;
 /** Titles that name what was chosen: "Use X", "Adopt X", "Switch to X", "Introduce X". */
 const TITLE_CHOICE = /^(?:use|adopt|choose|prefer|introduce|switch to|migrate to|move to|go with)\s/i;
 /** Headings of sections that state what was decided or proposed. */
@@ -264,6 +266,34 @@ function matchOption(phrase: string, considered: ConsideredOption[], threshold: 
   return best >= 0 && bestScore >= threshold ? best : undefined;
 }
 
+/** A sentence that turns against what came before it. */
+const CONTRAST_OPENING = /^(?:however|but|instead|nevertheless|nonetheless|that said|in the meantime|for now)\b/i;
+
+const leadVerb = (phrase: string): string | undefined => {
+  const w = phrase.trim().split(/\s+/)[0]?.toLowerCase().replace(/[^a-z]/g, "") ?? "";
+  return IMPERATIVES.has(w) ? w : undefined;
+};
+
+/** Both phrases open with an action verb, and not the same one ("Remove X from Y" and "move X into Y"). */
+function actsDifferently(a: string, b: string): boolean {
+  const va = leadVerb(a);
+  const vb = leadVerb(b);
+  return va !== undefined && vb !== undefined && va !== vb;
+}
+
+/** A choice read from a sentence's prose: the considered option it names, else the phrase itself. */
+function proseChoice(name: string, s: LocatedSentence, considered: ConsideredOption[]): ChosenOption {
+  const i = considered.length > 0 ? matchAction(name, considered) : undefined;
+  const range = { start: s.start, end: s.end };
+  return i !== undefined ? { name: considered[i].name, range, how: "decision-prose", considered_index: i } : { name, range, how: "decision-prose" };
+}
+
+/** matchOption for a phrase read from prose: an option that does something else to the same things is no match. */
+function matchAction(phrase: string, considered: ConsideredOption[]): number | undefined {
+  const i = matchOption(phrase, considered, 0.6);
+  return i !== undefined && actsDifferently(considered[i].name, phrase) ? undefined : i;
+}
+
 const ORDINALS: Record<string, number> = { one: 1, first: 1, two: 2, second: 2, three: 3, third: 3, four: 4, fourth: 4, five: 5, fifth: 5 };
 const ORDINAL_REF = /\bthe\s+(first|second|third|fourth|fifth|last|final)\s+(?:option|alternative|approach|solution|possibility|choice|proposal)\b|\b(?:option|alternative|approach)\s+(one|two|three|four|five)\b/i;
 
@@ -306,7 +336,7 @@ function pointsBack(phrase: string): boolean {
 const NEGATIVE_CUE = /\b(?:rejected|not (?:selected|chosen|pursued|adopted|feasible|viable)|discarded|ruled out|dismissed|decided against|was dropped|no longer|too (?:complex|slow|expensive|costly|heavy)|instead of|rather than|doesn't|does not|won't)\b/i;
 
 /** Considered options: MADR section(s), then alternatives sections under any of their names, deduplicated. */
-function readConsidered(parsed: ParsedAdr, consideredIdx: number[], alternativesIdx: number[], notes: string[]): ConsideredOption[] {
+function readConsidered(parsed: ParsedAdr, consideredIdx: number[], alternativesIdx: number[], candidatesIdx: number[], notes: string[]): ConsideredOption[] {
   const { sections } = parsed.doc;
   const considered: ConsideredOption[] = [];
   const seen = new Set<string>();
@@ -324,6 +354,16 @@ function readConsidered(parsed: ParsedAdr, consideredIdx: number[], alternatives
   };
   for (const i of consideredIdx) if (!isInside(i)) (read.add(i), optionsInSection(parsed, i, "considered-options").forEach(add));
   for (const i of alternativesIdx) if (!isInside(i)) (read.add(i), optionsInSection(parsed, i, "alternatives").forEach(add));
+  // "Frameworks to choose from": each sub-heading is a candidate, whatever pros and cons it holds.
+  for (const i of candidatesIdx) {
+    if (isInside(i)) continue;
+    read.add(i);
+    sections.forEach((s, j) => {
+      if (s.parent !== i || s.level === 0) return;
+      const { name, ref } = optionName(s.heading);
+      if (name && /[\p{L}\p{N}]/u.test(name)) add({ name, range: { start: s.start, end: s.end }, source: "considered-options", ...(ref ? { ref } : {}) });
+    });
+  }
   if (considered.length >= MAX_LIST_ITEMS) notes.push(`options lists longer than ${MAX_LIST_ITEMS} items were read only to item ${MAX_LIST_ITEMS}`);
   return considered;
 }
@@ -380,16 +420,23 @@ function explicitChoice(parsed: ParsedAdr, considered: ConsideredOption[], decis
   return chosen;
 }
 
+/** The sections that list options (MADR, alternatives, candidates) and those that state the decision. */
+function sectionsByRole(parsed: ParsedAdr): { consideredIdx: number[]; alternativesIdx: number[]; candidatesIdx: number[]; decisionIdx: number[] } {
+  const consideredIdx = sectionIndexes(parsed, (key, name) => name === "considered-options" || /^(?:considered options|options considered|options)$/.test(key));
+  const alternativesIdx = sectionIndexes(parsed, (key) => ALTERNATIVES_HEADING.test(key)).filter((i) => !consideredIdx.includes(i));
+  const candidatesIdx = sectionIndexes(parsed, (key) => CANDIDATES_HEADING.test(key)).filter((i) => !consideredIdx.includes(i) && !alternativesIdx.includes(i));
+  const decisionIdx = sectionIndexes(parsed, (key, name) => name === "decision" || name === "decision-outcome" || DECISION_HEADING.test(key)).filter(
+    (i) => !consideredIdx.includes(i) && !alternativesIdx.includes(i) && !candidatesIdx.includes(i),
+  );
+  return { consideredIdx, alternativesIdx, candidatesIdx, decisionIdx };
+}
+
 /** Options, chosen, rejected for one parsed record. */
 export function readOptions(parsed: ParsedAdr): OptionsReading {
   const notes: string[] = [];
   const { lines } = parsed.doc;
-  const consideredIdx = sectionIndexes(parsed, (key, name) => name === "considered-options" || /^(?:considered options|options considered|options)$/.test(key));
-  const alternativesIdx = sectionIndexes(parsed, (key) => ALTERNATIVES_HEADING.test(key)).filter((i) => !consideredIdx.includes(i));
-  const considered = readConsidered(parsed, consideredIdx, alternativesIdx, notes);
-  const decisionIdx = sectionIndexes(parsed, (key, name) => name === "decision" || name === "decision-outcome" || DECISION_HEADING.test(key)).filter(
-    (i) => !consideredIdx.includes(i) && !alternativesIdx.includes(i),
-  );
+  const { consideredIdx, alternativesIdx, candidatesIdx, decisionIdx } = sectionsByRole(parsed);
+  const considered = readConsidered(parsed, consideredIdx, alternativesIdx, candidatesIdx, notes);
   const decisionSentences = decisionSentencesOf(parsed, decisionIdx);
 
   let keptAsIs: ChosenOption | undefined;
@@ -403,7 +450,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   for (const s of decisionSentences) {
     const isHeading = s.start === s.end && /^ {0,3}#/.test(lines[s.start - 1] ?? "");
     const negative = NEGATIVE_CUE.test(s.text);
-    const named = optionByRef(s.text, considered) ?? (considered.length > 0 ? matchOption(s.text, considered, 0.6) : undefined);
+    let named = optionByRef(s.text, considered) ?? (considered.length > 0 ? matchOption(s.text, considered, 0.6) : undefined);
     const prose = isHeading ? { rejected: [] as string[] } : readDecisionSentence(s.text);
     if (named !== undefined && negative && !(chosen?.considered_index === named)) {
       if (!rejectedBy.has(named) && !proseChoosesOther(prose, considered, named)) rejectedBy.set(named, { reason: s.text, range: { start: s.start, end: s.end } });
@@ -414,23 +461,27 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
         if (!rejectedBy.has(i)) rejectedBy.set(i, { reason: s.text, range: { start: s.start, end: s.end } });
       } else proseRejected.push({ name: r, reason: s.text, range: { start: s.start, end: s.end } });
     }
+    // "However, … we have opted to do X" after an opening that named another choice: the contrast overrides it.
+    const readFromText = chosen?.how === "decision-prose" || chosen?.how === "outcome-names-option";
+    if (chosen && readFromText && s.early && CONTRAST_OPENING.test(s.text) && prose.chosen && STRONG_CUES.has(prose.cue ?? "") && !prose.continuity && !pointsBack(prose.chosen)) {
+      chosen = proseChoice(prose.chosen, s, considered);
+      continue;
+    }
     if (chosen) continue;
+    // "the best approach would be to move the whole X into Y" shares words with the option "Remove the data from X",
+    // but does something else to them: the sentence names its own choice, not that option.
+    if (named !== undefined && !negative && prose.chosen && actsDifferently(considered[named].name, prose.chosen)) named = undefined;
     if (named !== undefined && !negative) {
       chosen = { name: considered[named].name, range: { start: s.start, end: s.end }, how: "outcome-names-option", considered_index: named };
       continue;
     }
     if (s.opening && prose.refusal && !refused) refused = { name: prose.refusal, range: { start: s.start, end: s.end }, how: "decision-prose" };
     if (!s.opening && s.early && prose.chosen && STRONG_CUES.has(prose.cue ?? "") && !prose.continuity && !pointsBack(prose.chosen) && !stated) {
-      const i = considered.length > 0 ? matchOption(prose.chosen, considered, 0.6) : undefined;
-      const range = { start: s.start, end: s.end };
-      stated = i !== undefined ? { name: considered[i].name, range, how: "decision-prose", considered_index: i } : { name: prose.chosen, range, how: "decision-prose" };
+      stated = proseChoice(prose.chosen, s, considered);
     }
     // Only the opening of the decision commits; later sentences elaborate, qualify or plan follow-up work.
     if (prose.chosen && s.opening && !pointsBack(prose.chosen)) {
-      const name = prose.chosen;
-      const range = { start: s.start, end: s.end };
-      const i = considered.length > 0 ? matchOption(name, considered, 0.6) : undefined;
-      const reading: ChosenOption = i !== undefined ? { name: considered[i].name, range, how: "decision-prose", considered_index: i } : { name, range, how: "decision-prose" };
+      const reading = proseChoice(prose.chosen, s, considered);
       // Keeping what is there ("we will continue to use X") is the choice only when nothing new is committed to.
       if (prose.continuity) keptAsIs ??= reading;
       else chosen = reading;
@@ -579,7 +630,7 @@ const POINTS_FORWARD = /(?:^|\bthe )following\b|\bas follows\b/i;
 /** A list item or a line of code right after the sentence. */
 const LIST_ITEM = /^\s{0,6}(?:[-*+]|\d{1,2}[.)])\s+(.+)$/;
 const ITEMS_SHOWN = 3;
-const ITEM_CHARS = 48;
+const ITEM_CHARS = 64;
 
 /**
  * A choice that points forward names only the kind of thing chosen ("following labels", "a new v3 API with the
@@ -624,7 +675,9 @@ function spelledOut(lines: string[], chosen: ChosenOption): ChosenOption {
 /** What a list item names: its bold lead, else its text up to a dash or colon that starts an explanation. */
 function itemLead(item: string): string {
   const bold = /^(?:\*\*|__)(.+?)(?:\*\*|__)/.exec(item)?.[1];
-  const text = (bold ?? item.split(/\s+[-–—:]\s+|:\s/)[0]).replace(/`/g, "").replace(/^[*_]+|[*_]+$/g, "").replace(/[.;,:]+$/, "").trim();
+  // A parenthetical ("(`save`, `update`)", "(or a subclass)") is an aside, not part of what the item names.
+  const plain = item.replace(/\s*\([^()]*\)/g, "");
+  const text = (bold ?? plain.split(/\s+[-–—:]\s+|:\s/)[0]).replace(/`/g, "").replace(/^[*_]+|[*_]+$/g, "").replace(/[.;,:]+$/, "").trim();
   return text.length > ITEM_CHARS ? `${text.slice(0, ITEM_CHARS - 1).trimEnd()}…` : text;
 }
 
@@ -649,6 +702,14 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
     if (i !== undefined) chosen = { name: considered[i].name, range: { start: titleLine, end: titleLine }, how: "decision-prose", considered_index: i };
     else if (considered.length === 0) chosen = { name: t.chosen, range: { start: titleLine, end: titleLine }, how: "decision-prose" };
   }
+  // "We disabled this default behaviour": the decision points back at what it acts on; a title that is itself an
+  // action ("Disable fetch on focus") names it.
+  if (chosen && chosen.how === "decision-prose" && chosen.considered_index === undefined && POINTS_AT_CONTEXT.test(chosen.name)) {
+    const titleVerb = parsed.title.trim().split(/\s+/)[0]?.toLowerCase() ?? "";
+    const title = IMPERATIVES.has(titleVerb) ? readDecisionSentence(parsed.title).chosen : undefined;
+    const titleLine = sections.find((s) => s.level === 1)?.start ?? chosen.range.start;
+    if (title) chosen = { name: title, range: { start: Math.min(titleLine, chosen.range.start), end: chosen.range.end }, how: "decision-prose" };
+  }
   // A record without a decision section may state its choice in its opening sentences: "We use X".
   if (!chosen && !hasDecisionSection) {
     for (const s of introSentences(parsed)) {
@@ -663,6 +724,9 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
 
   return chosen && chosen.considered_index === undefined ? spelledOut(parsed.doc.lines, chosen) : chosen;
 }
+
+/** A phrase whose object only points back: "disabled this default behaviour", "adopted it", "keep these". */
+const POINTS_AT_CONTEXT = /^\S+\s+(?:this|that|these|those|it|them)\b/i;
 
 /** The first few prose sentences after the title (headings skipped). */
 function introSentences(parsed: ParsedAdr): LocatedSentence[] {
