@@ -682,3 +682,149 @@ describe("prose readings of this round", () => {
     assert.equal(readDecisionSentence("We will keep using Postgres.").continuity, true);
   });
 });
+
+describe("decision readings: past tense, contrast, long subjects, candidates, actions", () => {
+  test("'We switched off X' in the past tense is a choice; pointing back at 'this' takes the title's action", () => {
+    assert.equal(readDecisionSentence("We enabled strict null checks across the monorepo.").chosen, "enabled strict null checks across the monorepo");
+    // "We tried" and "we used" report history, not a decision.
+    assert.equal(readDecisionSentence("We tried three linters.").chosen, undefined);
+    const text = `# Disable automatic retries on timeouts
+
+## Status
+
+Accepted
+
+## Context
+
+The HTTP client retries every request three times when it times out, which doubles load during an outage.
+
+## Decision
+
+We disabled this default behaviour, and will opt in per call site where a retry is safe.
+`;
+    const m = model("docs/adr/0007-disable-retries.md", text);
+    assert.equal(m.chosen?.name, "Disable automatic retries on timeouts");
+    assert.equal(m.chosen?.range.end, lineOf(text, "We disabled this"));
+  });
+
+  test("a sentence opening with 'However' that opts for something else overrides the choice before it", () => {
+    const text = `# Backfill the billing history
+
+## Considered Options
+
+- Replay every billing event through the event bus so consumers rebuild their state
+- Ask the billing team for a CSV export
+- Read straight from the billing database
+
+## Decision
+
+In the long run the right answer is to replay every billing event through the event bus so consumers rebuild their state.
+
+However, since the replay tooling will take months, we have opted to load a single snapshot of the billing tables into the warehouse.
+`;
+    const m = model("docs/adr/0003-backfill.md", text);
+    assert.equal(m.chosen?.name, "load a single snapshot of the billing tables into the warehouse");
+    assert.equal(m.chosen?.range.start, lineOf(text, "However, since"));
+    // Without the contrast the first statement stands.
+    const plain = model("docs/adr/0003-backfill.md", text.replace(/\nHowever, since[^\n]*\n/, "\n"));
+    assert.equal(plain.chosen?.name, "Replay every billing event through the event bus so consumers rebuild their state");
+  });
+
+  test("an option that does something else to the same things is not the one chosen ('Remove X from Y' vs 'move X into Z')", () => {
+    const text = `# Where test data lives
+
+## Considered Options
+
+- Remove the customer records from the test account
+
+## Decision
+
+After talking to security, the best approach would be to move the whole test account into the secured production organisation.
+`;
+    const m = model("docs/adr/0012-test-data.md", text);
+    assert.equal(m.chosen?.name.startsWith("move the whole test account into the secured production organisation"), true);
+    assert.equal(m.chosen?.considered_index, undefined);
+    // The same verb still names the listed option.
+    const same = model("docs/adr/0012-test-data.md", text.replace("move the whole test account into the secured production organisation", "remove the customer records from the test account"));
+    assert.equal(same.chosen?.considered_index, 0);
+  });
+
+  test("'it was decided that <long subject> is <done> …': the action is the choice, a short subject stays the choice", () => {
+    assert.equal(
+      readDecisionSentence("Since we are leaving the old framework, it was decided that the SessionStore and the whole of its file-backed and memory-backed layers is rewritten using Tokio.").chosen,
+      "rewritten using Tokio",
+    );
+    assert.equal(readDecisionSentence("It was decided that Postgres is used for the ledger.").chosen, "Postgres is used");
+  });
+
+  test("'needs to be changed, to follow X' chooses X; other 'needs to be' sentences commit to nothing", () => {
+    assert.equal(readDecisionSentence("The module layout needs to be changed, to follow a feature-folder layout.").chosen, "follow a feature-folder layout");
+    assert.equal(readDecisionSentence("Each plugin needs to be described by a manifest.").chosen, undefined);
+  });
+
+  test("a bare name keeps its role ('Use ECS as the execution environment'); a longer phrase drops it", () => {
+    assert.equal(readDecisionSentence("Use Fargate as the execution environment.").chosen, "Fargate as the execution environment");
+    assert.equal(readDecisionSentence("Use Fargate as it is cheaper.").chosen, "Fargate");
+    assert.equal(readDecisionSentence("We will use Rust with the Axum web stack as the framework.").chosen, "Rust with the Axum web stack");
+  });
+
+  test("'Frameworks to choose from': each sub-heading is a candidate, pros and cons under it are not", () => {
+    const text = `# Documentation site
+
+## Context
+
+### Generators to choose from
+
+#### Docusaurus
+
+##### Pros
+* React based
+
+##### Cons
+* Heavy
+
+#### MkDocs
+
+##### Pros
+* Simple
+
+## Proposed Solution
+
+We will build the site as a static bundle using MkDocs with the Material theme.
+`;
+    const m = model("docs/adr/0014-docs-site.md", text);
+    assert.deepEqual(m.considered.map((o) => o.name), ["Docusaurus", "MkDocs"]);
+    assert.equal(m.chosen?.name, "MkDocs");
+  });
+
+  test("'Discounted options' is an alternatives section", () => {
+    const text = `# Nightly import
+
+## Decision
+
+We will run the import as a scheduled container task.
+
+### Discounted options during the trial
+
+- A serverless function, which hit its time limit
+- A managed ETL service
+`;
+    const m = model("docs/adr/0006-import.md", text);
+    assert.deepEqual(m.rejected.map((r) => r.name).sort(), ["A managed ETL service", "A serverless function, which hit its time limit"].sort());
+  });
+
+  test("a choice spelled out as a list drops each item's parenthetical asides", () => {
+    const text = `# Repository interfaces
+
+## Decision
+
+The repositories will be reworked in the following ways:
+
+- every write method (\`insert\`, \`patch\`, \`remove\`) returns an Outcome value (or a subtype)
+- bulk writes are dropped
+`;
+    const m = model("docs/adr/0020-repos.md", text);
+    assert.match(m.chosen?.name ?? "", /every write method returns an Outcome value/);
+    assert.doesNotMatch(m.chosen?.name ?? "", /insert|subtype/);
+  });
+});

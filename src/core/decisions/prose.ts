@@ -409,11 +409,18 @@ function bestChoice(toks: string[], low: string[]): { chosen: string; rejected: 
 /** Words after "we" that do not commit to anything ("we need more data", "we were", "we have"). */
 const NOT_A_COMMITMENT = new Set(["are", "were", "have", "had", "need", "needed", "want", "know", "think", "believe", "feel", "can", "could", "may", "might", "do", "did", "don't", "also", "still", "then", "all", "both", "currently", "already", "found", "see", "considered", "identified", "explored", "looked", "expect", "hope", "is", "was", "wanted", "tried", "intend", "plan", "aim", "would", "should", "must", "will", "shall", "usually", "often", "sometimes", "never", "only"]);
 
+/** Words that open a reason or concession clause. */
+const SUBORDINATORS = new Set(["since", "because", "although", "though", "whereas", "while"]);
+
 type Take = (from: number, cue: string, verbIndex?: number) => ProseReading;
 
 function readClause(toks: string[], low: string[], start: number, rejected: string[], take: Take): ProseReading | undefined {
   // "Using X would make Y slower": a gerund subject with a modal weighs an option; it commits to nothing.
   if (GERUNDS.has(low[start] ?? "")) return undefined;
+  // "since the tooling will take months, …": a clause giving a reason or a concession is not the one that decides.
+  if (SUBORDINATORS.has(low[start] ?? "")) return undefined;
+  // "However, …": a lone connective is no clause; the one after its comma is read next.
+  if (/[,;:]$/.test(toks[start] ?? "")) return undefined;
   // "We use X", "we adapt X", "We prefer X": a present-tense commitment by the team.
   if (low[start] === "we" && low[start + 1] && !NOT_A_COMMITMENT.has(low[start + 1]) && !MODALS.has(low[start + 1]) && /^[a-z]+$/.test(low[start + 1]) && !/(?:ed|ing)$/.test(low[start + 1])) {
     return take(start + 2, "we use", start + 1);
