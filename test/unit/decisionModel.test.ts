@@ -828,3 +828,47 @@ The repositories will be reworked in the following ways:
     assert.doesNotMatch(m.chosen?.name ?? "", /insert|subtype/);
   });
 });
+
+describe("options cited by number or roman numeral, several at once", () => {
+  const text = `# Second JVM language
+
+## Considered Options
+
+### Approaches
+
+1. Leave it to each team
+2. Write one sample service in the new language
+3. Port a whole subsystem to it
+
+### Languages:
+
+[upperroman]
+I. Kotlin
+II. Clojure
+III. Scala
+
+## Decision
+
+We decide for options 2 and III.
+
+That means we write one sample service in Scala first.
+`;
+  test("numbered and roman-numbered items are options, under a group heading with a list-style attribute line", () => {
+    const m = model("docs/adr/0030-jvm-language.md", text);
+    assert.deepEqual(m.considered.map((o) => o.name), ["Leave it to each team", "Write one sample service in the new language", "Port a whole subsystem to it", "Kotlin", "Clojure", "Scala"]);
+    assert.deepEqual(m.considered.map((o) => o.ref), ["1", "2", "3", "I", "II", "III"]);
+  });
+  test("'options 2 and III' chooses both: neither is rejected nor offered as an alternative", () => {
+    const m = model("docs/adr/0030-jvm-language.md", text);
+    assert.equal(m.chosen?.name, "Write one sample service in the new language + Scala");
+    assert.equal(m.chosen?.considered_index, 1);
+    assert.deepEqual(m.chosen?.combined_with, [5]);
+    assert.equal(m.chosen?.range.start, lineOf(text, "We decide for options"));
+    assert.deepEqual(m.rejected.map((r) => r.name), ["Leave it to each team", "Port a whole subsystem to it", "Kotlin", "Clojure"]);
+    assert.deepEqual(m.options.slice(1), ["Leave it to each team", "Port a whole subsystem to it", "Kotlin", "Clojure"]);
+  });
+  test("a citation with a label no option has is not read as several options", () => {
+    const m = model("docs/adr/0030-jvm-language.md", text.replace("options 2 and III", "options 2 and VII"));
+    assert.equal(m.chosen?.combined_with, undefined);
+  });
+});

@@ -28,6 +28,8 @@ export interface ChosenOption {
   how: ChosenHow;
   /** Index into the considered options when the chosen one is among them. */
   considered_index?: number;
+  /** Further considered options chosen together with it ("We decide for options 4, 5 and IV"). */
+  combined_with?: number[];
 }
 export interface RejectedOption {
   name: string;
@@ -128,6 +130,8 @@ export function optionName(written: string): { name: string; ref?: string; decid
 
 interface ListItem {
   text: string;
+  /** The number or roman numeral of an ordered list item ("4", "IV"): the label a decision may cite it by. */
+  marker?: string;
   line: number;
   indent: number;
 }
@@ -140,8 +144,8 @@ function listItems(lines: string[], from: number, to: number): ListItem[] {
     const line = (lines[n - 1] ?? "").slice(0, MAX_SENTENCE_CHARS * 2);
     if (/^ {0,3}(`{3,}|~{3,})/.test(line)) inFence = !inFence;
     if (inFence) continue;
-    const m = /^(\s*)(?:[-*+]|\d{1,3}[.)])\s+(.*)$/.exec(line);
-    if (m && m[2].trim()) items.push({ text: m[2].trim(), line: n, indent: m[1].replace(/\t/g, "    ").length });
+    const m = /^(\s*)(?:[-*+]|(\d{1,3}|[IVX]{1,5})[.)])\s+(.*)$/.exec(line);
+    if (m && m[3].trim()) items.push({ text: m[3].trim(), line: n, indent: m[1].replace(/\t/g, "    ").length, ...(m[2] ? { marker: m[2] } : {}) });
   }
   return items;
 }
@@ -170,7 +174,8 @@ function looksLikeArguments(items: ListItem[]): boolean {
 function onlyAList(lines: string[], from: number, to: number): boolean {
   for (let n = from; n <= to; n++) {
     const line = lines[n - 1] ?? "";
-    if (line.trim() && !/^\s*(?:[-*+]|\d{1,3}[.)])\s/.test(line) && !/^\s{2,}\S/.test(line)) return false;
+    // An AsciiDoc-style attribute line ("[upperroman]") only styles the list below it.
+    if (line.trim() && !/^\s*(?:[-*+]|\d{1,3}[.)]|[IVX]{1,5}[.)])\s/.test(line) && !/^\s{2,}\S/.test(line) && !/^\[[\w-]+\]\s*$/.test(line)) return false;
   }
   return true;
 }
@@ -180,8 +185,10 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
   const { lines, sections } = parsed.doc;
   const sec = sections[index];
   const out: ConsideredOption[] = [];
-  const push = (written: string, range: LineRange) => {
-    const { name, ref } = optionName(written);
+  const push = (written: string, range: LineRange, marker?: string) => {
+    const named = optionName(written);
+    const { name } = named;
+    const ref = named.ref ?? marker;
     if (name && /[\p{L}\p{N}]/u.test(name)) out.push({ name, range, source, ...(ref ? { ref } : {}) });
   };
   // Options written as prose paragraphs ("One option is to …", "A second option is …") are the options; a list
@@ -194,7 +201,7 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
   const own = optionItems(listItems(lines, sec.bodyStart, sec.contentEnd));
   const children = sections.map((s, i) => ({ s, i })).filter(({ s }) => s.parent === index && s.level > 0);
   if (own.length > 0 && !looksLikeArguments(own)) {
-    for (const item of own) push(item.text, { start: item.line, end: item.line });
+    for (const item of own) push(item.text, { start: item.line, end: item.line }, item.marker);
     if (children.length === 0) return out;
   }
   for (const { s, i } of children) {
@@ -203,7 +210,7 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
     // Groups of options under sub-headings occur in "Considered Options"; an alternatives section's sub-headings
     // are the alternatives themselves, whatever list of arguments each holds.
     const isGroup = source === "considered-options" && !splitRef(stripInline(s.heading)).ref && ((items.length >= 2 && !looksLikeArguments(items) && onlyAList(lines, s.bodyStart, s.contentEnd)) || grandchildren);
-    if (isGroup && items.length >= 2 && !looksLikeArguments(items) && onlyAList(lines, s.bodyStart, s.contentEnd)) for (const item of items) push(item.text, { start: item.line, end: item.line });
+    if (isGroup && items.length >= 2 && !looksLikeArguments(items) && onlyAList(lines, s.bodyStart, s.contentEnd)) for (const item of items) push(item.text, { start: item.line, end: item.line }, item.marker);
     else if (isGroup && grandchildren) out.push(...optionsInSection(parsed, i, source));
     else push(s.heading, { start: s.start, end: s.end });
   }
@@ -296,6 +303,25 @@ function matchAction(phrase: string, considered: ConsideredOption[]): number | u
 
 const ORDINALS: Record<string, number> = { one: 1, first: 1, two: 2, second: 2, three: 3, third: 3, four: 4, fourth: 4, five: 5, fifth: 5 };
 const ORDINAL_REF = /\bthe\s+(first|second|third|fourth|fifth|last|final)\s+(?:option|alternative|approach|solution|possibility|choice|proposal)\b|\b(?:option|alternative|approach)\s+(one|two|three|four|five)\b/i;
+
+const OPTION_LABEL = "(?:[IVX]{1,5}|[A-Za-z]?\\d{0,2}[A-Za-z]?)";
+/** "options 4, 5 and IV": the word "options" and labels joined by commas, "and", "&" or "+". */
+const SEVERAL_OPTIONS = new RegExp(`\\boptions\\s+(${OPTION_LABEL}(?:\\s*(?:,|\\band\\b|&|\\+)\\s*${OPTION_LABEL})+)(?![\\w-])`, "i");
+
+/** "options 4, 5 and IV", "options A and C" → each cited considered option, when every label resolves. */
+function optionsByRefs(sentence: string, considered: ConsideredOption[]): number[] {
+  const m = SEVERAL_OPTIONS.exec(sentence);
+  if (!m) return [];
+  const refs = m[1].split(/\s*(?:,|\band\b|&|\+)\s*/).map((r) => r.trim().toUpperCase()).filter(Boolean);
+  const found = refs.map((ref) => considered.findIndex((o) => o.ref === ref));
+  return refs.length >= 2 && found.every((i) => i >= 0) ? [...new Set(found)] : [];
+}
+
+/** Several options chosen together: named together, the first as the index, the others alongside it. */
+function combinedChoice(cited: number[], considered: ConsideredOption[], s: LocatedSentence): ChosenOption {
+  const name = cited.map((i) => considered[i].name).join(" + ");
+  return { name, range: { start: s.start, end: s.end }, how: "outcome-names-option", considered_index: cited[0], combined_with: cited.slice(1) };
+}
 
 /** "the second option", "option two", "the last alternative" → the considered option at that position. */
 function optionByOrdinal(sentence: string, considered: ConsideredOption[]): number | undefined {
@@ -450,7 +476,8 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   for (const s of decisionSentences) {
     const isHeading = s.start === s.end && /^ {0,3}#/.test(lines[s.start - 1] ?? "");
     const negative = NEGATIVE_CUE.test(s.text);
-    let named = optionByRef(s.text, considered) ?? (considered.length > 0 ? matchOption(s.text, considered, 0.6) : undefined);
+    const cited = optionsByRefs(s.text, considered);
+    let named = (cited.length > 0 ? cited[0] : undefined) ?? optionByRef(s.text, considered) ?? (considered.length > 0 ? matchOption(s.text, considered, 0.6) : undefined);
     const prose = isHeading ? { rejected: [] as string[] } : readDecisionSentence(s.text);
     if (named !== undefined && negative && !(chosen?.considered_index === named)) {
       if (!rejectedBy.has(named) && !proseChoosesOther(prose, considered, named)) rejectedBy.set(named, { reason: s.text, range: { start: s.start, end: s.end } });
@@ -472,7 +499,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
     // but does something else to them: the sentence names its own choice, not that option.
     if (named !== undefined && !negative && prose.chosen && actsDifferently(considered[named].name, prose.chosen)) named = undefined;
     if (named !== undefined && !negative) {
-      chosen = { name: considered[named].name, range: { start: s.start, end: s.end }, how: "outcome-names-option", considered_index: named };
+      chosen = cited.length > 1 ? combinedChoice(cited, considered, s) : { name: considered[named].name, range: { start: s.start, end: s.end }, how: "outcome-names-option", considered_index: named };
       continue;
     }
     if (s.opening && prose.refusal && !refused) refused = { name: prose.refusal, range: { start: s.start, end: s.end }, how: "decision-prose" };
@@ -516,7 +543,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   // reason the decision text gives, else the option's first con.
   const rejected: RejectedOption[] = [];
   considered.forEach((o, i) => {
-    if (i === chosen?.considered_index) return;
+    if (i === chosen?.considered_index || chosen?.combined_with?.includes(i)) return;
     if (!chosen && o.source !== "alternatives" && !rejectedBy.has(i)) return;
     const why = rejectedBy.get(i);
     const reason = why?.reason ?? firstCon(parsed, o.name);
