@@ -872,3 +872,32 @@ That means we write one sample service in Scala first.
     assert.equal(m.chosen?.combined_with, undefined);
   });
 });
+
+test("of several lists outside the options section, the one whose item the choice names fully holds the candidates", () => {
+  const text = `# Job scheduler
+
+## Context
+
+We need something to run nightly and ad hoc jobs.
+
+| Tool     | Pros     | Cons      |
+|----------|----------|-----------|
+| Cron     | simple   | no retries |
+| Nomad    | familiar | heavy     |
+| Temporal | durable  | new to us |
+
+## Decision
+
+We will use Temporal.
+
+## Consequences
+
+We will need to do one of these:
+
+- write a Temporal worker for each legacy script
+- wrap the scripts in one generic worker
+`;
+  const m = model("docs/adr/0009-scheduler.md", text);
+  assert.deepEqual(m.considered.map((o) => o.name), ["Cron", "Nomad", "Temporal"]);
+  assert.equal(m.chosen?.considered_index, 2);
+});

@@ -628,12 +628,17 @@ function listConfirmedByChoice(parsed: ParsedAdr, chosenName: string, decisionId
       }
     }
   });
+  // The list whose item the choice names most fully wins ("Airflow" is the table's "Airflow", not the later bullet
+  // "write an Airflow operator for X"); on a tie, the first.
+  let best: { options: ConsideredOption[]; index: number; score: number } | undefined;
   for (const options of candidates) {
     if (options.length > CANDIDATE_LIST_MAX) continue;
     const index = matchOption(chosenName, options, 0.6);
-    if (index !== undefined) return { options, index };
+    if (index === undefined) continue;
+    const score = coverage(options[index].name, chosenName);
+    if (!best || score > best.score) best = { options, index, score };
   }
-  return undefined;
+  return best ? { options: best.options, index: best.index } : undefined;
 }
 
 /**
