@@ -901,3 +901,24 @@ We will need to do one of these:
   assert.deepEqual(m.considered.map((o) => o.name), ["Cron", "Nomad", "Temporal"]);
   assert.equal(m.chosen?.considered_index, 2);
 });
+
+test("an option discarded in prose ('A tool like X has been discarded …') was considered and is rejected with that sentence", () => {
+  const text = `# Continuous integration
+
+## Context
+
+Nothing runs our tests on pull requests today.
+
+## Decision
+
+We will use Buildkite because our agents already run there.
+A hosted service like CircleCI has been discarded for now for its price, but may come back later.
+`;
+  const m = model("docs/adr/0004-ci.md", text);
+  assert.deepEqual(m.considered.map((o) => o.name), ["Buildkite", "CircleCI"]);
+  assert.equal(m.chosen?.name, "Buildkite");
+  assert.deepEqual(m.rejected.map((r) => [r.name, r.range.end]), [["CircleCI", lineOf(text, "has been discarded")]]);
+  assert.match(m.rejected[0].reason ?? "", /for its price/);
+  // A pronoun names nothing.
+  assert.deepEqual(readDecisionSentence("That was rejected by the board.").rejected, []);
+});

@@ -528,16 +528,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
     }
   }
 
-  // A proposal weighed only against "Alternatives" is itself one of the considered options.
-  if (chosen && chosen.considered_index === undefined && considered.length > 0 && considered.every((o) => o.source === "alternatives")) {
-    considered.unshift({ name: chosen.name, range: chosen.range, source: "proposal" });
-    // Shift every index by one. Rebuilt, not moved in place: Map.forEach visits entries set during the walk, so
-    // moving k to k + 1 inside it never ends (an adversarial probe's freeze).
-    const shifted = [...rejectedBy.entries()].map(([k, v]) => [k + 1, v] as const);
-    rejectedBy.clear();
-    for (const [k, v] of shifted) rejectedBy.set(k, v);
-    chosen.considered_index = 0;
-  }
+  withProposalAndProseRejections(chosen, considered, proseRejected, rejectedBy);
 
   // Rejected: every considered option but the chosen one (alternatives sections are rejected by name), with the
   // reason the decision text gives, else the option's first con.
@@ -554,6 +545,31 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   if (decisionIdx.length > 0 && !chosen) notes.push("the decision section names no option");
   if (decisionIdx.length === 0 && !chosen) notes.push("no decision section and no chosen option line");
   return { considered, ...(chosen ? { chosen } : {}), rejected, notes };
+}
+
+/**
+ * Completes the considered options where the record only implies them: the options it turned down in prose when it
+ * lists none, and a proposal weighed only against alternatives (which is then itself one of the options).
+ */
+function withProposalAndProseRejections(chosen: ChosenOption | undefined, considered: ConsideredOption[], proseRejected: RejectedOption[], rejectedBy: Map<number, { reason: string; range: LineRange }>): void {
+  // No options listed anywhere, but the decision turned some down in prose ("X has been discarded", "instead of Y"):
+  // those were weighed, so they and the choice are the considered options.
+  if (chosen && considered.length === 0 && proseRejected.length > 0) {
+    for (const r of proseRejected.slice(0, MAX_LIST_ITEMS)) {
+      if (r.reason) rejectedBy.set(considered.length, { reason: r.reason, range: r.range });
+      considered.push({ name: r.name, range: r.range, source: "alternatives" });
+    }
+  }
+  // A proposal weighed only against "Alternatives" is itself one of the considered options.
+  if (chosen && chosen.considered_index === undefined && considered.length > 0 && considered.every((o) => o.source === "alternatives")) {
+    considered.unshift({ name: chosen.name, range: chosen.range, source: "proposal" });
+    // Shift every index by one. Rebuilt, not moved in place: Map.forEach visits entries set during the walk, so
+    // moving k to k + 1 inside it never ends (an adversarial probe's freeze).
+    const shifted = [...rejectedBy.entries()].map(([k, v]) => [k + 1, v] as const);
+    rejectedBy.clear();
+    for (const [k, v] of shifted) rejectedBy.set(k, v);
+    chosen.considered_index = 0;
+  }
 }
 
 /** A list can hold candidate options only when it is this short and its items are names, not arguments. */

@@ -279,6 +279,9 @@ function readSentence(sentence: string): ProseReading {
     }
   }
 
+  // "A solution like X has been discarded for its setup cost": X was weighed and turned down.
+  const discarded = discardedSubject(toks, low);
+  if (discarded) rejected.push(discarded);
   // "This RFC proposes X", "This ADR introduces X", "This RFC is to introduce X".
   if (/^(?:this|the)$/.test(low[0] ?? "") && /^(?:rfc|adr|proposal|document|design|record)$/.test(low[1] ?? "")) {
     let i = 2;
@@ -330,6 +333,26 @@ function readSentence(sentence: string): ProseReading {
   // Imperative: "Use managed node groups.", "Implement delegation in Apache James".
   if (IMPERATIVES.has(low[0] ?? "") && toks[0][0] === toks[0][0]?.toUpperCase()) return take(1, "imperative", CHOOSE_VERBS.has(low[0]) ? undefined : 0);
   return { rejected };
+}
+
+const DISCARD_PARTICIPLES = new Set(["discarded", "rejected", "dismissed", "abandoned", "dropped"]);
+/** "A solution like X", "an approach such as X", "options like X": the lead-in before the name. */
+const LIKE_LEAD = /^(?:(?:a|an|the|any)\s+)?(?:\w+\s+){0,2}(?:like|such as)\s+/i;
+
+/** The subject of "X has been discarded", "X was rejected", "X is ruled out", when it is short enough to be a name. */
+function discardedSubject(toks: string[], low: string[]): string | undefined {
+  for (let i = 1; i + 1 < low.length && i < 16; i++) {
+    const aux = /^(?:has|have|had)$/.test(low[i]) && low[i + 1] === "been" ? i + 2 : /^(?:was|were|is|are)$/.test(low[i]) ? i + 1 : -1;
+    if (aux < 0) continue;
+    const verb = low[aux] ?? "";
+    if (!(DISCARD_PARTICIPLES.has(verb) || (verb === "ruled" && low[aux + 1] === "out"))) continue;
+    let from = 0;
+    for (let j = 0; j < i; j++) if (/[,;:]$/.test(toks[j])) from = j + 1;
+    const subject = tidy(toks.slice(from, i).join(" ").replace(LIKE_LEAD, ""));
+    const words = subject.split(" ").length;
+    return subject && words <= 6 && /\p{L}/u.test(subject) && !/^(?:it|this|that|these|those|they|which)$/i.test(subject) ? subject : undefined;
+  }
+  return undefined;
 }
 
 /** A subject longer than this many words is no option name: what is done to it is the choice. */
