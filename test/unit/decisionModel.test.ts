@@ -922,3 +922,25 @@ A hosted service like CircleCI has been discarded for now for its price, but may
   // A pronoun names nothing.
   assert.deepEqual(readDecisionSentence("That was rejected by the board.").rejected, []);
 });
+
+test("what a record says it weighed in prose ('X was considered as an alternative', 'We explored having Y') is considered", () => {
+  const text = `# Load testing
+
+## Decision
+
+We use k6 for load tests in CI.
+
+## Rationale
+
+[Locust](https://locust.io) was considered as an alternative given its Python scripting.
+We also explored having a fleet of spot instances run our own harness.
+This was considered too costly.
+`;
+  const m = model("docs/adr/0011-load-tests.md", text);
+  assert.deepEqual(m.considered.map((o) => o.name), ["k6", "Locust", "fleet of spot instances run our own harness"]);
+  assert.equal(m.chosen?.considered_index, 0);
+  assert.deepEqual(m.rejected.map((r) => r.name), ["Locust", "fleet of spot instances run our own harness"]);
+  // A record that lists its options keeps exactly those.
+  const listed = model("docs/adr/0011-load-tests.md", text.replace("## Rationale", "## Considered Options\n\n- k6\n- Gatling\n\n## Rationale"));
+  assert.deepEqual(listed.considered.map((o) => o.name), ["k6", "Gatling"]);
+});

@@ -10,7 +10,7 @@
 import type { LineRange } from "../schemas";
 import type { ParsedAdr } from "../internal/adr";
 import { stripInline, type MarkdownSection } from "../internal/markdown";
-import { IMPERATIVES, MAX_SENTENCE_CHARS, readDecisionSentence, sentencesIn, type LocatedSentence } from "./prose";
+import { IMPERATIVES, MAX_SENTENCE_CHARS, readDecisionSentence, sentencesIn, weighedInSentence, type LocatedSentence } from "./prose";
 
 export type OptionSource = "considered-options" | "alternatives" | "proposal";
 export type ChosenHow = "chosen-option-line" | "decided-marker" | "outcome-names-option" | "decision-prose";
@@ -528,7 +528,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
     }
   }
 
-  withProposalAndProseRejections(chosen, considered, proseRejected, rejectedBy);
+  withProposalAndProseRejections(parsed, chosen, considered, proseRejected, rejectedBy);
 
   // Rejected: every considered option but the chosen one (alternatives sections are rejected by name), with the
   // reason the decision text gives, else the option's first con.
@@ -549,9 +549,9 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
 
 /**
  * Completes the considered options where the record only implies them: the options it turned down in prose when it
- * lists none, and a proposal weighed only against alternatives (which is then itself one of the options).
+ * lists none, what its prose says it weighed, and a proposal weighed only against alternatives (which is then itself one of the options).
  */
-function withProposalAndProseRejections(chosen: ChosenOption | undefined, considered: ConsideredOption[], proseRejected: RejectedOption[], rejectedBy: Map<number, { reason: string; range: LineRange }>): void {
+function withProposalAndProseRejections(parsed: ParsedAdr, chosen: ChosenOption | undefined, considered: ConsideredOption[], proseRejected: RejectedOption[], rejectedBy: Map<number, { reason: string; range: LineRange }>): void {
   // No options listed anywhere, but the decision turned some down in prose ("X has been discarded", "instead of Y"):
   // those were weighed, so they and the choice are the considered options.
   if (chosen && considered.length === 0 && proseRejected.length > 0) {
@@ -560,6 +560,8 @@ function withProposalAndProseRejections(chosen: ChosenOption | undefined, consid
       considered.push({ name: r.name, range: r.range, source: "alternatives" });
     }
   }
+  // Nor are options listed, but the record says what else it weighed ("X was considered as an alternative").
+  if (chosen && considered.length === 0) considered.push(...weighedInProse(parsed, chosen.name));
   // A proposal weighed only against "Alternatives" is itself one of the considered options.
   if (chosen && chosen.considered_index === undefined && considered.length > 0 && considered.every((o) => o.source === "alternatives")) {
     considered.unshift({ name: chosen.name, range: chosen.range, source: "proposal" });
@@ -570,6 +572,22 @@ function withProposalAndProseRejections(chosen: ChosenOption | undefined, consid
     for (const [k, v] of shifted) rejectedBy.set(k, v);
     chosen.considered_index = 0;
   }
+}
+
+/** How many sentences of a record are searched for what it weighed in prose. */
+const WEIGHED_SENTENCES = 200;
+
+/** "X was considered as an alternative", "We explored having Y" anywhere in the record: X and Y, not the choice itself. */
+function weighedInProse(parsed: ParsedAdr, chosenName: string): ConsideredOption[] {
+  const { lines } = parsed.doc;
+  const out: ConsideredOption[] = [];
+  for (const s of sentencesIn(lines, 1, lines.length, WEIGHED_SENTENCES)) {
+    const name = weighedInSentence(s.text);
+    if (!name || coverage(name, chosenName) >= 0.6 || out.some((o) => coverage(name, o.name) >= 0.8)) continue;
+    out.push({ name, range: { start: s.start, end: s.end }, source: "alternatives" });
+    if (out.length >= CANDIDATE_LIST_MAX) break;
+  }
+  return out;
 }
 
 /** A list can hold candidate options only when it is this short and its items are names, not arguments. */

@@ -355,6 +355,34 @@ function discardedSubject(toks: string[], low: string[]): string | undefined {
   return undefined;
 }
 
+const WEIGHED = new Set(["considered", "evaluated", "explored", "investigated", "trialled", "trialed", "prototyped"]);
+
+/**
+ * What a sentence says was weighed: "X was considered as an alternative", "We also explored having X",
+ * "We evaluated X and Y" (the first). Undefined when it names nothing short enough to be an option.
+ */
+export function weighedInSentence(sentence: string): string | undefined {
+  const toks = tokens(stripInline(sentence));
+  const low = toks.map(bare);
+  // "X was considered (as an alternative)": X is the subject, at most six words from the sentence start.
+  for (let i = 1; i + 1 < low.length && i <= 6; i++) {
+    if (/^(?:was|were)$/.test(low[i]) && (WEIGHED.has(low[i + 1]) || (low[i + 1] === "also" && WEIGHED.has(low[i + 2] ?? "")))) {
+      const subject = tidy(toks.slice(0, i).join(" ").replace(LIKE_LEAD, ""));
+      return subject && /\p{L}/u.test(subject) && !/^(?:it|this|that|these|those|they|which|one|several|many|other|others)$/i.test(subject.split(" ")[0]) ? subject : undefined;
+    }
+  }
+  // "We (also) explored having X", "we evaluated X".
+  let v = low[0] === "we" ? 1 : -1;
+  if (v > 0 && low[v] === "also") v++;
+  if (v > 0 && WEIGHED.has(low[v] ?? "")) {
+    let from = v + 1;
+    if (/^(?:having|using|adding|building|running|introducing)$/.test(low[from] ?? "")) from++;
+    const p = phraseFrom(toks, from).phrase;
+    return p && p.split(" ").length <= MAX_PHRASE_WORDS && !/^(?:it|this|that|these|those|them|several|many|other|alternatives|options|ways)\b/i.test(p) ? p : undefined;
+  }
+  return undefined;
+}
+
 /** A subject longer than this many words is no option name: what is done to it is the choice. */
 const LONG_SUBJECT_WORDS = 7;
 
