@@ -944,3 +944,27 @@ This was considered too costly.
   const listed = model("docs/adr/0011-load-tests.md", text.replace("## Rationale", "## Considered Options\n\n- k6\n- Gatling\n\n## Rationale"));
   assert.deepEqual(listed.considered.map((o) => o.name), ["k6", "Gatling"]);
 });
+
+describe("what a chosen thing is for, and what it is", () => {
+  test("'to <verb>' after a named thing is its purpose; after a verb of change it is the new state", () => {
+    assert.equal(readDecisionSentence("Developers will use the shared sandbox cluster to build and test their jobs.").chosen, "shared sandbox cluster");
+    assert.equal(readDecisionSentence("Change the nightly job's schedule to run only on weekdays.").chosen, "Change the nightly job's schedule to run only on weekdays");
+    assert.equal(readDecisionSentence("We will move the service to Kubernetes.").chosen, "move the service to Kubernetes");
+  });
+  test("a next sentence with the chosen thing as its subject says what it is, and joins the name", () => {
+    const text = `# Sandbox data
+
+## Decision
+
+Developers will use the sandbox cluster to build and test their jobs.
+
+The sandbox cluster will hold a masked copy of the customer tables. Access is logged.
+`;
+    const m = model("docs/adr/0015-sandbox.md", text);
+    assert.equal(m.chosen?.name, "sandbox cluster that will hold a masked copy of the customer tables");
+    assert.deepEqual(m.chosen?.range, { start: lineOf(text, "Developers will use"), end: lineOf(text, "masked copy") });
+    // Another subject elaborates nothing.
+    const other = model("docs/adr/0015-sandbox.md", text.replace("The sandbox cluster will hold", "The data team will hold"));
+    assert.equal(other.chosen?.name, "sandbox cluster");
+  });
+});

@@ -517,6 +517,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   // A refusal is the decision only of a record that chooses nothing else, and only when it does not turn down one of
   // the options it weighed (then that option is rejected, and what was chosen is unknown).
   const refusalStands = refused && (considered.length === 0 || matchOption(refused.name, considered, 0.6) === undefined);
+  chosen = elaborated(chosen, decisionSentences) ?? chosen;
   chosen ??= keptAsIs ?? stated ?? bestCoveredOption(parsed, considered, decisionSentences) ?? (refusalStands ? refused : undefined);
   chosen = fallbackChoice(parsed, considered, chosen, decisionIdx.length > 0);
   if (chosen && considered.length === 0) {
@@ -588,6 +589,31 @@ function weighedInProse(parsed: ParsedAdr, chosenName: string): ConsideredOption
     if (out.length >= CANDIDATE_LIST_MAX) break;
   }
   return out;
+}
+
+/** An elaboration joins the choice's name with at most this many words. */
+const ELABORATION_WORDS = 10;
+
+/**
+ * "Engineers will use the staging environment. The staging environment will hold copies of production data.": a
+ * sentence right after the choice that takes the chosen thing as its subject says what it is; the name keeps that
+ * ("staging environment that will hold copies of production data").
+ */
+function elaborated(chosen: ChosenOption | undefined, sentences: LocatedSentence[]): ChosenOption | undefined {
+  if (!chosen || chosen.how !== "decision-prose" || chosen.considered_index !== undefined) return undefined;
+  const at = sentences.findIndex((s) => s.start === chosen.range.start);
+  if (at < 0) return undefined;
+  const subject = chosen.name.toLowerCase();
+  for (const s of sentences.slice(at + 1, at + 3)) {
+    const text = s.text.replace(/^(?:the|this|that|our)\s+/i, "");
+    if (!text.toLowerCase().startsWith(`${subject} `)) continue;
+    const rest = text.slice(subject.length).trim().split(/\s+/);
+    if (!/^(?:will|shall|is|are|must)$/i.test(rest[0] ?? "")) return undefined;
+    const words = rest.slice(0, ELABORATION_WORDS + 1).join(" ").split(/[.;:!?](?:\s|$)|,\s/)[0].split(/\s+/).slice(0, ELABORATION_WORDS);
+    if (words.length < 3) return undefined;
+    return { ...chosen, name: `${chosen.name} that ${words.join(" ")}`, range: { start: chosen.range.start, end: Math.max(chosen.range.end, s.end) } };
+  }
+  return undefined;
 }
 
 /** A list can hold candidate options only when it is this short and its items are names, not arguments. */

@@ -52,6 +52,9 @@ for (const verb of [...IMPERATIVES, ...CHOOSE_VERBS]) {
 }
 /** Past tenses that report history or habit rather than a decision ("we used X until", "we tried X"). */
 for (const habit of ["used", "had", "ran", "made", "went", "took"]) DECIDED_PAST.delete(habit);
+const CHANGE_VERBS = new Set(["change", "switch", "move", "migrate", "convert", "set", "configure", "update", "adapt", "modify", "restrict", "limit"]);
+/** Verbs that, after "to", state what a chosen thing is for ("… environment to build …"). */
+const PURPOSE_VERBS = new Set(["build", "test", "run", "develop", "store", "host", "serve", "deploy", "manage", "monitor", "process", "handle", "validate", "publish", "generate", "track", "keep", "hold", "perform", "execute", "write", "read", "check", "measure", "drive", "orchestrate", "schedule", "coordinate", "detect", "collect"]);
 /** Participles that put the decision off: "X should be decided before Y" commits to nothing yet. */
 const DEFERRING_PARTICIPLES = new Set(["decided", "determined", "discussed", "evaluated", "investigated", "revisited", "reviewed", "considered", "explored", "clarified", "agreed", "defined"]);
 /** Participles of change: "X needs to be changed to follow Y", "X will be migrated to Y" name Y as the choice. */
@@ -166,6 +169,9 @@ function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: 
     const asRole = w === "as" && words.length <= 2 && /^(?:a|an|the|our|its)$/.test(bare(toks[i + 1] ?? "")) && !/^(?:is|are|was|were|has|have|will|can|does|do|would)$/.test(bare(toks[i + 3] ?? ""));
     if (words.length > 0 && PHRASE_END.has(w) && !asRole) break;
     if (words.length > 0 && (w === "to" || w === "for" || w === "in") && /^(?:order|ensure|allow|make|avoid|enable|support|reduce|improve|help)$/.test(bare(toks[i + 1] ?? ""))) break;
+    // "use the staging environment to build and test jobs": "to" and a verb after a named thing give its purpose;
+    // after a verb of change ("change the trigger to run on releases") they say what it changes into, and stay.
+    if (words.length >= 2 && w === "to" && PURPOSE_VERBS.has(bare(toks[i + 1] ?? "")) && !CHANGE_VERBS.has(bare(words[0]))) break;
     const t = toks[i];
     // "Scala, with Akka HTTP as the framework": a comma followed by "with" / "plus" still names the same choice.
     const continues = /,$/.test(t) && /^(?:with|plus|backed)$/.test(bare(toks[i + 1] ?? ""));
