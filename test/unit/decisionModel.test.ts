@@ -968,3 +968,12 @@ The sandbox cluster will hold a masked copy of the customer tables. Access is lo
     assert.equal(other.chosen?.name, "sandbox cluster");
   });
 });
+
+test("a sentence of many option labels and separators is read in linear time", () => {
+  const considered = "## Considered Options\n\n1. Alpha\n2. Beta\n\n## Decision\n\n";
+  for (const body of ["We decide for options " + "1 ,  ".repeat(150) + "9-.", "We decide for options " + "IV,".repeat(120) + "IVI-.", "We take options " + "2 and ".repeat(70) + "zz-."]) {
+    const started = performance.now();
+    model("docs/adr/0031-many-labels.md", `# Many labels\n\n${considered}${body}\n`);
+    assert.ok(performance.now() - started < 500, "read in well under a second");
+  }
+});

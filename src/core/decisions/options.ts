@@ -304,7 +304,8 @@ function matchAction(phrase: string, considered: ConsideredOption[]): number | u
 const ORDINALS: Record<string, number> = { one: 1, first: 1, two: 2, second: 2, three: 3, third: 3, four: 4, fourth: 4, five: 5, fifth: 5 };
 const ORDINAL_REF = /\bthe\s+(first|second|third|fourth|fifth|last|final)\s+(?:option|alternative|approach|solution|possibility|choice|proposal)\b|\b(?:option|alternative|approach)\s+(one|two|three|four|five)\b/i;
 
-const OPTION_LABEL = "(?:[IVX]{1,5}|[A-Za-z]?\\d{0,2}[A-Za-z]?)";
+/** One option label ("4", "B", "B1", "IV"); never empty, never holding a space, so a list of them parses one way. */
+const OPTION_LABEL = "(?:[A-Za-z]{1,5}\\d{0,2}|\\d{1,2}[A-Za-z]?)";
 /** "options 4, 5 and IV": the word "options" and labels joined by commas, "and", "&" or "+". */
 const SEVERAL_OPTIONS = new RegExp(`\\boptions\\s+(${OPTION_LABEL}(?:\\s*(?:,|\\band\\b|&|\\+)\\s*${OPTION_LABEL})+)(?![\\w-])`, "i");
 
