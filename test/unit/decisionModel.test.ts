@@ -682,3 +682,298 @@ describe("prose readings of this round", () => {
     assert.equal(readDecisionSentence("We will keep using Postgres.").continuity, true);
   });
 });
+
+describe("decision readings: past tense, contrast, long subjects, candidates, actions", () => {
+  test("'We switched off X' in the past tense is a choice; pointing back at 'this' takes the title's action", () => {
+    assert.equal(readDecisionSentence("We enabled strict null checks across the monorepo.").chosen, "enabled strict null checks across the monorepo");
+    // "We tried" and "we used" report history, not a decision.
+    assert.equal(readDecisionSentence("We tried three linters.").chosen, undefined);
+    const text = `# Disable automatic retries on timeouts
+
+## Status
+
+Accepted
+
+## Context
+
+The HTTP client retries every request three times when it times out, which doubles load during an outage.
+
+## Decision
+
+We disabled this default behaviour, and will opt in per call site where a retry is safe.
+`;
+    const m = model("docs/adr/0007-disable-retries.md", text);
+    assert.equal(m.chosen?.name, "Disable automatic retries on timeouts");
+    assert.equal(m.chosen?.range.end, lineOf(text, "We disabled this"));
+  });
+
+  test("a sentence opening with 'However' that opts for something else overrides the choice before it", () => {
+    const text = `# Backfill the billing history
+
+## Considered Options
+
+- Replay every billing event through the event bus so consumers rebuild their state
+- Ask the billing team for a CSV export
+- Read straight from the billing database
+
+## Decision
+
+In the long run the right answer is to replay every billing event through the event bus so consumers rebuild their state.
+
+However, since the replay tooling will take months, we have opted to load a single snapshot of the billing tables into the warehouse.
+`;
+    const m = model("docs/adr/0003-backfill.md", text);
+    assert.equal(m.chosen?.name, "load a single snapshot of the billing tables into the warehouse");
+    assert.equal(m.chosen?.range.start, lineOf(text, "However, since"));
+    // Without the contrast the first statement stands.
+    const plain = model("docs/adr/0003-backfill.md", text.replace(/\nHowever, since[^\n]*\n/, "\n"));
+    assert.equal(plain.chosen?.name, "Replay every billing event through the event bus so consumers rebuild their state");
+  });
+
+  test("an option that does something else to the same things is not the one chosen ('Remove X from Y' vs 'move X into Z')", () => {
+    const text = `# Where test data lives
+
+## Considered Options
+
+- Remove the customer records from the test account
+
+## Decision
+
+After talking to security, the best approach would be to move the whole test account into the secured production organisation.
+`;
+    const m = model("docs/adr/0012-test-data.md", text);
+    assert.equal(m.chosen?.name.startsWith("move the whole test account into the secured production organisation"), true);
+    assert.equal(m.chosen?.considered_index, undefined);
+    // The same verb still names the listed option.
+    const same = model("docs/adr/0012-test-data.md", text.replace("move the whole test account into the secured production organisation", "remove the customer records from the test account"));
+    assert.equal(same.chosen?.considered_index, 0);
+  });
+
+  test("'it was decided that <long subject> is <done> …': the action is the choice, a short subject stays the choice", () => {
+    assert.equal(
+      readDecisionSentence("Since we are leaving the old framework, it was decided that the SessionStore and the whole of its file-backed and memory-backed layers is rewritten using Tokio.").chosen,
+      "rewritten using Tokio",
+    );
+    assert.equal(readDecisionSentence("It was decided that Postgres is used for the ledger.").chosen, "Postgres is used");
+  });
+
+  test("'needs to be changed, to follow X' chooses X; other 'needs to be' sentences commit to nothing", () => {
+    assert.equal(readDecisionSentence("The module layout needs to be changed, to follow a feature-folder layout.").chosen, "follow a feature-folder layout");
+    assert.equal(readDecisionSentence("Each plugin needs to be described by a manifest.").chosen, undefined);
+  });
+
+  test("a bare name keeps its role ('Use ECS as the execution environment'); a longer phrase drops it", () => {
+    assert.equal(readDecisionSentence("Use Fargate as the execution environment.").chosen, "Fargate as the execution environment");
+    assert.equal(readDecisionSentence("Use Fargate as it is cheaper.").chosen, "Fargate");
+    assert.equal(readDecisionSentence("We will use Rust with the Axum web stack as the framework.").chosen, "Rust with the Axum web stack");
+  });
+
+  test("'Frameworks to choose from': each sub-heading is a candidate, pros and cons under it are not", () => {
+    const text = `# Documentation site
+
+## Context
+
+### Generators to choose from
+
+#### Docusaurus
+
+##### Pros
+* React based
+
+##### Cons
+* Heavy
+
+#### MkDocs
+
+##### Pros
+* Simple
+
+## Proposed Solution
+
+We will build the site as a static bundle using MkDocs with the Material theme.
+`;
+    const m = model("docs/adr/0014-docs-site.md", text);
+    assert.deepEqual(m.considered.map((o) => o.name), ["Docusaurus", "MkDocs"]);
+    assert.equal(m.chosen?.name, "MkDocs");
+  });
+
+  test("'Discounted options' is an alternatives section", () => {
+    const text = `# Nightly import
+
+## Decision
+
+We will run the import as a scheduled container task.
+
+### Discounted options during the trial
+
+- A serverless function, which hit its time limit
+- A managed ETL service
+`;
+    const m = model("docs/adr/0006-import.md", text);
+    assert.deepEqual(m.rejected.map((r) => r.name).sort(), ["A managed ETL service", "A serverless function, which hit its time limit"].sort());
+  });
+
+  test("a choice spelled out as a list drops each item's parenthetical asides", () => {
+    const text = `# Repository interfaces
+
+## Decision
+
+The repositories will be reworked in the following ways:
+
+- every write method (\`insert\`, \`patch\`, \`remove\`) returns an Outcome value (or a subtype)
+- bulk writes are dropped
+`;
+    const m = model("docs/adr/0020-repos.md", text);
+    assert.match(m.chosen?.name ?? "", /every write method returns an Outcome value/);
+    assert.doesNotMatch(m.chosen?.name ?? "", /insert|subtype/);
+  });
+});
+
+describe("options cited by number or roman numeral, several at once", () => {
+  const text = `# Second JVM language
+
+## Considered Options
+
+### Approaches
+
+1. Leave it to each team
+2. Write one sample service in the new language
+3. Port a whole subsystem to it
+
+### Languages:
+
+[upperroman]
+I. Kotlin
+II. Clojure
+III. Scala
+
+## Decision
+
+We decide for options 2 and III.
+
+That means we write one sample service in Scala first.
+`;
+  test("numbered and roman-numbered items are options, under a group heading with a list-style attribute line", () => {
+    const m = model("docs/adr/0030-jvm-language.md", text);
+    assert.deepEqual(m.considered.map((o) => o.name), ["Leave it to each team", "Write one sample service in the new language", "Port a whole subsystem to it", "Kotlin", "Clojure", "Scala"]);
+    assert.deepEqual(m.considered.map((o) => o.ref), ["1", "2", "3", "I", "II", "III"]);
+  });
+  test("'options 2 and III' chooses both: neither is rejected nor offered as an alternative", () => {
+    const m = model("docs/adr/0030-jvm-language.md", text);
+    assert.equal(m.chosen?.name, "Write one sample service in the new language + Scala");
+    assert.equal(m.chosen?.considered_index, 1);
+    assert.deepEqual(m.chosen?.combined_with, [5]);
+    assert.equal(m.chosen?.range.start, lineOf(text, "We decide for options"));
+    assert.deepEqual(m.rejected.map((r) => r.name), ["Leave it to each team", "Port a whole subsystem to it", "Kotlin", "Clojure"]);
+    assert.deepEqual(m.options.slice(1), ["Leave it to each team", "Port a whole subsystem to it", "Kotlin", "Clojure"]);
+  });
+  test("a citation with a label no option has is not read as several options", () => {
+    const m = model("docs/adr/0030-jvm-language.md", text.replace("options 2 and III", "options 2 and VII"));
+    assert.equal(m.chosen?.combined_with, undefined);
+  });
+});
+
+test("of several lists outside the options section, the one whose item the choice names fully holds the candidates", () => {
+  const text = `# Job scheduler
+
+## Context
+
+We need something to run nightly and ad hoc jobs.
+
+| Tool     | Pros     | Cons      |
+|----------|----------|-----------|
+| Cron     | simple   | no retries |
+| Nomad    | familiar | heavy     |
+| Temporal | durable  | new to us |
+
+## Decision
+
+We will use Temporal.
+
+## Consequences
+
+We will need to do one of these:
+
+- write a Temporal worker for each legacy script
+- wrap the scripts in one generic worker
+`;
+  const m = model("docs/adr/0009-scheduler.md", text);
+  assert.deepEqual(m.considered.map((o) => o.name), ["Cron", "Nomad", "Temporal"]);
+  assert.equal(m.chosen?.considered_index, 2);
+});
+
+test("an option discarded in prose ('A tool like X has been discarded …') was considered and is rejected with that sentence", () => {
+  const text = `# Continuous integration
+
+## Context
+
+Nothing runs our tests on pull requests today.
+
+## Decision
+
+We will use Buildkite because our agents already run there.
+A hosted service like CircleCI has been discarded for now for its price, but may come back later.
+`;
+  const m = model("docs/adr/0004-ci.md", text);
+  assert.deepEqual(m.considered.map((o) => o.name), ["Buildkite", "CircleCI"]);
+  assert.equal(m.chosen?.name, "Buildkite");
+  assert.deepEqual(m.rejected.map((r) => [r.name, r.range.end]), [["CircleCI", lineOf(text, "has been discarded")]]);
+  assert.match(m.rejected[0].reason ?? "", /for its price/);
+  // A pronoun names nothing.
+  assert.deepEqual(readDecisionSentence("That was rejected by the board.").rejected, []);
+});
+
+test("what a record says it weighed in prose ('X was considered as an alternative', 'We explored having Y') is considered", () => {
+  const text = `# Load testing
+
+## Decision
+
+We use k6 for load tests in CI.
+
+## Rationale
+
+[Locust](https://locust.io) was considered as an alternative given its Python scripting.
+We also explored having a fleet of spot instances run our own harness.
+This was considered too costly.
+`;
+  const m = model("docs/adr/0011-load-tests.md", text);
+  assert.deepEqual(m.considered.map((o) => o.name), ["k6", "Locust", "fleet of spot instances run our own harness"]);
+  assert.equal(m.chosen?.considered_index, 0);
+  assert.deepEqual(m.rejected.map((r) => r.name), ["Locust", "fleet of spot instances run our own harness"]);
+  // A record that lists its options keeps exactly those.
+  const listed = model("docs/adr/0011-load-tests.md", text.replace("## Rationale", "## Considered Options\n\n- k6\n- Gatling\n\n## Rationale"));
+  assert.deepEqual(listed.considered.map((o) => o.name), ["k6", "Gatling"]);
+});
+
+describe("what a chosen thing is for, and what it is", () => {
+  test("'to <verb>' after a named thing is its purpose; after a verb of change it is the new state", () => {
+    assert.equal(readDecisionSentence("Developers will use the shared sandbox cluster to build and test their jobs.").chosen, "shared sandbox cluster");
+    assert.equal(readDecisionSentence("Change the nightly job's schedule to run only on weekdays.").chosen, "Change the nightly job's schedule to run only on weekdays");
+    assert.equal(readDecisionSentence("We will move the service to Kubernetes.").chosen, "move the service to Kubernetes");
+  });
+  test("a next sentence with the chosen thing as its subject says what it is, and joins the name", () => {
+    const text = `# Sandbox data
+
+## Decision
+
+Developers will use the sandbox cluster to build and test their jobs.
+
+The sandbox cluster will hold a masked copy of the customer tables. Access is logged.
+`;
+    const m = model("docs/adr/0015-sandbox.md", text);
+    assert.equal(m.chosen?.name, "sandbox cluster that will hold a masked copy of the customer tables");
+    assert.deepEqual(m.chosen?.range, { start: lineOf(text, "Developers will use"), end: lineOf(text, "masked copy") });
+    // Another subject elaborates nothing.
+    const other = model("docs/adr/0015-sandbox.md", text.replace("The sandbox cluster will hold", "The data team will hold"));
+    assert.equal(other.chosen?.name, "sandbox cluster");
+  });
+});
+
+test("a sentence of many option labels and separators is read in linear time", () => {
+  const considered = "## Considered Options\n\n1. Alpha\n2. Beta\n\n## Decision\n\n";
+  for (const body of ["We decide for options " + "1 ,  ".repeat(150) + "9-.", "We decide for options " + "IV,".repeat(120) + "IVI-.", "We take options " + "2 and ".repeat(70) + "zz-."]) {
+    const started = performance.now();
+    model("docs/adr/0031-many-labels.md", `# Many labels\n\n${considered}${body}\n`);
+    assert.ok(performance.now() - started < 500, "read in well under a second");
+  }
+});

@@ -10,7 +10,7 @@
 import type { LineRange } from "../schemas";
 import type { ParsedAdr } from "../internal/adr";
 import { stripInline, type MarkdownSection } from "../internal/markdown";
-import { MAX_SENTENCE_CHARS, readDecisionSentence, sentencesIn, type LocatedSentence } from "./prose";
+import { IMPERATIVES, MAX_SENTENCE_CHARS, readDecisionSentence, sentencesIn, weighedInSentence, type LocatedSentence } from "./prose";
 
 export type OptionSource = "considered-options" | "alternatives" | "proposal";
 export type ChosenHow = "chosen-option-line" | "decided-marker" | "outcome-names-option" | "decision-prose";
@@ -28,6 +28,8 @@ export interface ChosenOption {
   how: ChosenHow;
   /** Index into the considered options when the chosen one is among them. */
   considered_index?: number;
+  /** Further considered options chosen together with it ("We decide for options 4, 5 and IV"). */
+  combined_with?: number[];
 }
 export interface RejectedOption {
   name: string;
@@ -48,7 +50,9 @@ export const MAX_LIST_ITEMS = 200;
 
 /** Headings of sections that list the options a record weighed, other than the one it took. */
 export const ALTERNATIVES_HEADING =
-  /^(?:(?:other|rejected|discarded|the)\s+)?(?:alternatives?|alternative (?:solutions|approaches|designs)|options)(?:\s+(?:considered|explored|evaluated|discarded|rejected))?$|^considered (?:alternatives|actions|approaches|solutions)$|^roads? not taken$|^(?:the )?option graveyard$|^rejected (?:options|approaches|ideas)$/;
+  /^(?:(?:other|rejected|discarded|the)\s+)?(?:alternatives?|alternative (?:solutions|approaches|designs)|options)(?:\s+(?:considered|explored|evaluated|discarded|rejected))?$|^considered (?:alternatives|actions|approaches|solutions)$|^roads? not taken$|^(?:the )?option graveyard$|^rejected (?:options|approaches|ideas)$|^(?:discounted|dismissed|abandoned|rejected|discarded) (?:options|alternatives|approaches|ideas)\b/;
+/** Headings of sections whose sub-sections are the candidates the decision picks from: "Frameworks to choose from". */
+const CANDIDATES_HEADING = /^(?:[\w-]+\s+){1,3}to (?:choose|pick|select) from$|^candidates$|^(?:[\w-]+\s+)?candidates considered$/;
 /** Titles that name what was chosen: "Use X", "Adopt X", "Switch to X", "Introduce X". */
 const TITLE_CHOICE = /^(?:use|adopt|choose|prefer|introduce|switch to|migrate to|move to|go with)\s/i;
 /** Headings of sections that state what was decided or proposed. */
@@ -126,6 +130,8 @@ export function optionName(written: string): { name: string; ref?: string; decid
 
 interface ListItem {
   text: string;
+  /** The number or roman numeral of an ordered list item ("4", "IV"): the label a decision may cite it by. */
+  marker?: string;
   line: number;
   indent: number;
 }
@@ -138,8 +144,8 @@ function listItems(lines: string[], from: number, to: number): ListItem[] {
     const line = (lines[n - 1] ?? "").slice(0, MAX_SENTENCE_CHARS * 2);
     if (/^ {0,3}(`{3,}|~{3,})/.test(line)) inFence = !inFence;
     if (inFence) continue;
-    const m = /^(\s*)(?:[-*+]|\d{1,3}[.)])\s+(.*)$/.exec(line);
-    if (m && m[2].trim()) items.push({ text: m[2].trim(), line: n, indent: m[1].replace(/\t/g, "    ").length });
+    const m = /^(\s*)(?:[-*+]|(\d{1,3}|[IVX]{1,5})[.)])\s+(.*)$/.exec(line);
+    if (m && m[3].trim()) items.push({ text: m[3].trim(), line: n, indent: m[1].replace(/\t/g, "    ").length, ...(m[2] ? { marker: m[2] } : {}) });
   }
   return items;
 }
@@ -168,7 +174,8 @@ function looksLikeArguments(items: ListItem[]): boolean {
 function onlyAList(lines: string[], from: number, to: number): boolean {
   for (let n = from; n <= to; n++) {
     const line = lines[n - 1] ?? "";
-    if (line.trim() && !/^\s*(?:[-*+]|\d{1,3}[.)])\s/.test(line) && !/^\s{2,}\S/.test(line)) return false;
+    // An AsciiDoc-style attribute line ("[upperroman]") only styles the list below it.
+    if (line.trim() && !/^\s*(?:[-*+]|\d{1,3}[.)]|[IVX]{1,5}[.)])\s/.test(line) && !/^\s{2,}\S/.test(line) && !/^\[[\w-]+\]\s*$/.test(line)) return false;
   }
   return true;
 }
@@ -178,8 +185,10 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
   const { lines, sections } = parsed.doc;
   const sec = sections[index];
   const out: ConsideredOption[] = [];
-  const push = (written: string, range: LineRange) => {
-    const { name, ref } = optionName(written);
+  const push = (written: string, range: LineRange, marker?: string) => {
+    const named = optionName(written);
+    const { name } = named;
+    const ref = named.ref ?? marker;
     if (name && /[\p{L}\p{N}]/u.test(name)) out.push({ name, range, source, ...(ref ? { ref } : {}) });
   };
   // Options written as prose paragraphs ("One option is to …", "A second option is …") are the options; a list
@@ -192,7 +201,7 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
   const own = optionItems(listItems(lines, sec.bodyStart, sec.contentEnd));
   const children = sections.map((s, i) => ({ s, i })).filter(({ s }) => s.parent === index && s.level > 0);
   if (own.length > 0 && !looksLikeArguments(own)) {
-    for (const item of own) push(item.text, { start: item.line, end: item.line });
+    for (const item of own) push(item.text, { start: item.line, end: item.line }, item.marker);
     if (children.length === 0) return out;
   }
   for (const { s, i } of children) {
@@ -201,7 +210,7 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
     // Groups of options under sub-headings occur in "Considered Options"; an alternatives section's sub-headings
     // are the alternatives themselves, whatever list of arguments each holds.
     const isGroup = source === "considered-options" && !splitRef(stripInline(s.heading)).ref && ((items.length >= 2 && !looksLikeArguments(items) && onlyAList(lines, s.bodyStart, s.contentEnd)) || grandchildren);
-    if (isGroup && items.length >= 2 && !looksLikeArguments(items) && onlyAList(lines, s.bodyStart, s.contentEnd)) for (const item of items) push(item.text, { start: item.line, end: item.line });
+    if (isGroup && items.length >= 2 && !looksLikeArguments(items) && onlyAList(lines, s.bodyStart, s.contentEnd)) for (const item of items) push(item.text, { start: item.line, end: item.line }, item.marker);
     else if (isGroup && grandchildren) out.push(...optionsInSection(parsed, i, source));
     else push(s.heading, { start: s.start, end: s.end });
   }
@@ -264,8 +273,56 @@ function matchOption(phrase: string, considered: ConsideredOption[], threshold: 
   return best >= 0 && bestScore >= threshold ? best : undefined;
 }
 
+/** A sentence that turns against what came before it. */
+const CONTRAST_OPENING = /^(?:however|but|instead|nevertheless|nonetheless|that said|in the meantime|for now)\b/i;
+
+const leadVerb = (phrase: string): string | undefined => {
+  const w = phrase.trim().split(/\s+/)[0]?.toLowerCase().replace(/[^a-z]/g, "") ?? "";
+  return IMPERATIVES.has(w) ? w : undefined;
+};
+
+/** Both phrases open with an action verb, and not the same one ("Remove X from Y" and "move X into Y"). */
+function actsDifferently(a: string, b: string): boolean {
+  const va = leadVerb(a);
+  const vb = leadVerb(b);
+  return va !== undefined && vb !== undefined && va !== vb;
+}
+
+/** A choice read from a sentence's prose: the considered option it names, else the phrase itself. */
+function proseChoice(name: string, s: LocatedSentence, considered: ConsideredOption[]): ChosenOption {
+  const i = considered.length > 0 ? matchAction(name, considered) : undefined;
+  const range = { start: s.start, end: s.end };
+  return i !== undefined ? { name: considered[i].name, range, how: "decision-prose", considered_index: i } : { name, range, how: "decision-prose" };
+}
+
+/** matchOption for a phrase read from prose: an option that does something else to the same things is no match. */
+function matchAction(phrase: string, considered: ConsideredOption[]): number | undefined {
+  const i = matchOption(phrase, considered, 0.6);
+  return i !== undefined && actsDifferently(considered[i].name, phrase) ? undefined : i;
+}
+
 const ORDINALS: Record<string, number> = { one: 1, first: 1, two: 2, second: 2, three: 3, third: 3, four: 4, fourth: 4, five: 5, fifth: 5 };
 const ORDINAL_REF = /\bthe\s+(first|second|third|fourth|fifth|last|final)\s+(?:option|alternative|approach|solution|possibility|choice|proposal)\b|\b(?:option|alternative|approach)\s+(one|two|three|four|five)\b/i;
+
+/** One option label ("4", "B", "B1", "IV"); never empty, never holding a space, so a list of them parses one way. */
+const OPTION_LABEL = "(?:[A-Za-z]{1,5}\\d{0,2}|\\d{1,2}[A-Za-z]?)";
+/** "options 4, 5 and IV": the word "options" and labels joined by commas, "and", "&" or "+". */
+const SEVERAL_OPTIONS = new RegExp(`\\boptions\\s+(${OPTION_LABEL}(?:\\s*(?:,|\\band\\b|&|\\+)\\s*${OPTION_LABEL})+)(?![\\w-])`, "i");
+
+/** "options 4, 5 and IV", "options A and C" → each cited considered option, when every label resolves. */
+function optionsByRefs(sentence: string, considered: ConsideredOption[]): number[] {
+  const m = SEVERAL_OPTIONS.exec(sentence);
+  if (!m) return [];
+  const refs = m[1].split(/\s*(?:,|\band\b|&|\+)\s*/).map((r) => r.trim().toUpperCase()).filter(Boolean);
+  const found = refs.map((ref) => considered.findIndex((o) => o.ref === ref));
+  return refs.length >= 2 && found.every((i) => i >= 0) ? [...new Set(found)] : [];
+}
+
+/** Several options chosen together: named together, the first as the index, the others alongside it. */
+function combinedChoice(cited: number[], considered: ConsideredOption[], s: LocatedSentence): ChosenOption {
+  const name = cited.map((i) => considered[i].name).join(" + ");
+  return { name, range: { start: s.start, end: s.end }, how: "outcome-names-option", considered_index: cited[0], combined_with: cited.slice(1) };
+}
 
 /** "the second option", "option two", "the last alternative" → the considered option at that position. */
 function optionByOrdinal(sentence: string, considered: ConsideredOption[]): number | undefined {
@@ -306,7 +363,7 @@ function pointsBack(phrase: string): boolean {
 const NEGATIVE_CUE = /\b(?:rejected|not (?:selected|chosen|pursued|adopted|feasible|viable)|discarded|ruled out|dismissed|decided against|was dropped|no longer|too (?:complex|slow|expensive|costly|heavy)|instead of|rather than|doesn't|does not|won't)\b/i;
 
 /** Considered options: MADR section(s), then alternatives sections under any of their names, deduplicated. */
-function readConsidered(parsed: ParsedAdr, consideredIdx: number[], alternativesIdx: number[], notes: string[]): ConsideredOption[] {
+function readConsidered(parsed: ParsedAdr, consideredIdx: number[], alternativesIdx: number[], candidatesIdx: number[], notes: string[]): ConsideredOption[] {
   const { sections } = parsed.doc;
   const considered: ConsideredOption[] = [];
   const seen = new Set<string>();
@@ -324,6 +381,16 @@ function readConsidered(parsed: ParsedAdr, consideredIdx: number[], alternatives
   };
   for (const i of consideredIdx) if (!isInside(i)) (read.add(i), optionsInSection(parsed, i, "considered-options").forEach(add));
   for (const i of alternativesIdx) if (!isInside(i)) (read.add(i), optionsInSection(parsed, i, "alternatives").forEach(add));
+  // "Frameworks to choose from": each sub-heading is a candidate, whatever pros and cons it holds.
+  for (const i of candidatesIdx) {
+    if (isInside(i)) continue;
+    read.add(i);
+    sections.forEach((s, j) => {
+      if (s.parent !== i || s.level === 0) return;
+      const { name, ref } = optionName(s.heading);
+      if (name && /[\p{L}\p{N}]/u.test(name)) add({ name, range: { start: s.start, end: s.end }, source: "considered-options", ...(ref ? { ref } : {}) });
+    });
+  }
   if (considered.length >= MAX_LIST_ITEMS) notes.push(`options lists longer than ${MAX_LIST_ITEMS} items were read only to item ${MAX_LIST_ITEMS}`);
   return considered;
 }
@@ -380,16 +447,23 @@ function explicitChoice(parsed: ParsedAdr, considered: ConsideredOption[], decis
   return chosen;
 }
 
+/** The sections that list options (MADR, alternatives, candidates) and those that state the decision. */
+function sectionsByRole(parsed: ParsedAdr): { consideredIdx: number[]; alternativesIdx: number[]; candidatesIdx: number[]; decisionIdx: number[] } {
+  const consideredIdx = sectionIndexes(parsed, (key, name) => name === "considered-options" || /^(?:considered options|options considered|options)$/.test(key));
+  const alternativesIdx = sectionIndexes(parsed, (key) => ALTERNATIVES_HEADING.test(key)).filter((i) => !consideredIdx.includes(i));
+  const candidatesIdx = sectionIndexes(parsed, (key) => CANDIDATES_HEADING.test(key)).filter((i) => !consideredIdx.includes(i) && !alternativesIdx.includes(i));
+  const decisionIdx = sectionIndexes(parsed, (key, name) => name === "decision" || name === "decision-outcome" || DECISION_HEADING.test(key)).filter(
+    (i) => !consideredIdx.includes(i) && !alternativesIdx.includes(i) && !candidatesIdx.includes(i),
+  );
+  return { consideredIdx, alternativesIdx, candidatesIdx, decisionIdx };
+}
+
 /** Options, chosen, rejected for one parsed record. */
 export function readOptions(parsed: ParsedAdr): OptionsReading {
   const notes: string[] = [];
   const { lines } = parsed.doc;
-  const consideredIdx = sectionIndexes(parsed, (key, name) => name === "considered-options" || /^(?:considered options|options considered|options)$/.test(key));
-  const alternativesIdx = sectionIndexes(parsed, (key) => ALTERNATIVES_HEADING.test(key)).filter((i) => !consideredIdx.includes(i));
-  const considered = readConsidered(parsed, consideredIdx, alternativesIdx, notes);
-  const decisionIdx = sectionIndexes(parsed, (key, name) => name === "decision" || name === "decision-outcome" || DECISION_HEADING.test(key)).filter(
-    (i) => !consideredIdx.includes(i) && !alternativesIdx.includes(i),
-  );
+  const { consideredIdx, alternativesIdx, candidatesIdx, decisionIdx } = sectionsByRole(parsed);
+  const considered = readConsidered(parsed, consideredIdx, alternativesIdx, candidatesIdx, notes);
   const decisionSentences = decisionSentencesOf(parsed, decisionIdx);
 
   let keptAsIs: ChosenOption | undefined;
@@ -403,7 +477,8 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   for (const s of decisionSentences) {
     const isHeading = s.start === s.end && /^ {0,3}#/.test(lines[s.start - 1] ?? "");
     const negative = NEGATIVE_CUE.test(s.text);
-    const named = optionByRef(s.text, considered) ?? (considered.length > 0 ? matchOption(s.text, considered, 0.6) : undefined);
+    const cited = optionsByRefs(s.text, considered);
+    let named = (cited.length > 0 ? cited[0] : undefined) ?? optionByRef(s.text, considered) ?? (considered.length > 0 ? matchOption(s.text, considered, 0.6) : undefined);
     const prose = isHeading ? { rejected: [] as string[] } : readDecisionSentence(s.text);
     if (named !== undefined && negative && !(chosen?.considered_index === named)) {
       if (!rejectedBy.has(named) && !proseChoosesOther(prose, considered, named)) rejectedBy.set(named, { reason: s.text, range: { start: s.start, end: s.end } });
@@ -414,23 +489,27 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
         if (!rejectedBy.has(i)) rejectedBy.set(i, { reason: s.text, range: { start: s.start, end: s.end } });
       } else proseRejected.push({ name: r, reason: s.text, range: { start: s.start, end: s.end } });
     }
+    // "However, … we have opted to do X" after an opening that named another choice: the contrast overrides it.
+    const readFromText = chosen?.how === "decision-prose" || chosen?.how === "outcome-names-option";
+    if (chosen && readFromText && s.early && CONTRAST_OPENING.test(s.text) && prose.chosen && STRONG_CUES.has(prose.cue ?? "") && !prose.continuity && !pointsBack(prose.chosen)) {
+      chosen = proseChoice(prose.chosen, s, considered);
+      continue;
+    }
     if (chosen) continue;
+    // "the best approach would be to move the whole X into Y" shares words with the option "Remove the data from X",
+    // but does something else to them: the sentence names its own choice, not that option.
+    if (named !== undefined && !negative && prose.chosen && actsDifferently(considered[named].name, prose.chosen)) named = undefined;
     if (named !== undefined && !negative) {
-      chosen = { name: considered[named].name, range: { start: s.start, end: s.end }, how: "outcome-names-option", considered_index: named };
+      chosen = cited.length > 1 ? combinedChoice(cited, considered, s) : { name: considered[named].name, range: { start: s.start, end: s.end }, how: "outcome-names-option", considered_index: named };
       continue;
     }
     if (s.opening && prose.refusal && !refused) refused = { name: prose.refusal, range: { start: s.start, end: s.end }, how: "decision-prose" };
     if (!s.opening && s.early && prose.chosen && STRONG_CUES.has(prose.cue ?? "") && !prose.continuity && !pointsBack(prose.chosen) && !stated) {
-      const i = considered.length > 0 ? matchOption(prose.chosen, considered, 0.6) : undefined;
-      const range = { start: s.start, end: s.end };
-      stated = i !== undefined ? { name: considered[i].name, range, how: "decision-prose", considered_index: i } : { name: prose.chosen, range, how: "decision-prose" };
+      stated = proseChoice(prose.chosen, s, considered);
     }
     // Only the opening of the decision commits; later sentences elaborate, qualify or plan follow-up work.
     if (prose.chosen && s.opening && !pointsBack(prose.chosen)) {
-      const name = prose.chosen;
-      const range = { start: s.start, end: s.end };
-      const i = considered.length > 0 ? matchOption(name, considered, 0.6) : undefined;
-      const reading: ChosenOption = i !== undefined ? { name: considered[i].name, range, how: "decision-prose", considered_index: i } : { name, range, how: "decision-prose" };
+      const reading = proseChoice(prose.chosen, s, considered);
       // Keeping what is there ("we will continue to use X") is the choice only when nothing new is committed to.
       if (prose.continuity) keptAsIs ??= reading;
       else chosen = reading;
@@ -439,6 +518,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   // A refusal is the decision only of a record that chooses nothing else, and only when it does not turn down one of
   // the options it weighed (then that option is rejected, and what was chosen is unknown).
   const refusalStands = refused && (considered.length === 0 || matchOption(refused.name, considered, 0.6) === undefined);
+  chosen = elaborated(chosen, decisionSentences) ?? chosen;
   chosen ??= keptAsIs ?? stated ?? bestCoveredOption(parsed, considered, decisionSentences) ?? (refusalStands ? refused : undefined);
   chosen = fallbackChoice(parsed, considered, chosen, decisionIdx.length > 0);
   if (chosen && considered.length === 0) {
@@ -450,22 +530,13 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
     }
   }
 
-  // A proposal weighed only against "Alternatives" is itself one of the considered options.
-  if (chosen && chosen.considered_index === undefined && considered.length > 0 && considered.every((o) => o.source === "alternatives")) {
-    considered.unshift({ name: chosen.name, range: chosen.range, source: "proposal" });
-    // Shift every index by one. Rebuilt, not moved in place: Map.forEach visits entries set during the walk, so
-    // moving k to k + 1 inside it never ends (an adversarial probe's freeze).
-    const shifted = [...rejectedBy.entries()].map(([k, v]) => [k + 1, v] as const);
-    rejectedBy.clear();
-    for (const [k, v] of shifted) rejectedBy.set(k, v);
-    chosen.considered_index = 0;
-  }
+  withProposalAndProseRejections(parsed, chosen, considered, proseRejected, rejectedBy);
 
   // Rejected: every considered option but the chosen one (alternatives sections are rejected by name), with the
   // reason the decision text gives, else the option's first con.
   const rejected: RejectedOption[] = [];
   considered.forEach((o, i) => {
-    if (i === chosen?.considered_index) return;
+    if (i === chosen?.considered_index || chosen?.combined_with?.includes(i)) return;
     if (!chosen && o.source !== "alternatives" && !rejectedBy.has(i)) return;
     const why = rejectedBy.get(i);
     const reason = why?.reason ?? firstCon(parsed, o.name);
@@ -476,6 +547,74 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   if (decisionIdx.length > 0 && !chosen) notes.push("the decision section names no option");
   if (decisionIdx.length === 0 && !chosen) notes.push("no decision section and no chosen option line");
   return { considered, ...(chosen ? { chosen } : {}), rejected, notes };
+}
+
+/**
+ * Completes the considered options where the record only implies them: the options it turned down in prose when it
+ * lists none, what its prose says it weighed, and a proposal weighed only against alternatives (which is then itself one of the options).
+ */
+function withProposalAndProseRejections(parsed: ParsedAdr, chosen: ChosenOption | undefined, considered: ConsideredOption[], proseRejected: RejectedOption[], rejectedBy: Map<number, { reason: string; range: LineRange }>): void {
+  // No options listed anywhere, but the decision turned some down in prose ("X has been discarded", "instead of Y"):
+  // those were weighed, so they and the choice are the considered options.
+  if (chosen && considered.length === 0 && proseRejected.length > 0) {
+    for (const r of proseRejected.slice(0, MAX_LIST_ITEMS)) {
+      if (r.reason) rejectedBy.set(considered.length, { reason: r.reason, range: r.range });
+      considered.push({ name: r.name, range: r.range, source: "alternatives" });
+    }
+  }
+  // Nor are options listed, but the record says what else it weighed ("X was considered as an alternative").
+  if (chosen && considered.length === 0) considered.push(...weighedInProse(parsed, chosen.name));
+  // A proposal weighed only against "Alternatives" is itself one of the considered options.
+  if (chosen && chosen.considered_index === undefined && considered.length > 0 && considered.every((o) => o.source === "alternatives")) {
+    considered.unshift({ name: chosen.name, range: chosen.range, source: "proposal" });
+    // Shift every index by one. Rebuilt, not moved in place: Map.forEach visits entries set during the walk, so
+    // moving k to k + 1 inside it never ends (an adversarial probe's freeze).
+    const shifted = [...rejectedBy.entries()].map(([k, v]) => [k + 1, v] as const);
+    rejectedBy.clear();
+    for (const [k, v] of shifted) rejectedBy.set(k, v);
+    chosen.considered_index = 0;
+  }
+}
+
+/** How many sentences of a record are searched for what it weighed in prose. */
+const WEIGHED_SENTENCES = 200;
+
+/** "X was considered as an alternative", "We explored having Y" anywhere in the record: X and Y, not the choice itself. */
+function weighedInProse(parsed: ParsedAdr, chosenName: string): ConsideredOption[] {
+  const { lines } = parsed.doc;
+  const out: ConsideredOption[] = [];
+  for (const s of sentencesIn(lines, 1, lines.length, WEIGHED_SENTENCES)) {
+    const name = weighedInSentence(s.text);
+    if (!name || coverage(name, chosenName) >= 0.6 || out.some((o) => coverage(name, o.name) >= 0.8)) continue;
+    out.push({ name, range: { start: s.start, end: s.end }, source: "alternatives" });
+    if (out.length >= CANDIDATE_LIST_MAX) break;
+  }
+  return out;
+}
+
+/** An elaboration joins the choice's name with at most this many words. */
+const ELABORATION_WORDS = 10;
+
+/**
+ * "Engineers will use the staging environment. The staging environment will hold copies of production data.": a
+ * sentence right after the choice that takes the chosen thing as its subject says what it is; the name keeps that
+ * ("staging environment that will hold copies of production data").
+ */
+function elaborated(chosen: ChosenOption | undefined, sentences: LocatedSentence[]): ChosenOption | undefined {
+  if (!chosen || chosen.how !== "decision-prose" || chosen.considered_index !== undefined) return undefined;
+  const at = sentences.findIndex((s) => s.start === chosen.range.start);
+  if (at < 0) return undefined;
+  const subject = chosen.name.toLowerCase();
+  for (const s of sentences.slice(at + 1, at + 3)) {
+    const text = s.text.replace(/^(?:the|this|that|our)\s+/i, "");
+    if (!text.toLowerCase().startsWith(`${subject} `)) continue;
+    const rest = text.slice(subject.length).trim().split(/\s+/);
+    if (!/^(?:will|shall|is|are|must)$/i.test(rest[0] ?? "")) return undefined;
+    const words = rest.slice(0, ELABORATION_WORDS + 1).join(" ").split(/[.;:!?](?:\s|$)|,\s/)[0].split(/\s+/).slice(0, ELABORATION_WORDS);
+    if (words.length < 3) return undefined;
+    return { ...chosen, name: `${chosen.name} that ${words.join(" ")}`, range: { start: chosen.range.start, end: Math.max(chosen.range.end, s.end) } };
+  }
+  return undefined;
 }
 
 /** A list can hold candidate options only when it is this short and its items are names, not arguments. */
@@ -550,12 +689,17 @@ function listConfirmedByChoice(parsed: ParsedAdr, chosenName: string, decisionId
       }
     }
   });
+  // The list whose item the choice names most fully wins ("Airflow" is the table's "Airflow", not the later bullet
+  // "write an Airflow operator for X"); on a tie, the first.
+  let best: { options: ConsideredOption[]; index: number; score: number } | undefined;
   for (const options of candidates) {
     if (options.length > CANDIDATE_LIST_MAX) continue;
     const index = matchOption(chosenName, options, 0.6);
-    if (index !== undefined) return { options, index };
+    if (index === undefined) continue;
+    const score = coverage(options[index].name, chosenName);
+    if (!best || score > best.score) best = { options, index, score };
   }
-  return undefined;
+  return best ? { options: best.options, index: best.index } : undefined;
 }
 
 /**
@@ -579,7 +723,7 @@ const POINTS_FORWARD = /(?:^|\bthe )following\b|\bas follows\b/i;
 /** A list item or a line of code right after the sentence. */
 const LIST_ITEM = /^\s{0,6}(?:[-*+]|\d{1,2}[.)])\s+(.+)$/;
 const ITEMS_SHOWN = 3;
-const ITEM_CHARS = 48;
+const ITEM_CHARS = 64;
 
 /**
  * A choice that points forward names only the kind of thing chosen ("following labels", "a new v3 API with the
@@ -624,7 +768,9 @@ function spelledOut(lines: string[], chosen: ChosenOption): ChosenOption {
 /** What a list item names: its bold lead, else its text up to a dash or colon that starts an explanation. */
 function itemLead(item: string): string {
   const bold = /^(?:\*\*|__)(.+?)(?:\*\*|__)/.exec(item)?.[1];
-  const text = (bold ?? item.split(/\s+[-–—:]\s+|:\s/)[0]).replace(/`/g, "").replace(/^[*_]+|[*_]+$/g, "").replace(/[.;,:]+$/, "").trim();
+  // A parenthetical ("(`save`, `update`)", "(or a subclass)") is an aside, not part of what the item names.
+  const plain = item.replace(/\s*\([^()]*\)/g, "");
+  const text = (bold ?? plain.split(/\s+[-–—:]\s+|:\s/)[0]).replace(/`/g, "").replace(/^[*_]+|[*_]+$/g, "").replace(/[.;,:]+$/, "").trim();
   return text.length > ITEM_CHARS ? `${text.slice(0, ITEM_CHARS - 1).trimEnd()}…` : text;
 }
 
@@ -649,6 +795,14 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
     if (i !== undefined) chosen = { name: considered[i].name, range: { start: titleLine, end: titleLine }, how: "decision-prose", considered_index: i };
     else if (considered.length === 0) chosen = { name: t.chosen, range: { start: titleLine, end: titleLine }, how: "decision-prose" };
   }
+  // "We disabled this default behaviour": the decision points back at what it acts on; a title that is itself an
+  // action ("Disable fetch on focus") names it.
+  if (chosen && chosen.how === "decision-prose" && chosen.considered_index === undefined && POINTS_AT_CONTEXT.test(chosen.name)) {
+    const titleVerb = parsed.title.trim().split(/\s+/)[0]?.toLowerCase() ?? "";
+    const title = IMPERATIVES.has(titleVerb) ? readDecisionSentence(parsed.title).chosen : undefined;
+    const titleLine = sections.find((s) => s.level === 1)?.start ?? chosen.range.start;
+    if (title) chosen = { name: title, range: { start: Math.min(titleLine, chosen.range.start), end: chosen.range.end }, how: "decision-prose" };
+  }
   // A record without a decision section may state its choice in its opening sentences: "We use X".
   if (!chosen && !hasDecisionSection) {
     for (const s of introSentences(parsed)) {
@@ -663,6 +817,9 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
 
   return chosen && chosen.considered_index === undefined ? spelledOut(parsed.doc.lines, chosen) : chosen;
 }
+
+/** A phrase whose object only points back: "disabled this default behaviour", "adopted it", "keep these". */
+const POINTS_AT_CONTEXT = /^\S+\s+(?:this|that|these|those|it|them)\b/i;
 
 /** The first few prose sentences after the title (headings skipped). */
 function introSentences(parsed: ParsedAdr): LocatedSentence[] {

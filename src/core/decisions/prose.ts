@@ -28,7 +28,7 @@ const MODALS = new Set(["will", "shall", "should", "must", "'ll", "would"]);
 /** Verbs whose object is the option itself: "We will use X" chooses X. */
 const CHOOSE_VERBS = new Set(["use", "adopt", "choose", "select", "pick", "employ", "utilise", "utilize", "pursue", "prefer", "favour", "favor", "take"]);
 /** Imperatives that open a decision ("Use X.", "Implement delegation", "Remove the substack"). */
-const IMPERATIVES = new Set([
+export const IMPERATIVES = new Set([
   "use", "adopt", "implement", "introduce", "create", "build", "change", "remove", "add", "migrate", "switch", "move",
   "keep", "reuse", "replace", "prefer", "deploy", "enable", "disable", "decommission", "extract", "support", "follow",
   "apply", "accept", "make", "maintain", "reintroduce", "store", "run", "provide", "offer", "ship", "go", "stop",
@@ -45,8 +45,20 @@ for (const verb of [...IMPERATIVES, ...CHOOSE_VERBS]) {
 }
 /** Participles whose subject is the option itself: "X is used", "X will be introduced". Any other participle ("X will be
  * deposited into Y") makes the whole clause the choice, since the action is what was decided. */
+/** Past tenses of the decision verbs: "We disabled X", "we adopted X", "we chose X" report what was decided. */
+const DECIDED_PAST = new Map<string, string>([["chose", "choose"], ["took", "take"], ["went", "go"], ["kept", "keep"], ["made", "make"], ["wrote", "write"], ["built", "build"], ["put", "put"], ["split", "split"]]);
+for (const verb of [...IMPERATIVES, ...CHOOSE_VERBS]) {
+  for (const form of [`${verb}d`, `${verb}ed`, `${verb}${verb.slice(-1)}ed`, `${verb.replace(/y$/, "i")}ed`]) if (form !== verb && !DECIDED_PAST.has(form)) DECIDED_PAST.set(form, verb);
+}
+/** Past tenses that report history or habit rather than a decision ("we used X until", "we tried X"). */
+for (const habit of ["used", "had", "ran", "made", "went", "took"]) DECIDED_PAST.delete(habit);
+const CHANGE_VERBS = new Set(["change", "switch", "move", "migrate", "convert", "set", "configure", "update", "adapt", "modify", "restrict", "limit"]);
+/** Verbs that, after "to", state what a chosen thing is for ("… environment to build …"). */
+const PURPOSE_VERBS = new Set(["build", "test", "run", "develop", "store", "host", "serve", "deploy", "manage", "monitor", "process", "handle", "validate", "publish", "generate", "track", "keep", "hold", "perform", "execute", "write", "read", "check", "measure", "drive", "orchestrate", "schedule", "coordinate", "detect", "collect"]);
 /** Participles that put the decision off: "X should be decided before Y" commits to nothing yet. */
 const DEFERRING_PARTICIPLES = new Set(["decided", "determined", "discussed", "evaluated", "investigated", "revisited", "reviewed", "considered", "explored", "clarified", "agreed", "defined"]);
+/** Participles of change: "X needs to be changed to follow Y", "X will be migrated to Y" name Y as the choice. */
+const CHANGE_PARTICIPLES = new Set(["changed", "moved", "migrated", "switched", "converted", "restructured", "refactored", "ported", "upgraded"]);
 const CHOICE_PARTICIPLES = new Set(["introduced", "implemented", "created", "built", "added", "deployed", "shipped", "developed", "established", "written", "provided", "used", "adopted", "chosen", "selected", "preferred", "kept", "retained", "picked", "favoured", "favored", "accepted"]);
 /** Irregular participles the "-ed" test misses. */
 const IRREGULAR_PARTICIPLES = new Set(["built", "chosen", "kept", "run", "done", "made", "set", "put", "held", "brought", "written", "taken", "given", "split", "shown", "known", "sent", "spent", "driven", "rewritten", "undertaken"]);
@@ -152,8 +164,14 @@ function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: 
       if (r) rejected.push(r);
       break;
     }
-    if (words.length > 0 && PHRASE_END.has(w)) break;
+    // "Use ECS as the execution environment": after a bare name (one or two words), "as" and a noun phrase give the
+    // name its role, not a reason ("as it is faster"); a longer phrase already says what it is.
+    const asRole = w === "as" && words.length <= 2 && /^(?:a|an|the|our|its)$/.test(bare(toks[i + 1] ?? "")) && !/^(?:is|are|was|were|has|have|will|can|does|do|would)$/.test(bare(toks[i + 3] ?? ""));
+    if (words.length > 0 && PHRASE_END.has(w) && !asRole) break;
     if (words.length > 0 && (w === "to" || w === "for" || w === "in") && /^(?:order|ensure|allow|make|avoid|enable|support|reduce|improve|help)$/.test(bare(toks[i + 1] ?? ""))) break;
+    // "use the staging environment to build and test jobs": "to" and a verb after a named thing give its purpose;
+    // after a verb of change ("change the trigger to run on releases") they say what it changes into, and stay.
+    if (words.length >= 2 && w === "to" && PURPOSE_VERBS.has(bare(toks[i + 1] ?? "")) && !CHANGE_VERBS.has(bare(words[0]))) break;
     const t = toks[i];
     // "Scala, with Akka HTTP as the framework": a comma followed by "with" / "plus" still names the same choice.
     const continues = /,$/.test(t) && /^(?:with|plus|backed)$/.test(bare(toks[i + 1] ?? ""));
@@ -267,6 +285,9 @@ function readSentence(sentence: string): ProseReading {
     }
   }
 
+  // "A solution like X has been discarded for its setup cost": X was weighed and turned down.
+  const discarded = discardedSubject(toks, low);
+  if (discarded) rejected.push(discarded);
   // "This RFC proposes X", "This ADR introduces X", "This RFC is to introduce X".
   if (/^(?:this|the)$/.test(low[0] ?? "") && /^(?:rfc|adr|proposal|document|design|record)$/.test(low[1] ?? "")) {
     let i = 2;
@@ -280,6 +301,10 @@ function readSentence(sentence: string): ProseReading {
   for (let i = 1; i < low.length; i++) {
     const decidedIt = DECIDE_WORDS.has(low[i]) && /^(?:was|been|is)$/.test(low[i - 1]);
     const madeIt = low[i] === "made" && /^(?:was|been)$/.test(low[i - 1]) && low.slice(Math.max(0, i - 4), i).includes("decision");
+    if ((decidedIt || madeIt) && low[i + 1] === "that") {
+      const action = longSubjectAction(toks, low, i + 2);
+      if (action) return { chosen: action.phrase, rejected: [...rejected, ...action.rejected], cue: "it was decided" };
+    }
     if ((decidedIt || madeIt) && /^(?:that|to)$/.test(low[i + 1] ?? "")) {
       const from = low[i + 1] === "to" && CHOOSE_VERBS.has(low[i + 2]) ? i + 3 : i + 2;
       return take(from, "it was decided", low[i + 1] === "to" && !CHOOSE_VERBS.has(low[i + 2]) ? i + 2 : undefined);
@@ -297,6 +322,12 @@ function readSentence(sentence: string): ProseReading {
     const reading = readClause(toks, low, start, rejected, take);
     if (reading) return reading;
   }
+  // "However, given the time it takes, we have opted to do X": a first-person decision deep in a long clause.
+  for (let i = 0; i + 3 < low.length; i++) {
+    if (low[i] !== "we") continue;
+    const d = /^(?:have|had)$/.test(low[i + 1]) ? i + 2 : i + 1;
+    if ((DECIDE_WORDS.has(low[d]) || low[d] === "chosen") && low[d + 1] === "to") return take(d + 3, "decided to", d + 2);
+  }
   // Gerund: "Using the format YYYY.MM for versions, where …". Only when no verb of its own follows in the first
   // clause ("Using X would make Y harder" argues, it does not decide).
   const gerundOf = GERUNDS.get(low[0] ?? "");
@@ -308,6 +339,75 @@ function readSentence(sentence: string): ProseReading {
   // Imperative: "Use managed node groups.", "Implement delegation in Apache James".
   if (IMPERATIVES.has(low[0] ?? "") && toks[0][0] === toks[0][0]?.toUpperCase()) return take(1, "imperative", CHOOSE_VERBS.has(low[0]) ? undefined : 0);
   return { rejected };
+}
+
+const DISCARD_PARTICIPLES = new Set(["discarded", "rejected", "dismissed", "abandoned", "dropped"]);
+/** "A solution like X", "an approach such as X", "options like X": the lead-in before the name. */
+const LIKE_LEAD = /^(?:(?:a|an|the|any)\s+)?(?:\w+\s+){0,2}(?:like|such as)\s+/i;
+
+/** The subject of "X has been discarded", "X was rejected", "X is ruled out", when it is short enough to be a name. */
+function discardedSubject(toks: string[], low: string[]): string | undefined {
+  for (let i = 1; i + 1 < low.length && i < 16; i++) {
+    const aux = /^(?:has|have|had)$/.test(low[i]) && low[i + 1] === "been" ? i + 2 : /^(?:was|were|is|are)$/.test(low[i]) ? i + 1 : -1;
+    if (aux < 0) continue;
+    const verb = low[aux] ?? "";
+    if (!(DISCARD_PARTICIPLES.has(verb) || (verb === "ruled" && low[aux + 1] === "out"))) continue;
+    let from = 0;
+    for (let j = 0; j < i; j++) if (/[,;:]$/.test(toks[j])) from = j + 1;
+    const subject = tidy(toks.slice(from, i).join(" ").replace(LIKE_LEAD, ""));
+    const words = subject.split(" ").length;
+    return subject && words <= 6 && /\p{L}/u.test(subject) && !/^(?:it|this|that|these|those|they|which)$/i.test(subject) ? subject : undefined;
+  }
+  return undefined;
+}
+
+const WEIGHED = new Set(["considered", "evaluated", "explored", "investigated", "trialled", "trialed", "prototyped"]);
+
+/**
+ * What a sentence says was weighed: "X was considered as an alternative", "We also explored having X",
+ * "We evaluated X and Y" (the first). Undefined when it names nothing short enough to be an option.
+ */
+export function weighedInSentence(sentence: string): string | undefined {
+  const toks = tokens(stripInline(sentence));
+  const low = toks.map(bare);
+  // "X was considered (as an alternative)": X is the subject, at most six words from the sentence start.
+  for (let i = 1; i + 1 < low.length && i <= 6; i++) {
+    if (/^(?:was|were)$/.test(low[i]) && (WEIGHED.has(low[i + 1]) || (low[i + 1] === "also" && WEIGHED.has(low[i + 2] ?? "")))) {
+      const subject = tidy(toks.slice(0, i).join(" ").replace(LIKE_LEAD, ""));
+      return subject && /\p{L}/u.test(subject) && !/^(?:it|this|that|these|those|they|which|one|several|many|other|others)$/i.test(subject.split(" ")[0]) ? subject : undefined;
+    }
+  }
+  // "We (also) explored having X", "we evaluated X".
+  let v = low[0] === "we" ? 1 : -1;
+  if (v > 0 && low[v] === "also") v++;
+  if (v > 0 && WEIGHED.has(low[v] ?? "")) {
+    let from = v + 1;
+    if (/^(?:having|using|adding|building|running|introducing)$/.test(low[from] ?? "")) from++;
+    const p = phraseFrom(toks, from).phrase;
+    return p && p.split(" ").length <= MAX_PHRASE_WORDS && !/^(?:it|this|that|these|those|them|several|many|other|alternatives|options|ways)\b/i.test(p) ? p : undefined;
+  }
+  return undefined;
+}
+
+/** A subject longer than this many words is no option name: what is done to it is the choice. */
+const LONG_SUBJECT_WORDS = 7;
+
+/**
+ * "… decided that the X service and the whole implementation of its Y backend is refactored using Z": the subject is
+ * too long to be an option, so the action done to it ("refactored using Z") is what was decided.
+ */
+function longSubjectAction(toks: string[], low: string[], from: number): { phrase: string; rejected: string[] } | undefined {
+  for (let j = from + 1; j < Math.min(low.length - 1, from + 30); j++) {
+    const be = /^(?:is|are)$/.test(low[j]) ? j + 1 : low[j] === "be" && MODALS.has(low[j - 1] ?? "") ? j + 1 : -1;
+    if (be < 0) continue;
+    const participle = low[be] ?? "";
+    if (!(PASSIVE_VERBS.has(participle) || isParticiple(participle)) || DEFERRING_PARTICIPLES.has(participle)) return undefined;
+    const subjectWords = (low[j - 1] && MODALS.has(low[j - 1]) ? j - 1 : j) - from;
+    if (subjectWords <= LONG_SUBJECT_WORDS) return undefined;
+    const p = phraseFrom(toks, be);
+    return p.phrase ? { phrase: p.phrase, rejected: p.rejected } : undefined;
+  }
+  return undefined;
 }
 
 /**
@@ -366,15 +466,24 @@ function bestChoice(toks: string[], low: string[]): { chosen: string; rejected: 
 /** Words after "we" that do not commit to anything ("we need more data", "we were", "we have"). */
 const NOT_A_COMMITMENT = new Set(["are", "were", "have", "had", "need", "needed", "want", "know", "think", "believe", "feel", "can", "could", "may", "might", "do", "did", "don't", "also", "still", "then", "all", "both", "currently", "already", "found", "see", "considered", "identified", "explored", "looked", "expect", "hope", "is", "was", "wanted", "tried", "intend", "plan", "aim", "would", "should", "must", "will", "shall", "usually", "often", "sometimes", "never", "only"]);
 
+/** Words that open a reason or concession clause. */
+const SUBORDINATORS = new Set(["since", "because", "although", "though", "whereas", "while"]);
+
 type Take = (from: number, cue: string, verbIndex?: number) => ProseReading;
 
 function readClause(toks: string[], low: string[], start: number, rejected: string[], take: Take): ProseReading | undefined {
   // "Using X would make Y slower": a gerund subject with a modal weighs an option; it commits to nothing.
   if (GERUNDS.has(low[start] ?? "")) return undefined;
+  // "since the tooling will take months, …": a clause giving a reason or a concession is not the one that decides.
+  if (SUBORDINATORS.has(low[start] ?? "")) return undefined;
+  // "However, …": a lone connective is no clause; the one after its comma is read next.
+  if (/[,;:]$/.test(toks[start] ?? "")) return undefined;
   // "We use X", "we adapt X", "We prefer X": a present-tense commitment by the team.
   if (low[start] === "we" && low[start + 1] && !NOT_A_COMMITMENT.has(low[start + 1]) && !MODALS.has(low[start + 1]) && /^[a-z]+$/.test(low[start + 1]) && !/(?:ed|ing)$/.test(low[start + 1])) {
     return take(start + 2, "we use", start + 1);
   }
+  // "We disabled this default behaviour", "we adopted X": a past-tense decision verb reports the choice made.
+  if (low[start] === "we" && DECIDED_PAST.has(low[start + 1] ?? "")) return take(start + 2, "we decided", start + 1);
   // A parenthetical ("(json, csv, .sql)") neither counts toward the subject's length nor ends the clause.
   let depth = 0;
   let counted = 0;
@@ -390,7 +499,7 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
     // "This is a milestone toward the implementation which will drop X": the modal belongs to a relative clause,
     // and what follows it is no commitment of the subject's.
     if (i > start && /^(?:which|who)$/.test(w)) return undefined;
-    if (MODALS.has(w) || w.endsWith("'ll") || (/^(?:want|intend|plan|need|aim|agree)$/.test(w) && low[i + 1] === "to" && i > start)) {
+    if (MODALS.has(w) || w.endsWith("'ll") || (/^(?:want|intend|plan|need|aim|agree)$/.test(w) && low[i + 1] === "to" && i > start) || (w === "needs" && low[i + 1] === "to" && low[i + 2] === "be" && CHANGE_PARTICIPLES.has(low[i + 3] ?? "") && i > start)) {
       // "Products will, given the set of X, generate Y": an aside after the modal; the clause is too tangled to read.
       if (toks[i].endsWith(",")) return undefined;
       let v = i + 1;
@@ -433,6 +542,11 @@ function passive(toks: string[], start: number, verbAt: number, participleAt: nu
   const subject = tidy(toks.slice(start, verbAt).join(" ").replace(/[,;:]+$/, ""));
   if (!subject || subject.split(" ").length > MAX_PHRASE_WORDS) return { rejected, cue: "passive" };
   if (CHOICE_PARTICIPLES.has(bare(toks[participleAt]))) return { chosen: subject, rejected, cue: "passive" };
+  // "The project structure needs to be changed, to follow a component structure": what it changes to is the choice.
+  if (CHANGE_PARTICIPLES.has(bare(toks[participleAt])) && bare(toks[participleAt + 1] ?? "") === "to" && /^[a-z]+$/.test(bare(toks[participleAt + 2] ?? ""))) {
+    const target = phraseFrom(toks, participleAt + 2);
+    if (target.phrase) return { chosen: target.phrase, rejected: [...rejected, ...target.rejected], cue: "passive" };
+  }
   const rest = phraseFrom(toks, participleAt);
   const clause = [subject, ...toks.slice(verbAt, participleAt).map((t) => t.replace(/[,;:]+$/, "")), rest.phrase ?? ""].join(" ").trim();
   return { chosen: clause, rejected: [...rejected, ...rest.rejected], cue: "passive" };

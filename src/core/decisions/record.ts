@@ -39,6 +39,8 @@ export const DecisionRecordSchema = z.object({
       range: LineRangeSchema,
       how: z.enum(["chosen-option-line", "decided-marker", "outcome-names-option", "decision-prose"]),
       considered_index: z.number().int().min(0).optional(),
+      /** Further considered options chosen together with it ("options 4, 5 and IV"). */
+      combined_with: z.array(z.number().int().min(0)).optional(),
     })
     .optional(),
   rejected: z.array(z.object({ name: z.string(), reason: z.string().optional(), range: LineRangeSchema })),
@@ -67,7 +69,8 @@ export function decisionModelOf(parsed: ParsedAdr): DecisionRecord {
   if (overLimit) notUnderstood.push(`${considered.length} considered options: only ${MAX_OPTIONS_IN_USE} are offered as options (the chosen one first)`);
   const chosenName = opts.chosen?.name;
   const chosenIndex = opts.chosen?.considered_index;
-  const others = considered.filter((o, i) => (chosenIndex !== undefined ? i !== chosenIndex : o.name !== chosenName)).map((o) => o.name);
+  const together = opts.chosen?.combined_with ?? [];
+  const others = considered.filter((o, i) => !together.includes(i) && (chosenIndex !== undefined ? i !== chosenIndex : o.name !== chosenName)).map((o) => o.name);
   const options = [...(chosenName ? [chosenName] : []), ...others].slice(0, MAX_OPTIONS_IN_USE);
 
   const drivers: { text: string; range: LineRange }[] = [];
