@@ -4,9 +4,10 @@
 // while a process whose first use builds one, or a host that does not say it is short-lived, optimises as before.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { copyFileSync, renameSync, rmSync } from "node:fs";
+import { copyFileSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { Script } from "node:vm";
 import { historyOptionsForCli } from "../../src/cli/historyIndex";
 import { selectTerms } from "../../src/core/internal/gitTerms";
 import { buildIndex, searchIndex } from "../../src/core/internal/history";
@@ -99,11 +100,24 @@ describe("history index: one connection per question", () => {
   });
 });
 
+const CACHED_SOURCE = "(function cached(a, b) { return [a, b].join('+'); })";
+const CACHED_DATA = join(CACHE, "code-cache.bin");
+
+/** Whether V8 in this process (default flags) accepts the code the child cached. */
+function cachedCodeAccepted(): boolean {
+  const script = new Script(CACHED_SOURCE, { cachedData: readFileSync(CACHED_DATA) });
+  return script.cachedDataRejected === false;
+}
+
 /** Runs prepareIndex in a fresh process (the WebAssembly is compiled once per process) and reports how. */
 function tieringInFreshProcess(repo: string, opts: { shortLived: boolean; removeFirst?: boolean }): string {
   const code = `
     const { prepareIndex, sqliteWasmTiering, readRepoState } = require(${JSON.stringify(join(ROOT, "src/core/internal/history"))});
     const { removeIndexFiles } = require(${JSON.stringify(join(ROOT, "src/core/internal/history/build"))});
+    // Code cached at exit (as the CLI caches its bundle, with a listener added before the question runs) must still
+    // load under V8's default flags.
+    const script = new (require("node:vm").Script)(${JSON.stringify(CACHED_SOURCE)});
+    process.once("exit", () => require("node:fs").writeFileSync(${JSON.stringify(CACHED_DATA)}, script.createCachedData()));
     (async () => {
       if (${opts.removeFirst ? "true" : "false"}) { const s = await readRepoState(${JSON.stringify(repo)}); await removeIndexFiles(s.file); }
       const p = await prepareIndex(${JSON.stringify(repo)}, { build: "foreground", minCommits: 1, shortLived: ${opts.shortLived} }, new AbortController().signal, () => {});
@@ -121,6 +135,8 @@ describe("history index: how SQLite's WebAssembly is compiled", () => {
 
   it("uses the baseline compiler only in a short-lived process that reads an existing index", () => {
     assert.equal(tieringInFreshProcess(repo, { shortLived: true }), "ready baseline");
+    // V8's flags are back to their defaults: code cached in that process is not rejected by the next one.
+    assert.equal(cachedCodeAccepted(), true);
   });
 
   it("optimises in a host that is not short-lived", () => {

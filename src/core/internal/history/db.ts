@@ -53,18 +53,25 @@ export function sqliteWasmTiering(): WasmTiering | undefined {
 /** Loaded on first use: compiling the WebAssembly module costs a few tens of ms that other commands should not pay. */
 function wasm(forWrite: boolean): typeof import("node-sqlite3-wasm") {
   if (sqlite) return sqlite;
-  const tiering: WasmTiering = preferredTiering === "baseline" && !forWrite ? "baseline" : "optimising";
-  // V8 reads the flag when it compiles a module, so it is set for SQLite's module alone and restored at once.
-  if (tiering === "baseline") setFlagsFromString("--liftoff-only");
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    sqlite = require("node-sqlite3-wasm") as typeof import("node-sqlite3-wasm");
-  } finally {
-    if (tiering === "baseline") setFlagsFromString("--no-liftoff-only");
+  // Someone who set V8's WebAssembly flags for this process (node --wasm-…) keeps them as they are.
+  const ownFlags = /wasm|liftoff/.test(`${process.execArgv.join(" ")} ${process.env.NODE_OPTIONS ?? ""}`);
+  const tiering: WasmTiering = preferredTiering === "baseline" && !forWrite && !ownFlags ? "baseline" : "optimising";
+  if (tiering === "baseline") {
+    // The flags stay off for the rest of the process: SQLite's functions are compiled lazily, each when first called,
+    // under the flags of that moment (turned back on, every later function would be optimised at once). They are
+    // back at their defaults before anything else runs at exit, because V8 rejects code cached under other flags
+    // and the CLI caches its compiled bundle at exit (src/cli/launcher.ts).
+    setFlagsFromString(BASELINE_ONLY);
+    process.prependListener("exit", () => setFlagsFromString(DEFAULT_TIERING));
   }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  sqlite = require("node-sqlite3-wasm") as typeof import("node-sqlite3-wasm");
   loadedTiering = tiering;
   return sqlite;
 }
+
+const BASELINE_ONLY = "--no-wasm-tier-up --no-wasm-dynamic-tiering";
+const DEFAULT_TIERING = "--wasm-tier-up --wasm-dynamic-tiering";
 
 /** The index could not be read as an index of this version: the caller rebuilds it. */
 export class CorruptIndexError extends Error {
