@@ -203,6 +203,7 @@ export function historyOptionsForCli(io: IndexIo, showProgress: boolean): Histor
     const print = progressPrinter(io);
     return {
       build: "foreground",
+      shortLived: true,
       onProgress: (p) => {
         if (!showProgress) return;
         if (!announced) {
@@ -216,6 +217,7 @@ export function historyOptionsForCli(io: IndexIo, showProgress: boolean): Histor
   }
   return {
     build: canSpawn ? "detached" : "none",
+    shortLived: true,
     ...(canSpawn
       ? {
           spawnDetached: (toplevel: string) => {

@@ -1,6 +1,7 @@
 // What keeps a fresh CLI process cheap (issue 20) without changing any answer: the docs corpus's phrase postings stored
 // as flat arrays and read in place, the CLI bundle rewritten as pure ASCII with every regular expression meaning the
 // same, and compromise's tagger model carried precomputed in the bundle.
+import { execFileSync } from "node:child_process";
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -139,5 +140,18 @@ describe("compromise's model merge with plain assignments", () => {
   it("leaves a source it was not written for alone", async () => {
     const { plainAssignmentMerge } = (await script("compromiseModel.mjs")) as { plainAssignmentMerge(source: string): string | undefined };
     assert.equal(plainAssignmentMerge("function mergeDeep(model, plugin) { return Object.assign(model, plugin) }"), undefined);
+  });
+});
+
+describe("the guarded HTTP client", () => {
+  it("loads Node's HTTP, HTTPS and DNS modules only when it first fetches", () => {
+    // A fresh process: this one may have loaded them for other reasons.
+    const loaded = execFileSync(
+      process.execPath,
+      ["--import", "tsx", "-e", `require(${JSON.stringify(join(__dirname, "..", "..", "src", "core", "external", "fetch"))}); process.stdout.write(JSON.stringify(process.moduleLoadList))`],
+      { cwd: join(__dirname, "..", ".."), encoding: "utf8" },
+    );
+    const network = (JSON.parse(loaded) as string[]).filter((m) => /^NativeModule (https?|dns|dns\/promises)$/.test(m));
+    assert.deepEqual(network, []);
   });
 });

@@ -11,7 +11,7 @@
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
-import { SCHEMA, SCHEMA_VERSION, classifyDbError, openDb, readMeta, safeClose, writeMeta, CorruptIndexError, type Db } from "./db";
+import { SCHEMA, SCHEMA_VERSION, classifyDbError, closeParkedConnection, openDb, readMeta, safeClose, writeMeta, CorruptIndexError, type Db } from "./db";
 import { gitOutput, readSpooledCommits, spoolCommits, streamDocDiffs, type CommitRecord, type DocDiff } from "./gitStream";
 import {
   INDEX_FILE,
@@ -130,6 +130,8 @@ function nowIso(): string {
 export async function updateIndex(state: RepoState, opts: UpdateOptions): Promise<UpdateResult> {
   const started = performance.now();
   const result = (r: Omit<UpdateResult, "ms">): UpdateResult => ({ ...r, ms: Math.round(performance.now() - started) });
+  // A read connection left open for a query would keep reading the file a rebuild renames away.
+  closeParkedConnection();
   if (!state.head) return result({ action: "empty", added: 0, removed: 0, commits: 0 });
   const lock = await tryWriterLock(state.dir);
   if (!lock) return result({ action: "busy", added: 0, removed: 0, holder: (await readLockHolder(state.dir))?.pid });
@@ -454,6 +456,7 @@ async function parkThenIndex(
 
 /** Deletes an index file with its journal and VFS lock (the caller holds the writer lock). */
 export async function removeIndexFiles(file: string): Promise<void> {
+  closeParkedConnection();
   await fs.rm(file, { force: true });
   await fs.rm(`${file}-journal`, { force: true });
   await fs.rm(`${file}.lock`, { recursive: true, force: true });

@@ -8,6 +8,7 @@
 // (build.ts), and a full build writes a new file that is renamed over the old one. A `<db>.lock` directory left by
 // a killed process is removed once it is older than any transaction we run.
 import { rmSync, statSync } from "node:fs";
+import { setFlagsFromString } from "node:v8";
 import type { Database as WasmDatabase } from "node-sqlite3-wasm";
 
 /** Bump when the schema or what is indexed changes: an index of another version is rebuilt. */
@@ -22,12 +23,55 @@ const WRITE_BUSY_MS = 5_000;
 export type Db = WasmDatabase;
 
 let sqlite: typeof import("node-sqlite3-wasm") | undefined;
+/** How SQLite's WebAssembly was compiled when it loaded: undefined until then. */
+let loadedTiering: WasmTiering | undefined;
+let preferredTiering: WasmTiering = "optimising";
+
+/**
+ * optimising: V8's default (baseline code first, hot functions recompiled by its optimising compiler on background
+ * threads). baseline: the baseline compiler only. A short-lived process that opens an existing index for one query
+ * spends ~0.4 s of CPU on optimising SQLite's hot functions that it never wins back; a build or a long-lived host
+ * (the extension, the MCP server) runs long enough to gain from it.
+ */
+export type WasmTiering = "optimising" | "baseline";
+
+/**
+ * Asks for `tiering` when SQLite's WebAssembly is first compiled (it cannot change afterwards). Baseline applies only
+ * when that first use reads an index: a process whose first use builds one still optimises. Returns how it was
+ * compiled if that already happened.
+ */
+export function preferSqliteWasmTiering(tiering: WasmTiering): WasmTiering | undefined {
+  preferredTiering = tiering;
+  return loadedTiering;
+}
+
+/** How SQLite's WebAssembly was compiled in this process (undefined: not loaded yet). */
+export function sqliteWasmTiering(): WasmTiering | undefined {
+  return loadedTiering;
+}
+
 /** Loaded on first use: compiling the WebAssembly module costs a few tens of ms that other commands should not pay. */
-function wasm(): typeof import("node-sqlite3-wasm") {
+function wasm(forWrite: boolean): typeof import("node-sqlite3-wasm") {
+  if (sqlite) return sqlite;
+  // Someone who set V8's WebAssembly flags for this process (node --wasm-…) keeps them as they are.
+  const ownFlags = /wasm|liftoff/.test(`${process.execArgv.join(" ")} ${process.env.NODE_OPTIONS ?? ""}`);
+  const tiering: WasmTiering = preferredTiering === "baseline" && !forWrite && !ownFlags ? "baseline" : "optimising";
+  if (tiering === "baseline") {
+    // The flags stay off for the rest of the process: SQLite's functions are compiled lazily, each when first called,
+    // under the flags of that moment (turned back on, every later function would be optimised at once). They are
+    // back at their defaults before anything else runs at exit, because V8 rejects code cached under other flags
+    // and the CLI caches its compiled bundle at exit (src/cli/launcher.ts).
+    setFlagsFromString(BASELINE_ONLY);
+    process.prependListener("exit", () => setFlagsFromString(DEFAULT_TIERING));
+  }
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  sqlite ??= require("node-sqlite3-wasm") as typeof import("node-sqlite3-wasm");
+  sqlite = require("node-sqlite3-wasm") as typeof import("node-sqlite3-wasm");
+  loadedTiering = tiering;
   return sqlite;
 }
+
+const BASELINE_ONLY = "--no-wasm-tier-up --no-wasm-dynamic-tiering";
+const DEFAULT_TIERING = "--wasm-tier-up --wasm-dynamic-tiering";
 
 /** The index could not be read as an index of this version: the caller rebuilds it. */
 export class CorruptIndexError extends Error {
@@ -75,7 +119,7 @@ export interface OpenOptions {
 }
 
 export function openDb(file: string, opts: OpenOptions = {}): Db {
-  const { Database } = wasm();
+  const { Database } = wasm(Boolean(opts.write || opts.create));
   let db: Db;
   try {
     db = new Database(file, { fileMustExist: !opts.create });
@@ -109,6 +153,63 @@ export function withRetry<T>(file: string, fn: () => T): T {
     }
     throw e;
   }
+}
+
+/** How long a parked connection waits for its query before it is closed (a long-lived host holds no idle handle). */
+const PARKED_MS = 5_000;
+
+interface Parked {
+  file: string;
+  db: Db;
+  /** The file it opened: a rebuild renames a new file over the path, and this handle would still read the old one. */
+  dev: number;
+  ino: number;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+/** At most one read connection kept open between the freshness check and the query that follows it. */
+let parked: Parked | undefined;
+
+/** Keeps a read connection (no transaction open) for the next takeParkedConnection(file); false if it cannot. */
+export function parkConnection(file: string, db: Db): boolean {
+  let st: { dev: number; ino: number };
+  try {
+    st = statSync(file);
+  } catch {
+    return false;
+  }
+  closeParkedConnection();
+  const timer = setTimeout(closeParkedConnection, PARKED_MS);
+  timer.unref?.();
+  parked = { file, db, dev: st.dev, ino: st.ino, timer };
+  return true;
+}
+
+/** The parked connection to `file` (handed over: the caller closes it), if it still reads the file at that path. */
+export function takeParkedConnection(file: string): Db | undefined {
+  const p = parked;
+  if (!p || p.file !== file) return undefined;
+  parked = undefined;
+  clearTimeout(p.timer);
+  let same = false;
+  try {
+    const st = statSync(file);
+    same = st.dev === p.dev && st.ino === p.ino;
+  } catch {
+    // gone: open afresh, which reports it
+  }
+  if (same && p.db.isOpen) return p.db;
+  safeClose(p.db);
+  return undefined;
+}
+
+/** Closes the parked connection (before the index is written, replaced or removed). */
+export function closeParkedConnection(): void {
+  const p = parked;
+  parked = undefined;
+  if (!p) return;
+  clearTimeout(p.timer);
+  safeClose(p.db);
 }
 
 export function safeClose(db: Db | undefined): void {

@@ -4,7 +4,7 @@
 // author date), which bounds the cost of very common words on a 100k-commit history.
 import { DECISION_VERB, type DocCitation, type Term, type TouchedFile } from "../gitTerms";
 import { decodeFiles } from "./build";
-import { openDb, readMeta, safeClose, withRetry, SCHEMA_VERSION, CorruptIndexError, type Db } from "./db";
+import { openDb, parkConnection, readMeta, safeClose, takeParkedConnection, withRetry, SCHEMA_VERSION, CorruptIndexError, type Db } from "./db";
 
 const MAX_MATCHES_PER_TERM = 2_000;
 /** Terms matching more than this share of all commits are left out (IDF near zero). */
@@ -49,7 +49,9 @@ export function ftsPhrase(text: string): string {
 
 export function searchIndex(file: string, terms: Term[], headTs: number, limit: number): SearchOutcome {
   return withRetry(file, () => {
-    const db = openDb(file);
+    // The connection the freshness check just used, when it is still this file's: opening SQLite costs more than
+    // the metadata read itself.
+    const db = takeParkedConnection(file) ?? openDb(file);
     try {
       return readTransaction(db, () => search(db, terms, headTs, limit));
     } finally {
@@ -187,13 +189,16 @@ function bestDocChange(docsJson: string, terms: Term[], hubs: Set<string>): DocC
 /** The index's metadata (schema checked): a cheap freshness check before any lock is taken. */
 export function readIndexMeta(file: string): Record<string, string> {
   return withRetry(file, () => {
-    const db = openDb(file);
+    const db = takeParkedConnection(file) ?? openDb(file);
+    let keep = false;
     try {
       const meta = readTransaction(db, () => readMeta(db));
       if (meta.schema !== SCHEMA_VERSION) throw new CorruptIndexError(`schema ${meta.schema ?? "missing"}, expected ${SCHEMA_VERSION}`);
+      // A query usually follows at once: it reuses this connection (searchIndex) instead of opening the file again.
+      keep = parkConnection(file, db);
       return meta;
     } finally {
-      safeClose(db);
+      if (!keep) safeClose(db);
     }
   });
 }
