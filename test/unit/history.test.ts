@@ -4,31 +4,20 @@
 // (`deliberate index` itself: test/cli/index.test.ts).
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { readdirSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { resolveConfig } from "../../src/core/config";
 import { createGitExpert } from "../../src/core/internal/git";
 import { selectTerms } from "../../src/core/internal/gitTerms";
 import { buildIndex, historyCacheRoot, indexStatus, readRepoState, runningBuild, searchIndex, type HistoryIndexOptions } from "../../src/core/internal/history";
 import type { ExpertContext } from "../../src/core/types";
-import { createHistoryRepo } from "../fixtures/historyRepo";
+import { historyTestEnv } from "../fixtures/historyRepo";
 import { commit, git, makeTempDir } from "../helpers/gitRepo";
 
-const CACHE = makeTempDir("delib-history-cache-");
-process.env.XDG_CACHE_HOME = CACHE;
+const { cache: CACHE, cleanup, fixtureRepo } = historyTestEnv("delib-history-cache-");
 const ROOT = resolve(__dirname, "..", "..");
-const cleanup: string[] = [CACHE];
-after(() => {
-  for (const d of cleanup) rmSync(d, { recursive: true, force: true });
-});
-
-function fixtureRepo(): string {
-  const dir = createHistoryRepo();
-  cleanup.push(dir);
-  return dir;
-}
 
 function terms(...words: string[]) {
   return selectTerms(words, 1, 8, new Set());

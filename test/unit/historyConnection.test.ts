@@ -4,9 +4,9 @@
 // while a process whose first use builds one, or a host that does not say it is short-lived, optimises as before.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { copyFileSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { copyFileSync, readFileSync, renameSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { Script } from "node:vm";
 import { historyOptionsForCli } from "../../src/cli/historyIndex";
 import { selectTerms } from "../../src/core/internal/gitTerms";
@@ -14,22 +14,11 @@ import { buildIndex, searchIndex } from "../../src/core/internal/history";
 import { removeIndexFiles } from "../../src/core/internal/history/build";
 import { takeParkedConnection } from "../../src/core/internal/history/db";
 import { readIndexMeta } from "../../src/core/internal/history/search";
-import { createHistoryRepo } from "../fixtures/historyRepo";
-import { commit, makeTempDir } from "../helpers/gitRepo";
+import { historyTestEnv } from "../fixtures/historyRepo";
+import { commit } from "../helpers/gitRepo";
 
-const CACHE = makeTempDir("delib-history-conn-cache-");
-process.env.XDG_CACHE_HOME = CACHE;
+const { cache: CACHE, fixtureRepo } = historyTestEnv("delib-history-conn-cache-");
 const ROOT = resolve(__dirname, "..", "..");
-const cleanup: string[] = [CACHE];
-after(() => {
-  for (const d of cleanup) rmSync(d, { recursive: true, force: true });
-});
-
-function fixtureRepo(): string {
-  const dir = createHistoryRepo();
-  cleanup.push(dir);
-  return dir;
-}
 
 function subjects(file: string, word: string): string[] {
   return searchIndex(file, selectTerms([word], 1, 8, new Set()), Date.now() / 1000, 20).commits.map((c) => c.subject);
