@@ -728,7 +728,7 @@ const ITEM_CHARS = 64;
 /**
  * A choice that points forward names only the kind of thing chosen ("following labels", "a new v3 API with the
  * following characteristics"); what was chosen is the list or code line after the sentence. The label becomes the
- * thing and the first items ("Labels: release:breaking-change, release:bugfix, …"), the range takes in the list.
+ * thing and the first items ("Labels: kind:breaking, kind:fix, …"), the range takes in the list.
  */
 function spelledOut(lines: string[], chosen: ChosenOption): ChosenOption {
   if (!POINTS_FORWARD.test(chosen.name)) return chosen;

@@ -513,7 +513,7 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
         const refusal = w.endsWith("n't") ? (r ? `not ${r}` : undefined) : phraseFrom(toks, v).phrase;
         return { rejected: r ? [...rejected, r] : rejected, cue: "will not", ...(refusal ? { refusal } : {}) };
       }
-      // "The cluster will consist of a shared EMR cluster": what it is made of is the choice.
+      // "The compute pool will consist of a shared Nomad cluster": what it is made of is the choice.
       if (/^(?:consist|comprise)$/.test(low[v] ?? "")) return take(low[v + 1] === "of" ? v + 2 : v + 1, "we will");
       if (low[v] === "be" && DEFERRING_PARTICIPLES.has(low[v + 1] ?? "")) return undefined;
       if (low[v] === "be" && (PASSIVE_VERBS.has(low[v + 1]) || isParticiple(low[v + 1] ?? "")) && i > start) return passive(toks, start, i, v + 1, rejected);

@@ -991,7 +991,7 @@ function findConnectors(toks: Tok[]): { connectors: Connector[]; between: number
 }
 
 /**
- * "How should the team find out when an ingestion or transformation job fails?": an "or" inside a condition
+ * "How should on-call hear about it when a backup or restore job fails?": an "or" inside a condition
  * (after "when", "if", "until" … in the same clause) says when, not which; the question names no alternatives there.
  * "before or after the deploy" and "when saving or when loading" still are alternatives.
  */

@@ -701,10 +701,10 @@ function successorOf(doc: AdrDoc, byPath: Map<string, AdrDoc>): AdrDoc | undefin
 /** Files that prescribe how the codebase is built (AGENTS.md, CLAUDE.md, Copilot instructions, CONTRIBUTING.md). */
 const RULE_TYPES = new Set(["agent-instructions", "contributing"]);
 
-/** Whether record a was written after record b: by date, else by the number or date in its file name. */
 /**
  * Whether a later record can be the answer to an earlier one: its title shares the earlier one's subject, or it
- * names what the earlier one chose. "Use Dashes in Filenames" praising a tool does not reverse "Write Own TOC Tool".
+ * names what the earlier one chose. A record on branch names that praises a tool does not reverse the record that
+ * turned the tool down.
  */
 function answersTo(later: AdrDoc, earlier: AdrDoc): boolean {
   // The folder both live in ("docs/decisions") says nothing about either's subject.
@@ -720,6 +720,7 @@ function answersTo(later: AdrDoc, earlier: AdrDoc): boolean {
   return !!choice && keyFor(choice).terms.length > 0 && mentions(later.allText, primaryKey(keyFor(choice)));
 }
 
+/** Whether record a was written after record b: by date, else by the number or date in its file name. */
 function newer(a: AdrDoc, b: AdrDoc): boolean {
   // A source's record is never the successor of the repository's own (or the reverse): they are different logs.
   if (originOf(a) !== originOf(b)) return false;
@@ -1125,13 +1126,13 @@ function addIncumbent(structure: QuestionStructure, candidates: Candidate[], act
   const target = candidates.find((c) => c.origin === "question" && structure.target && c.title === structure.target.title);
   const incumbentDoc = activeTopical.find((d) => {
     const c = stated(d);
-    // A record whose choice names the proposal itself ("a Glue job with the gspread library"), as read or as its
-    // decision model states it, chose it: not an incumbent.
+    // A record whose choice names the proposal itself ("a batch job reading sheets with the sheets library"), as read
+    // or as its decision model states it, chose it: not an incumbent.
     const namesTarget = (text: string | undefined) => !!text && !!target && mentions(text, primaryKey(target.key));
     return !!c && (!target || (!sameOption(keyFor(c), target.key) && !namesTarget(c) && !namesTarget(modelChoice(d.meta)))) && !(target && matchChoice(d, [target, KEEP_CURRENT])?.index === 0);
   });
   const choice = incumbentDoc && stated(incumbentDoc);
-  // "Adopt gspread inside a Python Glue job?": what the question itself builds on is its setting, not what the
+  // "Adopt the sheets library inside a Python batch job?": what the question itself builds on is its setting, not what the
   // proposal would replace.
   const given = !!choice && structure.form === "adopt" && mentions(structure.text, primaryKey(keyFor(bareChoice(choice))));
   if (choice && incumbentDoc && nounLike(bareChoice(choice)) && !given) addCandidate(candidates, { title: `Keep ${bareChoice(choice)}`, key: keyFor(choice), origin: "incumbent", note: `what ${recordName(incumbentDoc.meta)} chose` });
