@@ -1132,8 +1132,8 @@ function addIncumbent(structure: QuestionStructure, candidates: Candidate[], act
     return !!c && (!target || (!sameOption(keyFor(c), target.key) && !namesTarget(c) && !namesTarget(modelChoice(d.meta)))) && !(target && matchChoice(d, [target, KEEP_CURRENT])?.index === 0);
   });
   const choice = incumbentDoc && stated(incumbentDoc);
-  // "Adopt the sheets library inside a Python batch job?": what the question itself builds on is its setting, not what the
-  // proposal would replace.
+  // "Adopt the sheets library inside a Python batch job?": what the question itself builds on is its setting, not
+  // what the proposal would replace.
   const given = !!choice && structure.form === "adopt" && mentions(structure.text, primaryKey(keyFor(bareChoice(choice))));
   if (choice && incumbentDoc && nounLike(bareChoice(choice)) && !given) addCandidate(candidates, { title: `Keep ${bareChoice(choice)}`, key: keyFor(choice), origin: "incumbent", note: `what ${recordName(incumbentDoc.meta)} chose` });
   else if (!candidates.some((c) => c.origin === "incumbent")) addCandidate(candidates, KEEP_CURRENT);
