@@ -762,7 +762,7 @@ After talking to security, the best approach would be to move the whole test acc
     assert.equal(readDecisionSentence("Each plugin needs to be described by a manifest.").chosen, undefined);
   });
 
-  test("a bare name keeps its role ('Use ECS as the execution environment'); a longer phrase drops it", () => {
+  test("a bare name keeps its role ('Use Fargate as the execution environment'); a longer phrase drops it", () => {
     assert.equal(readDecisionSentence("Use Fargate as the execution environment.").chosen, "Fargate as the execution environment");
     assert.equal(readDecisionSentence("Use Fargate as it is cheaper.").chosen, "Fargate");
     assert.equal(readDecisionSentence("We will use Rust with the Axum web stack as the framework.").chosen, "Rust with the Axum web stack");
