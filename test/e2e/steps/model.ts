@@ -55,7 +55,13 @@ async function firstModelDeliberation(ctx: E2EContext): Promise<void> {
   const before = receiptFiles(ws).length;
   await runCommandWithInput(page, "Deliberative Search: Deliberate on a Question…", MODEL_Q);
   const dialog = page.locator(".monaco-dialog-box", { hasText: "Model egress preview" });
-  await dialog.waitFor({ state: "visible", timeout: 30_000 });
+  // The preview is built after retrieval, which is the first in this reloaded extension host: on a loaded CI machine
+  // that has taken over 30 s. When it never comes, say what the window showed instead.
+  await dialog.waitFor({ state: "visible", timeout: 90_000 }).catch(async (err: Error) => {
+    const toasts = await page.locator(".notifications-toasts .notification-toast").allTextContents().catch(() => []);
+    const dialogs = await page.locator(".monaco-dialog-box").allTextContents().catch(() => []);
+    throw new Error(`${err.message.split("\n")[0]}; notifications: ${JSON.stringify(toasts)}; dialogs: ${JSON.stringify(dialogs)}`);
+  });
   const text = (await dialog.textContent()) ?? "";
   assert(text.includes(fakeModel.host) && text.includes(MODEL_NAME), `the preview names the endpoint and model: ${text.slice(0, 300)}`);
   assert(/Call 1, plan/.test(text) && /Internal snippets/.test(text), `the preview lists the calls and snippets: ${text.slice(0, 400)}`);
