@@ -113,6 +113,14 @@ async function main(): Promise<void> {
         `${set} answers: grounded ${share(gold)} (${styles.map((st) => `${st} ${share(gold.filter((r) => r.q.style === st))}`).join(", ")}); no-answer flagged ${share(all.filter((r) => !r.q.gold.length))}; ` +
           `options right ${all.filter((r) => r.answer?.optionsRight).length}/${all.length}; open: record's options offered ${offered.filter((r) => r.answer!.offered!.found === r.answer!.offered!.wanted).length}/${offered.length}`,
       );
+      // Why answers missed, as counts only (safe to read for the held-out columns): reason kind by the gold's rank.
+      const misses = new Map<string, number>();
+      for (const r of all.filter((x) => x.answer && !x.answer.ok)) {
+        const kind = /undecidable/.test(r.answer!.reason) ? "undecidable" : /does not cite/.test(r.answer!.reason) ? "other record" : /not the gold choice/.test(r.answer!.reason) ? "wrong choice" : r.answer!.reason;
+        const key = `${r.q.style} ${kind} (gold ${r.q.gold.length ? (r.ours === 1 ? "@1" : r.ours !== undefined && r.ours <= 3 ? "@2-3" : "below 3") : "none"})`;
+        misses.set(key, (misses.get(key) ?? 0) + 1);
+      }
+      console.log(`  misses: ${[...misses].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([k, n]) => `${k} ${n}`).join("; ")}`);
       if (verbose && set === "dev") for (const r of all.filter((x) => !x.answer?.ok)) console.log(`    ${r.q.id.padEnd(12)} ${r.q.style.padEnd(10)} gold@${r.ours ?? "-"} ${r.answer?.rec}: ${r.answer?.reason}\n      ${r.q.question.slice(0, 150)}`);
     }
     const rs = all.filter((r) => r.q.gold.length);
