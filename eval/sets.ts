@@ -1,5 +1,5 @@
 // The eval's three columns, each a set of repositories and questions (issue 20):
-//   dev          eval/corpus.json + eval/questions.json — the repositories the rules were tuned on;
+//   dev          eval/corpus.json + eval/questions*.json (questions-dev-open, questions-dev-more) — the tuning half;
 //   test         eval/corpus-test.json + eval/questions-test.json — held out: never tune on its per-question output;
 //   independent  ../shared/eval-data/independent-questions.json — written by other people, in another voice.
 // All three are normalised to one shape so the harness scores them alike.
@@ -126,7 +126,9 @@ export function loadSets(evalDir: string, root: string): EvalSets {
   const parts = [
     // questions-dev-open.json: open, symptom and adopt questions over the development repositories, added so the
     // development half has the question styles the test half has (questions.json is nearly all "X or Y?").
-    loadProjectSet(evalDir, "dev", "corpus.json", ["questions.json", "questions-dev-open.json"]),
+    // questions-dev-more.json: five more repositories (Go, a large product, a UK-gov log, log4brains packages) whose
+    // questions were written before any rule saw them, so dev is not only the eight repositories it was tuned on.
+    loadProjectSet(evalDir, "dev", "corpus.json", ["questions.json", "questions-dev-open.json", "questions-dev-more.json"]),
     loadProjectSet(evalDir, "test", "corpus-test.json", ["questions-test.json"]),
     loadIndependentSet(independentFile(root)),
   ];
