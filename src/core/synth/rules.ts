@@ -576,6 +576,25 @@ function bothChoice(r: ChoiceReading, real: Indexed[]): ChoiceMatch | undefined 
   return named.length >= 2 && both >= 0 ? { index: both, score: 6, margin: 6 } : undefined;
 }
 
+/**
+ * The record's stated choice names one option far more than the others: that option is what it chose, whatever
+ * its title and context say about the rest (a "Session Store Cache" record that chose "a write-through cache in
+ * front of Postgres" chose the cache, not the Postgres sharding its context also weighs). Counts each option's distinctive words in the stated choice alone; the
+ * winner needs two of them and twice the next option's count, and must be an option the record could choose at all.
+ */
+function statedChoice(r: ChoiceReading, real: Indexed[], scores: number[]): ChoiceMatch | undefined {
+  if (!r.choice || real.length < 2) return undefined;
+  const said = tokenStems(r.choice, true);
+  const hits = real
+    .map((x) => ({ x, n: [...distinctive(x.c, r.candidates, r.question)].filter((w) => said.has(w)).length }))
+    .sort((a, b) => b.n - a.n || a.x.i - b.x.i);
+  const [best, next] = hits;
+  if (best.n < 2 || best.n < 2 * next.n || scores[best.x.i] <= 0) return undefined;
+  const score = Math.max(scores[best.x.i], MIN_CHOICE_SCORE) + 3;
+  const rival = Math.max(0, ...real.filter((x) => x !== best.x).map((x) => scores[x.i]));
+  return { index: best.x.i, score, margin: Math.max(MIN_CHOICE_SCORE, score - rival) };
+}
+
 /** The best-scoring candidate, when it scores enough and strictly ahead of the next; ties go to neither. */
 function bestChoice(scores: number[]): ChoiceMatch | undefined {
   const order = scores.map((s, i) => ({ s, i })).sort((a, b) => b.s - a.s || a.i - b.i);
@@ -596,7 +615,7 @@ function matchChoice(doc: AdrDoc, candidates: Candidate[], question = ""): Choic
   const r = readChoice(doc, candidates, question);
   const scores = candidates.map((c, i) => choiceScore(r, c, i));
   const real = candidates.map((c, i) => ({ c, i })).filter(({ c }) => c.key.terms.length && !c.inverse);
-  return negatedVerbChoice(r) ?? arguedAgainstChoice(r, real, scores) ?? bothChoice(r, real) ?? bestChoice(scores);
+  return negatedVerbChoice(r) ?? arguedAgainstChoice(r, real, scores) ?? bothChoice(r, real) ?? statedChoice(r, real, scores) ?? bestChoice(scores);
 }
 
 // ---------------------------------------------------------------------------------------------------------
