@@ -483,13 +483,17 @@ function readChoice(doc: AdrDoc, candidates: Candidate[], question: string): Cho
  * Each distinctive word counts once, at the weight of the most telling field it appears in; naming the option
  * outright (its whole name) counts twice that field's weight.
  */
-function fieldScore(r: ChoiceReading, d: Set<string>, key: OptionKey): number {
+function fieldScore(r: ChoiceReading, d: Set<string>, key: OptionKey, c?: Candidate): number {
   let score = 0;
   for (const s of d) {
     const w = Math.max(0, ...r.fields.map(([, fw], f) => (r.fieldStems[f].has(s) ? fw : 0)));
     score += w;
   }
   const primary = primaryKey(key);
+  // A name every other option also carries ("Keep Redis" / "Move Redis to a managed cache") tells them apart no more
+  // than the words they share do.
+  const others = c ? r.candidates.filter((x) => x !== c && x.key.terms.length && !x.inverse) : [];
+  if (others.length && others.every((x) => mentions(x.title, primary))) return score;
   score += 2 * Math.max(0, ...r.fields.map(([text, fw]) => (mentions(text, primary) ? fw : 0)));
   return score;
 }
@@ -507,7 +511,7 @@ function choiceScore(r: ChoiceReading, c: Candidate, i: number): number {
   const staysPut = c.origin === "incumbent" || /^(?:keep|stay|remain|stick|continue|leave)\b/i.test(c.title);
   const weighsOthers = candidates.some((x) => x !== c && x.key.terms.length && !x.inverse && mentions(doc.allText, x.key));
   if (staysPut && !c.inverse && !weighsOthers) return 0;
-  let score = fieldScore(r, d, key);
+  let score = fieldScore(r, d, key, c);
   const pol = polarityIn(r.decision, key);
   if (pol > 0) score += 2;
   // A proposal is chosen only when the decision endorses it, not merely when it shares the question's words.
@@ -577,6 +581,38 @@ function bothChoice(r: ChoiceReading, real: Indexed[]): ChoiceMatch | undefined 
 }
 
 /**
+ * The record weighed the question's alternatives under its own names ("the github.io URL" / "a custom domain") and
+ * its decision model says which it chose: align each alternative with the considered option that carries most of
+ * its distinctive words (a unique best, at least one word), and the alternative aligned with the chosen one is the
+ * record's choice. Needs two alternatives aligned with two different considered options, so the record is known to
+ * have weighed this very question, and the chosen one aligned with exactly one alternative.
+ */
+function alignedChoice(r: ChoiceReading, real: Indexed[], scores: number[]): ChoiceMatch | undefined {
+  const meta = r.doc.meta;
+  const chosenName = listedModelChoice(meta);
+  const considered = meta.considered_options;
+  if (!chosenName || considered.length < 2 || real.length < 2) return undefined;
+  const chosenAt = considered.indexOf(chosenName);
+  if (chosenAt < 0) return undefined;
+  const stems = considered.map((o) => tokenStems(o, true));
+  const aligned = new Map<number, number>();
+  for (const x of real) {
+    const d = [...distinctive(x.c, r.candidates, r.question)];
+    const counts = stems.map((st) => d.filter((w) => st.has(w)).length);
+    const top = Math.max(...counts);
+    if (top < 1 || counts.filter((n) => n === top).length > 1) continue;
+    aligned.set(x.i, counts.indexOf(top));
+  }
+  if (new Set(aligned.values()).size < 2) return undefined;
+  const picks = [...aligned].filter(([, at]) => at === chosenAt).map(([i]) => i);
+  if (picks.length !== 1) return undefined;
+  const index = picks[0];
+  const score = Math.max(scores[index], MIN_CHOICE_SCORE) + 3;
+  const rival = Math.max(0, ...real.filter((x) => x.i !== index).map((x) => scores[x.i]));
+  return { index, score, margin: Math.max(MIN_CHOICE_SCORE, score - rival) };
+}
+
+/**
  * The record's stated choice names one option far more than the others: that option is what it chose, whatever
  * its title and context say about the rest (a "Session Store Cache" record that chose "a write-through cache in
  * front of Postgres" chose the cache, not the Postgres sharding its context also weighs). Counts each option's distinctive words in the stated choice alone; the
@@ -615,7 +651,7 @@ function matchChoice(doc: AdrDoc, candidates: Candidate[], question = ""): Choic
   const r = readChoice(doc, candidates, question);
   const scores = candidates.map((c, i) => choiceScore(r, c, i));
   const real = candidates.map((c, i) => ({ c, i })).filter(({ c }) => c.key.terms.length && !c.inverse);
-  return negatedVerbChoice(r) ?? arguedAgainstChoice(r, real, scores) ?? bothChoice(r, real) ?? statedChoice(r, real, scores) ?? bestChoice(scores);
+  return negatedVerbChoice(r) ?? arguedAgainstChoice(r, real, scores) ?? bothChoice(r, real) ?? alignedChoice(r, real, scores) ?? statedChoice(r, real, scores) ?? bestChoice(scores);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -1143,6 +1179,14 @@ function addWeighedOptions(candidates: Candidate[], activeTopical: AdrDoc[], str
 /** A proposal's incumbent: what an on-topic record chose other than the proposal, else "Keep the current approach". */
 function addIncumbent(structure: QuestionStructure, candidates: Candidate[], activeTopical: AdrDoc[]): void {
   const target = candidates.find((c) => c.origin === "question" && structure.target && c.title === structure.target.title);
+  // The best-ranked record turned the proposal down ("Avoid global singletons"): its decision is the other side of
+  // the question, worded as it decided it, and what later records chose about other things is not.
+  const first = activeTopical[0];
+  const firstChoice = first && stated(first);
+  if (target && first && firstChoice && mentions(firstChoice, primaryKey(target.key)) && polarityIn(`${first.meta.title}\n${firstChoice}`, target.key) < 0) {
+    addCandidate(candidates, { title: capitalise(firstChoice), key: target.key, inverse: true, origin: "adr", note: `what ${recordName(first.meta)} chose` });
+    return;
+  }
   const incumbentDoc = activeTopical.find((d) => {
     const c = stated(d);
     // A record whose choice names the proposal itself ("a batch job reading sheets with the sheets library"), as read
