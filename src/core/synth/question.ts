@@ -275,7 +275,7 @@ function repairTags(toks: Tok[]): void {
     let k = i - 1;
     while (k >= 0 && toks[k].tags.has("Noun") && !toks[k].tags.has("Pronoun") && !isVerb(toks[k])) k--;
     // "use default exports for …": a modifier then an -s verb form, right after a decision verb, is its object.
-    const objectOfDecision = k === i - 2 && isVerb(toks[k]) && DECISION_VERBS.has(toks[k].norm) && t.tags.has("PresentTense") && /[^s]s$/.test(t.norm);
+    const objectOfDecision = k >= 0 && k === i - 2 && isVerb(toks[k]) && DECISION_VERBS.has(toks[k].norm) && t.tags.has("PresentTense") && /[^s]s$/.test(t.norm);
     const inNounPhrase = k < i - 1 && (k < 0 || DETERMINERS.has(toks[k].norm) || isPrep(toks[k]) || toks[k].tags.has("Possessive") || objectOfDecision);
     const nounEnd = !next || endsClause(t) || isPrep(next) || isConj(next) || (isVerb(next) && (next.tags.has("PastTense") || next.tags.has("Participle")));
     const nounCompound = prev && inNounPhrase && nounEnd && (!t.tags.has("Infinitive") || /Noun/.test(t.amb ?? "") || !(t.norm in lexicon()));
