@@ -42,7 +42,9 @@ async function main(): Promise<void> {
   const answers = argv.includes("--answers");
   const workRoot = resolve(process.env.EVAL_WORKDIR || join(os.homedir(), ".cache", "deliberative-search-eval"));
   const loaded = loadSets(EVAL_DIR, ROOT);
-  const questions = loaded.questions.filter((q) => (answers || q.gold.length > 0) && (!sets.length || sets.includes(q.set)));
+  // --only id,id: a few questions (dev ones while tuning), for a quick look before a whole run.
+  const only = new Set(argv.flatMap((a, i) => (a === "--only" ? argv[i + 1].split(",") : [])));
+  const questions = loaded.questions.filter((q) => (answers || q.gold.length > 0) && (!sets.length || sets.includes(q.set)) && (!only.size || only.has(q.id)));
   const key = generateSigningKey();
   const rows: Row[] = [];
   for (const repo of loaded.repos) {

@@ -515,7 +515,7 @@ function choiceScore(r: ChoiceReading, c: Candidate, i: number): number {
   const pol = polarityIn(r.decision, key);
   if (pol > 0) score += 2;
   // A proposal is chosen only when the decision endorses it, not merely when it shares the question's words.
-  if (c.proposal && pol <= 0 && !(choice && mentions(choice, key))) return 0;
+  if (c.proposal && pol <= 0 && !(choice && mentions(choice, key) && polarityIn(choice, key) >= 0)) return 0;
   // "Drop X" is chosen when the decision argues against X; "Keep X" when it does not.
   const pair = candidates.find((x, j) => j !== i && !!x.inverse !== !!c.inverse && x.key.terms.join("|") === c.key.terms.join("|"));
   if (pair && c.inverse) score = fieldScore(r, distinctive(pair, candidates, question), sharpKey(pair.key, question));
@@ -619,8 +619,17 @@ function alignedChoice(r: ChoiceReading, real: Indexed[], scores: number[]): Cho
  * winner needs two of them and twice the next option's count, and must be an option the record could choose at all.
  */
 function statedChoice(r: ChoiceReading, real: Indexed[], scores: number[]): ChoiceMatch | undefined {
-  if (!r.choice || real.length < 2) return undefined;
-  const said = tokenStems(r.choice, true);
+  if (real.length < 2) return undefined;
+  // The decision model's reading first, then the choice read from the retrieved decision section.
+  for (const said of [modelChoice(r.doc.meta), r.choice]) {
+    const m = said ? choiceNamedIn(said, r, real, scores) : undefined;
+    if (m) return m;
+  }
+  return undefined;
+}
+
+function choiceNamedIn(text: string, r: ChoiceReading, real: Indexed[], scores: number[]): ChoiceMatch | undefined {
+  const said = tokenStems(text, true);
   const hits = real
     .map((x) => ({ x, n: [...distinctive(x.c, r.candidates, r.question)].filter((w) => said.has(w)).length }))
     .sort((a, b) => b.n - a.n || a.x.i - b.x.i);
@@ -1182,7 +1191,7 @@ function addIncumbent(structure: QuestionStructure, candidates: Candidate[], act
   // The best-ranked record turned the proposal down ("Avoid global singletons"): its decision is the other side of
   // the question, worded as it decided it, and what later records chose about other things is not.
   const first = activeTopical[0];
-  const firstChoice = first && stated(first);
+  const firstChoice = first && (stated(first) ?? modelChoice(first.meta) ?? first.meta.title);
   if (target && first && firstChoice && mentions(firstChoice, primaryKey(target.key)) && polarityIn(`${first.meta.title}\n${firstChoice}`, target.key) < 0) {
     addCandidate(candidates, { title: capitalise(firstChoice), key: target.key, inverse: true, origin: "adr", note: `what ${recordName(first.meta)} chose` });
     return;
