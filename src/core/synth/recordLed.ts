@@ -69,7 +69,7 @@ const DECISION_TITLE =
 
 /** A record's chosen option, from its decision model, else its title when the title states the decision. */
 export function chosenOf(meta: AdrMeta): string | undefined {
-  const choice = (meta.chosen_option ?? meta.decided_option?.name)?.trim();
+  const choice = optionLabel((meta.chosen_option ?? meta.decided_option?.name)?.trim() ?? "") || undefined;
   if (choice && choice.split(/\s+/).length <= MAX_CHOICE_WORDS) return tidyLabel(choice);
   const title = meta.title.replace(/^(?:adr|rfc|decision)?[\s#-]*\d+\s*[:.)-]?\s*/i, "").trim();
   if (DECISION_TITLE.test(title) && title.split(/\s+/).length <= MAX_CHOICE_WORDS) return tidyLabel(title);
@@ -109,6 +109,19 @@ export function decisionInBrief(meta: AdrMeta, decisionText = ""): string | unde
   return tidyLabel(words.length > MAX_CHOICE_WORDS ? `${words.slice(0, MAX_CHOICE_WORDS).join(" ")}…` : words.join(" "));
 }
 
+/**
+ * "Preview channel: a separate channel that only testers subscribe to" is named by what precedes the colon: an
+ * option listed with its description reads as its short name.
+ */
+export function optionLabel(option: string): string {
+  const m = /^([^:]{2,80}?):\s+(\S.*)$/.exec(option);
+  if (!m) return option;
+  const [name, rest] = [m[1].trim(), m[2]];
+  // "Option 2: …" is named by its description; "Labels: a, b, c" lists what was chosen.
+  const named = name.split(/\s+/).length >= 2 && name.split(/\s+/).length <= 8 && !/^(?:option|alternative|choice|proposal|approach|variant)\b/i.test(name);
+  return named && rest.split(/\s+/).length >= 3 && !/,/.test(rest.split(/\s+/).slice(0, 3).join(" ")) ? name : option;
+}
+
 /** An option label as a reader sees it: capitalised, without trailing punctuation. */
 export function tidyLabel(label: string): string {
   const t = label.replace(/\s+/g, " ").replace(/[\s.,;:!]+$/, "").trim();
@@ -124,8 +137,9 @@ export function recordOptions(meta: AdrMeta, choice: string, max: number): strin
   const out = [choice];
   for (const o of [...meta.considered_options, ...(meta.rejected_options ?? []).map((r) => r.name)]) {
     if (out.length >= max) break;
-    if (o.split(/\s+/).length > MAX_CHOICE_WORDS) continue;
-    const label = tidyLabel(o);
+    const named = optionLabel(o);
+    if (named.split(/\s+/).length > MAX_CHOICE_WORDS) continue;
+    const label = tidyLabel(named);
     if (label && !out.some((x) => sameLabel(x, label))) out.push(label);
   }
   return out;
