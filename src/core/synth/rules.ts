@@ -186,6 +186,9 @@ interface AdrDoc {
 
 const INACTIVE = new Set(["superseded", "deprecated", "rejected"]);
 
+/** Section names that hold a record's decision when it has no Decision section (read as words of the heading key). */
+const DECIDING_SECTION = /(?:^|-)(?:proposal|proposed-solution|solution|design|detailed-design|approach|resolution|conclusion|recommendation|specifications?)(?:$|-)/;
+
 function groupAdrs(evidence: FusedEvidence[]): AdrDoc[] {
   const byPath = new Map<string, FusedEvidence[]>();
   for (const e of evidence) {
@@ -198,7 +201,9 @@ function groupAdrs(evidence: FusedEvidence[]): AdrDoc[] {
   for (const [path, items] of byPath) {
     items.sort((a, b) => a.rank - b.rank);
     const meta = items[0].adr!;
-    const decision = items.filter((e) => /decision|outcome/.test(e.adr?.section ?? "") || e.precision_class === "document");
+    let decision = items.filter((e) => /decision|outcome/.test(e.adr?.section ?? "") || e.precision_class === "document");
+    // RFC- and spec-style records state what they settle under another heading: "Proposal", "Detailed design".
+    if (!decision.length) decision = items.filter((e) => DECIDING_SECTION.test(e.adr?.section ?? ""));
     docs.push({
       path,
       meta,
