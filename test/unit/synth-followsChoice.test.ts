@@ -160,9 +160,9 @@ describe("answers follow the record's choice, whatever the question's wording", 
 });
 
 describe("small readings", () => {
-  test("an option listed with its description is named by what precedes the colon; an option number or a list is not a name", () => {
+  test('an option listed with its description is named by what precedes the colon; "Option 2:" gives way to its description, and a list is not a name', () => {
     assert.equal(optionLabel("Nightly snapshot job: a scheduled task copies the tables every night"), "Nightly snapshot job");
-    assert.equal(optionLabel("Option 2: copy the tables every night"), "Option 2: copy the tables every night");
+    assert.equal(optionLabel("Option 2: copy the tables every night"), "copy the tables every night");
     assert.equal(optionLabel("Labels: bug, feature, chore"), "Labels: bug, feature, chore");
   });
 

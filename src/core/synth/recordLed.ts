@@ -117,7 +117,8 @@ export function optionLabel(option: string): string {
   const m = /^([^:]{2,80}?):\s+(\S.*)$/.exec(option);
   if (!m) return option;
   const [name, rest] = [m[1].trim(), m[2]];
-  // "Option 2: …" is named by its description; "Labels: a, b, c" lists what was chosen.
+  // "Option 2: copy the tables" is named by its description; "Labels: a, b, c" lists what was chosen.
+  if (/^(?:option|alternative|choice|variant|approach)\s*[\w.()]{0,4}$/i.test(name) && rest.split(/\s+/).length >= 2) return rest.trim();
   const named = name.split(/\s+/).length >= 2 && name.split(/\s+/).length <= 8 && !/^(?:option|alternative|choice|proposal|approach|variant)\b/i.test(name);
   return named && rest.split(/\s+/).length >= 3 && !/,/.test(rest.split(/\s+/).slice(0, 3).join(" ")) ? name : option;
 }

@@ -627,19 +627,20 @@ function statedChoice(r: ChoiceReading, real: Indexed[], scores: number[]): Choi
   if (real.length < 2) return undefined;
   // The decision model's reading first, then the choice read from the retrieved decision section.
   for (const said of [modelChoice(r.doc.meta), r.choice]) {
-    const m = said ? choiceNamedIn(said, r, real, scores) : undefined;
+    // Two words at least: one shared word ("queue") is as often a misread choice as a named option.
+    const m = said ? choiceNamedIn(said, r, real, scores, 2) : undefined;
     if (m) return m;
   }
   return undefined;
 }
 
-function choiceNamedIn(text: string, r: ChoiceReading, real: Indexed[], scores: number[]): ChoiceMatch | undefined {
+function choiceNamedIn(text: string, r: ChoiceReading, real: Indexed[], scores: number[], minHits: number): ChoiceMatch | undefined {
   const said = tokenStems(text, true);
   const hits = real
     .map((x) => ({ x, n: [...distinctive(x.c, r.candidates, r.question)].filter((w) => said.has(w)).length }))
     .sort((a, b) => b.n - a.n || a.x.i - b.x.i);
   const [best, next] = hits;
-  if (best.n < 2 || best.n < 2 * next.n || scores[best.x.i] <= 0) return undefined;
+  if (best.n < minHits || best.n < 2 * next.n || scores[best.x.i] <= 0) return undefined;
   const score = Math.max(scores[best.x.i], MIN_CHOICE_SCORE) + 3;
   const rival = Math.max(0, ...real.filter((x) => x !== best.x).map((x) => scores[x.i]));
   return { index: best.x.i, score, margin: Math.max(MIN_CHOICE_SCORE, score - rival) };
@@ -1004,7 +1005,8 @@ function decide(
   if (structure.form === "open") {
     if (led) {
       candidates.length = 0;
-      for (const o of led.options) addCandidate(candidates, { title: o, key: keyFor(o), origin: "adr", note: o === led.choice ? `what ${recordName(led.doc.meta)} chose` : `weighed in ${recordName(led.doc.meta)}` });
+      // The record listed these apart (recordOptions dropped its repeats): options that share words stay apart.
+      for (const o of led.options) candidates.push({ title: o, key: keyFor(o), origin: "adr", note: o === led.choice ? `what ${recordName(led.doc.meta)} chose` : `weighed in ${recordName(led.doc.meta)}` });
       return { decider: ledDecider(led, 0), reason: "" };
     }
     // No record's subject is what the question asks: only the repository's rules may still decide it.
@@ -1201,7 +1203,8 @@ function addIncumbent(structure: QuestionStructure, candidates: Candidate[], act
     addCandidate(candidates, { title: capitalise(firstChoice), key: target.key, inverse: true, origin: "adr", note: `what ${recordName(first.meta)} chose` });
     return;
   }
-  const incumbentDoc = activeTopical.find((d) => {
+  // Only the best-ranked record speaks for what is in place: a choice further down is about something else.
+  const incumbentDoc = activeTopical.slice(0, 1).find((d) => {
     const c = stated(d);
     // A record whose choice names the proposal itself ("a batch job reading sheets with the sheets library"), as read
     // or as its decision model states it, chose it: not an incumbent.
