@@ -22,10 +22,11 @@ function figures(r: CodeUsageReport): unknown {
 }
 
 /** The count as `git grep --untracked` gives it (no scope) and as it runs with a listed scope. */
-async function bothWays(repo: string, excludeDirs: string[] = []): Promise<{ reference: CodeUsageReport; scoped: CodeUsageReport; plain: boolean }> {
-  const reference = await countCodeUsage(repo, OPTIONS, { excludeDirs });
+async function bothWays(repo: string, excludeDirs: string[] = [], maxLockBytes?: number): Promise<{ reference: CodeUsageReport; scoped: CodeUsageReport; plain: boolean }> {
+  const limits = maxLockBytes === undefined ? {} : { maxLockBytes };
+  const reference = await countCodeUsage(repo, OPTIONS, { excludeDirs, ...limits });
   const scope = await listUsageScope(repo, { excludeDirs });
-  const scoped = await countCodeUsage(repo, OPTIONS, { excludeDirs, scope: Promise.resolve(scope) });
+  const scoped = await countCodeUsage(repo, OPTIONS, { excludeDirs, ...limits, scope: Promise.resolve(scope) });
   return { reference, scoped, plain: untrackedSearchArgs(scope).flags.length === 0 };
 }
 
@@ -59,7 +60,7 @@ describe("the code-usage scope, listed ahead of the count", () => {
       ".deliberations/q.java": "import com.google.gson.Gson;\n", // the receipts folder, never searched
     });
     const scope = await listUsageScope(repo, { excludeDirs: [".deliberations"] });
-    assert.deepEqual(scope, { untracked: ["src/main/java/New.java"], ignoredTracked: ["generated-sources/Model.java"] });
+    assert.deepEqual(scope, { untracked: ["src/main/java/New.java"], ignoredTracked: ["generated-sources/Model.java"], locks: [] });
   });
 
   test("no untracked file in scope: the plain search runs and counts exactly what --untracked counts", async () => {
@@ -104,7 +105,7 @@ describe("the code-usage scope, listed ahead of the count", () => {
     git(root, ["commit", "-q", "-m", "service"]);
     const repo = join(root, "svc");
     const scope = await listUsageScope(repo);
-    assert.deepEqual(scope, { untracked: [], ignoredTracked: ["svc/out/C.java"] });
+    assert.deepEqual(scope, { untracked: [], ignoredTracked: ["svc/out/C.java"], locks: [] });
     const { reference, scoped, plain } = await bothWays(repo);
     assert.equal(plain, true);
     assert.deepEqual(figures(scoped), figures(reference));
@@ -123,6 +124,23 @@ describe("the code-usage scope, listed ahead of the count", () => {
     const failed = await countCodeUsage(repo, OPTIONS, { scope: Promise.reject(new Error("git went away")) });
     assert.deepEqual(figures(failed), figures(reference));
     assert.deepEqual(untrackedSearchArgs(undefined), { flags: ["--untracked"], excludes: [] });
+  });
+
+  test("tracked lock files are listed with the scope, and one over the limit is skipped as before", async () => {
+    const repo = baseRepo();
+    writeFiles(repo, {
+      "gradle.lockfile": `com.google.code.gson:gson:2.10=runtimeClasspath\n${"# padding line\n".repeat(200)}`,
+      "web/yarn.lock": `jackson-ui@1.0.0:\n  version "1.0.0"\n`,
+    });
+    git(repo, ["add", "-A"]);
+    git(repo, ["commit", "-q", "-m", "locks"]);
+    const scope = await listUsageScope(repo);
+    assert.deepEqual(scope?.locks, ["gradle.lockfile", "web/yarn.lock"]);
+    const { reference, scoped, plain } = await bothWays(repo, [], 1024);
+    assert.equal(plain, true);
+    assert.deepEqual(figures(scoped), figures(reference));
+    assert.ok(scoped.skipped.some((f) => f.path === "gradle.lockfile" && /lock file is/.test(f.reason)), JSON.stringify(scoped.skipped));
+    assert.ok(!scoped.skipped.some((f) => f.path === "web/yarn.lock"), "a lock file under the limit is searched");
   });
 
   test("outside a git work tree there is no scope (the count walks the folder as before)", async () => {

@@ -314,11 +314,12 @@ export async function countCodeUsage(repo: string, options: OptionTerms[], opts:
     const excludes = excludePathspecs(excludeDirs);
     // One budget for the whole count: the lock-file listing spends it too.
     const left = () => Math.max(0, budget - (performance.now() - started));
-    for (const lock of await largeLockFiles(repo, maxLockBytes, left(), opts.signal)) {
+    const listed = await scope;
+    for (const lock of await largeLockFiles(repo, maxLockBytes, left(), opts.signal, listed?.locks)) {
       skippedFiles.push({ path: lock.path, reason: lockReason(lock.bytes) });
       excludes.push(`:(exclude,literal)${lock.path}`);
     }
-    const untracked = untrackedSearchArgs(await scope);
+    const untracked = untrackedSearchArgs(listed);
     const args = [
       "grep", "-z", "-n", "-I", "-i", "-F", "-w", ...untracked.flags, "--no-color", "--full-name",
       ...allTerms.flatMap((t) => ["-e", t]),
@@ -473,14 +474,23 @@ function summariseReasons(skipped: { reason: string }[]): string {
 }
 
 /**
+ * The tracked lock files by name (git ls-files, paths as git gives them from `repo`), sorted; undefined when the
+ * listing failed or ran out of time (the count then skips no lock file).
+ */
+export async function listTrackedLocks(repo: string, budgetMs: number, signal?: AbortSignal): Promise<string[] | undefined> {
+  const out: string[] = [];
+  const run = await runGit(repo, ["ls-files", "-z", "--cached", "--", ...LOCK_PATHSPECS], budgetMs, (chunk) => out.push(chunk), signal);
+  if (run.error || run.truncated) return undefined;
+  return [...new Set(out.join("").split("\0").filter((p) => p && isLockPath(p)))].sort();
+}
+
+/**
  * Tracked lock files over the limit, found by name (git ls-files; no work-tree walk) and measured with stat: git
  * grep never reads them. An untracked lock file is rare, and the line-length cap still bounds what it costs.
  */
-async function largeLockFiles(repo: string, limit: number, budgetMs: number, signal?: AbortSignal): Promise<{ path: string; bytes: number }[]> {
-  const out: string[] = [];
-  const run = await runGit(repo, ["ls-files", "-z", "--cached", "--", ...LOCK_PATHSPECS], budgetMs, (chunk) => out.push(chunk), signal);
-  if (run.error || run.truncated) return [];
-  const paths = [...new Set(out.join("").split("\0").filter((p) => p && isLockPath(p)))].sort();
+async function largeLockFiles(repo: string, limit: number, budgetMs: number, signal?: AbortSignal, listed?: string[]): Promise<{ path: string; bytes: number }[]> {
+  const paths = listed ?? (await listTrackedLocks(repo, budgetMs, signal));
+  if (!paths) return [];
   const big: { path: string; bytes: number }[] = [];
   for (const path of paths) {
     try {

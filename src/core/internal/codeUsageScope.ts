@@ -13,13 +13,15 @@
 // (an untracked file in scope, too many ignored tracked ones, a listing that failed or ran out of time) means the
 // count runs `--untracked` as before.
 import { checkRepository, type RepositoryCheck } from "./gitSafety";
-import { excludePathspecs, inUsageScope, runGit } from "./codeUsage";
+import { excludePathspecs, inUsageScope, listTrackedLocks, runGit } from "./codeUsage";
 
 export interface UsageScope {
   /** Untracked files the standard excludes do not ignore, in the count's scope (full paths, sorted). */
   untracked: string[];
   /** Tracked files in the count's scope that the standard excludes ignore (full paths, sorted). */
   ignoredTracked: string[];
+  /** The tracked lock files (codeUsage.ts listTrackedLocks): the count measures them instead of listing them again. */
+  locks: string[];
 }
 
 export interface UsageScopeOptions {
@@ -34,7 +36,8 @@ export interface UsageScopeOptions {
 const DEFAULT_BUDGET_MS = 3000;
 
 /**
- * Lists the untracked and the ignored tracked files in the count's scope (two `git ls-files`, run together).
+ * Lists the untracked and the ignored tracked files in the count's scope, and the tracked lock files (three
+ * `git ls-files`, run together, each spawned while the process is still small).
  * Undefined outside a git work tree, on any git failure, or past the budget; a cancellation rejects.
  */
 export async function listUsageScope(repo: string, opts: UsageScopeOptions = {}): Promise<UsageScope | undefined> {
@@ -55,7 +58,7 @@ export async function listUsageScope(repo: string, opts: UsageScopeOptions = {})
     if (run.error || run.truncated) return undefined;
     return [...new Set(out.join("").split("\0").filter((p) => p && inUsageScope(p)))].sort();
   };
-  const [untracked, ignoredTracked] = await Promise.all([list(["--others"]), list(["--cached", "--ignored"])]);
-  if (!untracked || !ignoredTracked) return undefined;
-  return { untracked, ignoredTracked };
+  const [untracked, ignoredTracked, locks] = await Promise.all([list(["--others"]), list(["--cached", "--ignored"]), listTrackedLocks(repo, budget, opts.signal)]);
+  if (!untracked || !ignoredTracked || !locks) return undefined;
+  return { untracked, ignoredTracked, locks };
 }
