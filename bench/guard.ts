@@ -44,14 +44,18 @@ function git(dir: string, args: string[], input?: string): string {
 }
 
 /** A full checkout of JabRef/jabref at the eval's pinned commit (blobs the mirror lacks left out), or why not. */
-export function jabrefCheckout(root: string, workRoot: string): string | { skip: string } {
-  const corpus = JSON.parse(readFileSync(join(root, "eval", "corpus.json"), "utf8")) as { repos: { name: string; mirror: string; sha: string }[] };
-  const spec = corpus.repos.find((r) => r.name === "JabRef/jabref");
-  if (!spec) return { skip: "JabRef/jabref is not in eval/corpus.json" };
+export function jabrefCheckout(root: string, workRoot: string, name = "JabRef/jabref"): string | { skip: string } {
+  // Any repository of the eval's corpus (development or test half) checks out the same way; JabRef is the default.
+  const repos = ["corpus.json", "corpus-test.json"]
+    .map((f) => join(root, "eval", f))
+    .filter((f) => existsSync(f))
+    .flatMap((f) => (JSON.parse(readFileSync(f, "utf8")) as { repos: { name: string; mirror: string; sha: string }[] }).repos);
+  const spec = repos.find((r) => r.name === name);
+  if (!spec) return { skip: `${name} is not in eval/corpus.json or eval/corpus-test.json` };
   const mirrors = process.env.MIRRORS ?? "/work/.mirror";
   const mirror = [join(mirrors, spec.mirror, "repo"), join(mirrors, spec.mirror)].find((p) => existsSync(join(p, "HEAD")));
   if (!mirror) return { skip: `no mirror under ${join(mirrors, spec.mirror)}` };
-  const dir = join(workRoot, `jabref-${spec.sha.slice(0, 12)}`);
+  const dir = join(workRoot, `${name === "JabRef/jabref" ? "jabref" : spec.mirror}-${spec.sha.slice(0, 12)}`);
   try {
     git(workRoot, ["clone", "-q", "--shared", "--no-checkout", mirror, dir]);
     const blobs = git(dir, ["ls-tree", "-r", "-z", spec.sha])

@@ -15,7 +15,7 @@ import type { BaselineResult, HistoryReport, OursResult, Report } from "./result
 import { CLI_QUESTIONS, measureActivationAndSize, measureCli } from "./shipped";
 import { measureMcp, mcpTarget, type McpBenchResult } from "./mcp";
 import { guardTarget, measureGuard, type GuardBenchResult } from "./guard";
-import { measureQuestions, questionTarget, type QuestionBenchResult } from "./question";
+import { LARGE_QUESTION_REPO, measureQuestions, questionTarget, type QuestionBenchResult } from "./question";
 import { dist, round } from "./stats";
 import { evaluateTargets, historyTargets, summarise, summariseHistoryPipeline } from "./summary";
 
@@ -77,9 +77,11 @@ export async function runBench(args: Args): Promise<void> {
   report.guard = await measureGuard(ROOT, log).catch((err: Error) => ({ error: err.message.split("\n")[0] }) as GuardBenchResult);
   log("one question per fresh CLI process on the real repository");
   report.question = await measureQuestions(ROOT, log).catch((err: Error) => ({ error: err.message.split("\n")[0] }) as QuestionBenchResult);
+  log(`one question per fresh CLI process on a large repository (${LARGE_QUESTION_REPO})`);
+  report.questionLarge = await measureQuestions(ROOT, log, 1, undefined, LARGE_QUESTION_REPO).catch((err: Error) => ({ error: err.message.split("\n")[0] }) as QuestionBenchResult);
 
   // 5. Targets, results.json, table.
-  report.targets = [...evaluateTargets(report.sizes, report.activation, report.activationProduction, report.bundle), ...historyTargets(report), mcpTarget(report.mcp), guardTarget(report.guard), questionTarget(report.question)];
+  report.targets = [...evaluateTargets(report.sizes, report.activation, report.activationProduction, report.bundle), ...historyTargets(report), mcpTarget(report.mcp), guardTarget(report.guard), questionTarget(report.question), questionTarget(report.questionLarge)];
   report.totalMs = Math.round(performance.now() - started);
   report.machine.loadavgEnd = os.loadavg().map((x) => round(x, 2));
   mkdirSync(dirname(RESULTS_FILE), { recursive: true });

@@ -157,6 +157,7 @@ export function printReport(report: Report): void {
     ...mcpLines(report.mcp),
     ...guardLines(report.guard),
     ...questionLines(report.question),
+    ...questionLines(report.questionLarge),
     "",
     "Targets",
     table(report.targets.map((x) => [x.name, x.target, x.measured, x.status]), ["target", "goal", "measured", ""]),

@@ -186,6 +186,8 @@ export interface Report {
   guard?: GuardBenchResult;
   /** One question per fresh CLI process on the real repository, as the eval runs it (bench/question.ts). */
   question?: QuestionBenchResult;
+  /** The same on a large repository (bench/question.ts LARGE_QUESTION_REPO). */
+  questionLarge?: QuestionBenchResult;
 }
 
 export interface HistoryReport {

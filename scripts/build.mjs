@@ -16,6 +16,12 @@ import { compromisePrecomputedModel } from "./compromiseModel.mjs";
 const production = process.argv.includes("--production");
 const analyze = process.argv.includes("--analyze");
 const common = { bundle: true, sourcemap: !production, minify: production, logLevel: "warning", legalComments: "none" };
+/**
+ * The CLI bundles are minified in every build, as they ship: a fresh `deliberate` process reads, decodes and (through
+ * the code cache) loads the whole bundle before it answers, and the 5.5 MB readable one cost ~0.2 s of CPU more per
+ * question than the 3.2 MB minified one. Source maps still come with a development build.
+ */
+const cli = { ...common, minify: true };
 
 /**
  * Leaves loadHeavyBundle.ts's `require("./heavyBundle.js")` alone: at run time it is dist/heavyBundle.js, next to
@@ -100,7 +106,7 @@ function writeBrotli(bytes, target) {
 const jobs = [
   // The CLI bundle, run by dist/cli.js (src/cli/launcher.ts: the `deliberate` command) through V8's code cache.
   build({
-    ...common,
+    ...cli,
     entryPoints: ["src/cli/main.ts"],
     outfile: "dist/cliMain.js",
     platform: "node",
@@ -110,7 +116,7 @@ const jobs = [
   }).then(() => asciiOnlyBundle("dist/cliMain.js")),
   // `deliberate check` alone (src/cli/checkMain.ts): the guard in hooks and CI loads no deliberation pipeline.
   build({
-    ...common,
+    ...cli,
     entryPoints: ["src/cli/checkMain.ts"],
     outfile: "dist/cliCheck.js",
     platform: "node",

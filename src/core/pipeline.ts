@@ -50,6 +50,7 @@ import { measureCodeUsage, type UsageJoin } from "./synth/codeUsage";
 import { applyObjections, critique, type RaisedObjection } from "./critic";
 import type { ModelCritic, ModelCriticResult } from "./critic/model";
 import { CODE_USAGE_BUDGET_MS, codeUsageState, type CodeUsageReport } from "./internal/codeUsage";
+import { listUsageScope, type UsageScope } from "./internal/codeUsageScope";
 import { createRulesPlanner } from "./terms";
 import type {
   ArtifactSet,
@@ -251,6 +252,8 @@ interface Turn {
   repoCheck?: Promise<RepositoryCheck>;
   /** The state of the code the usage count reads, taken at the start of gather when the turn will be cached. */
   codeState?: Promise<string | undefined>;
+  /** The code-usage count's untracked scope, listed while the experts work (internal/codeUsageScope.ts). */
+  usageScope?: { scope: Promise<UsageScope | undefined>; stop: () => void };
 }
 
 /** What the gather step found: the artifacts, the plan and the fused, ranked evidence. */
@@ -308,10 +311,15 @@ export async function deliberate(req: DeliberateRequest): Promise<DeliberateOutc
   await repoChecked;
   if (classification.class !== "open-question" && !req.force) return { kind: "abstained", question, classification };
   await prepareReceiptsFolder(turn);
-  const gathered = await gather(turn, entry);
-  if ("kind" in gathered) return gathered;
-  const decided = await decide(turn, classification, gathered);
-  return seal(turn, classification, gathered, decided);
+  try {
+    const gathered = await gather(turn, entry);
+    if ("kind" in gathered) return gathered;
+    const decided = await decide(turn, classification, gathered);
+    return seal(turn, classification, gathered, decided);
+  } finally {
+    // A listing the count never used (a cached answer, a failure) must not keep the process waiting on git.
+    turn.usageScope?.stop();
+  }
 }
 
 /** The learned weights (cached and signed in the receipts folder); a failure to read them ranks without them. */
@@ -404,6 +412,8 @@ async function gather(turn: Turn, entry: TurnCacheEntry | undefined): Promise<Ga
     turn.codeState = currentCodeState(turn);
     turn.codeState.catch(() => undefined);
   }
+  // With no cached turn to serve, the count's listing starts now, beside discovery; else after the cache is checked.
+  if (!entry) startUsageScope(turn);
   // The discovery's own fingerprint (taken before it read anything) is the one this turn's cache entry stores.
   const { set: artifacts, fingerprint } = await recorder.run(
     "discovery",
@@ -424,6 +434,7 @@ async function gather(turn: Turn, entry: TurnCacheEntry | undefined): Promise<Ga
     }
   }
 
+  startUsageScope(turn);
   const planned = await recorder.run(
     "plan",
     () => turn.planner.plan({ question: turn.question, context: req.context?.text, signal }),
@@ -576,8 +587,7 @@ async function codeUsageStage(turn: Turn, draft: DraftPicker, evidence: FusedEvi
   const stage = expertStage("internal", "code");
   turn.progress({ stage, state: "start" });
   const started = performance.now();
-  // A history budget raised past the default (--git-budget-ms, as the eval does) raises this git search's too.
-  const budget = turn.req.codeUsage?.budgetMs ?? (turn.config.git.maxMs > CODE_USAGE_BUDGET_MS ? turn.config.git.maxMs : undefined);
+  const budget = codeUsageBudget(turn);
   const repoCheck = await turn.repoCheck;
   const joined = await measureCodeUsage(turn.repo, draft, evidence, {
     signal: turn.signal,
@@ -585,6 +595,7 @@ async function codeUsageStage(turn: Turn, draft: DraftPicker, evidence: FusedEvi
     ignoreGlobs: turn.config.ignoreGlobs,
     ...(repoCheck ? { repoCheck } : {}),
     ...(budget !== undefined ? { budgetMs: budget } : {}),
+    ...(turn.usageScope ? { scope: turn.usageScope.scope } : {}),
   });
   const r = joined.report;
   turn.recorder.record(
@@ -594,6 +605,32 @@ async function codeUsageStage(turn: Turn, draft: DraftPicker, evidence: FusedEvi
   );
   throwIfCancelled(turn.signal);
   return joined;
+}
+
+/** A history budget raised past the default (--git-budget-ms, as the eval does) raises the code-usage search's too. */
+function codeUsageBudget(turn: Turn): number | undefined {
+  const own = turn.req.codeUsage === false ? undefined : turn.req.codeUsage?.budgetMs;
+  return own ?? (turn.config.git.maxMs > CODE_USAGE_BUDGET_MS ? turn.config.git.maxMs : undefined);
+}
+
+/** Starts listing the code-usage count's untracked scope once per turn, under the count's budget; stop() ends it. */
+function startUsageScope(turn: Turn): void {
+  if (turn.usageScope || turn.req.codeUsage === false) return;
+  const listing = new AbortController();
+  const onAbort = () => listing.abort();
+  turn.signal.addEventListener("abort", onAbort, { once: true });
+  const budgetMs = codeUsageBudget(turn) ?? CODE_USAGE_BUDGET_MS;
+  const scope = (async () => {
+    const repoCheck = await turn.repoCheck?.catch(() => undefined);
+    return listUsageScope(turn.repo, { excludeDirs: [turn.dirName], ...(repoCheck ? { repoCheck } : {}), budgetMs, signal: listing.signal });
+  })().catch(() => undefined);
+  turn.usageScope = {
+    scope,
+    stop: () => {
+      turn.signal.removeEventListener("abort", onAbort);
+      listing.abort();
+    },
+  };
 }
 
 /** A cached turn's code-usage figures hold when code usage is off, or the code is in the state the entry recorded. */

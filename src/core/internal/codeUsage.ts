@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { createHash } from "node:crypto";
 import { walkState, walkUsageFiles, type WalkBudget } from "./codeUsageWalk";
 import { checkRepository, hardenedGitArgs, hardenedGitEnv, type RepositoryCheck } from "./gitSafety";
+import type { UsageScope } from "./codeUsageScope";
 
 export type UsageKind = "manifest" | "lock" | "import" | "infra";
 
@@ -70,6 +71,11 @@ export interface CodeUsageOptions {
   maxLockBytes?: number;
   /** The caller's own check of `repo` (the pipeline checks it once per turn): saves running git rev-parse again. */
   repoCheck?: RepositoryCheck;
+  /**
+   * The untracked and ignored tracked files in scope, listed ahead of the count (./codeUsageScope.ts): when they
+   * allow, git searches the tracked files without walking the work tree, with the same result.
+   */
+  scope?: Promise<UsageScope | undefined>;
   /** The walk's budgets outside git (defaults in codeUsageWalk.ts). */
   walk?: Partial<WalkBudget>;
   /** Discovery's ignore globs, which the walk outside git honours too (default: DEFAULT_CONFIG.ignoreGlobs). */
@@ -259,6 +265,8 @@ interface FileState {
  */
 export async function countCodeUsage(repo: string, options: OptionTerms[], opts: CodeUsageOptions = {}): Promise<CodeUsageReport> {
   const started = performance.now();
+  // Handled at once: a listing that failed means the search with --untracked, never an unhandled rejection.
+  const scope = opts.scope?.catch(() => undefined);
   const prepared = options.map((o) => ({ ...o, terms: usableTerms(o.terms) }));
   const empty = (status: CodeUsageReport["status"], reason: string): CodeUsageReport => ({
     status,
@@ -306,14 +314,16 @@ export async function countCodeUsage(repo: string, options: OptionTerms[], opts:
     const excludes = excludePathspecs(excludeDirs);
     // One budget for the whole count: the lock-file listing spends it too.
     const left = () => Math.max(0, budget - (performance.now() - started));
-    for (const lock of await largeLockFiles(repo, maxLockBytes, left(), opts.signal)) {
+    const listed = await scope;
+    for (const lock of await largeLockFiles(repo, maxLockBytes, left(), opts.signal, listed?.locks)) {
       skippedFiles.push({ path: lock.path, reason: lockReason(lock.bytes) });
       excludes.push(`:(exclude,literal)${lock.path}`);
     }
+    const untracked = untrackedSearchArgs(listed);
     const args = [
-      "grep", "-z", "-n", "-I", "-i", "-F", "-w", "--untracked", "--no-color", "--full-name",
+      "grep", "-z", "-n", "-I", "-i", "-F", "-w", ...untracked.flags, "--no-color", "--full-name",
       ...allTerms.flatMap((t) => ["-e", t]),
-      "--", ...usagePathspecs, ...excludes,
+      "--", ...usagePathspecs, ...excludes, ...untracked.excludes,
     ];
     const run = await runGrep(repo, args, left(), onLine, opts.signal);
     if (run.error) return { ...empty("failed", `git grep failed: ${run.error}`), skipped: skippedFiles.slice(0, MAX_SKIPPED), skippedTotal: skippedFiles.length };
@@ -388,6 +398,19 @@ export async function codeUsageState(repo: string, opts: CodeStateOptions = {}):
   return `git:${h.digest("hex").slice(0, 40)}`;
 }
 
+/** Past this many ignored tracked files the exclusions would cost git more per file than the walk they save. */
+export const MAX_IGNORED_TRACKED = 64;
+
+/**
+ * The git grep arguments that stand for `--untracked` under a listed scope: none plus one exclusion per ignored
+ * tracked file when the plain search reads the very same files, else `--untracked` itself.
+ */
+export function untrackedSearchArgs(scope: UsageScope | undefined): { flags: string[]; excludes: string[] } {
+  if (!scope || scope.untracked.length || scope.ignoredTracked.length > MAX_IGNORED_TRACKED) return { flags: ["--untracked"], excludes: [] };
+  // `top`: the path is the repository's full name, whatever folder git runs in.
+  return { flags: [], excludes: scope.ignoredTracked.map((p) => `:(exclude,top,literal)${p}`) };
+}
+
 /** A state that takes longer than this is not taken: the turn is simply not served from the cache. */
 const STATE_BUDGET_MS = 10_000;
 
@@ -451,14 +474,23 @@ function summariseReasons(skipped: { reason: string }[]): string {
 }
 
 /**
+ * The tracked lock files by name (git ls-files, paths as git gives them from `repo`), sorted; undefined when the
+ * listing failed or ran out of time (the count then skips no lock file).
+ */
+export async function listTrackedLocks(repo: string, budgetMs: number, signal?: AbortSignal): Promise<string[] | undefined> {
+  const out: string[] = [];
+  const run = await runGit(repo, ["ls-files", "-z", "--cached", "--", ...LOCK_PATHSPECS], budgetMs, (chunk) => out.push(chunk), signal);
+  if (run.error || run.truncated) return undefined;
+  return [...new Set(out.join("").split("\0").filter((p) => p && isLockPath(p)))].sort();
+}
+
+/**
  * Tracked lock files over the limit, found by name (git ls-files; no work-tree walk) and measured with stat: git
  * grep never reads them. An untracked lock file is rare, and the line-length cap still bounds what it costs.
  */
-async function largeLockFiles(repo: string, limit: number, budgetMs: number, signal?: AbortSignal): Promise<{ path: string; bytes: number }[]> {
-  const out: string[] = [];
-  const run = await runGit(repo, ["ls-files", "-z", "--cached", "--", ...LOCK_PATHSPECS], budgetMs, (chunk) => out.push(chunk), signal);
-  if (run.error || run.truncated) return [];
-  const paths = [...new Set(out.join("").split("\0").filter((p) => p && isLockPath(p)))].sort();
+async function largeLockFiles(repo: string, limit: number, budgetMs: number, signal?: AbortSignal, listed?: string[]): Promise<{ path: string; bytes: number }[]> {
+  const paths = listed ?? (await listTrackedLocks(repo, budgetMs, signal));
+  if (!paths) return [];
   const big: { path: string; bytes: number }[] = [];
   for (const path of paths) {
     try {

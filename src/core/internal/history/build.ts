@@ -15,6 +15,7 @@ import { SCHEMA, SCHEMA_VERSION, classifyDbError, closeParkedConnection, openDb,
 import { gitOutput, readSpooledCommits, spoolCommits, streamDocDiffs, type CommitRecord, type DocDiff } from "./gitStream";
 import {
   INDEX_FILE,
+  firstParentMergesSupported,
   readLockHolder,
   removeProgressFile,
   removeStaleTemps,
@@ -351,7 +352,7 @@ async function indexWithScratch(
   // The commit log is written to a spool file by one git process while another git streams the documentation
   // diffs (two cores busy instead of one); it is read back once the diffs are parked.
   const spool = join(state.dir, `commits.${process.pid}.${randomBytes(4).toString("hex")}.log`);
-  const spooled = spoolCommits(revs, { cwd, signal, firstParentMerges: state.firstParentMerges }, spool);
+  const spooled = spoolCommits(revs, { cwd, signal, firstParentMerges: await firstParentMergesSupported(cwd) }, spool);
   spooled.catch(() => undefined);
   try {
     return await parkThenIndex(db, revs, total, { ...opts, cwd }, progressFile, spooled, spool, already);

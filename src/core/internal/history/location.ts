@@ -33,17 +33,24 @@ export interface RepoState {
   shallow: string;
   /** The boundary commits of a shallow clone (their diffs change once the clone is deepened). */
   shallowShas: string[];
-  /** git ≥ 2.31: merges are listed with their first-parent diff, as the live search does. */
-  firstParentMerges: boolean;
   dir: string;
   file: string;
 }
 
 let gitVersion: Promise<string> | undefined;
 
-/** The repository's state in two quick git calls (rev-parse), or an error message. */
+/**
+ * git ≥ 2.31: merges are indexed with their first-parent diff, as the live search lists them. Asked once per process
+ * and only by a build or an update: a question that reads an index as it is runs no `git version`.
+ */
+export async function firstParentMergesSupported(cwd: string): Promise<boolean> {
+  gitVersion ??= gitOutput(["version"], { cwd }).catch(() => "");
+  const m = /git version (\d+)\.(\d+)/.exec(await gitVersion);
+  return !!m && (Number(m[1]) > 2 || (Number(m[1]) === 2 && Number(m[2]) >= 31));
+}
+
+/** The repository's state in one quick git call (rev-parse; two when HEAD does not resolve), or an error message. */
 export async function readRepoState(repo: string, signal?: AbortSignal): Promise<RepoState | { error: string }> {
-  gitVersion ??= gitOutput(["version"], { cwd: repo }).catch(() => "");
   let out: string;
   let head: string | undefined;
   try {
@@ -76,10 +83,8 @@ export async function readRepoState(repo: string, signal?: AbortSignal): Promise
       shallow = "unknown";
     }
   }
-  const m = /git version (\d+)\.(\d+)/.exec(await gitVersion);
-  const firstParentMerges = !!m && (Number(m[1]) > 2 || (Number(m[1]) === 2 && Number(m[2]) >= 31));
   const dir = indexDirFor(toplevel);
-  return { toplevel, head, shallow, shallowShas, firstParentMerges, dir, file: join(dir, INDEX_FILE) };
+  return { toplevel, head, shallow, shallowShas, dir, file: join(dir, INDEX_FILE) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
