@@ -10,7 +10,8 @@
 import type { LineRange } from "../schemas";
 import type { ParsedAdr } from "../internal/adr";
 import { stripInline, type MarkdownSection } from "../internal/markdown";
-import { IMPERATIVES, MAX_SENTENCE_CHARS, readDecisionSentence, sentencesIn, weighedInSentence, type LocatedSentence } from "./prose";
+import { isFragment } from "./fragments";
+import { IMPERATIVES, MAX_SENTENCE_CHARS, readDecisionSentence, sentencesIn, weighedInSentence, type LocatedSentence, type ProseReading } from "./prose";
 
 export type OptionSource = "considered-options" | "alternatives" | "proposal";
 export type ChosenHow = "chosen-option-line" | "decided-marker" | "outcome-names-option" | "decision-prose";
@@ -58,6 +59,14 @@ const TITLE_CHOICE = /^(?:use|adopt|choose|prefer|introduce|switch to|migrate to
 /** Headings of sections that state what was decided or proposed. */
 const DECISION_HEADING =
   /^(?:the |our )?(?:decisions?|decision outcome|outcome|resolution|recommendation)(?:\s+(?:and|&)\s+\w+)?$|^(?:internal |our |the )?(?:proposal|proposed (?:solution|design|approach|change|decision)|solution|approach)$/;
+
+/** "Proposed decision: Option 2", "Decision: adopt X": a decision heading that states the decision after a colon. */
+function headingTail(key: string): string | undefined {
+  const colon = key.indexOf(":");
+  if (colon <= 0) return undefined;
+  const tail = key.slice(colon + 1).trim();
+  return tail && DECISION_HEADING.test(key.slice(0, colon).trim()) ? tail : undefined;
+}
 
 /** Heading text as a key: no numbering, anchors, trailing colon or emphasis. */
 export function headingKey(heading: string): string {
@@ -218,7 +227,7 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
 }
 
 const PROSE_OPTION_INTRO =
-  /^(?:one|a first|the first|a second|the second|another|a third|the third|a fourth|the fourth|a fifth|the fifth|a final|the final|a last|the last|yet another)\s+(?:possible\s+|alternative\s+)?(?:option|alternative|approach|solution|possibility|choice)\s+(?:here\s+)?(?:is|would be|could be|was)\s+(?:to\s+|that\s+)?(.+)$/i;
+  /^(?:one|a first|the first|a second|the second|another|a third|the third|a fourth|the fourth|a fifth|the fifth|a final|the final|a last|the last|yet another)\s+(?:possible\s+|alternative\s+|suggested\s+|proposed\s+)?(?:option|alternative|approach|solution|possibility|choice|suggestion|proposal|idea)\s+(?:here\s+)?(?:is|would be|could be|was)\s+(?:to\s+|that\s+)?(.+)$/i;
 /** A name read from prose keeps at most this many words. */
 const PROSE_OPTION_WORDS = 16;
 
@@ -235,6 +244,109 @@ function optionsIntroducedInProse(lines: string[], from: number, to: number): { 
   return out;
 }
 
+/** Headings that are options by their own label: "Option A: …", "Alternative 2 – …", "Approach (B) …". */
+const OPTION_HEADING = /^(?:option|alternative|variant|approach|solution|proposal)\s+\(?(?:[A-Za-z]\d{0,2}|\d{1,2}[A-Za-z]?)\)?\s*[:.)–—-]\s*\S/i;
+/** A sentence that announces the options listed after it: "We discussed three options:", "Two strategies were considered." */
+const OPTIONS_NOUN = /\b(?:options|alternatives|approaches|strategies|ways|choices|possibilities|solutions|methods|candidates)\b/i;
+const ANNOUNCES = /\b(?:considered|discussed|evaluated|explored|identified|weighed|possible|available|known|proposed|following|two|three|four|five|several|few)\b/i;
+/** An options list read from prose keeps at most this many items; a longer one is no list of options. */
+const PROSE_LIST_MAX = 8;
+
+/**
+ * Options a record lists outside any options section: one heading each with its own option label ("## Option A:
+ * …") under whatever heading; a list right after a sentence that announces it ("We discussed three options:");
+ * sub-sections whose openings introduce them in turn ("One solution is …", "The second suggestion is …"); an
+ * inline enumeration after such a sentence ("two methods …: in-line and separate"); "whether we X, or Y".
+ */
+function optionsOutsideOptionSections(parsed: ParsedAdr): ConsideredOption[] {
+  const { lines, sections } = parsed.doc;
+  // 1. Labelled option headings, the largest group of siblings.
+  const byParent = new Map<number, ConsideredOption[]>();
+  sections.forEach((s, i) => {
+    if (s.level === 0 || !OPTION_HEADING.test(stripInline(s.heading))) return;
+    const { name, ref } = optionName(s.heading);
+    if (!name || !ref) return;
+    const group = byParent.get(s.parent ?? -1) ?? [];
+    group.push({ name, range: { start: s.start, end: s.end }, source: "considered-options", ref });
+    byParent.set(s.parent ?? -1, group);
+    void i;
+  });
+  const headed = [...byParent.values()].sort((a, b) => b.length - a.length)[0];
+  if (headed && headed.length >= 2) return headed;
+  // 2. Sibling sub-sections whose openings introduce options in turn.
+  const siblings = new Map<number, ConsideredOption[]>();
+  sections.forEach((s) => {
+    if (s.level === 0) return;
+    const first = sentencesIn(lines, s.bodyStart, s.contentEnd, 1)[0];
+    if (!first || !PROSE_OPTION_INTRO.test(first.text)) return;
+    const { name } = optionName(s.heading);
+    if (!name) return;
+    const group = siblings.get(s.parent ?? -1) ?? [];
+    group.push({ name, range: { start: s.start, end: s.end }, source: "considered-options", ref: String(group.length + 1) });
+    siblings.set(s.parent ?? -1, group);
+  });
+  const introduced = [...siblings.values()].sort((a, b) => b.length - a.length)[0];
+  if (introduced && introduced.length >= 2) return introduced;
+  // 3. A list announced by the paragraph before it, or an enumeration inside the announcing sentence.
+  const all = sentencesIn(lines, 1, lines.length, WEIGHED_SENTENCES);
+  for (const [k, s] of all.entries()) {
+    if (!OPTIONS_NOUN.test(s.text) || !ANNOUNCES.test(s.text)) continue;
+    // Only the paragraph's last sentence leads into the list after it.
+    const lastOfParagraph = all[k + 1]?.start !== s.start;
+    const listed = lastOfParagraph ? listAfter(lines, s.end) : [];
+    if (listed.length >= 2 && listed.length <= PROSE_LIST_MAX) return listed;
+    const inline = enumeratedAfterColon(s);
+    if (inline.length >= 2) return inline;
+  }
+  // 4. "… whether we use X, or use Y."
+  for (const s of all) {
+    const pair = whetherOr(s);
+    if (pair.length === 2) return pair;
+  }
+  return [];
+}
+
+/** The top-level items of a list that starts on the first non-blank line after `line`. */
+function listAfter(lines: string[], line: number): ConsideredOption[] {
+  let n = line + 1;
+  while (n <= lines.length && !lines[n - 1].trim()) n++;
+  if (n > lines.length || !/^\s*(?:[-*+]|\d{1,3}[.)]|[a-z][.)])\s+\S/.test(lines[n - 1])) return [];
+  let end = n;
+  while (end < lines.length && (lines[end].trim() === "" ? /^\s*(?:[-*+]|\d{1,3}[.)])\s|^\s{2,}\S/.test(lines[end + 1] ?? "") : /^\s*(?:[-*+]|\d{1,3}[.)])\s|^\s{2,}\S/.test(lines[end]))) end++;
+  const items = optionItems(listItems(lines, n, end));
+  const out: ConsideredOption[] = [];
+  for (const item of items) {
+    const { name, ref } = optionName(item.text);
+    const label = ref ?? item.marker;
+    if (name && /[\p{L}\p{N}]/u.test(name)) out.push({ name, range: { start: item.line, end: item.line }, source: "considered-options", ...(label ? { ref: label } : {}) });
+  }
+  return out;
+}
+
+/** "There are two ways to do it: in-line and separate." → the parts after the colon, when each is a short name. */
+function enumeratedAfterColon(s: LocatedSentence): ConsideredOption[] {
+  const colon = s.text.lastIndexOf(": ");
+  if (colon < 0) return [];
+  const parts = s.text.slice(colon + 2).replace(/[.!?]$/, "").split(/,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/).map((x) => x.trim()).filter(Boolean);
+  if (parts.length < 2 || parts.length > PROSE_LIST_MAX || !parts.every((x) => x.split(/\s+/).length <= 4)) return [];
+  return parts.map((name) => ({ name, range: { start: s.start, end: s.end }, source: "considered-options" as const }));
+}
+
+/** "We should discuss whether we use X, or use Y." → X and Y, when each is a short phrase. */
+function whetherOr(s: LocatedSentence): ConsideredOption[] {
+  const text = s.text.replace(/[.?!]$/, "");
+  const at = text.search(/\bwhether\s/i);
+  if (at < 0 || !/\b(?:discuss|decide|consider|choose|evaluate|weigh|question)\w*\b/i.test(text.slice(0, at))) return [];
+  const rest = text.slice(at + "whether ".length);
+  const or = rest.search(/,?\s+or\s+/i);
+  if (or < 0) return [];
+  const strip = (x: string) => x.replace(/^(?:we|to)\s+(?:should\s+|would\s+|will\s+)?(?:use|adopt|go with|keep|have)?\s*/i, "").replace(/^(?:a|an|the)\s+/i, "").replace(/[,;]+$/, "").trim();
+  const first = strip(rest.slice(0, or));
+  const second = strip(rest.slice(or).replace(/^,?\s+or\s+/i, ""));
+  if (!first || !second || /\bnot\b/i.test(second) || first.split(/\s+/).length > 8 || second.split(/\s+/).length > 8) return [];
+  return [first, second].map((name) => ({ name, range: { start: s.start, end: s.end }, source: "considered-options" as const }));
+}
+
 function sectionIndexes(parsed: ParsedAdr, test: (key: string, name: string, s: MarkdownSection) => boolean): number[] {
   const out: number[] = [];
   parsed.doc.sections.forEach((s, i) => {
@@ -246,14 +358,16 @@ function sectionIndexes(parsed: ParsedAdr, test: (key: string, name: string, s: 
 /** Line of an explicit "Chosen option: X" (or "Chose option:", "Selected option:", "Decision: option X"). */
 const CHOSEN_LINE = /\b(?:chosen|chose|selected|preferred|picked)\s+(?:option|alternative|solution|approach)\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.+)$/i;
 
-function chosenFromLine(line: string): string | undefined {
+function chosenFromLine(line: string): { name: string; sentence: string } | undefined {
   const m = CHOSEN_LINE.exec(line.slice(0, MAX_SENTENCE_CHARS * 2));
   if (!m) return undefined;
   const rest = stripInline(m[1]).trim();
+  // The first sentence after the colon, for a line that opens with a lead-in instead of the option's name.
+  const sentence = sentencesIn([rest], 1, 1, 1)[0]?.text ?? rest;
   const quoted = /^["“'‘]([^"”'’]+)["”'’]/.exec(rest);
-  if (quoted) return quoted[1].trim();
+  if (quoted) return { name: quoted[1].trim(), sentence };
   const name = rest.split(/,\s*because\b|\s+because\b|,\s/i)[0].replace(/(?<![.,;:])[.,;:]+$/, "").trim();
-  return name || undefined;
+  return name ? { name, sentence } : undefined;
 }
 
 /** The considered option a phrase names: the best-covered one, when it is covered well enough. */
@@ -292,6 +406,8 @@ function actsDifferently(a: string, b: string): boolean {
 function proseChoice(name: string, s: LocatedSentence, considered: ConsideredOption[]): ChosenOption {
   const i = considered.length > 0 ? matchAction(name, considered) : undefined;
   const range = { start: s.start, end: s.end };
+  // An option listed as one bare word ("separate") says less than the sentence that chose it: keep the sentence's.
+  if (i !== undefined && contentWordsOf(considered[i].name).length === 1 && contentWordsOf(name).length >= 3) return { name, range, how: "decision-prose", considered_index: i };
   return i !== undefined ? { name: considered[i].name, range, how: "decision-prose", considered_index: i } : { name, range, how: "decision-prose" };
 }
 
@@ -360,7 +476,7 @@ function pointsBack(phrase: string): boolean {
   return words.length === 0 || words.every((w) => POINTER_WORDS.has(w));
 }
 
-const NEGATIVE_CUE = /\b(?:rejected|not (?:selected|chosen|pursued|adopted|feasible|viable)|discarded|ruled out|dismissed|decided against|was dropped|no longer|too (?:complex|slow|expensive|costly|heavy)|instead of|rather than|doesn't|does not|won't)\b/i;
+const NEGATIVE_CUE = /\b(?:rejected|not (?:selected|chosen|pursued|adopted|feasible|viable)|discarded|discounted|ruled out|dismissed|decided against|was dropped|no longer|too (?:complex|slow|expensive|costly|heavy)|instead of|rather than|doesn't|does not|won't)\b/i;
 
 /** Considered options: MADR section(s), then alternatives sections under any of their names, deduplicated. */
 function readConsidered(parsed: ParsedAdr, consideredIdx: number[], alternativesIdx: number[], candidatesIdx: number[], notes: string[]): ConsideredOption[] {
@@ -403,16 +519,24 @@ interface DecisionSentence extends LocatedSentence {
   early: boolean;
 }
 
+/** The record's own "Decision" / "Decision Outcome" section, as against a proposal or solution section. */
+function isCanonicalDecision(parsed: ParsedAdr, i: number): boolean {
+  return parsed.section_names[i] === "decision" || parsed.section_names[i] === "decision-outcome" || /^(?:the |our )?decisions?\b/.test(headingKey(parsed.doc.sections[i].heading));
+}
+
 /** Sentences of the decision sections: the record's own "Decision" / "Decision Outcome" first, proposals after. */
 function decisionSentencesOf(parsed: ParsedAdr, decisionIdx: number[]): DecisionSentence[] {
   const { lines, sections } = parsed.doc;
-  const canonical = (i: number) => parsed.section_names[i] === "decision" || parsed.section_names[i] === "decision-outcome" || /^(?:the |our )?decisions?\b/.test(headingKey(sections[i].heading));
+  const canonical = (i: number) => isCanonicalDecision(parsed, i);
   const ordered = [...decisionIdx.filter(canonical), ...decisionIdx.filter((i) => !canonical(i))];
   const out: DecisionSentence[] = [];
   for (const i of ordered) {
     const s = sections[i];
     if (decisionIdx.some((j) => j !== i && isAncestor(sections, j, i))) continue;
     let prose = 0;
+    // The heading's own statement ("Proposed decision: Option 2") comes first, read like a heading.
+    const tail = headingTail(headingKey(s.heading));
+    if (tail) out.push({ text: stripInline(s.heading).slice(stripInline(s.heading).indexOf(":") + 1).trim(), start: s.start, end: s.start, opening: false, early: false });
     for (const sentence of sentencesIn(lines, s.bodyStart, s.end, 80)) {
       const isHeading = sentence.start === sentence.end && /^ {0,3}#/.test(lines[sentence.start - 1] ?? "");
       if (!isHeading) prose++;
@@ -427,7 +551,8 @@ function explicitChoice(parsed: ParsedAdr, considered: ConsideredOption[], decis
   const { lines } = parsed.doc;
   let chosen: ChosenOption | undefined;
   // 1. An explicit "Chosen option:" line, in the outcome first, then anywhere.
-  const explicit = findChosenLine(parsed, decisionIdx);
+  const found = findChosenLine(parsed, decisionIdx);
+  const explicit = found ? afterLeadIn(found, considered) : undefined;
   if (explicit) {
     const i = matchOption(explicit.name, considered, 0.5);
     chosen = i !== undefined
@@ -452,19 +577,33 @@ function sectionsByRole(parsed: ParsedAdr): { consideredIdx: number[]; alternati
   const consideredIdx = sectionIndexes(parsed, (key, name) => name === "considered-options" || /^(?:considered options|options considered|options)$/.test(key));
   const alternativesIdx = sectionIndexes(parsed, (key) => ALTERNATIVES_HEADING.test(key)).filter((i) => !consideredIdx.includes(i));
   const candidatesIdx = sectionIndexes(parsed, (key) => CANDIDATES_HEADING.test(key)).filter((i) => !consideredIdx.includes(i) && !alternativesIdx.includes(i));
-  const decisionIdx = sectionIndexes(parsed, (key, name) => name === "decision" || name === "decision-outcome" || DECISION_HEADING.test(key)).filter(
+  const decisionIdx = sectionIndexes(parsed, (key, name) => name === "decision" || name === "decision-outcome" || DECISION_HEADING.test(key) || headingTail(key) !== undefined).filter(
     (i) => !consideredIdx.includes(i) && !alternativesIdx.includes(i) && !candidatesIdx.includes(i),
   );
   return { consideredIdx, alternativesIdx, candidatesIdx, decisionIdx };
+}
+
+/** readDecisionSentence without a chosen phrase that is only a fragment of the sentence ("find a way"). */
+function namingReading(sentence: string): ProseReading {
+  const reading = readDecisionSentence(sentence);
+  if (!reading.chosen || !isFragment(reading.chosen)) return reading;
+  const { chosen: _fragment, ...rest } = reading;
+  return rest;
 }
 
 /** Options, chosen, rejected for one parsed record. */
 export function readOptions(parsed: ParsedAdr): OptionsReading {
   const notes: string[] = [];
   const { lines } = parsed.doc;
-  const { consideredIdx, alternativesIdx, candidatesIdx, decisionIdx } = sectionsByRole(parsed);
+  const roles = sectionsByRole(parsed);
+  const { consideredIdx, alternativesIdx, candidatesIdx } = roles;
+  // A rejected record chose nothing its proposal describes: only its own decision text may name a choice.
+  const decisionIdx = parsed.status === "rejected" ? roles.decisionIdx.filter((i) => isCanonicalDecision(parsed, i)) : roles.decisionIdx;
   const considered = readConsidered(parsed, consideredIdx, alternativesIdx, candidatesIdx, notes);
-  const decisionSentences = decisionSentencesOf(parsed, decisionIdx);
+  if (considered.length === 0) considered.push(...optionsOutsideOptionSections(parsed));
+  // A list of the options inside the decision section names each option without choosing it.
+  const optionLines = new Set(considered.filter((o) => o.range.start === o.range.end).map((o) => o.range.start));
+  const decisionSentences = decisionSentencesOf(parsed, decisionIdx).filter((s) => !(s.start === s.end && optionLines.has(s.start)));
 
   let keptAsIs: ChosenOption | undefined;
   let stated: ChosenOption | undefined;
@@ -479,7 +618,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
     const negative = NEGATIVE_CUE.test(s.text);
     const cited = optionsByRefs(s.text, considered);
     let named = (cited.length > 0 ? cited[0] : undefined) ?? optionByRef(s.text, considered) ?? (considered.length > 0 ? matchOption(s.text, considered, 0.6) : undefined);
-    const prose = isHeading ? { rejected: [] as string[] } : readDecisionSentence(s.text);
+    const prose = isHeading ? { rejected: [] as string[] } : namingReading(s.text);
     if (named !== undefined && negative && !(chosen?.considered_index === named)) {
       if (!rejectedBy.has(named) && !proseChoosesOther(prose, considered, named)) rejectedBy.set(named, { reason: s.text, range: { start: s.start, end: s.end } });
     }
@@ -783,7 +922,7 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
   let chosen = found;
   // "This RFC proposes X" up front is the record's own summary of its proposal.
   if (!chosen || (chosen.how === "decision-prose" && chosen.considered_index === undefined)) {
-    const intro = introSentences(parsed).map((s) => ({ s, prose: readDecisionSentence(s.text) })).find((x) => x.prose.cue === "this record proposes" && x.prose.chosen);
+    const intro = introSentences(parsed).map((s) => ({ s, prose: namingReading(s.text) })).find((x) => x.prose.cue === "this record proposes" && x.prose.chosen);
     if (intro?.prose.chosen) chosen = { name: intro.prose.chosen, range: { start: intro.s.start, end: intro.s.end }, how: "decision-prose" };
   }
   // A title that is itself a choice ("Use Crossplane for abstraction", "Migrate to X") when the decision text names
@@ -806,7 +945,7 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
   // A record without a decision section may state its choice in its opening sentences: "We use X".
   if (!chosen && !hasDecisionSection) {
     for (const s of introSentences(parsed)) {
-      const prose = readDecisionSentence(s.text);
+      const prose = namingReading(s.text);
       // Outside a decision section only a first-person commitment counts: "We use X", "We decided to X".
       if (prose.chosen && INTRO_CUES.has(prose.cue ?? "") && !pointsBack(prose.chosen)) {
         chosen = { name: prose.chosen, range: { start: s.start, end: s.end }, how: "decision-prose" };
@@ -842,15 +981,32 @@ function isAncestor(sections: MarkdownSection[], ancestor: number, i: number): b
   return false;
 }
 
-function findChosenLine(parsed: ParsedAdr, decisionIdx: number[]): { name: string; range: LineRange } | undefined {
+/** A clause that only leads in to the choice ("After careful consideration of both options, we …"). */
+const LEAD_IN = /^(?:after|following|given|based on|having|upon|on balance|in the end|ultimately|in light of|with)\b/i;
+
+/**
+ * "Chosen option: After careful consideration, we have decided to X": the text up to the first comma is a lead-in,
+ * not the option. The option is the considered one the sentence names, else what the sentence commits to; a
+ * lead-in that commits to nothing names nothing.
+ */
+function afterLeadIn(found: { name: string; sentence: string; range: LineRange }, considered: ConsideredOption[]): { name: string; range: LineRange } | undefined {
+  if (!LEAD_IN.test(found.name) || matchOption(found.name, considered, 0.5) !== undefined) return found;
+  const commitment = found.sentence.slice(found.name.length).replace(/^[\s,;:]+/, "");
+  const named = considered.length > 0 ? matchOption(commitment, considered, 0.6) : undefined;
+  if (named !== undefined) return { name: considered[named].name, range: found.range };
+  const prose = readDecisionSentence(commitment).chosen;
+  return prose && !isFragment(prose) ? { name: prose, range: found.range } : undefined;
+}
+
+function findChosenLine(parsed: ParsedAdr, decisionIdx: number[]): { name: string; sentence: string; range: LineRange } | undefined {
   const { lines, sections } = parsed.doc;
   const scan = (from: number, to: number) => {
     let inFence = false;
     for (let n = from; n <= to; n++) {
       if (/^ {0,3}(`{3,}|~{3,})/.test(lines[n - 1])) inFence = !inFence;
       if (inFence) continue;
-      const name = chosenFromLine(lines[n - 1]);
-      if (name) return { name, range: { start: n, end: n } };
+      const hit = chosenFromLine(lines[n - 1]);
+      if (hit) return { ...hit, range: { start: n, end: n } };
     }
     return undefined;
   };
