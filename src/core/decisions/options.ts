@@ -58,7 +58,24 @@ const CANDIDATES_HEADING = /^(?:[\w-]+\s+){1,3}to (?:choose|pick|select) from$|^
 const TITLE_CHOICE = /^(?:use|adopt|choose|prefer|introduce|switch to|migrate to|move to|go with)\s/i;
 /** Headings of sections that state what was decided or proposed. */
 const DECISION_HEADING =
-  /^(?:the |our )?(?:decisions?|decision outcome|outcome|resolution|recommendation)(?:\s+(?:and|&)\s+\w+)?$|^(?:internal |our |the )?(?:proposal|proposed (?:solution|design|approach|change|decision)|solution|approach)$/;
+  /^(?:the |our )?(?:decisions?|decision outcome|outcome|resolution|recommendation)(?:\s+(?:and|&)\s+\w+)?$|^(?:internal |our |the )?(?:proposal|proposed (?:solution|design|approach|changes?|decision)|solution|approach)$/;
+/** Sections that lay out the design in detail: they state the decision only where the decision section points to
+ * them ("Implement as described in the detailed design section"). */
+const DESIGN_HEADING = /^(?:detailed |technical |proposed )?design$|^design details$|^specification$/;
+
+/** How many lines a decision section may have and still be read as only pointing elsewhere. */
+const POINTER_SECTION_LINES = 6;
+
+/** A short decision section that sends the reader to section `target`: a link to its anchor, or its name followed by "section". */
+function pointsToSection(parsed: ParsedAdr, from: number, target: number): boolean {
+  const { lines, sections } = parsed.doc;
+  const s = sections[from];
+  if (s.contentEnd - s.bodyStart > POINTER_SECTION_LINES) return false;
+  const text = lines.slice(s.bodyStart - 1, s.contentEnd).join(" ").slice(0, MAX_SENTENCE_CHARS * 2).toLowerCase();
+  const key = headingKey(sections[target].heading);
+  const slug = key.replace(/[^\p{L}\p{N}\s-]/gu, "").trim().replace(/\s+/g, "-");
+  return text.includes(`(#${slug})`) || text.includes(`${key} section`) || text.includes(`section ${key}`);
+}
 
 /** "Proposed decision: Option 2", "Decision: adopt X": a decision heading that states the decision after a colon. */
 function headingTail(key: string): string | undefined {
@@ -127,6 +144,12 @@ export function optionName(written: string): { name: string; ref?: string; decid
   text = text.replace(DECIDED_MARK, " ").trim();
   const { ref, rest } = splitRef(text);
   text = rest.replace(/^[*_]+|[*_]+$/g, "").trim();
+  // "Do nothing. This makes upgrades harder.": the first sentence names the option, the rest argues about it.
+  const stop = /[.!?]\s+(?=[A-Z])/.exec(text);
+  if (stop && stop.index > 0) {
+    const head = text.slice(0, stop.index).trim();
+    if (head.split(/\s+/).length <= 12 && !/\b(?:e\.g|i\.e|etc|vs|cf)$/i.test(head)) text = head;
+  }
   // "Formless – No conventions for …", "Log4brains: architecture knowledge base": keep the name before the gloss.
   const gloss = /\s[–—-]\s|:\s/.exec(text);
   if (gloss && gloss.index > 0) {
@@ -370,11 +393,19 @@ function chosenFromLine(line: string): { name: string; sentence: string } | unde
   return name ? { name, sentence } : undefined;
 }
 
+const WHOLE = /\b(?:fully|completely|entirely|totally|wholly)\b/i;
+const PART = /\b(?:partly|partially|selectively|halfway)\b/i;
+/** "partly undo X" does not name the option "Fully undo X", though it shares all its other words. */
+function degreesDisagree(option: string, phrase: string): boolean {
+  return (WHOLE.test(option) && PART.test(phrase) && !WHOLE.test(phrase)) || (PART.test(option) && WHOLE.test(phrase) && !PART.test(phrase));
+}
+
 /** The considered option a phrase names: the best-covered one, when it is covered well enough. */
 function matchOption(phrase: string, considered: ConsideredOption[], threshold: number): number | undefined {
   let best = -1;
   let bestScore = 0;
   considered.forEach((o, i) => {
+    if (degreesDisagree(o.name, phrase)) return;
     // Either the phrase covers the option's name or the option's name covers the phrase.
     const score = Math.max(coverage(o.name, phrase), coverage(phrase, o.name) * 0.95);
     // On a tie the option that also covers more of the phrase wins: "Dual license with MIT and CC0" over "CC0".
@@ -385,6 +416,26 @@ function matchOption(phrase: string, considered: ConsideredOption[], threshold: 
     }
   });
   return best >= 0 && bestScore >= threshold ? best : undefined;
+}
+
+/** Words that introduce what a choice builds on or sits beside, not the choice itself. */
+const GROUNDWORK = /\b(?:on top of|built on|based on|in addition to|alongside|as well as|together with|next to|layered over)\s/gi;
+
+/**
+ * "We will build the new protocol on top of the existing one (X), but make it optional": X is the groundwork the
+ * choice builds on, so the sentence without "on top of …" (up to the clause's end) is what may name an option.
+ */
+function withoutGroundwork(sentence: string): string {
+  let out = "";
+  let from = 0;
+  for (const m of sentence.slice(0, MAX_SENTENCE_CHARS).matchAll(GROUNDWORK)) {
+    if (m.index < from) continue;
+    out += sentence.slice(from, m.index);
+    const rest = sentence.slice(m.index);
+    const end = rest.search(/[,;:.!?](?:\s|$)/);
+    from = end < 0 ? sentence.length : m.index + end;
+  }
+  return out + sentence.slice(from);
 }
 
 /** A sentence that turns against what came before it. */
@@ -580,6 +631,8 @@ function sectionsByRole(parsed: ParsedAdr): { consideredIdx: number[]; alternati
   const decisionIdx = sectionIndexes(parsed, (key, name) => name === "decision" || name === "decision-outcome" || DECISION_HEADING.test(key) || headingTail(key) !== undefined).filter(
     (i) => !consideredIdx.includes(i) && !alternativesIdx.includes(i) && !candidatesIdx.includes(i),
   );
+  const designIdx = sectionIndexes(parsed, (key) => DESIGN_HEADING.test(key));
+  decisionIdx.push(...designIdx.filter((d) => decisionIdx.some((i) => pointsToSection(parsed, i, d))));
   return { consideredIdx, alternativesIdx, candidatesIdx, decisionIdx };
 }
 
@@ -591,19 +644,24 @@ function namingReading(sentence: string): ProseReading {
   return rest;
 }
 
-/** Options, chosen, rejected for one parsed record. */
-export function readOptions(parsed: ParsedAdr): OptionsReading {
-  const notes: string[] = [];
-  const { lines } = parsed.doc;
+/** The considered options, the decision sections and their sentences (less the lines that list the options). */
+function optionsAndDecisionText(parsed: ParsedAdr, notes: string[]): { considered: ConsideredOption[]; decisionIdx: number[]; decisionSentences: DecisionSentence[] } {
   const roles = sectionsByRole(parsed);
-  const { consideredIdx, alternativesIdx, candidatesIdx } = roles;
   // A rejected record chose nothing its proposal describes: only its own decision text may name a choice.
   const decisionIdx = parsed.status === "rejected" ? roles.decisionIdx.filter((i) => isCanonicalDecision(parsed, i)) : roles.decisionIdx;
-  const considered = readConsidered(parsed, consideredIdx, alternativesIdx, candidatesIdx, notes);
+  const considered = readConsidered(parsed, roles.consideredIdx, roles.alternativesIdx, roles.candidatesIdx, notes);
   if (considered.length === 0) considered.push(...optionsOutsideOptionSections(parsed));
   // A list of the options inside the decision section names each option without choosing it.
   const optionLines = new Set(considered.filter((o) => o.range.start === o.range.end).map((o) => o.range.start));
   const decisionSentences = decisionSentencesOf(parsed, decisionIdx).filter((s) => !(s.start === s.end && optionLines.has(s.start)));
+  return { considered, decisionIdx, decisionSentences };
+}
+
+/** Options, chosen, rejected for one parsed record. */
+export function readOptions(parsed: ParsedAdr): OptionsReading {
+  const notes: string[] = [];
+  const { lines } = parsed.doc;
+  const { considered, decisionIdx, decisionSentences } = optionsAndDecisionText(parsed, notes);
 
   let keptAsIs: ChosenOption | undefined;
   let stated: ChosenOption | undefined;
@@ -616,8 +674,10 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   for (const s of decisionSentences) {
     const isHeading = s.start === s.end && /^ {0,3}#/.test(lines[s.start - 1] ?? "");
     const negative = NEGATIVE_CUE.test(s.text);
-    const cited = optionsByRefs(s.text, considered);
-    let named = (cited.length > 0 ? cited[0] : undefined) ?? optionByRef(s.text, considered) ?? (considered.length > 0 ? matchOption(s.text, considered, 0.6) : undefined);
+    // "(see the last alternative above)" cites an option for reference; it does not choose it.
+    const text = s.text.replace(/\((?:see|cf\.?|compare|as in)\s[^()]{0,200}\)/gi, " ");
+    const cited = optionsByRefs(text, considered);
+    let named = (cited.length > 0 ? cited[0] : undefined) ?? optionByRef(text, considered) ?? (considered.length > 0 ? matchOption(withoutGroundwork(text), considered, 0.6) : undefined);
     const prose = isHeading ? { rejected: [] as string[] } : namingReading(s.text);
     if (named !== undefined && negative && !(chosen?.considered_index === named)) {
       if (!rejectedBy.has(named) && !proseChoosesOther(prose, considered, named)) rejectedBy.set(named, { reason: s.text, range: { start: s.start, end: s.end } });
@@ -639,7 +699,12 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
     // but does something else to them: the sentence names its own choice, not that option.
     if (named !== undefined && !negative && prose.chosen && actsDifferently(considered[named].name, prose.chosen)) named = undefined;
     if (named !== undefined && !negative) {
-      chosen = cited.length > 1 ? combinedChoice(cited, considered, s) : { name: considered[named].name, range: { start: s.start, end: s.end }, how: "outcome-names-option", considered_index: named };
+      const bare = cited.length <= 1 && prose.chosen && contentWordsOf(considered[named].name).length === 1 && coverage(considered[named].name, prose.chosen) === 1;
+      chosen = cited.length > 1
+        ? combinedChoice(cited, considered, s)
+        : bare && prose.chosen
+          ? proseChoice(prose.chosen, s, considered)
+          : { name: considered[named].name, range: { start: s.start, end: s.end }, how: "outcome-names-option", considered_index: named };
       continue;
     }
     if (s.opening && prose.refusal && !refused) refused = { name: prose.refusal, range: { start: s.start, end: s.end }, how: "decision-prose" };
