@@ -5,7 +5,7 @@
 /** Verbs that carry no choice by themselves ("find a way", "make it so"). */
 const GENERIC_VERBS = new Set([
   "find", "look", "be", "do", "make", "get", "have", "go", "see", "try", "take", "give", "come", "work", "seem", "need",
-  "want", "help", "start", "continue", "consider", "think", "know", "say", "keep", "proceed", "move", "implement",
+  "want", "help", "start", "continue", "consider", "think", "know", "say", "keep", "proceed", "move", "implement", "done",
 ]);
 /** Nouns that stand for some option without naming one ("a way", "the approach", "this change"). */
 const GENERIC_NOUNS = new Set([
@@ -21,6 +21,9 @@ const FUNCTION_WORDS = new Set([
 ]);
 /** Words that point back at something said elsewhere; a phrase that opens with one names nothing on its own. */
 const POINTING = /^(?:this|that|these|those|such|it|they|them)$/;
+
+/** "find a way to X", "figure out how to X": a goal still to be met, not something chosen. */
+const SEARCHING = /^(?:find|finding|look for|figure out|work out|explore|investigate)\s(?:a way|ways|how|some way|an? (?:approach|solution|option))\b/;
 
 /** "implemented", "finding", "looks" → the verb they inflect, when it is a generic one. */
 function genericVerb(w: string): boolean {
@@ -39,5 +42,6 @@ export function isFragment(phrase: string): boolean {
   const words = phrase.slice(0, 400).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
   if (words.length === 0) return true;
   if (POINTING.test(words[0])) return true;
+  if (SEARCHING.test(words.slice(0, 4).join(" "))) return true;
   return words.every((w) => FUNCTION_WORDS.has(w) || genericVerb(w) || GENERIC_NOUNS.has(w));
 }

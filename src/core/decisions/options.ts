@@ -313,11 +313,14 @@ function optionsOutsideOptionSections(parsed: ParsedAdr): ConsideredOption[] {
   // 3. A list announced by the paragraph before it, or an enumeration inside the announcing sentence.
   const all = sentencesIn(lines, 1, lines.length, WEIGHED_SENTENCES);
   for (const [k, s] of all.entries()) {
+    // A paragraph that announces options ("Two approaches were weighed. This is what they were.") leads into the
+    // list right after it; an enumeration may also follow a colon inside the announcing sentence.
+    if (all[k + 1]?.start !== s.start) {
+      const paragraph = all.filter((x) => x.start === s.start).map((x) => x.text).join(" ");
+      const listed = OPTIONS_NOUN.test(paragraph) && ANNOUNCES.test(paragraph) ? listAfter(lines, s.end) : [];
+      if (listed.length >= 2 && listed.length <= PROSE_LIST_MAX) return listed;
+    }
     if (!OPTIONS_NOUN.test(s.text) || !ANNOUNCES.test(s.text)) continue;
-    // Only the paragraph's last sentence leads into the list after it.
-    const lastOfParagraph = all[k + 1]?.start !== s.start;
-    const listed = lastOfParagraph ? listAfter(lines, s.end) : [];
-    if (listed.length >= 2 && listed.length <= PROSE_LIST_MAX) return listed;
     const inline = enumeratedAfterColon(s);
     if (inline.length >= 2) return inline;
   }
@@ -363,7 +366,12 @@ function whetherOr(s: LocatedSentence): ConsideredOption[] {
   const rest = text.slice(at + "whether ".length);
   const or = rest.search(/,?\s+or\s+/i);
   if (or < 0) return [];
-  const strip = (x: string) => x.replace(/^(?:we|to)\s+(?:should\s+|would\s+|will\s+)?(?:use|adopt|go with|keep|have)?\s*/i, "").replace(/^(?:a|an|the)\s+/i, "").replace(/[,;]+$/, "").trim();
+  const strip = (x: string) =>
+    x
+      .replace(/^(?:(?:we|to)\s+)?(?:should\s+|would\s+|will\s+)?(?:use|adopt|go with|keep|have)\s+/i, "")
+      .replace(/^(?:a|an|the)\s+/i, "")
+      .replace(/[,;]+$/, "")
+      .trim();
   const first = strip(rest.slice(0, or));
   const second = strip(rest.slice(or).replace(/^,?\s+or\s+/i, ""));
   if (!first || !second || /\bnot\b/i.test(second) || first.split(/\s+/).length > 8 || second.split(/\s+/).length > 8) return [];
@@ -683,6 +691,8 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
       if (!rejectedBy.has(named) && !proseChoosesOther(prose, considered, named)) rejectedBy.set(named, { reason: s.text, range: { start: s.start, end: s.end } });
     }
     for (const r of prose.rejected) {
+      // "we decided against it": the pronoun points at an option named elsewhere; it names none itself.
+      if (/^(?:it|this|that|them|these|those|this one|that one)$/i.test(r)) continue;
       const i = considered.length > 0 ? matchOption(r, considered, 0.6) : undefined;
       if (i !== undefined) {
         if (!rejectedBy.has(i)) rejectedBy.set(i, { reason: s.text, range: { start: s.start, end: s.end } });
