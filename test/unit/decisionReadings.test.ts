@@ -413,6 +413,98 @@ The write cost is considered too high.
   });
 });
 
+describe("decisions written as lists and tables", () => {
+  test("a choice that points forward to a table is spelled out from its rows", () => {
+    const m = model(
+      "docs/architecture/decisions/0020-ports.md",
+      `# 20. Service ports
+
+## Status
+
+Accepted
+
+## Decision
+
+The services will be given the following ports:
+
+|Service|Port|
+|-------|----|
+|gateway|8443|
+|billing|9100|
+|search|9200|
+|audit|9300|
+
+## Consequences
+
+Firewall rules change.
+`,
+    );
+    assert.equal(m.chosen?.name, "Ports: gateway 8443, billing 9100, search 9200, …");
+  });
+
+  test("a decision section that opens with a list states its main choice in the first item", () => {
+    const m = model(
+      "docs/architecture/decisions/0021-network.md",
+      `# 21. Network layout
+
+## Status
+
+Accepted
+
+## Decision
+
+ * One private network per region (today two regions)
+ * Two public subnets per network
+
+Each subnet is a /24.
+`,
+    );
+    assert.equal(m.chosen?.name, "One private network per region");
+  });
+
+  test("an alternatives section that weighs one alternative in prose; a list item wrapped onto a second line stays one option", () => {
+    const prose = model(
+      "docs/architecture/adr-130-api.md",
+      `# ADR 130: Binary API
+
+## Status
+
+Accepted
+
+## Alternative Approaches
+
+The main alternative approach is to keep only the text API and extend it over time. It is hard to write clients for.
+
+## Decision
+
+Implement a binary API next to the text API.
+`,
+    );
+    assert.ok(prose.considered.some((o) => /keep only the text API/.test(o.name)), JSON.stringify(prose.considered));
+
+    const wrapped = model(
+      "docs/architecture/adr-131-queues.md",
+      `# ADR 131: Queue ownership
+
+## Status
+
+Accepted
+
+## Alternative Approaches
+
+1. Keep the shared queue for every service
+2. Let each service run its own queue and talk to the
+   broker through a thin client library
+
+## Decision
+
+We will keep the shared queue for every service.
+`,
+    );
+    assert.equal(wrapped.considered[1]?.name, "Let each service run its own queue and talk to the broker through a thin client library");
+  });
+});
+
 describe("fragments read as no choice", () => {
   test("isFragment: generic verbs and nouns, dangling words and pointers name nothing", () => {
     for (const piece of ["find a way", "look like", "this position change", "be done", "implement that method", "the above"]) assert.equal(isFragment(piece), true, piece);

@@ -177,7 +177,15 @@ function listItems(lines: string[], from: number, to: number): ListItem[] {
     if (/^ {0,3}(`{3,}|~{3,})/.test(line)) inFence = !inFence;
     if (inFence) continue;
     const m = /^(\s*)(?:[-*+]|(\d{1,3}|[IVX]{1,5})[.)])\s+(.*)$/.exec(line);
-    if (m && m[3].trim()) items.push({ text: m[3].trim(), line: n, indent: m[1].replace(/\t/g, "    ").length, ...(m[2] ? { marker: m[2] } : {}) });
+    if (m && m[3].trim()) {
+      items.push({ text: m[3].trim(), line: n, indent: m[1].replace(/\t/g, "    ").length, ...(m[2] ? { marker: m[2] } : {}) });
+      continue;
+    }
+    // A wrapped item: an indented line right under it that starts no item of its own continues its sentence.
+    const last = items[items.length - 1];
+    if (last && last.line === n - 1 && /^\s{2,}\S/.test(line) && last.text.length < MAX_SENTENCE_CHARS && !/[.!?:]$/.test(last.text)) {
+      last.text = `${last.text} ${line.trim()}`.slice(0, MAX_SENTENCE_CHARS);
+    }
   }
   return items;
 }
@@ -226,12 +234,14 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
   // Options written as prose paragraphs ("One option is to …", "A second option is …") are the options; a list
   // inside one of those paragraphs only details it.
   const introduced = optionsIntroducedInProse(lines, sec.bodyStart, sec.contentEnd);
-  if (introduced.length >= 2) {
+  const children = sections.map((s, i) => ({ s, i })).filter(({ s }) => s.parent === index && s.level > 0);
+  // An alternatives section may weigh a single alternative in prose ("The main alternative is to keep X").
+  const single = source === "alternatives" && introduced.length === 1 && children.length === 0 && listItems(lines, sec.bodyStart, sec.contentEnd).length === 0;
+  if (introduced.length >= 2 || single) {
     for (const o of introduced) out.push({ ...o, source });
     return out;
   }
   const own = optionItems(listItems(lines, sec.bodyStart, sec.contentEnd));
-  const children = sections.map((s, i) => ({ s, i })).filter(({ s }) => s.parent === index && s.level > 0);
   if (own.length > 0 && !looksLikeArguments(own)) {
     for (const item of own) push(item.text, { start: item.line, end: item.line }, item.marker);
     if (children.length === 0) return out;
@@ -250,7 +260,7 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
 }
 
 const PROSE_OPTION_INTRO =
-  /^(?:one|a first|the first|a second|the second|another|a third|the third|a fourth|the fourth|a fifth|the fifth|a final|the final|a last|the last|yet another)\s+(?:possible\s+|alternative\s+|suggested\s+|proposed\s+)?(?:option|alternative|approach|solution|possibility|choice|suggestion|proposal|idea)\s+(?:here\s+)?(?:is|would be|could be|was)\s+(?:to\s+|that\s+)?(.+)$/i;
+  /^(?:one|a first|the first|a second|the second|another|a third|the third|a fourth|the fourth|a fifth|the fifth|a final|the final|a last|the last|yet another|the primary|the main|the only|an obvious|the obvious)\s+(?:possible\s+|alternative\s+|suggested\s+|proposed\s+)?(?:option|alternative|approach|solution|possibility|choice|suggestion|proposal|idea)\s+(?:here\s+)?(?:is|would be|could be|was|involves|would involve)\s+(?:to\s+|that\s+)?(.+)$/i;
 /** A name read from prose keeps at most this many words. */
 const PROSE_OPTION_WORDS = 16;
 
@@ -733,7 +743,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   // the options it weighed (then that option is rejected, and what was chosen is unknown).
   const refusalStands = refused && (considered.length === 0 || matchOption(refused.name, considered, 0.6) === undefined);
   chosen = elaborated(chosen, decisionSentences) ?? chosen;
-  chosen ??= keptAsIs ?? stated ?? bestCoveredOption(parsed, considered, decisionSentences) ?? (refusalStands ? refused : undefined);
+  chosen ??= keptAsIs ?? stated ?? bestCoveredOption(parsed, considered, decisionSentences) ?? (refusalStands ? refused : undefined) ?? listedDecision(parsed, decisionIdx, considered);
   chosen = fallbackChoice(parsed, considered, chosen, decisionIdx.length > 0);
   if (chosen && considered.length === 0) {
     const listed = listConfirmedByChoice(parsed, chosen.name, decisionIdx);
@@ -827,6 +837,28 @@ function elaborated(chosen: ChosenOption | undefined, sentences: LocatedSentence
     const words = rest.slice(0, ELABORATION_WORDS + 1).join(" ").split(/[.;:!?](?:\s|$)|,\s/)[0].split(/\s+/).slice(0, ELABORATION_WORDS);
     if (words.length < 3) return undefined;
     return { ...chosen, name: `${chosen.name} that ${words.join(" ")}`, range: { start: chosen.range.start, end: Math.max(chosen.range.end, s.end) } };
+  }
+  return undefined;
+}
+
+/** A decision written only as a list keeps its first item as the choice when the item is at most this long. */
+const LISTED_DECISION_WORDS = 12;
+
+/**
+ * "## Decision\n\n * One VPC per environment\n * Three subnets …": a decision section that opens with a list, with
+ * no sentence before it, states its main choice in the first item (the items after it detail it).
+ */
+function listedDecision(parsed: ParsedAdr, decisionIdx: number[], considered: ConsideredOption[]): ChosenOption | undefined {
+  const { lines, sections } = parsed.doc;
+  for (const i of decisionIdx) {
+    const s = sections[i];
+    let n = s.bodyStart;
+    while (n <= s.contentEnd && !lines[n - 1].trim()) n++;
+    const item = n <= s.contentEnd ? LIST_ITEM.exec(lines[n - 1]) : null;
+    if (!item) continue;
+    const lead = itemLead(item[1]);
+    if (!lead || lead.endsWith("…") || lead.split(/\s+/).length > LISTED_DECISION_WORDS || isFragment(lead)) continue;
+    return proseChoice(lead, { text: lead, start: n, end: n }, considered);
   }
   return undefined;
 }
@@ -955,6 +987,19 @@ function spelledOut(lines: string[], chosen: ChosenOption): ChosenOption {
       if (items.length && !LIST_ITEM.test(lines[n + 1] ?? "")) break;
       continue;
     }
+    // A table right after the sentence: each data row (its first two cells) is one item.
+    if (/^\s*\|/.test(line)) {
+      const cells = line.trim().replace(/^\||\|$/g, "").split("|").map((c) => stripInline(c).trim());
+      const header = /^\s*\|?\s*:?-{2,}/.test(lines[n + 1] ?? "");
+      const separator = cells.every((c) => /^:?-*:?$/.test(c));
+      if (!header && !separator && cells[0]) {
+        if (items.length >= ITEMS_SHOWN) more = true;
+        else items.push(cells.slice(0, 2).filter(Boolean).join(" ").slice(0, ITEM_CHARS));
+      }
+      end = n + 1;
+      continue;
+    }
+    if (items.length && /^\s*\|/.test(lines[n - 1] ?? "")) break;
     const item = LIST_ITEM.exec(line)?.[1] ?? (/^\s*`[^`]+`\s*$/.test(line) && !items.length ? line.trim() : undefined);
     if (item === undefined) {
       // A wrapped line of the item above, or the end of the list.
