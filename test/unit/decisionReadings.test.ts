@@ -92,6 +92,28 @@ Option B
     assert.equal(m.chosen?.how, "outcome-names-option");
   });
 
+  test("'Option 1B' resolves to the option labelled 1B", () => {
+    const m = model(
+      "docs/adrs/0030-tokens.md",
+      `# Token lifetime
+
+* Status: accepted
+
+## Considered Options
+
+* Option 1A: One-hour tokens, no refresh
+* Option 1B: One-hour tokens with refresh tokens
+* Option 2: Day-long tokens
+
+## Decision Outcome
+
+We go with Option 1B, since it keeps sessions short without logging people out.
+`,
+    );
+    assert.equal(m.chosen?.name, "One-hour tokens with refresh tokens");
+    assert.equal(m.chosen?.considered_index, 1);
+  });
+
   test("'## Proposed Decision: Option 2' states the decision in its heading; 'accepting feedback' is still proposed", () => {
     const m = model(
       "docs/adrs/0021-report-versions.md",
@@ -257,6 +279,28 @@ Use self-managed runners to keep builds inside our network.
     );
     assert.deepEqual(names(m), ["hosted runner service", "self-managed runners"]);
     assert.equal(m.chosen?.name, "self-managed runners");
+  });
+
+  test("'We considered A, B and C' names the options; the decision picks one of them", () => {
+    const m = model(
+      "docs/architecture/decisions/0016-session-store.md",
+      `# 16. Session store
+
+## Status
+
+Accepted
+
+## Context
+
+Sessions live in process memory and are lost on deploy. We considered Valkey, Hazelcast and a sessions table in Postgres before settling.
+
+## Decision
+
+We will keep sessions in Valkey.
+`,
+    );
+    assert.deepEqual(names(m), ["Valkey", "Hazelcast", "sessions table in Postgres"]);
+    assert.equal(m.chosen?.considered_index, 0);
   });
 
   test("a list after an announcing sentence elsewhere in the record", () => {

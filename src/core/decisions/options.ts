@@ -330,6 +330,8 @@ function optionsOutsideOptionSections(parsed: ParsedAdr): ConsideredOption[] {
       const listed = OPTIONS_NOUN.test(paragraph) && ANNOUNCES.test(paragraph) ? listAfter(lines, s.end) : [];
       if (listed.length >= 2 && listed.length <= PROSE_LIST_MAX) return listed;
     }
+    const weighed = enumeratedWeighing(s);
+    if (weighed.length >= 2) return weighed;
     if (!OPTIONS_NOUN.test(s.text) || !ANNOUNCES.test(s.text)) continue;
     const inline = enumeratedAfterColon(s);
     if (inline.length >= 2) return inline;
@@ -364,6 +366,24 @@ function enumeratedAfterColon(s: LocatedSentence): ConsideredOption[] {
   const colon = s.text.lastIndexOf(": ");
   if (colon < 0) return [];
   const parts = s.text.slice(colon + 2).replace(/[.!?]$/, "").split(/,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/).map((x) => x.trim()).filter(Boolean);
+  if (parts.length < 2 || parts.length > PROSE_LIST_MAX || !parts.every((x) => x.split(/\s+/).length <= 4)) return [];
+  return parts.map((name) => ({ name, range: { start: s.start, end: s.end }, source: "considered-options" as const }));
+}
+
+/** The verbs and subjects that open a sentence naming what was weighed: "We considered …", "The options were …". */
+const WEIGHING_OPENING = /^(?:we\s+(?:also\s+|have\s+|had\s+)?(?:considered|evaluated|compared|weighed|looked at|explored|discussed)|the\s+(?:options|alternatives|candidates)\s+(?:we\s+)?(?:considered\s+|weighed\s+|evaluated\s+)?(?:were|are|included))\s+/i;
+
+/** "We considered Redis, Memcached and Hazelcast." → each, when there are two or more and each is a short name. */
+function enumeratedWeighing(s: LocatedSentence): ConsideredOption[] {
+  const m = WEIGHING_OPENING.exec(s.text);
+  if (!m) return [];
+  // The enumeration ends where a reason or a clause starts.
+  const rest = s.text.slice(m[0].length).replace(/^:\s*/, "");
+  const end = rest.search(/[.;:!?](?:\s|$)|\s(?:for|because|since|as|but|before|when|to see|in order)\s/i);
+  const parts = (end < 0 ? rest : rest.slice(0, end))
+    .split(/,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/)
+    .map((x) => x.replace(/^(?:a|an|the|using|moving to)\s+/i, "").trim())
+    .filter(Boolean);
   if (parts.length < 2 || parts.length > PROSE_LIST_MAX || !parts.every((x) => x.split(/\s+/).length <= 4)) return [];
   return parts.map((name) => ({ name, range: { start: s.start, end: s.end }, source: "considered-options" as const }));
 }
