@@ -112,7 +112,7 @@ const MATCHERS: Record<string, (s: string) => unknown> = {
   // A record whose decision section, option headings and context hold the text (the model reads every record the
   // corpus finds, so each of its readings must stay linear in the text it is given).
   "decisions: decisionModelOf (sections)": (s) =>
-    decisionModelOf(parseAdr("docs/adr/0001-x.md", `# T\n\nStatus: ${s.slice(0, 300)}\n\n## Context\n\n${s.slice(0, 8000)}\n\n## Proposed Decision: ${s.slice(0, 300)}\n\n${s.slice(0, 8000)}\n\n## Option A: ${s.slice(0, 2000)}\n\n## Option B: x\n`)),
+    decisionModelOf(parseAdr("docs/adr/0001-x.md", `# T\n\nStatus: ${s.slice(0, 300)}\n\n## Context\n\n${s.slice(0, 2000)}\n\n## Proposed Decision: ${s.slice(0, 300)}\n\n${s.slice(0, 2000)}\n\n## Option A: ${s.slice(0, 1000)}\n\n## Option B: x\n`)),
   "decisions: readDecisionSentence": (s) => readDecisionSentence(s),
 };
 

@@ -72,7 +72,7 @@ function pointsToSection(parsed: ParsedAdr, from: number, target: number): boole
   const s = sections[from];
   if (s.contentEnd - s.bodyStart > POINTER_SECTION_LINES) return false;
   const text = lines.slice(s.bodyStart - 1, s.contentEnd).join(" ").slice(0, MAX_SENTENCE_CHARS * 2).toLowerCase();
-  const key = headingKey(sections[target].heading);
+  const key = sectionKey(sections[target]);
   const slug = key.replace(/[^\p{L}\p{N}\s-]/gu, "").trim().replace(/\s+/g, "-");
   return text.includes(`(#${slug})`) || text.includes(`${key} section`) || text.includes(`section ${key}`);
 }
@@ -83,6 +83,17 @@ function headingTail(key: string): string | undefined {
   if (colon <= 0) return undefined;
   const tail = key.slice(colon + 1).trim();
   return tail && DECISION_HEADING.test(key.slice(0, colon).trim()) ? tail : undefined;
+}
+
+/** Each section's key, read once: a record with a thousand headings is read by several section scans. */
+const sectionKeys = new WeakMap<MarkdownSection, string>();
+function sectionKey(s: MarkdownSection): string {
+  let key = sectionKeys.get(s);
+  if (key === undefined) {
+    key = headingKey(s.heading);
+    sectionKeys.set(s, key);
+  }
+  return key;
 }
 
 /** Heading text as a key: no numbering, anchors, trailing colon or emphasis. */
@@ -296,7 +307,8 @@ function optionsOutsideOptionSections(parsed: ParsedAdr): ConsideredOption[] {
   // 1. Labelled option headings, the largest group of siblings.
   const byParent = new Map<number, ConsideredOption[]>();
   sections.forEach((s, i) => {
-    if (s.level === 0 || !OPTION_HEADING.test(stripInline(s.heading))) return;
+    // The key has lost its case and numbering, but an option label survives in it ("option a: …").
+    if (s.level === 0 || !OPTION_HEADING.test(sectionKey(s)) || !OPTION_HEADING.test(stripInline(s.heading))) return;
     const { name, ref } = optionName(s.heading);
     if (!name || !ref) return;
     const group = byParent.get(s.parent ?? -1) ?? [];
@@ -411,7 +423,7 @@ function whetherOr(s: LocatedSentence): ConsideredOption[] {
 function sectionIndexes(parsed: ParsedAdr, test: (key: string, name: string, s: MarkdownSection) => boolean): number[] {
   const out: number[] = [];
   parsed.doc.sections.forEach((s, i) => {
-    if (s.level > 0 && test(headingKey(s.heading), parsed.section_names[i] ?? "", s)) out.push(i);
+    if (s.level > 0 && test(sectionKey(s), parsed.section_names[i] ?? "", s)) out.push(i);
   });
   return out;
 }
@@ -610,7 +622,7 @@ interface DecisionSentence extends LocatedSentence {
 
 /** The record's own "Decision" / "Decision Outcome" section, as against a proposal or solution section. */
 function isCanonicalDecision(parsed: ParsedAdr, i: number): boolean {
-  return parsed.section_names[i] === "decision" || parsed.section_names[i] === "decision-outcome" || /^(?:the |our )?decisions?\b/.test(headingKey(parsed.doc.sections[i].heading));
+  return parsed.section_names[i] === "decision" || parsed.section_names[i] === "decision-outcome" || /^(?:the |our )?decisions?\b/.test(sectionKey(parsed.doc.sections[i]));
 }
 
 /** Sentences of the decision sections: the record's own "Decision" / "Decision Outcome" first, proposals after. */
@@ -624,7 +636,7 @@ function decisionSentencesOf(parsed: ParsedAdr, decisionIdx: number[]): Decision
     if (decisionIdx.some((j) => j !== i && isAncestor(sections, j, i))) continue;
     let prose = 0;
     // The heading's own statement ("Proposed decision: Option 2") comes first, read like a heading.
-    const tail = headingTail(headingKey(s.heading));
+    const tail = headingTail(sectionKey(s));
     if (tail) out.push({ text: stripInline(s.heading).slice(stripInline(s.heading).indexOf(":") + 1).trim(), start: s.start, end: s.start, opening: false, early: false });
     for (const sentence of sentencesIn(lines, s.bodyStart, s.end, 80)) {
       const isHeading = sentence.start === sentence.end && /^ {0,3}#/.test(lines[sentence.start - 1] ?? "");
@@ -652,7 +664,8 @@ function explicitChoice(parsed: ParsedAdr, considered: ConsideredOption[], decis
   if (!chosen) {
     for (let n = 1; n <= lines.length && !chosen; n++) {
       const line = lines[n - 1].slice(0, MAX_SENTENCE_CHARS * 2);
-      if (!DECIDED_MARK.test(stripInline(line)) || !/^\s*(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s)/.test(line)) continue;
+      // The cheap tests first: most lines are no heading or item, or carry no mark at all.
+      if (!/^\s*(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s)/.test(line) || !/decided|chosen|selected|accepted|preferred|[\u2705\u2714]/i.test(line) || !DECIDED_MARK.test(stripInline(line))) continue;
       const { name } = optionName(line.replace(/^\s*(?:#{1,6}|[-*+]|\d{1,3}[.)])\s+/, ""));
       const i = matchOption(name, considered, 0.8);
       if (i !== undefined) chosen = { name: considered[i].name, range: { start: n, end: n }, how: "decided-marker", considered_index: i };

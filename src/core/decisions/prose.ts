@@ -237,7 +237,9 @@ function tidy(s: string): string {
 }
 
 /** Reads one sentence. Returns no chosen phrase when the sentence is not a commitment. */
-export function readDecisionSentence(sentence: string): ProseReading {
+export function readDecisionSentence(text: string): ProseReading {
+  // Callers pass sentences from sentencesIn (already cut) and titles; anything longer is cut here first.
+  const sentence = text.length > MAX_SENTENCE_CHARS ? text.slice(0, MAX_SENTENCE_CHARS) : text;
   const read = readSentence(sentence);
   // "instead of X" is read both where the sentence says it and inside the chosen phrase: name it once.
   const reading = { ...read, rejected: [...new Set(read.rejected)] };
