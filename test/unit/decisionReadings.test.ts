@@ -457,6 +457,73 @@ The write cost is considered too high.
   });
 });
 
+describe("options chosen together or for another part of the problem", () => {
+  const record = (outcome: string) => `# 0040 - Seed data for tests
+
+- **Status**: accepted
+
+## Considered Options
+
+- Hand-written fixtures:
+  - Fixtures written by hand for each case, which gives full control over the data but is slow to keep up to date as the models grow and change over time.
+- Faker:
+  - A package that generates random but realistic records with many settings, widely used, open source and easy to seed for repeatable runs in CI.
+- Snapshot of production:
+  - A scrubbed copy of production data loaded before the suite runs, which is realistic but large, slow to load and hard to keep free of personal data.
+
+## Decision Outcome
+
+${outcome}
+`;
+
+  test("the top-level items of a list whose items only label their descriptions are the options", () => {
+    const m = model("docs/adr/0040-seed-data.md", record("We will use Faker."));
+    assert.deepEqual(names(m), ["Hand-written fixtures", "Faker", "Snapshot of production"]);
+    assert.equal(m.chosen?.name, "Faker");
+  });
+
+  test("'leverage both X and Y' chooses both; neither is rejected", () => {
+    const m = model("docs/adr/0040-seed-data.md", record("After some thought, the decision was made to leverage both hand-written fixtures and Faker. Each fits different tests."));
+    assert.equal(m.chosen?.considered_index, 0);
+    assert.deepEqual(m.chosen?.combined_with, [1]);
+    assert.deepEqual(m.rejected.map((r) => r.name), ["Snapshot of production"]);
+  });
+
+  test("an option the decision adopts for another part of the problem is not rejected; 'the decision is to use X'", () => {
+    const m = model(
+      "docs/adr/0040-seed-data.md",
+      record("The decision was made to write a custom loader for the integration suites. For the unit tests, the decision is to use Faker."),
+    );
+    assert.match(m.chosen?.name ?? "", /custom loader/);
+    assert.ok(!m.rejected.some((r) => r.name === "Faker"), JSON.stringify(m.rejected));
+    assert.ok(m.rejected.some((r) => r.name === "Hand-written fixtures"));
+  });
+
+  test("a long listed option keeps what comes before its description", () => {
+    const m = model(
+      "docs/adr/0041-hooks.md",
+      `# 41) Testable hooks
+
+## Status
+
+accepted
+
+## Context
+
+Two initial solutions were considered:
+
+- Turn the hook class into a singleton of its own, so that a mock of the service container can be injected in tests instead of the real one.
+- Copy the override pattern used in the client extension which lets tests swap the store for a fake one.
+
+## Decision
+
+It was decided to give each hook handler its own small class with a factory method.
+`,
+    );
+    assert.deepEqual(names(m), ["Turn the hook class into a singleton of its own", "Copy the override pattern used in the client extension"]);
+  });
+});
+
 describe("decisions written as lists and tables", () => {
   test("a choice that points forward to a table is spelled out from its rows", () => {
     const m = model(

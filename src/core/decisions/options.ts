@@ -363,14 +363,32 @@ function listAfter(lines: string[], line: number): ConsideredOption[] {
   if (n > lines.length || !/^\s*(?:[-*+]|\d{1,3}[.)]|[a-z][.)])\s+\S/.test(lines[n - 1])) return [];
   let end = n;
   while (end < lines.length && (lines[end].trim() === "" ? /^\s*(?:[-*+]|\d{1,3}[.)])\s|^\s{2,}\S/.test(lines[end + 1] ?? "") : /^\s*(?:[-*+]|\d{1,3}[.)])\s|^\s{2,}\S/.test(lines[end]))) end++;
-  const items = optionItems(listItems(lines, n, end));
+  // The top-level items are the options ("- Reflection:" above its description), never the details under them.
+  const all = listItems(lines, n, end);
+  const base = Math.min(...all.map((i) => i.indent));
+  const items = all.filter((i) => i.indent === base);
   const out: ConsideredOption[] = [];
   for (const item of items) {
-    const { name, ref } = optionName(item.text);
+    const { name: written, ref } = optionName(item.text.replace(/:\s*$/, ""));
+    const name = shortClause(written);
     const label = ref ?? item.marker;
     if (name && /[\p{L}\p{N}]/u.test(name)) out.push({ name, range: { start: item.line, end: item.line }, source: "considered-options", ...(label ? { ref: label } : {}) });
   }
   return out;
+}
+
+/** An option described in one long item keeps what comes before its description: "Refactor X into a singleton,
+ * so that …", "Adopt the pattern of Y, which …", "Move in one go - a short window is needed". */
+const LONG_OPTION_WORDS = 12;
+function shortClause(name: string): string {
+  if (name.split(/\s+/).length <= LONG_OPTION_WORDS) return name;
+  const words = name.split(/\s+/);
+  for (let k = 3; k < words.length; k++) {
+    const prev = words[k - 1];
+    // A dash or a relative clause starts the description; a comma alone may only separate steps of the option.
+    if (/^(?:[-–—]|which|whereby|while|where)$/i.test(words[k]) || (/,$/.test(prev) && /^(?:so|because|since|as)$/i.test(words[k]))) return words.slice(0, k).join(" ").replace(/[,;]$/, "");
+  }
+  return name;
 }
 
 /** "There are two ways to do it: in-line and separate." → the parts after the colon, when each is a short name. */
@@ -533,6 +551,16 @@ function optionsByRefs(sentence: string, considered: ConsideredOption[]): number
   const refs = m[1].split(/\s*(?:,|\band\b|&|\+)\s*/).map((r) => r.trim().toUpperCase()).filter(Boolean);
   const found = refs.map((ref) => considered.findIndex((o) => o.ref === ref));
   return refs.length >= 2 && found.every((i) => i >= 0) ? [...new Set(found)] : [];
+}
+
+/** The considered options a phrase names in full ("both manual test data and Faker" names both of them). */
+function optionsNamedIn(phrase: string, considered: ConsideredOption[]): number[] {
+  if (!/\b(?:and|both|plus|combin\w*|together)\b/i.test(phrase)) return [];
+  const out: number[] = [];
+  considered.forEach((o, i) => {
+    if (contentWordsOf(o.name).length > 0 && coverage(o.name, phrase) === 1) out.push(i);
+  });
+  return out;
 }
 
 /** Several options chosen together: named together, the first as the index, the others alongside it. */
@@ -719,6 +747,8 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   let refused: ChosenOption | undefined;
   const rejectedBy = new Map<number, { reason: string; range: LineRange }>();
   const proseRejected: RejectedOption[] = [];
+  // Options a decision sentence adopts besides the main choice ("for the view models, the decision is to use X").
+  const adopted = new Set<number>();
 
   let chosen = explicitChoice(parsed, considered, decisionIdx);
   // 3 and 4. The decision text: an option it names or refers to, else what its prose commits to.
@@ -747,10 +777,20 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
       chosen = proseChoice(prose.chosen, s, considered);
       continue;
     }
+    if (prose.chosen && !negative && considered.length > 0) {
+      const i = matchAction(prose.chosen, considered);
+      if (i !== undefined) adopted.add(i);
+    }
     if (chosen) continue;
     // "the best approach would be to move the whole X into Y" shares words with the option "Remove the data from X",
     // but does something else to them: the sentence names its own choice, not that option.
     if (named !== undefined && !negative && prose.chosen && actsDifferently(considered[named].name, prose.chosen)) named = undefined;
+    // "leverage both X and Y": a commitment that names two or more options in full chose them together.
+    const together = !negative && cited.length <= 1 && prose.chosen ? optionsNamedIn(prose.chosen, considered) : [];
+    if (together.length >= 2) {
+      chosen = combinedChoice(together, considered, s);
+      continue;
+    }
     if (named !== undefined && !negative) {
       const bare = cited.length <= 1 && prose.chosen && contentWordsOf(considered[named].name).length === 1 && coverage(considered[named].name, prose.chosen) === 1;
       chosen = cited.length > 1
@@ -789,21 +829,36 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
 
   withProposalAndProseRejections(parsed, chosen, considered, proseRejected, rejectedBy);
 
-  // Rejected: every considered option but the chosen one (alternatives sections are rejected by name), with the
-  // reason the decision text gives, else the option's first con.
+  const rejected = rejectedOptions(parsed, considered, chosen, { rejectedBy, adopted, proseRejected });
+  if (decisionIdx.length > 0 && !chosen) notes.push("the decision section names no option");
+  if (decisionIdx.length === 0 && !chosen) notes.push("no decision section and no chosen option line");
+  return { considered, ...(chosen ? { chosen } : {}), rejected, notes };
+}
+
+/**
+ * Rejected: every considered option but the chosen one and those the decision also adopts (alternatives sections are
+ * rejected by name), with the reason the decision text gives, else the option's first con; then what the prose turned
+ * down that no option names.
+ */
+function rejectedOptions(
+  parsed: ParsedAdr,
+  considered: ConsideredOption[],
+  chosen: ChosenOption | undefined,
+  read: { rejectedBy: Map<number, { reason: string; range: LineRange }>; adopted: Set<number>; proseRejected: RejectedOption[] },
+): RejectedOption[] {
+  const { rejectedBy, adopted, proseRejected } = read;
   const rejected: RejectedOption[] = [];
   considered.forEach((o, i) => {
     if (i === chosen?.considered_index || chosen?.combined_with?.includes(i)) return;
     if (!chosen && o.source !== "alternatives" && !rejectedBy.has(i)) return;
+    // An option the decision also adopts (for another part of the problem) was not turned down.
+    if (adopted.has(i) && !rejectedBy.has(i)) return;
     const why = rejectedBy.get(i);
     const reason = why?.reason ?? firstCon(parsed, o.name);
     rejected.push({ name: o.name, ...(reason ? { reason } : {}), range: why?.range ?? o.range });
   });
   for (const r of proseRejected) if (!rejected.some((x) => coverage(r.name, x.name) >= 0.6)) rejected.push(r);
-
-  if (decisionIdx.length > 0 && !chosen) notes.push("the decision section names no option");
-  if (decisionIdx.length === 0 && !chosen) notes.push("no decision section and no chosen option line");
-  return { considered, ...(chosen ? { chosen } : {}), rejected, notes };
+  return rejected;
 }
 
 /**

@@ -301,7 +301,7 @@ function readSentence(sentence: string): ProseReading {
   // "A solution like X has been discarded for its setup cost": X was weighed and turned down.
   const discarded = discardedSubject(toks, low);
   if (discarded) rejected.push(discarded);
-  const proposed = firstPersonProposal(toks, low, rejected, take);
+  const proposed = firstPersonProposal(toks, low, rejected, take) ?? decisionIsTo(toks, low, rejected, take);
   if (proposed) return proposed;
   // "This RFC proposes X", "This ADR introduces X", "This RFC is to introduce X".
   if (/^(?:this|the)$/.test(low[0] ?? "") && /^(?:rfc|adr|proposal|document|design|record)$/.test(low[1] ?? "")) {
@@ -365,6 +365,20 @@ function firstPersonProposal(toks: string[], low: string[], rejected: string[], 
   }
   if (low[2] === "to") return take(4, "we propose", CHOOSE_VERBS.has(low[3] ?? "") ? undefined : 3);
   return take(2, "we propose");
+}
+
+/** "…, the decision is to use X", "Our decision was that we adopt X". */
+function decisionIsTo(toks: string[], low: string[], rejected: string[], take: Take): ProseReading | undefined {
+  for (let i = 0; i + 3 < low.length; i++) {
+    if (low[i] !== "decision" || !/^(?:is|was)$/.test(low[i + 1])) continue;
+    if (low[i + 2] === "to") return take(CHOOSE_VERBS.has(low[i + 3]) ? i + 4 : i + 3, "it was decided", CHOOSE_VERBS.has(low[i + 3]) ? undefined : i + 3);
+    if (low[i + 2] === "that") {
+      const clause = readClause(toks, low, i + 3, rejected, take);
+      if (clause?.chosen) return { ...clause, cue: "it was decided" };
+    }
+    return undefined;
+  }
+  return undefined;
 }
 
 const DISCARD_PARTICIPLES = new Set(["discarded", "rejected", "dismissed", "abandoned", "dropped"]);
