@@ -20,6 +20,7 @@ import { commentStart, readLine } from "../../src/core/guard/lines";
 import { peerExclusions } from "../../src/core/guard/peers";
 import { namesIn, proseOptionsOf } from "../../src/core/guard/proseOptions";
 import { parseAdr } from "../../src/core/internal/adr";
+import { decisionModelOf, readDecisionSentence } from "../../src/core/decisions";
 import { findName, keysOf, tokensOf } from "../../src/core/guard/names";
 import { commitEvidence, selectTerms } from "../../src/core/internal/gitTerms";
 import { parseMarkdown, stripInline } from "../../src/core/internal/markdown";
@@ -108,6 +109,11 @@ const MATCHERS: Record<string, (s: string) => unknown> = {
   "guard: findName": (s) => findName(tokensOf(s), keysOf("Tailwind CSS")!),
   "codeUsage: isImportLine": (s) => isImportLine(s),
   "codeUsage: isImportLine (go)": (s) => isImportLine(s, "cmd/main.go"),
+  // A record whose decision section, option headings and context hold the text (the model reads every record the
+  // corpus finds, so each of its readings must stay linear in the text it is given).
+  "decisions: decisionModelOf (sections)": (s) =>
+    decisionModelOf(parseAdr("docs/adr/0001-x.md", `# T\n\nStatus: ${s.slice(0, 300)}\n\n## Context\n\n${s.slice(0, 2000)}\n\n## Proposed Decision: ${s.slice(0, 300)}\n\n${s.slice(0, 2000)}\n\n## Option A: ${s.slice(0, 1000)}\n\n## Option B: x\n`)),
+  "decisions: readDecisionSentence": (s) => readDecisionSentence(s),
 };
 
 /** The shapes that made patterns backtrack: cue words with no partner, runs of one character, then a different one. */

@@ -10,7 +10,8 @@
 import type { LineRange } from "../schemas";
 import type { ParsedAdr } from "../internal/adr";
 import { stripInline, type MarkdownSection } from "../internal/markdown";
-import { IMPERATIVES, MAX_SENTENCE_CHARS, readDecisionSentence, sentencesIn, weighedInSentence, type LocatedSentence } from "./prose";
+import { isFragment } from "./fragments";
+import { IMPERATIVES, MAX_SENTENCE_CHARS, readDecisionSentence, sentencesIn, weighedInSentence, type LocatedSentence, type ProseReading } from "./prose";
 
 export type OptionSource = "considered-options" | "alternatives" | "proposal";
 export type ChosenHow = "chosen-option-line" | "decided-marker" | "outcome-names-option" | "decision-prose";
@@ -57,7 +58,43 @@ const CANDIDATES_HEADING = /^(?:[\w-]+\s+){1,3}to (?:choose|pick|select) from$|^
 const TITLE_CHOICE = /^(?:use|adopt|choose|prefer|introduce|switch to|migrate to|move to|go with)\s/i;
 /** Headings of sections that state what was decided or proposed. */
 const DECISION_HEADING =
-  /^(?:the |our )?(?:decisions?|decision outcome|outcome|resolution|recommendation)(?:\s+(?:and|&)\s+\w+)?$|^(?:internal |our |the )?(?:proposal|proposed (?:solution|design|approach|change|decision)|solution|approach)$/;
+  /^(?:the |our )?(?:decisions?|decision outcome|outcome|resolution|recommendation)(?:\s+(?:and|&)\s+\w+)?$|^(?:internal |our |the )?(?:proposal|proposed (?:solution|design|approach|changes?|decision)|solution|approach)$/;
+/** Sections that lay out the design in detail: they state the decision only where the decision section points to
+ * them ("Implement as described in the detailed design section"). */
+const DESIGN_HEADING = /^(?:detailed |technical |proposed )?design$|^design details$|^specification$/;
+
+/** How many lines a decision section may have and still be read as only pointing elsewhere. */
+const POINTER_SECTION_LINES = 6;
+
+/** A short decision section that sends the reader to section `target`: a link to its anchor, or its name followed by "section". */
+function pointsToSection(parsed: ParsedAdr, from: number, target: number): boolean {
+  const { lines, sections } = parsed.doc;
+  const s = sections[from];
+  if (s.contentEnd - s.bodyStart > POINTER_SECTION_LINES) return false;
+  const text = lines.slice(s.bodyStart - 1, s.contentEnd).join(" ").slice(0, MAX_SENTENCE_CHARS * 2).toLowerCase();
+  const key = sectionKey(sections[target]);
+  const slug = key.replace(/[^\p{L}\p{N}\s-]/gu, "").trim().replace(/\s+/g, "-");
+  return text.includes(`(#${slug})`) || text.includes(`${key} section`) || text.includes(`section ${key}`);
+}
+
+/** "Proposed decision: Option 2", "Decision: adopt X": a decision heading that states the decision after a colon. */
+function headingTail(key: string): string | undefined {
+  const colon = key.indexOf(":");
+  if (colon <= 0) return undefined;
+  const tail = key.slice(colon + 1).trim();
+  return tail && DECISION_HEADING.test(key.slice(0, colon).trim()) ? tail : undefined;
+}
+
+/** Each section's key, read once: a record with a thousand headings is read by several section scans. */
+const sectionKeys = new WeakMap<MarkdownSection, string>();
+function sectionKey(s: MarkdownSection): string {
+  let key = sectionKeys.get(s);
+  if (key === undefined) {
+    key = headingKey(s.heading);
+    sectionKeys.set(s, key);
+  }
+  return key;
+}
 
 /** Heading text as a key: no numbering, anchors, trailing colon or emphasis. */
 export function headingKey(heading: string): string {
@@ -118,6 +155,12 @@ export function optionName(written: string): { name: string; ref?: string; decid
   text = text.replace(DECIDED_MARK, " ").trim();
   const { ref, rest } = splitRef(text);
   text = rest.replace(/^[*_]+|[*_]+$/g, "").trim();
+  // "Do nothing. This makes upgrades harder.": the first sentence names the option, the rest argues about it.
+  const stop = /[.!?]\s+(?=[A-Z])/.exec(text);
+  if (stop && stop.index > 0) {
+    const head = text.slice(0, stop.index).trim();
+    if (head.split(/\s+/).length <= 12 && !/\b(?:e\.g|i\.e|etc|vs|cf)$/i.test(head)) text = head;
+  }
   // "Formless – No conventions for …", "Log4brains: architecture knowledge base": keep the name before the gloss.
   const gloss = /\s[–—-]\s|:\s/.exec(text);
   if (gloss && gloss.index > 0) {
@@ -145,7 +188,15 @@ function listItems(lines: string[], from: number, to: number): ListItem[] {
     if (/^ {0,3}(`{3,}|~{3,})/.test(line)) inFence = !inFence;
     if (inFence) continue;
     const m = /^(\s*)(?:[-*+]|(\d{1,3}|[IVX]{1,5})[.)])\s+(.*)$/.exec(line);
-    if (m && m[3].trim()) items.push({ text: m[3].trim(), line: n, indent: m[1].replace(/\t/g, "    ").length, ...(m[2] ? { marker: m[2] } : {}) });
+    if (m && m[3].trim()) {
+      items.push({ text: m[3].trim(), line: n, indent: m[1].replace(/\t/g, "    ").length, ...(m[2] ? { marker: m[2] } : {}) });
+      continue;
+    }
+    // A wrapped item: an indented line right under it that starts no item of its own continues its sentence.
+    const last = items[items.length - 1];
+    if (last && last.line === n - 1 && /^\s{2,}\S/.test(line) && last.text.length < MAX_SENTENCE_CHARS && !/[.!?:]$/.test(last.text)) {
+      last.text = `${last.text} ${line.trim()}`.slice(0, MAX_SENTENCE_CHARS);
+    }
   }
   return items;
 }
@@ -194,12 +245,14 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
   // Options written as prose paragraphs ("One option is to …", "A second option is …") are the options; a list
   // inside one of those paragraphs only details it.
   const introduced = optionsIntroducedInProse(lines, sec.bodyStart, sec.contentEnd);
-  if (introduced.length >= 2) {
+  const children = sections.map((s, i) => ({ s, i })).filter(({ s }) => s.parent === index && s.level > 0);
+  // An alternatives section may weigh a single alternative in prose ("The main alternative is to keep X").
+  const single = source === "alternatives" && introduced.length === 1 && children.length === 0 && listItems(lines, sec.bodyStart, sec.contentEnd).length === 0;
+  if (introduced.length >= 2 || single) {
     for (const o of introduced) out.push({ ...o, source });
     return out;
   }
   const own = optionItems(listItems(lines, sec.bodyStart, sec.contentEnd));
-  const children = sections.map((s, i) => ({ s, i })).filter(({ s }) => s.parent === index && s.level > 0);
   if (own.length > 0 && !looksLikeArguments(own)) {
     for (const item of own) push(item.text, { start: item.line, end: item.line }, item.marker);
     if (children.length === 0) return out;
@@ -218,7 +271,7 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
 }
 
 const PROSE_OPTION_INTRO =
-  /^(?:one|a first|the first|a second|the second|another|a third|the third|a fourth|the fourth|a fifth|the fifth|a final|the final|a last|the last|yet another)\s+(?:possible\s+|alternative\s+)?(?:option|alternative|approach|solution|possibility|choice)\s+(?:here\s+)?(?:is|would be|could be|was)\s+(?:to\s+|that\s+)?(.+)$/i;
+  /^(?:one|a first|the first|a second|the second|another|a third|the third|a fourth|the fourth|a fifth|the fifth|a final|the final|a last|the last|yet another|the primary|the main|the only|an obvious|the obvious)\s+(?:possible\s+|alternative\s+|suggested\s+|proposed\s+)?(?:option|alternative|approach|solution|possibility|choice|suggestion|proposal|idea)\s+(?:here\s+)?(?:is|would be|could be|was|involves|would involve)\s+(?:to\s+|that\s+)?(.+)$/i;
 /** A name read from prose keeps at most this many words. */
 const PROSE_OPTION_WORDS = 16;
 
@@ -235,10 +288,160 @@ function optionsIntroducedInProse(lines: string[], from: number, to: number): { 
   return out;
 }
 
+/** Headings that are options by their own label: "Option A: …", "Alternative 2 – …", "Approach (B) …". */
+const OPTION_HEADING = /^(?:option|alternative|variant|approach|solution|proposal)\s+\(?(?:[A-Za-z]\d{0,2}|\d{1,2}[A-Za-z]?)\)?\s*[:.)–—-]\s*\S/i;
+/** A sentence that announces the options listed after it: "We discussed three options:", "Two strategies were considered." */
+const OPTIONS_NOUN = /\b(?:options|alternatives|approaches|strategies|ways|choices|possibilities|solutions|methods|candidates)\b/i;
+const ANNOUNCES = /\b(?:considered|discussed|evaluated|explored|identified|weighed|possible|available|known|proposed|following|two|three|four|five|several|few)\b/i;
+/** An options list read from prose keeps at most this many items; a longer one is no list of options. */
+const PROSE_LIST_MAX = 8;
+
+/**
+ * Options a record lists outside any options section: one heading each with its own option label ("## Option A:
+ * …") under whatever heading; a list right after a sentence that announces it ("We discussed three options:");
+ * sub-sections whose openings introduce them in turn ("One solution is …", "The second suggestion is …"); an
+ * inline enumeration after such a sentence ("two methods …: in-line and separate"); "whether we X, or Y".
+ */
+function optionsOutsideOptionSections(parsed: ParsedAdr): ConsideredOption[] {
+  const { lines, sections } = parsed.doc;
+  // 1. Labelled option headings, the largest group of siblings.
+  const byParent = new Map<number, ConsideredOption[]>();
+  sections.forEach((s, i) => {
+    // The key has lost its case and numbering, but an option label survives in it ("option a: …").
+    if (s.level === 0 || !OPTION_HEADING.test(sectionKey(s)) || !OPTION_HEADING.test(stripInline(s.heading))) return;
+    const { name, ref } = optionName(s.heading);
+    if (!name || !ref) return;
+    const group = byParent.get(s.parent ?? -1) ?? [];
+    group.push({ name, range: { start: s.start, end: s.end }, source: "considered-options", ref });
+    byParent.set(s.parent ?? -1, group);
+    void i;
+  });
+  const headed = [...byParent.values()].sort((a, b) => b.length - a.length)[0];
+  if (headed && headed.length >= 2) return headed;
+  // 2. Sibling sub-sections whose openings introduce options in turn.
+  const siblings = new Map<number, ConsideredOption[]>();
+  sections.forEach((s) => {
+    if (s.level === 0) return;
+    const first = sentencesIn(lines, s.bodyStart, s.contentEnd, 1)[0];
+    if (!first || !PROSE_OPTION_INTRO.test(first.text)) return;
+    const { name } = optionName(s.heading);
+    if (!name) return;
+    const group = siblings.get(s.parent ?? -1) ?? [];
+    group.push({ name, range: { start: s.start, end: s.end }, source: "considered-options", ref: String(group.length + 1) });
+    siblings.set(s.parent ?? -1, group);
+  });
+  const introduced = [...siblings.values()].sort((a, b) => b.length - a.length)[0];
+  if (introduced && introduced.length >= 2) return introduced;
+  // 3. A list announced by the paragraph before it, or an enumeration inside the announcing sentence.
+  const all = sentencesIn(lines, 1, lines.length, WEIGHED_SENTENCES);
+  for (const [k, s] of all.entries()) {
+    // A paragraph that announces options ("Two approaches were weighed. This is what they were.") leads into the
+    // list right after it; an enumeration may also follow a colon inside the announcing sentence.
+    if (all[k + 1]?.start !== s.start) {
+      const paragraph = all.filter((x) => x.start === s.start).map((x) => x.text).join(" ");
+      const listed = OPTIONS_NOUN.test(paragraph) && ANNOUNCES.test(paragraph) ? listAfter(lines, s.end) : [];
+      if (listed.length >= 2 && listed.length <= PROSE_LIST_MAX) return listed;
+    }
+    const weighed = enumeratedWeighing(s);
+    if (weighed.length >= 2) return weighed;
+    if (!OPTIONS_NOUN.test(s.text) || !ANNOUNCES.test(s.text)) continue;
+    const inline = enumeratedAfterColon(s);
+    if (inline.length >= 2) return inline;
+  }
+  // 4. "… whether we use X, or use Y."
+  for (const s of all) {
+    const pair = whetherOr(s);
+    if (pair.length === 2) return pair;
+  }
+  return [];
+}
+
+/** The top-level items of a list that starts on the first non-blank line after `line`. */
+function listAfter(lines: string[], line: number): ConsideredOption[] {
+  let n = line + 1;
+  while (n <= lines.length && !lines[n - 1].trim()) n++;
+  if (n > lines.length || !/^\s*(?:[-*+]|\d{1,3}[.)]|[a-z][.)])\s+\S/.test(lines[n - 1])) return [];
+  let end = n;
+  while (end < lines.length && (lines[end].trim() === "" ? /^\s*(?:[-*+]|\d{1,3}[.)])\s|^\s{2,}\S/.test(lines[end + 1] ?? "") : /^\s*(?:[-*+]|\d{1,3}[.)])\s|^\s{2,}\S/.test(lines[end]))) end++;
+  // The top-level items are the options ("- Reflection:" above its description), never the details under them.
+  const all = listItems(lines, n, end);
+  const base = Math.min(...all.map((i) => i.indent));
+  const items = all.filter((i) => i.indent === base);
+  const out: ConsideredOption[] = [];
+  for (const item of items) {
+    const { name: written, ref } = optionName(item.text.replace(/:\s*$/, ""));
+    const name = shortClause(written);
+    const label = ref ?? item.marker;
+    if (name && /[\p{L}\p{N}]/u.test(name)) out.push({ name, range: { start: item.line, end: item.line }, source: "considered-options", ...(label ? { ref: label } : {}) });
+  }
+  return out;
+}
+
+/** An option described in one long item keeps what comes before its description: "Refactor X into a singleton,
+ * so that …", "Adopt the pattern of Y, which …", "Move in one go - a short window is needed". */
+const LONG_OPTION_WORDS = 12;
+function shortClause(name: string): string {
+  if (name.split(/\s+/).length <= LONG_OPTION_WORDS) return name;
+  const words = name.split(/\s+/);
+  for (let k = 3; k < words.length; k++) {
+    const prev = words[k - 1];
+    // A dash or a relative clause starts the description; a comma alone may only separate steps of the option.
+    if (/^(?:[-–—]|which|whereby|while|where)$/i.test(words[k]) || (/,$/.test(prev) && /^(?:so|because|since|as)$/i.test(words[k]))) return words.slice(0, k).join(" ").replace(/[,;]$/, "");
+  }
+  return name;
+}
+
+/** "There are two ways to do it: in-line and separate." → the parts after the colon, when each is a short name. */
+function enumeratedAfterColon(s: LocatedSentence): ConsideredOption[] {
+  const colon = s.text.lastIndexOf(": ");
+  if (colon < 0) return [];
+  const parts = s.text.slice(colon + 2).replace(/[.!?]$/, "").split(/,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/).map((x) => x.trim()).filter(Boolean);
+  if (parts.length < 2 || parts.length > PROSE_LIST_MAX || !parts.every((x) => x.split(/\s+/).length <= 4)) return [];
+  return parts.map((name) => ({ name, range: { start: s.start, end: s.end }, source: "considered-options" as const }));
+}
+
+/** The verbs and subjects that open a sentence naming what was weighed: "We considered …", "The options were …". */
+const WEIGHING_OPENING = /^(?:we\s+(?:also\s+|have\s+|had\s+)?(?:considered|evaluated|compared|weighed|looked at|explored|discussed)|the\s+(?:options|alternatives|candidates)\s+(?:we\s+)?(?:considered\s+|weighed\s+|evaluated\s+)?(?:were|are|included))\s+/i;
+
+/** "We considered Redis, Memcached and Hazelcast." → each, when there are two or more and each is a short name. */
+function enumeratedWeighing(s: LocatedSentence): ConsideredOption[] {
+  const m = WEIGHING_OPENING.exec(s.text);
+  if (!m) return [];
+  // The enumeration ends where a reason or a clause starts.
+  const rest = s.text.slice(m[0].length).replace(/^:\s*/, "");
+  const end = rest.search(/[.;:!?](?:\s|$)|\s(?:for|because|since|as|but|before|when|to see|in order)\s/i);
+  const parts = (end < 0 ? rest : rest.slice(0, end))
+    .split(/,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/)
+    .map((x) => x.replace(/^(?:a|an|the|using|moving to)\s+/i, "").trim())
+    .filter(Boolean);
+  if (parts.length < 2 || parts.length > PROSE_LIST_MAX || !parts.every((x) => x.split(/\s+/).length <= 4)) return [];
+  return parts.map((name) => ({ name, range: { start: s.start, end: s.end }, source: "considered-options" as const }));
+}
+
+/** "We should discuss whether we use X, or use Y." → X and Y, when each is a short phrase. */
+function whetherOr(s: LocatedSentence): ConsideredOption[] {
+  const text = s.text.replace(/[.?!]$/, "");
+  const at = text.search(/\bwhether\s/i);
+  if (at < 0 || !/\b(?:discuss|decide|consider|choose|evaluate|weigh|question)\w*\b/i.test(text.slice(0, at))) return [];
+  const rest = text.slice(at + "whether ".length);
+  const or = rest.search(/,?\s+or\s+/i);
+  if (or < 0) return [];
+  const strip = (x: string) =>
+    x
+      .replace(/^(?:(?:we|to)\s+)?(?:should\s+|would\s+|will\s+)?(?:use|adopt|go with|keep|have)\s+/i, "")
+      .replace(/^(?:a|an|the)\s+/i, "")
+      .replace(/[,;]+$/, "")
+      .trim();
+  const first = strip(rest.slice(0, or));
+  const second = strip(rest.slice(or).replace(/^,?\s+or\s+/i, ""));
+  if (!first || !second || /\bnot\b/i.test(second) || first.split(/\s+/).length > 8 || second.split(/\s+/).length > 8) return [];
+  return [first, second].map((name) => ({ name, range: { start: s.start, end: s.end }, source: "considered-options" as const }));
+}
+
 function sectionIndexes(parsed: ParsedAdr, test: (key: string, name: string, s: MarkdownSection) => boolean): number[] {
   const out: number[] = [];
   parsed.doc.sections.forEach((s, i) => {
-    if (s.level > 0 && test(headingKey(s.heading), parsed.section_names[i] ?? "", s)) out.push(i);
+    if (s.level > 0 && test(sectionKey(s), parsed.section_names[i] ?? "", s)) out.push(i);
   });
   return out;
 }
@@ -246,14 +449,23 @@ function sectionIndexes(parsed: ParsedAdr, test: (key: string, name: string, s: 
 /** Line of an explicit "Chosen option: X" (or "Chose option:", "Selected option:", "Decision: option X"). */
 const CHOSEN_LINE = /\b(?:chosen|chose|selected|preferred|picked)\s+(?:option|alternative|solution|approach)\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.+)$/i;
 
-function chosenFromLine(line: string): string | undefined {
+function chosenFromLine(line: string): { name: string; sentence: string } | undefined {
   const m = CHOSEN_LINE.exec(line.slice(0, MAX_SENTENCE_CHARS * 2));
   if (!m) return undefined;
   const rest = stripInline(m[1]).trim();
+  // The first sentence after the colon, for a line that opens with a lead-in instead of the option's name.
+  const sentence = sentencesIn([rest], 1, 1, 1)[0]?.text ?? rest;
   const quoted = /^["“'‘]([^"”'’]+)["”'’]/.exec(rest);
-  if (quoted) return quoted[1].trim();
+  if (quoted) return { name: quoted[1].trim(), sentence };
   const name = rest.split(/,\s*because\b|\s+because\b|,\s/i)[0].replace(/(?<![.,;:])[.,;:]+$/, "").trim();
-  return name || undefined;
+  return name ? { name, sentence } : undefined;
+}
+
+const WHOLE = /\b(?:fully|completely|entirely|totally|wholly)\b/i;
+const PART = /\b(?:partly|partially|selectively|halfway)\b/i;
+/** "partly undo X" does not name the option "Fully undo X", though it shares all its other words. */
+function degreesDisagree(option: string, phrase: string): boolean {
+  return (WHOLE.test(option) && PART.test(phrase) && !WHOLE.test(phrase)) || (PART.test(option) && WHOLE.test(phrase) && !PART.test(phrase));
 }
 
 /** The considered option a phrase names: the best-covered one, when it is covered well enough. */
@@ -261,6 +473,7 @@ function matchOption(phrase: string, considered: ConsideredOption[], threshold: 
   let best = -1;
   let bestScore = 0;
   considered.forEach((o, i) => {
+    if (degreesDisagree(o.name, phrase)) return;
     // Either the phrase covers the option's name or the option's name covers the phrase.
     const score = Math.max(coverage(o.name, phrase), coverage(phrase, o.name) * 0.95);
     // On a tie the option that also covers more of the phrase wins: "Dual license with MIT and CC0" over "CC0".
@@ -271,6 +484,26 @@ function matchOption(phrase: string, considered: ConsideredOption[], threshold: 
     }
   });
   return best >= 0 && bestScore >= threshold ? best : undefined;
+}
+
+/** Words that introduce what a choice builds on or sits beside, not the choice itself. */
+const GROUNDWORK = /\b(?:on top of|built on|based on|in addition to|alongside|as well as|together with|next to|layered over)\s/gi;
+
+/**
+ * "We will build the new protocol on top of the existing one (X), but make it optional": X is the groundwork the
+ * choice builds on, so the sentence without "on top of …" (up to the clause's end) is what may name an option.
+ */
+function withoutGroundwork(sentence: string): string {
+  let out = "";
+  let from = 0;
+  for (const m of sentence.slice(0, MAX_SENTENCE_CHARS).matchAll(GROUNDWORK)) {
+    if (m.index < from) continue;
+    out += sentence.slice(from, m.index);
+    const rest = sentence.slice(m.index);
+    const end = rest.search(/[,;:.!?](?:\s|$)/);
+    from = end < 0 ? sentence.length : m.index + end;
+  }
+  return out + sentence.slice(from);
 }
 
 /** A sentence that turns against what came before it. */
@@ -292,6 +525,8 @@ function actsDifferently(a: string, b: string): boolean {
 function proseChoice(name: string, s: LocatedSentence, considered: ConsideredOption[]): ChosenOption {
   const i = considered.length > 0 ? matchAction(name, considered) : undefined;
   const range = { start: s.start, end: s.end };
+  // An option listed as one bare word ("separate") says less than the sentence that chose it: keep the sentence's.
+  if (i !== undefined && contentWordsOf(considered[i].name).length === 1 && contentWordsOf(name).length >= 3) return { name, range, how: "decision-prose", considered_index: i };
   return i !== undefined ? { name: considered[i].name, range, how: "decision-prose", considered_index: i } : { name, range, how: "decision-prose" };
 }
 
@@ -316,6 +551,16 @@ function optionsByRefs(sentence: string, considered: ConsideredOption[]): number
   const refs = m[1].split(/\s*(?:,|\band\b|&|\+)\s*/).map((r) => r.trim().toUpperCase()).filter(Boolean);
   const found = refs.map((ref) => considered.findIndex((o) => o.ref === ref));
   return refs.length >= 2 && found.every((i) => i >= 0) ? [...new Set(found)] : [];
+}
+
+/** The considered options a phrase names in full ("both manual test data and Faker" names both of them). */
+function optionsNamedIn(phrase: string, considered: ConsideredOption[]): number[] {
+  if (!/\b(?:and|both|plus|combin\w*|together)\b/i.test(phrase)) return [];
+  const out: number[] = [];
+  considered.forEach((o, i) => {
+    if (contentWordsOf(o.name).length > 0 && coverage(o.name, phrase) === 1) out.push(i);
+  });
+  return out;
 }
 
 /** Several options chosen together: named together, the first as the index, the others alongside it. */
@@ -360,7 +605,7 @@ function pointsBack(phrase: string): boolean {
   return words.length === 0 || words.every((w) => POINTER_WORDS.has(w));
 }
 
-const NEGATIVE_CUE = /\b(?:rejected|not (?:selected|chosen|pursued|adopted|feasible|viable)|discarded|ruled out|dismissed|decided against|was dropped|no longer|too (?:complex|slow|expensive|costly|heavy)|instead of|rather than|doesn't|does not|won't)\b/i;
+const NEGATIVE_CUE = /\b(?:rejected|not (?:selected|chosen|pursued|adopted|feasible|viable)|discarded|discounted|ruled out|dismissed|decided against|was dropped|no longer|too (?:complex|slow|expensive|costly|heavy)|instead of|rather than|doesn't|does not|won't)\b/i;
 
 /** Considered options: MADR section(s), then alternatives sections under any of their names, deduplicated. */
 function readConsidered(parsed: ParsedAdr, consideredIdx: number[], alternativesIdx: number[], candidatesIdx: number[], notes: string[]): ConsideredOption[] {
@@ -403,16 +648,24 @@ interface DecisionSentence extends LocatedSentence {
   early: boolean;
 }
 
+/** The record's own "Decision" / "Decision Outcome" section, as against a proposal or solution section. */
+function isCanonicalDecision(parsed: ParsedAdr, i: number): boolean {
+  return parsed.section_names[i] === "decision" || parsed.section_names[i] === "decision-outcome" || /^(?:the |our )?decisions?\b/.test(sectionKey(parsed.doc.sections[i]));
+}
+
 /** Sentences of the decision sections: the record's own "Decision" / "Decision Outcome" first, proposals after. */
 function decisionSentencesOf(parsed: ParsedAdr, decisionIdx: number[]): DecisionSentence[] {
   const { lines, sections } = parsed.doc;
-  const canonical = (i: number) => parsed.section_names[i] === "decision" || parsed.section_names[i] === "decision-outcome" || /^(?:the |our )?decisions?\b/.test(headingKey(sections[i].heading));
+  const canonical = (i: number) => isCanonicalDecision(parsed, i);
   const ordered = [...decisionIdx.filter(canonical), ...decisionIdx.filter((i) => !canonical(i))];
   const out: DecisionSentence[] = [];
   for (const i of ordered) {
     const s = sections[i];
     if (decisionIdx.some((j) => j !== i && isAncestor(sections, j, i))) continue;
     let prose = 0;
+    // The heading's own statement ("Proposed decision: Option 2") comes first, read like a heading.
+    const tail = headingTail(sectionKey(s));
+    if (tail) out.push({ text: stripInline(s.heading).slice(stripInline(s.heading).indexOf(":") + 1).trim(), start: s.start, end: s.start, opening: false, early: false });
     for (const sentence of sentencesIn(lines, s.bodyStart, s.end, 80)) {
       const isHeading = sentence.start === sentence.end && /^ {0,3}#/.test(lines[sentence.start - 1] ?? "");
       if (!isHeading) prose++;
@@ -427,7 +680,8 @@ function explicitChoice(parsed: ParsedAdr, considered: ConsideredOption[], decis
   const { lines } = parsed.doc;
   let chosen: ChosenOption | undefined;
   // 1. An explicit "Chosen option:" line, in the outcome first, then anywhere.
-  const explicit = findChosenLine(parsed, decisionIdx);
+  const found = findChosenLine(parsed, decisionIdx);
+  const explicit = found ? afterLeadIn(found, considered) : undefined;
   if (explicit) {
     const i = matchOption(explicit.name, considered, 0.5);
     chosen = i !== undefined
@@ -438,7 +692,8 @@ function explicitChoice(parsed: ParsedAdr, considered: ConsideredOption[], decis
   if (!chosen) {
     for (let n = 1; n <= lines.length && !chosen; n++) {
       const line = lines[n - 1].slice(0, MAX_SENTENCE_CHARS * 2);
-      if (!DECIDED_MARK.test(stripInline(line)) || !/^\s*(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s)/.test(line)) continue;
+      // The cheap tests first: most lines are no heading or item, or carry no mark at all.
+      if (!/^\s*(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s)/.test(line) || !/decided|chosen|selected|accepted|preferred|[\u2705\u2714]/i.test(line) || !DECIDED_MARK.test(stripInline(line))) continue;
       const { name } = optionName(line.replace(/^\s*(?:#{1,6}|[-*+]|\d{1,3}[.)])\s+/, ""));
       const i = matchOption(name, considered, 0.8);
       if (i !== undefined) chosen = { name: considered[i].name, range: { start: n, end: n }, how: "decided-marker", considered_index: i };
@@ -452,38 +707,65 @@ function sectionsByRole(parsed: ParsedAdr): { consideredIdx: number[]; alternati
   const consideredIdx = sectionIndexes(parsed, (key, name) => name === "considered-options" || /^(?:considered options|options considered|options)$/.test(key));
   const alternativesIdx = sectionIndexes(parsed, (key) => ALTERNATIVES_HEADING.test(key)).filter((i) => !consideredIdx.includes(i));
   const candidatesIdx = sectionIndexes(parsed, (key) => CANDIDATES_HEADING.test(key)).filter((i) => !consideredIdx.includes(i) && !alternativesIdx.includes(i));
-  const decisionIdx = sectionIndexes(parsed, (key, name) => name === "decision" || name === "decision-outcome" || DECISION_HEADING.test(key)).filter(
+  const decisionIdx = sectionIndexes(parsed, (key, name) => name === "decision" || name === "decision-outcome" || DECISION_HEADING.test(key) || headingTail(key) !== undefined).filter(
     (i) => !consideredIdx.includes(i) && !alternativesIdx.includes(i) && !candidatesIdx.includes(i),
   );
+  const designIdx = sectionIndexes(parsed, (key) => DESIGN_HEADING.test(key));
+  decisionIdx.push(...designIdx.filter((d) => decisionIdx.some((i) => pointsToSection(parsed, i, d))));
   return { consideredIdx, alternativesIdx, candidatesIdx, decisionIdx };
+}
+
+/** readDecisionSentence without a chosen phrase that is only a fragment of the sentence ("find a way"). */
+function namingReading(sentence: string): ProseReading {
+  const reading = readDecisionSentence(sentence);
+  if (!reading.chosen || !isFragment(reading.chosen)) return reading;
+  const { chosen: _fragment, ...rest } = reading;
+  return rest;
+}
+
+/** The considered options, the decision sections and their sentences (less the lines that list the options). */
+function optionsAndDecisionText(parsed: ParsedAdr, notes: string[]): { considered: ConsideredOption[]; decisionIdx: number[]; decisionSentences: DecisionSentence[] } {
+  const roles = sectionsByRole(parsed);
+  // A rejected record chose nothing its proposal describes: only its own decision text may name a choice.
+  const decisionIdx = parsed.status === "rejected" ? roles.decisionIdx.filter((i) => isCanonicalDecision(parsed, i)) : roles.decisionIdx;
+  const considered = readConsidered(parsed, roles.consideredIdx, roles.alternativesIdx, roles.candidatesIdx, notes);
+  if (considered.length === 0) considered.push(...optionsOutsideOptionSections(parsed));
+  // A list of the options inside the decision section names each option without choosing it.
+  const optionLines = new Set(considered.filter((o) => o.range.start === o.range.end).map((o) => o.range.start));
+  const decisionSentences = decisionSentencesOf(parsed, decisionIdx).filter((s) => !(s.start === s.end && optionLines.has(s.start)));
+  return { considered, decisionIdx, decisionSentences };
 }
 
 /** Options, chosen, rejected for one parsed record. */
 export function readOptions(parsed: ParsedAdr): OptionsReading {
   const notes: string[] = [];
   const { lines } = parsed.doc;
-  const { consideredIdx, alternativesIdx, candidatesIdx, decisionIdx } = sectionsByRole(parsed);
-  const considered = readConsidered(parsed, consideredIdx, alternativesIdx, candidatesIdx, notes);
-  const decisionSentences = decisionSentencesOf(parsed, decisionIdx);
+  const { considered, decisionIdx, decisionSentences } = optionsAndDecisionText(parsed, notes);
 
   let keptAsIs: ChosenOption | undefined;
   let stated: ChosenOption | undefined;
   let refused: ChosenOption | undefined;
   const rejectedBy = new Map<number, { reason: string; range: LineRange }>();
   const proseRejected: RejectedOption[] = [];
+  // Options a decision sentence adopts besides the main choice ("for the view models, the decision is to use X").
+  const adopted = new Set<number>();
 
   let chosen = explicitChoice(parsed, considered, decisionIdx);
   // 3 and 4. The decision text: an option it names or refers to, else what its prose commits to.
   for (const s of decisionSentences) {
     const isHeading = s.start === s.end && /^ {0,3}#/.test(lines[s.start - 1] ?? "");
     const negative = NEGATIVE_CUE.test(s.text);
-    const cited = optionsByRefs(s.text, considered);
-    let named = (cited.length > 0 ? cited[0] : undefined) ?? optionByRef(s.text, considered) ?? (considered.length > 0 ? matchOption(s.text, considered, 0.6) : undefined);
-    const prose = isHeading ? { rejected: [] as string[] } : readDecisionSentence(s.text);
+    // "(see the last alternative above)" cites an option for reference; it does not choose it.
+    const text = s.text.replace(/\((?:see|cf\.?|compare|as in)\s[^()]{0,200}\)/gi, " ");
+    const cited = optionsByRefs(text, considered);
+    let named = (cited.length > 0 ? cited[0] : undefined) ?? optionByRef(text, considered) ?? (considered.length > 0 ? matchOption(withoutGroundwork(text), considered, 0.6) : undefined);
+    const prose = isHeading ? { rejected: [] as string[] } : namingReading(s.text);
     if (named !== undefined && negative && !(chosen?.considered_index === named)) {
       if (!rejectedBy.has(named) && !proseChoosesOther(prose, considered, named)) rejectedBy.set(named, { reason: s.text, range: { start: s.start, end: s.end } });
     }
     for (const r of prose.rejected) {
+      // "we decided against it": the pronoun points at an option named elsewhere; it names none itself.
+      if (/^(?:it|this|that|them|these|those|this one|that one)$/i.test(r)) continue;
       const i = considered.length > 0 ? matchOption(r, considered, 0.6) : undefined;
       if (i !== undefined) {
         if (!rejectedBy.has(i)) rejectedBy.set(i, { reason: s.text, range: { start: s.start, end: s.end } });
@@ -495,12 +777,27 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
       chosen = proseChoice(prose.chosen, s, considered);
       continue;
     }
+    if (prose.chosen && !negative && considered.length > 0) {
+      const i = matchAction(prose.chosen, considered);
+      if (i !== undefined) adopted.add(i);
+    }
     if (chosen) continue;
     // "the best approach would be to move the whole X into Y" shares words with the option "Remove the data from X",
     // but does something else to them: the sentence names its own choice, not that option.
     if (named !== undefined && !negative && prose.chosen && actsDifferently(considered[named].name, prose.chosen)) named = undefined;
+    // "leverage both X and Y": a commitment that names two or more options in full chose them together.
+    const together = !negative && cited.length <= 1 && prose.chosen ? optionsNamedIn(prose.chosen, considered) : [];
+    if (together.length >= 2) {
+      chosen = combinedChoice(together, considered, s);
+      continue;
+    }
     if (named !== undefined && !negative) {
-      chosen = cited.length > 1 ? combinedChoice(cited, considered, s) : { name: considered[named].name, range: { start: s.start, end: s.end }, how: "outcome-names-option", considered_index: named };
+      const bare = cited.length <= 1 && prose.chosen && contentWordsOf(considered[named].name).length === 1 && coverage(considered[named].name, prose.chosen) === 1;
+      chosen = cited.length > 1
+        ? combinedChoice(cited, considered, s)
+        : bare && prose.chosen
+          ? proseChoice(prose.chosen, s, considered)
+          : { name: considered[named].name, range: { start: s.start, end: s.end }, how: "outcome-names-option", considered_index: named };
       continue;
     }
     if (s.opening && prose.refusal && !refused) refused = { name: prose.refusal, range: { start: s.start, end: s.end }, how: "decision-prose" };
@@ -519,7 +816,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   // the options it weighed (then that option is rejected, and what was chosen is unknown).
   const refusalStands = refused && (considered.length === 0 || matchOption(refused.name, considered, 0.6) === undefined);
   chosen = elaborated(chosen, decisionSentences) ?? chosen;
-  chosen ??= keptAsIs ?? stated ?? bestCoveredOption(parsed, considered, decisionSentences) ?? (refusalStands ? refused : undefined);
+  chosen ??= keptAsIs ?? stated ?? bestCoveredOption(parsed, considered, decisionSentences) ?? (refusalStands ? refused : undefined) ?? listedDecision(parsed, decisionIdx, considered);
   chosen = fallbackChoice(parsed, considered, chosen, decisionIdx.length > 0);
   if (chosen && considered.length === 0) {
     const listed = listConfirmedByChoice(parsed, chosen.name, decisionIdx);
@@ -532,21 +829,36 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
 
   withProposalAndProseRejections(parsed, chosen, considered, proseRejected, rejectedBy);
 
-  // Rejected: every considered option but the chosen one (alternatives sections are rejected by name), with the
-  // reason the decision text gives, else the option's first con.
+  const rejected = rejectedOptions(parsed, considered, chosen, { rejectedBy, adopted, proseRejected });
+  if (decisionIdx.length > 0 && !chosen) notes.push("the decision section names no option");
+  if (decisionIdx.length === 0 && !chosen) notes.push("no decision section and no chosen option line");
+  return { considered, ...(chosen ? { chosen } : {}), rejected, notes };
+}
+
+/**
+ * Rejected: every considered option but the chosen one and those the decision also adopts (alternatives sections are
+ * rejected by name), with the reason the decision text gives, else the option's first con; then what the prose turned
+ * down that no option names.
+ */
+function rejectedOptions(
+  parsed: ParsedAdr,
+  considered: ConsideredOption[],
+  chosen: ChosenOption | undefined,
+  read: { rejectedBy: Map<number, { reason: string; range: LineRange }>; adopted: Set<number>; proseRejected: RejectedOption[] },
+): RejectedOption[] {
+  const { rejectedBy, adopted, proseRejected } = read;
   const rejected: RejectedOption[] = [];
   considered.forEach((o, i) => {
     if (i === chosen?.considered_index || chosen?.combined_with?.includes(i)) return;
     if (!chosen && o.source !== "alternatives" && !rejectedBy.has(i)) return;
+    // An option the decision also adopts (for another part of the problem) was not turned down.
+    if (adopted.has(i) && !rejectedBy.has(i)) return;
     const why = rejectedBy.get(i);
     const reason = why?.reason ?? firstCon(parsed, o.name);
     rejected.push({ name: o.name, ...(reason ? { reason } : {}), range: why?.range ?? o.range });
   });
   for (const r of proseRejected) if (!rejected.some((x) => coverage(r.name, x.name) >= 0.6)) rejected.push(r);
-
-  if (decisionIdx.length > 0 && !chosen) notes.push("the decision section names no option");
-  if (decisionIdx.length === 0 && !chosen) notes.push("no decision section and no chosen option line");
-  return { considered, ...(chosen ? { chosen } : {}), rejected, notes };
+  return rejected;
 }
 
 /**
@@ -613,6 +925,28 @@ function elaborated(chosen: ChosenOption | undefined, sentences: LocatedSentence
     const words = rest.slice(0, ELABORATION_WORDS + 1).join(" ").split(/[.;:!?](?:\s|$)|,\s/)[0].split(/\s+/).slice(0, ELABORATION_WORDS);
     if (words.length < 3) return undefined;
     return { ...chosen, name: `${chosen.name} that ${words.join(" ")}`, range: { start: chosen.range.start, end: Math.max(chosen.range.end, s.end) } };
+  }
+  return undefined;
+}
+
+/** A decision written only as a list keeps its first item as the choice when the item is at most this long. */
+const LISTED_DECISION_WORDS = 12;
+
+/**
+ * "## Decision\n\n * One VPC per environment\n * Three subnets …": a decision section that opens with a list, with
+ * no sentence before it, states its main choice in the first item (the items after it detail it).
+ */
+function listedDecision(parsed: ParsedAdr, decisionIdx: number[], considered: ConsideredOption[]): ChosenOption | undefined {
+  const { lines, sections } = parsed.doc;
+  for (const i of decisionIdx) {
+    const s = sections[i];
+    let n = s.bodyStart;
+    while (n <= s.contentEnd && !lines[n - 1].trim()) n++;
+    const item = n <= s.contentEnd ? LIST_ITEM.exec(lines[n - 1]) : null;
+    if (!item) continue;
+    const lead = itemLead(item[1]);
+    if (!lead || lead.endsWith("…") || lead.split(/\s+/).length > LISTED_DECISION_WORDS || isFragment(lead)) continue;
+    return proseChoice(lead, { text: lead, start: n, end: n }, considered);
   }
   return undefined;
 }
@@ -741,6 +1075,19 @@ function spelledOut(lines: string[], chosen: ChosenOption): ChosenOption {
       if (items.length && !LIST_ITEM.test(lines[n + 1] ?? "")) break;
       continue;
     }
+    // A table right after the sentence: each data row (its first two cells) is one item.
+    if (/^\s*\|/.test(line)) {
+      const cells = line.trim().replace(/^\||\|$/g, "").split("|").map((c) => stripInline(c).trim());
+      const header = /^\s*\|?\s*:?-{2,}/.test(lines[n + 1] ?? "");
+      const separator = cells.every((c) => /^:?-*:?$/.test(c));
+      if (!header && !separator && cells[0]) {
+        if (items.length >= ITEMS_SHOWN) more = true;
+        else items.push(cells.slice(0, 2).filter(Boolean).join(" ").slice(0, ITEM_CHARS));
+      }
+      end = n + 1;
+      continue;
+    }
+    if (items.length && /^\s*\|/.test(lines[n - 1] ?? "")) break;
     const item = LIST_ITEM.exec(line)?.[1] ?? (/^\s*`[^`]+`\s*$/.test(line) && !items.length ? line.trim() : undefined);
     if (item === undefined) {
       // A wrapped line of the item above, or the end of the list.
@@ -783,7 +1130,7 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
   let chosen = found;
   // "This RFC proposes X" up front is the record's own summary of its proposal.
   if (!chosen || (chosen.how === "decision-prose" && chosen.considered_index === undefined)) {
-    const intro = introSentences(parsed).map((s) => ({ s, prose: readDecisionSentence(s.text) })).find((x) => x.prose.cue === "this record proposes" && x.prose.chosen);
+    const intro = introSentences(parsed).map((s) => ({ s, prose: namingReading(s.text) })).find((x) => x.prose.cue === "this record proposes" && x.prose.chosen);
     if (intro?.prose.chosen) chosen = { name: intro.prose.chosen, range: { start: intro.s.start, end: intro.s.end }, how: "decision-prose" };
   }
   // A title that is itself a choice ("Use Crossplane for abstraction", "Migrate to X") when the decision text names
@@ -806,7 +1153,7 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
   // A record without a decision section may state its choice in its opening sentences: "We use X".
   if (!chosen && !hasDecisionSection) {
     for (const s of introSentences(parsed)) {
-      const prose = readDecisionSentence(s.text);
+      const prose = namingReading(s.text);
       // Outside a decision section only a first-person commitment counts: "We use X", "We decided to X".
       if (prose.chosen && INTRO_CUES.has(prose.cue ?? "") && !pointsBack(prose.chosen)) {
         chosen = { name: prose.chosen, range: { start: s.start, end: s.end }, how: "decision-prose" };
@@ -842,15 +1189,32 @@ function isAncestor(sections: MarkdownSection[], ancestor: number, i: number): b
   return false;
 }
 
-function findChosenLine(parsed: ParsedAdr, decisionIdx: number[]): { name: string; range: LineRange } | undefined {
+/** A clause that only leads in to the choice ("After careful consideration of both options, we …"). */
+const LEAD_IN = /^(?:after|following|given|based on|having|upon|on balance|in the end|ultimately|in light of|with)\b/i;
+
+/**
+ * "Chosen option: After careful consideration, we have decided to X": the text up to the first comma is a lead-in,
+ * not the option. The option is the considered one the sentence names, else what the sentence commits to; a
+ * lead-in that commits to nothing names nothing.
+ */
+function afterLeadIn(found: { name: string; sentence: string; range: LineRange }, considered: ConsideredOption[]): { name: string; range: LineRange } | undefined {
+  if (!LEAD_IN.test(found.name) || matchOption(found.name, considered, 0.5) !== undefined) return found;
+  const commitment = found.sentence.slice(found.name.length).replace(/^[\s,;:]+/, "");
+  const named = considered.length > 0 ? matchOption(commitment, considered, 0.6) : undefined;
+  if (named !== undefined) return { name: considered[named].name, range: found.range };
+  const prose = readDecisionSentence(commitment).chosen;
+  return prose && !isFragment(prose) ? { name: prose, range: found.range } : undefined;
+}
+
+function findChosenLine(parsed: ParsedAdr, decisionIdx: number[]): { name: string; sentence: string; range: LineRange } | undefined {
   const { lines, sections } = parsed.doc;
   const scan = (from: number, to: number) => {
     let inFence = false;
     for (let n = from; n <= to; n++) {
       if (/^ {0,3}(`{3,}|~{3,})/.test(lines[n - 1])) inFence = !inFence;
       if (inFence) continue;
-      const name = chosenFromLine(lines[n - 1]);
-      if (name) return { name, range: { start: n, end: n } };
+      const hit = chosenFromLine(lines[n - 1]);
+      if (hit) return { ...hit, range: { start: n, end: n } };
     }
     return undefined;
   };

@@ -57,6 +57,14 @@ const CHANGE_VERBS = new Set(["change", "switch", "move", "migrate", "convert", 
 const PURPOSE_VERBS = new Set(["build", "test", "run", "develop", "store", "host", "serve", "deploy", "manage", "monitor", "process", "handle", "validate", "publish", "generate", "track", "keep", "hold", "perform", "execute", "write", "read", "check", "measure", "drive", "orchestrate", "schedule", "coordinate", "detect", "collect"]);
 /** Participles that put the decision off: "X should be decided before Y" commits to nothing yet. */
 const DEFERRING_PARTICIPLES = new Set(["decided", "determined", "discussed", "evaluated", "investigated", "revisited", "reviewed", "considered", "explored", "clarified", "agreed", "defined"]);
+/** "X will be defined separate from Y" commits to how X is defined; only "X will be defined (later, in another
+ * record, …)" puts it off. */
+function defers(low: string[], at: number): boolean {
+  if (!DEFERRING_PARTICIPLES.has(low[at] ?? "")) return false;
+  if (low[at] !== "defined") return true;
+  const next = low[at + 1] ?? "";
+  return !next || /^(?:later|before|after|in|by|at|once|when|separately|elsewhere|during|until|upon|per|soon|there)$/.test(next);
+}
 /** Participles of change: "X needs to be changed to follow Y", "X will be migrated to Y" name Y as the choice. */
 const CHANGE_PARTICIPLES = new Set(["changed", "moved", "migrated", "switched", "converted", "restructured", "refactored", "ported", "upgraded"]);
 const CHOICE_PARTICIPLES = new Set(["introduced", "implemented", "created", "built", "added", "deployed", "shipped", "developed", "established", "written", "provided", "used", "adopted", "chosen", "selected", "preferred", "kept", "retained", "picked", "favoured", "favored", "accepted"]);
@@ -187,6 +195,9 @@ function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: 
     words.push(t.replace(/[,;:.!?]+$/, "").replace(/^\(/, ""));
     if (closes) {
       // "a Python testing framework, pytest": a kind of thing, then its name in apposition: the name is the choice.
+      // "a new store, called X, that …": the name it is given is the choice.
+      const given = /,$/.test(t) && /^(?:called|named|dubbed)$/.test(bare(toks[i + 1] ?? "")) ? appositiveName(toks, i + 2) : undefined;
+      if (given) return { phrase: given, rejected };
       const named = /^(?:a|an)$/i.test(words[0] ?? "") && /,$/.test(t) ? appositiveName(toks, i + 1) : undefined;
       if (named) return { phrase: named, rejected };
       break;
@@ -226,7 +237,9 @@ function tidy(s: string): string {
 }
 
 /** Reads one sentence. Returns no chosen phrase when the sentence is not a commitment. */
-export function readDecisionSentence(sentence: string): ProseReading {
+export function readDecisionSentence(text: string): ProseReading {
+  // Callers pass sentences from sentencesIn (already cut) and titles; anything longer is cut here first.
+  const sentence = text.length > MAX_SENTENCE_CHARS ? text.slice(0, MAX_SENTENCE_CHARS) : text;
   const read = readSentence(sentence);
   // "instead of X" is read both where the sentence says it and inside the chosen phrase: name it once.
   const reading = { ...read, rejected: [...new Set(read.rejected)] };
@@ -288,6 +301,8 @@ function readSentence(sentence: string): ProseReading {
   // "A solution like X has been discarded for its setup cost": X was weighed and turned down.
   const discarded = discardedSubject(toks, low);
   if (discarded) rejected.push(discarded);
+  const proposed = firstPersonProposal(toks, low, rejected, take) ?? decisionIsTo(toks, low, rejected, take);
+  if (proposed) return proposed;
   // "This RFC proposes X", "This ADR introduces X", "This RFC is to introduce X".
   if (/^(?:this|the)$/.test(low[0] ?? "") && /^(?:rfc|adr|proposal|document|design|record)$/.test(low[1] ?? "")) {
     let i = 2;
@@ -339,6 +354,31 @@ function readSentence(sentence: string): ProseReading {
   // Imperative: "Use managed node groups.", "Implement delegation in Apache James".
   if (IMPERATIVES.has(low[0] ?? "") && toks[0][0] === toks[0][0]?.toUpperCase()) return take(1, "imperative", CHOOSE_VERBS.has(low[0]) ? undefined : 0);
   return { rejected };
+}
+
+/** "I propose that we switch to X", "We propose to adopt X", "We recommend X": what the authors put forward. */
+function firstPersonProposal(toks: string[], low: string[], rejected: string[], take: Take): ProseReading | undefined {
+  if (!/^(?:i|we)$/.test(low[0] ?? "") || !/^(?:propose|suggest|recommend)$/.test(low[1] ?? "")) return undefined;
+  if (low[2] === "that") {
+    const clause = readClause(toks, low, 3, rejected, take);
+    return clause?.chosen ? { ...clause, cue: "we propose" } : undefined;
+  }
+  if (low[2] === "to") return take(4, "we propose", CHOOSE_VERBS.has(low[3] ?? "") ? undefined : 3);
+  return take(2, "we propose");
+}
+
+/** "…, the decision is to use X", "Our decision was that we adopt X". */
+function decisionIsTo(toks: string[], low: string[], rejected: string[], take: Take): ProseReading | undefined {
+  for (let i = 0; i + 3 < low.length; i++) {
+    if (low[i] !== "decision" || !/^(?:is|was)$/.test(low[i + 1])) continue;
+    if (low[i + 2] === "to") return take(CHOOSE_VERBS.has(low[i + 3]) ? i + 4 : i + 3, "it was decided", CHOOSE_VERBS.has(low[i + 3]) ? undefined : i + 3);
+    if (low[i + 2] === "that") {
+      const clause = readClause(toks, low, i + 3, rejected, take);
+      if (clause?.chosen) return { ...clause, cue: "it was decided" };
+    }
+    return undefined;
+  }
+  return undefined;
 }
 
 const DISCARD_PARTICIPLES = new Set(["discarded", "rejected", "dismissed", "abandoned", "dropped"]);
@@ -401,7 +441,7 @@ function longSubjectAction(toks: string[], low: string[], from: number): { phras
     const be = /^(?:is|are)$/.test(low[j]) ? j + 1 : low[j] === "be" && MODALS.has(low[j - 1] ?? "") ? j + 1 : -1;
     if (be < 0) continue;
     const participle = low[be] ?? "";
-    if (!(PASSIVE_VERBS.has(participle) || isParticiple(participle)) || DEFERRING_PARTICIPLES.has(participle)) return undefined;
+    if (!(PASSIVE_VERBS.has(participle) || isParticiple(participle)) || defers(low, be)) return undefined;
     const subjectWords = (low[j - 1] && MODALS.has(low[j - 1]) ? j - 1 : j) - from;
     if (subjectWords <= LONG_SUBJECT_WORDS) return undefined;
     const p = phraseFrom(toks, be);
@@ -515,7 +555,7 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
       }
       // "The compute pool will consist of a shared Nomad cluster": what it is made of is the choice.
       if (/^(?:consist|comprise)$/.test(low[v] ?? "")) return take(low[v + 1] === "of" ? v + 2 : v + 1, "we will");
-      if (low[v] === "be" && DEFERRING_PARTICIPLES.has(low[v + 1] ?? "")) return undefined;
+      if (low[v] === "be" && defers(low, v + 1)) return undefined;
       if (low[v] === "be" && (PASSIVE_VERBS.has(low[v + 1]) || isParticiple(low[v + 1] ?? "")) && i > start) return passive(toks, start, i, v + 1, rejected);
       if (low[v] === "be" || low[v] === "have" || !low[v]) return undefined;
       return take(v + 1, "we will", v);

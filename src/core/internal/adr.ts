@@ -89,7 +89,10 @@ export function slug(s: string): string {
 
 /** Maps free-form status text to the schema's enum. "Superseded by …" wins over any other word on the line. */
 export function normaliseStatus(raw: string): AdrStatus {
-  const s = stripInline(raw).toLowerCase();
+  // "Proposed; accepting feedback", "open for comments": taking comments is no acceptance of the decision.
+  const s = stripInline(raw)
+    .toLowerCase()
+    .replace(/\baccepting (?:feedback|comments|input|suggestions|reviews?|contributions|questions)\b/g, " ");
   // A template's menu of statuses ("{proposed | accepted | … | superseded by ADR-0123}") is no status at all.
   if (/\{[^}]*\|[^}]*\}?/.test(s) && /\|/.test(s)) return "unknown";
   if (/\bsupe(r|rs)?[cs]eded\b|\breplaced by\b|\boverridden by\b|\bobsolete/.test(s)) return "superseded";
