@@ -70,6 +70,25 @@ describe("status lines in the forms real logs use", () => {
     assert.deepEqual(parseAdr("adr/0012-a.md", record("12. A", "Superseded \u2192 [19](0019-b.md)", "A.")).superseded_by, ["adr/0019-b.md"]);
   });
 
+  it("reads 'Rejected in favour of ADR 19' as rejected, with the record named as its successor", () => {
+    const adr = parseAdr("adr/0012-a.md", record("12. A", "Rejected in favour of ADR 19", "A."));
+    assert.equal(adr.status, "rejected");
+    assert.deepEqual(adr.superseded_by, ["ADR 19"]);
+    assert.deepEqual(parseAdr("adr/0012-a.md", record("12. A", "Withdrawn in favor of [19](0019-b.md)", "A.")).superseded_by, ["adr/0019-b.md"]);
+  });
+
+  it("a record rejected in favour of another by number ranks below it", async () => {
+    const { paths } = await rankedRecords(
+      {
+        "docs/adr/0007-plugin-host-over-rpc.md": record("7. Plugin host over RPC", "Rejected in favour of ADR 8", "Plugins run in a separate host process that the editor reaches over RPC."),
+        "docs/adr/0008-no-plugin-host.md": record("8. No plugin host", "Accepted", "Plugins stay in process; the editor offers no plugin host at all."),
+        "docs/adr/0001-record-decisions.md": record("1. Record decisions", "Accepted", "We keep decision records."),
+      },
+      "Should plugins run in a separate host process that the editor talks to over RPC?",
+    );
+    assert.ok(paths.indexOf("docs/adr/0008-no-plugin-host.md") < paths.indexOf("docs/adr/0007-plugin-host-over-rpc.md"), paths.join(", "));
+  });
+
   it("reads a status given only as a symbol", () => {
     assert.equal(normaliseStatus("\u2705"), "accepted");
     assert.equal(normaliseStatus("\u274c"), "rejected");

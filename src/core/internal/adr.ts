@@ -157,6 +157,8 @@ const OUT_OF_FORCE_CALLOUT = /^\s*(?:>\s*)?(?:\[!\w+\]\s*)?(?:\*\*|__)?(archived
 // "Superseded [12](0012-x.md)", "Superseded: ADR-12" and "Superseded → [12](…)" name the successor without "by".
 const SUPERSEDED_BY =
   /(?:\bsupe(?:r|rs)?[sc]eded|\boverridden|\breplaced|\bobsoleted|\ban alternative (?:is|was|has been) (?:proposed|adopted|chosen))(?:[\s_-]+(?:by|in)\b|\s*(?:[:\u2192]|->|=>)?\s*(?=\[|\(?ADR[\s_#-]*\d|#?\d{1,6}\b))\s*:?\s*(?:\*\*|__)?\s*:?\s*(.*)$/i;
+/** "Rejected in favour of ADR 111", "Withdrawn in favor of [12](…)": the record named took its place. */
+const SET_ASIDE_FOR = /\b(?:rejected|withdrawn|abandoned|dropped|deprecated|retired|closed)\s+in\s+favou?r\s+of\b\s*:?\s*(.*)$/i;
 const SUPERSEDES = /(?:\bsupe(?:r|rs)?[sc]edes|\boverrides|\breplaces)\b\s*:?\s*(?:\*\*|__)?\s*:?\s*(.*)$/i;
 const LINE_PREFIX = /^\s*(?:>\s*)?(?:\[!\w+\]\s*)?(?:[-*+]\s+)?(?:\*\*|__)?(?:[\p{Extended_Pictographic}\u231b\u23f3\ufe0f\u200d]+\s*)?/u;
 const SELF_SUBJECT = /^(?:this|the present) (?:adr|decision|record|decision record|document)\s+(?:has been\s+|is\s+(?:now\s+)?|was\s+|got\s+)?/i;
@@ -396,7 +398,7 @@ function listValue(v: unknown): string[] {
  * Markdown links resolve against the ADR's folder; bare references ("ADR-0002", "0005") stay raw.
  */
 function collectLinks(text: string, dir: string, supersedes: Set<string>, supersededBy: Set<string>): "superseded-by" | "supersedes" | undefined {
-  const by = SUPERSEDED_BY.exec(text);
+  const by = SUPERSEDED_BY.exec(text) ?? SET_ASIDE_FOR.exec(text);
   if (by) {
     for (const ref of references(by[1])) addRef(supersededBy, ref, dir);
     return "superseded-by";
