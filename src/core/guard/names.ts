@@ -34,6 +34,9 @@ const GENERIC = new Set(
   ).split(/\s+/),
 );
 
+/** Purpose words too common to key a library by ("testing", "database", "styling"): every such word is generic. */
+export const GENERIC_PURPOSES: ReadonlySet<string> = GENERIC;
+
 /** Suffixes a package adds to its project's name: `tailwind` → `tailwindcss`, `redux` → `reduxjs`, `postgres` → `postgresql`. */
 const NAME_SUFFIXES = new Set(["js", "ts", "css", "db", "sql", "ql", "io", "orm", "cli", "kit", "lib", "py", "rs", "dom", "sdk", "ui", "go", "x", "s", "database", "jdbc", "driver", "client"]);
 
@@ -83,6 +86,8 @@ export interface NameKeys {
   stems?: string[];
   /** Tokens that never match the stems (the library the rule chose for that purpose). */
   not?: string[];
+  /** The chosen libraries' own keys: a line that names one of them is that library, not another for the purpose. */
+  notNames?: NameKeys[];
 }
 
 /** Lower-case alphanumeric runs of a text (at most `max` characters read). */
@@ -181,6 +186,7 @@ function singular(word: string): string {
  */
 export function findName(tokens: string[], keys: NameKeys): string | undefined {
   if (keys.stems) {
+    if (keys.notNames?.some((k) => findName(tokens, k))) return undefined;
     for (const t of tokens) if (!keys.not?.includes(t) && keys.stems.some((s) => t.startsWith(s))) return t;
     return undefined;
   }

@@ -5,7 +5,7 @@
 // choice ("use", "only", "prefer", a "Label: value" line); the members it names stay allowed. Rules only: a record's
 // chosen option is not read as excluding every peer. Linear: fixed keys matched against the rule's tokens.
 import type { LineRange } from "../schemas";
-import type { DecidedThing } from "./decisions";
+import type { DecidedThing, GuardDecision } from "./decisions";
 import { findName, tokensOf, type NameKeys } from "./names";
 
 interface Member {
@@ -92,7 +92,7 @@ export function peerExclusions(text: string, range: LineRange): DecidedThing[] {
   if (!CHOICE.test(text)) return [];
   const tokens = tokensOf(text, 600);
   const out: DecidedThing[] = [];
-  for (const purpose of PURPOSES) {
+  for (const [index, purpose] of PURPOSES.entries()) {
     if (!purpose.about.test(text)) continue;
     const named = purpose.members.filter((mem) => mem.keys.some((k) => findName(tokens, k)));
     if (!named.length) continue;
@@ -100,8 +100,19 @@ export function peerExclusions(text: string, range: LineRange): DecidedThing[] {
     for (const other of purpose.members) {
       if (named.includes(other)) continue;
       // Only a dependency or an import brings a peer in: a code line or a string that says "spring" or "jest" does not.
-      for (const keys of other.keys) out.push({ name: other.name, keys: { ...keys, display: other.name }, range, reason: `the rule names ${chosen} for this`, importsOnly: true });
+      for (const keys of other.keys) out.push({ name: other.name, keys: { ...keys, display: other.name }, range, reason: `the rule names ${chosen} for this`, importsOnly: true, peer: { purpose: index, named: named.map((n) => n.name) } });
     }
   }
   return out;
+}
+
+/**
+ * Drops the peers one rule turns down that another rule of the same repository names as the one to use: a backend
+ * guide's "Testing: pytest" and a frontend guide's "Testing: Jest" say each part has its own, not that Jest is turned
+ * down everywhere. What no rule names stays turned down.
+ */
+export function withoutPeersNamedElsewhere(rules: GuardDecision[]): void {
+  const named = new Map<number, Set<string>>();
+  for (const d of rules) for (const f of d.forbidden) if (f.peer) for (const n of f.peer.named) named.set(f.peer.purpose, (named.get(f.peer.purpose) ?? new Set()).add(n));
+  for (const d of rules) d.forbidden = d.forbidden.filter((f) => !f.peer || !named.get(f.peer.purpose)?.has(f.name));
 }
