@@ -200,6 +200,22 @@ const INSTEAD_OF = /\b(?:instead of|rather than|in place of)\s+/gi;
 const MIGRATED = /\b(?:will be|are being|is being|should be|must be|to be)\s+(?:migrated|moved|ported|replaced|converted|phased out)(?:\s+(?:to|by|with)\s+)?/gi;
 /** "No `X`." as a sentence of its own. */
 const NO_SPAN = /(?:^|[.;!?]\s+)No\s+(`[^`]{1,100}`)\s*(?=[.;!]|$)/g;
+/** "X is not allowed", "X are NOT permitted": X, the subject, is forbidden. */
+const NOT_ALLOWED = /\b(?:is|are)\s+(?:not|never)\s+(?:allowed|permitted|accepted)\b/gi;
+
+/**
+ * The subject of a "… is not allowed" clause: its last few words, a code span whole. A first word capitalised only
+ * because it starts the sentence ("Raw Material components") is no part of the name when a capitalised word follows.
+ */
+function notAllowedSubject(before: string): string | undefined {
+  const clause = (before.split(/[.;:!?]\s|[(),]/).at(-1) ?? "").trim();
+  const span = /`[^`]{1,100}`\s*$/.exec(clause);
+  if (span) return span[0].trim();
+  const words = clause.split(/\s+/).filter(Boolean).slice(-4);
+  if (words.length >= 2 && /^[A-Z][a-z]+$/.test(words[0]) && /^[A-Z]/.test(words[1])) words.shift();
+  return words.length ? words.join(" ") : undefined;
+}
+
 /** A lead-in above a list, at most this long ("Agents MUST NOT:", "Testing libraries:"). */
 const MAX_LEAD_IN = 120;
 
@@ -234,6 +250,23 @@ function ruleScope(before: string): string[] {
     .map((m) => m[1].replace(/^\.\//, ""))
     .filter((p) => p.includes("/") && !/^https?:/.test(p))
     .map((p) => p.replace(/\/$/, ""));
+}
+
+/** What a rule turns down beyond "do not use X": purposes it names a library for, "X is not allowed", "No `X`.". */
+function moreExclusions(text: string, range: LineRange, reason: string | undefined): DecidedThing[] {
+  const out = labelledPurposes(text, range);
+  // "Raw Material components are NOT allowed outside …": the subject before the cue is forbidden.
+  for (const m of text.matchAll(NOT_ALLOWED)) {
+    const subject = notAllowedSubject(text.slice(Math.max(0, m.index - 200), m.index));
+    const x = subject ? ruleThing(subject, range, true, reason) : undefined;
+    if (x) out.push(x);
+  }
+  // "All pages must be statically exportable. No `getServerSideProps`.": a bare "No" before a code span forbids it.
+  for (const m of text.matchAll(NO_SPAN)) {
+    const x = ruleThing(m[1], range, true, reason);
+    if (x) out.push(x);
+  }
+  return out;
 }
 
 /** The rules of one instruction file (exported for the linear-time matcher tests). */
@@ -288,12 +321,7 @@ export function ruleDecisions(file: ArtifactFile): GuardDecision[] {
       if (x && !forbidden.some((f) => f.name === x.name)) forbidden.push(x);
     }
     for (const x of purposeExclusions(text, range)) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
-    for (const x of labelledPurposes(text, range)) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
-    // "All pages must be statically exportable. No `getServerSideProps`.": a bare "No" before a code span forbids it.
-    for (const m of text.matchAll(NO_SPAN)) {
-      const x = ruleThing(m[1], range, true, reason?.trim());
-      if (x && !forbidden.some((f) => f.name === x.name)) forbidden.push(x);
-    }
+    for (const x of moreExclusions(text, range, reason?.trim())) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
     for (const x of peerExclusions(text, range)) if (!forbidden.some((f) => f.name === x.name && f.keys.display === x.keys.display && JSON.stringify(f.keys) === JSON.stringify(x.keys))) forbidden.push(x);
     let scope: string[] = [];
     for (const m of text.matchAll(FORBID)) {
