@@ -3,7 +3,7 @@
 // phrase ("**Fixtures:** seedkit for model factories"), categories turned down whole ("Avoid mocking frameworks"),
 // "No `X`." and "X is not allowed", a "Switch … from X to Y" title, a record that picks its option in a sentence
 // outside any decision section, Gradle version-catalog accessors, a module a record names in a code span, and peers
-// that a sibling rule names. Each integration case writes records or instruction files into a real git repository,
+// that a sibling rule names, and a part of the code a record deleted. Each integration case writes records or instruction files into a real git repository,
 // changes files, and checks the findings. All names are invented.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -190,6 +190,15 @@ describe("guard: what a record decides beyond its decision section", () => {
   test("a 'Switch … from X to Y' title rejects X and chooses Y", () => {
     const read = proseOptionsOf(parseAdr("docs/adr/0003-switch.md", SWITCH_ADR), undefined);
     assert.deepEqual([read.rejected.map((r) => r.name), read.chosen.map((c) => c.name)], [["Verity"], ["checkit"]]);
+  });
+
+  test("a part of the code the record deleted (the AuditTrail model) is turned down; a lower-case phrase is not read", async () => {
+    const record = "# 6. Delivery is the mail service's job\n\n## Status\n\nAccepted\n\n## Decision\n\nWe send; the mail service delivers.\n\n## Consequences\n\nWe no longer retry, which allowed us to delete the AuditTrail model. We also delete the old retry queue.\n";
+    const read = proseOptionsOf(parseAdr("docs/adr/0006-delivery.md", record), undefined);
+    assert.deepEqual(read.rejected.map((r) => r.name), ["AuditTrail"]);
+    const repo = createGitRepo([{ message: "records", files: { "docs/adr/0006-delivery.md": record, "app/jobs/send_job.rb": "class SendJob\nend\n" } }]);
+    writeFiles(repo, { "app/jobs/retry_job.rb": "class RetryJob\n  def perform(id)\n    AuditTrail.create!(email_id: id)\n  end\nend\n" });
+    assert.deepEqual(summary(await check(repo)), ["introduces-rejected-option docs/adr/0006-delivery.md"]);
   });
 
   test("a recommending sentence outside a decision section picks from a name-led list", async () => {

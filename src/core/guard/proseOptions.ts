@@ -48,6 +48,8 @@ const REJECTED_BEFORE = /\b(?:was|were|is|are)\s+(?:also\s+)?(?:considered\s+as\
 // "we can drop the `vuex-class` dependency": a dependency the decision lets go is turned down (the object must be
 // followed by "dependency", "library" or "package", so "drop the legacy UI" is not read).
 const REJECTED_AFTER = /\balternative\s+to\s+[\w.-]+(?:\s+[\w.-]+)?\s+(?:could|would|might)\s+have\s+been\s+|\bwe\s+(?:have\s+)?(?:rejected|ruled out|decided against|turned down)\s+|\b(?:drop|dropping|remove|removing|get rid of|getting rid of|phase out|phasing out)\s+(?:the|our|its|their)\s+(?=[`\w@./-]{2,80}\s+(?:dependency|dependencies|library|libraries|package|packages)\b)/i;
+/** "… allowed us to delete the AuditTrail model": a part of the code the decision deleted, named as code names it. */
+const DELETED_PART = /\b(?:[Dd]elete|[Dd]eleting|[Dd]rop|[Dd]ropping|[Rr]emove|[Rr]emoving)\s+(?:the|our|its|their)\s+(?=(?:[A-Z][a-z0-9]{1,30}){2,4}\s+(?:model|class|table|module|worker|service|component|endpoint)\b|[a-z][a-z0-9]{0,30}(?:[_.:][a-z0-9]{1,30}){1,4}\s+(?:model|class|table|module|worker|service|component|endpoint)\b)/;
 /** A paragraph that leads a short list of options ("Another option … There are a few services …:"). */
 const LIST_INTRO_CUE = /\b(?:options?|alternatives?|candidates?|contenders?|considered|choices|approaches|evaluated|compared|looked at|assessed)\b/i;
 /**
@@ -267,7 +269,7 @@ function cueOptions(sentences: (LocatedSentence & { beforeDecision: boolean })[]
       const at = last ? words.length - last.split(" ").length : -1;
       if (last && words.slice(at).join(" ") === last && words[at - 1]?.toLowerCase() !== "of") turnedDown.push({ name: last, range, reason });
     }
-    const after = REJECTED_AFTER.exec(s.text);
+    const after = REJECTED_AFTER.exec(s.text) ?? DELETED_PART.exec(s.text);
     if (after) {
       const first = namesIn(s.text.slice(after.index + after[0].length), 1)[0];
       if (first) turnedDown.push({ name: first, range, reason });
