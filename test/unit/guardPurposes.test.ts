@@ -241,4 +241,13 @@ describe("guard: peers a sibling rule names", () => {
     assert.ok(after.includes("Mocha"), JSON.stringify(after));
     assert.ok(keysOf("Mocha"));
   });
+
+  test("a member a rule turns down is not the one it names to use", () => {
+    const names = (text: string) => rulesOf(text).flatMap((d) => d.forbidden.filter((f) => f.peer).map((f) => f.name));
+    // "do not add winston" names no logger to use: pino and the rest are not turned down by it.
+    assert.deepEqual(names("- Never use console.log in src/; do not add winston.\n"), []);
+    // "Use Vitest instead of Jest": Vitest is the one; Jest is forbidden by the rule itself, the other runners as peers.
+    const peers = names("- Use Vitest instead of Jest for tests.\n");
+    assert.ok(peers.includes("Mocha") && !peers.includes("Vitest"), JSON.stringify(peers));
+  });
 });

@@ -84,6 +84,22 @@ const PURPOSES: Purpose[] = [
   },
 ];
 
+/** Words that, just before a name, turn it down rather than choose it. */
+const NEGATING = new Set(["not", "never", "avoid", "no", "instead", "rather", "don", "dont", "without", "over", "replace", "replacing", "drop", "remove"]);
+/** How many tokens before a name a negating word still applies to it ("do not add the winston"). */
+const NEGATION_REACH = 4;
+
+/** Whether the rule names the thing at least once without a negating word just before it. */
+function namedToUse(tokens: string[], keys: NameKeys): boolean {
+  const width = Math.max(3, keys.exact?.length ?? 0);
+  for (let i = 0; i < tokens.length; i++) {
+    // An occurrence starts at i when the window from i finds it and the one from i + 1 does not.
+    if (!findName(tokens.slice(i, i + width), keys) || findName(tokens.slice(i + 1, i + 1 + width), keys)) continue;
+    if (!tokens.slice(Math.max(0, i - NEGATION_REACH), i).some((t) => NEGATING.has(t))) return true;
+  }
+  return false;
+}
+
 /** A rule phrased as a choice: "use", "only", "prefer", or a "Label: value" line ("**JSON**: ZIO JSON …"). */
 const CHOICE = /\b(?:use|uses|using|only|always|prefer|prefers|preferred)\b|^\s*(?:\*\*[^*]{1,40}\*\*|__[^_]{1,40}__|[A-Z][\w /-]{0,30}):\s/i;
 
@@ -94,7 +110,8 @@ export function peerExclusions(text: string, range: LineRange): DecidedThing[] {
   const out: DecidedThing[] = [];
   for (const [index, purpose] of PURPOSES.entries()) {
     if (!purpose.about.test(text)) continue;
-    const named = purpose.members.filter((mem) => mem.keys.some((k) => findName(tokens, k)));
+    // A member the rule turns down ("do not add winston", "instead of Jest") is not the one it names to use.
+    const named = purpose.members.filter((mem) => mem.keys.some((k) => namedToUse(tokens, k)));
     if (!named.length) continue;
     const chosen = named.map((n) => n.name).join(" or ");
     for (const other of purpose.members) {
