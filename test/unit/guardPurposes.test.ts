@@ -152,6 +152,10 @@ describe("guard: where rules are and how they are phrased", () => {
     assert.deepEqual(things.map((t) => t.keys.stems?.[0]), ["fixture", "factory", "mock"]);
     assert.deepEqual(labelledPurposes("**Keep working code:** Don't delete fallbacks unless asked", R), []);
     assert.deepEqual(labelledPurposes("- **Phone**: Twilight", R), []);
+    // A "for" phrase with an adjective is a manner, a long one a description, an imperative value no library.
+    assert.deepEqual(labelledPurposes("- **Framework**: Zeffect 2.x for functional programming", R), []);
+    assert.deepEqual(labelledPurposes("Integration tests use Boxes for real database/service instances", R), []);
+    assert.deepEqual(labelledPurposes("- **Ownership and cloning**: prefer explicit lifetimes/ownership", R), []);
     assert.equal(purposeWordStem("factories"), "factory");
     assert.equal(purposeWordStem("injection"), "inject");
     assert.equal(purposeWordStem("testing"), undefined, "too common a purpose to key libraries by");

@@ -96,7 +96,7 @@ export function tokensOf(text: string, max = 4000): string[] {
 }
 
 /** First words of an option that make it a phrase about doing something, not a name ("Offer getters", "Support ASCII"). */
-const LEADING_WORDS = new Set(
+export const LEADING_WORDS: ReadonlySet<string> = new Set<string>(
   ("use keep support offer create add implement store return convert replace wrap change handle check mark introduce adopt move switch migrate " +
     "remove allow make build write run provide rely stay do let only automatically when formulate localize separate test apply enable disable " +
     "define generate send publish read save load fetch parse split merge drop deprecate extend expose enforce require prefer avoid accept reject " +

@@ -5,7 +5,7 @@
 // line that says "log" is not a new library). Linear: one bounded pattern per rule text.
 import type { LineRange } from "../schemas";
 import type { DecidedThing } from "./decisions";
-import { GENERIC_PURPOSES, keysOf, tokensOf, type NameKeys } from "./names";
+import { GENERIC_PURPOSES, keysOf, LEADING_WORDS, tokensOf, type NameKeys } from "./names";
 
 /** "use [one or two qualifiers] <purpose> (`chosen`": the purpose word right before a parenthesised code span. */
 // Lower-case words only: "Use JSpecify annotations (`@Nullable`, …)" names its library before the parenthesis.
@@ -61,9 +61,14 @@ const NAMED_FOR = /\b[Uu]se\s+(`[^`]{1,60}`|[\w@./-]{2,40}(?:\s+[A-Z][\w.-]{1,30
 /** The purpose of a "for" phrase: its last word, up to three words in ("for HTTP mocks" → "mocks", "for dependency injection" → "injection"). */
 function forPurpose(phrase: string): string | undefined {
   const words = phrase.slice(0, 120).split(/[.,;:()!?]|\s(?:and|or|with|via|in|unless|when)\s/)[0].trim().split(/\s+/);
-  const last = words.length <= 3 ? words.at(-1) : undefined;
+  // One word, or a noun and the purpose ("dependency injection", "model factories"); an adjective makes it a manner
+  // ("functional programming"), and a longer phrase a description ("real database/service instances").
+  if (words.length > 2 || (words.length === 2 && ADJECTIVE.test(words[0]))) return undefined;
+  const last = words.at(-1);
   return last && /^[a-z][a-z0-9]{3,30}$/.test(last) ? last : undefined;
 }
+
+const ADJECTIVE = /(?:al|ic|ive|ous|ful|ent|ant|ary|less|able|ible)$/i;
 /** A qualifier after the object ("… with known vulnerabilities"); "of any kind" only stresses the category. */
 const QUALIFIED = /\s(?:with|without|that|which|from|in|on|for|to|of(?!\s+any\s+(?:kind|sort|type)))\s/i;
 /** Nouns that make a purpose word a category ("mocking frameworks"). */
@@ -111,6 +116,7 @@ export function labelledPurposes(text: string, range: LineRange): DecidedThing[]
     if (!head || head.split(/\s+/).length > MAX_CHOSEN_WORDS) return;
     // A name ("SWR", "model-bakery", "responses library"), not an instruction ("Change type definitions").
     const [first, ...rest] = head.replace(/[`*]/g, "").split(/\s+/);
+    if (LEADING_WORDS.has(first.toLowerCase())) return;
     if (!keysOf(head) && !(/^[a-z@][\w@./-]*$/.test(first) && rest.every((w) => GENERIC_PURPOSES.has(w.toLowerCase())))) return;
     const chosen = chosenKeys(value);
     if (!chosen.length) return;
