@@ -205,6 +205,16 @@ describe("guard: what a record decides beyond its decision section", () => {
     assert.deepEqual(summary(await check(repo)), ["introduces-rejected-option docs/adr/0006-delivery.md"]);
   });
 
+  test("a listed option keys by its words that name a thing, not by a word the record writes in lower case", async () => {
+    const record = "# Hand credentials to the pods\n\n* Status: accepted\n\n## Context and Problem Statement\n\nPods need secrets; the secrets live in a vault.\n\n## Considered Options\n\n* Secrets Mount CSI driver\n* Sealbox\n\n## Decision Outcome\n\nChosen option: \"Sealbox\", because it needs no driver on the nodes.\n";
+    const pkg = '{\n  "name": "ops",\n  "dependencies": {\n    "sealbox": "^1.0.0"\n  }\n}\n';
+    const repo = createGitRepo([{ message: "records", files: { "docs/adr/0002-secrets.md": record, "package.json": pkg } }]);
+    writeFiles(repo, { "package.json": pkg.replace('"sealbox": "^1.0.0"', '"sealbox": "^1.0.0",\n    "external-secrets-client": "^2.0.0"') });
+    assert.deepEqual(summary(await check(repo)), [], "another package about secrets is not the CSI driver");
+    writeFiles(repo, { "package.json": pkg.replace('"sealbox": "^1.0.0"', '"sealbox": "^1.0.0",\n    "secrets-mount-csi": "^2.0.0"') });
+    assert.deepEqual(summary(await check(repo)), ["introduces-rejected-option docs/adr/0002-secrets.md"]);
+  });
+
   test("a recommending sentence outside a decision section picks from a name-led list", async () => {
     const reqs = "webframe==5.2\nquicklint==0.16.2\n";
     const repo = createGitRepo([{ message: "records", files: { "docs/adr/0004-linters.md": LINTER_ADR, "requirements.txt": reqs } }]);

@@ -28,7 +28,7 @@ import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
 import { acronymOf, keysOf, tokenSet, tokensOf, type NameKeys } from "./names";
 import { peerExclusions, withoutPeersNamedElsewhere } from "./peers";
 import { refineOptions, withoutOverruled } from "./optionLines";
-import { namesIn, proseOptionsOf } from "./proseOptions";
+import { lowerCaseWords, namesIn, ordinaryWords, proseOptionsOf } from "./proseOptions";
 import { categoryExclusions, labelledPurposes, purposeExclusions } from "./purposeRules";
 import { cachedDecisionBasis } from "./basisCache";
 import { cachedRecordDecisions, type RecordDecisions } from "./recordCache";
@@ -109,11 +109,21 @@ function recordDecision(file: ArtifactFile, model: DecisionRecord, status: strin
   const chosenWords = tokenSet([...(chosenName ? [chosenName] : []), ...prose.chosen.map((c) => c.name), title]);
   const forbidden: DecidedThing[] = [];
   const proseRejected = prose.rejected.filter((p) => !listed.rejected.some((r) => r.name === p.name));
+  const lower = lowerCaseWords(file.text.split("\n", 20_000));
   for (const r of [...listed.rejected, ...proseRejected]) {
     // A sentence the reader took for an option ("Once we find out that we can not live with jOOQ …") names no option.
     if (r.name.split(/\s+/).length > MAX_OPTION_WORDS) continue;
+    const fromProse = "common" in r || proseRejected.includes(r as (typeof proseRejected)[number]);
     const common: string[] = "common" in r && Array.isArray(r.common) ? r.common : [];
-    const keys = keysOf(r.name, common.length ? new Set([...chosenWords, ...common]) : chosenWords);
+    let keys = keysOf(r.name, common.length ? new Set([...chosenWords, ...common]) : chosenWords);
+    // A listed option of several words keys by its words that name a thing: "Secrets Store CSI driver" is the CSI
+    // driver, not every line about secrets, when the record writes "secrets" in lower case too. With no such word
+    // left, all its words must be there.
+    const ordinary = !fromProse && keys && !keys.exact && r.name.trim().split(/\s+/).length > 1 ? ordinaryWords(r.name, lower) : [];
+    if (keys && ordinary.some((t) => keys!.tokens.includes(t))) {
+      const named = keysOf(r.name, new Set([...chosenWords, ...ordinary]));
+      keys = named && named.tokens.length ? named : { ...keys, all: true };
+    }
     // A name read from prose is a phrase: all its identifying words must be there ("Cluster Auto Scaler" is not "auto").
     if (keys && proseRejected.includes(r as (typeof proseRejected)[number])) keys.all = true;
     // A package path the chosen option names too ("org.x.model uses only org.x.model" vs "org.x.model may use …") is the subject, not the rejected thing.

@@ -302,7 +302,7 @@ function overlaps(name: string, words: Set<string>): boolean {
  * "Signatures") that the record also writes as "proof" is an ordinary word, while a product's name ("Stormpath",
  * "Django") is capitalised wherever it appears (or written as code, which is not read here).
  */
-function lowerCaseWords(lines: string[]): Set<string> {
+export function lowerCaseWords(lines: string[]): Set<string> {
   const out = new Set<string>();
   const text = lines.join("\n").slice(0, 200_000).replace(/`[^`\n]{0,200}`/g, " ").replace(/\]\([^)\s]{0,500}\)/g, "] ").replace(/\bhttps?:\/\/\S{0,500}/g, " ");
   for (const w of text.split(/[^A-Za-z0-9]+/)) if (/^[a-z]/.test(w)) out.add(w);
@@ -311,6 +311,11 @@ function lowerCaseWords(lines: string[]): Set<string> {
 
 /** A word of an option name that names a thing however the record writes it: code, inner capitals, digits, a package shape. */
 const SHAPED_NAME = /^`|[a-z][A-Z]|\d|^[A-Z]{2,}|^[a-z][\w]*[-.][\w.-]*[a-z0-9]$/;
+
+/** The words of an option name the record also writes in lower case ("Secrets Store CSI driver" … "the secrets"). */
+export function ordinaryWords(name: string, lower: Set<string>): string[] {
+  return name.split(/\s+/).filter((w) => w && !SHAPED_NAME.test(w)).flatMap((w) => tokensOf(w)).filter((t) => lower.has(t));
+}
 
 /** Marks each option's ordinary words; drops an option whose every word is ordinary. */
 function withNameWords(options: ProseOption[], lower: Set<string>): ProseOption[] {
