@@ -75,6 +75,8 @@ export interface DecisionSet {
 }
 
 const MAX_RULE_LINES = 3000;
+/** Rules read from one instruction file at most: a real one has tens; past this it is generated text. */
+const MAX_RULES_PER_FILE = 400;
 /** An option name longer than this is prose the record reader took for an option. */
 const MAX_OPTION_WORDS = 12;
 const MAX_RULE_CHARS = 400;
@@ -288,6 +290,7 @@ export function ruleDecisions(file: ArtifactFile): GuardDecision[] {
   // "Agents MUST use:" or "Agents MUST NOT:" above a list: each item is read with it ("Agents MUST NOT add telemetry").
   let leadIn: string | undefined;
   for (const block of blocks) {
+    if (out.length >= MAX_RULES_PER_FILE) break;
     const raw = lines.slice(block.start - 1, block.end).join(" ");
     if (/^\s*(`{3,}|~{3,})/.test(lines[block.start - 1] ?? "")) fence = true;
     if (fence) {

@@ -111,6 +111,8 @@ function stemThing(stem: string, purpose: string, chosen: NameKeys[], chosenText
 /** Purposes a rule names with the library chosen for each (labels, "use X for Y"), each keyed by its stem. */
 export function labelledPurposes(text: string, range: LineRange): DecidedThing[] {
   const out: DecidedThing[] = [];
+  // Most rules have neither a label nor "use … for": nothing to scan.
+  if (!text.includes("**") && !text.includes("__") && !/\b[Uu]se\s/.test(text)) return out;
   const add = (purposeWords: string[], value: string) => {
     const head = value.split(/\s(?:for|via|with|when|to|in)\s|[(,;]|\.\s|\.$/)[0].trim();
     if (!head || head.split(/\s+/).length > MAX_CHOSEN_WORDS) return;
@@ -149,6 +151,8 @@ export function labelledPurposes(text: string, range: LineRange): DecidedThing[]
 /** A category a forbidding rule turns down whole: "mocking frameworks", or a list of bare nouns ("telemetry, analytics"). */
 export function categoryExclusions(object: string, range: LineRange): DecidedThing[] {
   const out: DecidedThing[] = [];
+  // Categories are lower-case words: a name, a path or a sentence is none.
+  if (!/^[a-z][a-z0-9 ,-]{0,199}$/.test(object.slice(0, 200))) return out;
   // "dependencies with known vulnerabilities", "permissions without explicit request": a kind of thing, not a category.
   if (QUALIFIED.test(object.slice(0, 200))) return out;
   const items = object.slice(0, 200).replace(/\bof any kind\b.*$/i, "").split(/,\s*|\s+(?:or|and|nor)\s+/).map((s) => s.trim().replace(/^(?:or|and)\s+/, "")).filter(Boolean);
