@@ -10,6 +10,8 @@ export interface CorpusRepo {
   mirror: string;
   sha: string;
   adr_dir?: string;
+  /** Folders the checkout also needs: instruction files that AGENTS.md or CLAUDE.md point to (`.agents/`). */
+  extra_paths?: string[];
 }
 
 const ROOT = join(__dirname, "../..");
@@ -47,7 +49,7 @@ export function sparseCheckout(mirrors: string, workRoot: string, repo: CorpusRe
   git(["clone", "--quiet", "--shared", "--no-checkout", mirrorGitDir(mirrors, repo), dir]);
   git(["-C", dir, "config", "core.sparseCheckout", "true"]);
   // Root files, the records, the instruction files wherever they are, and what the change touches.
-  const patterns = ["/*", "!/*/", ...(repo.adr_dir ? [`/${escape(repo.adr_dir)}/`] : []), "AGENTS.md", "CLAUDE.md", "CONTRIBUTING.md", "/.github/", ...files.map((f) => `/${escape(f)}`)];
+  const patterns = ["/*", "!/*/", ...(repo.adr_dir ? [`/${escape(repo.adr_dir)}/`] : []), "AGENTS.md", "CLAUDE.md", "CONTRIBUTING.md", "/.github/", ...(repo.extra_paths ?? []).map((p) => `/${escape(p)}`), ...files.map((f) => `/${escape(f)}`)];
   writeFileSync(join(dir, ".git", "info", "sparse-checkout"), `${patterns.join("\n")}\n`);
   git(["-C", dir, "checkout", "--quiet", "--detach", repo.sha]);
   return dir;

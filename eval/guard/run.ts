@@ -3,11 +3,11 @@
 // what the change was seeded to do. `npm run eval` runs it after the question eval (eval/run.ts imports runGuardEval);
 // it also runs on its own:
 //
-//   MIRRORS=/work/.mirror node --import tsx eval/guard/run.ts [--set dev|dev2|held-out] [--verbose]
+//   MIRRORS=/work/.mirror node --import tsx eval/guard/run.ts [--set dev|dev2|dev3|held-out] [--verbose]
 //
 // A change is flagged when the guard reports a finding of severity high or med (low findings are hints). A true
 // positive is a flagged change whose findings include the expected kind against the expected decision file.
-// Precision = TP / flagged changes; recall = TP / changes seeded to conflict. `--verbose` prints dev and dev2 changes only;
+// Precision = TP / flagged changes; recall = TP / changes seeded to conflict. `--verbose` prints dev, dev2 and dev3 changes only;
 // held-out changes print their totals, never their per-change results.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -29,7 +29,7 @@ interface Edit {
 interface SeededChange {
   id: string;
   repo: string;
-  set: "dev" | "dev2" | "held-out";
+  set: "dev" | "dev2" | "dev3" | "held-out";
   what: string;
   edits: Edit[];
   /** The conflict the change was seeded with, or null for an innocent change. */
@@ -107,7 +107,7 @@ export interface GuardEvalOptions {
 
 /** Runs the seeded changes of the chosen sets and returns the per-set summary (what results.json holds). */
 export function runGuardEval(mirrors: string, opts: GuardEvalOptions = {}): Record<string, GuardSetSummary> {
-  const sets = opts.sets ?? ["dev", "dev2", "held-out"];
+  const sets = opts.sets ?? ["dev", "dev2", "dev3", "held-out"];
   const log = opts.log ?? ((line: string) => console.log(line));
   const cli = opts.cli ?? CLI;
   const workRoot = process.env.GUARD_EVAL_WORKDIR ?? join(tmpdir(), "guard-eval");
@@ -128,7 +128,9 @@ export function runGuardEval(mirrors: string, opts: GuardEvalOptions = {}): Reco
       applyEdits(dir, c.edits);
       const { findings, ms } = check(cli, dir, env);
       const strong = findings.filter((f) => f.severity === "high" || f.severity === "med");
-      const hit = !!c.expect && strong.some((f) => f.kind === c.expect!.kind && f.decision.path === c.expect!.decision);
+      // A touches-decided-area hint is low by design: it counts when reported at all.
+      const counted = c.expect?.kind === "touches-decided-area" ? findings : strong;
+      const hit = !!c.expect && counted.some((f) => f.kind === c.expect!.kind && f.decision.path === c.expect!.decision);
       const r = (results[c.set] ??= { tp: 0, fp: 0, fn: 0, flagged: 0, expected: 0, changes: 0, ms: [] });
       r.changes++;
       r.ms.push(ms);
@@ -170,7 +172,7 @@ function main(): void {
     return;
   }
   const args = process.argv.slice(2);
-  const sets = args.includes("--set") ? [args[args.indexOf("--set") + 1]] : ["dev", "dev2", "held-out"];
+  const sets = args.includes("--set") ? [args[args.indexOf("--set") + 1]] : ["dev", "dev2", "dev3", "held-out"];
   const summary = runGuardEval(mirrors, { sets, verbose: args.includes("--verbose") });
   if (!args.includes("--no-write")) writeGuardResults(summary);
 }

@@ -18,6 +18,7 @@ import { parseUnifiedDiff } from "../../src/core/guard/diff";
 import { ruleDecisions } from "../../src/core/guard/decisions";
 import { commentStart, readLine } from "../../src/core/guard/lines";
 import { peerExclusions } from "../../src/core/guard/peers";
+import { categoryExclusions, labelledPurposes } from "../../src/core/guard/purposeRules";
 import { namesIn, proseOptionsOf } from "../../src/core/guard/proseOptions";
 import { parseAdr } from "../../src/core/internal/adr";
 import { decisionModelOf, readDecisionSentence } from "../../src/core/decisions";
@@ -104,6 +105,8 @@ const MATCHERS: Record<string, (s: string) => unknown> = {
   "guard: proseOptionsOf": (s) => proseOptionsOf(parseAdr("docs/adr/0001-x.md", s), undefined),
   "guard: namesIn": (s) => namesIn(s),
   "guard: peerExclusions": (s) => peerExclusions(s, { start: 1, end: 1 }),
+  "guard: labelledPurposes": (s) => labelledPurposes(s, { start: 1, end: 1 }),
+  "guard: categoryExclusions": (s) => categoryExclusions(s, { start: 1, end: 1 }),
   "guard: readLine (infra)": (s) => readLine("Dockerfile", "infra", s),
   "guard: commentStart": (s) => commentStart("app.py", s),
   "guard: findName": (s) => findName(tokensOf(s), keysOf("Tailwind CSS")!),
@@ -121,6 +124,7 @@ const PIECES = [
   "we keep orders in postgresql and mongodb for the store ", "postgresql ", "mongodb ", "instead ", "instead of ", "rather than ",
   "in favour ", "replace postgresql ", "migrate from mongodb ", "is now considered ", "should not ", "use ", " ", "   ", "\t", "\n", "-", ".",
   "a.", "*", "**", "_", "#", "# ", "[a](", "](", "/", "//", "?", ":", "status: ", "a", "TODO ", "-->",
+  "**a:** ", "use a for ", " for ", " is not allowed ", "No `", "`", "MUST NOT:\n- ",
 ];
 const adversarial = fc
   .record({
@@ -140,6 +144,10 @@ const KNOWN: string[] = [
   ".".repeat(150_000) + "a",
   "// TODO should we " + " ".repeat(150_000) + "x",
   "a\n".repeat(75_000),
+  "**Fixtures:** seedkit for model ".repeat(5000),
+  "Use Pinject for a b c ".repeat(7000),
+  "Raw Widget components are NOT allowed ".repeat(4000),
+  "Agents MUST NOT:\n\n" + "- Add telemetry, analytics, or tracking\n".repeat(4000),
 ];
 
 /**

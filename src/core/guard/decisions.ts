@@ -26,10 +26,10 @@ import { readAllowedSigners } from "../receipts/trust";
 import type { LineRange } from "../schemas";
 import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
 import { acronymOf, keysOf, tokenSet, tokensOf, type NameKeys } from "./names";
-import { peerExclusions } from "./peers";
+import { peerExclusions, withoutPeersNamedElsewhere } from "./peers";
 import { refineOptions, withoutOverruled } from "./optionLines";
-import { namesIn, proseOptionsOf } from "./proseOptions";
-import { purposeExclusions } from "./purposeRules";
+import { lowerCaseWords, namesIn, ordinaryWords, proseOptionsOf } from "./proseOptions";
+import { categoryExclusions, labelledPurposes, purposeExclusions } from "./purposeRules";
 import { cachedDecisionBasis } from "./basisCache";
 import { cachedRecordDecisions, type RecordDecisions } from "./recordCache";
 import type { DecisionCitation } from "./schema";
@@ -44,6 +44,10 @@ export interface DecidedThing {
   reason?: string;
   /** A rule about imports ("never imports X"): only an import or a dependency breaks it. */
   importsOnly?: boolean;
+  /** A thing known only by its purpose's word (purposeRules.ts): only a newly added dependency brings it in. */
+  dependencyOnly?: boolean;
+  /** A well-known peer a rule turns down (peers.ts): its purpose and the members the rule named for it. */
+  peer?: { purpose: number; named: string[] };
   /** A rule about prose ("do not use X in human-readable text"): only documentation and comments break it. */
   textOnly?: boolean;
 }
@@ -71,6 +75,8 @@ export interface DecisionSet {
 }
 
 const MAX_RULE_LINES = 3000;
+/** Rules read from one instruction file at most: a real one has tens; past this it is generated text. */
+const MAX_RULES_PER_FILE = 400;
 /** An option name longer than this is prose the record reader took for an option. */
 const MAX_OPTION_WORDS = 12;
 const MAX_RULE_CHARS = 400;
@@ -93,7 +99,9 @@ function recordDecision(file: ArtifactFile, model: DecisionRecord, status: strin
   const listed = refineOptions(model, file.text.split("\n", 20_000), MAX_OPTION_WORDS);
   // The option list's own chosen option, when it names a thing, outranks what the prose seems to choose.
   const listChoiceNames = !!model.chosen && !!keysOf(model.chosen.name);
-  const prose = { rejected: read.rejected, chosen: listChoiceNames ? [] : read.chosen };
+  // An option the prose chose from a group it turned the rest of down ("`ruff` is the recommended tool" over pylint
+  // and flake8) is kept as well: the title's choice ("Use Code Linters …") names the subject, not the winner.
+  const prose = { rejected: read.rejected, chosen: listChoiceNames ? read.chosen.filter((c) => c.group !== undefined && c.decidesGroup) : read.chosen };
   const chosenName = (listChoiceNames ? model.chosen?.name : undefined) ?? listed.chosen[0]?.name ?? model.chosen?.name ?? prose.chosen[0]?.name;
   const rejectedWords = tokenSet([...listed.rejected, ...prose.rejected].map((r) => r.name));
   // The title usually names what was chosen ("Use SLF4J together with log4j2"), even when no option line says so;
@@ -103,11 +111,21 @@ function recordDecision(file: ArtifactFile, model: DecisionRecord, status: strin
   const chosenWords = tokenSet([...(chosenName ? [chosenName] : []), ...prose.chosen.map((c) => c.name), title]);
   const forbidden: DecidedThing[] = [];
   const proseRejected = prose.rejected.filter((p) => !listed.rejected.some((r) => r.name === p.name));
+  const lower = lowerCaseWords(file.text.split("\n", 20_000));
   for (const r of [...listed.rejected, ...proseRejected]) {
     // A sentence the reader took for an option ("Once we find out that we can not live with jOOQ …") names no option.
     if (r.name.split(/\s+/).length > MAX_OPTION_WORDS) continue;
+    const fromProse = "common" in r || proseRejected.includes(r as (typeof proseRejected)[number]);
     const common: string[] = "common" in r && Array.isArray(r.common) ? r.common : [];
-    const keys = keysOf(r.name, common.length ? new Set([...chosenWords, ...common]) : chosenWords);
+    let keys = keysOf(r.name, common.length ? new Set([...chosenWords, ...common]) : chosenWords);
+    // A listed option of several words keys by its words that name a thing: "Secrets Store CSI driver" is the CSI
+    // driver, not every line about secrets, when the record writes "secrets" in lower case too. With no such word
+    // left, all its words must be there.
+    const ordinary = !fromProse && keys && !keys.exact && r.name.trim().split(/\s+/).length > 1 ? ordinaryWords(r.name, lower) : [];
+    if (keys && ordinary.some((t) => keys!.tokens.includes(t))) {
+      const named = keysOf(r.name, new Set([...chosenWords, ...ordinary]));
+      keys = named && named.tokens.length ? named : { ...keys, all: true };
+    }
     // A name read from prose is a phrase: all its identifying words must be there ("Cluster Auto Scaler" is not "auto").
     if (keys && proseRejected.includes(r as (typeof proseRejected)[number])) keys.all = true;
     // A package path the chosen option names too ("org.x.model uses only org.x.model" vs "org.x.model may use …") is the subject, not the rejected thing.
@@ -128,7 +146,9 @@ function recordDecision(file: ArtifactFile, model: DecisionRecord, status: strin
   const head = file.text.slice(0, 100_000);
   // Folders in code spans ("`src/db/`") as well as the paths discovery reads from a doc.
   const folders = [...head.matchAll(/`([\w@.-]{1,80}(?:\/[\w@.-]{1,80}){0,8}\/)`/g)].map((m) => m[1].replace(/^\.\//, ""));
-  const area = [...mentionedPaths(head, file.path), ...folders].filter((p) => p !== file.path && /\//.test(p) && !/\.(md|markdown)$/i.test(p) && !p.startsWith("../"));
+  // A module the record names in a code span ("a `build-plugin` module"): a top-level path of that name, when one exists.
+  const named = [...head.matchAll(/`([\w@][\w@.-]{1,79})`/g)].map((m) => m[1]).filter((p) => /[a-z]/.test(p) && !/^\.|\.$/.test(p));
+  const area = [...[...mentionedPaths(head, file.path), ...folders].filter((p) => /\//.test(p)), ...named].filter((p) => p !== file.path && !/\.(md|markdown)$/i.test(p) && !p.startsWith("../"));
   if (!forbidden.length && !required.length && !area.length) return undefined;
   const lines = file.text.split("\n").length;
   return {
@@ -190,6 +210,34 @@ const ALWAYS = /\b(?:always|must)\s+use\s+/gi;
 const INSTEAD_OF = /\b(?:instead of|rather than|in place of)\s+/gi;
 /** "some ScalaTests exist but will be migrated to ZIO Test": what is being migrated away from is not to be added. */
 const MIGRATED = /\b(?:will be|are being|is being|should be|must be|to be)\s+(?:migrated|moved|ported|replaced|converted|phased out)(?:\s+(?:to|by|with)\s+)?/gi;
+/** "No `X`." as a sentence of its own. */
+const NO_SPAN = /(?:^|[.;!?]\s+)No\s+(`[^`]{1,100}`)\s*(?=[.;!]|$)/g;
+/** "X is not allowed", "X are NOT permitted": X, the subject, is forbidden. */
+const NOT_ALLOWED = /\b(?:is|are)\s+(?:not|never)\s+(?:allowed|permitted|accepted)\b/gi;
+
+/**
+ * The subject of a "… is not allowed" clause: its last few words, a code span whole. A first word capitalised only
+ * because it starts the sentence ("Raw Material components") is no part of the name when a capitalised word follows.
+ */
+function notAllowedSubject(before: string): string | undefined {
+  const clause = (before.split(/[.;:!?]\s|[(),]/).at(-1) ?? "").trim();
+  const span = /`[^`]{1,100}`\s*$/.exec(clause);
+  if (span) return span[0].trim();
+  const words = clause.split(/\s+/).filter(Boolean).slice(-4);
+  if (words.length >= 2 && /^[A-Z][a-z]+$/.test(words[0]) && /^[A-Z]/.test(words[1])) words.shift();
+  return words.length ? words.join(" ") : undefined;
+}
+
+/** A lead-in above a list, at most this long ("Agents MUST NOT:", "Testing libraries:"). */
+const MAX_LEAD_IN = 120;
+
+/** A forbidding rule's object as a list of categories: up to its clause's end, commas and "or" kept. */
+function categoryObject(rest: string): string {
+  // Cut at an exception ("unless strongly justified"), not at a qualifier, which categoryExclusions reads.
+  const end = rest.search(/[;():!?]|\s[—–-]\s|\.(?:\s|$)|\s(?:when|unless|except|because|since|as|if|but|it|where|outside|inside)\s/i);
+  return (end >= 0 ? rest.slice(0, end) : rest).trim();
+}
+
 /** Words of a language, not things: "instead of `null` checks" turns down no library. */
 const LANGUAGE_WORDS = new Set(["null", "nil", "none", "undefined", "new", "this", "true", "false", "return", "if", "else", "var", "let", "const"]);
 
@@ -216,21 +264,49 @@ function ruleScope(before: string): string[] {
     .map((p) => p.replace(/\/$/, ""));
 }
 
+/** What a rule turns down beyond "do not use X": purposes it names a library for, "X is not allowed", "No `X`.". */
+function moreExclusions(text: string, range: LineRange, reason: string | undefined): DecidedThing[] {
+  const out = labelledPurposes(text, range);
+  // "Raw Material components are NOT allowed outside …": the subject before the cue is forbidden.
+  for (const m of text.matchAll(NOT_ALLOWED)) {
+    const subject = notAllowedSubject(text.slice(Math.max(0, m.index - 200), m.index));
+    const x = subject ? ruleThing(subject, range, true, reason) : undefined;
+    if (x) out.push(x);
+  }
+  // "All pages must be statically exportable. No `getServerSideProps`.": a bare "No" before a code span forbids it.
+  for (const m of text.matchAll(NO_SPAN)) {
+    const x = ruleThing(m[1], range, true, reason);
+    if (x) out.push(x);
+  }
+  return out;
+}
+
 /** The rules of one instruction file (exported for the linear-time matcher tests). */
 export function ruleDecisions(file: ArtifactFile): GuardDecision[] {
   const lines = file.text.split("\n").slice(0, MAX_RULE_LINES);
   const out: GuardDecision[] = [];
   let fence = false;
   const blocks = splitRules(lines, 1, lines.length);
+  // "Agents MUST use:" or "Agents MUST NOT:" above a list: each item is read with it ("Agents MUST NOT add telemetry").
+  let leadIn: string | undefined;
   for (const block of blocks) {
+    if (out.length >= MAX_RULES_PER_FILE) break;
     const raw = lines.slice(block.start - 1, block.end).join(" ");
     if (/^\s*(`{3,}|~{3,})/.test(lines[block.start - 1] ?? "")) fence = true;
     if (fence) {
       fence = false;
+      leadIn = undefined;
       continue;
     }
-    if (/^\s*#/.test(raw)) continue;
-    const text = raw.slice(0, MAX_RULE_CHARS).replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "");
+    if (/^\s*#/.test(raw)) {
+      leadIn = undefined;
+      continue;
+    }
+    const bullet = /^\s*(?:[-*+]|\d+[.)])\s+/.test(raw);
+    const item = raw.slice(0, MAX_RULE_CHARS).replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "");
+    const carried = bullet && leadIn !== undefined;
+    const text = carried ? `${leadIn} ${item}` : item;
+    if (!bullet) leadIn = /:\s*$/.test(item) && item.length <= MAX_LEAD_IN ? item.replace(/:\s*$/, "").trim() : undefined;
     const range = { start: block.start, end: block.end };
     const forbidden: DecidedThing[] = [];
     const required: DecidedThing[] = [];
@@ -258,6 +334,7 @@ export function ruleDecisions(file: ArtifactFile): GuardDecision[] {
       if (x && !forbidden.some((f) => f.name === x.name)) forbidden.push(x);
     }
     for (const x of purposeExclusions(text, range)) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
+    for (const x of moreExclusions(text, range, reason?.trim())) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
     for (const x of peerExclusions(text, range)) if (!forbidden.some((f) => f.name === x.name && f.keys.display === x.keys.display && JSON.stringify(f.keys) === JSON.stringify(x.keys))) forbidden.push(x);
     let scope: string[] = [];
     for (const m of text.matchAll(FORBID)) {
@@ -266,8 +343,13 @@ export function ruleDecisions(file: ArtifactFile): GuardDecision[] {
       const rest = text.slice(m.index + m[0].length);
       // A code span is the object whole ("avoid `std::thread::sleep`, …": its colons end no clause).
       const span = /^`[^`]{1,100}`/.exec(rest);
-      const x = ruleThing(span ? span[0] : clauseObject(rest), range, !!m[2] || /^(?:avoid|no use|no usage)/i.test(m[1]), reason?.trim(), verb.startsWith("import"));
+      // An item read under its lead-in names its object plainly ("Add permissions …"): only name-like words are things there.
+      const x = ruleThing(span ? span[0] : clauseObject(rest), range, !carried && (!!m[2] || /^(?:avoid|no use|no usage)/i.test(m[1])), reason?.trim(), verb.startsWith("import"));
       if (x && !forbidden.some((f) => f.name === x.name)) forbidden.push(x);
+      // "Avoid mocking frameworks", "MUST NOT add telemetry, analytics, or tracking": categories, known by their word.
+      if (!span && (/^(?:use|using|add|adding|introduce|introducing|install|depend on|rely on)$/.test(verb) || /^(?:avoid|no use|no usage)/i.test(m[1]))) {
+        for (const c of categoryExclusions(categoryObject(rest), range)) if (!forbidden.some((f) => f.name === c.name)) forbidden.push(c);
+      }
       if (x && !scope.length) scope = ruleScope(text.slice(0, m.index));
     }
     for (const m of text.matchAll(ALWAYS)) {
@@ -382,6 +464,7 @@ export async function loadDecisions(
   notes.push(...basis.records.notes);
   const records = inWorkTree(basis.records.decisions, exists);
   const rules = basis.rules;
+  withoutPeersNamedElsewhere(rules);
   const receipts = await receiptDecisions(repo, notes, opts.ownPublicKeyPem);
   withoutOwnNames([...records, ...rules], ownNames(root));
   const recordPaths = new Set<string>([...basis.recordPaths, ...receipts.paths]);

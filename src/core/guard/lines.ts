@@ -73,6 +73,9 @@ export function dependencyOf(path: string, text: string): string | undefined {
   if (base === "build.gradle" || base === "build.gradle.kts") {
     m = /^\s*(?:implementation|api|compile|compileOnly|runtimeOnly|testImplementation|testRuntimeOnly|annotationProcessor|kapt|ksp|classpath|developmentOnly)\s*\(?\s*(?:platform\s*\(\s*)?["']([\w.-]+):([\w.-]+)/.exec(line);
     if (m) return `${m[1]}:${m[2]}`;
+    // A version catalog's accessor: implementation(libs.truth), testImplementation(libs.hilt.android).
+    m = /^\s*(?:implementation|api|compileOnly|runtimeOnly|testImplementation|testRuntimeOnly|androidTestImplementation|debugImplementation|annotationProcessor|kapt|ksp|coreLibraryDesugaring)\s*\(\s*(?:platform\s*\(\s*)?libs\.((?:[A-Za-z][\w]{0,60}\.){0,6}[A-Za-z][\w]{0,60})\s*\)/.exec(line);
+    if (m) return m[1];
     // The Java-module dependencies plugin names modules: requires("org.assertj.core").
     m = /^\s*(?:requires|requiresStatic|requiresTransitive|requiresRuntime|testRequires)\s*\(\s*["']([\w.-]+)["']\s*\)/.exec(line);
     return m?.[1];

@@ -188,6 +188,7 @@ function matchAdded(file: ChangedFile, kind: FileKind, set: DecisionSet, ix: Cha
       if (d.scope && !inArea(file.path, d.scope)) continue;
       for (const thing of d.forbidden) {
         if (thing.importsOnly && reading.via !== "import" && reading.via !== "dependency") continue;
+        if (thing.dependencyOnly && reading.via !== "dependency") continue;
         let via = reading.via;
         let found = nameIn(reading, "tokens", thing.keys);
         if (!found && reading.stringTokens.length) {

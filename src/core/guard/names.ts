@@ -34,6 +34,9 @@ const GENERIC = new Set(
   ).split(/\s+/),
 );
 
+/** Purpose words too common to key a library by ("testing", "database", "styling"): every such word is generic. */
+export const GENERIC_PURPOSES: ReadonlySet<string> = GENERIC;
+
 /** Suffixes a package adds to its project's name: `tailwind` → `tailwindcss`, `redux` → `reduxjs`, `postgres` → `postgresql`. */
 const NAME_SUFFIXES = new Set(["js", "ts", "css", "db", "sql", "ql", "io", "orm", "cli", "kit", "lib", "py", "rs", "dom", "sdk", "ui", "go", "x", "s", "database", "jdbc", "driver", "client"]);
 
@@ -83,6 +86,8 @@ export interface NameKeys {
   stems?: string[];
   /** Tokens that never match the stems (the library the rule chose for that purpose). */
   not?: string[];
+  /** The chosen libraries' own keys: a line that names one of them is that library, not another for the purpose. */
+  notNames?: NameKeys[];
 }
 
 /** Lower-case alphanumeric runs of a text (at most `max` characters read). */
@@ -91,7 +96,7 @@ export function tokensOf(text: string, max = 4000): string[] {
 }
 
 /** First words of an option that make it a phrase about doing something, not a name ("Offer getters", "Support ASCII"). */
-const LEADING_WORDS = new Set(
+export const LEADING_WORDS: ReadonlySet<string> = new Set<string>(
   ("use keep support offer create add implement store return convert replace wrap change handle check mark introduce adopt move switch migrate " +
     "remove allow make build write run provide rely stay do let only automatically when formulate localize separate test apply enable disable " +
     "define generate send publish read save load fetch parse split merge drop deprecate extend expose enforce require prefer avoid accept reject " +
@@ -181,6 +186,7 @@ function singular(word: string): string {
  */
 export function findName(tokens: string[], keys: NameKeys): string | undefined {
   if (keys.stems) {
+    if (keys.notNames?.some((k) => findName(tokens, k))) return undefined;
     for (const t of tokens) if (!keys.not?.includes(t) && keys.stems.some((s) => t.startsWith(s))) return t;
     return undefined;
   }

@@ -5,7 +5,7 @@
 // choice ("use", "only", "prefer", a "Label: value" line); the members it names stay allowed. Rules only: a record's
 // chosen option is not read as excluding every peer. Linear: fixed keys matched against the rule's tokens.
 import type { LineRange } from "../schemas";
-import type { DecidedThing } from "./decisions";
+import type { DecidedThing, GuardDecision } from "./decisions";
 import { findName, tokensOf, type NameKeys } from "./names";
 
 interface Member {
@@ -84,6 +84,22 @@ const PURPOSES: Purpose[] = [
   },
 ];
 
+/** Words that, just before a name, turn it down rather than choose it. */
+const NEGATING = new Set(["not", "never", "avoid", "no", "instead", "rather", "don", "dont", "without", "over", "replace", "replacing", "drop", "remove"]);
+/** How many tokens before a name a negating word still applies to it ("do not add the winston"). */
+const NEGATION_REACH = 4;
+
+/** Whether the rule names the thing at least once without a negating word just before it. */
+function namedToUse(tokens: string[], keys: NameKeys): boolean {
+  const width = Math.max(3, keys.exact?.length ?? 0);
+  for (let i = 0; i < tokens.length; i++) {
+    // An occurrence starts at i when the window from i finds it and the one from i + 1 does not.
+    if (!findName(tokens.slice(i, i + width), keys) || findName(tokens.slice(i + 1, i + 1 + width), keys)) continue;
+    if (!tokens.slice(Math.max(0, i - NEGATION_REACH), i).some((t) => NEGATING.has(t))) return true;
+  }
+  return false;
+}
+
 /** A rule phrased as a choice: "use", "only", "prefer", or a "Label: value" line ("**JSON**: ZIO JSON …"). */
 const CHOICE = /\b(?:use|uses|using|only|always|prefer|prefers|preferred)\b|^\s*(?:\*\*[^*]{1,40}\*\*|__[^_]{1,40}__|[A-Z][\w /-]{0,30}):\s/i;
 
@@ -92,16 +108,28 @@ export function peerExclusions(text: string, range: LineRange): DecidedThing[] {
   if (!CHOICE.test(text)) return [];
   const tokens = tokensOf(text, 600);
   const out: DecidedThing[] = [];
-  for (const purpose of PURPOSES) {
+  for (const [index, purpose] of PURPOSES.entries()) {
     if (!purpose.about.test(text)) continue;
-    const named = purpose.members.filter((mem) => mem.keys.some((k) => findName(tokens, k)));
+    // A member the rule turns down ("do not add winston", "instead of Jest") is not the one it names to use.
+    const named = purpose.members.filter((mem) => mem.keys.some((k) => namedToUse(tokens, k)));
     if (!named.length) continue;
     const chosen = named.map((n) => n.name).join(" or ");
     for (const other of purpose.members) {
       if (named.includes(other)) continue;
       // Only a dependency or an import brings a peer in: a code line or a string that says "spring" or "jest" does not.
-      for (const keys of other.keys) out.push({ name: other.name, keys: { ...keys, display: other.name }, range, reason: `the rule names ${chosen} for this`, importsOnly: true });
+      for (const keys of other.keys) out.push({ name: other.name, keys: { ...keys, display: other.name }, range, reason: `the rule names ${chosen} for this`, importsOnly: true, peer: { purpose: index, named: named.map((n) => n.name) } });
     }
   }
   return out;
+}
+
+/**
+ * Drops the peers one rule turns down that another rule of the same repository names as the one to use: a backend
+ * guide's "Testing: pytest" and a frontend guide's "Testing: Jest" say each part has its own, not that Jest is turned
+ * down everywhere. What no rule names stays turned down.
+ */
+export function withoutPeersNamedElsewhere(rules: GuardDecision[]): void {
+  const named = new Map<number, Set<string>>();
+  for (const d of rules) for (const f of d.forbidden) if (f.peer) for (const n of f.peer.named) named.set(f.peer.purpose, (named.get(f.peer.purpose) ?? new Set()).add(n));
+  for (const d of rules) d.forbidden = d.forbidden.filter((f) => !f.peer || !named.get(f.peer.purpose)?.has(f.name));
 }

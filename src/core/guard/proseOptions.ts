@@ -17,6 +17,10 @@ export interface ProseOption {
   group?: number;
   /** The sentence that turned it down, when one did. */
   reason?: string;
+  /** Written as a name by its markup (a list item led by a code span, bold or a link): a name however it is cased. */
+  marked?: boolean;
+  /** Chosen by a sentence outside any decision section, over the rest of its group (the record's only choice). */
+  decidesGroup?: boolean;
   /** Words of its name the record also writes in lower case ("Proof of Possession" … "a proof"): no name of a thing. */
   common?: string[];
 }
@@ -44,10 +48,18 @@ const REJECTED_BEFORE = /\b(?:was|were|is|are)\s+(?:also\s+)?(?:considered\s+as\
 // "we can drop the `vuex-class` dependency": a dependency the decision lets go is turned down (the object must be
 // followed by "dependency", "library" or "package", so "drop the legacy UI" is not read).
 const REJECTED_AFTER = /\balternative\s+to\s+[\w.-]+(?:\s+[\w.-]+)?\s+(?:could|would|might)\s+have\s+been\s+|\bwe\s+(?:have\s+)?(?:rejected|ruled out|decided against|turned down)\s+|\b(?:drop|dropping|remove|removing|get rid of|getting rid of|phase out|phasing out)\s+(?:the|our|its|their)\s+(?=[`\w@./-]{2,80}\s+(?:dependency|dependencies|library|libraries|package|packages)\b)/i;
+/** "… allowed us to delete the AuditTrail model": a part of the code the decision deleted, named as code names it. */
+const DELETED_PART = /\b(?:[Dd]elete|[Dd]eleting|[Dd]rop|[Dd]ropping|[Rr]emove|[Rr]emoving)\s+(?:the|our|its|their)\s+(?=(?:[A-Z][a-z0-9]{1,30}){2,4}\s+(?:model|class|table|module|worker|service|component|endpoint)\b|[a-z][a-z0-9]{0,30}(?:[_.:][a-z0-9]{1,30}){1,4}\s+(?:model|class|table|module|worker|service|component|endpoint)\b)/;
 /** A paragraph that leads a short list of options ("Another option … There are a few services …:"). */
-const LIST_INTRO_CUE = /\b(?:options?|alternatives?|candidates?|contenders?|considered|choices|evaluated|compared|looked at|assessed)\b/i;
+const LIST_INTRO_CUE = /\b(?:options?|alternatives?|candidates?|contenders?|considered|choices|approaches|evaluated|compared|looked at|assessed)\b/i;
+/**
+ * A sentence outside a decision section that says which option won ("`ruff` is the recommended tool", "we chose
+ * X"): a record with no "Decision" heading decides there.
+ */
+const CHOOSING = /\b(?:is|was|are|were)\s+(?:the\s+)?(?:recommended|preferred|chosen|selected|winning)\b|\bwe\s+(?:recommend|chose|selected|picked|went with|decided (?:on|to use|to adopt|to go with))\b/i;
 const TITLE_REPLACES = /^(?:replace|replacing|migrate\s+from|migrating\s+from|move\s+from|moving\s+from|switch\s+from|switching\s+from)\s+(.{1,80}?)\s+(?:with|by|to)\s+(.{1,80})$/i;
-const TITLE_CHANGES = /^(?:change|changing)\s+.{1,80}?\s+from\s+(.{1,60}?)\s+to\s+(.{1,60})$/i;
+// "Change … from X to Y", "Switch Test Assertions from Truth to assertk", "Move the build from Travis to Actions".
+const TITLE_CHANGES = /^(?:change|changing|switch|switching|move|moving|migrate|migrating)\s+.{1,80}?\s+from\s+(.{1,60}?)\s+to\s+(.{1,60})$/i;
 
 /** Words that start a sentence or a clause and name nothing, even capitalised. */
 const NOT_NAMES = new Set(
@@ -129,7 +141,7 @@ function numberedHeadingOptions(parsed: ParsedAdr): ProseOption[] {
 }
 
 /** A list item led by a bold, linked or code name ("- **Styletron**: …", "* [Kyverno](…) — …"). */
-const LEAD_NAME = /^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\*\*([^*]{1,60})\*\*|__([^_]{1,60})__|\[([^\]]{1,60})\]\([^)]{0,300}\)|`([^`]{1,60})`)/;
+const LEAD_NAME = /^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\*\*([^*]{1,60})\*\*|__([^_]{1,60})__|\[([^\]]{1,60})\]\([^)]{0,300}\)|`([^`]{1,60})`|\[([^\]]{1,60})\]\[[^\]]{0,60}\])/;
 /** A table whose first column lists the options ("| Option | Pros | Cons |"). */
 const OPTION_COLUMN = /^\s*\|?\s*\**\s*(?:options?|tools?|alternatives?|candidates?|librar(?:y|ies)|frameworks?|solutions?|approach(?:es)?|products?|names?)\s*\**\s*\|/i;
 
@@ -168,7 +180,7 @@ function ledAndTabledOptions(parsed: ParsedAdr): ProseOption[] {
         }
       }
       const m = LEAD_NAME.exec(line);
-      const lead = m ? (m[1] ?? m[2] ?? m[3] ?? m[4] ?? "").trim() : "";
+      const lead = m ? (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? "").trim() : "";
       if (about && lead && lead.split(/\s+/).length <= MAX_NAME_WORDS) led.push({ name: lead, range: { start: n, end: n }, group: 400_000 + i });
     }
     flushTable();
@@ -188,14 +200,20 @@ function introducedLists(parsed: ParsedAdr): ProseOption[] {
     while (k <= lines.length && !(lines[k - 1] ?? "").trim()) k++;
     const items: ProseOption[] = [];
     for (; k <= lines.length && items.length <= MAX_LIST; k++) {
-      const m = /^\s*[-*+]\s+(.{1,120})$/.exec(lines[k - 1] ?? "");
+      const item = (lines[k - 1] ?? "").slice(0, 1000);
+      // A wrapped item's next lines are indented: still the same item.
+      if (items.length && /^\s+\S/.test(item) && !/^\s*[-*+]\s/.test(item)) continue;
+      // An item led by its name ("- `pylint` for identifying the most issues. …") is that name, however long.
+      const led = LEAD_NAME.exec(item);
+      const lead = led ? (led[1] ?? led[2] ?? led[3] ?? led[4] ?? led[5] ?? "").trim() : "";
+      const m = lead ? [item, lead] : /^\s*[-*+]\s+(.{1,120})$/.exec(item);
       if (!m) break;
       const text = m[1].replace(/\[([^\]]{1,80})\]\([^)]{0,300}\)/g, "$1").replace(/[`*_]/g, "").trim();
-      if (text.split(/\s+/).length > MAX_NAME_WORDS || !namesIn(text, 1).length) {
+      if (text.split(/\s+/).length > MAX_NAME_WORDS || (!lead && !namesIn(text, 1).length)) {
         items.length = 0;
         break;
       }
-      items.push({ name: text, range: { start: k, end: k } });
+      items.push({ name: text, range: { start: k, end: k }, ...(lead ? { marked: true } : {}) });
     }
     if (items.length >= 2 && items.length <= MAX_LIST) out.push(...items.map((o) => ({ ...o, group: n })));
   }
@@ -251,7 +269,7 @@ function cueOptions(sentences: (LocatedSentence & { beforeDecision: boolean })[]
       const at = last ? words.length - last.split(" ").length : -1;
       if (last && words.slice(at).join(" ") === last && words[at - 1]?.toLowerCase() !== "of") turnedDown.push({ name: last, range, reason });
     }
-    const after = REJECTED_AFTER.exec(s.text);
+    const after = REJECTED_AFTER.exec(s.text) ?? DELETED_PART.exec(s.text);
     if (after) {
       const first = namesIn(s.text.slice(after.index + after[0].length), 1)[0];
       if (first) turnedDown.push({ name: first, range, reason });
@@ -284,7 +302,7 @@ function overlaps(name: string, words: Set<string>): boolean {
  * "Signatures") that the record also writes as "proof" is an ordinary word, while a product's name ("Stormpath",
  * "Django") is capitalised wherever it appears (or written as code, which is not read here).
  */
-function lowerCaseWords(lines: string[]): Set<string> {
+export function lowerCaseWords(lines: string[]): Set<string> {
   const out = new Set<string>();
   const text = lines.join("\n").slice(0, 200_000).replace(/`[^`\n]{0,200}`/g, " ").replace(/\]\([^)\s]{0,500}\)/g, "] ").replace(/\bhttps?:\/\/\S{0,500}/g, " ");
   for (const w of text.split(/[^A-Za-z0-9]+/)) if (/^[a-z]/.test(w)) out.add(w);
@@ -294,14 +312,19 @@ function lowerCaseWords(lines: string[]): Set<string> {
 /** A word of an option name that names a thing however the record writes it: code, inner capitals, digits, a package shape. */
 const SHAPED_NAME = /^`|[a-z][A-Z]|\d|^[A-Z]{2,}|^[a-z][\w]*[-.][\w.-]*[a-z0-9]$/;
 
+/** The words of an option name the record also writes in lower case ("Secrets Store CSI driver" … "the secrets"). */
+export function ordinaryWords(name: string, lower: Set<string>): string[] {
+  return name.split(/\s+/).filter((w) => w && !SHAPED_NAME.test(w)).flatMap((w) => tokensOf(w)).filter((t) => lower.has(t));
+}
+
 /** Marks each option's ordinary words; drops an option whose every word is ordinary. */
 function withNameWords(options: ProseOption[], lower: Set<string>): ProseOption[] {
   const out: ProseOption[] = [];
   for (const o of options) {
     const words = o.name.split(/\s+/).filter(Boolean);
     const common = words.filter((w) => !SHAPED_NAME.test(w)).flatMap((w) => tokensOf(w)).filter((t) => lower.has(t));
-    const named = words.some((w) => SHAPED_NAME.test(w) || tokensOf(w).some((t) => !lower.has(t) && t.length >= 3));
-    if (named) out.push(common.length ? { ...o, common } : o);
+    const named = o.marked || words.some((w) => SHAPED_NAME.test(w) || tokensOf(w).some((t) => !lower.has(t) && t.length >= 3));
+    if (named) out.push(common.length && !o.marked ? { ...o, common } : o);
   }
   return out;
 }
@@ -317,12 +340,17 @@ export function proseOptionsOf(parsed: ParsedAdr, chosenName: string | undefined
     // "JCloud-based ObjectStorage backend" is JCloud.
     const based = /([\w.+#-]{2,40})-based\b/i.exec(replaces[1]);
     rejected.push({ name: based ? based[1] : replaces[1].trim(), range: titleRange, reason: title });
-    chosen.push({ name: replaces[2].trim(), range: titleRange });
+    // The title's "to Y" is a name by its place, however it is cased ("… from Truth to assertk").
+    chosen.push({ name: replaces[2].trim(), range: titleRange, marked: true });
   }
-  const { candidates, turnedDown } = cueOptions(otherSentences(parsed));
+  const others = otherSentences(parsed);
+  const { candidates, turnedDown } = cueOptions(others);
   const listed = [...headingOptions(parsed), ...numberedHeadingOptions(parsed), ...ledAndTabledOptions(parsed), ...introducedLists(parsed), ...candidates];
-  // The decision's first sentence that names a listed option says which ones were chosen.
-  const decided = decisionSentences(parsed).find((s) => listed.some((o) => overlaps(o.name, new Set(tokensOf(s.text)))));
+  // The decision's first sentence that names a listed option says which ones were chosen; without one, a sentence
+  // elsewhere that says which option won ("`ruff` is the recommended tool").
+  const namesListed = (s: LocatedSentence) => listed.some((o) => overlaps(o.name, new Set(tokensOf(s.text))));
+  const inDecision = decisionSentences(parsed).find(namesListed);
+  const decided = inDecision ?? others.find((s) => CHOOSING.test(s.text) && namesListed(s));
   const decidedWords = new Set([...(decided ? tokensOf(decided.text) : []), ...(chosenName ? tokensOf(chosenName) : [])]);
   // A group is decided when the decision names one of its options: the others of that group were turned down.
   const decidedGroups = new Set(listed.filter((o) => overlaps(o.name, decidedWords)).map((o) => o.group));
@@ -333,7 +361,9 @@ export function proseOptionsOf(parsed: ParsedAdr, chosenName: string | undefined
     const key = tokensOf(o.name).join(" ");
     if (seen.has(key) || !keysOf(o.name)) continue;
     seen.add(key);
-    if (overlaps(o.name, decidedWords)) chosen.push(o);
+    // A record without a decision section ("`ruff` is the recommended tool"): what that sentence picked is the choice.
+    const decidesGroup = !inDecision && !!decided && listed.some((p) => p.group === o.group && !overlaps(p.name, decidedWords));
+    if (overlaps(o.name, decidedWords)) chosen.push(decidesGroup ? { ...o, decidesGroup } : o);
     else if (decided && decidedGroups.has(o.group) && (groupSize.get(o.group) ?? 0) >= 2) rejected.push(o);
   }
   for (const o of turnedDown) if (!overlaps(o.name, decidedWords)) rejected.push(o);

@@ -482,6 +482,8 @@ export function conventionType(path: string): SourceType {
   if (
     base === "agents.md" ||
     base === "claude.md" ||
+    // Instruction files split by area or kept local ("agents.backend.md", "AGENTS.override.md", "CLAUDE.local.md").
+    /^(?:agents|claude)\.[\w-]{1,40}\.md$/.test(base) ||
     base === "copilot-instructions.md" ||
     base === ".cursorrules" ||
     base === ".windsurfrules" ||
@@ -616,6 +618,8 @@ async function loadIgnoreRules(root: string, ignoreGlobs: string[], walkIgnore: 
  */
 function namedFileType(path: string): SourceType {
   const lower = path.toLowerCase();
+  // An instruction file that another one points to ("see agents.backend.md") holds rules too.
+  if (conventionType(path) === "agent-instructions") return "agent-instructions";
   if (/\.(md|markdown)$/.test(lower) && /(^|\/)(adrs?|decisions|decision-records|architecture-decisions)\//.test(lower)) return "adr";
   return "canonical-file";
 }
