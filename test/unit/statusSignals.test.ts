@@ -89,6 +89,30 @@ describe("status lines in the forms real logs use", () => {
     assert.ok(paths.indexOf("docs/adr/0008-no-plugin-host.md") < paths.indexOf("docs/adr/0007-plugin-host-over-rpc.md"), paths.join(", "));
   });
 
+  it("of two accepted records with the same title, the later one ranks first, even from a legacy subfolder", async () => {
+    const { paths } = await rankedRecords(
+      {
+        "docs/adr/legacy/adr-012-request-batching.md": record("ADR 12: Request batching", "Accepted", "Clients batch requests for up to 50 ms before sending them."),
+        "docs/adr/adr-031-request-batching.md": record("ADR 31: Request batching", "Accepted", "Clients send each request at once; the server batches writes instead."),
+        "docs/adr/adr-001-record-decisions.md": record("ADR 1: Record decisions", "Accepted", "We keep decision records."),
+      },
+      "Should clients batch their requests before sending them?",
+    );
+    assert.ok(paths.indexOf("docs/adr/adr-031-request-batching.md") < paths.indexOf("docs/adr/legacy/adr-012-request-batching.md"), paths.join(", "));
+  });
+
+  it("a record whose title undoes an earlier one by number ranks above it", async () => {
+    const { paths } = await rankedRecords(
+      {
+        "docs/adr/adr-040-hide-internal-packages.md": record("ADR 40: Hide internal packages", "Accepted", "Every package except the public client moves under internal/ so it cannot be imported."),
+        "docs/adr/adr-044-partly-undo-adr-40.md": record("ADR 44: Partly undo ADR 40 (internal packages)", "Accepted", "The storage and state packages are exported again; the rest stay internal."),
+        "docs/adr/adr-001-record-decisions.md": record("ADR 1: Record decisions", "Accepted", "We keep decision records."),
+      },
+      "Should every package except the public client move under internal/ so that it cannot be imported?",
+    );
+    assert.ok(paths.indexOf("docs/adr/adr-044-partly-undo-adr-40.md") < paths.indexOf("docs/adr/adr-040-hide-internal-packages.md"), paths.join(", "));
+  });
+
   it("reads a status given only as a symbol", () => {
     assert.equal(normaliseStatus("\u2705"), "accepted");
     assert.equal(normaliseStatus("\u274c"), "rejected");

@@ -916,8 +916,35 @@ function inferImplicitSupersession(adrs: Map<string, ParsedAdr>, known: Map<stri
       if (shared.length >= 1 && shared.length >= Math.ceil(theirs.size * 0.6)) out.push([old.path, later.path]);
     }
   }
+  // 3. Two in-force records with the same title: the later one (by date, else the higher number, as a log that moved
+  //    its older records to a subfolder keeps counting up) is the current word on that subject.
+  const byTitle = new Map<string, ParsedAdr[]>();
+  for (const a of list) {
+    const key = slug(a.title.replace(/^(?:adr|rfc|decision)?[\s#-]*\d+\s*[:.)-]\s*/i, ""));
+    if (key && a.status !== "rejected") byTitle.set(key, [...(byTitle.get(key) ?? []), a]);
+  }
+  for (const same of byTitle.values()) {
+    if (same.length !== 2) continue;
+    const [a, b] = same;
+    const order = isLater(b, a) ?? (a.number !== undefined && b.number !== undefined && a.number !== b.number ? b.number > a.number : undefined);
+    if (order === undefined) continue;
+    const [old, later] = order ? [a, b] : [b, a];
+    if (!hasSuccessor(old.path) && !out.some(([o]) => o === old.path)) out.push([old.path, later.path]);
+  }
+  // 4. A later record whose title undoes or replaces an earlier one by number ("Partly undo ADR 109").
+  for (const later of list) {
+    const m = UNDOES_RECORD.exec(later.title);
+    if (!m) continue;
+    const target = resolveAdrRef(`ADR-${Number(m[1])}`, later, adrs);
+    const old = target ? adrs.get(target) : undefined;
+    if (!old || old === later || hasSuccessor(old.path) || out.some(([o]) => o === old.path) || isLater(old, later) === true) continue;
+    out.push([old.path, later.path]);
+  }
   return out;
 }
+
+/** A title that undoes, reverts, replaces or supersedes another record named by its number. */
+const UNDOES_RECORD = /\b(?:undo(?:es|ing)?|revert(?:s|ing)?|replac(?:e|es|ing)|supersed(?:e|es|ing)|roll(?:s|ing)? back)\s+(?:adr|rfc|decision)[\s_#-]*0*(\d{1,5})\b/i;
 
 /** Whether `from` links to `to`: by path, number ("ADR 008"), file name or slug. */
 function linksTo(from: ParsedAdr, to: ParsedAdr, adrs: Map<string, ParsedAdr>): boolean {
