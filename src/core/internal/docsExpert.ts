@@ -916,12 +916,14 @@ function inferImplicitSupersession(adrs: Map<string, ParsedAdr>, known: Map<stri
       if (shared.length >= 1 && shared.length >= Math.ceil(theirs.size * 0.6)) out.push([old.path, later.path]);
     }
   }
-  // 3. Two in-force records with the same title: the later one (by date, else the higher number, as a log that moved
-  //    its older records to a subfolder keeps counting up) is the current word on that subject.
+  // 3. Two accepted records with the same title and the same file name past its number: the later one (by date,
+  //    else the higher number, as a log that moved its older records to a subfolder keeps counting up) is the current
+  //    word on that subject. A title copied onto a record about something else keeps its own file name.
   const byTitle = new Map<string, ParsedAdr[]>();
   for (const a of list) {
-    const key = slug(a.title.replace(/^(?:adr|rfc|decision)?[\s#-]*\d+\s*[:.)-]\s*/i, ""));
-    if (key && a.status !== "rejected") byTitle.set(key, [...(byTitle.get(key) ?? []), a]);
+    const title = slug(a.title.replace(/^(?:adr|rfc|decision)?[\s#-]*\d+\s*[:.)-]\s*/i, ""));
+    const file = adrSlugs(a.path).at(-1) ?? "";
+    if (title && (a.status === "accepted" || a.status === "unknown")) byTitle.set(`${title}\0${file}`, [...(byTitle.get(`${title}\0${file}`) ?? []), a]);
   }
   for (const same of byTitle.values()) {
     if (same.length !== 2) continue;
