@@ -1,6 +1,7 @@
 // A small repository with decisions for the decision guard's tests: an accepted MADR record that considered Tailwind
 // CSS and chose Pollen CSS, a superseded record that chose MySQL (replaced by one that chose PostgreSQL), and an
 // AGENTS.md with "do not use" rules. Committed, so tests change the working tree or the index against HEAD.
+import { checkChange, GuardReportSchema, type GuardReport } from "../../src/core/guard";
 import { createGitRepo } from "./gitRepo";
 
 export const CSS_ADR_PATH = "docs/adr/0007-use-pollen-css.md";
@@ -122,3 +123,14 @@ export function createGuardRepo(dir?: string): string {
     dir,
   );
 }
+
+/** The guard's report on a repository's working tree against HEAD, checked against its schema. */
+export async function checkWorktree(repo: string): Promise<GuardReport> {
+  const report = await checkChange(repo, { kind: "worktree" }, { config: {} });
+  GuardReportSchema.parse(report);
+  return report;
+}
+
+/** The findings above "low" (a hint to deliberate), and each as "kind path" for a compact assertion. */
+export const strongFindings = (r: GuardReport) => r.findings.filter((f) => f.severity !== "low");
+export const findingSummary = (r: GuardReport) => strongFindings(r).map((f) => `${f.kind} ${f.decision.path}`);

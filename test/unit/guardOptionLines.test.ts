@@ -6,7 +6,6 @@
 // records or instruction files into a real git repository, changes files, and checks the findings.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { checkChange, GuardReportSchema, type GuardReport } from "../../src/core/guard";
 import { ruleDecisions } from "../../src/core/guard/decisions";
 import { findName, keysOf, tokensOf } from "../../src/core/guard/names";
 import type { DecisionRecord } from "../../src/core/decisions";
@@ -14,15 +13,8 @@ import { linkedNames, refineOptions, withoutUrls } from "../../src/core/guard/op
 import { purposeExclusions, purposeStem } from "../../src/core/guard/purposeRules";
 import type { ArtifactFile } from "../../src/core/types";
 import { createGitRepo, writeFiles } from "../helpers/gitRepo";
+import { checkWorktree, findingSummary, strongFindings } from "../helpers/guardRepo";
 
-async function check(repo: string): Promise<GuardReport> {
-  const report = await checkChange(repo, { kind: "worktree" }, { config: {} });
-  GuardReportSchema.parse(report);
-  return report;
-}
-
-const strong = (r: GuardReport) => r.findings.filter((f) => f.severity !== "low");
-const summary = (r: GuardReport) => strong(r).map((f) => `${f.kind} ${f.decision.path}`);
 
 const EMPTY_OUTCOME_ADR = `# Use [Zapper](https://example.test/zapper) as the structured logger
 
@@ -185,13 +177,13 @@ describe("guard: rules in code spans and purpose rules", () => {
       "Cargo.toml": `${cargo}log = "0.4"\n`,
       "src/backoff.rs": "use std::time::Duration;\n\npub async fn wait(n: u64) {\n    std::thread::sleep(Duration::from_millis(n));\n}\n",
     });
-    const found = summary(await check(repo));
+    const found = findingSummary(await checkWorktree(repo));
     assert.equal(found.filter((f) => f === "breaks-rule AGENTS.md").length, 2, JSON.stringify(found));
     writeFiles(repo, {
       "Cargo.toml": `${cargo}`,
       "src/backoff.rs": "use std::time::Duration;\n\npub async fn wait(n: u64) {\n    tokio::time::sleep(Duration::from_millis(n)).await;\n    tracing::debug!(n, \"waited\");\n}\n",
     });
-    assert.deepEqual(summary(await check(repo)), []);
+    assert.deepEqual(findingSummary(await checkWorktree(repo)), []);
   });
 });
 
@@ -200,26 +192,26 @@ describe("guard: what a record chose, beyond its outcome line", () => {
     const gomod = "module example.test/api\n\ngo 1.21\n\nrequire (\n\texample.test/zapper v1.17.0\n)\n";
     const repo = createGitRepo([{ message: "records", files: { "docs/adr/0002-logging.md": EMPTY_OUTCOME_ADR, "go.mod": gomod } }]);
     writeFiles(repo, { "go.mod": gomod.replace("\texample.test/zapper v1.17.0\n", "") });
-    assert.deepEqual(summary(await check(repo)), ["removes-chosen-option docs/adr/0002-logging.md"]);
+    assert.deepEqual(findingSummary(await checkWorktree(repo)), ["removes-chosen-option docs/adr/0002-logging.md"]);
     writeFiles(repo, { "go.mod": gomod.replace("\texample.test/zapper v1.17.0\n", "\texample.test/zapper v1.17.0\n\texample.test/slowlog v1.8.1\n") });
-    assert.deepEqual(summary(await check(repo)), ["introduces-rejected-option docs/adr/0002-logging.md"]);
+    assert.deepEqual(findingSummary(await checkWorktree(repo)), ["introduces-rejected-option docs/adr/0002-logging.md"]);
   });
 
   test("variants of the chosen option reject nothing they qualify; the other option and a dropped chosen one conflict", async () => {
     const gomod = "module example.test/api\n\ngo 1.21\n\nrequire (\n\texample.test/sqlgen v4.6.0\n)\n";
     const repo = createGitRepo([{ message: "records", files: { "docs/adr/0001-sql.md": VARIANT_ADR, "go.mod": gomod } }]);
     writeFiles(repo, { "go.mod": gomod.replace(")\n", "\texample.test/jackc/pgx/v4 v4.11.0\n\texample.test/go-sql-driver/mysql v1.6.0\n)\n") });
-    assert.deepEqual(summary(await check(repo)), [], "the databases the variants name are not turned down");
+    assert.deepEqual(findingSummary(await checkWorktree(repo)), [], "the databases the variants name are not turned down");
     writeFiles(repo, { "go.mod": gomod.replace(")\n", "\texample.test/ormix v1.22.4\n)\n") });
-    assert.deepEqual(summary(await check(repo)), ["introduces-rejected-option docs/adr/0001-sql.md"]);
+    assert.deepEqual(findingSummary(await checkWorktree(repo)), ["introduces-rejected-option docs/adr/0001-sql.md"]);
     writeFiles(repo, { "go.mod": gomod.replace("\texample.test/sqlgen v4.6.0\n", "") });
-    assert.deepEqual(summary(await check(repo)), ["removes-chosen-option docs/adr/0001-sql.md"]);
+    assert.deepEqual(findingSummary(await checkWorktree(repo)), ["removes-chosen-option docs/adr/0001-sql.md"]);
   });
 
   test("a long option's code span is its name: a new config file in a folder named for it conflicts", async () => {
     const repo = createGitRepo([{ message: "records", files: { "docs/adr/0004-routing.md": ROUTER_ADR, "README.md": "# API\n" } }]);
     writeFiles(repo, { "deploy/nginx/router.conf": "upstream old_api { server 127.0.0.1:9022; }\nserver {\n    location / { proxy_pass http://old_api; }\n}\n" });
-    const found = strong(await check(repo));
+    const found = strongFindings(await checkWorktree(repo));
     assert.deepEqual(found.map((f) => `${f.kind} ${f.severity} ${f.matched.via}`), ["introduces-rejected-option med config"], JSON.stringify(found));
   });
 
@@ -227,7 +219,7 @@ describe("guard: what a record chose, beyond its outcome line", () => {
     const gomod = "module example.test/api\n\ngo 1.21\n\nrequire (\n)\n";
     const repo = createGitRepo([{ message: "records", files: { "docs/adr/0000-records.md": FORMAT_ADR, "go.mod": gomod } }]);
     writeFiles(repo, { "go.mod": gomod.replace(")\n", "\tgithub.com/acme/widgets v1.0.0\n)\n") });
-    assert.deepEqual(summary(await check(repo)), []);
+    assert.deepEqual(findingSummary(await checkWorktree(repo)), []);
   });
 
   test("a later record that chooses what an earlier one turned down overrules it; the earlier one still rejects the rest", async () => {
@@ -236,15 +228,15 @@ describe("guard: what a record chose, beyond its outcome line", () => {
       { message: "records", files: { "docs/adr/0016-unit-test-tools.md": EARLIER_ADR, "docs/adr/0033-test-data.md": LATER_ADR, "tests/App.Tests.csproj": csproj } },
     ]);
     writeFiles(repo, { "tests/App.Tests.csproj": csproj.replace("  </ItemGroup>", '    <PackageReference Include="FakeBuilder" Version="35.0.0" />\n  </ItemGroup>') });
-    assert.deepEqual(summary(await check(repo)), []);
+    assert.deepEqual(findingSummary(await checkWorktree(repo)), []);
   });
 
   test("a dependency the record lets go is turned down; the chosen one is kept", async () => {
     const pkg = '{\n  "name": "editor",\n  "dependencies": {\n    "store-typed-modules": "^1.0.0"\n  }\n}\n';
     const repo = createGitRepo([{ message: "records", files: { "docs/adr/0007-store.md": STORE_ADR, "app/package.json": pkg } }]);
     writeFiles(repo, { "app/package.json": pkg.replace('"store-typed-modules": "^1.0.0"', '"store-decorators": "^0.3.2",\n    "store-typed-modules": "^1.0.0"') });
-    assert.deepEqual(summary(await check(repo)), ["introduces-rejected-option docs/adr/0007-store.md"]);
+    assert.deepEqual(findingSummary(await checkWorktree(repo)), ["introduces-rejected-option docs/adr/0007-store.md"]);
     writeFiles(repo, { "app/package.json": pkg.replace('    "store-typed-modules": "^1.0.0"\n', "") });
-    assert.deepEqual(summary(await check(repo)), ["removes-chosen-option docs/adr/0007-store.md"]);
+    assert.deepEqual(findingSummary(await checkWorktree(repo)), ["removes-chosen-option docs/adr/0007-store.md"]);
   });
 });

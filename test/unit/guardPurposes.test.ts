@@ -7,7 +7,6 @@
 // changes files, and checks the findings. All names are invented.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { checkChange, GuardReportSchema, type GuardReport } from "../../src/core/guard";
 import { ruleDecisions, type GuardDecision } from "../../src/core/guard/decisions";
 import { readLine } from "../../src/core/guard/lines";
 import { findName, keysOf, tokensOf } from "../../src/core/guard/names";
@@ -18,15 +17,8 @@ import { parseAdr } from "../../src/core/internal/adr";
 import { conventionType } from "../../src/core/internal/discovery";
 import type { ArtifactFile } from "../../src/core/types";
 import { createGitRepo, writeFiles } from "../helpers/gitRepo";
+import { checkWorktree, findingSummary, strongFindings } from "../helpers/guardRepo";
 
-async function check(repo: string): Promise<GuardReport> {
-  const report = await checkChange(repo, { kind: "worktree" }, { config: {} });
-  GuardReportSchema.parse(report);
-  return report;
-}
-
-const strong = (r: GuardReport) => r.findings.filter((f) => f.severity !== "low");
-const summary = (r: GuardReport) => strong(r).map((f) => `${f.kind} ${f.decision.path}`);
 const rulesOf = (text: string, path = "AGENTS.md") => ruleDecisions({ path, text, source_type: "agent-instructions" } as ArtifactFile);
 const R = { start: 1, end: 1 };
 
@@ -170,23 +162,23 @@ describe("guard: where rules are and how they are phrased", () => {
     const reqs = "webframe==5.2\nseedkit==1.24.0\nreplayer==0.26.2\n";
     const repo = createGitRepo([{ message: "rules", files: { "AGENTS.md": POINTER_AGENTS, "guides/agents.backend.md": BACKEND_GUIDE, "requirements.txt": reqs } }]);
     writeFiles(repo, { "requirements.txt": `${reqs}factory-maker==3.3.3\nhttp-mock-kit==1.12.1\nmailcheck==2.0\n` });
-    const found = strong(await check(repo));
+    const found = strongFindings(await checkWorktree(repo));
     assert.deepEqual(
       found.map((f) => `${f.kind} ${f.decision.path} ${f.matched.text}`),
       ["breaks-rule guides/agents.backend.md factory-maker", "breaks-rule guides/agents.backend.md http-mock-kit"],
       "a domain label (Email) keys nothing: mailcheck is no conflict",
     );
     writeFiles(repo, { "requirements.txt": `${reqs.replace("seedkit==1.24.0", "seedkit==1.25.0")}`, "app/tests/test_reply.py": "import replayer\nfrom seedkit import baker\n\n# factories come from seedkit; replayer mocks HTTP\n" });
-    assert.deepEqual(summary(await check(repo)), []);
+    assert.deepEqual(findingSummary(await checkWorktree(repo)), []);
   });
 
   test("a telemetry dependency breaks the lead-in rule; the word in code does not", async () => {
     const pkg = '{\n  "name": "mail",\n  "dependencies": {\n    "left-pad": "^1.0.0"\n  }\n}\n';
     const repo = createGitRepo([{ message: "rules", files: { "AGENTS.md": MUST_AGENTS, "package.json": pkg } }]);
     writeFiles(repo, { "package.json": pkg.replace('"left-pad": "^1.0.0"', '"left-pad": "^1.0.0",\n    "cloud-analytics": "^2.1.0"') });
-    assert.deepEqual(summary(await check(repo)), ["breaks-rule AGENTS.md"]);
+    assert.deepEqual(findingSummary(await checkWorktree(repo)), ["breaks-rule AGENTS.md"]);
     writeFiles(repo, { "package.json": pkg, "src/report.ts": "export const analytics = { tracking: false };\n" });
-    assert.deepEqual(summary(await check(repo)), []);
+    assert.deepEqual(findingSummary(await checkWorktree(repo)), []);
   });
 });
 
@@ -202,7 +194,7 @@ describe("guard: what a record decides beyond its decision section", () => {
     assert.deepEqual(read.rejected.map((r) => r.name), ["AuditTrail"]);
     const repo = createGitRepo([{ message: "records", files: { "docs/adr/0006-delivery.md": record, "app/jobs/send_job.rb": "class SendJob\nend\n" } }]);
     writeFiles(repo, { "app/jobs/retry_job.rb": "class RetryJob\n  def perform(id)\n    AuditTrail.create!(email_id: id)\n  end\nend\n" });
-    assert.deepEqual(summary(await check(repo)), ["introduces-rejected-option docs/adr/0006-delivery.md"]);
+    assert.deepEqual(findingSummary(await checkWorktree(repo)), ["introduces-rejected-option docs/adr/0006-delivery.md"]);
   });
 
   test("a listed option keys by its words that name a thing, not by a word the record writes in lower case", async () => {
@@ -210,20 +202,20 @@ describe("guard: what a record decides beyond its decision section", () => {
     const pkg = '{\n  "name": "ops",\n  "dependencies": {\n    "sealbox": "^1.0.0"\n  }\n}\n';
     const repo = createGitRepo([{ message: "records", files: { "docs/adr/0002-secrets.md": record, "package.json": pkg } }]);
     writeFiles(repo, { "package.json": pkg.replace('"sealbox": "^1.0.0"', '"sealbox": "^1.0.0",\n    "external-secrets-client": "^2.0.0"') });
-    assert.deepEqual(summary(await check(repo)), [], "another package about secrets is not the CSI driver");
+    assert.deepEqual(findingSummary(await checkWorktree(repo)), [], "another package about secrets is not the CSI driver");
     writeFiles(repo, { "package.json": pkg.replace('"sealbox": "^1.0.0"', '"sealbox": "^1.0.0",\n    "secrets-mount-csi": "^2.0.0"') });
-    assert.deepEqual(summary(await check(repo)), ["introduces-rejected-option docs/adr/0002-secrets.md"]);
+    assert.deepEqual(findingSummary(await checkWorktree(repo)), ["introduces-rejected-option docs/adr/0002-secrets.md"]);
   });
 
   test("a recommending sentence outside a decision section picks from a name-led list", async () => {
     const reqs = "webframe==5.2\nquicklint==0.16.2\n";
     const repo = createGitRepo([{ message: "records", files: { "docs/adr/0004-linters.md": LINTER_ADR, "requirements.txt": reqs } }]);
     writeFiles(repo, { "requirements.txt": `${reqs}flakemate==7.3.0\n` });
-    assert.deepEqual(summary(await check(repo)), ["introduces-rejected-option docs/adr/0004-linters.md"]);
+    assert.deepEqual(findingSummary(await checkWorktree(repo)), ["introduces-rejected-option docs/adr/0004-linters.md"]);
     writeFiles(repo, { "requirements.txt": "webframe==5.2\n" });
-    assert.deepEqual(summary(await check(repo)), ["removes-chosen-option docs/adr/0004-linters.md"]);
+    assert.deepEqual(findingSummary(await checkWorktree(repo)), ["removes-chosen-option docs/adr/0004-linters.md"]);
     writeFiles(repo, { "requirements.txt": reqs.replace("0.16.2", "0.16.3"), "docs/linting.md": "We compared pyscan and flakemate before choosing quicklint.\n" });
-    assert.deepEqual(summary(await check(repo)), []);
+    assert.deepEqual(findingSummary(await checkWorktree(repo)), []);
   });
 
   test("a version-catalog accessor is a dependency; a module named in a code span is the record's area", async () => {
@@ -234,10 +226,10 @@ describe("guard: what a record decides beyond its decision section", () => {
       { message: "records", files: { "docs/adr/0003-switch.md": SWITCH_ADR, "docs/adr/0005-build.md": BUILD_ADR, "app/build.gradle.kts": build, "build-logic/Lint.kt": "object Lint\n" } },
     ]);
     writeFiles(repo, { "app/build.gradle.kts": build.replace("dependencies {\n", "dependencies {\n    testImplementation(libs.verity)\n") });
-    assert.deepEqual(summary(await check(repo)), ["introduces-rejected-option docs/adr/0003-switch.md"]);
+    assert.deepEqual(findingSummary(await checkWorktree(repo)), ["introduces-rejected-option docs/adr/0003-switch.md"]);
     writeFiles(repo, { "app/build.gradle.kts": build, "build-logic/Lint.kt": "object Lint {\n    const val ABORT = true\n}\n" });
-    const report = await check(repo);
-    assert.deepEqual(summary(report), []);
+    const report = await checkWorktree(repo);
+    assert.deepEqual(findingSummary(report), []);
     assert.ok(report.findings.some((f) => f.kind === "touches-decided-area" && f.decision.path === "docs/adr/0005-build.md"), JSON.stringify(report.findings));
   });
 });
