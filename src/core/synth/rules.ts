@@ -620,8 +620,9 @@ function alignedChoice(r: ChoiceReading, real: Indexed[], scores: number[]): Cho
 /**
  * The record's stated choice names one option far more than the others: that option is what it chose, whatever
  * its title and context say about the rest (a "Session Store Cache" record that chose "a write-through cache in
- * front of Postgres" chose the cache, not the Postgres sharding its context also weighs). Counts each option's distinctive words in the stated choice alone; the
- * winner needs two of them and twice the next option's count, and must be an option the record could choose at all.
+ * front of Postgres" chose the cache, not the Postgres sharding its context also weighs). Counts each option's
+ * distinctive words in the stated choice alone; the winner needs two of them and twice the next option's count, and
+ * must be an option the record could choose at all.
  */
 function statedChoice(r: ChoiceReading, real: Indexed[], scores: number[]): ChoiceMatch | undefined {
   if (real.length < 2) return undefined;
