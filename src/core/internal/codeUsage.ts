@@ -356,6 +356,17 @@ export interface CodeStateOptions {
   signal?: AbortSignal;
 }
 
+/** The given check, else a fresh one; undefined when it cannot be taken (a cancellation still rejects). */
+export async function repositoryCheckOrNothing(repo: string, given: RepositoryCheck | undefined, signal?: AbortSignal): Promise<RepositoryCheck | undefined> {
+  if (given) return given;
+  try {
+    return await checkRepository(repo, signal);
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    return undefined;
+  }
+}
+
 /**
  * A fingerprint of the code the count reads: the path, size and mtime of every file in scope — in a git work tree
  * the tracked and the untracked, not-ignored files as `git ls-files` lists them, outside git every file the walk
@@ -366,13 +377,8 @@ export interface CodeStateOptions {
  */
 export async function codeUsageState(repo: string, opts: CodeStateOptions = {}): Promise<string | undefined> {
   const excludeDirs = (opts.excludeDirs ?? []).filter(Boolean);
-  let check = opts.repoCheck;
-  try {
-    check ??= await checkRepository(repo, opts.signal);
-  } catch (err) {
-    if (opts.signal?.aborted) throw err;
-    return undefined;
-  }
+  const check = await repositoryCheckOrNothing(repo, opts.repoCheck, opts.signal);
+  if (!check) return undefined;
   if (check.kind !== "work-tree") {
     return walkState(repo, { excludeDirs, ...(opts.ignoreGlobs ? { ignoreGlobs: opts.ignoreGlobs } : {}), inScope: inUsageScope, budget: opts.walk, signal: opts.signal });
   }

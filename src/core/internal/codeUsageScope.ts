@@ -12,8 +12,8 @@
 // in the count's scope, once the tracked files those excludes ignore are left out of the plain search. Anything else
 // (an untracked file in scope, too many ignored tracked ones, a listing that failed or ran out of time) means the
 // count runs `--untracked` as before.
-import { checkRepository, type RepositoryCheck } from "./gitSafety";
-import { excludePathspecs, inUsageScope, listTrackedLocks, runGit } from "./codeUsage";
+import type { RepositoryCheck } from "./gitSafety";
+import { excludePathspecs, inUsageScope, listTrackedLocks, repositoryCheckOrNothing, runGit } from "./codeUsage";
 
 export interface UsageScope {
   /** Untracked files the standard excludes do not ignore, in the count's scope (full paths, sorted). */
@@ -41,14 +41,8 @@ const DEFAULT_BUDGET_MS = 3000;
  * Undefined outside a git work tree, on any git failure, or past the budget; a cancellation rejects.
  */
 export async function listUsageScope(repo: string, opts: UsageScopeOptions = {}): Promise<UsageScope | undefined> {
-  let check = opts.repoCheck;
-  try {
-    check ??= await checkRepository(repo, opts.signal);
-  } catch (err) {
-    if (opts.signal?.aborted) throw err;
-    return undefined;
-  }
-  if (check.kind !== "work-tree") return undefined;
+  const check = await repositoryCheckOrNothing(repo, opts.repoCheck, opts.signal);
+  if (check?.kind !== "work-tree") return undefined;
   const budget = opts.budgetMs ?? DEFAULT_BUDGET_MS;
   const excludes = excludePathspecs((opts.excludeDirs ?? []).filter(Boolean));
   // No pathspec but the exclusions (as codeUsageState lists): git matches each pathspec against every file it sees.
