@@ -271,7 +271,9 @@ export function judgeOptions(question: EvalQuestion, titles: string[], goldTexts
   const offTopic: string[] = [];
   for (const title of titles) {
     if (isGenericOption(title)) continue;
-    const inGoldRecord = flat(title).length >= 3 && gold.some((g) => ` ${g} `.includes(` ${flat(title)} `));
+    // An option named from the deciding record ("its title: what it decided") is from the record when each part is.
+    const inGold = (t: string) => flat(t).length >= 3 && gold.some((g) => ` ${g} `.includes(` ${flat(t)} `));
+    const inGoldRecord = inGold(title) || (/: /.test(title) && title.split(/: /).every((part) => inGold(part.replace(/…$/, ""))));
     if (inGoldRecord) continue;
     const words = [...contentWords(title)];
     if (words.length <= 1 && !groups.some((g) => hasKeyword(title, g))) fragments.push(title);

@@ -3,7 +3,7 @@
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
 import type { AdrMeta } from "../../src/core/schemas";
-import { chosenOf, decisionInBrief, recordLedAnswer, recordOptions, type LedRecord } from "../../src/core/synth/recordLed";
+import { answerNamed, chosenOf, decisionInBrief, recordLedAnswer, recordOptions, type LedRecord } from "../../src/core/synth/recordLed";
 
 function record(path: string, meta: Partial<AdrMeta>, active = true): LedRecord {
   return {
@@ -41,9 +41,13 @@ describe("recordLedAnswer", () => {
     const led = recordLedAnswer(q, [styling, logging], noSuccessor, 5, true);
     assert.equal(led?.doc.path, styling.path);
     assert.equal(led?.confidence, "low");
-    // Only the best-ranked one: a deeper record still needs the question's words in its headline.
+    // Only the best-ranked one: a deeper record still needs the question's words in its headline, so a first
+    // record that states no choice answers with its design, by its title, and only at low confidence.
     const noChoice = record("docs/decisions/0001-notes.md", { title: "Meeting notes" });
-    assert.equal(recordLedAnswer(q, [noChoice, logging], noSuccessor, 5, true), undefined);
+    const byTitle = recordLedAnswer(q, [noChoice, logging], noSuccessor, 5, true);
+    assert.equal(byTitle?.doc.path, noChoice.path);
+    assert.equal(byTitle?.choice, "Meeting notes");
+    assert.equal(byTitle?.confidence, "low");
   });
 
   it("a record that turned the proposed thing down is about it, though its title names neither", () => {
@@ -122,9 +126,45 @@ describe("decisionInBrief: what the nearest record decided, when it names no sho
   it("an open question's nearest record with only prose in its decision section still answers, at low confidence", () => {
     const logs = { ...record("adr/0005-logs.md", { title: "Frontend logs" }), decisionText: "## Decision\n\nAll services emit JSON lines to stdout.\n" };
     const led = recordLedAnswer("Support can't read our error reports. How should we change that?", [logs], noSuccessor, 5, true);
-    assert.equal(led?.choice, "All services emit JSON lines to stdout");
+    assert.equal(led?.choice, "Frontend logs: all services emit JSON lines to stdout");
     assert.equal(led?.confidence, "low");
     // Not for a question that names a proposal: there the record must name an option.
     assert.equal(recordLedAnswer("Should we adopt Sentry for error reports?", [logs], noSuccessor, 5, false), undefined);
+  });
+});
+
+describe("answerNamed: how an open question's answer names what the record decided", () => {
+  const q = "Outgoing mail from one tenant swamped our relays last week. What should we do about it?";
+  it("a clause read from the record's prose carries the record's title; a listed option names itself", () => {
+    const prose = record("adr/0053-email-rate-limiting.md", { title: "53. Email rate limiting", decided_option: { name: "form of an extension jar", range: { start: 30, end: 30 } } });
+    assert.equal(recordLedAnswer(q, [prose], noSuccessor, 5, true)?.choice, "Email rate limiting: form of an extension jar");
+    const suffixed = record("adr/0004-partitions.md", { title: "Partition strategy - ADR 004", decided_option: { name: "one folder per department and year", range: { start: 9, end: 9 } } });
+    assert.equal(answerNamed(suffixed, "One folder per department and year"), "Partition strategy: one folder per department and year");
+    const listed = record("adr/0054-relay.md", {
+      title: "Relay limits",
+      considered_options: ["Per-tenant quotas", "A global cap"],
+      decided_option: { name: "Per-tenant quotas", range: { start: 20, end: 20 } },
+    });
+    assert.equal(answerNamed(listed, "Per-tenant quotas"), "Per-tenant quotas");
+  });
+  it("a title that states the decision says it better than a clause of its prose; a clause naming most of the title stands alone", () => {
+    const titled = record("adr/0009-singletons.md", { title: "Avoid global singletons" });
+    assert.equal(answerNamed(titled, "Services receive their collaborators through constructors"), "Avoid global singletons");
+    const api = record("adr/0010-api.md", { title: "API v3 for client endpoints" });
+    assert.equal(answerNamed(api, "Implement a new v3 API with plain JSON bodies"), "Implement a new v3 API with plain JSON bodies");
+    // Only a capitalised ordinary first word is lowered after the colon: a product name keeps its case.
+    assert.equal(answerNamed(record("adr/0011-x.md", { title: "Component typing" }), "React.FC should be avoided"), "Component typing: React.FC should be avoided");
+  });
+  it("a record that states no choice is named by its title and the heading retrieval found, after any record that does state one", () => {
+    const basics = { ...record("adr/0010-api-basics.md", { title: "API basics" }), topicalHeadings: ["Pagination", "Error responses"] };
+    const paging = "Clients want to page through long result lists. How should the new routes do it?";
+    const led = recordLedAnswer(paging, [basics], noSuccessor, 5, true);
+    assert.equal(led?.choice, "API basics: Pagination");
+    assert.equal(led?.confidence, "low");
+    // A deeper record about the question that states its choice answers first.
+    const cursors = record("adr/0012-paging.md", { title: "Paging of result lists", chosen_option: "Cursor-based paging" });
+    assert.equal(recordLedAnswer(paging, [basics, cursors], noSuccessor, 5, true)?.choice, "Cursor-based paging");
+    // A question that names a proposal is never answered by a title alone.
+    assert.equal(recordLedAnswer("Should we adopt offset paging for the new routes?", [basics], noSuccessor, 5), undefined);
   });
 });

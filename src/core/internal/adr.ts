@@ -355,7 +355,7 @@ function readOptions(
   return { considered, chosen, optionSections };
 }
 
-function isCanonical(name: string): name is AdrSectionName {
+export function isCanonical(name: string): name is AdrSectionName {
   return name === "title" || SECTION_PATTERNS.some(([n]) => n === name);
 }
 

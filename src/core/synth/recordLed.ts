@@ -16,6 +16,8 @@ export interface LedRecord {
   active: boolean;
   /** The record's decision section, as retrieved (when it was). */
   decisionText?: string;
+  /** Headings of its retrieved sections that name a subject of their own ("Pagination"), best-ranked first. */
+  topicalHeadings?: string[];
 }
 
 export interface RecordLedAnswer<T extends LedRecord> {
@@ -109,6 +111,50 @@ export function decisionInBrief(meta: AdrMeta, decisionText = ""): string | unde
   return tidyLabel(words.length > MAX_CHOICE_WORDS ? `${words.slice(0, MAX_CHOICE_WORDS).join(" ")}…` : words.join(" "));
 }
 
+/** A record's title without its number ("ADR-0012: Use X" → "Use X"). */
+function bareTitle(title: string): string {
+  // "ADR-0012: Use X", "12. Use X", "Use X - ADR 012", "Use X (RFC 7)".
+  const bare = title
+    .replace(/^(?:adr|rfc|decision)?[\s#-]*\d+\s*[:.)-]?\s*/i, "")
+    .replace(/\s*(?:[-–—:]\s*|\(\s*)(?:adr|rfc|decision)[\s#-]*\d+\s*\)?$/i, "")
+    .trim();
+  return bare || title;
+}
+
+/** Whether the record's choice is one of the options it lists (or stated on a "Chosen option" line), not read from prose. */
+function listedChoice(meta: AdrMeta, choice: string): boolean {
+  if (meta.chosen_option) return true;
+  const flat = (t: string) => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  const c = flat(choice.replace(/…$/, ""));
+  return meta.considered_options.some((o) => {
+    const f = flat(optionLabel(o));
+    return !!f && !!c && (f === c || f.startsWith(c) || c.startsWith(f));
+  });
+}
+
+/**
+ * How an open question's answer is named. A choice the record lists as an option, or a title that states the
+ * decision ("Use Pandoc for …"), names itself. A choice read from prose is only a clause ("form of an extension
+ * jar"): the record's title says what it is about, so the answer carries both ("Email rate limiting: form of an
+ * extension jar"). A record that states no choice at all is answered by its design as named by its title, and by
+ * the heading under which retrieval found the question's subject when the title does not name it.
+ */
+export function answerNamed(doc: LedRecord, choice: string | undefined): string | undefined {
+  const title = tidyLabel(bareTitle(doc.meta.title));
+  if (choice && (listedChoice(doc.meta, choice) || sameLabel(choice, title))) return choice;
+  if (!title || !/\p{L}/u.test(title)) return choice;
+  // A title that states the decision ("Avoid React.FC type") says it better than a clause of its prose.
+  if (DECISION_TITLE.test(title) && title.split(/\s+/).length <= MAX_CHOICE_WORDS) return title;
+  if (choice) {
+    const c = /^\p{Lu}\p{Ll}+(?:\s|$)/u.test(choice) ? choice[0].toLowerCase() + choice.slice(1) : choice;
+    // A clause that already names most of what the title does needs no title before it.
+    const named = [...stemSet(title)].filter((w) => stemSet(choice).has(w)).length;
+    return named * 2 >= stemSet(title).size ? choice : `${title}: ${c}`;
+  }
+  const heading = doc.topicalHeadings?.find((h) => /\p{L}/u.test(h) && !title.toLowerCase().includes(h.toLowerCase()));
+  return heading ? `${title}: ${tidyLabel(heading)}` : title;
+}
+
 /**
  * "Preview channel: a separate channel that only testers subscribe to" is named by what precedes the colon: an
  * option listed with its description reads as its short name.
@@ -165,22 +211,28 @@ export function recordLedAnswer<T extends LedRecord>(
   const { asking, setting } = splitAsking(question);
   const focus = stemSet(asking);
   const context = stemSet(setting);
-  for (const [position, doc] of docs.slice(0, MAX_POSITION).entries()) {
-    if (doc.meta.status === "rejected") continue;
-    const use = doc.active ? doc : successor(doc);
-    if (!use) continue;
-    const choice = chosenOf(use.meta) ?? (nearestAnswers && position === 0 ? decisionInBrief(use.meta, use.decisionText) : undefined);
-    if (!choice) continue;
-    const head = new Set([...headlineStems(doc.meta, doc.path), ...headlineStems(use.meta, use.path)]);
-    const focusHits = [...focus].filter((w) => head.has(w)).length;
-    const contextHits = [...context].filter((w) => head.has(w) && !focus.has(w)).length;
-    // About the question: its headline names something the question asks about, or (the best-ranked record only)
-    // something of the setting the question describes; the latter is only ever a low-confidence answer.
-    if (focusHits === 0 && !(position === 0 && (contextHits >= 1 || nearestAnswers))) continue;
-    const status = use.meta.status;
-    const inForce = status === "accepted" || status === "unknown";
-    const confidence: Level = inForce && position === 0 && focusHits >= 2 ? "med" : "low";
-    return { doc: use, ...(use !== doc ? { via: doc } : {}), choice, options: recordOptions(use.meta, choice, maxOptions), focusHits, position, confidence };
+  // A record that states its decision answers before one that only names its subject: the second pass lets the
+  // best-ranked record answer an open question with its design as its title names it.
+  for (const byTitle of nearestAnswers ? [false, true] : [false]) {
+    for (const [position, doc] of docs.slice(0, byTitle ? 1 : MAX_POSITION).entries()) {
+      if (doc.meta.status === "rejected") continue;
+      const use = doc.active ? doc : successor(doc);
+      if (!use) continue;
+      const brief = chosenOf(use.meta) ?? (nearestAnswers && position === 0 ? decisionInBrief(use.meta, use.decisionText) : undefined);
+      if (!brief && !byTitle) continue;
+      const choice = nearestAnswers ? answerNamed(use, brief) : brief;
+      if (!choice) continue;
+      const head = new Set([...headlineStems(doc.meta, doc.path), ...headlineStems(use.meta, use.path)]);
+      const focusHits = [...focus].filter((w) => head.has(w)).length;
+      const contextHits = [...context].filter((w) => head.has(w) && !focus.has(w)).length;
+      // About the question: its headline names something the question asks about, or (the best-ranked record only)
+      // something of the setting the question describes; the latter is only ever a low-confidence answer.
+      if (focusHits === 0 && !(position === 0 && (contextHits >= 1 || nearestAnswers))) continue;
+      const status = use.meta.status;
+      const inForce = status === "accepted" || status === "unknown";
+      const confidence: Level = inForce && position === 0 && focusHits >= 2 && !byTitle ? "med" : "low";
+      return { doc: use, ...(use !== doc ? { via: doc } : {}), choice, options: recordOptions(use.meta, choice, maxOptions), focusHits, position, confidence };
+    }
   }
   return undefined;
 }

@@ -16,7 +16,8 @@ import type { SynthesisInput, SynthesisOutput, Synthesizer } from "../types";
 import { readQuestion, type Alternative, type QuestionStructure } from "./question";
 import { adrChoice, clausePolarity, clauses, mentions, recordName, recordStatus, stanceOf, type OptionKey, type Stance } from "./stance";
 import { FRAME_WORDS, TECH_ALIASES, normaliseAbbreviations, stemWord, stems } from "./words";
-import { recordLedAnswer, type RecordLedAnswer } from "./recordLed";
+import { answerNamed, recordLedAnswer, type RecordLedAnswer } from "./recordLed";
+import { isCanonical } from "../internal/adr";
 
 const MAX_OPTIONS = 5;
 /** How many of the best-ranked on-topic decision records may decide the question. */
@@ -182,12 +183,26 @@ interface AdrDoc {
   decisionText: string;
   allText: string;
   active: boolean;
+  /** Headings of its retrieved sections that name a subject ("Pagination"), not a part of a record ("Context"). */
+  topicalHeadings: string[];
 }
 
 const INACTIVE = new Set(["superseded", "deprecated", "rejected"]);
 
 /** Section names that hold a record's decision when it has no Decision section (read as words of the heading key). */
 const DECIDING_SECTION = /(?:^|-)(?:proposal|proposed-solution|solution|design|detailed-design|approach|resolution|conclusion|recommendation|specifications?)(?:$|-)/;
+
+/** Headings that name a part of a record or design document rather than a subject of its own. */
+const DOCUMENT_PART =
+  /^(?:summary|overview|introduction|intro|motivation|background|goals?|non-?goals?|scope|faq|approach|proposal|proposed (?:solution|design|changes?)|solution|design|detailed design|implementation(?: details| plan)?|rationale|alternatives?(?: considered)?|requirements|discussion|(?:open|outstanding|unresolved) questions|questions|prior art|drawbacks|future (?:work|possibilities)|plan of attack|references|see also|terminology|glossary|definitions|appendix|changelog|history|notes|metadata|related(?: \w+)?|examples?|usage|testing|security|risks?|conclusion|resolution|recommendation|specifications?|out of scope|assumptions|constraints|impact|migration|timeline|next steps|open issues|considerations|analysis|problem|details)$/i;
+
+/** "ADR 10: API v3 basics — Pagination" → "Pagination", for a section that is not a standard part of a record. */
+function topicalHeading(e: FusedEvidence): string | undefined {
+  const name = e.adr?.section ?? "";
+  if (!name || isCanonical(name) || name === "preamble" || name.startsWith("pros-and-cons")) return undefined;
+  const heading = (e.title ?? "").split(" — ").slice(1).join(" — ").split(" › ").pop()?.replace(/^\d+(?:\.\d+)*[.)]?\s+/, "").trim();
+  return heading && heading !== "Metadata" && !DOCUMENT_PART.test(heading.replace(/[:.]+$/, "")) && heading.split(/\s+/).length <= 8 ? heading : undefined;
+}
 
 function groupAdrs(evidence: FusedEvidence[]): AdrDoc[] {
   const byPath = new Map<string, FusedEvidence[]>();
@@ -212,6 +227,7 @@ function groupAdrs(evidence: FusedEvidence[]): AdrDoc[] {
       decisionText: decision.map((e) => e.excerpt).join("\n"),
       allText: items.map((e) => `${e.title ?? ""}\n${e.excerpt}`).join("\n"),
       active: !items.some((e) => INACTIVE.has(e.adr!.status)),
+      topicalHeadings: [...new Set(items.map(topicalHeading).filter((h): h is string => !!h))],
     });
   }
   return docs.sort((a, b) => a.rank - b.rank || a.path.localeCompare(b.path));
@@ -1024,7 +1040,7 @@ function decide(
   if (index < 0) {
     if (structure.form === "alternatives") led.confidence = "low";
     const title = structure.form === "keep" ? `Move to ${bareChoice(led.choice)}` : structure.form === "drop" || structure.form === "alternatives" ? led.choice : `Keep ${bareChoice(led.choice)}`;
-    const chosen: Candidate = { title: nounLike(bareChoice(led.choice)) ? title : led.choice, key, origin: "adr", note: `what ${recordName(led.doc.meta)} chose` };
+    const chosen: Candidate = { title: nounLike(bareChoice(led.choice)) ? title : (answerNamed(led.doc, led.choice) ?? led.choice), key, origin: "adr", note: `what ${recordName(led.doc.meta)} chose` };
     if (candidates.length >= MAX_OPTIONS) candidates.splice(MAX_OPTIONS - 1);
     // What is in place today, named generically, gives way to what the record says is in place.
     const generic = candidates.findIndex((c) => c.origin === "keep");
