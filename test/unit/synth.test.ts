@@ -179,3 +179,30 @@ describe("question scope", () => {
     assert.doesNotMatch(draft.recommendation.rationale, /× weight/);
   });
 });
+
+describe("confidence follows retrieval's order of records", () => {
+  const record = (i: number, title: string, excerpt: string, section = "decision") =>
+    ev({
+      source_type: "adr",
+      path_or_url: `docs/adr/${i}.md`,
+      precision_class: "section",
+      rank: i,
+      title: `ADR ${i}: ${title}`,
+      excerpt,
+      adr: { path: `docs/adr/${i}.md`, title, status: "accepted", supersedes: [], superseded_by: [], considered_options: [], section, number: i },
+    });
+  const question = "Should the cart state live in Redux or in Zustand?";
+  const others = [record(1, "Release trains", "We ship every two weeks."), record(2, "Branch names", "Branches are named after tickets."), record(3, "Code owners", "Each folder has an owner.")];
+  test("a deciding record ranked below three other records claims only low, and says why", () => {
+    const deep = run(question, [...others, record(4, "Use Zustand for client state", "We will use Zustand for the cart state instead of Redux.")]).draft;
+    const picked = deep.options.find((o) => o.id === deep.recommendation.option_id);
+    assert.match(picked?.title ?? "", /Zustand/);
+    assert.equal(deep.recommendation.confidence, "low");
+    assert.match(deep.recommendation.rationale, /ranked it only 4th among the records/);
+  });
+  test("the same record ranked first keeps its confidence", () => {
+    const first = run(question, [record(0, "Use Zustand for client state", "We will use Zustand for the cart state instead of Redux."), ...others]).draft;
+    assert.notEqual(first.recommendation.confidence, "low");
+    assert.doesNotMatch(first.recommendation.rationale, /ranked it only/);
+  });
+});

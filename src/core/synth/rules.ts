@@ -739,6 +739,8 @@ interface Decider {
   cap?: Level;
   /** Retrieval ranked this record (or the one it supersedes) above every other record. */
   leads?: boolean;
+  /** Where retrieval ranked it (or the record it supersedes) among the records found, from 0. */
+  position?: number;
   /** A decision source's record that chose another option, which the repository's own record overrides. */
   deviatesFrom?: { label: string; chose: string };
 }
@@ -1155,6 +1157,14 @@ function summaryOf(o: Scored): string {
 
 const LEVELS: readonly Level[] = ["low", "med", "high"];
 
+/** From this position in retrieval's order of records (0-based) on, a deciding record claims only "low". */
+const DEEP_POSITION = 3;
+
+function ordinal(n: number): string {
+  const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : ["th", "st", "nd", "rd"][n % 10] ?? "th";
+  return `${n}${tail}`;
+}
+
 function raise(level: Level): Level {
   return level === "low" ? "med" : "high";
 }
@@ -1366,6 +1376,11 @@ function decidedRationale(picked: Scored, decider: Decider, scored: Scored[]): {
         : "It was found by its subject rather than by an option the question names, so it is not claimed with high confidence.",
     );
   }
+  // A record retrieval ranked below three others for this question is as often another decision as this one.
+  if (decider.kind === "adr" && decider.position !== undefined && decider.position >= DEEP_POSITION && confidence !== "low") {
+    confidence = "low";
+    sentences.push(`Retrieval ranked it only ${ordinal(decider.position + 1)} among the records found for this question: check that it is the decision you mean.`);
+  }
   const others = scored.filter((o) => o !== picked && o.supports.length);
   if (others.length) sentences.push(`Also cited: ${others.slice(0, 2).map((o) => `${o.supports.length} source${o.supports.length > 1 ? "s" : ""} for "${o.title}"`).join(", ")}.`);
   return { confidence, sentences };
@@ -1446,6 +1461,9 @@ export function synthesizeWithRules(input: Omit<SynthesisInput, "signal">): Synt
   if (found.decider?.kind === "adr" && docs.length) {
     const first = docs[0].path;
     found.decider.leads = found.decider.cite.adr?.path === first || found.decider.supersedes?.path === first;
+    const at = (path: string | undefined) => (path ? docs.findIndex((d) => d.path === path) : -1);
+    const positions = [at(found.decider.cite.adr?.path), at(found.decider.supersedes?.path)].filter((i) => i >= 0);
+    if (positions.length) found.decider.position = Math.min(...positions);
   }
   const { kept, chosen } = optionsToScore(candidates, found.decider);
 
