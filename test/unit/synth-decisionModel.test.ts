@@ -180,3 +180,36 @@ describe("a proposal's setting is not its incumbent", () => {
     assert.ok(cited.has(SHEETS), "the recommendation cites the record that chose it");
   });
 });
+
+describe("the evidence carries the decision model's reading of what a record weighed and chose", () => {
+  const CONSOLE = "docs/adr/0001-console.md";
+  const CONSOLE_ADR = `# 1. Where the experiment console is built
+
+## Status
+
+Accepted
+
+## Considered Options
+
+- Build on top of the existing service
+- Start a new application in TypeScript
+
+## Decision Outcome
+
+Chosen option: After weighing both options for a month, we decided to build on top of the existing service and
+improve its development workflow, because a second application would need years to reach parity.
+`;
+  let repo: string;
+  before(() => {
+    repo = createGitRepo([{ message: "Decide where the console is built", files: { [CONSOLE]: CONSOLE_ADR } }]);
+  });
+  test("a 'Chosen option:' line that opens with a lead-in names the option, in evidence and in the answer", async () => {
+    const { payload: p, evidence } = await ask(repo, "Should we start the experiment console as a new application in TypeScript instead?");
+    const meta = evidence.find((e) => e.adr?.path === CONSOLE)?.adr;
+    assert.equal(meta?.chosen_option, "Build on top of the existing service");
+    assert.deepEqual(meta?.considered_options, ["Build on top of the existing service", "Start a new application in TypeScript"]);
+    const titles = p.options.map((o) => o.title);
+    assert.ok(!titles.some((t) => /After weighing/i.test(t)), `no option is the line's lead-in: ${titles.join(" | ")}`);
+    assert.match(recommended(p)?.title ?? "", /on top of the existing service/);
+  });
+});

@@ -108,7 +108,17 @@ function adrFacts(adr: ParsedAdr): AdrFacts {
     ...(model.chosen ? { chosen: { name: model.chosen.name, range: model.chosen.range } } : {}),
     rejected: model.rejected.slice(0, MAX_REJECTED_IN_META).map((r) => ({ name: r.name, ...(r.reason ? { reason: r.reason } : {}), range: r.range })),
   };
-  return { ...facts, decision };
+  // The decision model is the one reading of what a record weighed and chose: its considered options, and a choice
+  // stated on a "Chosen option" line as the model names it (the line's text up to its first comma is often only
+  // the start of a sentence: "After careful consideration of both options, we …").
+  const listed = model.chosen?.how === "chosen-option-line" ? model.chosen.name : undefined;
+  const { chosen_option: _legacy, ...rest } = facts;
+  return {
+    ...rest,
+    considered_options: model.considered.length ? model.considered.map((o) => o.name) : facts.considered_options,
+    ...(listed ? { chosen_option: listed } : {}),
+    decision,
+  };
 }
 
 /** One citable passage: a real, 1-based inclusive line range of one artifact. */
