@@ -255,6 +255,28 @@ describe("critic grounding: off-subject record and decision mismatch", () => {
   });
 });
 
+describe("critic grounding: a decision model that reads two ways", () => {
+  const q = "Should the experiment console start as a new service or build on the existing app?";
+  const meta = { path: "docs/adr/0001-console.md", title: "Build the console", number: 1 };
+  const opts = (id: string) => [option("opt-careful", "After careful consideration of both options", [id]), option("opt-build", "Build on top of the existing app")];
+
+  test("its chosen option and its decision section share no word: blocking, citing the record", () => {
+    const rec = record({ ...meta, chosen_option: "After careful consideration of both options", decided_option: { name: "Build On Top Of Experimenter", range: { start: 5, end: 6 } } }, 1);
+    const raised = blocking(q, draft(q, opts(rec.id), "opt-careful", "r", [rec]), [rec]);
+    assert.deepEqual(raised.map((o) => o.check), ["decision-mismatch"]);
+    assert.match(raised[0].text, /^ADR 1 "Build the console" reads two ways: its chosen option is "After careful consideration of both options", its decision says "Build On Top Of Experimenter"/);
+    assert.deepEqual(raised[0].citations, [rec.id]);
+  });
+
+  test("the two readings share a word, or there is only one: no objection", () => {
+    const agree = record({ ...meta, chosen_option: "Build on top of the existing app", decided_option: { name: "Build On Top Of Experimenter", range: { start: 5, end: 6 } } }, 1);
+    const follows = [option("opt-careful", "After careful consideration of both options"), option("opt-build", "Build on top of the existing app", [agree.id])];
+    assert.deepEqual(checksOf(blocking(q, draft(q, follows, "opt-build", "r", [agree]), [agree])), []);
+    const one = record({ ...meta, chosen_option: "After careful consideration of both options" }, 1);
+    assert.deepEqual(checksOf(blocking(q, draft(q, opts(one.id), "opt-careful", "r", [one]), [one])), []);
+  });
+});
+
 describe("critic: code disagrees only between options code can name", () => {
   test("a recommended option with no code name ('Write it out as JSON') is not out-counted; one with a name is", () => {
     const q = "Should we keep chat messages in MVStore or write them out as JSON?";

@@ -10,7 +10,8 @@
 //   - off-subject:         the record's headline shares fewer than two words with what the question asks (a concern:
 //                          those words are one of signals.ts's measures);
 //   - decision-mismatch:   the record's own chosen option (its decision model) reads as another of the options and
-//                          not as the recommended one (blocking).
+//                          not as the recommended one, or its chosen option and its decision section share no word
+//                          (the model reads two ways) (blocking).
 // A blocking one says the evidence itself contradicts the recommendation; confidence drops a step.
 import type { AdrMeta, DraftPicker, FusedEvidence } from "../schemas";
 import { contentWords, splitAsking } from "../terms";
@@ -245,13 +246,28 @@ function offSubject(f: GroundingFocus): GroundingObjection[] {
 function decisionMismatch(f: GroundingFocus): GroundingObjection[] {
   const r = f.record!;
   const choice = choiceOf(r.meta);
-  if (!choice || TURNS_DOWN.test(choice)) return [];
-  const other = readsAs(f, choice);
-  if (!other) return [];
+  if (!choice) return [];
+  const other = TURNS_DOWN.test(choice) ? undefined : readsAs(f, choice);
+  if (other) {
+    return [{
+      check: "decision-mismatch",
+      blocking: true,
+      text: `${recordName(r.meta)} chose "${choice}", which reads as "${other.title}", not as the recommended "${f.rec.title}".`,
+      citations: [r.cite.id],
+    }];
+  }
+  // The record's decision model reads two ways: its chosen option and its decision section name different things
+  // (no word in common), so which one it decided, and whether the recommendation is it, is in doubt.
+  const section = r.meta.decided_option?.name?.trim();
+  const chosen = r.meta.chosen_option?.trim();
+  if (!section || !chosen) return [];
+  const a = stemSet(chosen);
+  const b = stemSet(section);
+  if (!a.size || !b.size || [...a].some((w) => b.has(w))) return [];
   return [{
     check: "decision-mismatch",
     blocking: true,
-    text: `${recordName(r.meta)} chose "${choice}", which reads as "${other.title}", not as the recommended "${f.rec.title}".`,
+    text: `${recordName(r.meta)} reads two ways: its chosen option is "${chosen}", its decision says "${section}"; which it decided is in doubt.`,
     citations: [r.cite.id],
   }];
 }
