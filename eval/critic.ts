@@ -110,6 +110,30 @@ export function summarize(rows: Replayed[]): CriticNumbers {
   };
 }
 
+export interface CheckCounts {
+  check: string;
+  blockingRight: number;
+  blockingWrong: number;
+  concernRight: number;
+  concernWrong: number;
+}
+
+/** How many right and wrong decided answers each check raised a blocking objection or a concern on (once per answer). */
+export function perCheck(rows: Replayed[]): CheckCounts[] {
+  const counts = new Map<string, CheckCounts>();
+  for (const r of rows.filter((x) => x.decided)) {
+    for (const severity of ["blocking", "concern"] as const) {
+      for (const check of new Set(r.raised.filter((o) => o.severity === severity).map((o) => o.check))) {
+        const c = counts.get(check) ?? { check, blockingRight: 0, blockingWrong: 0, concernRight: 0, concernWrong: 0 };
+        if (severity === "blocking") c[r.right ? "blockingRight" : "blockingWrong"]++;
+        else c[r.right ? "concernRight" : "concernWrong"]++;
+        counts.set(check, c);
+      }
+    }
+  }
+  return [...counts.values()].sort((a, b) => b.blockingWrong + b.blockingRight - (a.blockingWrong + a.blockingRight) || a.check.localeCompare(b.check));
+}
+
 function fmt(n: number, d: number): string {
   const r = ratio(n, d);
   return `${n}/${d}${r === undefined ? "" : ` = ${r.toFixed(2)}`}`;
@@ -144,13 +168,14 @@ async function main(): Promise<void> {
   for (const [label, c] of [["without the Critic", n.without], ["with the Critic   ", n.with]] as const) {
     console.log(`  ${label}: ${c.decided} decided; high right ${fmt(c.high_right, c.high)}, med right ${fmt(c.med_right, c.med)}`);
   }
-  // Which checks block, over right and over wrong answers: counts only, so a held-out column stays unread.
-  const byCheck = (right: boolean) => {
-    const counts = new Map<string, number>();
-    for (const r of rows.filter((x) => x.decided && x.right === right)) for (const c of new Set(r.raised.filter((o) => o.severity === "blocking").map((o) => o.check))) counts.set(c, (counts.get(c) ?? 0) + 1);
-    return [...counts].sort((a, b) => b[1] - a[1]).map(([c, k]) => `${c} ${k}`).join(", ") || "none";
-  };
-  console.log(`  blocking checks on right answers: ${byCheck(true)}; on wrong answers: ${byCheck(false)}`);
+  // Which checks raise what, over right and over wrong answers: counts only, so a held-out column stays unread. A
+  // check that blocks about as often on right answers as on wrong ones carries no information.
+  console.log(`  per check (answers decided before the Critic's effect; ${n.right} right, ${n.wrong} wrong):`);
+  console.log(`    ${"check".padEnd(20)} ${"blocking right".padStart(15)} ${"blocking wrong".padStart(15)} ${"concern right".padStart(14)} ${"concern wrong".padStart(14)}`);
+  for (const row of perCheck(rows)) {
+    const cell = (k: number, d: number, w: number) => `${k} (${(ratio(k, d) ?? 0).toFixed(2)})`.padStart(w);
+    console.log(`    ${row.check.padEnd(20)} ${cell(row.blockingRight, n.right, 15)} ${cell(row.blockingWrong, n.wrong, 15)} ${cell(row.concernRight, n.right, 14)} ${cell(row.concernWrong, n.wrong, 14)}`);
+  }
 }
 
 if (process.argv[1] && /critic\.ts$/.test(process.argv[1])) {

@@ -1,7 +1,8 @@
 // The Critic's grounding checks (src/core/critic/grounding.ts): does the recommendation rest on the record that
-// decides the question? A real-git deliberation whose deciding record never weighed what the question proposes gets
-// a blocking objection that lowers the confidence; when the record weighed it, none. Then each check on hand-built
-// evidence, firing and staying quiet.
+// decides the question? A real-git deliberation whose deciding record never weighed the product the question proposes
+// gets a blocking objection that lowers the confidence; when the record weighed it, none. Then each check on
+// hand-built evidence, firing (blocking or as a concern) and staying quiet. The weak-grounding score has its own file
+// (critic.signals.test.ts).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { applyObjections, critique } from "../../src/core/critic";
@@ -71,6 +72,7 @@ describe("critic grounding: a record that never weighed the question's proposal 
 // ---------------------------------------------------------------------------------------------------------
 // Each check on hand-built evidence
 
+/** A record section; its retrieval score falls with its rank (100 at rank 1) so records far apart in rank are far apart in score. */
 function record(meta: Partial<AdrMeta> & { path: string; title: string }, rank: number, excerpt = "We decided."): FusedEvidence {
   return {
     id: `ev-${meta.path.replace(/\W/g, "")}`,
@@ -82,7 +84,7 @@ function record(meta: Partial<AdrMeta> & { path: string; title: string }, rank: 
     precision_class: "section",
     title: meta.title,
     excerpt,
-    score: 1,
+    score: 100 / rank,
     rank,
     fused_score: 1,
     experts: ["docs"],
@@ -112,6 +114,15 @@ function blocking(question: string, d: DraftPicker, evidence: FusedEvidence[], t
   return critique({ question, draft: d, evidence, recordText: (p) => texts[p] }).filter((o) => o.severity === "blocking");
 }
 
+function concerns(question: string, d: DraftPicker, evidence: FusedEvidence[], texts: Record<string, string> = {}) {
+  return critique({ question, draft: d, evidence, recordText: (p) => texts[p] }).filter((o) => o.severity === "concern");
+}
+
+/** The checks among objections, leaving out the weak-grounding score (tested in critic.signals.test.ts). */
+function checksOf(raised: { check: string }[]): string[] {
+  return raised.map((o) => o.check).filter((c) => c !== "weak-grounding");
+}
+
 describe("critic grounding: outranked", () => {
   const Q = "Should the dispatcher stay an actor or become a plain class?";
   const top = record({ path: "docs/adr/0005-plain-dispatcher.md", title: "Make the dispatcher a plain class", number: 5, chosen_option: "Become a plain class" }, 1);
@@ -128,23 +139,25 @@ describe("critic grounding: outranked", () => {
 
   test("not when the deciding record supersedes it, or when it is superseded, proposed or tied in rank", () => {
     const successor = { ...deep, adr: { ...deep.adr!, supersedes: [top.path_or_url] } };
-    assert.deepEqual(blocking(Q, draft(Q, options, "opt-actor", "r", [top, successor]), [top, successor]), []);
+    assert.deepEqual(checksOf(blocking(Q, draft(Q, options, "opt-actor", "r", [top, successor]), [top, successor])), []);
     for (const status of ["superseded", "proposed"] as const) {
       const old = { ...top, adr: { ...top.adr!, status } };
-      assert.deepEqual(blocking(Q, draft(Q, options, "opt-actor", "r", [old, deep]), [old, deep]), [], status);
+      assert.deepEqual(checksOf(blocking(Q, draft(Q, options, "opt-actor", "r", [old, deep]), [old, deep])), [], status);
     }
     const tied = { ...top, rank: deep.rank };
-    assert.deepEqual(blocking(Q, draft(Q, options, "opt-actor", "r", [tied, deep]), [tied, deep]), []);
+    assert.deepEqual(checksOf(blocking(Q, draft(Q, options, "opt-actor", "r", [tied, deep]), [tied, deep])), []);
   });
 
-  test("two other records ranked above it: blocking (it is only the 3rd record on the question); one is not", () => {
+  test("two other records ranked above it: a concern (it is only the 3rd record on the question); one is not", () => {
     const a = record({ path: "docs/adr/0007-responders.md", title: "Port the responders to ZIO", number: 7 }, 1);
     const b = record({ path: "docs/adr/0009-api-v3.md", title: "API v3", number: 9 }, 3);
     const ev = [a, b, deep];
-    const raised = blocking(Q, draft(Q, options, "opt-actor", "r", ev), ev);
-    assert.deepEqual(raised.map((o) => o.check), ["outranked"]);
+    const d = draft(Q, options, "opt-actor", "r", ev);
+    assert.deepEqual(checksOf(blocking(Q, d, ev)), []);
+    const raised = concerns(Q, d, ev).filter((o) => o.check === "outranked");
+    assert.equal(raised.length, 1);
     assert.match(raised[0].text, /is only the 3rd record retrieval ranked on this question \(ADR 7 "Port the responders to ZIO", ADR 9 "API v3" rank above it\)/);
-    assert.deepEqual(blocking(Q, draft(Q, options, "opt-actor", "r", [a, deep]), [a, deep]), []);
+    assert.deepEqual(checksOf(critique({ question: Q, draft: draft(Q, options, "opt-actor", "r", [a, deep]), evidence: [a, deep] })).filter((c) => c === "outranked"), []);
   });
 });
 
@@ -161,15 +174,36 @@ describe("critic grounding: the question's proposal", () => {
     assert.deepEqual(blocking(Q, d, [jmap], { [jmap.path_or_url]: "We looked at GraphQL and kept JMAP: clients already speak it." }), []);
   });
 
-  test("the record is about the proposal (its title names it) yet the recommendation is something else: blocking", () => {
+  test("the record is about the proposal (its title names it) yet the recommendation is something else: a concern", () => {
     const scopes = record({ path: "docs/adr/0025-graphql-gateway.md", title: "GraphQL gateway", number: 25, chosen_option: "Go forward with the granular variation" }, 1);
     const d = draft(Q, [option("opt-graphql", "Adopt GraphQL"), option("opt-keep", "Keep REST", [scopes.id])], "opt-keep", "r", [scopes]);
-    const raised = blocking(Q, d, [scopes], { [scopes.path_or_url]: "# GraphQL gateway\n\nWe go forward with the granular variation of GraphQL." });
-    assert.deepEqual(raised.map((o) => o.check), ["unweighed-proposal"]);
+    const texts = { [scopes.path_or_url]: "# GraphQL gateway\n\nWe go forward with the granular variation of GraphQL." };
+    assert.deepEqual(blocking(Q, d, [scopes], texts), []);
+    const raised = concerns(Q, d, [scopes], texts).filter((o) => o.check === "unweighed-proposal");
+    assert.equal(raised.length, 1);
     assert.match(raised[0].text, /is about it, yet the recommendation is "Keep REST", not GraphQL/);
     // Recommending the proposal itself draws no such objection.
     const adopt = draft(Q, [option("opt-graphql", "Adopt GraphQL", [scopes.id]), option("opt-keep", "Keep REST")], "opt-graphql", "r", [scopes]);
-    assert.deepEqual(blocking(Q, adopt, [scopes], { [scopes.path_or_url]: "# GraphQL gateway\n\nWe adopt GraphQL." }), []);
+    assert.deepEqual(critique({ question: Q, draft: adopt, evidence: [scopes], recordText: () => "# GraphQL gateway\n\nWe adopt GraphQL." }).filter((o) => o.check === "unweighed-proposal"), []);
+  });
+
+  test("a proposal the question describes rather than names ('a lookup layer') that the record never names: only a concern", () => {
+    const q = "Should we introduce a lookup layer for all outbound protocol messages?";
+    const registry = record({ path: "docs/adr/0012-dispatcher-registry.md", title: "Remote message dispatcher registry", number: 12, chosen_option: "A dispatcher registry per protocol" }, 1);
+    const d = draft(q, [option("opt-registry", "A dispatcher registry per protocol", [registry.id]), option("opt-keep", "Keep the current approach")], "opt-registry", "r", [registry]);
+    const texts = { [registry.path_or_url]: "# Remote message dispatcher registry\n\nEach protocol registers its dispatcher." };
+    assert.deepEqual(blocking(q, d, [registry], texts), []);
+    assert.deepEqual(concerns(q, d, [registry], texts).map((o) => o.check).filter((c) => c === "unweighed-proposal"), ["unweighed-proposal"]);
+  });
+
+  test("recommending the named product on a record that never names it: blocking", () => {
+    const q = "Should we adopt OpenTelemetry to trace a request through the responders?";
+    const http = record({ path: "docs/adr/0006-use-zio-http.md", title: "Use ZIO HTTP", number: 6, chosen_option: "ZIO HTTP" }, 1);
+    const d = draft(q, [option("opt-otel", "Adopt OpenTelemetry", [http.id]), option("opt-keep", "Keep the current approach")], "opt-otel", "r", [http]);
+    const raised = blocking(q, d, [http], { [http.path_or_url]: "# Use ZIO HTTP\n\nWe will serve the routes with ZIO HTTP." });
+    assert.deepEqual(raised.map((o) => o.check), ["unweighed-proposal"]);
+    assert.match(raised[0].text, /^The question proposes OpenTelemetry, which ADR 6 "Use ZIO HTTP" never mentions: the recommendation adopts it on a record that did not weigh it/);
+    assert.deepEqual(raised[0].citations, [http.id]);
   });
 
   test("a question that names two alternatives proposes neither alone", () => {
@@ -180,18 +214,19 @@ describe("critic grounding: the question's proposal", () => {
 });
 
 describe("critic grounding: off-subject record and decision mismatch", () => {
-  test("the record's own option, and its headline shares no word with what the question asks: blocking", () => {
+  test("the record's own option, and its headline shares no word with what the question asks: a concern", () => {
     const q = "How should we name each decision document on disk so they sort sensibly?";
     const madr = record({ path: "docs/adr/0000-use-markdown-records.md", title: "Use Markdown Architectural Decision Records", number: 0, chosen_option: "MADR 4.0.0" }, 1);
     const yaml = record({ path: "docs/adr/0013-front-matter.md", title: "Use YAML front matter", number: 13, chosen_option: "YAML front matter" }, 3);
     const d = draft(q, [option("opt-madr", "MADR 4.0.0", [madr.id]), option("opt-keep", "Keep the current approach")], "opt-madr", "r", [madr, yaml]);
-    const raised = blocking(q, d, [madr, yaml]);
-    assert.deepEqual(raised.map((o) => o.check), ["off-subject"]);
+    assert.deepEqual(blocking(q, d, [madr, yaml]), []);
+    const raised = concerns(q, d, [madr, yaml]).filter((o) => o.check === "off-subject");
+    assert.equal(raised.length, 1);
     assert.match(raised[0].text, /^ADR 0 "Use Markdown Architectural Decision Records" shares no word of what the question asks/);
     // A record whose headline names what is asked ("file names", "dashes") is on subject.
     const dashes = record({ path: "docs/adr/0005-dashes-in-file-names.md", title: "Use dashes in file names so records sort", number: 5, chosen_option: "NNNN-title-with-dashes" }, 1);
     const onTopic = draft(q, [option("opt-dashes", "NNNN-title-with-dashes", [dashes.id]), option("opt-keep", "Keep the current approach")], "opt-dashes", "r", [dashes, yaml]);
-    assert.deepEqual(blocking(q, onTopic, [dashes, yaml]), []);
+    assert.deepEqual(critique({ question: q, draft: onTopic, evidence: [dashes, yaml] }).filter((o) => o.check === "off-subject"), []);
   });
 
   test("one shared word pins the record only when no other retrieved record's headline has it", () => {
@@ -199,8 +234,9 @@ describe("critic grounding: off-subject record and decision mismatch", () => {
     const queue = record({ path: "docs/adr/0052-pulsar-mail-queue.md", title: "Pulsar mail queue", number: 52, chosen_option: "A distributed queue on Pulsar" }, 1);
     const other = record({ path: "docs/adr/0031-distributed-mail-queue.md", title: "Distributed mail queue", number: 31, chosen_option: "RabbitMQ" }, 3);
     const d = (ev: FusedEvidence[]) => draft(q, [option("opt-pulsar", "A distributed queue on Pulsar", [queue.id]), option("opt-keep", "Keep the current approach")], "opt-pulsar", "r", ev);
-    assert.deepEqual(blocking(q, d([queue, other]), [queue, other]).map((o) => o.check), ["off-subject"]);
-    assert.deepEqual(blocking(q, d([queue]), [queue]), []);
+    const offSubject = (ev: FusedEvidence[]) => critique({ question: q, draft: d(ev), evidence: ev }).filter((o) => o.check === "off-subject").map((o) => o.severity);
+    assert.deepEqual(offSubject([queue, other]), ["concern"]);
+    assert.deepEqual(offSubject([queue]), []);
   });
 
   test("the record's chosen option reads as another option, not the recommended one: blocking; a choice that turns something down is not read", () => {
@@ -216,6 +252,28 @@ describe("critic grounding: off-subject record and decision mismatch", () => {
     assert.equal(applied.critic_effect?.draft_option_id, "opt-route");
     const stop = { ...cache, adr: { ...cache.adr!, chosen_option: "Stop putting a read cache in front of the store" } };
     assert.deepEqual(blocking(q, draft(q, options, "opt-route", "r", [stop]), [stop]), []);
+  });
+});
+
+describe("critic grounding: a decision model that reads two ways", () => {
+  const q = "Should the experiment console start as a new service or build on the existing app?";
+  const meta = { path: "docs/adr/0001-console.md", title: "Build the console", number: 1 };
+  const opts = (id: string) => [option("opt-careful", "After careful consideration of both options", [id]), option("opt-build", "Build on top of the existing app")];
+
+  test("its chosen option and its decision section share no word: blocking, citing the record", () => {
+    const rec = record({ ...meta, chosen_option: "After careful consideration of both options", decided_option: { name: "Build On Top Of Experimenter", range: { start: 5, end: 6 } } }, 1);
+    const raised = blocking(q, draft(q, opts(rec.id), "opt-careful", "r", [rec]), [rec]);
+    assert.deepEqual(raised.map((o) => o.check), ["decision-mismatch"]);
+    assert.match(raised[0].text, /^ADR 1 "Build the console" reads two ways: its chosen option is "After careful consideration of both options", its decision says "Build On Top Of Experimenter"/);
+    assert.deepEqual(raised[0].citations, [rec.id]);
+  });
+
+  test("the two readings share a word, or there is only one: no objection", () => {
+    const agree = record({ ...meta, chosen_option: "Build on top of the existing app", decided_option: { name: "Build On Top Of Experimenter", range: { start: 5, end: 6 } } }, 1);
+    const follows = [option("opt-careful", "After careful consideration of both options"), option("opt-build", "Build on top of the existing app", [agree.id])];
+    assert.deepEqual(checksOf(blocking(q, draft(q, follows, "opt-build", "r", [agree]), [agree])), []);
+    const one = record({ ...meta, chosen_option: "After careful consideration of both options" }, 1);
+    assert.deepEqual(checksOf(blocking(q, draft(q, opts(one.id), "opt-careful", "r", [one]), [one])), []);
   });
 });
 

@@ -1,14 +1,18 @@
 // Does the recommendation rest on the record that decides this question? Four checks of the Critic (issue 23) that
 // compare the deciding record with the question and with the other retrieved records, never with any answer key:
-//   - outranked:           other records ranked above it on this question, or one ranked above it chose another
-//                          of the options and it does not supersede that record;
-//   - unweighed-proposal:  the question proposes one thing, the recommendation is something else, and the deciding
-//                          record never names what the question proposes;
-//   - off-subject:         the recommendation is the record's own option, and the record's headline (title, file
-//                          name, subject, options) shares fewer than two words with what the question asks;
+//   - outranked:           a record ranked above it, in force, chose another of the options and it does not
+//                          supersede that record (blocking); or more than one other record ranks above it (a concern:
+//                          how far it trails is measured by signals.ts's retrieval margin);
+//   - unweighed-proposal:  the question proposes one thing and the deciding record never names it: blocking when the
+//                          thing is a named product ("adopt Sentry?"), which a record that weighed it would name; a
+//                          concern when it is a description ("a lookup layer"), which a record may word otherwise;
+//                          or the record decided for it, yet the recommendation is something else (a concern);
+//   - off-subject:         the record's headline shares fewer than two words with what the question asks (a concern:
+//                          those words are one of signals.ts's measures);
 //   - decision-mismatch:   the record's own chosen option (its decision model) reads as another of the options and
-//                          not as the recommended one.
-// Each one is blocking: the answer may be a sound reading of the wrong record, and confidence drops a step.
+//                          not as the recommended one, or its chosen option and its decision section share no word
+//                          (the model reads two ways) (blocking).
+// A blocking one says the evidence itself contradicts the recommendation; confidence drops a step.
 import type { AdrMeta, DraftPicker, FusedEvidence } from "../schemas";
 import { contentWords, splitAsking } from "../terms";
 import { readQuestion, type Alternative } from "../synth/question";
@@ -28,6 +32,8 @@ export interface GroundingFocus {
 
 export interface GroundingObjection {
   check: "outranked" | "unweighed-proposal" | "off-subject" | "decision-mismatch";
+  /** The evidence contradicts the recommendation (blocking), or the recommendation deserves a second look (a concern). */
+  blocking: boolean;
   text: string;
   citations: string[];
 }
@@ -44,7 +50,7 @@ const GENERIC = new Set(
   ),
 );
 /** A chosen option that turns something down ("stop publishing X") names X without choosing it. */
-const TURNS_DOWN = /\b(?:stop|stops|stopped|remove|removes|removed|drop|drops|dropped|deprecate[sd]?|avoid|avoids|against|no longer|not|never|instead of|away from|retire[sd]?|delete[sd]?)\b/i;
+export const TURNS_DOWN = /\b(?:stop|stops|stopped|remove|removes|removed|drop|drops|dropped|deprecate[sd]?|avoid|avoids|against|no longer|not|never|instead of|away from|retire[sd]?|delete[sd]?)\b/i;
 
 /** Every objection these checks raise, in a stable order. */
 export function groundingObjections(f: GroundingFocus): GroundingObjection[] {
@@ -53,7 +59,7 @@ export function groundingObjections(f: GroundingFocus): GroundingObjection[] {
 }
 
 /** The retrieved records in rank order, one entry per record, with the evidence item that ranked it. */
-function rankedRecords(evidence: FusedEvidence[]): { meta: AdrMeta; cite: FusedEvidence }[] {
+export function rankedRecords(evidence: FusedEvidence[]): { meta: AdrMeta; cite: FusedEvidence }[] {
   const out: { meta: AdrMeta; cite: FusedEvidence }[] = [];
   const seen = new Set<string>();
   for (const e of [...evidence].sort((a, b) => a.rank - b.rank || a.id.localeCompare(b.id))) {
@@ -65,12 +71,12 @@ function rankedRecords(evidence: FusedEvidence[]): { meta: AdrMeta; cite: FusedE
 }
 
 /** A record the deciding one replaced (either side may say so): ranking it higher is no objection. */
-function replacedBy(older: AdrMeta, newer: AdrMeta): boolean {
+export function replacedBy(older: AdrMeta, newer: AdrMeta): boolean {
   return newer.supersedes.includes(older.path) || (older.superseded_by ?? []).includes(newer.path);
 }
 
 /** The record's own chosen option, as its decision model reads it. */
-function choiceOf(meta: AdrMeta): string | undefined {
+export function choiceOf(meta: AdrMeta): string | undefined {
   return (meta.chosen_option ?? meta.decided_option?.name)?.trim() || undefined;
 }
 
@@ -84,7 +90,7 @@ function otherOptionChosen(f: GroundingFocus, choice: string): DraftPicker["opti
 }
 
 /** The option other than the recommended one that a chosen option reads as: two or more shared words, none with the recommended one. */
-function readsAs(f: GroundingFocus, choice: string): DraftPicker["options"][number] | undefined {
+export function readsAs(f: GroundingFocus, choice: string): DraftPicker["options"][number] | undefined {
   const c = stemSet(choice);
   const overlap = (title: string) => [...stemSet(title)].filter((w) => c.has(w)).length;
   if (overlap(f.rec.title) > 0) return undefined;
@@ -113,6 +119,7 @@ function outranked(f: GroundingFocus): GroundingObjection[] {
     if (other) {
       return [{
         check: "outranked",
+        blocking: true,
         text: `${recordName(x.meta)} (${recordStatus(x.meta)}) ranks above ${recordName(r.meta)} on this question and chose "${choice}", which is "${other.title}"; ${recordName(r.meta)} does not replace it.`,
         citations: [x.cite.id, r.cite.id],
       }];
@@ -122,6 +129,7 @@ function outranked(f: GroundingFocus): GroundingObjection[] {
   const names = above.slice(0, 3).map((x) => recordName(x.meta));
   return [{
     check: "outranked",
+    blocking: false,
     text: `${recordName(r.meta)} is only the ${ordinal(at + 1)} record retrieval ranked on this question (${names.join(", ")} rank above it): the recommendation may rest on a record about a neighbouring subject.`,
     citations: [r.cite.id, ...above.slice(0, 2).map((x) => x.cite.id)],
   }];
@@ -132,39 +140,68 @@ function ordinal(n: number): string {
 }
 
 /** What the question proposes when it proposes one thing ("adopt X?", "move to X?"), else undefined. */
-function proposal(question: string): Alternative | undefined {
+export function proposal(question: string): Alternative | undefined {
   const s = readQuestion(question);
   if (s.target?.terms.length && !s.target.inverse) return s.target;
   const named = s.alternatives.filter((a) => a.role !== "incumbent" && a.terms.length);
   return s.form !== "alternatives" && named.length === 1 && !named[0].inverse ? named[0] : undefined;
 }
 
+/** Acronyms that name a kind of thing, not a product: "an API", "the CLI". */
+const GENERIC_ACRONYMS = new Set("API ID URL URLS URI UI UX CLI HTTP HTTPS JSON XML YAML CSV SQL DB CI CD PR PRS OS VM VMS SDK REST RPC TLS SSL DNS CPU GPU RAM IO".split(" "));
+
 /**
- * The question proposes X and the recommendation is not X, yet the deciding record either never names X (it did not
- * weigh it) or names X in its title or chosen option without turning it down (it decided for X).
+ * The subject names a product or technology as written in the question: a word with a capital inside it
+ * ("OpenTelemetry", "gRPC"), an acronym that is not a generic one ("EVM"), or a capitalised word that does not start
+ * a sentence ("adopt Sentry"). A record that weighed such a thing names it; a description may be worded otherwise.
+ */
+export function namesProduct(question: string, subject: string): boolean {
+  const at = question.indexOf(subject);
+  const before = question.slice(0, Math.max(0, at)).trimEnd();
+  const startsSentence = at < 0 || !before || /[.?!:;]$/.test(before);
+  return subject.split(/[\s/]+/).some((w, i) => {
+    const word = w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+    if (/^[A-Z]{2,}[0-9]*s?$/.test(word)) return !GENERIC_ACRONYMS.has(word.replace(/s$/, ""));
+    if (/^\p{L}[\p{Ll}\p{N}]*\p{Lu}/u.test(word)) return true;
+    return /^\p{Lu}\p{Ll}/u.test(word) && !(i === 0 && startsSentence);
+  });
+}
+
+/**
+ * The question proposes X, yet the deciding record never names X (it did not weigh it; blocking when X is a named
+ * product, a concern when X is a description the record may word otherwise), or the recommendation is not X while
+ * the record names X in its title or chosen option without turning it down (it decided for X: a concern).
  */
 function unweighedProposal(f: GroundingFocus): GroundingObjection[] {
   const r = f.record!;
   const x = proposal(f.question);
-  if (!x || mentions(f.rec.title, { terms: x.terms })) return [];
+  if (!x) return [];
+  const recommendsIt = mentions(f.rec.title, { terms: x.terms });
   if (!mentions(r.text.slice(0, 200_000), { terms: x.terms })) {
+    const named = namesProduct(f.question, x.subject);
+    if (recommendsIt && !named) return [];
     return [{
       check: "unweighed-proposal",
-      text: `The question proposes ${x.subject}, which ${recordName(r.meta)} never mentions: "${f.rec.title}" follows a record that did not weigh it.`,
+      blocking: named,
+      text: recommendsIt
+        ? `The question proposes ${x.subject}, which ${recordName(r.meta)} never mentions: the recommendation adopts it on a record that did not weigh it.`
+        : `The question proposes ${x.subject}, which ${recordName(r.meta)} never mentions: "${f.rec.title}" follows a record that did not weigh it.`,
       citations: [r.cite.id],
     }];
   }
+  if (recommendsIt) return [];
   const choice = choiceOf(r.meta) ?? "";
   const decidedFor = [r.meta.title, choice].find((t) => t && mentions(t, { terms: x.terms }) && !TURNS_DOWN.test(t));
   if (!decidedFor) return [];
   return [{
     check: "unweighed-proposal",
+    blocking: false,
     text: `The question proposes ${x.subject}, and ${recordName(r.meta)} ${decidedFor === choice ? `chose "${choice}"` : "is about it"}, yet the recommendation is "${f.rec.title}", not ${x.subject}.`,
     citations: [r.cite.id],
   }];
 }
 
-function stemSet(text: string): Set<string> {
+export function stemSet(text: string): Set<string> {
   const out = new Set<string>();
   for (const w of contentWords(text)) {
     const s = stemWord(w);
@@ -174,7 +211,7 @@ function stemSet(text: string): Set<string> {
 }
 
 /** A record's headline in its own words: title, file name, subject and options (those it turned down included). */
-function headline(meta: AdrMeta): Set<string> {
+export function headline(meta: AdrMeta): Set<string> {
   const file = meta.path.split("/").slice(-2).join(" ").replace(/\.(md|markdown|mdx|adoc|rst|txt)$/i, "");
   const weighed = [...meta.considered_options, ...(meta.rejected_options ?? []).map((r) => r.name)];
   const text = [meta.title, file, meta.subject ?? "", choiceOf(meta) ?? "", ...weighed].join(" ");
@@ -199,6 +236,7 @@ function offSubject(f: GroundingFocus): GroundingObjection[] {
   const said = shared.length ? `only "${shared[0]}"` : "no word";
   return [{
     check: "off-subject",
+    blocking: false,
     text: `${recordName(r.meta)} shares ${said} of what the question asks with its title and options: "${f.rec.title}" may answer a neighbouring question.`,
     citations: [r.cite.id],
   }];
@@ -208,12 +246,28 @@ function offSubject(f: GroundingFocus): GroundingObjection[] {
 function decisionMismatch(f: GroundingFocus): GroundingObjection[] {
   const r = f.record!;
   const choice = choiceOf(r.meta);
-  if (!choice || TURNS_DOWN.test(choice)) return [];
-  const other = readsAs(f, choice);
-  if (!other) return [];
+  if (!choice) return [];
+  const other = TURNS_DOWN.test(choice) ? undefined : readsAs(f, choice);
+  if (other) {
+    return [{
+      check: "decision-mismatch",
+      blocking: true,
+      text: `${recordName(r.meta)} chose "${choice}", which reads as "${other.title}", not as the recommended "${f.rec.title}".`,
+      citations: [r.cite.id],
+    }];
+  }
+  // The record's decision model reads two ways: its chosen option and its decision section name different things
+  // (no word in common), so which one it decided, and whether the recommendation is it, is in doubt.
+  const section = r.meta.decided_option?.name?.trim();
+  const chosen = r.meta.chosen_option?.trim();
+  if (!section || !chosen) return [];
+  const a = stemSet(chosen);
+  const b = stemSet(section);
+  if (!a.size || !b.size || [...a].some((w) => b.has(w))) return [];
   return [{
     check: "decision-mismatch",
-    text: `${recordName(r.meta)} chose "${choice}", which reads as "${other.title}", not as the recommended "${f.rec.title}".`,
+    blocking: true,
+    text: `${recordName(r.meta)} reads two ways: its chosen option is "${chosen}", its decision says "${section}"; which it decided is in doubt.`,
     citations: [r.cite.id],
   }];
 }

@@ -1,8 +1,10 @@
 // The rules Critic: it reads only the evidence and the drafted recommendation and argues against the
-// recommendation before anyone picks. Offline, deterministic, a few milliseconds. Each check is conservative: an
-// objection is "blocking" only when the evidence itself contradicts the recommendation (the deciding record is no
-// longer in force, a commit reverted it, the code mostly uses another option the record never weighed, a model
-// went against the in-force record); what merely deserves a second look is a "concern".
+// recommendation before anyone picks. Offline, deterministic, a few milliseconds. An objection is "blocking" only
+// when it says the answer is likely wrong: the evidence contradicts the recommendation (the deciding record is no
+// longer in force, a commit reverted it, the code mostly uses another option the record never weighed, a model went
+// against the in-force record, grounding.ts's contradictions), or the deciding record is only weakly tied to the
+// question (signals.ts: one measured score with one threshold). What merely deserves a second look is a "concern";
+// each check's counts on right and wrong answers are printed by eval/critic.ts.
 import { UNDECIDABLE, type AdrMeta, type DraftPicker, type FusedEvidence, type CriticEffect, type Level, type Objection } from "../schemas";
 import type { CodeUsageReport, OptionUsage } from "../internal/codeUsage";
 import { describeUsage } from "../internal/codeUsage";
@@ -10,6 +12,7 @@ import { optionTermsFor } from "../synth/codeUsage";
 import { toCitation } from "../synth/rules";
 import { mentions, recordName, recordStatus } from "../synth/stance";
 import { groundingObjections } from "./grounding";
+import { weakGrounding } from "./signals";
 
 export type CriticCheck =
   | "record-status"
@@ -25,6 +28,8 @@ export type CriticCheck =
   | "unweighed-proposal"
   | "off-subject"
   | "decision-mismatch"
+  /** The deciding record barely leads the other retrieved documents and shares few words with the question (critic/signals.ts). */
+  | "weak-grounding"
   /** Raised by the model Critic (critic/model.ts). */
   | "model";
 
@@ -92,7 +97,7 @@ function capText(text: string): string {
 }
 
 /** The ADR among the recommended option's supports that the rationale names, else its first ADR support. */
-function decidingRecord(input: CriticInput, rec: Focus["rec"], byId: Map<string, FusedEvidence>): Focus["record"] {
+export function decidingRecord(input: CriticInput, rec: Focus["rec"], byId: Map<string, FusedEvidence>): Focus["record"] {
   const adrs = rec.supports.map((id) => byId.get(id)).filter((e): e is FusedEvidence => !!e?.adr);
   const named = adrs.find((e) => input.draft.recommendation.rationale.includes(e.adr!.title)) ?? adrs[0];
   if (!named?.adr) return undefined;
@@ -106,12 +111,22 @@ function decidingRecord(input: CriticInput, rec: Focus["rec"], byId: Map<string,
 // The checks
 
 /**
- * The recommendation may rest on a record that does not decide this question (critic/grounding.ts): blocking, at
- * most one objection (the first found), since each says the same thing from another side.
+ * The recommendation may rest on a record that does not decide this question (critic/grounding.ts and signals.ts):
+ * at most one blocking objection (the first contradiction found, else a weak tie to the question, since each says
+ * the same thing from another side), and the rest as concerns.
  */
 function groundingCheck(f: Focus): RaisedObjection[] {
-  const found = groundingObjections({ question: f.input.question, draft: f.input.draft, evidence: f.input.evidence, rec: f.rec, record: f.record, terms: f.terms });
-  return found.slice(0, 1).map((o) => ({ check: o.check, severity: "blocking", effect: "lower", text: o.text, citations: o.citations }));
+  const focus = { question: f.input.question, draft: f.input.draft, evidence: f.input.evidence, rec: f.rec, record: f.record, terms: f.terms };
+  const found = groundingObjections(focus);
+  const contradiction = found.find((o) => o.blocking);
+  const weak = contradiction ? undefined : weakGrounding(focus);
+  const blocking: RaisedObjection[] = contradiction
+    ? [{ check: contradiction.check, severity: "blocking", effect: "lower", text: contradiction.text, citations: contradiction.citations }]
+    : weak
+      ? [{ check: "weak-grounding", severity: "blocking", effect: "lower", text: weak.text, citations: weak.citations }]
+      : [];
+  const concerns: RaisedObjection[] = found.filter((o) => o !== contradiction).map((o) => ({ check: o.check, severity: "concern", text: o.text, citations: o.citations }));
+  return [...blocking, ...concerns];
 }
 
 /** The deciding record is only proposed or a draft (a concern), or no longer in force (blocking). */

@@ -1,0 +1,77 @@
+// How firmly the deciding record is tied to the question, measured from the evidence and the draft only (never from
+// an answer key), as one number with one threshold:
+//   support = margin + HEADLINE_WORD_WEIGHT × (words of what the question asks that the record's headline shares)
+// where the margin is log2 of the record's retrieval score over the best other retrieved document's (1 = twice the
+// score). A record that barely leads (or trails) the next document and whose title and options share few words with
+// the question is as likely a neighbouring record as the deciding one: below WEAK_SUPPORT the Critic blocks.
+// The weight and the threshold were fit on the eval's dev half (leave-one-repository-out), never on the test half.
+import type { FusedEvidence } from "../schemas";
+import { recordName } from "../synth/stance";
+import { splitAsking } from "../terms";
+import { headline, replacedBy, stemSet, type GroundingFocus } from "./grounding";
+
+export interface GroundingSignals {
+  /**
+   * log2 of the deciding record's retrieval score over the best other retrieved document's (not one it replaced): above 0 when it leads,
+   * below when another leads; within ±MARGIN_CAP (a record with no other document beside it leads by the cap).
+   */
+  margin: number;
+  /** The best other retrieved document (its highest-scored item), when there is one. */
+  rival?: FusedEvidence;
+  /** Words of what the question asks that the record's headline (title, file name, subject, options) shares. */
+  shared: string[];
+  /** margin + HEADLINE_WORD_WEIGHT × shared words (at most HEADLINE_CAP of them). */
+  support: number;
+}
+
+/** Margins beyond 4× (or a quarter of) the next document's score say nothing more. */
+export const MARGIN_CAP = 2;
+/** What one headline word shared with the question is worth, in doublings of retrieval score. */
+export const HEADLINE_WORD_WEIGHT = 0.25;
+/** Shared headline words beyond this many say nothing more. */
+export const HEADLINE_CAP = 4;
+/** Below this support the deciding record may well be a neighbouring one: a blocking objection. */
+export const WEAK_SUPPORT = 0.5;
+
+/** Each retrieved document's best-scored item from the documents expert (commits, code and web pages have other scales). */
+function bestItems(evidence: FusedEvidence[]): Map<string, FusedEvidence> {
+  const out = new Map<string, FusedEvidence>();
+  for (const e of evidence) {
+    if (e.expert !== "docs" || e.kind !== "internal" || e.commit) continue;
+    const path = e.adr?.path ?? e.path_or_url;
+    const prev = out.get(path);
+    if (!prev || e.score > prev.score || (e.score === prev.score && e.rank < prev.rank)) out.set(path, e);
+  }
+  return out;
+}
+
+/** The signals for a draft whose recommendation follows a record the documents expert scored; undefined else. */
+export function groundingSignals(f: GroundingFocus): GroundingSignals | undefined {
+  const r = f.record;
+  if (!r) return undefined;
+  const items = bestItems(f.evidence);
+  const mine = items.get(r.meta.path)?.score;
+  if (mine === undefined || !(mine > 0)) return undefined;
+  // A record the deciding one replaced is no rival: retrieval may rank the old wording of the same decision higher.
+  const rival = [...items].filter(([path, e]) => path !== r.meta.path && !(e.adr && replacedBy(e.adr, r.meta))).map(([, e]) => e).sort((a, b) => b.score - a.score || a.rank - b.rank)[0];
+  const margin = rival && rival.score > 0 ? Math.max(-MARGIN_CAP, Math.min(MARGIN_CAP, Math.log2(mine / rival.score))) : MARGIN_CAP;
+  const head = headline(r.meta);
+  const shared = [...stemSet(splitAsking(f.question).asking)].filter((w) => head.has(w));
+  return { margin, ...(rival ? { rival } : {}), shared, support: margin + HEADLINE_WORD_WEIGHT * Math.min(shared.length, HEADLINE_CAP) };
+}
+
+/** The blocking objection when the deciding record's support is below WEAK_SUPPORT, citing it and the best other document. */
+export function weakGrounding(f: GroundingFocus): { text: string; citations: string[] } | undefined {
+  const s = groundingSignals(f);
+  if (!s || s.support >= WEAK_SUPPORT) return undefined;
+  const r = f.record!;
+  const ratio = 2 ** Math.abs(s.margin);
+  const times = `${ratio >= 10 ? Math.round(ratio) : ratio.toFixed(1)}×`;
+  const rivalName = s.rival ? (s.rival.adr ? recordName(s.rival.adr) : s.rival.path_or_url) : "";
+  const standing = !s.rival ? "" : s.margin >= 0 ? `it leads ${rivalName} by only ${times} in retrieval score` : `${rivalName} scores ${times} higher in retrieval`;
+  const words = s.shared.length === 0 ? "no word" : s.shared.length === 1 ? "only one word" : `only ${s.shared.length} words`;
+  return {
+    text: `${recordName(r.meta)} is weakly tied to this question: ${standing ? `${standing}, and ` : ""}its title and options share ${words} of what the question asks; the recommendation may rest on a neighbouring record.`,
+    citations: [r.cite.id, ...(s.rival ? [s.rival.id] : [])],
+  };
+}
