@@ -161,9 +161,12 @@ describe("answerNamed: how an open question's answer names what the record decid
     const led = recordLedAnswer(paging, [basics], noSuccessor, 5, true);
     assert.equal(led?.choice, "API basics: Pagination");
     assert.equal(led?.confidence, "low");
+    assert.equal(led?.byDesign, true, "the answer says the record states no choice");
     // A deeper record about the question that states its choice answers first.
     const cursors = record("adr/0012-paging.md", { title: "Paging of result lists", chosen_option: "Cursor-based paging" });
-    assert.equal(recordLedAnswer(paging, [basics, cursors], noSuccessor, 5, true)?.choice, "Cursor-based paging");
+    const stated = recordLedAnswer(paging, [basics, cursors], noSuccessor, 5, true);
+    assert.equal(stated?.choice, "Cursor-based paging");
+    assert.equal(stated?.byDesign, undefined);
     // A question that names a proposal is never answered by a title alone.
     assert.equal(recordLedAnswer("Should we adopt offset paging for the new routes?", [basics], noSuccessor, 5), undefined);
   });

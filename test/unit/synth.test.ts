@@ -206,3 +206,22 @@ describe("confidence follows retrieval's order of records", () => {
     assert.doesNotMatch(first.recommendation.rationale, /ranked it only/);
   });
 });
+
+describe("an open question answered by a record that states no choice", () => {
+  test("the record's design is offered by its title and the heading retrieval found, and the rationale says no choice was stated", () => {
+    const section = (heading: string, excerpt: string) =>
+      ev({
+        source_type: "adr",
+        path_or_url: "docs/adr/10-api-basics.md",
+        precision_class: "section",
+        title: `ADR 10: API basics — ${heading}`,
+        excerpt,
+        adr: { path: "docs/adr/10-api-basics.md", title: "API basics", status: "accepted", supersedes: [], superseded_by: [], considered_options: [], section: heading.toLowerCase(), number: 10 },
+      });
+    const out = run("Clients want to page through long result lists. How should the new routes do it?", [section("Pagination", "Lists return a cursor and a page size of at most 100."), section("Context", "The new routes serve the web client.")]).draft;
+    const picked = out.options.find((o) => o.id === out.recommendation.option_id);
+    assert.equal(picked?.title, "API basics: Pagination");
+    assert.equal(out.recommendation.confidence, "low");
+    assert.match(out.recommendation.rationale, /ADR 10 "API basics" \(accepted\) is the nearest record on this question and states no single choice/);
+  });
+});

@@ -34,6 +34,8 @@ export interface RecordLedAnswer<T extends LedRecord> {
   /** 0 for the best-ranked record. */
   position: number;
   confidence: Level;
+  /** The record states no choice: the answer is its design, named by its title (and heading). */
+  byDesign?: true;
 }
 
 /** Only the best-ranked few records may decide: deeper ones are rarely what the question is about. */
@@ -231,7 +233,7 @@ export function recordLedAnswer<T extends LedRecord>(
       const status = use.meta.status;
       const inForce = status === "accepted" || status === "unknown";
       const confidence: Level = inForce && position === 0 && focusHits >= 2 && !byTitle ? "med" : "low";
-      return { doc: use, ...(use !== doc ? { via: doc } : {}), choice, options: recordOptions(use.meta, choice, maxOptions), focusHits, position, confidence };
+      return { doc: use, ...(use !== doc ? { via: doc } : {}), choice, options: recordOptions(use.meta, choice, maxOptions), focusHits, position, confidence, ...(!brief ? { byDesign: true as const } : {}) };
     }
   }
   return undefined;

@@ -741,6 +741,8 @@ interface Decider {
   leads?: boolean;
   /** Where retrieval ranked it (or the record it supersedes) among the records found, from 0. */
   position?: number;
+  /** The record states no choice: what is recommended is its design, as its title names it. */
+  byDesign?: true;
   /** A decision source's record that chose another option, which the repository's own record overrides. */
   deviatesFrom?: { label: string; chose: string };
 }
@@ -1074,6 +1076,7 @@ function ledDecider(led: RecordLedAnswer<AdrDoc>, index: number): Decider {
     conflicts: [],
     agreeing: [],
     cap: led.confidence,
+    ...(led.byDesign ? { byDesign: true as const } : {}),
   };
 }
 
@@ -1349,7 +1352,11 @@ function decidedRationale(picked: Scored, decider: Decider, scored: Scored[]): {
     // "high" also needs retrieval to agree: a record that only the option matching singled out, below another
     // record retrieval ranked first, is as often the wrong record as the right one.
     confidence = inForce && decider.followsRecord && decider.leads ? "high" : status === "proposed" ? "low" : "med";
-    sentences.push(`${decider.label} (${decider.statusText ?? status}) decided this question, and it chose what "${picked.title}" describes.`);
+    sentences.push(
+      decider.byDesign
+        ? `${decider.label} (${decider.statusText ?? status}) is the nearest record on this question and states no single choice: what it designs, "${picked.title}", is offered.`
+        : `${decider.label} (${decider.statusText ?? status}) decided this question, and it chose what "${picked.title}" describes.`,
+    );
     if (decider.supersedes) sentences.push(`It replaces ${recordName(decider.supersedes.meta)}, which is ${recordStatus(decider.supersedes.meta)}; the newer decision counts.`);
     if (status === "proposed") sentences.push("The record is only proposed, so the decision may still change.");
     if (decider.deviatesFrom) sentences.push(deviationSentence(decider.deviatesFrom));
