@@ -155,7 +155,8 @@ function titledRun(words: string[], exclude: ReadonlySet<string>): string[] | un
     else flush();
   }
   flush();
-  if (best.length < 2 || best.length > 4 || best.every((t) => exclude.has(t))) return undefined;
+  // "H2 Database Engine" is H2: a name with a digit names its product there, not by its common words.
+  if (best.length < 2 || best.length > 4 || best.every((t) => exclude.has(t)) || words.some((w) => /\d/.test(w))) return undefined;
   return best;
 }
 
