@@ -405,5 +405,7 @@ describe("guard: versions kept in one place, bypassed by a module that pins its 
     assert.deepEqual(summary(await check(repo)), []);
     writeFiles(repo, { "feature/a/build.gradle.kts": gradle.replace("libs.core)", 'libs.core)\n    implementation("com.example:netlib:4.1.0")'), "crates/client/Cargo.toml": `${cargo}serde_json = "1.0"\n` });
     assert.deepEqual(summary(await check(repo)).sort(), ["breaks-rule crates/client/Cargo.toml ← AGENTS.md", "removes-chosen-option feature/a/build.gradle.kts ← docs/adr/0005-config.md"]);
+    writeFiles(repo, { "feature/a/build.gradle.kts": gradle, "crates/client/Cargo.toml": cargo.replace("tokio = { workspace = true }", 'tokio = "1.40"') });
+    assert.deepEqual(summary(await check(repo)), ["breaks-rule crates/client/Cargo.toml ← AGENTS.md"], "a workspace reference turned into a pinned version");
   });
 });

@@ -147,16 +147,19 @@ interface ChangeIndex {
   removedNames: Set<string>;
   addedTexts: Set<string>;
   removedTexts: Set<string>;
+  /** Dependencies whose removed line pinned a version itself (a bump of one stays what it was). */
+  removedPinned: Set<string>;
 }
 
 function indexChange(work: { file: ChangedFile; kind: FileKind }[]): ChangeIndex {
-  const ix: ChangeIndex = { addedNames: new Set(), removedNames: new Set(), addedTexts: new Set(), removedTexts: new Set() };
+  const ix: ChangeIndex = { addedNames: new Set(), removedNames: new Set(), addedTexts: new Set(), removedTexts: new Set(), removedPinned: new Set() };
   for (const { file, kind } of work) {
     for (const [lines, texts, names] of [[file.added, ix.addedTexts, ix.addedNames], [file.removed, ix.removedTexts, ix.removedNames]] as const) {
       for (const l of lines) {
         texts.add(l.text.trim());
         const r = readLine(file.path, kind, l.text);
         if (r.name && (r.kind === "dependency" || r.kind === "import")) names.add(r.name.toLowerCase());
+        if (r.name && r.kind === "dependency" && names === ix.removedNames && pinnedVersionBypasses(file.path, l.text)) ix.removedPinned.add(r.name.toLowerCase());
         // An image or action whose tag changed ("server:2022-latest" → "server:2022-CU14") is the same thing.
         if (r.name && r.kind === "infra") names.add(unversioned(r.name));
       }
@@ -191,9 +194,10 @@ function matchAdded(file: ChangedFile, kind: FileKind, set: DecisionSet, ix: Cha
     // A package or namespace declaration names the project's own code.
     if (/^\s*(?:package|namespace)\s+[\w.:]+\s*[;{]?\s*$/.test(line.text.slice(0, 300))) continue;
     const reading = readingOf(file.path, kind, line);
+    // A dependency that now pins its own version, where it did not before (`x = { workspace = true }` → `x = "1.0"`).
+    if (reading.via === "dependency" && !(reading.name && ix.removedPinned.has(reading.name.toLowerCase()))) matchPinnedVersion(file, line, reading, set, out, hit);
     // A dependency whose version changed, or an import kept, was there before.
     if (reading.name && (reading.via === "dependency" || reading.via === "import") && ix.removedNames.has(reading.name.toLowerCase())) continue;
-    if (reading.via === "dependency") matchPinnedVersion(file, line, reading, set, out, hit);
     for (const d of set.decisions) {
       if (d.scope && !inArea(file.path, d.scope)) continue;
       for (const thing of d.forbidden) {
