@@ -3,11 +3,11 @@
 // what the change was seeded to do. `npm run eval` runs it after the question eval (eval/run.ts imports runGuardEval);
 // it also runs on its own:
 //
-//   MIRRORS=/work/.mirror node --import tsx eval/guard/run.ts [--set dev|dev2|dev3|held-out] [--verbose]
+//   MIRRORS=/work/.mirror node --import tsx eval/guard/run.ts [--set dev|dev2|dev3|dev4|held-out] [--verbose]
 //
 // A change is flagged when the guard reports a finding of severity high or med (low findings are hints). A true
 // positive is a flagged change whose findings include the expected kind against the expected decision file.
-// Precision = TP / flagged changes; recall = TP / changes seeded to conflict. `--verbose` prints dev, dev2 and dev3 changes only;
+// Precision = TP / flagged changes; recall = TP / changes seeded to conflict. `--verbose` prints the dev sets' changes only;
 // held-out changes print their totals, never their per-change results.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -29,7 +29,7 @@ interface Edit {
 interface SeededChange {
   id: string;
   repo: string;
-  set: "dev" | "dev2" | "dev3" | "held-out";
+  set: "dev" | "dev2" | "dev3" | "dev4" | "held-out";
   what: string;
   edits: Edit[];
   /** The conflict the change was seeded with, or null for an innocent change. */
@@ -93,6 +93,10 @@ export interface GuardSetSummary {
   precision: number;
   recall: number;
   check_ms_p95: number;
+  /** Seeded conflicts and those found, per seeded kind (counts only, so held-out may show it too). */
+  by_expected_kind: Record<string, { seeded: number; found: number }>;
+  /** Changes flagged (high/med) per finding kind, split by whether the change was seeded to conflict. */
+  flagged_by_finding_kind: Record<string, { conflicts: number; innocent: number }>;
 }
 
 export interface GuardEvalOptions {
@@ -107,14 +111,14 @@ export interface GuardEvalOptions {
 
 /** Runs the seeded changes of the chosen sets and returns the per-set summary (what results.json holds). */
 export function runGuardEval(mirrors: string, opts: GuardEvalOptions = {}): Record<string, GuardSetSummary> {
-  const sets = opts.sets ?? ["dev", "dev2", "dev3", "held-out"];
+  const sets = opts.sets ?? ["dev", "dev2", "dev3", "dev4", "held-out"];
   const log = opts.log ?? ((line: string) => console.log(line));
   const cli = opts.cli ?? CLI;
   const workRoot = process.env.GUARD_EVAL_WORKDIR ?? join(tmpdir(), "guard-eval");
   const env = { ...process.env, XDG_CACHE_HOME: join(workRoot, "cache"), DELIBERATIVE_KEY_DIR: join(workRoot, "keys") };
   const changes = (JSON.parse(readFileSync(join(__dirname, "changes.json"), "utf8")) as { changes: SeededChange[] }).changes.filter((c) => sets.includes(c.set));
   const repos = corpusRepos();
-  const results: Record<string, { tp: number; fp: number; fn: number; flagged: number; expected: number; changes: number; ms: number[] }> = {};
+  const results: Record<string, { tp: number; fp: number; fn: number; flagged: number; expected: number; changes: number; ms: number[]; byExpected: Record<string, { seeded: number; found: number }>; byFinding: Record<string, { conflicts: number; innocent: number }> }> = {};
   const byRepo = new Map<string, SeededChange[]>();
   for (const c of changes) byRepo.set(c.repo, [...(byRepo.get(c.repo) ?? []), c]);
   for (const [name, list] of byRepo) {
@@ -131,7 +135,17 @@ export function runGuardEval(mirrors: string, opts: GuardEvalOptions = {}): Reco
       // A touches-decided-area hint is low by design: it counts when reported at all.
       const counted = c.expect?.kind === "touches-decided-area" ? findings : strong;
       const hit = !!c.expect && counted.some((f) => f.kind === c.expect!.kind && f.decision.path === c.expect!.decision);
-      const r = (results[c.set] ??= { tp: 0, fp: 0, fn: 0, flagged: 0, expected: 0, changes: 0, ms: [] });
+      const r = (results[c.set] ??= { tp: 0, fp: 0, fn: 0, flagged: 0, expected: 0, changes: 0, ms: [], byExpected: {}, byFinding: {} });
+      if (c.expect) {
+        const k = (r.byExpected[c.expect.kind] ??= { seeded: 0, found: 0 });
+        k.seeded++;
+        if (hit) k.found++;
+      }
+      for (const kind of new Set(strong.map((f) => f.kind))) {
+        const k = (r.byFinding[kind] ??= { conflicts: 0, innocent: 0 });
+        if (c.expect) k.conflicts++;
+        else k.innocent++;
+      }
       r.changes++;
       r.ms.push(ms);
       if (c.expect) r.expected++;
@@ -154,10 +168,18 @@ export function runGuardEval(mirrors: string, opts: GuardEvalOptions = {}): Reco
     const recall = r.expected ? r.tp / r.expected : 1;
     const sorted = [...r.ms].sort((a, b) => a - b);
     const p95 = sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)];
-    summary[set] = { changes: r.changes, seeded_conflicts: r.expected, flagged: r.flagged, tp: r.tp, fp: r.fp, fn: r.fn, precision: Number(precision.toFixed(3)), recall: Number(recall.toFixed(3)), check_ms_p95: Math.round(p95) };
+    summary[set] = { changes: r.changes, seeded_conflicts: r.expected, flagged: r.flagged, tp: r.tp, fp: r.fp, fn: r.fn, precision: Number(precision.toFixed(3)), recall: Number(recall.toFixed(3)), check_ms_p95: Math.round(p95), by_expected_kind: sortedRecord(r.byExpected), flagged_by_finding_kind: sortedRecord(r.byFinding) };
+    const expectedLine = Object.entries(sortedRecord(r.byExpected)).map(([k, v]) => `${k} ${v.found}/${v.seeded}`).join(", ");
+    const findingLine = Object.entries(sortedRecord(r.byFinding)).map(([k, v]) => `${k} ${v.conflicts} conflicts + ${v.innocent} innocent`).join(", ");
     log(`${set.padEnd(9)} ${r.changes} changes (${r.expected} seeded conflicts): precision ${precision.toFixed(2)}, recall ${recall.toFixed(2)} (tp ${r.tp}, fp ${r.fp}, fn ${r.fn}); check p95 ${Math.round(p95)} ms`);
+    log(`          found by seeded kind: ${expectedLine || "none"}`);
+    log(`          flagged by finding kind: ${findingLine || "none"}`);
   }
   return summary;
+}
+
+function sortedRecord<T>(record: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /** Writes the summary to eval/guard/results.json. */
@@ -172,7 +194,7 @@ function main(): void {
     return;
   }
   const args = process.argv.slice(2);
-  const sets = args.includes("--set") ? [args[args.indexOf("--set") + 1]] : ["dev", "dev2", "dev3", "held-out"];
+  const sets = args.includes("--set") ? [args[args.indexOf("--set") + 1]] : ["dev", "dev2", "dev3", "dev4", "held-out"];
   const summary = runGuardEval(mirrors, { sets, verbose: args.includes("--verbose") });
   if (!args.includes("--no-write")) writeGuardResults(summary);
 }

@@ -25,11 +25,14 @@ import { DEFAULT_RECEIPTS_DIR, listReceipts, verifyEntry } from "../receipts/sto
 import { readAllowedSigners } from "../receipts/trust";
 import type { LineRange } from "../schemas";
 import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
-import { acronymOf, keysOf, tokenSet, tokensOf, type NameKeys } from "./names";
+import { acronymOf, GENERIC_PURPOSES, keysOf, tokenSet, tokensOf, vendorProductKeys, type NameKeys } from "./names";
 import { peerExclusions, withoutPeersNamedElsewhere } from "./peers";
 import { refineOptions, withoutOverruled } from "./optionLines";
 import { lowerCaseWords, namesIn, ordinaryWords, proseOptionsOf } from "./proseOptions";
 import { categoryExclusions, labelledPurposes, purposeExclusions } from "./purposeRules";
+import { schemesChosenIn, type VersionScheme } from "./centralVersions";
+import { languageNamed } from "./newFiles";
+import { forbiddenExamples, inConsequences, ownedThing, withVerdicts } from "./recordReading";
 import { cachedDecisionBasis } from "./basisCache";
 import { cachedRecordDecisions, type RecordDecisions } from "./recordCache";
 import type { DecisionCitation } from "./schema";
@@ -50,6 +53,8 @@ export interface DecidedThing {
   peer?: { purpose: number; named: string[] };
   /** A rule about prose ("do not use X in human-readable text"): only documentation and comments break it. */
   textOnly?: boolean;
+  /** A language too common a word to find in lines ("Java"): only a new source file in it brings it in (newFiles.ts). */
+  languageOnly?: boolean;
 }
 
 export interface GuardDecision {
@@ -65,6 +70,8 @@ export interface GuardDecision {
   area: string[];
   /** A rule about part of the repository ("`src/core/` never imports `vscode`"): only files under these paths. */
   scope?: string[];
+  /** Where dependency versions are kept, when the decision chose one place (centralVersions.ts). */
+  versionSchemes?: VersionScheme[];
 }
 
 export interface DecisionSet {
@@ -92,16 +99,26 @@ function shorten(s: string, max: number): string {
 // ----- records -----
 
 /** A record's decision; its `area` lists every path the record names, before the working tree says which exist. */
-function recordDecision(file: ArtifactFile, model: DecisionRecord, status: string, adr?: ParsedAdr): GuardDecision | undefined {
+function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: string, adr?: ParsedAdr): GuardDecision | undefined {
+  // The decision section's own verdicts outrank an outcome read from the first option it names (recordReading.ts).
+  const model = adr ? withVerdicts(adr, modelRead) : modelRead;
   // Options weighed outside an option list (prose, headings, a short list, a replacing title): proseOptions.ts.
   const read = adr ? proseOptionsOf(adr, model.chosen?.name) : { rejected: [], chosen: [] };
   // The option list as the record's lines write it: names in links and code spans, no URLs, the title's choice.
-  const listed = refineOptions(model, file.text.split("\n", 20_000), MAX_OPTION_WORDS);
+  const refined = refineOptions(model, file.text.split("\n", 20_000), MAX_OPTION_WORDS);
+  // A list of what follows from the choice ("### Advantages") holds no options; an option named as someone's
+  // ("GitHub's repository explorer") is the thing after the possessive.
+  const listed = {
+    chosen: refined.chosen,
+    rejected: refined.rejected.filter((r) => !adr || !inConsequences(adr, r.range.start)).map((r) => ({ ...r, name: ownedThing(r.name) })),
+  };
   // The option list's own chosen option, when it names a thing, outranks what the prose seems to choose.
   const listChoiceNames = !!model.chosen && !!keysOf(model.chosen.name);
   // An option the prose chose from a group it turned the rest of down ("`ruff` is the recommended tool" over pylint
   // and flake8) is kept as well: the title's choice ("Use Code Linters …") names the subject, not the winner.
-  const prose = { rejected: read.rejected, chosen: listChoiceNames ? read.chosen.filter((c) => c.group !== undefined && c.decidesGroup) : read.chosen };
+  // "No message queue (RabbitMQ or otherwise) shall be used" turns the examples down.
+  const examples = adr ? forbiddenExamples(adr) : [];
+  const prose = { rejected: [...read.rejected.map((r) => ({ ...r, name: ownedThing(r.name) })), ...examples], chosen: listChoiceNames ? read.chosen.filter((c) => c.group !== undefined && c.decidesGroup) : read.chosen };
   const chosenName = (listChoiceNames ? model.chosen?.name : undefined) ?? listed.chosen[0]?.name ?? model.chosen?.name ?? prose.chosen[0]?.name;
   const rejectedWords = tokenSet([...listed.rejected, ...prose.rejected].map((r) => r.name));
   // The title usually names what was chosen ("Use SLF4J together with log4j2"), even when no option line says so;
@@ -128,9 +145,16 @@ function recordDecision(file: ArtifactFile, model: DecisionRecord, status: strin
     }
     // A name read from prose is a phrase: all its identifying words must be there ("Cluster Auto Scaler" is not "auto").
     if (keys && proseRejected.includes(r as (typeof proseRejected)[number])) keys.all = true;
+    // "AWS Instance Scheduler" where the record writes "instance" as an ordinary word: the vendor and the product's
+    // capitalised words together, not "scheduler" alone.
+    const vendor = keys && !keys.exact ? vendorProductKeys(r.name) : undefined;
+    if (keys && vendor && vendor.product.some((t) => !keys!.tokens.includes(t) && !GENERIC_PURPOSES.has(t))) keys = vendor.keys;
     // A package path the chosen option names too ("org.x.model uses only org.x.model" vs "org.x.model may use …") is the subject, not the rejected thing.
     if (keys?.exact && keys.exact.every((t) => chosenWords.has(t))) continue;
     if (keys) forbidden.push({ name: r.name, keys, range: r.range, ...(r.reason ? { reason: shorten(stripInline(r.reason), 200) } : {}) });
+    // "Switch from Java to Kotlin": a language's name is too common a word for lines, not for a new file's language.
+    const language = keys ? undefined : languageNamed(r.name);
+    if (language) forbidden.push({ name: r.name, keys: { display: r.name, tokens: [language] }, range: r.range, languageOnly: true, ...(r.reason ? { reason: shorten(stripInline(r.reason), 200) } : {}) });
   }
   const required: DecidedThing[] = [];
   // The chosen option, and the ones the prose chose ("will use a third-party service, Auth0" names Auth0).
@@ -139,7 +163,11 @@ function recordDecision(file: ArtifactFile, model: DecisionRecord, status: strin
     let keys = keysOf(c.name, rejectedWords, { shortNames: true });
     // "Java Native Access" is required as `jna` too: a dropped `com.sun.jna` module drops it.
     const acronym = acronymOf(c.name);
-    if (acronym && !rejectedWords.has(acronym)) keys = { ...(keys ?? { display: c.name.trim() }), tokens: [...new Set([...(keys?.tokens ?? []), acronym])].sort() };
+    // The acronym keys it alone: the full name's words in a row ("java native access") are its compact form.
+    if (acronym && !rejectedWords.has(acronym)) {
+      const { exact: _words, ...rest } = keys ?? { display: c.name.trim(), tokens: [] };
+      keys = { ...rest, tokens: [...new Set([...rest.tokens, acronym])].sort() };
+    }
     if (keys && !keys.exact && !keys.tokens.length) keys = undefined;
     if (keys && !required.some((r) => r.keys.display === keys!.display)) required.push({ name: c.name, keys, range: c.range });
   }
@@ -149,7 +177,9 @@ function recordDecision(file: ArtifactFile, model: DecisionRecord, status: strin
   // A module the record names in a code span ("a `build-plugin` module"): a top-level path of that name, when one exists.
   const named = [...head.matchAll(/`([\w@][\w@.-]{1,79})`/g)].map((m) => m[1]).filter((p) => /[a-z]/.test(p) && !/^\.|\.$/.test(p));
   const area = [...[...mentionedPaths(head, file.path), ...folders].filter((p) => /\//.test(p)), ...named].filter((p) => p !== file.path && !/\.(md|markdown)$/i.test(p) && !p.startsWith("../"));
-  if (!forbidden.length && !required.length && !area.length) return undefined;
+  // "Utilizing the Gradle Version Catalog to centrally manage … all dependencies": a module pinning its own is a bypass.
+  const versionSchemes = schemesChosenIn(decisionText(model, file.text));
+  if (!forbidden.length && !required.length && !area.length && !versionSchemes.length) return undefined;
   const lines = file.text.split("\n").length;
   return {
     source: "record",
@@ -158,7 +188,16 @@ function recordDecision(file: ArtifactFile, model: DecisionRecord, status: strin
     required,
     ...(chosenName ? { chosen: chosenName } : {}),
     area: [...new Set(area)].slice(0, MAX_AREA_CANDIDATES),
+    ...(versionSchemes.length ? { versionSchemes } : {}),
   };
+}
+
+/** A record's text without its consequences (what follows from a choice is no choice of its own). */
+function decisionText(model: DecisionRecord, text: string): string {
+  const lines = text.split("\n", 20_000);
+  const cut = new Set<number>();
+  for (const r of model.consequences) for (let n = r.start; n <= r.end && n - r.start < 2000; n++) cut.add(n);
+  return lines.filter((_, i) => !cut.has(i + 1)).join("\n");
 }
 
 /** The records' decisions with their areas cut to the named paths that exist; a decision left with nothing is dropped. */
@@ -166,7 +205,7 @@ function inWorkTree(decisions: GuardDecision[], exists: (path: string) => boolea
   const out: GuardDecision[] = [];
   for (const d of decisions) {
     const area = d.area.filter(exists).slice(0, 50);
-    if (d.forbidden.length || d.required.length || area.length) out.push({ ...d, area });
+    if (d.forbidden.length || d.required.length || area.length || d.versionSchemes?.length) out.push({ ...d, area });
   }
   return out;
 }
@@ -214,6 +253,8 @@ const MIGRATED = /\b(?:will be|are being|is being|should be|must be|to be)\s+(?:
 const NO_SPAN = /(?:^|[.;!?]\s+)No\s+(`[^`]{1,100}`)\s*(?=[.;!]|$)/g;
 /** "X is not allowed", "X are NOT permitted": X, the subject, is forbidden. */
 const NOT_ALLOWED = /\b(?:is|are)\s+(?:not|never)\s+(?:allowed|permitted|accepted)\b/gi;
+/** "X must not be used", "X should never be added", "X is to be avoided": X, the subject of the passive, is forbidden. */
+const PASSIVE_FORBID = /\b(?:must|should|shall|may|can)\s*(?:not|never)\s+be\s+(?:used|added|imported|introduced|installed|relied\s+on)\b|\b(?:is|are)\s+(?:to\s+be\s+avoided|forbidden|prohibited|banned|deprecated\s+and\s+must\s+not\s+be\s+used)\b/gi;
 
 /**
  * The subject of a "… is not allowed" clause: its last few words, a code span whole. A first word capitalised only
@@ -271,6 +312,13 @@ function moreExclusions(text: string, range: LineRange, reason: string | undefin
   for (const m of text.matchAll(NOT_ALLOWED)) {
     const subject = notAllowedSubject(text.slice(Math.max(0, m.index - 200), m.index));
     const x = subject ? ruleThing(subject, range, true, reason) : undefined;
+    if (x) out.push(x);
+  }
+  // "`moment` must not be used in new code", "Lodash is forbidden": the passive's subject is forbidden.
+  for (const m of text.matchAll(PASSIVE_FORBID)) {
+    const subject = notAllowedSubject(text.slice(Math.max(0, m.index - 200), m.index));
+    // A subject of one word or a code span names the thing; a longer one only by its name-like words.
+    const x = subject ? ruleThing(subject, range, /^`[^`]+`$|^\S+$/.test(subject), reason) : undefined;
     if (x) out.push(x);
   }
   // "All pages must be statically exportable. No `getServerSideProps`.": a bare "No" before a code span forbids it.
@@ -362,10 +410,12 @@ export function ruleDecisions(file: ArtifactFile): GuardDecision[] {
       const y = ruleThing(use[1], range, true);
       if (y && !required.some((r) => r.name === y.name) && !forbidden.some((f) => f.name === y.name)) required.push(y);
     }
-    if (!forbidden.length && !required.length) continue;
+    // "Prefer adding dependencies at the workspace root … under `[workspace.dependencies]`": versions live there.
+    const versionSchemes = schemesChosenIn(text);
+    if (!forbidden.length && !required.length && !versionSchemes.length) continue;
     // "Do not use X in human-readable text": code, imports and dependencies may still say X.
     if (/\b(?:human[- ]readable|in (?:the )?(?:docs|documentation|prose|comments|commit messages|pr titles|ui text|user-facing text))\b/i.test(text)) for (const f of forbidden) f.textOnly = true;
-    out.push({ source: "rule", citation: { path: file.path, line_range: range, title: shorten(stripInline(text), 160), status: "rule" }, forbidden, required, area: [], ...(scope.length ? { scope } : {}) });
+    out.push({ source: "rule", citation: { path: file.path, line_range: range, title: shorten(stripInline(text), 160), status: "rule" }, forbidden, required, area: [], ...(scope.length ? { scope } : {}), ...(versionSchemes.length ? { versionSchemes } : {}) });
   }
   return out;
 }
@@ -432,7 +482,8 @@ function withoutOwnNames(decisions: GuardDecision[], own: Set<string>): void {
       for (let i = list.length - 1; i >= 0; i--) {
         const k = list[i].keys;
         if (k.exact || k.stems) continue;
-        k.tokens = k.tokens.filter((t) => !own.has(t));
+        // "WikibaseClient" in a Wikibase repository is the project's own part, not another thing.
+        k.tokens = k.tokens.filter((t) => !own.has(t) && ![...own].some((o) => o.length >= 5 && t.startsWith(o)));
         if (!k.tokens.length) list.splice(i, 1);
       }
     }

@@ -21,7 +21,8 @@ export function fileKind(path: string): FileKind {
   if (MANIFEST_NAMES.has(base) || /^requirements.*\.(txt|in)$/.test(base) || /(^|\/)requirements\/[^/]+\.(txt|in)$/i.test(path) || /\.(csproj|fsproj|vbproj|gemspec)$/.test(base)) return "manifest";
   if (base === "dockerfile" || base.startsWith("dockerfile.") || base.endsWith(".dockerfile") || /^(docker-)?compose[\w.-]*\.ya?ml$/.test(base) || /\.(tf|tfvars|hcl)$/.test(base) || base === "containerfile") return "infra";
   if (/(^|\/)\.github\/workflows\//.test(path) || /(^|\/)(k8s|kubernetes|helm|charts|deploy|manifests)\//i.test(path)) return CONFIG_EXT.test(base) ? "infra" : "config";
-  if (DOC_EXT.test(base)) return "doc";
+  // A page rendered through a template ("guide.html.md.erb", "index.md.j2") is still documentation.
+  if (DOC_EXT.test(base) || DOC_EXT.test(base.replace(/\.(erb|j2|jinja2?|tmpl|tpl|liquid|njk|hbs|mustache)$/, ""))) return "doc";
   if (CONFIG_EXT.test(base) || base.startsWith(".env")) return "config";
   return "code";
 }

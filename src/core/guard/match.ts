@@ -4,7 +4,9 @@
 import type { ChangedFile, ChangedLine, ParsedDiff } from "./diff";
 import type { DecidedThing, DecisionSet, GuardDecision } from "./decisions";
 import { commentStart, fileKind, readLine, type FileKind, type LineKind } from "./lines";
-import { findName, indexTokens, mayName, tokensOf, type NameKeys, type TokenIndex } from "./names";
+import { changeTokensOf, findName, indexTokens, mayName, tokensOf, type NameKeys, type TokenIndex } from "./names";
+import { pinnedVersionBypasses } from "./centralVersions";
+import { ciSystemNamed, ciSystemsOfFile, languageOfFile, namesLanguage } from "./newFiles";
 import type { Finding, FindingKind, Severity } from "./schema";
 
 type Via = Finding["matched"]["via"];
@@ -83,9 +85,9 @@ function readingOf(path: string, kind: FileKind, line: ChangedLine): Reading {
     const c = commentStart(path, line.text);
     const body = c > 0 ? line.text.slice(0, c) : line.text;
     const parts = r.kind === "code" ? splitStrings(body) : { code: body, strings: "" };
-    return { via, tokens: tokensOf(parts.code), stringTokens: tokensOf(parts.strings), commentTokens: c > 0 ? tokensOf(line.text.slice(c)) : [] };
+    return { via, tokens: changeTokensOf(parts.code), stringTokens: changeTokensOf(parts.strings), commentTokens: c > 0 ? changeTokensOf(line.text.slice(c)) : [] };
   }
-  return { via, tokens: tokensOf(r.name ?? line.text), stringTokens: [], commentTokens: [], ...(r.name ? { name: r.name } : {}) };
+  return { via, tokens: changeTokensOf(r.name ?? line.text), stringTokens: [], commentTokens: [], ...(r.name ? { name: r.name } : {}) };
 }
 
 /** The text as the change wrote it ("innerHTML"), where the match is one run of it; else the match as found. */
@@ -145,20 +147,30 @@ interface ChangeIndex {
   removedNames: Set<string>;
   addedTexts: Set<string>;
   removedTexts: Set<string>;
+  /** Dependencies whose removed line pinned a version itself (a bump of one stays what it was). */
+  removedPinned: Set<string>;
 }
 
 function indexChange(work: { file: ChangedFile; kind: FileKind }[]): ChangeIndex {
-  const ix: ChangeIndex = { addedNames: new Set(), removedNames: new Set(), addedTexts: new Set(), removedTexts: new Set() };
+  const ix: ChangeIndex = { addedNames: new Set(), removedNames: new Set(), addedTexts: new Set(), removedTexts: new Set(), removedPinned: new Set() };
   for (const { file, kind } of work) {
     for (const [lines, texts, names] of [[file.added, ix.addedTexts, ix.addedNames], [file.removed, ix.removedTexts, ix.removedNames]] as const) {
       for (const l of lines) {
         texts.add(l.text.trim());
         const r = readLine(file.path, kind, l.text);
         if (r.name && (r.kind === "dependency" || r.kind === "import")) names.add(r.name.toLowerCase());
+        if (r.name && r.kind === "dependency" && names === ix.removedNames && pinnedVersionBypasses(file.path, l.text)) ix.removedPinned.add(r.name.toLowerCase());
+        // An image or action whose tag changed ("server:2022-latest" → "server:2022-CU14") is the same thing.
+        if (r.name && r.kind === "infra") names.add(unversioned(r.name));
       }
     }
   }
   return ix;
+}
+
+/** An image, action or module name without its tag, digest or ref. */
+function unversioned(name: string): string {
+  return name.toLowerCase().replace(/[:@][\w.+-]*$/, "").replace(/\?ref=.*$/, "");
 }
 
 class FindingList {
@@ -182,11 +194,14 @@ function matchAdded(file: ChangedFile, kind: FileKind, set: DecisionSet, ix: Cha
     // A package or namespace declaration names the project's own code.
     if (/^\s*(?:package|namespace)\s+[\w.:]+\s*[;{]?\s*$/.test(line.text.slice(0, 300))) continue;
     const reading = readingOf(file.path, kind, line);
+    // A dependency that now pins its own version, where it did not before (`x = { workspace = true }` → `x = "1.0"`).
+    if (reading.via === "dependency" && !(reading.name && ix.removedPinned.has(reading.name.toLowerCase()))) matchPinnedVersion(file, line, reading, set, out, hit);
     // A dependency whose version changed, or an import kept, was there before.
     if (reading.name && (reading.via === "dependency" || reading.via === "import") && ix.removedNames.has(reading.name.toLowerCase())) continue;
     for (const d of set.decisions) {
       if (d.scope && !inArea(file.path, d.scope)) continue;
       for (const thing of d.forbidden) {
+        if (thing.languageOnly) continue;
         if (thing.importsOnly && reading.via !== "import" && reading.via !== "dependency") continue;
         if (thing.dependencyOnly && reading.via !== "dependency") continue;
         let via = reading.via;
@@ -220,6 +235,34 @@ function matchAdded(file: ChangedFile, kind: FileKind, set: DecisionSet, ix: Cha
   }
 }
 
+/** A module's manifest pinning a dependency's version itself, where a decision chose to keep versions in one place. */
+function matchPinnedVersion(file: ChangedFile, line: ChangedLine, reading: Reading, set: DecisionSet, out: FindingList, hit: Set<GuardDecision>): void {
+  const scheme = pinnedVersionBypasses(file.path, line.text);
+  if (!scheme) return;
+  for (const d of set.decisions) {
+    if (!d.versionSchemes?.includes(scheme) || (d.scope && !inArea(file.path, d.scope))) continue;
+    hit.add(d);
+    const kindOf: FindingKind = d.source === "rule" ? "breaks-rule" : "removes-chosen-option";
+    const name = reading.name ?? line.text.trim();
+    const cite = `${d.citation.path}${d.source === "rule" ? ` line ${d.citation.line_range.start}` : ""}`;
+    out.push({
+      kind: kindOf,
+      severity: "med",
+      decision: d.citation,
+      file: file.path,
+      line: Math.max(1, line.line),
+      message: `pins the version of ${JSON.stringify(name)} in this module, but ${cite} keeps dependency versions in one place (${VERSION_PLACE[scheme]}).`,
+      matched: { text: name, subject: VERSION_PLACE[scheme], via: "dependency" },
+    });
+  }
+}
+
+const VERSION_PLACE: Record<string, string> = {
+  "gradle-catalog": "the Gradle version catalog",
+  "cargo-workspace": "the workspace's [workspace.dependencies]",
+  "nuget-central": "Directory.Packages.props",
+};
+
 /**
  * A new configuration or infrastructure file whose path names what a decision turned down (`deploy/nginx/router.conf`,
  * `webpack.config.js` aside: code files are read by their lines): the file is that thing's configuration even when
@@ -232,7 +275,7 @@ function matchNewFilePath(file: ChangedFile, kind: FileKind, set: DecisionSet, o
   for (const d of set.decisions) {
     if (d.scope && !inArea(file.path, d.scope)) continue;
     for (const thing of d.forbidden) {
-      if (thing.importsOnly || thing.textOnly || thing.keys.stems || !mayName(ix, thing.keys)) continue;
+      if (thing.importsOnly || thing.textOnly || thing.languageOnly || thing.keys.stems || !mayName(ix, thing.keys)) continue;
       const found = findName(tokens, thing.keys);
       if (!found) continue;
       hit.add(d);
@@ -250,13 +293,62 @@ function matchNewFilePath(file: ChangedFile, kind: FileKind, set: DecisionSet, o
   }
 }
 
+/**
+ * A new file by what it is, not by its lines (newFiles.ts): a source file in a language a decision turned down, and a
+ * CI configuration of another system than the one a decision chose (or of one it turned down).
+ */
+function matchNewFileKind(file: ChangedFile, kind: FileKind, set: DecisionSet, out: FindingList, hit: Set<GuardDecision>): void {
+  if (file.status !== "added") return;
+  const language = kind === "code" ? languageOfFile(file.path) : undefined;
+  const systems = ciSystemsOfFile(file.path);
+  if (!language && !systems.length) return;
+  const line = Math.max(1, file.added[0]?.line ?? 1);
+  const same = (a: string[], b: string[]) => a.join(" ") === b.join(" ");
+  for (const d of set.decisions) {
+    if (d.scope && !inArea(file.path, d.scope)) continue;
+    const rule = d.source === "rule";
+    for (const thing of d.forbidden) {
+      if (thing.importsOnly || thing.textOnly || thing.dependencyOnly) continue;
+      const named = language ? namesLanguage(language, thing.keys) : undefined;
+      const system = systems.length && !thing.languageOnly ? ciSystemNamed(thing.keys) : undefined;
+      if (!named && !(system && systems.some((s) => same(s, system)))) continue;
+      hit.add(d);
+      const kindOf: FindingKind = rule ? "breaks-rule" : "introduces-rejected-option";
+      const text = named ? `a new ${language![0]} file` : `a new ${system!.join(" ")} configuration`;
+      out.push({ kind: kindOf, severity: "med", decision: citationFor(d, thing), file: file.path, line, message: messageFor(kindOf, named ? "code" : "config", text, d, thing), matched: { text, subject: thing.name, via: named ? "code" : "config" } });
+    }
+    if (!systems.length) continue;
+    for (const thing of d.required) {
+      const chosen = ciSystemNamed(thing.keys);
+      if (!chosen || systems.some((s) => same(s, chosen))) continue;
+      hit.add(d);
+      const kindOf: FindingKind = rule ? "breaks-rule" : "removes-chosen-option";
+      const text = `a new ${systems[0].join(" ")} configuration`;
+      const cite = `${d.citation.path}${rule ? ` line ${thing.range.start}` : ""}`;
+      out.push({
+        kind: kindOf,
+        severity: "med",
+        decision: citationFor(d, thing),
+        file: file.path,
+        line,
+        message: `adds ${text}, which goes around ${thing.name}: "${d.citation.title}" (${cite}, ${d.citation.status}) chose it as the CI system.`,
+        matched: { text, subject: thing.name, via: "config" },
+      });
+    }
+  }
+}
+
 /** Removed dependencies and imports of what a decision chose or a rule requires (removed prose or code is too weak a signal). */
 function matchRemoved(file: ChangedFile, kind: FileKind, set: DecisionSet, ix: ChangeIndex, out: FindingList, hit: Set<GuardDecision>): void {
   for (const line of file.removed) {
     if (ix.addedTexts.has(line.text.trim())) continue;
     const reading = readingOf(file.path, kind, line);
-    if (reading.via !== "dependency" && reading.via !== "import") continue;
+    // In a CI workflow, a Dockerfile or Terraform, a removed step or resource line is what runs: dropping the one that
+    // runs the chosen tool drops the tool ("Install SonarCloud Scanner").
+    const ran = kind === "infra" && reading.via !== "comment" && reading.via !== "doc";
+    if (reading.via !== "dependency" && reading.via !== "import" && !ran) continue;
     if (reading.name && ix.addedNames.has(reading.name.toLowerCase())) continue;
+    if (ran && reading.name && ix.addedNames.has(unversioned(reading.name))) continue;
     for (const d of set.decisions) {
       if (d.scope && !inArea(file.path, d.scope)) continue;
       for (const thing of d.required) {
@@ -313,6 +405,7 @@ export function matchChange(diff: ParsedDiff, set: DecisionSet): MatchOutcome {
     const hit = new Set<GuardDecision>();
     matchAdded(file, kind, set, ix, out, hit);
     matchNewFilePath(file, kind, set, out, hit);
+    matchNewFileKind(file, kind, set, out, hit);
     matchRemoved(file, kind, set, ix, out, hit);
     matchArea(file, set, out, hit);
   }

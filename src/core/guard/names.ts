@@ -43,6 +43,11 @@ const NAME_SUFFIXES = new Set(["js", "ts", "css", "db", "sql", "ql", "io", "orm"
 /** Vendors that prefix a product's name ("Amazon Cognito", "Apache SolR"): the product's own word identifies it. */
 const VENDORS = new Set(["amazon", "aws", "google", "microsoft", "azure", "apache", "eclipse", "oracle", "ibm", "jetbrains", "facebook", "meta", "twitter", "alibaba", "hashicorp"]);
 
+/** Whether a word is a vendor's ("AWS", "Azure"), which prefixes its products' names. */
+export function isVendor(word: string): boolean {
+  return VENDORS.has(word.toLowerCase());
+}
+
 /** A short name with a digit ("H2", "S3") still names a thing; other two-letter tokens do not. */
 const SHORT_NAME = /^(?=[a-z0-9]*\d)(?=[a-z0-9]*[a-z])[a-z0-9]{2}$/;
 
@@ -95,6 +100,66 @@ export function tokensOf(text: string, max = 4000): string[] {
   return text.slice(0, max).toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
 }
 
+const CODE_WORDS = new Set(["null", "nil", "none", "new", "this", "self", "true", "false", "void", "get", "set", "is", "has", "to", "of", "on", "by", "with", "for", "from", "as", "and", "or", "not"]);
+
+/**
+ * A changed text's tokens (tokensOf), each word with inner capitals followed by its parts ("StackExchangeRedis" →
+ * "stackexchangeredis", "stack", "exchange", "redis"): a package names its project inside a compound word.
+ */
+export function changeTokensOf(text: string, max = 4000): string[] {
+  const out: string[] = [];
+  for (const w of text.slice(0, max).split(/[^A-Za-z0-9]+/)) {
+    if (!w) continue;
+    out.push(w.toLowerCase());
+    if (/[a-z][A-Z]|[A-Z]{2}[a-z]/.test(w)) {
+      const parts = w.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").toLowerCase().split(" ");
+      // A language's own words inside a name ("NullMarked", "getValue") name no thing.
+      if (parts.length > 1 && parts.length <= 5) out.push(...parts.filter((p) => !CODE_WORDS.has(p)));
+    }
+  }
+  return out;
+}
+
+/**
+ * A vendor's product whose own words the record also writes as ordinary words ("AWS Instance Scheduler" in a record
+ * about scheduling instances): the vendor and every capitalised word of the product, all of them required.
+ */
+export function vendorProductKeys(name: string): { keys: NameKeys; product: string[] } | undefined {
+  const words = name.slice(0, 200).split(/\s+/).map((w) => w.replace(/^[^\w]+|[^\w-]+$/g, ""));
+  const at = words.findIndex((w) => VENDORS.has(w.toLowerCase()));
+  if (at < 0) return undefined;
+  const product: string[] = [];
+  for (const w of words.slice(at + 1, at + 4)) {
+    if (!/^[A-Z][\w-]*$/.test(w)) break;
+    product.push(...tokensOf(w).filter((t) => t.length >= 2));
+  }
+  if (!product.length) return undefined;
+  const tokens = [words[at].toLowerCase(), ...product];
+  return { keys: { display: words.slice(at, at + 1 + product.length).join(" "), tokens: [...new Set(tokens)].sort(), all: true }, product };
+}
+
+/**
+ * A run of two to four capitalised words that are each a common word ("Container Apps", "SQL Server", "Cloud Map"):
+ * a product's name as a whole, matched only as those words in a row (`container-apps-deploy-action`, `SqlServer`).
+ */
+function titledRun(words: string[], exclude: ReadonlySet<string>): string[] | undefined {
+  let best: string[] = [];
+  let run: string[] = [];
+  const flush = () => {
+    if (run.length > best.length) best = run;
+    run = [];
+  };
+  for (const w of words) {
+    const bare = w.replace(/^[^\w]+|[^\w]+$/g, "");
+    if (/^[A-Z][A-Za-z]*$/.test(bare) && !(run.length === 0 && LEADING_WORDS.has(bare.toLowerCase())) && !VENDORS.has(bare.toLowerCase())) run.push(bare.toLowerCase());
+    else flush();
+  }
+  flush();
+  // "H2 Database Engine" is H2: a name with a digit names its product there, not by its common words.
+  if (best.length < 2 || best.length > 4 || best.every((t) => exclude.has(t)) || words.some((w) => /\d/.test(w))) return undefined;
+  return best;
+}
+
 /** First words of an option that make it a phrase about doing something, not a name ("Offer getters", "Support ASCII"). */
 export const LEADING_WORDS: ReadonlySet<string> = new Set<string>(
   ("use keep support offer create add implement store return convert replace wrap change handle check mark introduce adopt move switch migrate " +
@@ -124,7 +189,8 @@ export function keysOf(name: string, exclude: ReadonlySet<string> = new Set(), o
   // A package or module path in the name ("@vscode/webview-ui-toolkit", "io.methvin.watcher.DirectoryWatcher") is
   // matched as a whole: its parts ("java", "vscode") say nothing alone.
   // A version ("2.0", "MPL-2.0" aside) is no package: a package-shaped word has a letter in at least two of its parts.
-  const packaged = words.find((w) => PACKAGE_SHAPED.test(w) && tokensOf(w).filter((t) => /[a-z]/.test(t)).length >= 2 && !w.startsWith(".") && /[@/.]/.test(w.slice(1, -1)) && tokensOf(w).length >= 2 && tokensOf(w).length <= 6);
+  // "CI/CD", "I/O": capitals joined by a slash are an abbreviation, not a package.
+  const packaged = words.find((w) => PACKAGE_SHAPED.test(w) && !/^[A-Z0-9]{1,5}(?:\/[A-Z0-9]{1,5})+$/.test(w) && tokensOf(w).filter((t) => /[a-z]/.test(t)).length >= 2 && !w.startsWith(".") && /[@/.]/.test(w.slice(1, -1)) && tokensOf(w).length >= 2 && tokensOf(w).length <= 6);
   if (packaged) return { display, exact: tokensOf(packaged), tokens: [] };
   // A path in a language's own separators (`std::thread::sleep`, `Psr\\Cache\\CacheItemPoolInterface`) is one name:
   // `tokio::time::sleep` shares its last word, not its path.
@@ -153,7 +219,10 @@ export function keysOf(name: string, exclude: ReadonlySet<string> = new Set(), o
       if (named) keep(w);
     });
   }
-  if (tokens.size === 0) return undefined;
+  if (tokens.size === 0) {
+    const run = titledRun(words, exclude);
+    return run ? { display, exact: run, tokens: [] } : undefined;
+  }
   // "Amazon Cognito" is Cognito: a vendor's word alone would match every product of that vendor.
   if ([...tokens].some((t) => !VENDORS.has(t))) {
     for (const t of [...tokens]) if (VENDORS.has(t)) tokens.delete(t);

@@ -61,6 +61,22 @@ const TITLE_REPLACES = /^(?:replace|replacing|migrate\s+from|migrating\s+from|mo
 // "Change … from X to Y", "Switch Test Assertions from Truth to assertk", "Move the build from Travis to Actions".
 const TITLE_CHANGES = /^(?:change|changing|switch|switching|move|moving|migrate|migrating)\s+.{1,80}?\s+from\s+(.{1,60}?)\s+to\s+(.{1,60})$/i;
 
+/** "the switch from (using) X (for …) to Y", "we migrated from X to Y": X and Y, each a code span, a link or a name. */
+const SWITCH_SENTENCE = /\b(?:switch(?:ed|ing)?|migrat(?:e|ed|ing|ion)|mov(?:e|ed|ing))\s+(?:away\s+)?from\s+(?:using\s+)?(.{1,80}?)\s+(?:for\s+[\w\s-]{1,40}?\s+)?to\s+(?:using\s+)?(?:the\s+)?(.{1,80})/i;
+/** "We were using X and Y, but …", "we previously used X": what the project used before the decision. */
+const PAST_USE = /\bwe\s+(?:were\s+using|had\s+been\s+using|previously\s+used|used\s+to\s+use)\s+([^;]{1,120}?),?\s+but\b/i;
+
+/** "including", "such as": a context sentence that enumerates things by name. */
+const ENUMERATING = /\b(?:including|such\s+as)\s+/i;
+/** Groups of enumerated names (one per section); each name the decision section writes is kept, not turned down. */
+const ENUMERATED_GROUP = 500_000;
+
+/** The code spans and link texts of a fragment, in order; without any, its name-like runs. */
+export function spanNames(fragment: string): string[] {
+  const marked = [...fragment.slice(0, 600).matchAll(/`([^`]{1,80})`|\[([^\]]{1,80})\]\([^)\s]{0,300}\)/g)].map((m) => (m[1] ?? m[2]).replace(/[`*_]/g, "").trim()).filter(Boolean);
+  return marked.length ? marked.slice(0, MAX_LIST) : namesIn(fragment);
+}
+
 /** Words that start a sentence or a clause and name nothing, even capitalised. */
 const NOT_NAMES = new Set(
   ("a an the this that these those there their its it we our us they i you he she one some any each every all both either neither another other " +
@@ -229,16 +245,16 @@ function isDecisionSection(name: string | undefined): boolean {
  * context and options, where the choice's candidates are) or after it (consequences, which may list the candidates
  * of a later choice).
  */
-function otherSentences(parsed: ParsedAdr): (LocatedSentence & { beforeDecision: boolean })[] {
+function otherSentences(parsed: ParsedAdr): (LocatedSentence & { beforeDecision: boolean; section?: number })[] {
   const { lines, sections } = parsed.doc;
-  const out: (LocatedSentence & { beforeDecision: boolean })[] = [];
+  const out: (LocatedSentence & { beforeDecision: boolean; section?: number })[] = [];
   let seenDecision = false;
   sections.forEach((s, i) => {
     const name = parsed.section_names[i];
     if (isDecisionSection(name)) seenDecision = true;
     if (isDecisionSection(name) || name === "status" || out.length >= MAX_SENTENCES) return;
     const alternatives = name === "alternatives" || /\balternatives?\b/i.test(s.heading);
-    for (const sentence of sentencesIn(lines, s.bodyStart, s.contentEnd, MAX_SENTENCES - out.length)) out.push({ ...sentence, beforeDecision: !seenDecision || alternatives });
+    for (const sentence of sentencesIn(lines, s.bodyStart, s.contentEnd, MAX_SENTENCES - out.length)) out.push({ ...sentence, beforeDecision: !seenDecision || alternatives, section: i });
   });
   return out;
 }
@@ -252,12 +268,41 @@ function decisionSentences(parsed: ParsedAdr): LocatedSentence[] {
   return out;
 }
 
-function cueOptions(sentences: (LocatedSentence & { beforeDecision: boolean })[]): { candidates: ProseOption[]; turnedDown: ProseOption[] } {
+function cueOptions(sentences: (LocatedSentence & { beforeDecision: boolean; inDecision?: boolean; section?: number })[], lines: string[]): { candidates: ProseOption[]; turnedDown: ProseOption[]; switchedTo: ProseOption[] } {
   const candidates: ProseOption[] = [];
   const turnedDown: ProseOption[] = [];
+  const switchedTo: ProseOption[] = [];
   for (const s of sentences) {
     const range = { start: s.start, end: s.end };
     const reason = s.text.slice(0, 200);
+    // "the switch from using `anomaly` for error handling to the `flex-error` crate": what is switched away from is
+    // turned down and what it is switched to chosen, wherever the record says so.
+    // The sentence's text has lost its code spans and links, which are how such a record writes names: a word is a
+    // name when it is written as one there, or as code or a link on the sentence's lines.
+    const raw = lines.slice(s.start - 1, Math.min(s.end, s.start + 5)).join(" ").slice(0, 3000);
+    const named = (fragment: string) => {
+      const word = (fragment.trim().split(/\s+/)[0] ?? "").replace(/^[^\w@]+|[^\w+#]+$/g, "");
+      if (!word || NOT_NAMES.has(word.toLowerCase())) return undefined;
+      return nameWord(word) || raw.includes(`\`${word}\``) || raw.includes(`[${word}]`) || raw.includes(`[\`${word}\`]`) ? word : undefined;
+    };
+    // A switch one could make ("we can switch from the eyre tracer to …") is a possibility, not the decision.
+    const switched = SWITCH_SENTENCE.exec(s.text);
+    if (switched && !/\b(?:can|could|may|might|would|to)\s+$/i.test(s.text.slice(Math.max(0, switched.index - 12), switched.index))) {
+      const from = named(switched[1]);
+      const to = named(switched[2]);
+      if (from && to && from !== to) {
+        turnedDown.push({ name: from, range, reason, marked: true });
+        switchedTo.push({ name: to, range, marked: true });
+      }
+    }
+    // "We were using `python` and `node.js`, but …": what the project used before the decision is what it moves off.
+    const past = s.beforeDecision ? PAST_USE.exec(s.text) : null;
+    if (past) for (const part of past[1].split(/,|\band\b/)) {
+      const name = named(part);
+      if (name) turnedDown.push({ name, range, reason, marked: true });
+    }
+    // The decision section is read for its switch only: its other cues are the outcome's, read elsewhere.
+    if (s.inDecision) continue;
     const before = REJECTED_BEFORE.exec(s.text);
     if (before) {
       // The name closest before the cue is its subject ("[JMeter] was considered as an alternative").
@@ -274,6 +319,13 @@ function cueOptions(sentences: (LocatedSentence & { beforeDecision: boolean })[]
       const first = namesIn(s.text.slice(after.index + after[0].length), 1)[0];
       if (first) turnedDown.push({ name: first, range, reason });
     }
+    // "… methods currently used, including [A], [B] and [C]", "other solutions such as [D]": the linked or coded
+    // names the context enumerates are what the decision chose among; one group per section.
+    const listing = s.beforeDecision && s.section !== undefined ? ENUMERATING.exec(raw) : null;
+    if (listing) {
+      const names = spanNames(raw.slice(listing.index + listing[0].length)).filter((n) => /[`[]/.test(raw.slice(listing.index)) && (raw.includes(`[${n}]`) || raw.includes(`\`${n}\``)));
+      for (const name of names) candidates.push({ name, range, group: ENUMERATED_GROUP + s.section!, marked: true });
+    }
     const cue = s.beforeDecision ? CANDIDATES_CUE.exec(s.text) : null;
     if (cue) {
       const rest = s.text.slice(cue.index + cue[0].length);
@@ -281,12 +333,14 @@ function cueOptions(sentences: (LocatedSentence & { beforeDecision: boolean })[]
       if (trigger) for (const name of namesIn(rest.slice(trigger.index + trigger[0].length))) candidates.push({ name, range, group: 100_000 + s.start });
     }
     const weighed = s.beforeDecision ? WEIGHED.exec(s.text) : null;
-    if (weighed) {
+    // "We looked at a 3rd party Lambda written in Python and Terraform": one thing described, whose attributes
+    // (its language, its tooling) are no options.
+    if (weighed && !/^(?:a|an|one|the|this|that|some)\s/i.test(s.text.slice(weighed.index + weighed[0].length))) {
       const names = namesIn(s.text.slice(weighed.index + weighed[0].length));
       if (names.length >= 2) for (const name of names) candidates.push({ name, range, group: 200_000 + s.start });
     }
   }
-  return { candidates, turnedDown };
+  return { candidates, turnedDown, switchedTo };
 }
 
 /** Whether a text's words name the option: by the words that identify it (keysOf), never by "pattern" or "current". */
@@ -344,7 +398,8 @@ export function proseOptionsOf(parsed: ParsedAdr, chosenName: string | undefined
     chosen.push({ name: replaces[2].trim(), range: titleRange, marked: true });
   }
   const others = otherSentences(parsed);
-  const { candidates, turnedDown } = cueOptions(others);
+  const { candidates, turnedDown, switchedTo } = cueOptions([...others, ...decisionSentences(parsed).map((d) => ({ ...d, beforeDecision: false, inDecision: true }))], parsed.doc.lines);
+  for (const o of switchedTo) if (!chosen.some((c) => c.name === o.name)) chosen.push(o);
   const listed = [...headingOptions(parsed), ...numberedHeadingOptions(parsed), ...ledAndTabledOptions(parsed), ...introducedLists(parsed), ...candidates];
   // The decision's first sentence that names a listed option says which ones were chosen; without one, a sentence
   // elsewhere that says which option won ("`ruff` is the recommended tool").
@@ -352,6 +407,9 @@ export function proseOptionsOf(parsed: ParsedAdr, chosenName: string | undefined
   const inDecision = decisionSentences(parsed).find(namesListed);
   const decided = inDecision ?? others.find((s) => CHOOSING.test(s.text) && namesListed(s));
   const decidedWords = new Set([...(decided ? tokensOf(decided.text) : []), ...(chosenName ? tokensOf(chosenName) : [])]);
+  // An enumerated name the decision section writes anywhere ("Parameter Store can be used for …") is allowed there.
+  const decisionWords = new Set(decisionSentences(parsed).flatMap((d) => tokensOf(d.text)));
+  const isEnumerated = (group: number | undefined) => group !== undefined && group >= ENUMERATED_GROUP && group < ENUMERATED_GROUP + 100_000;
   // A group is decided when the decision names one of its options: the others of that group were turned down.
   const decidedGroups = new Set(listed.filter((o) => overlaps(o.name, decidedWords)).map((o) => o.group));
   const groupSize = new Map<number | undefined, number>();
@@ -364,7 +422,7 @@ export function proseOptionsOf(parsed: ParsedAdr, chosenName: string | undefined
     // A record without a decision section ("`ruff` is the recommended tool"): what that sentence picked is the choice.
     const decidesGroup = !inDecision && !!decided && listed.some((p) => p.group === o.group && !overlaps(p.name, decidedWords));
     if (overlaps(o.name, decidedWords)) chosen.push(decidesGroup ? { ...o, decidesGroup } : o);
-    else if (decided && decidedGroups.has(o.group) && (groupSize.get(o.group) ?? 0) >= 2) rejected.push(o);
+    else if (decided && decidedGroups.has(o.group) && (groupSize.get(o.group) ?? 0) >= 2 && !(isEnumerated(o.group) && overlaps(o.name, decisionWords))) rejected.push(o);
   }
   for (const o of turnedDown) if (!overlaps(o.name, decidedWords)) rejected.push(o);
   const lower = lowerCaseWords(parsed.doc.lines);
