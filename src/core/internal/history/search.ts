@@ -47,13 +47,13 @@ export function ftsPhrase(text: string): string {
   return `"${text.replace(/"/g, '""')}"`;
 }
 
-export function searchIndex(file: string, terms: Term[], headTs: number, limit: number): SearchOutcome {
+export function searchIndex(file: string, terms: Term[], limit: number): SearchOutcome {
   return withRetry(file, () => {
     // The connection the freshness check just used, when it is still this file's: opening SQLite costs more than
     // the metadata read itself.
     const db = takeParkedConnection(file) ?? openDb(file);
     try {
-      return readTransaction(db, () => search(db, terms, headTs, limit));
+      return readTransaction(db, () => search(db, terms, limit));
     } finally {
       safeClose(db);
     }
@@ -77,9 +77,20 @@ export function readTransaction<T>(db: Db, fn: () => T): T {
   }
 }
 
-function search(db: Db, terms: Term[], headTs: number, limit: number): SearchOutcome {
+/**
+ * The time recency is measured from: the indexed HEAD's own date, never the clock, so the same repository state
+ * ranks the same today and next year (the newest indexed date when HEAD's row is missing).
+ */
+function headTime(db: Db, head: string | undefined): number {
+  const row = (head ? db.get("SELECT ts FROM commits WHERE sha = ?", [head]) : undefined) as { ts: number } | undefined | null;
+  if (row) return Number(row.ts);
+  return Number((db.get("SELECT max(ts) AS ts FROM commits") as { ts: number | null }).ts ?? 0);
+}
+
+function search(db: Db, terms: Term[], limit: number): SearchOutcome {
   const meta = readMeta(db);
   if (meta.schema !== SCHEMA_VERSION) throw new CorruptIndexError(`schema ${meta.schema ?? "missing"}, expected ${SCHEMA_VERSION}`);
+  const headTs = headTime(db, meta.head);
   const scores = new Map<number, number>();
   const capped: string[] = [];
   const common: string[] = [];
@@ -241,10 +252,10 @@ export function summariseIndex(file: string, bytes: number): IndexSummary {
 /** How the index is read. In this thread: a worker thread was measured to cost 40 MB more for no gain in wall time. */
 export interface IndexReader {
   meta(file: string): Promise<Record<string, string>>;
-  search(file: string, terms: Term[], headTs: number, limit: number): Promise<SearchOutcome>;
+  search(file: string, terms: Term[], limit: number): Promise<SearchOutcome>;
 }
 
 export const inThreadReader: IndexReader = {
   meta: async (file) => readIndexMeta(file),
-  search: async (file, terms, headTs, limit) => searchIndex(file, terms, headTs, limit),
+  search: async (file, terms, limit) => searchIndex(file, terms, limit),
 };
