@@ -9,7 +9,7 @@ import { after, describe, it } from "node:test";
 import { answerKey, firstDifference } from "../../eval/answerKey";
 import { createSampleRepo } from "../fixtures/sampleRepo";
 import { assertCliBuilt, newCliUser, runCli } from "../helpers/cli";
-import { commit } from "../helpers/gitRepo";
+import { commit, type CommitSpec } from "../helpers/gitRepo";
 
 const cleanup: string[] = [];
 after(() => {
@@ -19,7 +19,7 @@ after(() => {
 /** The sample repository plus history that only the documentation diffs tell: edits whose message names no term. */
 function repoWithHistory(): string {
   const repo = createSampleRepo();
-  const edits = [
+  const edits: CommitSpec[] = [
     { message: "Tidy the storage notes", files: { "docs/notes/storage.md": "# Storage\n\nOrders live in PostgreSQL since ADR 5; MongoDB is gone.\n" } },
     { message: "Spell-check", files: { "docs/notes/storage.md": "# Storage\n\nOrders live in PostgreSQL since ADR 5; MongoDB is retired.\n" } },
     { message: "Wire the connection pool", files: { "src/db/pool.ts": "export const poolSize = 10; // postgresql\n" } },

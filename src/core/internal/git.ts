@@ -6,20 +6,22 @@
 // `createGitExpert({ index })`). Where no persistent index can answer — the host keeps none
 // (DELIBERATIVE_HISTORY_INDEX=off), none is built yet, or another process is still building it — the same index is
 // built for this question in a temporary folder and searched the same way, then removed. So a question gives the
-// same commits cold or warm: the persistent index is only a cache of that build. The private build runs under the
-// wall-clock budget `config.git.maxMs`; when it expires the stage cites no commit and says it was cut short
-// (truncated), rather than answering from a different, partial search.
+// same commits cold or warm: the persistent index is only a cache of that build. A history of 1,000 commits or more
+// is built under the wall-clock budget `config.git.maxMs`; when it expires the stage cites no commit and says it was
+// cut short (truncated), rather than answering from a different, partial search. A shorter one is always built in
+// full, so its answer never depends on the machine's speed.
 import { existsSync, promises as fs } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import type { EvidenceItem } from "../schemas";
 import type { Expert, ExpertContext, ExpertResult } from "../types";
 import { EXPANSION_WEIGHT, MAX_EXPANSION_TERMS, MAX_PRIMARY_TERMS, PRIMARY_WEIGHT, commitEvidence, selectTerms, type Term } from "./gitTerms";
-import { notCommits } from "./history/gitStream";
+import { gitOutput, notCommits } from "./history/gitStream";
 import { closeParkedConnection } from "./history/db";
 import { INDEX_FILE } from "./history/location";
 import {
   CorruptIndexError,
+  DEFAULT_MIN_COMMITS,
   IndexBusyError,
   buildIndex,
   discardCorruptIndex,
@@ -233,7 +235,10 @@ async function runWithPrivateIndex(ctx: ExpertContext): Promise<ExpertResult> {
   if ("error" in state) return { status: "empty", reason: notRepoReason(ctx.repo, state.error), items: [] };
   if (!state.head) return { status: "empty", reason: `no commits yet in ${ctx.repo}`, items: [] };
   const maxMs = Math.max(0, ctx.config.git.maxMs);
-  const budget = AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(1, maxMs))]);
+  // A short history is indexed in full whatever the budget (it is bounded by its size, and quick): its answer must
+  // not depend on how loaded the machine is. A longer one gets the git budget.
+  const short = (await countCommits(state.toplevel, DEFAULT_MIN_COMMITS, ctx.signal)) < DEFAULT_MIN_COMMITS;
+  const budget = short ? ctx.signal : AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(1, maxMs))]);
   const dir = await fs.mkdtemp(join(os.tmpdir(), "deliberative-history-"));
   const own = { ...state, dir, file: join(dir, INDEX_FILE) };
   try {
@@ -256,6 +261,16 @@ async function runWithPrivateIndex(ctx: ExpertContext): Promise<ExpertResult> {
   } finally {
     closeParkedConnection();
     await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Commits reachable from HEAD, counted up to `max`. */
+async function countCommits(cwd: string, max: number, signal: AbortSignal): Promise<number> {
+  try {
+    return Number((await gitOutput(["rev-list", "--count", `--max-count=${max}`, "HEAD", "--"], { cwd, signal })).trim()) || 0;
+  } catch (err) {
+    if (signal.aborted) throw err;
+    return max;
   }
 }
 
