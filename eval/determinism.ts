@@ -6,6 +6,11 @@
 // not part of the answer key.
 //
 //   node --import tsx eval/determinism.ts --set dev [--repos N] [--only jabref,madr] [--id a,b] [--warm-twice] [--json FILE]
+//   node --import tsx eval/determinism.ts --set dev --warm-only     index, then one warm pass: quality figures only
+//
+// Besides the comparison it prints the warm answers' recall@1 / recall@3 of the deciding record and how many are
+// grounded in it (eval/metrics.ts), so a change to the history search can be weighed on dev (DETERMINISM_CLI runs
+// another build, e.g. the one before the change). Per-question lines are printed for the dev set only.
 //
 // Needs `node scripts/build.mjs` (runs dist/cli.js) and the eval's checkouts (EVAL_WORKDIR, default /tmp/evalonce,
 // made by `npm run eval`). It never writes there: each repository is cloned (sharing objects) under
@@ -16,7 +21,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, copyFileSyn
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { answerKey, firstDifference, stableJson } from "./answerKey";
-import { rankedDocs, type LooseEvidence, type LoosePayload } from "./metrics";
+import { firstRank, judgeGrounded, rankedDocs, type LooseEvidence, type LoosePayload } from "./metrics";
 import { loadSets, SET_NAMES, type CorpusRepo, type SetName, type SetQuestion } from "./sets";
 
 const EVAL_DIR = dirname(fileURLToPath(import.meta.url));
@@ -34,11 +39,12 @@ interface Args {
   only?: string[];
   ids?: string[];
   warmTwice: boolean;
+  warmOnly: boolean;
   json?: string;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { sets: [], warmTwice: false };
+  const args: Args = { sets: [], warmTwice: false, warmOnly: false };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split("=", 2) as [string, string | undefined];
     const value = (): string => {
@@ -54,6 +60,7 @@ function parseArgs(argv: string[]): Args {
     else if (flag === "--only") args.only = value().toLowerCase().split(",").filter(Boolean);
     else if (flag === "--id") args.ids = value().split(",").filter(Boolean);
     else if (flag === "--warm-twice") args.warmTwice = true;
+    else if (flag === "--warm-only") args.warmOnly = true;
     else if (flag === "--json") args.json = value();
     else fail(`unknown argument ${argv[i]}`);
   }
@@ -62,7 +69,7 @@ function parseArgs(argv: string[]): Args {
 
 function fail(message: string): never {
   console.error(`determinism: ${message}`);
-  console.error("usage: node --import tsx eval/determinism.ts [--set dev]... [--repos N] [--only SUB,...] [--id ID,...] [--warm-twice] [--json FILE]");
+  console.error("usage: node --import tsx eval/determinism.ts [--set dev]... [--repos N] [--only SUB,...] [--id ID,...] [--warm-twice | --warm-only] [--json FILE]");
   process.exit(2);
 }
 
@@ -169,9 +176,21 @@ function stageDifferences(a: Answer, b: Answer): string[] {
   return out;
 }
 
+interface Quality {
+  gold_rank?: number;
+  grounded?: boolean;
+}
+
+function quality(q: SetQuestion, a: Answer): Quality {
+  if (!q.gold.length || !a.payload) return {};
+  return { gold_rank: firstRank(a.docs, q.gold), grounded: judgeGrounded(q, a.payload).grounded };
+}
+
 interface Row {
   id: string;
   repo: string;
+  set: SetName;
+  warm: Quality;
   identical: boolean;
   parts: string[];
   stages: string[];
@@ -198,9 +217,14 @@ function main(): void {
     rmSync(cacheDir, { recursive: true, force: true });
     mkdirSync(cacheDir, { recursive: true });
     rmSync(join(dir, ".deliberations"), { recursive: true, force: true });
-    const cold = questions.map((q) => ask(q, dir, cacheDir, true));
+    const cold = args.warmOnly ? undefined : questions.map((q) => ask(q, dir, cacheDir, true));
     const indexMs = indexRepo(dir, cacheDir);
     const warm = questions.map((q) => ask(q, dir, cacheDir, false));
+    if (!cold) {
+      questions.forEach((q, i) => rows.push({ id: q.id, repo: repo.name, set: q.set, warm: quality(q, warm[i]), identical: false, parts: [], stages: [], truncated: [], ms: { cold: 0, warm: warm[i].ms } }));
+      console.log(`== ${repo.name}: warm pass only (index built in ${indexMs} ms)`);
+      continue;
+    }
     const again = args.warmTwice ? questions.map((q) => ask(q, dir, cacheDir, false)) : undefined;
     let same = 0;
     questions.forEach((q, i) => {
@@ -210,6 +234,8 @@ function main(): void {
       const row: Row = {
         id: q.id,
         repo: repo.name,
+        set: q.set,
+        warm: quality(q, b),
         identical: a.key !== undefined && a.key === b.key,
         parts: a.key === undefined || b.key === undefined ? [`error: ${a.error ?? b.error}`] : a.key === b.key ? [] : differingParts(a, b),
         stages: stageDifferences(a, b),
@@ -224,6 +250,7 @@ function main(): void {
       }
       if (row.identical) same++;
       rows.push(row);
+      if (q.set !== "dev") return; // held-out answers stay unread: totals only
       const mark = row.identical ? "same" : "DIFF";
       console.log(`${mark} ${q.id}${row.parts.length ? `: ${row.parts.join(", ")}` : ""}${row.warmTwice && !row.warmTwice.identical ? ` | warm twice: ${row.warmTwice.parts.join(", ")}` : ""}`);
       if (row.first) console.log(`     ${row.first.replace(/\n/g, " ")}`);
@@ -231,6 +258,13 @@ function main(): void {
       if (row.truncated.length) console.log(`     truncated: ${row.truncated.join(", ")}`);
     });
     console.log(`== ${repo.name}: ${same}/${questions.length} identical cold vs warm (index built in ${indexMs} ms)`);
+  }
+  const scored = rows.filter((r) => r.warm.grounded !== undefined);
+  const within = (k: number) => scored.filter((r) => r.warm.gold_rank !== undefined && r.warm.gold_rank <= k).length;
+  console.log(`\nwarm answers, ${scored.length} questions with a deciding record: recall@1 ${within(1)}, recall@3 ${within(3)}, grounded ${scored.filter((r) => r.warm.grounded).length}`);
+  if (args.warmOnly) {
+    if (args.json) writeFileSync(args.json, JSON.stringify({ rows }, null, 2) + "\n");
+    return;
   }
   const identical = rows.filter((r) => r.identical).length;
   const counts: Record<string, number> = {};
