@@ -105,7 +105,7 @@ function runIndexed(ctx: ExpertContext, index: HistoryIndexOptions, early: Early
         return confirmCommits(ready, found, ctx.signal).then(
           () => resultFromIndex(ctx, readyNotes(ready), found, started),
           // Not confirmed (a commit the repository does not have, or git failed): the general path meets it again and
-          // discards and rebuilds the index, or answers with the live search.
+          // discards and rebuilds the index, or answers from an index of its own.
           () => runIndexedAsync(ctx, index, early, started, notice),
         );
       }

@@ -136,7 +136,7 @@ export function buildingReason(p: BuildProgress | undefined, where: string): str
 }
 
 /**
- * Gets the index ready for a query, or says why the live search must answer this time. Inline work is bounded
+ * Gets the index ready for a query, or says why this question must index the history for itself. Inline work is bounded
  * (inlineMax commits); anything bigger is handed to the host's build mode.
  */
 export async function prepareIndex(repo: string, opts: HistoryIndexOptions, signal: AbortSignal, log: (line: string) => void): Promise<Prepared> {

@@ -1,5 +1,5 @@
 // Querying the history index: BM25 (FTS5's bm25(), column-weighted) per term, summed with the term's weight
-// (question terms 1, expansions 0.5), then the same decision-verb and recency nudges the live search uses. A term
+// (question terms 1, expansions 0.5), then decision-verb and recency nudges (recency from HEAD's date). A term
 // matching more than MAX_MATCHES_PER_TERM commits is scored over its newest matches only (rowids grow with the
 // author date), which bounds the cost of very common words on a 100k-commit history.
 import { DECISION_VERB, type DocCitation, type Term, type TouchedFile } from "../gitTerms";
