@@ -127,16 +127,22 @@ function search(db: Db, terms: Term[], limit: number): SearchOutcome {
   // final `limit` are read back in full (bodies, files and documentation hunks live in overflow pages).
   const top = [...scores.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, Math.max(limit * 2, limit + 10));
   if (top.length === 0 || limit <= 0) return { commits: [], candidates, capped, common, hubs, meta };
-  const light = db.all(`SELECT id, ts, subject FROM commits WHERE id IN (${top.map(() => "?").join(",")})`, top.map(([id]) => id)) as { id: number; ts: number; subject: string }[];
+  const light = db.all(`SELECT id, sha, ts, subject FROM commits WHERE id IN (${top.map(() => "?").join(",")})`, top.map(([id]) => id)) as {
+    id: number;
+    sha: string;
+    ts: number;
+    subject: string;
+  }[];
   const nudged = light
     .map((r) => {
       const base = scores.get(Number(r.id)) ?? 0;
       const subjectHit = terms.some((t) => t.word.test(r.subject));
       const ageDays = Math.max(0, headTs - Number(r.ts)) / 86400;
       const nudge = 1 + (subjectHit && DECISION_VERB.test(r.subject) ? DECISION_BONUS : 0) + RECENCY_BONUS * Math.pow(0.5, ageDays / RECENCY_HALF_LIFE_DAYS);
-      return { id: Number(r.id), ts: Number(r.ts), score: Math.round(base * nudge * 1000) / 1000 };
+      return { id: Number(r.id), sha: r.sha, ts: Number(r.ts), score: Math.round(base * nudge * 1000) / 1000 };
     })
-    .sort((a, b) => b.score - a.score || b.ts - a.ts || b.id - a.id)
+    // Ties by date, then by sha: row ids depend on how the index was built (in one go or updated), shas do not.
+    .sort((a, b) => b.score - a.score || b.ts - a.ts || (a.sha < b.sha ? -1 : a.sha > b.sha ? 1 : 0))
     .slice(0, limit);
   const scoreOf = new Map(nudged.map((n) => [n.id, n.score]));
   const rows = db.all(`SELECT id, sha, ts, subject, body, nfiles, files, docs FROM commits WHERE id IN (${nudged.map(() => "?").join(",")})`, nudged.map((n) => n.id)) as {
