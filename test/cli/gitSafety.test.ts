@@ -92,7 +92,7 @@ describe("git runs no repository-controlled program", () => {
     assert.equal(first.code, 0, first.stderr);
     const indexed = runCli(["index", "--repo", repo], { env });
     assert.equal(indexed.code, 0, indexed.stderr);
-    // The first question indexed this short history already (history/index.ts); either way all 6 are indexed.
+    // Whether or not the first question kept an index of this short history (history/index.ts), all 6 are indexed.
     assert.match(indexed.stdout, /indexed 6 commits|history index is up to date: 6 commits/);
     const second = runCli([QUESTION, "--repo", repo, "--offline", "--json", "--force", "--git-budget-ms", "30000", "--no-cache"], { env });
     assert.equal(second.code, 0, second.stderr);

@@ -35,7 +35,7 @@ export interface HistoryIndexOptions {
   build: "foreground" | "background" | "detached" | "none";
   /** Catch-up updates (and re-syncs) of at most this many commits run inline before the query. Default 2000. */
   inlineMax?: number;
-  /** Histories with fewer commits are indexed before the query whatever `build` says (it is quick). Default 1000. */
+  /** Histories with fewer commits are indexed before the query in the foreground unless `build` is "none". Default 1000. */
   minCommits?: number;
   /** Progress of a foreground build. */
   onProgress?: (p: BuildProgress) => void;
@@ -160,9 +160,9 @@ export async function prepareIndex(repo: string, opts: HistoryIndexOptions, sign
       (s) => Number(s.trim()),
       () => 0,
     );
-    // A short history is indexed at once, whatever the host's mode: it takes about as long as searching it, and a
-    // question answered from an index gives the answer every later question gets.
-    if (count < min) return kickBuild(state, { ...opts, build: "foreground", onProgress: undefined }, "no history index yet", log);
+    // A short history is indexed at once in the foreground, whatever the host's way of building (except "never"):
+    // it is quick, and the question indexes it anyway (git.ts), so keeping the result saves every later question.
+    if (count < min) return opts.build === "none" ? { kind: "live", state } : kickBuild(state, { ...opts, build: "foreground", onProgress: undefined }, "no history index yet", log);
     return kickBuild(state, opts, "no history index yet", log);
   }
   // An index exists. Current (the common case): no lock, no writes.
