@@ -134,7 +134,7 @@ describe("the history index is confirmed before it is cited", () => {
     assert.equal(stage.status, "ok", JSON.stringify(stage));
     assert.match(stage.reason ?? "", /history index \(the index could not be used; `deliberate index` builds it\)/);
     assert.doesNotMatch(stage.reason ?? "", /\n/);
-    // The live search answered instead, with the real commit.
+    // A question-private index answered instead (git.ts), with the real commit.
     assert.ok(payload.citations.some((c) => c.commit === real), JSON.stringify(payload.citations.map((c) => c.commit)));
     assert.ok(payload.citations.every((c) => !c.commit || c.commit !== fake));
   });
