@@ -32,6 +32,7 @@ import {
   type LooseEvidence,
   type LoosePayload,
 } from "./metrics";
+import { answerKey, firstDifference, stableJson } from "./answerKey";
 import { baselineFor, type Bm25Baseline } from "./baseline";
 import { consideredAmongOptions } from "./considered";
 import { scoreDecisionModel, type DecisionModelScore } from "./decisionModel";
@@ -327,32 +328,6 @@ interface QuestionResult {
   decision_key?: string;
   /** Cold pass vs warm pass: identical payloads, identical decision (ranking, options, recommendation), first difference. */
   determinism?: { identical: boolean; same_decision: boolean; difference?: string };
-}
-
-/** Keys that differ between two runs of the same question by design: ids of files written, times, durations. */
-const VOLATILE_KEY = /^(?:receipt_ref|evidence_ref|receipt_id|created_at|fetched_at|at|ms|elapsed_ms|duration_ms|timings?)$|_ms$/;
-
-function stableJson(value: unknown): string {
-  return JSON.stringify(value, (key, v: unknown) => {
-    if (key && VOLATILE_KEY.test(key)) return undefined;
-    if (v && typeof v === "object" && !Array.isArray(v)) {
-      return Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    }
-    return v;
-  });
-}
-
-/** What must be identical on every run: the payload (minus volatile keys) and the ranked documents. */
-function answerKey(payload: LoosePayload, docs: string[]): string {
-  return stableJson({ payload, ranked_documents: docs });
-}
-
-/** The first place two answer keys differ, as a short excerpt of each. */
-function firstDifference(a: string, b: string): string {
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  const from = Math.max(0, i - 60);
-  return `cold …${a.slice(from, i + 60)}… / warm …${b.slice(from, i + 60)}…`;
 }
 
 function oneLine(text: string): string {

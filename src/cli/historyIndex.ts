@@ -1,7 +1,7 @@
 // `deliberate index [--repo DIR] [--rebuild] [--status] [--json]`: builds the git history index ahead of time, or
 // reports its size, its last indexed commit and when it was built. Also how a question run from the CLI gets its
 // index built: on a terminal, in the foreground with progress on stderr; otherwise (scripts, agents) by a
-// detached `deliberate index --background` while the bounded live search answers, as `git gc --auto` does.
+// detached `deliberate index --background` while the question indexes the history for itself, as `git gc --auto` does.
 import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -190,11 +190,11 @@ function reportBuild(r: BuildResult, io: IndexIo): number {
 
 /**
  * How a question asked on the command line uses the history index: on a terminal a missing index is built first
- * (progress on stderr); otherwise a detached `deliberate index --background` builds it and the live search answers
- * this time. Only the real CLI process (dist/cli.js run as a program) can start the detached build.
+ * (progress on stderr); otherwise a detached `deliberate index --background` builds it and the question indexes the
+ * history for itself this time (the same answer; core/internal/git.ts). Only the real CLI process (dist/cli.js run as a program) can start the detached build.
  */
 export function historyOptionsForCli(io: IndexIo, showProgress: boolean): HistoryIndexOptions | undefined {
-  // DELIBERATIVE_HISTORY_INDEX=off: the bounded live search only, no index read or built.
+  // DELIBERATIVE_HISTORY_INDEX=off: no index kept; each question indexes the history in a temporary folder.
   if (process.env.DELIBERATIVE_HISTORY_INDEX === "off") return undefined;
   const script = require.main?.filename;
   const canSpawn = !!script && /cli\.[cm]?js$/.test(script) && process.env.DELIBERATIVE_NO_BACKGROUND_INDEX !== "1";

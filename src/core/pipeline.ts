@@ -118,7 +118,7 @@ export interface DeliberateRequest {
   internalExperts?: Expert[];
   /**
    * The persistent git history index (src/core/internal/history): how the host wants it used and built. Without
-   * it the git expert runs the bounded live search only.
+   * it the git expert indexes the history for each question in a temporary folder (the same answer, slower).
    */
   history?: HistoryIndexOptions;
   /**

@@ -1,5 +1,6 @@
 // The git history index from the editor: built in the background on first need, with a cancellable notification
-// ("Indexing history: 12,000 / 47,000 commits"); until it is ready the bounded live search answers. A build the
+// ("Indexing history: 12,000 / 47,000 commits"); until it is ready each question indexes the history for itself
+// under the git budget (core/internal/git.ts). A build the
 // user cancelled is not restarted this session.
 import * as vscode from "vscode";
 import type { BackgroundBuild, BuildProgress, HistoryIndexOptions } from "../core/internal/history";
@@ -41,7 +42,7 @@ export class HistoryIndexing {
         if (r.action === "built") this.log.info(`history index built: ${r.added} commits in ${(r.ms / 1000).toFixed(1)} s`);
         else if (r.action === "busy") this.log.info("history index: another process is building it");
       } catch (err) {
-        if (token.isCancellationRequested) this.log.info("history indexing cancelled; deliberations use the bounded live search of recent history");
+        if (token.isCancellationRequested) this.log.info("history indexing cancelled; each deliberation indexes the history for itself under the git budget");
         else this.log.warn(`history indexing failed: ${oneLine(err)}`);
       } finally {
         off();

@@ -21,7 +21,7 @@ const { cache: CACHE, fixtureRepo } = historyTestEnv("delib-history-conn-cache-"
 const ROOT = resolve(__dirname, "..", "..");
 
 function subjects(file: string, word: string): string[] {
-  return searchIndex(file, selectTerms([word], 1, 8, new Set()), Date.now() / 1000, 20).commits.map((c) => c.subject);
+  return searchIndex(file, selectTerms([word], 1, 8, new Set()), 20).commits.map((c) => c.subject);
 }
 
 /** Counts the SQLite connections opened from now on (db.ts looks the constructor up on the module at each open). */

@@ -35,7 +35,7 @@ export interface HistoryIndexOptions {
   build: "foreground" | "background" | "detached" | "none";
   /** Catch-up updates (and re-syncs) of at most this many commits run inline before the query. Default 2000. */
   inlineMax?: number;
-  /** Histories with fewer commits are not indexed automatically: the live search covers them. Default 1000. */
+  /** Histories with fewer commits are indexed before the query in the foreground unless `build` is "none". Default 1000. */
   minCommits?: number;
   /** Progress of a foreground build. */
   onProgress?: (p: BuildProgress) => void;
@@ -132,11 +132,11 @@ function describeProgress(p: BuildProgress | undefined): string {
 
 /** The message a stage reason carries while an index is being built. */
 export function buildingReason(p: BuildProgress | undefined, where: string): string {
-  return `history index is building (${where}; ${describeProgress(p)}); bounded live search used meanwhile`;
+  return `history index is building (${where}; ${describeProgress(p)}); this question indexes the history for itself meanwhile`;
 }
 
 /**
- * Gets the index ready for a query, or says why the live search must answer this time. Inline work is bounded
+ * Gets the index ready for a query, or says why this question must index the history for itself. Inline work is bounded
  * (inlineMax commits); anything bigger is handed to the host's build mode.
  */
 export async function prepareIndex(repo: string, opts: HistoryIndexOptions, signal: AbortSignal, log: (line: string) => void): Promise<Prepared> {
@@ -160,7 +160,9 @@ export async function prepareIndex(repo: string, opts: HistoryIndexOptions, sign
       (s) => Number(s.trim()),
       () => 0,
     );
-    if (count < min) return { kind: "live", state };
+    // A short history is indexed at once in the foreground, whatever the host's way of building (except "never"):
+    // it is quick, and the question indexes it anyway (git.ts), so keeping the result saves every later question.
+    if (count < min) return opts.build === "none" ? { kind: "live", state } : kickBuild(state, { ...opts, build: "foreground", onProgress: undefined }, "no history index yet", log);
     return kickBuild(state, opts, "no history index yet", log);
   }
   // An index exists. Current (the common case): no lock, no writes.
@@ -204,7 +206,7 @@ export async function prepareIndex(repo: string, opts: HistoryIndexOptions, sign
 async function awaitForeground(done: Promise<UpdateResult>, state: RepoState, opts: HistoryIndexOptions): Promise<Prepared> {
   void opts;
   const r = await done;
-  if (r.action === "busy") return { kind: "live", reason: "history index is being built by another process; bounded live search used meanwhile", state };
+  if (r.action === "busy") return { kind: "live", reason: "history index is being built by another process; this question indexes the history for itself meanwhile", state };
   return { kind: "ready", state, update: r, reader: readerFor(state.file) };
 }
 
@@ -229,7 +231,7 @@ async function kickBuild(state: RepoState, opts: HistoryIndexOptions, why: strin
       if (opts.spawnDetached) {
         try {
           opts.spawnDetached(state.toplevel);
-          return { kind: "live", reason: `history index is building in the background (${why}; \`deliberate index --status\` shows progress); bounded live search used meanwhile`, state };
+          return { kind: "live", reason: `history index is building in the background (${why}; \`deliberate index --status\` shows progress); this question indexes the history for itself meanwhile`, state };
         } catch (err) {
           return { kind: "live", reason: `history index could not be started (${oneLine(err)})`, state };
         }

@@ -40,7 +40,7 @@ export interface RepoState {
 let gitVersion: Promise<string> | undefined;
 
 /**
- * git ≥ 2.31: merges are indexed with their first-parent diff, as the live search lists them. Asked once per process
+ * git ≥ 2.31: merges are indexed with their first-parent diff, as `git log --diff-merges=first-parent` lists them. Asked once per process
  * and only by a build or an update: a question that reads an index as it is runs no `git version`.
  */
 export async function firstParentMergesSupported(cwd: string): Promise<boolean> {

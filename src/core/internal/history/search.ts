@@ -1,5 +1,5 @@
 // Querying the history index: BM25 (FTS5's bm25(), column-weighted) per term, summed with the term's weight
-// (question terms 1, expansions 0.5), then the same decision-verb and recency nudges the live search uses. A term
+// (question terms 1, expansions 0.5), then decision-verb and recency nudges (recency from HEAD's date). A term
 // matching more than MAX_MATCHES_PER_TERM commits is scored over its newest matches only (rowids grow with the
 // author date), which bounds the cost of very common words on a 100k-commit history.
 import { DECISION_VERB, type DocCitation, type Term, type TouchedFile } from "../gitTerms";
@@ -47,13 +47,13 @@ export function ftsPhrase(text: string): string {
   return `"${text.replace(/"/g, '""')}"`;
 }
 
-export function searchIndex(file: string, terms: Term[], headTs: number, limit: number): SearchOutcome {
+export function searchIndex(file: string, terms: Term[], limit: number): SearchOutcome {
   return withRetry(file, () => {
     // The connection the freshness check just used, when it is still this file's: opening SQLite costs more than
     // the metadata read itself.
     const db = takeParkedConnection(file) ?? openDb(file);
     try {
-      return readTransaction(db, () => search(db, terms, headTs, limit));
+      return readTransaction(db, () => search(db, terms, limit));
     } finally {
       safeClose(db);
     }
@@ -77,9 +77,20 @@ export function readTransaction<T>(db: Db, fn: () => T): T {
   }
 }
 
-function search(db: Db, terms: Term[], headTs: number, limit: number): SearchOutcome {
+/**
+ * The time recency is measured from: the indexed HEAD's own date, never the clock, so the same repository state
+ * ranks the same today and next year (the newest indexed date when HEAD's row is missing).
+ */
+function headTime(db: Db, head: string | undefined): number {
+  const row = (head ? db.get("SELECT ts FROM commits WHERE sha = ?", [head]) : undefined) as { ts: number } | undefined | null;
+  if (row) return Number(row.ts);
+  return Number((db.get("SELECT max(ts) AS ts FROM commits") as { ts: number | null }).ts ?? 0);
+}
+
+function search(db: Db, terms: Term[], limit: number): SearchOutcome {
   const meta = readMeta(db);
   if (meta.schema !== SCHEMA_VERSION) throw new CorruptIndexError(`schema ${meta.schema ?? "missing"}, expected ${SCHEMA_VERSION}`);
+  const headTs = headTime(db, meta.head);
   const scores = new Map<number, number>();
   const capped: string[] = [];
   const common: string[] = [];
@@ -116,16 +127,22 @@ function search(db: Db, terms: Term[], headTs: number, limit: number): SearchOut
   // final `limit` are read back in full (bodies, files and documentation hunks live in overflow pages).
   const top = [...scores.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, Math.max(limit * 2, limit + 10));
   if (top.length === 0 || limit <= 0) return { commits: [], candidates, capped, common, hubs, meta };
-  const light = db.all(`SELECT id, ts, subject FROM commits WHERE id IN (${top.map(() => "?").join(",")})`, top.map(([id]) => id)) as { id: number; ts: number; subject: string }[];
+  const light = db.all(`SELECT id, sha, ts, subject FROM commits WHERE id IN (${top.map(() => "?").join(",")})`, top.map(([id]) => id)) as {
+    id: number;
+    sha: string;
+    ts: number;
+    subject: string;
+  }[];
   const nudged = light
     .map((r) => {
       const base = scores.get(Number(r.id)) ?? 0;
       const subjectHit = terms.some((t) => t.word.test(r.subject));
       const ageDays = Math.max(0, headTs - Number(r.ts)) / 86400;
       const nudge = 1 + (subjectHit && DECISION_VERB.test(r.subject) ? DECISION_BONUS : 0) + RECENCY_BONUS * Math.pow(0.5, ageDays / RECENCY_HALF_LIFE_DAYS);
-      return { id: Number(r.id), ts: Number(r.ts), score: Math.round(base * nudge * 1000) / 1000 };
+      return { id: Number(r.id), sha: r.sha, ts: Number(r.ts), score: Math.round(base * nudge * 1000) / 1000 };
     })
-    .sort((a, b) => b.score - a.score || b.ts - a.ts || b.id - a.id)
+    // Ties by date, then by sha: row ids depend on how the index was built (in one go or updated), shas do not.
+    .sort((a, b) => b.score - a.score || b.ts - a.ts || (a.sha < b.sha ? -1 : a.sha > b.sha ? 1 : 0))
     .slice(0, limit);
   const scoreOf = new Map(nudged.map((n) => [n.id, n.score]));
   const rows = db.all(`SELECT id, sha, ts, subject, body, nfiles, files, docs FROM commits WHERE id IN (${nudged.map(() => "?").join(",")})`, nudged.map((n) => n.id)) as {
@@ -241,10 +258,10 @@ export function summariseIndex(file: string, bytes: number): IndexSummary {
 /** How the index is read. In this thread: a worker thread was measured to cost 40 MB more for no gain in wall time. */
 export interface IndexReader {
   meta(file: string): Promise<Record<string, string>>;
-  search(file: string, terms: Term[], headTs: number, limit: number): Promise<SearchOutcome>;
+  search(file: string, terms: Term[], limit: number): Promise<SearchOutcome>;
 }
 
 export const inThreadReader: IndexReader = {
   meta: async (file) => readIndexMeta(file),
-  search: async (file, terms, headTs, limit) => searchIndex(file, terms, headTs, limit),
+  search: async (file, terms, limit) => searchIndex(file, terms, limit),
 };
