@@ -75,7 +75,7 @@ const DECISION_TITLE =
 export function chosenOf(meta: AdrMeta): string | undefined {
   const choice = optionLabel((meta.chosen_option ?? meta.decided_option?.name)?.trim() ?? "") || undefined;
   if (choice && choice.split(/\s+/).length <= MAX_CHOICE_WORDS) return tidyLabel(choice);
-  const title = meta.title.replace(/^(?:adr|rfc|decision)?[\s#-]*\d+\s*[:.)-]?\s*/i, "").trim();
+  const title = withoutLeadingNumber(meta.title);
   if (DECISION_TITLE.test(title) && title.split(/\s+/).length <= MAX_CHOICE_WORDS) return tidyLabel(title);
   return undefined;
 }
@@ -113,11 +113,15 @@ export function decisionInBrief(meta: AdrMeta, decisionText = ""): string | unde
   return tidyLabel(words.length > MAX_CHOICE_WORDS ? `${words.slice(0, MAX_CHOICE_WORDS).join(" ")}…` : words.join(" "));
 }
 
+/** "ADR-0012: Use X", "12. Use X" → "Use X". */
+function withoutLeadingNumber(title: string): string {
+  return title.replace(/^(?:adr|rfc|decision)?[\s#-]*\d+\s*[:.)-]?\s*/i, "").trim();
+}
+
 /** A record's title without its number ("ADR-0012: Use X" → "Use X"). */
 function bareTitle(title: string): string {
   // "ADR-0012: Use X", "12. Use X", "Use X - ADR 012", "Use X (RFC 7)".
-  const bare = title
-    .replace(/^(?:adr|rfc|decision)?[\s#-]*\d+\s*[:.)-]?\s*/i, "")
+  const bare = withoutLeadingNumber(title)
     .replace(/\s*(?:[-–—:]\s*|\(\s*)(?:adr|rfc|decision)[\s#-]*\d+\s*\)?$/i, "")
     .trim();
   return bare || title;
