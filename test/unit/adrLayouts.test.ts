@@ -248,6 +248,33 @@ describe("supersession in the phrasings real logs use", () => {
     assert.deepEqual(edges, []);
   });
 
+  it("takes the later record that answers a rejected proposal, linking to it on the same subject, as its successor", async () => {
+    const { edges } = await graphOf({
+      "adr/0004-ledger-export-push.md": nygard("4. Ledger export by push", "Rejected", "The node pushes each block to the exporter."),
+      "adr/0005-ledger-export-pull.md": nygard("5. Ledger export by pull", "Accepted", "Exporters pull blocks, instead of the push of [ADR 4](0004-ledger-export-push.md)."),
+      // Links to the rejected record too, but on another subject: not a successor.
+      "adr/0006-metrics.md": nygard("6. Metrics endpoint", "Accepted", "Expose Prometheus metrics; unlike ADR 4, nothing is pushed."),
+      // Rejected with no later record linking back: stays as it is.
+      "adr/0007-sharding.md": nygard("7. Shard the ledger", "Rejected", "Not now."),
+    });
+    assert.deepEqual(edges, ["0004-ledger-export-push.md -> 0005-ledger-export-pull.md (inferred)"]);
+  });
+
+  it("ranks a rejected proposal below the accepted record on its subject for an open question, not for one naming it", async () => {
+    const files = {
+      "adr/0003-search-engine-elastic.md": nygard("3. Search with Elasticsearch", "Rejected", "Run an Elasticsearch cluster for product search, with synonyms, facets and search relevance tuning for products."),
+      "adr/0009-search-in-postgres.md": nygard("9. Product search in Postgres", "Accepted", "Use Postgres full-text search for product search, with a synonym dictionary, facet counts and relevance weights."),
+    };
+    const repo = repoWith(files);
+    const set = await discoverArtifacts(repo, config);
+    const top = async (question: string) => {
+      const r = await runDocsExpert({ question, plan: buildRulesPlan(question), config, artifacts: set, signal: new AbortController().signal });
+      return [...new Set(r.items.map((i) => i.path_or_url))][0];
+    };
+    assert.equal(await top("What should power product search with synonyms, facets and relevance tuning?"), "adr/0009-search-in-postgres.md");
+    assert.equal(await top("Should we adopt Elasticsearch for product search with synonyms and facets?"), "adr/0003-search-engine-elastic.md");
+  });
+
   it("resolves a reference by title when it names no file or number", async () => {
     const { edges } = await graphOf({
       "adr/0001-queue-a.md": nygard("1. Queue A", "Superseded by Pick a durable queue", "Use A."),

@@ -386,7 +386,7 @@ function rankDocuments(p: Prepared, terms: string[], expansions: string[], quest
   }
   if (question) scores = withRecordView(p, scores, question);
   enforceDocSupersession(scores, p.graph);
-  sinkRetiredWithoutSuccessor(scores, p);
+  sinkRetiredWithoutSuccessor(scores, p, question ? namedAlternatives(question) === 0 : false);
   keepFilesBelowRecords(scores, p);
   if (question) preferLaterDecision(scores, p, question);
   // The caps above can lower a successor below the record it replaced; the supersession rule has the last word.
@@ -420,8 +420,11 @@ const RECORD_VIEW_WEIGHT_UNNAMED = 4;
 
 /** How much the plain view counts for this question: more when the question names fewer than two alternatives. */
 export function recordViewWeight(question: string): number {
-  const named = readQuestion(question).alternatives.filter((a) => a.terms.length).length;
-  return named >= 2 ? RECORD_VIEW_WEIGHT : RECORD_VIEW_WEIGHT_UNNAMED;
+  return namedAlternatives(question) >= 2 ? RECORD_VIEW_WEIGHT : RECORD_VIEW_WEIGHT_UNNAMED;
+}
+
+function namedAlternatives(question: string): number {
+  return readQuestion(question).alternatives.filter((a) => a.terms.length).length;
 }
 /** Fused scores are shares of the best document's; this keeps them in the range the other experts' scores use. */
 const FUSED_SCALE = 1000;
@@ -504,8 +507,10 @@ const SAME_SUBJECT_SHARE = 0.5;
  * A record that is superseded or deprecated but names no successor (a folder, an index or a bare "Superseded" said
  * so) ranks below the in-force records that matched the question nearly as well and are not known to be older: on
  * the question's subject, a record still in force is the better answer than one its log has retired.
+ * `openQuestion`: the question names nothing to choose ("how should we …?"), so it asks what is in force, and a
+ * rejected proposal sinks the same way. A question that names a thing may be asking about exactly that rejection.
  */
-function sinkRetiredWithoutSuccessor(scores: Map<string, number>, p: Prepared): void {
+function sinkRetiredWithoutSuccessor(scores: Map<string, number>, p: Prepared, openQuestion: boolean): void {
   const adrs = p.graph.adrs;
   const entries = [...scores.entries()].filter(([path, s]) => s > 0 && adrs.has(path)).sort((a, b) => b[1] - a[1] || cmp(a[0], b[0]));
   const inForce = entries.filter(([path]) => IN_FORCE.has(effectiveStatus(adrs.get(path)!, p.graph)));
@@ -513,7 +518,7 @@ function sinkRetiredWithoutSuccessor(scores: Map<string, number>, p: Prepared): 
     const adr = adrs.get(path)!;
     if ((p.graph.supersededBy.get(path)?.size ?? 0) > 0) continue;
     const status = effectiveStatus(adr, p.graph);
-    if (status !== "superseded" && status !== "deprecated") continue;
+    if (status !== "superseded" && status !== "deprecated" && !(openQuestion && status === "rejected")) continue;
     let cap = Number.POSITIVE_INFINITY;
     for (const [other, otherScore] of inForce) {
       if (otherScore < SAME_SUBJECT_SHARE * score || isLater(adrs.get(other)!, adr) === false) continue;
@@ -951,6 +956,20 @@ function inferImplicitSupersession(adrs: Map<string, ParsedAdr>, known: Map<stri
     const old = target ? adrs.get(target) : undefined;
     if (!old || old === later || hasSuccessor(old.path) || out.some(([o]) => o === old.path) || isLater(old, later) === true) continue;
     out.push([old.path, later.path]);
+  }
+  // 5. A rejected proposal and the later record in force that links to it on the same subject ("Push API", rejected;
+  //    "Pull API", accepted, "instead of ADR 100"): the later record holds the decision the rejected one asked for.
+  for (const old of list) {
+    if (old.status !== "rejected" || hasSuccessor(old.path) || out.some(([o]) => o === old.path)) continue;
+    const theirs = subjects.get(old.path)!;
+    const successors = list.filter((later) => {
+      if (later === old || (later.status !== "accepted" && later.status !== "unknown") || isLater(later, old) === false) return false;
+      const mine = subjects.get(later.path)!;
+      const shared = [...mine].filter((w) => theirs.has(w) && (df.get(w) ?? 0) <= 3);
+      return shared.length >= 1 && shared.length >= Math.ceil(Math.min(mine.size, theirs.size) * 0.5) && linksTo(later, old, adrs);
+    });
+    // Only an unambiguous successor: two later records that both answer the proposal leave it as it was.
+    if (successors.length === 1) out.push([old.path, successors[0].path]);
   }
   return out;
 }
