@@ -1424,7 +1424,7 @@ function recommend(
   const sentences = decided ? decided.sentences : undecidedRationale(scored, found.reason);
   if (scopeWords.length) {
     sentences.push(
-      `Evidence that does not mention ${scopeWords.map((w) => `"${surfaceWord(w, question)}"`).join(" or ")} is about another part of the codebase and counts at ${OUT_OF_SCOPE_WEIGHT}× weight (at most ${OUT_OF_SCOPE_CAP} per side).`,
+      `Evidence that does not mention ${scopeWords.map((w) => `"${surfaceWord(w, question)}"`).join(" or ")} is taken to be about another part of the codebase and counts for less than evidence that does.`,
     );
   }
   if (stages.internal.status !== "ok") {
