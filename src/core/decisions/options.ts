@@ -583,7 +583,15 @@ const WHOLE = /\b(?:fully|completely|entirely|totally|wholly)\b/i;
 const PART = /\b(?:partly|partially|selectively|halfway)\b/i;
 /** "partly undo X" does not name the option "Fully undo X", though it shares all its other words. */
 function degreesDisagree(option: string, phrase: string): boolean {
-  return (WHOLE.test(option) && PART.test(phrase) && !WHOLE.test(phrase)) || (PART.test(option) && WHOLE.test(phrase) && !PART.test(phrase));
+  return (WHOLE.test(option) && PART.test(phrase) && !WHOLE.test(phrase)) || (PART.test(option) && WHOLE.test(phrase) && !PART.test(phrase)) || negationDisagrees(option, phrase);
+}
+
+/** An option that opens with a negation ("No local datastore", "Without a cache") shares every content word with its
+ * positive twin; a phrase without any negation does not name it. */
+const NEGATED_OPTION = /^(?:no|not|none|without|never|do not|don't)\b/i;
+const NEGATION = /\b(?:no|not|none|without|never|don't|doesn't|won't|cannot|can't)\b/i;
+function negationDisagrees(option: string, phrase: string): boolean {
+  return NEGATED_OPTION.test(stripInline(option).trim()) && !NEGATION.test(phrase);
 }
 
 /** The considered option a phrase names: the best-covered one, when it is covered well enough. */
@@ -912,7 +920,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
       continue;
     }
     if (named !== undefined && !negative) {
-      const bare = cited.length <= 1 && prose.chosen && contentWordsOf(considered[named].name).length === 1 && coverage(considered[named].name, prose.chosen) === 1;
+      const bare = cited.length <= 1 && prose.chosen && contentWordsOf(considered[named].name).length === 1 && coverage(considered[named].name, prose.chosen) === 1 && optionByRef(text, considered) !== named;
       chosen = cited.length > 1
         ? combinedChoice(cited, considered, s)
         : bare && prose.chosen
