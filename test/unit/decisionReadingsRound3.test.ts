@@ -312,3 +312,30 @@ describe("Nygard prose beyond 'We will use X'", () => {
     assert.equal(chosen("Record every schema change in the changelog."), "Record every schema change in the changelog");
   });
 });
+
+describe("lists that say things are no options", () => {
+  test("a list of statements ('We want …', 'You can …') is not read as options, nor announced by an item of its own", () => {
+    const text = `# Use lightweight records
+
+## Context
+
+The project has goals:
+
+- We want to weigh all alternatives and make a considered choice.
+- We want to be open about how decisions are made.
+- We want to revisit old decisions.
+
+The following list enumerates the ways a plugin can be used:
+
+1. You can call the plugin's functions.
+2. You can extend the plugin's protocols.
+
+## Decision
+
+We will write lightweight decision records.
+`;
+    const m = model("adr-001-records.md", text);
+    assert.equal(m.chosen?.name, "write lightweight decision records");
+    assert.deepEqual(names(m), []);
+  });
+});

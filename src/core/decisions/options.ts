@@ -421,12 +421,13 @@ function optionsOutsideOptionSections(parsed: ParsedAdr): ConsideredOption[] {
     // list right after it; an enumeration may also follow a colon inside the announcing sentence.
     if (all[k + 1]?.start !== s.start) {
       const paragraph = all.filter((x) => x.start === s.start).map((x) => x.text).join(" ");
-      const announces = OPTIONS_NOUN.test(paragraph) && ANNOUNCES.test(paragraph);
+      // A list item that mentions alternatives ("- We want to explore all alternatives") announces no list of them.
+      const isItem = /^\s*(?:[-*+]|\d{1,3}[.)])\s/.test(lines[s.start - 1] ?? "");
+      const announces = !isItem && OPTIONS_NOUN.test(paragraph) && ANNOUNCES.test(paragraph);
       const listed = announces ? listAfter(lines, s.end) : [];
       if (listed.length >= 2 && listed.length <= PROSE_LIST_MAX) return listed;
       const headings = announces ? headingsAfter(parsed, s.end) : [];
       if (headings.length >= 2 && headings.length <= PROSE_LIST_MAX) return headings;
-      if (listed.length >= 2 && listed.length <= PROSE_LIST_MAX) return listed;
     }
     const weighed = enumeratedWeighing(s);
     if (weighed.length >= 2) return weighed;
@@ -485,6 +486,7 @@ function listAfter(lines: string[], line: number): ConsideredOption[] {
   const all = listItems(lines, n, end);
   const base = Math.min(...all.map((i) => i.indent));
   const items = all.filter((i) => i.indent === base);
+  if (mostlyStatements(items.map((i) => i.text))) return [];
   const out: ConsideredOption[] = [];
   for (const item of items) {
     const { name: written, ref } = optionName(item.text.replace(/:\s*$/, ""));
@@ -493,6 +495,13 @@ function listAfter(lines: string[], line: number): ConsideredOption[] {
     if (name && /[\p{L}\p{N}]/u.test(name)) out.push({ name, range: { start: item.line, end: item.line }, source: "considered-options", ...(label ? { ref: label } : {}) });
   }
   return out;
+}
+
+/** A list item that is a statement by someone ("We want to …", "You can call …"), not the name of an option. */
+const STATEMENT_ITEM = /^(?:i|we|you|they|it|he|she)\s+\S/i;
+/** Half or more of a list's items are statements: the list says things, it does not name options. */
+function mostlyStatements(texts: string[]): boolean {
+  return texts.filter((t) => STATEMENT_ITEM.test(stripInline(t).trim())).length * 2 >= texts.length;
 }
 
 /** An option described in one long item keeps what comes before its description: "Refactor X into a singleton,
@@ -1123,7 +1132,7 @@ function listConfirmedByChoice(parsed: ParsedAdr, chosenName: string, decisionId
   let runIndent = -1;
   let inFence = false;
   const flush = () => {
-    if (run.length >= 2) candidates.push(run);
+    if (run.length >= 2 && !mostlyStatements(run.map((o) => o.name))) candidates.push(run);
     run = [];
     runIndent = -1;
   };
