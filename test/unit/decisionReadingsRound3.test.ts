@@ -339,3 +339,25 @@ We will write lightweight decision records.
     assert.deepEqual(names(m), []);
   });
 });
+
+describe("a list whose items open with a code term", () => {
+  test("the terms are the candidates when the decision chooses one of them", () => {
+    const text = `# 8. Deleting accounts
+
+## Context
+
+Foreign keys can react to a deleted row in several ways:
+
+* \`block\` is a good fit when a child would be left invalid, for example an invoice without its customer.
+* \`clear\` works well when the link is optional and the row can live without it.
+* \`purge\` suits rows that mean nothing once their parent is gone, such as a session of a deleted user.
+
+## Decision
+
+Nothing needs deleting yet. We should keep it simple and block on every foreign key.
+`;
+    const m = model("docs/adr/0008-deleting.md", text);
+    assert.deepEqual(names(m), ["block", "clear", "purge"]);
+    assert.equal(m.chosen?.considered_index, 0);
+  });
+});

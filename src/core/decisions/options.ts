@@ -490,11 +490,16 @@ function listAfter(lines: string[], line: number): ConsideredOption[] {
   const out: ConsideredOption[] = [];
   for (const item of items) {
     const { name: written, ref } = optionName(item.text.replace(/:\s*$/, ""));
-    const name = shortClause(written);
+    const name = codeLeadOf(item.text) ?? shortClause(written);
     const label = ref ?? item.marker;
     if (name && /[\p{L}\p{N}]/u.test(name)) out.push({ name, range: { start: item.line, end: item.line }, source: "considered-options", ...(label ? { ref: label } : {}) });
   }
   return out;
+}
+
+/** "`nullify` works well if …": the code term an item opens with, which names it however long the item runs on. */
+function codeLeadOf(item: string): string | undefined {
+  return /^`([^`]{1,60})`\s+\S/.exec(item.trim())?.[1];
 }
 
 /** A list item that is a statement by someone ("We want to …", "You can call …"), not the name of an option. */
@@ -1149,8 +1154,10 @@ function listConfirmedByChoice(parsed: ParsedAdr, chosenName: string, decisionId
       if (runIndent >= 0 && indent > runIndent) continue;
       if (indent !== runIndent) flush();
       runIndent = indent;
+      // "* `nullify` works well if …": an item that opens with a code span names that term, however long it runs on.
+      const codeLead = codeLeadOf(item[2]);
       const { name } = optionName(item[2]);
-      const short = stripInline(name.replace(/\s*\([^)]*\)/g, "")).trim();
+      const short = codeLead ?? stripInline(name.replace(/\s*\([^)]*\)/g, "")).trim();
       if (short && short.split(/\s+/).length <= CANDIDATE_ITEM_WORDS) run.push({ name: short, range: { start: n, end: n }, source: "considered-options" });
       else flush();
       continue;
