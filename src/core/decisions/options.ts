@@ -52,6 +52,9 @@ export const MAX_LIST_ITEMS = 200;
 /** Headings of sections that list the options a record weighed, other than the one it took. */
 export const ALTERNATIVES_HEADING =
   /^(?:(?:other|rejected|discarded|the)\s+)?(?:alternatives?|alternative (?:solutions|approaches|designs)|options)(?:\s+(?:considered|explored|evaluated|discarded|rejected))?$|^considered (?:alternatives|actions|approaches|solutions)$|^roads? not taken$|^(?:the )?option graveyard$|^rejected (?:options|approaches|ideas)$|^(?:discounted|dismissed|abandoned|rejected|discarded) (?:options|alternatives|approaches|ideas)\b/;
+/** Headings of sections that list every option weighed, the chosen one among them: "Approaches considered",
+ * "Potential solutions". */
+const CONSIDERED_HEADING = /^(?:considered options|options|(?:options|approaches|solutions|designs|strategies) considered|(?:potential|possible|candidate) (?:options|approaches|solutions))$/;
 /** Headings of sections whose sub-sections are the candidates the decision picks from: "Frameworks to choose from". */
 const CANDIDATES_HEADING = /^(?:[\w-]+\s+){1,3}to (?:choose|pick|select) from$|^candidates$|^(?:[\w-]+\s+)?candidates considered$/;
 /** Titles that name what was chosen: "Use X", "Adopt X", "Switch to X", "Introduce X". */
@@ -247,12 +250,19 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
   const introduced = optionsIntroducedInProse(lines, sec.bodyStart, sec.contentEnd);
   const children = sections.map((s, i) => ({ s, i })).filter(({ s }) => s.parent === index && s.level > 0);
   // An alternatives section may weigh a single alternative in prose ("The main alternative is to keep X").
-  const single = source === "alternatives" && introduced.length === 1 && children.length === 0 && listItems(lines, sec.bodyStart, sec.contentEnd).length === 0;
+  const single = source === "alternatives" && introduced.length === 1 && children.length === 0 && listItems(lines, sec.bodyStart, sec.contentEnd).length <= 1;
   if (introduced.length >= 2 || single) {
     for (const o of introduced) out.push({ ...o, source });
     return out;
   }
-  const own = optionItems(listItems(lines, sec.bodyStart, sec.contentEnd));
+  const allItems = listItems(lines, sec.bodyStart, sec.contentEnd);
+  const labelled = labelledGroups(allItems);
+  if (labelled.length >= 2) {
+    for (const o of labelled) out.push({ ...o, source });
+    return out;
+  }
+  const own = optionItems(allItems);
+  if (source === "alternatives" && own.length === 0 && children.length === 0) return alternativesInParagraphs(lines, sec.bodyStart, sec.contentEnd);
   if (own.length > 0 && !looksLikeArguments(own)) {
     for (const item of own) push(item.text, { start: item.line, end: item.line }, item.marker);
     if (children.length === 0) return out;
@@ -270,8 +280,78 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
   return out;
 }
 
+/** A list item that is only an option's label ("Option 1:", "**Option B**"), its description in the items under it. */
+const BARE_OPTION_LABEL = /^(?:option|alternative|approach|variant|solution)\s+([A-Za-z]?\d{0,2}[A-Za-z]?)\s*:?$/i;
+
+/** "* Option 1:\n  * Use X …\n* Option 2: …": each labelled group is one option, named by its first item. */
+function labelledGroups(items: ListItem[]): ConsideredOption[] {
+  if (items.length === 0) return [];
+  const base = Math.min(...items.map((i) => i.indent));
+  const out: ConsideredOption[] = [];
+  items.forEach((item, k) => {
+    if (item.indent !== base) return;
+    const m = BARE_OPTION_LABEL.exec(stripInline(item.text).replace(/[*_]/g, "").trim());
+    const first = items[k + 1];
+    if (!m || !m[1] || !first || first.indent <= base) return;
+    const name = shortClause(optionName(first.text.replace(/:\s*$/, "")).name);
+    if (name && /[\p{L}\p{N}]/u.test(name)) out.push({ name, range: { start: item.line, end: first.line }, source: "considered-options", ref: m[1].toUpperCase() });
+  });
+  // Every top item must be such a label: a list that mixes them with plain options is read as plain options.
+  return out.length === items.filter((i) => i.indent === base).length ? out : [];
+}
+
+/**
+ * An alternatives section written as paragraphs, one alternative each: "We can implement our own pool instead.",
+ * "`Follower Read` can also spread the load.", "For example, we tried to keep X.". Each paragraph's first sentence
+ * names its alternative: what "we" could do or tried, or a code-formatted subject; a paragraph that names none is
+ * left out.
+ */
+function alternativesInParagraphs(lines: string[], from: number, to: number): ConsideredOption[] {
+  const out: ConsideredOption[] = [];
+  let lastStart = -1;
+  for (const s of sentencesIn(lines, from, to, MAX_LIST_ITEMS)) {
+    if (s.start === lastStart) continue;
+    lastStart = s.start;
+    const raw = lines.slice(s.start - 1, s.end).join(" ");
+    const name = alternativeInSentence(s.text, raw);
+    if (name && out.length < PROSE_LIST_MAX) out.push({ name, range: { start: s.start, end: s.end }, source: "alternatives" });
+  }
+  return out;
+}
+
+/** The alternative one sentence names, when it names one (see alternativesInParagraphs). */
+function alternativeInSentence(sentence: string, raw: string): string | undefined {
+  const text = sentence.replace(/^(?:for (?:example|instance)|e\.g\.)\s*,?\s*/i, "");
+  const words = text.split(/\s+/);
+  const low = words.map((w) => w.toLowerCase().replace(/[^a-z']/g, ""));
+  const modal = low.findIndex((w, i) => i <= 5 && /^(?:can|could|might|may)$/.test(w));
+  // "We could X", "we tried to X", "we have considered X".
+  if (low[0] === "we") {
+    let v = modal === 1 ? 2 : /^(?:tried|attempted)$/.test(low[1] ?? "") && low[2] === "to" ? 3 : -1;
+    if (v < 0) return undefined;
+    if (low[v] === "also") v++;
+    return namedPhrase(words.slice(v).join(" "));
+  }
+  if (modal < 1) return undefined;
+  // "`Follower Read` feature can also X": a subject written as code is the alternative's name; any other subject
+  // is only who would act, and what it would do is the alternative.
+  const subject = words.slice(0, modal).join(" ");
+  if (raw.slice(0, raw.indexOf(words[modal - 1]) + words[modal - 1].length).includes("`")) return namedPhrase(subject);
+  let v = modal + 1;
+  if (low[v] === "also") v++;
+  return namedPhrase(words.slice(v).join(" "));
+}
+
+/** A phrase cut where a reason or a clause starts, kept when it is short and names something. */
+function namedPhrase(text: string): string | undefined {
+  const cut = text.split(/[,;:]\s|[.!?](?:\s|$)|\s(?:because|since|so that|which|but|however|although|in order|instead of|rather than)\s/i)[0].trim();
+  const words = cut.split(/\s+/);
+  if (words.length > LONG_OPTION_WORDS || isFragment(cut)) return undefined;
+  return stripInline(cut).replace(/[.,;:]+$/, "").trim() || undefined;
+}
+
 const PROSE_OPTION_INTRO =
-  /^(?:one|a first|the first|a second|the second|another|a third|the third|a fourth|the fourth|a fifth|the fifth|a final|the final|a last|the last|yet another|the primary|the main|the only|an obvious|the obvious)\s+(?:possible\s+|alternative\s+|suggested\s+|proposed\s+)?(?:option|alternative|approach|solution|possibility|choice|suggestion|proposal|idea)\s+(?:here\s+)?(?:is|would be|could be|was|involves|would involve)\s+(?:to\s+|that\s+)?(.+)$/i;
+  /^(?:(?:one|an?|a first|the first|a second|the second|another|a third|the third|a fourth|the fourth|a fifth|the fifth|a final|the final|a last|the last|yet another|the primary|the main|the only|an obvious|the obvious)\s+(?:possible\s+|alternative\s+|suggested\s+|proposed\s+)?|alternative\s+)(?:option|alternative|approach|solution|possibility|choice|suggestion|proposal|idea)\s+(?:here\s+)?(?:is|would be|could be|was|involves|would involve)\s+(?:to\s+|that\s+)?(.+)$/i;
 /** A name read from prose keeps at most this many words. */
 const PROSE_OPTION_WORDS = 16;
 
@@ -318,6 +398,8 @@ function optionsOutsideOptionSections(parsed: ParsedAdr): ConsideredOption[] {
   });
   const headed = [...byParent.values()].sort((a, b) => b.length - a.length)[0];
   if (headed && headed.length >= 2) return headed;
+  const unlabelled = unlabelledOptionHeadings(parsed);
+  if (unlabelled.length >= 2) return unlabelled;
   // 2. Sibling sub-sections whose openings introduce options in turn.
   const siblings = new Map<number, ConsideredOption[]>();
   sections.forEach((s) => {
@@ -339,8 +421,13 @@ function optionsOutsideOptionSections(parsed: ParsedAdr): ConsideredOption[] {
     // list right after it; an enumeration may also follow a colon inside the announcing sentence.
     if (all[k + 1]?.start !== s.start) {
       const paragraph = all.filter((x) => x.start === s.start).map((x) => x.text).join(" ");
-      const listed = OPTIONS_NOUN.test(paragraph) && ANNOUNCES.test(paragraph) ? listAfter(lines, s.end) : [];
+      // A list item that mentions alternatives ("- We want to explore all alternatives") announces no list of them.
+      const isItem = /^\s*(?:[-*+]|\d{1,3}[.)])\s/.test(lines[s.start - 1] ?? "");
+      const announces = !isItem && OPTIONS_NOUN.test(paragraph) && ANNOUNCES.test(paragraph);
+      const listed = announces ? listAfter(lines, s.end) : [];
       if (listed.length >= 2 && listed.length <= PROSE_LIST_MAX) return listed;
+      const headings = announces ? headingsAfter(parsed, s.end) : [];
+      if (headings.length >= 2 && headings.length <= PROSE_LIST_MAX) return headings;
     }
     const weighed = enumeratedWeighing(s);
     if (weighed.length >= 2) return weighed;
@@ -356,6 +443,38 @@ function optionsOutsideOptionSections(parsed: ParsedAdr): ConsideredOption[] {
   return [];
 }
 
+/** "#### Option: Raw data\n…\n#### Option: Code": sibling headings that each open with "Option:" and no label. */
+function unlabelledOptionHeadings(parsed: ParsedAdr): ConsideredOption[] {
+  const byParent = new Map<number, ConsideredOption[]>();
+  for (const s of parsed.doc.sections) {
+    const m = /^(?:option|alternative|approach)\s*:\s*(\S.*)$/i.exec(stripInline(s.heading).trim());
+    if (s.level === 0 || !m) continue;
+    const group = byParent.get(s.parent ?? -1) ?? [];
+    group.push({ name: optionName(m[1]).name, range: { start: s.start, end: s.end }, source: "considered-options", ref: String(group.length + 1) });
+    byParent.set(s.parent ?? -1, group);
+  }
+  return [...byParent.values()].sort((a, b) => b.length - a.length)[0] ?? [];
+}
+
+/** "There were 3 options considered:" and then one heading per option: the run of sibling headings right after. */
+function headingsAfter(parsed: ParsedAdr, line: number): ConsideredOption[] {
+  const { lines, sections } = parsed.doc;
+  let n = line + 1;
+  while (n <= lines.length && !lines[n - 1].trim()) n++;
+  const first = sections.findIndex((s) => s.level > 0 && s.start === n);
+  if (first < 0) return [];
+  const { parent, level } = sections[first];
+  const out: ConsideredOption[] = [];
+  for (let i = first; i < sections.length && out.length <= PROSE_LIST_MAX; i++) {
+    const s = sections[i];
+    if (s.level < level) break;
+    if (s.level > level || s.parent !== parent) continue;
+    const { name, ref } = optionName(s.heading);
+    if (name && /[\p{L}\p{N}]/u.test(name)) out.push({ name, range: { start: s.start, end: s.end }, source: "considered-options", ...(ref ? { ref } : {}) });
+  }
+  return out;
+}
+
 /** The top-level items of a list that starts on the first non-blank line after `line`. */
 function listAfter(lines: string[], line: number): ConsideredOption[] {
   let n = line + 1;
@@ -367,14 +486,27 @@ function listAfter(lines: string[], line: number): ConsideredOption[] {
   const all = listItems(lines, n, end);
   const base = Math.min(...all.map((i) => i.indent));
   const items = all.filter((i) => i.indent === base);
+  if (mostlyStatements(items.map((i) => i.text))) return [];
   const out: ConsideredOption[] = [];
   for (const item of items) {
     const { name: written, ref } = optionName(item.text.replace(/:\s*$/, ""));
-    const name = shortClause(written);
+    const name = codeLeadOf(item.text) ?? shortClause(written);
     const label = ref ?? item.marker;
     if (name && /[\p{L}\p{N}]/u.test(name)) out.push({ name, range: { start: item.line, end: item.line }, source: "considered-options", ...(label ? { ref: label } : {}) });
   }
   return out;
+}
+
+/** "`nullify` works well if …": the code term an item opens with, which names it however long the item runs on. */
+function codeLeadOf(item: string): string | undefined {
+  return /^`([^`]{1,60})`\s+\S/.exec(item.trim())?.[1];
+}
+
+/** A list item that is a statement by someone ("We want to …", "You can call …"), not the name of an option. */
+const STATEMENT_ITEM = /^(?:i|we|you|they|it|he|she)\s+\S/i;
+/** Half or more of a list's items are statements: the list says things, it does not name options. */
+function mostlyStatements(texts: string[]): boolean {
+  return texts.filter((t) => STATEMENT_ITEM.test(stripInline(t).trim())).length * 2 >= texts.length;
 }
 
 /** An option described in one long item keeps what comes before its description: "Refactor X into a singleton,
@@ -457,7 +589,7 @@ function chosenFromLine(line: string): { name: string; sentence: string } | unde
   const sentence = sentencesIn([rest], 1, 1, 1)[0]?.text ?? rest;
   const quoted = /^["“'‘]([^"”'’]+)["”'’]/.exec(rest);
   if (quoted) return { name: quoted[1].trim(), sentence };
-  const name = rest.split(/,\s*because\b|\s+because\b|,\s/i)[0].replace(/(?<![.,;:])[.,;:]+$/, "").trim();
+  const name = rest.split(/,\s*because\b|\s+because\b|,\s/i)[0].replace(/(?<![.,;:])[.,;:]+$/, "").replace(/^[*_]+|[*_]+$/g, "").trim();
   return name ? { name, sentence } : undefined;
 }
 
@@ -465,7 +597,15 @@ const WHOLE = /\b(?:fully|completely|entirely|totally|wholly)\b/i;
 const PART = /\b(?:partly|partially|selectively|halfway)\b/i;
 /** "partly undo X" does not name the option "Fully undo X", though it shares all its other words. */
 function degreesDisagree(option: string, phrase: string): boolean {
-  return (WHOLE.test(option) && PART.test(phrase) && !WHOLE.test(phrase)) || (PART.test(option) && WHOLE.test(phrase) && !PART.test(phrase));
+  return (WHOLE.test(option) && PART.test(phrase) && !WHOLE.test(phrase)) || (PART.test(option) && WHOLE.test(phrase) && !PART.test(phrase)) || negationDisagrees(option, phrase);
+}
+
+/** An option that opens with a negation ("No local datastore", "Without a cache") shares every content word with its
+ * positive twin; a phrase without any negation does not name it. */
+const NEGATED_OPTION = /^(?:no|not|none|without|never|do not|don't)\b/i;
+const NEGATION = /\b(?:no|not|none|without|never|don't|doesn't|won't|cannot|can't)\b/i;
+function negationDisagrees(option: string, phrase: string): boolean {
+  return NEGATED_OPTION.test(stripInline(option).trim()) && !NEGATION.test(phrase);
 }
 
 /** The considered option a phrase names: the best-covered one, when it is covered well enough. */
@@ -526,7 +666,8 @@ function proseChoice(name: string, s: LocatedSentence, considered: ConsideredOpt
   const i = considered.length > 0 ? matchAction(name, considered) : undefined;
   const range = { start: s.start, end: s.end };
   // An option listed as one bare word ("separate") says less than the sentence that chose it: keep the sentence's.
-  if (i !== undefined && contentWordsOf(considered[i].name).length === 1 && contentWordsOf(name).length >= 3) return { name, range, how: "decision-prose", considered_index: i };
+  // But a sentence that cites the option by its label ("go with option (1)") names it by that label, not in words.
+  if (i !== undefined && contentWordsOf(considered[i].name).length === 1 && contentWordsOf(name).length >= 3 && optionByRef(s.text, considered) !== i) return { name, range, how: "decision-prose", considered_index: i };
   return i !== undefined ? { name: considered[i].name, range, how: "decision-prose", considered_index: i } : { name, range, how: "decision-prose" };
 }
 
@@ -683,7 +824,8 @@ function explicitChoice(parsed: ParsedAdr, considered: ConsideredOption[], decis
   const found = findChosenLine(parsed, decisionIdx);
   const explicit = found ? afterLeadIn(found, considered) : undefined;
   if (explicit) {
-    const i = matchOption(explicit.name, considered, 0.5);
+    // "Chosen option: Option 3" names the option by its label.
+    const i = matchOption(explicit.name, considered, 0.5) ?? (/^option\s+\(?[A-Za-z]?\d{0,2}[A-Za-z]?\)?$/i.test(explicit.name) ? optionByRef(explicit.name, considered) : undefined);
     chosen = i !== undefined
       ? { name: considered[i].name, range: explicit.range, how: "chosen-option-line", considered_index: i }
       : { name: explicit.name, range: explicit.range, how: "chosen-option-line" };
@@ -704,7 +846,7 @@ function explicitChoice(parsed: ParsedAdr, considered: ConsideredOption[], decis
 
 /** The sections that list options (MADR, alternatives, candidates) and those that state the decision. */
 function sectionsByRole(parsed: ParsedAdr): { consideredIdx: number[]; alternativesIdx: number[]; candidatesIdx: number[]; decisionIdx: number[] } {
-  const consideredIdx = sectionIndexes(parsed, (key, name) => name === "considered-options" || /^(?:considered options|options considered|options)$/.test(key));
+  const consideredIdx = sectionIndexes(parsed, (key, name) => name === "considered-options" || CONSIDERED_HEADING.test(key));
   const alternativesIdx = sectionIndexes(parsed, (key) => ALTERNATIVES_HEADING.test(key)).filter((i) => !consideredIdx.includes(i));
   const candidatesIdx = sectionIndexes(parsed, (key) => CANDIDATES_HEADING.test(key)).filter((i) => !consideredIdx.includes(i) && !alternativesIdx.includes(i));
   const decisionIdx = sectionIndexes(parsed, (key, name) => name === "decision" || name === "decision-outcome" || DECISION_HEADING.test(key) || headingTail(key) !== undefined).filter(
@@ -792,7 +934,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
       continue;
     }
     if (named !== undefined && !negative) {
-      const bare = cited.length <= 1 && prose.chosen && contentWordsOf(considered[named].name).length === 1 && coverage(considered[named].name, prose.chosen) === 1;
+      const bare = cited.length <= 1 && prose.chosen && contentWordsOf(considered[named].name).length === 1 && coverage(considered[named].name, prose.chosen) === 1 && optionByRef(text, considered) !== named;
       chosen = cited.length > 1
         ? combinedChoice(cited, considered, s)
         : bare && prose.chosen
@@ -815,7 +957,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   // A refusal is the decision only of a record that chooses nothing else, and only when it does not turn down one of
   // the options it weighed (then that option is rejected, and what was chosen is unknown).
   const refusalStands = refused && (considered.length === 0 || matchOption(refused.name, considered, 0.6) === undefined);
-  chosen = elaborated(chosen, decisionSentences) ?? chosen;
+  chosen = emphasisedOver(elaborated(chosen, decisionSentences) ?? chosen, parsed, decisionIdx);
   chosen ??= keptAsIs ?? stated ?? bestCoveredOption(parsed, considered, decisionSentences) ?? (refusalStands ? refused : undefined) ?? listedDecision(parsed, decisionIdx, considered);
   chosen = fallbackChoice(parsed, considered, chosen, decisionIdx.length > 0);
   if (chosen && considered.length === 0) {
@@ -904,6 +1046,31 @@ function weighedInProse(parsed: ParsedAdr, chosenName: string): ConsideredOption
   return out;
 }
 
+/** A bold statement stands for the decision when it has at most this many words. */
+const EMPHASISED_WORDS = 15;
+
+/**
+ * A decision that sets a statement in bold ("**Major releases cannot be imported together**.") states it there: the
+ * first paragraph of the record's own decision section that opens with a sentence wholly in bold. A prose reading
+ * that names no option gives way to it.
+ */
+function emphasisedOver(chosen: ChosenOption | undefined, parsed: ParsedAdr, decisionIdx: number[]): ChosenOption | undefined {
+  if (chosen && (chosen.how !== "decision-prose" || chosen.considered_index !== undefined)) return chosen;
+  const { lines, sections } = parsed.doc;
+  for (const i of decisionIdx) {
+    if (!isCanonicalDecision(parsed, i)) continue;
+    for (let n = sections[i].bodyStart; n <= sections[i].contentEnd; n++) {
+      const m = /^\s*(?:\*\*|__)([^*_]+?)(?:\*\*|__)\s*[.!]?\s*$/.exec(lines[n - 1] ?? "");
+      const blank = (k: number) => !(lines[k - 1] ?? "").trim();
+      if (!m || !blank(n - 1)) continue;
+      const text = stripInline(m[1]).replace(/[.!]+$/, "").trim();
+      if (/:$|^(?:note|warning|important|caveat|update|edit)\b/i.test(text) || text.split(/\s+/).length > EMPHASISED_WORDS || isFragment(text)) continue;
+      return { name: text, range: { start: n, end: n }, how: "decision-prose" };
+    }
+  }
+  return chosen;
+}
+
 /** An elaboration joins the choice's name with at most this many words. */
 const ELABORATION_WORDS = 10;
 
@@ -970,7 +1137,7 @@ function listConfirmedByChoice(parsed: ParsedAdr, chosenName: string, decisionId
   let runIndent = -1;
   let inFence = false;
   const flush = () => {
-    if (run.length >= 2) candidates.push(run);
+    if (run.length >= 2 && !mostlyStatements(run.map((o) => o.name))) candidates.push(run);
     run = [];
     runIndent = -1;
   };
@@ -987,8 +1154,10 @@ function listConfirmedByChoice(parsed: ParsedAdr, chosenName: string, decisionId
       if (runIndent >= 0 && indent > runIndent) continue;
       if (indent !== runIndent) flush();
       runIndent = indent;
+      // "* `nullify` works well if …": an item that opens with a code span names that term, however long it runs on.
+      const codeLead = codeLeadOf(item[2]);
       const { name } = optionName(item[2]);
-      const short = stripInline(name.replace(/\s*\([^)]*\)/g, "")).trim();
+      const short = codeLead ?? stripInline(name.replace(/\s*\([^)]*\)/g, "")).trim();
       if (short && short.split(/\s+/).length <= CANDIDATE_ITEM_WORDS) run.push({ name: short, range: { start: n, end: n }, source: "considered-options" });
       else flush();
       continue;
@@ -1150,6 +1319,8 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
     const titleLine = sections.find((s) => s.level === 1)?.start ?? chosen.range.start;
     if (title) chosen = { name: title, range: { start: Math.min(titleLine, chosen.range.start), end: chosen.range.end }, how: "decision-prose" };
   }
+  // An RFC (summary, motivation, design, no decision section) proposes what its summary commits to, else its title.
+  if (!chosen && !hasDecisionSection) chosen = rfcProposal(parsed);
   // A record without a decision section may state its choice in its opening sentences: "We use X".
   if (!chosen && !hasDecisionSection) {
     for (const s of introSentences(parsed)) {
@@ -1163,6 +1334,30 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
   }
 
   return chosen && chosen.considered_index === undefined ? spelledOut(parsed.doc.lines, chosen) : chosen;
+}
+
+/** Section keys that, two or more together and with no decision section, mark an RFC-style proposal. */
+const RFC_SECTION = /^(?:summary|motivation|detailed design|design|detailed designs|drawbacks|alternatives|unresolved questions|rationale)$/;
+/** Summary cues that state the proposal itself. */
+const RFC_CUES = new Set(["imperative", "this record proposes", "we propose", "we will"]);
+
+/**
+ * An RFC states its proposal in its summary ("Support RPC X.", "This RFC proposes X", "X supports Y") and names it
+ * in its title ("Load-based region splitting"): the summary's commitment when it has one, else the title when the
+ * title is a name (no question, not a placeholder or a fragment).
+ */
+function rfcProposal(parsed: ParsedAdr): ChosenOption | undefined {
+  const { lines, sections } = parsed.doc;
+  const keys = sections.filter((s) => s.level > 1).map((s) => sectionKey(s));
+  if (keys.filter((k) => RFC_SECTION.test(k)).length < 2) return undefined;
+  const summary = sections.find((s) => s.level > 1 && sectionKey(s) === "summary");
+  const first = summary ? sentencesIn(lines, summary.bodyStart, summary.contentEnd, 1)[0] : undefined;
+  const prose = first ? namingReading(first.text) : undefined;
+  if (first && prose?.chosen && RFC_CUES.has(prose.cue ?? "") && !pointsBack(prose.chosen)) return { name: prose.chosen, range: { start: first.start, end: first.end }, how: "decision-prose" };
+  const title = stripInline(parsed.title).replace(/^(?:rfc|proposal|design)\s*(?:\d+)?\s*:\s*/i, "").trim();
+  const titleLine = sections.find((s) => s.level === 1)?.start;
+  if (!titleLine || !title || /\?$/.test(title) || title.split(/\s+/).length > 8 || isFragment(title) || /^(?:title|summary|untitled|rfc|template)$/i.test(title)) return undefined;
+  return { name: title, range: { start: titleLine, end: titleLine }, how: "decision-prose" };
 }
 
 /** A phrase whose object only points back: "disabled this default behaviour", "adopted it", "keep these". */

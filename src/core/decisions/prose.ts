@@ -37,6 +37,7 @@ export const IMPERATIVES = new Set([
   "expose", "publish", "encrypt", "validate", "generate", "host", "schedule", "write", "rewrite", "upgrade", "delete",
   "archive", "automate", "centralise", "centralize", "integrate", "wrap", "rely", "treat", "release", "pin", "target",
   "refactor", "adapt", "enforce", "declare", "deliver", "handle", "isolate", "package", "place", "put", "send",
+  "record",
 ]);
 /** "Using X for Y", "Introducing X": a decision section may open with its choice as a gerund phrase. */
 const GERUNDS = new Map<string, string>();
@@ -66,7 +67,10 @@ function defers(low: string[], at: number): boolean {
   return !next || /^(?:later|before|after|in|by|at|once|when|separately|elsewhere|during|until|upon|per|soon|there)$/.test(next);
 }
 /** Participles of change: "X needs to be changed to follow Y", "X will be migrated to Y" name Y as the choice. */
-const CHANGE_PARTICIPLES = new Set(["changed", "moved", "migrated", "switched", "converted", "restructured", "refactored", "ported", "upgraded"]);
+const CHANGE_PARTICIPLES = new Set(["changed", "moved", "migrated", "switched", "converted", "restructured", "refactored", "ported", "upgraded", "delegated", "outsourced", "handed", "assigned"]);
+/** "The tool is implemented as shell scripts", "X will be written in Go": how the thing is made is the choice. */
+const MADE_PARTICIPLES = new Set(["implemented", "built", "written", "developed", "rewritten"]);
+const MADE_HOW = /^(?:as|in|using|with)$/;
 const CHOICE_PARTICIPLES = new Set(["introduced", "implemented", "created", "built", "added", "deployed", "shipped", "developed", "established", "written", "provided", "used", "adopted", "chosen", "selected", "preferred", "kept", "retained", "picked", "favoured", "favored", "accepted"]);
 /** Irregular participles the "-ed" test misses. */
 const IRREGULAR_PARTICIPLES = new Set(["built", "chosen", "kept", "run", "done", "made", "set", "put", "held", "brought", "written", "taken", "given", "split", "shown", "known", "sent", "spent", "driven", "rewritten", "undertaken"]);
@@ -76,7 +80,7 @@ const CONTINUITY_WORDS = new Set(["continue", "continues", "keep", "keeps", "ret
 const PASSIVE_VERBS = new Set(["provided", "used", "adopted", "implemented", "introduced", "chosen", "selected", "preferred", "refactored", "built", "created", "added", "deployed", "kept", "deposited", "replaced", "removed", "retained", "shipped"]);
 const DECIDE_WORDS = new Set(["decided", "decide", "agreed", "agree", "chose", "choose", "opted", "opt", "resolved", "elected"]);
 /** Words that end the phrase a cue introduces: a reason or a qualification starts there. */
-const PHRASE_END = new Set(["for", "over", "because", "since", "as", "so", "which", "where", "while", "when", "whereby", "due", "given", "until", "unless", "although", "though", "but", "however", "thus", "hence", "instead", "rather", "except"]);
+const PHRASE_END = new Set(["for", "over", "because", "since", "as", "so", "which", "where", "while", "when", "whereby", "due", "given", "until", "unless", "if", "although", "though", "but", "however", "thus", "hence", "instead", "rather", "except"]);
 
 /** A sentence and the lines of the paragraph or list item it came from. */
 export interface LocatedSentence {
@@ -196,7 +200,7 @@ function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: 
     if (closes) {
       // "a Python testing framework, pytest": a kind of thing, then its name in apposition: the name is the choice.
       // "a new store, called X, that …": the name it is given is the choice.
-      const given = /,$/.test(t) && /^(?:called|named|dubbed)$/.test(bare(toks[i + 1] ?? "")) ? appositiveName(toks, i + 2) : undefined;
+      const given = /,$/.test(t) && /^(?:called|named|dubbed)$/.test(bare(toks[i + 1] ?? "")) ? appositiveName(toks, i + 2, true) : undefined;
       if (given) return { phrase: given, rejected };
       const named = /^(?:a|an)$/i.test(words[0] ?? "") && /,$/.test(t) ? appositiveName(toks, i + 1) : undefined;
       if (named) return { phrase: named, rejected };
@@ -210,12 +214,46 @@ function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: 
   return { phrase: phrase && /\p{L}/u.test(phrase) ? phrase : undefined, rejected };
 }
 
+/** What a commitment takes from token `start` (its verb when `keepVerb`): what replaces something, a name it is
+ * given, a verb with its particle "for", else the phrase there. */
+function committedPhrase(toks: string[], low: string[], start: number, keepVerb: boolean): { phrase?: string; rejected: string[] } {
+  const swap = replacement(toks, low, start);
+  if (swap) return { phrase: swap.chosen, rejected: swap.rejected };
+  // "a new thread pool …, which is called X": the name the sentence gives what it commits to is the choice.
+  const given = givenName(toks, low, start);
+  if (given) return { phrase: given, rejected: [] };
+  // "allow for X", "account for X": "for" right after a kept verb is its particle, not a reason.
+  if (keepVerb && low[start + 1] === "for") {
+    const object = phraseFrom(toks, start + 2).phrase;
+    if (object) return { phrase: `${toks[start]} for ${object}`, rejected: [] };
+  }
+  return phraseFrom(toks, start);
+}
+
+/** "…, which is called X", "…, called X", "… named X" after token `from`: X, up to three words. */
+function givenName(toks: string[], low: string[], from: number): string | undefined {
+  for (let i = from + 1; i < Math.min(low.length - 1, from + MAX_PHRASE_WORDS + 6); i++) {
+    if (!/^(?:called|named|dubbed)$/.test(low[i])) continue;
+    const lead = low[i - 1] === "is" || low[i - 1] === "be" ? (/^(?:which|that)$/.test(low[i - 2] ?? "") ? 2 : -1) : /,$/.test(toks[i - 1]) ? 0 : -1;
+    if (lead < 0) continue;
+    return appositiveName(toks, i + 1, true);
+  }
+  return undefined;
+}
+
 /** Up to three words after an appositive comma that read as a name: no function word, ending the clause. */
-function appositiveName(toks: string[], from: number): string | undefined {
+function appositiveName(toks: string[], from: number, given = false): string | undefined {
   const words: string[] = [];
   for (let i = from; i < toks.length && words.length < 3; i++) {
     const w = bare(toks[i]);
-    if (!w || PHRASE_END.has(w) || /^(?:and|or|the|a|an|that|with|to|of|in|on|is|are|was|will|which|who|e\.g|i\.e)$/.test(w)) return undefined;
+    if (!w || PHRASE_END.has(w) || /^(?:and|or|the|a|an|that|with|to|of|in|on|is|are|was|will|which|who|e\.g|i\.e)$/.test(w)) {
+      // A name given with "called X" ends where the clause goes on ("named X that outputs …").
+      if (given && words.length > 0) {
+        const name = tidy(words.join(" "));
+        return /\p{L}/u.test(name) ? name : undefined;
+      }
+      return undefined;
+    }
     words.push(toks[i].replace(/[,;:.!?)]+$/, ""));
     if (/[,;:.!?)]$/.test(toks[i]) || i === toks.length - 1) {
       const name = tidy(words.join(" "));
@@ -236,10 +274,14 @@ function tidy(s: string): string {
   return t.replace(/["“”'‘’`*_]+/g, (q) => (q === "'" ? q : "")).replace(/\s+/g, " ").trim();
 }
 
+const ILLUSTRATION = /^\s*(?:for (?:example|instance)\b|e\.g\.)/i;
+
 /** Reads one sentence. Returns no chosen phrase when the sentence is not a commitment. */
 export function readDecisionSentence(text: string): ProseReading {
   // Callers pass sentences from sentencesIn (already cut) and titles; anything longer is cut here first.
   const sentence = text.length > MAX_SENTENCE_CHARS ? text.slice(0, MAX_SENTENCE_CHARS) : text;
+  // "For example, …": an illustration of the decision, never the decision itself.
+  if (ILLUSTRATION.test(stripInline(sentence))) return { rejected: [] };
   const read = readSentence(sentence);
   // "instead of X" is read both where the sentence says it and inside the chosen phrase: name it once.
   const reading = { ...read, rejected: [...new Set(read.rejected)] };
@@ -279,9 +321,7 @@ function readSentence(sentence: string): ProseReading {
     // what follows is no option.
     const particle = keepVerb ? verbIndex + 1 : start - 1;
     if (particle >= 0 && /^(?:with|to|on|upon|for|in)$/.test(low[particle] ?? "") && DANGLING.test(low[particle + 1] ?? "")) return { rejected, cue };
-    const swap = replacement(toks, low, start);
-    if (swap) return { chosen: swap.chosen, rejected: [...rejected, ...swap.rejected], cue };
-    const p = phraseFrom(toks, start);
+    const p = committedPhrase(toks, low, start, keepVerb);
     return { chosen: p.phrase, rejected: [...rejected, ...p.rejected], cue };
   };
 
@@ -507,13 +547,38 @@ function bestChoice(toks: string[], low: string[]): { chosen: string; rejected: 
 const NOT_A_COMMITMENT = new Set(["are", "were", "have", "had", "need", "needed", "want", "know", "think", "believe", "feel", "can", "could", "may", "might", "do", "did", "don't", "also", "still", "then", "all", "both", "currently", "already", "found", "see", "considered", "identified", "explored", "looked", "expect", "hope", "is", "was", "wanted", "tried", "intend", "plan", "aim", "would", "should", "must", "will", "shall", "usually", "often", "sometimes", "never", "only"]);
 
 /** Words that open a reason or concession clause. */
-const SUBORDINATORS = new Set(["since", "because", "although", "though", "whereas", "while"]);
+const SUBORDINATORS = new Set(["since", "because", "although", "though", "whereas", "while", "if", "unless", "until", "once", "when", "whenever"]);
+/** Words inside a subject that open a subordinate clause: a modal after them ("It is unclear when a user would need
+ * X") belongs to that clause, not to a commitment. */
+const SUBORDINATE_IN_SUBJECT = /^(?:when|whether|if|unless|until|once)$/;
+/** "X will try to support Y": the effort words before the verb that commits. */
+const EFFORT_WORDS = /^(?:try|attempt|strive|seek|aim)$/;
+/** "Home Assistant supports X", "the proposed solution hashes X": a third-person present verb from the choice verbs. */
+function thirdPersonVerb(w: string): string | undefined {
+  if (!/^[a-z]+s$/.test(w) || w.endsWith("ss")) return undefined;
+  for (const base of [w.slice(0, -1), w.endsWith("es") ? w.slice(0, -2) : ""]) if (base && !EFFECT_VERBS.has(base) && (CHOOSE_VERBS.has(base) || IMPERATIVES.has(base))) return base;
+  return undefined;
+}
+/** Verbs that, in the third person, state what something brings about ("X keeps the team in control", "Y makes
+ * it slower"): an argument for a choice, not the choice. */
+const EFFECT_VERBS = new Set(["keep", "make", "allow", "enable", "avoid", "limit", "restrict", "handle", "go", "put", "place", "send", "stop", "run", "change", "move", "take", "follow", "treat", "rely"]);
+/** Subjects that stand for the record's own proposal: any present verb of theirs states what it does. */
+const PROPOSAL_SUBJECT = /^(?:the|our|this)\s+(?:proposed\s+|chosen\s+|new\s+)?(?:solution|approach|design|proposal|implementation)$/;
 
 type Take = (from: number, cue: string, verbIndex?: number) => ProseReading;
 
+/** "Packaging and distribution will be managed by X": a gerund subject whose modal is followed by a passive. */
+function gerundSubjectPassive(low: string[], start: number): boolean {
+  for (let i = start + 1; i < Math.min(low.length - 2, start + 8); i++) {
+    if (MODALS.has(low[i])) return low[i + 1] === "be" && (PASSIVE_VERBS.has(low[i + 2]) || isParticiple(low[i + 2] ?? ""));
+  }
+  return false;
+}
+
 function readClause(toks: string[], low: string[], start: number, rejected: string[], take: Take): ProseReading | undefined {
   // "Using X would make Y slower": a gerund subject with a modal weighs an option; it commits to nothing.
-  if (GERUNDS.has(low[start] ?? "")) return undefined;
+  // "Packaging and distribution will be managed by X" is a passive commitment about an activity, not a weighing.
+  if (GERUNDS.has(low[start] ?? "") && !gerundSubjectPassive(low, start)) return undefined;
   // "since the tooling will take months, …": a clause giving a reason or a concession is not the one that decides.
   if (SUBORDINATORS.has(low[start] ?? "")) return undefined;
   // "However, …": a lone connective is no clause; the one after its comma is read next.
@@ -539,6 +604,19 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
     // "This is a milestone toward the implementation which will drop X": the modal belongs to a relative clause,
     // and what follows it is no commitment of the subject's.
     if (i > start && /^(?:which|who)$/.test(w)) return undefined;
+    if (i > start && SUBORDINATE_IN_SUBJECT.test(w)) return undefined;
+    // "Home Assistant supports X", "the proposed solution hashes X": a short subject (no pronoun) and a present verb.
+    if (i > start && i - start <= 4 && !/^(?:it|this|that|these|those|they|there|which|who|he|she|each|every|all|any|some|no|either|neither|both|one|none|such)$/.test(low[start])) {
+      const subject = low.slice(start, i).join(" ");
+      const proposal = PROPOSAL_SUBJECT.test(subject);
+      // A plural noun that is also a verb ("Our changes will …", "Existing records are …") has a determiner or an
+      // auxiliary next to it; a verb has neither.
+      const nounLike = /^(?:the|a|an|our|its|their|this|that|these|those|each|every|all|any|some|no|new|existing|of|and|or)$/.test(low[i - 1]) || /^(?:will|shall|should|must|would|can|could|may|might|are|were|is|was|have|had|do|did|'ll)$/.test(low[i + 1] ?? "");
+      if (!nounLike && ((proposal && /^[a-z]+s$/.test(w) && !/^(?:is|was|has|does|needs)$/.test(w)) || (!proposal && thirdPersonVerb(w) && !toks.slice(start, i).some((t) => /[,;:]$/.test(t))))) {
+        const verb = thirdPersonVerb(w);
+        return take(i + 1, "third person", verb && CHOOSE_VERBS.has(verb) ? undefined : i);
+      }
+    }
     if (MODALS.has(w) || w.endsWith("'ll") || (/^(?:want|intend|plan|need|aim|agree)$/.test(w) && low[i + 1] === "to" && i > start) || (w === "needs" && low[i + 1] === "to" && low[i + 2] === "be" && CHANGE_PARTICIPLES.has(low[i + 3] ?? "") && i > start)) {
       // "Products will, given the set of X, generate Y": an aside after the modal; the clause is too tangled to read.
       if (toks[i].endsWith(",")) return undefined;
@@ -547,7 +625,13 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
       if (low[v] === "have" && low[v + 1] === "to") v += 2;
       // "Each of these should have an independent storybook": having something is the commitment.
       if (low[v] === "have" && /^(?:a|an|its|their|one|separate|independent|independant|own|dedicated)$/.test(low[v + 1] ?? "")) return take(v + 1, "we will");
-      while (/^(?:now|also|still|continue|to|instead|then|only|first|from)$/.test(low[v] ?? "") && v < i + 4) v++;
+      // "will (as appropriate) use X": an aside right after the modal is skipped.
+      if (toks[v]?.startsWith("(")) {
+        let j = v;
+        while (j < toks.length - 1 && !toks[j].includes(")") && j - v < 8) j++;
+        v = j + 1;
+      }
+      while ((/^(?:now|also|still|continue|to|instead|then|only|first|from)$/.test(low[v] ?? "") || (EFFORT_WORDS.test(low[v] ?? "") && low[v + 1] === "to")) && v < i + 6) v++;
       if (low[v] === "not" || low[v] === "no" || w.endsWith("n't")) {
         const r = phraseFrom(toks, CHOOSE_VERBS.has(low[v + 1]) ? v + 2 : v + 1).phrase;
         const refusal = w.endsWith("n't") ? (r ? `not ${r}` : undefined) : phraseFrom(toks, v).phrase;
@@ -581,6 +665,11 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
 function passive(toks: string[], start: number, verbAt: number, participleAt: number, rejected: string[]): ProseReading {
   const subject = tidy(toks.slice(start, verbAt).join(" ").replace(/[,;:]+$/, ""));
   if (!subject || subject.split(" ").length > MAX_PHRASE_WORDS) return { rejected, cue: "passive" };
+  // "The tool is implemented as shell scripts": what it is made as or with is the choice, not the thing made.
+  if (MADE_PARTICIPLES.has(bare(toks[participleAt])) && MADE_HOW.test(bare(toks[participleAt + 1] ?? ""))) {
+    const how = phraseFrom(toks, participleAt + 2);
+    if (how.phrase) return { chosen: how.phrase, rejected: [...rejected, ...how.rejected], cue: "passive" };
+  }
   if (CHOICE_PARTICIPLES.has(bare(toks[participleAt]))) return { chosen: subject, rejected, cue: "passive" };
   // "The project structure needs to be changed, to follow a component structure": what it changes to is the choice.
   if (CHANGE_PARTICIPLES.has(bare(toks[participleAt])) && bare(toks[participleAt + 1] ?? "") === "to" && /^[a-z]+$/.test(bare(toks[participleAt + 2] ?? ""))) {
