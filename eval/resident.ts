@@ -16,6 +16,8 @@ export interface ResidentServerOptions {
   gitBudgetMs?: string;
   /** A call that takes longer is abandoned (the SDK cancels it) and counted as an error. */
   timeoutMs: number;
+  /** Node flags for the server process, e.g. ["--cpu-prof", "--cpu-prof-dir=DIR"] (one profile per thread). */
+  nodeArgs?: string[];
 }
 
 /** One answered call: the `deliberate` tool's structuredContent, or why there is none. */
@@ -45,7 +47,7 @@ export class ResidentServer {
    */
   static async start(opts: ResidentServerOptions): Promise<ResidentServer> {
     const started = performance.now();
-    const args = [opts.cli, "mcp", "--repo", opts.repoDir, "--offline", "--no-cache", ...(opts.gitBudgetMs ? ["--git-budget-ms", opts.gitBudgetMs] : [])];
+    const args = [...(opts.nodeArgs ?? []), opts.cli, "mcp", "--repo", opts.repoDir, "--offline", "--no-cache", ...(opts.gitBudgetMs ? ["--git-budget-ms", opts.gitBudgetMs] : [])];
     const env = Object.fromEntries(Object.entries(opts.env).filter((e): e is [string, string] => e[1] !== undefined));
     const transport = new StdioClientTransport({ command: process.execPath, args, env, cwd: opts.repoDir, stderr: "pipe" });
     const client = new Client({ name: "deliberative-search-eval", version: "1.0.0" });
