@@ -9,6 +9,10 @@
 //   npm run eval -- --once                             skip the second (warm) pass and its determinism check
 //   npm run eval -- --jobs 2                           run two CLI processes at a time (default 1: the latency
 //                                                      figures are one process at a time, as issue 20's target says)
+//   npm run eval -- --resident                         answer through one running MCP server per repository (the
+//                                                      product as an agent or the editor runs it; eval/resident.ts)
+//   npm run eval -- --resident --compare-fresh         then the fresh-process pass too: latency side by side, and
+//                                                      every resident answer checked against the fresh one
 //
 // Each repo is checked out at its pinned commit under EVAL_WORKDIR (default ~/.cache/deliberative-search-eval);
 // each question runs `node dist/cli.js "<q>" --repo <dir> --offline --json --no-cache --force` as a real process.
@@ -37,6 +41,7 @@ import { baselineFor, type Bm25Baseline } from "./baseline";
 import { consideredAmongOptions } from "./considered";
 import { scoreDecisionModel, type DecisionModelScore } from "./decisionModel";
 import { runGuardEval, writeGuardResults } from "./guard/run";
+import { byRepository, ResidentServer, summariseLatency, type LatencySummary, type ResidentAnswer } from "./resident";
 import { loadSets, SET_NAMES, type CorpusRepo, type QuestionStyle, type SetName, type SetQuestion } from "./sets";
 
 const EVAL_DIR = dirname(fileURLToPath(import.meta.url));
@@ -75,10 +80,14 @@ interface Args {
   write: boolean;
   twice: boolean;
   showHeldOut: boolean;
+  /** Answer through one resident MCP server per repository instead of one CLI process per question. */
+  resident: boolean;
+  /** With --resident: also a fresh-process pass, compared answer by answer. */
+  compareFresh: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { verbose: false, write: true, twice: true, showHeldOut: false, sets: [] };
+  const args: Args = { verbose: false, write: true, twice: true, showHeldOut: false, sets: [], resident: false, compareFresh: false };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split("=", 2) as [string, string | undefined];
     const value = (): string => {
@@ -106,6 +115,12 @@ function parseArgs(argv: string[]): Args {
       case "--once":
         args.twice = false;
         break;
+      case "--resident":
+        args.resident = true;
+        break;
+      case "--compare-fresh":
+        args.compareFresh = true;
+        break;
       case "--jobs": {
         const jobs = Number(value());
         if (!Number.isFinite(jobs) || jobs < 1) usage(`--jobs: expected a number >= 1`);
@@ -131,7 +146,7 @@ function parseArgs(argv: string[]): Args {
 
 function usage(error?: string): never {
   if (error) console.error(`eval: ${error}`);
-  console.error("usage: MIRRORS=/work/.mirror npm run eval -- [--set dev|test|independent]... [--only <repo substring>] [--id <question id>] [--once] [--jobs N] [--verbose [--show-held-out]] [--no-write]");
+  console.error("usage: MIRRORS=/work/.mirror npm run eval -- [--set dev|test|independent]... [--only <repo substring>] [--id <question id>] [--once] [--jobs N] [--resident [--compare-fresh]] [--verbose [--show-held-out]] [--no-write]");
   process.exit(error ? 2 : 0);
 }
 
@@ -328,6 +343,8 @@ interface QuestionResult {
   decision_key?: string;
   /** Cold pass vs warm pass: identical payloads, identical decision (ranking, options, recommendation), first difference. */
   determinism?: { identical: boolean; same_decision: boolean; difference?: string };
+  /** Resident mode: the first question its server answered (it paid for loading the corpus). */
+  first_on_server?: boolean;
 }
 
 function oneLine(text: string): string {
@@ -340,7 +357,16 @@ function savePayload(dir: string, q: SetQuestion, repoDir: string, payload: Loos
   writeFileSync(join(dir, `${q.id}.json`), JSON.stringify({ question: q, repo_dir: repoDir, critic: process.env.DELIBERATIVE_CRITIC ?? "on", payload, evidence }) + "\n");
 }
 
-async function evaluateQuestion(q: SetQuestion, repoDir: string, env: CliEnv, baseline: Bm25Baseline): Promise<QuestionResult> {
+/** Asks one question somewhere else than a fresh CLI process (resident mode: a running MCP server). */
+type Ask = (question: string) => Promise<CliRun>;
+
+/** A resident server's answer in the shape of a CLI run: the payload as stdout, exit 0, or the error as stderr. */
+function residentRun(answer: ResidentAnswer): CliRun {
+  if (answer.error !== undefined) return { exitCode: 1, ms: answer.ms, stdout: "", stderr: answer.error, timedOut: answer.timedOut };
+  return { exitCode: 0, ms: answer.ms, stdout: JSON.stringify(answer.payload), stderr: "", timedOut: false };
+}
+
+async function evaluateQuestion(q: SetQuestion, repoDir: string, env: CliEnv, baseline: Bm25Baseline, ask?: Ask): Promise<QuestionResult> {
   const baselineDocs = baseline.rank(q.question);
   const baselineRank = q.gold.length ? firstRank(baselineDocs, q.gold) : undefined;
   const baselineSup = (q.superseded ?? []).some((p) => {
@@ -375,7 +401,7 @@ async function evaluateQuestion(q: SetQuestion, repoDir: string, env: CliEnv, ba
     baseline_superseded_above: q.gold.length > 0 && baselineSup,
     truncated: [],
   };
-  const run = await runCli(q.question, repoDir, env);
+  const run = ask ? await ask(q.question) : await runCli(q.question, repoDir, env);
   base.exit_code = run.exitCode;
   base.ms = Math.round(run.ms);
   if (run.timedOut) return { ...base, error: `timed out after ${QUESTION_TIMEOUT_MS} ms` };
@@ -874,6 +900,108 @@ function indexRepo(dir: string, cacheDir: string): void {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Resident mode's report
+
+interface FreshLatency {
+  p50_ms?: number;
+  p95_ms?: number;
+}
+
+type ResidentLatency = LatencySummary & {
+  /** The same questions as fresh processes (--compare-fresh). */
+  fresh?: FreshLatency;
+  /** How many resident answers were compared with their fresh one, and how many were identical (answer key). */
+  same_as_fresh?: { checked: number; identical: number };
+};
+
+interface ResidentReport {
+  how: string;
+  by_set: Record<string, ResidentLatency>;
+  by_repo: Record<string, ResidentLatency & { server_start_ms?: number }>;
+  /** Resident answers that differ from the fresh one: the first difference for dev questions, ids only for held-out. */
+  differences?: { id: string; set: SetName; difference?: string }[];
+}
+
+function answered(r: QuestionResult): boolean {
+  return r.exit_code === 0;
+}
+
+/** Latency per column and per repository, with and without each server's first question, beside the fresh figures. */
+function residentReport(
+  results: QuestionResult[],
+  fresh: QuestionResult[] | undefined,
+  serverStartMs: Map<string, number>,
+  columns: SetName[],
+  repos: CorpusRepo[],
+  showHeldOut: boolean,
+): ResidentReport {
+  const indexesOf = (keep: (r: QuestionResult) => boolean) => results.flatMap((r, i) => (keep(r) ? [i] : []));
+  const latency = (indexes: number[]): ResidentLatency => {
+    const summary: ResidentLatency = summariseLatency(indexes.map((i) => results[i]).filter(answered).map((r) => ({ ms: r.ms, first: r.first_on_server === true })));
+    if (fresh) {
+      const ms = indexes.map((i) => fresh[i]).filter(answered).map((r) => r.ms);
+      const p = (q: number) => percentile(ms, q);
+      summary.fresh = { p50_ms: p(50) === undefined ? undefined : Math.round(p(50)!), p95_ms: p(95) === undefined ? undefined : Math.round(p(95)!) };
+      const same = indexes.filter((i) => results[i].answer_key !== undefined && results[i].answer_key === fresh[i].answer_key);
+      summary.same_as_fresh = { checked: indexes.length, identical: same.length };
+    }
+    return summary;
+  };
+  const report: ResidentReport = {
+    how: "one `deliberate mcp` server per repository (offline, no turn cache, the eval's git budget), questions one at a time over stdio with the MCP SDK's client; ms = one tools/call round trip",
+    by_set: Object.fromEntries(columns.map((set) => [set, latency(indexesOf((r) => r.set === set))])),
+    by_repo: Object.fromEntries(
+      repos.map((repo) => [repo.name, { ...latency(indexesOf((r) => r.repo === repo.name)), ...(serverStartMs.has(repo.name) ? { server_start_ms: serverStartMs.get(repo.name) } : {}) }]),
+    ),
+  };
+  if (fresh) {
+    report.differences = results.flatMap((r, i) => {
+      const a = r.answer_key;
+      const b = fresh[i].answer_key;
+      if (a !== undefined && a === b) return [];
+      const shown = r.set === "dev" || showHeldOut;
+      const difference = a === undefined || b === undefined ? (r.error ?? fresh[i].error ?? "no answer") : firstDifference(a, b, ["resident", "fresh"]);
+      return [{ id: r.id, set: r.set, ...(shown ? { difference } : {}) }];
+    });
+  }
+  printResidentReport(report, columns, repos);
+  return report;
+}
+
+function printResidentReport(report: ResidentReport, columns: SetName[], repos: CorpusRepo[]): void {
+  const ms = (v: number | undefined) => (v === undefined ? "–" : String(v));
+  const compared = Object.values(report.by_set).some((l) => l.fresh);
+  const header = ["", "questions", "p50", "p95", "p50 w/o 1st", "p95 w/o 1st", "1st max", ...(compared ? ["fresh p50", "fresh p95", "same answer"] : [])];
+  const row = (name: string, l: ResidentLatency, extra: string[] = []) => [
+    name,
+    String(l.questions),
+    ms(l.p50_ms),
+    ms(l.p95_ms),
+    ms(l.after_first.p50_ms),
+    ms(l.after_first.p95_ms),
+    ms(l.first.max_ms),
+    ...(compared ? [ms(l.fresh?.p50_ms), ms(l.fresh?.p95_ms), l.same_as_fresh ? `${l.same_as_fresh.identical}/${l.same_as_fresh.checked}` : "–"] : []),
+    ...extra,
+  ];
+  const table = (rows: string[][]) => {
+    const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
+    for (const r of rows) console.log(`  ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ")}`);
+  };
+  console.log("");
+  console.log("resident latency, ms (one MCP server per repository, one question at a time; \"w/o 1st\" leaves out each server's first question, which loads the corpus):");
+  table([header, ...columns.map((set) => row(set, report.by_set[set]))]);
+  console.log("  per repository:");
+  table([
+    [...header, "server start"],
+    ...repos.filter((repo) => report.by_repo[repo.name]?.questions).map((repo) => row(`[${repo.set}] ${repo.name}`, report.by_repo[repo.name], [ms(report.by_repo[repo.name].server_start_ms)])),
+  ]);
+  if (report.differences) {
+    console.log(`  resident vs fresh: ${report.differences.length} answer${report.differences.length === 1 ? "" : "s"} differ`);
+    for (const d of report.differences) console.log(`    ${d.id} [${d.set}]${d.difference ? `: ${d.difference}` : ""}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Main
 
 async function pool<T, R>(items: T[], n: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
@@ -937,20 +1065,62 @@ async function main(): Promise<void> {
   // pass keeps it and answers warm, with each repository indexed first (the index is checked against HEAD anyway).
   const cacheDir = join(workRoot, "cache");
   if (args.twice) rmSync(cacheDir, { recursive: true, force: true });
-  const runPass = async (label: string, env: CliEnv) => {
-    console.log(`eval: ${label}: ${questions.length} question${questions.length === 1 ? "" : "s"} on ${repos.length} repo${repos.length === 1 ? "" : "s"}, concurrency ${CONCURRENCY}`);
+  const progress = (r: QuestionResult, done: number) => {
+    // Held-out answers stay unread while tuning: per-question lines only for the dev set unless asked.
+    if (args.verbose && (r.set === "dev" || args.showHeldOut)) console.log(verboseLine(r));
+    else if (process.stdout.isTTY) process.stdout.write(`\r  ${done}/${questions.length}`);
+  };
+  const runFreshPass = async (label: string, env: CliEnv) => {
+    console.log(`eval: ${label}: ${questions.length} question${questions.length === 1 ? "" : "s"} on ${repos.length} repo${repos.length === 1 ? "" : "s"}, a fresh CLI process per question, concurrency ${CONCURRENCY}`);
     let done = 0;
     const out = await pool(questions, CONCURRENCY, async (q) => {
       const r = await evaluateQuestion(q, dirs.get(q.repo)!, env, baselines.get(q.repo)!);
-      done++;
-      // Held-out answers stay unread while tuning: per-question lines only for the dev set unless asked.
-      if (args.verbose && (r.set === "dev" || args.showHeldOut)) console.log(verboseLine(r));
-      else if (process.stdout.isTTY) process.stdout.write(`\r  ${done}/${questions.length}`);
+      progress(r, ++done);
       return r;
     });
     if (!args.verbose && process.stdout.isTTY) process.stdout.write("\r");
     return out;
   };
+  // Resident: one `deliberate mcp` per repository, its questions one at a time (never concurrent: the timings are
+  // per question), each server started just before its repository's first question and closed after its last.
+  const serverStartMs = new Map<string, number>();
+  const runResidentPass = async (label: string, env: CliEnv) => {
+    console.log(`eval: ${label}: ${questions.length} question${questions.length === 1 ? "" : "s"} on ${repos.length} repo${repos.length === 1 ? "" : "s"}, resident: one MCP server per repository, one question at a time`);
+    const out: QuestionResult[] = new Array(questions.length);
+    let done = 0;
+    for (const group of byRepository(questions)) {
+      const dir = dirs.get(group.repo)!;
+      let server: ResidentServer | undefined;
+      let startError = "no server";
+      try {
+        server = await ResidentServer.start({ cli: CLI, repoDir: dir, env: cliEnv(env), gitBudgetMs: GIT_BUDGET_MS, timeoutMs: QUESTION_TIMEOUT_MS });
+        serverStartMs.set(group.repo, Math.round(server.startMs));
+      } catch (err) {
+        startError = (err as Error).message;
+      }
+      for (const [k, i] of group.indexes.entries()) {
+        const q = questions[i];
+        const ask: Ask = async (question) => {
+          if (!server) return { exitCode: 1, ms: 0, stdout: "", stderr: startError, timedOut: false };
+          const run = residentRun(await server.ask(question));
+          return run.exitCode === 0 ? run : { ...run, stderr: `${run.stderr}${oneLine(server.stderr()) ? ` (server: ${oneLine(server.stderr())})` : ""}` };
+        };
+        const r = await evaluateQuestion(q, dir, env, baselines.get(q.repo)!, ask);
+        r.first_on_server = k === 0;
+        out[i] = r;
+        progress(r, ++done);
+      }
+      await server?.close();
+    }
+    if (!args.verbose && process.stdout.isTTY) process.stdout.write("\r");
+    return out;
+  };
+  const runPass = (label: string, env: CliEnv) => (args.resident ? runResidentPass(label, env) : runFreshPass(label, env));
+  console.log(
+    args.resident
+      ? `eval: mode: resident (each repository's questions through one \`deliberate mcp\` server, SDK client over stdio)${args.compareFresh ? ", then a fresh-process pass to compare" : ""}`
+      : "eval: mode: fresh process (one `deliberate` CLI process per question)",
+  );
   let results: QuestionResult[];
   if (args.twice) {
     // Cold: no corpus snapshot, no history index. Then `deliberate index` builds both, and the warm pass must give
@@ -969,6 +1139,12 @@ async function main(): Promise<void> {
   } else {
     for (const repo of repos) indexRepo(dirs.get(repo.name)!, cacheDir);
     results = await runPass("one pass (warm: snapshot and history index built)", { cacheDir, cold: false });
+  }
+  // The same questions as fresh processes, on the same warm state: every resident answer must equal its fresh one.
+  let fresh: QuestionResult[] | undefined;
+  if (args.resident && args.compareFresh) {
+    for (const dir of dirs.values()) rmSync(join(dir, RECEIPTS_DIR), { recursive: true, force: true });
+    fresh = await runFreshPass("fresh-process pass (warm), to compare with the resident answers", { cacheDir, cold: false });
   }
 
   for (const r of results) {
@@ -996,6 +1172,7 @@ async function main(): Promise<void> {
     );
   }
   const overall = aggregate(results);
+  const resident = args.resident ? residentReport(results, fresh, serverStartMs, columns, repos, args.showHeldOut) : undefined;
   console.log("");
   const classifierLine = classifier.error
     ? `classifier: ${classifier.error}`
@@ -1051,6 +1228,8 @@ async function main(): Promise<void> {
       node: process.version,
       filter: args.only || args.id || args.sets.length ? { only: args.only, id: args.id, sets: args.sets } : undefined,
       passes: args.twice ? "cold, then warm" : "one",
+      mode: args.resident ? "resident" : "fresh-process",
+      ...(resident ? { resident } : {}),
       jobs: CONCURRENCY,
       corpus: repos.map((r) => ({ name: r.name, sha: r.sha, set: r.set })),
       question_set: { questions: questions.length, tags: tagCounts(questions), other_words_with_gold: owWithGold },

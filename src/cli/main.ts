@@ -61,6 +61,7 @@ const USAGE = `usage:
   ${STATS_USAGE}
   ${DIFF_USAGE}
   deliberate mcp [--repo DIR]... [--source SRC]... [--offline] [--provider openai|none] [--base-url URL] [--model NAME] [--keep-internal-local]
+                 [--no-cache] [--git-budget-ms MS]
   ${ADR_USAGE}
   ${CHECK_USAGE}`;
 

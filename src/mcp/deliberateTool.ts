@@ -1,6 +1,7 @@
 // The `deliberate` tool: the same core pipeline as the CLI (signing key, model stack from the environment, offline
 // flag, history index), answered as the OptionPicker payload (structuredContent) plus its Markdown rendering.
 import type { z } from "zod";
+import { DEFAULT_CONFIG } from "../core/config";
 import { deliberate, type DeliberateOutcome, type DeliberateRequest } from "../core/pipeline";
 import { hostCorpusCache } from "../core/internal/corpus/store";
 import { createModelStack, createOpenAIChatModel, describeModelConfig, modelOptionsFromCli, ModelConfigError } from "../core/model";
@@ -128,9 +129,12 @@ export async function runDeliberation(job: DeliberationJob, host: DeliberationHo
     repo,
     question: args.question,
     ...(args.context ? { context: { file, ...(args.context.line ? { line: args.context.line } : {}), ...(args.context.text ? { text: args.context.text } : {}) } } : {}),
-    config: { offline },
+    config: { offline, ...(job.settings.gitBudgetMs !== undefined ? { git: { ...DEFAULT_CONFIG.git, maxMs: job.settings.gitBudgetMs } } : {}) },
     ...modelStack(ctx, offline, args.critic === true),
     force: !!args.force,
+    ...(job.settings.noTurnCache ? { useCache: false } : {}),
+    // DELIBERATIVE_CRITIC=off: without the rules Critic, as the CLI (the eval's resident mode compares the two).
+    ...(host.env.DELIBERATIVE_CRITIC === "off" ? { rulesCritic: false } : {}),
     signingKey: host.signingKey(),
     signal: host.signal,
     onProgress: progressReporter(ctx),

@@ -11,7 +11,7 @@ import { oneLine } from "../core/text";
 import { runStdioServer } from "./server";
 import type { McpSettings } from "./toolResult";
 
-export const MCP_USAGE = "deliberate mcp [--repo DIR]... [--source FOLDER|GIT-URL[#REF][:PATH]]... [--offline] [--provider openai|none] [--base-url URL] [--model NAME] [--keep-internal-local]";
+export const MCP_USAGE = "deliberate mcp [--repo DIR]... [--source FOLDER|GIT-URL[#REF][:PATH]]... [--offline] [--provider openai|none] [--base-url URL] [--model NAME] [--keep-internal-local] [--no-cache] [--git-budget-ms MS]";
 
 export function wantsHelp(argv: string[]): boolean {
   return argv.includes("--help") || argv.includes("-h");
@@ -34,6 +34,9 @@ const OPTIONS = {
   model: { type: "string" },
   "keep-internal-local": { type: "boolean" },
   source: { type: "string", multiple: true },
+  // What the eval's resident mode needs to answer exactly as `deliberate "<q>" --no-cache --git-budget-ms MS` does.
+  "no-cache": { type: "boolean" },
+  "git-budget-ms": { type: "string" },
 } as const;
 
 function checkedRepo(dir: string): string {
@@ -60,9 +63,14 @@ export function mcpSettingsFromArgs(argv: string[], env: NodeJS.ProcessEnv): { r
     if (err instanceof ModelConfigError) throw new McpUsageError(err.message);
     throw err;
   }
+  const budget = values["git-budget-ms"];
+  const gitBudgetMs = budget === undefined ? undefined : Number(budget);
+  if (gitBudgetMs !== undefined && (!Number.isInteger(gitBudgetMs) || gitBudgetMs < 50 || gitBudgetMs > 60_000)) {
+    throw new McpUsageError(`--git-budget-ms: expected an integer from 50 to 60000, got ${budget}`);
+  }
   // A relative folder source is the server's folder's: resolved here, so the deliberation threads need no cwd.
   const sources = (values.source ?? []).map((s) => resolveFolderSource(s));
-  return { repos, settings: { offline: !!values.offline, keepInternalLocal: !!values["keep-internal-local"], model, ...(sources.length ? { sources } : {}) } };
+  return { repos, settings: { offline: !!values.offline, keepInternalLocal: !!values["keep-internal-local"], model, ...(sources.length ? { sources } : {}), ...(values["no-cache"] ? { noTurnCache: true } : {}), ...(gitBudgetMs !== undefined ? { gitBudgetMs } : {}) } };
 }
 
 function resolveFolderSource(raw: string): string {

@@ -14,6 +14,10 @@ export interface McpSettings {
   model: { provider?: string; baseUrl?: string; model?: string };
   /** Decision sources configured on the server (`--source`, repeatable): absolute folders or git URLs. */
   sources?: string[];
+  /** `--no-cache`: never answer from the turn cache (every call deliberates), as the CLI's --no-cache. */
+  noTurnCache?: boolean;
+  /** `--git-budget-ms`: the history search's time budget, as the CLI's flag of that name. */
+  gitBudgetMs?: number;
 }
 
 export interface ToolContext {
