@@ -919,16 +919,16 @@ function inferImplicitSupersession(adrs: Map<string, ParsedAdr>, known: Map<stri
   const subjects = new Map(list.map((a) => [a.path, subjectWords(a.title)]));
   const df = new Map<string, number>();
   for (const words of subjects.values()) for (const w of words) df.set(w, (df.get(w) ?? 0) + 1);
+  // Title subject words two records share that few other titles in the log use.
+  const sharedRare = (a: ParsedAdr, b: ParsedAdr) => [...subjects.get(a.path)!].filter((w) => subjects.get(b.path)!.has(w) && (df.get(w) ?? 0) <= 3);
   for (const later of list) {
     if (!REVERSAL.test(later.title)) continue;
-    const mine = subjects.get(later.path)!;
     for (const old of list) {
       if (old === later || hasSuccessor(old.path) || out.some(([o]) => o === old.path)) continue;
       if (old.status === "rejected" || isLater(later, old) !== true) continue;
-      const theirs = subjects.get(old.path)!;
-      const shared = [...mine].filter((w) => theirs.has(w) && (df.get(w) ?? 0) <= 3);
+      const shared = sharedRare(later, old);
       // The earlier ADR's subject must be (nearly) all of its title: "Helm chart" → "Delete Helm chart".
-      if (shared.length >= 1 && shared.length >= Math.ceil(theirs.size * 0.6)) out.push([old.path, later.path]);
+      if (shared.length >= 1 && shared.length >= Math.ceil(subjects.get(old.path)!.size * 0.6)) out.push([old.path, later.path]);
     }
   }
   // 3. Two accepted records with the same title and the same file name past its number: the later one (by date,
@@ -961,12 +961,11 @@ function inferImplicitSupersession(adrs: Map<string, ParsedAdr>, known: Map<stri
   //    "Pull API", accepted, "instead of ADR 100"): the later record holds the decision the rejected one asked for.
   for (const old of list) {
     if (old.status !== "rejected" || hasSuccessor(old.path) || out.some(([o]) => o === old.path)) continue;
-    const theirs = subjects.get(old.path)!;
     const successors = list.filter((later) => {
       if (later === old || (later.status !== "accepted" && later.status !== "unknown") || isLater(later, old) === false) return false;
-      const mine = subjects.get(later.path)!;
-      const shared = [...mine].filter((w) => theirs.has(w) && (df.get(w) ?? 0) <= 3);
-      return shared.length >= 1 && shared.length >= Math.ceil(Math.min(mine.size, theirs.size) * 0.5) && linksTo(later, old, adrs);
+      const shared = sharedRare(later, old);
+      const smaller = Math.min(subjects.get(later.path)!.size, subjects.get(old.path)!.size);
+      return shared.length >= 1 && shared.length >= Math.ceil(smaller * 0.5) && linksTo(later, old, adrs);
     });
     // Only an unambiguous successor: two later records that both answer the proposal leave it as it was.
     if (successors.length === 1) out.push([old.path, successors[0].path]);

@@ -737,9 +737,7 @@ interface Decider {
   agreeing: FusedEvidence[];
   /** The most the answer may claim: set when the record was found by its subject, not matched to a named option. */
   cap?: Level;
-  /** Retrieval ranked this record (or the one it supersedes) above every other record. */
-  leads?: boolean;
-  /** Where retrieval ranked it (or the record it supersedes) among the records found, from 0. */
+  /** Where retrieval ranked it (or the record it supersedes) among the records found, from 0 (0: above every other). */
   position?: number;
   /** The record states no choice: what is recommended is its design, as its title names it. */
   byDesign?: true;
@@ -1351,7 +1349,7 @@ function decidedRationale(picked: Scored, decider: Decider, scored: Scored[]): {
     const inForce = status === "accepted" || status === "unknown";
     // "high" also needs retrieval to agree: a record that only the option matching singled out, below another
     // record retrieval ranked first, is as often the wrong record as the right one.
-    confidence = inForce && decider.followsRecord && decider.leads ? "high" : status === "proposed" ? "low" : "med";
+    confidence = inForce && decider.followsRecord && decider.position === 0 ? "high" : status === "proposed" ? "low" : "med";
     sentences.push(
       decider.byDesign
         ? `${decider.label} (${decider.statusText ?? status}) is the nearest record on this question and states no single choice: what it designs, "${picked.title}", is offered.`
@@ -1466,8 +1464,6 @@ export function synthesizeWithRules(input: Omit<SynthesisInput, "signal">): Synt
   const allowNew = (choice: string, doc: AdrDoc) => newOptionFromRecord(choice, doc, candidates, model, structure.form);
   const found = decide(question, structure, docs, onTopic, candidates, evidence, (e) => scope.inScope(e), allowNew);
   if (found.decider?.kind === "adr" && docs.length) {
-    const first = docs[0].path;
-    found.decider.leads = found.decider.cite.adr?.path === first || found.decider.supersedes?.path === first;
     const at = (path: string | undefined) => (path ? docs.findIndex((d) => d.path === path) : -1);
     const positions = [at(found.decider.cite.adr?.path), at(found.decider.supersedes?.path)].filter((i) => i >= 0);
     if (positions.length) found.decider.position = Math.min(...positions);
