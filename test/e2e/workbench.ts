@@ -119,22 +119,33 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   throw new Error(`command "${title}" not found in the palette`);
 }
 
+/** The command input boxes' prompts, so a wait can tell the command's own box from the palette that opened it. */
+const INPUT_PROMPTS: Record<string, string> = {
+  "Deliberative Search: Deliberate on a Question…": "An open design question.",
+  "Deliberative Search: Preview Egress": "The question to preview.",
+};
+
 /** Runs a command that asks for text in the quick input, and answers it. */
 export async function runCommandWithInput(page: Page, title: string, text: string): Promise<void> {
   await runCommand(page, title);
-  const input = page.locator(".quick-input-widget .quick-input-box input");
-  // The palette's own input (value ">title") stays on screen until the command's input box replaces it; a slow
-  // activation (after a window reload) made the answer land in the palette instead. Wait for the command's box.
+  const prompt = INPUT_PROMPTS[title];
+  if (!prompt) throw new Error(`no known input prompt for "${title}"`);
+  // The palette's input stays on screen (with ">title", then cleared) until the command's input box replaces it; on a
+  // slow activation (after a window reload) an answer typed too early landed in the closing palette and the command's
+  // box then waited for ever. Wait for the box that shows the command's own prompt.
+  const widget = page.locator(".quick-input-widget", { hasText: prompt });
+  await widget.waitFor({ state: "visible", timeout: 30_000 });
+  const input = widget.locator(".quick-input-box input");
   const until = Date.now() + 30_000;
-  for (;;) {
-    await input.waitFor({ state: "visible", timeout: 30_000 });
-    const value = await input.inputValue().catch(() => ">");
-    if (!value.startsWith(">")) break;
+  while ((await input.inputValue().catch(() => ">")).startsWith(">")) {
     if (Date.now() > until) throw new Error(`the input box of "${title}" never replaced the command palette`);
     await page.waitForTimeout(150);
   }
   await input.fill(text);
   await page.keyboard.press("Enter");
+  await widget.waitFor({ state: "hidden", timeout: 10_000 }).catch(() => {
+    throw new Error(`the input box of "${title}" did not take the answer`);
+  });
 }
 
 export async function openFile(page: Page, name: string): Promise<void> {

@@ -60,7 +60,9 @@ async function firstModelDeliberation(ctx: E2EContext): Promise<void> {
   await dialog.waitFor({ state: "visible", timeout: 90_000 }).catch(async (err: Error) => {
     const toasts = await page.locator(".notifications-toasts .notification-toast").allTextContents().catch(() => []);
     const dialogs = await page.locator(".monaco-dialog-box").allTextContents().catch(() => []);
-    throw new Error(`${err.message.split("\n")[0]}; notifications: ${JSON.stringify(toasts)}; dialogs: ${JSON.stringify(dialogs)}`);
+    const inputs = await page.locator(".quick-input-widget:visible").allTextContents().catch(() => []);
+    const state = `new receipts: ${receiptFiles(ws).length - before}; model calls: ${fakeModel.chatCalls()}; quick input: ${JSON.stringify(inputs)}`;
+    throw new Error(`${err.message.split("\n")[0]}; notifications: ${JSON.stringify(toasts)}; dialogs: ${JSON.stringify(dialogs)}; ${state}`);
   });
   const text = (await dialog.textContent()) ?? "";
   assert(text.includes(fakeModel.host) && text.includes(MODEL_NAME), `the preview names the endpoint and model: ${text.slice(0, 300)}`);
