@@ -361,3 +361,40 @@ Nothing needs deleting yet. We should keep it simple and block on every foreign 
     assert.equal(m.chosen?.considered_index, 0);
   });
 });
+
+describe("a decision that opens with a verb the decision vocabulary does not list", () => {
+  test("the English model reads 'Increase …', 'Cap …' and 'Shard the …' as commands; 'Overall the …' and a noun subject are not", () => {
+    assert.equal(readDecisionSentence("Increase the session timeout to 30 minutes for every tenant.").chosen, "Increase the session timeout to 30 minutes");
+    assert.match(readDecisionSentence("Cap the worker pool at 64 threads.").chosen ?? "", /^Cap the worker pool at 64 threads/);
+    assert.match(readDecisionSentence("Shard the search index by tenant.").chosen ?? "", /^Shard the search index by tenant/);
+    assert.equal(readDecisionSentence("Overall the team agreed it was a good idea.").chosen, undefined);
+    assert.equal(readDecisionSentence("Session length is currently ten minutes.").chosen, undefined);
+    assert.equal(readDecisionSentence("Currently the pool grows without limit.").chosen, undefined);
+  });
+
+  test("a Nygard record whose decision opens with such a verb has that choice", () => {
+    const m = model(
+      "docs/adr/0009-session-timeout.md",
+      `# 9. Session timeout
+
+## Status
+
+Accepted
+
+## Context
+
+Users on slow connections are logged out while they type long forms.
+
+## Decision
+
+Lengthen the session timeout to 30 minutes. Sessions still end when the browser closes.
+
+## Consequences
+
+Idle sessions stay open longer.
+`,
+    );
+    assert.match(m.chosen?.name ?? "", /^Lengthen the session timeout to 30 minutes/);
+    assert.deepEqual(m.not_understood, []);
+  });
+});

@@ -3,6 +3,7 @@
 // Linear time by construction: every sentence is cut to MAX_SENTENCE_CHARS before anything reads it, and the reader
 // walks the sentence's words with fixed-length look-aheads instead of regular expressions with nested quantifiers.
 import { stripInline } from "../internal/markdown";
+import { compromise } from "../nlp";
 
 /** Longer sentences are cut here before any pattern runs (a decision sentence is rarely longer). */
 export const MAX_SENTENCE_CHARS = 400;
@@ -391,9 +392,32 @@ function readSentence(sentence: string): ProseReading {
     const argues = firstClause.some((w) => MODALS.has(w) || /^(?:is|are|was|were|has|have|makes|made|means|gives|leads|allows|requires|can|could|may|might)$/.test(w));
     if (!argues) return take(1, "gerund", CHOOSE_VERBS.has(gerundOf) ? undefined : 0);
   }
-  // Imperative: "Use managed node groups.", "Implement delegation in Apache James".
-  if (IMPERATIVES.has(low[0] ?? "") && toks[0][0] === toks[0][0]?.toUpperCase()) return take(1, "imperative", CHOOSE_VERBS.has(low[0]) ? undefined : 0);
+  // Imperative: "Use managed node groups.", "Implement delegation in Apache James", "Increase the size to 29 bytes".
+  if (opensWithImperative(toks, low)) return take(1, "imperative", CHOOSE_VERBS.has(low[0]) ? undefined : 0);
   return { rejected };
+}
+
+/** Words that can open a sentence before a determiner without being a verb ("Overall the team…", "Today the …"). */
+const NOT_VERBS = new Set(
+  "overall today currently now then thus hence also still instead however therefore finally first second third next lastly initially eventually moreover furthermore additionally meanwhile otherwise indeed perhaps maybe once since after before during until unless if when while where whereas although though because as at by for from in into of on onto over per to under upon via with within without about across against along among around behind below beneath beside between beyond despite except inside like near outside past through throughout toward towards all both each every either neither some any many most much few several no none not only even just yes".split(" "),
+);
+/** Determiners that open the object of an imperative: "Shard the index", "Version each namespace". */
+const DETERMINERS = /^(?:the|a|an|each|every|all|our|its|their|this|these|those|any|both|no)$/;
+
+/**
+ * A sentence that opens with a command: a verb the decision vocabulary knows ("Use X"), or any verb the English model
+ * reads as an imperative ("Increase the size", "Cap the pool"), or a capitalised word straight before a determiner that
+ * the model took for a noun ("Shard the index": English verbs double as nouns). The vocabulary is a fast path; the
+ * model reads every other verb.
+ */
+function opensWithImperative(toks: string[], low: string[]): boolean {
+  const first = low[0] ?? "";
+  if (!first || !/^[A-Z][a-z]+$/.test(toks[0]?.replace(/[,;:]$/, "") ?? "") || /[,;:]$/.test(toks[0] ?? "")) return false;
+  if (IMPERATIVES.has(first)) return true;
+  if (NOT_VERBS.has(first) || first.endsWith("ly") || first.length < 3 || (toks.length < 3)) return false;
+  const head = compromise()(toks.slice(0, 4).join(" "));
+  if (head.has("^#Imperative")) return true;
+  return DETERMINERS.test(low[1] ?? "") && head.has("^#Noun") && !head.has("^#ProperNoun") && !head.has("^#Plural");
 }
 
 /** "I propose that we switch to X", "We propose to adopt X", "We recommend X": what the authors put forward. */
