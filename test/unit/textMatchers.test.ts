@@ -201,6 +201,15 @@ describe("the stance reader keeps its readings on normal text", () => {
     assert.equal(clausePolarity("We dropped MongoDB in favour of PostgreSQL", pg).polarity, 1);
     assert.equal(clausePolarity("Instead of MongoDB, we will use PostgreSQL", mongo).polarity, -1);
   });
+  test("a name written with a hyphen, a space, an underscore or nothing between its parts is one name", () => {
+    const tools = { terms: ["adr-tools"] };
+    assert.equal(mentions("We weighed ADR Tools and Log4brains.", tools), true);
+    assert.equal(mentions("pip install adr_tools", tools), true);
+    assert.equal(mentions("the adrtools binary", tools), true);
+    assert.equal(mentions("an adr template", tools), false);
+    assert.equal(mentions("madr-tools", tools), false);
+    assert.equal(clausePolarity("Use ADR Tools to number the records", tools).polarity, 1);
+  });
   test("a cue with nothing after it is no pair", () => {
     assert.equal(clausePolarity("PostgreSQL instead of", pg).polarity, 0);
   });

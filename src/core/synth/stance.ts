@@ -58,7 +58,9 @@ function buildTermRegex(terms: string[]): RegExp {
   const alts = terms
     .filter((t) => t.length > 0)
     .sort((a, b) => b.length - a.length)
-    .map((t) => escapeRe(t));
+    // "adr-tools", "ADR Tools", "adr_tools" and "adrtools" name one thing: a separator inside a term matches any
+    // separator or none.
+    .map((t) => escapeRe(t).replace(/[-_\s]+/g, "[-_\\s]?"));
   return new RegExp(`(?<![a-z0-9])(?:${alts.join("|")})(?![a-z0-9])`, "i");
 }
 
