@@ -246,3 +246,21 @@ describe("any question over any of these records", () => {
     );
   });
 });
+
+describe("high confidence answers what the question asked", () => {
+  test("an option only the record brought in is claimed at most 'med', and the rationale says why", () => {
+    const evidence = [
+      adr("docs/adr/0003-static-site-generator.md", "Static site generator", "Decision", "## Decision\n\nChosen option: Next.js, because it renders the static site and the preview server from one code base.", { chosen_option: "Next.js", considered_options: ["Next.js", "Gatsby", "Hugo"] }),
+      adr("docs/adr/0003-static-site-generator.md", "Static site generator", "Context", "## Context\n\nThe static site is built in CI on every merge, inside a Docker image that has Node installed, and published to the docs host."),
+      adr("docs/adr/0001-record-format.md", "Record format", "Decision", "## Decision\n\nWe write records in Markdown.", { chosen_option: "Markdown" }),
+    ];
+    const notAsked = run("Should we publish an official Docker image so CI pipelines can build the static site without installing Node?", evidence);
+    assert.equal(recommended(notAsked)?.title, "Keep Next.js");
+    assert.equal(notAsked.recommendation.confidence, "med");
+    assert.match(notAsked.recommendation.rationale, /does not name this option/);
+    // The same record, asked about the options it weighed, is claimed "high".
+    const asked = run("Should we build the static site with Next.js or Hugo?", evidence);
+    assert.equal(recommended(asked)?.title, "Next.js");
+    assert.equal(asked.recommendation.confidence, "high");
+  });
+});

@@ -39,6 +39,8 @@ interface Candidate {
   inverse?: boolean;
   /** The one thing a proposal question proposes ("Adopt gRPC", "Split the monolith"): chosen only when endorsed. */
   proposal?: boolean;
+  /** The question itself names this option (not a record, not a generic keep/defer). */
+  asked?: true;
 }
 
 interface Scored extends Candidate {
@@ -300,7 +302,7 @@ function itemOnTopic(e: FusedEvidence, model: TopicModel, docOk: Map<string, boo
 function fromAlternative(a: Alternative): Candidate {
   const origin: Origin = a.role === "incumbent" ? "incumbent" : "question";
   const note = a.role === "incumbent" ? "what the question says is in place today" : "named in the question";
-  return { title: a.title, key: { terms: a.terms }, origin, note, ...(a.inverse ? { inverse: true } : {}) };
+  return { title: a.title, key: { terms: a.terms }, origin, note, asked: true, ...(a.inverse ? { inverse: true } : {}) };
 }
 
 const KEEP_CURRENT: Candidate = { title: "Keep the current approach", key: { terms: [] }, origin: "keep", note: "no change" };
@@ -1338,6 +1340,19 @@ function citeDecider(scored: Scored[], picked: Scored, decider: Decider, evidenc
   }
 }
 
+/**
+ * Whether the deciding record answers what was asked: the recommended option is one the question names, or the record
+ * weighed an option the question names (it considered Tailwind and chose Vanilla Extract). Otherwise the record is
+ * linked to the question by its subject alone ("Keep Next.js" for a question about a Docker image).
+ */
+function answersAsked(picked: Scored, scored: Scored[], decider: Decider): boolean {
+  if (picked.asked) return true;
+  const meta = decider.cite.adr;
+  if (!meta) return false;
+  const weighed = [...meta.considered_options, ...(meta.rejected_options ?? []).map((r) => r.name)];
+  return scored.some((o) => o.asked && !o.inverse && o.key.terms.length > 0 && weighed.some((w) => sameOption(keyFor(w), o.key) || mentions(w, primaryKey(o.key))));
+}
+
 /** 6. Why the decided option is recommended, and how sure that is before the evidence's coverage is weighed. */
 function decidedRationale(picked: Scored, decider: Decider, scored: Scored[]): { confidence: Level; sentences: string[] } {
   const sentences: string[] = [];
@@ -1349,7 +1364,10 @@ function decidedRationale(picked: Scored, decider: Decider, scored: Scored[]): {
     const inForce = status === "accepted" || status === "unknown";
     // "high" also needs retrieval to agree: a record that only the option matching singled out, below another
     // record retrieval ranked first, is as often the wrong record as the right one.
-    confidence = inForce && decider.followsRecord && decider.position === 0 ? "high" : status === "proposed" ? "low" : "med";
+    // And "high" answers what was asked: an option only a record brought in ("Keep Next.js" for a question about a
+    // Docker image) is linked to the question by its topic alone.
+    const sure = inForce && decider.followsRecord && decider.position === 0;
+    confidence = sure && answersAsked(picked, scored, decider) ? "high" : status === "proposed" ? "low" : "med";
     sentences.push(
       decider.byDesign
         ? `${decider.label} (${decider.statusText ?? status}) is the nearest record on this question and states no single choice: what it designs, "${picked.title}", is offered.`
@@ -1357,6 +1375,7 @@ function decidedRationale(picked: Scored, decider: Decider, scored: Scored[]): {
     );
     if (decider.supersedes) sentences.push(`It replaces ${recordName(decider.supersedes.meta)}, which is ${recordStatus(decider.supersedes.meta)}; the newer decision counts.`);
     if (status === "proposed") sentences.push("The record is only proposed, so the decision may still change.");
+    if (sure && confidence !== "high") sentences.push("The question does not name this option: the record is linked to it by its subject, so it is not claimed with high confidence.");
     if (decider.deviatesFrom) sentences.push(deviationSentence(decider.deviatesFrom));
   } else {
     confidence = "med";
