@@ -248,7 +248,7 @@ describe("any question over any of these records", () => {
 });
 
 describe("high confidence answers what the question asked", () => {
-  test("an option only the record brought in is claimed at most 'med', and the rationale says why", () => {
+  test("an option only the record brought in, when the record weighed nothing the question names, is low, and the rationale says why", () => {
     const evidence = [
       adr("docs/adr/0003-static-site-generator.md", "Static site generator", "Decision", "## Decision\n\nChosen option: Next.js, because it renders the static site and the preview server from one code base.", { chosen_option: "Next.js", considered_options: ["Next.js", "Gatsby", "Hugo"] }),
       adr("docs/adr/0003-static-site-generator.md", "Static site generator", "Context", "## Context\n\nThe static site is built in CI on every merge, inside a Docker image that has Node installed, and published to the docs host."),
@@ -256,8 +256,8 @@ describe("high confidence answers what the question asked", () => {
     ];
     const notAsked = run("Should we publish an official Docker image so CI pipelines can build the static site without installing Node?", evidence);
     assert.equal(recommended(notAsked)?.title, "Keep Next.js");
-    assert.equal(notAsked.recommendation.confidence, "med");
-    assert.match(notAsked.recommendation.rationale, /does not name this option/);
+    assert.equal(notAsked.recommendation.confidence, "low");
+    assert.match(notAsked.recommendation.rationale, /never weighed an option the question names/);
     // The same record, asked about the options it weighed, is claimed "high".
     const asked = run("Should we build the static site with Next.js or Hugo?", evidence);
     assert.equal(recommended(asked)?.title, "Next.js");

@@ -1364,10 +1364,12 @@ function decidedRationale(picked: Scored, decider: Decider, scored: Scored[]): {
     const inForce = status === "accepted" || status === "unknown";
     // "high" also needs retrieval to agree: a record that only the option matching singled out, below another
     // record retrieval ranked first, is as often the wrong record as the right one.
-    // And "high" answers what was asked: an option only a record brought in ("Keep Next.js" for a question about a
-    // Docker image) is linked to the question by its topic alone.
+    // And the record must answer what was asked. When the question names options and the record neither chose one
+    // of them nor weighed one ("Keep Next.js" for a question about a Docker image), it is linked to the question by
+    // its subject alone: "low", as likely another decision as this one.
     const sure = inForce && decider.followsRecord && decider.position === 0;
-    confidence = sure && answersAsked(picked, scored, decider) ? "high" : status === "proposed" ? "low" : "med";
+    const unasked = scored.some((o) => o.asked) && !answersAsked(picked, scored, decider);
+    confidence = sure && !unasked ? "high" : status === "proposed" || unasked ? "low" : "med";
     sentences.push(
       decider.byDesign
         ? `${decider.label} (${decider.statusText ?? status}) is the nearest record on this question and states no single choice: what it designs, "${picked.title}", is offered.`
@@ -1375,7 +1377,7 @@ function decidedRationale(picked: Scored, decider: Decider, scored: Scored[]): {
     );
     if (decider.supersedes) sentences.push(`It replaces ${recordName(decider.supersedes.meta)}, which is ${recordStatus(decider.supersedes.meta)}; the newer decision counts.`);
     if (status === "proposed") sentences.push("The record is only proposed, so the decision may still change.");
-    if (sure && confidence !== "high") sentences.push("The question does not name this option: the record is linked to it by its subject, so it is not claimed with high confidence.");
+    if (unasked) sentences.push("The record never weighed an option the question names: it is linked to the question by its subject alone, so check that it is the decision you mean.");
     if (decider.deviatesFrom) sentences.push(deviationSentence(decider.deviatesFrom));
   } else {
     confidence = "med";
