@@ -184,6 +184,13 @@ describe("adopt / introduce / action", () => {
     assert.ok(!alt(s, "Add a GraphQL endpoint next to the REST API").terms.includes("rest api"));
   });
 
+  test("a statement proposes nothing: a request that ends in one is open; a bare verb phrase (a TODO) still proposes", () => {
+    const s = readQuestion("One container will serve the website and both mobile apps. The analytics team wants to know how many telemetry app IDs to register; retention rules differ from one product to another.");
+    assert.equal(s.form, "open");
+    assert.deepEqual(titles(s), []);
+    assert.deepEqual(titles(readQuestion("TODO(decide): split the monolith into services")), ["Split the monolith into services"]);
+  });
+
   test("a wh-question with no named option is open", () => {
     assert.equal(readQuestion("What should we use for caching HTTP responses?").form, "open");
     assert.equal(readQuestion("How should we version the public API?").form, "open");

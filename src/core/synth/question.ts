@@ -1701,6 +1701,16 @@ function asksSomething(toks: Tok[]): boolean {
   return !!first && (isModal(first) || isCopula(first) || WH.has(first.norm));
 }
 
+/**
+ * A clause that can carry a proposal: it asks ("should we …", "is it …") or opens with a verb ("cache the cart in
+ * Redis"). A statement ("retention rules differ from one product to another") proposes nothing: the question is open.
+ */
+function proposes(toks: Tok[]): boolean {
+  if (asksSomething(toks)) return true;
+  const first = toks.find((t) => !isConj(t) && !isAdverb(t));
+  return !!first && (first.tags.has("Imperative") || first.tags.has("Infinitive"));
+}
+
 /** Past this length the tagger reads only the asking sentence and a little context (its cost grows per sentence). */
 export const MAX_READ_CHARS = 600;
 const CONTEXT_SENTENCES = 2;
@@ -1775,7 +1785,7 @@ export function readQuestionUncached(question: string): QuestionStructure {
     readMoveTo(toks, clause) ??
     readKeepOrDrop(toks, clause) ??
     readAdopt(toks, clause) ??
-    (wh ? undefined : readAction(toks, clause));
+    (wh || !proposes(toks) ? undefined : readAction(toks, clause));
   // A trailing "instead" ("… integrate Rspamd instead?") names the incumbent in the context.
   // "We deploy with Ansible today. Would Terraform be a better fit?": a comparative does the same.
   const replaces = toks.some((t, k) => t.norm === "instead" && !["of"].includes(toks[k + 1]?.norm ?? "")) || (context.length > 0 && toks.some((t) => t.tags.has("Comparative")));
