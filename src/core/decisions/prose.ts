@@ -414,7 +414,7 @@ function opensWithImperative(toks: string[], low: string[]): boolean {
   const first = low[0] ?? "";
   if (!first || !/^[A-Z][a-z]+$/.test(toks[0]?.replace(/[,;:]$/, "") ?? "") || /[,;:]$/.test(toks[0] ?? "")) return false;
   if (IMPERATIVES.has(first)) return true;
-  if (NOT_VERBS.has(first) || first.endsWith("ly") || first.length < 3 || (toks.length < 3)) return false;
+  if (NOT_VERBS.has(first) || first.endsWith("ly") || first.length < 3 || toks.length < 3) return false;
   const head = compromise()(toks.slice(0, 4).join(" "));
   if (head.has("^#Imperative")) return true;
   return DETERMINERS.test(low[1] ?? "") && head.has("^#Noun") && !head.has("^#ProperNoun") && !head.has("^#Plural");

@@ -1702,8 +1702,8 @@ function asksSomething(toks: Tok[]): boolean {
 }
 
 /**
- * A clause that can carry a proposal: it asks ("should we …", "is it …") or opens with a verb ("cache the cart in
- * Redis"). A statement ("retention rules differ from one product to another") proposes nothing: the question is open.
+ * A clause that can carry a proposal: it asks ("should we …", "is it …") or opens with a verb ("split the monolith
+ * into services"). A statement ("retention rules differ from one product to another") proposes nothing: it is open.
  */
 function proposes(toks: Tok[]): boolean {
   if (asksSomething(toks)) return true;
