@@ -33,6 +33,8 @@ import { categoryExclusions, labelledPurposes, purposeExclusions } from "./purpo
 import { schemesChosenIn, type VersionScheme } from "./centralVersions";
 import { languageNamed } from "./newFiles";
 import { forbiddenExamples, inConsequences, ownedThing, withVerdicts } from "./recordReading";
+import { numberedOptions, recordPreferences } from "./recordPreferences";
+import { nondeterminismExclusions } from "./determinism";
 import { cachedDecisionBasis } from "./basisCache";
 import { cachedRecordDecisions, type RecordDecisions } from "./recordCache";
 import type { DecisionCitation } from "./schema";
@@ -55,6 +57,10 @@ export interface DecidedThing {
   textOnly?: boolean;
   /** A language too common a word to find in lines ("Java"): only a new source file in it brings it in (newFiles.ts). */
   languageOnly?: boolean;
+  /** Written as code by the record (`js-failed`): inside a changed line's string literal it is used, not mentioned. */
+  identifier?: boolean;
+  /** A source of nondeterminism (determinism.ts): only code outside tests reads it against the rule. */
+  notInTests?: boolean;
 }
 
 export interface GuardDecision {
@@ -72,6 +78,8 @@ export interface GuardDecision {
   scope?: string[];
   /** Where dependency versions are kept, when the decision chose one place (centralVersions.ts). */
   versionSchemes?: VersionScheme[];
+  /** Files a rule says are generated and not to be edited by hand (globs such as `*.pb.go`): editing one breaks it. */
+  generated?: string[];
 }
 
 export interface DecisionSet {
@@ -118,6 +126,10 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
   // and flake8) is kept as well: the title's choice ("Use Code Linters …") names the subject, not the winner.
   // "No message queue (RabbitMQ or otherwise) shall be used" turns the examples down.
   const examples = adr ? forbiddenExamples(adr) : [];
+  // "Use Typescript over Proptypes", "Continue using Bootstrap", "We will use [A] in combination with [B] and [C]".
+  const prefs = adr ? recordPreferences(adr) : { chosen: [], rejected: [] };
+  // "### 3. Implement …" under a decision that took "option 2": option 3's own identifiers (`js-failed`).
+  const numbered = adr ? numberedOptions(adr) : [];
   const prose = { rejected: [...read.rejected.map((r) => ({ ...r, name: ownedThing(r.name) })), ...examples], chosen: listChoiceNames ? read.chosen.filter((c) => c.group !== undefined && c.decidesGroup) : read.chosen };
   const chosenName = (listChoiceNames ? model.chosen?.name : undefined) ?? listed.chosen[0]?.name ?? model.chosen?.name ?? prose.chosen[0]?.name;
   const rejectedWords = tokenSet([...listed.rejected, ...prose.rejected].map((r) => r.name));
@@ -156,6 +168,16 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     const language = keys ? undefined : languageNamed(r.name);
     if (language) forbidden.push({ name: r.name, keys: { display: r.name, tokens: [language] }, range: r.range, languageOnly: true, ...(r.reason ? { reason: shorten(stripInline(r.reason), 200) } : {}) });
   }
+  for (const p of prefs.rejected) {
+    const covered = p.keys.exact ? p.keys.exact.every((t) => chosenWords.has(t)) : p.keys.tokens.every((t) => chosenWords.has(t)) || prefs.chosen.some((c) => c.keys.display === p.keys.display);
+    if (covered || forbidden.some((f) => f.keys.display === p.keys.display)) continue;
+    forbidden.push({ name: p.name, keys: p.keys, range: p.range, ...(p.reason ? { reason: shorten(stripInline(p.reason), 200) } : {}) });
+  }
+  for (const p of numbered) {
+    if (forbidden.some((f) => f.keys.display === p.keys.display)) continue;
+    if (!p.identifier && (p.keys.exact ?? p.keys.tokens).every((t) => chosenWords.has(t))) continue;
+    forbidden.push({ name: p.name, keys: p.keys, range: p.range, ...(p.reason ? { reason: p.reason } : {}), ...(p.identifier ? { identifier: true } : {}) });
+  }
   const required: DecidedThing[] = [];
   // The chosen option, and the ones the prose chose ("will use a third-party service, Auth0" names Auth0).
   const chosenOnes = [...(model.chosen ? [{ name: model.chosen.name, range: model.chosen.range }] : []), ...listed.chosen, ...prose.chosen];
@@ -170,6 +192,11 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     }
     if (keys && !keys.exact && !keys.tokens.length) keys = undefined;
     if (keys && !required.some((r) => r.keys.display === keys!.display)) required.push({ name: c.name, keys, range: c.range });
+  }
+  // A preferred name is kept unless the record turns that same name down elsewhere.
+  const same = (a: NameKeys, b: NameKeys) => (a.exact || b.exact ? a.exact?.join(" ") === b.exact?.join(" ") : a.tokens.join(" ") === b.tokens.join(" "));
+  for (const p of prefs.chosen) {
+    if (!forbidden.some((f) => same(f.keys, p.keys)) && !required.some((r) => r.keys.display === p.keys.display || same(r.keys, p.keys))) required.push({ name: p.name, keys: p.keys, range: p.range });
   }
   const head = file.text.slice(0, 100_000);
   // Folders in code spans ("`src/db/`") as well as the paths discovery reads from a doc.
@@ -383,6 +410,8 @@ export function ruleDecisions(file: ArtifactFile): GuardDecision[] {
     }
     for (const x of purposeExclusions(text, range)) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
     for (const x of moreExclusions(text, range, reason?.trim())) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
+    // "Do not let … wall-clock time, randomness … affect state changes": the calls that read them.
+    forbidden.push(...nondeterminismExclusions(text, range));
     for (const x of peerExclusions(text, range)) if (!forbidden.some((f) => f.name === x.name && f.keys.display === x.keys.display && JSON.stringify(f.keys) === JSON.stringify(x.keys))) forbidden.push(x);
     let scope: string[] = [];
     for (const m of text.matchAll(FORBID)) {
@@ -412,12 +441,34 @@ export function ruleDecisions(file: ArtifactFile): GuardDecision[] {
     }
     // "Prefer adding dependencies at the workspace root … under `[workspace.dependencies]`": versions live there.
     const versionSchemes = schemesChosenIn(text);
-    if (!forbidden.length && !required.length && !versionSchemes.length) continue;
+    // "Do not hand-edit generated files such as `*.pb.go`": those files change only through their source.
+    const generated = generatedFiles(text);
+    if (!forbidden.length && !required.length && !versionSchemes.length && !generated.length) continue;
     // "Do not use X in human-readable text": code, imports and dependencies may still say X.
     if (/\b(?:human[- ]readable|in (?:the )?(?:docs|documentation|prose|comments|commit messages|pr titles|ui text|user-facing text))\b/i.test(text)) for (const f of forbidden) f.textOnly = true;
-    out.push({ source: "rule", citation: { path: file.path, line_range: range, title: shorten(stripInline(text), 160), status: "rule" }, forbidden, required, area: [], ...(scope.length ? { scope } : {}), ...(versionSchemes.length ? { versionSchemes } : {}) });
+    out.push({ source: "rule", citation: { path: file.path, line_range: range, title: shorten(stripInline(text), 160), status: "rule" }, forbidden, required, area: [], ...(scope.length ? { scope } : {}), ...(versionSchemes.length ? { versionSchemes } : {}), ...(generated.length ? { generated } : {}) });
   }
   return out;
+}
+
+/** "do not (hand-)edit", "never modify … by hand", "must not be edited manually": a rule about editing files. */
+const NO_EDIT = /\b(?:do\s+not|don['’]t|never|must\s+not|should\s+not|shall\s+not)\s+(?:manually\s+|hand[- ]?)?(?:edit|modify|change|alter|touch)\b|\b(?:must|should)\s+(?:not|never)\s+be\s+(?:hand[- ]?)?(?:edited|modified|changed)\b/i;
+
+/**
+ * The files a rule says not to edit by hand: the globs in its code spans (`*.pb.go`, `**\/generated/*.ts`), and, when
+ * the rule says the files are generated, the paths it spans (`src/gen/api.ts`). Without such a cue, none.
+ */
+export function generatedFiles(text: string): string[] {
+  if (!NO_EDIT.test(text)) return [];
+  const generatedWord = /\b(?:generated|autogenerated|auto-generated|codegen)\b/i.test(text);
+  const out: string[] = [];
+  for (const m of text.slice(0, MAX_RULE_CHARS).matchAll(/`([^`\s]{2,100})`/g)) {
+    const span = m[1].replace(/^\.\//, "");
+    // A file glob or path: an extension after a name or a star (`*.pb.go`, `api/*.gen.ts`), never a command.
+    if (!/^[\w*@.\/-]+$/.test(span) || !/(?:^|[\w*])\.[A-Za-z][\w]{0,9}$/.test(span)) continue;
+    if (span.includes("*") || (generatedWord && span.includes("/"))) out.push(span);
+  }
+  return [...new Set(out)].slice(0, 20);
 }
 
 // ----- receipts -----
