@@ -33,7 +33,7 @@ import { categoryExclusions, labelledPurposes, purposeExclusions } from "./purpo
 import { schemesChosenIn, type VersionScheme } from "./centralVersions";
 import { languageNamed } from "./newFiles";
 import { forbiddenExamples, inConsequences, ownedThing, withVerdicts } from "./recordReading";
-import { numberedOptions, recordPreferences } from "./recordPreferences";
+import { numberedOptions, recordPreferences, type PreferredThing } from "./recordPreferences";
 import { nondeterminismExclusions } from "./determinism";
 import { cachedDecisionBasis } from "./basisCache";
 import { cachedRecordDecisions, type RecordDecisions } from "./recordCache";
@@ -168,16 +168,7 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     const language = keys ? undefined : languageNamed(r.name);
     if (language) forbidden.push({ name: r.name, keys: { display: r.name, tokens: [language] }, range: r.range, languageOnly: true, ...(r.reason ? { reason: shorten(stripInline(r.reason), 200) } : {}) });
   }
-  for (const p of prefs.rejected) {
-    const covered = p.keys.exact ? p.keys.exact.every((t) => chosenWords.has(t)) : p.keys.tokens.every((t) => chosenWords.has(t)) || prefs.chosen.some((c) => c.keys.display === p.keys.display);
-    if (covered || forbidden.some((f) => f.keys.display === p.keys.display)) continue;
-    forbidden.push({ name: p.name, keys: p.keys, range: p.range, ...(p.reason ? { reason: shorten(stripInline(p.reason), 200) } : {}) });
-  }
-  for (const p of numbered) {
-    if (forbidden.some((f) => f.keys.display === p.keys.display)) continue;
-    if (!p.identifier && (p.keys.exact ?? p.keys.tokens).every((t) => chosenWords.has(t))) continue;
-    forbidden.push({ name: p.name, keys: p.keys, range: p.range, ...(p.reason ? { reason: p.reason } : {}), ...(p.identifier ? { identifier: true } : {}) });
-  }
+  addTurnedDown(forbidden, prefs, numbered, chosenWords);
   const required: DecidedThing[] = [];
   // The chosen option, and the ones the prose chose ("will use a third-party service, Auth0" names Auth0).
   const chosenOnes = [...(model.chosen ? [{ name: model.chosen.name, range: model.chosen.range }] : []), ...listed.chosen, ...prose.chosen];
@@ -193,11 +184,7 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     if (keys && !keys.exact && !keys.tokens.length) keys = undefined;
     if (keys && !required.some((r) => r.keys.display === keys!.display)) required.push({ name: c.name, keys, range: c.range });
   }
-  // A preferred name is kept unless the record turns that same name down elsewhere.
-  const same = (a: NameKeys, b: NameKeys) => (a.exact || b.exact ? a.exact?.join(" ") === b.exact?.join(" ") : a.tokens.join(" ") === b.tokens.join(" "));
-  for (const p of prefs.chosen) {
-    if (!forbidden.some((f) => same(f.keys, p.keys)) && !required.some((r) => r.keys.display === p.keys.display || same(r.keys, p.keys))) required.push({ name: p.name, keys: p.keys, range: p.range });
-  }
+  addPreferred(required, forbidden, prefs.chosen);
   const head = file.text.slice(0, 100_000);
   // Folders in code spans ("`src/db/`") as well as the paths discovery reads from a doc.
   const folders = [...head.matchAll(/`([\w@.-]{1,80}(?:\/[\w@.-]{1,80}){0,8}\/)`/g)].map((m) => m[1].replace(/^\.\//, ""));
@@ -217,6 +204,27 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     area: [...new Set(area)].slice(0, MAX_AREA_CANDIDATES),
     ...(versionSchemes.length ? { versionSchemes } : {}),
   };
+}
+
+/** What a record's imperative lines and numbered options turn down (recordPreferences.ts), beside its option list. */
+function addTurnedDown(forbidden: DecidedThing[], prefs: { chosen: PreferredThing[]; rejected: PreferredThing[] }, numbered: PreferredThing[], chosenWords: Set<string>): void {
+  const covered = (k: NameKeys) => (k.exact ?? k.tokens).every((t) => chosenWords.has(t));
+  for (const p of prefs.rejected) {
+    if (covered(p.keys) || prefs.chosen.some((c) => c.keys.display === p.keys.display) || forbidden.some((f) => f.keys.display === p.keys.display)) continue;
+    forbidden.push({ name: p.name, keys: p.keys, range: p.range, ...(p.reason ? { reason: shorten(stripInline(p.reason), 200) } : {}) });
+  }
+  for (const p of numbered) {
+    if (forbidden.some((f) => f.keys.display === p.keys.display) || (!p.identifier && covered(p.keys))) continue;
+    forbidden.push({ name: p.name, keys: p.keys, range: p.range, ...(p.reason ? { reason: p.reason } : {}), ...(p.identifier ? { identifier: true } : {}) });
+  }
+}
+
+/** What a record's imperative lines and listed uses choose, unless it turns that same name down elsewhere. */
+function addPreferred(required: DecidedThing[], forbidden: DecidedThing[], chosen: PreferredThing[]): void {
+  const same = (a: NameKeys, b: NameKeys) => (a.exact || b.exact ? a.exact?.join(" ") === b.exact?.join(" ") : a.tokens.join(" ") === b.tokens.join(" "));
+  for (const p of chosen) {
+    if (!forbidden.some((f) => same(f.keys, p.keys)) && !required.some((r) => r.keys.display === p.keys.display || same(r.keys, p.keys))) required.push({ name: p.name, keys: p.keys, range: p.range });
+  }
 }
 
 /** A record's text without its consequences (what follows from a choice is no choice of its own). */

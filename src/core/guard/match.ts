@@ -411,13 +411,17 @@ function matchRemoved(file: ChangedFile, kind: FileKind, set: DecisionSet, ix: C
 /** A glob as a pattern over a path: one without a slash is matched against the file's name, `**` crosses folders. */
 function globMatches(glob: string, path: string): boolean {
   const target = glob.includes("/") ? path : (path.split("/").pop() ?? path);
-  const pattern = glob
-    .replace(/^\*\*\//, "\u0001")
-    .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
-    .replace(/\*\*/g, "\u0000")
-    .replace(/\*/g, "[^/]*")
-    .replace(/\u0000/g, ".*")
-    .replace(/\u0001/g, "(?:.*/)?");
+  let pattern = "";
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === "*" && glob[i + 1] === "*") {
+      // "**/" is any number of folders, "**" anything.
+      pattern += glob[i + 2] === "/" ? "(?:.*/)?" : ".*";
+      i += glob[i + 2] === "/" ? 2 : 1;
+    } else if (c === "*") pattern += "[^/]*";
+    else if (c === "?") pattern += "[^/]";
+    else pattern += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+  }
   return new RegExp(`^${pattern}$`).test(target);
 }
 

@@ -184,7 +184,8 @@ export function numberedOptions(parsed: ParsedAdr): PreferredThing[] {
         if (n >= MAX_IDENTIFIERS) break;
         if (!IDENTIFIER.test(span) || chosenSpans.has(span) || decisionText.includes(span)) continue;
         const tokens = tokensOf(span);
-        if (tokens.length < 2 || tokens.length > 5) continue;
+        // A camel-case name is one token (`fallbackShown`); a kebab or snake one is its parts in a row.
+        if (tokens.length > 5 || (tokens.length < 2 && !(/[a-z][A-Z]/.test(span) && span.length >= 6))) continue;
         out.push({ name: span, keys: { display: span, exact: tokens, tokens: [] }, range, reason, identifier: true });
         n++;
       }
