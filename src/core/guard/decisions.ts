@@ -28,7 +28,7 @@ import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
 import { acronymOf, GENERIC_PURPOSES, keysOf, tokenSet, tokensOf, vendorProductKeys, type NameKeys } from "./names";
 import { peerExclusions, withoutPeersNamedElsewhere } from "./peers";
 import { refineOptions, withoutOverruled } from "./optionLines";
-import { lowerCaseWords, namesIn, ordinaryWords, proseOptionsOf } from "./proseOptions";
+import { familyWords, lowerCaseWords, namesIn, ordinaryWords, proseOptionsOf } from "./proseOptions";
 import { categoryExclusions, labelledPurposes, purposeExclusions } from "./purposeRules";
 import { schemesChosenIn, type VersionScheme } from "./centralVersions";
 import { languageNamed } from "./newFiles";
@@ -150,7 +150,9 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     // A listed option of several words keys by its words that name a thing: "Secrets Store CSI driver" is the CSI
     // driver, not every line about secrets, when the record writes "secrets" in lower case too. With no such word
     // left, all its words must be there.
-    const ordinary = !fromProse && keys && !keys.exact && r.name.trim().split(/\s+/).length > 1 ? ordinaryWords(r.name, lower) : [];
+    // "Docker Swarm" where the record also writes "Docker containers": the first word names a family of things, and
+    // the option is the Swarm, not every line about Docker.
+    const ordinary = !fromProse && keys && !keys.exact && r.name.trim().split(/\s+/).length > 1 ? [...ordinaryWords(r.name, lower), ...familyWords(r.name, file.text)] : [];
     if (keys && ordinary.some((t) => keys!.tokens.includes(t))) {
       const named = keysOf(r.name, new Set([...chosenWords, ...ordinary]));
       keys = named && named.tokens.length ? named : { ...keys, all: true };
