@@ -221,3 +221,62 @@ describe("guard: rules that keep code deterministic", () => {
     assert.deepEqual(summary(await check(repo)), [], "a test may read the clock");
   });
 });
+
+const PLATFORM_ADR = `# Use Kubelane for running containers
+
+Date: 10/04/18
+
+## Status
+
+Accepted
+
+## Context
+
+Our services already standardise on Docker containers. Products that run containers:
+
+- Kubelane
+- Docker Swarm
+- Nomadic
+
+## Decision
+
+Use Kubelane as the container platform.
+`;
+
+const CLUSTER_ADR = `# 22. Managed clusters
+
+Date: 2024-11-11
+
+## Status
+
+Accepted
+
+## What's proposed
+
+Use Cloudy KS for the main cluster. This replaces usage of kBuild.
+
+## Reasoning
+
+The managed control plane reduces operational work.
+`;
+
+describe("guard: a family word before an option's name, and what a record says it replaces", () => {
+  test("the first word of a listed option is a family when the record writes it before other words too", async () => {
+    const { familyWords } = await import("../../src/core/guard/proseOptions");
+    assert.deepEqual(familyWords("Docker Swarm", PLATFORM_ADR), ["docker"]);
+    assert.deepEqual(familyWords("Docker Swarm", "- Docker Swarm\n- Kubelane\n"), []);
+    const repo = createGitRepo([{ message: "init", files: { "adr/004-platform.md": PLATFORM_ADR, "README.md": "# x\n" } }]);
+    writeFiles(repo, { "scripts/push.sh": "#!/bin/bash\ndocker push registry.example.test/app:1\n" });
+    assert.deepEqual(summary(await check(repo)), [], "docker itself is not the Swarm");
+    writeFiles(repo, { "scripts/push.sh": "#!/bin/bash\ndocker swarm init --advertise-addr 10.0.0.1\n" });
+    assert.deepEqual(summary(await check(repo)), ["introduces-rejected-option med scripts/push.sh ← adr/004-platform.md"]);
+  });
+
+  test('"This replaces usage of X" turns X down; the chosen tool is innocent', async () => {
+    const repo = createGitRepo([{ message: "init", files: { "adr/022-clusters.md": CLUSTER_ADR, "README.md": "# x\n" } }]);
+    writeFiles(repo, { "scripts/roll.sh": "#!/bin/bash\nkbuild rolling-update cluster --yes\n" });
+    assert.deepEqual(summary(await check(repo)), ["introduces-rejected-option med scripts/roll.sh ← adr/022-clusters.md"]);
+    writeFiles(repo, { "scripts/roll.sh": "#!/bin/bash\ncloudy ks update-kubeconfig --name live\n" });
+    assert.deepEqual(summary(await check(repo)), []);
+  });
+});
