@@ -15,11 +15,13 @@ import { makeExcerpt, planTokens } from "../../src/core/external/text";
 import { isImportLine } from "../../src/core/internal/codeUsage";
 import { mentionedPaths } from "../../src/core/internal/discovery";
 import { parseUnifiedDiff } from "../../src/core/guard/diff";
-import { ruleDecisions } from "../../src/core/guard/decisions";
+import { generatedFiles, ruleDecisions } from "../../src/core/guard/decisions";
 import { commentStart, readLine } from "../../src/core/guard/lines";
 import { peerExclusions } from "../../src/core/guard/peers";
 import { categoryExclusions, labelledPurposes } from "../../src/core/guard/purposeRules";
-import { namesIn, proseOptionsOf } from "../../src/core/guard/proseOptions";
+import { familyWords, namesIn, proseOptionsOf } from "../../src/core/guard/proseOptions";
+import { numberedOptions, recordPreferences } from "../../src/core/guard/recordPreferences";
+import { settingOf } from "../../src/core/guard/match";
 import { parseAdr } from "../../src/core/internal/adr";
 import { decisionModelOf, readDecisionSentence } from "../../src/core/decisions";
 import { findName, keysOf, tokensOf } from "../../src/core/guard/names";
@@ -110,6 +112,11 @@ const MATCHERS: Record<string, (s: string) => unknown> = {
   "guard: readLine (infra)": (s) => readLine("Dockerfile", "infra", s),
   "guard: commentStart": (s) => commentStart("app.py", s),
   "guard: findName": (s) => findName(tokensOf(s), keysOf("Tailwind CSS")!),
+  "guard: recordPreferences": (s) => recordPreferences(parseAdr("docs/adr/0001-x.md", `# T\n\n## Proposal\n\n- Use ${s.slice(0, 2000)}\n\n## Decision\n\nWe will use ${s.slice(0, 2000)}\n`)),
+  "guard: numberedOptions": (s) => numberedOptions(parseAdr("docs/adr/0001-x.md", `# T\n\n## Context\n\n### 1. A\n\n${s.slice(0, 2000)}\n\n### 2. B\n\n\`b-c\`\n\n## Decision\n\nWe take option 1. ${s.slice(0, 2000)}\n`)),
+  "guard: settingOf": (s) => settingOf(s),
+  "guard: generatedFiles": (s) => generatedFiles(s),
+  "guard: familyWords": (s) => familyWords("Docker Swarm", s),
   "codeUsage: isImportLine": (s) => isImportLine(s),
   "codeUsage: isImportLine (go)": (s) => isImportLine(s, "cmd/main.go"),
   // A record whose decision section, option headings and context hold the text (the model reads every record the

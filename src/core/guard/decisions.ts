@@ -28,11 +28,13 @@ import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
 import { acronymOf, GENERIC_PURPOSES, keysOf, tokenSet, tokensOf, vendorProductKeys, type NameKeys } from "./names";
 import { peerExclusions, withoutPeersNamedElsewhere } from "./peers";
 import { refineOptions, withoutOverruled } from "./optionLines";
-import { lowerCaseWords, namesIn, ordinaryWords, proseOptionsOf } from "./proseOptions";
+import { familyWords, lowerCaseWords, namesIn, ordinaryWords, proseOptionsOf } from "./proseOptions";
 import { categoryExclusions, labelledPurposes, purposeExclusions } from "./purposeRules";
 import { schemesChosenIn, type VersionScheme } from "./centralVersions";
 import { languageNamed } from "./newFiles";
 import { forbiddenExamples, inConsequences, ownedThing, withVerdicts } from "./recordReading";
+import { numberedOptions, recordPreferences, type PreferredThing } from "./recordPreferences";
+import { nondeterminismExclusions } from "./determinism";
 import { cachedDecisionBasis } from "./basisCache";
 import { cachedRecordDecisions, type RecordDecisions } from "./recordCache";
 import type { DecisionCitation } from "./schema";
@@ -55,6 +57,10 @@ export interface DecidedThing {
   textOnly?: boolean;
   /** A language too common a word to find in lines ("Java"): only a new source file in it brings it in (newFiles.ts). */
   languageOnly?: boolean;
+  /** Written as code by the record (`js-failed`): inside a changed line's string literal it is used, not mentioned. */
+  identifier?: boolean;
+  /** A source of nondeterminism (determinism.ts): only code outside tests reads it against the rule. */
+  notInTests?: boolean;
 }
 
 export interface GuardDecision {
@@ -72,6 +78,8 @@ export interface GuardDecision {
   scope?: string[];
   /** Where dependency versions are kept, when the decision chose one place (centralVersions.ts). */
   versionSchemes?: VersionScheme[];
+  /** Files a rule says are generated and not to be edited by hand (globs such as `*.pb.go`): editing one breaks it. */
+  generated?: string[];
 }
 
 export interface DecisionSet {
@@ -118,6 +126,10 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
   // and flake8) is kept as well: the title's choice ("Use Code Linters …") names the subject, not the winner.
   // "No message queue (RabbitMQ or otherwise) shall be used" turns the examples down.
   const examples = adr ? forbiddenExamples(adr) : [];
+  // "Use Typescript over Proptypes", "Continue using Bootstrap", "We will use [A] in combination with [B] and [C]".
+  const prefs = adr ? recordPreferences(adr) : { chosen: [], rejected: [] };
+  // "### 3. Implement …" under a decision that took "option 2": option 3's own identifiers (`js-failed`).
+  const numbered = adr ? numberedOptions(adr) : [];
   const prose = { rejected: [...read.rejected.map((r) => ({ ...r, name: ownedThing(r.name) })), ...examples], chosen: listChoiceNames ? read.chosen.filter((c) => c.group !== undefined && c.decidesGroup) : read.chosen };
   const chosenName = (listChoiceNames ? model.chosen?.name : undefined) ?? listed.chosen[0]?.name ?? model.chosen?.name ?? prose.chosen[0]?.name;
   const rejectedWords = tokenSet([...listed.rejected, ...prose.rejected].map((r) => r.name));
@@ -138,7 +150,9 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     // A listed option of several words keys by its words that name a thing: "Secrets Store CSI driver" is the CSI
     // driver, not every line about secrets, when the record writes "secrets" in lower case too. With no such word
     // left, all its words must be there.
-    const ordinary = !fromProse && keys && !keys.exact && r.name.trim().split(/\s+/).length > 1 ? ordinaryWords(r.name, lower) : [];
+    // "Docker Swarm" where the record also writes "Docker containers": the first word names a family of things, and
+    // the option is the Swarm, not every line about Docker.
+    const ordinary = !fromProse && keys && !keys.exact && r.name.trim().split(/\s+/).length > 1 ? [...ordinaryWords(r.name, lower), ...familyWords(r.name, file.text)] : [];
     if (keys && ordinary.some((t) => keys!.tokens.includes(t))) {
       const named = keysOf(r.name, new Set([...chosenWords, ...ordinary]));
       keys = named && named.tokens.length ? named : { ...keys, all: true };
@@ -156,6 +170,7 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     const language = keys ? undefined : languageNamed(r.name);
     if (language) forbidden.push({ name: r.name, keys: { display: r.name, tokens: [language] }, range: r.range, languageOnly: true, ...(r.reason ? { reason: shorten(stripInline(r.reason), 200) } : {}) });
   }
+  addTurnedDown(forbidden, prefs, numbered, chosenWords);
   const required: DecidedThing[] = [];
   // The chosen option, and the ones the prose chose ("will use a third-party service, Auth0" names Auth0).
   const chosenOnes = [...(model.chosen ? [{ name: model.chosen.name, range: model.chosen.range }] : []), ...listed.chosen, ...prose.chosen];
@@ -171,6 +186,7 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     if (keys && !keys.exact && !keys.tokens.length) keys = undefined;
     if (keys && !required.some((r) => r.keys.display === keys!.display)) required.push({ name: c.name, keys, range: c.range });
   }
+  addPreferred(required, forbidden, prefs.chosen);
   const head = file.text.slice(0, 100_000);
   // Folders in code spans ("`src/db/`") as well as the paths discovery reads from a doc.
   const folders = [...head.matchAll(/`([\w@.-]{1,80}(?:\/[\w@.-]{1,80}){0,8}\/)`/g)].map((m) => m[1].replace(/^\.\//, ""));
@@ -190,6 +206,27 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     area: [...new Set(area)].slice(0, MAX_AREA_CANDIDATES),
     ...(versionSchemes.length ? { versionSchemes } : {}),
   };
+}
+
+/** What a record's imperative lines and numbered options turn down (recordPreferences.ts), beside its option list. */
+function addTurnedDown(forbidden: DecidedThing[], prefs: { chosen: PreferredThing[]; rejected: PreferredThing[] }, numbered: PreferredThing[], chosenWords: Set<string>): void {
+  const covered = (k: NameKeys) => (k.exact ?? k.tokens).every((t) => chosenWords.has(t));
+  for (const p of prefs.rejected) {
+    if (covered(p.keys) || prefs.chosen.some((c) => c.keys.display === p.keys.display) || forbidden.some((f) => f.keys.display === p.keys.display)) continue;
+    forbidden.push({ name: p.name, keys: p.keys, range: p.range, ...(p.reason ? { reason: shorten(stripInline(p.reason), 200) } : {}) });
+  }
+  for (const p of numbered) {
+    if (forbidden.some((f) => f.keys.display === p.keys.display) || (!p.identifier && covered(p.keys))) continue;
+    forbidden.push({ name: p.name, keys: p.keys, range: p.range, ...(p.reason ? { reason: p.reason } : {}), ...(p.identifier ? { identifier: true } : {}) });
+  }
+}
+
+/** What a record's imperative lines and listed uses choose, unless it turns that same name down elsewhere. */
+function addPreferred(required: DecidedThing[], forbidden: DecidedThing[], chosen: PreferredThing[]): void {
+  const same = (a: NameKeys, b: NameKeys) => (a.exact || b.exact ? a.exact?.join(" ") === b.exact?.join(" ") : a.tokens.join(" ") === b.tokens.join(" "));
+  for (const p of chosen) {
+    if (!forbidden.some((f) => same(f.keys, p.keys)) && !required.some((r) => r.keys.display === p.keys.display || same(r.keys, p.keys))) required.push({ name: p.name, keys: p.keys, range: p.range });
+  }
 }
 
 /** A record's text without its consequences (what follows from a choice is no choice of its own). */
@@ -383,6 +420,8 @@ export function ruleDecisions(file: ArtifactFile): GuardDecision[] {
     }
     for (const x of purposeExclusions(text, range)) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
     for (const x of moreExclusions(text, range, reason?.trim())) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
+    // "Do not let … wall-clock time, randomness … affect state changes": the calls that read them.
+    forbidden.push(...nondeterminismExclusions(text, range));
     for (const x of peerExclusions(text, range)) if (!forbidden.some((f) => f.name === x.name && f.keys.display === x.keys.display && JSON.stringify(f.keys) === JSON.stringify(x.keys))) forbidden.push(x);
     let scope: string[] = [];
     for (const m of text.matchAll(FORBID)) {
@@ -412,12 +451,34 @@ export function ruleDecisions(file: ArtifactFile): GuardDecision[] {
     }
     // "Prefer adding dependencies at the workspace root … under `[workspace.dependencies]`": versions live there.
     const versionSchemes = schemesChosenIn(text);
-    if (!forbidden.length && !required.length && !versionSchemes.length) continue;
+    // "Do not hand-edit generated files such as `*.pb.go`": those files change only through their source.
+    const generated = generatedFiles(text);
+    if (!forbidden.length && !required.length && !versionSchemes.length && !generated.length) continue;
     // "Do not use X in human-readable text": code, imports and dependencies may still say X.
     if (/\b(?:human[- ]readable|in (?:the )?(?:docs|documentation|prose|comments|commit messages|pr titles|ui text|user-facing text))\b/i.test(text)) for (const f of forbidden) f.textOnly = true;
-    out.push({ source: "rule", citation: { path: file.path, line_range: range, title: shorten(stripInline(text), 160), status: "rule" }, forbidden, required, area: [], ...(scope.length ? { scope } : {}), ...(versionSchemes.length ? { versionSchemes } : {}) });
+    out.push({ source: "rule", citation: { path: file.path, line_range: range, title: shorten(stripInline(text), 160), status: "rule" }, forbidden, required, area: [], ...(scope.length ? { scope } : {}), ...(versionSchemes.length ? { versionSchemes } : {}), ...(generated.length ? { generated } : {}) });
   }
   return out;
+}
+
+/** "do not (hand-)edit", "never modify … by hand", "must not be edited manually": a rule about editing files. */
+const NO_EDIT = /\b(?:do\s+not|don['’]t|never|must\s+not|should\s+not|shall\s+not)\s+(?:manually\s+|hand[- ]?)?(?:edit|modify|change|alter|touch)\b|\b(?:must|should)\s+(?:not|never)\s+be\s+(?:hand[- ]?)?(?:edited|modified|changed)\b/i;
+
+/**
+ * The files a rule says not to edit by hand: the globs in its code spans (`*.pb.go`, `**\/generated/*.ts`), and, when
+ * the rule says the files are generated, the paths it spans (`src/gen/api.ts`). Without such a cue, none.
+ */
+export function generatedFiles(text: string): string[] {
+  if (!NO_EDIT.test(text)) return [];
+  const generatedWord = /\b(?:generated|autogenerated|auto-generated|codegen)\b/i.test(text);
+  const out: string[] = [];
+  for (const m of text.slice(0, MAX_RULE_CHARS).matchAll(/`([^`\s]{2,100})`/g)) {
+    const span = m[1].replace(/^\.\//, "");
+    // A file glob or path: an extension after a name or a star (`*.pb.go`, `api/*.gen.ts`), never a command.
+    if (!/^[\w*@.\/-]+$/.test(span) || !/(?:^|[\w*])\.[A-Za-z][\w]{0,9}$/.test(span)) continue;
+    if (span.includes("*") || (generatedWord && span.includes("/"))) out.push(span);
+  }
+  return [...new Set(out)].slice(0, 20);
 }
 
 // ----- receipts -----

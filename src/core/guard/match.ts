@@ -6,6 +6,7 @@ import type { DecidedThing, DecisionSet, GuardDecision } from "./decisions";
 import { commentStart, fileKind, readLine, type FileKind, type LineKind } from "./lines";
 import { changeTokensOf, findName, indexTokens, mayName, tokensOf, type NameKeys, type TokenIndex } from "./names";
 import { pinnedVersionBypasses } from "./centralVersions";
+import { isTestPath } from "./determinism";
 import { ciSystemNamed, ciSystemsOfFile, languageOfFile, namesLanguage } from "./newFiles";
 import type { Finding, FindingKind, Severity } from "./schema";
 
@@ -204,11 +205,13 @@ function matchAdded(file: ChangedFile, kind: FileKind, set: DecisionSet, ix: Cha
         if (thing.languageOnly) continue;
         if (thing.importsOnly && reading.via !== "import" && reading.via !== "dependency") continue;
         if (thing.dependencyOnly && reading.via !== "dependency") continue;
+        if (thing.notInTests && (isTestPath(file.path) || (reading.via !== "code" && reading.via !== "import"))) continue;
         let via = reading.via;
         let found = nameIn(reading, "tokens", thing.keys);
         if (!found && reading.stringTokens.length) {
           found = nameIn(reading, "stringTokens", thing.keys);
-          via = "string";
+          // A class name or key the record writes as code (`js-failed`) is used in code's strings, not mentioned.
+          via = thing.identifier && reading.via === "code" ? "code" : "string";
         }
         if (!found && reading.commentTokens.length) {
           found = nameIn(reading, "commentTokens", thing.keys);
@@ -275,7 +278,7 @@ function matchNewFilePath(file: ChangedFile, kind: FileKind, set: DecisionSet, o
   for (const d of set.decisions) {
     if (d.scope && !inArea(file.path, d.scope)) continue;
     for (const thing of d.forbidden) {
-      if (thing.importsOnly || thing.textOnly || thing.languageOnly || thing.keys.stems || !mayName(ix, thing.keys)) continue;
+      if (thing.importsOnly || thing.textOnly || thing.languageOnly || thing.notInTests || thing.keys.stems || !mayName(ix, thing.keys)) continue;
       const found = findName(tokens, thing.keys);
       if (!found) continue;
       hit.add(d);
@@ -338,14 +341,49 @@ function matchNewFileKind(file: ChangedFile, kind: FileKind, set: DecisionSet, o
   }
 }
 
+/** A line that sets one key (`config.active_job.queue_adapter = :sidekiq`, `adapter: sidekiq`): its key and value. */
+export function settingOf(text: string): { key: string; value: string } | undefined {
+  const m = /^\s*(?:export\s+|set\s+)?([A-Za-z_][\w.[\]'"-]{0,120}?)\s*(?:=|:)(?![=:>])\s*(\S.{0,200}?)\s*[,;]?\s*$/.exec(text.slice(0, 400));
+  if (!m || /^[=>]/.test(m[2])) return undefined;
+  return { key: m[1].replace(/['"]/g, ""), value: m[2] };
+}
+
+/**
+ * Settings the change gives another value: a removed line that set a key whose added line sets it to something
+ * else (`queue_adapter = :sidekiq` → `queue_adapter = :async`). Dropping the chosen thing there moves off it.
+ */
+function switchedSettings(file: ChangedFile, kind: FileKind): Map<number, string> {
+  const out = new Map<number, string>();
+  if (kind !== "code" && kind !== "config" && kind !== "infra") return out;
+  const added = new Map<string, string[]>();
+  for (const l of file.added) {
+    const s = settingOf(l.text);
+    if (s) added.set(s.key, [...(added.get(s.key) ?? []), s.value]);
+  }
+  if (!added.size) return out;
+  file.removed.forEach((l, i) => {
+    const s = settingOf(l.text);
+    const now = s ? added.get(s.key) : undefined;
+    if (s && now && !now.includes(s.value)) out.set(i, now[0]);
+  });
+  return out;
+}
+
 /** Removed dependencies and imports of what a decision chose or a rule requires (removed prose or code is too weak a signal). */
 function matchRemoved(file: ChangedFile, kind: FileKind, set: DecisionSet, ix: ChangeIndex, out: FindingList, hit: Set<GuardDecision>): void {
-  for (const line of file.removed) {
+  const switched = switchedSettings(file, kind);
+  for (const [at, line] of file.removed.entries()) {
     if (ix.addedTexts.has(line.text.trim())) continue;
     const reading = readingOf(file.path, kind, line);
     // In a CI workflow, a Dockerfile or Terraform, a removed step or resource line is what runs: dropping the one that
     // runs the chosen tool drops the tool ("Install SonarCloud Scanner").
     const ran = kind === "infra" && reading.via !== "comment" && reading.via !== "doc";
+    // A setting moved off its value (`queue_adapter = :sidekiq` → `:async`): the old value is what the code dropped.
+    const setTo = reading.via === "dependency" || reading.via === "import" ? undefined : switched.get(at);
+    if (setTo !== undefined) {
+      matchSwitchedSetting(file, line, reading, setTo, set, out, hit);
+      continue;
+    }
     if (reading.via !== "dependency" && reading.via !== "import" && !ran) continue;
     if (reading.name && ix.addedNames.has(reading.name.toLowerCase())) continue;
     if (ran && reading.name && ix.addedNames.has(unversioned(reading.name))) continue;
@@ -366,6 +404,77 @@ function matchRemoved(file: ChangedFile, kind: FileKind, set: DecisionSet, ix: C
           matched: { text: reading.name ?? found, subject: thing.name, via: reading.via },
         });
       }
+    }
+  }
+}
+
+/** A glob as a pattern over a path: one without a slash is matched against the file's name, `**` crosses folders. */
+function globMatches(glob: string, path: string): boolean {
+  const target = glob.includes("/") ? path : (path.split("/").pop() ?? path);
+  let pattern = "";
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === "*" && glob[i + 1] === "*") {
+      // "**/" is any number of folders, "**" anything.
+      pattern += glob[i + 2] === "/" ? "(?:.*/)?" : ".*";
+      i += glob[i + 2] === "/" ? 2 : 1;
+    } else if (c === "*") pattern += "[^/]*";
+    else if (c === "?") pattern += "[^/]";
+    else pattern += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+  }
+  return new RegExp(`^${pattern}$`).test(target);
+}
+
+/** A file's name up to its first dot: `transfer.pb.go` and `transfer.proto` share `transfer`. */
+const stemOf = (path: string) => (path.split("/").pop() ?? path).split(".")[0];
+
+/**
+ * An edited file that a rule says is generated and not to be edited by hand (`*.pb.go`). Regenerating it changes its
+ * source too: when the change also touches another file of the same stem (`transfer.proto`), it is not flagged.
+ */
+function matchGenerated(file: ChangedFile, set: DecisionSet, changedPaths: string[], out: FindingList, hit: Set<GuardDecision>): void {
+  if (file.status === "deleted" || !file.added.length) return;
+  const stem = stemOf(file.path);
+  const regenerated = changedPaths.some((p) => p !== file.path && stemOf(p) === stem && !(set.decisions.some((d) => d.generated?.some((g) => globMatches(g, p)))));
+  if (regenerated) return;
+  for (const d of set.decisions) {
+    const glob = d.generated?.find((g) => globMatches(g, file.path));
+    if (!glob || (d.scope && !inArea(file.path, d.scope))) continue;
+    hit.add(d);
+    const kindOf: FindingKind = d.source === "rule" ? "breaks-rule" : "removes-chosen-option";
+    const cite = `${d.citation.path}${d.source === "rule" ? ` line ${d.citation.line_range.start}` : ""}`;
+    out.push({
+      kind: kindOf,
+      severity: "med",
+      decision: d.citation,
+      file: file.path,
+      line: Math.max(1, file.added[0]?.line ?? 1),
+      message: `edits ${file.path} by hand, but the rule in ${cite} says files matching ${glob} are generated: change their source and regenerate them.`,
+      matched: { text: file.path, subject: glob, via: "path" },
+    });
+  }
+}
+
+/** A setting whose old value named what a decision chose and whose new value does not. */
+function matchSwitchedSetting(file: ChangedFile, line: ChangedLine, reading: Reading, setTo: string, set: DecisionSet, out: FindingList, hit: Set<GuardDecision>): void {
+  const now = changeTokensOf(setTo);
+  for (const d of set.decisions) {
+    if (d.scope && !inArea(file.path, d.scope)) continue;
+    for (const thing of d.required) {
+      const found = nameIn(reading, "tokens", thing.keys);
+      if (!found || findName(now, thing.keys)) continue;
+      hit.add(d);
+      const kindOf: FindingKind = d.source === "rule" ? "breaks-rule" : "removes-chosen-option";
+      const cite = `${d.citation.path}${d.source === "rule" ? ` line ${thing.range.start}` : ""}`;
+      out.push({
+        kind: kindOf,
+        severity: "med",
+        decision: citationFor(d, thing),
+        file: file.path,
+        line: Math.max(1, line.at ?? line.line),
+        message: `sets ${JSON.stringify(setTo.slice(0, 60))} where the line chose ${JSON.stringify(found)}, but ${d.source === "rule" ? `the rule in ${cite}` : `"${d.citation.title}" (${cite}, ${d.citation.status})`} chose ${thing.name}.`,
+        matched: { text: found, subject: thing.name, via: "config" },
+      });
     }
   }
 }
@@ -401,8 +510,10 @@ export function matchChange(diff: ParsedDiff, set: DecisionSet): MatchOutcome {
   }
   const ix = indexChange(work);
   const out = new FindingList();
+  const changedPaths = diff.files.map((f) => f.path);
   for (const { file, kind } of work) {
     const hit = new Set<GuardDecision>();
+    matchGenerated(file, set, changedPaths, out, hit);
     matchAdded(file, kind, set, ix, out, hit);
     matchNewFilePath(file, kind, set, out, hit);
     matchNewFileKind(file, kind, set, out, hit);

@@ -228,7 +228,8 @@ export function keysOf(name: string, exclude: ReadonlySet<string> = new Set(), o
     for (const t of [...tokens]) if (VENDORS.has(t)) tokens.delete(t);
   } else if (words.length > 1) return undefined; // "Apache 2.0", "AWS (sharding)": a vendor and a qualifier name no product
   const all = words.flatMap((w) => tokensOf(w)).filter((t) => !["a", "an", "the", "and", "or", "of", "with", "use", "using"].includes(t));
-  const compact = all.length >= 2 && all.length <= 3 ? all.join("") : undefined;
+  // One long word is its own compact form: "Proptypes" is `prop-types` too (the package splits what the record joins).
+  const compact = all.length >= 2 && all.length <= 3 ? all.join("") : all.length === 1 && tokens.has(all[0]) && all[0].length >= 6 ? all[0] : undefined;
   return { display, tokens: [...tokens].sort(), ...(compact && !exclude.has(compact) ? { compact } : {}) };
 }
 

@@ -47,7 +47,7 @@ const LIST_TRIGGER = /\b(?:including|include|such as|namely|are|were|between)\b\
 const REJECTED_BEFORE = /\b(?:was|were|is|are)\s+(?:also\s+)?(?:considered\s+as\s+an?\s+alternative|not\s+(?:an?\s+)?(?:option|viable|chosen|selected|adopted|pursued))\b|\b(?:was|were)\s+(?:rejected|discarded|ruled out|dismissed|dropped)\b/i;
 // "we can drop the `vuex-class` dependency": a dependency the decision lets go is turned down (the object must be
 // followed by "dependency", "library" or "package", so "drop the legacy UI" is not read).
-const REJECTED_AFTER = /\balternative\s+to\s+[\w.-]+(?:\s+[\w.-]+)?\s+(?:could|would|might)\s+have\s+been\s+|\bwe\s+(?:have\s+)?(?:rejected|ruled out|decided against|turned down)\s+|\b(?:drop|dropping|remove|removing|get rid of|getting rid of|phase out|phasing out)\s+(?:the|our|its|their)\s+(?=[`\w@./-]{2,80}\s+(?:dependency|dependencies|library|libraries|package|packages)\b)/i;
+const REJECTED_AFTER = /\b(?:this|it|which)\s+replaces\s+(?:the\s+)?(?:usage|use)\s+of\s+|\balternative\s+to\s+[\w.-]+(?:\s+[\w.-]+)?\s+(?:could|would|might)\s+have\s+been\s+|\bwe\s+(?:have\s+)?(?:rejected|ruled out|decided against|turned down)\s+|\b(?:drop|dropping|remove|removing|get rid of|getting rid of|phase out|phasing out)\s+(?:the|our|its|their)\s+(?=[`\w@./-]{2,80}\s+(?:dependency|dependencies|library|libraries|package|packages)\b)/i;
 /** "… allowed us to delete the AuditTrail model": a part of the code the decision deleted, named as code names it. */
 const DELETED_PART = /\b(?:[Dd]elete|[Dd]eleting|[Dd]rop|[Dd]ropping|[Rr]emove|[Rr]emoving)\s+(?:the|our|its|their)\s+(?=(?:[A-Z][a-z0-9]{1,30}){2,4}\s+(?:model|class|table|module|worker|service|component|endpoint)\b|[a-z][a-z0-9]{0,30}(?:[_.:][a-z0-9]{1,30}){1,4}\s+(?:model|class|table|module|worker|service|component|endpoint)\b)/;
 /** A paragraph that leads a short list of options ("Another option … There are a few services …:"). */
@@ -369,6 +369,19 @@ const SHAPED_NAME = /^`|[a-z][A-Z]|\d|^[A-Z]{2,}|^[a-z][\w]*[-.][\w.-]*[a-z0-9]$
 /** The words of an option name the record also writes in lower case ("Secrets Store CSI driver" … "the secrets"). */
 export function ordinaryWords(name: string, lower: Set<string>): string[] {
   return name.split(/\s+/).filter((w) => w && !SHAPED_NAME.test(w)).flatMap((w) => tokensOf(w)).filter((t) => lower.has(t));
+}
+
+/**
+ * The first word of a name of two or three capitalised words when the record writes it before another word too
+ * ("Docker Swarm" and "Docker containers"): a family or brand, not the thing. Linear: one scan per name.
+ */
+export function familyWords(name: string, text: string): string[] {
+  const words = name.replace(/[`*_"“”]/g, "").trim().split(/\s+/);
+  if (words.length < 2 || words.length > 3 || !words.every((w) => /^[A-Z][\w-]*$/.test(w))) return [];
+  const [first, next] = [words[0], words[1]];
+  const escaped = (w: string) => w.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&");
+  const other = new RegExp(`\\b${escaped(first)}\\s+(?!${escaped(next)}\\b)[A-Za-z]`);
+  return other.test(text.slice(0, 200_000)) ? tokensOf(first) : [];
 }
 
 /** Marks each option's ordinary words; drops an option whose every word is ordinary. */
