@@ -18,6 +18,7 @@ import { contentWords, splitAsking } from "../terms";
 import { readQuestion, type Alternative } from "../synth/question";
 import { mentions, recordName, recordStatus } from "../synth/stance";
 import { FRAME_WORDS, stemWord } from "../synth/words";
+import type { FindingKind } from "./policy";
 
 /** What these checks read: the question, the draft, the evidence and the record the recommendation follows. */
 export interface GroundingFocus {
@@ -32,8 +33,8 @@ export interface GroundingFocus {
 
 export interface GroundingObjection {
   check: "outranked" | "unweighed-proposal" | "off-subject" | "decision-mismatch";
-  /** The evidence contradicts the recommendation (blocking), or the recommendation deserves a second look (a concern). */
-  blocking: boolean;
+  /** Which finding it is: whether it blocks is policy.ts's call. */
+  kind: Extract<FindingKind, `${GroundingObjection["check"]}${string}`>;
   text: string;
   citations: string[];
 }
@@ -119,7 +120,7 @@ function outranked(f: GroundingFocus): GroundingObjection[] {
     if (other) {
       return [{
         check: "outranked",
-        blocking: true,
+        kind: "outranked/chose-other",
         text: `${recordName(x.meta)} (${recordStatus(x.meta)}) ranks above ${recordName(r.meta)} on this question and chose "${choice}", which is "${other.title}"; ${recordName(r.meta)} does not replace it.`,
         citations: [x.cite.id, r.cite.id],
       }];
@@ -129,7 +130,7 @@ function outranked(f: GroundingFocus): GroundingObjection[] {
   const names = above.slice(0, 3).map((x) => recordName(x.meta));
   return [{
     check: "outranked",
-    blocking: false,
+    kind: "outranked/trails",
     text: `${recordName(r.meta)} is only the ${ordinal(at + 1)} record retrieval ranked on this question (${names.join(", ")} rank above it): the recommendation may rest on a record about a neighbouring subject.`,
     citations: [r.cite.id, ...above.slice(0, 2).map((x) => x.cite.id)],
   }];
@@ -182,7 +183,7 @@ function unweighedProposal(f: GroundingFocus): GroundingObjection[] {
     if (recommendsIt && !named) return [];
     return [{
       check: "unweighed-proposal",
-      blocking: named,
+      kind: named ? "unweighed-proposal/product" : "unweighed-proposal/description",
       text: recommendsIt
         ? `The question proposes ${x.subject}, which ${recordName(r.meta)} never mentions: the recommendation adopts it on a record that did not weigh it.`
         : `The question proposes ${x.subject}, which ${recordName(r.meta)} never mentions: "${f.rec.title}" follows a record that did not weigh it.`,
@@ -195,7 +196,7 @@ function unweighedProposal(f: GroundingFocus): GroundingObjection[] {
   if (!decidedFor) return [];
   return [{
     check: "unweighed-proposal",
-    blocking: false,
+    kind: "unweighed-proposal/decided-for",
     text: `The question proposes ${x.subject}, and ${recordName(r.meta)} ${decidedFor === choice ? `chose "${choice}"` : "is about it"}, yet the recommendation is "${f.rec.title}", not ${x.subject}.`,
     citations: [r.cite.id],
   }];
@@ -236,7 +237,7 @@ function offSubject(f: GroundingFocus): GroundingObjection[] {
   const said = shared.length ? `only "${shared[0]}"` : "no word";
   return [{
     check: "off-subject",
-    blocking: false,
+    kind: "off-subject",
     text: `${recordName(r.meta)} shares ${said} of what the question asks with its title and options: "${f.rec.title}" may answer a neighbouring question.`,
     citations: [r.cite.id],
   }];
@@ -251,7 +252,7 @@ function decisionMismatch(f: GroundingFocus): GroundingObjection[] {
   if (other) {
     return [{
       check: "decision-mismatch",
-      blocking: true,
+      kind: "decision-mismatch/reads-as",
       text: `${recordName(r.meta)} chose "${choice}", which reads as "${other.title}", not as the recommended "${f.rec.title}".`,
       citations: [r.cite.id],
     }];
@@ -266,7 +267,7 @@ function decisionMismatch(f: GroundingFocus): GroundingObjection[] {
   if (!a.size || !b.size || [...a].some((w) => b.has(w))) return [];
   return [{
     check: "decision-mismatch",
-    blocking: true,
+    kind: "decision-mismatch/two-readings",
     text: `${recordName(r.meta)} reads two ways: its chosen option is "${chosen}", its decision says "${section}"; which it decided is in doubt.`,
     citations: [r.cite.id],
   }];
