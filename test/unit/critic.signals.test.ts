@@ -6,7 +6,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { applyObjections, critique } from "../../src/core/critic";
 import { namesProduct } from "../../src/core/critic/grounding";
-import { groundingSignals, HEADLINE_WORD_WEIGHT, MARGIN_CAP, WEAK_SUPPORT } from "../../src/core/critic/signals";
+import { answersNamedChoice, groundingSignals, HEADLINE_WORD_WEIGHT, MARGIN_CAP, WEAK_SUPPORT } from "../../src/core/critic/signals";
 import type { AdrMeta, DraftPicker, FusedEvidence } from "../../src/core/schemas";
 
 function doc(path: string, score: number, rank: number, meta?: Partial<AdrMeta> & { title: string }): FusedEvidence {
@@ -130,8 +130,28 @@ describe("critic signals: the weak-grounding score", () => {
     const other = doc("docs/adr/0007-sftp-drop.md", 200, 1, { title: "SFTP drop for finance", number: 7, chosen_option: "Keep the current approach" });
     const deciding = { ...pipeline(100), rank: 2 };
     const q = "Should the nightly export use Kafka topics or keep the current approach?";
-    const all = critique({ question: q, draft: draft(q, options(deciding.id), "opt-kafka"), evidence: [other, deciding] });
+    const kinds = new Set(["outranked/chose-other", "weak-grounding", "weak-grounding/named-choice"]);
+    const all = critique({ question: q, draft: draft(q, options(deciding.id), "opt-kafka"), evidence: [other, deciding] }, kinds);
     assert.deepEqual(all.filter((o) => o.severity === "blocking").map((o) => o.check), ["outranked"]);
+    assert.deepEqual(all.filter((o) => o.check === "weak-grounding").map((o) => o.severity), ["concern"]);
+  });
+});
+
+describe("critic signals: a weak tie on a question that names the recommended alternative", () => {
+  test("the recommendation is one of two alternatives the question names; an adopt question names one thing only", () => {
+    assert.equal(answersNamedChoice("Should the nightly export use Kafka topics or SFTP uploads?", { title: "Kafka topics" }), true);
+    assert.equal(answersNamedChoice("Should we move the nightly export from SFTP uploads to Kafka topics?", { title: "Kafka topics" }), true);
+    assert.equal(answersNamedChoice("Should the nightly export use Kafka topics or SFTP uploads?", { title: "Write files to a bucket" }), false);
+    assert.equal(answersNamedChoice("Should we adopt Kafka topics for the nightly export?", { title: "Kafka topics" }), false);
+    assert.equal(answersNamedChoice(Q, { title: "Kafka topics" }), false);
+  });
+
+  test("the same thin lead is its own finding kind there, and only a concern; on an open question it blocks", () => {
+    const named = "Should the nightly export go out as Kafka topics or as SFTP uploads?";
+    const onNamed = raised([pipeline(100), guide(120)], named).filter((o) => o.check === "weak-grounding");
+    assert.deepEqual(onNamed.map((o) => [o.kind, o.severity]), [["weak-grounding/named-choice", "concern"]]);
+    const onOpen = raised([pipeline(100), guide(120)]).filter((o) => o.check === "weak-grounding");
+    assert.deepEqual(onOpen.map((o) => [o.kind, o.severity]), [["weak-grounding", "blocking"]]);
   });
 });
 

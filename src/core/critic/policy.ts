@@ -1,14 +1,14 @@
 // Which of the rules Critic's findings block and which are only concerns (issue 23).
 //
-// Every check reports what it found as a finding of one kind ("outranked/chose-other", "weak-grounding", …) and this
-// file decides the severity: a kind blocks only when it is in BLOCKING_KINDS. That set is not tuned by hand. It is
-// what choosePolicy() picks on the eval's dev answers (eval/critic.ts --cv prints the pick and its cross-validated
-// estimate), with a rule fixed before looking at any answer:
+// Every check reports what it found as a finding of one kind ("outranked/trails", "weak-grounding", …) and this file
+// decides the severity: a kind blocks only when it is in BLOCKING_KINDS. Beyond the contradictions (the evidence
+// itself withdraws the decision), that set is not tuned by hand: it is what choosePolicy() picks on the eval's dev
+// answers (eval/critic.ts --cv prints the pick and its cross-validated estimate), by a rule fixed from the targets:
 //
-//   a kind blocks when, on the answers it is fit on, it is raised on wrong answers at least MIN_RATIO times as often
-//   as on right ones (each rate smoothed by half an answer, so a kind seen twice proves nothing), on at least
-//   MIN_WRONG wrong answers; kinds are added strongest first while the right answers blocked stay within
-//   MAX_RIGHT_SHARE.
+//   a kind blocks when, on the answers it is fit on, wrong answers carry it at least MIN_RATIO times as often as right
+//   ones (each rate smoothed by half an answer, so a kind seen twice proves little), on at least MIN_WRONG wrong
+//   answers. MIN_RATIO is the targets' own ratio (at least 0.60 of wrong answers blocked, at most 0.10 of right
+//   ones: 6): a kind below it can only dilute the block.
 //
 // crossValidate() estimates how that rule transfers: it leaves one repository out at a time, picks on the others and
 // counts what the pick blocks on the left-out repository. Only the dev column is ever fit on; the held-out columns
@@ -34,30 +34,36 @@ export type FindingKind =
   | "off-subject"
   | "decision-mismatch/reads-as"
   | "decision-mismatch/two-readings"
-  | "weak-grounding";
+  | "weak-grounding"
+  | "weak-grounding/named-choice";
 
 /**
- * The kinds that block: choosePolicy() on the dev column (eval/critic.ts --cv), kept here so the product needs no
- * eval data. A model's recommendation against the in-force record (check "against-record") always blocks: it is the
- * steering guard, no offline answer raises it, so no eval can fit it.
+ * Findings that say the evidence itself withdraws the decision: the deciding record is no longer in force, a commit
+ * reverted it, or the code mostly uses an option the record never weighed. They block by the issue's definition
+ * (a superseded record turns the answer undecidable), not by fit: an eval column rarely holds one.
+ */
+export const CONTRADICTIONS: ReadonlySet<FindingKind> = new Set<FindingKind>(["record-status/inactive", "reverted/revert", "code-disagrees/unweighed-rival"]);
+
+/**
+ * The kinds that block: the contradictions and choosePolicy()'s pick on the dev column (eval/critic.ts --cv), kept
+ * here so the product needs no eval data. A model's recommendation against the in-force record (check
+ * "against-record") always blocks: it is the steering guard, no offline answer raises it, so no eval can fit it.
  */
 export const BLOCKING_KINDS: ReadonlySet<FindingKind> = new Set<FindingKind>([
-  "record-status/inactive",
-  "reverted/revert",
-  "code-disagrees/unweighed-rival",
-  "outranked/chose-other",
+  ...CONTRADICTIONS,
+  // Two or more other records rank above the deciding one.
+  "outranked/trails",
+  // The question proposes a named product the deciding record never names.
   "unweighed-proposal/product",
-  "decision-mismatch/reads-as",
-  "decision-mismatch/two-readings",
+  // The deciding record barely leads the other documents and shares few words with the question (signals.ts), on a
+  // question that does not name the recommended alternative itself.
   "weak-grounding",
 ]);
 
-/** A kind blocks only when wrong answers carry it at least this many times as often as right ones. */
-export const MIN_RATIO = 4;
+/** A kind blocks only when wrong answers carry it at least this many times as often as right ones: 0.60 / 0.10. */
+export const MIN_RATIO = 6;
 /** ... on at least this many wrong answers (fewer is an anecdote). */
 export const MIN_WRONG = 3;
-/** Kinds are added while at most this share of the right answers is blocked. */
-export const MAX_RIGHT_SHARE = 0.08;
 
 /** One answer the policy is fit on: its repository, whether it was right, and the kinds raised on it. */
 export interface LabelledAnswer {
@@ -69,10 +75,9 @@ export interface LabelledAnswer {
 export interface PolicyRule {
   minRatio: number;
   minWrong: number;
-  maxRightShare: number;
 }
 
-export const DEFAULT_RULE: PolicyRule = { minRatio: MIN_RATIO, minWrong: MIN_WRONG, maxRightShare: MAX_RIGHT_SHARE };
+export const DEFAULT_RULE: PolicyRule = { minRatio: MIN_RATIO, minWrong: MIN_WRONG };
 
 export interface KindStats {
   kind: string;
@@ -99,19 +104,10 @@ export function kindStats(rows: readonly LabelledAnswer[]): KindStats[] {
     .sort((a, b) => b.ratio - a.ratio || b.wrong - a.wrong || a.kind.localeCompare(b.kind));
 }
 
-/** The kinds that block, by the rule, on these answers (sorted by name). */
-export function choosePolicy(rows: readonly LabelledAnswer[], rule: PolicyRule = DEFAULT_RULE): string[] {
-  const right = rows.filter((r) => r.right);
-  const chosen: string[] = [];
-  const blockedRight = new Set<LabelledAnswer>();
-  for (const s of kindStats(rows)) {
-    if (s.wrong < rule.minWrong || s.ratio < rule.minRatio) continue;
-    const more = right.filter((r) => r.kinds.has(s.kind) && !blockedRight.has(r));
-    if (right.length && (blockedRight.size + more.length) / right.length > rule.maxRightShare) continue;
-    chosen.push(s.kind);
-    for (const r of more) blockedRight.add(r);
-  }
-  return chosen.sort();
+/** The kinds that block, by the rule, on these answers, with the fixed ones (sorted by name). */
+export function choosePolicy(rows: readonly LabelledAnswer[], rule: PolicyRule = DEFAULT_RULE, fixed: ReadonlySet<string> = CONTRADICTIONS): string[] {
+  const picked = kindStats(rows).filter((s) => !fixed.has(s.kind) && s.wrong >= rule.minWrong && s.ratio >= rule.minRatio);
+  return [...fixed, ...picked.map((s) => s.kind)].sort();
 }
 
 export interface BlockCounts {
@@ -137,13 +133,13 @@ export interface CrossValidation extends BlockCounts {
 }
 
 /** Leave one repository out: pick on the others, count on it; the sums are the transfer estimate. */
-export function crossValidate(rows: readonly LabelledAnswer[], rule: PolicyRule = DEFAULT_RULE): CrossValidation {
+export function crossValidate(rows: readonly LabelledAnswer[], rule: PolicyRule = DEFAULT_RULE, fixed: ReadonlySet<string> = CONTRADICTIONS): CrossValidation {
   const groups = [...new Set(rows.map((r) => r.group))].sort();
   const total: BlockCounts = { wrong: 0, wrongBlocked: 0, right: 0, rightBlocked: 0 };
   const folds: CrossValidation["folds"] = [];
   const picked = new Map<string, number>();
   for (const group of groups) {
-    const chosen = choosePolicy(rows.filter((r) => r.group !== group), rule);
+    const chosen = choosePolicy(rows.filter((r) => r.group !== group), rule, fixed);
     const c = blockCounts(rows.filter((r) => r.group === group), new Set(chosen));
     folds.push({ group, chosen, ...c });
     for (const k of chosen) picked.set(k, (picked.get(k) ?? 0) + 1);

@@ -143,7 +143,8 @@ export function decidingRecord(input: CriticInput, rec: Focus["rec"], byId: Map<
 function groundingCheck(f: Focus): Finding[] {
   const focus = { question: f.input.question, draft: f.input.draft, evidence: f.input.evidence, rec: f.rec, record: f.record, terms: f.terms };
   const weak = weakGrounding(focus);
-  return [...groundingObjections(focus), ...(weak ? [{ check: "weak-grounding" as const, kind: "weak-grounding" as const, ...weak }] : [])];
+  const tie: Finding[] = weak ? [{ check: "weak-grounding", kind: weak.namedChoice ? "weak-grounding/named-choice" : "weak-grounding", text: weak.text, citations: weak.citations }] : [];
+  return [...groundingObjections(focus), ...tie];
 }
 
 /** The deciding record is only proposed or a draft (a concern), or no longer in force (blocking). */

@@ -8,6 +8,8 @@
 import type { FusedEvidence } from "../schemas";
 import { recordName } from "../synth/stance";
 import { splitAsking } from "../terms";
+import { readQuestion } from "../synth/question";
+import { mentions } from "../synth/stance";
 import { headline, replacedBy, stemSet, type GroundingFocus } from "./grounding";
 
 export interface GroundingSignals {
@@ -60,8 +62,21 @@ export function groundingSignals(f: GroundingFocus): GroundingSignals | undefine
   return { margin, ...(rival ? { rival } : {}), shared, support: margin + HEADLINE_WORD_WEIGHT * Math.min(shared.length, HEADLINE_CAP) };
 }
 
-/** The blocking objection when the deciding record's support is below WEAK_SUPPORT, citing it and the best other document. */
-export function weakGrounding(f: GroundingFocus): { text: string; citations: string[] } | undefined {
+/**
+ * The recommendation is one of two or more alternatives the question names itself ("A or B?", "move from A to B?"):
+ * the question was matched to the option by name, so how few words the record's headline shares with it says less
+ * (grounding.ts's off-subject check stays quiet for the same reason). An "adopt X?" question names one thing only.
+ */
+export function answersNamedChoice(question: string, rec: { title: string }): boolean {
+  const named = readQuestion(question).alternatives.filter((a) => a.terms.length);
+  return named.length >= 2 && named.some((a) => mentions(rec.title, { terms: a.terms }));
+}
+
+/**
+ * The objection when the deciding record's support is below WEAK_SUPPORT, citing it and the best other document;
+ * `namedChoice` when the recommendation is one of the alternatives the question names (a finding of its own kind).
+ */
+export function weakGrounding(f: GroundingFocus): { text: string; citations: string[]; namedChoice: boolean } | undefined {
   const s = groundingSignals(f);
   if (!s || s.support >= WEAK_SUPPORT) return undefined;
   const r = f.record!;
@@ -73,5 +88,6 @@ export function weakGrounding(f: GroundingFocus): { text: string; citations: str
   return {
     text: `${recordName(r.meta)} is weakly tied to this question: ${standing ? `${standing}, and ` : ""}its title and options share ${words} of what the question asks; the recommendation may rest on a neighbouring record.`,
     citations: [r.cite.id, ...(s.rival ? [s.rival.id] : [])],
+    namedChoice: answersNamedChoice(f.question, f.rec),
   };
 }
