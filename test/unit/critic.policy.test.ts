@@ -152,13 +152,13 @@ describe("critic policy: the rules Critic blocks only the kinds it is given", ()
   test("findings list every kind, whatever its severity", () => {
     const kinds = findings(input).map((f) => f.kind);
     assert.ok(kinds.includes("record-status/inactive"), kinds.join());
-    assert.ok(kinds.includes("weak-grounding"), kinds.join());
+    assert.ok(kinds.includes("weak-grounding/open"), kinds.join());
   });
 
   test("with no blocking kinds everything is a concern; with one, only that one blocks", () => {
     assert.deepEqual(critique(input, new Set()).filter((o) => o.severity === "blocking"), []);
-    const only = critique(input, new Set(["weak-grounding"])).filter((o) => o.severity === "blocking");
-    assert.deepEqual(only.map((o) => [o.check, o.kind, o.effect]), [["weak-grounding", "weak-grounding", "lower"]]);
+    const only = critique(input, new Set(["weak-grounding/open"])).filter((o) => o.severity === "blocking");
+    assert.deepEqual(only.map((o) => [o.check, o.kind, o.effect]), [["weak-grounding", "weak-grounding/open", "lower"]]);
     const status = critique(input, new Set(["record-status/inactive"])).filter((o) => o.severity === "blocking");
     assert.deepEqual(status.map((o) => [o.kind, o.effect]), [["record-status/inactive", "undecidable"]]);
   });

@@ -6,7 +6,8 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { applyObjections, critique } from "../../src/core/critic";
 import { namesProduct } from "../../src/core/critic/grounding";
-import { answersNamedChoice, groundingSignals, HEADLINE_WORD_WEIGHT, MARGIN_CAP, WEAK_SUPPORT } from "../../src/core/critic/signals";
+import { BLOCKING_KINDS } from "../../src/core/critic/policy";
+import { answersNamedChoice, groundingSignals, questionNames, HEADLINE_WORD_WEIGHT, MARGIN_CAP, WEAK_SUPPORT } from "../../src/core/critic/signals";
 import type { AdrMeta, DraftPicker, FusedEvidence } from "../../src/core/schemas";
 
 function doc(path: string, score: number, rank: number, meta?: Partial<AdrMeta> & { title: string }): FusedEvidence {
@@ -64,9 +65,12 @@ function focusOf(evidence: FusedEvidence[], question = Q) {
   };
 }
 
-function raised(evidence: FusedEvidence[], question = Q) {
+/** Every weak-tie kind blocks: what the score says, whatever policy.ts makes of each question form. */
+const WEAK_KINDS = new Set(["weak-grounding", "weak-grounding/open", "weak-grounding/named-choice"]);
+
+function raised(evidence: FusedEvidence[], question = Q, kinds: ReadonlySet<string> = WEAK_KINDS) {
   const record = evidence[0];
-  return critique({ question, draft: draft(question, options(record.id), "opt-kafka"), evidence });
+  return critique({ question, draft: draft(question, options(record.id), "opt-kafka"), evidence }, kinds);
 }
 
 describe("critic signals: the weak-grounding score", () => {
@@ -146,12 +150,13 @@ describe("critic signals: a weak tie on a question that names the recommended al
     assert.equal(answersNamedChoice(Q, { title: "Kafka topics" }), false);
   });
 
-  test("the same thin lead is its own finding kind there, and only a concern; on an open question it blocks", () => {
-    const named = "Should the nightly export go out as Kafka topics or as SFTP uploads?";
-    const onNamed = raised([pipeline(100), guide(120)], named).filter((o) => o.check === "weak-grounding");
-    assert.deepEqual(onNamed.map((o) => [o.kind, o.severity]), [["weak-grounding/named-choice", "concern"]]);
-    const onOpen = raised([pipeline(100), guide(120)]).filter((o) => o.check === "weak-grounding");
-    assert.deepEqual(onOpen.map((o) => [o.kind, o.severity]), [["weak-grounding", "blocking"]]);
+  test("the same thin lead is a finding kind of its own by what the question names; by default only a proposal's blocks", () => {
+    const weak = (question: string) => raised([pipeline(100), guide(120)], question, BLOCKING_KINDS).filter((o) => o.check === "weak-grounding").map((o) => [o.kind, o.severity]);
+    assert.deepEqual(weak("Should the nightly export go out as Kafka topics or as SFTP uploads?"), [["weak-grounding/named-choice", "concern"]]);
+    assert.deepEqual(weak(Q), [["weak-grounding/open", "concern"]]);
+    assert.deepEqual(weak("Should the nightly export adopt signed file uploads?"), [["weak-grounding", "blocking"]]);
+    assert.equal(questionNames(Q, { title: "Kafka topics" }), "open");
+    assert.equal(questionNames("Should the nightly export adopt signed file uploads?", { title: "Kafka topics" }), "proposal");
   });
 });
 

@@ -1,8 +1,9 @@
 // Does the recommendation rest on the record that decides this question? Four checks of the Critic (issue 23) that
-// compare the deciding record with the question and with the other retrieved records, never with any answer key:
+// compare the deciding record with the question and with the other retrieved records, never with any answer key.
+// Each finding has a kind; whether it blocks is policy.ts's call (fit on the eval's dev half), noted here as of now:
 //   - outranked:           a record ranked above it, in force, chose another of the options and it does not
-//                          supersede that record (blocking); or more than one other record ranks above it (a concern:
-//                          how far it trails is measured by signals.ts's retrieval margin);
+//                          supersede that record ("chose-other", a concern); or more than one other record ranks
+//                          above it ("trails", blocking);
 //   - unweighed-proposal:  the question proposes one thing and the deciding record never names it: blocking when the
 //                          thing is a named product ("adopt Sentry?"), which a record that weighed it would name; a
 //                          concern when it is a description ("a lookup layer"), which a record may word otherwise;
@@ -11,8 +12,7 @@
 //                          those words are one of signals.ts's measures);
 //   - decision-mismatch:   the record's own chosen option (its decision model) reads as another of the options and
 //                          not as the recommended one, or its chosen option and its decision section share no word
-//                          (the model reads two ways) (blocking).
-// A blocking one says the evidence itself contradicts the recommendation; confidence drops a step.
+//                          (the model reads two ways) (concerns: too rare on dev to show they tell wrong from right).
 import type { AdrMeta, DraftPicker, FusedEvidence } from "../schemas";
 import { contentWords, splitAsking } from "../terms";
 import { readQuestion, type Alternative } from "../synth/question";
@@ -169,8 +169,8 @@ export function namesProduct(question: string, subject: string): boolean {
 }
 
 /**
- * The question proposes X, yet the deciding record never names X (it did not weigh it; blocking when X is a named
- * product, a concern when X is a description the record may word otherwise), or the recommendation is not X while
+ * The question proposes X, yet the deciding record never names X (it did not weigh it; kind "product" when X is a
+ * named product, "description" when X is a description the record may word otherwise), or the recommendation is not X while
  * the record names X in its title or chosen option without turning it down (it decided for X: a concern).
  */
 function unweighedProposal(f: GroundingFocus): GroundingObjection[] {

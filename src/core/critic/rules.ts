@@ -1,10 +1,10 @@
 // The rules Critic: it reads only the evidence and the drafted recommendation and argues against the
-// recommendation before anyone picks. Offline, deterministic, a few milliseconds. An objection is "blocking" only
-// when it says the answer is likely wrong: the evidence contradicts the recommendation (the deciding record is no
-// longer in force, a commit reverted it, the code mostly uses another option the record never weighed, a model went
-// against the in-force record, grounding.ts's contradictions), or the deciding record is only weakly tied to the
-// question (signals.ts: one measured score with one threshold). What merely deserves a second look is a "concern";
-// each check's counts on right and wrong answers are printed by eval/critic.ts.
+// recommendation before anyone picks. Offline, deterministic, a few milliseconds. Each check reports findings of a
+// kind (the deciding record is no longer in force, a commit reverted it, the code mostly uses another option the
+// record never weighed, grounding.ts's and signals.ts's doubts that the record decides this question, …); an
+// objection is "blocking" only when policy.ts says its kind tells wrong answers from right ones (or the evidence
+// itself withdraws the decision), and a model that went against the in-force record always blocks. What merely
+// deserves a second look is a "concern"; each kind's counts on right and wrong answers are printed by eval/critic.ts.
 import { UNDECIDABLE, type AdrMeta, type DraftPicker, type FusedEvidence, type CriticEffect, type Level, type Objection } from "../schemas";
 import type { CodeUsageReport, OptionUsage } from "../internal/codeUsage";
 import { describeUsage } from "../internal/codeUsage";
@@ -143,7 +143,7 @@ export function decidingRecord(input: CriticInput, rec: Focus["rec"], byId: Map<
 function groundingCheck(f: Focus): Finding[] {
   const focus = { question: f.input.question, draft: f.input.draft, evidence: f.input.evidence, rec: f.rec, record: f.record, terms: f.terms };
   const weak = weakGrounding(focus);
-  const tie: Finding[] = weak ? [{ check: "weak-grounding", kind: weak.namedChoice ? "weak-grounding/named-choice" : "weak-grounding", text: weak.text, citations: weak.citations }] : [];
+  const tie: Finding[] = weak ? [{ check: "weak-grounding", kind: weak.names === "choice" ? "weak-grounding/named-choice" : weak.names === "open" ? "weak-grounding/open" : "weak-grounding", text: weak.text, citations: weak.citations }] : [];
   return [...groundingObjections(focus), ...tie];
 }
 
