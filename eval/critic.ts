@@ -8,6 +8,7 @@
 //   node --import tsx eval/critic.ts DIR [--set dev] [--verbose] [--cv]
 //
 // `--verbose` prints one line per dev question only: held-out answers stay unread while tuning.
+// `--blocking kind,kind,…` replays with another set of blocking kinds than policy.ts's BLOCKING_KINDS (to compare).
 // `--cv` picks which finding kinds block (critic/policy.ts's rule) on the dev answers only: it prints each kind's
 // counts on dev, the leave-one-repository-out estimate of the rule (pick on twelve repositories, count on the
 // thirteenth), the kinds it picks on all of dev against BLOCKING_KINDS, and, for every column, the totals of the
@@ -51,7 +52,7 @@ export interface Replayed {
 }
 
 /** The rules Critic over one saved answer, with the same inputs the pipeline gives it. */
-export async function replay(saved: Saved): Promise<Replayed> {
+export async function replay(saved: Saved, blocking: ReadonlySet<string> = BLOCKING_KINDS): Promise<Replayed> {
   const { question: q, payload, evidence } = saved;
   const draft = payload;
   const report = await countCodeUsage(saved.repo_dir, optionTermsFor(draft.options), { excludeDirs: [RECEIPTS_DIR], budgetMs: 30_000 });
@@ -80,7 +81,7 @@ export async function replay(saved: Saved): Promise<Replayed> {
     repo: q.repo,
     ...before,
     title: payload.options.find((o) => o.id === payload.recommendation.option_id)?.title,
-    ...rerun(BLOCKING_KINDS),
+    ...rerun(blocking),
     kinds: [...new Set(findings(input).map((f) => f.kind))],
     rerun,
   };
@@ -157,19 +158,21 @@ function fmt(n: number, d: number): string {
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  const dir = argv.find((a) => !a.startsWith("--"));
-  if (!dir) throw new Error("usage: node --import tsx eval/critic.ts DIR [--set dev|test|independent] [--verbose]");
+  const dir = argv.find((a, i) => !a.startsWith("--") && argv[i - 1] !== "--set" && argv[i - 1] !== "--blocking");
+  if (!dir) throw new Error("usage: node --import tsx eval/critic.ts DIR [--set dev|test|independent] [--verbose] [--cv] [--blocking kind,kind,…]");
   const setAt = argv.indexOf("--set");
   const set = setAt >= 0 ? argv[setAt + 1] : undefined;
   const verbose = argv.includes("--verbose");
   const cv = argv.includes("--cv");
+  const blockingAt = argv.indexOf("--blocking");
+  const blocking: ReadonlySet<string> = blockingAt >= 0 ? new Set((argv[blockingAt + 1] ?? "").split(",").filter(Boolean)) : BLOCKING_KINDS;
   const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
   const rows: Replayed[] = [];
   for (const f of files) {
     const saved = JSON.parse(readFileSync(join(dir, f), "utf8")) as Saved;
     if (set && saved.question.set !== set) continue;
     if (saved.critic !== "off") console.log(`critic: warning: ${f} was answered with the Critic on; its recommendation is after the Critic's effect`);
-    const r = await replay(saved);
+    const r = await replay(saved, blocking);
     rows.push(r);
     if (verbose && r.set === "dev") {
       const verdict = !r.decided ? "undecided" : r.right ? "RIGHT" : "WRONG";
