@@ -5,12 +5,18 @@
 //   - wrong / right answers carrying a blocking objection (targets ≥ 0.60 / ≤ 0.10);
 //   - the calibration (high / med answers right) without the Critic and with its effect applied.
 //
-//   node --import tsx eval/critic.ts DIR [--set dev] [--verbose]
+//   node --import tsx eval/critic.ts DIR [--set dev] [--verbose] [--cv]
 //
 // `--verbose` prints one line per dev question only: held-out answers stay unread while tuning.
+// `--blocking kind,kind,…` replays with another set of blocking kinds than policy.ts's BLOCKING_KINDS (to compare).
+// `--cv` picks which finding kinds block (critic/policy.ts's rule) on the dev answers only: it prints each kind's
+// counts on dev, the leave-one-repository-out estimate of the rule (pick on twelve repositories, count on the
+// thirteenth), the kinds it picks on all of dev against BLOCKING_KINDS, and, for every column, the totals of the
+// current set and of the pick (totals only for the held-out columns).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { applyObjections, critique, type RaisedObjection } from "../src/core/critic";
+import { applyObjections, critique, findings, type CriticInput, type RaisedObjection } from "../src/core/critic";
+import { BLOCKING_KINDS, blockCounts, choosePolicy, crossValidate, kindStats, type LabelledAnswer } from "../src/core/critic/policy";
 import { countCodeUsage } from "../src/core/internal/codeUsage";
 import { optionTermsFor, usageEvidence } from "../src/core/synth/codeUsage";
 import type { DraftPicker, FusedEvidence } from "../src/core/schemas";
@@ -31,16 +37,22 @@ const RECEIPTS_DIR = ".deliberations";
 export interface Replayed {
   id: string;
   set: string;
+  /** The repository the question is about (the cross-validation leaves one out at a time). */
+  repo: string;
   decided: boolean;
   right: boolean;
   confidence: string;
   title?: string;
   raised: RaisedObjection[];
+  /** Every finding kind the checks raised, whatever its severity. */
+  kinds: string[];
   after: { decided: boolean; right: boolean; confidence: string };
+  /** The rules Critic again with another set of blocking kinds: its objections and the answer after their effect. */
+  rerun: (blocking: ReadonlySet<string>) => { raised: RaisedObjection[]; after: { decided: boolean; right: boolean; confidence: string } };
 }
 
 /** The rules Critic over one saved answer, with the same inputs the pipeline gives it. */
-export async function replay(saved: Saved): Promise<Replayed> {
+export async function replay(saved: Saved, blocking: ReadonlySet<string> = BLOCKING_KINDS): Promise<Replayed> {
   const { question: q, payload, evidence } = saved;
   const draft = payload;
   const report = await countCodeUsage(saved.repo_dir, optionTermsFor(draft.options), { excludeDirs: [RECEIPTS_DIR], budgetMs: 30_000 });
@@ -53,20 +65,25 @@ export async function replay(saved: Saved): Promise<Replayed> {
       return undefined;
     }
   };
-  const raised = critique({ question: q.question, draft, evidence, usage: { report, citedBy }, recordText });
-  const after = applyObjections(draft, raised, evidence) as DraftPicker & LoosePayload;
+  const input: CriticInput = { question: q.question, draft, evidence, usage: { report, citedBy }, recordText };
   const judge = (p: LoosePayload) => {
     const decided = !!p.recommendation?.option_id && p.recommendation.option_id !== UNDECIDABLE_ID;
     return { decided, right: decided && q.gold.length > 0 && judgeGrounded(q, p).grounded, confidence: p.recommendation?.confidence ?? "" };
+  };
+  const rerun = (blocking: ReadonlySet<string>) => {
+    const raised = critique(input, blocking);
+    return { raised, after: judge(applyObjections(draft, raised, evidence) as DraftPicker & LoosePayload) };
   };
   const before = judge(payload);
   return {
     id: q.id,
     set: q.set,
+    repo: q.repo,
     ...before,
     title: payload.options.find((o) => o.id === payload.recommendation.option_id)?.title,
-    raised,
-    after: judge(after),
+    ...rerun(blocking),
+    kinds: [...new Set(findings(input).map((f) => f.kind))],
+    rerun,
   };
 }
 
@@ -141,18 +158,21 @@ function fmt(n: number, d: number): string {
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  const dir = argv.find((a) => !a.startsWith("--"));
-  if (!dir) throw new Error("usage: node --import tsx eval/critic.ts DIR [--set dev|test|independent] [--verbose]");
+  const dir = argv.find((a, i) => !a.startsWith("--") && argv[i - 1] !== "--set" && argv[i - 1] !== "--blocking");
+  if (!dir) throw new Error("usage: node --import tsx eval/critic.ts DIR [--set dev|test|independent] [--verbose] [--cv] [--blocking kind,kind,…]");
   const setAt = argv.indexOf("--set");
   const set = setAt >= 0 ? argv[setAt + 1] : undefined;
   const verbose = argv.includes("--verbose");
+  const cv = argv.includes("--cv");
+  const blockingAt = argv.indexOf("--blocking");
+  const blocking: ReadonlySet<string> = blockingAt >= 0 ? new Set((argv[blockingAt + 1] ?? "").split(",").filter(Boolean)) : BLOCKING_KINDS;
   const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
   const rows: Replayed[] = [];
   for (const f of files) {
     const saved = JSON.parse(readFileSync(join(dir, f), "utf8")) as Saved;
     if (set && saved.question.set !== set) continue;
     if (saved.critic !== "off") console.log(`critic: warning: ${f} was answered with the Critic on; its recommendation is after the Critic's effect`);
-    const r = await replay(saved);
+    const r = await replay(saved, blocking);
     rows.push(r);
     if (verbose && r.set === "dev") {
       const verdict = !r.decided ? "undecided" : r.right ? "RIGHT" : "WRONG";
@@ -175,6 +195,41 @@ async function main(): Promise<void> {
   for (const row of perCheck(rows)) {
     const cell = (k: number, d: number, w: number) => `${k} (${(ratio(k, d) ?? 0).toFixed(2)})`.padStart(w);
     console.log(`    ${row.check.padEnd(20)} ${cell(row.blockingRight, n.right, 15)} ${cell(row.blockingWrong, n.wrong, 15)} ${cell(row.concernRight, n.right, 14)} ${cell(row.concernWrong, n.wrong, 14)}`);
+  }
+  if (cv) crossValidation(rows);
+}
+
+/** The decided answers as policy.ts reads them: repository, right or wrong, and the finding kinds raised. */
+export function labelled(rows: Replayed[]): LabelledAnswer[] {
+  return rows.filter((r) => r.decided).map((r) => ({ group: r.repo, right: r.right, kinds: new Set(r.kinds) }));
+}
+
+/** --cv: the rule fit on dev only; held-out columns are read as totals. */
+function crossValidation(rows: Replayed[]): void {
+  const dev = labelled(rows.filter((r) => r.set === "dev"));
+  if (!dev.length) {
+    console.log("critic --cv: no dev answers to fit on");
+    return;
+  }
+  console.log(`critic --cv: finding kinds on dev (${dev.filter((r) => !r.right).length} wrong, ${dev.filter((r) => r.right).length} right decided answers; ratio = wrong rate / right rate, each smoothed by half an answer)`);
+  for (const s of kindStats(dev)) console.log(`    ${s.kind.padEnd(32)} wrong ${String(s.wrong).padStart(3)}  right ${String(s.right).padStart(3)}  ratio ${s.ratio.toFixed(2).padStart(6)}${BLOCKING_KINDS.has(s.kind as never) ? "  (blocks now)" : ""}`);
+  const v = crossValidate(dev);
+  console.log(`  leave one repository out (pick on the others, count on it), dev: wrong blocked ${fmt(v.wrongBlocked, v.wrong)}, right blocked ${fmt(v.rightBlocked, v.right)}`);
+  for (const f of v.folds) console.log(`    without ${f.group.padEnd(40)} wrong ${f.wrongBlocked}/${f.wrong}, right ${f.rightBlocked}/${f.right}; picked ${f.chosen.join(", ") || "nothing"}`);
+  console.log(`  picked in how many of ${v.folds.length} folds: ${[...v.picked].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([k, n]) => `${k} ${n}`).join(", ") || "nothing"}`);
+  const pick = new Set(choosePolicy(dev));
+  const now = new Set<string>(BLOCKING_KINDS);
+  const same = pick.size === now.size && [...pick].every((k) => now.has(k));
+  console.log(`  picked on all of dev: ${[...pick].join(", ") || "nothing"}${same ? " (= BLOCKING_KINDS)" : `; BLOCKING_KINDS: ${[...now].join(", ")}`}`);
+  for (const set of ["dev", "test", "independent"]) {
+    const of = rows.filter((r) => r.set === set);
+    if (!of.length) continue;
+    for (const [label, blocking] of [["BLOCKING_KINDS", now], ["dev pick", pick]] as const) {
+      if (label === "dev pick" && same) continue;
+      const c = blockCounts(labelled(of), blocking);
+      const cal = calibrationOf(of.map((r) => r.rerun(blocking).after));
+      console.log(`  ${set.padEnd(11)} ${label.padEnd(14)} wrong blocked ${fmt(c.wrongBlocked, c.wrong)}, right blocked ${fmt(c.rightBlocked, c.right)}; with its effect high right ${fmt(cal.high_right, cal.high)}, med right ${fmt(cal.med_right, cal.med)}`);
+    }
   }
 }
 

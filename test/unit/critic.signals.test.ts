@@ -6,7 +6,8 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { applyObjections, critique } from "../../src/core/critic";
 import { namesProduct } from "../../src/core/critic/grounding";
-import { groundingSignals, HEADLINE_WORD_WEIGHT, MARGIN_CAP, WEAK_SUPPORT } from "../../src/core/critic/signals";
+import { BLOCKING_KINDS } from "../../src/core/critic/policy";
+import { answersNamedChoice, groundingSignals, questionNames, HEADLINE_WORD_WEIGHT, MARGIN_CAP, WEAK_SUPPORT } from "../../src/core/critic/signals";
 import type { AdrMeta, DraftPicker, FusedEvidence } from "../../src/core/schemas";
 
 function doc(path: string, score: number, rank: number, meta?: Partial<AdrMeta> & { title: string }): FusedEvidence {
@@ -64,9 +65,12 @@ function focusOf(evidence: FusedEvidence[], question = Q) {
   };
 }
 
-function raised(evidence: FusedEvidence[], question = Q) {
+/** Every weak-tie kind blocks: what the score says, whatever policy.ts makes of each question form. */
+const WEAK_KINDS = new Set(["weak-grounding", "weak-grounding/open", "weak-grounding/named-choice"]);
+
+function raised(evidence: FusedEvidence[], question = Q, kinds: ReadonlySet<string> = WEAK_KINDS) {
   const record = evidence[0];
-  return critique({ question, draft: draft(question, options(record.id), "opt-kafka"), evidence });
+  return critique({ question, draft: draft(question, options(record.id), "opt-kafka"), evidence }, kinds);
 }
 
 describe("critic signals: the weak-grounding score", () => {
@@ -130,8 +134,29 @@ describe("critic signals: the weak-grounding score", () => {
     const other = doc("docs/adr/0007-sftp-drop.md", 200, 1, { title: "SFTP drop for finance", number: 7, chosen_option: "Keep the current approach" });
     const deciding = { ...pipeline(100), rank: 2 };
     const q = "Should the nightly export use Kafka topics or keep the current approach?";
-    const all = critique({ question: q, draft: draft(q, options(deciding.id), "opt-kafka"), evidence: [other, deciding] });
+    const kinds = new Set(["outranked/chose-other", "weak-grounding", "weak-grounding/named-choice"]);
+    const all = critique({ question: q, draft: draft(q, options(deciding.id), "opt-kafka"), evidence: [other, deciding] }, kinds);
     assert.deepEqual(all.filter((o) => o.severity === "blocking").map((o) => o.check), ["outranked"]);
+    assert.deepEqual(all.filter((o) => o.check === "weak-grounding").map((o) => o.severity), ["concern"]);
+  });
+});
+
+describe("critic signals: a weak tie on a question that names the recommended alternative", () => {
+  test("the recommendation is one of two alternatives the question names; an adopt question names one thing only", () => {
+    assert.equal(answersNamedChoice("Should the nightly export use Kafka topics or SFTP uploads?", { title: "Kafka topics" }), true);
+    assert.equal(answersNamedChoice("Should we move the nightly export from SFTP uploads to Kafka topics?", { title: "Kafka topics" }), true);
+    assert.equal(answersNamedChoice("Should the nightly export use Kafka topics or SFTP uploads?", { title: "Write files to a bucket" }), false);
+    assert.equal(answersNamedChoice("Should we adopt Kafka topics for the nightly export?", { title: "Kafka topics" }), false);
+    assert.equal(answersNamedChoice(Q, { title: "Kafka topics" }), false);
+  });
+
+  test("the same thin lead is a finding kind of its own by what the question names; by default only a proposal's blocks", () => {
+    const weak = (question: string) => raised([pipeline(100), guide(120)], question, BLOCKING_KINDS).filter((o) => o.check === "weak-grounding").map((o) => [o.kind, o.severity]);
+    assert.deepEqual(weak("Should the nightly export go out as Kafka topics or as SFTP uploads?"), [["weak-grounding/named-choice", "concern"]]);
+    assert.deepEqual(weak(Q), [["weak-grounding/open", "concern"]]);
+    assert.deepEqual(weak("Should the nightly export adopt signed file uploads?"), [["weak-grounding", "blocking"]]);
+    assert.equal(questionNames(Q, { title: "Kafka topics" }), "open");
+    assert.equal(questionNames("Should the nightly export adopt signed file uploads?", { title: "Kafka topics" }), "proposal");
   });
 });
 

@@ -1,8 +1,9 @@
 // Does the recommendation rest on the record that decides this question? Four checks of the Critic (issue 23) that
-// compare the deciding record with the question and with the other retrieved records, never with any answer key:
+// compare the deciding record with the question and with the other retrieved records, never with any answer key.
+// Each finding has a kind; whether it blocks is policy.ts's call (fit on the eval's dev half), noted here as of now:
 //   - outranked:           a record ranked above it, in force, chose another of the options and it does not
-//                          supersede that record (blocking); or more than one other record ranks above it (a concern:
-//                          how far it trails is measured by signals.ts's retrieval margin);
+//                          supersede that record ("chose-other", a concern); or more than one other record ranks
+//                          above it ("trails", blocking);
 //   - unweighed-proposal:  the question proposes one thing and the deciding record never names it: blocking when the
 //                          thing is a named product ("adopt Sentry?"), which a record that weighed it would name; a
 //                          concern when it is a description ("a lookup layer"), which a record may word otherwise;
@@ -11,13 +12,13 @@
 //                          those words are one of signals.ts's measures);
 //   - decision-mismatch:   the record's own chosen option (its decision model) reads as another of the options and
 //                          not as the recommended one, or its chosen option and its decision section share no word
-//                          (the model reads two ways) (blocking).
-// A blocking one says the evidence itself contradicts the recommendation; confidence drops a step.
+//                          (the model reads two ways) (concerns: too rare on dev to show they tell wrong from right).
 import type { AdrMeta, DraftPicker, FusedEvidence } from "../schemas";
 import { contentWords, splitAsking } from "../terms";
 import { readQuestion, type Alternative } from "../synth/question";
 import { mentions, recordName, recordStatus } from "../synth/stance";
 import { FRAME_WORDS, stemWord } from "../synth/words";
+import type { FindingKind } from "./policy";
 
 /** What these checks read: the question, the draft, the evidence and the record the recommendation follows. */
 export interface GroundingFocus {
@@ -32,8 +33,8 @@ export interface GroundingFocus {
 
 export interface GroundingObjection {
   check: "outranked" | "unweighed-proposal" | "off-subject" | "decision-mismatch";
-  /** The evidence contradicts the recommendation (blocking), or the recommendation deserves a second look (a concern). */
-  blocking: boolean;
+  /** Which finding it is: whether it blocks is policy.ts's call. */
+  kind: Extract<FindingKind, `${GroundingObjection["check"]}${string}`>;
   text: string;
   citations: string[];
 }
@@ -119,7 +120,7 @@ function outranked(f: GroundingFocus): GroundingObjection[] {
     if (other) {
       return [{
         check: "outranked",
-        blocking: true,
+        kind: "outranked/chose-other",
         text: `${recordName(x.meta)} (${recordStatus(x.meta)}) ranks above ${recordName(r.meta)} on this question and chose "${choice}", which is "${other.title}"; ${recordName(r.meta)} does not replace it.`,
         citations: [x.cite.id, r.cite.id],
       }];
@@ -129,7 +130,7 @@ function outranked(f: GroundingFocus): GroundingObjection[] {
   const names = above.slice(0, 3).map((x) => recordName(x.meta));
   return [{
     check: "outranked",
-    blocking: false,
+    kind: "outranked/trails",
     text: `${recordName(r.meta)} is only the ${ordinal(at + 1)} record retrieval ranked on this question (${names.join(", ")} rank above it): the recommendation may rest on a record about a neighbouring subject.`,
     citations: [r.cite.id, ...above.slice(0, 2).map((x) => x.cite.id)],
   }];
@@ -168,8 +169,8 @@ export function namesProduct(question: string, subject: string): boolean {
 }
 
 /**
- * The question proposes X, yet the deciding record never names X (it did not weigh it; blocking when X is a named
- * product, a concern when X is a description the record may word otherwise), or the recommendation is not X while
+ * The question proposes X, yet the deciding record never names X (it did not weigh it; kind "product" when X is a
+ * named product, "description" when X is a description the record may word otherwise), or the recommendation is not X while
  * the record names X in its title or chosen option without turning it down (it decided for X: a concern).
  */
 function unweighedProposal(f: GroundingFocus): GroundingObjection[] {
@@ -182,7 +183,7 @@ function unweighedProposal(f: GroundingFocus): GroundingObjection[] {
     if (recommendsIt && !named) return [];
     return [{
       check: "unweighed-proposal",
-      blocking: named,
+      kind: named ? "unweighed-proposal/product" : "unweighed-proposal/description",
       text: recommendsIt
         ? `The question proposes ${x.subject}, which ${recordName(r.meta)} never mentions: the recommendation adopts it on a record that did not weigh it.`
         : `The question proposes ${x.subject}, which ${recordName(r.meta)} never mentions: "${f.rec.title}" follows a record that did not weigh it.`,
@@ -195,7 +196,7 @@ function unweighedProposal(f: GroundingFocus): GroundingObjection[] {
   if (!decidedFor) return [];
   return [{
     check: "unweighed-proposal",
-    blocking: false,
+    kind: "unweighed-proposal/decided-for",
     text: `The question proposes ${x.subject}, and ${recordName(r.meta)} ${decidedFor === choice ? `chose "${choice}"` : "is about it"}, yet the recommendation is "${f.rec.title}", not ${x.subject}.`,
     citations: [r.cite.id],
   }];
@@ -236,7 +237,7 @@ function offSubject(f: GroundingFocus): GroundingObjection[] {
   const said = shared.length ? `only "${shared[0]}"` : "no word";
   return [{
     check: "off-subject",
-    blocking: false,
+    kind: "off-subject",
     text: `${recordName(r.meta)} shares ${said} of what the question asks with its title and options: "${f.rec.title}" may answer a neighbouring question.`,
     citations: [r.cite.id],
   }];
@@ -251,7 +252,7 @@ function decisionMismatch(f: GroundingFocus): GroundingObjection[] {
   if (other) {
     return [{
       check: "decision-mismatch",
-      blocking: true,
+      kind: "decision-mismatch/reads-as",
       text: `${recordName(r.meta)} chose "${choice}", which reads as "${other.title}", not as the recommended "${f.rec.title}".`,
       citations: [r.cite.id],
     }];
@@ -266,7 +267,7 @@ function decisionMismatch(f: GroundingFocus): GroundingObjection[] {
   if (!a.size || !b.size || [...a].some((w) => b.has(w))) return [];
   return [{
     check: "decision-mismatch",
-    blocking: true,
+    kind: "decision-mismatch/two-readings",
     text: `${recordName(r.meta)} reads two ways: its chosen option is "${chosen}", its decision says "${section}"; which it decided is in doubt.`,
     citations: [r.cite.id],
   }];

@@ -2,7 +2,8 @@
 import type { DraftPicker } from "../schemas";
 import { applyObjections, critique, type CriticInput, type RaisedObjection } from "./rules";
 
-export { critique, applyObjections, type CriticInput, type CriticCheck, type RaisedObjection } from "./rules";
+export { critique, findings, applyObjections, type CriticInput, type CriticCheck, type Finding, type RaisedObjection } from "./rules";
+export { BLOCKING_KINDS, type FindingKind } from "./policy";
 
 /** The rules Critic's pass: its objections, and the draft with them applied. */
 export function reviewDraft(input: CriticInput): { draft: DraftPicker; raised: RaisedObjection[] } {

@@ -1,10 +1,10 @@
 // The rules Critic: it reads only the evidence and the drafted recommendation and argues against the
-// recommendation before anyone picks. Offline, deterministic, a few milliseconds. An objection is "blocking" only
-// when it says the answer is likely wrong: the evidence contradicts the recommendation (the deciding record is no
-// longer in force, a commit reverted it, the code mostly uses another option the record never weighed, a model went
-// against the in-force record, grounding.ts's contradictions), or the deciding record is only weakly tied to the
-// question (signals.ts: one measured score with one threshold). What merely deserves a second look is a "concern";
-// each check's counts on right and wrong answers are printed by eval/critic.ts.
+// recommendation before anyone picks. Offline, deterministic, a few milliseconds. Each check reports findings of a
+// kind (the deciding record is no longer in force, a commit reverted it, the code mostly uses another option the
+// record never weighed, grounding.ts's and signals.ts's doubts that the record decides this question, …); an
+// objection is "blocking" only when policy.ts says its kind tells wrong answers from right ones (or the evidence
+// itself withdraws the decision), and a model that went against the in-force record always blocks. What merely
+// deserves a second look is a "concern"; each kind's counts on right and wrong answers are printed by eval/critic.ts.
 import { UNDECIDABLE, type AdrMeta, type DraftPicker, type FusedEvidence, type CriticEffect, type Level, type Objection } from "../schemas";
 import type { CodeUsageReport, OptionUsage } from "../internal/codeUsage";
 import { describeUsage } from "../internal/codeUsage";
@@ -12,6 +12,7 @@ import { optionTermsFor } from "../synth/codeUsage";
 import { toCitation } from "../synth/rules";
 import { mentions, recordName, recordStatus } from "../synth/stance";
 import { groundingObjections } from "./grounding";
+import { BLOCKING_KINDS, type FindingKind } from "./policy";
 import { weakGrounding } from "./signals";
 
 export type CriticCheck =
@@ -36,6 +37,8 @@ export type CriticCheck =
 /** An objection with the check that raised it and what it does to the recommendation. */
 export interface RaisedObjection extends Objection {
   check: CriticCheck;
+  /** Which of the check's findings it is (policy.ts decides from it whether it blocks); none for the model's. */
+  kind?: FindingKind;
   /**
    * Blocking only: "undecidable" when the deciding record no longer decides; "lower" drops the confidence a step;
    * "applied" when that step was already taken where the problem was found (a model's dissent is capped at med).
@@ -70,25 +73,51 @@ interface Focus {
   terms: Map<string, string[]>;
 }
 
-/** Every objection the rules Critic raises, blocking ones first, in a stable order. */
-export function critique(input: CriticInput): RaisedObjection[] {
-  const { draft } = input;
-  const rec = draft.options.find((o) => o.id === draft.recommendation.option_id);
+/** What a check found, before policy.ts says whether it blocks. */
+export interface Finding {
+  check: Exclude<CriticCheck, "against-record" | "model">;
+  kind: FindingKind;
+  text: string;
+  citations: string[];
+  /** What it does when it blocks: "undecidable" when the deciding record no longer decides, else "lower". */
+  effect?: "undecidable";
+}
+
+/** The checks that say, each from its own side, that the recommendation may not rest on the deciding record. */
+const GROUNDING_CHECKS = new Set<CriticCheck>(["outranked", "unweighed-proposal", "off-subject", "decision-mismatch", "weak-grounding"]);
+
+/**
+ * Every objection the rules Critic raises, blocking ones first, in a stable order. A finding blocks when its kind is
+ * in `blocking` (policy.ts's BLOCKING_KINDS unless given); of the grounding checks only the first blocking finding
+ * blocks and the rest are concerns, since each says the same thing from another side.
+ */
+export function critique(input: CriticInput, blocking: ReadonlySet<string> = BLOCKING_KINDS): RaisedObjection[] {
   const byId = new Map(input.evidence.map((e) => [e.id, e] as const));
   const out: RaisedObjection[] = [];
   const modelAgainst = againstRecord(input, byId);
   if (modelAgainst) out.push(modelAgainst);
-  if (rec && draft.recommendation.option_id !== UNDECIDABLE) {
-    const terms = new Map(optionTermsFor(draft.options).map((t) => [t.id, t.terms.filter((x) => x.length >= 3)] as const));
-    const focus: Focus = { input, byId, rec, record: decidingRecord(input, rec, byId), terms };
-    for (const check of [recordStatusCheck, revertedCheck, codeCheck, groundingCheck, laterRecordCheck, constraintCheck, staleVersionCheck, singleSourceCheck]) {
-      out.push(...check(focus));
-    }
+  let groundingBlocked = false;
+  for (const f of findings(input)) {
+    const grounding = GROUNDING_CHECKS.has(f.check);
+    const blocks = blocking.has(f.kind) && !(grounding && groundingBlocked);
+    if (blocks && grounding) groundingBlocked = true;
+    out.push({ check: f.check, kind: f.kind, severity: blocks ? "blocking" : "concern", ...(blocks ? { effect: f.effect ?? "lower" } : {}), text: f.text, citations: f.citations });
   }
   const order = (o: RaisedObjection) => (o.severity === "blocking" ? 0 : 1);
   return out
     .map((o) => ({ ...o, text: capText(o.text), citations: [...new Set(o.citations.filter((id) => byId.has(id)))] }))
     .sort((a, b) => order(a) - order(b));
+}
+
+/** Every finding of the rules checks on a draft that recommends an option, whatever its severity will be. */
+export function findings(input: CriticInput): Finding[] {
+  const { draft } = input;
+  const rec = draft.options.find((o) => o.id === draft.recommendation.option_id);
+  if (!rec || draft.recommendation.option_id === UNDECIDABLE) return [];
+  const byId = new Map(input.evidence.map((e) => [e.id, e] as const));
+  const terms = new Map(optionTermsFor(draft.options).map((t) => [t.id, t.terms.filter((x) => x.length >= 3)] as const));
+  const focus: Focus = { input, byId, rec, record: decidingRecord(input, rec, byId), terms };
+  return [recordStatusCheck, revertedCheck, codeCheck, groundingCheck, laterRecordCheck, constraintCheck, staleVersionCheck, singleSourceCheck].flatMap((check) => check(focus));
 }
 
 function capText(text: string): string {
@@ -110,36 +139,25 @@ export function decidingRecord(input: CriticInput, rec: Focus["rec"], byId: Map<
 // ---------------------------------------------------------------------------------------------------------
 // The checks
 
-/**
- * The recommendation may rest on a record that does not decide this question (critic/grounding.ts and signals.ts):
- * at most one blocking objection (the first contradiction found, else a weak tie to the question, since each says
- * the same thing from another side), and the rest as concerns.
- */
-function groundingCheck(f: Focus): RaisedObjection[] {
+/** The recommendation may rest on a record that does not decide this question (critic/grounding.ts and signals.ts). */
+function groundingCheck(f: Focus): Finding[] {
   const focus = { question: f.input.question, draft: f.input.draft, evidence: f.input.evidence, rec: f.rec, record: f.record, terms: f.terms };
-  const found = groundingObjections(focus);
-  const contradiction = found.find((o) => o.blocking);
-  const weak = contradiction ? undefined : weakGrounding(focus);
-  const blocking: RaisedObjection[] = contradiction
-    ? [{ check: contradiction.check, severity: "blocking", effect: "lower", text: contradiction.text, citations: contradiction.citations }]
-    : weak
-      ? [{ check: "weak-grounding", severity: "blocking", effect: "lower", text: weak.text, citations: weak.citations }]
-      : [];
-  const concerns: RaisedObjection[] = found.filter((o) => o !== contradiction).map((o) => ({ check: o.check, severity: "concern", text: o.text, citations: o.citations }));
-  return [...blocking, ...concerns];
+  const weak = weakGrounding(focus);
+  const tie: Finding[] = weak ? [{ check: "weak-grounding", kind: weak.names === "choice" ? "weak-grounding/named-choice" : weak.names === "open" ? "weak-grounding/open" : "weak-grounding", text: weak.text, citations: weak.citations }] : [];
+  return [...groundingObjections(focus), ...tie];
 }
 
 /** The deciding record is only proposed or a draft (a concern), or no longer in force (blocking). */
-function recordStatusCheck(f: Focus): RaisedObjection[] {
+function recordStatusCheck(f: Focus): Finding[] {
   const r = f.record;
   if (!r) return [];
   const name = recordName(r.meta);
   const shown = recordStatus(r.meta);
   if (r.meta.status === "deprecated" || r.meta.status === "superseded" || r.meta.status === "rejected") {
-    return [{ check: "record-status", severity: "blocking", effect: "undecidable", text: `${name} is ${shown}: it no longer decides this question.`, citations: [r.cite.id] }];
+    return [{ check: "record-status", kind: "record-status/inactive", effect: "undecidable", text: `${name} is ${shown}: it no longer decides this question.`, citations: [r.cite.id] }];
   }
   if (r.meta.status === "proposed" || /\b(?:draft|proposed|wip|work in progress|under review|in review|pending)\b/i.test(shown)) {
-    return [{ check: "record-status", severity: "concern", text: `${name} is ${shown}, not accepted: the decision may still change.`, citations: [r.cite.id] }];
+    return [{ check: "record-status", kind: "record-status/draft", text: `${name} is ${shown}, not accepted: the decision may still change.`, citations: [r.cite.id] }];
   }
   return [];
 }
@@ -148,9 +166,9 @@ const REVERT_SUBJECT = /^\s*revert\b|\brevert(?:s|ed)?\s+["“]/i;
 const REMOVE_VERBS = /\b(?:remove[sd]?|removing|drop(?:s|ped)?|rip(?:ped)? out|get rid of|back(?:ed)? out|roll(?:ed)? back|migrate[sd]? away from|move[sd]? away from|replace[sd]?)\s+(?:the\s+|our\s+|all\s+)?(?:use of\s+|usages? of\s+)?/i;
 
 /** A commit reverts what the record decided (blocking), or removes the recommended option (a concern). */
-function revertedCheck(f: Focus): RaisedObjection[] {
+function revertedCheck(f: Focus): Finding[] {
   const terms = f.terms.get(f.rec.id) ?? [];
-  const out: RaisedObjection[] = [];
+  const out: Finding[] = [];
   for (const e of f.input.evidence) {
     if (e.source_type !== "commit" || !e.commit) continue;
     const subject = (e.title ?? e.excerpt.split("\n")[0]).slice(0, 300);
@@ -159,12 +177,12 @@ function revertedCheck(f: Focus): RaisedObjection[] {
     const namesChoice = terms.length > 0 && mentions(subject, { terms });
     const namesRecord = !!f.record && subject.toLowerCase().includes(f.record.meta.title.toLowerCase().slice(0, 60));
     if (REVERT_SUBJECT.test(subject) && (namesChoice || namesRecord || touchesRecord)) {
-      out.push({ check: "reverted", severity: "blocking", effect: "lower", text: `Commit ${short} ("${subject}") reverts what the recommendation rests on.`, citations: [e.id, ...(f.record ? [f.record.cite.id] : [])] });
+      out.push({ check: "reverted", kind: "reverted/revert", text: `Commit ${short} ("${subject}") reverts what the recommendation rests on.`, citations: [e.id, ...(f.record ? [f.record.cite.id] : [])] });
       continue;
     }
     const removal = REMOVE_VERBS.exec(subject);
     if (removal && terms.length && mentions(subject.slice(removal.index + removal[0].length, removal.index + removal[0].length + 60).split(/\s+(?:with|by|for|in favou?r of)\s+/i)[0], { terms })) {
-      out.push({ check: "reverted", severity: "concern", text: `Commit ${short} ("${subject}") removes or replaces "${f.rec.title}"; check that the decision still stands.`, citations: [e.id] });
+      out.push({ check: "reverted", kind: "reverted/removal", text: `Commit ${short} ("${subject}") removes or replaces "${f.rec.title}"; check that the decision still stands.`, citations: [e.id] });
     }
   }
   return out.slice(0, 2);
@@ -179,7 +197,7 @@ function newerRecord(a: AdrMeta, b: AdrMeta): boolean {
 }
 
 /** A newer in-force record chose another of the options (a concern: the synthesizer already weighed it). */
-function laterRecordCheck(f: Focus): RaisedObjection[] {
+function laterRecordCheck(f: Focus): Finding[] {
   const r = f.record;
   if (!r) return [];
   const seen = new Set<string>([r.meta.path]);
@@ -194,7 +212,7 @@ function laterRecordCheck(f: Focus): RaisedObjection[] {
     const other = f.input.draft.options.find((o) => o.id !== f.rec.id && (f.terms.get(o.id) ?? []).length && mentions(choice, { terms: f.terms.get(o.id)! }));
     const recTerms = f.terms.get(f.rec.id) ?? [];
     if (!other || (recTerms.length && mentions(choice, { terms: recTerms }))) continue;
-    return [{ check: "later-record", severity: "concern", text: `${recordName(meta)} (${recordStatus(meta)}) is newer than ${recordName(r.meta)} and chose "${choice}", which is "${other.title}".`, citations: [e.id, r.cite.id] }];
+    return [{ check: "later-record", kind: "later-record", text: `${recordName(meta)} (${recordStatus(meta)}) is newer than ${recordName(r.meta)} and chose "${choice}", which is "${other.title}".`, citations: [e.id, r.cite.id] }];
   }
   return [];
 }
@@ -203,7 +221,7 @@ function laterRecordCheck(f: Focus): RaisedObjection[] {
  * The code mostly uses another option than the one the record chose: blocking, unless the record itself names
  * that option (it decided to move away from it, and the move is not finished: a concern).
  */
-function codeCheck(f: Focus): RaisedObjection[] {
+function codeCheck(f: Focus): Finding[] {
   const usage = f.input.usage;
   if (!usage || (!f.record && !f.rec.supports.length)) return [];
   const byOption = new Map(usage.report.options.map((u) => [u.id, u] as const));
@@ -218,9 +236,9 @@ function codeCheck(f: Focus): RaisedObjection[] {
   const cites = [...(f.record ? [f.record.cite.id] : f.rec.supports.slice(0, 1)), ...(usage.citedBy.get(rival.id) ?? []), ...(usage.citedBy.get(mine.id) ?? [])];
   const knowsRival = f.record ? mentions(f.record.text, { terms: rival.terms }) : false;
   if (knowsRival) {
-    return [{ check: "code-disagrees", severity: "concern", text: `${decider} chose "${f.rec.title}" over ${rival.terms[0]}, but the code still mostly uses ${rival.terms[0]} (${figures}): the move is not finished.`, citations: cites }];
+    return [{ check: "code-disagrees", kind: "code-disagrees/unfinished-move", text: `${decider} chose "${f.rec.title}" over ${rival.terms[0]}, but the code still mostly uses ${rival.terms[0]} (${figures}): the move is not finished.`, citations: cites }];
   }
-  return [{ check: "code-disagrees", severity: "blocking", effect: "lower", text: `Code disagrees: ${decider} chose "${f.rec.title}", but the code mostly uses ${rival.terms[0]} (${figures}).`, citations: cites }];
+  return [{ check: "code-disagrees", kind: "code-disagrees/unweighed-rival", text: `Code disagrees: ${decider} chose "${f.rec.title}", but the code mostly uses ${rival.terms[0]} (${figures}).`, citations: cites }];
 }
 
 /** A name code can carry: a package or technology of one or two words ("moment", "date-fns", "react query"). */
@@ -248,14 +266,14 @@ const CONSTRAINTS: { name: string; re: RegExp }[] = [
 ];
 
 /** The question names a constraint the deciding record never mentions (a concern: the record may not have weighed it). */
-function constraintCheck(f: Focus): RaisedObjection[] {
+function constraintCheck(f: Focus): Finding[] {
   const r = f.record;
   if (!r) return [];
   const question = f.input.question.slice(0, 4096);
   const text = r.text.slice(0, 200_000);
   const missing = CONSTRAINTS.filter((c) => c.re.test(question) && !c.re.test(text)).map((c) => c.name);
   if (!missing.length) return [];
-  return [{ check: "unweighed-constraint", severity: "concern", text: `The question weighs ${missing.join(" and ")}, which ${recordName(r.meta)} never mentions: it may not have weighed ${missing.length > 1 ? "them" : "it"}.`, citations: [r.cite.id] }];
+  return [{ check: "unweighed-constraint", kind: "unweighed-constraint", text: `The question weighs ${missing.join(" and ")}, which ${recordName(r.meta)} never mentions: it may not have weighed ${missing.length > 1 ? "them" : "it"}.`, citations: [r.cite.id] }];
 }
 
 /** Where a piece of evidence comes from, so two sections of one record count as one source. */
@@ -264,13 +282,13 @@ function sourceKey(e: FusedEvidence): string {
 }
 
 /** The recommendation rests on one source only (a concern). */
-function singleSourceCheck(f: Focus): RaisedObjection[] {
+function singleSourceCheck(f: Focus): Finding[] {
   const items = f.rec.supports.map((id) => f.byId.get(id)).filter((e): e is FusedEvidence => !!e);
   const sources = new Set(items.map(sourceKey));
   if (sources.size !== 1) return [];
   const only = items[0];
   const label = only.adr ? recordName(only.adr) : only.commit ? `commit ${only.commit.slice(0, 7)}` : only.path_or_url;
-  return [{ check: "single-source", severity: "concern", text: `The recommendation rests on a single source (${label}); nothing else in the evidence confirms it.`, citations: [only.id] }];
+  return [{ check: "single-source", kind: "single-source", text: `The recommendation rests on a single source (${label}); nothing else in the evidence confirms it.`, citations: [only.id] }];
 }
 
 /** A model recommended against the in-force record the rules path follows (blocking: it may have been steered). */
@@ -296,7 +314,7 @@ function escapeRegExp(s: string): string {
  * The deciding record was written about an older major version of a dependency than the one the manifests use
  * today ("React 16" in the record, "react": "^18.2.0" in package.json): a concern.
  */
-function staleVersionCheck(f: Focus): RaisedObjection[] {
+function staleVersionCheck(f: Focus): Finding[] {
   const r = f.record;
   const usage = f.input.usage;
   if (!r || !usage) return [];
@@ -312,7 +330,7 @@ function staleVersionCheck(f: Focus): RaisedObjection[] {
         const current = Number(now[1]);
         if (then < current) {
           const cite = [r.cite.id, ...(usage.citedBy.get(u.id) ?? []).filter((id) => f.byId.get(id)?.path_or_url === line.path)];
-          return [{ check: "stale-version", severity: "concern", text: `${recordName(r.meta)} was written about ${term} ${then}; ${line.path}:${line.line} uses ${term} ${current} today, so its reasons may be out of date.`, citations: cite }];
+          return [{ check: "stale-version", kind: "stale-version", text: `${recordName(r.meta)} was written about ${term} ${then}; ${line.path}:${line.line} uses ${term} ${current} today, so its reasons may be out of date.`, citations: cite }];
         }
       }
     }

@@ -3,11 +3,16 @@
 //   support = margin + HEADLINE_WORD_WEIGHT × (words of what the question asks that the record's headline shares)
 // where the margin is log2 of the record's retrieval score over the best other retrieved document's (1 = twice the
 // score). A record that barely leads (or trails) the next document and whose title and options share few words with
-// the question is as likely a neighbouring record as the deciding one: below WEAK_SUPPORT the Critic blocks.
-// The weight and the threshold were fit on the eval's dev half (leave-one-repository-out), never on the test half.
+// the question is as likely a neighbouring record as the deciding one: below WEAK_SUPPORT the Critic objects. The
+// finding's kind says what the question names (questionNames): a thin tie means most when the question proposes one
+// thing, less when it names the recommended alternative itself or names nothing (a symptom rarely shares a record's
+// words); policy.ts decides which of them block. The weight and the threshold were fit on the eval's dev half
+// (leave-one-repository-out), never on the test half.
 import type { FusedEvidence } from "../schemas";
 import { recordName } from "../synth/stance";
 import { splitAsking } from "../terms";
+import { readQuestion } from "../synth/question";
+import { mentions } from "../synth/stance";
 import { headline, replacedBy, stemSet, type GroundingFocus } from "./grounding";
 
 export interface GroundingSignals {
@@ -60,8 +65,29 @@ export function groundingSignals(f: GroundingFocus): GroundingSignals | undefine
   return { margin, ...(rival ? { rival } : {}), shared, support: margin + HEADLINE_WORD_WEIGHT * Math.min(shared.length, HEADLINE_CAP) };
 }
 
-/** The blocking objection when the deciding record's support is below WEAK_SUPPORT, citing it and the best other document. */
-export function weakGrounding(f: GroundingFocus): { text: string; citations: string[] } | undefined {
+/**
+ * What the question names, as the weak tie's finding kinds tell apart (a thin headline tie means something else in each):
+ *   "choice":   two or more alternatives, the recommended one among them ("A or B?", "move from A to B?"): the question
+ *               was matched to the option by name, so few shared headline words say less (off-subject stays quiet too);
+ *   "proposal": one thing, or alternatives the recommendation is not ("adopt X?"): the record should name it;
+ *   "open":     nothing at all (a goal or a symptom in the engineer's words): a record on it rarely shares its words.
+ */
+export function questionNames(question: string, rec: { title: string }): "choice" | "proposal" | "open" {
+  const named = readQuestion(question).alternatives.filter((a) => a.terms.length);
+  if (!named.length) return "open";
+  return named.length >= 2 && named.some((a) => mentions(rec.title, { terms: a.terms })) ? "choice" : "proposal";
+}
+
+/** The recommendation is one of two or more alternatives the question names itself. */
+export function answersNamedChoice(question: string, rec: { title: string }): boolean {
+  return questionNames(question, rec) === "choice";
+}
+
+/**
+ * The objection when the deciding record's support is below WEAK_SUPPORT, citing it and the best other document;
+ * with what the question names (each a finding kind of its own).
+ */
+export function weakGrounding(f: GroundingFocus): { text: string; citations: string[]; names: ReturnType<typeof questionNames> } | undefined {
   const s = groundingSignals(f);
   if (!s || s.support >= WEAK_SUPPORT) return undefined;
   const r = f.record!;
@@ -73,5 +99,6 @@ export function weakGrounding(f: GroundingFocus): { text: string; citations: str
   return {
     text: `${recordName(r.meta)} is weakly tied to this question: ${standing ? `${standing}, and ` : ""}its title and options share ${words} of what the question asks; the recommendation may rest on a neighbouring record.`,
     citations: [r.cite.id, ...(s.rival ? [s.rival.id] : [])],
+    names: questionNames(f.question, f.rec),
   };
 }

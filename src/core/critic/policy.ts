@@ -1,0 +1,154 @@
+// Which of the rules Critic's findings block and which are only concerns (issue 23).
+//
+// Every check reports what it found as a finding of one kind ("outranked/trails", "weak-grounding", …) and this file
+// decides the severity: a kind blocks only when it is in BLOCKING_KINDS. Beyond the contradictions (the evidence
+// itself withdraws the decision), that set is not tuned by hand: it is what choosePolicy() picks on the eval's dev
+// answers (eval/critic.ts --cv prints the pick and its cross-validated estimate), by a rule fixed from the targets:
+//
+//   a kind blocks when, on the answers it is fit on, wrong answers carry it at least MIN_RATIO times as often as right
+//   ones (each rate smoothed by half an answer, so a kind seen twice proves little), on at least MIN_WRONG wrong
+//   answers. MIN_RATIO is the targets' own ratio (at least 0.60 of wrong answers blocked, at most 0.10 of right
+//   ones: 6): a kind below it can only dilute the block.
+//
+// crossValidate() estimates how that rule transfers: it leaves one repository out at a time, picks on the others and
+// counts what the pick blocks on the left-out repository. Only the dev column is ever fit on; the held-out columns
+// are read as totals to confirm.
+
+/** A finding's kind: the check, and which of its findings ("check/variant") when a check has more than one. */
+export type FindingKind =
+  | "record-status/inactive"
+  | "record-status/draft"
+  | "reverted/revert"
+  | "reverted/removal"
+  | "later-record"
+  | "code-disagrees/unweighed-rival"
+  | "code-disagrees/unfinished-move"
+  | "unweighed-constraint"
+  | "single-source"
+  | "stale-version"
+  | "outranked/chose-other"
+  | "outranked/trails"
+  | "unweighed-proposal/product"
+  | "unweighed-proposal/description"
+  | "unweighed-proposal/decided-for"
+  | "off-subject"
+  | "decision-mismatch/reads-as"
+  | "decision-mismatch/two-readings"
+  | "weak-grounding"
+  | "weak-grounding/named-choice"
+  | "weak-grounding/open";
+
+/**
+ * Findings that say the evidence itself withdraws the decision: the deciding record is no longer in force, a commit
+ * reverted it, or the code mostly uses an option the record never weighed. They block by the issue's definition
+ * (a superseded record turns the answer undecidable), not by fit: an eval column rarely holds one.
+ */
+export const CONTRADICTIONS: ReadonlySet<FindingKind> = new Set<FindingKind>(["record-status/inactive", "reverted/revert", "code-disagrees/unweighed-rival"]);
+
+/**
+ * The kinds that block: the contradictions and choosePolicy()'s pick on the dev column (eval/critic.ts --cv), kept
+ * here so the product needs no eval data. A model's recommendation against the in-force record (check
+ * "against-record") always blocks: it is the steering guard, no offline answer raises it, so no eval can fit it.
+ */
+export const BLOCKING_KINDS: ReadonlySet<FindingKind> = new Set<FindingKind>([
+  ...CONTRADICTIONS,
+  // Two or more other records rank above the deciding one.
+  "outranked/trails",
+  // The question proposes a named product the deciding record never names.
+  "unweighed-proposal/product",
+  // The deciding record barely leads the other documents and shares few words with the question (signals.ts), on a
+  // question that proposes one thing. Not on one that names the recommended alternative ("weak-grounding/named-choice":
+  // 6 wrong, 6 right on dev) or names nothing ("weak-grounding/open": 16 wrong, 7 right, ratio 5.8).
+  "weak-grounding",
+]);
+
+/** A kind blocks only when wrong answers carry it at least this many times as often as right ones: 0.60 / 0.10. */
+export const MIN_RATIO = 6;
+/** ... on at least this many wrong answers (fewer is an anecdote). */
+export const MIN_WRONG = 3;
+
+/** One answer the policy is fit on: its repository, whether it was right, and the kinds raised on it. */
+export interface LabelledAnswer {
+  group: string;
+  right: boolean;
+  kinds: ReadonlySet<string>;
+}
+
+export interface PolicyRule {
+  minRatio: number;
+  minWrong: number;
+}
+
+export const DEFAULT_RULE: PolicyRule = { minRatio: MIN_RATIO, minWrong: MIN_WRONG };
+
+export interface KindStats {
+  kind: string;
+  wrong: number;
+  right: number;
+  /** (wrong rate) / (right rate), each count smoothed by half an answer. */
+  ratio: number;
+}
+
+/** Each kind's counts on wrong and right answers, and its smoothed rate ratio, strongest first. */
+export function kindStats(rows: readonly LabelledAnswer[]): KindStats[] {
+  const W = rows.filter((r) => !r.right).length;
+  const R = rows.length - W;
+  const counts = new Map<string, { wrong: number; right: number }>();
+  for (const r of rows) {
+    for (const k of r.kinds) {
+      const c = counts.get(k) ?? { wrong: 0, right: 0 };
+      c[r.right ? "right" : "wrong"]++;
+      counts.set(k, c);
+    }
+  }
+  return [...counts]
+    .map(([kind, c]) => ({ kind, ...c, ratio: (c.wrong + 0.5) / (W + 1) / ((c.right + 0.5) / (R + 1)) }))
+    .sort((a, b) => b.ratio - a.ratio || b.wrong - a.wrong || a.kind.localeCompare(b.kind));
+}
+
+/** The kinds that block, by the rule, on these answers, with the fixed ones (sorted by name). */
+export function choosePolicy(rows: readonly LabelledAnswer[], rule: PolicyRule = DEFAULT_RULE, fixed: ReadonlySet<string> = CONTRADICTIONS): string[] {
+  const picked = kindStats(rows).filter((s) => !fixed.has(s.kind) && s.wrong >= rule.minWrong && s.ratio >= rule.minRatio);
+  return [...fixed, ...picked.map((s) => s.kind)].sort();
+}
+
+export interface BlockCounts {
+  wrong: number;
+  wrongBlocked: number;
+  right: number;
+  rightBlocked: number;
+}
+
+/** How many wrong and right answers a set of blocking kinds blocks. */
+export function blockCounts(rows: readonly LabelledAnswer[], blocking: ReadonlySet<string>): BlockCounts {
+  const blocked = (r: LabelledAnswer) => [...r.kinds].some((k) => blocking.has(k));
+  const wrong = rows.filter((r) => !r.right);
+  const right = rows.filter((r) => r.right);
+  return { wrong: wrong.length, wrongBlocked: wrong.filter(blocked).length, right: right.length, rightBlocked: right.filter(blocked).length };
+}
+
+export interface CrossValidation extends BlockCounts {
+  /** Per left-out repository: what was picked without it, and what that pick blocked on it. */
+  folds: ({ group: string; chosen: string[] } & BlockCounts)[];
+  /** How many folds picked each kind. */
+  picked: Map<string, number>;
+}
+
+/** Leave one repository out: pick on the others, count on it; the sums are the transfer estimate. */
+export function crossValidate(rows: readonly LabelledAnswer[], rule: PolicyRule = DEFAULT_RULE, fixed: ReadonlySet<string> = CONTRADICTIONS): CrossValidation {
+  const groups = [...new Set(rows.map((r) => r.group))].sort();
+  const total: BlockCounts = { wrong: 0, wrongBlocked: 0, right: 0, rightBlocked: 0 };
+  const folds: CrossValidation["folds"] = [];
+  const picked = new Map<string, number>();
+  for (const group of groups) {
+    const chosen = choosePolicy(rows.filter((r) => r.group !== group), rule, fixed);
+    const c = blockCounts(rows.filter((r) => r.group === group), new Set(chosen));
+    folds.push({ group, chosen, ...c });
+    for (const k of chosen) picked.set(k, (picked.get(k) ?? 0) + 1);
+    total.wrong += c.wrong;
+    total.wrongBlocked += c.wrongBlocked;
+    total.right += c.right;
+    total.rightBlocked += c.rightBlocked;
+  }
+  return { ...total, folds, picked };
+}
