@@ -11,6 +11,7 @@ import { resolveConfig } from "../core/config";
 import { discoverWithSnapshot } from "../core/internal/corpus/discovery";
 import { hostCorpusCache } from "../core/internal/corpus/store";
 import { prepareDocsCorpus } from "../core/internal/docsExpert";
+import { checkRepository } from "../core/internal/gitSafety";
 import { selectTerms } from "../core/internal/gitTerms";
 import { readRepoState, searchIndex, DOC_PATHSPECS } from "../core/internal/history";
 import { readIndexMeta } from "../core/internal/history/search";
@@ -51,6 +52,10 @@ export async function warmUp(job: WarmJob, env: NodeJS.ProcessEnv, signal: Abort
     const t = performance.now();
     const entry: WarmReport["repos"][number] = { repo, ms: 0, documents: 0, history: "off" };
     try {
+      // Twice: the repository check is kept between questions only under a proof taken before git ran, so the first
+      // question finds it kept (internal/gitStateCache.ts).
+      await checkRepository(repo, signal).catch(() => undefined);
+      await checkRepository(repo, signal).catch(() => undefined);
       const config = resolveConfig(deliberationConfig(job.settings, job.settings.offline));
       const cache = hostCorpusCache(env);
       const found = await discoverWithSnapshot(repo, config, { signal, cache });
