@@ -476,10 +476,15 @@ function startBatch(cwd: string): BatchCheck {
       w.done(w.got);
     }
   });
-  // A kept process never keeps the host alive, and ends with it (its stdin closes).
-  child.unref();
-  for (const s of [child.stdin, child.stdout, child.stderr] as unknown as { unref?: () => void }[]) s.unref?.();
+  // An idle kept process never keeps the host alive, and ends with it (its stdin closes).
+  holdHost(b, false);
   return b;
+}
+
+/** While a request waits for its answer the process (and its pipes) keep the host's event loop alive; idle, not. */
+function holdHost(b: BatchCheck, hold: boolean): void {
+  const handles = [b.child, b.child.stdin, b.child.stdout, b.child.stderr] as unknown as { ref?: () => void; unref?: () => void }[];
+  for (const h of handles) (hold ? h.ref : h.unref)?.call(h);
 }
 
 /**
@@ -499,6 +504,7 @@ function keptBatchCheck(cwd: string, names: string[], signal?: AbortSignal): Pro
       new Promise<string[] | undefined>((resolve) => {
         if (batch.dead || signal?.aborted) return resolve(undefined);
         clearTimeout(batch.idle);
+        holdHost(batch, true);
         const onAbort = () => batch.child.kill("SIGTERM");
         signal?.addEventListener("abort", onAbort, { once: true });
         batch.waiting = {
@@ -506,6 +512,7 @@ function keptBatchCheck(cwd: string, names: string[], signal?: AbortSignal): Pro
           got: [],
           done: (lines) => {
             signal?.removeEventListener("abort", onAbort);
+            holdHost(batch, false);
             if (!batch.dead) {
               batch.idle = setTimeout(() => batch.child.kill("SIGTERM"), BATCH_IDLE_MS);
               batch.idle.unref?.();
