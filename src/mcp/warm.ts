@@ -62,8 +62,9 @@ export async function warmUp(job: WarmJob, env: NodeJS.ProcessEnv, signal: Abort
       entry.documents = (await prepareDocsCorpus(found.set, { repo, cache, signal })).documents;
       if (env.DELIBERATIVE_HISTORY_INDEX !== "off") entry.history = warmHistory(await readRepoState(repo, signal));
       // One deliberation that writes nothing compiles the rest of the pipeline (ranking, synthesis, the Critic, the
-      // code-usage count) before the first real one. Only where it cannot start or advance a history build.
-      if (!pipelineWarm && (entry.history === "ready" || entry.history === "off")) {
+      // code-usage count) before the first real one. Only on a current history index: it must not start or advance
+      // a build, nor index the whole history for itself (no index kept).
+      if (!pipelineWarm && entry.history === "ready") {
         await deliberate({
           repo,
           question: WARM_QUESTION,
@@ -74,7 +75,7 @@ export async function warmUp(job: WarmJob, env: NodeJS.ProcessEnv, signal: Abort
           learning: false,
           signingKey: warmKey(),
           signal,
-          ...(entry.history === "ready" ? { history: { build: "none" } } : {}),
+          history: { build: "none" },
           ...(cache ? { corpusCache: cache } : {}),
         });
         pipelineWarm = true;
