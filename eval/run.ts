@@ -999,7 +999,7 @@ function printResidentReport(report: ResidentReport, columns: SetName[], repos: 
     for (const r of rows) console.log(`  ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ")}`);
   };
   console.log("");
-  console.log("resident latency, ms (one MCP server per repository, one question at a time; \"w/o 1st\" leaves out each server's first question, which loads the corpus):");
+  console.log("resident latency, ms (one MCP server per repository, one question at a time; \"w/o 1st\" leaves out each server's first question, which loads whatever the warm-up did not):");
   table([[...header, "start-up p50", "start-up max"], ...columns.map((set) => row(set, report.by_set[set], [ms(report.start_up?.[set]?.p50_ms), ms(report.start_up?.[set]?.max_ms)]))]);
   console.log("  (start-up: spawn to the end of the server's warm-up, or to `initialize` answered when it has none; not in the questions' times)");
   console.log("  per repository:");

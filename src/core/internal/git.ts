@@ -97,7 +97,7 @@ function runIndexed(ctx: ExpertContext, index: HistoryIndexOptions, early: Early
     if (ready?.kind === "ready" && ready.reader === inThreadReader) {
       let outcome: IndexOutcome | undefined;
       try {
-        outcome = searchIndex(ready.state.file, indexTerms(ctx).terms, ctx.config.git.maxResults);
+        outcome = searchIndex(ready.state.file, indexTerms(ctx).terms, ctx.config.git.maxResults, { keepOpen: !index.shortLived });
       } catch {
         // corrupt or busy: the general path below handles it
       }
