@@ -197,7 +197,7 @@ async function callTool(tool: ToolSpec, rawArgs: unknown, ctx: ToolContext, log:
 /** "warm-up: done in 1234 ms (repo: 77 documents, history index ready, 1200 ms)": the eval waits for this line. */
 export function describeWarmUp(report: WarmReport): string {
   const each = report.repos.map((r) => `${r.repo}: ${r.error ? `failed (${r.error})` : `${r.documents} documents, history index ${r.history}`}, ${r.ms} ms`);
-  return `${WARM_UP_DONE} in ${report.ms} ms${report.error ? ` (failed: ${report.error})` : ""}${each.length ? ` (${each.join("; ")})` : ""}`;
+  return `${WARM_UP_DONE} in ${report.ms} ms${report.cut ? " (cut short by a call)" : ""}${report.error ? ` (failed: ${report.error})` : ""}${each.length ? ` (${each.join("; ")})` : ""}`;
 }
 
 /** The start of the log line that says the warm-up is over. */

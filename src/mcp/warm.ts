@@ -4,7 +4,7 @@
 // agent's first question is not the slow one. Nothing here changes an answer: each step is the very function a
 // question calls first (the same settings, so the same snapshot keys), and what it leaves behind is the in-memory
 // copy a question would have made of the same files; one throw-away deliberation (nothing written, a key of its
-// own) compiles the rest of the pipeline. A repository whose history index is missing or behind is left
+// own) compiles the rest of the pipeline. A call that arrives first stops the remaining steps (worker.ts). A repository whose history index is missing or behind is left
 // as it is: the first question builds or updates it the host's way, exactly as without the warm-up.
 import { classifyQuestion } from "../core/classify";
 import { resolveConfig } from "../core/config";
@@ -29,6 +29,8 @@ export interface WarmJob {
 
 export interface WarmReport {
   ms: number;
+  /** A call came first and stopped the remaining steps. */
+  cut?: boolean;
   /** The warm-up itself failed (each repository's own failure is in its entry). */
   error?: string;
   repos: { repo: string; ms: number; documents: number; history: "ready" | "not ready" | "off" | "failed"; error?: string }[];
@@ -60,7 +62,9 @@ export async function warmUp(job: WarmJob, env: NodeJS.ProcessEnv, signal: Abort
       const cache = hostCorpusCache(env);
       const found = await discoverWithSnapshot(repo, config, { signal, cache });
       entry.documents = (await prepareDocsCorpus(found.set, { repo, cache, signal })).documents;
+      signal.throwIfAborted();
       if (env.DELIBERATIVE_HISTORY_INDEX !== "off") entry.history = warmHistory(await readRepoState(repo, signal));
+      signal.throwIfAborted();
       // One deliberation that writes nothing compiles the rest of the pipeline (ranking, synthesis, the Critic, the
       // code-usage count) before the first real one. Only on a current history index: it must not start or advance
       // a build, nor index the whole history for itself (no index kept).
@@ -87,7 +91,7 @@ export async function warmUp(job: WarmJob, env: NodeJS.ProcessEnv, signal: Abort
     entry.ms = Math.round(performance.now() - t);
     repos.push(entry);
   }
-  return { ms: Math.round(performance.now() - started), repos };
+  return { ms: Math.round(performance.now() - started), repos, ...(signal.aborted ? { cut: true } : {}) };
 }
 
 /**

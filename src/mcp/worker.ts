@@ -34,15 +34,16 @@ export function mcpWorkerMain(): void {
   let key: SigningKey | undefined;
   const signingKey = () => (key ??= loadOrCreateKeyFile(defaultKeyDir(process.env)));
   const running = new Map<number, AbortController>();
-  // A call that arrives while the worker warms up waits for it (it would load the same things itself): the two never
-  // interleave, so a call never meets a half-loaded corpus or an index the warm-up is still reading.
-  let warming: Promise<unknown> = Promise.resolve();
+  // A call that arrives while the worker warms up stops the warm-up's remaining steps and runs at once: it loads what
+  // is still missing itself. Nothing the warm-up does writes anything or changes what a call computes (warm.ts), so
+  // the step still in flight may finish beside it.
+  const warming = new AbortController();
 
   const run = async (id: number, job: DeliberationJob) => {
     const controller = new AbortController();
     running.set(id, controller);
+    warming.abort();
     try {
-      await warming;
       const done = await runDeliberation(job, {
         env: process.env,
         log,
@@ -62,7 +63,7 @@ export function mcpWorkerMain(): void {
   port.on("message", (message: ToWorker) => {
     if (message.type === "cancel") running.get(message.id)?.abort(new CancellationError());
     else if (message.type === "warm") {
-      warming = warmUp(message.job, process.env, new AbortController().signal).then(
+      void warmUp(message.job, process.env, warming.signal).then(
         (report) => post({ type: "warmed", report }),
         (err: unknown) => post({ type: "warmed", report: { ms: 0, repos: [], error: oneLine(err) } }),
       );
