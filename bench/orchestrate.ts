@@ -15,7 +15,7 @@ import type { BaselineResult, HistoryReport, OursResult, Report } from "./result
 import { CLI_QUESTIONS, measureActivationAndSize, measureCli } from "./shipped";
 import { measureMcp, mcpTarget, type McpBenchResult } from "./mcp";
 import { guardTarget, measureGuard, type GuardBenchResult } from "./guard";
-import { LARGE_QUESTION_REPO, measureQuestions, questionTarget, type QuestionBenchResult } from "./question";
+import { LARGE_QUESTION_REPO, measureQuestions, questionTarget, residentTarget, type QuestionBenchResult } from "./question";
 import { dist, round } from "./stats";
 import { evaluateTargets, historyTargets, summarise, summariseHistoryPipeline } from "./summary";
 
@@ -81,7 +81,7 @@ export async function runBench(args: Args): Promise<void> {
   report.questionLarge = await measureQuestions(ROOT, log, 1, undefined, LARGE_QUESTION_REPO).catch((err: Error) => ({ error: err.message.split("\n")[0] }) as QuestionBenchResult);
 
   // 5. Targets, results.json, table.
-  report.targets = [...evaluateTargets(report.sizes, report.activation, report.activationProduction, report.bundle), ...historyTargets(report), mcpTarget(report.mcp), guardTarget(report.guard), questionTarget(report.question), questionTarget(report.questionLarge)];
+  report.targets = [...evaluateTargets(report.sizes, report.activation, report.activationProduction, report.bundle), ...historyTargets(report), mcpTarget(report.mcp), guardTarget(report.guard), questionTarget(report.question), questionTarget(report.questionLarge), residentTarget(report.question), residentTarget(report.questionLarge)];
   report.totalMs = Math.round(performance.now() - started);
   report.machine.loadavgEnd = os.loadavg().map((x) => round(x, 2));
   mkdirSync(dirname(RESULTS_FILE), { recursive: true });

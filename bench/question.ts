@@ -18,6 +18,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import { join, resolve } from "node:path";
+import { ResidentServer } from "../eval/resident";
 import { jabrefCheckout } from "./guard";
 import { dist, printStandalone, round, type Dist } from "./stats";
 
@@ -34,6 +35,22 @@ export interface QuestionBenchResult {
   cpu: Dist;
   /** Load average (1 min) before and after the timed runs. */
   load: [number, number];
+  /**
+   * The same questions through one resident `deliberate mcp` server (eval/resident.ts), after its warm-up: the
+   * product as an agent or the editor runs it. Not run on a checkout that is not the bench's own (the server writes
+   * receipts).
+   */
+  resident?: ResidentBench;
+  error?: string;
+}
+
+export interface ResidentBench {
+  /** Spawn to `initialize` answered, and spawn to the end of the warm-up (corpus and history index loaded). */
+  startMs: number;
+  warmMs?: number;
+  wall: Dist;
+  /** The server process's CPU time per question (user + system, all threads; git's children not included). */
+  cpu?: Dist;
   error?: string;
 }
 
@@ -109,6 +126,8 @@ export async function measureQuestions(root: string, log: (m: string) => void, r
         cpu.push(x.cpu);
       }
     }
+    const loadAfter = os.loadavg()[0];
+    const resident = given ? undefined : await measureResident(cli, dir, env, questions, rounds, log).catch((err: Error) => ({ startMs: 0, wall: dist([]), error: err.message.split("\n")[0] }));
     return {
       repo: repoName,
       questions: questions.length,
@@ -116,10 +135,45 @@ export async function measureQuestions(root: string, log: (m: string) => void, r
       wall: dist(wall),
       userCpu: dist(user),
       cpu: dist(cpu),
-      load: [round(loadBefore, 2), round(os.loadavg()[0], 2)],
+      load: [round(loadBefore, 2), round(loadAfter, 2)],
+      ...(resident ? { resident } : {}),
     };
   } finally {
     rmSync(workRoot, { recursive: true, force: true });
+  }
+}
+
+/** A process's CPU time so far (user + system, ms) from /proc; undefined where there is none. */
+function processCpuMs(pid: number | null): number | undefined {
+  if (!pid) return undefined;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * (1000 / 100);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The questions through one resident server, timed per call after its warm-up. */
+async function measureResident(cli: string, dir: string, env: NodeJS.ProcessEnv, questions: string[], rounds: number, log: (m: string) => void): Promise<ResidentBench> {
+  log(`question bench: the same questions through one resident deliberate mcp server`);
+  const server = await ResidentServer.start({ cli, repoDir: dir, env, gitBudgetMs: "60000", timeoutMs: 120_000 });
+  try {
+    const wall: number[] = [];
+    const cpu: number[] = [];
+    for (let r = 0; r < rounds; r++) {
+      for (const q of questions) {
+        const before = processCpuMs(server.pid);
+        const answer = await server.ask(q);
+        if (answer.error) throw new Error(`resident: ${answer.error}`);
+        const after = processCpuMs(server.pid);
+        wall.push(answer.ms);
+        if (before !== undefined && after !== undefined) cpu.push(after - before);
+      }
+    }
+    return { startMs: round(server.startMs), ...(server.warmMs !== undefined ? { warmMs: round(server.warmMs) } : {}), wall: dist(wall), ...(cpu.length === wall.length ? { cpu: dist(cpu) } : {}) };
+  } finally {
+    await server.close();
   }
 }
 
@@ -130,7 +184,31 @@ export function questionLines(q: QuestionBenchResult | undefined): string[] {
     "",
     `Per question, fresh CLI process (${q.repo}, ${q.questions} eval questions × ${q.rounds}, offline, --no-cache, warm index and snapshot; load ${q.load[0]} → ${q.load[1]})`,
     `  wall p50 ${q.wall.p50.toFixed(0)} ms, p95 ${q.wall.p95.toFixed(0)} ms; CPU (user) p50 ${q.userCpu.p50.toFixed(0)} ms, p95 ${q.userCpu.p95.toFixed(0)} ms; CPU (user + system) p50 ${q.cpu.p50.toFixed(0)} ms, p95 ${q.cpu.p95.toFixed(0)} ms (n=${q.wall.n})`,
+    ...residentLines(q.resident),
   ];
+}
+
+function residentLines(r: ResidentBench | undefined): string[] {
+  if (!r) return [];
+  if (r.error) return [`  resident MCP server: ${r.error}`];
+  const cpu = r.cpu ? `; server CPU p50 ${r.cpu.p50.toFixed(0)} ms, p95 ${r.cpu.p95.toFixed(0)} ms` : "";
+  return [
+    `  resident MCP server (one server, the same questions after its warm-up): wall p50 ${r.wall.p50.toFixed(0)} ms, p95 ${r.wall.p95.toFixed(0)} ms${cpu} (n=${r.wall.n}); start-up ${r.startMs.toFixed(0)} ms, warm-up done at ${r.warmMs?.toFixed(0) ?? "–"} ms`,
+  ];
+}
+
+/** The ≤ 1 s target for a resident server's questions (after its warm-up). */
+export function residentTarget(q: QuestionBenchResult | undefined): { name: string; target: string; measured: string; status: "PASS" | "MISS" | "n/a" } {
+  const name = `one question to a resident MCP server, ${q?.repo ?? "real repository"} (p95)`;
+  const target = `≤ ${QUESTION_TARGET_MS} ms`;
+  const r = q?.resident;
+  if (!q || q.error || !r || r.error) return { name, target, measured: r?.error ?? q?.error ?? "not run", status: "n/a" };
+  return {
+    name,
+    target,
+    measured: `${r.wall.p95.toFixed(0)} ms wall${r.cpu ? `, ${r.cpu.p95.toFixed(0)} ms server CPU` : ""} (${q.repo}, load ${q.load[1]})`,
+    status: r.wall.p95 <= QUESTION_TARGET_MS ? "PASS" : "MISS",
+  };
 }
 
 export function questionTarget(q: QuestionBenchResult | undefined): { name: string; target: string; measured: string; status: "PASS" | "MISS" | "n/a" } {
@@ -156,5 +234,5 @@ if (require.main === module) {
   const name = flag("--name") ?? "JabRef/jabref";
   const root = resolve(flag("--root") ?? resolve(__dirname, ".."));
   const rounds = Number(args[0] ?? 1);
-  printStandalone(measureQuestions(root, (m) => process.stderr.write(`${m}\n`), rounds, repo && cache ? { repo: resolve(repo), cache: resolve(cache) } : undefined, name), questionLines, questionTarget);
+  printStandalone(measureQuestions(root, (m) => process.stderr.write(`${m}\n`), rounds, repo && cache ? { repo: resolve(repo), cache: resolve(cache) } : undefined, name), questionLines, (q) => [questionTarget(q), residentTarget(q)]);
 }

@@ -1,10 +1,12 @@
 // The eval's resident mode (`npm run eval -- --resident`): each repository's questions are answered by ONE running
 // MCP server (`deliberate mcp`, the process an agent keeps open), driven over stdio by the SDK's own client, one
 // question at a time, each call timed. The first question on a server also pays for loading the corpus (the worker
-// thread, the snapshot, the history index), so latency is summarised both with and without it.
+// thread, the snapshot, the history index) unless the server warmed up first (src/mcp/warm.ts: the eval waits for
+// that and reports it as start-up time), so latency is summarised both with and without it.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { WARM_UP_DONE } from "../src/mcp/server";
 import { percentile } from "./metrics";
 
 export interface ResidentServerOptions {
@@ -36,9 +38,15 @@ export class ResidentServer {
 
   private constructor(
     private readonly client: Client,
+    private readonly transport: StdioClientTransport,
     private readonly timeoutMs: number,
     /** From spawning the server to the end of the MCP handshake. */
     readonly startMs: number,
+    /**
+     * From spawning the server to the end of its warm-up (the corpus and history index loaded, src/mcp/warm.ts),
+     * which the eval waits for before the first question; undefined when the server does not warm up.
+     */
+    readonly warmMs?: number,
   ) {}
 
   /**
@@ -59,7 +67,16 @@ export class ResidentServer {
       await client.close().catch(() => undefined);
       throw new Error(`deliberate mcp did not start: ${(err as Error).message}${early ? ` (${lastLine(early)})` : ""}`);
     }
-    const server = new ResidentServer(client, opts.timeoutMs, performance.now() - started);
+    const startMs = performance.now() - started;
+    // The server logs one line when its warm-up is over: the questions are timed from then on, and the warm-up is
+    // reported as start-up time. Not waited for when it is switched off, nor past the call timeout.
+    let warmMs: number | undefined;
+    if (opts.env.DELIBERATIVE_MCP_WARM !== "off") {
+      const deadline = performance.now() + opts.timeoutMs;
+      while (!early.includes(WARM_UP_DONE) && performance.now() < deadline && transport.pid !== null) await new Promise((r) => setTimeout(r, 10));
+      if (early.includes(WARM_UP_DONE)) warmMs = performance.now() - started;
+    }
+    const server = new ResidentServer(client, transport, opts.timeoutMs, startMs, warmMs);
     server.stderrText = early;
     transport.stderr?.on("data", (d: Buffer) => (server.stderrText = (server.stderrText + d.toString("utf8")).slice(-STDERR_KEEP)));
     return server;
@@ -81,6 +98,11 @@ export class ResidentServer {
       const message = (err as Error).message;
       return { ms: elapsed(), timedOut: /timed? ?out/i.test(message), error: message };
     }
+  }
+
+  /** The server process's id (null once it exited): the bench reads its CPU time. */
+  get pid(): number | null {
+    return this.transport.pid;
   }
 
   /** The server's stderr so far (its log), for an error report. */

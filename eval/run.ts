@@ -917,7 +917,9 @@ type ResidentLatency = LatencySummary & {
 interface ResidentReport {
   how: string;
   by_set: Record<string, ResidentLatency>;
-  by_repo: Record<string, ResidentLatency & { server_start_ms?: number }>;
+  by_repo: Record<string, ResidentLatency & { server_start_ms?: number; warm_up_ms?: number }>;
+  /** Per column: the slowest and the median server start-up including its warm-up (spawn to "warm-up: done"). */
+  start_up?: Record<string, { servers: number; p50_ms?: number; max_ms?: number }>;
   /** Resident answers that differ from the fresh one: the first difference for dev questions, ids only for held-out. */
   differences?: { id: string; set: SetName; difference?: string }[];
 }
@@ -930,7 +932,7 @@ function answered(r: QuestionResult): boolean {
 function residentReport(
   results: QuestionResult[],
   fresh: QuestionResult[] | undefined,
-  serverStartMs: Map<string, number>,
+  serverStartMs: Map<string, { start: number; warm?: number }>,
   columns: SetName[],
   repos: CorpusRepo[],
   showHeldOut: boolean,
@@ -951,7 +953,16 @@ function residentReport(
     how: "one `deliberate mcp` server per repository (offline, no turn cache, the eval's git budget), questions one at a time over stdio with the MCP SDK's client; ms = one tools/call round trip",
     by_set: Object.fromEntries(columns.map((set) => [set, latency(indexesOf((r) => r.set === set))])),
     by_repo: Object.fromEntries(
-      repos.map((repo) => [repo.name, { ...latency(indexesOf((r) => r.repo === repo.name)), ...(serverStartMs.has(repo.name) ? { server_start_ms: serverStartMs.get(repo.name) } : {}) }]),
+      repos.map((repo) => {
+        const started = serverStartMs.get(repo.name);
+        return [repo.name, { ...latency(indexesOf((r) => r.repo === repo.name)), ...(started ? { server_start_ms: started.start, ...(started.warm !== undefined ? { warm_up_ms: started.warm } : {}) } : {}) }];
+      }),
+    ),
+    start_up: Object.fromEntries(
+      columns.map((set) => {
+        const ms = repos.filter((repo) => repo.set === set && serverStartMs.has(repo.name)).map((repo) => serverStartMs.get(repo.name)!).map((s) => s.warm ?? s.start);
+        return [set, { servers: ms.length, p50_ms: percentile(ms, 50), max_ms: ms.length ? Math.max(...ms) : undefined }];
+      }),
     ),
   };
   if (fresh) {
@@ -988,12 +999,15 @@ function printResidentReport(report: ResidentReport, columns: SetName[], repos: 
     for (const r of rows) console.log(`  ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ")}`);
   };
   console.log("");
-  console.log("resident latency, ms (one MCP server per repository, one question at a time; \"w/o 1st\" leaves out each server's first question, which loads the corpus):");
-  table([header, ...columns.map((set) => row(set, report.by_set[set]))]);
+  console.log("resident latency, ms (one MCP server per repository, one question at a time; \"w/o 1st\" leaves out each server's first question, which loads whatever the warm-up did not):");
+  table([[...header, "start-up p50", "start-up max"], ...columns.map((set) => row(set, report.by_set[set], [ms(report.start_up?.[set]?.p50_ms), ms(report.start_up?.[set]?.max_ms)]))]);
+  console.log("  (start-up: spawn to the end of the server's warm-up, or to `initialize` answered when it has none; not in the questions' times)");
   console.log("  per repository:");
   table([
-    [...header, "server start"],
-    ...repos.filter((repo) => report.by_repo[repo.name]?.questions).map((repo) => row(`[${repo.set}] ${repo.name}`, report.by_repo[repo.name], [ms(report.by_repo[repo.name].server_start_ms)])),
+    [...header, "server start", "warm-up done"],
+    ...repos
+      .filter((repo) => report.by_repo[repo.name]?.questions)
+      .map((repo) => row(`[${repo.set}] ${repo.name}`, report.by_repo[repo.name], [ms(report.by_repo[repo.name].server_start_ms), ms(report.by_repo[repo.name].warm_up_ms)])),
   ]);
   if (report.differences) {
     console.log(`  resident vs fresh: ${report.differences.length} answer${report.differences.length === 1 ? "" : "s"} differ`);
@@ -1083,7 +1097,7 @@ async function main(): Promise<void> {
   };
   // Resident: one `deliberate mcp` per repository, its questions one at a time (never concurrent: the timings are
   // per question), each server started just before its repository's first question and closed after its last.
-  const serverStartMs = new Map<string, number>();
+  const serverStartMs = new Map<string, { start: number; warm?: number }>();
   const runResidentPass = async (label: string, env: CliEnv) => {
     console.log(`eval: ${label}: ${questions.length} question${questions.length === 1 ? "" : "s"} on ${repos.length} repo${repos.length === 1 ? "" : "s"}, resident: one MCP server per repository, one question at a time`);
     const out: QuestionResult[] = new Array(questions.length);
@@ -1094,7 +1108,7 @@ async function main(): Promise<void> {
       let startError = "no server";
       try {
         server = await ResidentServer.start({ cli: CLI, repoDir: dir, env: cliEnv(env), gitBudgetMs: GIT_BUDGET_MS, timeoutMs: QUESTION_TIMEOUT_MS });
-        serverStartMs.set(group.repo, Math.round(server.startMs));
+        serverStartMs.set(group.repo, { start: Math.round(server.startMs), ...(server.warmMs !== undefined ? { warm: Math.round(server.warmMs) } : {}) });
       } catch (err) {
         startError = (err as Error).message;
       }

@@ -9,7 +9,7 @@ import { toRankedRows } from "../core/fuse";
 import { receiptToMarkdown } from "../core/render";
 import { stageRunningLabel, stageTitle } from "../core/stages";
 import type { HistoryIndexOptions } from "../core/internal/history";
-import type { ProgressEvent } from "../core/types";
+import type { DeliberationConfig, ProgressEvent } from "../core/types";
 import type { Receipt } from "../core/schemas";
 import type { SigningKey } from "../core/receipts/signing";
 import type { McpLog } from "./log";
@@ -119,6 +119,11 @@ function busyWaitForTests(env: NodeJS.ProcessEnv): void {
   }
 }
 
+/** The pipeline's settings for a call: offline or not, and the server's history budget (--git-budget-ms). */
+export function deliberationConfig(settings: McpSettings, offline: boolean): Partial<DeliberationConfig> {
+  return { offline, ...(settings.gitBudgetMs !== undefined ? { git: { ...DEFAULT_CONFIG.git, maxMs: settings.gitBudgetMs } } : {}) };
+}
+
 /** The pipeline run itself: in the server's worker thread, or in-process when the server has no worker. */
 export async function runDeliberation(job: DeliberationJob, host: DeliberationHost): Promise<DeliberationDone> {
   busyWaitForTests(host.env);
@@ -129,7 +134,7 @@ export async function runDeliberation(job: DeliberationJob, host: DeliberationHo
     repo,
     question: args.question,
     ...(args.context ? { context: { file, ...(args.context.line ? { line: args.context.line } : {}), ...(args.context.text ? { text: args.context.text } : {}) } } : {}),
-    config: { offline, ...(job.settings.gitBudgetMs !== undefined ? { git: { ...DEFAULT_CONFIG.git, maxMs: job.settings.gitBudgetMs } } : {}) },
+    config: deliberationConfig(job.settings, offline),
     ...modelStack(ctx, offline, args.critic === true),
     force: !!args.force,
     ...(job.settings.noTurnCache ? { useCache: false } : {}),

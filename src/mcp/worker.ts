@@ -10,8 +10,9 @@ import { oneLine } from "../core/text";
 import { runDeliberation, type DeliberationDone, type DeliberationJob } from "./deliberateTool";
 import { keepStdoutForProtocol, type McpLog } from "./log";
 import { isInputError } from "./toolResult";
+import { warmUp, type WarmJob, type WarmReport } from "./warm";
 
-export type ToWorker = { type: "run"; id: number; job: DeliberationJob } | { type: "cancel"; id: number };
+export type ToWorker = { type: "run"; id: number; job: DeliberationJob } | { type: "cancel"; id: number } | { type: "warm"; job: WarmJob };
 
 /** How a run failed: bad input (shown as it is), cancelled, or anything else. */
 export type FailureKind = "input" | "cancelled" | "failed";
@@ -19,6 +20,7 @@ export type FailureKind = "input" | "cancelled" | "failed";
 export type FromWorker =
   | { type: "log"; line: string }
   | { type: "progress"; id: number; message: string }
+  | { type: "warmed"; report: WarmReport }
   | { type: "done"; id: number; done: DeliberationDone }
   | { type: "failed"; id: number; kind: FailureKind; message: string };
 
@@ -32,10 +34,15 @@ export function mcpWorkerMain(): void {
   let key: SigningKey | undefined;
   const signingKey = () => (key ??= loadOrCreateKeyFile(defaultKeyDir(process.env)));
   const running = new Map<number, AbortController>();
+  // A call that arrives while the worker warms up stops the warm-up's remaining steps and runs at once: it loads what
+  // is still missing itself. Nothing the warm-up does writes anything or changes what a call computes (warm.ts), so
+  // the step still in flight may finish beside it.
+  const warming = new AbortController();
 
   const run = async (id: number, job: DeliberationJob) => {
     const controller = new AbortController();
     running.set(id, controller);
+    warming.abort();
     try {
       const done = await runDeliberation(job, {
         env: process.env,
@@ -55,9 +62,14 @@ export function mcpWorkerMain(): void {
 
   port.on("message", (message: ToWorker) => {
     if (message.type === "cancel") running.get(message.id)?.abort(new CancellationError());
-    else void run(message.id, message.job);
+    else if (message.type === "warm") {
+      void warmUp(message.job, process.env, warming.signal).then(
+        (report) => post({ type: "warmed", report }),
+        (err: unknown) => post({ type: "warmed", report: { ms: 0, repos: [], error: oneLine(err) } }),
+      );
+    } else void run(message.id, message.job);
   });
   // The English parser loads on first use (~100 ms or more): load it while the worker is still idle, so the agent's
-  // first question is not the slow one.
+  // first question is not the slow one (a warm-up, when the server asks for one, loads it too).
   setTimeout(() => classifyQuestion("Should we use PostgreSQL or MongoDB for orders?"), 20).unref();
 }

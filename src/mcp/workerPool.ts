@@ -12,6 +12,7 @@ import { oneLine } from "../core/text";
 import type { DeliberationDone, DeliberationJob, DeliberationRunner } from "./deliberateTool";
 import type { McpLog } from "./log";
 import { ToolInputError } from "./toolResult";
+import type { WarmJob, WarmReport } from "./warm";
 import type { FromWorker, ToWorker } from "./worker";
 
 /** How long a cancelled run may take to notice its AbortSignal before its thread is terminated. */
@@ -40,9 +41,31 @@ export class DeliberationWorkers implements DeliberationRunner {
     this.max = options.maxWorkers ?? Math.max(2, Math.min(4, availableParallelism()));
   }
 
-  /** Starts one idle worker ahead of the first call, so that call does not also pay for loading the pipeline. */
-  prewarm(): void {
-    if (!this.shutdown.signal.aborted && this.idle.length + this.busy.size === 0) this.idle.push(this.spawn());
+  /**
+   * Starts one idle worker ahead of the first call, so that call does not also pay for loading the pipeline; with a
+   * job, that worker also loads each repository's corpus and history index (warm.ts). Resolves with the warm-up's
+   * report when it is done (undefined without a job, or when no worker was started or it stopped first).
+   */
+  prewarm(job?: WarmJob): Promise<WarmReport | undefined> {
+    if (this.shutdown.signal.aborted || this.idle.length + this.busy.size > 0) return Promise.resolve(undefined);
+    const worker = this.spawn();
+    this.idle.push(worker);
+    if (!job) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const onMessage = (m: FromWorker) => {
+        if (m.type !== "warmed") return;
+        worker.off("exit", onExit);
+        worker.off("message", onMessage);
+        resolve(m.report);
+      };
+      const onExit = () => {
+        worker.off("message", onMessage);
+        resolve(undefined);
+      };
+      worker.on("message", onMessage);
+      worker.once("exit", onExit);
+      worker.postMessage({ type: "warm", job } satisfies ToWorker);
+    });
   }
 
   /** Threads alive now (idle or busy): what tests and the log look at. */
@@ -153,7 +176,7 @@ export class DeliberationWorkers implements DeliberationRunner {
         this.release(worker, keep);
       };
       const onMessage = (m: FromWorker) => {
-        if (settled || m.type === "log" || m.id !== id) return;
+        if (settled || m.type === "log" || m.type === "warmed" || m.id !== id) return;
         if (m.type === "progress") {
           reportProgress?.(m.message);
         } else if (m.type === "done") {

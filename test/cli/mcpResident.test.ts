@@ -4,12 +4,13 @@
 // from the turn cache, and its answer must equal the first one and the fresh process's.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ResidentServer } from "../../eval/resident";
 import { answerKey, stableJson } from "../../eval/answerKey";
 import { rankedDocs, type LooseEvidence } from "../../eval/metrics";
 import { createSampleRepo } from "../fixtures/sampleRepo";
+import { git } from "../helpers/gitRepo";
 import { CLI, assertCliBuilt, assertOneLineError, newCliUser, runCli } from "../helpers/cli";
 
 const USER = newCliUser();
@@ -66,6 +67,63 @@ describe("a resident MCP server answering one question after another", () => {
     const fresh = JSON.parse(r.stdout) as Answer & { synthesis?: unknown };
     delete fresh.synthesis; // the CLI's --json adds which synthesis path ran; the MCP payload is the payload alone
     assert.equal(keyOf(repo, resident.payload as Answer), keyOf(repo, fresh));
+  });
+});
+
+describe("a resident MCP server after the repository changed between two questions", () => {
+  let repo: string;
+  let server: ResidentServer;
+  const env = { ...USER.env, DELIBERATIVE_NO_BACKGROUND_INDEX: "1" };
+  before(async () => {
+    assertCliBuilt();
+    repo = createSampleRepo();
+    server = await ResidentServer.start({ cli: CLI, repoDir: repo, env, gitBudgetMs: "60000", timeoutMs: 120_000 });
+  });
+  after(() => server.close());
+
+  /** The resident answer and a fresh process's, as answer keys, with the paths of the evidence the resident one cites. */
+  async function askBoth(question: string): Promise<{ resident: string; fresh: string; paths: string[] }> {
+    const answer = await server.ask(question);
+    assert.equal(answer.error, undefined, `${answer.error} ${server.stderr()}`);
+    const payload = answer.payload as Answer;
+    const r = runCli([question, "--repo", repo, "--offline", "--json", "--no-cache", "--force", "--git-budget-ms", "60000"], { env, cwd: repo, timeoutMs: 120_000 });
+    assert.equal(r.code, 0, r.stderr);
+    const fresh = JSON.parse(r.stdout) as Answer & { synthesis?: unknown };
+    delete fresh.synthesis;
+    const evidence = JSON.parse(readFileSync(join(repo, ".deliberations", "evidence", `${payload.evidence_ref}.json`), "utf8")) as { path_or_url?: string; commit?: string }[];
+    return { resident: keyOf(repo, payload), fresh: keyOf(repo, fresh), paths: evidence.map((e) => e.commit ?? e.path_or_url ?? "") };
+  }
+
+  test("a new file, an ignore rule and a commit made between questions show in the next answer, as a fresh process sees them", async () => {
+    assert.ok(server.warmMs !== undefined, "the server warmed up before the first question");
+    const before = await askBoth(MONGO_Q);
+    assert.equal(before.resident, before.fresh);
+    assert.ok(!before.paths.includes("src/archive/mongoStore.ts"));
+    await server.ask(LOGGING_Q);
+
+    // An untracked source file in a new folder that imports one of the options.
+    mkdirSync(join(repo, "src", "archive"));
+    writeFileSync(join(repo, "src", "archive", "mongoStore.ts"), 'import { MongoClient } from "mongodb";\nexport const archive = new MongoClient("mongodb://localhost");\n');
+    await new Promise((r) => setTimeout(r, 60));
+    const added = await askBoth(MONGO_Q);
+    assert.equal(added.resident, added.fresh, "the resident server sees the new file as a fresh process does");
+    assert.ok(added.paths.includes("src/archive/mongoStore.ts"), `the new file is cited: ${added.paths.join(", ")}`);
+    assert.notEqual(added.resident, before.resident);
+
+    // Ignored from now on.
+    writeFileSync(join(repo, ".gitignore"), "src/archive/\n");
+    await new Promise((r) => setTimeout(r, 60));
+    const ignored = await askBoth(MONGO_Q);
+    assert.equal(ignored.resident, ignored.fresh);
+    assert.ok(!ignored.paths.includes("src/archive/mongoStore.ts"), "an ignored file is not counted");
+
+    // Committed (forced past the ignore rule): HEAD moves, the history index catches up, the commit can be cited.
+    git(repo, ["add", "-f", "src/archive/mongoStore.ts"]);
+    git(repo, ["commit", "-q", "-m", "Archive old orders in MongoDB instead of PostgreSQL"]);
+    const head = git(repo, ["rev-parse", "HEAD"]).trim();
+    const committed = await askBoth(MONGO_Q);
+    assert.equal(committed.resident, committed.fresh);
+    assert.ok(committed.paths.includes(head), `the new commit is cited: ${committed.paths.join(", ")}`);
   });
 });
 

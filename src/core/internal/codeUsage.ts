@@ -13,7 +13,8 @@
 // (turnCache.ts) is served only while the code it counted is unchanged.
 import { spawn } from "node:child_process";
 import { lstatSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { cachedCheck, cachedListing, indexProof, keepListing } from "./gitStateCache";
 import { createHash } from "node:crypto";
 import { walkState, walkUsageFiles, type WalkBudget } from "./codeUsageWalk";
 import { checkRepository, hardenedGitArgs, hardenedGitEnv, type RepositoryCheck } from "./gitSafety";
@@ -484,10 +485,21 @@ function summariseReasons(skipped: { reason: string }[]): string {
  * listing failed or ran out of time (the count then skips no lock file).
  */
 export async function listTrackedLocks(repo: string, budgetMs: number, signal?: AbortSignal): Promise<string[] | undefined> {
+  // The listing depends on the index alone: while its checksum is the same (gitStateCache.ts), so is the listing.
+  const key = `${resolve(repo)}\0tracked-locks`;
+  const check = cachedCheck<{ toplevel: string; gitDir: string }>(resolve(repo));
+  const known = check ? cachedListing<string[]>(key, check.gitDir) : undefined;
+  if (known) {
+    if (signal?.aborted) throw signal.reason ?? new Error("aborted");
+    return [...known];
+  }
+  const proof = check ? indexProof(check.gitDir) : undefined;
   const out: string[] = [];
   const run = await runGit(repo, ["ls-files", "-z", "--cached", "--", ...LOCK_PATHSPECS], budgetMs, (chunk) => out.push(chunk), signal);
   if (run.error || run.truncated) return undefined;
-  return [...new Set(out.join("").split("\0").filter((p) => p && isLockPath(p)))].sort();
+  const locks = [...new Set(out.join("").split("\0").filter((p) => p && isLockPath(p)))].sort();
+  keepListing(key, proof, [...locks]);
+  return locks;
 }
 
 /**

@@ -12,8 +12,10 @@
 // in the count's scope, once the tracked files those excludes ignore are left out of the plain search. Anything else
 // (an untracked file in scope, too many ignored tracked ones, a listing that failed or ran out of time) means the
 // count runs `--untracked` as before.
+import { relative, resolve, sep } from "node:path";
 import type { RepositoryCheck } from "./gitSafety";
 import { excludePathspecs, inUsageScope, listTrackedLocks, repositoryCheckOrNothing, runGit } from "./codeUsage";
+import { cachedWorktreeListing, keepWorktreeListing, worktreeProofBefore } from "./gitStateCache";
 
 export interface UsageScope {
   /** Untracked files the standard excludes do not ignore, in the count's scope (full paths, sorted). */
@@ -52,7 +54,24 @@ export async function listUsageScope(repo: string, opts: UsageScopeOptions = {})
     if (run.error || run.truncated) return undefined;
     return [...new Set(out.join("").split("\0").filter((p) => p && inUsageScope(p)))].sort();
   };
+  // In a long-lived process the three listings are kept while the work tree, its ignore rules and the index are
+  // provably unchanged (gitStateCache.ts): the untracked listing walks the whole work tree in git, ~1 s of git's
+  // time per question on a 10k-file repository under load.
+  const key = JSON.stringify([repo, check.toplevel, excludes]);
+  const kept = cachedWorktreeListing<UsageScope>(key, check.toplevel, check.gitDir);
+  if (kept) {
+    if (opts.signal?.aborted) throw opts.signal.reason ?? new Error("aborted");
+    return copyScope(kept);
+  }
+  const below = relative(check.toplevel, resolve(repo)).split(sep).join("/");
+  const before = worktreeProofBefore(check.toplevel, check.gitDir, (opts.excludeDirs ?? []).filter(Boolean).map((d) => (below ? `${below}/${d}` : d)));
   const [untracked, ignoredTracked, locks] = await Promise.all([list(["--others"]), list(["--cached", "--ignored"]), listTrackedLocks(repo, budget, opts.signal)]);
   if (!untracked || !ignoredTracked || !locks) return undefined;
-  return { untracked, ignoredTracked, locks };
+  const scope = { untracked, ignoredTracked, locks };
+  keepWorktreeListing(key, before, copyScope(scope));
+  return scope;
+}
+
+function copyScope(s: UsageScope): UsageScope {
+  return { untracked: [...s.untracked], ignoredTracked: [...s.ignoredTracked], locks: [...s.locks] };
 }

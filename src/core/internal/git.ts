@@ -10,7 +10,7 @@
 // is built under the wall-clock budget `config.git.maxMs`; when it expires the stage cites no commit and says it was
 // cut short (truncated), rather than answering from a different, partial search. A shorter one is always built in
 // full, so its answer never depends on the machine's speed.
-import { existsSync, promises as fs } from "node:fs";
+import { existsSync, promises as fs, statSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import type { EvidenceItem } from "../schemas";
@@ -18,6 +18,7 @@ import type { Expert, ExpertContext, ExpertResult } from "../types";
 import { EXPANSION_WEIGHT, MAX_EXPANSION_TERMS, MAX_PRIMARY_TERMS, PRIMARY_WEIGHT, commitEvidence, selectTerms, type Term } from "./gitTerms";
 import { gitOutput, notCommits } from "./history/gitStream";
 import { closeParkedConnection } from "./history/db";
+import { confirmedCommits } from "./gitStateCache";
 import { INDEX_FILE } from "./history/location";
 import {
   CorruptIndexError,
@@ -96,13 +97,13 @@ function runIndexed(ctx: ExpertContext, index: HistoryIndexOptions, early: Early
     if (ready?.kind === "ready" && ready.reader === inThreadReader) {
       let outcome: IndexOutcome | undefined;
       try {
-        outcome = searchIndex(ready.state.file, indexTerms(ctx).terms, ctx.config.git.maxResults);
+        outcome = searchIndex(ready.state.file, indexTerms(ctx).terms, ctx.config.git.maxResults, { keepOpen: !index.shortLived });
       } catch {
         // corrupt or busy: the general path below handles it
       }
       if (outcome) {
         const found = outcome;
-        return confirmCommits(ready, found, ctx.signal).then(
+        return confirmCommits(ready, found, ctx.signal, !index.shortLived).then(
           () => resultFromIndex(ctx, readyNotes(ready), found, started),
           // Not confirmed (a commit the repository does not have, or git failed): the general path meets it again and
           // discards and rebuilds the index, or answers from an index of its own.
@@ -133,7 +134,7 @@ async function runIndexedAsync(
   for (let attempt = 0; attempt < 2 && prepared.kind === "ready"; attempt++) {
     ctx.signal.throwIfAborted();
     try {
-      return await queryIndex(ctx, prepared, started);
+      return await queryIndex(ctx, prepared, started, !opts.shortLived);
     } catch (err) {
       if (isCorrupt(err) && attempt === 0) {
         prepared = await discardCorruptIndex(prepared.state, opts, (err as Error).message, notice);
@@ -157,9 +158,17 @@ function isCorrupt(err: unknown): boolean {
  * (one `git cat-file --batch-check` for all of them). One that does not means the index is not this repository's
  * history — altered, or from another repository — so it is treated as corrupt: discarded and rebuilt.
  */
-async function confirmCommits(prepared: Extract<Prepared, { kind: "ready" }>, outcome: IndexOutcome, signal: AbortSignal): Promise<void> {
-  const cited = outcome.commits.filter((c) => c.files.length > 0).map((c) => c.sha);
-  const missing = await notCommits(cited, { cwd: prepared.state.toplevel, signal });
+async function confirmCommits(prepared: Extract<Prepared, { kind: "ready" }>, outcome: IndexOutcome, signal: AbortSignal, keep: boolean): Promise<void> {
+  // Commits git confirmed before, for the same HEAD and the same index file, are not asked about again: while HEAD is
+  // where it was they stay reachable, so no gc removes them.
+  const { state } = prepared;
+  const file = statSync(state.file, { throwIfNoEntry: false });
+  const known = file ? confirmedCommits(JSON.stringify([state.toplevel, state.head, state.shallow, state.file, file.dev, file.ino, file.size, file.mtimeMs])) : new Set<string>();
+  const cited = outcome.commits.filter((c) => c.files.length > 0 && !known.has(c.sha)).map((c) => c.sha);
+  // A long-lived host asks a `cat-file` process it keeps (one git process fewer per question).
+  const missing = cited.length ? await notCommits(cited, { cwd: state.toplevel, signal, keep }) : [];
+  const absent = new Set(missing);
+  for (const sha of cited) if (!absent.has(sha)) known.add(sha);
   if (missing.length) {
     const more = missing.length > 1 ? ` and ${missing.length - 1} more` : "";
     throw new CorruptIndexError(`it cites commit ${missing[0].slice(0, 12)}${more}, which is not in the repository`);
@@ -172,11 +181,11 @@ function indexTerms(ctx: ExpertContext): { primary: Term[]; expansions: Term[]; 
   return { primary, expansions, terms: [...primary, ...expansions] };
 }
 
-async function queryIndex(ctx: ExpertContext, prepared: Extract<Prepared, { kind: "ready" }>, started: number): Promise<ExpertResult> {
+async function queryIndex(ctx: ExpertContext, prepared: Extract<Prepared, { kind: "ready" }>, started: number, keep: boolean): Promise<ExpertResult> {
   const { terms } = indexTerms(ctx);
   if (terms.length === 0) return { status: "empty", reason: "no usable search terms for git history", items: [] };
   const outcome = await prepared.reader.search(prepared.state.file, terms, Math.max(0, ctx.config.git.maxResults));
-  await confirmCommits(prepared, outcome, ctx.signal);
+  await confirmCommits(prepared, outcome, ctx.signal, keep);
   return resultFromIndex(ctx, readyNotes(prepared), outcome, started);
 }
 

@@ -17,6 +17,7 @@ import { execFile } from "node:child_process";
 import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve, sep } from "node:path";
 import type { SimpleGitOptions } from "simple-git";
+import { cachedCheck, keepCheck, proofBeforeCheck } from "./gitStateCache";
 
 /** `-c` settings on every git call: git's own defaults for things that run programs, whatever the config says. */
 export const HARDENED_CONFIG: readonly string[] = [
@@ -138,6 +139,13 @@ function errorText(err: unknown, stderr: unknown): string {
  * git directory lives elsewhere) throws an UnsafeRepositoryError with one line. The check itself runs hardened.
  */
 export function checkRepository(dir: string, signal?: AbortSignal): Promise<RepositoryCheck> {
+  if (signal?.aborted) return Promise.reject(signal.reason ?? new Error("aborted"));
+  // A long-lived process asks this for every question: while the folder's layout is provably the same, the verdict
+  // is too (gitStateCache.ts), and no git runs.
+  const key = resolve(dir);
+  const cached = cachedCheck<Extract<RepositoryCheck, { kind: "work-tree" }>>(key);
+  if (cached) return Promise.resolve({ ...cached });
+  const proof = proofBeforeCheck(key);
   return new Promise((res, rej) => {
     execFile(
       "git",
@@ -146,7 +154,9 @@ export function checkRepository(dir: string, signal?: AbortSignal): Promise<Repo
       (err, stdout, stderr) => {
         if (signal?.aborted) return rej(signal.reason ?? new Error("aborted"));
         try {
-          res(decide(dir, err ? { error: errorText(err, stderr) } : { stdout }));
+          const check = decide(dir, err ? { error: errorText(err, stderr) } : { stdout });
+          if (check.kind === "work-tree") keepCheck(key, proof, { ...check });
+          res(check);
         } catch (e) {
           rej(e);
         }

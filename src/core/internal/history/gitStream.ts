@@ -245,14 +245,16 @@ export function gitOutput(args: string[], opts: GitStreamOptions): Promise<strin
  * Which of `shas` are not commits in the repository (missing, or another kind of object): one
  * `git cat-file --batch-check` process for the whole list.
  */
-export async function notCommits(shas: string[], opts: Omit<GitStreamOptions, "stdin">): Promise<string[]> {
+export async function notCommits(shas: string[], opts: Omit<GitStreamOptions, "stdin"> & { keep?: boolean }): Promise<string[]> {
   const wanted = [...new Set(shas)];
   if (!wanted.length) return [];
   // A value that is not a full hex object name is never passed to git (a line like "HEAD" would resolve).
   const bad = wanted.filter((s) => !/^[0-9a-f]{40,64}$/.test(s));
   const asked = wanted.filter((s) => /^[0-9a-f]{40,64}$/.test(s));
   if (!asked.length) return bad;
-  const out = await gitOutput(["cat-file", "--batch-check=%(objectname) %(objecttype)"], { ...opts, stdin: asked.join("\n") + "\n" });
+  const kept = opts.keep && opts.cwd ? await keptBatchCheck(opts.cwd, asked, opts.signal) : undefined;
+  if (opts.signal?.aborted) throw opts.signal.reason ?? new Error("aborted");
+  const out = kept ? kept.join("\n") : await gitOutput(["cat-file", "--batch-check=%(objectname) %(objecttype)"], { cwd: opts.cwd, signal: opts.signal, stdin: asked.join("\n") + "\n" });
   const commits = new Set(
     out
       .split("\n")
@@ -426,4 +428,107 @@ export function parseDocDiff(record: string): DocDiff | undefined {
   closeHunk();
   const withHunks = files.filter((f) => f.hunks.length > 0);
   return { sha, files: withHunks, text: kept.join("\n") };
+}
+
+/** How long a kept `cat-file --batch-check` waits for its next question before it is closed. */
+const BATCH_IDLE_MS = 30_000;
+
+interface BatchCheck {
+  child: ReturnType<typeof spawnGit>;
+  /** Output not yet consumed. */
+  buffer: string;
+  /** The lines the current request still waits for. */
+  waiting?: { lines: number; got: string[]; done: (lines: string[] | undefined) => void };
+  /** Requests run one after another. */
+  queue: Promise<unknown>;
+  idle?: ReturnType<typeof setTimeout>;
+  dead: boolean;
+}
+
+const batches = new Map<string, BatchCheck>();
+
+function startBatch(cwd: string): BatchCheck {
+  const child = spawnGit(["cat-file", "--batch-check=%(objectname) %(objecttype)"], { cwd });
+  const b: BatchCheck = { child, buffer: "", queue: Promise.resolve(), dead: false };
+  const die = () => {
+    b.dead = true;
+    if (batches.get(cwd) === b) batches.delete(cwd);
+    clearTimeout(b.idle);
+    b.waiting?.done(undefined);
+    b.waiting = undefined;
+  };
+  child.on("error", die);
+  child.on("close", die);
+  child.stdin.on("error", die);
+  child.stderr.on("data", () => undefined);
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (chunk: string) => {
+    b.buffer += chunk;
+    const w = b.waiting;
+    if (!w) return;
+    let nl: number;
+    while (w.got.length < w.lines && (nl = b.buffer.indexOf("\n")) >= 0) {
+      w.got.push(b.buffer.slice(0, nl));
+      b.buffer = b.buffer.slice(nl + 1);
+    }
+    if (w.got.length === w.lines) {
+      b.waiting = undefined;
+      w.done(w.got);
+    }
+  });
+  // An idle kept process never keeps the host alive, and ends with it (its stdin closes).
+  holdHost(b, false);
+  return b;
+}
+
+/** While a request waits for its answer the process (and its pipes) keep the host's event loop alive; idle, not. */
+function holdHost(b: BatchCheck, hold: boolean): void {
+  const handles = [b.child, b.child.stdin, b.child.stdout, b.child.stderr] as unknown as { ref?: () => void; unref?: () => void }[];
+  for (const h of handles) (hold ? h.ref : h.unref)?.call(h);
+}
+
+/**
+ * `cat-file --batch-check` lines for `names` from a process kept per repository for the next question (a
+ * long-lived host: it saves a git process per question), or undefined when that process failed (the caller then
+ * runs one for this request). git looks for packs added since it started before it calls an object missing.
+ */
+function keptBatchCheck(cwd: string, names: string[], signal?: AbortSignal): Promise<string[] | undefined> {
+  let b = batches.get(cwd);
+  if (!b || b.dead) {
+    b = startBatch(cwd);
+    batches.set(cwd, b);
+  }
+  const batch = b;
+  const run = batch.queue.then(
+    () =>
+      new Promise<string[] | undefined>((resolve) => {
+        if (batch.dead || signal?.aborted) return resolve(undefined);
+        clearTimeout(batch.idle);
+        holdHost(batch, true);
+        const onAbort = () => batch.child.kill("SIGTERM");
+        signal?.addEventListener("abort", onAbort, { once: true });
+        batch.waiting = {
+          lines: names.length,
+          got: [],
+          done: (lines) => {
+            signal?.removeEventListener("abort", onAbort);
+            holdHost(batch, false);
+            if (!batch.dead) {
+              batch.idle = setTimeout(() => batch.child.kill("SIGTERM"), BATCH_IDLE_MS);
+              batch.idle.unref?.();
+            }
+            resolve(lines);
+          },
+        };
+        batch.child.stdin.write(names.join("\n") + "\n");
+      }),
+  );
+  batch.queue = run.catch(() => undefined);
+  return run;
+}
+
+/** Closes every kept `cat-file` process (tests). */
+export function closeKeptBatchChecks(): void {
+  for (const b of batches.values()) b.child.kill("SIGTERM");
+  batches.clear();
 }

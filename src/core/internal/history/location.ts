@@ -8,7 +8,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { promises as fs, readFileSync, realpathSync } from "node:fs";
 import { hostname } from "node:os";
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
+import { cachedCheck, cachedHead, headProof, keepHead } from "../gitStateCache";
 import { gitOutput } from "./gitStream";
 import { userCacheDir } from "../../cacheDir";
 import { processAlive as alive } from "../../pid";
@@ -51,6 +52,25 @@ export async function firstParentMergesSupported(cwd: string): Promise<boolean> 
 
 /** The repository's state in one quick git call (rev-parse; two when HEAD does not resolve), or an error message. */
 export async function readRepoState(repo: string, signal?: AbortSignal): Promise<RepoState | { error: string }> {
+  // In a long-lived process, while the folder's layout and the files HEAD resolves through are provably unchanged
+  // (gitStateCache.ts), the state is the one git gave last time: no git runs.
+  const key = resolve(repo);
+  const check = cachedCheck<{ toplevel: string; gitDir: string }>(key);
+  const known = check ? cachedHead<Omit<RepoState, "dir" | "file">>(key, check.gitDir) : undefined;
+  if (known) {
+    signal?.throwIfAborted();
+    const dir = indexDirFor(known.toplevel);
+    return { ...known, shallowShas: [...known.shallowShas], dir, file: join(dir, INDEX_FILE) };
+  }
+  const proof = check ? headProof(check.gitDir) : undefined;
+  const state = await readRepoStateFromGit(repo, signal);
+  if (check && !("error" in state) && state.head && state.toplevel === check.toplevel) {
+    keepHead(key, proof, { toplevel: state.toplevel, head: state.head, shallow: state.shallow, shallowShas: [...state.shallowShas] });
+  }
+  return state;
+}
+
+async function readRepoStateFromGit(repo: string, signal?: AbortSignal): Promise<RepoState | { error: string }> {
   let out: string;
   let head: string | undefined;
   try {

@@ -47,15 +47,21 @@ export function ftsPhrase(text: string): string {
   return `"${text.replace(/"/g, '""')}"`;
 }
 
-export function searchIndex(file: string, terms: Term[], limit: number): SearchOutcome {
+export function searchIndex(file: string, terms: Term[], limit: number, opts: { keepOpen?: boolean } = {}): SearchOutcome {
   return withRetry(file, () => {
     // The connection the freshness check just used, when it is still this file's: opening SQLite costs more than
     // the metadata read itself.
     const db = takeParkedConnection(file) ?? openDb(file);
+    let kept = false;
     try {
-      return readTransaction(db, () => search(db, terms, limit));
+      const outcome = readTransaction(db, () => search(db, terms, limit));
+      // A long-lived host parks the connection again for the next question's freshness check: SQLite's page cache
+      // (the FTS5 pages a query reads) survives, instead of being read from the file again. Parked connections are
+      // closed when unused for a few seconds, and never used once another file was renamed over this one.
+      kept = !!opts.keepOpen && parkConnection(file, db);
+      return outcome;
     } finally {
-      safeClose(db);
+      if (!kept) safeClose(db);
     }
   });
 }
