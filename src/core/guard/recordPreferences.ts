@@ -12,7 +12,7 @@ import type { ParsedAdr } from "../internal/adr";
 import { sentencesIn } from "../decisions";
 import type { LineRange } from "../schemas";
 import { keysOf, tokensOf, type NameKeys } from "./names";
-import { inConsequences } from "./recordReading";
+import { inConsequences, sectionsAround } from "./recordReading";
 import { namesIn } from "./proseOptions";
 
 export interface PreferredThing {
@@ -62,16 +62,9 @@ function leadName(fragment: string): string | undefined {
 
 /** Whether a line lies in a section about the options weighed (or a subsection of one). */
 function inWeighed(parsed: ParsedAdr, line: number): boolean {
-  const { sections } = parsed.doc;
-  let at = -1;
-  sections.forEach((s, i) => {
-    if (s.level > 0 && s.start <= line && line <= s.contentEnd && (at < 0 || s.start >= sections[at].start)) at = i;
-  });
-  for (let i: number | undefined = at; i !== undefined && i >= 0; i = sections[i].parent) {
-    const s = sections[i];
-    if (s.level === 0) break;
+  for (const i of sectionsAround(parsed, line)) {
     const name = parsed.section_names[i];
-    if (name === "considered-options" || name === "alternatives" || WEIGHED_HEADING.test(s.heading.slice(0, 200))) return true;
+    if (name === "considered-options" || name === "alternatives" || WEIGHED_HEADING.test(parsed.doc.sections[i].heading.slice(0, 200))) return true;
   }
   return false;
 }

@@ -17,17 +17,22 @@ import { namesIn } from "./proseOptions";
 const CONSEQUENCE_HEADING = /\b(?:consequences?|advantages?|disadvantages?|benefits?|drawbacks?|pros|cons|positives?|negatives?|trade-?offs?|risks?|implications?|outcomes? for)\b/i;
 const OPTIONS_HEADING = /\b(?:options?|alternatives?|contenders?|candidates?|considered|choices)\b/i;
 
-/** Whether a line lies in a section (or a subsection of one) about consequences, and in none about options. */
-export function inConsequences(parsed: ParsedAdr, line: number): boolean {
+/** The sections a line lies in, innermost first, up to (not including) the document's top level. */
+export function sectionsAround(parsed: ParsedAdr, line: number): number[] {
   const { sections } = parsed.doc;
   let at = -1;
   sections.forEach((s, i) => {
     if (s.level > 0 && s.start <= line && line <= s.contentEnd && (at < 0 || s.start >= sections[at].start)) at = i;
   });
-  for (let i: number | undefined = at; i !== undefined && i >= 0; i = sections[i].parent) {
-    const s = sections[i];
-    if (s.level === 0) break;
-    const heading = s.heading.slice(0, 200);
+  const out: number[] = [];
+  for (let i: number | undefined = at; i !== undefined && i >= 0 && sections[i].level > 0; i = sections[i].parent) out.push(i);
+  return out;
+}
+
+/** Whether a line lies in a section (or a subsection of one) about consequences, and in none about options. */
+export function inConsequences(parsed: ParsedAdr, line: number): boolean {
+  for (const i of sectionsAround(parsed, line)) {
+    const heading = parsed.doc.sections[i].heading.slice(0, 200);
     // MADR's "Pros and Cons of the Options" holds the options as its subsections' headings.
     if (OPTIONS_HEADING.test(heading)) return false;
     if (CONSEQUENCE_HEADING.test(heading) || parsed.section_names[i] === "consequences") return true;
