@@ -99,7 +99,7 @@ function asWritten(line: string, hit: string): string {
 }
 
 function messageFor(kind: FindingKind, via: Via, matchedText: string, d: GuardDecision, thing: DecidedThing, dropping = false): string {
-  const cite = `${d.citation.path}${d.source === "rule" ? ` line ${thing.range.start}` : ""}`;
+  const cite = citeOf(d, thing.range.start);
   const what = via === "path" ? `changes a file in an area ${cite} decides` : `${dropping ? "removes" : WHAT[via]} ${JSON.stringify(matchedText)}`;
   const why = thing.reason ? ` (${thing.reason.replace(/[.\s]+$/, "")})` : "";
   if (kind === "breaks-rule") {
@@ -117,6 +117,16 @@ function messageFor(kind: FindingKind, via: Via, matchedText: string, d: GuardDe
     return `${what}, which ${subject} chose.`;
   }
   return `${what}: "${d.citation.title}" (${d.citation.status}) is the decision there; deliberate before changing it.`;
+}
+
+/** Going against what a decision requires breaks a rule, or removes what a record chose. */
+function droppedKind(d: GuardDecision): FindingKind {
+  return d.source === "rule" ? "breaks-rule" : "removes-chosen-option";
+}
+
+/** How a message names the decision: a rule by its file and line, a record by its file. */
+function citeOf(d: GuardDecision, line: number): string {
+  return `${d.citation.path}${d.source === "rule" ? ` line ${line}` : ""}`;
 }
 
 function citationFor(d: GuardDecision, thing: DecidedThing | undefined): Finding["decision"] {
@@ -245,9 +255,9 @@ function matchPinnedVersion(file: ChangedFile, line: ChangedLine, reading: Readi
   for (const d of set.decisions) {
     if (!d.versionSchemes?.includes(scheme) || (d.scope && !inArea(file.path, d.scope))) continue;
     hit.add(d);
-    const kindOf: FindingKind = d.source === "rule" ? "breaks-rule" : "removes-chosen-option";
+    const kindOf = droppedKind(d);
     const name = reading.name ?? line.text.trim();
-    const cite = `${d.citation.path}${d.source === "rule" ? ` line ${d.citation.line_range.start}` : ""}`;
+    const cite = citeOf(d, d.citation.line_range.start);
     out.push({
       kind: kindOf,
       severity: "med",
@@ -393,7 +403,7 @@ function matchRemoved(file: ChangedFile, kind: FileKind, set: DecisionSet, ix: C
         const found = nameIn(reading, "tokens", thing.keys);
         if (!found) continue;
         hit.add(d);
-        const kindOf: FindingKind = d.source === "rule" ? "breaks-rule" : "removes-chosen-option";
+        const kindOf = droppedKind(d);
         out.push({
           kind: kindOf,
           severity: reading.via === "dependency" ? "high" : "med",
@@ -441,8 +451,8 @@ function matchGenerated(file: ChangedFile, set: DecisionSet, changedPaths: strin
     const glob = d.generated?.find((g) => globMatches(g, file.path));
     if (!glob || (d.scope && !inArea(file.path, d.scope))) continue;
     hit.add(d);
-    const kindOf: FindingKind = d.source === "rule" ? "breaks-rule" : "removes-chosen-option";
-    const cite = `${d.citation.path}${d.source === "rule" ? ` line ${d.citation.line_range.start}` : ""}`;
+    const kindOf = droppedKind(d);
+    const cite = citeOf(d, d.citation.line_range.start);
     out.push({
       kind: kindOf,
       severity: "med",
@@ -464,8 +474,8 @@ function matchSwitchedSetting(file: ChangedFile, line: ChangedLine, reading: Rea
       const found = nameIn(reading, "tokens", thing.keys);
       if (!found || findName(now, thing.keys)) continue;
       hit.add(d);
-      const kindOf: FindingKind = d.source === "rule" ? "breaks-rule" : "removes-chosen-option";
-      const cite = `${d.citation.path}${d.source === "rule" ? ` line ${thing.range.start}` : ""}`;
+      const kindOf = droppedKind(d);
+      const cite = citeOf(d, thing.range.start);
       out.push({
         kind: kindOf,
         severity: "med",

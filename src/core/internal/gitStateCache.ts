@@ -47,6 +47,26 @@ function readOrNull(path: string): string | null {
   }
 }
 
+/** Values kept under a proof of the git directory's state; a value is dropped once its proof no longer holds. */
+function provedCache(proofOf: (gitDir: string) => string | undefined) {
+  const entries = new Map<string, { proof: string; value: unknown }>();
+  return {
+    get(key: string, gitDir: string): unknown {
+      const hit = entries.get(key);
+      if (!hit) return undefined;
+      if (proofOf(gitDir) === hit.proof) return hit.value;
+      entries.delete(key);
+      return undefined;
+    },
+    keep(key: string, proof: string | undefined, value: unknown): void {
+      if (proof) remember(entries, key, { proof, value });
+    },
+    clear(): void {
+      entries.clear();
+    },
+  };
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // The repository check's layout
 
@@ -140,18 +160,14 @@ export function headProof(gitDir: string): string | undefined {
   }
 }
 
-const heads = new Map<string, { proof: string; value: unknown }>();
+const heads = provedCache(headProof);
 
 export function cachedHead<T>(key: string, gitDir: string): T | undefined {
-  const hit = heads.get(key);
-  if (!hit) return undefined;
-  if (headProof(gitDir) === hit.proof) return hit.value as T;
-  heads.delete(key);
-  return undefined;
+  return heads.get(key, gitDir) as T | undefined;
 }
 
 export function keepHead(key: string, proof: string | undefined, value: unknown): void {
-  if (proof) remember(heads, key, { proof, value });
+  heads.keep(key, proof, value);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -182,18 +198,14 @@ export function indexProof(gitDir: string): string | undefined {
   }
 }
 
-const listings = new Map<string, { proof: string; value: unknown }>();
+const listings = provedCache(indexProof);
 
 export function cachedListing<T>(key: string, gitDir: string): T | undefined {
-  const hit = listings.get(key);
-  if (!hit) return undefined;
-  if (indexProof(gitDir) === hit.proof) return hit.value as T;
-  listings.delete(key);
-  return undefined;
+  return listings.get(key, gitDir) as T | undefined;
 }
 
 export function keepListing(key: string, proof: string | undefined, value: unknown): void {
-  if (proof) remember(listings, key, { proof, value });
+  listings.keep(key, proof, value);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
