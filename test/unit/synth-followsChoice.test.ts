@@ -8,9 +8,12 @@ import assert from "node:assert/strict";
 import { deliberate } from "../../src/core/pipeline";
 import { generateSigningKey } from "../../src/core/receipts/signing";
 import { optionLabel } from "../../src/core/synth/recordLed";
+import { bestMatchings } from "../../src/core/synth/rules";
 import { readQuestion } from "../../src/core/synth/question";
 import { UNDECIDABLE, type OptionPicker } from "../../src/core/schemas";
 import { createGitRepo } from "../helpers/gitRepo";
+import { parseAdr } from "../../src/core/internal/adr";
+import { decisionModelOf } from "../../src/core/decisions";
 
 const key = generateSigningKey();
 
@@ -117,6 +120,21 @@ of the connections.
 Clients shuffle the resolved addresses at random before dialling them, and try the next one on failure.
 `;
 
+const FONTS = "docs/adr/0010-font-delivery.md";
+const FONTS_ADR = `# 10. Font delivery
+
+- Status: accepted
+
+## Considered Options
+
+- Load fonts from the vendor CDN
+- Serve fonts from our static host
+
+## Decision Outcome
+
+We will serve fonts from our static host for now, until the vendor CDN offers a contract; then fonts load from the vendor CDN.
+`;
+
 describe("answers follow the record's choice, whatever the question's wording", () => {
   let repo: string;
   before(() => {
@@ -159,7 +177,60 @@ describe("answers follow the record's choice, whatever the question's wording", 
   });
 });
 
+const DB_ADMIN = "docs/adr/0012-db-admin.md";
+const DB_ADMIN_ADR = `# 12. One admin host for the app databases
+
+## Status
+
+Accepted
+
+## Decision
+
+We looked at three ways to do it:
+
+ 1. run an admin instance for each database and keep the databases apart
+ 2. manage the logins and schemas from Terraform with its database provider
+ 3. merge the databases into one server and have one admin host manage them all
+
+The first is the most isolated but the most expensive, and we decided against it on cost.
+
+Option 2 was turned down: Terraform providers for database logins would split this work away from the configuration
+management code that already owns it.
+
+We chose the third: one admin host that manages schemas and logins for every app.
+`;
+
+describe("alternatives matched one-to-one with a record's options", () => {
+  test("each alternative takes at most one option and no option two alternatives; the best total wins", () => {
+    // A shares 3 words with option 0 and 1 with option 2; C shares 2 with each of options 0 and 2.
+    const best = bestMatchings([[3, 0, 1], [0, 2, 0], [2, 0, 2]], 3);
+    assert.deepEqual(best?.assignments, [[0, 1, 2]]);
+    assert.equal(best?.matched, 3);
+  });
+
+  test("equally good matchings are all returned, so a caller can see they disagree", () => {
+    const best = bestMatchings([[1, 1], [0, 0]], 2);
+    assert.deepEqual(best?.assignments, [[0, -1], [1, -1]]);
+    assert.equal(best?.matched, 1);
+    assert.equal(bestMatchings([[0, 0], [0, 0]], 2), undefined);
+  });
+
+  test("an option 'turned down' is rejected, and 'we chose the third' picks the third listed option", async () => {
+    const m = decisionModelOf(parseAdr(DB_ADMIN, DB_ADMIN_ADR));
+    assert.equal(m.chosen?.considered_index, 2, JSON.stringify(m.chosen));
+    const repo = createGitRepo([{ message: "Databases", files: { [DB_ADMIN]: DB_ADMIN_ADR, "README.md": "# Apps\n" } }]);
+    const p = await ask(repo, "Several small apps are moving to a managed database service. Should we run an admin instance per database, manage logins and schemas with the Terraform provider, or have one admin host look after a single shared server for all of them?");
+    assert.match(recommended(p)?.title ?? "", /one admin host/i, p.options.map((o) => o.title).join(" | "));
+    assert.ok(citedPaths(p).has(DB_ADMIN));
+  });
+});
+
 describe("small readings", () => {
+  test("a decision sentence that names two options in full chose the one it names first, the object of its verb", () => {
+    const m = decisionModelOf(parseAdr(FONTS, FONTS_ADR));
+    assert.equal(m.chosen?.name, "Serve fonts from our static host");
+  });
+
   test('an option listed with its description is named by what precedes the colon; "Option 2:" gives way to its description, and a list is not a name', () => {
     assert.equal(optionLabel("Nightly snapshot job: a scheduled task copies the tables every night"), "Nightly snapshot job");
     assert.equal(optionLabel("Option 2: copy the tables every night"), "copy the tables every night");

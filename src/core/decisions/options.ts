@@ -616,14 +616,29 @@ function matchOption(phrase: string, considered: ConsideredOption[], threshold: 
     if (degreesDisagree(o.name, phrase)) return;
     // Either the phrase covers the option's name or the option's name covers the phrase.
     const score = Math.max(coverage(o.name, phrase), coverage(phrase, o.name) * 0.95);
-    // On a tie the option that also covers more of the phrase wins: "Dual license with MIT and CC0" over "CC0".
-    const tie = best >= 0 && Math.abs(score - bestScore) < 1e-9 && coverage(phrase, o.name) > coverage(phrase, considered[best].name);
+    // On a tie the option that also covers more of the phrase wins: "Dual license with MIT and CC0" over "CC0"; then
+    // the one the phrase names first, the object of its verb ("use X for now, until Y is settled" chose X).
+    const tie = best >= 0 && Math.abs(score - bestScore) < 1e-9 && tieBreak(phrase, o.name, considered[best].name) > 0;
     if (score > bestScore || tie) {
       bestScore = score;
       best = i;
     }
   });
   return best >= 0 && bestScore >= threshold ? best : undefined;
+}
+
+/** > 0 when option `a` beats option `b` on a tie: it covers more of the phrase, else the phrase names it earlier. */
+function tieBreak(phrase: string, a: string, b: string): number {
+  const more = coverage(phrase, a) - coverage(phrase, b);
+  if (Math.abs(more) > 1e-9) return more;
+  return firstMention(phrase, b) - firstMention(phrase, a);
+}
+
+/** Where in the phrase (content-word position) any of the option's words first occurs; Infinity when none does. */
+function firstMention(phrase: string, option: string): number {
+  const wanted = new Set(contentWordsOf(option));
+  const at = contentWordsOf(phrase).findIndex((w) => wanted.has(w));
+  return at < 0 ? Infinity : at;
 }
 
 /** Words that introduce what a choice builds on or sits beside, not the choice itself. */
@@ -678,7 +693,7 @@ function matchAction(phrase: string, considered: ConsideredOption[]): number | u
 }
 
 const ORDINALS: Record<string, number> = { one: 1, first: 1, two: 2, second: 2, three: 3, third: 3, four: 4, fourth: 4, five: 5, fifth: 5 };
-const ORDINAL_REF = /\bthe\s+(first|second|third|fourth|fifth|last|final)\s+(?:option|alternative|approach|solution|possibility|choice|proposal)\b|\b(?:option|alternative|approach)\s+(one|two|three|four|five)\b/i;
+const ORDINAL_REF = /\bthe\s+(first|second|third|fourth|fifth|last|final)\s+(?:option|alternative|approach|solution|possibility|choice|proposal)\b|\b(?:option|alternative|approach)\s+(one|two|three|four|five)\b|\b(?:chose|choose|chosen|picked|pick|selected|select|went with|go with|going with|prefer|preferred|opted for)\s+the\s+(first|second|third|fourth|fifth|last|final)\b/i;
 
 /** One option label ("4", "B", "B1", "IV"); never empty, never holding a space, so a list of them parses one way. */
 const OPTION_LABEL = "(?:[A-Za-z]{1,5}\\d{0,2}|\\d{1,2}[A-Za-z]?)";
@@ -714,7 +729,7 @@ function combinedChoice(cited: number[], considered: ConsideredOption[], s: Loca
 function optionByOrdinal(sentence: string, considered: ConsideredOption[]): number | undefined {
   const m = ORDINAL_REF.exec(sentence);
   if (!m || considered.length < 2) return undefined;
-  const word = (m[1] ?? m[2]).toLowerCase();
+  const word = (m[1] ?? m[2] ?? m[3]).toLowerCase();
   const n = word === "last" || word === "final" ? considered.length : ORDINALS[word];
   return n !== undefined && n <= considered.length ? n - 1 : undefined;
 }
@@ -746,7 +761,7 @@ function pointsBack(phrase: string): boolean {
   return words.length === 0 || words.every((w) => POINTER_WORDS.has(w));
 }
 
-const NEGATIVE_CUE = /\b(?:rejected|not (?:selected|chosen|pursued|adopted|feasible|viable)|discarded|discounted|ruled out|dismissed|decided against|was dropped|no longer|too (?:complex|slow|expensive|costly|heavy)|instead of|rather than|doesn't|does not|won't)\b/i;
+const NEGATIVE_CUE = /\b(?:rejected|not (?:selected|chosen|pursued|adopted|feasible|viable)|discarded|discounted|ruled out|dismissed|decided against|was dropped|turned down|declined|set aside|passed over|vetoed|was abandoned|no longer|too (?:complex|slow|expensive|costly|heavy)|instead of|rather than|doesn't|does not|won't)\b/i;
 
 /** Considered options: MADR section(s), then alternatives sections under any of their names, deduplicated. */
 function readConsidered(parsed: ParsedAdr, consideredIdx: number[], alternativesIdx: number[], candidatesIdx: number[], notes: string[]): ConsideredOption[] {

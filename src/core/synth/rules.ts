@@ -603,36 +603,75 @@ function bothChoice(r: ChoiceReading, real: Indexed[]): ChoiceMatch | undefined 
   return named.length >= 2 && both >= 0 ? { index: both, score: 6, margin: 6 } : undefined;
 }
 
+/** At most this many of a record's considered options take part in aligning (its list order puts the main ones first). */
+const MAX_ALIGNED_OPTIONS = 8;
+
 /**
  * The record weighed the question's alternatives under its own names ("the github.io URL" / "a custom domain") and
- * its decision model says which it chose: align each alternative with the considered option that carries most of
- * its distinctive words (a unique best, at least one word), and the alternative aligned with the chosen one is the
- * record's choice. Needs two alternatives aligned with two different considered options, so the record is known to
- * have weighed this very question, and the chosen one aligned with exactly one alternative.
+ * its decision model says which it chose. Each alternative is at most one of the record's options and no two
+ * alternatives are the same option, so the alternatives are matched to the considered options one-to-one, maximising
+ * the distinctive words they share: an alternative whose words also touch the chosen option is still told apart when
+ * another alternative is plainly that option. The alternative matched to the chosen option is the record's choice.
+ * Needs two alternatives matched (so the record is known to have weighed this very question) and every best matching
+ * to agree on which alternative is the chosen one.
  */
 function alignedChoice(r: ChoiceReading, real: Indexed[], scores: number[]): ChoiceMatch | undefined {
   const meta = r.doc.meta;
   const chosenName = listedModelChoice(meta);
-  const considered = meta.considered_options;
+  const considered = meta.considered_options.slice(0, MAX_ALIGNED_OPTIONS);
   if (!chosenName || considered.length < 2 || real.length < 2) return undefined;
   const chosenAt = considered.indexOf(chosenName);
   if (chosenAt < 0) return undefined;
   const stems = considered.map((o) => tokenStems(o, true));
-  const aligned = new Map<number, number>();
-  for (const x of real) {
+  const shared = real.map((x) => {
     const d = [...distinctive(x.c, r.candidates, r.question)];
-    const counts = stems.map((st) => d.filter((w) => st.has(w)).length);
-    const top = Math.max(...counts);
-    if (top < 1 || counts.filter((n) => n === top).length > 1) continue;
-    aligned.set(x.i, counts.indexOf(top));
-  }
-  if (new Set(aligned.values()).size < 2) return undefined;
-  const picks = [...aligned].filter(([, at]) => at === chosenAt).map(([i]) => i);
-  if (picks.length !== 1) return undefined;
-  const index = picks[0];
+    return stems.map((st) => d.filter((w) => st.has(w)).length);
+  });
+  const best = bestMatchings(shared, considered.length);
+  if (!best || best.matched < 2) return undefined;
+  const picks = new Set(best.assignments.map((a) => a.indexOf(chosenAt)));
+  if (picks.size !== 1) return undefined;
+  const at = [...picks][0];
+  if (at < 0) return undefined;
+  const index = real[at].i;
   const score = Math.max(scores[index], MIN_CHOICE_SCORE) + 3;
   const rival = Math.max(0, ...real.filter((x) => x.i !== index).map((x) => scores[x.i]));
   return { index, score, margin: Math.max(MIN_CHOICE_SCORE, score - rival) };
+}
+
+/**
+ * Every one-to-one matching of rows (alternatives) to columns (options) with the greatest total of shared words;
+ * a row may stay unmatched (-1), and only a pair sharing a word is matched. `matched`: pairs in a best matching.
+ */
+export function bestMatchings(shared: number[][], columns: number): { assignments: number[][]; matched: number } | undefined {
+  let bestTotal = 0;
+  let assignments: number[][] = [];
+  const current: number[] = [];
+  const used = new Set<number>();
+  const walk = (row: number, total: number) => {
+    if (row === shared.length) {
+      if (total > bestTotal) {
+        bestTotal = total;
+        assignments = [];
+      }
+      if (total === bestTotal && total > 0) assignments.push([...current]);
+      return;
+    }
+    current.push(-1);
+    walk(row + 1, total);
+    current.pop();
+    for (let k = 0; k < columns; k++) {
+      if (used.has(k) || shared[row][k] < 1) continue;
+      used.add(k);
+      current.push(k);
+      walk(row + 1, total + shared[row][k]);
+      current.pop();
+      used.delete(k);
+    }
+  };
+  walk(0, 0);
+  if (!assignments.length) return undefined;
+  return { assignments, matched: Math.min(...assignments.map((a) => a.filter((k) => k >= 0).length)) };
 }
 
 /**
