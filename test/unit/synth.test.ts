@@ -174,6 +174,20 @@ describe("question scope", () => {
     assert.doesNotMatch(draft.recommendation.rationale, /"notific"/);
   });
 
+  test("a scope word with a dot in it is shown whole, as the question wrote it", () => {
+    const evidence = [
+      adr("yyyy.mm", "Parcel", "webpack"),
+      adr("analytics", "webpack", "Parcel"),
+      adr("onboarding", "webpack", "Parcel"),
+      adr("billing", "webpack", "Parcel"),
+      adr("search", "webpack", "Parcel"),
+      adr("media", "webpack", "Parcel"),
+    ];
+    const { draft } = run("Should we use Parcel or webpack for the frontend build of releases cut as YYYY.MM?", evidence);
+    assert.match(draft.recommendation.rationale, /does not mention "yyyy\.mm"/);
+    assert.doesNotMatch(draft.recommendation.rationale, /"yyyy\.m"/);
+  });
+
   test("without a distinctive scope word every item counts fully", () => {
     const evidence = [adr("admin", "Parcel", "webpack"), adr("admin", "Parcel", "webpack"), adr("admin", "webpack", "Parcel")];
     const { draft } = run("Should we use Parcel or webpack for the frontend build?", evidence);

@@ -15,7 +15,7 @@ import {
 import type { SynthesisInput, SynthesisOutput, Synthesizer } from "../types";
 import { readQuestion, type Alternative, type QuestionStructure } from "./question";
 import { adrChoice, clausePolarity, clauses, mentions, recordName, recordStatus, stanceOf, type OptionKey, type Stance } from "./stance";
-import { FRAME_WORDS, TECH_ALIASES, normaliseAbbreviations, stemWord, stems } from "./words";
+import { FRAME_WORDS, TECH_ALIASES, normaliseAbbreviations, stemWord, stems, words } from "./words";
 import { answerNamed, recordLedAnswer, type RecordLedAnswer } from "./recordLed";
 import { isCanonical } from "../internal/adr";
 
@@ -1461,9 +1461,9 @@ function undecidedRationale(scored: Scored[], reason: string): string[] {
 }
 
 /** A stem as the question wrote it ("stat" → "state"), so no word stem reaches a reader. */
-function surfaceWord(stem: string, question: string): string {
-  for (const w of question.split(/[^\p{L}\p{N}'-]+/u)) if (w && stemWord(w.toLowerCase()) === stem) return w.toLowerCase();
-  return stem;
+function surfaceWord(stem: string, question: string): string | undefined {
+  // The same tokenizer that made the stem ("yyyy.mm" stays one word), so the question's own word is always found.
+  return words(question).find((w) => stemWord(w) === stem);
 }
 
 /** 6. The recommendation: the decided option, or undecidable; confidence is capped when no internal evidence was found. */
@@ -1480,9 +1480,11 @@ function recommend(
   const optionId = picked && decided ? picked.id : UNDECIDABLE;
   let confidence: Level = decided ? decided.confidence : "low";
   const sentences = decided ? decided.sentences : undecidedRationale(scored, found.reason);
-  if (scopeWords.length) {
+  // A stem no word of the question spells is never shown (a reader would see "stat" for "status").
+  const shown = scopeWords.map((w) => surfaceWord(w, question)).filter((w): w is string => !!w);
+  if (shown.length) {
     sentences.push(
-      `Evidence that does not mention ${scopeWords.map((w) => `"${surfaceWord(w, question)}"`).join(" or ")} is taken to be about another part of the codebase and counts for less than evidence that does.`,
+      `Evidence that does not mention ${shown.map((w) => `"${w}"`).join(" or ")} is taken to be about another part of the codebase and counts for less than evidence that does.`,
     );
   }
   if (stages.internal.status !== "ok") {
