@@ -224,6 +224,9 @@ function looksLikeArguments(items: ListItem[]): boolean {
   return items.some((i) => /^(?:good|bad|pro|con|neutral)s?\b/i.test(stripInline(i.text))) || long * 2 > items.length;
 }
 
+/** A heading that argues about what is above it (its pros, cons or consequences), never an option or a group of them. */
+const ARGUMENT_HEADING = /^(?:(?:the\s+)?(?:advantages?|disadvantages?|pros?|cons?|benefits?|drawbacks?|downsides?|upsides?|strengths?|weaknesses?|risks?|trade-?offs?|(?:positive|negative|neutral)(?:\s+consequences)?|consequences|good|bad|neutral)(?:\s+and\s+(?:disadvantages?|cons?|drawbacks?|downsides?|weaknesses?))?)\s*:?$/i;
+
 /** A sub-heading that only groups options holds nothing but its list (no prose paragraph of its own). */
 function onlyAList(lines: string[], from: number, to: number): boolean {
   for (let n = from; n <= to; n++) {
@@ -269,7 +272,8 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
   }
   for (const { s, i } of children) {
     const items = optionItems(listItems(lines, s.bodyStart, s.contentEnd));
-    const grandchildren = sections.some((g) => g.parent === i);
+    // "#### Advantages" / "#### Disadvantages" under an option's heading argue about that option: it is no group.
+    const grandchildren = sections.some((g) => g.parent === i && !ARGUMENT_HEADING.test(stripInline(g.heading).trim()));
     // Groups of options under sub-headings occur in "Considered Options"; an alternatives section's sub-headings
     // are the alternatives themselves, whatever list of arguments each holds.
     const isGroup = source === "considered-options" && !splitRef(stripInline(s.heading)).ref && ((items.length >= 2 && !looksLikeArguments(items) && onlyAList(lines, s.bodyStart, s.contentEnd)) || grandchildren);
@@ -624,14 +628,43 @@ function matchOption(phrase: string, considered: ConsideredOption[], threshold: 
       best = i;
     }
   });
-  return best >= 0 && bestScore >= threshold ? best : undefined;
+  if (best < 0 || bestScore < threshold) return undefined;
+  return widerOption(phrase, considered, best, threshold) ?? best;
 }
 
-/** > 0 when option `a` beats option `b` on a tie: it covers more of the phrase, else the phrase names it earlier. */
+/**
+ * "the hybrid smallest area and degree difference approach" covers all of "Smallest area", but more of "Combine
+ * smallest area and degree difference threshold", which holds every word of it: the option the phrase says more of wins.
+ */
+function widerOption(phrase: string, considered: ConsideredOption[], best: number, threshold: number): number | undefined {
+  const inner = new Set(contentWordsOf(considered[best].name));
+  const said = new Set(contentWordsOf(phrase));
+  let wider: number | undefined;
+  let most = inner.size;
+  considered.forEach((o, i) => {
+    const words = new Set(contentWordsOf(o.name));
+    if (i === best || words.size <= inner.size || ![...inner].every((w) => words.has(w)) || degreesDisagree(o.name, phrase)) return;
+    const matched = [...words].filter((w) => said.has(w)).length;
+    if (matched > most && matched / words.size >= threshold) {
+      most = matched;
+      wider = i;
+    }
+  });
+  return wider;
+}
+
+/**
+ * > 0 when option `a` beats option `b` on a tie: the option holding every word of the other and more ("Dual license
+ * with MIT and CC0" over "CC0"); else the one the phrase names first; else the one covering more of the phrase.
+ */
 function tieBreak(phrase: string, a: string, b: string): number {
-  const more = coverage(phrase, a) - coverage(phrase, b);
-  if (Math.abs(more) > 1e-9) return more;
-  return firstMention(phrase, b) - firstMention(phrase, a);
+  const wa = new Set(contentWordsOf(a));
+  const wb = new Set(contentWordsOf(b));
+  if (wa.size > wb.size && [...wb].every((w) => wa.has(w))) return 1;
+  if (wb.size > wa.size && [...wa].every((w) => wb.has(w))) return -1;
+  const earlier = firstMention(phrase, b) - firstMention(phrase, a);
+  if (earlier !== 0 && Number.isFinite(earlier)) return earlier;
+  return coverage(phrase, a) - coverage(phrase, b);
 }
 
 /** Where in the phrase (content-word position) any of the option's words first occurs; Infinity when none does. */
@@ -709,14 +742,20 @@ function optionsByRefs(sentence: string, considered: ConsideredOption[]): number
   return refs.length >= 2 && found.every((i) => i >= 0) ? [...new Set(found)] : [];
 }
 
-/** The considered options a phrase names in full ("both manual test data and Faker" names both of them). */
+/**
+ * The considered options a phrase names in full ("both manual test data and Faker" names both of them). An option
+ * whose words all belong to another one named ("Overlap tiles" inside "Overlap tiles and blend the edges") is part of
+ * that one, not a second choice.
+ */
 function optionsNamedIn(phrase: string, considered: ConsideredOption[]): number[] {
   if (!/\b(?:and|both|plus|combin\w*|together)\b/i.test(phrase)) return [];
   const out: number[] = [];
   considered.forEach((o, i) => {
     if (contentWordsOf(o.name).length > 0 && coverage(o.name, phrase) === 1) out.push(i);
   });
-  return out;
+  const words = new Map(out.map((i) => [i, new Set(contentWordsOf(considered[i].name))]));
+  const inside = (i: number, j: number) => i !== j && words.get(j)!.size > words.get(i)!.size && [...words.get(i)!].every((w) => words.get(j)!.has(w));
+  return out.filter((i) => !out.some((j) => inside(i, j)));
 }
 
 /** Several options chosen together: named together, the first as the index, the others alongside it. */
