@@ -215,6 +215,11 @@ describe("alternatives matched one-to-one with a record's options", () => {
     assert.equal(bestMatchings([[0, 0], [0, 0]], 2), undefined);
   });
 
+  test("a fractional share (words every alternative has) breaks a tie between two options without outweighing a distinctive word", () => {
+    assert.deepEqual(bestMatchings([[0, 0], [1.04, 1.05]], 2)?.assignments, [[-1, 1]]);
+    assert.deepEqual(bestMatchings([[2, 0], [1.05, 1.04]], 2)?.assignments, [[0, 1]]);
+  });
+
   test("an option 'turned down' is rejected, and 'we chose the third' picks the third listed option", async () => {
     const m = decisionModelOf(parseAdr(DB_ADMIN, DB_ADMIN_ADR));
     assert.equal(m.chosen?.considered_index, 2, JSON.stringify(m.chosen));

@@ -603,6 +603,8 @@ function bothChoice(r: ChoiceReading, real: Indexed[]): ChoiceMatch | undefined 
   return named.length >= 2 && both >= 0 ? { index: both, score: 6, margin: 6 } : undefined;
 }
 
+/** How much one shared non-distinctive word weighs against a distinctive one: enough to break a tie, never more. */
+const TIE_WEIGHT = 0.01;
 /** At most this many of a record's considered options take part in aligning (its list order puts the main ones first). */
 const MAX_ALIGNED_OPTIONS = 8;
 
@@ -623,9 +625,15 @@ function alignedChoice(r: ChoiceReading, real: Indexed[], scores: number[]): Cho
   const chosenAt = considered.indexOf(chosenName);
   if (chosenAt < 0) return undefined;
   const stems = considered.map((o) => tokenStems(o, true));
+  // Distinctive words decide; all the title's words only break a tie ("Prettier-ESLint with Airbnb code style" is
+  // nearer the option of that very name than "ESLint with Airbnb code style", though "prettier" is in both alternatives).
   const shared = real.map((x) => {
     const d = [...distinctive(x.c, r.candidates, r.question)];
-    return stems.map((st) => d.filter((w) => st.has(w)).length);
+    const all = [...tokenStems(x.c.title, true).keys()];
+    return stems.map((st) => {
+      const n = d.filter((w) => st.has(w)).length;
+      return n === 0 ? 0 : n + TIE_WEIGHT * all.filter((w) => st.has(w)).length;
+    });
   });
   const best = bestMatchings(shared, considered.length);
   if (!best || best.matched < 2) return undefined;
@@ -650,11 +658,11 @@ export function bestMatchings(shared: number[][], columns: number): { assignment
   const used = new Set<number>();
   const walk = (row: number, total: number) => {
     if (row === shared.length) {
-      if (total > bestTotal) {
+      if (total > bestTotal + 1e-9) {
         bestTotal = total;
         assignments = [];
       }
-      if (total === bestTotal && total > 0) assignments.push([...current]);
+      if (Math.abs(total - bestTotal) < 1e-9 && total > 0) assignments.push([...current]);
       return;
     }
     current.push(-1);
