@@ -218,7 +218,8 @@ export const AdrMetaSchema = z.object({
   status_display: z.string().optional(),
   /** The decision model (src/core/decisions/): what the record is about, the option it chose and where it says so. */
   subject: z.string().optional(),
-  decided_option: z.object({ name: z.string(), range: LineRangeSchema }).optional(),
+  /** `option`: the considered option the decision names, when its own words ("either be X or Y") are not that option's. */
+  decided_option: z.object({ name: z.string(), range: LineRangeSchema, option: z.string().optional() }).optional(),
   /** Each option the record turned down, with its reason in the record's words and the lines that say so. */
   rejected_options: z.array(z.object({ name: z.string(), reason: z.string().optional(), range: LineRangeSchema })).max(20).optional(),
 });

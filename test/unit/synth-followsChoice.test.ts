@@ -230,6 +230,36 @@ describe("alternatives matched one-to-one with a record's options", () => {
   });
 });
 
+const SESSION_READS = "docs/adr/0014-session-reads.md";
+const SESSION_READS_ADR = `# 14. Session reads at peak
+
+## Status
+
+Accepted
+
+## Considered Options
+
+- Caching
+- Sharding
+
+## Decision
+
+We will add caching in front of the session table, with a five minute expiry.
+`;
+
+describe("a decision that names a listed option in words of its own", () => {
+  test("the evidence carries both the decision's words and the listed option they name, and the answer follows that option", async () => {
+    const repo = createGitRepo([{ message: "Sessions", files: { [SESSION_READS]: SESSION_READS_ADR, "README.md": "# Sessions\n" } }]);
+    const out = await deliberate({ repo, question: "Session reads are slow at peak. Should we go with caching or with sharding?", signingKey: key, force: true, useCache: false, writeReceipt: false, config: { offline: true } });
+    assert.equal(out.kind, "deliberated");
+    if (out.kind !== "deliberated") return;
+    const meta = out.evidence.find((e) => e.adr?.path === SESSION_READS)?.adr;
+    assert.match(meta?.decided_option?.name ?? "", /^add caching in front of the session table/);
+    assert.equal(meta?.decided_option?.option, "Caching");
+    assert.match(recommended(out.payload)?.title ?? "", /caching/i);
+  });
+});
+
 describe("small readings", () => {
   test("a decision sentence that names two options in full chose the one it names first, the object of its verb", () => {
     const m = decisionModelOf(parseAdr(FONTS, FONTS_ADR));

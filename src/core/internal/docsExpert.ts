@@ -6,7 +6,7 @@ import { evidenceId, sha256 } from "../hash";
 import { INACTIVE_ADR_STATUSES } from "../constants";
 import { cmp } from "../text";
 import type { AdrMeta, AdrStatus, EvidenceItem, LineRange, PrecisionClass, SourceType } from "../schemas";
-import { decisionModelOf } from "../decisions";
+import { decisionModelOf, type DecisionRecord } from "../decisions";
 import type { ArtifactFile, Expert, ExpertContext, ExpertResult } from "../types";
 import { TITLE_REF, parseAdr, slug, type ParsedAdr } from "./adr";
 import { withIndexStatus } from "./indexStatus";
@@ -90,12 +90,21 @@ interface DecisionFacts {
   subject: string;
   status: AdrStatus;
   status_display: string;
-  chosen?: { name: string; range: LineRange };
+  /** `option`: the considered option the decision names, when its own words are not that option's. */
+  chosen?: { name: string; range: LineRange; option?: string };
   rejected: { name: string; reason?: string; range: LineRange }[];
 }
 
 /** A record's rejected options carried into evidence: enough for every option a question can offer. */
 const MAX_REJECTED_IN_META = 10;
+
+/** The considered option a decision names in words of its own ("either be X or Y" naming option X), if any. */
+function namedOption(model: DecisionRecord): { option?: string } {
+  const chosen = model.chosen;
+  const at = chosen?.considered_index;
+  const option = at !== undefined && !chosen?.combined_with?.length ? model.considered[at]?.name : undefined;
+  return option && option !== chosen?.name ? { option } : {};
+}
 
 function adrFacts(adr: ParsedAdr): AdrFacts {
   const { doc: _doc, sections: _sections, option_sections: _options, section_names: _names, warnings: _warnings, ...facts } = adr;
@@ -105,7 +114,7 @@ function adrFacts(adr: ParsedAdr): AdrFacts {
     subject: model.subject,
     status: model.status,
     status_display: model.status_display,
-    ...(model.chosen ? { chosen: { name: model.chosen.name, range: model.chosen.range } } : {}),
+    ...(model.chosen ? { chosen: { name: model.chosen.name, range: model.chosen.range, ...namedOption(model) } } : {}),
     rejected: model.rejected.slice(0, MAX_REJECTED_IN_META).map((r) => ({ name: r.name, ...(r.reason ? { reason: r.reason } : {}), range: r.range })),
   };
   // The decision model is the one reading of what a record weighed and chose: its considered options, and a choice

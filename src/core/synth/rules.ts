@@ -105,8 +105,9 @@ function modelChoice(meta: AdrMeta): string | undefined {
  * ("propose to store all buckets in one account") is weaker than the readings below and only a last resort.
  */
 function listedModelChoice(meta: AdrMeta): string | undefined {
-  const name = meta.decided_option?.name;
-  return meta.chosen_option ?? (name && meta.considered_options.includes(name) ? name : undefined);
+  const { name, option } = meta.decided_option ?? {};
+  const listed = (x: string | undefined) => (x && meta.considered_options.includes(x) ? x : undefined);
+  return meta.chosen_option ?? listed(name) ?? listed(option);
 }
 
 /** Whether a record's own chosen option (as its decision model, else its decision text, states it) is this option. */
