@@ -285,3 +285,15 @@ describe("any text", () => {
     assert.deepEqual(readQuestion(q), readQuestion(q));
   });
 });
+
+describe("the thing 'should we adopt X?' names is read whole", () => {
+  test("a run of capitalised words is one name, whatever its words are on their own", () => {
+    assert.deepEqual(titles(readQuestion("Should we adopt Ship On Every Merge?")), ["Adopt Ship On Every Merge"]);
+    assert.deepEqual(titles(readQuestion("Should we adopt Google Cloud Build for the nightly jobs?")), ["Adopt Google Cloud Build"]);
+  });
+
+  test("a possessive owns the name after it, and 'only' / 'alone' restrict the name they follow", () => {
+    assert.deepEqual(titles(readQuestion("Should we adopt Jane Doe's release-notes tool to write the changelog?")), ["Adopt Jane Doe's release-notes tool"]);
+    assert.deepEqual(titles(readQuestion("Should we adopt Prettier only?")), ["Adopt Prettier only"]);
+  });
+});
