@@ -1262,12 +1262,38 @@ function addWeighedOptions(candidates: Candidate[], activeTopical: AdrDoc[], str
   if (incumbent && weighs(doc, incumbent)) return;
   const choice = modelChoice(doc.meta);
   const weighed = [...(choice ? [choice] : []), ...doc.meta.considered_options.filter((o) => o !== choice)];
+  // A question's alternative that is plainly one of the record's options ("Prettier only") is that option, and no
+  // other option that merely shares its name ("Prettier-ESLint with Airbnb code style").
+  const nearest = new Map(named.map((c) => [c, nearestOption(c.title, doc.meta.considered_options)]));
+  const covers = (c: Candidate, o: string, key: OptionKey) => {
+    const near = nearest.get(c);
+    if (near !== undefined) return near === o;
+    return sameOption(c.key, key) || mentions(o, primaryKey(c.key));
+  };
   for (const o of weighed) {
     if (candidates.length >= MAX_OPTIONS) break;
     const key = keyFor(o);
-    if (!key.terms.length || candidates.some((c) => c.key.terms.length && (sameOption(c.key, key) || mentions(o, primaryKey(c.key))))) continue;
-    addCandidate(candidates, { title: capitalise(o), key, origin: "adr", note: o === choice ? `what ${recordName(doc.meta)} chose` : `considered in ${recordName(doc.meta)}` });
+    if (!key.terms.length || candidates.some((c) => c.key.terms.length && covers(c, o, key))) continue;
+    const candidate: Candidate = { title: capitalise(o), key, origin: "adr", note: o === choice ? `what ${recordName(doc.meta)} chose` : `considered in ${recordName(doc.meta)}` };
+    // The record's own options are distinct from each other and from the alternatives already matched to them, even
+    // when their names overlap ("Prettier only" / "Prettier-ESLint"): only the same title is the same option.
+    const distinct = named.length > 0 && named.every((c) => nearest.get(c) !== undefined);
+    if (distinct) {
+      if (!candidates.some((x) => x.title.toLowerCase() === candidate.title.toLowerCase())) candidates.push(candidate);
+    } else addCandidate(candidates, candidate);
   }
+}
+
+const PLAIN_STOP = new Set("a an the of with to for and or in on by as we our use using adopt keep move switch".split(" "));
+
+/** The option sharing most of the title's words (two at least, and strictly more than any other), if one does. */
+function nearestOption(title: string, options: string[]): string | undefined {
+  // Plain words, qualifiers kept: "only" is what tells "Prettier only" from "Prettier-ESLint".
+  const plain = (t: string) => new Set(t.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1 && !PLAIN_STOP.has(w)).map(stemWord));
+  const words = plain(title);
+  const shared = options.map((o) => [...plain(o)].filter((w) => words.has(w)).length);
+  const top = Math.max(0, ...shared);
+  return top >= 2 && shared.filter((n) => n === top).length === 1 ? options[shared.indexOf(top)] : undefined;
 }
 
 /** A proposal's incumbent: what an on-topic record chose other than the proposal, else "Keep the current approach". */
