@@ -418,8 +418,11 @@ function optionsOutsideOptionSections(parsed: ParsedAdr): ConsideredOption[] {
   });
   const introduced = [...siblings.values()].sort((a, b) => b.length - a.length)[0];
   if (introduced && introduced.length >= 2) return introduced;
+  const numbered = numberedBoldParagraphs(parsed);
+  if (numbered.length >= 2) return numbered;
   // 3. A list announced by the paragraph before it, or an enumeration inside the announcing sentence.
-  const all = sentencesIn(lines, 1, lines.length, WEIGHED_SENTENCES);
+  // Front matter is metadata: its `tags:` list and `summary:` line name no options.
+  const all = sentencesIn(lines, bodyStart(parsed), lines.length, WEIGHED_SENTENCES);
   for (const [k, s] of all.entries()) {
     // A paragraph that announces options ("Two approaches were weighed. This is what they were.") leads into the
     // list right after it; an enumeration may also follow a colon inside the announcing sentence.
@@ -445,6 +448,39 @@ function optionsOutsideOptionSections(parsed: ParsedAdr): ConsideredOption[] {
     if (pair.length === 2) return pair;
   }
   return [];
+}
+
+/** A paragraph that opens with a numbered bold name: "**1) React Spring** - …", "**2. Pose**:", "1) **Pose**". */
+const NUMBERED_BOLD_LEAD = /^ {0,3}(?:\*\*|__)\s*(\d{1,2})[.)]\s*([^*_\n]{1,80}?)\s*(?:\*\*|__)|^ {0,3}(\d{1,2})[.)]\s+(?:\*\*|__)([^*_\n]{1,80}?)(?:\*\*|__)/;
+
+/**
+ * Candidates a section walks through one paragraph each, numbered in bold from 1 ("**1) X** - what X is …"): the
+ * longest such run of one section, numbered 1, 2, 3 … in order. A bold lead without a number is an emphasis, not a
+ * candidate, so it is never read here.
+ */
+function numberedBoldParagraphs(parsed: ParsedAdr): ConsideredOption[] {
+  const { lines, sections } = parsed.doc;
+  let best: ConsideredOption[] = [];
+  for (const s of sections) {
+    if (s.level === 0) continue;
+    const run: ConsideredOption[] = [];
+    let inFence = false;
+    for (let n = s.bodyStart; n <= s.contentEnd; n++) {
+      const line = (lines[n - 1] ?? "").slice(0, MAX_SENTENCE_CHARS);
+      if (/^ {0,3}(`{3,}|~{3,})/.test(line)) inFence = !inFence;
+      const m = inFence || (lines[n - 2] ?? "").trim() !== "" ? undefined : NUMBERED_BOLD_LEAD.exec(line);
+      if (!m) continue;
+      const number = Number(m[1] ?? m[3]);
+      const name = optionName(m[2] ?? m[4]).name.replace(/[\s:–—-]+$/, "");
+      if (number !== run.length + 1 || !/[\p{L}]/u.test(name)) continue;
+      run.push({ name, range: { start: n, end: n }, source: "considered-options", ref: String(number) });
+    }
+    // Each candidate's block runs to the next one's lead (the last to its section's end): what it says there
+    // describes that candidate.
+    run.forEach((o, k) => (o.range = { start: o.range.start, end: k + 1 < run.length ? run[k + 1].range.start - 1 : s.contentEnd }));
+    if (run.length > best.length && run.length <= PROSE_LIST_MAX) best = run;
+  }
+  return best;
 }
 
 /** "#### Option: Raw data\n…\n#### Option: Code": sibling headings that each open with "Option:" and no label. */
@@ -473,6 +509,8 @@ function headingsAfter(parsed: ParsedAdr, line: number): ConsideredOption[] {
     const s = sections[i];
     if (s.level < level) break;
     if (s.level > level || s.parent !== parent) continue;
+    // The record's own parts ("Decision", "Consequences") end the run: they are no candidates.
+    if (/^(?:status|context|decision|decision-outcome|consequences|positive-consequences|negative-consequences|links)$/.test(parsed.section_names[i] ?? "")) break;
     const { name, ref } = optionName(s.heading);
     if (name && /[\p{L}\p{N}]/u.test(name)) out.push({ name, range: { start: s.start, end: s.end }, source: "considered-options", ...(ref ? { ref } : {}) });
   }
@@ -841,6 +879,9 @@ interface DecisionSentence extends LocatedSentence {
   /** Among the first EARLY_SENTENCES: a first-person commitment there still states the decision when the opening
    * only set the scene ("This project carries many new technologies. … Raster Foundry will initially use X."). */
   early: boolean;
+  /** The last prose sentence of the record's own decision section: where a decision that first walks through the
+   * candidates concludes ("By considering the above, X seems the better option."). */
+  closing?: boolean;
 }
 
 /** The record's own "Decision" / "Decision Outcome" section, as against a proposal or solution section. */
@@ -861,11 +902,13 @@ function decisionSentencesOf(parsed: ParsedAdr, decisionIdx: number[]): Decision
     // The heading's own statement ("Proposed decision: Option 2") comes first, read like a heading.
     const tail = headingTail(sectionKey(s));
     if (tail) out.push({ text: stripInline(s.heading).slice(stripInline(s.heading).indexOf(":") + 1).trim(), start: s.start, end: s.start, opening: false, early: false });
+    let last = -1;
     for (const sentence of sentencesIn(lines, s.bodyStart, s.end, 80)) {
       const isHeading = sentence.start === sentence.end && /^ {0,3}#/.test(lines[sentence.start - 1] ?? "");
-      if (!isHeading) prose++;
+      if (!isHeading) (prose++, (last = out.length));
       out.push({ ...sentence, opening: !isHeading && prose <= PROSE_OPENING_SENTENCES, early: !isHeading && prose <= EARLY_SENTENCES });
     }
+    if (last >= 0 && prose > EARLY_SENTENCES && canonical(i)) out[last] = { ...out[last], closing: true };
   }
   return out;
 }
@@ -919,6 +962,11 @@ function namingReading(sentence: string): ProseReading {
   return rest;
 }
 
+/** `range` lies inside section `s`. */
+function within(s: MarkdownSection, range: LineRange): boolean {
+  return s.start <= range.start && range.end <= s.end;
+}
+
 /** The considered options, the decision sections and their sentences (less the lines that list the options). */
 function optionsAndDecisionText(parsed: ParsedAdr, notes: string[]): { considered: ConsideredOption[]; decisionIdx: number[]; decisionSentences: DecisionSentence[] } {
   const roles = sectionsByRole(parsed);
@@ -928,7 +976,11 @@ function optionsAndDecisionText(parsed: ParsedAdr, notes: string[]): { considere
   if (considered.length === 0) considered.push(...optionsOutsideOptionSections(parsed));
   // A list of the options inside the decision section names each option without choosing it.
   const optionLines = new Set(considered.filter((o) => o.range.start === o.range.end).map((o) => o.range.start));
-  const decisionSentences = decisionSentencesOf(parsed, decisionIdx).filter((s) => !(s.start === s.end && optionLines.has(s.start)));
+  // A decision section that walks through its candidates one block each ("**1) X** - …"): a sentence inside a
+  // block describes that candidate, it does not choose it; the conclusion comes after the last block's lead.
+  const blocks = considered.filter((o) => o.range.end > o.range.start && NUMBERED_BOLD_LEAD.test(parsed.doc.lines[o.range.start - 1] ?? "") && roles.decisionIdx.some((i) => within(parsed.doc.sections[i], o.range)));
+  const inBlock = (s: DecisionSentence) => blocks.some((o, k) => o.range.start <= s.start && s.start <= o.range.end && (k + 1 < blocks.length || !s.closing));
+  const decisionSentences = decisionSentencesOf(parsed, decisionIdx).filter((s) => !(s.start === s.end && optionLines.has(s.start)) && !inBlock(s));
   return { considered, decisionIdx, decisionSentences };
 }
 
@@ -941,6 +993,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   let keptAsIs: ChosenOption | undefined;
   let stated: ChosenOption | undefined;
   let refused: ChosenOption | undefined;
+  let concluded: ChosenOption | undefined;
   const rejectedBy = new Map<number, { reason: string; range: LineRange }>();
   const proseRejected: RejectedOption[] = [];
   // Options a decision sentence adopts besides the main choice ("for the view models, the decision is to use X").
@@ -1000,6 +1053,9 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
     if (!s.opening && s.early && prose.chosen && STRONG_CUES.has(prose.cue ?? "") && !prose.continuity && !pointsBack(prose.chosen) && !stated) {
       stated = proseChoice(prose.chosen, s, considered);
     }
+    if (s.closing && prose.chosen && (STRONG_CUES.has(prose.cue ?? "") || prose.cue === "best choice") && !prose.continuity && !pointsBack(prose.chosen)) {
+      concluded = proseChoice(prose.chosen, s, considered);
+    }
     // Only the opening of the decision commits; later sentences elaborate, qualify or plan follow-up work.
     if (prose.chosen && s.opening && !pointsBack(prose.chosen)) {
       const reading = proseChoice(prose.chosen, s, considered);
@@ -1012,7 +1068,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   // the options it weighed (then that option is rejected, and what was chosen is unknown).
   const refusalStands = refused && (considered.length === 0 || matchOption(refused.name, considered, 0.6) === undefined);
   chosen = emphasisedOver(elaborated(chosen, decisionSentences) ?? chosen, parsed, decisionIdx);
-  chosen ??= keptAsIs ?? stated ?? bestCoveredOption(parsed, considered, decisionSentences) ?? (refusalStands ? refused : undefined) ?? listedDecision(parsed, decisionIdx, considered);
+  chosen ??= keptAsIs ?? stated ?? concluded ?? bestCoveredOption(parsed, considered, decisionSentences) ?? (refusalStands ? refused : undefined) ?? listedDecision(parsed, decisionIdx, considered);
   chosen = fallbackChoice(parsed, considered, chosen, decisionIdx.length > 0);
   if (chosen && considered.length === 0) {
     const listed = listConfirmedByChoice(parsed, chosen.name, decisionIdx);
@@ -1087,11 +1143,16 @@ function withProposalAndProseRejections(parsed: ParsedAdr, chosen: ChosenOption 
 /** How many sentences of a record are searched for what it weighed in prose. */
 const WEIGHED_SENTENCES = 200;
 
+/** The first line after the front matter (1 when there is none). */
+function bodyStart(parsed: ParsedAdr): number {
+  return parsed.doc.frontMatter ? parsed.doc.frontMatter.endLine + 1 : 1;
+}
+
 /** "X was considered as an alternative", "We explored having Y" anywhere in the record: X and Y, not the choice itself. */
 function weighedInProse(parsed: ParsedAdr, chosenName: string): ConsideredOption[] {
   const { lines } = parsed.doc;
   const out: ConsideredOption[] = [];
-  for (const s of sentencesIn(lines, 1, lines.length, WEIGHED_SENTENCES)) {
+  for (const s of sentencesIn(lines, bodyStart(parsed), lines.length, WEIGHED_SENTENCES)) {
     const name = weighedInSentence(s.text);
     if (!name || coverage(name, chosenName) >= 0.6 || out.some((o) => coverage(name, o.name) >= 0.8)) continue;
     out.push({ name, range: { start: s.start, end: s.end }, source: "alternatives" });
@@ -1195,7 +1256,7 @@ function listConfirmedByChoice(parsed: ParsedAdr, chosenName: string, decisionId
     run = [];
     runIndent = -1;
   };
-  for (let n = 1; n <= lines.length; n++) {
+  for (let n = bodyStart(parsed); n <= lines.length; n++) {
     const line = (lines[n - 1] ?? "").slice(0, MAX_SENTENCE_CHARS * 2);
     if (/^ {0,3}(`{3,}|~{3,})/.test(line)) inFence = !inFence;
     if (inFence || inDecision(n)) {
@@ -1421,7 +1482,7 @@ const POINTS_AT_CONTEXT = /^\S+\s+(?:this|that|these|those|it|them)\b/i;
 function introSentences(parsed: ParsedAdr): LocatedSentence[] {
   const { lines, sections } = parsed.doc;
   const first = sections.find((s) => s.level > 0);
-  const from = first ? first.bodyStart : parsed.doc.frontMatter ? parsed.doc.frontMatter.endLine + 1 : 1;
+  const from = first ? first.bodyStart : bodyStart(parsed);
   return sentencesIn(lines, from, lines.length, 12)
     .filter((s) => !(s.start === s.end && /^ {0,3}#/.test(lines[s.start - 1] ?? "")))
     .slice(0, PROSE_OPENING_SENTENCES);

@@ -537,34 +537,61 @@ function replacement(toks: string[], low: string[], from: number): { chosen: str
   return undefined;
 }
 
-const CHOICE_NOUNS = /^(?:choice|option|approach|solution|fit|candidate|alternative|way|path|tool|framework|library)$/;
+const CHOICE_NOUNS = /^(?:choice|option|approach|solution|fit|candidate|alternative|way|path|tool|framework|library|bet)$/;
+/** Words that rank an option above the others: superlatives, and comparatives that leave the comparison implicit. */
+const RANKING_WORDS = /^(?:best|preferred|recommended|better|safer|safest|simplest|simpler)$/;
 
-/** "JointJS remains the best choice as the framework": the subject. "… that the best approach would be to move X": the rest. */
+/**
+ * "JointJS remains the best choice as the framework", "React Spring seems to be a better option to go for": the
+ * subject. "… that the best approach would be to move X", "it is a safer bet to switch to X now": the rest.
+ */
 function bestChoice(toks: string[], low: string[]): { chosen: string; rejected: string[] } | undefined {
   for (let b = 0; b + 2 < low.length; b++) {
-    if (!/^(?:best|preferred|recommended)$/.test(low[b])) continue;
+    if (!RANKING_WORDS.test(low[b])) continue;
+    // A comparative with its comparison in the sentence ("better than X") argues; it does not choose.
+    if (low.slice(b + 1, b + 6).includes("than")) continue;
     let n = b + 1;
     while (n < b + 4 && !CHOICE_NOUNS.test(low[n] ?? "")) n++;
-    if (!CHOICE_NOUNS.test(low[n] ?? "")) continue;
+    // "it is better to use X": the extraposed subject needs no noun.
+    const noun = CHOICE_NOUNS.test(low[n] ?? "");
+    if (!noun) n = b;
     // Predicate: "the best long term solution is to enhance X", "the best approach would be to move X".
-    const copula = /^(?:is|was|remains)$/.test(low[n + 1] ?? "") ? 1 : low[n + 1] === "would" && low[n + 2] === "be" ? 2 : 0;
+    const copula = !noun ? 0 : /^(?:is|was|remains)$/.test(low[n + 1] ?? "") ? 1 : low[n + 1] === "would" && low[n + 2] === "be" ? 2 : 0;
     if (copula) {
       let from = n + 1 + copula;
       if (low[from] === "to" || low[from] === "that") from++;
       const p = phraseFrom(toks, from);
       return p.phrase ? { chosen: p.phrase, rejected: p.rejected } : undefined;
     }
-    // Subject: "JointJS remains the best choice …", "Postgres is our preferred option".
+    // Extraposed: "it is a safer bet to switch to X", "it seems best to use X": what follows "to" is the choice.
     let c = b - 1;
-    if (low[c] === "the" || low[c] === "our") c--;
-    if (c >= 1 && /^(?:is|remains|was|seems)$/.test(low[c])) {
-      const subject = tidy(toks.slice(0, c).join(" ").replace(/[,;:]+$/, ""));
+    if (/^(?:the|our|a|an)$/.test(low[c] ?? "")) c--;
+    const seemsToBe = low[c] === "be" && low[c - 1] === "to" && /^(?:seems|seem|appears|appear)$/.test(low[c - 2] ?? "");
+    const verbAt = seemsToBe ? c - 2 : c;
+    const linked = /^(?:is|remains|was|seems|looks|appears)$/.test(low[verbAt] ?? "");
+    if (linked && /^(?:it|this)$/.test(low[verbAt - 1] ?? "") && low[n + 1] === "to" && verbAt - 1 <= 1 + lastClauseStart(toks, verbAt)) {
+      const verb = n + 2;
+      const from = CHOOSE_VERBS.has(low[verb] ?? "") ? verb + 1 : verb;
+      const p = committedPhrase(toks, low, from, !CHOOSE_VERBS.has(low[verb] ?? ""));
+      if (p.phrase) return { chosen: p.phrase, rejected: p.rejected };
+      continue;
+    }
+    // Subject: "JointJS remains the best choice …", "Postgres is our preferred option".
+    if (noun && verbAt >= 1 && linked) {
+      // "By considering the above facts, React Spring seems …": the subject is the clause's, not the lead-in's.
+      const subject = tidy(toks.slice(lastClauseStart(toks, verbAt), verbAt).join(" ").replace(/[,;:]+$/, ""));
       const pronoun = /^(?:this|that|it|which|there)$/i.test(subject);
       if (subject && !pronoun && subject.split(" ").length <= 6) return { chosen: subject, rejected: [] };
     }
-    return undefined;
+    if (/^(?:best|preferred|recommended)$/.test(low[b])) return undefined;
   }
   return undefined;
+}
+
+/** The index where the clause holding token `at` starts (after the last comma, semicolon or colon before it). */
+function lastClauseStart(toks: string[], at: number): number {
+  for (let i = at - 1; i > 0; i--) if (/[,;:]$/.test(toks[i - 1])) return i;
+  return 0;
 }
 
 /** Words after "we" that do not commit to anything ("we need more data", "we were", "we have"). */

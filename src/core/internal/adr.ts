@@ -96,7 +96,7 @@ export function normaliseStatus(raw: string): AdrStatus {
   // A template's menu of statuses ("{proposed | accepted | … | superseded by ADR-0123}") is no status at all.
   if (/\{[^}]*\|[^}]*\}?/.test(s) && /\|/.test(s)) return "unknown";
   if (/\bsupe(r|rs)?[cs]eded\b|\breplaced by\b|\boverridden by\b|\bobsolete/.test(s)) return "superseded";
-  if (/\bdeprecat|\barchived\b|\bretired\b/.test(s)) return "deprecated";
+  if (/\bdeprecat|\bdepreciated\b|\barchived\b|\bretired\b/.test(s)) return "deprecated";
   if (/\breject|\bdeclined\b|\bwithdrawn\b|\babandoned\b/.test(s)) return "rejected";
   if (/\baccept|\bapproved\b|\badopted\b|\bdecided\b|\bdone\b|\bimplemented\b|\bactive\b/.test(s)) return "accepted";
   if (/\bpropos|\bdraft\b|\bopen\b|\bpending\b|\b(in|under) review\b|\bwip\b|\bdiscussion\b|\bon hold\b|\bpostponed\b|\bdeferred\b/.test(s)) return "proposed";
