@@ -125,3 +125,73 @@ describe("decision model, round 7", () => {
     assert.equal(m.status, "deprecated");
   });
 });
+
+const POINTER = `# ADR 31: Quorum gossip
+
+## Status
+
+Accepted
+
+## Context
+
+Every vote reaches each node many times over.
+
+## Decision
+
+Implement the protocol on top of the existing vote broadcast.
+
+## Consequences
+
+Fewer duplicate votes on the wire.
+`;
+
+describe("decision model, round 7: a decision that points at the record's own design", () => {
+  test('"implement the protocol" names the choice by the title', () => {
+    const m = model("docs/adr/adr-031-quorum-gossip.md", POINTER);
+    assert.equal(m.chosen?.name, "Quorum gossip");
+  });
+
+  test('"in the next section" points at the design the title names', () => {
+    const m = model("docs/adr/adr-031-quorum-gossip.md", POINTER.replace("Implement the protocol on top of the existing vote broadcast.", "Implement a first version following the design in the next section."));
+    assert.equal(m.chosen?.name, "Quorum gossip");
+  });
+
+  test("a decision that names its own choice keeps it", () => {
+    const m = model("docs/adr/adr-031-quorum-gossip.md", POINTER.replace("Implement the protocol on top of the existing vote broadcast.", "Implement the relay cache on top of the existing vote broadcast."));
+    assert.equal(m.chosen?.name, "Implement the relay cache on top of the existing vote broadcast");
+  });
+});
+
+const COMPOSITE = `# Spell checking engine
+
+## Considered Options
+
+* Hunspell bindings, LGPL
+* LanguageTool server, LGPL
+* Aspell subprocess, LGPL
+
+## Decision Outcome
+
+Chosen option: A layered set of checkers, by availability.
+
+1. **Hunspell bindings** (primary). In-process and fast.
+2. **LanguageTool server** (optional). Grammar as well as spelling, when a server is configured.
+
+Aspell is not selected because it needs a subprocess on every platform.
+`;
+
+describe("decision model, round 7: a chosen option made of listed options", () => {
+  test("the choice keeps the record's words and is made of the options listed under it, the first leading", () => {
+    const m = model("docs/decisions/0042-spell-checking.md", COMPOSITE);
+    assert.equal(m.chosen?.name, "A layered set of checkers");
+    assert.equal(m.chosen?.considered_index, 0);
+    assert.deepEqual(m.chosen?.combined_with, [1]);
+    assert.deepEqual(m.rejected.map((r) => r.name), ["Aspell subprocess, LGPL"]);
+  });
+
+  test("a list that names no considered option leaves the composite choice alone", () => {
+    const m = model("docs/decisions/0042-spell-checking.md", COMPOSITE.replace("**Hunspell bindings**", "**Dictionaries**").replace("**LanguageTool server**", "**Grammar rules**"));
+    assert.equal(m.chosen?.name, "A layered set of checkers");
+    assert.equal(m.chosen?.considered_index, undefined);
+  });
+});

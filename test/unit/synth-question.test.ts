@@ -54,6 +54,13 @@ describe("alternatives: A or B, A, B or C, A vs B, between A and B, A instead of
     assert.deepEqual(titles(s), ["Put a Varnish layer in front of the API", "Rely on the browser cache"]);
   });
 
+  test("an aside before 'or' that compares with today is no alternative", () => {
+    assert.deepEqual(titles(readQuestion("The build agents need a cache. Should it keep living on each agent's disk, the way it does on the old farm today, or should we move it to a shared bucket?")), [
+      "Keep living on each agent's disk",
+      "Move it to a shared bucket",
+    ]);
+  });
+
   test("clause alternatives with their own subjects", () => {
     const s = readQuestion("Should the staging environment keep sharing the production database, or should staging get a database of its own?");
     assert.deepEqual(titles(s), ["Keep sharing the production database", "Give staging a database of its own"]);

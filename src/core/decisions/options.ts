@@ -833,6 +833,12 @@ const EARLY_SENTENCES = 8;
 const STRONG_CUES = new Set(["we will", "decided to", "it was decided", "decided that", "decided on"]);
 /** Words of a phrase that only points back at the text above ("move forward with the above design"). */
 const POINTER_WORDS = new Set(["above", "design", "proposal", "described", "outlined", "new", "capability", "forward", "move", "approach", "solution", "proposed", "accept", "plan", "option", "options", "following", "below", "implement", "adopt", "go", "ahead", "described", "here"]);
+/** "the protocol", "this design", "the proposed approach" right after the verb, or "in the next section",
+ * "described below": a phrase that names the choice only by pointing at the record's own design. */
+const OWN_DESIGN = /^(?:\S+\s+){0,2}?(?:the|this|our)\s+(?:proposed\s+|new\s+|above\s+)?(?:protocol|design|approach|solution|mechanism|proposal|algorithm|scheme|plan|architecture)\b(?!\s+(?:of|for)\b)|\b(?:in|from)\s+the\s+(?:next|following|previous)\s+sections?\b|\b(?:described|outlined|detailed|shown)\s+(?:above|below)\b/i;
+function pointsAtOwnDesign(phrase: string): boolean {
+  return OWN_DESIGN.test(phrase);
+}
 function pointsBack(phrase: string): boolean {
   const words = phrase.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w && !/^(?:the|a|an|this|that|with|as|it|to|in|of)$/.test(w));
   return words.length === 0 || words.every((w) => POINTER_WORDS.has(w));
@@ -914,6 +920,32 @@ function decisionSentencesOf(parsed: ParsedAdr, decisionIdx: number[]): Decision
 }
 
 /** 1. An explicit "Chosen option:" line (in the outcome first, then anywhere); 2. an option marked "(Decided)". */
+/**
+ * "Chosen option: a prioritised set of engines." followed by a list whose items are considered options ("1. **X**
+ * (primary) …", "2. **Y** (fallback) …"): the choice is those options together, the first listed leading.
+ */
+function listedUnderChoice(lines: string[], explicit: { name: string; range: LineRange }, considered: ConsideredOption[]): ChosenOption | undefined {
+  if (considered.length < 2) return undefined;
+  const line = explicit.range.end;
+  let n = line + 1;
+  while (n <= lines.length && !lines[n - 1].trim()) n++;
+  let end = n;
+  while (end < lines.length && end - n < MAX_LIST_ITEMS && (/^\s*(?:[-*+]|\d{1,3}[.)])\s/.test(lines[end] ?? "") || (!lines[end]?.trim() && /^\s*(?:[-*+]|\d{1,3}[.)])\s/.test(lines[end + 1] ?? "")))) end++;
+  const items = listItems(lines, n, end);
+  if (items.length < 2) return undefined;
+  const base = Math.min(...items.map((i) => i.indent));
+  const cited: number[] = [];
+  for (const item of items.filter((i) => i.indent === base)) {
+    // The item's name is its bold or code lead when it has one ("**OCRmyPDF** (Primary engine). Handles …").
+    const lead = /^(?:\*\*|__)([^*_]{1,80})(?:\*\*|__)/.exec(item.text)?.[1] ?? codeLeadOf(item.text) ?? optionName(item.text).name.split(/[.(;:]/)[0];
+    const i = matchOption(lead, considered, 0.5) ?? considered.findIndex((o) => coverage(lead, o.name) === 1);
+    if (i !== undefined && i >= 0 && !cited.includes(i)) cited.push(i);
+  }
+  if (cited.length < 2) return undefined;
+  // The record's own words name the whole; the options it lists are what the whole is made of.
+  return { name: explicit.name, range: { start: line, end: items.at(-1)?.line ?? line }, how: "chosen-option-line", considered_index: cited[0], combined_with: cited.slice(1) };
+}
+
 function explicitChoice(parsed: ParsedAdr, considered: ConsideredOption[], decisionIdx: number[]): ChosenOption | undefined {
   const { lines } = parsed.doc;
   let chosen: ChosenOption | undefined;
@@ -925,7 +957,7 @@ function explicitChoice(parsed: ParsedAdr, considered: ConsideredOption[], decis
     const i = matchOption(explicit.name, considered, 0.5) ?? (/^option\s+\(?[A-Za-z]?\d{0,2}[A-Za-z]?\)?$/i.test(explicit.name) ? optionByRef(explicit.name, considered) : undefined);
     chosen = i !== undefined
       ? { name: considered[i].name, range: explicit.range, how: "chosen-option-line", considered_index: i }
-      : { name: explicit.name, range: explicit.range, how: "chosen-option-line" };
+      : (listedUnderChoice(lines, explicit, considered) ?? { name: explicit.name, range: explicit.range, how: "chosen-option-line" });
   }
   // An option marked "(Decided)" in its heading or list item.
   if (!chosen) {
@@ -1433,6 +1465,14 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
     const title = IMPERATIVES.has(titleVerb) ? readDecisionSentence(parsed.title).chosen : undefined;
     const titleLine = sections.find((s) => s.level === 1)?.start ?? chosen.range.start;
     if (title) chosen = { name: title, range: { start: Math.min(titleLine, chosen.range.start), end: chosen.range.end }, how: "decision-prose" };
+  }
+  // "Implement the protocol on top of X", "Implement an MVP following the design in the next section": the decision
+  // names what it commits to only by pointing at the record's own design, which the title names.
+  if (chosen && chosen.how === "decision-prose" && chosen.considered_index === undefined && pointsAtOwnDesign(chosen.name)) {
+    const titleVerb = parsed.title.trim().split(/\s+/)[0]?.toLowerCase() ?? "";
+    const title = IMPERATIVES.has(titleVerb) || TITLE_CHOICE.test(parsed.title) ? readDecisionSentence(parsed.title).chosen : stripInline(parsed.title).trim();
+    const titleLine = sections.find((s) => s.level === 1)?.start ?? chosen.range.start;
+    if (title && !pointsBack(title) && !isFragment(title)) chosen = { name: title, range: { start: Math.min(titleLine, chosen.range.start), end: chosen.range.end }, how: "decision-prose" };
   }
   // An RFC (summary, motivation, design, no decision section) proposes what its summary commits to, else its title.
   if (!chosen && !hasDecisionSection) chosen = rfcProposal(parsed);

@@ -384,6 +384,11 @@ function readSentence(sentence: string): ProseReading {
     const d = /^(?:have|had)$/.test(low[i + 1]) ? i + 2 : i + 1;
     if ((DECIDE_WORDS.has(low[d]) || low[d] === "chosen") && low[d + 1] === "to") return take(d + 3, "decided to", d + 2);
   }
+  // "We've implemented a command-bus package which …", "We have adopted X": a first-person perfect that opens the
+  // sentence reports the choice as made (only the decision section's sentences are read this way).
+  if (low[0] === "we" && /^(?:have|had)$/.test(low[1] ?? "") && /^(?:implemented|introduced|adopted|chosen|selected|built|created|added|standardised|standardized|settled)$/.test(low[2] ?? "")) {
+    return take(low[3] === "on" ? 4 : 3, "we have");
+  }
   // Gerund: "Using the format YYYY.MM for versions, where …". Only when no verb of its own follows in the first
   // clause ("Using X would make Y harder" argues, it does not decide).
   const gerundOf = GERUNDS.get(low[0] ?? "");
@@ -433,8 +438,12 @@ function firstPersonProposal(toks: string[], low: string[], rejected: string[], 
 
 /** "…, the decision is to use X", "Our decision was that we adopt X". */
 function decisionIsTo(toks: string[], low: string[], rejected: string[], take: Take): ProseReading | undefined {
-  for (let i = 0; i + 3 < low.length; i++) {
-    if (low[i] !== "decision" || !/^(?:is|was)$/.test(low[i + 1])) continue;
+  for (let d = 0; d + 3 < low.length; d++) {
+    if (low[d] !== "decision") continue;
+    // "The decision I've made is to X", "the decision we reached was that X": a short relative clause in between.
+    let i = d;
+    for (let k = d + 1; k <= d + 4 && k < low.length; k++) if (/^(?:is|was)$/.test(low[k]) && /^(?:to|that)$/.test(low[k + 1] ?? "")) (i = k - 1);
+    if (!/^(?:is|was)$/.test(low[i + 1])) continue;
     if (low[i + 2] === "to") return take(CHOOSE_VERBS.has(low[i + 3]) ? i + 4 : i + 3, "it was decided", CHOOSE_VERBS.has(low[i + 3]) ? undefined : i + 3);
     if (low[i + 2] === "that") {
       const clause = readClause(toks, low, i + 3, rejected, take);

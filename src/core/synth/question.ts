@@ -1771,9 +1771,18 @@ export function readQuestion(question: string): QuestionStructure {
   return structuredClone(value);
 }
 
+/** "Keep X, the way it does in Carrenza today, or move to Y?": an aside between commas right before "or" compares
+ * with how things are; it is no alternative of its own, and without it the first alternative is the clause before. */
+const ASIDE_BEFORE_OR = /,\s+(?:the way|just as|much as|as|like|which|where)\s[^,;:?]{1,100},(?=\s+or\s)/gi;
+/** ", the way adr-tools does", ", just as the old farm did": wherever it stands, a comparison with how someone does it. */
+const THE_WAY_ASIDE = /,\s+(?:the way|just as|much as)\s[^,;:?]{1,80}?\b(?:do|does|did|done|today|now)\b(?=\s*[,;:?]|\s*$)/gi;
+function withoutAsideBeforeOr(text: string): string {
+  return text.replace(ASIDE_BEFORE_OR, "").replace(THE_WAY_ASIDE, "");
+}
+
 /** The reader without the memo and the safety net (tests use it to find sentences it cannot take apart). */
 export function readQuestionUncached(question: string): QuestionStructure {
-  const text = question.replace(TAG_PREFIX, "").replace(/[`*_]{1,2}([^`*_]+)[`*_]{1,2}/g, "$1").trim();
+  const text = withoutAsideBeforeOr(question.replace(TAG_PREFIX, "").replace(/[`*_]{1,2}([^`*_]+)[`*_]{1,2}/g, "$1").trim());
   const base: QuestionStructure = { form: "open", alternatives: [], topic: contentOf(text), text };
   if (!text) return base;
   const sentences = tokenize(boundedForReading(text)).filter((s) => s.length);
