@@ -195,3 +195,43 @@ describe("decision model, round 7: a chosen option made of listed options", () =
     assert.equal(m.chosen?.considered_index, undefined);
   });
 });
+
+describe("decision model, round 7: lists a decision points at", () => {
+  const record = (decision: string) => `# 10. Code style\n\n## Status\n\nAccepted\n\n## Context\n\nReviews argue about formatting.\n\n## Decision\n\n${decision}\n\n## Consequences\n\nReviews are shorter.\n`;
+
+  test('"Three tools are used to enforce this:" chooses the tools listed after it', () => {
+    const m = model("doc/adr/0010-code-style.md", record("Three tools are used to enforce this:\n\n1. [Lintwise](https://example.test/lintwise): for script rules\n2. [Sheetcheck](https://example.test/sheetcheck): for stylesheet rules\n3. [Tidyfmt](https://example.test/tidyfmt): formats on save"));
+    assert.equal(m.chosen?.name, "Three tools: Lintwise, Sheetcheck, Tidyfmt");
+  });
+
+  test("a third-person sentence introducing a list describes what exists and chooses nothing", () => {
+    const m = model("doc/adr/0010-code-style.md", record("The framework itself provides two mechanisms:\n\n- local state\n- shared context"));
+    assert.equal(m.chosen, undefined);
+  });
+
+  test("numbered bold reasons after 'for a number of reasons' are no candidates", () => {
+    const m = model("doc/adr/0010-code-style.md", record("We have therefore settled upon Chartkit, for a number of reasons:\n\n**1) It is a well-established library**\n\nIt has been around for years.\n\n**2) Modular structure**\n\nOnly the parts we use are loaded."));
+    assert.deepEqual(names(m), []);
+    assert.equal(m.chosen?.name, "Chartkit");
+  });
+});
+
+describe("prose readings, round 7", () => {
+  test('"Prefer X over Y" turns Y down; a preference that only may be made turns nothing down', () => {
+    assert.deepEqual(readDecisionSentence("Prefer Lintwise over hand-written shell checks in tests").rejected, ["hand-written shell checks in tests"]);
+    assert.deepEqual(readDecisionSentence("The cloud offers slimmer images that we may choose to use over the stock images.").rejected, []);
+  });
+
+  test('"it\'s simpler for the time being to remove X" commits to a change, not to keeping things as they are', () => {
+    const r = readDecisionSentence("Its simpler for the time being to remove the job scheduler, so writes are visible at once.");
+    assert.equal(r.chosen, "remove the job scheduler");
+    assert.equal(r.continuity, undefined);
+    assert.equal(readDecisionSentence("We will keep the job scheduler for now.").continuity, true);
+  });
+
+  test('"the decision I\'ve made is to X" and "we have implemented X" state the choice', () => {
+    assert.equal(readDecisionSentence("The decision I've made is to bake the test suite into the image.").chosen, "bake the test suite into the image");
+    assert.equal(readDecisionSentence("We've implemented a message-bus package which routes each command to its handler.").chosen, "message-bus package");
+    assert.equal(readDecisionSentence("We have been using the old runner for years.").chosen, undefined);
+  });
+});

@@ -473,6 +473,10 @@ function numberedBoldParagraphs(parsed: ParsedAdr): ConsideredOption[] {
       const number = Number(m[1] ?? m[3]);
       const name = optionName(m[2] ?? m[4]).name.replace(/[\s:–—-]+$/, "");
       if (number !== run.length + 1 || !/[\p{L}]/u.test(name)) continue;
+      // "**1) It is a well-established library**": a numbered reason is a clause, never a candidate's name.
+      if (/\b(?:is|are|was|were|has|have|can|will|allows?|makes?|gives?)\b/i.test(name)) continue;
+      // The paragraph before the first lead says what is numbered: "for a number of reasons:" numbers no candidates.
+      if (run.length === 0 && /\b(?:reasons?|because|benefits?|advantages?|why|requirements?|goals?|principles?|steps?)\b/i.test(paragraphBefore(lines, n, s.bodyStart))) break;
       run.push({ name, range: { start: n, end: n }, source: "considered-options", ref: String(number) });
     }
     // Each candidate's block runs to the next one's lead (the last to its section's end): what it says there
@@ -481,6 +485,15 @@ function numberedBoldParagraphs(parsed: ParsedAdr): ConsideredOption[] {
     if (run.length > best.length && run.length <= PROSE_LIST_MAX) best = run;
   }
   return best;
+}
+
+/** The text of the paragraph that ends right above line `n` (blank lines skipped), at most a few lines of it. */
+function paragraphBefore(lines: string[], n: number, from: number): string {
+  let end = n - 1;
+  while (end >= from && !(lines[end - 1] ?? "").trim()) end--;
+  let start = end;
+  while (start > from && (lines[start - 2] ?? "").trim() && end - start < 6) start--;
+  return lines.slice(start - 1, end).join(" ").slice(0, MAX_SENTENCE_CHARS);
 }
 
 /** "#### Option: Raw data\n…\n#### Option: Code": sibling headings that each open with "Option:" and no label. */
@@ -748,6 +761,14 @@ function actsDifferently(a: string, b: string): boolean {
 }
 
 /** A choice read from a sentence's prose: the considered option it names, else the phrase itself. */
+/** "Three tools are used to enforce this:": a count and a plural noun name only how many things were chosen. */
+const FORWARD_LIST = /^(?:the\s+)?(?:following|these|two|three|four|five|six|several|\d{1,2})\s+(?:\S+\s+)?\S+s$/i;
+
+/** "React itself provides two mechanisms:": a third-person sentence introducing a list describes what exists. */
+function describesList(prose: ProseReading, s: LocatedSentence): boolean {
+  return !!prose.chosen && prose.cue === "third person" && /:\s*$/.test(s.text) && FORWARD_LIST.test(prose.chosen.trim().replace(/^\S+\s+/, ""));
+}
+
 function proseChoice(name: string, s: LocatedSentence, considered: ConsideredOption[]): ChosenOption {
   const i = considered.length > 0 ? matchAction(name, considered) : undefined;
   const range = { start: s.start, end: s.end };
@@ -1089,7 +1110,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
       concluded = proseChoice(prose.chosen, s, considered);
     }
     // Only the opening of the decision commits; later sentences elaborate, qualify or plan follow-up work.
-    if (prose.chosen && s.opening && !pointsBack(prose.chosen)) {
+    if (prose.chosen && s.opening && !pointsBack(prose.chosen) && !describesList(prose, s)) {
       const reading = proseChoice(prose.chosen, s, considered);
       // Keeping what is there ("we will continue to use X") is the choice only when nothing new is committed to.
       if (prose.continuity) keptAsIs ??= reading;
@@ -1211,7 +1232,8 @@ function emphasisedOver(chosen: ChosenOption | undefined, parsed: ParsedAdr, dec
       const blank = (k: number) => !(lines[k - 1] ?? "").trim();
       if (!m || !blank(n - 1)) continue;
       const text = stripInline(m[1]).replace(/[.!]+$/, "").trim();
-      if (/:$|^(?:note|warning|important|caveat|update|edit)\b/i.test(text) || text.split(/\s+/).length > EMPHASISED_WORDS || isFragment(text)) continue;
+      // "**1) It is well established**" numbers a point of a list (reasons, candidates): no statement of the decision.
+      if (/:$|^(?:note|warning|important|caveat|update|edit)\b|^\(?\d{1,2}[.)]/i.test(text) || text.split(/\s+/).length > EMPHASISED_WORDS || isFragment(text)) continue;
       return { name: text, range: { start: n, end: n }, how: "decision-prose" };
     }
   }
@@ -1369,7 +1391,7 @@ function bestCoveredOption(parsed: ParsedAdr, considered: ConsideredOption[], se
 }
 
 /** "We adopt the following labels:", "… with the following characteristics:": the choice is in what follows. */
-const POINTS_FORWARD = /(?:^|\bthe )following\b|\bas follows\b/i;
+const POINTS_FORWARD = /(?:^|\bthe )following\b|\bas follows\b|^(?:two|three|four|five|six|several|\d{1,2})\s+(?:\S+\s+)?\S+s$/i;
 /** A list item or a line of code right after the sentence. */
 const LIST_ITEM = /^\s{0,6}(?:[-*+]|\d{1,2}[.)])\s+(.+)$/;
 const ITEMS_SHOWN = 3;
@@ -1432,7 +1454,7 @@ function spelledOut(lines: string[], chosen: ChosenOption): ChosenOption {
 function itemLead(item: string): string {
   const bold = /^(?:\*\*|__)(.+?)(?:\*\*|__)/.exec(item)?.[1];
   // A parenthetical ("(`save`, `update`)", "(or a subclass)") is an aside, not part of what the item names.
-  const plain = item.replace(/\s*\([^()]*\)/g, "");
+  const plain = item.replace(/\[([^\]]+)\]\([^()]*\)/g, "$1").replace(/\s*\([^()]*\)/g, "");
   const text = (bold ?? plain.split(/\s+[-–—:]\s+|:\s/)[0]).replace(/`/g, "").replace(/^[*_]+|[*_]+$/g, "").replace(/[.;,:]+$/, "").trim();
   return text.length > ITEM_CHARS ? `${text.slice(0, ITEM_CHARS - 1).trimEnd()}…` : text;
 }

@@ -296,11 +296,27 @@ export function readDecisionSentence(text: string): ProseReading {
   let from = 0;
   for (let i = 1; at > 0 && i < at; i++) if (/[,;:]$/.test(toks[i - 1])) from = i;
   const head = low.slice(from, from + 12);
-  const keeps = reading.cue !== "best choice" && head.some((w) => CONTINUITY_WORDS.has(w)) || /\bfor (?:the time being|now)\b|\bas (?:is|before)\b/i.test(sentence);
+  // "for now" keeps what is there only when what is chosen is no change of its own ("remove X for now" changes).
+  const changes = /^(?:remove|drop|delete|disable|stop|replace|switch|move|migrate|introduce|add|adopt|split|merge|rename|deprecate)\b/i.test(reading.chosen);
+  const keeps = reading.cue !== "best choice" && head.some((w) => CONTINUITY_WORDS.has(w)) || (!changes && /\bfor (?:the time being|now)\b|\bas (?:is|before)\b/i.test(sentence));
   return keeps ? { ...reading, continuity: true } : reading;
 }
 
+/** Verbs after which "X over Y" turns Y down. */
+const PREFER_VERBS = new Set(["prefer", "prefers", "preferred", "favour", "favor", "favours", "favors", "choose", "chose", "chosen", "pick", "picked", "select", "selected"]);
+/** A preference stated as made ("Prefer X over Y", "we chose X over Y", "X was selected over Y"), not one that only
+ * may be made ("ECS-optimised images we may choose to use over Ubuntu"). */
+function prefersBefore(low: string[], at: number): boolean {
+  for (let k = 0; k < at; k++) {
+    if (!PREFER_VERBS.has(low[k])) continue;
+    if (low.slice(0, k).some((w) => /^(?:may|might|could|can|would|if|whether)$/.test(w))) return false;
+    if (k === 0 || /^(?:we|will|shall|have|had|was|were|is|are|been)$/.test(low[k - 1])) return true;
+  }
+  return false;
+}
 const CONTRACTIONS: [RegExp, string][] = [
+  // "Its simpler to X": the contraction without its apostrophe, before a comparison.
+  [/\b([Ii])ts\s+(?=(?:simpler|better|safer|best|simplest|safest)\b)/g, "$1t is "],
   [/\b(we|they|you)['’]re\b/gi, "$1 are"],
   [/\b(we|they|you|i)['’]ve\b/gi, "$1 have"],
   [/\b(it|that)['’]s\b/gi, "$1 is"],
@@ -330,6 +346,11 @@ function readSentence(sentence: string): ProseReading {
   for (let i = 0; i + 1 < low.length; i++) {
     if ((low[i] === "instead" && low[i + 1] === "of") || (low[i] === "rather" && low[i + 1] === "than")) {
       const r = phraseFrom(toks, i + 2).phrase;
+      if (r) rejected.push(r);
+    }
+    // "Prefer X over Y", "we chose X over Y": Y was weighed and turned down.
+    if (low[i] === "over" && i > 1 && prefersBefore(low, i)) {
+      const r = phraseFrom(toks, i + 1).phrase;
       if (r) rejected.push(r);
     }
     if (low[i] === "decided" && low[i + 1] === "against") {
@@ -386,8 +407,9 @@ function readSentence(sentence: string): ProseReading {
   }
   // "We've implemented a command-bus package which …", "We have adopted X": a first-person perfect that opens the
   // sentence reports the choice as made (only the decision section's sentences are read this way).
-  if (low[0] === "we" && /^(?:have|had)$/.test(low[1] ?? "") && /^(?:implemented|introduced|adopted|chosen|selected|built|created|added|standardised|standardized|settled)$/.test(low[2] ?? "")) {
-    return take(low[3] === "on" ? 4 : 3, "we have");
+  const perfect = low[0] === "we" && /^(?:have|had)$/.test(low[1] ?? "") ? (/^(?:therefore|thus|now|finally|also|hence|then|so)$/.test(low[2] ?? "") ? 3 : 2) : -1;
+  if (perfect > 0 && /^(?:implemented|introduced|adopted|chosen|selected|built|created|added|standardised|standardized|settled)$/.test(low[perfect] ?? "")) {
+    return take(/^(?:on|upon)$/.test(low[perfect + 1] ?? "") ? perfect + 2 : perfect + 1, "we have");
   }
   // Gerund: "Using the format YYYY.MM for versions, where …". Only when no verb of its own follows in the first
   // clause ("Using X would make Y harder" argues, it does not decide).
@@ -578,8 +600,11 @@ function bestChoice(toks: string[], low: string[]): { chosen: string; rejected: 
     const seemsToBe = low[c] === "be" && low[c - 1] === "to" && /^(?:seems|seem|appears|appear)$/.test(low[c - 2] ?? "");
     const verbAt = seemsToBe ? c - 2 : c;
     const linked = /^(?:is|remains|was|seems|looks|appears)$/.test(low[verbAt] ?? "");
-    if (linked && /^(?:it|this)$/.test(low[verbAt - 1] ?? "") && low[n + 1] === "to" && verbAt - 1 <= 1 + lastClauseStart(toks, verbAt)) {
-      const verb = n + 2;
+    // "It is simpler for the time being to remove X": a short phrase may stand between the comparison and "to".
+    let to = n + 1;
+    while (to <= n + 5 && low[to] !== "to" && !/[,;:]$/.test(toks[to] ?? ",")) to++;
+    if (linked && /^(?:it|this)$/.test(low[verbAt - 1] ?? "") && low[to] === "to" && verbAt - 1 <= 1 + lastClauseStart(toks, verbAt)) {
+      const verb = to + 1;
       const from = CHOOSE_VERBS.has(low[verb] ?? "") ? verb + 1 : verb;
       const p = committedPhrase(toks, low, from, !CHOOSE_VERBS.has(low[verb] ?? ""));
       if (p.phrase) return { chosen: p.phrase, rejected: p.rejected };

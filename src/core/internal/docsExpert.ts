@@ -102,7 +102,10 @@ const MAX_REJECTED_IN_META = 10;
 function namedOption(model: DecisionRecord): { option?: string } {
   const chosen = model.chosen;
   const at = chosen?.considered_index;
-  const option = at !== undefined && !chosen?.combined_with?.length ? model.considered[at]?.name : undefined;
+  // Options chosen together name none of them alone, unless the chosen-option line lists them in order of precedence
+  // ("Chosen option: a prioritised set of engines." then "1. X (primary)", "2. Y (fallback)"): then the first leads.
+  const single = !chosen?.combined_with?.length || chosen.how === "chosen-option-line";
+  const option = at !== undefined && single ? model.considered[at]?.name : undefined;
   return option && option !== chosen?.name ? { option } : {};
 }
 
@@ -120,7 +123,10 @@ function adrFacts(adr: ParsedAdr): AdrFacts {
   // The decision model is the one reading of what a record weighed and chose: its considered options, and a choice
   // stated on a "Chosen option" line as the model names it (the line's text up to its first comma is often only
   // the start of a sentence: "After careful consideration of both options, we …").
-  const listed = model.chosen?.how === "chosen-option-line" ? model.chosen.name : undefined;
+  // A line whose choice is made of the options listed under it ("Chosen option: a prioritised set …" then "1. X",
+  // "2. Y") chose its leading option by name.
+  const leading = model.chosen?.combined_with?.length ? namedOption(model).option : undefined;
+  const listed = model.chosen?.how === "chosen-option-line" ? (leading ?? model.chosen.name) : undefined;
   const { chosen_option: _legacy, ...rest } = facts;
   return {
     ...rest,

@@ -1260,7 +1260,8 @@ function addWeighedOptions(candidates: Candidate[], activeTopical: AdrDoc[], str
   // question's words, and the record's options are the real alternatives; when it weighed both, the question has them.
   const incumbent = structure.incumbent && candidates.find((c) => c.origin === "incumbent" && c.key.terms.length);
   if (incumbent && weighs(doc, incumbent)) return;
-  const choice = modelChoice(doc.meta);
+  // The listed option the decision names ("Chosen option: a prioritised set …" led by option X is X), else its words.
+  const choice = listedModelChoice(doc.meta) ?? modelChoice(doc.meta);
   const weighed = [...(choice ? [choice] : []), ...doc.meta.considered_options.filter((o) => o !== choice)];
   // A question's alternative that is plainly one of the record's options ("Prettier only") is that option, and no
   // other option that merely shares its name ("Prettier-ESLint with Airbnb code style").
