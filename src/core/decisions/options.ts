@@ -1037,6 +1037,28 @@ function optionsAndDecisionText(parsed: ParsedAdr, notes: string[]): { considere
   return { considered, decisionIdx, decisionSentences };
 }
 
+/**
+ * A commitment after the opening: "stated" among the early sentences with a strong cue ("we will", "decided to"),
+ * "concluded" in the closing sentence of a decision that first walked through its candidates (also "X seems the
+ * better option"); undefined for anything else.
+ */
+function laterStatement(prose: ProseReading, s: DecisionSentence): "stated" | "concluded" | undefined {
+  if (!prose.chosen || s.opening || prose.continuity || pointsBack(prose.chosen)) return undefined;
+  const strong = STRONG_CUES.has(prose.cue ?? "");
+  if (s.closing && (strong || prose.cue === "best choice")) return "concluded";
+  return s.early && strong ? "stated" : undefined;
+}
+
+/** A choice read from words alone, confirmed by a list elsewhere that holds it: the list is what was weighed. */
+function withListConfirming(parsed: ParsedAdr, chosen: ChosenOption | undefined, considered: ConsideredOption[], decisionIdx: number[]): ChosenOption | undefined {
+  if (!chosen || considered.length > 0) return chosen;
+  const listed = listConfirmedByChoice(parsed, chosen.name, decisionIdx);
+  if (!listed) return chosen;
+  considered.push(...listed.options);
+  // The decision's own words name the choice; the list only confirms which item it was.
+  return { ...chosen, considered_index: listed.index };
+}
+
 /** Options, chosen, rejected for one parsed record. */
 export function readOptions(parsed: ParsedAdr): OptionsReading {
   const notes: string[] = [];
@@ -1103,12 +1125,9 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
       continue;
     }
     if (s.opening && prose.refusal && !refused) refused = { name: prose.refusal, range: { start: s.start, end: s.end }, how: "decision-prose" };
-    if (!s.opening && s.early && prose.chosen && STRONG_CUES.has(prose.cue ?? "") && !prose.continuity && !pointsBack(prose.chosen) && !stated) {
-      stated = proseChoice(prose.chosen, s, considered);
-    }
-    if (s.closing && prose.chosen && (STRONG_CUES.has(prose.cue ?? "") || prose.cue === "best choice") && !prose.continuity && !pointsBack(prose.chosen)) {
-      concluded = proseChoice(prose.chosen, s, considered);
-    }
+    const later = laterStatement(prose, s);
+    if (later === "stated" && !stated) stated = proseChoice(prose.chosen!, s, considered);
+    if (later === "concluded") concluded = proseChoice(prose.chosen!, s, considered);
     // Only the opening of the decision commits; later sentences elaborate, qualify or plan follow-up work.
     if (prose.chosen && s.opening && !pointsBack(prose.chosen) && !describesList(prose, s)) {
       const reading = proseChoice(prose.chosen, s, considered);
@@ -1123,15 +1142,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   chosen = emphasisedOver(elaborated(chosen, decisionSentences) ?? chosen, parsed, decisionIdx);
   chosen ??= keptAsIs ?? stated ?? concluded ?? bestCoveredOption(parsed, considered, decisionSentences) ?? (refusalStands ? refused : undefined) ?? listedDecision(parsed, decisionIdx, considered);
   chosen = fallbackChoice(parsed, considered, chosen, decisionIdx.length > 0);
-  if (chosen && considered.length === 0) {
-    const listed = listConfirmedByChoice(parsed, chosen.name, decisionIdx);
-    if (listed) {
-      considered.push(...listed.options);
-      // The decision's own words name the choice; the list only confirms which item it was.
-      chosen = { ...chosen, considered_index: listed.index };
-    }
-  }
-
+  chosen = withListConfirming(parsed, chosen, considered, decisionIdx);
   withProposalAndProseRejections(parsed, chosen, considered, proseRejected, rejectedBy);
 
   const rejected = rejectedOptions(parsed, considered, chosen, { rejectedBy, adopted, proseRejected });

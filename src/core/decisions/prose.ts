@@ -304,6 +304,14 @@ export function readDecisionSentence(text: string): ProseReading {
 
 /** Verbs after which "X over Y" turns Y down. */
 const PREFER_VERBS = new Set(["prefer", "prefers", "preferred", "favour", "favor", "favours", "favors", "choose", "chose", "chosen", "pick", "picked", "select", "selected"]);
+/** Where the object of "We've implemented X", "We have therefore settled upon X" starts; undefined for other sentences. */
+function firstPersonPerfect(low: string[]): number | undefined {
+  if (low[0] !== "we" || !/^(?:have|had)$/.test(low[1] ?? "")) return undefined;
+  const verb = /^(?:therefore|thus|now|finally|also|hence|then|so)$/.test(low[2] ?? "") ? 3 : 2;
+  if (!/^(?:implemented|introduced|adopted|chosen|selected|built|created|added|standardised|standardized|settled)$/.test(low[verb] ?? "")) return undefined;
+  return /^(?:on|upon)$/.test(low[verb + 1] ?? "") ? verb + 2 : verb + 1;
+}
+
 /** A preference stated as made ("Prefer X over Y", "we chose X over Y", "X was selected over Y"), not one that only
  * may be made ("ECS-optimised images we may choose to use over Ubuntu"). */
 function prefersBefore(low: string[], at: number): boolean {
@@ -407,10 +415,8 @@ function readSentence(sentence: string): ProseReading {
   }
   // "We've implemented a command-bus package which …", "We have adopted X": a first-person perfect that opens the
   // sentence reports the choice as made (only the decision section's sentences are read this way).
-  const perfect = low[0] === "we" && /^(?:have|had)$/.test(low[1] ?? "") ? (/^(?:therefore|thus|now|finally|also|hence|then|so)$/.test(low[2] ?? "") ? 3 : 2) : -1;
-  if (perfect > 0 && /^(?:implemented|introduced|adopted|chosen|selected|built|created|added|standardised|standardized|settled)$/.test(low[perfect] ?? "")) {
-    return take(/^(?:on|upon)$/.test(low[perfect + 1] ?? "") ? perfect + 2 : perfect + 1, "we have");
-  }
+  const perfect = firstPersonPerfect(low);
+  if (perfect !== undefined) return take(perfect, "we have");
   // Gerund: "Using the format YYYY.MM for versions, where …". Only when no verb of its own follows in the first
   // clause ("Using X would make Y harder" argues, it does not decide).
   const gerundOf = GERUNDS.get(low[0] ?? "");
