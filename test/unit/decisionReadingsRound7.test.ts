@@ -229,6 +229,12 @@ describe("prose readings, round 7", () => {
     assert.equal(readDecisionSentence("We will keep the job scheduler for now.").continuity, true);
   });
 
+  test("a comma between two adjectives of one noun phrase, and a dangling 'that will:', end nothing", () => {
+    assert.equal(readDecisionSentence("We will build a lean, repeatable load-test harness in the nightly workflow.").chosen, "build a lean repeatable load-test harness in the nightly workflow");
+    assert.equal(readDecisionSentence("We will add a `Coordinator` class to the library that will:").chosen, "add a Coordinator class to the library");
+    assert.equal(readDecisionSentence("We will use a queue, and the workers poll it.").chosen, "queue");
+  });
+
   test('"the decision I\'ve made is to X" and "we have implemented X" state the choice', () => {
     assert.equal(readDecisionSentence("The decision I've made is to bake the test suite into the image.").chosen, "bake the test suite into the image");
     assert.equal(readDecisionSentence("We've implemented a message-bus package which routes each command to its handler.").chosen, "message-bus package");

@@ -461,8 +461,9 @@ const NUMBERED_BOLD_LEAD = /^ {0,3}(?:\*\*|__)\s*(\d{1,2})[.)]\s*([^*_\n]{1,80}?
 function numberedBoldParagraphs(parsed: ParsedAdr): ConsideredOption[] {
   const { lines, sections } = parsed.doc;
   let best: ConsideredOption[] = [];
-  for (const s of sections) {
-    if (s.level === 0) continue;
+  for (const [i, s] of sections.entries()) {
+    // A section that argues ("Positive Consequences", "Context") numbers its points, not candidates.
+    if (s.level === 0 || ARGUMENT_HEADING.test(headingKey(s.heading)) || /^(?:context|status|decision-drivers|consequences|positive-consequences|negative-consequences|links|more-information)$/.test(parsed.section_names[i] ?? "")) continue;
     const run: ConsideredOption[] = [];
     let inFence = false;
     for (let n = s.bodyStart; n <= s.contentEnd; n++) {

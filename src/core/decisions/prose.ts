@@ -187,7 +187,10 @@ function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: 
     if (words.length >= 2 && w === "to" && PURPOSE_VERBS.has(bare(toks[i + 1] ?? "")) && !CHANGE_VERBS.has(bare(words[0]))) break;
     const t = toks[i];
     // "Scala, with Akka HTTP as the framework": a comma followed by "with" / "plus" still names the same choice.
-    const continues = /,$/.test(t) && /^(?:with|plus|backed)$/.test(bare(toks[i + 1] ?? ""));
+    // "a comprehensive, repeatable test suite": a comma between the adjectives of one noun phrase ends nothing (the
+    // comma follows the first word after the article, and a lower-case word goes on).
+    const betweenAdjectives = /,$/.test(t) && /^(?:a|an|the)$/i.test(words[words.length - 1] ?? "") && /^[a-z][a-z-]+$/.test(toks[i + 1] ?? "") && !/^(?:and|or|but|which|that|so|because|since|as|while|where|when|if|called|named|dubbed|known|including|such|like|e\.g|i\.e|the|a|an|we|it|they|this|these|those|its|their|our)$/.test(toks[i + 1] ?? "");
+    const continues = /,$/.test(t) && (/^(?:with|plus|backed)$/.test(bare(toks[i + 1] ?? "")) || betweenAdjectives);
     const closes = !continues && /[,;:)]$|[.!?]$/.test(t) && !/^(?:e\.g\.|i\.e\.)$/i.test(t);
     // A parenthetical ("(EKS)", "(opt in)") is skipped, not ended on.
     if (t.startsWith("(") && words.length > 0) {
@@ -272,7 +275,8 @@ const LEADING_FILLER = /^(?:the|a|an|to|using|use)\s+/i;
 function tidy(s: string): string {
   let t = s;
   for (let i = 0; i < 3 && LEADING_FILLER.test(t); i++) t = t.replace(LEADING_FILLER, "");
-  return t.replace(/["“”'‘’`*_]+/g, (q) => (q === "'" ? q : "")).replace(/\s+/g, " ").trim();
+  // "a Mediator class that will:" — a relative clause the sentence leaves to a list names nothing of its own.
+  return t.replace(/["“”'‘’`*_]+/g, (q) => (q === "'" ? q : "")).replace(/\s+/g, " ").trim().replace(/\s+(?:that|which|who)(?:\s+(?:will|shall|should|must|can|would))?\s*:?$/i, "");
 }
 
 const ILLUSTRATION = /^\s*(?:for (?:example|instance)\b|e\.g\.)/i;
