@@ -241,3 +241,15 @@ describe("prose readings, round 7", () => {
     assert.equal(readDecisionSentence("We have been using the old runner for years.").chosen, undefined);
   });
 });
+
+describe("decision model, round 7: a record that names itself", () => {
+  test('"To implement ADR-31 instead of ADR-30", in ADR 31, chooses what its title names and turns ADR-30 down', () => {
+    const m = model("docs/adr/adr-031-quorum-gossip.md", POINTER.replace("Implement the protocol on top of the existing vote broadcast.", "To implement ADR-31 instead of ADR-30."));
+    assert.equal(m.chosen?.name, "Quorum gossip");
+    assert.ok(m.rejected.some((r) => r.name === "ADR-30"), m.rejected.map((r) => r.name).join(", "));
+  });
+
+  test("a bare infinitive that is no decision stays unread", () => {
+    assert.equal(readDecisionSentence("To be clear, nothing changes for existing users.").chosen, undefined);
+  });
+});

@@ -858,8 +858,10 @@ const POINTER_WORDS = new Set(["above", "design", "proposal", "described", "outl
 /** "the protocol", "this design", "the proposed approach" right after the verb, or "in the next section",
  * "described below": a phrase that names the choice only by pointing at the record's own design. */
 const OWN_DESIGN = /^(?:\S+\s+){0,2}?(?:the|this|our)\s+(?:proposed\s+|new\s+|above\s+)?(?:protocol|design|approach|solution|mechanism|proposal|algorithm|scheme|plan|architecture)\b(?!\s+(?:of|for)\b)|\b(?:in|from)\s+the\s+(?:next|following|previous)\s+sections?\b|\b(?:described|outlined|detailed|shown)\s+(?:above|below)\b/i;
-function pointsAtOwnDesign(phrase: string): boolean {
-  return OWN_DESIGN.test(phrase);
+function pointsAtOwnDesign(phrase: string, ownNumber?: number): boolean {
+  // "To implement ADR-101 instead of ADR-100", written in ADR 101: the record names itself.
+  const self = ownNumber !== undefined && new RegExp(`\\b(?:adr|rfc)[-\\s#]?0*${ownNumber}\\b`, "i").test(phrase);
+  return self || OWN_DESIGN.test(phrase);
 }
 function pointsBack(phrase: string): boolean {
   const words = phrase.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w && !/^(?:the|a|an|this|that|with|as|it|to|in|of)$/.test(w));
@@ -1502,7 +1504,7 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
   }
   // "Implement the protocol on top of X", "Implement an MVP following the design in the next section": the decision
   // names what it commits to only by pointing at the record's own design, which the title names.
-  if (chosen && chosen.how === "decision-prose" && chosen.considered_index === undefined && pointsAtOwnDesign(chosen.name)) {
+  if (chosen && chosen.how === "decision-prose" && chosen.considered_index === undefined && pointsAtOwnDesign(chosen.name, parsed.number)) {
     const titleVerb = parsed.title.trim().split(/\s+/)[0]?.toLowerCase() ?? "";
     const title = IMPERATIVES.has(titleVerb) || TITLE_CHOICE.test(parsed.title) ? readDecisionSentence(parsed.title).chosen : stripInline(parsed.title).trim();
     const titleLine = sections.find((s) => s.level === 1)?.start ?? chosen.range.start;

@@ -431,6 +431,8 @@ function readSentence(sentence: string): ProseReading {
   }
   // Imperative: "Use managed node groups.", "Implement delegation in Apache James", "Increase the size to 29 bytes".
   if (opensWithImperative(toks, low)) return take(1, "imperative", CHOOSE_VERBS.has(low[0]) ? undefined : 0);
+  // A decision written as a bare infinitive: "To implement ADR-101 instead of ADR-100.", "To use X for Y."
+  if (low[0] === "to" && /^To$/.test(toks[0] ?? "") && IMPERATIVES.has(low[1] ?? "") && !/[,;:]$/.test(toks[1] ?? "")) return take(2, "imperative", CHOOSE_VERBS.has(low[1]) ? undefined : 1);
   return { rejected };
 }
 
