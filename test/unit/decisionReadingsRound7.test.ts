@@ -113,6 +113,8 @@ describe("decision model, round 7", () => {
     assert.equal(readDecisionSentence("It is better to use Valkey for the session cache.").chosen, "Valkey");
     assert.equal(readDecisionSentence("Valkey is a better fit than Memcached for sessions.").chosen, undefined);
     assert.equal(readDecisionSentence("This is a better approach overall.").chosen, undefined);
+    // "the preferred way to X" says what "it" (named before) is; it is no extraposed "it is better to X".
+    assert.equal(readDecisionSentence("Using Mockhub is henceforth allowed, and it is the preferred way to test against outside services.").chosen, undefined);
   });
 
   test("a concessive opening does not hide the clause that commits", () => {

@@ -615,7 +615,8 @@ function bestChoice(toks: string[], low: string[]): { chosen: string; rejected: 
     // "It is simpler for the time being to remove X": a short phrase may stand between the comparison and "to".
     let to = n + 1;
     while (to <= n + 5 && low[to] !== "to" && !/[,;:]$/.test(toks[to] ?? ",")) to++;
-    if (linked && /^(?:it|this)$/.test(low[verbAt - 1] ?? "") && low[to] === "to" && verbAt - 1 <= 1 + lastClauseStart(toks, verbAt)) {
+    // Not after "the": "it is the preferred way to test X" says what "it" (named before) is, not what to do.
+    if (linked && low[b - 1] !== "the" && /^(?:it|this)$/.test(low[verbAt - 1] ?? "") && low[to] === "to" && verbAt - 1 <= 1 + lastClauseStart(toks, verbAt)) {
       const verb = to + 1;
       const from = CHOOSE_VERBS.has(low[verb] ?? "") ? verb + 1 : verb;
       const p = committedPhrase(toks, low, from, !CHOOSE_VERBS.has(low[verb] ?? ""));
@@ -625,7 +626,7 @@ function bestChoice(toks: string[], low: string[]): { chosen: string; rejected: 
     // Subject: "JointJS remains the best choice …", "Postgres is our preferred option".
     if (noun && verbAt >= 1 && linked) {
       // "By considering the above facts, React Spring seems …": the subject is the clause's, not the lead-in's.
-      const subject = tidy(toks.slice(lastClauseStart(toks, verbAt), verbAt).join(" ").replace(/[,;:]+$/, ""));
+      const subject = tidy(toks.slice(lastClauseStart(toks, verbAt), verbAt).join(" ").replace(/[,;:]+$/, "")).replace(/^(?:and|but|so|yet)\s+/i, "");
       const pronoun = /^(?:this|that|it|which|there)$/i.test(subject);
       if (subject && !pronoun && subject.split(" ").length <= 6) return { chosen: subject, rejected: [] };
     }
