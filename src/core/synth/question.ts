@@ -977,7 +977,7 @@ function findConnectors(toks: Tok[]): { connectors: Connector[]; between: number
       all.push({ at: i, width: 1, kind: "or", comma });
     } else if ((t.norm === "instead" || t.norm === "rather") && next && (next.norm === "of" || next.norm === "than") && i + 2 < toks.length) {
       all.push({ at: i, width: 2, kind: "instead", comma });
-    } else if (t.norm === "over" && i + 1 < toks.length) {
+    } else if (t.norm === "over" && i + 1 < toks.length && !overAMedium(toks, i)) {
       const verb = toks.slice(0, i).reverse().find((x) => isVerb(x));
       if (!verb || ["prefer", "favour", "favor", "choose", "pick", "select", "recommend", "use", "want"].includes(verb.root)) all.push({ at: i, width: 1, kind: "over", comma });
     } else if (t.norm === "than" && i + 1 < toks.length && toks.slice(Math.max(0, i - 3), i).some((x) => x.tags.has("Comparative"))) {
@@ -1342,6 +1342,15 @@ function verbAlternative(toks: Tok[], it: Item, wording: Wording): Alternative {
     terms.push(...termsForPhrase(toks, headOf(toks, it.clause.subject)).filter((t) => !terms.includes(t)));
   }
   return alt(clauseTitle(toks, it.span, clause, (sharedSubject || !it.clause) && !anyLinking), subject, terms, "alternative");
+}
+
+/** "push blocks to a companion over gRPC", "send it over the network": "over" names the channel, not a rival. */
+const CHANNELS = new Set(["grpc", "http", "https", "http2", "tcp", "udp", "ssh", "tls", "ssl", "websocket", "websockets", "rest", "rpc", "amqp", "mqtt", "vpn", "sftp", "ftp", "nfs", "smb", "email", "wifi", "bluetooth", "ipc", "quic"]);
+const CHANNEL_NOUNS = new Set(["network", "wire", "internet", "channel", "socket", "connection", "bus", "link", "tunnel", "api", "queue", "stream", "protocol", "line"]);
+function overAMedium(toks: Tok[], i: number): boolean {
+  const next = toks[i + 1]?.norm ?? "";
+  if (CHANNELS.has(next.replace(/[^a-z0-9]/g, ""))) return true;
+  return /^(?:a|an|the|our|its)$/.test(next) && CHANNEL_NOUNS.has(toks[i + 2]?.norm ?? "");
 }
 
 /** The alternatives of an "or" / "vs" / "between" / "instead of" / "over" / "better than" question. */
@@ -1780,6 +1789,10 @@ function withoutAsideBeforeOr(text: string): string {
   return text.replace(ASIDE_BEFORE_OR, "").replace(THE_WAY_ASIDE, "");
 }
 
+function withoutDanglingCoordination(title: string): string {
+  return title.replace(/,\s+(?:and|or|then)\s+[a-z]+$/, "");
+}
+
 /** The reader without the memo and the safety net (tests use it to find sentences it cannot take apart). */
 export function readQuestionUncached(question: string): QuestionStructure {
   const text = withoutAsideBeforeOr(question.replace(TAG_PREFIX, "").replace(/[`*_]{1,2}([^`*_]+)[`*_]{1,2}/g, "$1").trim());
@@ -1804,7 +1817,10 @@ export function readQuestionUncached(question: string): QuestionStructure {
     const withList = clauses.findIndex((c) => findConnectors(c).connectors.length > 0);
     if (withList >= 0) ci = withList;
   }
-  const toks = clauses[ci];
+  const whole = clauses[ci];
+  // "…, so nothing is ever lost?": a result clause says why, never what is proposed.
+  const so = whole.findIndex((t, k) => k > 2 && t.norm === "so" && /,/.test(whole[k - 1].post) && !["far", "on", "forth", "much", "many"].includes(whole[k + 1]?.norm ?? ""));
+  const toks = so > 0 ? whole.slice(0, so) : whole;
   const context = [...sentences.slice(0, sentences.indexOf(asking)), ...clauses.slice(0, ci)];
   const clause = mainVerb(toks, 0, toks.length);
   const wh = WH.has(toks.find((t) => !isConj(t))?.norm ?? "");
@@ -1831,17 +1847,19 @@ export function readQuestionUncached(question: string): QuestionStructure {
       found = { ...found, alternatives: [target, inc], incumbent: inc, target };
     }
   }
-  // Nothing without a readable title or with empty matching terms survives.
+  // Nothing without a readable title or with empty matching terms survives; a title cut off after ", and wait" ends
+  // before the coordination it could not read.
   const alternatives = (found?.alternatives ?? [])
+    .map((a) => ({ ...a, title: withoutDanglingCoordination(a.title) }))
     .filter((a) => /[a-z0-9]/i.test(a.title))
     .map((a) => ({ ...a, terms: a.terms.filter((t) => /[a-z0-9]/i.test(t)) }));
   if (!found || !alternatives.length) return base;
-  if (found.incumbent) found.incumbent = alternatives.find((a) => a.title === found!.incumbent!.title);
-  if (found.target) found.target = alternatives.find((a) => a.title === found!.target!.title);
+  if (found.incumbent) found.incumbent = alternatives.find((a) => a.title === withoutDanglingCoordination(found!.incumbent!.title));
+  if (found.target) found.target = alternatives.find((a) => a.title === withoutDanglingCoordination(found!.target!.title));
   if (!found.incumbent) delete found.incumbent;
   if (!found.target) delete found.target;
   const named = new Set(alternatives.flatMap((a) => [...a.terms, ...contentOf(a.subject)]).flatMap((t) => t.split(/[\s-]+/)));
   const topic = base.topic.filter((w) => !named.has(w));
-  const purpose = purposeOf(toks);
+  const purpose = purposeOf(whole);
   return { ...base, ...found, form: found.form ?? "open", alternatives, topic, ...(purpose ? { purpose } : {}) };
 }
