@@ -102,6 +102,12 @@ describe("decision model, round 7", () => {
     assert.ok(rejected.includes("Plotline") && rejected.includes("Gridmark"), rejected.join(", "));
   });
 
+  test("a Markdown list of bold parts under the decision ('1. **Alerts** - …') lists what was chosen, not rivals", () => {
+    const m = model("docs/adr/0040-keep-auto-accept.md", "# 40. Keep auto-accept\n\n## Status\n\nAccepted\n\n## Decision\n\nWe will keep auto-accept on and add compensating controls:\n\n1. **Alerts in the member accounts** - watch for new attachments\n2. **Alerts in the network account** - watch for accepted attachments\n\n## Consequences\n\nMore alarms to triage.\n");
+    assert.deepEqual(names(m), []);
+    assert.deepEqual(m.rejected, []);
+  });
+
   test("without the numbers, bold leads are emphasis and list nothing", () => {
     const m = model("docs/adr/0009-charting-library.md", WALKTHROUGH.replace(/\*\*\d\) /g, "**"));
     assert.ok(!names(m).includes("Gridmark"), names(m).join(", "));

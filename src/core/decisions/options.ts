@@ -450,8 +450,9 @@ function optionsOutsideOptionSections(parsed: ParsedAdr): ConsideredOption[] {
   return [];
 }
 
-/** A paragraph that opens with a numbered bold name: "**1) React Spring** - …", "**2. Pose**:", "1) **Pose**". */
-const NUMBERED_BOLD_LEAD = /^ {0,3}(?:\*\*|__)\s*(\d{1,2})[.)]\s*([^*_\n]{1,80}?)\s*(?:\*\*|__)|^ {0,3}(\d{1,2})[.)]\s+(?:\*\*|__)([^*_\n]{1,80}?)(?:\*\*|__)/;
+/** A paragraph that opens with a numbered bold name: "**1) React Spring** - …", "**2. Pose**:", "1) **Pose**" (not a
+ * Markdown list item "1. **X** - …": a list inside a decision lists the parts of what was chosen as often as rivals). */
+const NUMBERED_BOLD_LEAD = /^ {0,3}(?:\*\*|__)\s*(\d{1,2})[.)]\s*([^*_\n]{1,80}?)\s*(?:\*\*|__)|^ {0,3}(\d{1,2})\)\s+(?:\*\*|__)([^*_\n]{1,80}?)(?:\*\*|__)/;
 
 /**
  * Candidates a section walks through one paragraph each, numbered in bold from 1 ("**1) X** - what X is …"): the
