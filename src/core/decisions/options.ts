@@ -141,7 +141,12 @@ export function coverage(phrase: string, text: string): number {
 }
 
 /** "Option 2: X", "(A) X", "A) X", "A2: X", "1. X" → the label and the rest. */
+/** A label written as a word ("Option three:") is the same label as its digit ("option 3"). */
+const NUMBER_WORDS: Record<string, string> = { one: "1", two: "2", three: "3", four: "4", five: "5", six: "6", seven: "7", eight: "8", nine: "9", ten: "10" };
+
 function splitRef(text: string): { ref?: string; rest: string } {
+  const word = /^(?:option|alternative|variant|approach|solution)\s+(one|two|three|four|five|six|seven|eight|nine|ten)\s*[:.)–—-]\s*(.+)$/i.exec(text);
+  if (word) return { ref: NUMBER_WORDS[word[1].toLowerCase()], rest: word[2] };
   const m =
     /^(?:option|alternative|variant|approach|solution)\s+([A-Za-z]?\d{0,2}[A-Za-z]?)\s*[:.)–—-]\s*(.+)$/i.exec(text) ??
     /^\(([A-Za-z]\d{0,2}|\d{1,2})\)\s*[:.–—-]?\s*(.+)$/.exec(text) ??
@@ -373,7 +378,7 @@ function optionsIntroducedInProse(lines: string[], from: number, to: number): { 
 }
 
 /** Headings that are options by their own label: "Option A: …", "Alternative 2 – …", "Approach (B) …". */
-const OPTION_HEADING = /^(?:option|alternative|variant|approach|solution|proposal)\s+\(?(?:[A-Za-z]\d{0,2}|\d{1,2}[A-Za-z]?)\)?\s*[:.)–—-]\s*\S/i;
+const OPTION_HEADING = /^(?:option|alternative|variant|approach|solution|proposal)\s+\(?(?:[A-Za-z]\d{0,2}|\d{1,2}[A-Za-z]?|one|two|three|four|five|six|seven|eight|nine|ten)\)?\s*[:.)–—-]\s*\S/i;
 /** A sentence that announces the options listed after it: "We discussed three options:", "Two strategies were considered." */
 const OPTIONS_NOUN = /\b(?:options|alternatives|approaches|strategies|ways|choices|possibilities|solutions|methods|candidates)\b/i;
 const ANNOUNCES = /\b(?:considered|discussed|evaluated|explored|identified|weighed|possible|available|known|proposed|following|two|three|four|five|several|few)\b/i;
@@ -590,7 +595,7 @@ function enumeratedAfterColon(s: LocatedSentence): ConsideredOption[] {
 }
 
 /** The verbs and subjects that open a sentence naming what was weighed: "We considered …", "The options were …". */
-const WEIGHING_OPENING = /^(?:we\s+(?:also\s+|have\s+|had\s+)?(?:considered|evaluated|compared|weighed|looked at|explored|discussed)|the\s+(?:options|alternatives|candidates)\s+(?:we\s+)?(?:considered\s+|weighed\s+|evaluated\s+)?(?:were|are|included))\s+/i;
+const WEIGHING_OPENING = /^(?:we\s+(?:also\s+|have\s+|had\s+)?(?:considered|evaluated|compared|weighed|looked at|explored|discussed)|the\s+(?:possible\s+|available\s+)?(?:options|alternatives|candidates|approaches|choices)\s+(?:possible\s+|available\s+)?(?:we\s+)?(?:considered\s+|weighed\s+|evaluated\s+)?(?:were|are|included|include|consist\s+of|comprise))\s+/i;
 
 /** "We considered Redis, Memcached and Hazelcast." → each, when there are two or more and each is a short name. */
 function enumeratedWeighing(s: LocatedSentence): ConsideredOption[] {
@@ -601,8 +606,9 @@ function enumeratedWeighing(s: LocatedSentence): ConsideredOption[] {
   const end = rest.search(/[.;:!?](?:\s|$)|\s(?:for|because|since|as|but|before|when|to see|in order)\s/i);
   const parts = (end < 0 ? rest : rest.slice(0, end))
     .split(/,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/)
-    .map((x) => x.replace(/^(?:a|an|the|using|moving to)\s+/i, "").trim())
-    .filter(Boolean);
+    .map((x) => x.replace(/^(?:(?:a|an|the|using|moving to)\s+)+/i, "").trim())
+    // "…, or other similar platforms": a catch-all names no option.
+    .filter((x) => x && !/^(?:other|similar|etc|more|any)\b/i.test(x));
   if (parts.length < 2 || parts.length > PROSE_LIST_MAX || !parts.every((x) => x.split(/\s+/).length <= 4)) return [];
   return parts.map((name) => ({ name, range: { start: s.start, end: s.end }, source: "considered-options" as const }));
 }
@@ -748,6 +754,8 @@ function withoutGroundwork(sentence: string): string {
 }
 
 /** A sentence that turns against what came before it. */
+/** "However, we will look at X / consider Y again": a promise to look into something later overrides nothing. */
+const LOOKS_INTO = /^(?:look(?:ing)?\s+(?:at|into)|consider|reconsider|revisit|explore|investigate|evaluate|review|assess|research|monitor)\b/i;
 const CONTRAST_OPENING = /^(?:however|but|instead|nevertheless|nonetheless|that said|in the meantime|for now)\b/i;
 
 const leadVerb = (phrase: string): string | undefined => {
@@ -1101,7 +1109,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
     }
     // "However, … we have opted to do X" after an opening that named another choice: the contrast overrides it.
     const readFromText = chosen?.how === "decision-prose" || chosen?.how === "outcome-names-option";
-    if (chosen && readFromText && s.early && CONTRAST_OPENING.test(s.text) && prose.chosen && STRONG_CUES.has(prose.cue ?? "") && !prose.continuity && !pointsBack(prose.chosen)) {
+    if (chosen && readFromText && s.early && CONTRAST_OPENING.test(s.text) && prose.chosen && STRONG_CUES.has(prose.cue ?? "") && !prose.continuity && !pointsBack(prose.chosen) && !LOOKS_INTO.test(prose.chosen)) {
       chosen = proseChoice(prose.chosen, s, considered);
       continue;
     }
@@ -1112,7 +1120,9 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
     if (chosen) continue;
     // "the best approach would be to move the whole X into Y" shares words with the option "Remove the data from X",
     // but does something else to them: the sentence names its own choice, not that option.
-    if (named !== undefined && !negative && prose.chosen && actsDifferently(considered[named].name, prose.chosen)) named = undefined;
+    // An option cited by its label ("go with option 2") is chosen whatever verb leads the sentence.
+    const byLabel = cited.length > 0 || optionByRef(text, considered) !== undefined;
+    if (named !== undefined && !byLabel && !negative && prose.chosen && actsDifferently(considered[named].name, prose.chosen)) named = undefined;
     // "leverage both X and Y": a commitment that names two or more options in full chose them together.
     const together = !negative && cited.length <= 1 && prose.chosen ? optionsNamedIn(prose.chosen, considered) : [];
     if (together.length >= 2) {

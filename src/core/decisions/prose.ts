@@ -180,7 +180,9 @@ function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: 
     // "Use ECS as the execution environment": after a bare name (one or two words), "as" and a noun phrase give the
     // name its role, not a reason ("as it is faster"); a longer phrase already says what it is.
     const asRole = w === "as" && words.length <= 2 && /^(?:a|an|the|our|its)$/.test(bare(toks[i + 1] ?? "")) && !/^(?:is|are|was|were|has|have|will|can|does|do|would)$/.test(bare(toks[i + 3] ?? ""));
-    if (words.length > 0 && PHRASE_END.has(w) && !asRole) break;
+    // "RDS configured as Aurora Serverless": "as" after a participle says what the thing is set up as.
+    const asForm = w === "as" && words.length > 0 && words.length <= 4 && isParticiple(bare(words[words.length - 1]));
+    if (words.length > 0 && PHRASE_END.has(w) && !asRole && !asForm) break;
     if (words.length > 0 && (w === "to" || w === "for" || w === "in") && /^(?:order|ensure|allow|make|avoid|enable|support|reduce|improve|help)$/.test(bare(toks[i + 1] ?? ""))) break;
     // "use the staging environment to build and test jobs": "to" and a verb after a named thing give its purpose;
     // after a verb of change ("change the trigger to run on releases") they say what it changes into, and stay.
@@ -673,6 +675,27 @@ function gerundSubjectPassive(low: string[], start: number): boolean {
   return false;
 }
 
+/** Verbs that, after a refusal and "and", state what was taken instead ("…, and have instead opted for Ruby"). */
+const INSTEAD_VERBS = /^(?:opted|chose|chosen|selected|picked|went|gone|use|adopt|choose|keep|retain|stay|stick|continue)$/;
+
+/**
+ * "We will not build X using Rust and have instead opted for Ruby", "decided not to use X … and to keep Y": the
+ * choice a refusal goes on to make, with the token where its clause starts (the refused phrase ends there).
+ */
+function choiceAfterRefusal(toks: string[], low: string[], from: number): { phrase: string; at: number } | undefined {
+  for (let i = from + 1; i < low.length - 1; i++) {
+    if (low[i] !== "and") continue;
+    let v = i + 1;
+    while (v < i + 4 && /^(?:have|has|had|instead|then|to|we|will|'ve)$/.test(low[v] ?? "")) v++;
+    if (!INSTEAD_VERBS.test(low[v] ?? "")) continue;
+    const keeps = /^(?:keep|retain|stay|stick|continue)$/.test(low[v]);
+    const start = keeps ? v : /^(?:for|with|to|on)$/.test(low[v + 1] ?? "") ? v + 2 : v + 1;
+    const phrase = phraseFrom(toks, start).phrase;
+    if (phrase) return { phrase, at: i };
+  }
+  return undefined;
+}
+
 function readClause(toks: string[], low: string[], start: number, rejected: string[], take: Take): ProseReading | undefined {
   // "Using X would make Y slower": a gerund subject with a modal weighs an option; it commits to nothing.
   // "Packaging and distribution will be managed by X" is a passive commitment about an activity, not a weighing.
@@ -716,13 +739,16 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
       }
     }
     if (MODALS.has(w) || w.endsWith("'ll") || (/^(?:want|intend|plan|need|aim|agree)$/.test(w) && low[i + 1] === "to" && i > start) || (w === "needs" && low[i + 1] === "to" && low[i + 2] === "be" && CHANGE_PARTICIPLES.has(low[i + 3] ?? "") && i > start)) {
+      // "It would then be used to …": a pronoun with "would" describes how the thing named before behaves.
+      if (w === "would" && i === start + 1 && /^(?:it|this|that|they)$/.test(low[start])) return undefined;
       // "Products will, given the set of X, generate Y": an aside after the modal; the clause is too tangled to read.
       if (toks[i].endsWith(",")) return undefined;
       let v = i + 1;
       if (low[v] === "like" && low[v + 1] === "to") v += 2;
       if (low[v] === "have" && low[v + 1] === "to") v += 2;
       // "Each of these should have an independent storybook": having something is the commitment.
-      if (low[v] === "have" && /^(?:a|an|its|their|one|separate|independent|independant|own|dedicated)$/.test(low[v + 1] ?? "")) return take(v + 1, "we will");
+      // "We will have no charges for X": having none of something is the commitment too.
+      if (low[v] === "have" && /^(?:a|an|its|their|one|separate|independent|independant|own|dedicated|no)$/.test(low[v + 1] ?? "")) return take(v + 1, "we will");
       // "will (as appropriate) use X": an aside right after the modal is skipped.
       if (toks[v]?.startsWith("(")) {
         let j = v;
@@ -731,7 +757,10 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
       }
       while ((/^(?:now|also|still|continue|to|instead|then|only|first|from)$/.test(low[v] ?? "") || (EFFORT_WORDS.test(low[v] ?? "") && low[v + 1] === "to")) && v < i + 6) v++;
       if (low[v] === "not" || low[v] === "no" || w.endsWith("n't")) {
-        const r = phraseFrom(toks, CHOOSE_VERBS.has(low[v + 1]) ? v + 2 : v + 1).phrase;
+        const from = CHOOSE_VERBS.has(low[v + 1]) ? v + 2 : v + 1;
+        const other = choiceAfterRefusal(toks, low, from);
+        const r = phraseFrom(other ? toks.slice(0, other.at) : toks, from).phrase;
+        if (other) return { chosen: other.phrase, rejected: r ? [...rejected, r] : rejected, cue: "we will" };
         const refusal = w.endsWith("n't") ? (r ? `not ${r}` : undefined) : phraseFrom(toks, v).phrase;
         return { rejected: r ? [...rejected, r] : rejected, cue: "will not", ...(refusal ? { refusal } : {}) };
       }
@@ -743,6 +772,16 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
       return take(v + 1, "we will", v);
     }
     if (DECIDE_WORDS.has(w) && low[i + 1] === "to") return take(i + 3, "decided to", i + 2);
+    // "The team decided not to use X, and to keep Y for Z": X is turned down, Y (if any) is the choice.
+    if (DECIDE_WORDS.has(w) && low[i + 1] === "not" && low[i + 2] === "to") {
+      const from = CHOOSE_VERBS.has(low[i + 3] ?? "") ? i + 4 : i + 3;
+      const other = choiceAfterRefusal(toks, low, from);
+      const r = phraseFrom(other ? toks.slice(0, other.at) : toks, from).phrase;
+      const refused = r ? [...rejected, r] : rejected;
+      return other ? { chosen: other.phrase, rejected: refused, cue: "decided to" } : { rejected: refused, cue: "will not", ...(r ? { refusal: `not ${phraseFrom(toks, i + 3).phrase ?? r}` } : {}) };
+    }
+    // "We opted for X", "the team opted for X".
+    if (DECIDE_WORDS.has(w) && low[i + 1] === "for" && i > start) return take(i + 2, "decided on");
     if (DECIDE_WORDS.has(w) && low[i + 1] === "that" && i > start) return readClause(toks, low, i + 2, rejected, take) ?? take(i + 2, "decided that");
     if (DECIDE_WORDS.has(w) && low[i + 1] === "on") return take(i + 2, "decided on");
     // "We are adopting X", "we are replacing X with Y", "The team is moving to X".
