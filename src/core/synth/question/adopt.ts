@@ -1,0 +1,59 @@
+// The single-proposal forms: "adopt / introduce / use / add A?" and "should we <verb phrase>?".
+
+import type { QuestionStructure } from "./types";
+import { ADOPT_VERBS, DETERMINERS, PRONOUNS } from "./vocabulary";
+import { endsClause, isPrep, isVerb, type Tok } from "./tokens";
+import { clauseEnd, phraseEnd, type Span, spanText, trimNoun } from "./phrases";
+import { termsForPhrase, termsForVerbPhrase } from "./terms";
+import type { Clause } from "./clause";
+import { alt, clauseTitle, imperative } from "./titles";
+
+/** "adopt / introduce / use / add A (for …)?" */
+export function readAdopt(toks: Tok[], clause: Clause): Partial<QuestionStructure> | undefined {
+  const v = clause.verb >= 0 && ADOPT_VERBS.has(toks[clause.verb].root) && !clause.passive ? clause.verb : -1;
+  if (v < 0 || !isVerb(toks[v])) return undefined;
+  let o = v + 1;
+  if (["in", "on"].includes(toks[o]?.norm ?? "") && toks[v].root === "bring") o++;
+  // "adopt Build On Top Of Experimenter?", "adopt Amazon Cognito": a run of capitalised words is one name, whatever
+  // parts of speech its words have on their own.
+  const named = nameRun(toks, o);
+  // "what should we use for caching?": no object, an open question.
+  if (!named && (!toks[o] || isPrep(toks[o]) || (isVerb(toks[o]) && !toks[o].tags.has("Gerund")))) return undefined;
+  const s = named ?? withQualifier(toks, trimNoun(toks, o, toks.length));
+  if (s.end <= s.start || toks.slice(s.start, s.end).every((t) => DETERMINERS.has(t.norm) || PRONOUNS.has(t.norm))) return undefined;
+  const subject = spanText(toks, s, { dropDeterminer: true });
+  const plainAdopt = ["adopt", "introduce", "use", "try", "embrace", "employ", "utilize", "utilise", "leverage"].includes(toks[v].root);
+  const title = plainAdopt ? `Adopt ${subject}` : imperative(toks, { start: v, end: phraseEnd(toks, v + 1, clauseEnd(toks, v)) });
+  const target = alt(title, subject, termsForPhrase(toks, s), "target");
+  return { form: "adopt", alternatives: [target], target };
+}
+
+/** Two or more capitalised words in a row from `i`, within the clause: a name ("Build On Top Of Experimenter"). */
+function nameRun(toks: Tok[], i: number): Span | undefined {
+  let j = i;
+  while (j < toks.length && /^\p{Lu}/u.test(toks[j].text)) {
+    j++;
+    if (endsClause(toks[j - 1])) break;
+  }
+  // "Nat Pryce's adr-tools": a possessive owns the name that follows; the noun phrase reading takes it whole.
+  if (j > i && /['’]s$/i.test(toks[j - 1].text) && !endsClause(toks[j - 1])) return undefined;
+  return j - i >= 2 ? { start: i, end: j } : undefined;
+}
+
+/** "Prettier only", "Redis alone": a trailing word that restricts the name belongs to it. */
+function withQualifier(toks: Tok[], s: Span): Span {
+  const next = toks[s.end];
+  return next && !endsClause(toks[s.end - 1]) && ["only", "alone"].includes(next.norm) ? { start: s.start, end: s.end + 1 } : s;
+}
+
+/** "should we put a Varnish layer in front of the API?": the verb phrase is the proposal. */
+export function readAction(toks: Tok[], clause: Clause): Partial<QuestionStructure> | undefined {
+  if (clause.verb < 0) return undefined;
+  const start = clause.copula >= 0 && !clause.passive ? clause.copula : clause.verb;
+  const end = phraseEnd(toks, start, clauseEnd(toks, start));
+  const span = { start, end };
+  const { terms, subject } = termsForVerbPhrase(toks, { start: clause.verb, end });
+  if (!terms.length && !subject) return undefined;
+  const target = alt(clauseTitle(toks, span, clause, false), subject, terms, "target");
+  return { form: "action", alternatives: [target], target };
+}

@@ -1,0 +1,248 @@
+// The spans an "A or B" question splits into, before they are worded: verb phrases left of the connector, noun and
+// prepositional lists ("A, B or C", "between A and B"), and the frame every noun alternative shares.
+
+import { CHOICE_VERBS, DECISION_VERBS, DETERMINERS, JUDGEMENTS, PRONOUNS, PURPOSE, RELATIONAL, SUBORDINATORS, WH } from "./vocabulary";
+import { asVerb, endsClause, isAdverb, isCopula, isModal, isNounish, isPrep, isVerb, lexicon, type Tok } from "./tokens";
+import { clauseEnd, isNamePhrase, nounPhraseEnd, nounPhraseStart, phraseEnd, type Span, trimNoun } from "./phrases";
+import { type Clause, mainVerb, NO_CLAUSE } from "./clause";
+import { frameTitle } from "./titles";
+import type { Connector, Mode, RightSide } from "./connectors";
+
+/** End of a noun alternative on the right: the noun phrase and its prepositional phrases, short of a purpose or a verb. */
+function nounWithPhrasesEnd(toks: Tok[], at: number): number {
+  let end = Math.max(at + 1, nounPhraseEnd(toks, at, toks.length, { and: true }));
+  while (end < toks.length - 1 && !endsClause(toks[end - 1]) && isPrep(toks[end]) && !PURPOSE.has(toks[end].norm) && toks[end].norm !== "to") {
+    const np = nounPhraseEnd(toks, end + 1, toks.length, { and: true });
+    if (np <= end + 1) break;
+    end = np;
+  }
+  return end;
+}
+
+/** Start of the prepositional phrase that ends at `end`: back to its preposition ("next to it", "per call"). */
+function prepPhraseStart(toks: Tok[], end: number, floor: number): number {
+  let p = end - 1;
+  while (p > floor && !((isPrep(toks[p]) || SUBORDINATORS.has(toks[p].norm)) && toks[p].norm !== "of" && toks[p].norm !== "like")) p--;
+  if (!(isPrep(toks[p]) || SUBORDINATORS.has(toks[p].norm))) return -1;
+  while (p - 1 > floor && (RELATIONAL.has(toks[p - 1].norm) || isAdverb(toks[p - 1]))) p--;
+  return p;
+}
+
+export interface Item {
+  span: Span;
+  mode: Mode | "keep";
+  clause?: Clause;
+}
+
+/** "…, adopt an open-source tool": a word that can be a verb, followed by its object. */
+function canStartVerbPhrase(toks: Tok[], j: number): boolean {
+  const t = toks[j];
+  const next = toks[j + 1];
+  if (isVerb(t)) return !t.tags.has("Gerund");
+  const verbLike = DECISION_VERBS.has(t.norm) || /Verb/.test(t.amb ?? "") || lexicon()[t.norm] === "Infinitive";
+  return verbLike && !!next && (DETERMINERS.has(next.norm) || isNounish(next) || isPrep(next) || next.tags.has("Possessive"));
+}
+
+/** Where the clause that ends at `limit` starts: just after the last ";" or ":" before it, else at 0. */
+function clauseStartBefore(toks: Tok[], limit: number): number {
+  for (let k = limit - 1; k >= 0; k--) if (/[;:]/.test(toks[k].post)) return k + 1;
+  return 0;
+}
+
+/** The pieces a question's connectors split it into, before they are worded as alternatives. */
+export interface Reading {
+  items: Item[];
+  /** Words before noun or prepositional alternatives that every one of them shares ("Store sessions"). */
+  frame?: string;
+  /** The clause left of verb alternatives, whose subject an elliptical right side shares. */
+  leftClause?: Clause;
+}
+
+/** "Is Picocli a better fit than Apache Commons CLI for …": the copula's subject against the object of "than". */
+export function readThan(toks: Tok[], last: Connector): Reading | undefined {
+  const clause = mainVerb(toks, 0, last.at);
+  const subj = clause.subject ? trimNoun(toks, clause.subject.start, clause.subject.end) : undefined;
+  const r = trimNoun(toks, last.at + 1, toks.length);
+  if (!subj || r.end <= r.start) return undefined;
+  return {
+    items: [
+      { span: subj, mode: "noun" },
+      { span: r, mode: "noun" },
+    ],
+  };
+}
+
+/** Verb alternatives: the right side is a verb phrase; the left side is the main clause's (or a judged subject). */
+export function readVerbAlternatives(toks: Tok[], right: RightSide, leftLimit: number): Reading {
+  const items: Item[] = [];
+  // A trailing purpose ("… for date handling?") belongs to every alternative, not to the last one.
+  const rEnd = phraseEnd(toks, right.at, clauseEnd(toks, right.at));
+  items.push({ span: { start: right.lead <= right.at ? right.lead : right.at, end: rEnd }, mode: "verb", clause: right.clause });
+  const start = clauseStartBefore(toks, leftLimit);
+  const clause = mainVerb(toks, start, leftLimit);
+  // "Is Java 8 still good enough, or should we migrate to Java 11?": the judged subject is kept on the left.
+  const judgedSubject = isCopula(toks[start]) && toks.slice(start, leftLimit).some((t) => t.norm === "still" || JUDGEMENTS.has(t.norm)) ? trimNoun(toks, start + 1, leftLimit) : undefined;
+  const expletive = !!judgedSubject && (PRONOUNS.has(toks[judgedSubject.start].norm) || toks.slice(start, leftLimit).some((t, k, all) => t.norm === "to" && !!all[k + 1] && isVerb(all[k + 1])));
+  if (judgedSubject && judgedSubject.end > judgedSubject.start && !expletive) {
+    items.unshift({ span: judgedSubject, mode: "keep" });
+  } else if (clause.verb >= 0) {
+    items.unshift(...leftVerbPhrases(toks, clause, start, leftLimit).map((l) => ({ span: l, mode: "verb" as Mode, clause })));
+  } else {
+    const ns = nounPhraseStart(toks, leftLimit, start);
+    if (ns < leftLimit) items.unshift({ span: { start: ns, end: leftLimit }, mode: "noun" });
+  }
+  return { items, leftClause: clause };
+}
+
+/** The verb phrases left of the connector; "A, B, or C" with verbs splits at commas that start a new verb phrase. */
+function leftVerbPhrases(toks: Tok[], clause: Clause, start: number, leftLimit: number): Span[] {
+  const vstart = clause.copula >= 0 && !clause.linking ? clause.copula : clause.verb;
+  let vs = vstart;
+  while (vs - 1 >= start && isAdverb(toks[vs - 1]) && toks[vs - 1].norm !== "still") vs--;
+  const lefts: Span[] = [];
+  let s = vs;
+  for (let j = vs + 1; j < leftLimit; j++) {
+    if (/,/.test(toks[j - 1].post) && canStartVerbPhrase(toks, j)) {
+      // The word is read as a verb from here on, whatever the tagger made of it.
+      if (!isVerb(toks[j])) asVerb(toks[j]);
+      lefts.push({ start: s, end: j });
+      s = j;
+    }
+  }
+  lefts.push({ start: s, end: leftLimit });
+  return lefts;
+}
+
+/** Noun or prepositional alternatives. The right one runs to the clause end, short of a purpose. */
+export function readNounAlternatives(toks: Tok[], connectors: Connector[], between: number, last: Connector, right: RightSide): Reading | undefined {
+  const rStart = right.lead;
+  const rSpan: Span =
+    right.mode === "prep"
+      ? { start: rStart, end: phraseEnd(toks, right.at, toks.length) }
+      : { start: rStart, end: nounWithPhrasesEnd(toks, right.at) };
+  if (rSpan.end <= rSpan.start) return undefined;
+  const leftItems = leftNounItems(toks, connectors, between, last, right.mode);
+  if (!leftItems?.length) return undefined;
+  const frame = frameBefore(toks, last, right.mode, leftItems[0].start, [...leftItems, rSpan]);
+  const items: Item[] = leftItems.map((s) => ({ span: s, mode: right.mode }));
+  items.push({ span: rSpan, mode: right.mode });
+  return { items, frame };
+}
+
+/** The noun or prepositional alternatives left of the last connector; undefined or empty when there are none. */
+function leftNounItems(toks: Tok[], connectors: Connector[], between: number, last: Connector, rightMode: Mode): Span[] | undefined {
+  const leftLimit = last.at;
+  // Alternatives without a verb before them ("…: a one-click download button in the UI, or documented steps in the
+  // console?", "Kafka, RabbitMQ or SQS for …"): each comma-separated piece is one alternative, whole.
+  const segStart = clauseStartBefore(toks, leftLimit);
+  const segment = toks.slice(segStart, leftLimit);
+  const verbless = last.kind !== "and" && !segment.some((t) => (isVerb(t) && !t.tags.has("Gerund") && !t.tags.has("Participle") && !(t.tags.has("PastTense") && !t.tags.has("Infinitive"))) || isModal(t) || isCopula(t) || WH.has(t.norm));
+  if (verbless && segment.length) return verblessPieces(toks, connectors, last, segStart, rightMode);
+  if (last.kind === "and" && between >= 0) return betweenList(toks, between, leftLimit);
+  if (rightMode === "prep") return prepList(toks, connectors, last);
+  return nounList(toks, connectors, last);
+}
+
+/** A verbless list split at its commas and earlier connectors, without a fronted purpose. */
+function verblessPieces(toks: Tok[], connectors: Connector[], last: Connector, segStart: number, rightMode: Mode): Span[] {
+  const leftLimit = last.at;
+  let s0 = segStart;
+  const pieces: Span[] = [];
+  for (let j = segStart; j < leftLimit; j++) {
+    const earlier = connectors.find((c) => c !== last && c.at === j);
+    if (earlier) {
+      pieces.push({ start: s0, end: j });
+      s0 = j + earlier.width;
+      j += earlier.width - 1;
+    } else if (/,/.test(toks[j].post) && j + 1 < leftLimit) {
+      pieces.push({ start: s0, end: j + 1 });
+      s0 = j + 1;
+    }
+  }
+  pieces.push({ start: s0, end: leftLimit });
+  // A fronted purpose ("For collecting JVM metrics, Micrometer or …") is not an alternative.
+  while (pieces.length > 1 && (isPrep(toks[pieces[0].start]) || SUBORDINATORS.has(toks[pieces[0].start].norm) || WH.has(toks[pieces[0].start].norm) || toks[pieces[0].start].tags.has("QuestionWord")) && rightMode !== "prep") pieces.shift();
+  return pieces.filter((p) => p.end > p.start && toks.slice(p.start, p.end).some((t) => isNounish(t) || isPrep(t)));
+}
+
+/** "between A, B and C": the comma-separated items after "between". */
+function betweenList(toks: Tok[], between: number, leftLimit: number): Span[] {
+  const items: Span[] = [];
+  let s = between + 1;
+  for (let j = between + 1; j < leftLimit; j++) {
+    if (/,/.test(toks[j].post)) {
+      items.push({ start: s, end: j + 1 });
+      s = j + 1;
+    }
+  }
+  items.push({ start: s, end: leftLimit });
+  return items;
+}
+
+/** Prepositional alternatives, back over a list: "inside the .bib file, next to it, or in the app-data directory". */
+function prepList(toks: Tok[], connectors: Connector[], last: Connector): Span[] {
+  const items: Span[] = [];
+  let end = last.at;
+  for (;;) {
+    const p = prepPhraseStart(toks, end, 0);
+    if (p < 0) break;
+    items.unshift({ start: p, end });
+    const earlier = connectors.find((c) => c !== last && c.at + c.width === p);
+    if (earlier) end = earlier.at;
+    else if (p > 0 && /,/.test(toks[p - 1].post) && (isNounish(toks[p - 1]) || PRONOUNS.has(toks[p - 1].norm))) {
+      // Only another prepositional phrase continues the list.
+      const q = prepPhraseStart(toks, p, 0);
+      if (q < 0 || toks.slice(q, p).some((t) => isVerb(t) && !t.tags.has("Gerund"))) break;
+      end = p;
+    } else break;
+  }
+  return items;
+}
+
+/** Noun alternatives, back from the last connector over "A or B or C" and "A, B": undefined when there is none. */
+function nounList(toks: Tok[], connectors: Connector[], last: Connector): Span[] | undefined {
+  const leftLimit = last.at;
+  let end = leftLimit;
+  // "JWT bearer header only, or …": a trailing adverb belongs to the alternative.
+  while (end - 1 > 0 && isAdverb(toks[end - 1])) end--;
+  let ns = nounPhraseStart(toks, end, 0);
+  if (ns >= end) return undefined;
+  // "a release-include or release-exclude label, or …": an inner "or" that is not a split joins one alternative.
+  while (ns > 1 && ["or", "and"].includes(toks[ns - 1].norm) && !connectors.some((c) => c.at === ns - 1) && isNounish(toks[ns - 2]) && !endsClause(toks[ns - 2])) {
+    const inner = nounPhraseStart(toks, ns - 1, 0);
+    if (inner >= ns - 1) break;
+    ns = inner;
+  }
+  // "adopt Java virtual threads for the workers instead of fixed thread pools": the object, not the purpose.
+  if ((last.kind === "instead" || last.kind === "over") && ns > 1 && PURPOSE.has(toks[ns - 1].norm)) {
+    const ps = nounPhraseStart(toks, ns - 1, 0);
+    if (ps < ns - 1) {
+      end = ns - 1;
+      ns = ps;
+    }
+  }
+  const items: Span[] = [{ start: ns, end: end === leftLimit || isAdverb(toks[end]) ? leftLimit : end }];
+  end = ns;
+  // "A or B or C".
+  for (;;) {
+    const earlier = connectors.find((c) => c !== last && c.at + c.width === ns);
+    if (earlier) end = earlier.at;
+    else if (ns > 0 && /,/.test(toks[ns - 1].post) && isNounish(toks[ns - 1])) end = ns;
+    else break;
+    ns = nounPhraseStart(toks, end, 0);
+    // "…better for our mobile app, React Native or Flutter": the object of a preposition is no list item.
+    if (ns >= end || (ns > 0 && PURPOSE.has(toks[ns - 1].norm))) break;
+    items.unshift({ start: ns, end });
+  }
+  return items;
+}
+
+/** A frame before the alternatives: "should receipts live …", "should we store sessions …", "Configure retries …". */
+function frameBefore(toks: Tok[], last: Connector, rightMode: Mode, first: number, spans: Span[]): string | undefined {
+  const cstart = clauseStartBefore(toks, first);
+  const clause = last.kind === "and" ? NO_CLAUSE : mainVerb(toks, cstart, first);
+  const names = spans.every((s) => isNamePhrase(toks, s));
+  const verbRoot = clause.verb >= 0 ? toks[clause.verb].root : "";
+  if (clause.verb >= 0 && clause.verb < first && (rightMode === "prep" || (!names && !CHOICE_VERBS.has(verbRoot)))) return frameTitle(toks, clause, first);
+  return undefined;
+}

@@ -1,0 +1,97 @@
+// The alternatives form: an "or" / "vs" / "between" / "instead of" / "over" / "better than" question read into
+// Alternatives, each item worded with the frame and subject it shares with the others.
+
+import type { Alternative, QuestionStructure } from "./types";
+import { DETERMINERS, SUBORDINATORS } from "./vocabulary";
+import { isPrep, isVerb, type Tok } from "./tokens";
+import { type Span, spanText } from "./phrases";
+import { dedupeTerms, prepTerms, termsForNounItem, termsForPhrase, termsForVerbPhrase } from "./terms";
+import { type Clause, mainVerbOf } from "./clause";
+import { alt, bareTitle, capitalise, clauseTitle, headOf, isPersonal, isPronounSubject, keepTitle } from "./titles";
+import { findConnectors, rightMode } from "./connectors";
+import { type Item, type Reading, readNounAlternatives, readThan, readVerbAlternatives } from "./alternativeItems";
+
+/** How every item of one question is worded, beyond the item itself. */
+interface Wording {
+  frame?: string;
+  leftClause?: Clause;
+  /** The alternatives' own subjects overlap, or there are fewer than two. */
+  sharedSubject: boolean;
+  /** One alternative is a linking clause ("stay as plain Markdown lines"). */
+  anyLinking: boolean;
+}
+
+/** The items worded as alternatives; an item whose title repeats an earlier one (any case) is dropped. */
+function wordAlternatives(toks: Tok[], reading: Reading): Alternative[] {
+  const { items, frame, leftClause } = reading;
+  // Alternatives with a subject of their own share it when the subjects overlap ("the staging environment" / "staging").
+  const subjects = items.map((it) => it.clause?.subject).filter((s): s is Span => !!s);
+  const subjectWords = subjects.map((s) => new Set(toks.slice(s.start, s.end).map((t) => t.norm).filter((w) => !DETERMINERS.has(w))));
+  const sharedSubject = subjects.length < 2 || subjectWords.every((w) => [...w].some((x) => subjectWords[0].has(x)));
+  // "should ADR metadata go into YAML front matter, or stay as plain Markdown lines?": one linking alternative makes
+  // every alternative a statement about the shared subject, so they read alike.
+  const anyLinking = items.some((it) => it.mode === "verb" && (it.clause ?? mainVerbOf(toks, it.span)).linking) && !!leftClause?.subject && !isPersonal(toks, leftClause.subject) && !isPronounSubject(toks, leftClause.subject) && !leftClause.expletive;
+  const wording: Wording = { frame, leftClause, sharedSubject, anyLinking };
+  const alternatives: Alternative[] = [];
+  for (const it of items) {
+    const a = wordItem(toks, it, wording);
+    if (a.title && !alternatives.some((x) => x.title.toLowerCase() === a.title.toLowerCase())) alternatives.push(a);
+  }
+  return alternatives;
+}
+
+function wordItem(toks: Tok[], it: Item, wording: Wording): Alternative {
+  if (it.mode === "keep") return alt(keepTitle(toks, it.span), spanText(toks, it.span, { dropDeterminer: true }), termsForPhrase(toks, it.span), "incumbent");
+  if (it.mode === "verb") return verbAlternative(toks, it, wording);
+  if (it.mode === "prep") {
+    let p = it.span.start;
+    while (p < it.span.end && !(isPrep(toks[p]) || SUBORDINATORS.has(toks[p].norm))) p++;
+    const inner = { start: Math.min(p + 1, it.span.end), end: it.span.end };
+    const text = spanText(toks, it.span);
+    const terms = prepTerms(toks, it.span, p);
+    return alt(wording.frame ? `${wording.frame} ${text}` : capitalise(text), spanText(toks, inner, { dropDeterminer: true }), terms, "alternative");
+  }
+  const subject = spanText(toks, it.span, { dropDeterminer: true });
+  return alt(wording.frame ? `${wording.frame} ${spanText(toks, it.span)}` : bareTitle(toks, it.span), subject, termsForNounItem(toks, it.span), "alternative");
+}
+
+function verbAlternative(toks: Tok[], it: Item, wording: Wording): Alternative {
+  const { leftClause, sharedSubject, anyLinking } = wording;
+  const { terms, subject } = termsForVerbPhrase(toks, it.span);
+  // An elliptical right side ("or be folded into the control plane", "or left to the package managers") shares
+  // the left clause's subject.
+  let clause = it.clause;
+  if (!clause && leftClause?.subject) {
+    clause = { ...mainVerbOf(toks, it.span), subject: leftClause.subject };
+    const first = toks[clause.verb];
+    if (leftClause.passive && !clause.passive && first && isVerb(first) && (first.tags.has("PastTense") || first.tags.has("Participle"))) clause = { ...clause, passive: true };
+  }
+  // Alternatives with subjects of their own are found by their subjects too ("a scheduled Lambda").
+  if (!sharedSubject && it.clause?.subject && !it.clause.expletive && !isPersonal(toks, it.clause.subject) && !isPronounSubject(toks, it.clause.subject)) {
+    terms.push(...termsForPhrase(toks, headOf(toks, it.clause.subject)).filter((t) => !terms.includes(t)));
+  }
+  return alt(clauseTitle(toks, it.span, clause, (sharedSubject || !it.clause) && !anyLinking), subject, terms, "alternative");
+}
+
+/** The alternatives of an "or" / "vs" / "between" / "instead of" / "over" / "better than" question. */
+export function readAlternatives(toks: Tok[]): Partial<QuestionStructure> | undefined {
+  const { connectors, between } = findConnectors(toks);
+  if (!connectors.length) return undefined;
+  const last = connectors[connectors.length - 1];
+  const right = rightMode(toks, last.at + last.width);
+  const reading =
+    last.kind === "than" ? readThan(toks, last) : right.mode === "verb" ? readVerbAlternatives(toks, right, last.at) : readNounAlternatives(toks, connectors, between, last, right);
+  if (!reading) return undefined;
+  const alternatives = wordAlternatives(toks, reading);
+  dedupeTerms(alternatives);
+  if (alternatives.length < 2) return undefined;
+  const out: Partial<QuestionStructure> = { form: "alternatives", alternatives };
+  // "X instead of Y", "X rather than Y": Y is what is done today.
+  if (last.kind === "instead" && alternatives.length === 2) {
+    alternatives[1].role = "incumbent";
+    alternatives[0].role = "target";
+    out.incumbent = alternatives[1];
+    out.target = alternatives[0];
+  }
+  return out;
+}

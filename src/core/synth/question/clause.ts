@@ -1,0 +1,168 @@
+// Clauses: splitting a sentence at semicolons and colons, whether a clause asks or proposes, and reading its main
+// verb, subject, voice (passive, linking) and placeholder subjects ("is it time to X").
+
+import { DECISION_VERBS, DETERMINERS, LIGHT_VERBS, LINKING_VERBS, PERSONAL, PRONOUNS, WH } from "./vocabulary";
+import { asNoun, asVerb, endsClause, isAdverb, isConj, isCopula, isModal, isNameLike, isNounish, isPrep, isVerb, type Tok, verbCapable } from "./tokens";
+import type { Span } from "./phrases";
+
+export interface Clause {
+  /** Index of the first token of the main verb phrase (after modal, subject, "to"), or -1. */
+  verb: number;
+  /** The subject span, when there is one before the verb. */
+  subject?: Span;
+  /** "should retries be configured": the subject is the verb's object; `verb` is the participle. */
+  passive: boolean;
+  /** "should the patch number stay optional", "be a service": a linking verb with a complement. */
+  linking: boolean;
+  /** Index of the copula of a passive or linking clause ("be" in "be appended"), else -1. */
+  copula: number;
+  /** "is it time to X", "would it be better to X": the subject is a placeholder, not the actor. */
+  expletive?: boolean;
+}
+
+export const NO_CLAUSE: Clause = { verb: -1, passive: false, linking: false, copula: -1 };
+
+/**
+ * The main verb of the clause tokens [from, to): after a fronted phrase ("For release notes, should …"), the
+ * modal and the subject; "is it time to X", "do we need to X" read X.
+ */
+export function mainVerb(toks: Tok[], from: number, to: number): Clause {
+  // A fronted adverbial ending in a comma before the modal: "For wiring services into views, should we …".
+  const firstModal = toks.findIndex((t, k) => k >= from && k < to && isModal(t) && k > from);
+  if (firstModal > from) for (let k = firstModal - 1; k >= from; k--) if (/,/.test(toks[k].post)) {
+    from = k + 1;
+    break;
+  }
+  let i = from;
+  while (i < to && (WH.has(toks[i].norm) || isAdverb(toks[i]) || isConj(toks[i]))) i++;
+  let sawAux = false;
+  let copulaLed = false;
+  while (i < to && (isModal(toks[i]) || (isCopula(toks[i]) && !sawAux))) {
+    if (isCopula(toks[i])) copulaLed = true;
+    sawAux = true;
+    i++;
+  }
+  const subjStart = i;
+  const resolved = sawAux && !copulaLed ? verbAfterSubject(toks, subjStart, to) : -1;
+  if (resolved >= 0) {
+    for (let k = subjStart; k < resolved; k++) if (isVerb(toks[k]) && !toks[k].tags.has("Gerund") && !PRONOUNS.has(toks[k].norm)) asNoun(toks[k]);
+    if (!isVerb(toks[resolved]) && !isCopula(toks[resolved])) asVerb(toks[resolved]);
+    i = resolved;
+  } else {
+    while (i < to && !isVerb(toks[i]) && !isCopula(toks[i])) {
+      if ((isPrep(toks[i]) && toks[i].norm === "to") || (toks[i].norm === "that" && i > subjStart)) break;
+      i++;
+    }
+  }
+  // "should the web UI talk to the API": no verb found, but the subject's last word can be one.
+  if (sawAux && (i >= to || isPrep(toks[i])) && i - 1 > subjStart && /Verb/.test(toks[i - 1].amb ?? "")) {
+    i--;
+    asVerb(toks[i]);
+  }
+  const subject = i > subjStart ? { start: subjStart, end: i } : undefined;
+  if (i >= to) return { ...NO_CLAUSE, subject };
+  // "is it time to X", "would it be better to X", "do we need to X": the infinitive carries the proposal.
+  if (copulaLed || (isVerb(toks[i]) && LIGHT_VERBS.has(toks[i].root))) {
+    for (let k = i; k < to - 1; k++) {
+      if (toks[k].norm === "to" && (isVerb(toks[k + 1]) || DECISION_VERBS.has(toks[k + 1].norm))) {
+        if (!isVerb(toks[k + 1])) asVerb(toks[k + 1]);
+        return skipLight(toks, k + 1, to, { ...NO_CLAUSE, verb: k + 1, subject, ...(copulaLed ? { expletive: true } : {}) });
+      }
+      if (isVerb(toks[k]) && !LIGHT_VERBS.has(toks[k].root) && k > i) break;
+    }
+  }
+  // "retries be configured", "the patch number always be appended": passive; "be a separate service": linking.
+  let j = i;
+  while (j < to && isAdverb(toks[j])) j++;
+  if (j < to && isCopula(toks[j])) {
+    let k = j + 1;
+    while (k < to && isAdverb(toks[k])) k++;
+    if (k < to && isVerb(toks[k]) && (toks[k].tags.has("PastTense") || toks[k].tags.has("Participle"))) return { verb: k, subject, passive: true, linking: false, copula: j };
+    return { verb: j, subject, passive: false, linking: true, copula: j };
+  }
+  if (!isVerb(toks[i])) return { ...NO_CLAUSE, subject };
+  const c = skipLight(toks, i, to, { ...NO_CLAUSE, verb: i, subject });
+  if (LINKING_VERBS.has(toks[c.verb].root) && c.verb + 1 < to && !isVerb(toks[c.verb + 1]) && !isPrep(toks[c.verb + 1]) && !(toks[c.verb].root === "get" && c.verb + 1 < to && isNounish(toks[c.verb + 1]))) {
+    return { ...c, linking: true };
+  }
+  return c;
+}
+
+/**
+ * After a modal, the subject comes first and then the verb; the tagger often gets noun-verb pairs wrong in
+ * technical text ("should mail search stay on …", "should the static asset build use webpack", "should Glue jobs
+ * connect …"). The verb is the word that can be one, follows at least one subject word, and is followed by what a
+ * verb takes (a determiner, preposition, adverb, adjective, pronoun, a name for a decision verb, or the end),
+ * with no later verb candidate before the phrase boundary.
+ */
+function verbAfterSubject(toks: Tok[], from: number, to: number): number {
+  if (from >= to) return -1;
+  if (PRONOUNS.has(toks[from].norm) || PERSONAL.has(toks[from].norm)) {
+    for (let p = from + 1; p < to; p++) if (verbCapable(toks[p]) || isCopula(toks[p])) return p;
+    return -1;
+  }
+  for (let p = from + 1; p < to; p++) {
+    const t = toks[p];
+    const prev = toks[p - 1];
+    if (isCopula(t)) return p;
+    // After a modal comes an infinitive: "sourcing" in "the event sourcing modules" is a modifier.
+    if (!verbCapable(t) || t.tags.has("Gerund") || (t.tags.has("PresentTense") && !t.tags.has("Infinitive") && /s$/.test(t.norm) && !DECISION_VERBS.has(t.norm))) continue;
+    if (DETERMINERS.has(prev.norm) || (isPrep(prev) && prev.norm !== "to") || (prev.tags.has("Adjective") && !prev.tags.has("Noun") && !isVerb(prev))) continue;
+    const next = toks[p + 1];
+    const objectLike =
+      !next || endsClause(t) || isConj(next) || DETERMINERS.has(next.norm) || (isPrep(next) && next.norm !== "of") || isAdverb(next) || (next.tags.has("Adjective") && !next.tags.has("Noun")) || PRONOUNS.has(next.norm) || next.tags.has("Possessive") || next.tags.has("Gerund") || next.norm === "to";
+    if (objectLike) return p;
+    // A noun follows: the verb's object ("carry numbers", "use webpack"), unless the next word is the verb ("mail search stay").
+    if (!verbCapable(next) || isNameLike(next) || (next.tags.has("Plural") && !verbCapable(toks[p + 2]))) return p;
+  }
+  return -1;
+}
+
+/** "consider moving X", "start using X", "need to publish X": the second verb is the proposal. */
+function skipLight(toks: Tok[], i: number, to: number, c: Clause): Clause {
+  let v = i;
+  // "thinking of moving …", "wondering about switching …" too.
+  const joiner = (t: Tok | undefined) => !!t && ["to", "of", "about"].includes(t.norm);
+  while (v + 1 < to && LIGHT_VERBS.has(toks[v].root) && (isVerb(toks[v + 1]) || (joiner(toks[v + 1]) && v + 2 < to && isVerb(toks[v + 2])))) {
+    v += joiner(toks[v + 1]) ? 2 : 1;
+  }
+  return { ...c, verb: v };
+}
+
+/** The clause shape of an elliptical verb phrase: "be folded into the control plane" is passive. */
+export function mainVerbOf(toks: Tok[], s: Span): Clause {
+  let j = s.start;
+  while (j < s.end && isAdverb(toks[j])) j++;
+  if (j < s.end && isCopula(toks[j])) {
+    let k = j + 1;
+    while (k < s.end && isAdverb(toks[k])) k++;
+    if (k < s.end && isVerb(toks[k]) && (toks[k].tags.has("PastTense") || toks[k].tags.has("Participle"))) return { verb: k, passive: true, linking: false, copula: j };
+    return { verb: j, passive: false, linking: true, copula: j };
+  }
+  return { ...NO_CLAUSE, verb: j, linking: j < s.end && LINKING_VERBS.has(toks[j].root) };
+}
+
+/** Splits a sentence into clauses at semicolons and colons. */
+export function clausesOf(toks: Tok[]): Tok[][] {
+  const out: Tok[][] = [[]];
+  for (const t of toks) {
+    out[out.length - 1].push(t);
+    if (/[;:]/.test(t.post) && !/^\d/.test(t.post)) out.push([]);
+  }
+  return out.filter((c) => c.length);
+}
+
+export function asksSomething(toks: Tok[]): boolean {
+  const first = toks.find((t) => !isConj(t) && !isAdverb(t));
+  return !!first && (isModal(first) || isCopula(first) || WH.has(first.norm));
+}
+
+/**
+ * A clause that can carry a proposal: it asks ("should we …", "is it …") or opens with a verb ("split the monolith
+ * into services"). A statement ("retention rules differ from one product to another") proposes nothing: it is open.
+ */
+export function proposes(toks: Tok[]): boolean {
+  if (asksSomething(toks)) return true;
+  const first = toks.find((t) => !isConj(t) && !isAdverb(t));
+  return !!first && (first.tags.has("Imperative") || first.tags.has("Infinitive"));
+}

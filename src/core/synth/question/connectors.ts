@@ -1,0 +1,98 @@
+// The words that split a question into alternatives ("or", "vs", "instead of", "over", "better than", "between …
+// and"), and how the right side of the last one starts: a verb, a preposition or a noun.
+
+import { DETERMINERS, RELATIONAL, SUBORDINATORS } from "./vocabulary";
+import { isAdverb, isCopula, isModal, isPrep, isVerb, type Tok } from "./tokens";
+import { type Clause, mainVerb } from "./clause";
+
+export interface Connector {
+  at: number;
+  /** Tokens the connector spans ("instead of" is two). */
+  width: number;
+  kind: "or" | "instead" | "over" | "and" | "than";
+  /** ", or": a comma before it makes it a top-level split. */
+  comma: boolean;
+}
+
+export function findConnectors(toks: Tok[]): { connectors: Connector[]; between: number } {
+  const all: Connector[] = [];
+  // "between A and B" is the choice only when no "or" comes before it ("a queue or direct calls between the billing
+  // and invoicing services").
+  const firstOr = toks.findIndex((t) => ["or", "vs", "versus"].includes(t.norm));
+  const betweenAt = toks.findIndex((t) => t.norm === "between");
+  const between = firstOr >= 0 && firstOr < betweenAt ? -1 : betweenAt;
+  for (let i = 1; i < toks.length; i++) {
+    const t = toks[i];
+    const next = toks[i + 1];
+    const comma = /,/.test(toks[i - 1].post);
+    if (["or", "vs", "versus", "nor"].includes(t.norm)) {
+      // "… or not", "whether or not", "or so": no second alternative.
+      if (!next || ["not", "so", "otherwise"].includes(next.norm) || toks[i - 1].norm === "whether") continue;
+      if (insideCondition(toks, i)) continue;
+      all.push({ at: i, width: 1, kind: "or", comma });
+    } else if ((t.norm === "instead" || t.norm === "rather") && next && (next.norm === "of" || next.norm === "than") && i + 2 < toks.length) {
+      all.push({ at: i, width: 2, kind: "instead", comma });
+    } else if (t.norm === "over" && i + 1 < toks.length && !overAMedium(toks, i)) {
+      const verb = toks.slice(0, i).reverse().find((x) => isVerb(x));
+      if (!verb || ["prefer", "favour", "favor", "choose", "pick", "select", "recommend", "use", "want"].includes(verb.root)) all.push({ at: i, width: 1, kind: "over", comma });
+    } else if (t.norm === "than" && i + 1 < toks.length && toks.slice(Math.max(0, i - 3), i).some((x) => x.tags.has("Comparative"))) {
+      all.push({ at: i, width: 1, kind: "than", comma });
+    } else if (t.norm === "and" && between >= 0 && between < i && !all.some((c) => c.kind === "and")) {
+      all.push({ at: i, width: 1, kind: "and", comma });
+    }
+  }
+  // "a release-include or release-exclude label, or a richer set": with a ", or" the bare "or"s before it are inside an alternative.
+  const last = all[all.length - 1];
+  const connectors = last?.comma && last.kind === "or" ? all.filter((c) => c.comma || c.at > last.at || c.kind !== "or") : all;
+  return { connectors, between };
+}
+
+/**
+ * "How should on-call hear about it when a backup or restore job fails?": an "or" inside a condition
+ * (after "when", "if", "until" … in the same clause) says when, not which; the question names no alternatives there.
+ * "before or after the deploy" and "when saving or when loading" still are alternatives.
+ */
+function insideCondition(toks: Tok[], orAt: number): boolean {
+  if (SUBORDINATORS.has(toks[orAt + 1]?.norm ?? "")) return false;
+  for (let j = orAt - 1; j > 0; j--) {
+    if (/[,;:?.!]/.test(toks[j].post)) return false;
+    if (SUBORDINATORS.has(toks[j].norm)) return j < orAt - 1;
+  }
+  return false;
+}
+
+export type Mode = "verb" | "prep" | "noun";
+
+/** What the right side of a connector starts with decides how both sides are read. */
+export function rightMode(toks: Tok[], i: number): { mode: Mode; at: number; lead: number; clause?: Clause } {
+  let j = i;
+  while (j < toks.length && (isAdverb(toks[j]) || ["either", "whether"].includes(toks[j].norm))) j++;
+  const lead = i;
+  const t = toks[j];
+  if (!t) return { mode: "noun", at: j, lead };
+  if (isCopula(t) && j + 1 < toks.length) {
+    // "or (always) be folded into the control plane": the left clause's subject, a passive or linking verb of its own.
+    return { mode: "verb", at: j, lead };
+  }
+  if (isModal(t)) {
+    // "…, or should staging get a database of its own?": a clause of its own.
+    const clause = mainVerb(toks, j, toks.length);
+    if (clause.verb >= 0) return { mode: "verb", at: clause.copula >= 0 && !clause.linking ? clause.copula : clause.verb, lead: clause.subject ? clause.verb : lead, clause };
+  }
+  if (t.norm === "to" && toks[j + 1] && isVerb(toks[j + 1])) return { mode: "verb", at: j + 1, lead: j + 1 };
+  if (isVerb(t) && !t.tags.has("Gerund")) return { mode: "verb", at: j, lead };
+  if (isVerb(t) && t.tags.has("Gerund") && j + 1 < toks.length && (DETERMINERS.has(toks[j + 1].norm) || isPrep(toks[j + 1]))) return { mode: "verb", at: j, lead };
+  if (isPrep(t) || SUBORDINATORS.has(t.norm) || RELATIONAL.has(t.norm)) return { mode: "prep", at: j, lead };
+  return { mode: "noun", at: j, lead };
+}
+
+export type RightSide = ReturnType<typeof rightMode>;
+
+/** "push blocks to a companion over gRPC", "send it over the network": "over" names the channel, not a rival. */
+const CHANNELS = new Set(["grpc", "http", "https", "http2", "tcp", "udp", "ssh", "tls", "ssl", "websocket", "websockets", "rest", "rpc", "amqp", "mqtt", "vpn", "sftp", "ftp", "nfs", "smb", "email", "wifi", "bluetooth", "ipc", "quic"]);
+const CHANNEL_NOUNS = new Set(["network", "wire", "internet", "channel", "socket", "connection", "bus", "link", "tunnel", "api", "queue", "stream", "protocol", "line"]);
+function overAMedium(toks: Tok[], i: number): boolean {
+  const next = toks[i + 1]?.norm ?? "";
+  if (CHANNELS.has(next.replace(/[^a-z0-9]/g, ""))) return true;
+  return /^(?:a|an|the|our|its)$/.test(next) && CHANNEL_NOUNS.has(toks[i + 2]?.norm ?? "");
+}

@@ -1,0 +1,106 @@
+// The keep and drop forms: "keep X?", "stop using X?", "drop X and build with Y?", and judged subjects ("Is X still
+// the right choice?", "Would X be worth adding?") that read as keep or adopt.
+
+import type { Alternative, QuestionStructure } from "./types";
+import { ADOPT_VERBS, DETERMINERS, DROP_VERBS, JUDGEMENTS, KEEP_VERBS, PRONOUNS } from "./vocabulary";
+import { isCopula, isModal, isNounish, isPrep, isVerb, type Tok } from "./tokens";
+import { clauseEnd, phraseEnd, type Span, spanText, trimNoun } from "./phrases";
+import { gerund, infinitive } from "./verbForms";
+import { GENERIC_OBJECTS, termsForNounItem, termsForPhrase, termsForVerbPhrase } from "./terms";
+import type { Clause } from "./clause";
+import { alt, capitalise, imperative, keepTitle, nounAlternative } from "./titles";
+
+/** "keep storing uploads on the local disk?", "stick with X?", "do we still need to publish X?", "stop using X?", "drop X and build with Y?". */
+export function readKeepOrDrop(toks: Tok[], clause: Clause): Partial<QuestionStructure> | undefined {
+  const v = clause.verb;
+  if (v < 0 || clause.passive || clause.linking) return undefined;
+  const t = toks[v];
+  const still = toks.slice(0, v).some((x) => x.norm === "still");
+  const keep = KEEP_VERBS.has(t.root) || still;
+  const drop = DROP_VERBS.has(t.root) || (t.root === "get" && toks[v + 1]?.norm === "rid");
+  if (!keep && !drop) return undefined;
+  const end = phraseEnd(toks, v + 1, clauseEnd(toks, v));
+  let objStart = v + 1;
+  if (toks[objStart]?.norm === "rid" && toks[objStart + 1]?.norm === "of") objStart += 2;
+  const useVerb = (x: Tok | undefined) => !!x && ["use", "using"].includes(x.norm);
+  while (objStart < end && (["with", "on", "to", "at"].includes(toks[objStart].norm) || useVerb(toks[objStart]))) objStart++;
+  if (objStart >= end) return undefined;
+  // "drop Next.js and build with Vite": a replacement in one breath.
+  const andVerb = toks.findIndex((x, k) => k > objStart && k < end - 1 && x.norm === "and" && isVerb(toks[k + 1]) && !toks[k + 1].tags.has("Gerund"));
+  const bodyIsVerb = KEEP_VERBS.has(t.root) && isVerb(toks[objStart]) && toks[objStart].tags.has("Gerund");
+  let np = trimNoun(toks, objStart, andVerb > 0 ? andVerb : end);
+  let thing = np;
+  // "drop support for Node 18", "keep our use of Lombok": the thing is the object of the generic noun.
+  const head = toks[np.end - 1];
+  if (!bodyIsVerb && head && GENERIC_OBJECTS.has(head.root) && np.end < end && isPrep(toks[np.end])) {
+    thing = trimNoun(toks, np.end + 1, end);
+    np = { start: np.start, end: thing.end };
+  }
+  const body: Span = { start: objStart, end };
+  const { terms, subject } = bodyIsVerb ? termsForVerbPhrase(toks, body) : { terms: termsForPhrase(toks, thing), subject: spanText(toks, thing, { dropDeterminer: true }) };
+  if (drop && andVerb > 0) {
+    const incumbent = alt(keepTitle(toks, np), subject, terms, "incumbent");
+    const second = { start: andVerb + 1, end };
+    const target = alt(imperative(toks, { start: v, end }), termsForVerbPhrase(toks, second).subject, termsForVerbPhrase(toks, second).terms, "target");
+    return { form: "migration", alternatives: [incumbent, target], incumbent, target };
+  }
+  // The kept thing: "Keep storing uploads on the local disk", "Keep publishing the DAPS identity module", "Keep Cassandra".
+  let keptTitle: string;
+  if (bodyIsVerb) keptTitle = `Keep ${spanText(toks, body)}`;
+  else if (KEEP_VERBS.has(t.root) || (still && ADOPT_VERBS.has(t.root)) || drop) keptTitle = keepTitle(toks, { start: np.start, end: andVerb > 0 || drop ? np.end : Math.max(np.end, end) });
+  else keptTitle = `Keep ${gerund(infinitive(t))} ${spanText(toks, np)}`;
+  const kept = alt(keptTitle, subject, terms, "incumbent");
+  if (drop) {
+    const dropped = alt(imperative(toks, { start: v, end: np.end }), subject, terms, "target", true);
+    return { form: "drop", alternatives: [kept, dropped], incumbent: kept, target: dropped };
+  }
+  // "… now that decentralized claims are the way forward": the question names the successor.
+  const nowThat = toks.findIndex((x, k) => k > v && x.norm === "now" && toks[k + 1]?.norm === "that");
+  if (nowThat > 0) {
+    const succ = trimNoun(toks, nowThat + 2, toks.length);
+    if (succ.end > succ.start && toks.slice(succ.start, succ.end).some((x) => isNounish(x) && !PRONOUNS.has(x.norm))) {
+      const target = nounAlternative(toks, succ, "target", `Move to ${spanText(toks, succ, { dropDeterminer: true })}`);
+      return { form: "migration", alternatives: [kept, target], incumbent: kept, target };
+    }
+  }
+  return keepForm(kept);
+}
+
+/** "Keep X?" names one side; the other, until the evidence names a successor, is dropping it. */
+function keepForm(kept: Alternative): Partial<QuestionStructure> {
+  const rest = kept.title.replace(/^Keep\s+/, "");
+  const gerundBody = /^\w+ing\b/.test(rest) && !/^(?:the|a|an)\b/i.test(rest);
+  const dropped = alt(gerundBody ? `Stop ${rest}` : `Drop ${rest}`, kept.subject, kept.terms, "target", true);
+  return { form: "keep", alternatives: [kept, dropped], incumbent: kept, target: dropped };
+}
+
+/** "Is X still the right choice for Y?" → keep X; "Is X worth keeping?" → keep X; "Would X be worth adding?" → add X. */
+export function readCopula(toks: Tok[]): Partial<QuestionStructure> | undefined {
+  if (!toks.length || !(isCopula(toks[0]) || isModal(toks[0]))) return undefined;
+  let s = trimNoun(toks, 1, toks.length);
+  // "Would a GraphQL endpoint next to JMAP be worth adding": with a modal, the subject runs to the copula.
+  if (isModal(toks[0])) {
+    const cop = toks.findIndex((t, k) => k > 1 && isCopula(t));
+    if (cop < 0) return undefined;
+    s = { start: 1, end: cop };
+  }
+  if (s.end <= s.start || s.end >= toks.length || toks.slice(s.start, s.end).every((t) => PRONOUNS.has(t.norm))) return undefined;
+  let j = s.end;
+  if (isModal(toks[0])) j++;
+  const still = toks[j]?.norm === "still";
+  if (still) j++;
+  const rest = toks.slice(j).filter((t) => !DETERMINERS.has(t.norm));
+  const worth = rest.findIndex((t) => t.norm === "worth");
+  const judged = rest.some((t) => JUDGEMENTS.has(t.root) || JUDGEMENTS.has(t.norm));
+  if (!judged) return undefined;
+  const subject = spanText(toks, s, { dropDeterminer: true });
+  const terms = termsForNounItem(toks, s);
+  const g = worth >= 0 ? rest[worth + 1] : undefined;
+  const gv = g && g.tags.has("Gerund") ? infinitive(g) : undefined;
+  if (still || (gv && KEEP_VERBS.has(gv))) {
+    return keepForm(alt(keepTitle(toks, s), subject, terms, "incumbent"));
+  }
+  const verb = gv && !["have", "use", "adopt", "do"].includes(gv) ? gv : "adopt";
+  const target = alt(capitalise(`${verb} ${spanText(toks, s, { dropDeterminer: verb === "adopt" })}`), subject, terms, "target");
+  return { form: "adopt", alternatives: [target], target };
+}

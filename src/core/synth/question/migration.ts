@@ -1,0 +1,83 @@
+// The migration and move-to forms: "move / migrate / switch from A to B", "replace A with B", "swap A for B", and
+// "move X onto B" / "switch to B" without a "from".
+
+import type { QuestionStructure } from "./types";
+import { DETERMINERS, MOVE_VERBS, PRONOUNS, REPLACE_VERBS } from "./vocabulary";
+import { isConj, isNounish, isVerb, type Tok } from "./tokens";
+import { phraseEnd, spanText, trimNoun } from "./phrases";
+import { infinitive } from "./verbForms";
+import { termsForPhrase } from "./terms";
+import type { Clause } from "./clause";
+import { alt, capitalise, imperative, keepTitle, nounAlternative } from "./titles";
+
+/** "move / migrate / switch (X) from A to B", "a migration from A to B", "replace A with B", "swap A for B". */
+export function readMigration(toks: Tok[]): Partial<QuestionStructure> | undefined {
+  for (let v = 0; v < toks.length; v++) {
+    const t = toks[v];
+    if (REPLACE_VERBS.has(t.root) && (isVerb(t) || t.tags.has("Noun"))) {
+      const a = trimNoun(toks, v + 1, toks.length);
+      const w = a.end < toks.length && ["with", "by", "for"].includes(toks[a.end].norm) ? a.end : -1;
+      if (w < 0 || a.end === a.start) continue;
+      const b = trimNoun(toks, w + 1, toks.length);
+      // "substitute B for A": the first object is the newcomer.
+      const [oldS, newS] = t.root === "substitute" && toks[w].norm === "for" ? [b, a] : [a, b];
+      const incumbent = nounAlternative(toks, oldS, "incumbent", keepTitle(toks, oldS));
+      const target = nounAlternative(toks, newS, "target", capitalise(`${t.root} ${spanText(toks, { start: v + 1, end: b.end })}`));
+      return { form: "migration", alternatives: [incumbent, target], incumbent, target };
+    }
+    if (!MOVE_VERBS.has(t.root) || !(isVerb(t) || t.tags.has("Noun"))) continue;
+    let from = -1;
+    for (let j = v + 1; j < toks.length && j <= v + 6; j++) {
+      if (toks[j].norm === "from") {
+        from = j;
+        break;
+      }
+      if (isConj(toks[j]) || (isVerb(toks[j]) && !toks[j].tags.has("Gerund"))) break;
+    }
+    if (from < 0) continue;
+    let to = -1;
+    for (let j = from + 2; j < toks.length; j++) {
+      if (["to", "onto", "into", "towards", "toward"].includes(toks[j].norm)) {
+        to = j;
+        break;
+      }
+      if (isVerb(toks[j]) && !toks[j].tags.has("Gerund") && !toks[j].tags.has("Noun")) break;
+    }
+    if (to < 0) continue;
+    const a = { start: from + 1, end: to };
+    const b = trimNoun(toks, to + 1, toks.length);
+    if (b.end <= b.start) continue;
+    const verb = isVerb(t) ? infinitive(t) : "move";
+    const incumbent = nounAlternative(toks, a, "incumbent", keepTitle(toks, a));
+    const target = nounAlternative(toks, b, "target", capitalise(`${verb === "migration" ? "migrate" : verb} ${toks[to].norm} ${spanText(toks, b)}`));
+    return { form: "migration", alternatives: [incumbent, target], incumbent, target };
+  }
+  return undefined;
+}
+
+/** "move X onto B", "switch to B", "migrate X to B" without a "from": B is proposed, X is kept as it is today. */
+export function readMoveTo(toks: Tok[], clause: Clause): Partial<QuestionStructure> | undefined {
+  for (let v = Math.max(0, clause.verb); v < toks.length; v++) {
+    const t = toks[v];
+    if (!MOVE_VERBS.has(t.root) || !isVerb(t)) continue;
+    for (let j = v + 1; j < toks.length && j <= v + 8; j++) {
+      if (!["to", "onto", "into", "towards", "toward"].includes(toks[j].norm)) {
+        if (isVerb(toks[j]) && !toks[j].tags.has("Gerund")) break;
+        continue;
+      }
+      const b = trimNoun(toks, j + 1, toks.length);
+      if (b.end <= b.start || !toks.slice(b.start, b.end).some((x) => isNounish(x) && !DETERMINERS.has(x.norm))) break;
+      const end = phraseEnd(toks, j + 1, toks.length);
+      const target = nounAlternative(toks, b, "target", imperative(toks, { start: v, end }));
+      const object = j > v + 1 ? { start: v + 1, end: j } : undefined;
+      if (object && toks.slice(object.start, object.end).some((x) => isNounish(x) && !DETERMINERS.has(x.norm) && !PRONOUNS.has(x.norm))) {
+        // "move our Glue ETL jobs to dbt": keeping the jobs as they are is the other option.
+        const incumbent = alt(keepTitle(toks, object), spanText(toks, object, { dropDeterminer: true }), termsForPhrase(toks, object), "incumbent");
+        incumbent.terms = incumbent.terms.filter((x) => !target.terms.includes(x));
+        return { form: "migration", alternatives: [incumbent, target], incumbent, target };
+      }
+      return { form: "move-to", alternatives: [target], target };
+    }
+  }
+  return undefined;
+}

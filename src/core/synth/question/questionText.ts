@@ -1,0 +1,38 @@
+// The question text around the tagger: editor tags ("TODO(decide):") and asides before "or" removed before reading,
+// the bounded excerpt of a long text the tagger reads, and a dangling coordination cut from titles after.
+
+export const TAG_PREFIX = /^\s*(?:\/\/+|#+|--|\/\*+|\*+|;+)?\s*(?:(?:todo|fixme|xxx)\s*(?:\([^)]*\))?\s*:?\s*)?(?:(?:decide|open question|question)\s*:\s*)?/i;
+
+/** Past this length the tagger reads only the asking sentence and a little context (its cost grows per sentence). */
+export const MAX_READ_CHARS = 600;
+const CONTEXT_SENTENCES = 2;
+
+/**
+ * The part of a long text the tagger reads: the first sentence that asks (else the last sentence) with up to two
+ * sentences before it, then at most MAX_READ_CHARS of that, keeping the end where the asking sentence is. A
+ * question is a few sentences, so this changes nothing for one; a decision record's paragraph stays cheap.
+ */
+export function boundedForReading(text: string): string {
+  if (text.length <= MAX_READ_CHARS) return text;
+  const rough = text.split(/(?<=[.!?])\s+|\n+/).filter((x) => x.trim());
+  const asks = rough.findIndex((x) => x.includes("?"));
+  const last = asks >= 0 ? asks : rough.length - 1;
+  const kept = rough.slice(Math.max(0, last - CONTEXT_SENTENCES), last + 1).join(" ");
+  if (kept.length <= MAX_READ_CHARS) return kept;
+  const tail = kept.slice(kept.length - MAX_READ_CHARS);
+  const space = tail.indexOf(" ");
+  return space >= 0 && space < MAX_READ_CHARS / 2 ? tail.slice(space + 1) : tail;
+}
+
+/** "Keep X, the way it does in Carrenza today, or move to Y?": an aside between commas right before "or" compares
+ * with how things are; it is no alternative of its own, and without it the first alternative is the clause before. */
+const ASIDE_BEFORE_OR = /,\s+(?:the way|just as|much as|as|like|which|where)\s[^,;:?]{1,100},(?=\s+or\s)/gi;
+/** ", the way adr-tools does", ", just as the old farm did": wherever it stands, a comparison with how someone does it. */
+const THE_WAY_ASIDE = /,\s+(?:the way|just as|much as)\s[^,;:?]{1,80}?\b(?:do|does|did|done|today|now)\b(?=\s*[,;:?]|\s*$)/gi;
+export function withoutAsideBeforeOr(text: string): string {
+  return text.replace(ASIDE_BEFORE_OR, "").replace(THE_WAY_ASIDE, "");
+}
+
+export function withoutDanglingCoordination(title: string): string {
+  return title.replace(/,\s+(?:and|or|then)\s+[a-z]+$/, "");
+}

@@ -1,0 +1,136 @@
+// Titles of alternatives, whole readable phrases: imperatives ("Move X onto B"), statements ("The CLI talks to …"),
+// "Keep X", bare names and shared frames; and the Alternative record made from a title, subject and terms.
+
+import type { Alternative } from "./types";
+import { DETERMINERS, PERSONAL, PRONOUNS, RECEIVE_VERBS } from "./vocabulary";
+import { isAdverb, isCopula, isNameLike, isNounish, isPrep, isVerb, type Tok } from "./tokens";
+import { type Span, spanText } from "./phrases";
+import { infinitive, thirdPerson } from "./verbForms";
+import { termsForPhrase } from "./terms";
+import type { Clause } from "./clause";
+
+export function capitalise(s: string): string {
+  return s.length ? s[0].toUpperCase() + s.slice(1) : s;
+}
+
+function isPlural(toks: Tok[], s: Span): boolean {
+  const words = toks.slice(s.start, s.end);
+  // The head is the last noun before any preposition or example: "headings in the template" is plural, "ADR
+  // metadata such as status and date" is not; "the processor and the metamodel" is.
+  let head: Tok | undefined;
+  for (const t of words) {
+    if (isPrep(t) || t.norm === "such" || t.norm === "like") break;
+    if (t.norm === "and") return true;
+    if (isNounish(t)) head = t;
+  }
+  return !!head && (head.tags.has("Plural") || ["we", "they", "those", "these"].includes(head.norm));
+}
+
+export function isPersonal(toks: Tok[], s?: Span): boolean {
+  return !s || toks.slice(s.start, s.end).every((t) => PERSONAL.has(t.norm) || DETERMINERS.has(t.norm) || isAdverb(t));
+}
+export function isPronounSubject(toks: Tok[], s?: Span): boolean {
+  return !!s && toks.slice(s.start, s.end).every((t) => PRONOUNS.has(t.norm) || (DETERMINERS.has(t.norm) && s.end - s.start > 1 && ["those", "these", "this", "that"].includes(toks[s.start].norm)));
+}
+
+/** Imperative form of a verb phrase: "moving our ETL scripts onto Airflow" → "Move our ETL scripts onto Airflow". */
+export function imperative(toks: Tok[], s: Span): string {
+  let i = s.start;
+  const lead: string[] = [];
+  while (i < s.end - 1 && isAdverb(toks[i])) lead.push(toks[i++].text.toLowerCase());
+  const first = toks[i];
+  const rest = spanText(toks, { start: i + 1, end: s.end });
+  const verb = isVerb(first) || isCopula(first) ? infinitive(first) : first.text;
+  return capitalise([...lead, verb, rest].filter(Boolean).join(" "));
+}
+
+/**
+ * Title of a verb-phrase alternative starting at s.start. Personal subjects ("should we …") give an imperative;
+ * a passive gives an imperative on its subject ("Write rules in a declarative language"); another subject gives a
+ * statement when it is the alternative's own or the verb takes no object ("The CLI talks to the webadmin REST API").
+ */
+export function clauseTitle(toks: Tok[], s: Span, clause: Clause | undefined, sharedSubject: boolean): string {
+  const subj = clause?.subject;
+  const v = toks[s.start];
+  if (!clause || !subj || clause.expletive || isPersonal(toks, subj) || isPronounSubject(toks, subj)) {
+    if (clause?.passive && clause.verb >= s.start && subj && !isPersonal(toks, subj)) return passiveImperative(toks, s, clause, subj);
+    return imperative(toks, s);
+  }
+  if (clause.passive && clause.verb >= s.start) return passiveImperative(toks, s, clause, subj);
+  // "should staging get a database of its own" → "Give staging a database of its own".
+  if (isVerb(v) && RECEIVE_VERBS.has(v.root) && s.end > s.start + 1 && isNounish(toks[s.start + 1])) {
+    return capitalise(`give ${spanText(toks, subj, { dropDeterminer: true })} ${spanText(toks, { start: s.start + 1, end: s.end })}`);
+  }
+  // A subject the alternatives share reads best as an instruction ("Keep sharing the production database"), except
+  // with a linking verb ("The patch number stays optional"); alternatives with subjects of their own are statements
+  // ("A scheduled Lambda copies it into S3").
+  if (sharedSubject && !clause.linking && !isCopula(v)) return imperative(toks, s);
+  return statement(toks, s, subj);
+}
+
+function passiveImperative(toks: Tok[], s: Span, clause: Clause, subj: Span): string {
+  const lead = toks.slice(s.start, clause.verb).filter((t) => isAdverb(t)).map((t) => t.text.toLowerCase());
+  const rest = spanText(toks, { start: clause.verb + 1, end: s.end });
+  const object = isPronounSubject(toks, subj) ? "" : spanText(toks, headOf(toks, subj));
+  return capitalise([...lead, infinitive(toks[clause.verb]), object, rest].filter(Boolean).join(" "));
+}
+
+/** The subject without trailing prepositional phrases when it is long: "embeddings for questions over papers" → "embeddings". */
+export function headOf(toks: Tok[], s: Span): Span {
+  if (s.end - s.start <= 3) return s;
+  for (let i = s.start + 1; i < s.end; i++) if (isPrep(toks[i])) return { start: s.start, end: i };
+  return s;
+}
+
+function statement(toks: Tok[], s: Span, subj: Span): string {
+  let i = s.start;
+  const lead: string[] = [];
+  while (i < s.end - 1 && isAdverb(toks[i])) lead.push(toks[i++].text.toLowerCase());
+  const v = toks[i];
+  const verb = isVerb(v) || isCopula(v) ? thirdPerson(infinitive(v), isPlural(toks, subj)) : v.text;
+  const rest = spanText(toks, { start: i + 1, end: s.end });
+  return capitalise([spanText(toks, subj), ...lead, verb, rest].filter(Boolean).join(" "));
+}
+
+/** A noun alternative on its own: "Polling", "Tabs", but "pnpm" and "gRPC" as written. */
+export function bareTitle(toks: Tok[], s: Span): string {
+  const text = spanText(toks, s, { dropDeterminer: true });
+  let i = s.start;
+  while (i < s.end - 1 && DETERMINERS.has(toks[i].norm)) i++;
+  const first = toks[i];
+  // "pnpm", "gRPC" and "vscode-elements" stay as written.
+  return first && /^[a-z]+$/.test(first.text) && /[aeiouy]/.test(first.text) && !isNameLike(first) ? capitalise(text) : text;
+}
+
+/** "Keep the embedded in-memory engine": an indefinite article reads as the definite one after "Keep". */
+export function keepTitle(toks: Tok[], s: Span, verb = "Keep"): string {
+  const first = toks[s.start];
+  let text = ["a", "an"].includes(first?.norm ?? "") ? `the ${spanText(toks, { start: s.start + 1, end: s.end })}` : spanText(toks, s);
+  if (first && DETERMINERS.has(first.norm)) text = text[0].toLowerCase() + text.slice(1);
+  return `${verb} ${text}`;
+}
+
+export function alt(title: string, subject: string, terms: string[], role: Alternative["role"], inverse = false): Alternative {
+  const clean = title.replace(/[\s,]+(?:instead|anymore|then|or not)$/i, "").replace(/\s+for (?:that|this|it|them)$/i, "").trim();
+  return { title: clean, subject, terms, role, ...(inverse ? { inverse: true } : {}) };
+}
+
+export function nounAlternative(toks: Tok[], s: Span, role: Alternative["role"], title?: string): Alternative {
+  const subject = spanText(toks, s, { dropDeterminer: true });
+  return alt(title ?? subject, subject, termsForPhrase(toks, s), role);
+}
+
+/** The shared start of prepositional or noun alternatives: "Configure retries", "Store sessions", "Receipts live". */
+export function frameTitle(toks: Tok[], clause: Clause, end: number): string | undefined {
+  const subj = clause.subject;
+  if (clause.passive && subj) return passiveImperative(toks, { start: clause.copula >= 0 ? clause.copula : clause.verb, end }, clause, subj);
+  const s = { start: clause.copula >= 0 && clause.linking ? clause.copula : clause.verb, end };
+  if (!subj || clause.expletive || isPersonal(toks, subj) || isPronounSubject(toks, subj)) return imperative(toks, s);
+  const v = toks[s.start];
+  // "should PRs get a … label, or a richer set" → "Give PRs a … label".
+  if (RECEIVE_VERBS.has(v.root) && !clause.linking) {
+    const between = spanText(toks, { start: s.start + 1, end });
+    return capitalise(`give ${spanText(toks, subj, { dropDeterminer: true })}${between ? ` ${between}` : ""}`);
+  }
+  return statement(toks, s, subj);
+}
