@@ -264,3 +264,32 @@ describe("high confidence answers what the question asked", () => {
     assert.equal(asked.recommendation.confidence, "high");
   });
 });
+
+describe("a record lends its weighed options only when it weighed the thing the question names", () => {
+  const evidence = () => [
+    adr(
+      "docs/adr/0002-record-template.md",
+      "Use a Markdown template for records",
+      "Decision Outcome",
+      '## Decision Outcome\n\nChosen option: "Template 3.1 with the Rivet patch", because the Rivet site reads it.',
+      { chosen_option: "Template 3.1 with the Rivet patch", considered_options: ["Template 3.1 with the Rivet patch", "Plain Nygard template", "Free-form notes"] },
+    ),
+    adr("docs/adr/0005-rivet-tools.md", "Adopt Rivet for the decision log", "Decision Outcome", '## Decision Outcome\n\nChosen option: "Rivet", because it builds the site and the CLI from one package.', {
+      chosen_option: "Rivet",
+      considered_options: ["Rivet", "Quill Tools", "Quill Tools Python"],
+    }),
+  ];
+
+  test("a product name inside the proposal ('a container image of Rivet') does not bring in a template record's options", () => {
+    const draft = run("Should we publish an official container image of Rivet so CI can build the site without Node?", evidence());
+    const titles = draft.options.map((o) => o.title);
+    assert.ok(!titles.some((t) => /Template 3\.1|Nygard|Free-form/.test(t)), titles.join(" | "));
+  });
+
+  test("the same thing by its whole name ('quill-tools' and 'Quill Tools') still brings in the record's options", () => {
+    const draft = run("Should we adopt Ana Lee's quill-tools to create and number the records?", evidence());
+    const titles = draft.options.map((o) => o.title);
+    assert.ok(titles.includes("Rivet"), titles.join(" | "));
+    assert.equal(draft.options.find((o) => o.id === draft.recommendation.option_id)?.title, "Rivet");
+  });
+});

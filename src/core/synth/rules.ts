@@ -1253,7 +1253,10 @@ function addImpliedCandidates(structure: QuestionStructure, candidates: Candidat
  */
 function addWeighedOptions(candidates: Candidate[], activeTopical: AdrDoc[], structure: QuestionStructure): void {
   const named = candidates.filter((c) => c.origin === "question" && c.key.terms.length);
-  const weighs = (d: AdrDoc, c: Candidate) => d.meta.considered_options.some((o) => sameOption(keyFor(o), c.key) || mentions(o, primaryKey(c.key)));
+  // The same thing by its whole name, one way or the other ("adr-tools" in "ADR Tools"); a product name inside a
+  // longer phrase ("Log4brains" in "Publish a Docker image of log4brains") is the setting, not the option.
+  const weighs = (d: AdrDoc, c: Candidate) =>
+    d.meta.considered_options.some((o) => mentions(c.title, primaryKey(keyFor(o))) || mentions(o, primaryKey(c.key)));
   const doc = activeTopical.find((d) => d.meta.considered_options.length >= 2 && named.some((c) => weighs(d, c)));
   if (!doc) return;
   // "Switch X to Y?" names two things, but when the record weighed Y and not X, X is the status quo in the
