@@ -293,3 +293,21 @@ describe("a record lends its weighed options only when it weighed the thing the 
     assert.equal(draft.options.find((o) => o.id === draft.recommendation.option_id)?.title, "Rivet");
   });
 });
+
+describe("no choice by elimination when the record weighed the other option too", () => {
+  test("a record that moved from A to C, having weighed B, does not choose B when asked 'A or B?'", () => {
+    const evidence = [
+      adr(
+        "docs/adrs/0007-bucketing-unit.md",
+        "Change the bucketing unit from device_id to household_id",
+        "Status",
+        "## Status\n\nACCEPTED: Option 1, move to `household_id`.\n\n## Considered Options\n\n- Move to `household_id`\n- Stay the course\n- Move to `account_id`",
+        { chosen_option: "Move to household_id", considered_options: ["Move to household_id", "Stay the course", "Move to account_id"] },
+      ),
+    ];
+    const draft = run("Should we keep bucketing experiments on device_id, or move to account_id?", evidence);
+    const rec = recommended(draft);
+    assert.notEqual(rec?.title, "Move to account_id");
+    assert.match(rec?.title ?? draft.recommendation.option_id, /household_id|undecidable/);
+  });
+});

@@ -311,3 +311,11 @@ describe("the thing 'should we adopt X?' names is read whole", () => {
     assert.deepEqual(titles(readQuestion("Should we adopt Prettier only?")), ["Adopt Prettier only"]);
   });
 });
+
+describe("identifiers and emphasis", () => {
+  test("an underscore inside a name is part of it; emphasis and code marks around words are dropped", () => {
+    assert.deepEqual(titles(readQuestion("Should we bucket users on account_id or on device_id?")), ["Bucket users on account_id", "Bucket users on device_id"]);
+    assert.deepEqual(titles(readQuestion("Should we use **Valkey** or `Memcached`?")), ["Valkey", "Memcached"]);
+    assert.deepEqual(titles(readQuestion("Should we use _Valkey_ or Memcached?")), ["Valkey", "Memcached"]);
+  });
+});

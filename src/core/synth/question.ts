@@ -37,6 +37,8 @@ export type { QuestionForm, Alternative, QuestionStructure } from "./question/ty
 export { MAX_READ_CHARS } from "./question/questionText";
 
 const memo = new Map<string, QuestionStructure>();
+/** Markdown emphasis or code around words ("`Redis`", "**keep**"); an underscore inside a name ("client_id") is no marker. */
+const EMPHASIS = /(?<![\p{L}\p{N}])([`*_]{1,2})([^`*_]+)\1(?![\p{L}\p{N}])/gu;
 
 /** Reads the question's structure. Pure and deterministic (memoised: the synthesizer asks about each decision sentence). */
 export function readQuestion(question: string): QuestionStructure {
@@ -56,7 +58,7 @@ export function readQuestion(question: string): QuestionStructure {
 
 /** The reader without the memo and the safety net (tests use it to find sentences it cannot take apart). */
 export function readQuestionUncached(question: string): QuestionStructure {
-  const text = withoutAsideBeforeOr(question.replace(TAG_PREFIX, "").replace(/[`*_]{1,2}([^`*_]+)[`*_]{1,2}/g, "$1").trim());
+  const text = withoutAsideBeforeOr(question.replace(TAG_PREFIX, "").replace(EMPHASIS, "$2").trim());
   const base: QuestionStructure = { form: "open", alternatives: [], topic: contentOf(text), text };
   if (!text) return base;
   const sentences = tokenize(boundedForReading(text)).filter((s) => s.length);

@@ -374,13 +374,14 @@ function tokenStems(text: string, withParts: boolean): Map<string, number> {
     if ((st.length < 2 && !/^\d$/.test(st)) || /^\d{5,}$/.test(st) || STOPISH.has(st)) return;
     out.set(st, (out.get(st) ?? 0) + 1);
   };
-  for (const raw of normaliseAbbreviations(text).split(/[^a-z0-9.+#@-]+/)) {
+  // An identifier ("client_id") is one word like a hyphenated name: "group_id" does not name "client_id".
+  for (const raw of normaliseAbbreviations(text).split(/[^a-z0-9._+#@-]+/)) {
     // The lookbehind starts the trailing trim only where a run starts (/x+$/ is quadratic on a long run of x).
-    const w = raw.replace(/^[.-]+/, "").replace(/(?<![.-])[.-]+$/, "");
+    const w = raw.replace(/^[._-]+/, "").replace(/(?<![._-])[._-]+$/, "");
     if (!w) continue;
-    if (w.includes("-") && !OWN.has(w)) {
+    if (/[-_]/.test(w) && !OWN.has(w)) {
       add(w);
-      if (withParts) for (const part of w.split("-")) if (part.length > 2) add(part);
+      if (withParts) for (const part of w.split(/[-_]/)) if (part.length > 2) add(part);
     } else add(w);
   }
   return out;
@@ -581,12 +582,18 @@ function arguedAgainstChoice(r: ChoiceReading, real: Indexed[], scores: number[]
   // real HPC cluster" without naming it.
   const loose = (x: Indexed): OptionKey => ({ terms: [...distinctive(x.c, candidates, question)].filter((w) => w.length >= 4 && !/[\s-]/.test(w) && !FRAME_STEMS.has(w)) });
   const against = (x: Indexed) => polarityIn(decision, sharpKey(x.c.key, question)) < 0 || (decisionSays(doc, loose(x)) && polarityIn(doc.decisionText, loose(x)) < 0);
+  const weighedNotChosen = (x: Indexed) => {
+    const key = sharpKey(x.c.key, question);
+    return !!choice && doc.meta.considered_options.some((o) => mentions(o, key)) && !mentions(choice, key);
+  };
   const headlined = (x: Indexed) => x.c.origin === "incumbent" || /^(?:keep|stay|remain|stick|continue)\b/i.test(x.c.title) || mentions(`${doc.meta.title}\n${choice}`, primaryKey(x.c.key));
   for (const [neg, other] of [
     [a, b],
     [b, a],
   ] as const) {
     const argued = decisionSays(doc, loose(neg)) && polarityIn(doc.decisionText, loose(neg)) < 0;
+    // The other option is no choice by elimination when the record weighed it too and chose a third thing.
+    if (weighedNotChosen(other)) continue;
     if (against(neg) && !against(other) && (argued || (headlined(neg) && scores[other.i] >= scores[neg.i]))) {
       // A title that argues against an option by name is as clear a decision as a record gets.
       const titled = mentions(doc.meta.title, primaryKey(sharpKey(neg.c.key, question)));
