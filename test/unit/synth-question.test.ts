@@ -319,3 +319,27 @@ describe("identifiers and emphasis", () => {
     assert.deepEqual(titles(readQuestion("Should we use _Valkey_ or Memcached?")), ["Valkey", "Memcached"]);
   });
 });
+
+describe("longer questions that still name their alternatives", () => {
+  test("a phrase between the object and 'from A to B' still makes a migration", () => {
+    const s = readQuestion("Should we switch the default queue for new tenants from Beanstalkd to NATS?");
+    assert.equal(s.form, "migration");
+    assert.deepEqual(titles(s), ["Keep Beanstalkd", "Switch to NATS"]);
+  });
+
+  test("each asking clause before the last 'or' is an alternative of its own", () => {
+    assert.deepEqual(titles(readQuestion("Should we cache in Valkey, should we cache in Memcached, or should we build our own cache?")), [
+      "Cache in Valkey",
+      "Cache in Memcached",
+      "Build our own cache",
+    ]);
+    const s = readQuestion("Should every tenant get its own queue, should we share one queue with routing keys, or should one broker serve all of them?");
+    assert.equal(s.alternatives.length, 3);
+    assert.equal(titles(s)[1], "Share one queue with routing keys");
+  });
+
+  test("a fronted phrase before the asking clause is no alternative", () => {
+    const s = readQuestion("With tenants moving to the new region, should we keep the queue on Beanstalkd, or switch to NATS?");
+    assert.deepEqual(titles(s), ["Keep the queue on Beanstalkd", "Switch to NATS"]);
+  });
+});

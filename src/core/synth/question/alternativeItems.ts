@@ -86,12 +86,40 @@ export function readVerbAlternatives(toks: Tok[], right: RightSide, leftLimit: n
   if (judgedSubject && judgedSubject.end > judgedSubject.start && !expletive) {
     items.unshift({ span: judgedSubject, mode: "keep" });
   } else if (clause.verb >= 0) {
+    // "Should every database get its own instance, should we manage them with Terraform, or should one machine …?":
+    // each asking clause before the connector is an alternative of its own, with its own subject.
+    const asked = askingClauses(toks, start, leftLimit);
+    if (asked.length > 1) {
+      const lefts = asked.flatMap((r) => {
+        const c = mainVerb(toks, r.start, r.end);
+        return c.verb >= 0 ? leftVerbPhrases(toks, c, r.start, r.end).map((l) => ({ span: l, mode: "verb" as Mode, clause: c })) : [];
+      });
+      items.unshift(...lefts);
+      return { items, leftClause: mainVerb(toks, asked[asked.length - 1].start, leftLimit) };
+    }
     items.unshift(...leftVerbPhrases(toks, clause, start, leftLimit).map((l) => ({ span: l, mode: "verb" as Mode, clause })));
   } else {
     const ns = nounPhraseStart(toks, leftLimit, start);
     if (ns < leftLimit) items.unshift({ span: { start: ns, end: leftLimit }, mode: "noun" });
   }
   return { items, leftClause: clause };
+}
+
+/** The clauses [from, to) splits into at a comma followed by a modal and its subject ("…, should we X"). */
+function askingClauses(toks: Tok[], from: number, to: number): Span[] {
+  const out: Span[] = [];
+  let s = from;
+  for (let k = from + 1; k < to - 1; k++) {
+    if (!/,/.test(toks[k - 1].post) || !isModal(toks[k])) continue;
+    const next = toks[k + 1];
+    if (!(PRONOUNS.has(next.norm) || DETERMINERS.has(next.norm) || isNounish(next))) continue;
+    out.push({ start: s, end: k });
+    s = k;
+  }
+  out.push({ start: s, end: to });
+  // Only clauses that each ask: a fronted phrase ("With profile groups coming, should we …") is no alternative.
+  const asks = (r: Span) => isModal(toks[r.start]) || isCopula(toks[r.start]);
+  return out.length > 1 && out.every(asks) ? out : [{ start: from, end: to }];
 }
 
 /** The verb phrases left of the connector; "A, B, or C" with verbs splits at commas that start a new verb phrase. */

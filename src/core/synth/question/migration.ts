@@ -27,7 +27,8 @@ export function readMigration(toks: Tok[]): Partial<QuestionStructure> | undefin
     }
     if (!MOVE_VERBS.has(t.root) || !(isVerb(t) || t.tags.has("Noun"))) continue;
     let from = -1;
-    for (let j = v + 1; j < toks.length && j <= v + 6; j++) {
+    // "switch the default key-value store for new nodes from A to B": the object may carry a phrase of its own.
+    for (let j = v + 1; j < toks.length && j <= v + 10; j++) {
       if (toks[j].norm === "from") {
         from = j;
         break;
