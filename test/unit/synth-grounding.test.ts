@@ -311,3 +311,22 @@ describe("no choice by elimination when the record weighed the other option too"
     assert.match(rec?.title ?? draft.recommendation.option_id, /household_id|undecidable/);
   });
 });
+
+describe("the alternatives a question names stay apart", () => {
+  test("two alternatives that share a word ('height') are two options, and the record that chose the second is followed", () => {
+    const evidence = [
+      adr(
+        "docs/architecture/adr-031-upgrade-at-a-height.md",
+        "ADR 031: Switch consensus rules automatically at the upgrade height",
+        "Decision",
+        "## Decision\n\nWe will let operators install the new binary ahead of time; it switches its consensus rules automatically at the upgrade height, so no validator has to stop.",
+        { chosen_option: "install the new binary ahead of time and switch automatically at the upgrade height" },
+      ),
+    ];
+    const draft = run("For the next network upgrade, do we stop every validator at a height and swap binaries together, or let operators install the new binary ahead of time and switch automatically at the upgrade height?", evidence);
+    const titles = draft.options.map((o) => o.title);
+    assert.ok(titles.some((t) => /^Stop every validator at a height/.test(t)), titles.join(" | "));
+    assert.ok(titles.some((t) => /^Let operators install the new binary ahead of time/.test(t)), titles.join(" | "));
+    assert.match(recommended(draft)?.title ?? "", /^Let operators install the new binary/);
+  });
+});

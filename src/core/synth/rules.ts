@@ -1237,7 +1237,12 @@ function lower(level: Level): Level {
 function questionCandidates(structure: QuestionStructure): Candidate[] {
   const candidates: Candidate[] = [];
   const proposalForm = structure.form === "adopt" || structure.form === "action" || structure.form === "move-to";
-  for (const a of structure.alternatives) addCandidate(candidates, { ...fromAlternative(a), ...(proposalForm && a.role === "target" ? { proposal: true } : {}) });
+  // The question named each of its alternatives apart: a word they share ("height" in "halt at a height" and "switch
+  // at the upgrade height") does not make them one option; only the same title does.
+  for (const a of structure.alternatives) {
+    const c: Candidate = { ...fromAlternative(a), ...(proposalForm && a.role === "target" ? { proposal: true } : {}) };
+    if (!candidates.some((x) => x.title.toLowerCase() === c.title.toLowerCase())) candidates.push(c);
+  }
   return candidates;
 }
 
