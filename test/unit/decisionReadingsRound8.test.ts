@@ -192,3 +192,35 @@ describe("decision model: what a later sentence does not override (round 8)", ()
     assert.match(m.chosen?.name ?? "", /state machine library/);
   });
 });
+
+const ALTERNATIVES_WITH_CONSEQUENCES = `# Console front end: keep React, add a component catalogue
+
+## Status
+
+Accepted
+
+## Proposed Changes
+
+Build the new console pages with React and a shared component catalogue.
+
+## Considered Alternatives
+
+- Rewrite the console in Svelte
+- Render every page on the server
+
+### Positive Consequences
+
+Teams keep the skills they have.
+
+### Negative Consequences
+
+The catalogue needs an owner.
+`;
+
+test("consequence headings under the alternatives list argue; they are not alternatives", () => {
+  const m = model("docs/adrs/0004-console.md", ALTERNATIVES_WITH_CONSEQUENCES);
+  assert.deepEqual(
+    m.considered.map((o) => o.name),
+    ["Rewrite the console in Svelte", "Render every page on the server"],
+  );
+});

@@ -276,6 +276,8 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
     if (children.length === 0) return out;
   }
   for (const { s, i } of children) {
+    // "### Positive Consequences" under the options list argues about the choice; it is no option.
+    if (ARGUMENT_HEADING.test(stripInline(s.heading).trim())) continue;
     const items = optionItems(listItems(lines, s.bodyStart, s.contentEnd));
     // "#### Advantages" / "#### Disadvantages" under an option's heading argue about that option: it is no group.
     const grandchildren = sections.some((g) => g.parent === i && !ARGUMENT_HEADING.test(stripInline(g.heading).trim()));
