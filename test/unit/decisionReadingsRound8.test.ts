@@ -223,3 +223,31 @@ test("consequence headings under the alternatives list argue; they are not alter
   assert.ok(names.includes("Rewrite the console in Svelte") && names.includes("Render every page on the server"), names.join(" | "));
   assert.ok(!names.some((n) => /consequences/i.test(n)), names.join(" | "));
 });
+
+const PROPOSAL_WITH_SUBHEADINGS = `# Console front end: new directory layout and a component catalogue
+
+## Status
+
+Accepted
+
+## Proposed Changes
+
+### Directory Layout
+
+Move the old pages under legacy/ and start the new console in console/.
+
+### Component Catalogue
+
+Publish the shared components in a catalogue.
+
+## Considered Alternatives
+
+- Split the directory layout into client/ and server/ folders
+- Rewrite the console in Svelte
+`;
+
+test("a sub-heading of the proposal that shares words with an alternative does not choose it", () => {
+  const m = model("docs/adrs/0005-console-layout.md", PROPOSAL_WITH_SUBHEADINGS);
+  assert.notEqual(m.chosen?.name, "Split the directory layout into client/ and server/ folders");
+  assert.ok(m.rejected.some((r) => r.name === "Split the directory layout into client/ and server/ folders"));
+});

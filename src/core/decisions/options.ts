@@ -1096,7 +1096,10 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
     // "(see the last alternative above)" cites an option for reference; it does not choose it.
     const text = s.text.replace(/\((?:see|cf\.?|compare|as in)\s[^()]{0,200}\)/gi, " ");
     const cited = optionsByRefs(text, considered);
-    let named = (cited.length > 0 ? cited[0] : undefined) ?? optionByRef(text, considered) ?? (considered.length > 0 ? matchOption(withoutGroundwork(text), considered, 0.6) : undefined);
+    // A sub-heading inside the decision ("### App Directory Tree") labels a part of it; sharing words with an
+    // alternative chooses none.
+    const byWords = considered.length > 0 && !(isHeading && considered.every((o) => o.source === "alternatives"));
+    let named = (cited.length > 0 ? cited[0] : undefined) ?? optionByRef(text, considered) ?? (byWords ? matchOption(withoutGroundwork(text), considered, 0.6) : undefined);
     const prose = isHeading ? { rejected: [] as string[] } : namingReading(s.text);
     if (named !== undefined && negative && !(chosen?.considered_index === named)) {
       if (!rejectedBy.has(named) && !proseChoosesOther(prose, considered, named)) rejectedBy.set(named, { reason: s.text, range: { start: s.start, end: s.end } });
@@ -1408,6 +1411,8 @@ function listConfirmedByChoice(parsed: ParsedAdr, chosenName: string, decisionId
  */
 function bestCoveredOption(parsed: ParsedAdr, considered: ConsideredOption[], sentences: LocatedSentence[]): ChosenOption | undefined {
   if (considered.length < 2 || sentences.length === 0) return undefined;
+  // Alternatives to a proposal are variants of it and share its words; sharing them chooses none of them.
+  if (considered.every((o) => o.source === "alternatives")) return undefined;
   const text = sentences.filter((s) => !NEGATIVE_CUE.test(s.text)).map((s) => s.text).join(" ");
   const scores = considered.map((o) => coverage(o.name, text)).map((score, i) => ({ score, i })).sort((a, b) => b.score - a.score || a.i - b.i);
   const [best, second] = scores;
