@@ -330,3 +330,20 @@ describe("the alternatives a question names stay apart", () => {
     assert.match(recommended(draft)?.title ?? "", /^Let operators install the new binary/);
   });
 });
+
+describe("a record's choice is aligned with a named option only by its whole name", () => {
+  test("'Plain JSON' is not 'JSON-LD': the record's own choice is offered and followed", () => {
+    const evidence = [
+      adr(
+        "docs/adr/0012-api-v4.md",
+        "API v4 for the web client",
+        "Decision",
+        "## Decision\n\nImplement a new v4 API with these properties:\n\n- Internal, not public\n- **Plain JSON** requests and responses, described by an OpenAPI document",
+        { decided_option: { name: "Plain JSON requests and responses", range: { start: 5, end: 7 } } } as Partial<AdrMeta>,
+      ),
+    ];
+    const draft = run("Should we adopt JSON-LD for the request and response bodies of the v4 routes?", evidence);
+    const rec = recommended(draft);
+    assert.notEqual(rec?.title, "Adopt JSON-LD");
+  });
+});

@@ -1093,9 +1093,10 @@ function decide(
   const found = findDecider(question, docs, onTopic, candidates, evidence, inScope, allowNew);
   // For named alternatives, only a record whose headline shares two of the asked words speaks for the question.
   if (found.decider || !led || (structure.form === "alternatives" && led.focusHits < 2)) return found;
-  // Align the record's choice with an option the question names ("Tailwind" and "Tailwind CSS"), else offer it.
+  // Align the record's choice with an option the question names ("Tailwind" and "Tailwind CSS") by the whole name of
+  // one inside the other, else offer it: a word they share ("JSON" in "Plain JSON" and "JSON-LD") is not enough.
   const key = keyFor(led.choice);
-  let index = candidates.findIndex((c) => !c.inverse && c.key.terms.length && key.terms.length && (sameOption(c.key, key) || mentions(led.choice, primaryKey(c.key))));
+  let index = candidates.findIndex((c) => !c.inverse && c.key.terms.length && key.terms.length && (mentions(c.title, primaryKey(key)) || mentions(led.choice, primaryKey(c.key))));
   if (index < 0) {
     if (structure.form === "alternatives") led.confidence = "low";
     const title = structure.form === "keep" ? `Move to ${bareChoice(led.choice)}` : structure.form === "drop" || structure.form === "alternatives" ? led.choice : `Keep ${bareChoice(led.choice)}`;
