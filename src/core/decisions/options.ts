@@ -383,7 +383,7 @@ function optionsIntroducedInProse(lines: string[], from: number, to: number): { 
 const OPTION_HEADING = /^(?:option|alternative|variant|approach|solution|proposal)\s+\(?(?:[A-Za-z]\d{0,2}|\d{1,2}[A-Za-z]?|one|two|three|four|five|six|seven|eight|nine|ten)\)?\s*[:.)–—-]\s*\S/i;
 /** A sentence that announces the options listed after it: "We discussed three options:", "Two strategies were considered." */
 const OPTIONS_NOUN = /\b(?:options|alternatives|approaches|strategies|ways|choices|possibilities|solutions|methods|candidates)\b/i;
-const ANNOUNCES = /\b(?:considered|discussed|evaluated|explored|identified|weighed|possible|available|known|proposed|following|two|three|four|five|several|few)\b/i;
+const ANNOUNCES = /\b(?:considered|discussed|evaluated|explored|identified|weighed|possible|available|known|proposed|following|two|three|four|five|several|few|[2-5])\b/i;
 /** An options list read from prose keeps at most this many items; a longer one is no list of options. */
 const PROSE_LIST_MAX = 8;
 
@@ -539,13 +539,33 @@ function headingsAfter(parsed: ParsedAdr, line: number): ConsideredOption[] {
   return out;
 }
 
+/** A fenced example inside a list item is at most this long; a longer block ends the list. */
+const FENCED_EXAMPLE_LINES = 30;
+
 /** The top-level items of a list that starts on the first non-blank line after `line`. */
 function listAfter(lines: string[], line: number): ConsideredOption[] {
   let n = line + 1;
   while (n <= lines.length && !lines[n - 1].trim()) n++;
   if (n > lines.length || !/^\s*(?:[-*+]|\d{1,3}[.)]|[a-z][.)])\s+\S/.test(lines[n - 1])) return [];
+  const inList = (line: string | undefined) => /^\s*(?:[-*+]|\d{1,3}[.)])\s|^\s{2,}\S/.test(line ?? "");
   let end = n;
-  while (end < lines.length && (lines[end].trim() === "" ? /^\s*(?:[-*+]|\d{1,3}[.)])\s|^\s{2,}\S/.test(lines[end + 1] ?? "") : /^\s*(?:[-*+]|\d{1,3}[.)])\s|^\s{2,}\S/.test(lines[end]))) end++;
+  for (;;) {
+    if (end >= lines.length) break;
+    if (lines[end].trim() === "" ? inList(lines[end + 1]) : inList(lines[end])) {
+      end++;
+      continue;
+    }
+    // An item's example in a fenced block written at the margin ("1. Have one endpoint. For example," then ```…```)
+    // belongs to the item: the list goes on when another item follows the block.
+    const fence = lines[end].trim() === "" ? end + 1 : end;
+    if (!/^\s*(?:```|~~~)/.test(lines[fence] ?? "")) break;
+    let close = fence + 1;
+    while (close < lines.length && close - fence <= FENCED_EXAMPLE_LINES && !/^\s*(?:```|~~~)\s*$/.test(lines[close])) close++;
+    let next = close + 1;
+    while (next < lines.length && !lines[next].trim()) next++;
+    if (close >= lines.length || close - fence > FENCED_EXAMPLE_LINES || !/^\s*(?:[-*+]|\d{1,3}[.)])\s/.test(lines[next] ?? "")) break;
+    end = next + 1;
+  }
   // The top-level items are the options ("- Reflection:" above its description), never the details under them.
   const all = listItems(lines, n, end);
   const base = Math.min(...all.map((i) => i.indent));
@@ -554,7 +574,8 @@ function listAfter(lines: string[], line: number): ConsideredOption[] {
   const out: ConsideredOption[] = [];
   for (const item of items) {
     const { name: written, ref } = optionName(item.text.replace(/:\s*$/, ""));
-    const name = codeLeadOf(item.text) ?? shortClause(written);
+    // "Have one endpoint per type. For example," leads into its example: the option is the sentence before it.
+    const name = codeLeadOf(item.text) ?? shortClause(written.replace(/[.;:]\s*(?:for example|for instance|e\.g\.)[\s\S]*$/i, ""));
     const label = ref ?? item.marker;
     if (name && /[\p{L}\p{N}]/u.test(name)) out.push({ name, range: { start: item.line, end: item.line }, source: "considered-options", ...(label ? { ref: label } : {}) });
   }
@@ -850,6 +871,8 @@ function optionByRef(sentence: string, considered: ConsideredOption[]): number |
   if (refs.length === 0) return optionByOrdinal(sentence, considered);
   const m =
     /\boption\s*\(?([A-Za-z]?\d{0,2}[A-Za-z]?)\)?(?![\w-])/i.exec(sentence) ??
+    // "as per point 2 above": a numbered item cited by its number.
+    /\b(?:point|item|number)\s+(\d{1,2})\b(?![\w-])/i.exec(sentence) ??
     /^\(?([A-Z]\d{0,2}|\d{1,2})\)?\s*[:.)]\s/.exec(sentence) ??
     /\(([A-Z]\d{0,2})\)/.exec(sentence);
   if (!m || !m[1]) return optionByOrdinal(sentence, considered);
@@ -1260,7 +1283,11 @@ function emphasisedOver(chosen: ChosenOption | undefined, parsed: ParsedAdr, dec
     for (let n = sections[i].bodyStart; n <= sections[i].contentEnd; n++) {
       const m = /^\s*(?:\*\*|__)([^*_]+?)(?:\*\*|__)\s*[.!]?\s*$/.exec(lines[n - 1] ?? "");
       const blank = (k: number) => !(lines[k - 1] ?? "").trim();
+      // A bold label the paragraph runs on from ("**Real-time capabilities**" above the sentences that explain it) names
+      // a point of the argument; a statement of the decision is a sentence, or a paragraph of its own.
       if (!m || !blank(n - 1)) continue;
+      const statement = /[.!]\s*$/.test(lines[n - 1]) || /\b(?:is|are|will|shall|must|should|can|cannot|may|be|not|no)\b/i.test(m[1]);
+      if (!blank(n + 1) && !statement) continue;
       const text = stripInline(m[1]).replace(/[.!]+$/, "").trim();
       // "**1) It is well established**" numbers a point of a list (reasons, candidates): no statement of the decision.
       if (/:$|^(?:note|warning|important|caveat|update|edit)\b|^\(?\d{1,2}[.)]/i.test(text) || text.split(/\s+/).length > EMPHASISED_WORDS || isFragment(text)) continue;
