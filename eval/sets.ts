@@ -128,7 +128,9 @@ export function loadSets(evalDir: string, root: string): EvalSets {
     // development half has the question styles the test half has (questions.json is nearly all "X or Y?").
     // questions-dev-more.json: five more repositories (Go, a large product, a UK-gov log, log4brains packages) whose
     // questions were written before any rule saw them, so dev is not only the eight repositories it was tuned on.
-    loadProjectSet(evalDir, "dev", "corpus.json", ["questions.json", "questions-dev-open.json", "questions-dev-more.json"]),
+    // questions-dev-fresh.json: two more repositories (alphagov/forms, kordis), questions written before the pipeline
+    // first ran on them.
+    loadProjectSet(evalDir, "dev", "corpus.json", ["questions.json", "questions-dev-open.json", "questions-dev-more.json", "questions-dev-fresh.json"]),
     loadProjectSet(evalDir, "test", "corpus-test.json", ["questions-test.json"]),
     loadIndependentSet(independentFile(root)),
   ];

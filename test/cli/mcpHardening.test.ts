@@ -266,7 +266,10 @@ describe("deliberate mcp: roots", () => {
       const r = await call(client, "list_receipts", { repo: "/etc" });
       assert.equal(r.isError, true);
       assert.match(text(r), /outside the allowed roots/);
-      assert.match(stderr(), /client root ignored \(the file-system root is never served\): file:\/\/\//);
+      // The server writes that line to stderr as it reads the roots; the pipe may deliver it after the tool's answer.
+      const said = /client root ignored \(the file-system root is never served\): file:\/\/\//;
+      for (let waited = 0; !said.test(stderr()) && waited < 5000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+      assert.match(stderr(), said);
     } finally {
       await client.close();
     }

@@ -4,6 +4,7 @@
 // walks the sentence's words with fixed-length look-aheads instead of regular expressions with nested quantifiers.
 import { stripInline } from "../internal/markdown";
 import { compromise } from "../nlp";
+import { overAChannel } from "../channels";
 
 /** Longer sentences are cut here before any pattern runs (a decision sentence is rarely longer). */
 export const MAX_SENTENCE_CHARS = 400;
@@ -182,7 +183,9 @@ function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: 
     const asRole = w === "as" && words.length <= 2 && /^(?:a|an|the|our|its)$/.test(bare(toks[i + 1] ?? "")) && !/^(?:is|are|was|were|has|have|will|can|does|do|would)$/.test(bare(toks[i + 3] ?? ""));
     // "RDS configured as Aurora Serverless": "as" after a participle says what the thing is set up as.
     const asForm = w === "as" && words.length > 0 && words.length <= 4 && isParticiple(bare(words[words.length - 1]));
-    if (words.length > 0 && PHRASE_END.has(w) && !asRole && !asForm) break;
+    // "implement subscriptions over SSE": "over" a channel says what the choice runs on, and the phrase goes on.
+    const overChannel = w === "over" && words.length > 0 && overAChannel(bare(toks[i + 1] ?? ""), bare(toks[i + 2] ?? ""));
+    if (words.length > 0 && PHRASE_END.has(w) && !asRole && !asForm && !overChannel) break;
     if (words.length > 0 && (w === "to" || w === "for" || w === "in") && /^(?:order|ensure|allow|make|avoid|enable|support|reduce|improve|help)$/.test(bare(toks[i + 1] ?? ""))) break;
     // "use the staging environment to build and test jobs": "to" and a verb after a named thing give its purpose;
     // after a verb of change ("change the trigger to run on releases") they say what it changes into, and stay.

@@ -87,6 +87,10 @@ export function slug(s: string): string {
     .replace(/^-+|(?<!-)-+$/g, "");
 }
 
+const STATUS_WORD = "(?:proposed|accepted|rejected|deprecated|superseded|draft|approved|withdrawn|declined|in review)";
+/** Only status words, two or more, joined by "or", "|" or "/": a menu to pick from, not a status ("Proposed, Accepted" may be a history). */
+const STATUS_MENU = new RegExp(`^[\\s>*_\\[(]*${STATUS_WORD}(?:\\s*(?:\\||/|\\bor\\b)\\s*${STATUS_WORD})+[\\s.*_\\])]*$`);
+
 /** Maps free-form status text to the schema's enum. "Superseded by …" wins over any other word on the line. */
 export function normaliseStatus(raw: string): AdrStatus {
   // "Proposed; accepting feedback", "open for comments": taking comments is no acceptance of the decision.
@@ -95,6 +99,8 @@ export function normaliseStatus(raw: string): AdrStatus {
     .replace(/\baccepting (?:feedback|comments|input|suggestions|reviews?|contributions|questions)\b/g, " ");
   // A template's menu of statuses ("{proposed | accepted | … | superseded by ADR-0123}") is no status at all.
   if (/\{[^}]*\|[^}]*\}?/.test(s) && /\|/.test(s)) return "unknown";
+  // So is a template's prompt left in place: "> Accepted or Rejected", "Proposed / Accepted / Deprecated".
+  if (STATUS_MENU.test(s)) return "unknown";
   if (/\bsupe(r|rs)?[cs]eded\b|\breplaced by\b|\boverridden by\b|\bobsolete/.test(s)) return "superseded";
   if (/\bdeprecat|\bdepreciated\b|\barchived\b|\bretired\b/.test(s)) return "deprecated";
   if (/\breject|\bdeclined\b|\bwithdrawn\b|\babandoned\b/.test(s)) return "rejected";

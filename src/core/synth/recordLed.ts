@@ -71,6 +71,11 @@ function headlineStems(meta: AdrMeta, path: string): Set<string> {
 const DECISION_TITLE =
   /^(?:use|using|adopt|adopting|introduce|introducing|move|moving|migrate|migrating|switch|switching|replace|replacing|remove|removing|drop|dropping|deprecate|deprecating|keep|store|storing|build|building|write|run|support|supporting|add|adding|prefer|allow|allowing|disable|enable|make|implement|implementing|publish|release|generate|split|merge|centralise|centralize|standardise|standardize|apply|require|expose|provide|host|deploy|stop|avoid)\b/i;
 
+/** Whether a label opens with the verb of a decision ("Enable key rotation", "Use X"): it is an action, not a name. */
+export function opensWithDecisionVerb(label: string): boolean {
+  return DECISION_TITLE.test(label.trim());
+}
+
 /** A record's chosen option, from its decision model, else its title when the title states the decision. */
 export function chosenOf(meta: AdrMeta): string | undefined {
   const choice = optionLabel((meta.chosen_option ?? meta.decided_option?.name)?.trim() ?? "") || undefined;

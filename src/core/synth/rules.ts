@@ -16,7 +16,7 @@ import type { SynthesisInput, SynthesisOutput, Synthesizer } from "../types";
 import { readQuestion, type Alternative, type QuestionStructure } from "./question";
 import { adrChoice, clausePolarity, clauses, mentions, recordName, recordStatus, stanceOf, type OptionKey, type Stance } from "./stance";
 import { FRAME_WORDS, TECH_ALIASES, normaliseAbbreviations, stemWord, stems, words } from "./words";
-import { answerNamed, recordLedAnswer, type RecordLedAnswer } from "./recordLed";
+import { answerNamed, opensWithDecisionVerb, recordLedAnswer, type RecordLedAnswer } from "./recordLed";
 import { isCanonical } from "../internal/adr";
 
 const MAX_OPTIONS = 5;
@@ -343,7 +343,7 @@ function consideredInDecision(doc: AdrDoc): string | undefined {
 /** A short name of a thing ("REST", "YAML front matter"), not a sentence ("Accept the input file as …"). */
 function nounLike(label: string): boolean {
   const ws = label.split(/\s+/);
-  return ws.length <= 4 && !/[,;:()[\]#]/.test(label) && !/^(?:accept|allow|avoid|provide|make|do|add|remove|write|create|implement|support|let|keep|stop|drop|move|migrate|switch|replace|use|adopt)\b/i.test(label);
+  return ws.length <= 4 && !/[,;:()[\]#]/.test(label) && !/^(?:accept|allow|avoid|provide|make|do|add|remove|write|create|implement|support|let|keep|stop|drop|move|migrate|switch|replace|use|adopt)\b/i.test(label) && !opensWithDecisionVerb(label);
 }
 
 /** "Use YAML front matter" → "YAML front matter", for titles that add their own verb ("Keep …", "Move to …"). */
@@ -489,18 +489,49 @@ interface Indexed {
   i: number;
 }
 
+/** "Server-sent events (SSE)": a long form and the acronym its initials make, as a record defines it. */
+const ACRONYM_DEFINED = /((?:[A-Za-z][\w'-]*\s+){0,5}[A-Za-z][\w'-]*)\s*\(([A-Z][A-Za-z]?[A-Z]{1,5}s?)\)/g;
+
+/** The acronyms a text defines, each with its long form: the fewest last words whose initials spell it. */
+export function acronymsDefined(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of text.slice(0, 20_000).matchAll(ACRONYM_DEFINED)) {
+    const acronym = m[2].replace(/s$/, "");
+    const words = m[1].split(/\s+/);
+    for (let k = 1; k <= words.length; k++) {
+      const tail = words.slice(-k);
+      const initials = tail.flatMap((w) => w.split("-")).filter(Boolean).map((w) => w[0]).join("");
+      if (initials.toLowerCase() === acronym.toLowerCase()) {
+        if (!out.has(acronym)) out.set(acronym, tail.join(" "));
+        break;
+      }
+      if (initials.length > acronym.length) break;
+    }
+  }
+  return out;
+}
+
+/** The text with each acronym the record defines followed by its long form, so an option named either way is found. */
+function withLongForms(text: string, acronyms: Map<string, string>): string {
+  if (!text || !acronyms.size) return text;
+  let out = text;
+  for (const [acronym, long] of acronyms) out = out.replace(new RegExp(`\\b${acronym}s?\\b(?!\\s*\\))`, "g"), (a) => `${a} (${long})`);
+  return out;
+}
+
 function readChoice(doc: AdrDoc, candidates: Candidate[], question: string): ChoiceReading {
-  const choice = stated(doc) ?? "";
+  const acronyms = acronymsDefined(doc.allText);
+  const choice = withLongForms(stated(doc) ?? "", acronyms);
   const rest = doc.items.filter((e) => !/decision|outcome/.test(e.adr?.section ?? "")).map((e) => e.excerpt).join("\n");
   const fields: [string, number][] = [
     [choice, 3],
-    [doc.meta.title, 2],
-    [doc.decisionText || doc.allText.slice(0, 1500), 1],
+    [withLongForms(doc.meta.title, acronyms), 2],
+    [withLongForms(doc.decisionText || doc.allText.slice(0, 1500), acronyms), 1],
     // The other retrieved sections say less about the choice, but still something.
-    [doc.decisionText ? rest : "", 0.5],
+    [withLongForms(doc.decisionText ? rest : "", acronyms), 0.5],
   ];
   const fieldStems = fields.map(([t]) => tokenStems(t, true));
-  const decision = `${choice}\n${doc.meta.title}\n${doc.decisionText}`;
+  const decision = withLongForms(`${choice}\n${doc.meta.title}\n${doc.decisionText}`, acronyms);
   return { doc, candidates, question, choice, fields, fieldStems, decision };
 }
 
@@ -523,6 +554,46 @@ function fieldScore(r: ChoiceReading, d: Set<string>, key: OptionKey, c?: Candid
   return score;
 }
 
+/**
+ * The record lists its options and chose one; the alternative shares more of its distinctive words with another
+ * of those options than with the chosen one: the record weighed it under that name and did not take it.
+ */
+function weighedAsAnother(meta: AdrMeta, distinct: Set<string>): boolean {
+  const chosen = listedModelChoice(meta);
+  const considered = meta.considered_options.slice(0, MAX_ALIGNED_OPTIONS);
+  const chosenAt = chosen ? considered.indexOf(chosen) : -1;
+  if (chosenAt < 0 || considered.length < 2 || distinct.size === 0) return false;
+  const stems = considered.map((o) => tokenStems(o, false));
+  const shared = stems.map((st) => [...distinct].filter((w) => st.has(w)).length);
+  const best = Math.max(...shared);
+  const bestAt = shared.indexOf(best);
+  // One shared word ("request" in "a request-oriented design") is a coincidence unless it is the option's whole name.
+  const named = best >= 2 || (best === 1 && [...stems[bestAt].keys()].every((w) => distinct.has(w) || FRAME_STEMS.has(w) || VAGUE.has(w)));
+  return named && bestAt !== chosenAt && shared.filter((n) => n === best).length === 1 && shared[chosenAt] < best;
+}
+
+/** Prefixes that turn a word into its opposite: "immutable" / "mutable", "unsigned" / "signed", "insecure" / "secure". */
+const NEGATING_PREFIX = /^(?:im|in|un|non|dis)-?(?=[a-z]{4})/;
+/** Only describing words take such a prefix ("information" is no negated "formation"). */
+const NEGATABLE = /(?:able|ible|ed|ure|ive|ent|ant|al|ful)$/;
+/** "mutability", "mutable" → "mut"; "encrypted" → "encrypt". */
+function adjectiveRoot(w: string): string {
+  return w.replace(/(?:ability|ibility|able|ible|ities|ity|ed|e|s)$/, "");
+}
+
+/**
+ * The record chose the opposite of this option: a describing word of one is a word of the other with a negating
+ * prefix ("make tags immutable" against "enable tag mutability").
+ */
+export function oppositeOfChoice(choice: string | undefined, title: string): boolean {
+  if (!choice) return false;
+  const words = (t: string) => t.toLowerCase().split(/[^a-z]+/).filter((w) => w.length >= 5);
+  const negated = (w: string) => NEGATING_PREFIX.test(w) && NEGATABLE.test(w);
+  const opposed = (a: string, b: string) => negated(a) && !negated(b) && adjectiveRoot(a.replace(NEGATING_PREFIX, "")).length >= 3 && adjectiveRoot(a.replace(NEGATING_PREFIX, "")) === adjectiveRoot(b);
+  const chosen = words(choice);
+  return words(title).some((w) => chosen.some((c) => opposed(w, c) || opposed(c, w)));
+}
+
 /** How clearly the record chose candidate i; 0 when it did not choose it. */
 function choiceScore(r: ChoiceReading, c: Candidate, i: number): number {
   const { candidates, question, choice, doc } = r;
@@ -531,6 +602,12 @@ function choiceScore(r: ChoiceReading, c: Candidate, i: number): number {
   const key = sharpKey(c.key, question);
   // MADR: an option the record weighed and did not choose is not its choice.
   if (choice && doc.meta.considered_options.some((o) => mentions(o, key)) && !mentions(choice, key)) return 0;
+  // Nor, when the question names one alternative, is one the record weighed under a name of its own ("write the
+  // schema in SDL first" is its "Schema First"): two named alternatives are matched to its options one-to-one
+  // instead (alignedChoice). Nor is the opposite of what it chose ("make tags immutable" against "enable tag
+  // mutability").
+  const named = candidates.filter((x) => x.key.terms.length && !x.inverse && x.origin !== "incumbent" && x.origin !== "keep").length;
+  if ((named < 2 && weighedAsAnother(doc.meta, d)) || oppositeOfChoice(modelChoice(doc.meta) ?? choice, c.title)) return 0;
   // What is in place today is mentioned everywhere; a record chose it only when its stated choice names it, or
   // when it also weighs the alternative the question proposes.
   const staysPut = c.origin === "incumbent" || /^(?:keep|stay|remain|stick|continue|leave)\b/i.test(c.title);
@@ -866,6 +943,17 @@ function answersTo(later: AdrDoc, earlier: AdrDoc): boolean {
   return !!choice && keyFor(choice).terms.length > 0 && mentions(later.allText, primaryKey(keyFor(choice)));
 }
 
+/**
+ * A later record that names the earlier one's choice without arguing against it ("… through the Code-First
+ * approach, we categorize this as a minor downside") builds on that decision; it does not reverse it.
+ */
+function keepsChoiceOf(later: AdrDoc, earlier: AdrDoc): boolean {
+  const choice = modelChoice(earlier.meta) ?? stated(earlier);
+  if (!choice) return false;
+  const key = primaryKey(keyFor(choice));
+  return key.terms.length > 0 && mentions(later.allText, key) && polarityIn(later.allText, key) >= 0;
+}
+
 /** Whether record a was written after record b: by date, else by the number or date in its file name. */
 function newer(a: AdrDoc, b: AdrDoc): boolean {
   // A source's record is never the successor of the repository's own (or the reverse): they are different logs.
@@ -934,7 +1022,7 @@ function adrDecider(considered: Considered[], candidates: Candidate[], question:
   const rivals = ranked.filter((c) => c !== top && top && c.m!.index !== top.m!.index && c.weight >= top.weight * 0.6 && c.m!.score >= 4 && top.m!.score >= 4);
   let overruled: typeof top | undefined;
   for (const r of rivals) {
-    if (top && newer(r.doc, top.doc) && answersTo(r.doc, top.doc)) {
+    if (top && newer(r.doc, top.doc) && answersTo(r.doc, top.doc) && !keepsChoiceOf(r.doc, top.doc)) {
       overruled = top;
       top = r;
     }

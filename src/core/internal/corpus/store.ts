@@ -18,7 +18,7 @@ import { CORE_VERSION } from "../../config";
 
 const MAGIC = Buffer.from("DSCORPUS1\n");
 /** Bumped whenever a snapshot's shape or the code that derives it changes meaning. */
-export const CORPUS_FORMAT = 11;
+export const CORPUS_FORMAT = 12;
 
 export interface CorpusCacheOptions {
   /** The cache root (corpusCacheRoot()); snapshots go to a folder per work tree below it. */

@@ -4,6 +4,7 @@
 import { DETERMINERS, RELATIONAL, SUBORDINATORS } from "./vocabulary";
 import { isAdverb, isCopula, isModal, isPrep, isVerb, type Tok } from "./tokens";
 import { type Clause, mainVerb } from "./clause";
+import { overAChannel } from "../../channels";
 
 export interface Connector {
   at: number;
@@ -89,10 +90,6 @@ export function rightMode(toks: Tok[], i: number): { mode: Mode; at: number; lea
 export type RightSide = ReturnType<typeof rightMode>;
 
 /** "push blocks to a companion over gRPC", "send it over the network": "over" names the channel, not a rival. */
-const CHANNELS = new Set(["grpc", "http", "https", "http2", "tcp", "udp", "ssh", "tls", "ssl", "websocket", "websockets", "rest", "rpc", "amqp", "mqtt", "vpn", "sftp", "ftp", "nfs", "smb", "email", "wifi", "bluetooth", "ipc", "quic"]);
-const CHANNEL_NOUNS = new Set(["network", "wire", "internet", "channel", "socket", "connection", "bus", "link", "tunnel", "api", "queue", "stream", "protocol", "line"]);
 function overAMedium(toks: Tok[], i: number): boolean {
-  const next = toks[i + 1]?.norm ?? "";
-  if (CHANNELS.has(next.replace(/[^a-z0-9]/g, ""))) return true;
-  return /^(?:a|an|the|our|its)$/.test(next) && CHANNEL_NOUNS.has(toks[i + 2]?.norm ?? "");
+  return overAChannel(toks[i + 1]?.norm ?? "", toks[i + 2]?.norm ?? "");
 }
