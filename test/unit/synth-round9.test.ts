@@ -1,7 +1,7 @@
 // Answers on records the rules had never seen (ninth session, issue 21): a proposal the record weighed under a name
 // of its own and did not take; a proposal that is the opposite of what the record chose ("immutable" against
-// "mutability"); an option named by its long form where the record uses the acronym it defines; a later record that
-// builds on an earlier one's choice without reversing it; "over SSE" as the channel a choice runs on; and a status
+// "mutability"); an option named by its long form where the record uses the acronym it defines; a rejected record
+// that names what it took instead; "over SSE" as the channel a choice runs on; and a status
 // line left as the template's menu ("Accepted or Rejected"), which is no rejection. Real git repositories,
 // deliberated offline; every record here is written for these tests.
 import { describe, test, before } from "node:test";
@@ -122,6 +122,27 @@ We have decided to pay for the PagerBell service for on-call rotas and phone ale
 We depend on PagerBell being up to hear about our own failures.
 `;
 
+const TRIAL = "docs/adr/adr007-try-elixir-for-the-notifier.md";
+const TRIAL_ADR = `# ADR007: Try Elixir for the notifier
+
+## Status
+
+Rejected
+
+## Context
+
+The notifier fans out messages to many subscribers. A spike rewrote it in Elixir to see whether the BEAM's
+processes would make that simpler than our Kotlin code.
+
+## Decision
+
+We will not rewrite the notifier in Elixir and have instead opted for Kotlin coroutines, which the team already knows.
+
+## Consequences
+
+Nobody has to learn a second language to be on call for the notifier.
+`;
+
 describe("answers on records the rules had never seen", () => {
   let repo: string;
   before(() => {
@@ -130,7 +151,15 @@ describe("answers on records the rules had never seen", () => {
       { message: "Keys", files: { [TOKENS]: TOKENS_ADR } },
       { message: "Live updates", files: { [PUSH]: PUSH_ADR } },
       { message: "Alerts", files: { [MENU]: MENU_ADR } },
+      { message: "Notifier trial", files: { [TRIAL]: TRIAL_ADR } },
     ]);
+  });
+
+  test("a rejected record that names what it took instead decides: that choice is offered by name and recommended", async () => {
+    const p = await ask(repo, "The notifier struggles with thousands of subscribers. Should we rewrite the notifier in Elixir?");
+    assert.match(recommended(p)?.title ?? "", /Kotlin coroutines/, titles(p));
+    assert.ok(recommended(p)?.supports.some((id) => p.citations.find((c) => c.id === id)?.path_or_url === TRIAL));
+    assert.match(p.recommendation.rationale, /own proposal was rejected/);
   });
 
   test("a proposal the record weighed under its own name ('File First') is not its choice: the chosen option is offered and recommended", async () => {

@@ -9,7 +9,7 @@ import { UNDECIDABLE, type AdrMeta, type DraftPicker, type FusedEvidence, type C
 import type { CodeUsageReport, OptionUsage } from "../internal/codeUsage";
 import { describeUsage } from "../internal/codeUsage";
 import { optionTermsFor } from "../synth/codeUsage";
-import { toCitation } from "../synth/rules";
+import { takenInsteadOf, toCitation } from "../synth/rules";
 import { mentions, recordName, recordStatus } from "../synth/stance";
 import { groundingObjections } from "./grounding";
 import { BLOCKING_KINDS, type FindingKind } from "./policy";
@@ -153,6 +153,9 @@ function recordStatusCheck(f: Focus): Finding[] {
   if (!r) return [];
   const name = recordName(r.meta);
   const shown = recordStatus(r.meta);
+  // A rejected record that names what was taken instead still decides by that: its refusal is in force.
+  const instead = takenInsteadOf(r.meta);
+  if (instead && mentions(f.rec.title, { terms: [instead.toLowerCase()] })) return [];
   if (r.meta.status === "deprecated" || r.meta.status === "superseded" || r.meta.status === "rejected") {
     return [{ check: "record-status", kind: "record-status/inactive", effect: "undecidable", text: `${name} is ${shown}: it no longer decides this question.`, citations: [r.cite.id] }];
   }

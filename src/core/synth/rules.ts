@@ -110,11 +110,21 @@ function listedModelChoice(meta: AdrMeta): string | undefined {
   return meta.chosen_option ?? listed(name) ?? listed(option);
 }
 
+/** An option of at least this many content words is an action, not a name. */
+const ACTION_WORDS = 5;
+
 /** Whether a record's own chosen option (as its decision model, else its decision text, states it) is this option. */
 function recordChose(doc: AdrDoc, c: Candidate): boolean {
   // A choice read from free prose does not steer which option is matched (stated), but it does confirm one.
   const choice = stated(doc) ?? doc.meta.decided_option?.name;
   if (!choice || !c.key.terms.length || c.inverse) return false;
+  // An action on a thing ("write the GraphQL schema by hand first") is not chosen by choosing the thing ("GraphQL"):
+  // the choice must say at least half of what the action does.
+  const asked = [...tokenStems(c.title, false).keys()].filter((w) => !FRAME_STEMS.has(w) && !VAGUE.has(w));
+  if (asked.length >= ACTION_WORDS) {
+    const said = tokenStems(choice, true);
+    if (asked.filter((w) => said.has(w)).length * 2 < asked.length) return false;
+  }
   return sameOption(keyFor(choice), c.key) || mentions(choice, primaryKey(c.key));
 }
 
@@ -943,17 +953,6 @@ function answersTo(later: AdrDoc, earlier: AdrDoc): boolean {
   return !!choice && keyFor(choice).terms.length > 0 && mentions(later.allText, primaryKey(keyFor(choice)));
 }
 
-/**
- * A later record that names the earlier one's choice without arguing against it ("… through the Code-First
- * approach, we categorize this as a minor downside") builds on that decision; it does not reverse it.
- */
-function keepsChoiceOf(later: AdrDoc, earlier: AdrDoc): boolean {
-  const choice = modelChoice(earlier.meta) ?? stated(earlier);
-  if (!choice) return false;
-  const key = primaryKey(keyFor(choice));
-  return key.terms.length > 0 && mentions(later.allText, key) && polarityIn(later.allText, key) >= 0;
-}
-
 /** Whether record a was written after record b: by date, else by the number or date in its file name. */
 function newer(a: AdrDoc, b: AdrDoc): boolean {
   // A source's record is never the successor of the repository's own (or the reverse): they are different logs.
@@ -993,7 +992,9 @@ function deciderCandidates(docs: AdrDoc[], onTopic: (d: AdrDoc) => boolean): { c
     if (considered.length >= MAX_DECIDER_CANDIDATES) break;
     let use: AdrDoc | undefined = doc;
     let via: AdrDoc | undefined;
-    if (!doc.active) {
+    // A rejected record that says what was taken instead ("We will not build it in Rust and have opted for Ruby")
+    // decides by that refusal: its proposal is out, its stated alternative is what the team does.
+    if (!doc.active && !refusalWithAlternative(doc)) {
       if (doc.meta.status === "rejected") continue;
       use = successorOf(doc, byPath);
       via = doc;
@@ -1009,6 +1010,25 @@ function deciderCandidates(docs: AdrDoc[], onTopic: (d: AdrDoc) => boolean): { c
   return { considered, dangling };
 }
 
+/**
+ * What a rejected record took instead of its own proposal, when its decision model chose something its title and
+ * file name do not propose ("Try Rust for an API", chose Ruby); undefined otherwise. Every word of the choice must be
+ * new to them: "keep Papertrail strictly for auditing" in a record titled "Use Papertrail for draft/live" is about the
+ * same thing, not an alternative.
+ */
+export function takenInsteadOf(meta: AdrMeta): string | undefined {
+  if (meta.status !== "rejected") return undefined;
+  const choice = modelChoice(meta);
+  if (!choice) return undefined;
+  const own = tokenStems(`${meta.title} ${meta.path.replace(/[-_/.]+/g, " ")}`, true);
+  const words = [...tokenStems(bareChoice(choice), true).keys()].filter((w) => !FRAME_STEMS.has(w) && !VAGUE.has(w));
+  return words.length > 0 && words.every((w) => !own.has(w)) ? choice : undefined;
+}
+
+function refusalWithAlternative(doc: AdrDoc): boolean {
+  return takenInsteadOf(doc.meta) !== undefined;
+}
+
 /** The record whose decision names an option most clearly, in scope and by rank; a newer clear rival overrules it. */
 function adrDecider(considered: Considered[], candidates: Candidate[], question: string, inScope: (e: FusedEvidence) => boolean): Decider | undefined {
   // In-scope records first; then by how clearly they name an option, discounted by their rank.
@@ -1022,7 +1042,7 @@ function adrDecider(considered: Considered[], candidates: Candidate[], question:
   const rivals = ranked.filter((c) => c !== top && top && c.m!.index !== top.m!.index && c.weight >= top.weight * 0.6 && c.m!.score >= 4 && top.m!.score >= 4);
   let overruled: typeof top | undefined;
   for (const r of rivals) {
-    if (top && newer(r.doc, top.doc) && answersTo(r.doc, top.doc) && !keepsChoiceOf(r.doc, top.doc)) {
+    if (top && newer(r.doc, top.doc) && answersTo(r.doc, top.doc)) {
       overruled = top;
       top = r;
     }
@@ -1179,6 +1199,7 @@ function decide(
     return { reason: undecidedReason([], undefined, votes, docs) };
   }
   const found = findDecider(question, docs, onTopic, candidates, evidence, inScope, allowNew);
+  nameKeptApproach(found.decider, candidates);
   // For named alternatives, only a record whose headline shares two of the asked words speaks for the question.
   if (found.decider || !led || (structure.form === "alternatives" && led.focusHits < 2)) return found;
   // Align the record's choice with an option the question names ("Tailwind" and "Tailwind CSS") by the whole name of
@@ -1203,6 +1224,27 @@ function decide(
     if (!candidates.some((c) => c.key.terms.length && k.terms.length && (sameOption(c.key, k) || mentions(o, primaryKey(c.key))))) addCandidate(candidates, { title: o, key: k, origin: "adr", note: `weighed in ${recordName(led.doc.meta)}` });
   }
   return { decider: ledDecider(led, index), reason: "" };
+}
+
+/**
+ * A record that decided for "what is in place today" says what that is: the generic "Keep the current approach" takes
+ * the record's own chosen option as its name ("Ruby"), unless an option the question asks about already carries it.
+ */
+function tidyChoice(choice: string): string {
+  const t = choice.replace(/\s+/g, " ").replace(/[\s.,;:!]+$/, "").trim();
+  return t ? t[0].toUpperCase() + t.slice(1) : choice;
+}
+
+function nameKeptApproach(decider: Decider | undefined, candidates: Candidate[]): void {
+  if (decider?.kind !== "adr" || candidates[decider.index]?.origin !== "keep" || !decider.cite.adr) return;
+  const choice = modelChoice(decider.cite.adr);
+  if (!choice) return;
+  const key = keyFor(choice);
+  // An option the question asks about that is already this choice keeps its own name (another record's options do not count).
+  if (!key.terms.length || candidates.some((c) => c.origin !== "adr" && c.key.terms.length && (sameOption(c.key, key) || mentions(choice, primaryKey(c.key))))) return;
+  // Named as the record names it ("Ruby"): the record's own words are what a reader can check against it.
+  const title = tidyChoice(choice);
+  candidates[decider.index] = { ...candidates[decider.index], title, key, origin: "incumbent", note: `what ${decider.label} chose` };
 }
 
 function ledDecider(led: RecordLedAnswer<AdrDoc>, index: number): Decider {
@@ -1556,6 +1598,7 @@ function decidedRationale(picked: Scored, decider: Decider, scored: Scored[]): {
     );
     if (decider.supersedes) sentences.push(`It replaces ${recordName(decider.supersedes.meta)}, which is ${recordStatus(decider.supersedes.meta)}; the newer decision counts.`);
     if (status === "proposed") sentences.push("The record is only proposed, so the decision may still change.");
+    if (status === "rejected") sentences.push("The record's own proposal was rejected; what it took instead is what stands.");
     if (unasked) sentences.push("The record never weighed an option the question names: it is linked to the question by its subject alone, so check that it is the decision you mean.");
     if (decider.deviatesFrom) sentences.push(deviationSentence(decider.deviatesFrom));
   } else {
