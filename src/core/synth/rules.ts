@@ -499,20 +499,29 @@ interface Indexed {
   i: number;
 }
 
-/** "Server-sent events (SSE)": a long form and the acronym its initials make, as a record defines it. */
-const ACRONYM_DEFINED = /((?:[A-Za-z][\w'-]*\s+){0,5}[A-Za-z][\w'-]*)\s*\(([A-Z][A-Za-z]?[A-Z]{1,5}s?)\)/g;
+/** "(SSE)": an acronym in parentheses; the long form is read from the words before it (no backtracking over text). */
+const ACRONYM_IN_PARENS = /\(([A-Z][A-Za-z]?[A-Z]{1,5}s?)\)/g;
+/** The long form is at most this many words, read from at most this many characters before the parenthesis. */
+const LONG_FORM_WORDS = 6;
+const LONG_FORM_CHARS = 80;
+/** A record defines a handful of acronyms; past this many, the rest are not expanded. */
+const MAX_ACRONYMS = 24;
 
-/** The acronyms a text defines, each with its long form: the fewest last words whose initials spell it. */
+/** The acronyms a text defines ("Server-sent events (SSE)"), each with its long form: the fewest last words whose initials spell it. */
 export function acronymsDefined(text: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const m of text.slice(0, 20_000).matchAll(ACRONYM_DEFINED)) {
-    const acronym = m[2].replace(/s$/, "");
-    const words = m[1].split(/\s+/);
+  const body = text.slice(0, 20_000);
+  for (const m of body.matchAll(ACRONYM_IN_PARENS)) {
+    if (out.size >= MAX_ACRONYMS) break;
+    const acronym = m[1].replace(/s$/, "");
+    if (out.has(acronym)) continue;
+    const before = body.slice(Math.max(0, m.index! - LONG_FORM_CHARS), m.index!).trimEnd();
+    const words = before.split(/\s+/).slice(-LONG_FORM_WORDS).filter((w) => /^[A-Za-z][\w'-]*$/.test(w));
     for (let k = 1; k <= words.length; k++) {
       const tail = words.slice(-k);
       const initials = tail.flatMap((w) => w.split("-")).filter(Boolean).map((w) => w[0]).join("");
       if (initials.toLowerCase() === acronym.toLowerCase()) {
-        if (!out.has(acronym)) out.set(acronym, tail.join(" "));
+        out.set(acronym, tail.join(" "));
         break;
       }
       if (initials.length > acronym.length) break;
