@@ -6,26 +6,17 @@
 // deliberated offline; every record here is written for these tests.
 import { describe, test, before } from "node:test";
 import assert from "node:assert/strict";
-import { deliberate } from "../../src/core/pipeline";
-import { generateSigningKey } from "../../src/core/receipts/signing";
 import { acronymsDefined, oppositeOfChoice } from "../../src/core/synth/rules";
 import { normaliseStatus, parseAdr } from "../../src/core/internal/adr";
 import { decisionModelOf } from "../../src/core/decisions";
 import { overAChannel } from "../../src/core/channels";
 import type { OptionPicker } from "../../src/core/schemas";
 import { createGitRepo } from "../helpers/gitRepo";
+import { askOffline, recommendedOption } from "../helpers/ask";
 
-const key = generateSigningKey();
+const ask = askOffline;
 
-async function ask(repo: string, question: string): Promise<OptionPicker> {
-  const out = await deliberate({ repo, question, signingKey: key, force: true, useCache: false, writeReceipt: false, config: { offline: true } });
-  if (out.kind !== "deliberated") throw new Error(`not deliberated: ${out.kind}`);
-  return out.payload;
-}
-
-function recommended(p: OptionPicker) {
-  return p.options.find((o) => o.id === p.recommendation.option_id);
-}
+const recommended = recommendedOption;
 
 function titles(p: OptionPicker): string {
   return p.options.map((o) => o.title).join(" | ");
