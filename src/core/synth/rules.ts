@@ -1235,19 +1235,23 @@ function decide(
   return { decider: ledDecider(led, index), reason: "" };
 }
 
-/**
- * A record that decided for "what is in place today" says what that is: the generic "Keep the current approach" takes
- * the record's own chosen option as its name ("Ruby"), unless an option the question asks about already carries it.
- */
+/** A choice as an option title: one line, capitalised, no trailing punctuation. */
 function tidyChoice(choice: string): string {
   const t = choice.replace(/\s+/g, " ").replace(/[\s.,;:!]+$/, "").trim();
   return t ? t[0].toUpperCase() + t.slice(1) : choice;
 }
 
+/** A chosen option longer than this is a sentence of the record, not a name for an option. */
+const KEPT_NAME_WORDS = 12;
+
+/**
+ * A record that decided for "what is in place today" says what that is: the generic "Keep the current approach" takes
+ * the record's own chosen option as its name ("Ruby"), unless an option the question asks about already carries it.
+ */
 function nameKeptApproach(decider: Decider | undefined, candidates: Candidate[]): void {
   if (decider?.kind !== "adr" || candidates[decider.index]?.origin !== "keep" || !decider.cite.adr) return;
   const choice = modelChoice(decider.cite.adr);
-  if (!choice) return;
+  if (!choice || choice.split(/\s+/).length > KEPT_NAME_WORDS) return;
   const key = keyFor(choice);
   // An option the question asks about that is already this choice keeps its own name (another record's options do not count).
   if (!key.terms.length || candidates.some((c) => c.origin !== "adr" && c.key.terms.length && (sameOption(c.key, key) || mentions(choice, primaryKey(c.key))))) return;
