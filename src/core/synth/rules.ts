@@ -16,7 +16,7 @@ import type { SynthesisInput, SynthesisOutput, Synthesizer } from "../types";
 import { readQuestion, type Alternative, type QuestionStructure } from "./question";
 import { adrChoice, clausePolarity, clauses, mentions, recordName, recordStatus, stanceOf, type OptionKey, type Stance } from "./stance";
 import { FRAME_WORDS, TECH_ALIASES, normaliseAbbreviations, stemWord, stems, words } from "./words";
-import { answerNamed, opensWithDecisionVerb, recordLedAnswer, type RecordLedAnswer } from "./recordLed";
+import { answerNamed, opensWithDecisionVerb, recordLedAnswer, tidyLabel, type RecordLedAnswer } from "./recordLed";
 import { isCanonical } from "../internal/adr";
 
 const MAX_OPTIONS = 5;
@@ -530,6 +530,17 @@ export function acronymsDefined(text: string): Map<string, string> {
   return out;
 }
 
+const acronymCache = new WeakMap<AdrDoc, Map<string, string>>();
+/** A record's acronyms, read once per record however many times its choice is read. */
+function acronymsOf(doc: AdrDoc): Map<string, string> {
+  let found = acronymCache.get(doc);
+  if (!found) {
+    found = acronymsDefined(doc.allText);
+    acronymCache.set(doc, found);
+  }
+  return found;
+}
+
 /** The text with each acronym the record defines followed by its long form, so an option named either way is found. */
 function withLongForms(text: string, acronyms: Map<string, string>): string {
   if (!text || !acronyms.size) return text;
@@ -539,7 +550,7 @@ function withLongForms(text: string, acronyms: Map<string, string>): string {
 }
 
 function readChoice(doc: AdrDoc, candidates: Candidate[], question: string): ChoiceReading {
-  const acronyms = acronymsDefined(doc.allText);
+  const acronyms = acronymsOf(doc);
   const choice = withLongForms(stated(doc) ?? "", acronyms);
   const rest = doc.items.filter((e) => !/decision|outcome/.test(e.adr?.section ?? "")).map((e) => e.excerpt).join("\n");
   const fields: [string, number][] = [
@@ -1003,7 +1014,7 @@ function deciderCandidates(docs: AdrDoc[], onTopic: (d: AdrDoc) => boolean): { c
     let via: AdrDoc | undefined;
     // A rejected record that says what was taken instead ("We will not build it in Rust and have opted for Ruby")
     // decides by that refusal: its proposal is out, its stated alternative is what the team does.
-    if (!doc.active && !refusalWithAlternative(doc)) {
+    if (!doc.active && takenInsteadOf(doc.meta) === undefined) {
       if (doc.meta.status === "rejected") continue;
       use = successorOf(doc, byPath);
       via = doc;
@@ -1032,10 +1043,6 @@ export function takenInsteadOf(meta: AdrMeta): string | undefined {
   const own = tokenStems(`${meta.title} ${meta.path.replace(/[-_/.]+/g, " ")}`, true);
   const words = [...tokenStems(bareChoice(choice), true).keys()].filter((w) => !FRAME_STEMS.has(w) && !VAGUE.has(w));
   return words.length > 0 && words.every((w) => !own.has(w)) ? choice : undefined;
-}
-
-function refusalWithAlternative(doc: AdrDoc): boolean {
-  return takenInsteadOf(doc.meta) !== undefined;
 }
 
 /** The record whose decision names an option most clearly, in scope and by rank; a newer clear rival overrules it. */
@@ -1235,12 +1242,6 @@ function decide(
   return { decider: ledDecider(led, index), reason: "" };
 }
 
-/** A choice as an option title: one line, capitalised, no trailing punctuation. */
-function tidyChoice(choice: string): string {
-  const t = choice.replace(/\s+/g, " ").replace(/[\s.,;:!]+$/, "").trim();
-  return t ? t[0].toUpperCase() + t.slice(1) : choice;
-}
-
 /** A chosen option longer than this is a sentence of the record, not a name for an option. */
 const KEPT_NAME_WORDS = 12;
 
@@ -1256,7 +1257,7 @@ function nameKeptApproach(decider: Decider | undefined, candidates: Candidate[])
   // An option the question asks about that is already this choice keeps its own name (another record's options do not count).
   if (!key.terms.length || candidates.some((c) => c.origin !== "adr" && c.key.terms.length && (sameOption(c.key, key) || mentions(choice, primaryKey(c.key))))) return;
   // Named as the record names it ("Ruby"): the record's own words are what a reader can check against it.
-  const title = tidyChoice(choice);
+  const title = tidyLabel(choice);
   candidates[decider.index] = { ...candidates[decider.index], title, key, origin: "incumbent", note: `what ${decider.label} chose` };
 }
 
