@@ -241,6 +241,11 @@ export const EvidenceItemSchema = z.object({
   /** The expert's own relevance score (higher is better); fusion replaces ranking with RRF. */
   score: z.number(),
   adr: AdrMetaSchema.optional(),
+  /**
+   * Records: where the plain view of the question over every record (internal/recordBm25.ts) places this one, 1 being
+   * first. A second, simpler reading the Critic compares the deciding record with.
+   */
+  plain_rank: z.number().int().min(1).optional(),
   /** Commits: the files the commit touched (capped), so fusion can credit the documents it changed. */
   touched_paths: z.array(z.string()).max(50).optional(),
   /** External: the package this doc belongs to, and whether it is deprecated. */

@@ -154,18 +154,67 @@ describe("critic grounding: outranked", () => {
     assert.deepEqual(checksOf(blocking(Q, draft(Q, options, "opt-actor", "r", [tied, deep]), [tied, deep], {}, all)), []);
   });
 
-  test("two other records ranked above it: blocking (it is only the 3rd record on the question); one is not", () => {
+  test("two other records ranked above it: found (it is only the 3rd record on the question); one is not", () => {
     const a = record({ path: "docs/adr/0007-responders.md", title: "Port the responders to ZIO", number: 7 }, 1);
     const b = record({ path: "docs/adr/0009-api-v3.md", title: "API v3", number: 9 }, 3);
     const ev = [a, b, deep];
     const d = draft(Q, options, "opt-actor", "r", ev);
-    assert.deepEqual(checksOf(concerns(Q, d, ev, {}).filter((o) => o.check === "outranked")), []);
-    const raised = blocking(Q, d, ev).filter((o) => o.check === "outranked");
+    // The dev fit no longer makes it block: the plain view below says the same more tellingly (policy.ts).
+    assert.deepEqual(concerns(Q, d, ev, {}).filter((o) => o.check === "outranked").map((o) => o.kind), ["outranked/trails"]);
+    const raised = blocking(Q, d, ev, {}, new Set(["outranked/trails"])).filter((o) => o.check === "outranked");
     assert.equal(raised[0]?.kind, "outranked/trails");
     assert.equal(raised[0]?.effect, "lower");
     assert.equal(raised.length, 1);
     assert.match(raised[0].text, /is only the 3rd record retrieval ranked on this question \(ADR 7 "Port the responders to ZIO", ADR 9 "API v3" rank above it\)/);
     assert.deepEqual(checksOf(critique({ question: Q, draft: draft(Q, options, "opt-actor", "r", [a, deep]), evidence: [a, deep] })).filter((c) => c === "outranked"), []);
+  });
+});
+
+describe("critic grounding: the plain view of the question puts another record first", () => {
+  const Q = "How should the exporter hand rows back to its callers?";
+  const timestamps = record({ path: "docs/adr/0004-timestamps.md", title: "Add creation timestamps", number: 4, chosen_option: "Add timestamps" }, 1);
+  const streaming = record({ path: "docs/adr/0006-streaming.md", title: "Stream query results", number: 6, chosen_option: "Stream the rows" }, 2);
+  const at = (e: FusedEvidence, plain_rank: number): FusedEvidence => ({ ...e, plain_rank });
+  const options = [option("opt-ts", "Add timestamps", [timestamps.id]), option("opt-keep", "Keep the current approach")];
+  const low = (ev: FusedEvidence[]): DraftPicker => {
+    const d = draft(Q, options, "opt-ts", 'ADR 4 "Add creation timestamps" is the nearest record.', ev);
+    return { ...d, recommendation: { ...d.recommendation, confidence: "low" } };
+  };
+  const plainOf = (d: DraftPicker, ev: FusedEvidence[]) => findings({ question: Q, draft: d, evidence: ev }).filter((f) => f.kind.startsWith("outranked/plain-view"));
+
+  test("on a low-confidence answer: blocking, naming and citing the record the plain view puts first", () => {
+    const ev = [at(timestamps, 2), at(streaming, 1)];
+    const raised = blocking(Q, low(ev), ev).filter((o) => o.check === "outranked");
+    assert.equal(raised.length, 1, JSON.stringify(raised));
+    assert.equal(raised[0].kind, "outranked/plain-view");
+    assert.match(raised[0].text, /^Read word for word over every record, the question matches ADR 6 "Stream query results" better than ADR 4 "Add creation timestamps"/);
+    assert.deepEqual(raised[0].citations, [streaming.id, timestamps.id]);
+    assert.ok(BLOCKING_KINDS.has("outranked/plain-view"));
+  });
+
+  test("on a surer answer it is a kind of its own, a concern", () => {
+    const ev = [at(timestamps, 2), at(streaming, 1)];
+    const d = draft(Q, options, "opt-ts", "r", ev);
+    assert.deepEqual(plainOf(d, ev).map((f) => f.kind), ["outranked/plain-view-confident"]);
+    assert.ok(!BLOCKING_KINDS.has("outranked/plain-view-confident"));
+  });
+
+  test("quiet when the plain view agrees, when the record above is one the deciding record replaced, or when no item carries a plain rank", () => {
+    const agree = [at(timestamps, 1), at(streaming, 2)];
+    assert.deepEqual(plainOf(low(agree), agree), []);
+    const older = { ...at(streaming, 1), adr: { ...streaming.adr!, superseded_by: [timestamps.path_or_url] } };
+    assert.deepEqual(plainOf(low([at(timestamps, 2), older]), [at(timestamps, 2), older]), []);
+    assert.deepEqual(plainOf(low([timestamps, streaming]), [timestamps, streaming]), []);
+  });
+
+  test("the deciding record is not even on the plain view's list, or documents out of sight rank above it: found all the same", () => {
+    const unseen = [timestamps, at(streaming, 3)];
+    assert.deepEqual(plainOf(low(unseen), unseen).map((f) => f.kind), ["outranked/plain-view"]);
+    // Ranks 1 and 2 are documents the evidence does not hold: the text says so and cites the deciding record only.
+    const hidden = [at(timestamps, 3)];
+    const [f] = plainOf(low(hidden), hidden);
+    assert.match(f.text, /matches other documents better than ADR 4/);
+    assert.deepEqual(f.citations, [timestamps.id]);
   });
 });
 

@@ -3,7 +3,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { critique, findings } from "../../src/core/critic";
-import { BLOCKING_KINDS, blockCounts, choosePolicy, CONTRADICTIONS, crossValidate, kindStats, MIN_RATIO, type LabelledAnswer, type PolicyRule } from "../../src/core/critic/policy";
+import { BLOCKING_KINDS, blockCounts, choosePolicy, CONTRADICTIONS, crossValidate, DEFAULT_RULE, kindStats, MAX_RIGHT_SHARE, MIN_RATIO, type LabelledAnswer, type PolicyRule } from "../../src/core/critic/policy";
 import type { AdrMeta, DraftPicker, FusedEvidence } from "../../src/core/schemas";
 
 /** n answers of one repository, right or wrong, each carrying the given kinds. */
@@ -55,6 +55,35 @@ describe("critic policy: the rule that picks the blocking kinds", () => {
     assert.deepEqual(choosePolicy(rows, undefined, NONE), ["seven"]);
   });
 
+  test("kinds are taken one at a time, each counted on what the kinds taken before leave unblocked", () => {
+    // "echo" rides on the same wrong answers as "strong" and adds two right ones: alone it would pass (ratio 6.5),
+    // after "strong" it blocks no wrong answer the set did not already block.
+    const rows = [
+      ...answers("a", 8, false, ["strong", "echo"]),
+      ...answers("a", 4, false),
+      ...answers("a", 2, true, ["echo"]),
+      ...answers("a", 38, true),
+    ];
+    assert.ok(kindStats(rows).find((k) => k.kind === "echo")!.ratio >= MIN_RATIO);
+    assert.deepEqual(choosePolicy(rows, RULE, NONE), ["strong"]);
+  });
+
+  test("the right answers the picked kinds block stay within MAX_RIGHT_SHARE (half the 0.10 cap)", () => {
+    assert.equal(MAX_RIGHT_SHARE, 0.05);
+    // 40 right answers: a budget of 2. "first" blocks 1 right, "second" 2 more: both tell (ratios 8.5 and 6.6), only
+    // the first fits; with no budget both are taken.
+    const rows = [
+      ...answers("a", 6, false, ["first"]),
+      ...answers("a", 8, false, ["second"]),
+      ...answers("a", 6, false),
+      ...answers("a", 1, true, ["first"]),
+      ...answers("a", 2, true, ["second"]),
+      ...answers("a", 37, true),
+    ];
+    assert.deepEqual(choosePolicy(rows, undefined, NONE), ["first"]);
+    assert.deepEqual(choosePolicy(rows, { ...DEFAULT_RULE, maxRightShare: undefined }, NONE), ["first", "second"]);
+  });
+
   test("the contradictions block whatever the answers say, and are in BLOCKING_KINDS", () => {
     const rows = [...answers("a", 5, false), ...answers("a", 5, true, ["reverted/revert"])];
     assert.deepEqual(choosePolicy(rows), [...CONTRADICTIONS].sort());
@@ -72,8 +101,8 @@ describe("critic policy: leave one repository out", () => {
   test("a kind that tells wrong from right in one repository only is never picked for that repository", () => {
     // "local" separates wrong from right answers in repository a only; "shared" does so in a, b and c alike.
     const repo = (g: string, local: boolean) => [
-      ...answers(g, 4, false, local ? ["local", "shared"] : ["shared"]),
-      ...answers(g, 2, false),
+      ...answers(g, 4, false, ["shared"]),
+      ...answers(g, 4, false, local ? ["local"] : []),
       ...answers(g, 10, true),
     ];
     const rows = [...repo("a", true), ...repo("b", false), ...repo("c", false)];
@@ -85,7 +114,7 @@ describe("critic policy: leave one repository out", () => {
     assert.equal(v.picked.get("shared"), 3);
     assert.equal(v.picked.get("local"), 2);
     // Each repository's wrong answers carrying "shared" are blocked by the pick made without it.
-    assert.deepEqual([v.wrongBlocked, v.wrong, v.rightBlocked, v.right], [12, 18, 0, 30]);
+    assert.deepEqual([v.wrongBlocked, v.wrong, v.rightBlocked, v.right], [12, 24, 0, 30]);
   });
 
   test("a kind that looks telling only because one repository has it everywhere does not transfer", () => {

@@ -150,11 +150,12 @@ describe("critic signals: a weak tie on a question that names the recommended al
     assert.equal(answersNamedChoice(Q, { title: "Kafka topics" }), false);
   });
 
-  test("the same thin lead is a finding kind of its own by what the question names; by default only a proposal's blocks", () => {
+  test("the same thin lead is a finding kind of its own by what the question names; whether it blocks is policy's", () => {
     const weak = (question: string) => raised([pipeline(100), guide(120)], question, BLOCKING_KINDS).filter((o) => o.check === "weak-grounding").map((o) => [o.kind, o.severity]);
-    assert.deepEqual(weak("Should the nightly export go out as Kafka topics or as SFTP uploads?"), [["weak-grounding/named-choice", "concern"]]);
-    assert.deepEqual(weak(Q), [["weak-grounding/open", "concern"]]);
-    assert.deepEqual(weak("Should the nightly export adopt signed file uploads?"), [["weak-grounding", "blocking"]]);
+    const as = (kind: string) => [kind, BLOCKING_KINDS.has(kind as never) ? "blocking" : "concern"];
+    assert.deepEqual(weak("Should the nightly export go out as Kafka topics or as SFTP uploads?"), [as("weak-grounding/named-choice")]);
+    assert.deepEqual(weak(Q), [as("weak-grounding/open")]);
+    assert.deepEqual(weak("Should the nightly export adopt signed file uploads?"), [as("weak-grounding")]);
     assert.equal(questionNames(Q, { title: "Kafka topics" }), "open");
     assert.equal(questionNames("Should the nightly export adopt signed file uploads?", { title: "Kafka topics" }), "proposal");
   });

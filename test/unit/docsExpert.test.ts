@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { resolveConfig } from "../../src/core/config";
 import { evidenceId, sha256 } from "../../src/core/hash";
 import { discoverArtifacts } from "../../src/core/internal/discovery";
-import { createDocsExpert, recordViewWeight, splitRules } from "../../src/core/internal/docsExpert";
+import { createDocsExpert, recordViewWeight, runDocsExpert, splitRules } from "../../src/core/internal/docsExpert";
 import { rankTextSections } from "../../src/core/internal/sectionIndex";
 import { EvidenceItemSchema, type EvidenceItem, type QueryPlan } from "../../src/core/schemas";
 import type { ArtifactFile, ArtifactSet, ExpertContext, ExpertResult } from "../../src/core/types";
@@ -376,7 +376,21 @@ describe("how much the plain record view counts", () => {
     const question = "Should we adopt Kafka for the audit trail?";
     const set = await discoverArtifacts(dir, config);
     const ctx: ExpertContext = { repo: dir, question, plan: buildRulesPlan(question), config, artifacts: set, signal: new AbortController().signal, log: () => {} };
-    const docs = [...new Set((await createDocsExpert().run(ctx)).items.map((i) => i.path_or_url))];
+    const items = (await createDocsExpert().run(ctx)).items;
+    const docs = [...new Set(items.map((i) => i.path_or_url))];
     assert.equal(docs[0], AUDIT, docs.join(", "));
+    // Each record carries where the plain view puts it (the Critic compares the deciding record with it): the audit
+    // record first, every section of a record the same place, and no two records sharing one.
+    const places = new Map<string, Set<number | undefined>>();
+    for (const i of items) places.set(i.path_or_url, (places.get(i.path_or_url) ?? new Set()).add(i.plain_rank));
+    assert.deepEqual([...places.get(AUDIT)!], [1]);
+    for (const [path, at] of places) assert.equal(at.size, 1, path);
+    const ranks = [...places.values()].map((at) => [...at][0]);
+    assert.ok(ranks.every((r) => typeof r === "number" && r >= 1), JSON.stringify(ranks));
+    assert.equal(new Set(ranks).size, ranks.length);
+    // Without the question as asked (a plan alone) there is no plain view and no plain rank.
+    const { question: _asked, ...withoutQuestion } = ctx;
+    const planOnly = (await runDocsExpert(withoutQuestion)).items;
+    assert.ok(planOnly.length > 0 && planOnly.every((i) => i.plain_rank === undefined));
   });
 });

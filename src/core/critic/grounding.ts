@@ -2,8 +2,10 @@
 // compare the deciding record with the question and with the other retrieved records, never with any answer key.
 // Each finding has a kind; whether it blocks is policy.ts's call (fit on the eval's dev half), noted here as of now:
 //   - outranked:           a record ranked above it, in force, chose another of the options and it does not
-//                          supersede that record ("chose-other", a concern); or more than one other record ranks
-//                          above it ("trails", blocking);
+//                          supersede that record ("chose-other", a concern); more than one other record ranks above
+//                          it ("trails", a concern since the plain view below tells more); or the plain view of the
+//                          question, read word for word over every record, puts another record first ("plain-view"
+//                          on a low-confidence answer, blocking; "plain-view-confident" on a surer one, a concern);
 //   - unweighed-proposal:  the question proposes one thing and the deciding record never names it: blocking when the
 //                          thing is a named product ("adopt Sentry?"), which a record that weighed it would name; a
 //                          concern when it is a description ("a lookup layer"), which a record may word otherwise;
@@ -56,7 +58,7 @@ export const TURNS_DOWN = /\b(?:stop|stops|stopped|remove|removes|removed|drop|d
 /** Every objection these checks raise, in a stable order. */
 export function groundingObjections(f: GroundingFocus): GroundingObjection[] {
   if (!f.record) return [];
-  return [...outranked(f), ...unweighedProposal(f), ...offSubject(f), ...decisionMismatch(f)];
+  return [...outranked(f), ...plainView(f), ...unweighedProposal(f), ...offSubject(f), ...decisionMismatch(f)];
 }
 
 /** The retrieved records in rank order, one entry per record, with the evidence item that ranked it. */
@@ -133,6 +135,39 @@ function outranked(f: GroundingFocus): GroundingObjection[] {
     kind: "outranked/trails",
     text: `${recordName(r.meta)} is only the ${ordinal(at + 1)} record retrieval ranked on this question (${names.join(", ")} rank above it): the recommendation may rest on a record about a neighbouring subject.`,
     citations: [r.cite.id, ...above.slice(0, 2).map((x) => x.cite.id)],
+  }];
+}
+
+/**
+ * A second, simpler reading of the question disagrees: the plain view (BM25 over every record, the question read word
+ * for word: internal/recordBm25.ts) puts another in-force record first among the retrieved ones. Two kinds, so
+ * policy.ts can tell them apart: on an answer already held at low confidence ("plain-view") and on a surer one
+ * ("plain-view-confident"), where the fuller search has more reason to be right.
+ */
+function plainView(f: GroundingFocus): GroundingObjection[] {
+  const r = f.record!;
+  const place = new Map<string, { meta: AdrMeta; cite: FusedEvidence; at: number }>();
+  for (const e of f.evidence) {
+    if (!e.adr || e.plain_rank === undefined) continue;
+    const known = place.get(e.adr.path);
+    if (!known || e.plain_rank < known.at) place.set(e.adr.path, { meta: e.adr, cite: e, at: e.plain_rank });
+  }
+  if (!place.size) return [];
+  const mine = place.get(r.meta.path)?.at ?? Number.POSITIVE_INFINITY;
+  if (mine === 1) return [];
+  const seenAbove = [...place.values()].filter((x) => x.at < mine).sort((a, b) => a.at - b.at || a.meta.path.localeCompare(b.meta.path));
+  const rivals = seenAbove.filter((x) => !replacedBy(x.meta, r.meta));
+  // Everything the plain view puts above it is in sight and no rival: records it replaced, or no longer in force.
+  if (!rivals.length && seenAbove.length === mine - 1) return [];
+  const sure = f.draft.recommendation.confidence !== "low";
+  const first = rivals[0];
+  return [{
+    check: "outranked",
+    kind: sure ? "outranked/plain-view-confident" : "outranked/plain-view",
+    text: first
+      ? `Read word for word over every record, the question matches ${recordName(first.meta)} better than ${recordName(r.meta)}: check which of the two decides it.`
+      : `Read word for word over every record, the question matches other documents better than ${recordName(r.meta)}: check that it is the record that decides it.`,
+    citations: [...(first ? [first.cite.id] : []), r.cite.id],
   }];
 }
 

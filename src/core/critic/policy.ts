@@ -5,10 +5,14 @@
 // itself withdraws the decision), that set is not tuned by hand: it is what choosePolicy() picks on the eval's dev
 // answers (eval/critic.ts --cv prints the pick and its cross-validated estimate), by a rule fixed from the targets:
 //
-//   a kind blocks when, on the answers it is fit on, wrong answers carry it at least MIN_RATIO times as often as right
-//   ones (each rate smoothed by half an answer, so a kind seen twice proves little), on at least MIN_WRONG wrong
-//   answers. MIN_RATIO is the targets' own ratio (at least 0.60 of wrong answers blocked, at most 0.10 of right
-//   ones: 6): a kind below it can only dilute the block.
+//   kinds are taken one at a time, the most telling first, each counted only on the answers the kinds already taken
+//   leave unblocked (kinds overlap: what a kind adds is what it blocks that nothing else does). A kind is taken when
+//   on those answers wrong ones carry it at least MIN_RATIO times as often as right ones (each rate smoothed by half
+//   an answer, so a kind seen twice proves little), on at least MIN_WRONG wrong answers, and while the right answers
+//   blocked stay within MAX_RIGHT_SHARE. MIN_RATIO is the targets' own ratio (at least 0.60 of wrong answers blocked,
+//   at most 0.10 of right ones: 6): a kind below it can only dilute the block. MAX_RIGHT_SHARE is half that 0.10
+//   cap: a share fit on the very answers it is counted on is optimistic, and the rest is room for repositories
+//   nobody fit on.
 //
 // crossValidate() estimates how that rule transfers: it leaves one repository out at a time, picks on the others and
 // counts what the pick blocks on the left-out repository. Only the dev column is ever fit on; the held-out columns
@@ -28,6 +32,8 @@ export type FindingKind =
   | "stale-version"
   | "outranked/chose-other"
   | "outranked/trails"
+  | "outranked/plain-view"
+  | "outranked/plain-view-confident"
   | "unweighed-proposal/product"
   | "unweighed-proposal/description"
   | "unweighed-proposal/decided-for"
@@ -52,20 +58,18 @@ export const CONTRADICTIONS: ReadonlySet<FindingKind> = new Set<FindingKind>(["r
  */
 export const BLOCKING_KINDS: ReadonlySet<FindingKind> = new Set<FindingKind>([
   ...CONTRADICTIONS,
-  // Two or more other records rank above the deciding one.
-  "outranked/trails",
   // The question proposes a named product the deciding record never names.
   "unweighed-proposal/product",
-  // The deciding record barely leads the other documents and shares few words with the question (signals.ts), on a
-  // question that proposes one thing. Not on one that names the recommended alternative ("weak-grounding/named-choice":
-  // 6 wrong, 6 right on dev) or names nothing ("weak-grounding/open": 16 wrong, 7 right, ratio 5.8).
-  "weak-grounding",
+  // A low-confidence answer whose record a plain word-for-word reading of the question does not put first.
+  "outranked/plain-view",
 ]);
 
 /** A kind blocks only when wrong answers carry it at least this many times as often as right ones: 0.60 / 0.10. */
 export const MIN_RATIO = 6;
 /** ... on at least this many wrong answers (fewer is an anecdote). */
 export const MIN_WRONG = 3;
+/** ... and while the right answers blocked stay within this share of them: half the target's 0.10. */
+export const MAX_RIGHT_SHARE = 0.05;
 
 /** One answer the policy is fit on: its repository, whether it was right, and the kinds raised on it. */
 export interface LabelledAnswer {
@@ -77,9 +81,11 @@ export interface LabelledAnswer {
 export interface PolicyRule {
   minRatio: number;
   minWrong: number;
+  /** The most of the right answers the picked kinds may block together (no limit when absent). */
+  maxRightShare?: number;
 }
 
-export const DEFAULT_RULE: PolicyRule = { minRatio: MIN_RATIO, minWrong: MIN_WRONG };
+export const DEFAULT_RULE: PolicyRule = { minRatio: MIN_RATIO, minWrong: MIN_WRONG, maxRightShare: MAX_RIGHT_SHARE };
 
 export interface KindStats {
   kind: string;
@@ -89,10 +95,13 @@ export interface KindStats {
   ratio: number;
 }
 
-/** Each kind's counts on wrong and right answers, and its smoothed rate ratio, strongest first. */
-export function kindStats(rows: readonly LabelledAnswer[]): KindStats[] {
-  const W = rows.filter((r) => !r.right).length;
-  const R = rows.length - W;
+/**
+ * Each kind's counts on wrong and right answers, and its smoothed rate ratio, strongest first. The rates are shares
+ * of `totals` (by default the wrong and right answers among `rows`).
+ */
+export function kindStats(rows: readonly LabelledAnswer[], totals?: { wrong: number; right: number }): KindStats[] {
+  const W = totals?.wrong ?? rows.filter((r) => !r.right).length;
+  const R = totals?.right ?? rows.length - rows.filter((r) => !r.right).length;
   const counts = new Map<string, { wrong: number; right: number }>();
   for (const r of rows) {
     for (const k of r.kinds) {
@@ -108,8 +117,19 @@ export function kindStats(rows: readonly LabelledAnswer[]): KindStats[] {
 
 /** The kinds that block, by the rule, on these answers, with the fixed ones (sorted by name). */
 export function choosePolicy(rows: readonly LabelledAnswer[], rule: PolicyRule = DEFAULT_RULE, fixed: ReadonlySet<string> = CONTRADICTIONS): string[] {
-  const picked = kindStats(rows).filter((s) => !fixed.has(s.kind) && s.wrong >= rule.minWrong && s.ratio >= rule.minRatio);
-  return [...fixed, ...picked.map((s) => s.kind)].sort();
+  const totals = { wrong: rows.filter((r) => !r.right).length, right: rows.filter((r) => r.right).length };
+  const rightBudget = (rule.maxRightShare ?? 1) * totals.right;
+  const chosen = new Set(fixed);
+  const blocked = (r: LabelledAnswer) => [...r.kinds].some((k) => chosen.has(k));
+  for (;;) {
+    const open = rows.filter((r) => !blocked(r));
+    const rightBlocked = totals.right - open.filter((r) => r.right).length;
+    // Counted on what is still unblocked, as shares of all the answers: what each kind would add.
+    const next = kindStats(open, totals).find((s) => !chosen.has(s.kind) && s.wrong >= rule.minWrong && s.ratio >= rule.minRatio && rightBlocked + s.right <= rightBudget);
+    if (!next) break;
+    chosen.add(next.kind);
+  }
+  return [...chosen].sort();
 }
 
 export interface BlockCounts {

@@ -35,7 +35,7 @@ export const MARGIN_CAP = 2;
 export const HEADLINE_WORD_WEIGHT = 0.25;
 /** Shared headline words beyond this many say nothing more. */
 export const HEADLINE_CAP = 4;
-/** Below this support the deciding record may well be a neighbouring one: a blocking objection. */
+/** Below this support the deciding record may well be a neighbouring one (whether that blocks is policy.ts's call). */
 export const WEAK_SUPPORT = 0.5;
 
 /** Each retrieved document's best-scored item from the documents expert (commits, code and web pages have other scales). */

@@ -204,6 +204,13 @@ export async function runDocsExpert(ctx: DocsContext): Promise<ExpertResult> {
 
   const items = kept.map((s) => toEvidence(s, graph)).filter((i): i is EvidenceItem => i !== undefined);
   if (!items.length) return { status: "empty", reason: "no matched section had a citable line range", items: [] };
+  if (ctx.question) {
+    const places = plainRanks(p, ctx.question, new Set(items.filter((i) => i.adr).map((i) => i.path_or_url)));
+    for (const item of items) {
+      const place = item.adr ? places.get(item.path_or_url) : undefined;
+      if (place) item.plain_rank = place;
+    }
+  }
   return { status: "ok", items, ...(graph.cycles?.length ? { reason: graph.cycles.slice(0, 2).join("; ") } : {}) };
 }
 
@@ -454,6 +461,19 @@ function recordView(p: Prepared): RecordBm25 {
     recordViews.set(p, view);
   }
   return view;
+}
+
+/**
+ * Where the plain view places each of these records on the question (1 = first; ties by path). The Critic compares
+ * the record an answer rests on with this second, simpler reading (critic/grounding.ts).
+ */
+function plainRanks(p: Prepared, question: string, paths: Set<string>): Map<string, number> {
+  const order = [...recordView(p).scores(question)].sort((a, b) => b[1] - a[1] || cmp(a[0], b[0]));
+  const out = new Map<string, number>();
+  order.forEach(([path], i) => {
+    if (paths.has(path)) out.set(path, i + 1);
+  });
+  return out;
 }
 
 /** This ranking fused with the plain view: each scaled to its best document, summed with recordViewWeight. */
