@@ -1,6 +1,6 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { synthesizeWithRules, optionsFromQuestion, keyFor } from "../../src/core/synth/rules";
+import { synthesizeWithRules, optionsFromQuestion, keyFor, questionScope, scopeSentence } from "../../src/core/synth/rules";
 import { clausePolarity, stanceOf } from "../../src/core/synth/stance";
 import { DraftPickerSchema, UNDECIDABLE, type FusedEvidence, type StageStatus } from "../../src/core/schemas";
 import { canonicalJson } from "../../src/core/hash";
@@ -158,6 +158,21 @@ describe("question scope", () => {
     assert.equal(rec?.title, "Parcel");
     assert.match(draft.recommendation.rationale, /"admin" is taken to be about another part of the codebase and counts for less/);
     assert.doesNotMatch(draft.recommendation.rationale, /\d×|per side/);
+  });
+
+  test("counts and amounts are never a scope, however few items mention them", () => {
+    const evidence = ["admin", "media", "three", "hundred", "several", "checkout", "reports", "login"].map((svc) => adr(svc, "webpack", "Parcel"));
+    const q = "Should we use Parcel or webpack for the frontend build of the admin service, three hundred pages in several bundles?";
+    const words = questionScope(q, evidence).words;
+    assert.ok(words.includes("admin"), JSON.stringify(words));
+    for (const w of ["three", "hundred", "sever", "several"]) assert.ok(!words.includes(w), JSON.stringify(words));
+  });
+
+  test("the rationale names at most four scope words and counts the rest", () => {
+    assert.equal(scopeSentence(["admin"]), 'Evidence that does not mention "admin" is taken to be about another part of the codebase and counts for less than evidence that does.');
+    assert.match(scopeSentence(["admin", "billing"]), /mention "admin" or "billing" is taken/);
+    assert.match(scopeSentence(["a1", "b2", "c3", "d4", "e5"]), /mention "a1", "b2", "c3", "d4" or 1 other word of the question is taken/);
+    assert.match(scopeSentence(["a1", "b2", "c3", "d4", "e5", "f6", "g7"]), /"d4" or 3 other words of the question is taken/);
   });
 
   test("the scope word is named as the question wrote it, never as a stem", () => {

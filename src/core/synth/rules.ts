@@ -142,7 +142,10 @@ const OUT_OF_SCOPE_CAP = 1.5;
 /** Verbs and generic nouns that say what is done, not where: never a scope, however rare in the evidence. */
 const NOT_A_SCOPE = new Set(
   ("store keep handle manage run send save load write read call process serve implement support work add create live put place stay " +
-    "data code file system app application layer tool framework library service team solution setup")
+    "data code file system app application layer tool framework library service team solution setup " +
+    // Counts and amounts say how much, never where ("three hundred GeoTIFFs", "several gigabytes").
+    "one two three four five six seven eight nine ten twelve twenty hundred hundreds thousand thousands million millions " +
+    "billion several many few couple dozen dozens lot lots")
     .split(" ")
     .map(stemWord),
 );
@@ -1663,6 +1666,17 @@ function surfaceWord(stem: string, question: string): string | undefined {
   return words(question).find((w) => stemWord(w) === stem);
 }
 
+/** How many of the question's scope words the rationale names. */
+const SCOPE_WORDS_SHOWN = 4;
+
+/** What the scope does to the evidence, in words: a long question has many scope words, and a reader needs the first few. */
+export function scopeSentence(shown: string[]): string {
+  const listed = shown.slice(0, SCOPE_WORDS_SHOWN).map((w) => `"${w}"`);
+  const more = shown.length - listed.length;
+  const named = more > 0 ? `${listed.join(", ")} or ${more} other word${more > 1 ? "s" : ""} of the question` : listed.join(" or ");
+  return `Evidence that does not mention ${named} is taken to be about another part of the codebase and counts for less than evidence that does.`;
+}
+
 /** 6. The recommendation: the decided option, or undecidable; confidence is capped when no internal evidence was found. */
 function recommend(
   picked: Scored | undefined,
@@ -1679,11 +1693,7 @@ function recommend(
   const sentences = decided ? decided.sentences : undecidedRationale(scored, found.reason);
   // A stem no word of the question spells is never shown (a reader would see "stat" for "status").
   const shown = scopeWords.map((w) => surfaceWord(w, question)).filter((w): w is string => !!w);
-  if (shown.length) {
-    sentences.push(
-      `Evidence that does not mention ${shown.map((w) => `"${w}"`).join(" or ")} is taken to be about another part of the codebase and counts for less than evidence that does.`,
-    );
-  }
+  if (shown.length) sentences.push(scopeSentence(shown));
   if (stages.internal.status !== "ok") {
     confidence = "low";
     sentences.push(`No internal convention was found (${stages.internal.reason ?? "internal stage empty"}), so confidence is capped at low.`);
