@@ -271,6 +271,31 @@ describe("guard: rules not phrased 'do not use X'", () => {
     assert.deepEqual(peerExclusions("Use Dagger for the build cache", { start: 1, end: 1 }), [], "not about injection");
   });
 
+  test("the other purposes: data fetching, styling, i18n, dates, state, browser tests, mocks, data access, messaging", () => {
+    const peers = (rule: string) => peerExclusions(rule, { start: 1, end: 1 }).map((t) => t.name);
+    const cases: [string, string, string][] = [
+      ["**Data Fetching**: SWR (stale-while-revalidate)", "TanStack Query", "SWR"],
+      ["**Styling**: SCSS with CSS modules, tokens from the design system", "Tailwind CSS", "Sass"],
+      ["Use Fluent via @fluent/react for all translated strings", "i18next", "Fluent"],
+      ["Use date-fns for dates; it tree-shakes", "Moment", "date-fns"],
+      ["Prefer Zustand for client state", "Redux", "Zustand"],
+      ["End-to-end tests use Playwright", "Cypress", "Playwright"],
+      ["Use MockK for mocking in Kotlin tests", "Mockito", "MockK"],
+      ["Database access: jOOQ only", "Hibernate", "jOOQ"],
+      ["Messaging: use RabbitMQ queues between services", "Kafka", "RabbitMQ"],
+      ["Logging: Timber (timber.log.Timber) in the app module", "SLF4J", "Timber"],
+    ];
+    for (const [rule, out, kept] of cases) {
+      const names = peers(rule);
+      assert.ok(names.includes(out), `${rule}: ${names.join(", ")}`);
+      assert.ok(!names.includes(kept), `${rule}: ${names.join(", ")}`);
+    }
+    // The purpose must be said: a choice of SWR in a line about something else turns nothing down.
+    assert.deepEqual(peers("Use the SWR cache key helpers from hooks/"), []);
+    // A member the rule turns down is not the one it names to use.
+    assert.ok(peers("Use date-fns instead of moment for dates").includes("Moment"));
+  });
+
   test("no use of X, (instead of X), Instead of X … should be used, will be migrated to Y, and peers are broken rules; the allowed ones are not", async () => {
     const repo = createGitRepo([{ message: "rules", files: { "AGENTS.md": AGENTS, "README.md": "# App\n" } }]);
     const cases: [string, string, boolean][] = [

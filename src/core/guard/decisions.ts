@@ -418,8 +418,7 @@ export function ruleDecisions(file: ArtifactFile): GuardDecision[] {
       const x = name ? ruleThing(name, range, true, reason?.trim()) : undefined;
       if (x && !forbidden.some((f) => f.name === x.name)) forbidden.push(x);
     }
-    for (const x of purposeExclusions(text, range)) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
-    for (const x of moreExclusions(text, range, reason?.trim())) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
+    for (const x of [...purposeExclusions(text, range), ...moreExclusions(text, range, reason?.trim())]) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
     // "Do not let … wall-clock time, randomness … affect state changes": the calls that read them.
     forbidden.push(...nondeterminismExclusions(text, range));
     for (const x of peerExclusions(text, range)) if (!forbidden.some((f) => f.name === x.name && f.keys.display === x.keys.display && JSON.stringify(f.keys) === JSON.stringify(x.keys))) forbidden.push(x);
@@ -439,6 +438,7 @@ export function ruleDecisions(file: ArtifactFile): GuardDecision[] {
       }
       if (x && !scope.length) scope = ruleScope(text.slice(0, m.index));
     }
+    dropPeersNamedOutright(forbidden);
     for (const m of text.matchAll(ALWAYS)) {
       const y = ruleThing(clauseObject(text.slice(m.index + m[0].length)), range, true);
       if (y && !required.some((r) => r.name === y.name)) required.push(y);
@@ -459,6 +459,12 @@ export function ruleDecisions(file: ArtifactFile): GuardDecision[] {
     out.push({ source: "rule", citation: { path: file.path, line_range: range, title: shorten(stripInline(text), 160), status: "rule" }, forbidden, required, area: [], ...(scope.length ? { scope } : {}), ...(versionSchemes.length ? { versionSchemes } : {}), ...(generated.length ? { generated } : {}) });
   }
   return out;
+}
+
+/** A thing the rule turns down by name carries the rule's own reason; the same thing as a peer of its choice goes. */
+function dropPeersNamedOutright(forbidden: DecidedThing[]): void {
+  const byName = new Set(forbidden.filter((f) => !f.peer).map((f) => f.name.toLowerCase()));
+  for (let i = forbidden.length - 1; i >= 0; i--) if (forbidden[i].peer && byName.has(forbidden[i].name.toLowerCase())) forbidden.splice(i, 1);
 }
 
 /** "do not (hand-)edit", "never modify … by hand", "must not be edited manually": a rule about editing files. */

@@ -64,7 +64,8 @@ const PURPOSES: Purpose[] = [
     members: [
       m("SLF4J", tok("slf4j")), m("Log4j", tok("log4j")), m("Logback", tok("logback")), m("tinylog", tok("tinylog")), m("Commons Logging", exact("org", "apache", "commons", "logging")),
       m("java.util.logging", exact("java", "util", "logging")), m("winston", tok("winston")), m("pino", tok("pino")), m("bunyan", tok("bunyan")), m("log4js", tok("log4js")),
-      m("loguru", tok("loguru")), m("structlog", tok("structlog")),
+      m("loguru", tok("loguru")), m("structlog", tok("structlog")), m("Timber", exact("timber", "log")), m("kotlin-logging", exact("kotlin", "logging")), m("Napier", tok("napier")),
+      m("Serilog", tok("serilog")), m("NLog", tok("nlog")), m("log4net", tok("log4net")), m("zap", exact("uber", "org", "zap")), m("logrus", tok("logrus")), m("zerolog", tok("zerolog")),
     ],
   },
   {
@@ -72,7 +73,61 @@ const PURPOSES: Purpose[] = [
     members: [
       m("Emotion", exact("emotion", "react"), exact("emotion", "styled"), exact("emotion", "css")), m("styled-components", exact("styled", "components")),
       m("Styletron", tok("styletron")), m("JSS", exact("react", "jss")), m("Linaria", tok("linaria")), m("Stitches", exact("stitches", "react")),
-      m("vanilla-extract", exact("vanilla", "extract")), m("Tailwind CSS", tok("tailwindcss")),
+      m("vanilla-extract", exact("vanilla", "extract")), m("Tailwind CSS", tok("tailwindcss")), m("Sass", tok("sass"), tok("scss")), m("Bootstrap", tok("bootstrap")),
+    ],
+  },
+  {
+    about: /\bdata[- ]fetching\b|\bfetch(?:es|ing)? (?:the |its )?data\b|\bserver[- ]state\b/i,
+    members: [
+      m("SWR", tok("swr")), m("TanStack Query", exact("tanstack", "react", "query"), exact("tanstack", "vue", "query"), exact("react", "query")), m("Apollo Client", exact("apollo", "client")),
+      m("urql", tok("urql")), m("RTK Query", exact("reduxjs", "toolkit", "query")), m("Relay", exact("react", "relay")),
+    ],
+  },
+  {
+    about: /\bi18n\b|\binternationali[sz]ation\b|\blocali[sz]ation\b|\btranslat(?:e|es|ed|ing|ions?)\b/i,
+    members: [
+      m("Fluent", exact("fluent", "react"), exact("fluent", "bundle"), exact("fluent", "dom")), m("i18next", tok("i18next")), m("react-intl", exact("react", "intl"), tok("formatjs")),
+      m("Lingui", exact("lingui", "core"), exact("lingui", "react")), m("vue-i18n", exact("vue", "i18n")),
+    ],
+  },
+  {
+    about: /\bdates?\b|\bdatetimes?\b|\btime ?zones?\b/i,
+    members: [m("Moment", tok("moment")), m("date-fns", exact("date", "fns")), m("Day.js", tok("dayjs")), m("Luxon", tok("luxon")), m("js-joda", exact("js", "joda"))],
+  },
+  {
+    about: /\bstate management\b|\b(?:global|app|application|client|shared)[- ]state\b/i,
+    members: [
+      m("Redux", tok("redux"), exact("reduxjs", "toolkit")), m("MobX", tok("mobx")), m("Zustand", tok("zustand")), m("Recoil", tok("recoil")), m("Jotai", tok("jotai")),
+      m("Vuex", tok("vuex")), m("Pinia", tok("pinia")), m("XState", tok("xstate")), m("NgRx", tok("ngrx")),
+    ],
+  },
+  {
+    about: /\be2e\b|\bend[- ]to[- ]end\b|\bbrowser (?:tests?|testing|automation)\b/i,
+    members: [
+      m("Cypress", tok("cypress")), m("Playwright", tok("playwright")), m("Puppeteer", tok("puppeteer")), m("Selenium", tok("selenium")), m("WebdriverIO", tok("webdriverio"), tok("wdio")),
+      m("TestCafe", tok("testcafe")), m("Nightwatch", tok("nightwatch")),
+    ],
+  },
+  {
+    about: /\bmock(?:s|ing|ed)?\b|\btest doubles?\b/i,
+    members: [
+      m("Mockito", tok("mockito")), m("MockK", tok("mockk")), m("EasyMock", tok("easymock")), m("JMockit", tok("jmockit")), m("PowerMock", tok("powermock")), m("Sinon", tok("sinon")),
+      m("Moq", tok("moq")), m("NSubstitute", tok("nsubstitute")), m("FakeItEasy", tok("fakeiteasy")),
+    ],
+  },
+  {
+    about: /\borm\b|\bdatabase access\b|\bdata access\b|\bquery builder\b/i,
+    members: [
+      m("SQLAlchemy", tok("sqlalchemy")), m("Prisma", tok("prisma")), m("TypeORM", tok("typeorm")), m("Sequelize", tok("sequelize")), m("Knex", tok("knex")),
+      m("Drizzle", exact("drizzle", "orm")), m("MikroORM", exact("mikro", "orm")), m("Hibernate", tok("hibernate")), m("jOOQ", tok("jooq")), m("MyBatis", tok("mybatis")),
+      m("Exposed", exact("jetbrains", "exposed")), m("GORM", exact("gorm", "io")), m("Entity Framework", tok("entityframeworkcore")), m("Dapper", tok("dapper")),
+    ],
+  },
+  {
+    about: /\bmessag(?:e|es|ing)\b|\bqueues?\b|\bevent bus\b|\bbrokers?\b|\bpub ?\/? ?sub\b/i,
+    members: [
+      m("RabbitMQ", tok("rabbitmq"), tok("amqplib")), m("Kafka", tok("kafka"), tok("kafkajs")), m("Azure Service Bus", tok("servicebus")), m("NATS", tok("nats")),
+      m("ActiveMQ", tok("activemq")), m("Pulsar", tok("pulsar")), m("Google Pub/Sub", exact("google", "cloud", "pubsub")),
     ],
   },
   {
