@@ -6,6 +6,7 @@
 // the code the count read (internal/codeUsage.ts codeUsageState), and is served only while that state holds.
 import { promises as fs } from "node:fs";
 import { z } from "zod";
+import { PIPELINE_REVISION } from "./constants";
 import { FingerprintSchema } from "./fingerprint";
 import { writeFileAtomic } from "./receipts/store";
 
@@ -21,20 +22,26 @@ const EntrySchema = z.object({
    * while code usage is on.
    */
   code_state: z.string().optional(),
+  /** The pipeline revision that computed the turn (constants.ts); an entry of another revision, or none, is not served. */
+  pipeline_revision: z.number().int().optional(),
 });
 export type TurnCacheEntry = z.infer<typeof EntrySchema>;
 
-export async function readTurnCacheEntry(file: string): Promise<TurnCacheEntry | undefined> {
+/**
+ * The entry, when it is one this pipeline revision may serve. `anyRevision`: any valid entry, for a reader that only
+ * uses what it says about the artifact set (which no revision changes), not the turn it stored.
+ */
+export async function readTurnCacheEntry(file: string, opts: { anyRevision?: boolean } = {}): Promise<TurnCacheEntry | undefined> {
   try {
     const parsed = EntrySchema.safeParse(JSON.parse(await fs.readFile(file, "utf8")));
-    return parsed.success ? parsed.data : undefined;
+    return parsed.success && (opts.anyRevision || parsed.data.pipeline_revision === PIPELINE_REVISION) ? parsed.data : undefined;
   } catch {
     return undefined;
   }
 }
 
 export async function writeTurnCacheEntry(file: string, entry: TurnCacheEntry): Promise<void> {
-  await writeFileAtomic(file, JSON.stringify(entry) + "\n");
+  await writeFileAtomic(file, JSON.stringify({ ...entry, pipeline_revision: PIPELINE_REVISION }) + "\n");
 }
 
 /** Whether the entry's code-usage figures still hold: the code it counted is in the same state now. */

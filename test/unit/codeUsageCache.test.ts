@@ -6,6 +6,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { PIPELINE_REVISION } from "../../src/core/constants";
 import { deliberate, type DeliberateOutcome } from "../../src/core/pipeline";
 import { generateSigningKey } from "../../src/core/receipts/signing";
 import { commit, createGitRepo, makeTempDir, writeFiles } from "../helpers/gitRepo";
@@ -83,5 +84,24 @@ describe("turn cache: keyed by the state of the code the usage count read", () =
     }
     assert.equal(cached(await ask(repo)), false);
     assert.equal(cached(await ask(repo)), true, "the rewritten entry carries the state again");
+  });
+
+  test("an entry another pipeline revision wrote (an upgrade), or one without a revision, is not served", async () => {
+    const repo = createGitRepo([{ message: "init", files: { "docs/adr/0001-date-library.md": RECORD, "package.json": `{"dependencies":{"moment":"1"}}\n`, ...files("moment", 2) } }]);
+    await ask(repo);
+    const cacheDir = join(repo, ".deliberations", "cache");
+    const rewrite = (change: (entry: Record<string, unknown>) => void) => {
+      for (const name of readdirSync(cacheDir).filter((n) => n.endsWith(".json"))) {
+        const entry = JSON.parse(readFileSync(join(cacheDir, name), "utf8")) as Record<string, unknown>;
+        assert.equal(entry.pipeline_revision, PIPELINE_REVISION);
+        change(entry);
+        writeFileSync(join(cacheDir, name), JSON.stringify(entry) + "\n");
+      }
+    };
+    rewrite((entry) => (entry.pipeline_revision = PIPELINE_REVISION - 1));
+    assert.equal(cached(await ask(repo)), false, "an older revision's turn is computed again");
+    assert.equal(cached(await ask(repo)), true);
+    rewrite((entry) => delete entry.pipeline_revision);
+    assert.equal(cached(await ask(repo)), false, "an entry from before revisions is computed again");
   });
 });

@@ -164,7 +164,7 @@ async function artifactHashFromTurnCache(repo: string, dirName: string): Promise
     names.filter((n) => n.endsWith(".json")).map(async (n) => ({ n, m: (await fs.stat(join(dir, n)).catch(() => undefined))?.mtimeMs ?? 0 })),
   );
   for (const { n } of stats.sort((a, b) => b.m - a.m).slice(0, 3)) {
-    const entry = await readTurnCacheEntry(join(dir, n));
+    const entry = await readTurnCacheEntry(join(dir, n), { anyRevision: true });
     if (entry && (await fingerprintHolds(repo, entry.fingerprint))) return entry.artifact_set_hash;
   }
   return undefined;
