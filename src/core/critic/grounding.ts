@@ -140,7 +140,8 @@ function outranked(f: GroundingFocus): GroundingObjection[] {
 
 /**
  * A second, simpler reading of the question disagrees: the plain view (BM25 over every record, the question read word
- * for word: internal/recordBm25.ts) puts another in-force record first among the retrieved ones. Two kinds, so
+ * for word: internal/recordBm25.ts) puts another record, one the deciding record did not replace, above it (a retired
+ * record the plain view leads to still says the question is about something else). Two kinds, so
  * policy.ts can tell them apart: on an answer already held at low confidence ("plain-view") and on a surer one
  * ("plain-view-confident"), where the fuller search has more reason to be right.
  */
@@ -157,7 +158,7 @@ function plainView(f: GroundingFocus): GroundingObjection[] {
   if (mine === 1) return [];
   const seenAbove = [...place.values()].filter((x) => x.at < mine).sort((a, b) => a.at - b.at || a.meta.path.localeCompare(b.meta.path));
   const rivals = seenAbove.filter((x) => !replacedBy(x.meta, r.meta));
-  // Everything the plain view puts above it is in sight and no rival: records it replaced, or no longer in force.
+  // Everything the plain view puts above it is in sight, and each is a record it replaced: no rival.
   if (!rivals.length && seenAbove.length === mine - 1) return [];
   const sure = f.draft.recommendation.confidence !== "low";
   const first = rivals[0];
