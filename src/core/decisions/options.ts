@@ -673,7 +673,8 @@ function chosenFromLine(line: string): { name: string; sentence: string } | unde
   const rest = stripInline(m[1]).trim();
   // The first sentence after the colon, for a line that opens with a lead-in instead of the option's name.
   const sentence = sentencesIn([rest], 1, 1, 1)[0]?.text ?? rest;
-  const quoted = /^["“'‘]([^"”'’]+)["”'’]/.exec(rest);
+  // Each quote closes with its own kind; an apostrophe inside a name ("Prow's Peribolos") closes nothing.
+  const quoted = /^"([^"]+)"/.exec(rest) ?? /^“([^”"]+)[”"]/.exec(rest) ?? /^['‘](.+?)['’](?!\p{L})/u.exec(rest);
   if (quoted) return { name: quoted[1].trim(), sentence };
   const name = rest.split(/,\s*because\b|\s+because\b|,\s/i)[0].replace(/(?<![.,;:])[.,;:]+$/, "").replace(/^[*_]+|[*_]+$/g, "").trim();
   return name ? { name, sentence } : undefined;
