@@ -134,11 +134,13 @@ const ROUND7_DEV_REPOS = new Set(["Ensembl/decisions", "SmartBear/git-en-boite"]
 const ROUND8_DEV_REPOS = new Set(["alphagov/forms"]);
 /** Round 9: three small repositories in no eval set, labelled before any change they measure. */
 const ROUND9_DEV_REPOS = new Set(["kordis-leitstelle/kordis", "LBHackney-IT/social-care-architecture", "Newarkandsherwood/housing-repairs-online"]);
+/** Round 10: four repositories in no eval set, labelled from the records alone before the extractor was run on them. */
+const ROUND10_DEV_REPOS = new Set(["DFE-Digital/sts-plan-technology-for-your-school", "ministryofjustice/modernisation-platform", "DFE-Digital/fh-services", "thunderbird/thunderbird-android"]);
 
-export function scoreDevGenerations(mirrors: string): { first: SplitScore; later: SplitScore; fresh: SplitScore; round7: SplitScore; round8: SplitScore; round9: SplitScore } {
+export function scoreDevGenerations(mirrors: string): { first: SplitScore; later: SplitScore; fresh: SplitScore; round7: SplitScore; round8: SplitScore; round9: SplitScore; round10: SplitScore } {
   const labels = LabelsFileSchema.parse(JSON.parse(readFileSync(LABELS, "utf8"))).records.filter((l) => l.corpus === "dev");
   const models = readModels(mirrors, labels);
-  const first = labels.filter((l) => !LATER_DEV_REPOS.has(l.repo) && !FRESH_DEV_REPOS.has(l.repo) && !ROUND7_DEV_REPOS.has(l.repo) && !ROUND8_DEV_REPOS.has(l.repo) && !ROUND9_DEV_REPOS.has(l.repo));
+  const first = labels.filter((l) => !LATER_DEV_REPOS.has(l.repo) && !FRESH_DEV_REPOS.has(l.repo) && !ROUND7_DEV_REPOS.has(l.repo) && !ROUND8_DEV_REPOS.has(l.repo) && !ROUND9_DEV_REPOS.has(l.repo) && !ROUND10_DEV_REPOS.has(l.repo));
   return {
     first: score(first, models, []),
     later: score(labels.filter((l) => LATER_DEV_REPOS.has(l.repo)), models, []),
@@ -146,6 +148,7 @@ export function scoreDevGenerations(mirrors: string): { first: SplitScore; later
     round7: score(labels.filter((l) => ROUND7_DEV_REPOS.has(l.repo)), models, []),
     round8: score(labels.filter((l) => ROUND8_DEV_REPOS.has(l.repo)), models, []),
     round9: score(labels.filter((l) => ROUND9_DEV_REPOS.has(l.repo)), models, []),
+    round10: score(labels.filter((l) => ROUND10_DEV_REPOS.has(l.repo)), models, []),
   };
 }
 
@@ -172,7 +175,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     console.log(`  ${name} (${split.records}): chosen ${pct(split.chosen_accuracy)}, considered ${pct(split.considered_recall)}, status ${pct(split.status_accuracy)}`);
   }
   const generations = scoreDevGenerations(process.env.MIRRORS ?? "/work/.mirror");
-  for (const [name, split] of [["  first dev repos", generations.first], ["  later dev repos", generations.later], ["  fresh dev repos", generations.fresh], ["  round-7 dev repos", generations.round7], ["  round-8 dev repos", generations.round8], ["  round-9 dev repos", generations.round9]] as const) {
+  for (const [name, split] of [["  first dev repos", generations.first], ["  later dev repos", generations.later], ["  fresh dev repos", generations.fresh], ["  round-7 dev repos", generations.round7], ["  round-8 dev repos", generations.round8], ["  round-9 dev repos", generations.round9], ["  round-10 dev repos", generations.round10]] as const) {
     console.log(`  ${name} (${split.records}): chosen ${pct(split.chosen_accuracy)}, considered ${pct(split.considered_recall)}, status ${pct(split.status_accuracy)}`);
   }
   if (s.misses.length) console.log(`Misses on dev labels (${s.misses.length}):\n  ${s.misses.join("\n  ")}`);
