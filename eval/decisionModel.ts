@@ -113,43 +113,34 @@ function readModels(mirrors: string, labels: Label[]): Map<Label, DecisionRecord
   return models;
 }
 
-/** The dev repositories whose labels were added after the extractor had been tuned on the first dev labels. */
-const LATER_DEV_REPOS = new Set(["alphagov/govuk-aws", "mozilla/experimenter", "celestiaorg/celestia-app", "cometbft/cometbft", "thomvaill/log4brains"]);
+/**
+ * Dev labels split by when their repositories were labelled, so a rule that only fits the earlier ones shows. A label
+ * whose repository is in no batch below belongs to the first dev repositories.
+ */
+const DEV_BATCHES: { name: string; repos: ReadonlySet<string> }[] = [
+  // Added after the extractor had been tuned on the first dev labels.
+  { name: "later dev repos", repos: new Set(["alphagov/govuk-aws", "mozilla/experimenter", "celestiaorg/celestia-app", "cometbft/cometbft", "thomvaill/log4brains"]) },
+  // Round 3, before the extractor was changed for them.
+  { name: "fresh dev repos", repos: new Set(["npryce/adr-tools", "alphagov/content-publisher", "home-assistant/architecture", "operate-first/blueprint", "cosmos/ibc-go", "tikv/rfcs", "arachne-framework/architecture"]) },
+  // Round 7: outside every eval set, read while the extractor was changed for them.
+  { name: "round-7 dev repos", repos: new Set(["Ensembl/decisions", "SmartBear/git-en-boite"]) },
+  // Round 8: outside every eval set, labelled before the extractor was changed for them.
+  { name: "round-8 dev repos", repos: new Set(["alphagov/forms"]) },
+  // Round 9: three small repositories in no eval set, labelled before any change they measure.
+  { name: "round-9 dev repos", repos: new Set(["kordis-leitstelle/kordis", "LBHackney-IT/social-care-architecture", "Newarkandsherwood/housing-repairs-online"]) },
+  // Round 10: four repositories in no eval set, labelled from the records alone before the extractor was run on them.
+  { name: "round-10 dev repos", repos: new Set(["DFE-Digital/sts-plan-technology-for-your-school", "ministryofjustice/modernisation-platform", "DFE-Digital/fh-services", "thunderbird/thunderbird-android"]) },
+];
 
-/** The dev repositories labelled in round 3, before the extractor was changed for them. */
-const FRESH_DEV_REPOS = new Set([
-  "npryce/adr-tools",
-  "alphagov/content-publisher",
-  "home-assistant/architecture",
-  "operate-first/blueprint",
-  "cosmos/ibc-go",
-  "tikv/rfcs",
-  "arachne-framework/architecture",
-]);
-
-/** Dev labels split by when their repositories were labelled: a rule that only fits the earlier ones shows here. */
-/** The dev repositories labelled in round 7: outside every eval set, read while the extractor was changed for them. */
-const ROUND7_DEV_REPOS = new Set(["Ensembl/decisions", "SmartBear/git-en-boite"]);
-/** The dev repositories labelled in round 8: outside every eval set, labelled before the extractor was changed for them. */
-const ROUND8_DEV_REPOS = new Set(["alphagov/forms"]);
-/** Round 9: three small repositories in no eval set, labelled before any change they measure. */
-const ROUND9_DEV_REPOS = new Set(["kordis-leitstelle/kordis", "LBHackney-IT/social-care-architecture", "Newarkandsherwood/housing-repairs-online"]);
-/** Round 10: four repositories in no eval set, labelled from the records alone before the extractor was run on them. */
-const ROUND10_DEV_REPOS = new Set(["DFE-Digital/sts-plan-technology-for-your-school", "ministryofjustice/modernisation-platform", "DFE-Digital/fh-services", "thunderbird/thunderbird-android"]);
-
-export function scoreDevGenerations(mirrors: string): { first: SplitScore; later: SplitScore; fresh: SplitScore; round7: SplitScore; round8: SplitScore; round9: SplitScore; round10: SplitScore } {
+/** The dev labels' scores per batch, the first dev repositories first. */
+export function scoreDevGenerations(mirrors: string): { name: string; split: SplitScore }[] {
   const labels = LabelsFileSchema.parse(JSON.parse(readFileSync(LABELS, "utf8"))).records.filter((l) => l.corpus === "dev");
   const models = readModels(mirrors, labels);
-  const first = labels.filter((l) => !LATER_DEV_REPOS.has(l.repo) && !FRESH_DEV_REPOS.has(l.repo) && !ROUND7_DEV_REPOS.has(l.repo) && !ROUND8_DEV_REPOS.has(l.repo) && !ROUND9_DEV_REPOS.has(l.repo) && !ROUND10_DEV_REPOS.has(l.repo));
-  return {
-    first: score(first, models, []),
-    later: score(labels.filter((l) => LATER_DEV_REPOS.has(l.repo)), models, []),
-    fresh: score(labels.filter((l) => FRESH_DEV_REPOS.has(l.repo)), models, []),
-    round7: score(labels.filter((l) => ROUND7_DEV_REPOS.has(l.repo)), models, []),
-    round8: score(labels.filter((l) => ROUND8_DEV_REPOS.has(l.repo)), models, []),
-    round9: score(labels.filter((l) => ROUND9_DEV_REPOS.has(l.repo)), models, []),
-    round10: score(labels.filter((l) => ROUND10_DEV_REPOS.has(l.repo)), models, []),
-  };
+  const first = labels.filter((l) => DEV_BATCHES.every((b) => !b.repos.has(l.repo)));
+  return [
+    { name: "first dev repos", split: score(first, models, []) },
+    ...DEV_BATCHES.map((b) => ({ name: b.name, split: score(labels.filter((l) => b.repos.has(l.repo)), models, []) })),
+  ];
 }
 
 /** Scores the decision model on the labelled records read from `mirrors` (a folder of <owner>+<name>/repo). */
@@ -174,9 +165,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   for (const [name, split] of [["dev-corpus repos", s.dev], ["other repos", s.other]] as const) {
     console.log(`  ${name} (${split.records}): chosen ${pct(split.chosen_accuracy)}, considered ${pct(split.considered_recall)}, status ${pct(split.status_accuracy)}`);
   }
-  const generations = scoreDevGenerations(process.env.MIRRORS ?? "/work/.mirror");
-  for (const [name, split] of [["  first dev repos", generations.first], ["  later dev repos", generations.later], ["  fresh dev repos", generations.fresh], ["  round-7 dev repos", generations.round7], ["  round-8 dev repos", generations.round8], ["  round-9 dev repos", generations.round9], ["  round-10 dev repos", generations.round10]] as const) {
-    console.log(`  ${name} (${split.records}): chosen ${pct(split.chosen_accuracy)}, considered ${pct(split.considered_recall)}, status ${pct(split.status_accuracy)}`);
+  for (const { name, split } of scoreDevGenerations(process.env.MIRRORS ?? "/work/.mirror")) {
+    console.log(`    ${name} (${split.records}): chosen ${pct(split.chosen_accuracy)}, considered ${pct(split.considered_recall)}, status ${pct(split.status_accuracy)}`);
   }
   if (s.misses.length) console.log(`Misses on dev labels (${s.misses.length}):\n  ${s.misses.join("\n  ")}`);
 }
