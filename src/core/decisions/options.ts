@@ -176,6 +176,9 @@ export function optionName(written: string): { name: string; ref?: string; decid
     if (head.split(/\s+/).length <= 8 && /[a-z0-9]/i.test(head)) text = head;
   }
   text = text.replace(/(?<![.,;:])[.,;:]+$/, "").trim();
+  // "'Simple HTTP'", "\"Option A\"": quotes around the whole name are not part of it.
+  const wrapped = /^(["“'‘])(.+)(["”'’])$/.exec(text);
+  if (wrapped && !/["“”]/.test(wrapped[2]) && (wrapped[1] === '"') === (wrapped[3] === '"')) text = wrapped[2].trim();
   return { name: text, ...(ref ? { ref } : {}), decided };
 }
 
@@ -671,6 +674,8 @@ function chosenFromLine(line: string): { name: string; sentence: string } | unde
   const m = CHOSEN_LINE.exec(line.slice(0, MAX_SENTENCE_CHARS * 2));
   if (!m) return undefined;
   const rest = stripInline(m[1]).trim();
+  // "Chosen option: \"\", because …": a template whose name was never filled in chooses nothing.
+  if (/^(?:""|“”|''|‘’)/.test(rest)) return undefined;
   // The first sentence after the colon, for a line that opens with a lead-in instead of the option's name.
   const sentence = sentencesIn([rest], 1, 1, 1)[0]?.text ?? rest;
   // Each quote closes with its own kind; an apostrophe inside a name ("Prow's Peribolos") closes nothing.

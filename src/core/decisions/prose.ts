@@ -171,6 +171,7 @@ const bare = (t: string) => t.toLowerCase().replace(/^[^\w']+|[^\w']+$/g, "");
 function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: string[] } {
   const words: string[] = [];
   const rejected: string[] = [];
+  let inList = false;
   for (let i = from; i < toks.length && words.length < MAX_PHRASE_WORDS; i++) {
     const w = bare(toks[i]);
     if ((w === "instead" && bare(toks[i + 1] ?? "") === "of") || (w === "rather" && bare(toks[i + 1] ?? "") === "than")) {
@@ -185,6 +186,13 @@ function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: 
     const asForm = w === "as" && words.length > 0 && words.length <= 4 && isParticiple(bare(words[words.length - 1]));
     // "implement subscriptions over SSE": "over" a channel says what the choice runs on, and the phrase goes on.
     const overChannel = w === "over" && words.length > 0 && overAChannel(bare(toks[i + 1] ?? ""), bare(toks[i + 2] ?? ""));
+    // "switch our language for Android development from Java to Kotlin": after a verb of change, a scope phrase
+    // ("for …", "over …") comes before the "from X to Y" that says what changes; the phrase goes on from there.
+    const scopeBeforeChange = words.length > 0 && CHANGE_VERBS.has(bare(words[0])) ? changeSpanAfter(toks, i) : undefined;
+    if (scopeBeforeChange !== undefined) {
+      i = scopeBeforeChange - 1;
+      continue;
+    }
     if (words.length > 0 && PHRASE_END.has(w) && !asRole && !asForm && !overChannel) break;
     if (words.length > 0 && (w === "to" || w === "for" || w === "in") && /^(?:order|ensure|allow|make|avoid|enable|support|reduce|improve|help)$/.test(bare(toks[i + 1] ?? ""))) break;
     // "use the staging environment to build and test jobs": "to" and a verb after a named thing give its purpose;
@@ -194,8 +202,11 @@ function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: 
     // "Scala, with Akka HTTP as the framework": a comma followed by "with" / "plus" still names the same choice.
     // "a comprehensive, repeatable test suite": a comma between the adjectives of one noun phrase ends nothing (the
     // comma follows the first word after the article, and a lower-case word goes on).
-    const betweenAdjectives = /,$/.test(t) && /^(?:a|an|the)$/i.test(words[words.length - 1] ?? "") && /^[a-z][a-z-]+$/.test(toks[i + 1] ?? "") && !/^(?:and|or|but|which|that|so|because|since|as|while|where|when|if|called|named|dubbed|known|including|such|like|e\.g|i\.e|the|a|an|we|it|they|this|these|those|its|their|our)$/.test(toks[i + 1] ?? "");
-    const continues = /,$/.test(t) && (/^(?:with|plus|backed)$/.test(bare(toks[i + 1] ?? "")) || betweenAdjectives);
+    // "historic, unused data": a phrase that opens with an adjective and a comma goes on to its noun.
+    const betweenAdjectives = /,$/.test(t) && (/^(?:a|an|the)$/i.test(words[words.length - 1] ?? "") || (words.length === 0 && /^[a-z][a-z-]+,$/.test(t) && compromise()(t.slice(0, -1)).has("^#Adjective$"))) && /^[a-z][a-z-]+$/.test(toks[i + 1] ?? "") && !/^(?:and|or|but|which|that|so|because|since|as|while|where|when|if|called|named|dubbed|known|including|such|like|e\.g|i\.e|the|a|an|we|it|they|this|these|those|its|their|our)$/.test(toks[i + 1] ?? "");
+    const listed: boolean = /,$/.test(t) && !betweenAdjectives && ((inList && /^(?:and|or)$/.test(bare(toks[i + 1] ?? ""))) || (words.length <= 2 && coordinatedNames(toks, i + 1)));
+    inList ||= listed;
+    const continues = /,$/.test(t) && (/^(?:with|plus|backed)$/.test(bare(toks[i + 1] ?? "")) || betweenAdjectives || listed);
     const closes = !continues && /[,;:)]$|[.!?]$/.test(t) && !/^(?:e\.g\.|i\.e\.)$/i.test(t);
     // A parenthetical ("(EKS)", "(opt in)") is skipped, not ended on.
     if (t.startsWith("(") && words.length > 0) {
@@ -205,7 +216,7 @@ function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: 
       i = j;
       continue;
     }
-    words.push(t.replace(/[,;:.!?]+$/, "").replace(/^\(/, ""));
+    words.push(listed ? t.replace(/^\(/, "") : t.replace(/[,;:.!?]+$/, "").replace(/^\(/, ""));
     if (closes) {
       // "a Python testing framework, pytest": a kind of thing, then its name in apposition: the name is the choice.
       // "a new store, called X, that …": the name it is given is the choice.
@@ -221,6 +232,46 @@ function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: 
   if (phrase.endsWith(")") && !phrase.includes("(")) phrase = phrase.slice(0, -1).trim();
   // A name has at least one letter: "36" is a number the sentence compared, not an option.
   return { phrase: phrase && /\p{L}/u.test(phrase) ? phrase : undefined, rejected };
+}
+
+/**
+ * "`bash`, `nodejs`, and `python` as our core languages": after a comma, short items separated by commas up to a
+ * last one after "and" / "or" name more of the same choice, not the start of another clause.
+ */
+function coordinatedNames(toks: string[], from: number): boolean {
+  let item = 0;
+  for (let i = from; i < Math.min(toks.length, from + 12); i++) {
+    const w = bare(toks[i]);
+    // "a queue, and retry on failure": right after the comma, "and" opens a second clause; a list has a middle item.
+    if ((w === "and" || w === "or") && i === from) return false;
+    if (w === "and" || w === "or") {
+      // The last item: one to three words that end the clause or the list.
+      for (let j = i + 1; j < Math.min(toks.length, i + 4); j++) {
+        if (/^(?:the|a|an|we|it|they|this|that|there)$/.test(bare(toks[j])) && j === i + 1) return false;
+        if (/[,;:.!?]$/.test(toks[j]) || j === toks.length - 1 || PHRASE_END.has(bare(toks[j + 1] ?? ""))) return true;
+      }
+      return false;
+    }
+    if (!w || PHRASE_END.has(w) || /^(?:is|are|was|were|will|would|can|should|must|has|have|we|it|they)$/.test(w)) return false;
+    item++;
+    if (item > 3) return false;
+    if (/,$/.test(toks[i])) item = 0;
+    else if (/[;:.!?]$/.test(toks[i])) return false;
+  }
+  return false;
+}
+
+/**
+ * Where "from X to Y" starts when the clause from token `at` (a scope phrase such as "for Android development") reaches
+ * it within a few words without closing; undefined otherwise.
+ */
+function changeSpanAfter(toks: string[], at: number): number | undefined {
+  if (!/^(?:for|over|in|on|across|within)$/.test(bare(toks[at]))) return undefined;
+  for (let j = at + 1; j < Math.min(toks.length - 2, at + 7); j++) {
+    if (/[,;:.!?]$/.test(toks[j - 1])) return undefined;
+    if (bare(toks[j]) === "from" && toks.slice(j + 1, j + 6).some((t) => bare(t) === "to")) return j;
+  }
+  return undefined;
 }
 
 /** What a commitment takes from token `start` (its verb when `keepVerb`): what replaces something, a name it is
@@ -587,7 +638,7 @@ function replacement(toks: string[], low: string[], from: number): { chosen: str
 
 const CHOICE_NOUNS = /^(?:choice|option|approach|solution|fit|candidate|alternative|way|path|tool|framework|library|bet)$/;
 /** Words that rank an option above the others: superlatives, and comparatives that leave the comparison implicit. */
-const RANKING_WORDS = /^(?:best|preferred|recommended|better|safer|safest|simplest|simpler)$/;
+const RANKING_WORDS = /^(?:best|preferred|recommended|better|safer|safest|simplest|simpler|only)$/;
 
 /**
  * "JointJS remains the best choice as the framework", "React Spring seems to be a better option to go for": the
@@ -602,6 +653,8 @@ function bestChoice(toks: string[], low: string[]): { chosen: string; rejected: 
     while (n < b + 4 && !CHOICE_NOUNS.test(low[n] ?? "")) n++;
     // "it is better to use X": the extraposed subject needs no noun.
     const noun = CHOICE_NOUNS.test(low[n] ?? "");
+    // "the only solution that will work" ranks; "only" without a choice noun ("we only use X") does not.
+    if (!noun && low[b] === "only") continue;
     if (!noun) n = b;
     // Predicate: "the best long term solution is to enhance X", "the best approach would be to move X".
     const copula = !noun ? 0 : /^(?:is|was|remains)$/.test(low[n + 1] ?? "") ? 1 : low[n + 1] === "would" && low[n + 2] === "be" ? 2 : 0;

@@ -104,8 +104,10 @@ export function normaliseStatus(raw: string): AdrStatus {
   if (/\bsupe(r|rs)?[cs]eded\b|\breplaced by\b|\boverridden by\b|\bobsolete/.test(s)) return "superseded";
   if (/\bdeprecat|\bdepreciated\b|\barchived\b|\bretired\b/.test(s)) return "deprecated";
   if (/\breject|\bdeclined\b|\bwithdrawn\b|\babandoned\b/.test(s)) return "rejected";
-  if (/\baccept|\bapproved\b|\badopted\b|\bdecided\b|\bdone\b|\bimplemented\b|\bactive\b/.test(s)) return "accepted";
-  if (/\bpropos|\bdraft\b|\bopen\b|\bpending\b|\b(in|under) review\b|\bwip\b|\bdiscussion\b|\bon hold\b|\bpostponed\b|\bdeferred\b/.test(s)) return "proposed";
+  // The RFC processes' own words: KEP "implementable" (approved to build) and "provisional", PEP "final" and
+  // "informational" (describes what is in force; proposes nothing).
+  if (/\baccept|\bapproved\b|\badopted\b|\bdecided\b|\bdone\b|\bimplemented\b|\bimplementable\b|\bactive\b|\bfinal\b|\binformational\b|\bagreed\b|\bratified\b/.test(s)) return "accepted";
+  if (/\bpropos|\bprovisional\b|\bdraft\b|\bopen\b|\bpending\b|\b(in|under) review\b|\bwip\b|\bdiscussion\b|\bon hold\b|\bpostponed\b|\bdeferred\b/.test(s)) return "proposed";
   return statusFromSymbol(s);
 }
 
@@ -417,6 +419,9 @@ function collectLinks(text: string, dir: string, supersedes: Set<string>, supers
   return undefined;
 }
 
+/** "… which supersedes this decision", "[12] replaces this ADR": this record is the object, the named one its successor. */
+const SUPERSEDES_THIS = /\b(?:supe(?:r|rs)?[sc]edes|replaces|overrides)\s+this\s+(?:adr|decision record|decision|record|document|rfc)\b/i;
+
 /** Anchored supersession lines anywhere in the body (outside code fences and front matter). */
 function scanAnchoredSupersession(lines: string[], doc: MarkdownDoc, dir: string, supersedes: Set<string>, supersededBy: Set<string>): void {
   let inFence = false;
@@ -427,6 +432,12 @@ function scanAnchoredSupersession(lines: string[], doc: MarkdownDoc, dir: string
     if (inFence) continue;
     // The ADR must be the sentence's subject ("Superseded by …", "This ADR has been superseded by …"): prose that
     // merely mentions superseding (examples, templates, "placeholders are replaced by values") is not a link.
+    // "… revisited in [ADR-7] which supersedes this decision": the record named before the phrase replaced this one.
+    const selfObject = SUPERSEDES_THIS.exec(line);
+    if (selfObject) {
+      for (const ref of references(line.slice(0, selfObject.index))) addRef(supersededBy, ref, dir);
+      continue;
+    }
     const rest = line.replace(LINE_PREFIX, "").replace(SELF_SUBJECT, "");
     if (/^(status\s*:\s*(\*\*|__)?\s*)?(supe(r|rs)?[sc]ede|overridden by|overrides\b|replaced by|obsoleted by|an alternative (is|was|has been) (proposed|adopted|chosen) in)/i.test(rest)) {
       collectLinks(rest, dir, supersedes, supersededBy);
@@ -484,6 +495,7 @@ export function chosenOption(line: string): string | undefined {
   const m = /chosen option\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.+)$/i.exec(line);
   if (!m) return undefined;
   let rest = stripInline(m[1]).trim();
+  if (/^(?:""|“”|''|‘’)/.test(rest)) return undefined;
   const quoted = /^["“'‘]([^"”'’]+)["”'’]/.exec(rest);
   if (quoted) return quoted[1].trim();
   rest = rest.split(/,\s*because\b|\s+because\b|,\s/i)[0];

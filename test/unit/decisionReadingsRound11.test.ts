@@ -1,0 +1,116 @@
+// Readings of the decision model fixed in round 11 (issue 21), found on records of repositories in no eval set,
+// labelled before the extractor ran on them: a list of chosen names, a change whose "from X to Y" follows a scope
+// phrase, an adjective before a comma, "the only solution", an unfilled chosen-option line, a quoted option name,
+// the RFC processes' status words and a note that a later record supersedes this one. Every record here is written
+// for these tests.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { normaliseStatus, parseAdr } from "../../src/core/internal/adr";
+import { DecisionRecordSchema, decisionModelOf, type DecisionRecord } from "../../src/core/decisions";
+import { readDecisionSentence } from "../../src/core/decisions/prose";
+
+function model(path: string, text: string): DecisionRecord {
+  const m = decisionModelOf(parseAdr(path, text));
+  DecisionRecordSchema.parse(m);
+  return m;
+}
+
+describe("a decision that names a list", () => {
+  test("every name of a comma list with a last 'and' / 'or' item is chosen", () => {
+    assert.equal(readDecisionSentence("We have decided to use `go`, `rust`, and `typescript` as our service languages, as the team knows them.").chosen, "go, rust, and typescript");
+    assert.equal(readDecisionSentence("We will use Redis, Memcached or Varnish for page caches.").chosen, "Redis, Memcached or Varnish");
+    assert.equal(readDecisionSentence("Use ESLint, Prettier and Stylelint.").chosen, "ESLint, Prettier and Stylelint");
+  });
+
+  test("a comma before a second clause or a reason still ends the name", () => {
+    assert.equal(readDecisionSentence("We will use a queue, and retry on failure.").chosen, "queue");
+    assert.equal(readDecisionSentence("We chose Kafka, and we will revisit it next year.").chosen?.includes("revisit"), false);
+    assert.equal(readDecisionSentence("Use Postgres, because it is fast and cheap.").chosen, "Postgres");
+    assert.equal(readDecisionSentence("We will use a monorepo, which keeps releases in step.").chosen, "monorepo");
+  });
+});
+
+describe("a change stated after a scope phrase", () => {
+  test("'switch X for Y from A to B' keeps what it changes from and to", () => {
+    assert.equal(readDecisionSentence("Switch the build system for the mobile apps from Maven to Gradle.").chosen, "Switch the build system from Maven to Gradle");
+    assert.equal(readDecisionSentence("Move our nightly jobs on the old VM from cron to Kubernetes CronJobs.").chosen, "Move our nightly jobs from cron to Kubernetes CronJobs");
+  });
+
+  test("a purpose phrase with no change after it still ends the phrase", () => {
+    assert.equal(readDecisionSentence("Switch the build system for speed.").chosen, "Switch the build system");
+  });
+});
+
+describe("more phrasings of a choice", () => {
+  test("an adjective before a comma goes on to its noun", () => {
+    assert.match(readDecisionSentence("We decided that stale, unreferenced rows should be deleted every month.").chosen ?? "", /^stale unreferenced rows/);
+  });
+
+  test("'X is the only solution that works' chooses X; 'only' without a choice noun does not", () => {
+    assert.equal(readDecisionSentence("A shared Redis cache is the only solution of the three that survives restarts.").chosen, "shared Redis cache");
+    assert.equal(readDecisionSentence("It is the only option we have.").chosen, undefined);
+  });
+});
+
+describe("chosen-option lines and option names", () => {
+  const madr = (chosenLine: string) => `# Use a structured logger
+
+* Status: accepted
+
+## Considered Options
+
+* [pino](https://example.org/pino)
+* 'winston'
+* bunyan
+
+## Decision Outcome
+
+${chosenLine}
+We started with pino and found no reason to switch, so we stick with pino.
+`;
+
+  test("an unfilled chosen-option line chooses nothing; the prose after it decides", () => {
+    const m = model("docs/adr/0003-logger.md", madr(`Chosen option: "", because it is fast.`));
+    assert.notEqual(m.chosen?.how, "chosen-option-line");
+    assert.equal(m.chosen?.name, "pino");
+  });
+
+  test("quotes around a whole option name are not part of it", () => {
+    const m = model("docs/adr/0003-logger.md", madr(`Chosen option: "winston", because it has transports.`));
+    assert.deepEqual(m.considered.map((o) => o.name), ["pino", "winston", "bunyan"]);
+    assert.equal(m.chosen?.name, "winston");
+    assert.equal(m.chosen?.considered_index, 1);
+  });
+});
+
+describe("status words and supersession notes", () => {
+  test("the RFC processes' status words are read", () => {
+    assert.equal(normaliseStatus("implementable"), "accepted");
+    assert.equal(normaliseStatus("Final"), "accepted");
+    assert.equal(normaliseStatus("Informational"), "accepted");
+    assert.equal(normaliseStatus("provisional"), "proposed");
+  });
+
+  test("a note that a later record supersedes this one marks it superseded and links the successor", () => {
+    const text = `# Decision Record: Initial retention policy
+
+> **Note**
+> The policy was revisited in [ADR-9] which supersedes this decision.
+
+[ADR-9]: ./adr-009-retention.md
+
+## Introduction
+
+We keep every row for now.
+`;
+    const p = parseAdr("docs/adr/adr-004-retention.md", text);
+    assert.equal(p.status, "superseded");
+    assert.deepEqual(p.superseded_by, ["ADR-9"]);
+  });
+
+  test("'this decision supersedes ADR 3' is no note about this record", () => {
+    const p = parseAdr("docs/adr/0005-x.md", "# 5. Use X\n\nStatus: accepted\n\nThis decision supersedes ADR-3.\n\n## Decision\n\nWe will use X.\n");
+    assert.equal(p.status, "accepted");
+    assert.deepEqual(p.superseded_by, []);
+  });
+});
