@@ -114,3 +114,50 @@ We keep every row for now.
     assert.deepEqual(p.superseded_by, []);
   });
 });
+
+describe("where a record weighs and commits", () => {
+  test("a list of approaches under Consequences is follow-up work, not the record's options", () => {
+    const m = model("docs/adr/0009-lost-jobs.md", `# 9. Recover lost jobs
+
+## Context
+
+Jobs are lost when a worker is killed. We previously considered buying Sidekiq Pro.
+
+## Decision
+
+We decided to run a recovery worker instead of buying Sidekiq Pro.
+
+## Consequences
+
+Recovered work may run twice. We had two approaches to cope with this:
+
+- For slow jobs, an advisory lock.
+- For fast jobs, a row-level lock.
+`);
+    assert.deepEqual(m.considered.map((o) => o.name).sort(), ["buying Sidekiq Pro", "run a recovery worker"]);
+    assert.equal(m.chosen?.name, "run a recovery worker");
+    assert.deepEqual(m.rejected.map((r) => r.name), ["buying Sidekiq Pro"]);
+  });
+
+  test("a record with no decision section commits to the option its conclusion names", () => {
+    const m = model("docs/adr/0004-python-linter.md", `# Add a Python linter
+
+## Context
+
+Python code has no linter that finds mistakes.
+
+## Candidates
+
+Three approaches stand out:
+
+- \`pylint\`: the most thorough and the slowest.
+- \`flake8\`: with plugins.
+- \`ruff\`: written in Rust.
+
+We will keep \`black\` for layout. Because of its speed, \`ruff\` is the recommended tool for the next linter.
+`);
+    assert.deepEqual(m.considered.map((o) => o.name), ["pylint", "flake8", "ruff"]);
+    assert.equal(m.chosen?.name, "ruff");
+    assert.equal(m.chosen?.how, "outcome-names-option");
+  });
+});

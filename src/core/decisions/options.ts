@@ -432,7 +432,9 @@ function optionsOutsideOptionSections(parsed: ParsedAdr): ConsideredOption[] {
   if (numbered.length >= 2) return numbered;
   // 3. A list announced by the paragraph before it, or an enumeration inside the announcing sentence.
   // Front matter is metadata: its `tags:` list and `summary:` line name no options.
-  const all = sentencesIn(lines, bodyStart(parsed), lines.length, WEIGHED_SENTENCES);
+  // What a record weighs after its decision ("Consequences: we had two approaches to cope with this") is follow-up
+  // work, not the options of the decision.
+  const all = sentencesIn(lines, bodyStart(parsed), lines.length, WEIGHED_SENTENCES).filter((s) => !inAftermath(parsed, s.start));
   for (const [k, s] of all.entries()) {
     // A paragraph that announces options ("Two approaches were weighed. This is what they were.") leads into the
     // list right after it; an enumeration may also follow a colon inside the announcing sentence.
@@ -458,6 +460,22 @@ function optionsOutsideOptionSections(parsed: ParsedAdr): ConsideredOption[] {
     if (pair.length === 2) return pair;
   }
   return [];
+}
+
+/** Sections that follow from the decision rather than weigh it. */
+const AFTERMATH = /^(?:consequences?|outcomes|implications?|follow[- ]?ups?|next steps)\b/;
+
+/** Whether line `n` sits in a consequences-like section or under one. */
+function inAftermath(parsed: ParsedAdr, n: number): boolean {
+  const { sections } = parsed.doc;
+  let at = -1;
+  sections.forEach((s, i) => {
+    if (s.level > 0 && s.start <= n && n <= s.end && (at < 0 || s.level > sections[at].level)) at = i;
+  });
+  for (let i: number | undefined = at >= 0 ? at : undefined; i !== undefined; i = sections[i].parent) {
+    if (sections[i].level > 0 && AFTERMATH.test(sectionKey(sections[i]))) return true;
+  }
+  return false;
 }
 
 /** A paragraph that opens with a numbered bold name: "**1) React Spring** - …", "**2. Pose**:", "1) **Pose**" (not a
@@ -1561,6 +1579,9 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
     const titleLine = sections.find((s) => s.level === 1)?.start ?? chosen.range.start;
     if (title && !pointsBack(title) && !isFragment(title)) chosen = { name: title, range: { start: Math.min(titleLine, chosen.range.start), end: chosen.range.end }, how: "decision-prose" };
   }
+  // A record with no decision section that weighs options still commits to one somewhere: "Due to its speed, X is
+  // the recommended tool", "We will go with X".
+  if (!chosen && !hasDecisionSection) chosen = committedToOption(parsed, considered);
   // An RFC (summary, motivation, design, no decision section) proposes what its summary commits to, else its title.
   if (!chosen && !hasDecisionSection) chosen = rfcProposal(parsed);
   // A record without a decision section may state its choice in its opening sentences: "We use X".
@@ -1576,6 +1597,29 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
   }
 
   return chosen && chosen.considered_index === undefined ? spelledOut(parsed.doc.lines, chosen) : chosen;
+}
+
+/** Cues of a sentence that commits to something rather than describing it. */
+const COMMITTING_CUES = new Set(["best choice", "we will", "decided to", "it was decided", "decided that", "decided on", "we propose"]);
+
+/**
+ * The last sentence outside the options themselves and what follows from the decision that commits to exactly one
+ * considered option by name. The conclusion of a record comes last; an earlier commitment is often a premise.
+ */
+function committedToOption(parsed: ParsedAdr, considered: ConsideredOption[]): ChosenOption | undefined {
+  if (considered.length < 2) return undefined;
+  const { lines } = parsed.doc;
+  const insideOption = (n: number) => considered.some((o) => o.range.start <= n && n <= o.range.end);
+  let found: ChosenOption | undefined;
+  // A conclusion sits at the end of a long record: read further than the options are searched for.
+  for (const s of sentencesIn(lines, bodyStart(parsed), lines.length, 2 * WEIGHED_SENTENCES)) {
+    if (insideOption(s.start) || inAftermath(parsed, s.start) || NEGATIVE_CUE.test(s.text)) continue;
+    const prose = namingReading(s.text);
+    if (!prose.chosen || !COMMITTING_CUES.has(prose.cue ?? "")) continue;
+    const i = matchOption(prose.chosen, considered, 0.6);
+    if (i !== undefined) found = { name: considered[i].name, range: { start: s.start, end: s.end }, how: "outcome-names-option", considered_index: i };
+  }
+  return found;
 }
 
 /** Section keys that, two or more together and with no decision section, mark an RFC-style proposal. */
