@@ -161,3 +161,19 @@ We will keep \`black\` for layout. Because of its speed, \`ruff\` is the recomme
     assert.equal(m.chosen?.how, "outcome-names-option");
   });
 });
+
+describe("clauses that say what a choice brings", () => {
+  test("'Switching to X means we can Y' chooses the switch, not what it enables", () => {
+    assert.equal(readDecisionSentence("Switching to a shared Memcached tier means we can drop per-pod caches, which in turn will let us scale out.").chosen, "Switching to a shared Memcached tier");
+    assert.equal(readDecisionSentence("Moving the jobs to Kubernetes lets us retire the VM.").chosen, "Moving the jobs to Kubernetes");
+  });
+
+  test("a gerund that argues with a modal still chooses nothing", () => {
+    assert.equal(readDecisionSentence("Using Kafka would make local testing harder.").chosen, undefined);
+  });
+
+  test("a relative clause after a comma or 'that' before a modal is no commitment", () => {
+    assert.equal(readDecisionSentence("Some handlers take a request object, and others take loose arguments that will be used to build one.").chosen, undefined);
+    assert.equal(readDecisionSentence("We pick Postgres, which will scale with us.").chosen, "Postgres");
+  });
+});

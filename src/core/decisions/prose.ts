@@ -464,6 +464,8 @@ function readSentence(sentence: string): ProseReading {
       depth = Math.max(0, depth + (prev.split("(").length - 1) - (prev.split(")").length - 1));
       if (depth > 0 || !/[,;:]$/.test(prev)) continue;
     }
+    // "…, which in turn will enable X": a relative clause says what the choice leads to, not what was chosen.
+    if (start > 0 && /^(?:which|who|whose)$/.test(low[start] ?? "")) continue;
     const reading = readClause(toks, low, start, rejected, take);
     if (reading) return reading;
   }
@@ -477,19 +479,36 @@ function readSentence(sentence: string): ProseReading {
   // sentence reports the choice as made (only the decision section's sentences are read this way).
   const perfect = firstPersonPerfect(low);
   if (perfect !== undefined) return take(perfect, "we have");
-  // Gerund: "Using the format YYYY.MM for versions, where …". Only when no verb of its own follows in the first
-  // clause ("Using X would make Y harder" argues, it does not decide).
-  const gerundOf = GERUNDS.get(low[0] ?? "");
-  if (gerundOf && /^[A-Z]/.test(toks[0])) {
-    const firstClause = low.slice(1, Math.max(2, toks.findIndex((t) => /[,;:]$/.test(t)) + 1 || low.length));
-    const argues = firstClause.some((w) => MODALS.has(w) || /^(?:is|are|was|were|has|have|makes|made|means|gives|leads|allows|requires|can|could|may|might)$/.test(w));
-    if (!argues) return take(1, "gerund", CHOOSE_VERBS.has(gerundOf) ? undefined : 0);
-  }
+  const gerund = gerundReading(toks, low, rejected, take);
+  if (gerund) return gerund;
   // Imperative: "Use managed node groups.", "Implement delegation in Apache James", "Increase the size to 29 bytes".
   if (opensWithImperative(toks, low)) return take(1, "imperative", CHOOSE_VERBS.has(low[0]) ? undefined : 0);
   // A decision written as a bare infinitive: "To implement ADR-101 instead of ADR-100.", "To use X for Y."
   if (low[0] === "to" && /^To$/.test(toks[0] ?? "") && IMPERATIVES.has(low[1] ?? "") && !/[,;:]$/.test(toks[1] ?? "")) return take(2, "imperative", CHOOSE_VERBS.has(low[1]) ? undefined : 1);
   return { rejected };
+}
+
+/**
+ * Gerund: "Using the format YYYY.MM for versions, where …". Only when no verb of its own follows in the first clause
+ * ("Using X would make Y harder" argues, it does not decide), unless it states what a change brings.
+ */
+function gerundReading(toks: string[], low: string[], rejected: string[], take: Take): ProseReading | undefined {
+  const gerundOf = GERUNDS.get(low[0] ?? "");
+  if (gerundOf && /^[A-Z]/.test(toks[0])) {
+    const firstClause = low.slice(1, Math.max(2, toks.findIndex((t) => /[,;:]$/.test(t)) + 1 || low.length));
+    // "Switching to X means we can Y": a change stated with what it brings, in the present, is the decision itself.
+    const statesGain = (CHANGE_VERBS.has(gerundOf) || CHOOSE_VERBS.has(gerundOf)) && firstClause.some((w) => /^(?:means|lets|enables|allows)$/.test(w));
+    const argues = !statesGain && firstClause.some((w) => MODALS.has(w) || /^(?:is|are|was|were|has|have|makes|made|means|gives|leads|allows|requires|can|could|may|might)$/.test(w));
+    if (statesGain) {
+      // The choice ends where what it brings begins.
+      const cut = low.findIndex((w, i) => i > 0 && /^(?:means|lets|enables|allows)$/.test(w));
+      const keepVerb = !CHOOSE_VERBS.has(gerundOf);
+      const p = committedPhrase(toks.slice(0, cut), low.slice(0, cut), keepVerb ? 0 : 1, keepVerb);
+      return p.phrase ? { chosen: p.phrase, rejected: [...rejected, ...p.rejected], cue: "gerund" } : { rejected };
+    }
+    if (!argues) return take(1, "gerund", CHOOSE_VERBS.has(gerundOf) ? undefined : 0);
+  }
+  return undefined;
 }
 
 /** Words that can open a sentence before a determiner without being a verb ("Overall the team…", "Today the …"). */
@@ -780,7 +799,8 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
     const w = low[i];
     // "This is a milestone toward the implementation which will drop X": the modal belongs to a relative clause,
     // and what follows it is no commitment of the subject's.
-    if (i > start && /^(?:which|who)$/.test(w)) return undefined;
+    // "… others take arguments that will be used to build X": "that" right before the modal opens one too.
+    if (i > start && (/^(?:which|who)$/.test(w) || (w === "that" && i > start + 1 && MODALS.has(low[i + 1] ?? "")))) return undefined;
     if (i > start && SUBORDINATE_IN_SUBJECT.test(w)) return undefined;
     // "Home Assistant supports X", "the proposed solution hashes X": a short subject (no pronoun) and a present verb.
     if (i > start && i - start <= 4 && !/^(?:it|this|that|these|those|they|there|which|who|he|she|each|every|all|any|some|no|either|neither|both|one|none|such)$/.test(low[start])) {
