@@ -256,7 +256,7 @@ export interface OptionsVerdict {
 
 /**
  * Options are right when every expected group matches a distinct option title, no title is a fragment (at most one
- * content word, no expected group's keyword in it, and not a generic keep/defer option), and no
+ * content word, no expected group's or gold choice's keyword in it, and not a generic keep/defer option), and no
  * title is off-topic (shares no content word with the question, matches no expected group, is not generic, and is
  * not the gold choice). A title the deciding record itself writes (word for word) is neither.
  */
@@ -276,9 +276,10 @@ export function judgeOptions(question: EvalQuestion, titles: string[], goldTexts
     const inGoldRecord = inGold(title) || (/: /.test(title) && title.split(/: /).every((part) => inGold(part.replace(/…$/, ""))));
     if (inGoldRecord) continue;
     const words = [...contentWords(title)];
-    if (words.length <= 1 && !groups.some((g) => hasKeyword(title, g))) fragments.push(title);
     const named = groups.some((g) => hasKeyword(title, g));
     const isChoice = !!question.gold_choice_keywords?.length && hasKeyword(title, question.gold_choice_keywords);
+    // "Keep Black" names what the deciding record chose: one word, but the whole name of an option.
+    if (words.length <= 1 && !named && !isChoice) fragments.push(title);
     if (!named && !isChoice && !words.some((w) => qWords.has(w))) offTopic.push(title);
   }
   return { ok: unmatched.length === 0 && fragments.length === 0 && offTopic.length === 0, unmatched, fragments, off_topic: offTopic };

@@ -41,6 +41,8 @@ interface Candidate {
   proposal?: boolean;
   /** The question itself names this option (not a record, not a generic keep/defer). */
   asked?: true;
+  /** What the question says is in place names only a kind of thing ("the project's formatter"). */
+  unnamed?: true;
 }
 
 interface Scored extends Candidate {
@@ -316,7 +318,7 @@ function itemOnTopic(e: FusedEvidence, model: TopicModel, docOk: Map<string, boo
 function fromAlternative(a: Alternative): Candidate {
   const origin: Origin = a.role === "incumbent" ? "incumbent" : "question";
   const note = a.role === "incumbent" ? "what the question says is in place today" : "named in the question";
-  return { title: a.title, key: { terms: a.terms }, origin, note, asked: true, ...(a.inverse ? { inverse: true } : {}) };
+  return { title: a.title, key: { terms: a.terms }, origin, note, asked: true, ...(a.inverse ? { inverse: true } : {}), ...(a.unnamed ? { unnamed: true as const } : {}) };
 }
 
 const KEEP_CURRENT: Candidate = { title: "Keep the current approach", key: { terms: [] }, origin: "keep", note: "no change" };
@@ -1203,7 +1205,8 @@ function decide(
 ): { decider?: Decider; reason: string } {
   const byPath = new Map(docs.map((d) => [d.path, d]));
   // "X or Y?" that no record was matched to by option: the record its subject leads to may still have decided it.
-  const ledForm = RECORD_LED_FORMS.has(structure.form) || structure.form === "alternatives";
+  // "Switch the project's formatter to X?": what is in place is unnamed, and the record its subject leads to says what it is.
+  const ledForm = RECORD_LED_FORMS.has(structure.form) || structure.form === "alternatives" || (structure.form === "migration" && !!structure.incumbent?.unnamed);
   const led = ledForm ? recordLedAnswer(question, docs, (d) => successorOf(d, byPath), MAX_OPTIONS, structure.form === "open") : undefined;
   if (structure.form === "open") {
     if (led) {
@@ -1231,7 +1234,7 @@ function decide(
     const chosen: Candidate = { title: nounLike(bareChoice(led.choice)) ? title : (answerNamed(led.doc, led.choice) ?? led.choice), key, origin: "adr", note: `what ${recordName(led.doc.meta)} chose` };
     if (candidates.length >= MAX_OPTIONS) candidates.splice(MAX_OPTIONS - 1);
     // What is in place today, named generically, gives way to what the record says is in place.
-    const generic = candidates.findIndex((c) => c.origin === "keep");
+    const generic = candidates.findIndex((c) => c.origin === "keep" || (c.origin === "incumbent" && c.unnamed));
     if (generic >= 0) candidates.splice(generic, 1, chosen);
     else candidates.push(chosen);
     index = candidates.indexOf(chosen);

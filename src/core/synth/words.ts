@@ -33,6 +33,9 @@ export function stemWord(word: string): string {
   else if (w.length > 7 && w.endsWith("ate")) w = w.slice(0, -3);
   if (w.length > 5 && w.endsWith("ing")) w = w.slice(0, -3);
   else if (w.length > 4 && w.endsWith("ed")) w = w.slice(0, -2);
+  // "formatter" meets "formatting", "logger" meets "logging": the one who does it and the doing, where both double
+  // the verb's last consonant (an "-er" after a single one is as often no agent: "cluster", "number").
+  else if (w.length > 5 && /([b-df-hj-np-tv-z])\1er$/.test(w)) w = w.slice(0, -2);
   if (w.length > 3 && /([b-df-hj-np-tv-z])\1$/.test(w)) w = w.slice(0, -1);
   if (w.length > 3 && w.endsWith("e")) w = w.slice(0, -1);
   return w;

@@ -4,7 +4,7 @@
 import type { QuestionStructure } from "./types";
 import { DETERMINERS, MOVE_VERBS, PRONOUNS, REPLACE_VERBS } from "./vocabulary";
 import { isConj, isNounish, isVerb, type Tok } from "./tokens";
-import { phraseEnd, spanText, trimNoun } from "./phrases";
+import { isNamePhrase, phraseEnd, spanText, trimNoun } from "./phrases";
 import { infinitive } from "./verbForms";
 import { termsForPhrase } from "./terms";
 import type { Clause } from "./clause";
@@ -75,6 +75,7 @@ export function readMoveTo(toks: Tok[], clause: Clause): Partial<QuestionStructu
         // "move our Glue ETL jobs to dbt": keeping the jobs as they are is the other option.
         const incumbent = alt(keepTitle(toks, object), spanText(toks, object, { dropDeterminer: true }), termsForPhrase(toks, object), "incumbent");
         incumbent.terms = incumbent.terms.filter((x) => !target.terms.includes(x));
+        if (!isNamePhrase(toks, object)) incumbent.unnamed = true;
         return { form: "migration", alternatives: [incumbent, target], incumbent, target };
       }
       return { form: "move-to", alternatives: [target], target };

@@ -14,6 +14,8 @@ export interface Alternative {
   role: "alternative" | "incumbent" | "target";
   /** The alternative is the negation of its terms ("Stop using X"): evidence for X counts against it. */
   inverse?: boolean;
+  /** It names a kind of thing ("the project's formatter"), no particular one: a record may say which it is. */
+  unnamed?: boolean;
 }
 
 export interface QuestionStructure {
