@@ -177,3 +177,28 @@ describe("clauses that say what a choice brings", () => {
     assert.equal(readDecisionSentence("We pick Postgres, which will scale with us.").chosen, "Postgres");
   });
 });
+
+describe("a list of conditions names no options", () => {
+  test("'these are not considered breaking changes:' and a list of 'If …' items weighs nothing", () => {
+    const m = model("docs/adr/0060-api-stability.md", `# 60. API stability
+
+## Status
+
+Proposed
+
+## Decision
+
+All internal code will be placed in a root-level internal directory.
+
+#### Accepted breakage
+
+The above can still break programs in a few ways - these are not considered breaking changes:
+
+- If a program uses unkeyed struct literals and we add fields, it no longer compiles.
+- If a program embeds two structs and we add a method, calls become ambiguous.
+- When a program compares two structs and we add a slice field, it no longer compiles.
+`);
+    assert.deepEqual(m.considered, []);
+    assert.match(m.chosen?.name ?? "", /internal directory/);
+  });
+});

@@ -100,13 +100,29 @@ describe("chosenOf and recordOptions", () => {
     assert.equal(chosenOf(record("a.md", { title: "Work queue", decided_option: { name: sentence, range: { start: 1, end: 1 } } }).meta), undefined);
   });
 
-  it("offers at most the limit, the choice first, without repeats or sentence-long options", () => {
+  it("offers at most the limit, the choice first, without repeats", () => {
     const meta = record("a.md", {
       title: "x",
-      considered_options: ["A", "pollen css", "B", "C", "D", "E", "a very long option that reads like a whole sentence rather than a thing to choose from"],
+      considered_options: ["A", "pollen css", "B", "C", "D", "E"],
       rejected_options: [{ name: "F", range: { start: 1, end: 1 } }],
     }).meta;
     assert.deepEqual(recordOptions(meta, "Pollen CSS", 5), ["Pollen CSS", "A", "B", "C", "D"]);
+  });
+
+  it("shows an option written out at length cut with an ellipsis, and the chosen one spelled out only once", () => {
+    const meta = record("a.md", {
+      title: "x",
+      considered_options: [
+        "Count page views only when we know which campaign showed the banner",
+        "Count page views, not by campaign name, but by a placement id such as the slot key of the banner",
+        "Tag each banner with its campaign name, so the name travels with every view event",
+      ],
+    }).meta;
+    assert.deepEqual(recordOptions(meta, "Tag each banner with its campaign name", 5), [
+      "Tag each banner with its campaign name",
+      "Count page views only when we know which campaign showed the banner",
+      "Count page views, not by campaign name, but by a placement id…",
+    ]);
   });
 });
 

@@ -608,8 +608,9 @@ function codeLeadOf(item: string): string | undefined {
   return /^`([^`]{1,60})`\s+\S/.exec(item.trim())?.[1];
 }
 
-/** A list item that is a statement by someone ("We want to …", "You can call …"), not the name of an option. */
-const STATEMENT_ITEM = /^(?:i|we|you|they|it|he|she)\s+\S/i;
+/** A list item that is a statement by someone ("We want to …", "You can call …") or a condition ("If a program
+ * embeds …"), not the name of an option. */
+const STATEMENT_ITEM = /^(?:i|we|you|they|it|he|she|if|when|whenever|unless)\s+\S/i;
 /** Half or more of a list's items are statements: the list says things, it does not name options. */
 function mostlyStatements(texts: string[]): boolean {
   return texts.filter((t) => STATEMENT_ITEM.test(stripInline(t).trim())).length * 2 >= texts.length;

@@ -186,6 +186,13 @@ export function tidyLabel(label: string): string {
   return t ? t[0].toUpperCase() + t.slice(1) : t;
 }
 
+/** One label is the other with more words after it (an ellipsis aside). */
+function spelledOut(a: string, b: string): boolean {
+  const flat = (t: string) => t.replace(/…$/, "").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  const [x, y] = [flat(a), flat(b)];
+  return !!x && !!y && (x.startsWith(`${y} `) || y.startsWith(`${x} `));
+}
+
 function sameLabel(a: string, b: string): boolean {
   return a.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "") === b.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
 }
@@ -196,9 +203,11 @@ export function recordOptions(meta: AdrMeta, choice: string, max: number): strin
   for (const o of [...meta.considered_options, ...(meta.rejected_options ?? []).map((r) => r.name)]) {
     if (out.length >= max) break;
     const named = optionLabel(o);
-    if (named.split(/\s+/).length > MAX_CHOICE_WORDS) continue;
-    const label = tidyLabel(named);
-    if (label && !out.some((x) => sameLabel(x, label))) out.push(label);
+    // An option the record spells out at length is still one it weighed: shown cut, with an ellipsis, not dropped.
+    const words = named.split(/\s+/);
+    const label = tidyLabel(words.length > MAX_CHOICE_WORDS ? `${words.slice(0, MAX_CHOICE_WORDS).join(" ").replace(/[\s.,;:!]+$/, "")}…` : named);
+    // "Add X to Y, so that Z" is the chosen "Add X to Y" spelled out: one option, not two.
+    if (label && !out.some((x) => sameLabel(x, label) || spelledOut(x, label))) out.push(label);
   }
   return out;
 }
