@@ -202,3 +202,29 @@ The above can still break programs in a few ways - these are not considered brea
     assert.match(m.chosen?.name ?? "", /internal directory/);
   });
 });
+
+describe("an alternative and the problems listed with it", () => {
+  test("a list announced as the problems of an alternative argues against it; the alternative is the prose before it", () => {
+    const m = model("docs/adr/0063-temp-files.md", `# 63. Prevent temporary file leaks
+
+## Status
+
+Accepted
+
+## Decision
+
+Implement a leak detector using phantom references.
+
+## Alternatives
+
+The same can be done in a simpler way by relying on the finalize method.
+
+Yet this should not be done, as many operational problems come with finalize:
+ - Longer GC pauses as finalizers run
+ - Slower collection when a finalize method exists
+`);
+    assert.ok(!m.considered.some((o) => /GC pauses|Slower collection/.test(o.name)), JSON.stringify(m.considered));
+    assert.ok(m.considered.some((o) => /finalize method/.test(o.name)), JSON.stringify(m.considered));
+    assert.match(m.chosen?.name ?? "", /leak detector/);
+  });
+});

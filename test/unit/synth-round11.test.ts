@@ -80,6 +80,14 @@ describe("a switch of something the question does not name", () => {
 });
 
 describe("readings behind it", () => {
+  test("a wh-question that only says what it turns away from stays open; 'what about X instead of Y' still proposes X", () => {
+    const open = readQuestion("Temp files pile up on every node. What should the server do so these are cleaned up systematically, instead of relying on every plugin author getting disposal right?");
+    assert.equal(open.form, "open");
+    assert.deepEqual(open.alternatives, []);
+    const proposal = readQuestion("What about Kafka instead of RabbitMQ for the order events?");
+    assert.notEqual(proposal.form, "open");
+  });
+
   test("an unnamed incumbent is marked, a named one is not", () => {
     assert.equal(readQuestion("Should we switch the project's formatter to YAPF?").incumbent?.unnamed, true);
     assert.equal(readQuestion("Should we move our Glue ETL jobs to dbt?").incumbent?.unnamed, undefined);

@@ -232,6 +232,16 @@ function looksLikeArguments(items: ListItem[]): boolean {
   return items.some((i) => /^(?:good|bad|pro|con|neutral)s?\b/i.test(stripInline(i.text))) || long * 2 > items.length;
 }
 
+/** The paragraph before a list announces problems with something ("… many problems come through X:"). */
+function introducesArguments(lines: string[], firstItem: number): boolean {
+  const lead: string[] = [];
+  for (let n = firstItem - 1; n >= 1 && lines[n - 1].trim() && lead.length < 6; n--) {
+    if (/^\s*(?:#|[-*+]\s|\d{1,3}[.)]\s)/.test(lines[n - 1])) break;
+    lead.unshift(lines[n - 1].trim());
+  }
+  return /\b(?:problems?|issues?|drawbacks?|downsides?|disadvantages?|cons|concerns?|risks?|limitations?|shortcomings?|pitfalls?)\b[^.:]*:$/i.test(stripInline(lead.join(" ")));
+}
+
 /** A heading that argues about what is above it (its pros, cons or consequences), never an option or a group of them. */
 const ARGUMENT_HEADING = /^(?:(?:the\s+)?(?:advantages?|disadvantages?|pros?|cons?|benefits?|drawbacks?|downsides?|upsides?|strengths?|weaknesses?|risks?|trade-?offs?|(?:positive|negative|neutral)(?:\s+consequences)?|consequences|good|bad|neutral)(?:\s+and\s+(?:disadvantages?|cons?|drawbacks?|downsides?|weaknesses?))?)\s*:?$/i;
 
@@ -272,7 +282,9 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
     for (const o of labelled) out.push({ ...o, source });
     return out;
   }
-  const own = optionItems(allItems);
+  const items = optionItems(allItems);
+  // "… many operational problems come through the use of X:" and a list: the list argues against X, it names no options.
+  const own = items.length > 0 && introducesArguments(lines, items[0].line) ? [] : items;
   if (source === "alternatives" && own.length === 0 && children.length === 0) return alternativesInParagraphs(lines, sec.bodyStart, sec.contentEnd);
   if (own.length > 0 && !looksLikeArguments(own)) {
     for (const item of own) push(item.text, { start: item.line, end: item.line }, item.marker);

@@ -95,6 +95,11 @@ export function readQuestionUncached(question: string): QuestionStructure {
     readKeepOrDrop(toks, clause) ??
     readAdopt(toks, clause) ??
     (wh || !proposes(toks) ? undefined : readAction(toks, clause));
+  // "What should the server do so these are caught, instead of relying on every author?": a wh-question asks for
+  // what to do; only what it turns away from is named, and the question stays open ("what about X instead of Y?"
+  // proposes X).
+  const whatAbout = /^(?:what|how)$/.test(toks[0]?.norm ?? "") && toks[1]?.norm === "about";
+  if (wh && !whatAbout && found?.form === "alternatives" && found.incumbent && found.target) found = undefined;
   // A trailing "instead" ("… integrate Rspamd instead?") names the incumbent in the context.
   // "We deploy with Ansible today. Would Terraform be a better fit?": a comparative does the same.
   const replaces = toks.some((t, k) => t.norm === "instead" && !["of"].includes(toks[k + 1]?.norm ?? "")) || (context.length > 0 && toks.some((t) => t.tags.has("Comparative")));
