@@ -228,3 +228,37 @@ Yet this should not be done, as many operational problems come with finalize:
     assert.match(m.chosen?.name ?? "", /leak detector/);
   });
 });
+
+describe("an option cited by its place, a participle after a comma, a replacement said twice", () => {
+  test("'Option 2.' over options listed under headings without labels is the second one", () => {
+    const m = model("docs/adr/0038-query-cache.md", `# 0038 - Query cache
+
+- **Status**: proposed
+
+## Considered Options
+
+### Keep the second-level cache library
+
+- Pros: nothing to build
+
+### Write our own cache layer
+
+- Pros: we control invalidation
+
+## Decision Outcome
+
+Option 2. A spike showed it works, and the complexity is low.
+`);
+    assert.equal(m.chosen?.considered_index, 1);
+    assert.equal(m.chosen?.name, "Write our own cache layer");
+  });
+
+  test("a participle phrase after a comma says how the choice is done; it is not the choice's name", () => {
+    assert.equal(readDecisionSentence("The service will use a maintenance mode inside the main application, implemented via configuration.").chosen, "maintenance mode inside the main application");
+    assert.equal(readDecisionSentence("Use a Python testing framework, pytest.").chosen, "pytest");
+  });
+
+  test("'Replace X (…), and replace it with Y' chooses Y however long X runs", () => {
+    assert.equal(readDecisionSentence("Replace the existing normalised listing schema (taken from the partner's v3 specification), and replace it with a single JSON document column.").chosen, "single JSON document column");
+  });
+});

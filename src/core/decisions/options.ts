@@ -854,8 +854,9 @@ function matchAction(phrase: string, considered: ConsideredOption[]): number | u
   return i !== undefined && actsDifferently(considered[i].name, phrase) ? undefined : i;
 }
 
-const ORDINALS: Record<string, number> = { one: 1, first: 1, two: 2, second: 2, three: 3, third: 3, four: 4, fourth: 4, five: 5, fifth: 5 };
-const ORDINAL_REF = /\bthe\s+(first|second|third|fourth|fifth|last|final)\s+(?:option|alternative|approach|solution|possibility|choice|proposal)\b|\b(?:option|alternative|approach)\s+(one|two|three|four|five)\b|\b(?:chose|choose|chosen|picked|pick|selected|select|went with|go with|going with|prefer|preferred|opted for)\s+the\s+(first|second|third|fourth|fifth|last|final)\b/i;
+// "Option 2" over options listed without labels of their own is the second one listed.
+const ORDINALS: Record<string, number> = { one: 1, first: 1, two: 2, second: 2, three: 3, third: 3, four: 4, fourth: 4, five: 5, fifth: 5, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5 };
+const ORDINAL_REF = /\bthe\s+(first|second|third|fourth|fifth|last|final)\s+(?:option|alternative|approach|solution|possibility|choice|proposal)\b|\b(?:option|alternative|approach)\s+(one|two|three|four|five|[1-5])\b(?![.,]\d)|\b(?:chose|choose|chosen|picked|pick|selected|select|went with|go with|going with|prefer|preferred|opted for)\s+the\s+(first|second|third|fourth|fifth|last|final)\b/i;
 
 /** One option label ("4", "B", "B1", "IV"); never empty, never holding a space, so a list of them parses one way. */
 const OPTION_LABEL = "(?:[A-Za-z]{1,5}\\d{0,2}|\\d{1,2}[A-Za-z]?)";

@@ -306,6 +306,8 @@ function appositiveName(toks: string[], from: number, given = false): string | u
   const words: string[] = [];
   for (let i = from; i < toks.length && words.length < 3; i++) {
     const w = bare(toks[i]);
+    // "a maintenance mode, implemented via flags": a participle after the comma says how, it names nothing.
+    if (words.length === 0 && !given && (isParticiple(w) || /^[a-z]{3,}ing$/.test(w))) return undefined;
     if (!w || PHRASE_END.has(w) || /^(?:and|or|the|a|an|that|with|to|of|in|on|is|are|was|will|which|who|e\.g|i\.e)$/.test(w)) {
       // A name given with "called X" ends where the clause goes on ("named X that outputs …").
       if (given && words.length > 0) {
@@ -637,7 +639,7 @@ function longSubjectAction(toks: string[], low: string[], from: number): { phras
  * what it replaces is turned down (a pronoun names nothing new and is left out).
  */
 function replacement(toks: string[], low: string[], from: number): { chosen: string; rejected: string[] } | undefined {
-  const end = Math.min(low.length, from + MAX_PHRASE_WORDS + 4);
+  const end = Math.min(low.length, from + 2 * MAX_PHRASE_WORDS + 4);
   for (let i = from; i < end; i++) {
     if (!REPLACE_WORDS.has(low[i])) continue;
     for (let j = i + 1; j < Math.min(low.length, i + 12); j++) {
@@ -650,7 +652,7 @@ function replacement(toks: string[], low: string[], from: number): { chosen: str
       const unverbed = rejected.map((r) => tidy(r.replace(/^(?:removing|remove|dropping|drop|retiring|retire|deprecating|deprecate)\s+/i, "")));
       return { chosen, rejected: /^(?:remov|drop|retir|deprecat)/i.test(before) ? unverbed : rejected.filter((r) => r === out) };
     }
-    return undefined;
+    // "Replace the existing schema (…), and replace it with Y": a later "replace … with" says what comes in.
   }
   return undefined;
 }
