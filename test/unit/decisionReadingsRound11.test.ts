@@ -108,6 +108,13 @@ We keep every row for now.
     assert.deepEqual(p.superseded_by, ["ADR-9"]);
   });
 
+  test("a condition or a note that names no record does not take this one out of force", () => {
+    const cond = parseAdr("docs/adr/0006-x.md", "# 6. Use X\n\nStatus: accepted\n\nIf a later ADR-9 supersedes this decision, update the index.\n\n## Decision\n\nWe will use X.\n");
+    assert.equal(cond.status, "accepted");
+    const unnamed = parseAdr("docs/adr/0007-y.md", "# 7. Use Y\n\nStatus: accepted\n\nA newer record supersedes this decision.\n\n## Decision\n\nWe will use Y.\n");
+    assert.equal(unnamed.status, "accepted");
+  });
+
   test("'this decision supersedes ADR 3' is no note about this record", () => {
     const p = parseAdr("docs/adr/0005-x.md", "# 5. Use X\n\nStatus: accepted\n\nThis decision supersedes ADR-3.\n\n## Decision\n\nWe will use X.\n");
     assert.equal(p.status, "accepted");

@@ -430,14 +430,17 @@ function scanAnchoredSupersession(lines: string[], doc: MarkdownDoc, dir: string
     const line = lines[n - 1];
     if (/^ {0,3}(`{3,}|~{3,})/.test(line)) inFence = !inFence;
     if (inFence) continue;
-    // The ADR must be the sentence's subject ("Superseded by …", "This ADR has been superseded by …"): prose that
-    // merely mentions superseding (examples, templates, "placeholders are replaced by values") is not a link.
     // "… revisited in [ADR-7] which supersedes this decision": the record named before the phrase replaced this one.
+    // Only a record named by link or number, and never in a condition ("if a new ADR supersedes this record, …").
     const selfObject = SUPERSEDES_THIS.exec(line);
     if (selfObject) {
-      for (const ref of references(line.slice(0, selfObject.index))) addRef(supersededBy, ref, dir);
+      const before = line.slice(0, selfObject.index);
+      const refs = /\b(?:if|when|whenever|once|unless|until|should|may|might|could|would)\b/i.test(before) ? [] : references(before).filter((r) => !r.startsWith(TITLE_REF));
+      for (const ref of refs) addRef(supersededBy, ref, dir);
       continue;
     }
+    // The ADR must be the sentence's subject ("Superseded by …", "This ADR has been superseded by …"): prose that
+    // merely mentions superseding (examples, templates, "placeholders are replaced by values") is not a link.
     const rest = line.replace(LINE_PREFIX, "").replace(SELF_SUBJECT, "");
     if (/^(status\s*:\s*(\*\*|__)?\s*)?(supe(r|rs)?[sc]ede|overridden by|overrides\b|replaced by|obsoleted by|an alternative (is|was|has been) (proposed|adopted|chosen) in)/i.test(rest)) {
       collectLinks(rest, dir, supersedes, supersededBy);
