@@ -8,7 +8,7 @@
 // and for considered options: MADR "Considered Options" (bullets, or one heading per option, or groups of
 // bullets under sub-headings) and alternatives sections under any of their names (ALTERNATIVES_HEADING).
 import type { LineRange } from "../schemas";
-import type { ParsedAdr } from "../internal/adr";
+import { UNFILLED_NAME, type ParsedAdr } from "../internal/adr";
 import { stripInline, type MarkdownSection } from "../internal/markdown";
 import { isFragment } from "./fragments";
 import { IMPERATIVES, MAX_SENTENCE_CHARS, readDecisionSentence, sentencesIn, weighedInSentence, type LocatedSentence, type ProseReading } from "./prose";
@@ -446,7 +446,8 @@ function optionsOutsideOptionSections(parsed: ParsedAdr): ConsideredOption[] {
   // Front matter is metadata: its `tags:` list and `summary:` line name no options.
   // What a record weighs after its decision ("Consequences: we had two approaches to cope with this") is follow-up
   // work, not the options of the decision.
-  const all = sentencesIn(lines, bodyStart(parsed), lines.length, WEIGHED_SENTENCES).filter((s) => !inAftermath(parsed, s.start));
+  const inAftermath = aftermathOf(parsed);
+  const all = sentencesIn(lines, bodyStart(parsed), lines.length, WEIGHED_SENTENCES).filter((s) => !inAftermath(s.start));
   for (const [k, s] of all.entries()) {
     // A paragraph that announces options ("Two approaches were weighed. This is what they were.") leads into the
     // list right after it; an enumeration may also follow a colon inside the announcing sentence.
@@ -477,17 +478,10 @@ function optionsOutsideOptionSections(parsed: ParsedAdr): ConsideredOption[] {
 /** Sections that follow from the decision rather than weigh it. */
 const AFTERMATH = /^(?:consequences?|outcomes|implications?|follow[- ]?ups?|next steps)\b/;
 
-/** Whether line `n` sits in a consequences-like section or under one. */
-function inAftermath(parsed: ParsedAdr, n: number): boolean {
-  const { sections } = parsed.doc;
-  let at = -1;
-  sections.forEach((s, i) => {
-    if (s.level > 0 && s.start <= n && n <= s.end && (at < 0 || s.level > sections[at].level)) at = i;
-  });
-  for (let i: number | undefined = at >= 0 ? at : undefined; i !== undefined; i = sections[i].parent) {
-    if (sections[i].level > 0 && AFTERMATH.test(sectionKey(sections[i]))) return true;
-  }
-  return false;
+/** Whether a line sits in a consequences-like section or under one (a section's range holds its sub-sections). */
+function aftermathOf(parsed: ParsedAdr): (n: number) => boolean {
+  const ranges = parsed.doc.sections.filter((s) => s.level > 0 && AFTERMATH.test(sectionKey(s)));
+  return (n) => ranges.some((s) => s.start <= n && n <= s.end);
 }
 
 /** A paragraph that opens with a numbered bold name: "**1) React Spring** - …", "**2. Pose**:", "1) **Pose**" (not a
@@ -706,7 +700,7 @@ function chosenFromLine(line: string): { name: string; sentence: string } | unde
   if (!m) return undefined;
   const rest = stripInline(m[1]).trim();
   // "Chosen option: \"\", because …": a template whose name was never filled in chooses nothing.
-  if (/^(?:""|“”|''|‘’)/.test(rest)) return undefined;
+  if (UNFILLED_NAME.test(rest)) return undefined;
   // The first sentence after the colon, for a line that opens with a lead-in instead of the option's name.
   const sentence = sentencesIn([rest], 1, 1, 1)[0]?.text ?? rest;
   // Each quote closes with its own kind; an apostrophe inside a name ("Prow's Peribolos") closes nothing.
@@ -1624,10 +1618,11 @@ function committedToOption(parsed: ParsedAdr, considered: ConsideredOption[]): C
   if (considered.length < 2) return undefined;
   const { lines } = parsed.doc;
   const insideOption = (n: number) => considered.some((o) => o.range.start <= n && n <= o.range.end);
+  const inAftermath = aftermathOf(parsed);
   let found: ChosenOption | undefined;
   // A conclusion sits at the end of a long record: read further than the options are searched for.
   for (const s of sentencesIn(lines, bodyStart(parsed), lines.length, 2 * WEIGHED_SENTENCES)) {
-    if (insideOption(s.start) || inAftermath(parsed, s.start) || NEGATIVE_CUE.test(s.text)) continue;
+    if (insideOption(s.start) || inAftermath(s.start) || NEGATIVE_CUE.test(s.text)) continue;
     const prose = namingReading(s.text);
     if (!prose.chosen || !COMMITTING_CUES.has(prose.cue ?? "")) continue;
     const i = matchOption(prose.chosen, considered, 0.6);

@@ -493,12 +493,15 @@ function addRef(set: Set<string>, ref: string, dir: string): void {
   set.add(r);
 }
 
+/** `Chosen option: "", because …`: a template's quotes left empty name no option. */
+export const UNFILLED_NAME = /^(?:""|“”|''|‘’)/;
+
 /** `Chosen option: "X", because …`, `Chosen option: X`, `**Chosen option:** [X](#x)`. */
 export function chosenOption(line: string): string | undefined {
   const m = /chosen option\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.+)$/i.exec(line);
   if (!m) return undefined;
   let rest = stripInline(m[1]).trim();
-  if (/^(?:""|“”|''|‘’)/.test(rest)) return undefined;
+  if (UNFILLED_NAME.test(rest)) return undefined;
   const quoted = /^["“'‘]([^"”'’]+)["”'’]/.exec(rest);
   if (quoted) return quoted[1].trim();
   rest = rest.split(/,\s*because\b|\s+because\b|,\s/i)[0];
