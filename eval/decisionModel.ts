@@ -132,6 +132,7 @@ const DEV_BATCHES: { name: string; repos: ReadonlySet<string> }[] = [
   { name: "round-10 dev repos", repos: new Set(["DFE-Digital/sts-plan-technology-for-your-school", "ministryofjustice/modernisation-platform", "DFE-Digital/fh-services", "thunderbird/thunderbird-android"]) },
   // Round 11: five repositories in no eval set, labelled from the records alone before the extractor was run on them.
   { name: "round-11 dev repos", repos: new Set(["alphagov/email-alert-api", "cloudfoundry/go-cf-api", "fluxcd/flux2", "informalsystems/hermes", "mozilla/fx-private-relay"]) },
+  { name: "round-12 dev repos", repos: new Set(["Sylius/Sylius", "Unleash/unleash", "alphagov/publishing-api", "tektoncd/community"]) },
 ];
 
 /** The dev labels' scores per batch, the first dev repositories first. */
