@@ -190,10 +190,15 @@ interface ListItem {
   indent: number;
 }
 
+/** A line at the margin that may still continue the list item above it: not a heading, fence, quote, table or rule. */
+const LAZY_CONTINUATION = /^(?![#>|`~])(?!(?:[-*_]\s*){3,}$)[^\s]/;
+
 /** List items between two lines, outside code fences, with their indent. */
 function listItems(lines: string[], from: number, to: number): ListItem[] {
   const items: ListItem[] = [];
   let inFence = false;
+  // The last line of the item being read (its own, or the last line wrapped into it).
+  let wrapsAt = -1;
   for (let n = from; n <= to && items.length < MAX_LIST_ITEMS; n++) {
     const line = (lines[n - 1] ?? "").slice(0, MAX_SENTENCE_CHARS * 2);
     if (/^ {0,3}(`{3,}|~{3,})/.test(line)) inFence = !inFence;
@@ -201,12 +206,15 @@ function listItems(lines: string[], from: number, to: number): ListItem[] {
     const m = /^(\s*)(?:[-*+]|(\d{1,3}|[IVX]{1,5})[.)])\s+(.*)$/.exec(line);
     if (m && m[3].trim()) {
       items.push({ text: m[3].trim(), line: n, indent: m[1].replace(/\t/g, "    ").length, ...(m[2] ? { marker: m[2] } : {}) });
+      wrapsAt = n;
       continue;
     }
-    // A wrapped item: an indented line right under it that starts no item of its own continues its sentence.
+    // A wrapped item: a line right under it that starts no item of its own continues its sentence, indented or at
+    // the margin (Markdown's lazy continuation: "* Option 1: rendering is done in the" / "publishing-api;").
     const last = items[items.length - 1];
-    if (last && last.line === n - 1 && /^\s{2,}\S/.test(line) && last.text.length < MAX_SENTENCE_CHARS && !/[.!?:]$/.test(last.text)) {
+    if (last && wrapsAt === n - 1 && (/^\s{2,}\S/.test(line) || LAZY_CONTINUATION.test(line)) && last.text.length < MAX_SENTENCE_CHARS && !/[.!?:]$/.test(last.text)) {
       last.text = `${last.text} ${line.trim()}`.slice(0, MAX_SENTENCE_CHARS);
+      wrapsAt = n;
     }
   }
   return items;
@@ -230,6 +238,15 @@ function optionItems(items: ListItem[]): ListItem[] {
 function looksLikeArguments(items: ListItem[]): boolean {
   const long = items.filter((i) => stripInline(i.text).split(/\s+/).length > 25).length;
   return items.some((i) => /^(?:good|bad|pro|con|neutral)s?\b/i.test(stripInline(i.text))) || long * 2 > items.length;
+}
+
+/**
+ * The items a list offers as options (optionItems), or none when the list argues: its own items argue, or the labels
+ * they sit under do ("**Good, because:**" over the points in favour of the option a heading names).
+ */
+function namedItems(all: ListItem[]): ListItem[] {
+  const items = optionItems(all);
+  return looksLikeArguments(items) || (items.length > 0 && items[0].indent > Math.min(...all.map((i) => i.indent)) && looksLikeArguments(all)) ? [] : items;
 }
 
 /** The paragraph before a list announces problems with something ("… many problems come through X:"). */
@@ -282,18 +299,18 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
     for (const o of labelled) out.push({ ...o, source });
     return out;
   }
-  const items = optionItems(allItems);
+  const items = namedItems(allItems);
   // "… many operational problems come through the use of X:" and a list: the list argues against X, it names no options.
   const own = items.length > 0 && introducesArguments(lines, items[0].line) ? [] : items;
   if (source === "alternatives" && own.length === 0 && children.length === 0) return alternativesInParagraphs(lines, sec.bodyStart, sec.contentEnd);
-  if (own.length > 0 && !looksLikeArguments(own)) {
+  if (own.length > 0) {
     for (const item of own) push(item.text, { start: item.line, end: item.line }, item.marker);
     if (children.length === 0) return out;
   }
   for (const { s, i } of children) {
     // "### Positive Consequences" under the options list argues about the choice; it is no option.
     if (ARGUMENT_HEADING.test(stripInline(s.heading).trim())) continue;
-    const items = optionItems(listItems(lines, s.bodyStart, s.contentEnd));
+    const items = namedItems(listItems(lines, s.bodyStart, s.contentEnd));
     // "#### Advantages" / "#### Disadvantages" under an option's heading argue about that option: it is no group.
     const grandchildren = sections.some((g) => g.parent === i && !ARGUMENT_HEADING.test(stripInline(g.heading).trim()));
     // Groups of options under sub-headings occur in "Considered Options"; an alternatives section's sub-headings
@@ -578,7 +595,9 @@ function listAfter(lines: string[], line: number): ConsideredOption[] {
   let end = n;
   for (;;) {
     if (end >= lines.length) break;
-    if (lines[end].trim() === "" ? inList(lines[end + 1]) : inList(lines[end])) {
+    // A margin line right under an item's line continues it (lazy continuation); after a blank line it ends the list.
+    const lazy = lines[end].trim() !== "" && lines[end - 1].trim() !== "" && LAZY_CONTINUATION.test(lines[end]) && inList(lines[end + 1]);
+    if (lazy || (lines[end].trim() === "" ? inList(lines[end + 1]) : inList(lines[end]))) {
       end++;
       continue;
     }
@@ -1084,6 +1103,22 @@ function namingReading(sentence: string): ProseReading {
   return rest;
 }
 
+/** A chosen phrase that stops at a word which needs more ("… update the code to:"), before the list that goes on. */
+const DANGLING_END = /\s(?:to|of|for|with|by|the|a|an|that|following|as|into|on)$/i;
+
+/**
+ * "We suggest updating the code to:" and a list: the sentence goes on in the list, and its first item completes what
+ * was chosen ("updating the code to receive a new update type"). Other readings are returned as they are.
+ */
+function completedByList(prose: ProseReading, s: LocatedSentence, lines: string[]): ProseReading {
+  if (!prose.chosen || !DANGLING_END.test(prose.chosen) || !/:\s*$/.test(lines[s.end - 1] ?? "")) return prose;
+  let n = s.end + 1;
+  while (n <= lines.length && n <= s.end + 2 && !lines[n - 1].trim()) n++;
+  const first = listItems(lines, n, n + 3)[0];
+  const name = first?.line === n ? shortClause(optionName(first.text).name.replace(/[;,.]\s*(?:and|or)?$/i, "")) : "";
+  return name ? { ...prose, chosen: `${prose.chosen} ${name}` } : prose;
+}
+
 /** `range` lies inside section `s`. */
 function within(s: MarkdownSection, range: LineRange): boolean {
   return s.start <= range.start && range.end <= s.end;
@@ -1155,7 +1190,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
     // alternative chooses none.
     const byWords = considered.length > 0 && !(isHeading && considered.every((o) => o.source === "alternatives"));
     let named = (cited.length > 0 ? cited[0] : undefined) ?? optionByRef(text, considered) ?? (byWords ? matchOption(withoutGroundwork(text), considered, 0.6) : undefined);
-    const prose = isHeading ? { rejected: [] as string[] } : namingReading(s.text);
+    const prose = isHeading ? { rejected: [] as string[] } : completedByList(namingReading(s.text), s, lines);
     if (named !== undefined && negative && !(chosen?.considered_index === named)) {
       if (!rejectedBy.has(named) && !proseChoosesOther(prose, considered, named)) rejectedBy.set(named, { reason: s.text, range: { start: s.start, end: s.end } });
     }

@@ -340,9 +340,13 @@ function tidy(s: string): string {
 const ILLUSTRATION = /^\s*(?:for (?:example|instance)\b|e\.g\.)/i;
 
 /** Reads one sentence. Returns no chosen phrase when the sentence is not a commitment. */
+/** A connective adverb right after "We"/"I" at the start of a sentence ("We therefore suggest …"). */
+const SUBJECT_CONNECTIVE = /^(\s*(?:we|i)\s+)(?:therefore|thus|hence|consequently|accordingly|ultimately|finally|now|so),?\s+(?=[a-z])/i;
+
 export function readDecisionSentence(text: string): ProseReading {
   // Callers pass sentences from sentencesIn (already cut) and titles; anything longer is cut here first.
-  const sentence = text.length > MAX_SENTENCE_CHARS ? text.slice(0, MAX_SENTENCE_CHARS) : text;
+  // "We therefore suggest X" is "We suggest X": a connective between the subject and its verb changes nothing.
+  const sentence = (text.length > MAX_SENTENCE_CHARS ? text.slice(0, MAX_SENTENCE_CHARS) : text).replace(SUBJECT_CONNECTIVE, "$1");
   // "For example, …": an illustration of the decision, never the decision itself.
   if (ILLUSTRATION.test(stripInline(sentence))) return { rejected: [] };
   const read = readSentence(sentence);

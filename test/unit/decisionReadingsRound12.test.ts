@@ -1,0 +1,127 @@
+// Readings of the decision model fixed in round 12 (issue 21), found on records of repositories that were in no eval
+// set, labelled before the extractor ran on them: options as sub-headings whose lists only argue for and against
+// them, list items wrapped at the margin, a connective between "We" and its verb, and a decision sentence that goes on
+// in a list after its colon. Every record here is written for these tests.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { parseAdr } from "../../src/core/internal/adr";
+import { DecisionRecordSchema, decisionModelOf, type DecisionRecord } from "../../src/core/decisions";
+import { readDecisionSentence } from "../../src/core/decisions/prose";
+
+function model(path: string, text: string): DecisionRecord {
+  const m = decisionModelOf(parseAdr(path, text));
+  DecisionRecordSchema.parse(m);
+  return m;
+}
+
+describe("options as sub-headings with pro and con lists", () => {
+  const record = [
+    "# Where listeners live",
+    "",
+    "* Status: accepted",
+    "",
+    "## Considered Options",
+    "",
+    "### Keep one folder",
+    "",
+    "* **Good, because:**",
+    "    * nothing moves",
+    "    * easy to grep",
+    "* **Bad, because:**",
+    "    * everything is mixed together",
+    "",
+    "### One folder per bounded context",
+    "",
+    "* **Good, because:**",
+    "    * related listeners sit together",
+    "    * owners are obvious",
+    "* **Bad, because:**",
+    "    * a large move",
+    "",
+    "## Decision Outcome",
+    "",
+    "Chosen option: `One folder per bounded context`, because ownership matters more than the move.",
+  ].join("\n");
+
+  test("each sub-heading is an option; the points under 'Good, because:' are none", () => {
+    const m = model("adr/2024_01_01_listeners.md", record);
+    assert.deepEqual(m.considered.map((o) => o.name), ["Keep one folder", "One folder per bounded context"]);
+    assert.equal(m.chosen?.name, "One folder per bounded context");
+    assert.deepEqual(m.rejected.map((r) => r.name), ["Keep one folder"]);
+  });
+
+  test("a plain list of options under a sub-heading is still a group of options", () => {
+    const grouped = ["# Caches", "", "## Considered Options", "", "### In process", "", "* Caffeine", "* Guava cache", "", "### Shared", "", "* Redis", "* Memcached", "", "## Decision", "", "We will use Redis."].join("\n");
+    assert.deepEqual(model("adr/0003-caches.md", grouped).considered.map((o) => o.name), ["Caffeine", "Guava cache", "Redis", "Memcached"]);
+  });
+});
+
+describe("list items wrapped at the margin", () => {
+  test("an options list whose items go on unindented on the next line is read whole", () => {
+    const record = [
+      "# Rendering Markdown",
+      "",
+      "## Context",
+      "",
+      "Three options were considered for moving this work:",
+      "",
+      "* Option 1: rendering is done fully in the",
+      "central API;",
+      "* Option 2: hybrid rendering - the API renders text but leaves",
+      "placeholders for the frontends;",
+      "* Option 3: all rendering is done in frontend apps.",
+      "",
+      "## Decision",
+      "",
+      "The decision was made to choose Option 1.",
+    ].join("\n");
+    const m = model("docs/arch/adr-004-rendering.md", record);
+    assert.equal(m.considered.length, 3);
+    assert.match(m.considered[0].name, /central API/);
+    assert.match(m.considered[2].name, /frontend apps/);
+    assert.equal(m.chosen?.considered_index, 0);
+    assert.match(m.chosen?.name ?? "", /rendering is done fully in the central API/);
+  });
+
+  test("a paragraph after a blank line is no part of the list", () => {
+    const record = ["# Queues", "", "## Context", "", "We considered two options:", "", "* RabbitMQ", "* SQS", "", "Both are run by the platform team.", "", "## Decision", "", "We will use SQS."].join("\n");
+    assert.deepEqual(model("adr/0002-queues.md", record).considered.map((o) => o.name), ["RabbitMQ", "SQS"]);
+  });
+});
+
+describe("a connective between 'We' and its verb", () => {
+  test("'We therefore suggest X' reads as 'We suggest X'", () => {
+    assert.equal(readDecisionSentence("We therefore suggest a nightly export job.").chosen, "nightly export job");
+    assert.equal(readDecisionSentence("We now use Redis for sessions.").chosen, "Redis");
+    assert.equal(readDecisionSentence("We thus adopt Gradle.").chosen, "Gradle");
+  });
+
+  test("the reading is the one without the connective", () => {
+    assert.equal(readDecisionSentence("We therefore suggest a nightly export job.").cue, readDecisionSentence("We suggest a nightly export job.").cue);
+  });
+});
+
+describe("a decision sentence that goes on in a list", () => {
+  test("'We suggest changing the code to:' is completed by the first item", () => {
+    const record = [
+      "# Update events for shared blocks",
+      "",
+      "## Context",
+      "",
+      "Faking a major event was looked at, but it is messy.",
+      "",
+      "## Decisions",
+      "",
+      "We therefore suggest updating the API code to:",
+      "",
+      "1. receive a new `block_changed` update type",
+      "2. when this update type is used, queue a job for each host document",
+    ].join("\n");
+    assert.equal(model("docs/arch/adr-006-events.md", record).chosen?.name, "updating the API code to receive a new block_changed update type");
+  });
+
+  test("a complete phrase before a colon is left as it is", () => {
+    const record = ["# Linting", "", "## Decision", "", "We will use ESLint with these rules:", "", "- no-var", "- eqeqeq"].join("\n");
+    assert.equal(model("adr/0007-linting.md", record).chosen?.name, "ESLint with these rules");
+  });
+});
