@@ -125,3 +125,123 @@ describe("a decision sentence that goes on in a list", () => {
     assert.equal(model("adr/0007-linting.md", record).chosen?.name, "ESLint with these rules");
   });
 });
+
+describe("asides, contrasts and purposes inside a decision sentence", () => {
+  test("an aside between dashes is skipped", () => {
+    assert.equal(readDecisionSentence("All domain code—including store interfaces and business logic—must operate on domain types.").chosen, "operate on domain types");
+    assert.equal(readDecisionSentence("We use Kafka – the managed one – for events.").chosen, "Kafka");
+  });
+
+  test("', not Y' turns Y down; 'not because' turns nothing down", () => {
+    assert.deepEqual(readDecisionSentence("All domain code must operate on domain types, not infrastructure types such as OpenAPI schemas.").rejected, ["infrastructure types"]);
+    assert.deepEqual(readDecisionSentence("We will use Postgres, not MySQL.").rejected, ["MySQL"]);
+    assert.deepEqual(readDecisionSentence("We use X, not because it is fast but because it is known.").rejected, []);
+  });
+
+  test("a leading purpose clause chooses nothing; the main clause after its comma does", () => {
+    assert.equal(readDecisionSentence("To keep builds fast, we will use a remote cache.").chosen, "remote cache");
+    assert.equal(readDecisionSentence("In order to keep builds fast, we propose a remote cache.").chosen, "remote cache");
+    assert.equal(readDecisionSentence("To use Kafka, Zookeeper and Redis.").chosen, "Kafka, Zookeeper and Redis");
+  });
+
+  test("an underscore inside a name stays; emphasis underscores go", () => {
+    assert.equal(readDecisionSentence("We will add `document_id` and `user_facing_version` columns to the `change_notes` table.").chosen, "add document_id and user_facing_version columns to the change_notes table");
+    assert.equal(readDecisionSentence("We will use _Redis_ for caching.").chosen, "Redis");
+  });
+});
+
+describe("where a record without a decision section says which option it takes", () => {
+  test("'This is what we will use from now onwards' inside one option's section chooses that option", () => {
+    const record = [
+      "---",
+      'title: "Conditionals in JSX"',
+      "---",
+      "",
+      "## Background",
+      "",
+      "The `&&` operator can render `0`.",
+      "",
+      "## Options considered",
+      "",
+      "### Convert to boolean",
+      "",
+      "We could convert the condition to a boolean first. No lint rule enforces it.",
+      "",
+      "### Ternary operator",
+      "",
+      "The ternary operator is explicit and safe.",
+      "",
+      "This is what we will use from now onwards.",
+      "",
+      "## Consequences",
+      "",
+      "Many files change.",
+    ].join("\n");
+    const m = model("contributing/ADRs/jsx-conditionals.md", record);
+    assert.equal(m.chosen?.name, "Ternary operator");
+    assert.deepEqual(m.rejected.map((r) => r.name), ["Convert to boolean"]);
+  });
+
+  test("template guidance in an HTML comment is no text of the record", () => {
+    const record = [
+      "# TEP-0100: Skipping",
+      "",
+      "## Proposal",
+      "",
+      "<!--",
+      "This is where we get down to the specifics. The \"Design Details\" section below is",
+      "for the real nitty-gritty.",
+      "-->",
+      "",
+      "We propose guarding the task only.",
+    ].join("\n");
+    assert.equal(model("teps/0100-skipping.md", record).chosen?.name, "guarding the task only");
+  });
+});
+
+describe("a proposal weighed against its alternatives", () => {
+  test("a proposal that describes its design in an alternative's words does not choose that alternative", () => {
+    const record = [
+      "# TEP-0200: Coscheduling pods",
+      "",
+      "## Proposal",
+      "",
+      "Pipeline pods can be scheduled to the same node by creating a placeholder pod and setting inter-pod affinity for task pods to the placeholder pod.",
+      "",
+      "## Alternatives",
+      "",
+      "### Inter-pod affinity between task pods",
+      "",
+      "Each pod is attracted to the first one. Fails when the first pod is gone.",
+      "",
+      "### Kubernetes scheduler plugin",
+      "",
+      "Operators would have to install a plugin.",
+    ].join("\n");
+    const m = model("teps/0200-coscheduling.md", record);
+    assert.notEqual(m.chosen?.name, "Inter-pod affinity between task pods");
+    assert.ok(m.rejected.some((r) => r.name === "Inter-pod affinity between task pods"));
+  });
+
+  test("an option named by its gerund is not what a sentence doing something else chose", () => {
+    const record = [
+      "# Change history",
+      "",
+      "## Decision",
+      "",
+      "We will add `document_id` columns to the `change_notes` table.",
+      "",
+      "## Alternatives considered",
+      "",
+      "### Moving change notes into the editions table",
+      "",
+      "This would make the editions table wider.",
+    ].join("\n");
+    assert.equal(model("docs/arch/adr-012-change-history.md", record).chosen?.name, "add document_id columns to the change_notes table");
+  });
+
+  test("a sentence that implements an option by its name chooses it", () => {
+    const record = ["# Snapshots", "", "## Options", "", "### 1. Fetch at request time", "", "Slow.", "", "### 2. Creating separate snapshots when publishing", "", "Fast.", "", "## Decision", "", "We will implement the 'Creating separate snapshots when publishing' pattern."].join("\n");
+    assert.equal(model("ADR/ADR044-snapshots.md", record).chosen?.name, "Creating separate snapshots when publishing");
+  });
+});

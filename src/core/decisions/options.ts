@@ -833,14 +833,20 @@ const CONTRAST_OPENING = /^(?:however|but|instead|nevertheless|nonetheless|that 
 
 const leadVerb = (phrase: string): string | undefined => {
   const w = phrase.trim().split(/\s+/)[0]?.toLowerCase().replace(/[^a-z]/g, "") ?? "";
-  return IMPERATIVES.has(w) ? w : undefined;
+  if (IMPERATIVES.has(w)) return w;
+  // An option named by its gerund ("Moving change notes into …") does what its verb does.
+  const stem = w.endsWith("ing") ? w.slice(0, -3) : "";
+  return [stem, `${stem}e`, stem.slice(0, -1)].find((v) => v.length >= 2 && IMPERATIVES.has(v));
 };
+
+/** Verbs that take up a named option as it is ("implement the 'Creating snapshots' pattern"): they act on nothing else. */
+const TAKING_UP = new Set(["implement", "use", "adopt", "apply", "follow", "choose", "pick", "select", "take", "go", "accept", "pursue"]);
 
 /** Both phrases open with an action verb, and not the same one ("Remove X from Y" and "move X into Y"). */
 function actsDifferently(a: string, b: string): boolean {
   const va = leadVerb(a);
   const vb = leadVerb(b);
-  return va !== undefined && vb !== undefined && va !== vb;
+  return va !== undefined && vb !== undefined && va !== vb && !TAKING_UP.has(vb);
 }
 
 /** A choice read from a sentence's prose: the considered option it names, else the phrase itself. */
@@ -1191,6 +1197,9 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
     const byWords = considered.length > 0 && !(isHeading && considered.every((o) => o.source === "alternatives"));
     let named = (cited.length > 0 ? cited[0] : undefined) ?? optionByRef(text, considered) ?? (byWords ? matchOption(withoutGroundwork(text), considered, 0.6) : undefined);
     const prose = isHeading ? { rejected: [] as string[] } : completedByList(namingReading(s.text), s, lines);
+    // Options that are only the record's turned-down alternatives: a proposal that describes its own design in
+    // their words ("a placeholder pod with inter-pod affinity") chooses one only by naming it as its choice.
+    if (named !== undefined && cited.length === 0 && optionByRef(text, considered) === undefined && considered.every((o) => o.source === "alternatives") && !(prose.chosen && coverage(considered[named].name, prose.chosen) >= 0.6)) named = undefined;
     if (named !== undefined && negative && !(chosen?.considered_index === named)) {
       if (!rejectedBy.has(named) && !proseChoosesOther(prose, considered, named)) rejectedBy.set(named, { reason: s.text, range: { start: s.start, end: s.end } });
     }
@@ -1624,7 +1633,7 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
   }
   // A record with no decision section that weighs options still commits to one somewhere: "Due to its speed, X is
   // the recommended tool", "We will go with X".
-  if (!chosen && !hasDecisionSection) chosen = committedToOption(parsed, considered);
+  if (!chosen && !hasDecisionSection) chosen = claimedInItsSection(parsed, considered) ?? committedToOption(parsed, considered);
   // An RFC (summary, motivation, design, no decision section) proposes what its summary commits to, else its title.
   if (!chosen && !hasDecisionSection) chosen = rfcProposal(parsed);
   // A record without a decision section may state its choice in its opening sentences: "We use X".
@@ -1640,6 +1649,20 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
   }
 
   return chosen && chosen.considered_index === undefined ? spelledOut(parsed.doc.lines, chosen) : chosen;
+}
+
+/** A sentence inside an option's own text that says it is the one chosen: "This is what we will use from now on". */
+const SELF_CHOICE =
+  /^(?:(?:this|that|it)(?:\s+(?:option|approach|one|solution))?\s+(?:is|was)\s+(?:what|the\s+(?:one|option|approach|solution|way|choice))\s+(?:that\s+)?we(?:\s+(?:will|shall|are going to|have|now))?\s+(?:use|adopt|chose|chosen|choose|picked|selected|go with|went with|prefer|recommend|decided on)|(?:this|it)\s+is\s+our\s+(?:chosen|preferred|recommended|selected)\s+(?:option|approach|solution)|we(?:\s+(?:will|have decided to|decided to|chose to))\s+(?:use|adopt|go with)\s+(?:this|it)\b)/i;
+
+/** The one option whose own text claims it is chosen (SELF_CHOICE), in a record with no decision section. */
+function claimedInItsSection(parsed: ParsedAdr, considered: ConsideredOption[]): ChosenOption | undefined {
+  const claimed = considered
+    .map((o, i) => ({ o, i }))
+    .filter(({ o }) => o.range.end > o.range.start && sentencesIn(parsed.doc.lines, o.range.start, o.range.end, 60).some((x) => SELF_CHOICE.test(stripInline(x.text).trim())));
+  if (claimed.length !== 1) return undefined;
+  const { o, i } = claimed[0];
+  return { name: o.name, range: o.range, how: "decision-prose", considered_index: i };
 }
 
 /** Cues of a sentence that commits to something rather than describing it. */

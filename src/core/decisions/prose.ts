@@ -106,14 +106,21 @@ export function sentencesIn(lines: string[], from: number, to: number, limit = 6
     paragraph = "";
   };
   let inFence = false;
+  let inComment = false;
   for (let n = from; n <= to && out.length < limit; n++) {
     const raw = lines[n - 1] ?? "";
-    if (/^ {0,3}(`{3,}|~{3,})/.test(raw)) {
+    if (!inComment && /^ {0,3}(`{3,}|~{3,})/.test(raw)) {
       inFence = !inFence;
       flush();
       continue;
     }
     if (inFence) continue;
+    // An HTML comment (a template's guidance, "<!-- This is where we get down to … -->") is no text of the record.
+    if (inComment || /^\s*<!--/.test(raw)) {
+      inComment = !/-->/.test(inComment ? raw : raw.slice(raw.indexOf("<!--") + 4));
+      flush();
+      continue;
+    }
     const line = raw.length > MAX_SENTENCE_CHARS * 4 ? raw.slice(0, MAX_SENTENCE_CHARS * 4) : raw;
     const heading = /^ {0,3}#{1,6}[ \t]+(.*)$/.exec(line);
     if (heading) {
@@ -227,6 +234,8 @@ function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: 
       break;
     }
   }
+  // "types such as X" ended at "as": "such" only led into examples.
+  if (words.length > 1 && /^such$/i.test(words[words.length - 1])) words.pop();
   let phrase = tidy(words.join(" "));
   // "(~24 chars instead of 36)": a closing parenthesis the phrase never opened ends an aside, not a name.
   if (phrase.endsWith(")") && !phrase.includes("(")) phrase = phrase.slice(0, -1).trim();
@@ -334,7 +343,8 @@ function tidy(s: string): string {
   let t = s;
   for (let i = 0; i < 3 && LEADING_FILLER.test(t); i++) t = t.replace(LEADING_FILLER, "");
   // "a Mediator class that will:" — a relative clause the sentence leaves to a list names nothing of its own.
-  return t.replace(/["“”'‘’`*_]+/g, (q) => (q === "'" ? q : "")).replace(/\s+/g, " ").trim().replace(/\s+(?:that|which|who)(?:\s+(?:will|shall|should|must|can|would))?\s*:?$/i, "");
+  // An underscore inside a word is part of its name ("document_id"); elsewhere it is emphasis.
+  return t.replace(/(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu, "").replace(/["“”'‘’`*]+/g, (q) => (q === "'" ? q : "")).replace(/\s+/g, " ").trim().replace(/\s+(?:that|which|who)(?:\s+(?:will|shall|should|must|can|would))?\s*:?$/i, "");
 }
 
 const ILLUSTRATION = /^\s*(?:for (?:example|instance)\b|e\.g\.)/i;
@@ -343,10 +353,17 @@ const ILLUSTRATION = /^\s*(?:for (?:example|instance)\b|e\.g\.)/i;
 /** A connective adverb right after "We"/"I" at the start of a sentence ("We therefore suggest …"). */
 const SUBJECT_CONNECTIVE = /^(\s*(?:we|i)\s+)(?:therefore|thus|hence|consequently|accordingly|ultimately|finally|now|so),?\s+(?=[a-z])/i;
 
+/** After ", not": words that start no turned-down thing ("not only", "not because", "not be"). */
+const NOT_A_CONTRAST = /^(?:only|just|merely|simply|because|since|necessarily|least|yet|even|always|all|every|to|be|been|being|have|has|had|do|does|did|in|on|at|for|with|when|if|as|so|the)$|(?:ed|ly)$/;
+
+/** An aside set off by a pair of em or en dashes (or "--"), written tight or spaced. */
+const DASHED_ASIDE = /\s*(?:—|–|\s--\s)[^—–.;:]{1,120}?(?:—|–|\s--\s)\s*/g;
+
 export function readDecisionSentence(text: string): ProseReading {
   // Callers pass sentences from sentencesIn (already cut) and titles; anything longer is cut here first.
   // "We therefore suggest X" is "We suggest X": a connective between the subject and its verb changes nothing.
-  const sentence = (text.length > MAX_SENTENCE_CHARS ? text.slice(0, MAX_SENTENCE_CHARS) : text).replace(SUBJECT_CONNECTIVE, "$1");
+  // An aside between two dashes ("All domain code—including store interfaces—must …") is no part of the clause.
+  const sentence = (text.length > MAX_SENTENCE_CHARS ? text.slice(0, MAX_SENTENCE_CHARS) : text).replace(SUBJECT_CONNECTIVE, "$1").replace(DASHED_ASIDE, " ");
   // "For example, …": an illustration of the decision, never the decision itself.
   if (ILLUSTRATION.test(stripInline(sentence))) return { rejected: [] };
   const read = readSentence(sentence);
@@ -420,6 +437,11 @@ function readSentence(sentence: string): ProseReading {
   for (let i = 0; i + 1 < low.length; i++) {
     if ((low[i] === "instead" && low[i + 1] === "of") || (low[i] === "rather" && low[i + 1] === "than")) {
       const r = phraseFrom(toks, i + 2).phrase;
+      if (r) rejected.push(r);
+    }
+    // "operate on domain types, not infrastructure types": after a comma, "not" and a noun phrase turn that down.
+    if (low[i] === "not" && i > 1 && /,$/.test(toks[i - 1]) && !NOT_A_CONTRAST.test(low[i + 1] ?? "")) {
+      const r = phraseFrom(toks, i + 1).phrase;
       if (r) rejected.push(r);
     }
     // "Prefer X over Y", "we chose X over Y": Y was weighed and turned down.
@@ -777,6 +799,17 @@ function choiceAfterRefusal(toks: string[], low: string[], from: number): { phra
   return undefined;
 }
 
+/** Where a leading purpose clause ("To keep X fast,", "In order to Y,") ends, when a main clause follows its comma. */
+function purposeClauseEnd(toks: string[], low: string[], start: number): number | undefined {
+  const verbAt = low[start] === "to" ? start + 1 : low[start] === "in" && low[start + 1] === "order" && low[start + 2] === "to" ? start + 3 : -1;
+  if (verbAt < 0 || !/^[a-z]+$/.test(low[verbAt] ?? "") || /[,;:]$/.test(toks[verbAt] ?? "")) return undefined;
+  for (let i = verbAt + 1; i < Math.min(low.length - 2, verbAt + 14); i++) {
+    if (/[;:.]$/.test(toks[i])) return undefined;
+    if (/,$/.test(toks[i])) return /^(?:we|i|the|this|our|it|they|all|each|every)$/.test(low[i + 1] ?? "") ? i : undefined;
+  }
+  return undefined;
+}
+
 function readClause(toks: string[], low: string[], start: number, rejected: string[], take: Take): ProseReading | undefined {
   // "Using X would make Y slower": a gerund subject with a modal weighs an option; it commits to nothing.
   // "Packaging and distribution will be managed by X" is a passive commitment about an activity, not a weighing.
@@ -785,6 +818,10 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
   if (SUBORDINATORS.has(low[start] ?? "")) return undefined;
   // "However, …": a lone connective is no clause; the one after its comma is read next.
   if (/[,;:]$/.test(toks[start] ?? "")) return undefined;
+  // "To keep builds fast, we use X", "In order to …, we …": a purpose clause before the main one chooses nothing.
+  if (purposeClauseEnd(toks, low, start) !== undefined) return undefined;
+  // "To keep builds fast, we propose X": what the authors put forward, as at the start of a sentence.
+  if (low[start] === "we" && /^(?:propose|suggest|recommend)$/.test(low[start + 1] ?? "") && !/^(?:that|to)$/.test(low[start + 2] ?? "")) return take(start + 2, "we propose");
   // "We use X", "we adapt X", "We prefer X": a present-tense commitment by the team.
   if (low[start] === "we" && low[start + 1] && !NOT_A_COMMITMENT.has(low[start + 1]) && !MODALS.has(low[start + 1]) && /^[a-z]+$/.test(low[start + 1]) && !/(?:ed|ing)$/.test(low[start + 1])) {
     return take(start + 2, "we use", start + 1);
