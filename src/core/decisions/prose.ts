@@ -414,6 +414,29 @@ const CONTRACTIONS: [RegExp, string][] = [
 ];
 const REPLACE_WORDS = new Set(["replace", "replaces", "replacing", "replaced", "substitute", "substituting"]);
 
+/**
+ * What a sentence turns down anywhere, whatever else it does, added to `rejected`: "instead of X", "rather than X",
+ * ", not X", "prefer Y over X". True when it opens "decided against X": the sentence then chooses nothing.
+ */
+function turnedDown(toks: string[], low: string[], rejected: string[]): boolean {
+  const add = (from: number) => {
+    const r = phraseFrom(toks, from).phrase;
+    if (r) rejected.push(r);
+  };
+  for (let i = 0; i + 1 < low.length; i++) {
+    if ((low[i] === "instead" && low[i + 1] === "of") || (low[i] === "rather" && low[i + 1] === "than")) add(i + 2);
+    // "operate on domain types, not infrastructure types": after a comma, "not" and a noun phrase turn that down.
+    if (low[i] === "not" && i > 1 && /,$/.test(toks[i - 1]) && !NOT_A_CONTRAST.test(low[i + 1] ?? "")) add(i + 1);
+    // "Prefer X over Y", "we chose X over Y": Y was weighed and turned down.
+    if (low[i] === "over" && i > 1 && prefersBefore(low, i)) add(i + 1);
+    if (low[i] === "decided" && low[i + 1] === "against") {
+      add(i + 2);
+      return true;
+    }
+  }
+  return false;
+}
+
 function readSentence(sentence: string): ProseReading {
   let plain = stripInline(sentence);
   for (const [from, to] of CONTRACTIONS) plain = plain.replace(from, to);
@@ -433,28 +456,7 @@ function readSentence(sentence: string): ProseReading {
     return { chosen: p.phrase, rejected: [...rejected, ...p.rejected], cue };
   };
 
-  // "instead of X" / "rather than X" anywhere turns X down, whatever else the sentence does.
-  for (let i = 0; i + 1 < low.length; i++) {
-    if ((low[i] === "instead" && low[i + 1] === "of") || (low[i] === "rather" && low[i + 1] === "than")) {
-      const r = phraseFrom(toks, i + 2).phrase;
-      if (r) rejected.push(r);
-    }
-    // "operate on domain types, not infrastructure types": after a comma, "not" and a noun phrase turn that down.
-    if (low[i] === "not" && i > 1 && /,$/.test(toks[i - 1]) && !NOT_A_CONTRAST.test(low[i + 1] ?? "")) {
-      const r = phraseFrom(toks, i + 1).phrase;
-      if (r) rejected.push(r);
-    }
-    // "Prefer X over Y", "we chose X over Y": Y was weighed and turned down.
-    if (low[i] === "over" && i > 1 && prefersBefore(low, i)) {
-      const r = phraseFrom(toks, i + 1).phrase;
-      if (r) rejected.push(r);
-    }
-    if (low[i] === "decided" && low[i + 1] === "against") {
-      const r = phraseFrom(toks, i + 2).phrase;
-      if (r) rejected.push(r);
-      return { rejected, cue: "decided against" };
-    }
-  }
+  if (turnedDown(toks, low, rejected)) return { rejected, cue: "decided against" };
 
   // "A solution like X has been discarded for its setup cost": X was weighed and turned down.
   const discarded = discardedSubject(toks, low);
