@@ -200,7 +200,9 @@ function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: 
       i = scopeBeforeChange - 1;
       continue;
     }
-    if (words.length > 0 && PHRASE_END.has(w) && !asRole && !asForm && !overChannel) break;
+    // "infrastructure types such as OpenAPI schemas": the examples say which things are meant.
+    const examples = w === "as" && /^such$/i.test(words[words.length - 1] ?? "");
+    if (words.length > 0 && PHRASE_END.has(w) && !asRole && !asForm && !overChannel && !examples) break;
     if (words.length > 0 && (w === "to" || w === "for" || w === "in") && /^(?:order|ensure|allow|make|avoid|enable|support|reduce|improve|help)$/.test(bare(toks[i + 1] ?? ""))) break;
     // "use the staging environment to build and test jobs": "to" and a verb after a named thing give its purpose;
     // after a verb of change ("change the trigger to run on releases") they say what it changes into, and stay.
@@ -234,8 +236,6 @@ function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: 
       break;
     }
   }
-  // "types such as X" ended at "as": "such" only led into examples.
-  if (words.length > 1 && /^such$/i.test(words[words.length - 1])) words.pop();
   let phrase = tidy(words.join(" "));
   // "(~24 chars instead of 36)": a closing parenthesis the phrase never opened ends an aside, not a name.
   if (phrase.endsWith(")") && !phrase.includes("(")) phrase = phrase.slice(0, -1).trim();

@@ -479,9 +479,12 @@ function polarityIn(text: string, key: OptionKey): -1 | 0 | 1 {
 }
 
 interface ChoiceMatch {
+  /** The candidate chosen; -1 when the record chose an option of its own that no candidate is (`other`). */
   index: number;
   score: number;
   margin: number;
+  /** The record's chosen option, when it combines two or more of the alternatives (combinationChoice). */
+  other?: string;
 }
 
 /** One decision record read for its choice among the candidates; shared by the parts of matchChoice. */
@@ -723,6 +726,22 @@ function bothChoice(r: ChoiceReading, real: Indexed[]): ChoiceMatch | undefined 
   return named.length >= 2 && both >= 0 ? { index: both, score: 6, margin: 6 } : undefined;
 }
 
+/**
+ * "Keep dot ids or switch to FQCN ids?" where the record weighed each and chose "Combine dot ids with FQCN aliases":
+ * its chosen option, one of three or more it listed, names two or more of the alternatives. The record decided the
+ * question for that combination, which no alternative is.
+ */
+function combinationChoice(r: ChoiceReading, real: Indexed[]): ChoiceMatch | undefined {
+  const chosen = listedModelChoice(r.doc.meta);
+  if (!chosen || real.length < 2 || r.doc.meta.considered_options.length < 3) return undefined;
+  const said = tokenStems(chosen, true);
+  // A hyphenated name's parts count too ("dot-notation ids" is the record's "dot notation"), those of one
+  // alternative only.
+  const parts = real.map((x) => new Set([...distinctive(x.c, r.candidates, r.question), ...tokenStems(x.c.title, true).keys()].filter((w) => !FRAME_STEMS.has(w) && !VAGUE.has(w))));
+  const named = real.filter((_, k) => [...parts[k]].some((w) => said.has(w) && parts.every((p, j) => j === k || !p.has(w))));
+  return named.length >= 2 ? { index: -1, score: MIN_CHOICE_SCORE + 3, margin: MIN_CHOICE_SCORE + 3, other: chosen } : undefined;
+}
+
 /** How much one shared non-distinctive word weighs against a distinctive one: enough to break a tie, never more. */
 const TIE_WEIGHT = 0.01;
 /** At most this many of a record's considered options take part in aligning (its list order puts the main ones first). */
@@ -852,7 +871,7 @@ function matchChoice(doc: AdrDoc, candidates: Candidate[], question = ""): Choic
   const r = readChoice(doc, candidates, question);
   const scores = candidates.map((c, i) => choiceScore(r, c, i));
   const real = candidates.map((c, i) => ({ c, i })).filter(({ c }) => c.key.terms.length && !c.inverse);
-  return negatedVerbChoice(r) ?? arguedAgainstChoice(r, real, scores) ?? bothChoice(r, real) ?? alignedChoice(r, real, scores) ?? statedChoice(r, real, scores) ?? bestChoice(scores);
+  return negatedVerbChoice(r) ?? arguedAgainstChoice(r, real, scores) ?? bothChoice(r, real) ?? alignedChoice(r, real, scores) ?? combinationChoice(r, real) ?? statedChoice(r, real, scores) ?? bestChoice(scores);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -1055,7 +1074,8 @@ function adrDecider(considered: Considered[], candidates: Candidate[], question:
   // In-scope records first; then by how clearly they name an option, discounted by their rank.
   const matches = considered
     .map((c) => ({ ...c, m: matchChoice(c.doc, candidates, question) }))
-    .map((c) => ({ ...c, weight: c.m ? (Math.min(c.m.score, 6) * (inScope(decisionItem(c.doc)) ? 1 : DECIDER_OUT_OF_SCOPE)) / (1 + 0.5 * c.order) : 0 }));
+    // A record whose chosen option combines the alternatives is on the question's scope by that alone.
+    .map((c) => ({ ...c, weight: c.m ? (Math.min(c.m.score, 6) * (c.m.other || inScope(decisionItem(c.doc)) ? 1 : DECIDER_OUT_OF_SCOPE)) / (1 + 0.5 * c.order) : 0 }));
   const ranked = matches.filter((c) => c.m).sort((a, b) => b.weight - a.weight || a.order - b.order);
   let top = ranked[0];
   // Two clear decisions on the same question that disagree: the newer one wins (a later record that reverses an
@@ -1083,6 +1103,13 @@ function adrDecider(considered: Considered[], candidates: Candidate[], question:
     deviation = ranked.find((c) => originOf(c.doc) && c.m!.index !== top!.m!.index && c.m!.score >= MIN_CHOICE_SCORE);
   }
   const m = top.m!;
+  // The record chose an option of its own that combines the alternatives the question names: it joins them.
+  if (m.index < 0) {
+    if (!m.other || candidates.length >= MAX_OPTIONS) return undefined;
+    const title = capitalise(m.other.replace(/\s*\([^()]*\)/g, "").trim());
+    candidates.push({ title, key: keyFor(title), origin: "adr", note: `what ${recordName(top.doc.meta)} chose` });
+    m.index = candidates.length - 1;
+  }
   const conflicts = ranked.filter((c) => c !== top && c !== overruled && c !== deviation && c.m!.index !== top!.m!.index && c.weight >= top!.weight * 0.75).map((c) => deciderName(c.doc));
   return {
     kind: "adr",

@@ -1,0 +1,85 @@
+// Answers on records of repositories the rules had never seen (thirteenth session, issue 21): a record whose chosen
+// option combines both alternatives the question names, and a rule record that turns one alternative down in the
+// same sentence that states the other. Real git repositories, deliberated offline; every record here is written for
+// these tests.
+import { describe, test, before } from "node:test";
+import assert from "node:assert/strict";
+import type { OptionPicker } from "../../src/core/schemas";
+import { createGitRepo } from "../helpers/gitRepo";
+import { askOffline as ask, recommendedOption as recommended } from "../helpers/ask";
+
+function titles(p: OptionPicker): string {
+  return p.options.map((o) => o.title).join(" | ");
+}
+
+const NAMING = "adr/2024_10_03_service_ids.md";
+const NAMING_ADR = `# Service ids
+
+* Status: Accepted
+* Date: 2024-10-03
+
+## Context and Problem Statement
+
+Services are named in different ways, and dotted ids are awkward to autowire.
+
+## Considered Options
+
+### Stay with dotted ids
+
+* Good, because every bundle uses them today
+* Bad, because autowiring needs an attribute
+
+### Use the class name as the id
+
+* Good, because autowiring just works
+* Bad, because every existing id changes
+
+### Combine dotted ids with class-name aliases
+
+* Good, because nothing is renamed
+* Bad, because there are more definitions
+
+## Decision Outcome
+
+Chosen option: "Combine dotted ids with class-name aliases", because it keeps old ids and supports autowiring.
+`;
+
+const TYPES = "docs/adr/domain-types.md";
+const TYPES_ADR = `---
+title: "Domain code must not depend on transport types"
+---
+
+## Background
+
+Store interfaces sometimes take the generated OpenAPI request types.
+
+## Decision
+
+All domain code—including store interfaces—must operate on domain types, not transport types such as OpenAPI schemas.
+
+## Consequences
+
+Controllers map request bodies to domain objects.
+`;
+
+describe("a record that chose a combination of the alternatives", () => {
+  let repo: string;
+  before(() => {
+    repo = createGitRepo([{ message: "Naming", files: { [NAMING]: NAMING_ADR, [TYPES]: TYPES_ADR, "README.md": "# Shop\n" } }]);
+  });
+
+  test("the combination joins the options and is recommended from the record", async () => {
+    const p = await ask(repo, "When registering new services, should we keep the dotted ids or switch to using the class name as the service id?");
+    const rec = recommended(p);
+    assert.match(rec?.title ?? "", /Combine dotted ids with class-name aliases/, titles(p));
+    assert.ok(p.options.some((o) => /dotted ids/i.test(o.title) && !/Combine/.test(o.title)), titles(p));
+    assert.ok(p.options.some((o) => /class name/i.test(o.title) && !/Combine/.test(o.title)), titles(p));
+    assert.ok(rec?.supports.some((id) => p.citations.find((c) => c.id === id)?.path_or_url === NAMING), titles(p));
+  });
+
+  test("a rule that states one side and turns the other down decides for the side it states", async () => {
+    const p = await ask(repo, "In the store interface for creating users, should the method accept the OpenAPI CreateUserSchema type directly, or a separate domain type that the controller maps to?");
+    assert.match(recommended(p)?.title ?? "", /domain type/, titles(p));
+    assert.ok(recommended(p)?.supports.some((id) => p.citations.find((c) => c.id === id)?.path_or_url === TYPES), titles(p));
+  });
+});
