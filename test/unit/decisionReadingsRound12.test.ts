@@ -245,3 +245,35 @@ describe("a proposal weighed against its alternatives", () => {
     assert.equal(model("ADR/ADR044-snapshots.md", record).chosen?.name, "Creating separate snapshots when publishing");
   });
 });
+
+describe("more ways a decision names its choice", () => {
+  test("'The preferred path forward is to use X' chooses X", () => {
+    assert.equal(readDecisionSentence("The preferred path forward is to use styled components which the UI kit supports natively.").chosen, "styled components");
+    assert.equal(readDecisionSentence("The best way forward is Redis.").chosen, "Redis");
+  });
+
+  test("'move away from X' turns X down, and chooses only where it moves to", () => {
+    const away = readDecisionSentence("We have decided to move away from using makeStyles as it is deprecated.");
+    assert.equal(away.chosen, undefined);
+    assert.deepEqual(away.rejected, ["makeStyles"]);
+    const to = readDecisionSentence("We will move away from Jenkins to GitHub Actions.");
+    assert.equal(to.chosen, "GitHub Actions");
+    assert.deepEqual(to.rejected, ["Jenkins"]);
+  });
+
+  test("a phrase that runs on to 'a library called X' chooses X", () => {
+    assert.equal(readDecisionSentence("We have decided to remove redux and fetch all of our data from the APIs via a third party library called `useSWR` (a cache strategy).").chosen, "useSWR");
+    assert.equal(readDecisionSentence("We will use the library named after its author.").chosen, "library named after its author");
+  });
+
+  test("'would' after anything but 'we' is a hypothetical, no plan", () => {
+    assert.equal(readDecisionSentence("An attempt to replay an event history containing rejected events would encounter errors.").chosen, undefined);
+    assert.equal(readDecisionSentence("We would then migrate the jobs to Nomad.").chosen !== undefined, true);
+  });
+
+  test("'we are going to X' and 'we are proposing X'", () => {
+    assert.equal(readDecisionSentence("We are going to use Redis.").chosen, "Redis");
+    assert.equal(readDecisionSentence("The team is going to adopt Kotlin.").chosen, "Kotlin");
+    assert.equal(readDecisionSentence("We are proposing a new rendering gem.").chosen, "new rendering gem");
+  });
+});

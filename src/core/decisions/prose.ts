@@ -350,6 +350,32 @@ function tidy(s: string): string {
 const ILLUSTRATION = /^\s*(?:for (?:example|instance)\b|e\.g\.)/i;
 
 /** Reads one sentence. Returns no chosen phrase when the sentence is not a commitment. */
+/** "… via a third party library called `useSWR`": a kind of thing and the name it goes by. */
+const CALLED = /\b(?:library|tool|package|framework|service|product|gem|crate|module|plugin|component|engine|database|platform)\s+(?:called|named)\s+(?!(?:after|for|by|in|as|on)\b)[`"“]?([\w@][\w@./-]{1,40}?)[`"”]?(?=[\s,.;:)]|$)/i;
+
+/** A chosen phrase that runs on to a thing named by "called X" / "named X" is a choice of X. */
+function calledByName(reading: ProseReading, sentence: string): ProseReading {
+  if (!reading.chosen) return reading;
+  const plain = stripInline(sentence);
+  const m = CALLED.exec(plain);
+  const at = plain.indexOf(reading.chosen.split(" ")[0] ?? "");
+  if (!m || at < 0 || m.index < at || reading.chosen.includes(m[1])) return reading;
+  return { ...reading, chosen: m[1] };
+}
+
+const AWAY_FROM = /^(?:move|moving|migrate|migrating|shift|shifting|step|stepping|transition|transitioning)\s+away\s+from\s+(?:using\s+)?(.+?)(?:\s+(?:to|towards?|in\s+favou?r\s+of)\s+(?:using\s+)?(.+))?$/i;
+
+/**
+ * "move away from using makeStyles" turns makeStyles down and names no choice of its own (the sentence after it
+ * says where to); "move away from Jenkins to GitHub Actions" chooses GitHub Actions.
+ */
+function awayFrom(reading: ProseReading): ProseReading {
+  const m = reading.chosen ? AWAY_FROM.exec(reading.chosen) : null;
+  if (!m) return reading;
+  const { chosen: _away, ...rest } = reading;
+  return { ...rest, ...(m[2] ? { chosen: m[2] } : {}), rejected: [...reading.rejected, m[1]] };
+}
+
 /** A connective adverb right after "We"/"I" at the start of a sentence ("We therefore suggest …"). */
 const SUBJECT_CONNECTIVE = /^(\s*(?:we|i)\s+)(?:therefore|thus|hence|consequently|accordingly|ultimately|finally|now|so),?\s+(?=[a-z])/i;
 
@@ -366,7 +392,7 @@ export function readDecisionSentence(text: string): ProseReading {
   const sentence = (text.length > MAX_SENTENCE_CHARS ? text.slice(0, MAX_SENTENCE_CHARS) : text).replace(SUBJECT_CONNECTIVE, "$1").replace(DASHED_ASIDE, " ");
   // "For example, …": an illustration of the decision, never the decision itself.
   if (ILLUSTRATION.test(stripInline(sentence))) return { rejected: [] };
-  const read = readSentence(sentence);
+  const read = calledByName(awayFrom(readSentence(sentence)), sentence);
   // "instead of X" is read both where the sentence says it and inside the chosen phrase: name it once.
   const reading = { ...read, rejected: [...new Set(read.rejected)] };
   if (!reading.chosen) return reading;
@@ -705,6 +731,8 @@ function bestChoice(toks: string[], low: string[]): { chosen: string; rejected: 
     // "the only solution that will work" ranks; "only" without a choice noun ("we only use X") does not.
     if (!noun && low[b] === "only") continue;
     if (!noun) n = b;
+    // "The preferred path forward is to use X": an adverb may follow the noun.
+    if (noun && /^(?:forward|ahead|here|now)$/.test(low[n + 1] ?? "")) n++;
     // Predicate: "the best long term solution is to enhance X", "the best approach would be to move X".
     const copula = !noun ? 0 : /^(?:is|was|remains)$/.test(low[n + 1] ?? "") ? 1 : low[n + 1] === "would" && low[n + 2] === "be" ? 2 : 0;
     if (copula) {
@@ -862,6 +890,8 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
     if (MODALS.has(w) || w.endsWith("'ll") || (/^(?:want|intend|plan|need|aim|agree)$/.test(w) && low[i + 1] === "to" && i > start) || (w === "needs" && low[i + 1] === "to" && low[i + 2] === "be" && CHANGE_PARTICIPLES.has(low[i + 3] ?? "") && i > start)) {
       // "It would then be used to …": a pronoun with "would" describes how the thing named before behaves.
       if (w === "would" && i === start + 1 && /^(?:it|this|that|they)$/.test(low[start])) return undefined;
+      // "An attempt to replay the history would encounter errors": a hypothetical about something else, not a plan.
+      if (w === "would" && !/^(?:we|i)$/.test(low[start])) return undefined;
       // "Products will, given the set of X, generate Y": an aside after the modal; the clause is too tangled to read.
       if (toks[i].endsWith(",")) return undefined;
       let v = i + 1;
@@ -905,6 +935,11 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
     if (DECIDE_WORDS.has(w) && low[i + 1] === "for" && i > start) return take(i + 2, "decided on");
     if (DECIDE_WORDS.has(w) && low[i + 1] === "that" && i > start) return readClause(toks, low, i + 2, rejected, take) ?? take(i + 2, "decided that");
     if (DECIDE_WORDS.has(w) && low[i + 1] === "on") return take(i + 2, "decided on");
+    // "We are going to use X" is "we will use X"; "We are proposing X" puts X forward.
+    if ((w === "are" || w === "is") && i - start <= 3 && low[i + 1] === "going" && low[i + 2] === "to" && /^[a-z]+$/.test(low[i + 3] ?? "")) {
+      return take(i + 4, "we will", CHOOSE_VERBS.has(low[i + 3]) ? undefined : i + 3);
+    }
+    if ((w === "are" || w === "is") && i - start <= 3 && /^(?:proposing|suggesting|recommending)$/.test(low[i + 1] ?? "") && !/^(?:that|to)$/.test(low[i + 2] ?? "")) return take(i + 2, "we propose");
     // "We are adopting X", "we are replacing X with Y", "The team is moving to X".
     const progressive = GERUNDS.get(low[i + 1] ?? "");
     if ((w === "are" || w === "is") && progressive && i - start <= 3) {
