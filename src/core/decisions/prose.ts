@@ -840,6 +840,16 @@ function purposeClauseEnd(toks: string[], low: string[], start: number): number 
   return undefined;
 }
 
+/** After "we are" / "the team is" (at `i`): "going to use X", "proposing X", "adopting X", "moving to X". */
+function progressiveReading(low: string[], i: number, take: Take): ProseReading | undefined {
+  // "We are going to use X" is "we will use X"; "We are proposing X" puts X forward.
+  if (low[i + 1] === "going" && low[i + 2] === "to" && /^[a-z]+$/.test(low[i + 3] ?? "")) return take(i + 4, "we will", CHOOSE_VERBS.has(low[i + 3]) ? undefined : i + 3);
+  if (/^(?:proposing|suggesting|recommending)$/.test(low[i + 1] ?? "") && !/^(?:that|to)$/.test(low[i + 2] ?? "")) return take(i + 2, "we propose");
+  // "We are adopting X", "we are replacing X with Y", "The team is moving to X".
+  const progressive = GERUNDS.get(low[i + 1] ?? "");
+  return progressive ? take(i + 2, "we are adopting", CHOOSE_VERBS.has(progressive) ? undefined : i + 1) : undefined;
+}
+
 function readClause(toks: string[], low: string[], start: number, rejected: string[], take: Take): ProseReading | undefined {
   // "Using X would make Y slower": a gerund subject with a modal weighs an option; it commits to nothing.
   // "Packaging and distribution will be managed by X" is a passive commitment about an activity, not a weighing.
@@ -935,15 +945,9 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
     if (DECIDE_WORDS.has(w) && low[i + 1] === "for" && i > start) return take(i + 2, "decided on");
     if (DECIDE_WORDS.has(w) && low[i + 1] === "that" && i > start) return readClause(toks, low, i + 2, rejected, take) ?? take(i + 2, "decided that");
     if (DECIDE_WORDS.has(w) && low[i + 1] === "on") return take(i + 2, "decided on");
-    // "We are going to use X" is "we will use X"; "We are proposing X" puts X forward.
-    if ((w === "are" || w === "is") && i - start <= 3 && low[i + 1] === "going" && low[i + 2] === "to" && /^[a-z]+$/.test(low[i + 3] ?? "")) {
-      return take(i + 4, "we will", CHOOSE_VERBS.has(low[i + 3]) ? undefined : i + 3);
-    }
-    if ((w === "are" || w === "is") && i - start <= 3 && /^(?:proposing|suggesting|recommending)$/.test(low[i + 1] ?? "") && !/^(?:that|to)$/.test(low[i + 2] ?? "")) return take(i + 2, "we propose");
-    // "We are adopting X", "we are replacing X with Y", "The team is moving to X".
-    const progressive = GERUNDS.get(low[i + 1] ?? "");
-    if ((w === "are" || w === "is") && progressive && i - start <= 3) {
-      return take(i + 2, "we are adopting", CHOOSE_VERBS.has(progressive) ? undefined : i + 1);
+    if ((w === "are" || w === "is") && i - start <= 3) {
+      const reading = progressiveReading(low, i, take);
+      if (reading) return reading;
     }
     if ((w === "is" || w === "are") && PASSIVE_VERBS.has(low[i + 1] ?? "") && i > start && i - start <= 6) return passive(toks, start, i, i + 1, rejected);
     if (i > start && /[.,;:]$/.test(toks[i])) break;
