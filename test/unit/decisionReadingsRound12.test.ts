@@ -277,3 +277,29 @@ describe("more ways a decision names its choice", () => {
     assert.equal(readDecisionSentence("We are proposing a new rendering gem.").chosen, "new rendering gem");
   });
 });
+
+describe("options whose headings are only labels", () => {
+  test("'## Option 1' is named by the first sentence under it, and the decision cites it by its label", () => {
+    const record = [
+      "## Decision Record: Several content types in one field",
+      "",
+      "This document captures the options that were considered.",
+      "",
+      "## Option 1",
+      "",
+      "This option is the most verbose and nests an array of typed objects.",
+      "",
+      "## Option 2",
+      "",
+      "This option is the least verbose and keys one object by content type.",
+      "",
+      "## Decision",
+      "",
+      "The decision was made to choose Option 1. Option 2 was rejected because it is ambiguous.",
+    ].join("\n");
+    const m = model("docs/arch/adr-003-content-types.md", record);
+    assert.deepEqual(m.considered.map((o) => o.name), ["Option 1: the most verbose and nests an array of typed objects", "Option 2: the least verbose and keys one object by content type"]);
+    assert.equal(m.chosen?.considered_index, 0);
+    assert.match(m.chosen?.name ?? "", /array of typed objects/);
+  });
+});

@@ -83,3 +83,43 @@ describe("a record that chose a combination of the alternatives", () => {
     assert.ok(recommended(p)?.supports.some((id) => p.citations.find((c) => c.id === id)?.path_or_url === TYPES), titles(p));
   });
 });
+
+const RENDER = "docs/arch/adr-004-rendering.md";
+const RENDER_ADR = `## Decision Record: Rendering Markdown
+
+## Context
+
+Three options were considered for moving this responsibility:
+
+* Option 1: rendering is done fully in the publishing API (or a shared
+service);
+* Option 2: hybrid rendering with placeholders resolved by frontend apps;
+* Option 3: all rendering is done in frontend apps.
+
+## Decision
+
+The decision was made to choose Option 1.
+
+## Status
+
+Accepted.
+`;
+
+describe("a record about another part of the codebase", () => {
+  let repo: string;
+  before(() => {
+    // Records that mention the Sidekiq workers, none deciding how requests are traced: the question's scope.
+    const workers = Object.fromEntries(
+      ["retries", "queues", "priorities", "timeouts", "batching"].map((topic, k) => [
+        `docs/arch/adr-01${k}-sidekiq-${topic}.md`,
+        `## Decision Record: Sidekiq ${topic}\n\n## Context\n\nThe Sidekiq workers of the publishing API need a policy for ${topic}.\n\n## Decision\n\nWe will configure Sidekiq ${topic} per queue.\n\n## Status\n\nAccepted.\n`,
+      ]),
+    );
+    repo = createGitRepo([{ message: "Rendering", files: { [RENDER]: RENDER_ADR, ...workers, "README.md": "# Publishing\n" } }]);
+  });
+
+  test("matched to an option only by a word it happens to share, it is never claimed above low", async () => {
+    const p = await ask(repo, "When debugging, we struggle to follow one publish request across the API, its Sidekiq workers and the content store. Should we propagate request IDs or tracing context across these services?");
+    assert.ok(recommended(p) === undefined || p.recommendation.confidence === "low", `${p.recommendation.option_id} ${p.recommendation.confidence} ${titles(p)}`);
+  });
+});

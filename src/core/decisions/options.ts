@@ -430,8 +430,18 @@ function optionsOutsideOptionSections(parsed: ParsedAdr): ConsideredOption[] {
   // 1. Labelled option headings, the largest group of siblings.
   const byParent = new Map<number, ConsideredOption[]>();
   sections.forEach((s, i) => {
+    if (s.level === 0) return;
+    // "## Option 1" with nothing after the label: its section's first sentence says what it is.
+    const bare = BARE_OPTION_LABEL.exec(stripInline(s.heading).trim());
+    const described = bare?.[1] ? describedOption(lines, s) : undefined;
+    if (bare?.[1] && described) {
+      const group = byParent.get(s.parent ?? -1) ?? [];
+      group.push({ name: `${capitalise(bare[0].replace(/:$/, "").trim())}: ${described}`, range: { start: s.start, end: s.end }, source: "considered-options", ref: bare[1] });
+      byParent.set(s.parent ?? -1, group);
+      return;
+    }
     // The key has lost its case and numbering, but an option label survives in it ("option a: …").
-    if (s.level === 0 || !OPTION_HEADING.test(sectionKey(s)) || !OPTION_HEADING.test(stripInline(s.heading))) return;
+    if (!OPTION_HEADING.test(sectionKey(s)) || !OPTION_HEADING.test(stripInline(s.heading))) return;
     const { name, ref } = optionName(s.heading);
     if (!name || !ref) return;
     const group = byParent.get(s.parent ?? -1) ?? [];
@@ -582,6 +592,16 @@ function headingsAfter(parsed: ParsedAdr, line: number): ConsideredOption[] {
   }
   return out;
 }
+
+/** "This option is the most verbose and nests an array of objects." → "the most verbose and nests an array of objects". */
+function describedOption(lines: string[], s: MarkdownSection): string | undefined {
+  const first = sentencesIn(lines, s.bodyStart, s.contentEnd, 1)[0]?.text;
+  if (!first) return undefined;
+  const text = stripInline(first).replace(/^(?:this|the)\s+(?:option|alternative|approach|variant|solution|proposal)\s+(?:is\s+|was\s+|would\s+)?|^(?:this|it)\s+(?:is|was|would)\s+/i, "").replace(/[.!?]$/, "").trim();
+  return text ? shortClause(text).split(/\s+/).slice(0, LONG_OPTION_WORDS).join(" ") : undefined;
+}
+
+const capitalise = (t: string): string => t.charAt(0).toUpperCase() + t.slice(1);
 
 /** A fenced example inside a list item is at most this long; a longer block ends the list. */
 const FENCED_EXAMPLE_LINES = 30;

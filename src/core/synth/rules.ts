@@ -1124,6 +1124,8 @@ function adrDecider(considered: Considered[], candidates: Candidate[], question:
     margin: m.margin,
     conflicts,
     agreeing: ranked.filter((c) => c !== top && c.m!.index === top!.m!.index && c.m!.score >= MIN_CHOICE_SCORE && c.doc.path !== top!.doc.path).map((c) => decisionItem(c.doc)),
+    // A record about another part of the codebase, matched only by the fewest words a match needs, is a guess.
+    ...(m.score <= MIN_CHOICE_SCORE && !m.other && !inScope(decisionItem(top.doc)) ? { cap: "low" as const } : {}),
     ...(deviation ? { deviatesFrom: { label: deciderName(deviation.doc), chose: candidates[deviation.m!.index]?.title ?? modelChoice(deviation.doc.meta) ?? "another option" } } : {}),
   };
 }
