@@ -5,6 +5,7 @@
 import { describe, test, before } from "node:test";
 import assert from "node:assert/strict";
 import type { OptionPicker } from "../../src/core/schemas";
+import { readQuestion } from "../../src/core/synth/question";
 import { createGitRepo } from "../helpers/gitRepo";
 import { askOffline as ask, recommendedOption as recommended } from "../helpers/ask";
 
@@ -121,5 +122,15 @@ describe("a record about another part of the codebase", () => {
   test("matched to an option only by a word it happens to share, it is never claimed above low", async () => {
     const p = await ask(repo, "When debugging, we struggle to follow one publish request across the API, its Sidekiq workers and the content store. Should we propagate request IDs or tracing context across these services?");
     assert.ok(recommended(p) === undefined || p.recommendation.confidence === "low", `${p.recommendation.option_id} ${p.recommendation.confidence} ${titles(p)}`);
+  });
+});
+
+describe("reading the question", () => {
+  test("a judgement in a later clause does not turn 'should X still be kept …' into a proposal to adopt X", () => {
+    const s = readQuestion("A PutContent call came back with a 422. Should that rejected request still be kept in our audit trail so we can see what publishers attempted, and is it fine for anything in the database to be touched along the way?");
+    assert.notEqual(s.form, "adopt");
+    assert.ok(!s.alternatives.some((a) => /still/.test(a.title)), JSON.stringify(s.alternatives));
+    assert.equal(readQuestion("Is Redis still the right choice for caching?").form, "keep");
+    assert.equal(readQuestion("Would a GraphQL endpoint be worth adding for the mobile app?").form, "adopt");
   });
 });
