@@ -82,7 +82,10 @@ export function readQuestionUncached(question: string): QuestionStructure {
   }
   const whole = clauses[ci];
   // "…, so nothing is ever lost?": a result clause says why, never what is proposed.
-  const so = whole.findIndex((t, k) => k > 2 && t.norm === "so" && /,/.test(whole[k - 1].post) && !["far", "on", "forth", "much", "many"].includes(whole[k + 1]?.norm ?? ""));
+  // "… kept in the log so we can see Y": "so" and a subject open one too, comma or not, unless an alternative
+  // follows ("post X to an endpoint so they are stored, or fetch them on demand?").
+  const resultClause = (k: number) => /,/.test(whole[k - 1].post) || (["we", "you", "they", "that", "users", "people"].includes(whole[k + 1]?.norm ?? "") && !whole.slice(k).some((t) => t.norm === "or"));
+  const so = whole.findIndex((t, k) => k > 2 && t.norm === "so" && resultClause(k) && !["far", "on", "forth", "much", "many"].includes(whole[k + 1]?.norm ?? ""));
   const toks = so > 0 ? whole.slice(0, so) : whole;
   const context = [...sentences.slice(0, sentences.indexOf(asking)), ...clauses.slice(0, ci)];
   const clause = mainVerb(toks, 0, toks.length);
