@@ -134,3 +134,16 @@ describe("reading the question", () => {
     assert.equal(readQuestion("Would a GraphQL endpoint be worth adding for the mobile app?").form, "adopt");
   });
 });
+
+describe("alternatives written with code examples", () => {
+  test("an example in parentheses goes, one inside a phrase keeps its words, and 'or an X' parallels 'a Y'", () => {
+    const s = readQuestion('When a details field carries both govspeak and HTML, should it be a hash keyed by MIME type (`{"text/html": ..., "text/govspeak": ...}`) or an array of `{content_type, content}` objects?');
+    assert.equal(s.form, "alternatives");
+    assert.deepEqual(s.alternatives.map((a) => a.title), ["Hash keyed by MIME type", "Array of content_type content objects"]);
+  });
+
+  test("code spans that are names stay as they are, paired from the left", () => {
+    const s = readQuestion("Should we add more operators (like `gt`, `lt`, `matches`) to the existing operator field?");
+    assert.ok(s.alternatives.some((a) => /gt, lt, matches/.test(a.title)), JSON.stringify(s.alternatives.map((a) => a.title)));
+  });
+});

@@ -31,7 +31,7 @@ import { readCopula, readKeepOrDrop } from "./question/keepOrDrop";
 import { readAction, readAdopt } from "./question/adopt";
 import { alongsideIncumbent, insteadIncumbent } from "./question/incumbents";
 import { contentOf, purposeOf, topicWords } from "./question/topic";
-import { boundedForReading, TAG_PREFIX, withoutAsideBeforeOr, withoutDanglingCoordination } from "./question/questionText";
+import { boundedForReading, TAG_PREFIX, withoutAsideBeforeOr, withoutCodeExamples, withoutDanglingCoordination } from "./question/questionText";
 
 export type { QuestionForm, Alternative, QuestionStructure } from "./question/types";
 export { MAX_READ_CHARS } from "./question/questionText";
@@ -58,7 +58,7 @@ export function readQuestion(question: string): QuestionStructure {
 
 /** The reader without the memo and the safety net (tests use it to find sentences it cannot take apart). */
 export function readQuestionUncached(question: string): QuestionStructure {
-  const text = withoutAsideBeforeOr(question.replace(TAG_PREFIX, "").replace(EMPHASIS, "$2").trim());
+  const text = withoutAsideBeforeOr(withoutCodeExamples(question.replace(TAG_PREFIX, "")).replace(EMPHASIS, "$2").trim());
   const base: QuestionStructure = { form: "open", alternatives: [], topic: contentOf(text), text };
   if (!text) return base;
   const sentences = tokenize(boundedForReading(text)).filter((s) => s.length);

@@ -249,6 +249,7 @@ function nounList(toks: Tok[], connectors: Connector[], last: Connector): Span[]
       ns = ps;
     }
   }
+  ns = parallelArticleStart(toks, ns, last);
   const items: Span[] = [{ start: ns, end: end === leftLimit || isAdverb(toks[end]) ? leftLimit : end }];
   end = ns;
   // "A or B or C".
@@ -265,12 +266,31 @@ function nounList(toks: Tok[], connectors: Connector[], last: Connector): Span[]
   return items;
 }
 
+/** How far back an article may stand from the noun phrase that the alternative after "or" parallels. */
+const ARTICLE_REACH = 8;
+
+/**
+ * "be a hash keyed by MIME type or an array of objects": the alternative after "or" opens with an article, so it
+ * parallels the phrase that opens with one ("a hash keyed by MIME type"), not the object of its preposition.
+ */
+function parallelArticleStart(toks: Tok[], ns: number, last: Connector): number {
+  const right = toks[last.at + last.width]?.norm ?? "";
+  if (!["a", "an"].includes(right) || ["a", "an", "the"].includes(toks[ns]?.norm ?? "")) return ns;
+  for (let k = ns - 1; k >= Math.max(0, ns - ARTICLE_REACH); k--) {
+    if (endsClause(toks[k]) || isModal(toks[k]) || isCopula(toks[k]) || (isVerb(toks[k]) && !toks[k].tags.has("PastTense") && !toks[k].tags.has("Participle"))) return ns;
+    if (["a", "an"].includes(toks[k].norm)) return k;
+  }
+  return ns;
+}
+
 /** A frame before the alternatives: "should receipts live …", "should we store sessions …", "Configure retries …". */
 function frameBefore(toks: Tok[], last: Connector, rightMode: Mode, first: number, spans: Span[]): string | undefined {
   const cstart = clauseStartBefore(toks, first);
   const clause = last.kind === "and" ? NO_CLAUSE : mainVerb(toks, cstart, first);
   const names = spans.every((s) => isNamePhrase(toks, s));
   const verbRoot = clause.verb >= 0 ? toks[clause.verb].root : "";
-  if (clause.verb >= 0 && clause.verb < first && (rightMode === "prep" || (!names && !CHOICE_VERBS.has(verbRoot)))) return frameTitle(toks, clause, first);
+  // "should it be X or Y?": a bare copula frames nothing ("Be a hash …"); the alternatives name themselves.
+  const bareCopula = isCopula(toks[clause.verb] ?? toks[0]) && clause.verb === first - 1;
+  if (clause.verb >= 0 && clause.verb < first && !bareCopula && (rightMode === "prep" || (!names && !CHOICE_VERBS.has(verbRoot)))) return frameTitle(toks, clause, first);
   return undefined;
 }

@@ -33,6 +33,23 @@ export function withoutAsideBeforeOr(text: string): string {
   return text.replace(ASIDE_BEFORE_OR, "").replace(THE_WAY_ASIDE, "");
 }
 
+/** A code span's content that makes it an example, not a name: a brace, bracket, quote, comma or "=" ("{"a": 1}"). */
+const EXAMPLE_CONTENT = /[{}[\]"',=]/;
+
+/**
+ * "a hash keyed by MIME type (`{"text/html": …}`) or an array of `{content_type, content}` objects?": an example in
+ * parentheses is an aside and goes; one inside a phrase keeps its words, without the punctuation that would split
+ * the alternatives. Code spans pair up from the left, as Markdown reads them.
+ */
+export function withoutCodeExamples(text: string): string {
+  return text.replace(/(\s*\(\s*)?`([^`\n]*)`(\s*\))?/g, (span, open: string | undefined, body: string, close: string | undefined) => {
+    if (!EXAMPLE_CONTENT.test(body)) return span;
+    if (open && close) return "";
+    const words = body.replace(/[^\p{L}\p{N}_\s-]+/gu, " ").replace(/\s+/g, " ").trim();
+    return `${open ?? ""}${words ? `\`${words}\`` : ""}${close ?? ""}`;
+  });
+}
+
 export function withoutDanglingCoordination(title: string): string {
   return title.replace(/,\s+(?:and|or|then)\s+[a-z]+$/, "");
 }
