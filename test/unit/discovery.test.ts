@@ -202,6 +202,13 @@ describe("discovery helpers", () => {
     assert.equal(conventionType(".github/CONTRIBUTING.md"), "contributing");
   });
 
+  it("a folder named in agent instructions ('go test ./...', 'src/') is no file: discovery neither reads nor throws on it", async () => {
+    assert.deepEqual(mentionedPaths("Run `go test ./...` and `make ./cmd/app/.uptodate`; sources live in src/.", "AGENTS.md"), ["cmd/app/.uptodate"]);
+    const repo = track(createGitRepo([{ message: "agents", files: { "AGENTS.md": "# Agents\n\nRun `go test ./...` before pushing; see [the tree](./) and [docs](docs/).\n", "docs/adr/0001-use-go.md": "# 1. Use Go\n\n## Decision\n\nWe will use Go.\n" } }]));
+    const set = await discoverArtifacts(repo, config);
+    assert.deepEqual(set.files.map((f) => f.path), ["AGENTS.md", "docs/adr/0001-use-go.md"]);
+  });
+
   it("finds paths in backticks, links and plain text", () => {
     const text = "Use `src/db/client.ts`. See [REST](../adr/0003-rest.md#decision) and src/log.ts:12, e.g. Node.js; not https://x.test/a.ts";
     const found = mentionedPaths(text, "docs/guide/README.md");

@@ -58,7 +58,7 @@ interface IgnoreLayer {
 }
 
 function ignoredBy(layers: IgnoreLayer[], globs: Ignore, path: string): boolean {
-  if (globs.ignores(path)) return true;
+  if (!ignore.isPathValid(path) || globs.ignores(path)) return true;
   let ignored = false;
   for (const { dir, ig } of layers) {
     if (dir && !path.startsWith(dir + "/")) continue;

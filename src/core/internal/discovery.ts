@@ -153,7 +153,8 @@ async function listCandidates(root: string, config: DeliberationConfig, signal?:
   if (listed) {
     const configIgnore = ignore({ ignorecase: true }).add(config.ignoreGlobs);
     const present = new Set(listed.paths);
-    isIgnored = (p) => configIgnore.ignores(p) || !present.has(p);
+    // A path the ignore rules cannot even test ("./", "a//b") is no file git listed: skipped, never thrown on.
+    isIgnored = (p) => !ignore.isPathValid(p) || configIgnore.ignores(p) || !present.has(p);
     const paths = listed.paths.filter((p) => !configIgnore.ignores(p));
     const matcher = (globs: string[]) => (globs.length ? picomatch(globs, { dot: true, nocase: true }) : () => false);
     const isAdrGlob = matcher(adrGlobsAdd);
@@ -598,7 +599,7 @@ async function loadIgnoreRules(root: string, ignoreGlobs: string[], walkIgnore: 
   // fast-glob already applied ignoreGlobs to the glob results; this catches the files docs name by path.
   const globs = ignore({ ignorecase: true }).add(ignoreGlobs);
   return (path: string) => {
-    if (globs.ignores(path)) return true;
+    if (!ignore.isPathValid(path) || globs.ignores(path)) return true;
     // Later (deeper) layers can re-include what a shallower one ignored, as in git.
     let ignored = false;
     for (const { dir, ig } of layers) {
@@ -653,8 +654,9 @@ export function mentionedPaths(text: string, docPath: string): string[] {
   // The lookbehind starts the trailing trim only where a run starts (/x+$/ is quadratic on a long run of x).
   const clean = (raw: string) => raw.replace(/[#?].*$/, "").replace(/:\d+(?::\d+)?$/, "").replace(/(?<![.,;:])[.,;:]+$/, "");
   const norm = (p: string) => {
+    // "go test ./..." names the current folder, no file: "./" and "dir/" are folders.
     const n = posix.normalize(p);
-    return n.startsWith("../") || n === ".." || n === "." || n.startsWith("/") ? undefined : n;
+    return n.startsWith("../") || n === ".." || n === "." || n.startsWith("/") || n.endsWith("/") ? undefined : n;
   };
 
   // Markdown link targets are relative to the doc.
