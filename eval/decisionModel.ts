@@ -133,6 +133,7 @@ const DEV_BATCHES: { name: string; repos: ReadonlySet<string> }[] = [
   // Round 11: five repositories in no eval set, labelled from the records alone before the extractor was run on them.
   { name: "round-11 dev repos", repos: new Set(["alphagov/email-alert-api", "cloudfoundry/go-cf-api", "fluxcd/flux2", "informalsystems/hermes", "mozilla/fx-private-relay"]) },
   { name: "round-12 dev repos", repos: new Set(["Sylius/Sylius", "Unleash/unleash", "alphagov/publishing-api", "tektoncd/community"]) },
+  { name: "round-13 dev repos", repos: new Set(["thanos-io/thanos", "open-telemetry/oteps", "cortexproject/cortex"]) },
 ];
 
 /** The dev labels' scores per batch, the first dev repositories first. */

@@ -131,8 +131,9 @@ export function loadSets(evalDir: string, root: string): EvalSets {
     // questions-dev-fresh.json: two more repositories (alphagov/forms, kordis), questions written before the pipeline
     // first ran on them. questions-dev-fresh2.json and questions-dev-fresh3.json: one more each (operate-first/blueprint,
     // home-assistant/architecture), written the same way. questions-dev-fresh4.json: four more (Sylius, Unleash,
-    // alphagov/publishing-api, Tekton TEPs), written by a helper from the records alone before the pipeline ran on them.
-    loadProjectSet(evalDir, "dev", "corpus.json", ["questions.json", "questions-dev-open.json", "questions-dev-more.json", "questions-dev-fresh.json", "questions-dev-fresh2.json", "questions-dev-fresh3.json", "questions-dev-fresh4.json"]),
+    // alphagov/publishing-api, Tekton TEPs), written by a helper from the records alone before the pipeline ran on them;
+    // questions-dev-fresh5.json: three more (Thanos, OpenTelemetry OTEPs, Cortex), written the same way.
+    loadProjectSet(evalDir, "dev", "corpus.json", ["questions.json", "questions-dev-open.json", "questions-dev-more.json", "questions-dev-fresh.json", "questions-dev-fresh2.json", "questions-dev-fresh3.json", "questions-dev-fresh4.json", "questions-dev-fresh5.json"]),
     loadProjectSet(evalDir, "test", "corpus-test.json", ["questions-test.json"]),
     loadIndependentSet(independentFile(root)),
   ];
