@@ -4,7 +4,7 @@
 // in a list after its colon. Every record here is written for these tests.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { parseAdr } from "../../src/core/internal/adr";
+import { normaliseStatus, parseAdr } from "../../src/core/internal/adr";
 import { DecisionRecordSchema, decisionModelOf, type DecisionRecord } from "../../src/core/decisions";
 import { readDecisionSentence } from "../../src/core/decisions/prose";
 
@@ -301,5 +301,56 @@ describe("options whose headings are only labels", () => {
     assert.deepEqual(m.considered.map((o) => o.name), ["Option 1: the most verbose and nests an array of typed objects", "Option 2: the least verbose and keys one object by content type"]);
     assert.equal(m.chosen?.considered_index, 0);
     assert.match(m.chosen?.name ?? "", /array of typed objects/);
+  });
+});
+
+describe("design proposals (round 13: proposal folders, OTEP and Thanos layouts)", () => {
+  test("a folder 'proposals-accepted' / 'proposals-done' / 'proposals-rejected' gives the status a record does not state", () => {
+    const body = "# Ring keys\n\n## Why\n\nLookups are slow.\n\n## How\n\nWe will hash by tenant.\n";
+    assert.equal(model("docs/proposals-done/202001-ring.md", body).status, "accepted");
+    assert.equal(model("docs/proposals-accepted/202001-ring.md", body).status, "accepted");
+    assert.equal(model("docs/proposals-rejected/202001-ring.md", body).status, "rejected");
+    assert.equal(model("docs/proposals/202001-ring.md", body).status, "proposed");
+  });
+
+  test("'complete', 'completed' and 'for prototyping' are statuses", () => {
+    assert.equal(normaliseStatus("complete"), "accepted");
+    assert.equal(normaliseStatus("Completed"), "accepted");
+    assert.equal(normaliseStatus("for prototyping, not for merging"), "proposed");
+  });
+
+  test("'This is a proposal to add X' states the proposal", () => {
+    assert.equal(readDecisionSentence("This is a proposal to add an HTTP transport for the protocol.").chosen, "add an HTTP transport");
+    assert.equal(readDecisionSentence("This OTEP proposes a gauge observer.").chosen, "gauge observer");
+  });
+
+  test("a proposal titled by its first heading ('## Introduce X' over '## Why', '## How') chooses X over the alternative it turns down", () => {
+    const record = [
+      "## Introduce a Query gRPC API",
+      "",
+      "## Why",
+      "",
+      "Queriers cannot be told apart.",
+      "",
+      "## How",
+      "",
+      "Add a gRPC service next to the HTTP one.",
+      "",
+      "## Alternatives",
+      "",
+      "The alternative to a gRPC API would be to use the HTTP APIs with flags set on startup. This is worse for the following reasons:",
+      "",
+      "* no typed definition",
+      "* slower",
+    ].join("\n");
+    const m = model("docs/proposals-done/202203-grpc-query-api.md", record);
+    assert.equal(m.title, "Introduce a Query gRPC API");
+    assert.match(m.chosen?.name ?? "", /Query gRPC API/);
+    assert.deepEqual(m.rejected.map((r) => r.name), ["use the HTTP APIs with flags set on startup"]);
+  });
+
+  test("an H1 after other headings is no title: the front matter's title is", () => {
+    const record = ["---", "title: Finer query metrics", "---", "", "## Why", "", "Latency varies.", "", "## How", "", "Partition the histogram.", "", "# Alternatives", "", "* Add stats to each response"].join("\n");
+    assert.equal(model("docs/proposals-accepted/202108-metrics.md", record).title, "Finer query metrics");
   });
 });

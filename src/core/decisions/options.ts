@@ -252,11 +252,14 @@ function namedItems(all: ListItem[]): ListItem[] {
 /** The paragraph before a list announces problems with something ("… many problems come through X:"). */
 function introducesArguments(lines: string[], firstItem: number): boolean {
   const lead: string[] = [];
-  for (let n = firstItem - 1; n >= 1 && lines[n - 1].trim() && lead.length < 6; n--) {
+  // The paragraph may stand right above the list or one blank line above it.
+  let top = firstItem - 1;
+  if (top >= 1 && !lines[top - 1].trim()) top--;
+  for (let n = top; n >= 1 && lines[n - 1].trim() && lead.length < 6; n--) {
     if (/^\s*(?:#|[-*+]\s|\d{1,3}[.)]\s)/.test(lines[n - 1])) break;
     lead.unshift(lines[n - 1].trim());
   }
-  return /\b(?:problems?|issues?|drawbacks?|downsides?|disadvantages?|cons|concerns?|risks?|limitations?|shortcomings?|pitfalls?)\b[^.:]*:$/i.test(stripInline(lead.join(" ")));
+  return /\b(?:problems?|issues?|drawbacks?|downsides?|disadvantages?|cons|concerns?|risks?|limitations?|shortcomings?|pitfalls?|reasons?)\b[^.:]*:$/i.test(stripInline(lead.join(" ")));
 }
 
 /** A heading that argues about what is above it (its pros, cons or consequences), never an option or a group of them. */
@@ -365,6 +368,9 @@ function alternativesInParagraphs(lines: string[], from: number, to: number): Co
 /** The alternative one sentence names, when it names one (see alternativesInParagraphs). */
 function alternativeInSentence(sentence: string, raw: string): string | undefined {
   const text = sentence.replace(/^(?:for (?:example|instance)|e\.g\.)\s*,?\s*/i, "");
+  // "The alternative to expressing X would be to use Y", "An alternative is Y".
+  const named = /^(?:the|an|one|another)\s+(?:\w+\s+)?alternative\b[^,.;]{0,120}?\b(?:would be|is|was|could be|will be)\s+(?:to\s+)?(\S.*)$/i.exec(text);
+  if (named) return namedPhrase(named[1]);
   const words = text.split(/\s+/);
   const low = words.map((w) => w.toLowerCase().replace(/[^a-z']/g, ""));
   const modal = low.findIndex((w, i) => i <= 5 && /^(?:can|could|might|may)$/.test(w));
@@ -1633,7 +1639,8 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
     const i = considered.length > 0 ? matchOption(t.chosen, considered, 0.6) : undefined;
     const titleLine = sections.find((s) => s.level === 1)?.start ?? 1;
     if (i !== undefined) chosen = { name: considered[i].name, range: { start: titleLine, end: titleLine }, how: "decision-prose", considered_index: i };
-    else if (considered.length === 0) chosen = { name: t.chosen, range: { start: titleLine, end: titleLine }, how: "decision-prose" };
+    // Options that are only the turned-down alternatives leave the title's own proposal as the choice.
+    else if (considered.every((o) => o.source === "alternatives")) chosen = { name: t.chosen, range: { start: titleLine, end: titleLine }, how: "decision-prose" };
   }
   // "We disabled this default behaviour": the decision points back at what it acts on; a title that is itself an
   // action ("Disable fetch on focus") names it.
@@ -1710,7 +1717,7 @@ function committedToOption(parsed: ParsedAdr, considered: ConsideredOption[]): C
 }
 
 /** Section keys that, two or more together and with no decision section, mark an RFC-style proposal. */
-const RFC_SECTION = /^(?:summary|motivation|detailed design|design|detailed designs|drawbacks|alternatives|unresolved questions|rationale)$/;
+const RFC_SECTION = /^(?:summary|motivation|why|how|goals|non-goals|use cases|requirements|(?:detailed |technical )?designs?(?: details)?|drawbacks|(?:prior art and )?alternatives(?: considered)?|prior art|unresolved questions|open questions|rationale|explanation|internal details|trade-?offs(?: and mitigations)?|future possibilities)$/;
 /** Summary cues that state the proposal itself. */
 const RFC_CUES = new Set(["imperative", "this record proposes", "we propose", "we will"]);
 

@@ -490,7 +490,11 @@ function readSentence(sentence: string): ProseReading {
   const proposed = firstPersonProposal(toks, low, rejected, take) ?? decisionIsTo(toks, low, rejected, take);
   if (proposed) return proposed;
   // "This RFC proposes X", "This ADR introduces X", "This RFC is to introduce X".
-  if (/^(?:this|the)$/.test(low[0] ?? "") && /^(?:rfc|adr|proposal|document|design|record)$/.test(low[1] ?? "")) {
+  // "This is a proposal to add X", "This is a proposal for X".
+  if (/^(?:this|it)$/.test(low[0] ?? "") && low[1] === "is" && /^(?:a|an)$/.test(low[2] ?? "") && /^(?:proposal|rfc|otep|kep|pep|tep)$/.test(low[3] ?? "") && /^(?:to|for)$/.test(low[4] ?? "")) {
+    return take(low[4] === "to" && CHOOSE_VERBS.has(low[5] ?? "") ? 6 : 5, "this record proposes");
+  }
+  if (/^(?:this|the)$/.test(low[0] ?? "") && /^(?:rfc|adr|proposal|document|design|record|otep|kep|pep|tep|rfd|enhancement)$/.test(low[1] ?? "")) {
     let i = 2;
     if (low[i] === "is" && low[i + 1] === "to") i += 2;
     if (/^(?:proposes|introduces|introduce|suggests|recommends|adopts|defines)$/.test(low[i] ?? "")) return take(i + 1, "this record proposes");

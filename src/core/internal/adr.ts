@@ -106,8 +106,8 @@ export function normaliseStatus(raw: string): AdrStatus {
   if (/\breject|\bdeclined\b|\bwithdrawn\b|\babandoned\b/.test(s)) return "rejected";
   // The RFC processes' own words: KEP "implementable" (approved to build) and "provisional", PEP "final" and
   // "informational" (describes what is in force; proposes nothing).
-  if (/\baccept|\bapproved\b|\badopted\b|\bdecided\b|\bdone\b|\bimplemented\b|\bimplementable\b|\bactive\b|\bfinal\b|\binformational\b|\bagreed\b|\bratified\b/.test(s)) return "accepted";
-  if (/\bpropos|\bprovisional\b|\bdraft\b|\bopen\b|\bpending\b|\b(in|under) review\b|\bwip\b|\bdiscussion\b|\bon hold\b|\bpostponed\b|\bdeferred\b/.test(s)) return "proposed";
+  if (/\baccept|\bapproved\b|\badopted\b|\bdecided\b|\bdone\b|\bcompleted?\b|\bimplemented\b|\bimplementable\b|\bactive\b|\bfinal\b|\binformational\b|\bagreed\b|\bratified\b/.test(s)) return "accepted";
+  if (/\bpropos|\bprovisional\b|\bprototyp|\bdraft\b|\bopen\b|\bpending\b|\b(in|under) review\b|\bwip\b|\bdiscussion\b|\bon hold\b|\bpostponed\b|\bdeferred\b/.test(s)) return "proposed";
   return statusFromSymbol(s);
 }
 
@@ -132,6 +132,7 @@ const FOLDER_STATUS: [RegExp, AdrStatus][] = [
   [/^(?:rejected|declined|abandoned|withdrawn)$/, "rejected"],
   [/^(?:deprecated|archived?|obsolete|retired|historic(?:al)?|outdated|old)$/, "deprecated"],
   [/^(?:proposed|proposals?|drafts?|pending)$/, "proposed"],
+  [/^(?:accepted|approved|adopted|done|implemented|completed?)$/, "accepted"],
 ];
 /** Words a status folder may carry besides its status word: "historic-adrs", "superseded_decisions". */
 const RECORD_WORD = /^(?:adrs?|decisions?|records?|rfcs?|docs?|design|architecture)$/;
@@ -146,7 +147,9 @@ export function statusFromFolder(path: string): { status: AdrStatus; folder: str
   if (/^(readme|index)\.(md|markdown)$/i.test(path.split("/").pop() ?? "")) dirs.pop();
   for (let i = dirs.length - 1; i >= 0; i--) {
     const words = dirs[i].toLowerCase().split(/[._\s-]+/).filter((w) => w && !/^\d+$/.test(w));
-    const statusWords = words.filter((w) => !RECORD_WORD.test(w));
+    // "proposals-accepted", "rfcs-rejected": beside a status word, "proposals" only says what the folder holds.
+    const named = words.filter((w) => !RECORD_WORD.test(w));
+    const statusWords = named.length === 2 && named.some((w) => /^proposals?$/.test(w)) ? named.filter((w) => !/^proposals?$/.test(w)) : named;
     if (statusWords.length !== 1) continue;
     for (const [re, status] of FOLDER_STATUS) if (re.test(statusWords[0])) return { status, folder: dirs.slice(0, i + 1).join("/") };
   }
@@ -174,6 +177,22 @@ const STATUS_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?status(?:\*\*|__)?\s*:\s*(?:\*
 /** A metadata table under the title: "| Status | Implemented |". */
 const STATUS_TABLE_ROW = /^\s*\|\s*(?:\*\*|__)?status(?:\*\*|__)?\s*\|\s*([^|]{1,200}?)\s*\|/i;
 const DATE_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?date(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*:?\s*(.+?)\s*$/i;
+
+/**
+ * The heading level of a record's title: 1, or, in a record with no H1 that opens with a heading before any prose,
+ * that heading's level when no heading is shallower ("## Introduce a Query gRPC API" over "## Why", "## How");
+ * 0 (no heading is the title) when the first H1 comes after other headings.
+ */
+function titleHeadingLevel(doc: MarkdownDoc): number {
+  const headed = doc.sections.filter((s) => s.level > 0);
+  if (headed.length === 0) return 1;
+  const first = headed[0];
+  // An H1 after other headings ("## Why" … "# Alternatives") is a section written one level too high, no title.
+  if (headed.some((s) => s.level === 1)) return first.level === 1 ? 1 : 0;
+  const before = doc.lines.slice(doc.frontMatter ? doc.frontMatter.endLine : 0, first.start - 1);
+  const prose = before.some((l) => l.trim() && !/^\s*(?:>|<!--|-->|\[!|\s*$)/.test(l));
+  return !prose && !sectionKey(first.heading) && headed.every((s) => s.level >= first.level) ? first.level : 1;
+}
 
 export function parseAdr(path: string, text: string): ParsedAdr {
   const doc = parseMarkdown(text);
@@ -241,11 +260,12 @@ function nameSections(doc: MarkdownDoc): {
   const ranges: Partial<Record<AdrSectionName, LineRange>> = {};
   const byName = new Map<string, MarkdownSection>();
   let firstH1 = -1;
+  const titleLevel = titleHeadingLevel(doc);
   doc.sections.forEach((s, i) => {
     let name: string;
     if (s.level === 0) name = "preamble";
     // An H1 that is really a section ("# Context", "# Status: Accepted") is not the title.
-    else if (s.level === 1 && firstH1 < 0 && !sectionKey(s.heading) && !/^status\s*:/i.test(stripInline(s.heading))) {
+    else if (s.level === titleLevel && firstH1 < 0 && !sectionKey(s.heading) && !/^status\s*:/i.test(stripInline(s.heading))) {
       firstH1 = i;
       name = "title";
     } else name = sectionKey(s.heading) ?? (slug(s.heading) || "section");
