@@ -147,3 +147,38 @@ describe("alternatives written with code examples", () => {
     assert.ok(s.alternatives.some((a) => /gt, lt, matches/.test(a.title)), JSON.stringify(s.alternatives.map((a) => a.title)));
   });
 });
+
+const REJECTED = "docs/proposals-rejected/201807-cluster-config.md";
+const REJECTED_DOC = `---
+type: proposal
+title: Central Cluster Configuration
+status: rejected
+---
+
+## Summary
+
+A central component assigns scrape targets to each sidecar, so targets stay sticky when instances come and go.
+
+## Motivation
+
+Hashmod relabeling reshuffles targets whenever an instance is added.
+
+## Proposal
+
+Add a cluster configuration component that pushes targets to the sidecars.
+`;
+
+describe("a proposal the log rejected", () => {
+  let repo: string;
+  before(() => {
+    repo = createGitRepo([{ message: "Proposals", files: { [REJECTED]: REJECTED_DOC, "README.md": "# Metrics\n" } }]);
+  });
+
+  test("'should we adopt X?' where X was proposed and rejected keeps what is in place, citing the rejection", async () => {
+    const p = await ask(repo, "Hashmod relabeling reshuffles our scrape targets whenever we add an instance. Should we adopt a central cluster configuration component that assigns scrape targets to each sidecar?");
+    const rec = recommended(p);
+    assert.match(rec?.title ?? "", /^Keep/, titles(p));
+    assert.ok(rec?.supports.some((id) => p.citations.find((c) => c.id === id)?.path_or_url === REJECTED), titles(p));
+    assert.match(p.recommendation.rationale, /was rejected/);
+  });
+});

@@ -156,6 +156,8 @@ function recordStatusCheck(f: Focus): Finding[] {
   // A rejected record that names what was taken instead still decides by that: its refusal is in force.
   const instead = takenInsteadOf(r.meta);
   if (instead && mentions(f.rec.title, { terms: [instead.toLowerCase()] })) return [];
+  // Keeping what is in place because the record's own proposal was rejected: the rejection is what decides.
+  if (r.meta.status === "rejected" && /^keep\b/i.test(f.rec.title)) return [];
   if (r.meta.status === "deprecated" || r.meta.status === "superseded" || r.meta.status === "rejected") {
     return [{ check: "record-status", kind: "record-status/inactive", effect: "undecidable", text: `${name} is ${shown}: it no longer decides this question.`, citations: [r.cite.id] }];
   }

@@ -183,12 +183,17 @@ const DATE_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?date(?:\*\*|__)?\s*:\s*(?:\*\*|_
  * that heading's level when no heading is shallower ("## Introduce a Query gRPC API" over "## Why", "## How");
  * 0 (no heading is the title) when the first H1 comes after other headings.
  */
+/** Headings that name a part of a document, never the document: "## Summary", "## Why", "## Introduction". */
+const DOCUMENT_PART_HEADING = /^(?:summary|abstract|overview|introduction|background|motivation|context|why|how|goals|non-goals|problem(?: statement)?|table of contents|toc|status|metadata)\s*:?$/i;
+
 function titleHeadingLevel(doc: MarkdownDoc): number {
   const headed = doc.sections.filter((s) => s.level > 0);
   if (headed.length === 0) return 1;
   const first = headed[0];
   // An H1 after other headings ("## Why" … "# Alternatives") is a section written one level too high, no title.
   if (headed.some((s) => s.level === 1)) return first.level === 1 ? 1 : 0;
+  // Without an H1, a front-matter title names the record; so does the file name when the first heading is a part.
+  if (frontMatterString(doc.frontMatter?.data.title) || DOCUMENT_PART_HEADING.test(stripInline(first.heading).trim())) return 1;
   const before = doc.lines.slice(doc.frontMatter ? doc.frontMatter.endLine : 0, first.start - 1);
   const prose = before.some((l) => l.trim() && !/^\s*(?:>|<!--|-->|\[!|\s*$)/.test(l));
   return !prose && !sectionKey(first.heading) && headed.every((s) => s.level >= first.level) ? first.level : 1;

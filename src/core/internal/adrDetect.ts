@@ -44,7 +44,8 @@ export function normaliseDir(raw: string): string | undefined {
 // Names
 
 const NUMBERED = /^(?:adr[-_ ]?)?\d{1,5}[-_. ][^/]*\.(?:md|markdown)$/i;
-const DATED = /^(?:\d{4}-\d{2}-\d{2}|\d{8})[-_][^/]*\.(?:md|markdown)$/i;
+// "202012-receive-split.md": a year and month are a date too.
+const DATED = /^(?:\d{4}-\d{2}-\d{2}|\d{8}|(?:19|20)\d{2}(?:0[1-9]|1[0-2]))[-_][^/]*\.(?:md|markdown)$/i;
 const DATED_FOLDER = /^(?:\d{4}-\d{2}-\d{2}|\d{8})[-_].+$/;
 const FOLDER_DOC = /^(?:readme|index)\.(?:md|markdown)$/i;
 
@@ -62,10 +63,10 @@ export function adrNameSignal(path: string): "numbered" | "dated" | "dated-folde
 
 /**
  * A folder whose very name says it holds decision records ("decisionrecords", "decision-records",
- * "architecture_decisions", "adrs"): every page in it is a record, whatever shape each one has. Folders that only say
+ * "architecture_decisions", "adrs", "proposals-accepted"): every page in it is a record, whatever shape each one has. Folders that only say
  * "design" or "architecture" hold other documents too, so they do not count.
  */
-const RECORD_FOLDER = /^(?:adrs?|decisions|(?:architecture|architectural|design|technical|tech)?[-_ ]?decision[-_ ]?(?:records?|logs?)|(?:architecture|architectural|design)[-_ ]?decisions)$/i;
+const RECORD_FOLDER = /^(?:adrs?|decisions|(?:architecture|architectural|design|technical|tech)?[-_ ]?decision[-_ ]?(?:records?|logs?)|(?:architecture|architectural|design)[-_ ]?decisions|(?:design[-_ ]?)?proposals[-_ ](?:accepted|approved|done|implemented|completed?|rejected|declined|withdrawn|deferred|archived|superseded|deprecated))$/i;
 
 /** A single page that is a log of decisions by its name: `DECISIONS.md`, `DEVELOPMENT_DECISION_RECORDS.md`, `decision-log.md`. */
 const RECORD_FILE = /^(?:[a-z]+[-_ ])?(?:decisions|decision[-_ ]?(?:records?|logs?))$/i;

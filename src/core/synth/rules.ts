@@ -929,6 +929,8 @@ interface Decider {
   position?: number;
   /** The record states no choice: what is recommended is its design, as its title names it. */
   byDesign?: true;
+  /** The record proposed what the question proposes, and was rejected: its decision is to keep what is in place. */
+  refused?: string;
   /** A decision source's record that chose another option, which the repository's own record overrides. */
   deviatesFrom?: { label: string; chose: string };
 }
@@ -1250,6 +1252,12 @@ function decide(
     return { reason: undecidedReason([], undefined, votes, docs) };
   }
   const found = findDecider(question, docs, onTopic, candidates, evidence, inScope, allowNew);
+  if (PROPOSING_FORMS.has(structure.form)) {
+    // Only a rejected proposal ranked above the record that decided otherwise takes its place.
+    const deciderRank = found.decider ? docs.findIndex((d) => d.items.includes(found.decider!.cite)) : -1;
+    const refused = rejectedProposalDecider(docs.slice(0, deciderRank >= 0 ? deciderRank : REJECTED_PROPOSAL_WINDOW), candidates, structure);
+    if (refused) return { decider: refused, reason: "" };
+  }
   nameKeptApproach(found.decider, candidates);
   // For named alternatives, only a record whose headline shares two of the asked words speaks for the question.
   if (found.decider || !led || (structure.form === "alternatives" && led.focusHits < 2)) return found;
@@ -1275,6 +1283,39 @@ function decide(
     if (!candidates.some((c) => c.key.terms.length && k.terms.length && (sameOption(c.key, k) || mentions(o, primaryKey(c.key))))) addCandidate(candidates, { title: o, key: k, origin: "adr", note: `weighed in ${recordName(led.doc.meta)}` });
   }
   return { decider: ledDecider(led, index), reason: "" };
+}
+
+/** Question forms that propose one thing: "should we adopt X?", "should we put X in front of Y?", "move to X?". */
+const PROPOSING_FORMS = new Set<QuestionStructure["form"]>(["adopt", "action", "move-to"]);
+
+/** How many of the best-ranked records may be the rejected proposal of what a question proposes. */
+const REJECTED_PROPOSAL_WINDOW = 3;
+
+/**
+ * "Should we add a central config component?" where the log holds that very proposal, rejected, naming nothing taken
+ * instead: the record decided against it, so what is in place stays (a "keep" option, cited to the rejected record).
+ * The record must be about the proposal: its title and file name carry two of the proposal's distinctive words
+ * (one, when that is all it has, or when retrieval ranked the record first for the question).
+ */
+function rejectedProposalDecider(docs: AdrDoc[], candidates: Candidate[], structure: QuestionStructure): Decider | undefined {
+  const target = candidates.find((c) => c.origin !== "keep" && c.origin !== "incumbent" && c.origin !== "defer" && !c.inverse && c.key.terms.length > 0);
+  if (!target) return undefined;
+  const words = [...distinctive(target, candidates, structure.text)].filter((w) => w.length >= 3 && !FRAME_STEMS.has(w) && !VAGUE.has(w));
+  if (!words.length) return undefined;
+  // Retrieval's first record needs one of the words; the next ones two.
+  const doc = docs.slice(0, REJECTED_PROPOSAL_WINDOW).find((d, rank) => {
+    if (d.meta.status !== "rejected" || takenInsteadOf(d.meta) !== undefined) return false;
+    const head = tokenStems(`${d.meta.title} ${slugWords(d.path)}`, true);
+    return words.filter((w) => head.has(w)).length >= Math.min(rank === 0 ? 1 : 2, words.length);
+  });
+  if (!doc) return undefined;
+  let index = candidates.findIndex((c) => c.origin === "keep" || c.origin === "incumbent");
+  if (index < 0) {
+    if (candidates.length >= MAX_OPTIONS) return undefined;
+    candidates.push({ ...KEEP_CURRENT, note: `${recordName(doc.meta)} was rejected` });
+    index = candidates.length - 1;
+  }
+  return { kind: "adr", index, cite: decisionItem(doc), label: deciderName(doc), status: doc.meta.status, statusText: recordStatus(doc.meta), followsRecord: true, score: MIN_CHOICE_SCORE, margin: MIN_CHOICE_SCORE, conflicts: [], agreeing: [], refused: target.title };
 }
 
 /** A chosen option longer than this is a sentence of the record, not a name for an option. */
@@ -1641,14 +1682,16 @@ function decidedRationale(picked: Scored, decider: Decider, scored: Scored[]): {
     const unasked = scored.some((o) => o.asked) && !answersAsked(picked, scored, decider);
     confidence = sure && !unasked ? "high" : status === "proposed" || unasked ? "low" : "med";
     sentences.push(
-      decider.byDesign
-        ? `${decider.label} (${decider.statusText ?? status}) is the nearest record on this question and states no single choice: what it designs, "${picked.title}", is offered.`
-        : `${decider.label} (${decider.statusText ?? status}) decided this question, and it chose what "${picked.title}" describes.`,
+      decider.refused
+        ? `${decider.label} (${decider.statusText ?? status}) proposed what "${decider.refused}" describes, and the proposal was rejected: what is in place stays.`
+        : decider.byDesign
+          ? `${decider.label} (${decider.statusText ?? status}) is the nearest record on this question and states no single choice: what it designs, "${picked.title}", is offered.`
+          : `${decider.label} (${decider.statusText ?? status}) decided this question, and it chose what "${picked.title}" describes.`,
     );
     if (decider.supersedes) sentences.push(`It replaces ${recordName(decider.supersedes.meta)}, which is ${recordStatus(decider.supersedes.meta)}; the newer decision counts.`);
     if (status === "proposed") sentences.push("The record is only proposed, so the decision may still change.");
-    if (status === "rejected") sentences.push("The record's own proposal was rejected; what it took instead is what stands.");
-    if (unasked) sentences.push("The record never weighed an option the question names: it is linked to the question by its subject alone, so check that it is the decision you mean.");
+    if (status === "rejected" && !decider.refused) sentences.push("The record's own proposal was rejected; what it took instead is what stands.");
+    if (unasked && !decider.refused) sentences.push("The record never weighed an option the question names: it is linked to the question by its subject alone, so check that it is the decision you mean.");
     if (decider.deviatesFrom) sentences.push(deviationSentence(decider.deviatesFrom));
   } else {
     confidence = "med";
