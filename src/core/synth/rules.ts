@@ -1252,8 +1252,9 @@ function decide(
     return { reason: undecidedReason([], undefined, votes, docs) };
   }
   const found = findDecider(question, docs, onTopic, candidates, evidence, inScope, allowNew);
-  if (PROPOSING_FORMS.has(structure.form)) {
-    // Only a rejected proposal ranked above the record that decided otherwise takes its place.
+  // A rule of the repository's (AGENTS.md and the like) that decides stays; a rejected proposal ranked above the
+  // record that decided otherwise takes that record's place.
+  if (PROPOSING_FORMS.has(structure.form) && found.decider?.kind !== "rule") {
     const deciderRank = found.decider ? docs.findIndex((d) => d.items.includes(found.decider!.cite)) : -1;
     const refused = rejectedProposalDecider(docs.slice(0, deciderRank >= 0 ? deciderRank : REJECTED_PROPOSAL_WINDOW), candidates, structure);
     if (refused) return { decider: refused, reason: "" };
