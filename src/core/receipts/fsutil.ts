@@ -48,26 +48,36 @@ const HOST = hostname();
 const STALE_MS = 60_000;
 
 
-/** True when the lock's owner is gone: a dead process on this host, or a lock untouched for STALE_MS. */
-async function isStale(lock: string): Promise<boolean> {
-  let text: string;
-  let mtimeMs: number;
-  try {
-    [text, mtimeMs] = await Promise.all([fs.readFile(lock, "utf8"), fs.stat(lock).then((s) => s.mtimeMs)]);
-  } catch {
-    return false; // gone already (or unreadable): just retry
-  }
-  const [pidText, host] = text.split("\n");
+/**
+ * The lock file's identity (inode) when its owner is gone: a dead process on this host, or a lock untouched for
+ * STALE_MS; undefined while it is held (or gone). The owner is read twice around the liveness check: a writer that
+ * finished between the first read and the check has removed its lock, and the file there now is a live writer's.
+ */
+async function staleLock(lock: string): Promise<number | undefined> {
+  const read = async () => {
+    try {
+      const [text, st] = await Promise.all([fs.readFile(lock, "utf8"), fs.stat(lock)]);
+      return { text, ino: st.ino, mtimeMs: st.mtimeMs };
+    } catch {
+      return undefined; // gone already (or unreadable): just retry
+    }
+  };
+  const first = await read();
+  if (!first) return undefined;
+  const [pidText, host] = first.text.split("\n");
   const pid = Number(pidText);
-  if (host === HOST && Number.isInteger(pid) && pid > 0 && !alive(pid)) return true;
+  const dead = host === HOST && Number.isInteger(pid) && pid > 0 && !alive(pid);
   // A lock still being written (empty) is young by definition; only age decides for other hosts.
-  return Date.now() - mtimeMs > STALE_MS;
+  if (!dead && Date.now() - first.mtimeMs <= STALE_MS) return undefined;
+  const again = await read();
+  return again && again.ino === first.ino && again.text === first.text ? first.ino : undefined;
 }
 
 /**
  * Serialises read-modify-write on one file across processes with an O_EXCL lock file (`<file>.lock`, holding the
  * owner's pid and host). Waiters poll with jitter; an abandoned lock (dead owner on this host, or older than 60 s)
- * is broken by renaming it away first, so two waiters never both delete a fresh lock.
+ * is broken by renaming it away first, so two waiters never both delete a fresh lock, and only after the owner is
+ * read again unchanged (staleLock).
  */
 export async function withFileLock<T>(file: string, fn: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
   const lock = `${file}.lock`;
@@ -84,12 +94,17 @@ export async function withFileLock<T>(file: string, fn: () => Promise<T>, timeou
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      if (await isStale(lock)) {
+      const stale = await staleLock(lock);
+      if (stale !== undefined) {
         const aside = `${lock}.${randomBytes(6).toString("hex")}.stale`;
-        await fs.rename(lock, aside).then(
-          () => fs.rm(aside, { force: true }),
-          () => undefined,
+        const moved = await fs.rename(lock, aside).then(
+          () => true,
+          () => false,
         );
+        // Another waiter may have broken the same lock and a live writer taken a new one in between: a lock moved
+        // aside that is not the one judged stale goes back (link fails only if yet another writer holds one).
+        if (moved && (await fs.stat(aside).then((st) => st.ino, () => stale)) !== stale) await fs.link(aside, lock).catch(() => undefined);
+        if (moved) await fs.rm(aside, { force: true });
         continue;
       }
       if (Date.now() - started > timeoutMs) throw new LockTimeoutError(lock, Date.now() - started);
