@@ -11,3 +11,8 @@ export function oneLine(err: unknown, max = 300): string {
 export function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** The text with its first character in upper case ("use Redis" → "Use Redis"). */
+export function capitalise(s: string): string {
+  return s.length ? s[0].toUpperCase() + s.slice(1) : s;
+}

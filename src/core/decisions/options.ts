@@ -10,6 +10,7 @@
 import type { LineRange } from "../schemas";
 import { UNFILLED_NAME, type ParsedAdr } from "../internal/adr";
 import { stripInline, type MarkdownSection } from "../internal/markdown";
+import { capitalise } from "../text";
 import { isFragment } from "./fragments";
 import { IMPERATIVES, MAX_SENTENCE_CHARS, readDecisionSentence, sentencesIn, weighedInSentence, type LocatedSentence, type ProseReading } from "./prose";
 
@@ -606,8 +607,6 @@ function describedOption(lines: string[], s: MarkdownSection): string | undefine
   const text = stripInline(first).replace(/^(?:this|the)\s+(?:option|alternative|approach|variant|solution|proposal)\s+(?:is\s+|was\s+|would\s+)?|^(?:this|it)\s+(?:is|was|would)\s+/i, "").replace(/[.!?]$/, "").trim();
   return text ? shortClause(text).split(/\s+/).slice(0, LONG_OPTION_WORDS).join(" ") : undefined;
 }
-
-const capitalise = (t: string): string => t.charAt(0).toUpperCase() + t.slice(1);
 
 /** A fenced example inside a list item is at most this long; a longer block ends the list. */
 const FENCED_EXAMPLE_LINES = 30;

@@ -18,6 +18,7 @@ import { adrChoice, clausePolarity, clauses, mentions, recordName, recordStatus,
 import { FRAME_WORDS, TECH_ALIASES, normaliseAbbreviations, stemWord, stems, words } from "./words";
 import { answerNamed, opensWithDecisionVerb, recordLedAnswer, tidyLabel, type RecordLedAnswer } from "./recordLed";
 import { isCanonical } from "../internal/adr";
+import { capitalise } from "../text";
 
 const MAX_OPTIONS = 5;
 /** How many of the best-ranked on-topic decision records may decide the question. */
@@ -78,10 +79,6 @@ export function keyFor(label: string): OptionKey {
 /** The question's alternatives as display titles (kept for callers that only need the names). */
 export function optionsFromQuestion(question: string): string[] {
   return readQuestion(question).alternatives.map((a) => a.title);
-}
-
-function capitalise(s: string): string {
-  return s.length ? s[0].toUpperCase() + s.slice(1) : s;
 }
 
 function slugId(title: string, taken: Set<string>): string {

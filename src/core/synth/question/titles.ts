@@ -9,9 +9,9 @@ import { infinitive, thirdPerson } from "./verbForms";
 import { termsForPhrase } from "./terms";
 import type { Clause } from "./clause";
 
-export function capitalise(s: string): string {
-  return s.length ? s[0].toUpperCase() + s.slice(1) : s;
-}
+import { capitalise } from "../../text";
+
+export { capitalise };
 
 function isPlural(toks: Tok[], s: Span): boolean {
   const words = toks.slice(s.start, s.end);
