@@ -134,6 +134,7 @@ const DEV_BATCHES: { name: string; repos: ReadonlySet<string> }[] = [
   { name: "round-11 dev repos", repos: new Set(["alphagov/email-alert-api", "cloudfoundry/go-cf-api", "fluxcd/flux2", "informalsystems/hermes", "mozilla/fx-private-relay"]) },
   { name: "round-12 dev repos", repos: new Set(["Sylius/Sylius", "Unleash/unleash", "alphagov/publishing-api", "tektoncd/community"]) },
   { name: "round-13 dev repos", repos: new Set(["thanos-io/thanos", "open-telemetry/oteps", "cortexproject/cortex"]) },
+  { name: "round-14 dev repos", repos: new Set(["joyent/rfd", "npm/rfcs", "getsentry/rfcs"]) },
 ];
 
 /** The dev labels' scores per batch, the first dev repositories first. */
