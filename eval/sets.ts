@@ -133,8 +133,9 @@ export function loadSets(evalDir: string, root: string): EvalSets {
     // home-assistant/architecture), written the same way. questions-dev-fresh4.json: four more (Sylius, Unleash,
     // alphagov/publishing-api, Tekton TEPs), written by a helper from the records alone before the pipeline ran on them;
     // questions-dev-fresh5.json: three more (Thanos, OpenTelemetry OTEPs, Cortex), written the same way.
-    // questions-dev-fresh6.json: three RFC repositories (Joyent RFDs, npm RFCs, Sentry RFCs), fourteenth session.
-    loadProjectSet(evalDir, "dev", "corpus.json", ["questions.json", "questions-dev-open.json", "questions-dev-more.json", "questions-dev-fresh.json", "questions-dev-fresh2.json", "questions-dev-fresh3.json", "questions-dev-fresh4.json", "questions-dev-fresh5.json", "questions-dev-fresh6.json"]),
+    // questions-dev-fresh6.json: three RFC repositories (Joyent RFDs, npm RFCs, Sentry RFCs), fourteenth session;
+    // questions-dev-fresh7.json: three more (GOV.UK RFCs, Cloud Native Buildpacks RFCs, ESLint RFCs), the same session.
+    loadProjectSet(evalDir, "dev", "corpus.json", ["questions.json", "questions-dev-open.json", "questions-dev-more.json", "questions-dev-fresh.json", "questions-dev-fresh2.json", "questions-dev-fresh3.json", "questions-dev-fresh4.json", "questions-dev-fresh5.json", "questions-dev-fresh6.json", "questions-dev-fresh7.json"]),
     loadProjectSet(evalDir, "test", "corpus-test.json", ["questions-test.json"]),
     loadIndependentSet(independentFile(root)),
   ];
