@@ -149,7 +149,8 @@ function splitRef(text: string): { ref?: string; rest: string } {
   const word = /^(?:option|alternative|variant|approach|solution)\s+(one|two|three|four|five|six|seven|eight|nine|ten)\s*[:.)–—-]\s*(.+)$/i.exec(text);
   if (word) return { ref: NUMBER_WORDS[word[1].toLowerCase()], rest: word[2] };
   const m =
-    /^(?:option|alternative|variant|approach|solution)\s+([A-Za-z]?\d{0,2}[A-Za-z]?)\s*[:.)–—-]\s*(.+)$/i.exec(text) ??
+    // "Option A): X" closes the label twice.
+    /^(?:option|alternative|variant|approach|solution)\s+([A-Za-z]?\d{0,2}[A-Za-z]?)\s*(?:\)\s*[:.–—-]?|[:.–—-])\s*(.+)$/i.exec(text) ??
     /^\(([A-Za-z]\d{0,2}|\d{1,2})\)\s*[:.–—-]?\s*(.+)$/.exec(text) ??
     /^([A-Z]\d{0,2}|\d{1,2})\s*[:.)]\s+(.+)$/.exec(text);
   return m && m[1] ? { ref: m[1].toUpperCase(), rest: m[2] } : { rest: text };
@@ -159,7 +160,8 @@ const DECIDED_MARK = /\s*(?:\((?:decided|chosen|selected|accepted|preferred)\)|\
 
 /** An option as written → its name: links and emphasis stripped, label, decided mark and description removed. */
 export function optionName(written: string): { name: string; ref?: string; decided: boolean } {
-  let text = stripInline(written.slice(0, MAX_SENTENCE_CHARS)).replace(/\{#[^}]*\}/g, "").trim();
+  // "{#anchor}" and "<a name="option-4"></a>" are link targets, not words.
+  let text = stripInline(written.slice(0, MAX_SENTENCE_CHARS)).replace(/\{#[^}]*\}/g, "").replace(/<\/?[a-z][^>]*>/gi, "").trim();
   const decided = DECIDED_MARK.test(text);
   text = text.replace(DECIDED_MARK, " ").trim();
   const { ref, rest } = splitRef(text);
@@ -176,6 +178,9 @@ export function optionName(written: string): { name: string; ref?: string; decid
     const head = text.slice(0, gloss.index).trim();
     if (head.split(/\s+/).length <= 8 && /[a-z0-9]/i.test(head)) text = head;
   }
+  // "RabbitMQ is an AMQP based message broker": an option introduced by what it is is named by its subject.
+  const defined = /^([A-Z][^\s,;:]*(?:\s+[^\s,;:]+){0,2}?)\s+(?:is|are)\s+(?:a|an)\s+\S/.exec(text);
+  if (defined && !/^(?:this|that|it|there|here|which|what|option|the)$/i.test(defined[1].split(/\s+/)[0])) text = defined[1];
   text = text.replace(/(?<![.,;:])[.,;:]+$/, "").trim();
   // "'Simple HTTP'", "\"Option A\"": quotes around the whole name are not part of it.
   const wrapped = /^(["“'‘])(.+)(["”'’])$/.exec(text);
@@ -266,6 +271,11 @@ function introducesArguments(lines: string[], firstItem: number): boolean {
 /** A heading that argues about what is above it (its pros, cons or consequences), never an option or a group of them. */
 const ARGUMENT_HEADING = /^(?:(?:the\s+)?(?:advantages?|disadvantages?|pros?|cons?|benefits?|drawbacks?|downsides?|upsides?|strengths?|weaknesses?|risks?|trade-?offs?|(?:positive|negative|neutral)(?:\s+consequences)?|consequences|good|bad|neutral)(?:\s+and\s+(?:disadvantages?|cons?|drawbacks?|downsides?|weaknesses?))?)\s*:?$/i;
 
+/** Parts of an RFC that may follow its options at the wrong level; never an option. */
+const DOCUMENT_PART_UNDER_OPTIONS = /^(?:(?:unresolved|open|outstanding) questions|drawbacks|future (?:work|possibilities)|prior art|references|links|notes?|appendix|summary|conclusions?)\s*:?$/i;
+/** The do-nothing option under its usual names. */
+const STATUS_QUO_HEADING = /^(?:(?:the\s+)?status quo|(?:the\s+)?current (?:state|situation|approach)|as[- ]is|do nothing)\s*:?$/i;
+
 /** A sub-heading that only groups options holds nothing but its list (no prose paragraph of its own). */
 function onlyAList(lines: string[], from: number, to: number): boolean {
   for (let n = from; n <= to; n++) {
@@ -312,8 +322,15 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
     if (children.length === 0) return out;
   }
   for (const { s, i } of children) {
-    // "### Positive Consequences" under the options list argues about the choice; it is no option.
-    if (ARGUMENT_HEADING.test(stripInline(s.heading).trim())) continue;
+    // "### Positive Consequences" under the options list argues about the choice; it is no option. Nor is a part of
+    // the document nested one level too deep ("## Unresolved questions" under "# Options Considered").
+    const heading = stripInline(s.heading).trim();
+    if (ARGUMENT_HEADING.test(heading) || DOCUMENT_PART_UNDER_OPTIONS.test(heading)) continue;
+    // "### Status quo:" describes what is there today in a list: one option, keeping it, not a group of options.
+    if (STATUS_QUO_HEADING.test(heading)) {
+      push(s.heading, { start: s.start, end: s.end });
+      continue;
+    }
     const items = namedItems(listItems(lines, s.bodyStart, s.contentEnd));
     // "#### Advantages" / "#### Disadvantages" under an option's heading argue about that option: it is no group.
     const grandchildren = sections.some((g) => g.parent === i && !ARGUMENT_HEADING.test(stripInline(g.heading).trim()));
@@ -1718,7 +1735,9 @@ function committedToOption(parsed: ParsedAdr, considered: ConsideredOption[]): C
 /** Section keys that, two or more together and with no decision section, mark an RFC-style proposal. */
 const RFC_SECTION = /^(?:summary|motivation|why|how|goals|non-goals|use cases|requirements|(?:detailed |technical )?designs?(?: details)?|drawbacks|(?:prior art and )?alternatives(?: considered)?|prior art|unresolved questions|open questions|rationale|explanation|internal details|trade-?offs(?: and mitigations)?|future possibilities)$/;
 /** Summary cues that state the proposal itself. */
-const RFC_CUES = new Set(["imperative", "this record proposes", "we propose", "we will"]);
+const RFC_CUES = new Set(["imperative", "this record proposes", "we propose", "we will", "it was decided"]);
+/** Sentences of the summary read for its commitment: it may first say what is there today. */
+const SUMMARY_SENTENCES = 6;
 
 /**
  * An RFC states its proposal in its summary ("Support RPC X.", "This RFC proposes X", "X supports Y") and names it
@@ -1727,12 +1746,16 @@ const RFC_CUES = new Set(["imperative", "this record proposes", "we propose", "w
  */
 function rfcProposal(parsed: ParsedAdr): ChosenOption | undefined {
   const { lines, sections } = parsed.doc;
-  const keys = sections.filter((s) => s.level > 1).map((s) => sectionKey(s));
+  // Its parts are every heading but the title ("# Summary", "# Motivation" when the record has no title heading).
+  const parts = sections.filter((s, i) => s.level > 0 && parsed.section_names[i] !== "title");
+  const keys = parts.map((s) => sectionKey(s));
   if (keys.filter((k) => RFC_SECTION.test(k)).length < 2) return undefined;
-  const summary = sections.find((s) => s.level > 1 && sectionKey(s) === "summary");
-  const first = summary ? sentencesIn(lines, summary.bodyStart, summary.contentEnd, 1)[0] : undefined;
-  const prose = first ? namingReading(first.text) : undefined;
-  if (first && prose?.chosen && RFC_CUES.has(prose.cue ?? "") && !pointsBack(prose.chosen)) return { name: prose.chosen, range: { start: first.start, end: first.end }, how: "decision-prose" };
+  const summary = parts.find((s) => sectionKey(s) === "summary");
+  // The summary's first sentence that commits ("… attempts to auto-retry X. The proposal is to remove it.").
+  const committed = (summary ? sentencesIn(lines, summary.bodyStart, summary.contentEnd, SUMMARY_SENTENCES) : [])
+    .map((sentence, i) => ({ sentence, prose: namingReading(sentence.text), i }))
+    .find(({ prose, i }) => prose.chosen && (i === 0 ? RFC_CUES.has(prose.cue ?? "") : prose.cue !== "imperative" && RFC_CUES.has(prose.cue ?? "")) && !pointsBack(prose.chosen));
+  if (committed?.prose.chosen) return { name: committed.prose.chosen, range: { start: committed.sentence.start, end: committed.sentence.end }, how: "decision-prose" };
   const title = stripInline(parsed.title).replace(/^(?:rfc|proposal|design)\s*(?:\d+)?\s*:\s*/i, "").trim();
   const titleLine = sections.find((s) => s.level === 1)?.start;
   if (!titleLine || !title || /\?$/.test(title) || title.split(/\s+/).length > 8 || isFragment(title) || /^(?:title|summary|untitled|rfc|template)$/i.test(title)) return undefined;

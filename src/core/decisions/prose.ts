@@ -608,11 +608,14 @@ function firstPersonProposal(toks: string[], low: string[], rejected: string[], 
 /** "…, the decision is to use X", "Our decision was that we adopt X". */
 function decisionIsTo(toks: string[], low: string[], rejected: string[], take: Take): ProseReading | undefined {
   for (let d = 0; d + 3 < low.length; d++) {
-    if (low[d] !== "decision") continue;
+    // "The proposal is to remove X", "our recommendation is to use Y": a record's own proposal, in the present (a
+    // proposal that "was" made may be one the record goes on to turn down).
+    const ownProposal = /^(?:proposal|recommendation)$/.test(low[d]) && /^(?:the|our|my)$/.test(low[d - 1] ?? "");
+    if (low[d] !== "decision" && !ownProposal) continue;
     // "The decision I've made is to X", "the decision we reached was that X": a short relative clause in between.
     let i = d;
     for (let k = d + 1; k <= d + 4 && k < low.length; k++) if (/^(?:is|was)$/.test(low[k]) && /^(?:to|that)$/.test(low[k + 1] ?? "")) (i = k - 1);
-    if (!/^(?:is|was)$/.test(low[i + 1])) continue;
+    if (!(ownProposal ? /^is$/ : /^(?:is|was)$/).test(low[i + 1])) continue;
     if (low[i + 2] === "to") return take(CHOOSE_VERBS.has(low[i + 3]) ? i + 4 : i + 3, "it was decided", CHOOSE_VERBS.has(low[i + 3]) ? undefined : i + 3);
     if (low[i + 2] === "that") {
       const clause = readClause(toks, low, i + 3, rejected, take);

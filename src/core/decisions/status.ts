@@ -63,7 +63,7 @@ function statusStatements(parsed: ParsedAdr): { raw: string; status: AdrStatus; 
   const firstH2 = sections.find((s) => s.level >= 2);
   const metaEnd = Math.min(lines.length, firstH2 ? firstH2.start - 1 : METADATA_LINES, firstBody + METADATA_LINES);
   for (let n = firstBody; n <= metaEnd; n++) {
-    const m = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?status(?:\*\*|__)?\s*:\s*(.{1,200})/i.exec(lines[n - 1].slice(0, MAX_LINE_CHARS));
+    const m = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:(?:rfc|rfd|adr|decision|proposal|record|document)\s+)?status(?:\*\*|__)?\s*:\s*(.{1,200})/i.exec(lines[n - 1].slice(0, MAX_LINE_CHARS));
     if (m) out.push({ raw: m[1].trim(), status: normaliseStatus(m[1]), line: n });
   }
   sections.forEach((s, i) => {

@@ -56,12 +56,14 @@ export interface ParsedAdr {
 }
 
 const SECTION_PATTERNS: [AdrSectionName, RegExp][] = [
-  ["status", /^status\b/],
+  // "Status quo" names the option of changing nothing, not the record's status.
+  ["status", /^status\b(?!\s+quo\b)/],
   ["context", /^(context( and problem statement)?|problem statement|background|context and problem)$/],
   ["decision-drivers", /^decision drivers$/],
   ["considered-options", /^(considered options|options considered|options)$/],
   ["decision-outcome", /^decision outcome$/],
-  ["decision", /^(decision|the decision)$/],
+  // RFCs conclude under their own names: "Conclusion", "Resolution", "Outcome", "Option Chosen".
+  ["decision", /^(?:decision|the decision|conclusions?|resolution|outcome|(?:option|solution|approach) chosen|chosen (?:option|solution|approach))$/],
   ["positive-consequences", /^positive consequences$/],
   ["negative-consequences", /^negative consequences$/],
   ["consequences", /^consequences$/],
@@ -105,9 +107,10 @@ export function normaliseStatus(raw: string): AdrStatus {
   if (/\bdeprecat|\bdepreciated\b|\barchived\b|\bretired\b/.test(s)) return "deprecated";
   if (/\breject|\bdeclined\b|\bwithdrawn\b|\babandoned\b/.test(s)) return "rejected";
   // The RFC processes' own words: KEP "implementable" (approved to build) and "provisional", PEP "final" and
-  // "informational" (describes what is in force; proposes nothing).
-  if (/\baccept|\bapproved\b|\badopted\b|\bdecided\b|\bdone\b|\bcompleted?\b|\bimplemented\b|\bimplementable\b|\bactive\b|\bfinal\b|\binformational\b|\bagreed\b|\bratified\b/.test(s)) return "accepted";
-  if (/\bpropos|\bprovisional\b|\bprototyp|\bdraft\b|\bopen\b|\bpending\b|\b(in|under) review\b|\bwip\b|\bdiscussion\b|\bon hold\b|\bpostponed\b|\bdeferred\b/.test(s)) return "proposed";
+  // "informational" (describes what is in force; proposes nothing), an RFD's "publish" (discussion concluded, the
+  // document stands) and "predraft".
+  if (/\baccept|\bapproved\b|\badopted\b|\bdecided\b|\bdone\b|\bcompleted?\b|\bimplemented\b|\bimplementable\b|\bactive\b|\bfinal\b|\binformational\b|\bagreed\b|\bratified\b|\bpublish(?:ed)?\b/.test(s)) return "accepted";
+  if (/\bpropos|\bprovisional\b|\bprototyp|\b(?:pre-?)?draft\b|\bopen\b|\bpending\b|\b(in|under) review\b|\bwip\b|\bdiscussion\b|\bon hold\b|\bpostponed\b|\bdeferred\b/.test(s)) return "proposed";
   return statusFromSymbol(s);
 }
 
@@ -173,19 +176,24 @@ const SET_ASIDE_FOR = /\b(?:rejected|withdrawn|abandoned|dropped|deprecated|reti
 const SUPERSEDES = /(?:\bsupe(?:r|rs)?[sc]edes|\boverrides|\breplaces)\b\s*:?\s*(?:\*\*|__)?\s*:?\s*(.*)$/i;
 const LINE_PREFIX = /^\s*(?:>\s*)?(?:\[!\w+\]\s*)?(?:[-*+]\s+)?(?:\*\*|__)?(?:[\p{Extended_Pictographic}\u231b\u23f3\ufe0f\u200d]+\s*)?/u;
 const SELF_SUBJECT = /^(?:this|the present) (?:adr|decision|record|decision record|document)\s+(?:has been\s+|is\s+(?:now\s+)?|was\s+|got\s+)?/i;
-const STATUS_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?status(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*:?\s*(.+?)\s*$/i;
+// "Status: Accepted", and with the kind of document named first: "RFC Status: approved", "ADR status: …".
+const STATUS_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:(?:rfc|rfd|adr|decision|proposal|record|document)\s+)?status(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*:?\s*(.+?)\s*$/i;
 /** A metadata table under the title: "| Status | Implemented |". */
 const STATUS_TABLE_ROW = /^\s*\|\s*(?:\*\*|__)?status(?:\*\*|__)?\s*\|\s*([^|]{1,200}?)\s*\|/i;
 const DATE_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?date(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*:?\s*(.+?)\s*$/i;
+
+const DOCUMENT_PART = "(?:summary|abstract|overview|introduction|background|motivation|context|why|how|goals|non-goals|problem(?: statement)?|table of contents|toc|status|metadata)";
+/**
+ * Headings that name a part of a document, never the document: "## Summary", "## Why", "## Introduction", and parts
+ * joined ("Summary / Motivation", "Background and motivation").
+ */
+const DOCUMENT_PART_HEADING = new RegExp(`^${DOCUMENT_PART}(?:\\s*(?:/|&|,|\\band\\b)\\s*${DOCUMENT_PART})*\\s*:?$`, "i");
 
 /**
  * The heading level of a record's title: 1, or, in a record with no H1 that opens with a heading before any prose,
  * that heading's level when no heading is shallower ("## Introduce a Query gRPC API" over "## Why", "## How");
  * 0 (no heading is the title) when the first H1 comes after other headings.
  */
-/** Headings that name a part of a document, never the document: "## Summary", "## Why", "## Introduction". */
-const DOCUMENT_PART_HEADING = /^(?:summary|abstract|overview|introduction|background|motivation|context|why|how|goals|non-goals|problem(?: statement)?|table of contents|toc|status|metadata)\s*:?$/i;
-
 function titleHeadingLevel(doc: MarkdownDoc): number {
   const headed = doc.sections.filter((s) => s.level > 0);
   if (headed.length === 0) return 1;
@@ -207,9 +215,11 @@ export function parseAdr(path: string, text: string): ParsedAdr {
   const named = nameSections(doc);
 
   // Title and number: H1, then front matter title, then the file name. One folder per ADR
-  // ("2024-03-01-use-x/README.md"): the folder names it.
+  // ("2024-03-01-use-x/README.md"): the folder names it. A body that opens with a note ("# Withdrawal Amendment")
+  // before the H1 its front-matter title names has that title.
   const nameBase = /^(readme|index)$/i.test(base) && dir !== "." ? posix.basename(dir) : base;
-  const h1 = named.firstH1 >= 0 ? doc.sections[named.firstH1].heading : frontMatterString(doc.frontMatter?.data.title) ?? humanise(nameBase);
+  const fmTitle = frontMatterString(doc.frontMatter?.data.title);
+  const h1 = named.firstH1 >= 0 && !laterHeadingIs(doc, named.firstH1, fmTitle) ? doc.sections[named.firstH1].heading : fmTitle ?? humanise(nameBase);
   const { number: titleNumber, title } = splitTitleNumber(h1);
   const number = numberFromFileName(base) ?? titleNumber;
 
@@ -254,6 +264,14 @@ export function parseAdr(path: string, text: string): ParsedAdr {
   };
 }
 
+/** Whether a heading after the title heading, at its level, reads exactly as this title. */
+function laterHeadingIs(doc: MarkdownDoc, titleAt: number, title: string | undefined): boolean {
+  if (!title) return false;
+  const norm = (t: string) => stripInline(t).toLowerCase().replace(/\s+/g, " ").trim();
+  const level = doc.sections[titleAt].level;
+  return norm(doc.sections[titleAt].heading) !== norm(title) && doc.sections.slice(titleAt + 1).some((s) => s.level === level && norm(s.heading) === norm(title));
+}
+
 /** Canonical section names (the first heading matching a name owns it) and the title heading. */
 function nameSections(doc: MarkdownDoc): {
   sectionNames: string[];
@@ -266,11 +284,17 @@ function nameSections(doc: MarkdownDoc): {
   const byName = new Map<string, MarkdownSection>();
   let firstH1 = -1;
   const titleLevel = titleHeadingLevel(doc);
+  // A record that opens with "# Summary" has no title heading: every heading of that level names a part.
+  let partsOnly = false;
   doc.sections.forEach((s, i) => {
     let name: string;
     if (s.level === 0) name = "preamble";
+    else if (s.level === titleLevel && firstH1 < 0 && !partsOnly && DOCUMENT_PART_HEADING.test(stripInline(s.heading).trim())) {
+      partsOnly = true;
+      name = sectionKey(s.heading) ?? (slug(s.heading) || "section");
+    }
     // An H1 that is really a section ("# Context", "# Status: Accepted") is not the title.
-    else if (s.level === titleLevel && firstH1 < 0 && !sectionKey(s.heading) && !/^status\s*:/i.test(stripInline(s.heading))) {
+    else if (s.level === titleLevel && firstH1 < 0 && !partsOnly && !sectionKey(s.heading) && !/^status\s*:/i.test(stripInline(s.heading))) {
       firstH1 = i;
       name = "title";
     } else name = sectionKey(s.heading) ?? (slug(s.heading) || "section");

@@ -43,20 +43,30 @@ export function normaliseDir(raw: string): string | undefined {
 // ---------------------------------------------------------------------------------------------------------
 // Names
 
-const NUMBERED = /^(?:adr[-_ ]?)?\d{1,5}[-_. ][^/]*\.(?:md|markdown)$/i;
+// "0005-x.md", "adr-0005-x.md", and an RFC process's own prefix: "rfc-045-x.md", "tep-0100-x.md" (a short prefix, so
+// "v2-notes.md" is no record).
+const NUMBERED = /^(?:[a-z]{2,5}[-_ ]?)?\d{1,5}[-_. ][^/]*\.(?:md|markdown)$/i;
 // "202012-receive-split.md": a year and month are a date too.
 const DATED = /^(?:\d{4}-\d{2}-\d{2}|\d{8}|(?:19|20)\d{2}(?:0[1-9]|1[0-2]))[-_][^/]*\.(?:md|markdown)$/i;
-const DATED_FOLDER = /^(?:\d{4}-\d{2}-\d{2}|\d{8})[-_].+$/;
+// "2024-03-01-use-x/", and a year alone before a name: "designs/2019-config-simplification/".
+const DATED_FOLDER = /^(?:\d{4}-\d{2}-\d{2}|\d{8}|(?:19|20)\d{2}(?=[-_][a-z]))[-_].+$/i;
+// "rfd/0042/README.md", "rfcs/rfc-42/README.md": one numbered folder per record (a short prefix and a number, or a
+// zero-padded number, so a year or version folder is no record).
+const NUMBERED_FOLDER = /^(?:[a-z]{2,5}[-_]?\d{1,5}|0\d{2,4})(?:[-_][^/]+)?$/i;
 const FOLDER_DOC = /^(?:readme|index)\.(?:md|markdown)$/i;
 
-/** The ADR-shaped part of a path: `0005-x.md`, `adr-0005-x.md`, `ADR-0005-x.md`, `2024-03-01-x.md`, `20240301-x.md`, `2024-03-01-x/README.md`. */
-export function adrNameSignal(path: string): "numbered" | "dated" | "dated-folder" | undefined {
+/**
+ * The ADR-shaped part of a path: `0005-x.md`, `adr-0005-x.md`, `ADR-0005-x.md`, `2024-03-01-x.md`, `20240301-x.md`,
+ * `2024-03-01-x/README.md`, `rfd/0042/README.md`.
+ */
+export function adrNameSignal(path: string): "numbered" | "dated" | "dated-folder" | "numbered-folder" | undefined {
   const base = posix.basename(path);
   if (DATED.test(base)) return "dated";
   if (NUMBERED.test(base) && !/^\d+\.\d+/.test(base)) return "numbered";
   if (FOLDER_DOC.test(base)) {
     const parent = posix.basename(posix.dirname(path));
     if (DATED_FOLDER.test(parent)) return "dated-folder";
+    if (NUMBERED_FOLDER.test(parent)) return "numbered-folder";
   }
   return undefined;
 }
@@ -83,7 +93,8 @@ export function inRecordFolder(path: string): boolean {
  */
 export function adrFolderOf(path: string): string {
   const dir = posix.dirname(path);
-  const folder = adrNameSignal(path) === "dated-folder" ? posix.dirname(dir) : dir;
+  const signal = adrNameSignal(path);
+  const folder = signal === "dated-folder" || signal === "numbered-folder" ? posix.dirname(dir) : dir;
   return folder === "." ? "" : folder;
 }
 
@@ -126,7 +137,7 @@ export interface AdrContentSignals {
 }
 
 const HEADING = /^ {0,3}#{1,6}\s+(.+?)\s*#*\s*$/;
-const STATUS_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?status(?:\*\*|__)?\s*:/i;
+const STATUS_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:(?:rfc|rfd|adr|decision|proposal|record|document)\s+)?status(?:\*\*|__)?\s*:/i;
 
 function headingKey(raw: string): string | undefined {
   const h = raw
@@ -135,7 +146,7 @@ function headingKey(raw: string): string | undefined {
     .replace(/^\d+(\.\d+)*[.)]?\s+/, "")
     .replace(/[:.]+$/, "")
     .trim();
-  if (/^status\b/.test(h)) return "status";
+  if (/^status\b(?!\s+quo\b)/.test(h)) return "status";
   if (/^(context( and problem statement)?|problem statement|background|problem|motivation)$/.test(h)) return "context";
   if (/^(considered options|options considered|options|alternatives( considered)?)$/.test(h)) return "considered-options";
   if (/^decision outcome$/.test(h)) return "decision-outcome";
@@ -159,7 +170,7 @@ export function contentSignals(text: string): AdrContentSignals {
   if (lines[0]?.trim() === "---") {
     const close = lines.findIndex((l, i) => i > 0 && (l.trim() === "---" || l.trim() === "..."));
     if (close > 0) {
-      frontMatterStatus = lines.slice(1, close).some((l) => /^status\s*:/i.test(l.trim()));
+      frontMatterStatus = lines.slice(1, close).some((l) => /^(?:status|state)\s*:/i.test(l.trim()));
       start = close + 1;
     }
   }
@@ -174,7 +185,8 @@ export function contentSignals(text: string): AdrContentSignals {
     if (h) {
       const key = headingKey(h[1]);
       if (key) headings.add(key);
-      if (/^ {0,3}#\s+(?:ADR[\s_#-]*\d+|\d{1,5}\s*[.:)\-–—])/i.test(line)) adrTitle = true;
+      // "# ADR 0004 - …", "# 5. Use X", and the RFC processes' own "# RFD 2 …", "# TEP-0100: …".
+      if (/^ {0,3}#\s+(?:ADR[\s_#-]*\d+|\d{1,5}\s*[.:)\-–—])/i.test(line) || /^ {0,3}#\s+(?:RFD|RFC|TEP|KEP|OTEP|PEP|AIP)[\s_#-]*\d+\b/.test(line)) adrTitle = true;
       continue;
     }
     if (STATUS_LINE.test(line)) statusLine = true;

@@ -368,7 +368,9 @@ export function classifyAdrs(docs: { path: string; text: string }[], opts: { hin
       continue;
     }
     const decisionHeading = signals.headings.has("decision") || signals.headings.has("decision-outcome");
-    const index = name === "dated-folder" ? signals.linkListShare >= 0.5 && !decisionHeading : isIndexPage(path, signals);
+    // A record's own folder's README is the record, not an index of it.
+    const ownFolder = name === "dated-folder" || name === "numbered-folder";
+    const index = ownFolder ? signals.linkListShare >= 0.5 && !decisionHeading : isIndexPage(path, signals);
     if (index) {
       if (hint || opts.fromGlob.has(path) || name) rejected.set(path, "index page");
       continue;
