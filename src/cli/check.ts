@@ -5,7 +5,9 @@
 // input. Everything a record or the change wrote passes the terminal sanitiser before it is printed.
 import { hostCorpusCache } from "../core/internal/corpus/store";
 import { ChangeInputError, checkChange, ownPublicKeyFrom, reportFails, reportToSarif, type ChangeSource, type FailOn, type GuardReport } from "../core/guard";
+import { isCancellation } from "../core/cancel";
 import { terminalSafeJson, terminalSafeLine } from "../core/sanitize";
+import { oneLine } from "../core/text";
 import { UsageError, cancelOnSigint, parseOptions, repoOption } from "./common";
 
 export const CHECK_USAGE = "deliberate check [--diff REF | --staged | --files F...] [--repo DIR] [--json | --sarif] [--fail-on high|med|never]";
@@ -49,6 +51,9 @@ function printText(report: GuardReport, io: CheckIo): void {
   io.out(`${findings.length} finding${findings.length === 1 ? "" : "s"} (${counts}); checked ${checked.files} file${checked.files === 1 ? "" : "s"} against ${checked.decisions} decision${checked.decisions === 1 ? "" : "s"}${report.limits.truncated ? `; the diff was cut at ${report.limits.max_diff_lines} lines` : ""}`);
 }
 
+/** Exit code of a check that could not run (an internal error), never confused with findings (1) or bad input (2). */
+export const CHECK_FAILED_TO_RUN = 4;
+
 export async function checkCommand(argv: string[], io: CheckIo): Promise<number> {
   const { values, positionals } = parseOptions(
     argv,
@@ -73,7 +78,10 @@ export async function checkCommand(argv: string[], io: CheckIo): Promise<number>
   } catch (err) {
     if (err instanceof ChangeInputError) throw new UsageError(err.message);
     if ((err as Error)?.name === "UnsafeRepositoryError") throw new UsageError((err as Error).message);
-    throw err;
+    if (isCancellation(err) || (err as Error)?.name === "ReceiptsDirError" || (err as Error)?.name === "ReceiptInputError") throw err;
+    // Exit 1 means "a finding reached --fail-on": a check that could not run says so with a code of its own.
+    io.err(`deliberate check: the check could not run: ${terminalSafeLine(oneLine(err))}`);
+    return CHECK_FAILED_TO_RUN;
   }
   if (values.json) io.out(terminalSafeJson(JSON.stringify(report, null, 2)));
   else if (values.sarif) io.out(terminalSafeJson(reportToSarif(report)));

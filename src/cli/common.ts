@@ -1,7 +1,7 @@
 // What the CLI's commands share: bad input (one line on stderr, exit 2), the --repo check, argument parsing, and
 // Ctrl-C as core's cancellation (exit 130).
 import { existsSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { parse, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { cancellationController } from "../core/cancel";
 import { oneLine } from "../core/text";
@@ -14,6 +14,8 @@ export function repoOption(value: string | undefined): string {
   const repo = resolve(value ?? ".");
   if (!existsSync(repo)) throw new UsageError(`repository path does not exist: ${repo}`);
   if (!statSync(repo).isDirectory()) throw new UsageError(`repository path is not a directory: ${repo}`);
+  // As the MCP server: the whole file system is no repository (discovery would walk all of it and write /.deliberations).
+  if (repo === parse(repo).root) throw new UsageError(`refusing the file-system root ${repo} as a repository: pass --repo DIR`);
   return repo;
 }
 

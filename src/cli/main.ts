@@ -32,7 +32,7 @@ import { terminalSafe, terminalSafeJson, terminalSafeLine } from "../core/saniti
 import { citationLocation, modelDissentLine, rationaleBeforeNote, recommendationHeadline, synthesisLabel, synthesisSummary } from "../core/render";
 import { UNDECIDABLE } from "../core/constants";
 import type { OptionPicker, Receipt } from "../core/schemas";
-import { SUMMARY_STAGES, stageTitle } from "../core/stages";
+import { SUMMARY_STAGES, parseExpertStage, stageTitle } from "../core/stages";
 import { oneLine } from "../core/text";
 import { exitCodeForError, runAsProcess } from "./processEntry";
 import type { DeliberationConfig, ProgressEvent } from "../core/types";
@@ -340,6 +340,11 @@ function stageLines(receipt: Receipt): string[] {
   for (const n of SUMMARY_STAGES) {
     const s = receipt.stages[n];
     if (s && s.status !== "ok" && s.reason) lines.push(`  ${stageTitle(n)}: ${s.reason}`);
+  }
+  // A summary stage is ok when any of its experts is; an expert that failed still weakens the answer, so it shows.
+  for (const [name, s] of Object.entries(receipt.stages)) {
+    const expert = parseExpertStage(name);
+    if (expert && s?.status === "failed") lines.push(`  ${stageTitle(name)} (${expert.side}): failed${s.reason ? ` — ${s.reason}` : ""}`);
   }
   const fallback = fallbackOf(receipt.synthesis);
   if (fallback) lines.push(`  ${stageTitle("synthesis")}: rules synthesizer used — ${describeFallback(fallback)}`);

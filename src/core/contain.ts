@@ -1,6 +1,6 @@
 // Path containment: every read of a repository file by a path that came from the repository itself (a receipt, an
 // AGENTS.md line, a stored citation) resolves through realpath and must stay inside the repository root.
-import { realpath } from "node:fs/promises";
+import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
 
 /** True when `child` (an absolute, already-resolved path) is `root` itself or lies under it. */
@@ -39,4 +39,22 @@ export async function resolveInside(root: string, rel: string): Promise<string |
     return undefined;
   }
   return isInside(base, real) ? real : undefined;
+}
+
+/**
+ * Whether a folder under `root` may be written to: it resolves inside the real root, or it does not exist yet and
+ * its nearest existing ancestor does (creating it then creates it inside). A symlinked folder leading out: false.
+ */
+export async function folderWritableInside(root: string, rel: string): Promise<boolean> {
+  if (typeof rel !== "string" || rel.includes("\0")) return false;
+  let at = path.normalize(rel);
+  for (;;) {
+    if (await resolveInside(root, at)) return true;
+    // Missing (ENOENT) or outside: only a missing folder may defer to its parent.
+    const missing = await lstat(path.resolve(root, at)).then(() => false, (e: NodeJS.ErrnoException) => e.code === "ENOENT");
+    if (!missing) return false;
+    const parent = path.dirname(at);
+    if (parent === at || at === "." || at === "") return false;
+    at = parent;
+  }
 }

@@ -4,11 +4,14 @@
 // cannot have changed; otherwise the caller runs discovery and compares the content hash.
 // The code-usage figures in a receipt come from the code, not from the artifacts: an entry also carries the state of
 // the code the count read (internal/codeUsage.ts codeUsageState), and is served only while that state holds.
-import { promises as fs } from "node:fs";
 import { z } from "zod";
 import { PIPELINE_REVISION } from "./constants";
 import { FingerprintSchema } from "./fingerprint";
+import { readRegularFile } from "./receipts/fsutil";
 import { writeFileAtomic } from "./receipts/store";
+
+/** An entry holds one turn's payload; a file past this is no entry of ours (and a FIFO or device is none either). */
+const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 
 export { fingerprintHolds } from "./fingerprint";
 
@@ -33,7 +36,7 @@ export type TurnCacheEntry = z.infer<typeof EntrySchema>;
  */
 export async function readTurnCacheEntry(file: string, opts: { anyRevision?: boolean } = {}): Promise<TurnCacheEntry | undefined> {
   try {
-    const parsed = EntrySchema.safeParse(JSON.parse(await fs.readFile(file, "utf8")));
+    const parsed = EntrySchema.safeParse(JSON.parse((await readRegularFile(file, { maxBytes: MAX_ENTRY_BYTES })).toString("utf8")));
     return parsed.success && (opts.anyRevision || parsed.data.pipeline_revision === PIPELINE_REVISION) ? parsed.data : undefined;
   } catch {
     return undefined;

@@ -4,7 +4,7 @@
 // so a 50 MB diff costs what its first 20k lines cost.
 import { spawn } from "node:child_process";
 import { open } from "node:fs/promises";
-import { checkRepository, hardenedGitArgs, hardenedGitEnv, type RepositoryCheck } from "../internal/gitSafety";
+import { checkRepository, filterOverrides, hardenedGitArgs, hardenedGitEnv, type RepositoryCheck } from "../internal/gitSafety";
 import { relative, resolve, sep } from "node:path";
 import { isInside, resolveInside } from "../contain";
 import { MAX_DIFF_LINES, MAX_LINE_CHARS, parseUnifiedDiff, type ChangedFile, type ParsedDiff } from "./diff";
@@ -47,11 +47,11 @@ interface GitRun {
 }
 
 /** Runs git with the hardened config; stops reading (and stops git) at maxBytes or maxLines of output. */
-function runGit(cwd: string, args: string[], opts: { signal?: AbortSignal; maxBytes?: number; maxLines?: number } = {}): Promise<GitRun> {
+function runGit(cwd: string, args: string[], opts: { signal?: AbortSignal; maxBytes?: number; maxLines?: number; config?: string[] } = {}): Promise<GitRun> {
   const maxBytes = opts.maxBytes ?? MAX_DIFF_BYTES;
   const maxLines = opts.maxLines ?? Number.POSITIVE_INFINITY;
   return new Promise((resolve, reject) => {
-    const child = spawn("git", [...hardenedGitArgs(), "-c", "core.quotePath=false", ...args], { cwd, env: hardenedGitEnv(), signal: opts.signal, windowsHide: true });
+    const child = spawn("git", [...hardenedGitArgs(), "-c", "core.quotePath=false", ...(opts.config ?? []), ...args], { cwd, env: hardenedGitEnv(), signal: opts.signal, windowsHide: true });
     const chunks: Buffer[] = [];
     let bytes = 0;
     let lines = 0;
@@ -146,7 +146,9 @@ export async function readChange(repo: string, source: ChangeSource, signal?: Ab
     untrackedPending = untrackedFiles(cwd, [], signal);
   }
   untrackedPending.catch(() => undefined); // awaited below, unless the diff fails first
-  const run = await runGit(cwd, args, { signal, maxLines: MAX_DIFF_LINES + 1 });
+  // A diff against the work tree hashes changed files through the repository's filter drivers: none may run.
+  const config = source.kind === "staged" || (source.kind === "ref" && source.ref.includes("..")) ? [] : await filterOverrides(cwd, signal);
+  const run = await runGit(cwd, args, { signal, maxLines: MAX_DIFF_LINES + 1, config });
   if (run.code !== 0) throw new ChangeInputError(`git diff failed: ${firstLine(run.stderr) || `exit ${run.code}`}`);
   const parsed = { ...parseUnifiedDiff(run.stdout, { readerTruncated: run.cut }), root: cwd };
   const untracked = await untrackedPending;

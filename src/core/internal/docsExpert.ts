@@ -876,7 +876,10 @@ function breakSupersessionCycles(supersededBy: Map<string, Set<string>>, superse
   return notes;
 }
 
-/** Tarjan's strongly connected components of the "superseded by" graph, each sorted, in a stable order. */
+/**
+ * Tarjan's strongly connected components of the "superseded by" graph, each sorted, in a stable order. Iterative: a
+ * chain of thousands of records, each superseding the one before, would overflow the call stack of a recursive walk.
+ */
 function stronglyConnected(graph: Map<string, Set<string>>): string[][] {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
@@ -884,28 +887,38 @@ function stronglyConnected(graph: Map<string, Set<string>>): string[][] {
   const onStack = new Set<string>();
   const out: string[][] = [];
   let next = 0;
-  const visit = (v: string) => {
+  const open = (v: string) => {
     index.set(v, next);
     low.set(v, next++);
     stack.push(v);
     onStack.add(v);
-    for (const w of [...(graph.get(v) ?? [])].sort()) {
-      if (!index.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
-    }
-    if (low.get(v) === index.get(v)) {
-      const component: string[] = [];
-      for (let w = stack.pop()!; ; w = stack.pop()!) {
-        onStack.delete(w);
-        component.push(w);
-        if (w === v) break;
-      }
-      out.push(component.sort());
-    }
+    return { v, edges: [...(graph.get(v) ?? [])].sort(), at: 0 };
   };
-  for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
+  for (const root of [...graph.keys()].sort()) {
+    if (index.has(root)) continue;
+    const frames = [open(root)];
+    while (frames.length) {
+      const f = frames[frames.length - 1];
+      if (f.at < f.edges.length) {
+        const w = f.edges[f.at++];
+        if (!index.has(w)) frames.push(open(w));
+        else if (onStack.has(w)) low.set(f.v, Math.min(low.get(f.v)!, index.get(w)!));
+        continue;
+      }
+      frames.pop();
+      if (low.get(f.v) === index.get(f.v)) {
+        const component: string[] = [];
+        for (let w = stack.pop()!; ; w = stack.pop()!) {
+          onStack.delete(w);
+          component.push(w);
+          if (w === f.v) break;
+        }
+        out.push(component.sort());
+      }
+      const parent = frames[frames.length - 1];
+      if (parent) low.set(parent.v, Math.min(low.get(parent.v)!, low.get(f.v)!));
+    }
+  }
   return out;
 }
 

@@ -11,8 +11,11 @@
 //  - checkRepository() refuses a folder whose git directory is not the `.git` at its work tree's top level.
 //    Linked worktrees and submodules (a `.git` *file* pointing into another repository's `.git/`) are accepted;
 //    a `.git` file pointing anywhere else is refused.
-// Filters (filter.<driver>.clean/smudge) only run when git converts between the work tree and the index: no command
-// we run does that (ls-files, log, rev-parse, rev-list, cat-file --batch-check, show of a blob without --textconv).
+// Filters (filter.<driver>.clean/smudge/process) run when git converts between the work tree and the index: a diff
+// against the work tree does (git hashes a stat-dirty file through the clean filter). No config key turns every
+// driver off, so the guard's work-tree diffs carry filterOverrides(): each driver the config defines, emptied (an
+// empty command is no filter) and not required. Every other command we run converts nothing (ls-files, log,
+// rev-parse, rev-list, cat-file --batch-check, show of a blob without --textconv).
 import { execFile } from "node:child_process";
 import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve, sep } from "node:path";
@@ -65,6 +68,34 @@ export function hardenedSimpleGitOptions(): Pick<SimpleGitOptions, "config" | "u
   };
 }
 
+/** `filter.<driver>.<key>` of a program-running key; the driver name may itself hold dots. */
+const FILTER_KEY = /^filter\.(.+)\.(?:clean|smudge|process)$/i;
+
+/**
+ * `-c` arguments that switch off every filter driver the configuration (any scope, includes followed) defines, for
+ * a git command that reads the work tree through the index (a diff against the work tree). Reading the config runs
+ * nothing. No driver, or no config: no arguments.
+ */
+export function filterOverrides(cwd: string, signal?: AbortSignal): Promise<string[]> {
+  return new Promise((res) => {
+    execFile(
+      "git",
+      [...hardenedGitArgs(), "config", "--null", "--get-regexp", "^filter\\."],
+      { cwd, env: hardenedGitEnv(), signal, timeout: 15_000, windowsHide: true, encoding: "utf8", maxBuffer: 4 * 1024 * 1024 },
+      (err, stdout) => {
+        // Exit 1 is "no such key"; any failure leaves the command as it was (it is hardened either way).
+        if (err && !stdout) return res([]);
+        const drivers = new Set<string>();
+        for (const entry of stdout.split("\0")) {
+          const m = FILTER_KEY.exec(entry.split("\n")[0] ?? "");
+          if (m) drivers.add(m[1]);
+        }
+        res([...drivers].sort().flatMap((d) => ["-c", `filter.${d}.clean=`, "-c", `filter.${d}.smudge=`, "-c", `filter.${d}.process=`, "-c", `filter.${d}.required=false`]));
+      },
+    );
+  });
+}
+
 /** The folder cannot be used: one line saying why. */
 export class UnsafeRepositoryError extends Error {
   constructor(message: string) {
@@ -112,9 +143,20 @@ function decide(dir: string, result: { stdout: string } | { error: string }): Re
     if (real(dotGit) === realGitDir) return { kind: "work-tree", toplevel, gitDir: realGitDir };
     throw refuse(`its git directory is ${realGitDir}`);
   }
-  // A gitfile: linked worktrees (.git/worktrees/NAME) and submodules (.git/modules/NAME) live inside a `.git` folder.
-  if (st?.isFile() && realGitDir.split(sep).includes(".git")) return { kind: "work-tree", toplevel, gitDir: realGitDir };
+  // A gitfile: linked worktrees (.git/worktrees/NAME) and submodules (.git/modules/NAME…) live inside another
+  // repository's `.git` folder; a gitfile naming that `.git` itself is refused.
+  if (st?.isFile() && isWorktreeOrModuleDir(realGitDir)) return { kind: "work-tree", toplevel, gitDir: realGitDir };
   throw refuse(`its git directory is ${realGitDir}`);
+}
+
+function isWorktreeOrModuleDir(gitDir: string): boolean {
+  const parts = gitDir.split(sep);
+  const at = parts.lastIndexOf(".git");
+  if (at < 0) return false;
+  const rest = parts.slice(at + 1);
+  if (rest[0] === "worktrees") return rest.length === 2 && !!rest[1];
+  // A submodule's name may hold slashes ("vendor/lib"), and its own submodules nest under it.
+  return rest[0] === "modules" && rest.length >= 2;
 }
 
 function statSafe(p: string) {

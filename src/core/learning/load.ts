@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { z } from "zod";
 import { canonicalJson, sha256 } from "../hash";
 import type { SigningKey } from "../receipts/signing";
-import { resolveInside } from "../contain";
+import { folderWritableInside, resolveInside } from "../contain";
+import { readRegularFile } from "../receipts/fsutil";
 import { DEFAULT_RECEIPTS_DIR, fileNameMismatch, loadReceiptFile, readEvidence, receiptsFolder, verifyEntry, writeFileAtomic, type ReceiptEntry, type ReceiptVerification } from "../receipts/store";
 import { ALLOWED_SIGNERS_FILE, readAllowedSigners, type AllowedSigners } from "../receipts/trust";
 import type { LearnedWeights, Receipt } from "../schemas";
@@ -212,6 +213,9 @@ const LEARNING_RULE_VERSION = `3:${LEARNING_RATE}`;
 /** Not `.json`: the `*.json` files of the cache folder are the turn cache's entries. */
 export const LEARNING_CACHE_FILE = "learning.cache";
 
+/** The cache holds one small verdict per receipt; a file past this is no cache of ours. */
+const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+
 const CachedSchema = z.object({ rule: z.string(), key: z.string(), judged: z.record(z.string(), z.unknown()), signature: z.string() });
 
 /** What every verdict depends on besides its own files: the allowed signers, the reset marker, your key. */
@@ -226,7 +230,7 @@ async function globalKey(repo: string, dirName: string, ownPublicKeyPem: string)
 
 async function readCache(file: string, key: string, signingKey: SigningKey): Promise<Record<string, JudgedReceipt> | undefined> {
   try {
-    const parsed = CachedSchema.safeParse(JSON.parse(await fs.readFile(file, "utf8")));
+    const parsed = CachedSchema.safeParse(JSON.parse((await readRegularFile(file, { maxBytes: MAX_CACHE_BYTES })).toString("utf8")));
     if (!parsed.success || parsed.data.rule !== LEARNING_RULE_VERSION || parsed.data.key !== key) return undefined;
     const { signature, ...body } = parsed.data;
     // Only verdicts your own key signed are reused: anyone who can write the folder could plant weights otherwise.
@@ -254,7 +258,10 @@ export async function loadLearning(
   const { judged, reset } = await judgeAll(repo, dirName, signingKey.publicKeyPem, previous);
   const verified = Object.entries(judged).filter(([name, j]) => previous?.[name] !== j).length;
   const unchanged = !!previous && verified === 0 && Object.keys(previous).length === Object.keys(judged).length;
-  if (!unchanged && opts.writeCache !== false && (await fs.stat(receiptsFolder(repo, dirName)).then((s) => s.isDirectory(), () => false))) {
+  // Only into a receipts folder that exists and a cache folder that stays inside the repository (a symlinked one
+  // would carry the write elsewhere).
+  const writable = async () => (await resolveInside(repo, dirName)) !== undefined && (await folderWritableInside(repo, join(dirName, "cache")));
+  if (!unchanged && opts.writeCache !== false && (await fs.stat(receiptsFolder(repo, dirName)).then((s) => s.isDirectory(), () => false)) && (await writable())) {
     const body = { rule: LEARNING_RULE_VERSION, key, judged };
     const signature = sign(null, Buffer.from(canonicalJson(body)), createPrivateKey(signingKey.privateKeyPem)).toString("base64");
     await writeFileAtomic(file, JSON.stringify({ ...body, signature }) + "\n").catch(() => undefined);

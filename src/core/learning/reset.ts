@@ -9,8 +9,12 @@ import { z } from "zod";
 import { resolveInside } from "../contain";
 import { canonicalJson } from "../hash";
 import { isCanonicalSignature, keyIdOf, type SigningKey } from "../receipts/signing";
+import { readRegularFile } from "../receipts/fsutil";
 import { writeFileAtomic } from "../receipts/store";
 import { classifySigner, describeTrust, type AllowedSigners } from "../receipts/trust";
+
+/** A reset marker is a few hundred bytes; anything past this is no marker. */
+const MAX_MARKER_BYTES = 64 * 1024;
 
 export const LEARNING_DIR = "learning";
 export const RESET_FILE = "reset.json";
@@ -47,7 +51,7 @@ export async function readResetMarker(repo: string, dirName: string, ownPublicKe
   if (!real) return { ignored: `${rel} resolves outside the repository` };
   let marker: z.infer<typeof ResetMarkerSchema>;
   try {
-    const parsed = ResetMarkerSchema.safeParse(JSON.parse(await fs.readFile(real, "utf8")));
+    const parsed = ResetMarkerSchema.safeParse(JSON.parse((await readRegularFile(real, { maxBytes: MAX_MARKER_BYTES, followSymlinks: true })).toString("utf8")));
     if (!parsed.success) return { ignored: `${rel} is not a valid reset marker` };
     marker = parsed.data;
   } catch (err) {

@@ -2,10 +2,46 @@
 // rename) and a cross-process lock file for read-modify-write. Neither leaves a .tmp or .lock file behind on any
 // normal or error path.
 import { randomBytes } from "node:crypto";
-import { promises as fs } from "node:fs";
+import { constants as fsConstants, promises as fs } from "node:fs";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { processAlive as alive } from "../pid";
+
+/** A path that is not a regular file of a sane size: a FIFO, a device, a folder, a symlink where none may be. */
+export class NotARegularFileError extends Error {
+  constructor(readonly file: string, why: string) {
+    super(`${file.replace(/^.*[\\/]/, "")} ${why}`);
+    this.name = "NotARegularFileError";
+  }
+}
+
+/**
+ * Reads a file only when it is a regular file of at most `maxBytes`: opened without blocking (a FIFO would wait
+ * for a writer forever) and, unless `followSymlinks`, without following a symlink (a committed `x.lock -> /dev/zero`
+ * would be read without end). What is read is bounded even if the file grows while it is read.
+ */
+export async function readRegularFile(file: string, opts: { maxBytes: number; followSymlinks?: boolean }): Promise<Buffer> {
+  const flags = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0) | (opts.followSymlinks ? 0 : (fsConstants.O_NOFOLLOW ?? 0));
+  const handle = await fs.open(file, flags).catch((err: NodeJS.ErrnoException) => {
+    throw err.code === "ELOOP" ? new NotARegularFileError(file, "is a symlink") : err;
+  });
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) throw new NotARegularFileError(file, "is not a regular file");
+    if (st.size > opts.maxBytes) throw new NotARegularFileError(file, `is ${st.size} bytes, over the ${opts.maxBytes}-byte limit`);
+    const buf = Buffer.alloc(Math.min(st.size, opts.maxBytes) + 1);
+    let got = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buf, got, buf.length - got, got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+      if (got === buf.length) throw new NotARegularFileError(file, `grew past the ${opts.maxBytes}-byte limit while it was read`);
+    }
+    return buf.subarray(0, got);
+  } finally {
+    await handle.close();
+  }
+}
 
 /**
  * Writes a file atomically: a temp file in the same folder, fsync, then rename over the target. `content` may be
@@ -53,15 +89,21 @@ const STALE_MS = 60_000;
  * STALE_MS; undefined while it is held (or gone). The owner is read twice around the liveness check: a writer that
  * finished between the first read and the check has removed its lock, and the file there now is a live writer's.
  */
+/** A lock holds "pid\nhost\n": anything longer is no lock of ours. */
+const MAX_LOCK_BYTES = 4096;
+
 async function staleLock(lock: string): Promise<number | undefined> {
   const read = async () => {
     try {
-      const [text, st] = await Promise.all([fs.readFile(lock, "utf8"), fs.stat(lock)]);
+      const [text, st] = await Promise.all([readRegularFile(lock, { maxBytes: MAX_LOCK_BYTES }).then((b) => b.toString("utf8")), fs.stat(lock)]);
       return { text, ino: st.ino, mtimeMs: st.mtimeMs };
     } catch {
       return undefined; // gone already (or unreadable): just retry
     }
   };
+  // A lock no writer of ours made (a symlink, a FIFO, a folder: committed or planted) is broken at once.
+  const lst = await fs.lstat(lock).catch(() => undefined);
+  if (lst && !lst.isFile()) return lst.ino;
   const first = await read();
   if (!first) return undefined;
   const [pidText, host] = first.text.split("\n");
@@ -103,8 +145,9 @@ export async function withFileLock<T>(file: string, fn: () => Promise<T>, timeou
         );
         // Another waiter may have broken the same lock and a live writer taken a new one in between: a lock moved
         // aside that is not the one judged stale goes back (link fails only if yet another writer holds one).
-        if (moved && (await fs.stat(aside).then((st) => st.ino, () => stale)) !== stale) await fs.link(aside, lock).catch(() => undefined);
-        if (moved) await fs.rm(aside, { force: true });
+        if (moved && (await fs.lstat(aside).then((st) => st.ino, () => stale)) !== stale) await fs.link(aside, lock).catch(() => undefined);
+        // A planted folder is left aside rather than deleted with whatever it holds.
+        if (moved) await fs.rm(aside, { force: true }).catch(() => undefined);
         continue;
       }
       if (Date.now() - started > timeoutMs) throw new LockTimeoutError(lock, Date.now() - started);

@@ -4,9 +4,9 @@
 // torn or mixed receipt and no pick is lost. Every read by a path stored in a receipt resolves through realpath and
 // must stay inside the repository (contain.ts).
 import { constants as fsConstants, promises as fs } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { resolveInside } from "../contain";
+import { folderWritableInside, resolveInside } from "../contain";
 import { canonicalJson, sha256 } from "../hash";
 import { hasControlChars } from "../sanitize";
 import {
@@ -21,7 +21,7 @@ import {
   type Receipt,
   type UnsignedReceipt,
 } from "../schemas";
-import { withFileLock, writeFileAtomic } from "./fsutil";
+import { readRegularFile, withFileLock, writeFileAtomic } from "./fsutil";
 import { RESIGNABLE_FIELDS, mintedByOf, signReceipt, verifyMintedBy, verifyReceiptSignature, type SigningKey } from "./signing";
 import { classifySigner, describeTrust, readAllowedSigners, type AllowedSigners, type TrustLevel } from "./trust";
 import { z } from "zod";
@@ -77,6 +77,8 @@ export async function prepareReceiptsDir(repo: string, dirName = DEFAULT_RECEIPT
       if (code === "ENOTDIR" || code === "EEXIST") throw new ReceiptsDirError(`${what} is a file, not a folder: move it away so receipts can be written`);
       throw new ReceiptsDirError(`${what} cannot be used (${code ?? (err as Error).message})`);
     }
+    // A committed symlink ("cache -> /elsewhere") would carry every later write out of the repository.
+    if (sub && !(await resolveInside(repo, join(dirName, sub)))) throw new ReceiptsDirError(`${dirName}/${sub} resolves outside the repository (a symlink); receipts stay inside the repository`);
   }
   return abs;
 }
@@ -114,9 +116,10 @@ export function evidenceFileOf(evidence: FusedEvidence[]): EvidenceFileDraft {
  */
 export async function storeEvidenceFile(repo: string, draft: EvidenceFileDraft, dirName = DEFAULT_RECEIPTS_DIR): Promise<void> {
   const file = join(receiptsFolder(repo, dirName), draft.path);
+  if (!(await folderWritableInside(repo, dirname(join(dirName, draft.path))))) throw new ReceiptsDirError(`${dirName}/${dirname(draft.path)} resolves outside the repository (a symlink); receipts stay inside the repository`);
   const lst = await fs.lstat(file).catch(() => undefined);
   if (lst?.isFile()) {
-    const current = await fs.readFile(file).catch(() => undefined);
+    const current = await readRegularFile(file, { maxBytes: MAX_RECEIPT_BYTES }).catch(() => undefined);
     if (current && sha256(current) === draft.sha256) return;
   }
   await writeFileAtomic(file, draft.body);
@@ -136,7 +139,7 @@ async function readContained(repo: string, dirName: string, rel: string): Promis
     const exists = await fs.lstat(join(receiptsFolder(repo, dirName), rel)).then(() => true, () => false);
     throw Object.assign(new Error(exists ? `${rel} resolves outside the repository` : `${rel} is missing`), { code: exists ? "EOUTSIDE" : "ENOENT" });
   }
-  return fs.readFile(real);
+  return readRegularFile(real, { maxBytes: MAX_RECEIPT_BYTES, followSymlinks: true });
 }
 
 export async function readEvidence(repo: string, ref: string, dirName = DEFAULT_RECEIPTS_DIR): Promise<FusedEvidence[]> {
@@ -179,7 +182,7 @@ export async function loadReceiptFile(file: string): Promise<ReceiptEntry> {
     const st = await fs.stat(file);
     if (!st.isFile()) return { state: "corrupt", receipt_id, file, error: "unreadable: not a regular file" };
     if (st.size > MAX_RECEIPT_BYTES) return { state: "corrupt", receipt_id, file, error: `unreadable: ${st.size} bytes is over the ${MAX_RECEIPT_BYTES}-byte limit` };
-    text = await fs.readFile(file, "utf8");
+    text = (await readRegularFile(file, { maxBytes: MAX_RECEIPT_BYTES, followSymlinks: true })).toString("utf8");
   } catch (err) {
     return { state: "corrupt", receipt_id, file, error: `unreadable: ${(err as Error).message.split("\n")[0]}` };
   }
@@ -634,7 +637,7 @@ export async function loadTrustedReceipt(
 
 async function lineCount(abs: string): Promise<number | null> {
   try {
-    const text = await fs.readFile(abs, "utf8");
+    const text = (await readRegularFile(abs, { maxBytes: MAX_RECEIPT_BYTES, followSymlinks: true })).toString("utf8");
     return text.length === 0 ? 0 : text.replace(/\n$/, "").split("\n").length;
   } catch {
     return null;

@@ -8,7 +8,7 @@ import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { resolveInside } from "../contain";
 import { terminalSafeLine } from "../sanitize";
-import { withFileLock, writeFileAtomic } from "./fsutil";
+import { readRegularFile, withFileLock, writeFileAtomic } from "./fsutil";
 import { keyIdOf } from "./signing";
 
 export const ALLOWED_SIGNERS_FILE = "allowed_signers";
@@ -118,7 +118,7 @@ export async function readAllowedSigners(repo: string, dirName: string): Promise
     const st = await fs.stat(real);
     if (!st.isFile()) return { signers: [], errors: [], unreadable: `${rel} is not a file` };
     if (st.size > MAX_FILE_BYTES) return { signers: [], errors: [], unreadable: `${rel} is over ${MAX_FILE_BYTES} bytes` };
-    return parseAllowedSigners(await fs.readFile(real, "utf8"));
+    return parseAllowedSigners((await readRegularFile(real, { maxBytes: MAX_FILE_BYTES, followSymlinks: true })).toString("utf8"));
   } catch (err) {
     return { signers: [], errors: [], unreadable: `${rel}: ${(err as Error).message.split("\n")[0]}` };
   }
@@ -173,7 +173,7 @@ export async function addAllowedSigner(repo: string, dirName: string, name: stri
   return withFileLock(file, async () => {
     const fileExists = await fs.lstat(file).then(() => true, () => false);
     if (fileExists && !(await resolveInside(repo, join(dirName, ALLOWED_SIGNERS_FILE)))) throw new Error(`${join(dirName, ALLOWED_SIGNERS_FILE)} resolves outside the repository`);
-    const text = fileExists ? await fs.readFile(file, "utf8") : "";
+    const text = fileExists ? (await readRegularFile(file, { maxBytes: MAX_FILE_BYTES, followSymlinks: true })).toString("utf8") : "";
     const current = parseAllowedSigners(text);
     const same = current.signers.find((s) => s.key === parsed.key);
     if (same) return { added: false, signer: same, file };
