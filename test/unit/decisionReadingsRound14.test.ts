@@ -161,3 +161,46 @@ describe("option names", () => {
     assert.equal(optionName('Use Amplitude <a name="option-4"></a>').name, "Use Amplitude");
   });
 });
+
+describe("records with a metadata list and no title heading", () => {
+  const buildpack = [
+    "# Meta",
+    "[meta]: #meta",
+    "- Name: Migrate to the Shared Chat",
+    "- Start Date: 2021-12-07",
+    "- Status: Implemented <!-- Acceptable values: Draft, Approved, On Hold, Superseded -->",
+    "- Supersedes: N/A",
+    "",
+    "# Summary",
+    "",
+    "Move our chat to the foundation's shared instance.",
+    "",
+    "# Motivation",
+    "",
+    "Spam control.",
+    "",
+    "# Alternatives",
+    "",
+    "- Keep using our own chat",
+    "- Use the other shared chat instance, which the foundation also provides. It has more users.",
+    "",
+  ].join("\n");
+
+  test("the metadata names the record; a template's comment on the status line is no status", () => {
+    const parsed = parseAdr("text/0099-chat.md", buildpack);
+    assert.equal(parsed.title, "Migrate to the Shared Chat");
+    assert.equal(parsed.status, "accepted");
+    assert.equal(normaliseStatus("Approved <!-- Acceptable values: Draft, Approved, Superseded -->"), "accepted");
+  });
+
+  test("the title's proposal is chosen, never a turned-down alternative that shares its words", () => {
+    const m = model("text/0099-chat.md", buildpack);
+    assert.equal(m.chosen?.name, "Migrate to the Shared Chat");
+    assert.ok(m.considered.some((c) => c.name === "Use the other shared chat instance"), "an option is named before its relative clause");
+  });
+
+  test("a file name with an RFC prefix is humanised without it", () => {
+    assert.equal(parseAdr("rfc-045-consolidate-sidekiq-usage.md", "## Problem\n\nMany apps.\n\n## Proposal\n\nA gem.\n").title, "Consolidate sidekiq usage");
+  });
+});
+

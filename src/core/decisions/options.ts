@@ -172,6 +172,9 @@ export function optionName(written: string): { name: string; ref?: string; decid
     const head = text.slice(0, stop.index).trim();
     if (head.split(/\s+/).length <= 12 && !/\b(?:e\.g|i\.e|etc|vs|cf)$/i.test(head)) text = head;
   }
+  // "Use the Kubernetes instance, which CNCF also provides": the name comes before its relative clause.
+  const relative = /,\s+(?:which|who|whose|where)\b/.exec(text);
+  if (relative && relative.index > 0 && text.slice(0, relative.index).trim().split(/\s+/).length >= 2) text = text.slice(0, relative.index).trim();
   // "Formless – No conventions for …", "Log4brains: architecture knowledge base": keep the name before the gloss.
   const gloss = /\s[–—-]\s|:\s/.exec(text);
   if (gloss && gloss.index > 0) {
@@ -1652,7 +1655,10 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
   // nothing, or only something that shares no word with the title (then it elaborates, and the title sums up).
   const t = TITLE_CHOICE.test(parsed.title) ? readDecisionSentence(parsed.title) : undefined;
   if (t?.chosen && (!chosen || (chosen.how === "decision-prose" && chosen.considered_index === undefined && coverage(t.chosen, chosen.name) === 0))) {
-    const i = considered.length > 0 ? matchOption(t.chosen, considered, 0.6) : undefined;
+    const matched = considered.length > 0 ? matchOption(t.chosen, considered, 0.6) : undefined;
+    // An alternative the record turned down is never what its title proposes, however many words they share
+    // ("Migrate to CNCF Slack" against "Use the Kubernetes Slack, the other instance CNCF offers").
+    const i = matched !== undefined && considered[matched].source !== "alternatives" ? matched : undefined;
     const titleLine = sections.find((s) => s.level === 1)?.start ?? 1;
     if (i !== undefined) chosen = { name: considered[i].name, range: { start: titleLine, end: titleLine }, how: "decision-prose", considered_index: i };
     // Options that are only the turned-down alternatives leave the title's own proposal as the choice.

@@ -96,7 +96,8 @@ const STATUS_MENU = new RegExp(`^[\\s>*_\\[(]*${STATUS_WORD}(?:\\s*(?:\\||/|\\bo
 /** Maps free-form status text to the schema's enum. "Superseded by …" wins over any other word on the line. */
 export function normaliseStatus(raw: string): AdrStatus {
   // "Proposed; accepting feedback", "open for comments": taking comments is no acceptance of the decision.
-  const s = stripInline(raw)
+  // "Approved <!-- Acceptable values: Draft, Approved, Superseded -->": a template's comment is no status.
+  const s = stripInline(raw.replace(/<!--[\s\S]*?(?:-->|$)/g, " "))
     .toLowerCase()
     .replace(/\baccepting (?:feedback|comments|input|suggestions|reviews?|contributions|questions)\b/g, " ");
   // A template's menu of statuses ("{proposed | accepted | … | superseded by ADR-0123}") is no status at all.
@@ -182,7 +183,7 @@ const STATUS_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:(?:rfc|rfd|adr|decision|pro
 const STATUS_TABLE_ROW = /^\s*\|\s*(?:\*\*|__)?status(?:\*\*|__)?\s*\|\s*([^|]{1,200}?)\s*\|/i;
 const DATE_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?date(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*:?\s*(.+?)\s*$/i;
 
-const DOCUMENT_PART = "(?:summary|abstract|overview|introduction|background|motivation|context|why|how|goals|non-goals|problem(?: statement)?|table of contents|toc|status|metadata)";
+const DOCUMENT_PART = "(?:summary|abstract|overview|introduction|background|motivation|context|why|how|goals|non-goals|problem(?: statement)?|table of contents|toc|status|meta(?:data)?)";
 /**
  * Headings that name a part of a document, never the document: "## Summary", "## Why", "## Introduction", and parts
  * joined ("Summary / Motivation", "Background and motivation").
@@ -219,7 +220,7 @@ export function parseAdr(path: string, text: string): ParsedAdr {
   // before the H1 its front-matter title names has that title.
   const nameBase = /^(readme|index)$/i.test(base) && dir !== "." ? posix.basename(dir) : base;
   const fmTitle = frontMatterString(doc.frontMatter?.data.title);
-  const h1 = named.firstH1 >= 0 && !laterHeadingIs(doc, named.firstH1, fmTitle) ? doc.sections[named.firstH1].heading : fmTitle ?? humanise(nameBase);
+  const h1 = named.firstH1 >= 0 && !laterHeadingIs(doc, named.firstH1, fmTitle) ? doc.sections[named.firstH1].heading : fmTitle ?? metadataTitle(doc.lines) ?? humanise(nameBase);
   const { number: titleNumber, title } = splitTitleNumber(h1);
   const number = numberFromFileName(base) ?? titleNumber;
 
@@ -439,8 +440,22 @@ function dateFromFileName(base: string): string | undefined {
   return Number(mo) >= 1 && Number(mo) <= 12 && Number(d) >= 1 && Number(d) <= 31 ? `${y}-${mo}-${d}` : undefined;
 }
 
+/**
+ * A record without a title heading may name itself in its metadata list: "- Name: Remove Windows support",
+ * "* **Title:** X" (only in its first lines, where metadata is).
+ */
+function metadataTitle(lines: string[]): string | undefined {
+  for (const line of lines.slice(0, METADATA_TITLE_LINES)) {
+    const m = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:title|name)(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.{3,200}?)\s*$/i.exec(line);
+    if (m && /\p{L}/u.test(m[1])) return stripInline(m[1]).replace(/^["']|["']$/g, "").trim() || undefined;
+  }
+  return undefined;
+}
+const METADATA_TITLE_LINES = 20;
+
 function humanise(base: string): string {
-  const s = base.replace(/^(?:adr[-_]?)?(?:\d{4}-\d{2}-\d{2}|\d+)[-_]/i, "").replace(/[-_]+/g, " ").trim();
+  // "0005-use-x", "adr-0005-use-x", "rfc-045-use-x", "2024-03-01-use-x" → "Use x".
+  const s = base.replace(/^(?:[a-z]{2,5}[-_]?)?(?:\d{4}-\d{2}-\d{2}|\d+)[-_]/i, "").replace(/[-_]+/g, " ").trim();
   return s ? s[0].toUpperCase() + s.slice(1) : base;
 }
 

@@ -2,8 +2,8 @@
 // comparative, or beside the proposal ("alongside Markdown").
 
 import type { Alternative } from "./types";
-import { LOCATIVE, PRONOUNS } from "./vocabulary";
-import type { Tok } from "./tokens";
+import { DETERMINERS, LOCATIVE, PERSONAL, PRONOUNS, QUANTIFIERS } from "./vocabulary";
+import { isNounish, type Tok } from "./tokens";
 import { clauseEnd, isNamePhrase, type NounPhrase, nounPhrases, type Span, spanText, trimNoun } from "./phrases";
 import { infinitive } from "./verbForms";
 import { termsForPhrase } from "./terms";
@@ -21,7 +21,7 @@ export function insteadIncumbent(context: Tok[][], toks: Tok[], clause: Clause):
   if (!ctx?.length) return undefined;
   const c = mainVerb(ctx, 0, ctx.length);
   const qVerb = clause.verb >= 0 ? toks[clause.verb] : undefined;
-  const nps = nounPhrases(ctx, { start: c.verb >= 0 ? c.verb : 0, end: clauseEnd(ctx, 0) }).filter((np) => !ctx.slice(np.span.start, np.span.end).every((t) => PRONOUNS.has(t.norm)) && !np.relational);
+  const nps = nounPhrases(ctx, { start: c.verb >= 0 ? c.verb : 0, end: clauseEnd(ctx, 0) }).filter((np) => !onlyPoints(ctx, np.span) && !np.relational);
   // Stop before a relative clause ("an engine that lacks JSON operators").
   const cut = (np: NounPhrase) => {
     const s = np.span;
@@ -42,8 +42,14 @@ export function insteadIncumbent(context: Tok[][], toks: Tok[], clause: Clause):
   if (!pick && (!c.subject || isPersonal(ctx, c.subject))) pick = nps.find((np) => !np.prep || LOCATIVE.includes(np.prep))?.span;
   if (!pick) return undefined;
   const span = cut({ span: pick, relational: false });
-  if (span.end <= span.start) return undefined;
+  // "we cannot fix them all": a phrase that only points back names nothing in place.
+  if (span.end <= span.start || onlyPoints(ctx, span)) return undefined;
   return alt(keepTitle(ctx, span), spanText(ctx, span, { dropDeterminer: true }), termsForPhrase(ctx, span), "incumbent");
+}
+
+/** A phrase with no noun but pronouns, determiners and quantifiers ("them all", "we cannot"): it names nothing. */
+function onlyPoints(toks: Tok[], s: Span): boolean {
+  return !toks.slice(s.start, s.end).some((t) => !PRONOUNS.has(t.norm) && !DETERMINERS.has(t.norm) && !QUANTIFIERS.has(t.norm) && !PERSONAL.has(t.norm) && isNounish(t));
 }
 
 /** "publish the templates in AsciiDoc alongside Markdown": Markdown is what exists today. */

@@ -85,6 +85,10 @@ export function readCopula(toks: Tok[]): Partial<QuestionStructure> | undefined 
     s = { start: 1, end: cop };
   }
   if (s.end <= s.start || s.end >= toks.length || toks.slice(s.start, s.end).every((t) => PRONOUNS.has(t.norm))) return undefined;
+  // "Is ESLint going to change how it finds the right setup?": a verb in the progressive ("going to", "planning
+  // to") makes a clause about doing something, not a judgement of X ("the right" belongs to the verb's object).
+  const last = toks[s.end - 1];
+  if (s.end - s.start > 1 && last.tags.has("Gerund") && toks[s.end]?.norm === "to") return undefined;
   let j = s.end;
   if (isModal(toks[0])) j++;
   const still = toks[j]?.norm === "still";

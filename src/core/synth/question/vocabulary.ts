@@ -15,6 +15,8 @@ export const RELATIONAL = new Set(["front", "top", "behind", "next", "instead", 
 export const PURPOSE = new Set(["for", "when", "because", "since", "so", "given", "if", "unless", "while", "once", "whenever"]);
 export const DETERMINERS = new Set(["the", "a", "an", "our", "its", "their", "my", "your", "this", "that", "these", "those", "some", "any", "each", "every", "his", "her"]);
 export const PRONOUNS = new Set(["we", "i", "you", "us", "they", "it", "one", "someone", "anyone", "them", "those", "these", "this", "that"]);
+/** Words that only count or point ("them all", "both of those"): with pronouns and determiners, never a name. */
+export const QUANTIFIERS = new Set(["all", "both", "each", "every", "none", "some", "any", "most", "many", "few", "several", "of", "ones"]);
 export const PERSONAL = new Set(["we", "i", "you", "us", "one", "someone", "anyone", "people", "developers", "engineers", "team"]);
 export const WH = new Set(["which", "what", "how", "where", "when", "who", "whom", "whose", "why", "what's", "how's", "where's", "who's", "which's"]);
 /** Verbs that carry the question, not the alternative: "should we consider moving …", "do we need to …". */
