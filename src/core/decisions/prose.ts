@@ -186,6 +186,8 @@ function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: 
       if (r) rejected.push(r);
       break;
     }
+    // "use AWS SSO in favour of X": the phrase ends there (turnedDown says whether X was turned down).
+    if (words.length > 0 && w === "in" && /^favou?r$/.test(bare(toks[i + 1] ?? "")) && bare(toks[i + 2] ?? "") === "of") break;
     // "Use ECS as the execution environment": after a bare name (one or two words), "as" and a noun phrase give the
     // name its role, not a reason ("as it is faster"); a longer phrase already says what it is.
     const asRole = w === "as" && words.length <= 2 && /^(?:a|an|the|our|its)$/.test(bare(toks[i + 1] ?? "")) && !/^(?:is|are|was|were|has|have|will|can|does|do|would)$/.test(bare(toks[i + 3] ?? ""));
@@ -423,6 +425,21 @@ function firstPersonPerfect(low: string[]): number | undefined {
 
 /** A preference stated as made ("Prefer X over Y", "we chose X over Y", "X was selected over Y"), not one that only
  * may be made ("ECS-optimised images we may choose to use over Ubuntu"). */
+/** "in favour of" / "in favor of" at i. */
+function inFavourOf(low: string[], i: number): boolean {
+  return low[i] === "in" && /^favou?r$/.test(low[i + 1] ?? "") && low[i + 2] === "of";
+}
+
+/** A verb of choosing ("use", "adopt", "chose") in the clause before `at`, with no verb of dropping after it. */
+function choosesBefore(low: string[], at: number): boolean {
+  let chose = false;
+  for (let k = Math.max(0, at - 12); k < at; k++) {
+    if (CHOOSE_VERBS.has(low[k]) || PREFER_VERBS.has(low[k]) || /^(?:chose|opted|adopted|went)$/.test(low[k])) chose = true;
+    if (/^(?:deprecate[ds]?|deprecating|drop(?:ped|s)?|dropping|remove[ds]?|removing|abandon(?:ed|s)?|retire[ds]?|retiring|replace[ds]?|replacing|against|phase|phased|sunset)$/.test(low[k])) chose = false;
+  }
+  return chose;
+}
+
 function prefersBefore(low: string[], at: number): boolean {
   for (let k = 0; k < at; k++) {
     if (!PREFER_VERBS.has(low[k])) continue;
@@ -455,6 +472,9 @@ function turnedDown(toks: string[], low: string[], rejected: string[]): boolean 
     if (low[i] === "not" && i > 1 && /,$/.test(toks[i - 1]) && !NOT_A_CONTRAST.test(low[i + 1] ?? "")) add(i + 1);
     // "Prefer X over Y", "we chose X over Y": Y was weighed and turned down.
     if (low[i] === "over" && i > 1 && prefersBefore(low, i)) add(i + 1);
+    // "We decided to use X in favour of Y": Y was turned down ("deprecate X in favour of Y" chooses Y: no verb
+    // of choosing before it).
+    if (inFavourOf(low, i) && i > 1 && choosesBefore(low, i)) add(i + 3);
     if (low[i] === "decided" && low[i + 1] === "against") {
       add(i + 2);
       return true;

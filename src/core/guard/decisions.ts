@@ -266,12 +266,44 @@ async function recordDecisions(set: ArtifactSet): Promise<RecordDecisions> {
   const out: GuardDecision[] = [];
   for (const { file, adr } of parsed) {
     const model = decisionModelOf(adr);
-    if (INACTIVE_ADR_STATUSES.has(model.status) || model.status === "proposed" || superseded.has(file.path)) continue;
+    if (superseded.has(file.path) || model.status === "proposed") continue;
+    // A rejected record still decides, the other way: what it proposed ("Use of AWS Cloud Map") is turned down,
+    // and nothing it names is required. Deprecated and superseded records decide nothing any more.
+    if (model.status === "rejected") {
+      const d = recordDecision(file, model, model.status_display, adr);
+      if (d) out.push(refusalOf(d));
+      continue;
+    }
+    if (INACTIVE_ADR_STATUSES.has(model.status)) continue;
     const d = recordDecision(file, model, model.status_display, adr);
     if (d) out.push(d);
   }
   withoutOverruled(out);
   return { decisions: out, notes };
+}
+
+/**
+ * A rejected record's decision: what it proposed is forbidden, nothing is required. Its proposal is what it would
+ * have chosen, keyed as a phrase (every identifying word present: "IAM Federated Access" is not every `aws_iam_role`);
+ * what it argued against on the way ("rather than managing access ourselves") was never decided, so it stays out.
+ * A record that states only its refusal ("We have decided not to adopt X") has that as its turned-down option.
+ */
+function refusalOf(d: GuardDecision): GuardDecision {
+  const proposal: DecidedThing[] = [];
+  for (const r of d.required) {
+    if (r.keys.exact) {
+      proposal.push(r);
+      continue;
+    }
+    // Its initials ("TGRA") name it alone; its words name it together.
+    const acronym = acronymOf(r.name);
+    const words = r.keys.tokens.filter((t) => t !== acronym);
+    if (acronym && words.length !== r.keys.tokens.length) proposal.push({ ...r, keys: { display: r.keys.display, tokens: [acronym] } });
+    // One word left of a name of several ("IaC Network tester" keyed by "iac") is too loose to forbid by.
+    if (words.length > 1 || r.name.trim().split(/\s+/).length === 1) proposal.push({ ...r, keys: { ...r.keys, tokens: words, all: words.length > 1 } });
+  }
+  const forbidden = d.required.length ? proposal : d.forbidden;
+  return { ...d, forbidden, required: [], chosen: undefined, versionSchemes: undefined };
 }
 
 // ----- rules -----

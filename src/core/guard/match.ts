@@ -4,6 +4,7 @@
 import type { ChangedFile, ChangedLine, ParsedDiff } from "./diff";
 import type { DecidedThing, DecisionSet, GuardDecision } from "./decisions";
 import { commentStart, fileKind, readLine, type FileKind, type LineKind } from "./lines";
+import { cloudProductsOf } from "./cloudProducts";
 import { changeTokensOf, findName, indexTokens, mayName, tokensOf, type NameKeys, type TokenIndex } from "./names";
 import { pinnedVersionBypasses } from "./centralVersions";
 import { isTestPath } from "./determinism";
@@ -88,7 +89,9 @@ function readingOf(path: string, kind: FileKind, line: ChangedLine): Reading {
     const parts = r.kind === "code" ? splitStrings(body) : { code: body, strings: "" };
     return { via, tokens: changeTokensOf(parts.code), stringTokens: changeTokensOf(parts.strings), commentTokens: c > 0 ? changeTokensOf(line.text.slice(c)) : [] };
   }
-  return { via, tokens: changeTokensOf(r.name ?? line.text), stringTokens: [], commentTokens: [], ...(r.name ? { name: r.name } : {}) };
+  // A cloud resource type reads as the product it provisions too (`aws_service_discovery_…` is AWS Cloud Map).
+  const products = r.kind === "infra" && r.name ? cloudProductsOf(r.name).flatMap((p) => changeTokensOf(p)) : [];
+  return { via, tokens: [...changeTokensOf(r.name ?? line.text), ...products], stringTokens: [], commentTokens: [], ...(r.name ? { name: r.name } : {}) };
 }
 
 /** The text as the change wrote it ("innerHTML"), where the match is one run of it; else the match as found. */
