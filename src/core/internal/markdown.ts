@@ -62,16 +62,93 @@ export function splitSections(text: string): MarkdownSection[] {
   return parseMarkdown(text).sections;
 }
 
+/**
+ * Headings read per document. A longer one (a generated reference, or 400,000 empty `#` lines) keeps its first
+ * MAX_SECTIONS sections, the last of which ends before the next heading; the rest of the text is in no section, and
+ * a warning says so. Every reader of a document works per section, so this bounds what one document costs.
+ */
+export const MAX_SECTIONS = 10_000;
+
+interface Heading {
+  line: number;
+  level: number;
+  text: string;
+  setextUnderline?: boolean;
+}
+
 export function parseMarkdown(text: string): MarkdownDoc {
   const lines = toLines(text.replace(/^\uFEFF/, ""));
   const warnings: string[] = [];
   const frontMatter = readFrontMatter(lines, warnings);
   const first = frontMatter ? frontMatter.endLine + 1 : 1;
+  const headings = findHeadings(lines, first);
+  // The last line any section reaches: the whole text, or the line before the first heading past the cap.
+  let last = lines.length;
+  if (headings.length > MAX_SECTIONS) {
+    last = headings[MAX_SECTIONS].line - 1;
+    headings.length = MAX_SECTIONS;
+    warnings.push(`more than ${MAX_SECTIONS} headings: lines ${last + 1}-${lines.length} are left out of the sections`);
+  }
 
-  // Pass 1: find headings (1-based line numbers), skipping fenced code.
-  const headings: { line: number; level: number; text: string; setextUnderline?: boolean }[] = [];
+  const sections: MarkdownSection[] = [];
+  const lastContent = (from: number, to: number): number => {
+    let e = to;
+    while (e > from && lines[e - 1].trim() === "") e--;
+    return e;
+  };
+
+  // Preamble: non-blank text before the first heading.
+  const firstHeading = headings.length ? headings[0].line : last + 1;
+  if (first < firstHeading) {
+    const end = lastContent(first - 1, firstHeading - 1);
+    let start = first;
+    while (start <= end && lines[start - 1].trim() === "") start++;
+    if (start <= end) {
+      sections.push({ heading: "", level: 0, start, end, contentEnd: end, bodyStart: start, body: lines.slice(start - 1, end).join("\n") });
+    }
+  }
+
+  const stack: number[] = [];
+  headings.forEach((h, i) => {
+    const next = headings[i + 1];
+    const bodyStart = h.setextUnderline ? h.line + 2 : h.line + 1;
+    const ownLimit = next ? next.line - 1 : last;
+    let nestedLimit = last;
+    for (let j = i + 1; j < headings.length; j++) {
+      if (headings[j].level <= h.level) {
+        nestedLimit = headings[j].line - 1;
+        break;
+      }
+    }
+    const headingEnd = bodyStart - 1;
+    const contentEnd = Math.max(headingEnd, lastContent(headingEnd, ownLimit));
+    const end = Math.max(headingEnd, lastContent(headingEnd, nestedLimit));
+    while (stack.length && sections[stack[stack.length - 1]].level >= h.level) stack.pop();
+    const section: MarkdownSection = {
+      heading: h.text,
+      level: h.level,
+      start: h.line,
+      end,
+      contentEnd,
+      bodyStart,
+      body: contentEnd >= bodyStart ? lines.slice(bodyStart - 1, contentEnd).join("\n") : "",
+    };
+    if (stack.length) section.parent = stack[stack.length - 1];
+    sections.push(section);
+    stack.push(sections.length - 1);
+  });
+
+  return { lines, frontMatter, sections, warnings };
+}
+
+/**
+ * The headings of `lines` from line `first` on (1-based line numbers), skipping fenced code; it stops at the first
+ * heading past MAX_SECTIONS (the caller drops that one and says where the sections end).
+ */
+function findHeadings(lines: string[], first: number): Heading[] {
+  const headings: Heading[] = [];
   let fence: string | undefined;
-  for (let n = first; n <= lines.length; n++) {
+  for (let n = first; n <= lines.length && headings.length <= MAX_SECTIONS; n++) {
     const line = lines[n - 1];
     const f = FENCE.exec(line);
     if (fence) {
@@ -100,56 +177,7 @@ export function parseMarkdown(text: string): MarkdownDoc {
       }
     }
   }
-
-  const sections: MarkdownSection[] = [];
-  const lastContent = (from: number, to: number): number => {
-    let e = to;
-    while (e > from && lines[e - 1].trim() === "") e--;
-    return e;
-  };
-
-  // Preamble: non-blank text before the first heading.
-  const firstHeading = headings.length ? headings[0].line : lines.length + 1;
-  if (first < firstHeading) {
-    const end = lastContent(first - 1, firstHeading - 1);
-    let start = first;
-    while (start <= end && lines[start - 1].trim() === "") start++;
-    if (start <= end) {
-      sections.push({ heading: "", level: 0, start, end, contentEnd: end, bodyStart: start, body: lines.slice(start - 1, end).join("\n") });
-    }
-  }
-
-  const stack: number[] = [];
-  headings.forEach((h, i) => {
-    const next = headings[i + 1];
-    const bodyStart = h.setextUnderline ? h.line + 2 : h.line + 1;
-    const ownLimit = next ? next.line - 1 : lines.length;
-    let nestedLimit = lines.length;
-    for (let j = i + 1; j < headings.length; j++) {
-      if (headings[j].level <= h.level) {
-        nestedLimit = headings[j].line - 1;
-        break;
-      }
-    }
-    const headingEnd = bodyStart - 1;
-    const contentEnd = Math.max(headingEnd, lastContent(headingEnd, ownLimit));
-    const end = Math.max(headingEnd, lastContent(headingEnd, nestedLimit));
-    while (stack.length && sections[stack[stack.length - 1]].level >= h.level) stack.pop();
-    const section: MarkdownSection = {
-      heading: h.text,
-      level: h.level,
-      start: h.line,
-      end,
-      contentEnd,
-      bodyStart,
-      body: contentEnd >= bodyStart ? lines.slice(bodyStart - 1, contentEnd).join("\n") : "",
-    };
-    if (stack.length) section.parent = stack[stack.length - 1];
-    sections.push(section);
-    stack.push(sections.length - 1);
-  });
-
-  return { lines, frontMatter, sections, warnings };
+  return headings;
 }
 
 /** Strips inline markup that only gets in the way of matching headings: emphasis, code ticks, link syntax. */

@@ -73,14 +73,119 @@ function spawnGit(args: string[], opts: GitStreamOptions) {
 }
 
 /**
- * Streams git's stdout split on `separator` (records start with it). `onRecord` may return a promise: reading
- * pauses until it settles (backpressure), so memory holds one chunk and a few records at a time.
+ * What a record splitter keeps of a record: its first `cap` characters (per field when `field` is set), cut back to
+ * just after the last `cutAfter` character in them when there is one (whole lines, whole `-z` tokens); the rest, up
+ * to the next field or record separator, is dropped as it streams by. The consumers keep far less (parseDocDiff:
+ * 400 lines / 16,000 characters; a commit body: 8,000 characters), so only a pathological record (a 40 MB generated
+ * doc in one commit, a 60 MB commit message) is ever cut, and it costs one pass and at most `cap` characters.
  */
-export function streamRecords(args: string[], separator: string, opts: GitStreamOptions, onRecord: (record: string) => void | Promise<void>): Promise<void> {
+export interface SplitOptions {
+  cap: number;
+  /** A field separator (the commit log's FS): each field gets its own cap, so a huge body never hides the files. */
+  field?: string;
+  cutAfter: string;
+}
+
+/** Characters kept per record (doc diffs) or per field (commit log): see {@link SplitOptions}. */
+export const RECORD_CAP = 1024 * 1024;
+
+/** Doc-diff records: the head, in whole lines. */
+export const DOC_DIFF_SPLIT: SplitOptions = { cap: RECORD_CAP, cutAfter: "\n" };
+/** Commit-log records: each field's head; a cut file list ends after a whole NUL-terminated token. */
+export const COMMIT_SPLIT: SplitOptions = { cap: RECORD_CAP, field: FS, cutAfter: "\0" };
+
+/**
+ * Splits streamed text into records (each starts with `separator`; empty ones are skipped). A separator is looked
+ * for only in the new chunk and a pending record is kept as pieces, so a record of any size costs linear time.
+ */
+export class RecordSplitter {
+  private pieces: string[] = [];
+  /** Where the current field's pieces start in `pieces`. */
+  private fieldStart = 0;
+  private fieldChars = 0;
+  /** The current field (or record) reached the cap: its text is dropped up to the next separator. */
+  private dropping = false;
+
+  constructor(
+    private readonly separator: string,
+    private readonly opts: SplitOptions,
+  ) {}
+
+  /** The records that `chunk` completes, without their separator. */
+  push(chunk: string): string[] {
+    const out: string[] = [];
+    let from = 0;
+    for (let at = chunk.indexOf(this.separator); at >= 0; at = chunk.indexOf(this.separator, from)) {
+      this.add(chunk.slice(from, at));
+      this.close(out);
+      from = at + this.separator.length;
+    }
+    this.add(from ? chunk.slice(from) : chunk);
+    return out;
+  }
+
+  /** The last record, at the end of the stream. */
+  end(): string[] {
+    const out: string[] = [];
+    this.close(out);
+    return out;
+  }
+
+  private close(out: string[]): void {
+    const record = this.pieces.length === 1 ? this.pieces[0] : this.pieces.join("");
+    if (record.length > 0) out.push(record);
+    this.pieces = [];
+    this.fieldStart = 0;
+    this.fieldChars = 0;
+    this.dropping = false;
+  }
+
+  private add(text: string): void {
+    const field = this.opts.field;
+    if (!text || !field) return this.keep(text);
+    let from = 0;
+    for (let at = text.indexOf(field); at >= 0; at = text.indexOf(field, from)) {
+      this.keep(text.slice(from, at));
+      this.pieces.push(field);
+      this.fieldStart = this.pieces.length;
+      this.fieldChars = 0;
+      this.dropping = false;
+      from = at + field.length;
+    }
+    this.keep(from ? text.slice(from) : text);
+  }
+
+  private keep(text: string): void {
+    if (!text || this.dropping) return;
+    const room = this.opts.cap - this.fieldChars;
+    if (text.length <= room) {
+      this.pieces.push(text);
+      this.fieldChars += text.length;
+      return;
+    }
+    const head = this.pieces.splice(this.fieldStart).join("") + text.slice(0, room);
+    const cut = head.lastIndexOf(this.opts.cutAfter);
+    this.pieces.push(cut >= 0 ? head.slice(0, cut + 1) : head);
+    this.dropping = true;
+  }
+}
+
+/**
+ * Streams git's stdout split on `separator` (records start with it). `onRecord` may return a promise: reading
+ * pauses until it settles (backpressure), so memory holds one chunk and a few records at a time; a record past
+ * the cap of `split` keeps only its head.
+ */
+export function streamRecords(
+  args: string[],
+  separator: string,
+  opts: GitStreamOptions,
+  onRecord: (record: string) => void | Promise<void>,
+  split: SplitOptions = DOC_DIFF_SPLIT,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     if (opts.signal?.aborted) return reject(opts.signal.reason ?? new Error("aborted"));
     const child = spawnGit(args, opts);
-    let buf = "";
+    const splitter = new RecordSplitter(separator, split);
     let stderr = "";
     let failed: unknown;
     let pending: Promise<void> = Promise.resolve();
@@ -108,11 +213,8 @@ export function streamRecords(args: string[], separator: string, opts: GitStream
       });
     };
     child.stdout.on("data", (chunk: string) => {
-      buf += chunk;
-      const at = buf.lastIndexOf(separator);
-      if (at <= 0) return;
-      const records = buf.slice(0, at).split(separator).filter((r) => r.length > 0);
-      buf = buf.slice(at);
+      const records = splitter.push(chunk);
+      if (!records.length) return;
       child.stdout.pause();
       feed(records);
       void pending.then(() => child.stdout.resume());
@@ -122,9 +224,7 @@ export function streamRecords(args: string[], separator: string, opts: GitStream
     });
     child.on("close", (code) => {
       opts.signal?.removeEventListener("abort", onAbort);
-      const tail = buf.split(separator).filter((r) => r.length > 0);
-      buf = "";
-      feed(tail);
+      feed(splitter.end());
       void pending.then(() => {
         if (opts.signal?.aborted) return reject(opts.signal.reason ?? new Error("aborted"));
         if (failed) return reject(failed);
@@ -135,11 +235,17 @@ export function streamRecords(args: string[], separator: string, opts: GitStream
   });
 }
 
-/** Parses records from a readable text stream (a spooled git output file), with the same backpressure. */
-export function streamFileRecords(file: string, separator: string, onRecord: (record: string) => void | Promise<void>, signal?: AbortSignal): Promise<void> {
+/** Parses records from a readable text stream (a spooled git output file), with the same backpressure and cap. */
+export function streamFileRecords(
+  file: string,
+  separator: string,
+  onRecord: (record: string) => void | Promise<void>,
+  signal?: AbortSignal,
+  split: SplitOptions = DOC_DIFF_SPLIT,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const input = createReadStream(file, { encoding: "utf8", highWaterMark: 256 * 1024 });
-    let buf = "";
+    const splitter = new RecordSplitter(separator, split);
     let failed: unknown;
     let pending: Promise<void> = Promise.resolve();
     const feed = (records: string[]) => {
@@ -161,19 +267,15 @@ export function streamFileRecords(file: string, separator: string, onRecord: (re
       });
     };
     input.on("data", (chunk) => {
-      buf += chunk as string;
-      const at = buf.lastIndexOf(separator);
-      if (at <= 0) return;
-      const records = buf.slice(0, at).split(separator).filter((r) => r.length > 0);
-      buf = buf.slice(at);
+      const records = splitter.push(chunk as string);
+      if (!records.length) return;
       input.pause();
       feed(records);
       void pending.then(() => input.resume());
     });
     const finish = (err?: unknown) => {
       if (err) failed ??= err;
-      feed(buf.split(separator).filter((r) => r.length > 0));
-      buf = "";
+      feed(splitter.end());
       void pending.then(() => (failed ? reject(failed) : resolve()));
     };
     input.on("error", (err) => finish(err));
@@ -317,6 +419,7 @@ export function readSpooledCommits(file: string, onCommit: (c: CommitRecord) => 
       return c ? onCommit(c) : undefined;
     },
     signal,
+    COMMIT_SPLIT,
   );
 }
 
@@ -326,10 +429,17 @@ export function streamCommits(
   opts: GitStreamOptions & { firstParentMerges: boolean },
   onCommit: (c: CommitRecord) => void | Promise<void>,
 ): Promise<void> {
-  return streamRecords(commitArgs(revs, opts.firstParentMerges), RS, { ...opts, ...("stdin" in revs ? { stdin: revs.stdin.join("\n") + "\n" } : {}) }, (r) => {
-    const c = parseCommitRecord(r);
-    return c ? onCommit(c) : undefined;
-  });
+  const stdin = "stdin" in revs ? { stdin: revs.stdin.join("\n") + "\n" } : {};
+  return streamRecords(
+    commitArgs(revs, opts.firstParentMerges),
+    RS,
+    { ...opts, ...stdin },
+    (r) => {
+      const c = parseCommitRecord(r);
+      return c ? onCommit(c) : undefined;
+    },
+    COMMIT_SPLIT,
+  );
 }
 
 /** Streams the capped documentation diffs of the commits in a range (or listed on stdin) that touch `pathspecs`. */
@@ -350,10 +460,17 @@ export function streamDocDiffs(
     "--",
     ...pathspecs,
   ];
-  return streamRecords(args, RS, { ...opts, ...("stdin" in revs ? { stdin: revs.stdin.join("\n") + "\n" } : {}) }, (r) => {
-    const d = parseDocDiff(r);
-    return d && d.files.length ? onDiff(d) : undefined;
-  });
+  const stdin = "stdin" in revs ? { stdin: revs.stdin.join("\n") + "\n" } : {};
+  return streamRecords(
+    args,
+    RS,
+    { ...opts, ...stdin },
+    (r) => {
+      const d = parseDocDiff(r);
+      return d && d.files.length ? onDiff(d) : undefined;
+    },
+    DOC_DIFF_SPLIT,
+  );
 }
 
 function unquote(path: string): string {
