@@ -1742,6 +1742,8 @@ function committedToOption(parsed: ParsedAdr, considered: ConsideredOption[]): C
 const RFC_SECTION = /^(?:summary|motivation|why|how|goals|non-goals|use cases|requirements|(?:detailed |technical )?designs?(?: details)?|drawbacks|(?:prior art and )?alternatives(?: considered)?|prior art|unresolved questions|open questions|rationale|explanation|internal details|trade-?offs(?: and mitigations)?|future possibilities)$/;
 /** Summary cues that state the proposal itself. */
 const RFC_CUES = new Set(["imperative", "this record proposes", "we propose", "we will", "it was decided"]);
+/** After the summary's first sentence only an explicit proposal counts ("The proposal is to X"): "we can …" there argues. */
+const LATER_SUMMARY_CUES = new Set(["this record proposes", "we propose", "it was decided"]);
 /** Sentences of the summary read for its commitment: it may first say what is there today. */
 const SUMMARY_SENTENCES = 6;
 
@@ -1760,7 +1762,7 @@ function rfcProposal(parsed: ParsedAdr): ChosenOption | undefined {
   // The summary's first sentence that commits ("… attempts to auto-retry X. The proposal is to remove it.").
   const committed = (summary ? sentencesIn(lines, summary.bodyStart, summary.contentEnd, SUMMARY_SENTENCES) : [])
     .map((sentence, i) => ({ sentence, prose: namingReading(sentence.text), i }))
-    .find(({ prose, i }) => prose.chosen && (i === 0 ? RFC_CUES.has(prose.cue ?? "") : prose.cue !== "imperative" && RFC_CUES.has(prose.cue ?? "")) && !pointsBack(prose.chosen));
+    .find(({ prose, i }) => prose.chosen && (i === 0 ? RFC_CUES : LATER_SUMMARY_CUES).has(prose.cue ?? "") && !pointsBack(prose.chosen));
   if (committed?.prose.chosen) return { name: committed.prose.chosen, range: { start: committed.sentence.start, end: committed.sentence.end }, how: "decision-prose" };
   const title = stripInline(parsed.title).replace(/^(?:rfc|proposal|design)\s*(?:\d+)?\s*:\s*/i, "").trim();
   const titleLine = sections.find((s) => s.level === 1)?.start;
