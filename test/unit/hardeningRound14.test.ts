@@ -17,6 +17,7 @@ import { folderWritableInside } from "../../src/core/contain";
 import { parseAdr } from "../../src/core/internal/adr";
 import { supersessionEdgesOf } from "../../src/core/internal/docsExpert";
 import { repoOption } from "../../src/cli/common";
+import { extractHtml, nestingDepth } from "../../src/core/external/extract";
 import { createGitRepo, git, makeTempDir } from "../helpers/gitRepo";
 
 const posixOnly = process.platform === "win32" ? { skip: "POSIX file types" } : {};
@@ -131,3 +132,17 @@ describe("what counts as a repository", () => {
     assert.throws(() => repoOption("/"), /refusing the file-system root/);
   });
 });
+
+describe("fetched pages", () => {
+  test("a page nested thousands deep is read from its body, not through Readability (whose cost would freeze the process)", () => {
+    const n = 2000;
+    const html = `<html><head><title>Deep</title></head><body>${"<div>".repeat(n)}<p>the only text</p>${"</div>".repeat(n)}</body></html>`;
+    assert.equal(nestingDepth(html), n + 3);
+    const page = extractHtml(html);
+    assert.equal(page.method, "body");
+    assert.equal(page.text, "the only text");
+    // An ordinary article still goes through Readability.
+    assert.equal(nestingDepth("<html><body><article><p>a<br>b</p><img src=x></article></body></html>"), 4);
+  });
+});
+
