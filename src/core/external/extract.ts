@@ -114,16 +114,23 @@ const CHROME = "script,style,noscript,template,nav,[role=navigation],body > head
 
 /** Deeper than this, a page is read from its body without Readability (real articles nest a few dozen levels). */
 const MAX_READABILITY_DEPTH = 120;
-/** Elements that never hold others (no closing tag). */
-const VOID_ELEMENTS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"]);
+/**
+ * Elements not counted: those that never hold others (no closing tag), and those whose closing tag HTML lets a page
+ * leave out (`<p>`, `<li>`, `<td>` …), which would otherwise count as ever deeper on an ordinary page.
+ */
+const UNCOUNTED_ELEMENTS = new Set([
+  "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr",
+  "p", "li", "dt", "dd", "tr", "td", "th", "option", "optgroup", "thead", "tbody", "tfoot", "colgroup", "caption", "rb", "rt", "rp", "html", "head", "body",
+]);
 
 /** The deepest element nesting of the markup, by a linear scan of its tags (approximate: enough to bound the cost). */
 export function nestingDepth(html: string): number {
   let depth = 0;
   let max = 0;
   for (const m of html.matchAll(/<(\/?)([a-zA-Z][\w-]{0,30})[^>]{0,2000}?(\/?)>/g)) {
+    if (UNCOUNTED_ELEMENTS.has(m[2].toLowerCase())) continue;
     if (m[1]) depth = Math.max(0, depth - 1);
-    else if (!m[3] && !VOID_ELEMENTS.has(m[2].toLowerCase())) max = Math.max(max, ++depth);
+    else if (!m[3]) max = Math.max(max, ++depth);
   }
   return max;
 }
