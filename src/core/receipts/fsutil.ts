@@ -83,15 +83,14 @@ const HOST = hostname();
 /** A lock older than this is considered abandoned even when its owner cannot be checked (another host). */
 const STALE_MS = 60_000;
 
+/** A lock holds "pid\nhost\n": anything longer is no lock of ours. */
+const MAX_LOCK_BYTES = 4096;
 
 /**
  * The lock file's identity (inode) when its owner is gone: a dead process on this host, or a lock untouched for
  * STALE_MS; undefined while it is held (or gone). The owner is read twice around the liveness check: a writer that
  * finished between the first read and the check has removed its lock, and the file there now is a live writer's.
  */
-/** A lock holds "pid\nhost\n": anything longer is no lock of ours. */
-const MAX_LOCK_BYTES = 4096;
-
 async function staleLock(lock: string): Promise<number | undefined> {
   const read = async () => {
     try {
