@@ -5,6 +5,7 @@
 import { posix } from "node:path";
 import type { AdrStatus } from "../schemas";
 import { normaliseStatus, statusFromFolder, type ParsedAdr } from "../internal/adr";
+import { STATUS_KEY } from "../internal/adrDetect";
 import { stripInline } from "../internal/markdown";
 
 export type StatusSource = "front-matter" | "status-line" | "table" | "folder" | "callout" | "none";
@@ -55,6 +56,8 @@ function tableCells(line: string): string[] {
     .map((c) => stripInline(c).trim());
 }
 
+const STATUS_STATEMENT = new RegExp(String.raw`${STATUS_KEY}\s*(.{1,200})`, "i");
+
 /** Every "Status: …" line in the metadata block and the first line of every Status section, normalised. */
 function statusStatements(parsed: ParsedAdr): { raw: string; status: AdrStatus; line: number }[] {
   const { lines, sections } = parsed.doc;
@@ -63,7 +66,7 @@ function statusStatements(parsed: ParsedAdr): { raw: string; status: AdrStatus; 
   const firstH2 = sections.find((s) => s.level >= 2);
   const metaEnd = Math.min(lines.length, firstH2 ? firstH2.start - 1 : METADATA_LINES, firstBody + METADATA_LINES);
   for (let n = firstBody; n <= metaEnd; n++) {
-    const m = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:(?:rfc|rfd|adr|decision|proposal|record|document)\s+)?status(?:\*\*|__)?\s*:\s*(.{1,200})/i.exec(lines[n - 1].slice(0, MAX_LINE_CHARS));
+    const m = STATUS_STATEMENT.exec(lines[n - 1].slice(0, MAX_LINE_CHARS));
     if (m) out.push({ raw: m[1].trim(), status: normaliseStatus(m[1]), line: n });
   }
   sections.forEach((s, i) => {

@@ -4,6 +4,7 @@
 import { posix } from "node:path";
 import type { AdrStatus, LineRange } from "../schemas";
 import { frontMatterString, parseMarkdown, stripInline, type MarkdownDoc, type MarkdownSection } from "./markdown";
+import { STATUS_KEY } from "./adrDetect";
 
 /** Canonical names of the ADR sections we recognise; other headings are keyed by their slug. */
 export type AdrSectionName =
@@ -178,7 +179,7 @@ const SUPERSEDES = /(?:\bsupe(?:r|rs)?[sc]edes|\boverrides|\breplaces)\b\s*:?\s*
 const LINE_PREFIX = /^\s*(?:>\s*)?(?:\[!\w+\]\s*)?(?:[-*+]\s+)?(?:\*\*|__)?(?:[\p{Extended_Pictographic}\u231b\u23f3\ufe0f\u200d]+\s*)?/u;
 const SELF_SUBJECT = /^(?:this|the present) (?:adr|decision|record|decision record|document)\s+(?:has been\s+|is\s+(?:now\s+)?|was\s+|got\s+)?/i;
 // "Status: Accepted", and with the kind of document named first: "RFC Status: approved", "ADR status: …".
-const STATUS_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:(?:rfc|rfd|adr|decision|proposal|record|document)\s+)?status(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*:?\s*(.+?)\s*$/i;
+const STATUS_LINE = new RegExp(String.raw`${STATUS_KEY}\s*(?:\*\*|__)?\s*:?\s*(.+?)\s*$`, "i");
 /** A metadata table under the title: "| Status | Implemented |". */
 const STATUS_TABLE_ROW = /^\s*\|\s*(?:\*\*|__)?status(?:\*\*|__)?\s*\|\s*([^|]{1,200}?)\s*\|/i;
 const DATE_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?date(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*:?\s*(.+?)\s*$/i;

@@ -137,7 +137,12 @@ export interface AdrContentSignals {
 }
 
 const HEADING = /^ {0,3}#{1,6}\s+(.+?)\s*#*\s*$/;
-const STATUS_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:(?:rfc|rfd|adr|decision|proposal|record|document)\s+)?status(?:\*\*|__)?\s*:/i;
+/**
+ * A status line's key, up to its colon: "Status:", "- **Status**:", and with the kind of document named first ("RFC
+ * Status:", "ADR status:"). One pattern for discovery, parseAdr and the decision model's status reading.
+ */
+export const STATUS_KEY = String.raw`^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:(?:rfc|rfd|adr|decision|proposal|record|document)\s+)?status(?:\*\*|__)?\s*:`;
+const STATUS_LINE = new RegExp(STATUS_KEY, "i");
 
 function headingKey(raw: string): string | undefined {
   const h = raw
