@@ -136,6 +136,7 @@ const DEV_BATCHES: { name: string; repos: ReadonlySet<string> }[] = [
   { name: "round-13 dev repos", repos: new Set(["thanos-io/thanos", "open-telemetry/oteps", "cortexproject/cortex"]) },
   { name: "round-14 dev repos", repos: new Set(["joyent/rfd", "npm/rfcs", "getsentry/rfcs"]) },
   { name: "round-15 dev repos", repos: new Set(["alphagov/govuk-rfcs", "buildpacks/rfcs", "eslint/rfcs"]) },
+  { name: "round-16 dev repos", repos: new Set(["opendatahub-io/architecture-decision-records", "dapr/proposals", "bytecodealliance/rfcs"]) },
 ];
 
 /** The dev labels' scores per batch, the first dev repositories first. */

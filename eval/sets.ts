@@ -135,7 +135,8 @@ export function loadSets(evalDir: string, root: string): EvalSets {
     // questions-dev-fresh5.json: three more (Thanos, OpenTelemetry OTEPs, Cortex), written the same way.
     // questions-dev-fresh6.json: three RFC repositories (Joyent RFDs, npm RFCs, Sentry RFCs), fourteenth session;
     // questions-dev-fresh7.json: three more (GOV.UK RFCs, Cloud Native Buildpacks RFCs, ESLint RFCs), the same session.
-    loadProjectSet(evalDir, "dev", "corpus.json", ["questions.json", "questions-dev-open.json", "questions-dev-more.json", "questions-dev-fresh.json", "questions-dev-fresh2.json", "questions-dev-fresh3.json", "questions-dev-fresh4.json", "questions-dev-fresh5.json", "questions-dev-fresh6.json", "questions-dev-fresh7.json"]),
+    // questions-dev-fresh8.json: three more (Open Data Hub ADRs, Dapr proposals, Bytecode Alliance RFCs), round 16.
+    loadProjectSet(evalDir, "dev", "corpus.json", ["questions.json", "questions-dev-open.json", "questions-dev-more.json", "questions-dev-fresh.json", "questions-dev-fresh2.json", "questions-dev-fresh3.json", "questions-dev-fresh4.json", "questions-dev-fresh5.json", "questions-dev-fresh6.json", "questions-dev-fresh7.json", "questions-dev-fresh8.json"]),
     loadProjectSet(evalDir, "test", "corpus-test.json", ["questions-test.json"]),
     loadIndependentSet(independentFile(root)),
   ];
