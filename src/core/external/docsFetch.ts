@@ -307,10 +307,13 @@ async function loadPage(
   }
   try {
     const res = await fetcher.fetch(url, { signal });
+    // Never the raw URL: one with credentials would be stored in evidence, receipts and the cache.
+    const finalUrl = canonicalUrl(res.finalUrl);
+    if (!finalUrl) return { url, error: new FetchError("redirect", "the page ended at a URL that cannot be stored (credentials or not http/https)", url) };
     const extracted = extractText(res.body, res.contentType);
     const page: CachedPage = {
       url,
-      final_url: canonicalUrl(res.finalUrl) ?? res.finalUrl,
+      final_url: finalUrl,
       fetched_at: opts.now ? now().toISOString() : res.fetchedAt,
       content_hash: sha256(res.body),
       content_type: res.contentType,

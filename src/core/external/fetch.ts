@@ -182,7 +182,13 @@ export class GuardedFetcher {
         try {
           next = new URL(result.location, url);
         } catch {
-          throw new FetchError("redirect", `redirect to an invalid location: ${result.location.slice(0, 200)}`, url.href, result.status);
+          const shown = result.location.slice(0, 200).replace(/\/\/[^/?#]*@/, "//…@");
+          throw new FetchError("redirect", `redirect to an invalid location: ${shown}`, url.href, result.status);
+        }
+        // Not followed: the URL (with its password) would be stored as the page's URL in evidence, receipts and the
+        // cache. The message names the host only.
+        if (next.username || next.password) {
+          throw new FetchError("redirect", `redirect to a URL with credentials (user name or password) on ${next.host} refused`, url.href, result.status);
         }
         redirects.push(url.href);
         url = next;

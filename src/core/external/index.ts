@@ -77,8 +77,10 @@ export interface RecheckOptions {
   docsUrls?: string[];
   searxngUrl?: string;
   allowHosts?: string[];
-  /** Per-URL timeout. Default 5000 ms. */
+  /** Per-request timeout. Default 5000 ms. */
   timeoutMs?: number;
+  /** Wall-clock limit for all web re-checks together. Default RECHECK_DEADLINE_MS. */
+  deadlineMs?: number;
   signal?: AbortSignal;
   lookup?: LookupFn;
   /** Go module cache / Cargo home for non-npm local citations (defaults as in the deps expert). */
@@ -89,11 +91,65 @@ export interface RecheckOptions {
 export interface RecheckResult {
   /** Citation ids that no longer resolve: mark them `resolution_failed` and lower their options' confidence. */
   failed: string[];
-  /** Why each failed id failed, for logs. */
+  /** Why each failed id failed (and why a web citation went unchecked when the deadline ran out), for logs. */
   reasons: Record<string, string>;
-  /** Ids not checked (offline web citations, unknown schemes). */
+  /** Ids not checked (offline web citations, unknown schemes, web citations the deadline left unchecked). */
   unchecked: string[];
   checked: number;
+}
+
+/**
+ * The whole return-time re-check of web citations ends within this: it runs after the answer is ready, one request
+ * at a time per host, and per-hop timeouts alone let a slow-redirecting host add ~17 s per cited URL.
+ */
+export const RECHECK_DEADLINE_MS = 5000;
+/** Redirects a re-check probe follows (a page fetch, 5): a cited URL is already a final URL, so it needs few. */
+export const RECHECK_MAX_REDIRECTS = 2;
+
+type UrlCheck = { state: "ok" } | { state: "failed" | "unchecked"; why: string };
+
+/** Probes URLs once each under one deadline; a probe the deadline cut short is "unchecked", never "failed". */
+function urlChecker(opts: RecheckOptions): { check(url: string): Promise<UrlCheck>; dispose(): void } {
+  const fetcher = new GuardedFetcher({
+    allowHosts: opts.allowHosts,
+    explicitHosts: opts.searxngUrl ? [opts.searxngUrl] : [],
+    publicHosts: (opts.docsUrls ?? []).map((u) => canonicalUrl(u)).filter((u): u is string => !!u),
+    timeoutMs: opts.timeoutMs ?? 5000,
+    maxRedirects: RECHECK_MAX_REDIRECTS,
+    lookup: opts.lookup,
+  });
+  const deadlineMs = opts.deadlineMs ?? RECHECK_DEADLINE_MS;
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(opts.signal?.reason);
+  opts.signal?.addEventListener("abort", onAbort, { once: true });
+  if (opts.signal?.aborted) onAbort();
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    controller.abort();
+  }, deadlineMs);
+  const checks = new Map<string, Promise<UrlCheck>>();
+  const probe = (url: string): Promise<UrlCheck> =>
+    fetcher.fetch(url, { signal: controller.signal, probe: true, budget: false }).then(
+      () => ({ state: "ok" as const }),
+      (err: unknown) => {
+        if (expired && !opts.signal?.aborted && err instanceof FetchError && err.kind === "aborted") {
+          return { state: "unchecked" as const, why: `not re-checked: the ${deadlineMs} ms re-check deadline ran out` };
+        }
+        return { state: "failed" as const, why: err instanceof FetchError ? `${err.kind}: ${err.message}` : String(err) };
+      },
+    );
+  return {
+    check: (url) => {
+      let p = checks.get(url);
+      if (!p) checks.set(url, (p = probe(url)));
+      return p;
+    },
+    dispose: () => {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener("abort", onAbort);
+    },
+  };
 }
 
 const LOCAL = /^(npm|pypi|go|crates):(.+?)@([^/@]+)\/(.+)$/;
@@ -102,6 +158,7 @@ const LOCAL = /^(npm|pypi|go|crates):(.+?)@([^/@]+)\/(.+)$/;
  * Re-resolves every external citation at return time: a web citation's URL through the guarded fetcher (GET,
  * resolved at the response headers; redirects re-checked, 2xx required), a local dependency-doc citation against
  * the installed package (same version, file present, line range inside the file). Internal citations are ignored.
+ * Web re-checks share one deadline (`deadlineMs`); what it cuts short is reported unchecked, not failed.
  */
 export async function recheckExternalCitations(citations: readonly Citation[], opts: RecheckOptions): Promise<RecheckResult> {
   const result: RecheckResult = { failed: [], reasons: {}, unchecked: [], checked: 0 };
@@ -109,50 +166,40 @@ export async function recheckExternalCitations(citations: readonly Citation[], o
     result.failed.push(id);
     result.reasons[id] = why;
   };
-  const fetcher = new GuardedFetcher({
-    allowHosts: opts.allowHosts,
-    explicitHosts: opts.searxngUrl ? [opts.searxngUrl] : [],
-    publicHosts: (opts.docsUrls ?? []).map((u) => canonicalUrl(u)).filter((u): u is string => !!u),
-    timeoutMs: opts.timeoutMs ?? 5000,
-    lookup: opts.lookup,
-  });
-  const urlChecks = new Map<string, Promise<string | undefined>>();
-  const checkUrl = (url: string) => {
-    let p = urlChecks.get(url);
-    if (!p) {
-      p = fetcher.fetch(url, { signal: opts.signal, probe: true, budget: false }).then(
-        () => undefined,
-        (err: unknown) => (err instanceof FetchError ? `${err.kind}: ${err.message}` : String(err)),
-      );
-      urlChecks.set(url, p);
+  const urls = urlChecker(opts);
+  const checkUrl = async (id: string, url: string) => {
+    const r = await urls.check(url);
+    if (r.state === "unchecked") {
+      result.unchecked.push(id);
+      result.reasons[id] = r.why;
+      return;
     }
-    return p;
+    result.checked++;
+    if (r.state === "failed") fail(id, r.why);
   };
 
-  await Promise.all(
-    citations.map(async (c) => {
-      if (c.kind !== "external" || c.resolution_failed) return;
-      const url = canonicalUrl(c.path_or_url);
-      if (url) {
-        if (opts.offline) {
-          result.unchecked.push(c.id);
-          return;
-        }
-        result.checked++;
-        const why = await checkUrl(url);
-        if (why) fail(c.id, why);
-        return;
-      }
-      const local = LOCAL.exec(c.path_or_url);
-      if (!local) {
-        result.unchecked.push(c.id);
-        return;
-      }
-      result.checked++;
-      const why = await checkLocal(local[1] as LocalEcosystem, local[2], local[3], local[4], c.line_range, opts);
-      if (why) fail(c.id, why);
-    }),
-  );
+  const recheckOne = async (c: Citation) => {
+    if (c.kind !== "external" || c.resolution_failed) return;
+    const url = canonicalUrl(c.path_or_url);
+    if (url) {
+      if (opts.offline) result.unchecked.push(c.id);
+      else await checkUrl(c.id, url);
+      return;
+    }
+    const local = LOCAL.exec(c.path_or_url);
+    if (!local) {
+      result.unchecked.push(c.id);
+      return;
+    }
+    result.checked++;
+    const why = await checkLocal(local[1] as LocalEcosystem, local[2], local[3], local[4], c.line_range, opts);
+    if (why) fail(c.id, why);
+  };
+  try {
+    await Promise.all(citations.map(recheckOne));
+  } finally {
+    urls.dispose();
+  }
   // Deterministic order for receipts and logs.
   const order = new Map(citations.map((c, i) => [c.id, i]));
   result.failed.sort((a, b) => order.get(a)! - order.get(b)!);

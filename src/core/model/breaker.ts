@@ -17,6 +17,8 @@ const ENDPOINT_FAILURES: ReadonlySet<ModelErrorKind> = new Set([
   "connection-refused",
   "network-error",
   "timeout",
+  // A body past the cap is an endpoint streaming or looping, not one bad answer: the next call would do the same.
+  "too-large",
   "auth",
   "rate-limited",
   "server-error",

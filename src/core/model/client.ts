@@ -59,8 +59,10 @@ export interface OpenAIChatModelOptions {
   model: string;
   /** Optional for local servers (a placeholder is sent); never logged, never in receipts or messages. */
   apiKey?: string;
-  /** Per HTTP attempt. Default 60 000. */
+  /** Per HTTP attempt, counted to the end of the response body. Default 60 000. */
   timeoutMs?: number;
+  /** Response body cap in bytes, counted after decompression. Default MAX_RESPONSE_BYTES. */
+  maxResponseBytes?: number;
   /** When set, replaces the per-call token limits (plan and synthesis ask for their own defaults). */
   maxTokens?: number;
   /** Default 0. */
@@ -78,6 +80,9 @@ export interface OpenAIChatModelOptions {
    */
   structuredOutput?: "auto" | "json_schema" | "off";
 }
+
+/** An answer is at most max_tokens (a few KB to ~100 KB); a body past this is an endpoint streaming or looping. */
+export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
 export const OPENAI_DEFAULTS = {
   timeoutMs: 60_000,
@@ -197,6 +202,48 @@ interface EndpointCompat {
   seed: boolean;
 }
 
+type FetchFn = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/** Statuses whose Response may not carry a body (the Response constructor throws on one). */
+const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * A fetch whose response body fails with a `too-large` ModelError once it passes `maxBytes` (declared or counted
+ * after decompression), so a huge or endless body cannot fill memory. The SDK reads every body through it.
+ */
+export function cappedFetch(maxBytes: number, host: string, base: FetchFn = (input, init) => fetch(input, init)): FetchFn {
+  return async (input, init) => {
+    const res = await base(input, init);
+    if (!res.body || NULL_BODY_STATUS.has(res.status)) return res;
+    const source = res.body.getReader();
+    const tooLarge = () => new ModelError("too-large", `the response from ${host} is larger than ${maxBytes} bytes`);
+    const declared = Number(res.headers.get("content-length") ?? NaN);
+    let bytes = 0;
+    const stop = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+      controller.error(tooLarge());
+      // Stops the download too, not just our reading of it.
+      source.cancel().catch(() => undefined);
+    };
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (declared > maxBytes) return stop(controller);
+        let chunk: Awaited<ReturnType<typeof source.read>>;
+        try {
+          chunk = await source.read();
+        } catch (err) {
+          return controller.error(err);
+        }
+        if (chunk.done) return controller.close();
+        bytes += chunk.value.byteLength;
+        if (bytes > maxBytes) return stop(controller);
+        controller.enqueue(chunk.value);
+      },
+      cancel: (reason) => source.cancel(reason),
+    });
+    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+}
+
 /** Everything one model's calls share: its settings with defaults applied, the SDK client and what it learned. */
 interface OpenAIModelContext {
   options: OpenAIChatModelOptions;
@@ -220,7 +267,7 @@ interface CallProgress {
   attemptLimit: number;
 }
 
-function createSdkClient(options: OpenAIChatModelOptions, timeoutMs: number): OpenAI {
+function createSdkClient(options: OpenAIChatModelOptions, timeoutMs: number, host: string): OpenAI {
   return new OpenAI({
     baseURL: options.baseURL,
     // Local servers need no key, but the SDK insists on one; the placeholder is harmless.
@@ -230,6 +277,7 @@ function createSdkClient(options: OpenAIChatModelOptions, timeoutMs: number): Op
     project: null,
     adminAPIKey: null,
     timeout: timeoutMs,
+    fetch: cappedFetch(options.maxResponseBytes ?? MAX_RESPONSE_BYTES, host),
     // Retries are ours (below): bounded, abortable, and with a cap on Retry-After, which the SDK does not have.
     maxRetries: 0,
     logLevel: "off",
@@ -314,6 +362,35 @@ async function recoverOrThrow(ctx: OpenAIModelContext, req: ChatRequest, call: C
   throw new ModelError(classified.kind, `${classified.detail}${tried}`, { ...classified.extra, attempts: call.attempts });
 }
 
+/**
+ * One HTTP attempt under its own deadline, counted to the end of the body: the SDK's `timeout` stops counting once
+ * the headers arrive, so a server that sends headers and then drips would otherwise hold the call forever.
+ */
+async function sendAttempt(ctx: OpenAIModelContext, req: ChatRequest, body: Record<string, unknown>): Promise<OpenAI.Chat.ChatCompletion> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(req.signal.reason);
+  req.signal.addEventListener("abort", onAbort, { once: true });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, ctx.timeoutMs);
+  try {
+    return await ctx.client.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, {
+      signal: controller.signal,
+      timeout: ctx.timeoutMs,
+      maxRetries: 0,
+    });
+  } catch (err) {
+    // The SDK reports our own abort as a user abort; it was the deadline.
+    if (timedOut && !req.signal.aborted) throw new ModelError("timeout", `no complete response from ${ctx.host} within ${ctx.timeoutMs} ms`);
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    req.signal.removeEventListener("abort", onAbort);
+  }
+}
+
 async function completeChat(ctx: OpenAIModelContext, req: ChatRequest): Promise<ChatResult> {
   const call: CallProgress = {
     started: performance.now(),
@@ -328,11 +405,7 @@ async function completeChat(ctx: OpenAIModelContext, req: ChatRequest): Promise<
     const body = requestBody(ctx.options, req, ctx.compat);
     call.attempts++;
     try {
-      const res = await ctx.client.chat.completions.create(
-        body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
-        { signal: req.signal, timeout: ctx.timeoutMs, maxRetries: 0 },
-      );
-      return toChatResult(res, ctx.host, call);
+      return toChatResult(await sendAttempt(ctx, req, body), ctx.host, call);
     } catch (err) {
       await recoverOrThrow(ctx, req, call, err, body);
     }
@@ -351,7 +424,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
     maxRetryDelayMs: options.maxRetryDelayMs ?? OPENAI_DEFAULTS.maxRetryDelayMs,
     retryBaseMs: options.retryBaseMs ?? OPENAI_DEFAULTS.retryBaseMs,
     secrets: options.apiKey ? [options.apiKey] : [],
-    client: createSdkClient(options, timeoutMs),
+    client: createSdkClient(options, timeoutMs, host),
     compat: {
       structured: (options.structuredOutput ?? "auto") !== "off",
       tokensParam: "max_tokens",

@@ -6,7 +6,8 @@
  * start with one of these, followed by ": " and a one-line detail.
  *
  * Transport:  connection-refused (nothing listening / connect failed), network-error (DNS, reset, TLS),
- *             timeout, aborted (the user cancelled).
+ *             timeout (no complete response, body included, within the per-attempt limit), too-large (the
+ *             response body passed the size cap), aborted (the user cancelled).
  * HTTP:       auth (401/403), rate-limited (429 after bounded retries), server-error (5xx after bounded retries),
  *             http-error (any other 4xx, e.g. 404 for a wrong model name or base URL).
  * Output:     truncated (finish_reason "length"), invalid-json, schema-invalid,
@@ -21,6 +22,7 @@ export const MODEL_ERROR_KINDS = [
   "connection-refused",
   "network-error",
   "timeout",
+  "too-large",
   "aborted",
   "auth",
   "rate-limited",

@@ -7,6 +7,7 @@
 //    to https://api.openai.com/v1.
 //  - Key: DELIBERATIVE_API_KEY, for any host. OPENAI_API_KEY is used only for *.openai.com and loopback hosts, so
 //    an OpenAI key is never sent to a third-party endpoint by accident (a note says so).
+import { isIP } from "node:net";
 import { OPENAI_DEFAULTS, endpointHostOf, type OpenAIChatModelOptions } from "./client";
 import { scrubSecrets } from "./errors";
 
@@ -40,9 +41,21 @@ export class ModelConfigError extends Error {
 
 export const DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1";
 
-function isLoopback(host: string): boolean {
-  const h = host.replace(/:\d+$/, "").replace(/^\[|\]$/g, "");
-  return h === "localhost" || h === "::1" || /^127\./.test(h);
+/**
+ * True for a loopback address literal (127.0.0.0/8, ::1, ::ffff:127.x) or exactly "localhost". A name test such as
+ * a "127." prefix would also match a DNS name like 127.0.0.1.attacker.example, which can point anywhere.
+ */
+export function isLoopback(host: string): boolean {
+  const bracketed = /^\[([^\]]*)\](?::\d+)?$/.exec(host);
+  const h = (bracketed ? bracketed[1] : isIP(host) ? host : host.replace(/:\d+$/, "")).toLowerCase();
+  if (h === "localhost") return true;
+  const family = isIP(h);
+  if (family === 4) return !bracketed && h.startsWith("127.");
+  // A zone id ("::1%lo") is not something a base URL can carry; refuse rather than guess.
+  if (family !== 6 || h.includes("%")) return false;
+  // The WHATWG form: "::1", and IPv4-mapped addresses as "::ffff:7f00:1" whatever their spelling.
+  const canonical = new URL(`http://[${h}]/`).hostname.slice(1, -1);
+  return canonical === "::1" || /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(canonical);
 }
 
 function isOpenAIHost(host: string): boolean {
