@@ -21,7 +21,6 @@ import {
   PickRefusedError,
   ReceiptInputError,
   ReceiptsDirError,
-  listReceipts,
   recordPick,
   verifyAll,
   type ReceiptVerification,
@@ -44,6 +43,7 @@ import { freshnessDetail, freshnessJson, freshnessOf } from "./freshness";
 import { DIFF_USAGE, diffCommand } from "./diff";
 import { ADR_USAGE, adrCommand } from "./adr";
 import { CHECK_USAGE, checkCommand } from "./check";
+import { listCommand } from "./list";
 
 const USAGE = `usage:
   deliberate "<question>" [--repo DIR] [--json] [--shape option-picker|ranked-evidence] [--offline] [--force] [--no-receipt]
@@ -500,30 +500,6 @@ async function keysCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   throw new UsageError(`keys needs show, add or list${sub ? ` (got ${JSON.stringify(sub.slice(0, 40))})` : ""}`);
-}
-
-async function listCommand(argv: string[], io: Io): Promise<number> {
-  const { values } = parseOptions(argv, { repo: { type: "string" }, json: { type: "boolean" } });
-  const repo = repoOption(values.repo as string | undefined);
-  const entries = await listReceipts(repo);
-  const fresh = await freshnessOf(repo, entries);
-  const rows = entries.map((e) =>
-    e.state === "corrupt"
-      ? { receipt_id: e.receipt_id, state: "corrupt", error: e.error }
-      : {
-          receipt_id: e.receipt_id,
-          state: e.receipt.operator_pick ? (e.receipt.operator_pick.overrode_recommendation ? "overridden" : "picked") : "pending",
-          created_at: e.receipt.created_at,
-          question: e.receipt.question,
-          recommendation: e.receipt.payload.recommendation.option_id,
-          pick: e.receipt.operator_pick?.option_id ?? null,
-          freshness: freshnessJson(fresh.get(e.receipt_id)),
-        },
-  );
-  if (values.json) printJson(io, rows);
-  else if (!rows.length) io.out("no receipts found");
-  else for (const r of rows) io.out("error" in r ? `${r.receipt_id}  CORRUPT  ${terminalSafeLine(r.error ?? "")}` : `${r.receipt_id}  ${r.state.padEnd(10)} ${terminalSafeLine(r.question ?? "")}${r.freshness && r.freshness.state !== "fresh" ? `  [${r.freshness.label}]` : ""}`);
-  return 0;
 }
 
 // `deliberate mcp` runs each deliberation in a worker thread that loads this bundle and calls this (src/mcp/worker.ts).

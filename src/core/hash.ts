@@ -15,7 +15,11 @@ function sortKeys(value: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value as Record<string, unknown>).sort()) {
       const v = (value as Record<string, unknown>)[key];
-      if (v !== undefined) out[key] = sortKeys(v);
+      if (v === undefined) continue;
+      // `out["__proto__"] = v` would set the prototype: the member would be left out of the canonical bytes and of
+      // every signature over them. defineProperty makes it an own member (only for that key: it is slower).
+      if (key === "__proto__") Object.defineProperty(out, key, { value: sortKeys(v), enumerable: true, writable: true, configurable: true });
+      else out[key] = sortKeys(v);
     }
     return out;
   }

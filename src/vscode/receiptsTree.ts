@@ -101,13 +101,15 @@ function receiptItem(e: IndexedReceipt): vscode.TreeItem {
   else if (e.state === "invalid") item.description = `${picked ? `claims ${picked}` : "pending"} · ${e.trustView?.state ?? "signature invalid"}`;
   else item.description = `${picked ? `${e.trusted === false ? "claims " : ""}${picked}` : "pending"}${e.state === "overridden" ? " (override)" : ""}${stale ? ` · stale: ${staleLabel(e) ?? "evidence changed"}` : ""}${exportedLabel(e)}${signer ? ` · ${signer}` : ""}`;
 
-  item.iconPath = stateIcon(e.state, stale);
+  // A receipt that does not verify (untrusted signer, legacy) gets no "picked" check mark: its pick is a claim.
+  const unverified = e.trusted === false && e.state !== "invalid" && e.state !== "corrupt";
+  item.iconPath = unverified ? new vscode.ThemeIcon("shield", new vscode.ThemeColor("problemsWarningIcon.foreground")) : stateIcon(e.state, stale);
   item.contextValue = `receipt.${e.state}${stale ? ".stale" : ""}`;
   const md = new vscode.MarkdownString(undefined, true);
   md.supportThemeIcons = true;
   if (r) {
     md.appendMarkdown(`**${escapeMd(r.question)}**\n\n`);
-    md.appendMarkdown(`State: ${STATE_LABEL[e.state]}\n\n`);
+    md.appendMarkdown(`State: ${unverified ? `unverified (${e.trustView?.state ?? "not trusted"}); any pick below is only claimed` : STATE_LABEL[e.state]}\n\n`);
     appendFreshness(md, e);
     const rec = r.payload.options.find((o) => o.id === r.payload.recommendation.option_id);
     md.appendMarkdown(`Recommended: ${escapeMd(rec?.title ?? "undecidable on current evidence")} (${r.payload.recommendation.confidence})\n\n`);

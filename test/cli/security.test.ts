@@ -196,7 +196,9 @@ describe("trust beyond the findings: the turn cache and legacy receipts", () => 
     assert.equal(r.code, 1);
     assert.match(r.stdout, /^LEGACY\s+\S+\s+signature valid; signed by you \(your own key\); legacy receipt \(schema 1\): evidence not covered/m);
     assert.equal(run(user, ["verify", "--repo", repo, "--allow-untrusted"]).code, 0);
-    assert.equal(JSON.parse(run(user, ["list", "--repo", repo, "--json"]).stdout)[0].state, "pending");
+    // Its picks are not covered by the signature: list calls it unverified (legacy), as the MCP server does.
+    const row = JSON.parse(run(user, ["list", "--repo", repo, "--json"]).stdout)[0];
+    assert.deepEqual([row.state, row.claimed_pick, row.verification.state], ["unverified", null, "legacy"]);
     const picked = run(user, ["pick", p.receipt_ref, p.options[0].id, "--repo", repo]);
     assert.equal(picked.code, 0, picked.stderr);
     assert.equal(ReceiptSchema.parse(readRaw(repo, p.receipt_ref)).picks?.length, 1);

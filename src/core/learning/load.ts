@@ -10,7 +10,7 @@ import { z } from "zod";
 import { canonicalJson, sha256 } from "../hash";
 import type { SigningKey } from "../receipts/signing";
 import { folderWritableInside, resolveInside } from "../contain";
-import { readRegularFile } from "../receipts/fsutil";
+import { mapBounded, readRegularFile } from "../receipts/fsutil";
 import { DEFAULT_RECEIPTS_DIR, fileNameMismatch, loadReceiptFile, readEvidence, receiptsFolder, verifyEntry, writeFileAtomic, type ReceiptEntry, type ReceiptVerification } from "../receipts/store";
 import { ALLOWED_SIGNERS_FILE, readAllowedSigners, type AllowedSigners } from "../receipts/trust";
 import type { LearnedWeights, Receipt } from "../schemas";
@@ -144,8 +144,11 @@ async function judgeAll(repo: string, dirName: string, ownPublicKeyPem: string |
   const reset = await readResetMarker(repo, dirName, ownPublicKeyPem, signers);
   const ctx: JudgeContext = { repo, dirName, ownPublicKeyPem, signers, reset };
   const judged: Record<string, JudgedReceipt> = {};
-  await Promise.all(
-    [...stamps].map(async ([name, stamp]) => {
+  // A few receipts at a time: each may be up to MAX_RECEIPT_BYTES, and a folder can hold thousands.
+  await mapBounded(
+    [...stamps],
+    8,
+    async ([name, stamp]) => {
       const prev = previous?.[name];
       if (prev && prev.stamp === stamp && prev.evidence.every((e) => evidenceStamps.get(e.name) === e.stamp)) {
         judged[name] = prev;
@@ -160,7 +163,7 @@ async function judgeAll(repo: string, dirName: string, ownPublicKeyPem: string |
       const evidence = entry.state === "ok" ? (entry.receipt.evidence_files ?? []).map((f) => f.path.replace(/^evidence\//, "")) : [];
       const result = await judge(ctx, entry);
       judged[name] = { stamp, evidence: evidence.map((e) => ({ name: e, stamp: evidenceStamps.get(e) ?? "missing" })), result };
-    }),
+    },
   );
   return { judged, reset };
 }

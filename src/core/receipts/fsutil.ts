@@ -43,6 +43,20 @@ export async function readRegularFile(file: string, opts: { maxBytes: number; fo
   }
 }
 
+/** Maps with at most `limit` calls in flight (receipt folders can hold thousands of files), keeping input order. */
+export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
 /**
  * Writes a file atomically: a temp file in the same folder, fsync, then rename over the target. `content` may be
  * several buffers (written in one writev, never concatenated: a payload can be tens of MB); `sync: false` skips the

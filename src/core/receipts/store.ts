@@ -21,7 +21,8 @@ import {
   type Receipt,
   type UnsignedReceipt,
 } from "../schemas";
-import { readRegularFile, withFileLock, writeFileAtomic } from "./fsutil";
+import { mapBounded, readRegularFile, withFileLock, writeFileAtomic } from "./fsutil";
+import { unsafeJsonKey } from "./strictJson";
 import { RESIGNABLE_FIELDS, mintedByOf, signReceipt, verifyMintedBy, verifyReceiptSignature, type SigningKey } from "./signing";
 import { classifySigner, describeTrust, readAllowedSigners, type AllowedSigners, type TrustLevel } from "./trust";
 import { z } from "zod";
@@ -119,7 +120,7 @@ export async function storeEvidenceFile(repo: string, draft: EvidenceFileDraft, 
   if (!(await folderWritableInside(repo, dirname(join(dirName, draft.path))))) throw new ReceiptsDirError(`${dirName}/${dirname(draft.path)} resolves outside the repository (a symlink); receipts stay inside the repository`);
   const lst = await fs.lstat(file).catch(() => undefined);
   if (lst?.isFile()) {
-    const current = await readRegularFile(file, { maxBytes: MAX_RECEIPT_BYTES }).catch(() => undefined);
+    const current = await readRegularFile(file, { maxBytes: MAX_EVIDENCE_BYTES }).catch(() => undefined);
     if (current && sha256(current) === draft.sha256) return;
   }
   await writeFileAtomic(file, draft.body);
@@ -139,7 +140,7 @@ async function readContained(repo: string, dirName: string, rel: string): Promis
     const exists = await fs.lstat(join(receiptsFolder(repo, dirName), rel)).then(() => true, () => false);
     throw Object.assign(new Error(exists ? `${rel} resolves outside the repository` : `${rel} is missing`), { code: exists ? "EOUTSIDE" : "ENOENT" });
   }
-  return readRegularFile(real, { maxBytes: MAX_RECEIPT_BYTES, followSymlinks: true });
+  return readRegularFile(real, { maxBytes: MAX_EVIDENCE_BYTES, followSymlinks: true });
 }
 
 export async function readEvidence(repo: string, ref: string, dirName = DEFAULT_RECEIPTS_DIR): Promise<FusedEvidence[]> {
@@ -152,7 +153,14 @@ export type ReceiptEntry =
   | { state: "ok"; receipt_id: string; file: string; receipt: Receipt; raw: Record<string, unknown> }
   | { state: "corrupt"; receipt_id: string; file: string; error: string };
 
-const MAX_RECEIPT_BYTES = 16 * 1024 * 1024;
+/** Per receipt file. Real receipts are 7–100 KB; a larger one is reported unreadable, never parsed. */
+export const MAX_RECEIPT_BYTES = 2 * 1024 * 1024;
+/** Evidence files and cited files (hashed or line-counted, never kept). */
+const MAX_EVIDENCE_BYTES = 16 * 1024 * 1024;
+/** All receipt files of one listing together (~3,000 receipts of 20 KB): what is kept in memory is bounded. */
+export const LISTING_BUDGET_BYTES = 64 * 1024 * 1024;
+/** Receipt files read and parsed at once. */
+const READ_CONCURRENCY = 8;
 
 /** Validates the bytes of one receipt file; never throws. */
 export function parseReceiptText(text: string, file: string): ReceiptEntry {
@@ -164,6 +172,9 @@ export function parseReceiptText(text: string, file: string): ReceiptEntry {
     return { state: "corrupt", receipt_id, file, error: `not valid JSON: ${(err as Error).message.split("\n")[0].slice(0, 200)}` };
   }
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) return { state: "corrupt", receipt_id, file, error: "not a valid receipt: not a JSON object" };
+  // The signature covers the parsed value: keys that parse away (a duplicate, `__proto__`) would escape it.
+  const unsafe = unsafeJsonKey(text);
+  if (unsafe) return { state: "corrupt", receipt_id, file, error: `not a valid receipt: ${unsafe}` };
   let parsed: ReturnType<typeof ReceiptSchema.safeParse>;
   try {
     parsed = ReceiptSchema.safeParse(raw);
@@ -174,19 +185,38 @@ export function parseReceiptText(text: string, file: string): ReceiptEntry {
   return { state: "ok", receipt_id: parsed.data.receipt_id, file, receipt: parsed.data, raw: raw as Record<string, unknown> };
 }
 
-/** Reads and validates one receipt file; a broken file comes back as `corrupt` with a one-line reason. */
-export async function loadReceiptFile(file: string): Promise<ReceiptEntry> {
-  const receipt_id = file.replace(/^.*[\\/]/, "").replace(/\.json$/, "");
-  let text: string;
+type CorruptEntry = Extract<ReceiptEntry, { state: "corrupt" }>;
+
+function unreadable(file: string, why: string): CorruptEntry {
+  return { state: "corrupt", receipt_id: fileStem(file), file, error: `unreadable: ${why}` };
+}
+
+/** The size of a receipt file, or why it is not read (not a regular file, over MAX_RECEIPT_BYTES). */
+async function receiptFileSize(file: string): Promise<number | CorruptEntry> {
   try {
     const st = await fs.stat(file);
-    if (!st.isFile()) return { state: "corrupt", receipt_id, file, error: "unreadable: not a regular file" };
-    if (st.size > MAX_RECEIPT_BYTES) return { state: "corrupt", receipt_id, file, error: `unreadable: ${st.size} bytes is over the ${MAX_RECEIPT_BYTES}-byte limit` };
+    if (!st.isFile()) return unreadable(file, "not a regular file");
+    if (st.size > MAX_RECEIPT_BYTES) return unreadable(file, `${st.size} bytes is over the ${MAX_RECEIPT_BYTES}-byte limit for a receipt`);
+    return st.size;
+  } catch (err) {
+    return unreadable(file, (err as Error).message.split("\n")[0]);
+  }
+}
+
+async function readReceiptFile(file: string): Promise<ReceiptEntry> {
+  let text: string;
+  try {
     text = (await readRegularFile(file, { maxBytes: MAX_RECEIPT_BYTES, followSymlinks: true })).toString("utf8");
   } catch (err) {
-    return { state: "corrupt", receipt_id, file, error: `unreadable: ${(err as Error).message.split("\n")[0]}` };
+    return unreadable(file, (err as Error).message.split("\n")[0]);
   }
   return parseReceiptText(text, file);
+}
+
+/** Reads and validates one receipt file; a broken file comes back as `corrupt` with a one-line reason. */
+export async function loadReceiptFile(file: string): Promise<ReceiptEntry> {
+  const size = await receiptFileSize(file);
+  return typeof size === "number" ? readReceiptFile(file) : size;
 }
 
 /** The receipt id a file name stands for (`<id>.json`). */
@@ -247,8 +277,12 @@ export async function listReceipts(repo: string, dirName = DEFAULT_RECEIPTS_DIR)
   return (await listReceiptFiles(repo, dirName)).entries;
 }
 
-/** Every receipt file in the folder: the ones to use (newest first) and the misnamed copies ignored, with why. */
-export async function listReceiptFiles(repo: string, dirName = DEFAULT_RECEIPTS_DIR): Promise<{ entries: ReceiptEntry[]; ignored: IgnoredReceiptFile[] }> {
+/**
+ * Every receipt file in the folder: the ones to use (newest first) and the misnamed copies ignored, with why. At
+ * most READ_CONCURRENCY files are read at once and `budgetBytes` (default LISTING_BUDGET_BYTES) in all; a file over
+ * the per-file cap or past the budget is listed as unreadable with why, like any file that cannot be read.
+ */
+export async function listReceiptFiles(repo: string, dirName = DEFAULT_RECEIPTS_DIR, opts: { budgetBytes?: number } = {}): Promise<{ entries: ReceiptEntry[]; ignored: IgnoredReceiptFile[] }> {
   const none = { entries: [], ignored: [] };
   const folder = receiptsFolder(repo, dirName);
   let names: string[];
@@ -258,16 +292,22 @@ export async function listReceiptFiles(repo: string, dirName = DEFAULT_RECEIPTS_
     return none;
   }
   if (!(await resolveInside(repo, dirName))) return none;
-  const files = names.filter((n) => n.endsWith(".json")).map((n) => join(folder, n));
-  const entries = await Promise.all(
-    files.map(async (file): Promise<ReceiptEntry> => {
-      const name = file.slice(folder.length + 1);
-      if (!(await resolveInside(repo, join(dirName, name)))) {
-        return { state: "corrupt", receipt_id: name.replace(/\.json$/, ""), file, error: "unreadable: resolves outside the repository (symlink)" };
-      }
-      return loadReceiptFile(file);
-    }),
-  );
+  // Newest names first (an id starts with its UTC time), so a budget that runs out leaves out the oldest files.
+  const files = names.filter((n) => n.endsWith(".json")).sort().reverse().map((n) => join(folder, n));
+  const sized = await mapBounded(files, READ_CONCURRENCY, async (file): Promise<number | CorruptEntry> => {
+    if (!(await resolveInside(repo, join(dirName, file.slice(folder.length + 1))))) return unreadable(file, "resolves outside the repository (symlink)");
+    return receiptFileSize(file);
+  });
+  // Decided in name order, before any read, so which files fit does not depend on timing.
+  const budget = opts.budgetBytes ?? LISTING_BUDGET_BYTES;
+  let left = budget;
+  const plan = sized.map((size, i): CorruptEntry | string => {
+    if (typeof size !== "number") return size;
+    if (size > left) return unreadable(files[i], `over one listing's ${budget}-byte budget, used up by the newer receipt files (this one is ${size} bytes); archive old receipts`);
+    left -= size;
+    return files[i];
+  });
+  const entries = await mapBounded(plan, READ_CONCURRENCY, async (p) => (typeof p === "string" ? readReceiptFile(p) : p));
   const sorted = entries.sort((a, b) => {
     const ta = a.state === "ok" ? a.receipt.created_at : "";
     const tb = b.state === "ok" ? b.receipt.created_at : "";
@@ -598,7 +638,7 @@ export async function verifyEntry(repo: string, entry: ReceiptEntry, opts: Verif
  */
 export async function verifyAll(repo: string, dirName = DEFAULT_RECEIPTS_DIR, opts: Omit<VerifyOptions, "dirName" | "signers"> = {}): Promise<ReceiptVerification[]> {
   const [{ entries, ignored }, signers] = await Promise.all([listReceiptFiles(repo, dirName), readAllowedSigners(repo, dirName)]);
-  const checked = await Promise.all(entries.map((e) => verifyEntry(repo, e, { ...opts, dirName, signers })));
+  const checked = await mapBounded(entries, READ_CONCURRENCY, (e) => verifyEntry(repo, e, { ...opts, dirName, signers }));
   const skipped = ignored.map((i): ReceiptVerification => ({
     receipt_id: i.name,
     file: i.file,
@@ -637,7 +677,7 @@ export async function loadTrustedReceipt(
 
 async function lineCount(abs: string): Promise<number | null> {
   try {
-    const text = (await readRegularFile(abs, { maxBytes: MAX_RECEIPT_BYTES, followSymlinks: true })).toString("utf8");
+    const text = (await readRegularFile(abs, { maxBytes: MAX_EVIDENCE_BYTES, followSymlinks: true })).toString("utf8");
     return text.length === 0 ? 0 : text.replace(/\n$/, "").split("\n").length;
   } catch {
     return null;
