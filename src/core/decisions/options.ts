@@ -793,8 +793,14 @@ function negationDisagrees(option: string, phrase: string): boolean {
 function matchOption(phrase: string, considered: ConsideredOption[], threshold: number): number | undefined {
   let best = -1;
   let bestScore = 0;
+  const said = new Set(contentWordsOf(phrase));
+  const own = considered.map((o) => new Set(contentWordsOf(o.name)));
   considered.forEach((o, i) => {
     if (degreesDisagree(o.name, phrase)) return;
+    // Words every other option also has ("parse TypeScript config files" in "Using X to …" and "Using Y to …") tell
+    // no option apart: a phrase that says only those names none of them.
+    const telling = [...own[i]].filter((w) => own.some((other, j) => j !== i && !other.has(w)));
+    if (considered.length >= 2 && telling.length > 0 && !telling.some((w) => said.has(w))) return;
     // Either the phrase covers the option's name or the option's name covers the phrase.
     const score = Math.max(coverage(o.name, phrase), coverage(phrase, o.name) * 0.95);
     // On a tie the option that also covers more of the phrase wins: "Dual license with MIT and CC0" over "CC0"; then
@@ -1544,7 +1550,8 @@ function listConfirmedByChoice(parsed: ParsedAdr, chosenName: string, decisionId
   let best: { options: ConsideredOption[]; index: number; score: number } | undefined;
   for (const options of candidates) {
     if (options.length > CANDIDATE_LIST_MAX) continue;
-    const index = matchOption(chosenName, options, 0.6);
+    // Nearly all of an item must be said: "remove the backup Google Cloud CDN" confirms no "Google Cloud Storage".
+    const index = matchOption(chosenName, options, 0.75);
     if (index === undefined) continue;
     const score = coverage(options[index].name, chosenName);
     if (!best || score > best.score) best = { options, index, score };

@@ -111,8 +111,8 @@ export function normaliseStatus(raw: string): AdrStatus {
   // The RFC processes' own words: KEP "implementable" (approved to build) and "provisional", PEP "final" and
   // "informational" (describes what is in force; proposes nothing), an RFD's "publish" (discussion concluded, the
   // document stands) and "predraft".
-  if (/\baccept|\bapproved\b|\badopted\b|\bdecided\b|\bdone\b|\bcompleted?\b|\bimplemented\b|\bimplementable\b|\bactive\b|\bfinal\b|\binformational\b|\bagreed\b|\bratified\b|\bpublish(?:ed)?\b/.test(s)) return "accepted";
-  if (/\bpropos|\bprovisional\b|\bprototyp|\b(?:pre-?)?draft\b|\bopen\b|\bpending\b|\b(in|under) review\b|\bwip\b|\bdiscussion\b|\bon hold\b|\bpostponed\b|\bdeferred\b/.test(s)) return "proposed";
+  if (/\baccept|\bapproved\b|\badopted\b|\bdecided\b|\bdone\b|\bcompleted?\b|\bimplemented\b|\bimplementable\b|\bactive\b|\bfinal\b|\binformational\b|\bagreed\b|\bratified\b|\bpublish(?:ed)?\b|\bready for implementation\b/.test(s)) return "accepted";
+  if (/\bpropos|\bprovisional\b|\bprototyp|\b(?:pre-?)?draft\b|\bopen\b|\bpending\b|\b(?:in |under )?review\b|\bwip\b|\bdiscussion\b|\bon hold\b|\bpostponed\b|\bdeferred\b/.test(s)) return "proposed";
   return statusFromSymbol(s);
 }
 
@@ -182,6 +182,8 @@ const SELF_SUBJECT = /^(?:this|the present) (?:adr|decision|record|decision reco
 const STATUS_LINE = new RegExp(String.raw`${STATUS_KEY}\s*(?:\*\*|__)?\s*:?\s*(.+?)\s*$`, "i");
 /** A metadata table under the title: "| Status | Implemented |". */
 const STATUS_TABLE_ROW = /^\s*\|\s*(?:\*\*|__)?status(?:\*\*|__)?\s*\|\s*([^|]{1,200}?)\s*\|/i;
+/** "* State: Ready for Implementation": some processes name the status a state. Read only among the metadata lines. */
+const STATE_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?state(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.+?)\s*$/i;
 const DATE_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?date(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*:?\s*(.+?)\s*$/i;
 
 const DOCUMENT_PART = "(?:summary|abstract|overview|introduction|background|motivation|context|why|how|goals|non-goals|problem(?: statement)?|table of contents|toc|status|meta(?:data)?)";
@@ -363,7 +365,7 @@ function readStatusAndLinks(
       const status = normaliseStatus(outOfForce[1]);
       if (status !== "unknown") callout = status;
     }
-    const st = STATUS_LINE.exec(lines[n - 1]) ?? STATUS_TABLE_ROW.exec(lines[n - 1]);
+    const st = STATUS_LINE.exec(lines[n - 1]) ?? STATUS_TABLE_ROW.exec(lines[n - 1]) ?? STATE_LINE.exec(lines[n - 1]);
     if (st) {
       collectLinks(st[1], dir, supersedes, supersededBy);
       rawStatus ??= st[1];

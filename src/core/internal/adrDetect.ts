@@ -134,6 +134,8 @@ export interface AdrContentSignals {
   adrTitle: boolean;
   /** Share of non-blank lines that are links or list items of links (an index page). */
   linkListShare: number;
+  /** How many distinct parts of an RFC-style proposal it has as headings: summary, motivation, proposal, alternatives, … */
+  rfcParts: number;
 }
 
 const HEADING = /^ {0,3}#{1,6}\s+(.+?)\s*#*\s*$/;
@@ -143,6 +145,16 @@ const HEADING = /^ {0,3}#{1,6}\s+(.+?)\s*#*\s*$/;
  */
 export const STATUS_KEY = String.raw`^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:(?:rfc|rfd|adr|decision|proposal|record|document)\s+)?status(?:\*\*|__)?\s*:`;
 const STATUS_LINE = new RegExp(STATUS_KEY, "i");
+
+/** The parts of an RFC-style proposal (Rust, Python, Bytecode Alliance templates), by the heading's own words. */
+const RFC_PART = /^(?:summary|motivation|(?:the\s+)?proposal|(?:detailed|technical|proposed)\s+design|design|guide-level explanation|reference-level explanation|(?:rationale(?:\s+and\s+|\s*,\s*)?)?alternatives(?:\s+considered)?|rationale|drawbacks|prior art|(?:unresolved|open) questions|future possibilities)$/;
+
+function rfcPartOf(raw: string): string | undefined {
+  // "Proposal: Winch, a baseline compiler", "Motivation: awkward extractors": the part is named before the colon.
+  const h = raw.replace(/[*_`]/g, "").toLowerCase().replace(/^\d+(\.\d+)*[.)]?\s+/, "").replace(/\s*:.*$/, "").replace(/[.]+$/, "").trim();
+  if (!RFC_PART.test(h)) return undefined;
+  return /alternatives/.test(h) ? "alternatives" : /design|explanation|proposal/.test(h) ? "design" : /questions/.test(h) ? "questions" : h;
+}
 
 function headingKey(raw: string): string | undefined {
   const h = raw
@@ -171,6 +183,7 @@ export function contentSignals(text: string): AdrContentSignals {
   let nonBlank = 0;
   let linkLines = 0;
   let frontMatterStatus = false;
+  const rfcParts = new Set<string>();
   let start = 0;
   if (lines[0]?.trim() === "---") {
     const close = lines.findIndex((l, i) => i > 0 && (l.trim() === "---" || l.trim() === "..."));
@@ -190,13 +203,23 @@ export function contentSignals(text: string): AdrContentSignals {
     if (h) {
       const key = headingKey(h[1]);
       if (key) headings.add(key);
+      const part = rfcPartOf(h[1]);
+      if (part) rfcParts.add(part);
       // "# ADR 0004 - …", "# 5. Use X", and the RFC processes' own "# RFD 2 …", "# TEP-0100: …".
       if (/^ {0,3}#\s+(?:ADR[\s_#-]*\d+|\d{1,5}\s*[.:)\-–—])/i.test(line) || /^ {0,3}#\s+(?:RFD|RFC|TEP|KEP|OTEP|PEP|AIP)[\s_#-]*\d+\b/.test(line)) adrTitle = true;
       continue;
     }
     if (STATUS_LINE.test(line)) statusLine = true;
   }
-  return { headings, frontMatterStatus, statusLine, adrTitle, linkListShare: nonBlank ? linkLines / nonBlank : 0 };
+  return { headings, frontMatterStatus, statusLine, adrTitle, linkListShare: nonBlank ? linkLines / nonBlank : 0, rfcParts: rfcParts.size };
+}
+
+/** At least this many RFC parts (summary, motivation, proposal, alternatives) make a page an RFC-style proposal. */
+const RFC_PARTS_MIN = 3;
+
+/** Whether the text is laid out as an RFC-style proposal: a summary, a motivation and a design or alternatives. */
+export function rfcShaped(s: AdrContentSignals): boolean {
+  return s.rfcParts >= RFC_PARTS_MIN;
 }
 
 /**

@@ -8,6 +8,7 @@ import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
 import { simpleGit } from "simple-git";
 import { isIndexFile, statusesFromIndexes } from "./indexStatus";
+import { statusFromFolder } from "./adr";
 import { hardenedSimpleGitOptions } from "./gitSafety";
 import { sha256 } from "../hash";
 import { cmp } from "../text";
@@ -23,6 +24,7 @@ import {
   looksLikeTemplate,
   parseAdrDirFile,
   parseLog4brainsFile,
+  rfcShaped,
   strongAdrContent,
   weakAdrContent,
   type AdrFolderHint,
@@ -386,6 +388,8 @@ export function classifyAdrs(docs: { path: string; text: string }[], opts: { hin
     else if (opts.fromGlob.has(path)) adrs.set(path, { folder, via: "setting" });
     else if (inRecordFolder(path)) adrs.set(path, { folder, via: "folder name" });
     else if (strongAdrContent(signals) || (name && weakAdrContent(signals))) adrs.set(path, { folder, via: "content" });
+    // "accepted/wasmtime-lts.md": an RFC-style proposal filed under a folder that names its status is a record.
+    else if (rfcShaped(signals) && statusFromFolder(path)) adrs.set(path, { folder, via: "content" });
     else if (name) {
       pending.push({ path, folder });
       continue;

@@ -377,6 +377,19 @@ const OWN = new Set(["own", "dedicated", "separate", "custom", "bespoke", "homeg
 /** "Dual license" chooses "both". */
 const BOTH = new Set(["both", "dual", "combined", "combination"]);
 
+/**
+ * Whether stemmed tokens hold this stem, a hyphenated one also when every part of it is there: "side-table" is
+ * said by "a side table".
+ */
+function holdsStem(tokens: { has(w: string): boolean }, w: string, title: string): boolean {
+  if (tokens.has(w)) return true;
+  // Two parts only, and hyphenated as the option writes it: a bag of words cannot tell "Google Cloud CDN" from three
+  // words said apart, nor a key's own spelling ("querier-process") from two words used anywhere.
+  const parts = w.split(/[-_]+/);
+  if (parts.length !== 2 || parts.some((x) => x.length < 3) || !title.toLowerCase().includes(`${parts[0]}-${parts[1]}`)) return false;
+  return parts.every((x) => tokens.has(x) || tokens.has(stemWord(x)));
+}
+
 /** Stemmed tokens of a text; hyphenated names stay whole ("adr-tools"), and in `withParts` mode their parts count too. */
 function tokenStems(text: string, withParts: boolean): Map<string, number> {
   const out = new Map<string, number>();
@@ -404,7 +417,11 @@ const STOPISH = new Set(
 const FRAME_STEMS = new Set([...FRAME_WORDS, ...[...FRAME_WORDS].map(stemWord)]);
 /** Words too vague to tell one option from another in a record ("support", "approach"). */
 const VAGUE = new Set(
-  "support use usage way thing option approach solution method mechanism process stuff kind type part case level mode feature item place data information content system service code file"
+  (
+    "support use usage way thing option approach solution method mechanism process stuff kind type part case level mode feature item place data information content system service code file " +
+    // Degree adverbs say how far, not what: "remove it altogether" is named by "remove".
+    "altogether entirely completely fully wholly simply"
+  )
     .split(" ")
     .flatMap((w) => [w, stemWord(w)]),
 );
@@ -425,16 +442,22 @@ function distinctive(c: Candidate, all: Candidate[], question = ""): Set<string>
   return value;
 }
 
+/** An object pronoun in a bare action ("remove it altogether") that points back at what the question is about. */
+const POINTS_BACK = /\b(?:it|them)\b/i;
+
 function computeDistinctive(c: Candidate, all: Candidate[], question: string): Set<string> {
   const ownTitle = tokenStems(c.title, false);
   const own = new Set([...ownTitle.keys(), ...tokenStems(c.key.terms.filter((t) => !/\s/.test(t)).join(" "), false).keys()]);
   const others = all.filter((x) => x !== c && x.key.terms.length && !(x.inverse || c.inverse));
   const inQuestion = tokenStems(question, false);
+  // "… fix the Google Cloud CDN, or remove it altogether?": the other option's pronoun stands for the question's
+  // subject, so the subject's words are in both options and name neither, even where they name this one.
+  const pointedAt = others.some((o) => POINTS_BACK.test(o.title) && [...tokenStems(o.title, false).keys()].filter((w) => !FRAME_STEMS.has(w) && !VAGUE.has(w) && !STOPISH.has(w)).length <= 2);
   const out = new Set<string>();
   for (const w of own) {
     if (FRAME_STEMS.has(w) || VAGUE.has(w)) continue;
     if (others.length && others.every((o) => tokenStems(`${o.title} ${o.key.terms.join(" ")}`, false).has(w))) continue;
-    if ((inQuestion.get(w) ?? 0) > (ownTitle.get(w) ?? 0) && !c.key.terms.includes(w)) continue;
+    if ((inQuestion.get(w) ?? 0) > (ownTitle.get(w) ?? 0) && (pointedAt || !c.key.terms.includes(w))) continue;
     out.add(w);
   }
   return out;
@@ -577,7 +600,7 @@ function readChoice(doc: AdrDoc, candidates: Candidate[], question: string): Cho
 function fieldScore(r: ChoiceReading, d: Set<string>, key: OptionKey, c?: Candidate): number {
   let score = 0;
   for (const s of d) {
-    const w = Math.max(0, ...r.fields.map(([, fw], f) => (r.fieldStems[f].has(s) ? fw : 0)));
+    const w = Math.max(0, ...r.fields.map(([, fw], f) => (holdsStem(r.fieldStems[f], s, c?.title ?? "") ? fw : 0)));
     score += w;
   }
   const primary = primaryKey(key);
@@ -839,10 +862,14 @@ function statedChoice(r: ChoiceReading, real: Indexed[], scores: number[]): Choi
 function choiceNamedIn(text: string, r: ChoiceReading, real: Indexed[], scores: number[], minHits: number): ChoiceMatch | undefined {
   const said = tokenStems(text, true);
   const hits = real
-    .map((x) => ({ x, n: [...distinctive(x.c, r.candidates, r.question)].filter((w) => said.has(w)).length }))
+    .map((x) => {
+      const d = [...distinctive(x.c, r.candidates, r.question)];
+      return { x, n: d.filter((w) => holdsStem(said, w, x.c.title)).length, size: d.length };
+    })
     .sort((a, b) => b.n - a.n || a.x.i - b.x.i);
   const [best, next] = hits;
-  if (best.n < minHits || best.n < 2 * next.n || scores[best.x.i] <= 0) return undefined;
+  // An option with fewer distinctive words than that ("Remove it altogether") is named when all of them are said.
+  if (best.n < Math.min(minHits, best.size) || best.n === 0 || best.n < 2 * next.n || scores[best.x.i] <= 0) return undefined;
   const score = Math.max(scores[best.x.i], MIN_CHOICE_SCORE) + 3;
   const rival = Math.max(0, ...real.filter((x) => x !== best.x).map((x) => scores[x.i]));
   return { index: best.x.i, score, margin: Math.max(MIN_CHOICE_SCORE, score - rival) };

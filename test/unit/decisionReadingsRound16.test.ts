@@ -1,0 +1,206 @@
+// Readings fixed in round 16 (issues 20 and 21), found on repositories that were in no eval set, labelled and asked
+// about before the pipeline ran on them: RFC-style proposals filed in a folder that names their status, status kept
+// as a "State:" line or a "Review" table cell, a design sentence that shares only the words every alternative has,
+// a list confirmed by a choice that names part of one item, an option that is a bare action on "it", and a hyphenated
+// option the record writes as two words. Every record here is written for these tests.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { normaliseStatus, parseAdr } from "../../src/core/internal/adr";
+import { contentSignals, rfcShaped } from "../../src/core/internal/adrDetect";
+import { classifyAdrs } from "../../src/core/internal/discovery";
+import { DecisionRecordSchema, decisionModelOf, type DecisionRecord } from "../../src/core/decisions";
+import { createGitRepo } from "../helpers/gitRepo";
+import { askOffline as ask, recommendedOption as recommended } from "../helpers/ask";
+
+function model(path: string, text: string): DecisionRecord {
+  const m = decisionModelOf(parseAdr(path, text));
+  DecisionRecordSchema.parse(m);
+  return m;
+}
+
+const rfc = (summary: string) =>
+  `# Summary\n\n${summary}\n\n# Motivation\n\nReleases come too often for some embedders.\n\n# Proposal\n\nCut a long-lived release every year.\n\n# Rationale and alternatives\n\nWe could keep the current cadence.\n\n# Open questions\n\nNone yet.\n`;
+
+describe("RFC-style proposals filed under a status folder", () => {
+  test("three or more RFC parts make a page RFC-shaped, a part named before a colon included", () => {
+    assert.equal(rfcShaped(contentSignals(rfc("Add a long-term support channel."))), true);
+    assert.equal(rfcShaped(contentSignals("# Baseline compiler\n\n## Summary\n\nx\n\n## Motivation\n\ny\n\n## Proposal: a single-pass compiler\n\nz\n")), true);
+    assert.equal(rfcShaped(contentSignals("# Guide\n\n## Summary\n\nx\n\n## Installing\n\ny\n")), false);
+  });
+
+  test("are records with their folder's status; other pages in that folder and RFC pages elsewhere are not", () => {
+    const decided = classifyAdrs(
+      [
+        { path: "accepted/long-term-support.md", text: rfc("Add a long-term support channel.") },
+        { path: "accepted/diagram-notes.md", text: "# Notes on the diagram\n\nThe boxes are services.\n" },
+        { path: "notes/long-term-support.md", text: rfc("Add a long-term support channel.") },
+      ],
+      { hints: [], fromGlob: new Set() },
+    );
+    assert.deepEqual([...decided.adrs.keys()], ["accepted/long-term-support.md"]);
+    const parsed = parseAdr("accepted/long-term-support.md", rfc("Add a long-term support channel."));
+    assert.equal(parsed.status, "accepted");
+  });
+});
+
+describe("status lines under other names", () => {
+  test('"* State: Ready for Implementation" among the metadata lines is the status; a State line in the body is not', () => {
+    assert.equal(parseAdr("0001-x.md", "# Resiliency in SDKs\n\n* Author(s): A\n* State: Ready for Implementation\n\n## Overview\n\nText.\n").status, "accepted");
+    assert.equal(parseAdr("0002-x.md", "# Placement\n\n* State: Proposed\n\n## Overview\n\nText.\n").status, "proposed");
+    assert.equal(parseAdr("0003-x.md", "# Workflows\n\n## Overview\n\nState: the engine keeps it in memory.\n").status, "unknown");
+  });
+
+  test('a "Review" status cell is a proposal under review', () => {
+    assert.equal(normaliseStatus("Review"), "proposed");
+    assert.equal(parseAdr("x.md", "# Deployment strategy\n\n| | |\n| --- | --- |\n| **Status** | Review |\n\n## What\n\nText.\n").status, "proposed");
+  });
+});
+
+describe("what a proposal's own design sentences choose", () => {
+  test("a sentence with only the words every alternative shares names none of them", () => {
+    const m = model(
+      "designs/ts-config/README.md",
+      [
+        "# Add support for TypeScript config files",
+        "",
+        "## Summary",
+        "",
+        "Add support for TypeScript config files.",
+        "",
+        "## Motivation",
+        "",
+        "People want type-checked configuration.",
+        "",
+        "## Detailed Design",
+        "",
+        "The linter will need to recognize and parse TypeScript configuration files in the same way it does for JavaScript ones.",
+        "The tool that seems the most suitable is a loader without side effects.",
+        "",
+        "## Alternatives",
+        "",
+        "While developing this feature, we considered the following alternatives:",
+        "",
+        "1. Using ts-node to parse TypeScript configuration files. This hooks into module resolution.",
+        "2. Using tsx to parse TypeScript configuration files. This also hooks into module resolution.",
+        "",
+        "## Open Questions",
+        "",
+        "1. Should we allow interoperability between JavaScript and TypeScript configuration files? We will see.",
+        "",
+      ].join("\n"),
+    );
+    assert.ok(!/ts-node|tsx/i.test(m.chosen?.name ?? ""), `chosen: ${m.chosen?.name}`);
+  });
+
+  test("a list is confirmed by a choice only when the choice says nearly all of one item", () => {
+    const m = model(
+      "rfc-136-remove-backup-cdn.md",
+      [
+        "---",
+        "status: accepted",
+        "---",
+        "",
+        "# Remove the backup CDN in the second cloud",
+        "",
+        "## Problem",
+        "",
+        "Failed requests are retried against three static mirrors:",
+        "",
+        "* origin",
+        "* AWS S3",
+        "* Google Cloud Storage",
+        "",
+        "The certificate on the Google Cloud CDN expired and fixing it would take several weeks.",
+        "",
+        "## Proposal",
+        "",
+        "We will remove the backup Google Cloud CDN.",
+        "",
+      ].join("\n"),
+    );
+    assert.match(m.chosen?.name ?? "", /remove the backup Google Cloud CDN/i);
+    assert.ok(!m.considered.some((o) => o.name === "Google Cloud Storage"), JSON.stringify(m.considered.map((o) => o.name)));
+  });
+});
+
+describe("answers that name the option the record chose", () => {
+  test('"… fix the CDN, or remove it altogether?" follows a record that removes it', async () => {
+    const record = [
+      "---",
+      "status: accepted",
+      "---",
+      "",
+      "# Remove the backup CDN in Google Cloud Platform (GCP)",
+      "",
+      "## Summary",
+      "",
+      "We have two backup CDNs in case the primary has an outage: AWS CloudFront and Google Cloud CDN.",
+      "The cost of maintaining the Google Cloud CDN backup is significant: it is broken right now, and it would take several weeks of engineering time to fix it.",
+      "",
+      "## Problem",
+      "",
+      "Failed requests are retried against three static mirrors:",
+      "",
+      "* origin",
+      "* AWS S3",
+      "* Google Cloud Storage",
+      "",
+      "The certificate on the Google Cloud CDN expired, and fixing it would take several weeks.",
+      "",
+      "## Proposal",
+      "",
+      "We should remove the backup Google Cloud CDN.",
+      "",
+      "## Alternative option - fix the Google Cloud CDN",
+      "",
+      "We could spend several weeks fixing the certificate and the bucket permissions.",
+      "",
+    ].join("\n");
+    const repo = createGitRepo([
+      {
+        message: "records",
+        files: {
+          "rfc-136-remove-our-backup-cdn-in-gcp.md": record,
+          "rfc-140-log-retention.md": "---\nstatus: accepted\n---\n\n# Keep request logs for 30 days\n\n## Proposal\n\nWe will keep request logs for 30 days.\n",
+        },
+      },
+    ]);
+    const p = await ask(repo, "Our fallback CDN on Google Cloud has an expired certificate, so failing over to it would serve errors. Should we spend the several weeks needed to fix the Google Cloud CDN, or remove it altogether?");
+    assert.equal(recommended(p)?.title, "Remove it altogether", p.recommendation.rationale);
+  });
+
+  test('a record that chose a "side table" chose "our own compact side-table format"', async () => {
+    const repo = createGitRepo([
+      {
+        message: "records",
+        files: {
+          "accepted/exception-handling.md": [
+            "# Summary",
+            "",
+            "Support the exception-handling proposal in the compiler and the runtime.",
+            "",
+            "# Motivation",
+            "",
+            "Guest languages need exceptions.",
+            "",
+            "# Proposal",
+            "",
+            "## Implementation strategies",
+            "",
+            "There are two feasible implementation strategies for unwinding.",
+            "",
+            "1. **Side table**: we store which parts of the code have handlers in a table the runtime reads when it unwinds.",
+            "",
+            "2. **Calling convention**: every call returns a flag that says whether an exception is in flight.",
+            "",
+            "A branch after every call is too costly for code that never throws.",
+            "Therefore, **we will implement the side-table approach** from the beginning.",
+            "",
+          ].join("\n"),
+        },
+      },
+    ]);
+    const p = await ask(repo, "To support the exception-handling proposal the compiler must record where each landing pad is. Should we emit a subset of DWARF unwind information, or design our own compact side-table format?");
+    assert.equal(recommended(p)?.title, "Design our own compact side-table format", p.recommendation.rationale);
+  });
+});
