@@ -123,6 +123,21 @@ describe("what a proposal's own design sentences choose", () => {
   });
 });
 
+describe("an RFC's proposal with the names its design builds", () => {
+  const proposal = (design: string) =>
+    `# Resiliency in SDKs\n\n* State: Ready for Implementation\n\n## Overview\n\nThis is a design proposal to support resiliency when SDKs call remote APIs.\n\n## Background\n\n### Motivation\n\nCalls hang when the sidecar is slow.\n\n## Expectations and alternatives\n\n1. Leave every SDK as-is.\n2. Add retry only.\n\n## Implementation Details\n\n### Design\n\n${design}\n`;
+
+  test("code or bold names that lead the design's list items join the proposal; an example's file path does not", () => {
+    const m = model("20230714-S-sdk-resiliency.md", proposal("* `API_MAX_RETRIES` defines the maximum number of retries.\n* `API_TIMEOUT_SECONDS` defines the maximum waiting time.\n* `src/example.js` shows a client.\n* SDKs retry on connection errors."));
+    assert.equal(m.chosen?.name, "Resiliency in SDKs: API_MAX_RETRIES, API_TIMEOUT_SECONDS");
+  });
+
+  test("a design without named items leaves the proposal as it is", () => {
+    const m = model("20230714-S-sdk-resiliency.md", proposal("SDKs retry on connection errors and give up after a timeout."));
+    assert.equal(m.chosen?.name, "Resiliency in SDKs");
+  });
+});
+
 describe("answers that name the option the record chose", () => {
   test('"… fix the CDN, or remove it altogether?" follows a record that removes it', async () => {
     const record = [

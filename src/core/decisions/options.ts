@@ -1691,7 +1691,7 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
   // the recommended tool", "We will go with X".
   if (!chosen && !hasDecisionSection) chosen = claimedInItsSection(parsed, considered) ?? committedToOption(parsed, considered);
   // An RFC (summary, motivation, design, no decision section) proposes what its summary commits to, else its title.
-  if (!chosen && !hasDecisionSection) chosen = rfcProposal(parsed);
+  if (!chosen && !hasDecisionSection) chosen = withDesignNames(parsed, rfcProposal(parsed));
   // A record without a decision section may state its choice in its opening sentences: "We use X".
   if (!chosen && !hasDecisionSection) {
     for (const s of introSentences(parsed)) {
@@ -1759,6 +1759,37 @@ const SUMMARY_SENTENCES = 6;
  * in its title ("Load-based region splitting"): the summary's commitment when it has one, else the title when the
  * title is a name (no question, not a placeholder or a fragment).
  */
+/** Sections that lay out what an RFC builds: "Design", "Detailed design", "Implementation details", "Proposal". */
+const DESIGN_PART = /^(?:(?:detailed |technical |proposed )?design(?: details)?|implementation(?: details)?|specification|proposal|the proposal)$/;
+/** At most this many names from the design are added to what the RFC proposes. */
+const DESIGN_NAMES = 3;
+/** How far into the design section its names are looked for. */
+const DESIGN_LINES = 40;
+
+/**
+ * An RFC's summary or title says what it proposes in general ("Resiliency in SDKs"); its design names the things it
+ * builds, as list items that lead with a code or bold name ("`DAPR_API_MAX_RETRIES` defines …"). Those names say
+ * what was chosen, so they join the proposal: "Resiliency in SDKs: DAPR_API_MAX_RETRIES, DAPR_API_TIMEOUT_SECONDS".
+ */
+function withDesignNames(parsed: ParsedAdr, chosen: ChosenOption | undefined): ChosenOption | undefined {
+  if (!chosen) return chosen;
+  const { lines, sections } = parsed.doc;
+  const design = sections.find((s) => s.level > 0 && DESIGN_PART.test(sectionKey(s)));
+  if (!design) return chosen;
+  const names: string[] = [];
+  let inFence = false;
+  for (let n = design.bodyStart; n <= Math.min(design.end, design.bodyStart + DESIGN_LINES) && names.length < DESIGN_NAMES; n++) {
+    const line = lines[n - 1] ?? "";
+    if (/^ {0,3}(`{3,}|~{3,})/.test(line)) inFence = !inFence;
+    const item = inFence ? null : /^ {0,3}(?:[-*+]|\d{1,2}[.)])\s+(.*)$/.exec(line);
+    if (!item) continue;
+    const name = codeLeadOf(item[1]) ?? /^(?:\*\*|__)([^*_]{2,60})(?:\*\*|__)/.exec(item[1].trim())?.[1]?.replace(/[:.]$/, "").trim();
+    // A path ("src/a.js") names an example's file, not a part of the design.
+    if (name && !name.includes("/") && !names.includes(name) && coverage(name, chosen.name) < 1) names.push(name);
+  }
+  return names.length ? { ...chosen, name: `${chosen.name}: ${names.join(", ")}` } : chosen;
+}
+
 function rfcProposal(parsed: ParsedAdr): ChosenOption | undefined {
   const { lines, sections } = parsed.doc;
   // Its parts are every heading but the title ("# Summary", "# Motivation" when the record has no title heading).
