@@ -123,6 +123,70 @@ describe("what a proposal's own design sentences choose", () => {
   });
 });
 
+describe("what an RFC lists as alternatives is what it did not do", () => {
+  const rfc153 = [
+    "# Remove allowlists from Dependabot configs",
+    "",
+    "## Summary",
+    "",
+    "Our Dependabot configs list the gems it may update; security fixes for anything else are missed.",
+    "",
+    "## Proposal",
+    "",
+    "Remove all `allow` lists from the `dependabot.yml` file on every repository.",
+    "",
+    "## Alternatives considered",
+    "",
+    "### Do nothing",
+    "",
+    "Keep missing security fixes.",
+    "",
+    "### Removing dependabot.yml files altogether",
+    "",
+    "We would lose version updates for frameworks.",
+    "",
+    "## Consequences",
+    "",
+    "Teams will review more pull requests, though removing dependabot.yml files altogether is not what we do.",
+    "",
+  ].join("\n");
+
+  test("a choice read as one of the alternatives gives way to the proposal", () => {
+    const m = model("rfc-153-remove-allowlists.md", rfc153);
+    assert.equal(m.chosen?.name, "Remove allowlists from Dependabot configs");
+    assert.ok(m.rejected.some((r) => r.name === "Removing dependabot.yml files altogether"));
+  });
+
+  test('"### Alternatives for the new class" groups alternatives: the one its text calls an alternative is read, not the heading', () => {
+    const m = model(
+      "designs/async-api/README.md",
+      [
+        "# `ESLint` class replacing `CLIEngine`",
+        "",
+        "## Summary",
+        "",
+        "Add a class with an asynchronous API.",
+        "",
+        "## Detailed Design",
+        "",
+        "The new class has only asynchronous methods.",
+        "",
+        "## Alternatives",
+        "",
+        "### Alternatives for the new class",
+        "",
+        "Adding a `CLIEngine#executeOnFilesAsync()` method is an alternative.",
+        "",
+        "- We can deprecate the synchronous version.",
+        "",
+      ].join("\n"),
+    );
+    const names = m.considered.map((o) => o.name);
+    assert.ok(names.some((n) => /^Adding a CLIEngine#executeOnFilesAsync\(\) method$/.test(n)), JSON.stringify(names));
+    assert.ok(!names.some((n) => /^Alternatives for/.test(n) || /deprecate the synchronous/.test(n)), JSON.stringify(names));
+  });
+});
+
 describe("an RFC's proposal with the names its design builds", () => {
   const proposal = (design: string) =>
     `# Resiliency in SDKs\n\n* State: Ready for Implementation\n\n## Overview\n\nThis is a design proposal to support resiliency when SDKs call remote APIs.\n\n## Background\n\n### Motivation\n\nCalls hang when the sidecar is slow.\n\n## Expectations and alternatives\n\n1. Leave every SDK as-is.\n2. Add retry only.\n\n## Implementation Details\n\n### Design\n\n${design}\n`;

@@ -277,6 +277,8 @@ const ARGUMENT_HEADING = /^(?:(?:the\s+)?(?:advantages?|disadvantages?|pros?|con
 /** Parts of an RFC that may follow its options at the wrong level; never an option. */
 const DOCUMENT_PART_UNDER_OPTIONS = /^(?:(?:unresolved|open|outstanding) questions|drawbacks|future (?:work|possibilities)|prior art|references|links|notes?|appendix|summary|conclusions?)\s*:?$/i;
 /** The do-nothing option under its usual names. */
+/** A sub-heading that groups alternatives to one part of a design: "Alternatives for the new class". */
+const ALTERNATIVES_GROUP = /^alternatives?\s+(?:for|to|of|on|regarding|around)\b/i;
 const STATUS_QUO_HEADING = /^(?:(?:the\s+)?status quo|(?:the\s+)?current (?:state|situation|approach)|as[- ]is|do nothing)\s*:?$/i;
 
 /** A sub-heading that only groups options holds nothing but its list (no prose paragraph of its own). */
@@ -329,6 +331,14 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
     // the document nested one level too deep ("## Unresolved questions" under "# Options Considered").
     const heading = stripInline(s.heading).trim();
     if (ARGUMENT_HEADING.test(heading) || DOCUMENT_PART_UNDER_OPTIONS.test(heading)) continue;
+    // "### Alternatives for the class name": a group of alternatives to one part of the design, not one of them.
+    if (source === "alternatives" && ALTERNATIVES_GROUP.test(heading)) {
+      // Without sub-headings, only a sentence that calls something an alternative names one ("we can reduce X" in its
+      // list of pros argues, it names none).
+      const said = (o: ConsideredOption) => /\balternative\b/i.test(lines.slice(o.range.start - 1, o.range.end).join(" "));
+      out.push(...(sections.some((g) => g.parent === i) ? optionsInSection(parsed, i, source) : alternativesInParagraphs(lines, s.bodyStart, s.contentEnd).filter(said)));
+      continue;
+    }
     // "### Status quo:" describes what is there today in a list: one option, keeping it, not a group of options.
     if (STATUS_QUO_HEADING.test(heading)) {
       push(s.heading, { start: s.start, end: s.end });
@@ -392,6 +402,9 @@ function alternativeInSentence(sentence: string, raw: string): string | undefine
   // "The alternative to expressing X would be to use Y", "An alternative is Y".
   const named = /^(?:the|an|one|another)\s+(?:\w+\s+)?alternative\b[^,.;]{0,120}?\b(?:would be|is|was|could be|will be)\s+(?:to\s+)?(\S.*)$/i.exec(text);
   if (named) return namedPhrase(named[1]);
+  // "Adding an `executeOnFilesAsync()` method is an alternative."
+  const subjectNamed = /^(\S.{2,120}?)\s+(?:is|was|would be|could be)\s+(?:an|another|one)\s+(?:possible\s+|obvious\s+)?alternative\b/i.exec(text);
+  if (subjectNamed) return namedPhrase(subjectNamed[1]);
   const words = text.split(/\s+/);
   const low = words.map((w) => w.toLowerCase().replace(/[^a-z']/g, ""));
   const modal = low.findIndex((w, i) => i <= 5 && /^(?:can|could|might|may)$/.test(w));
@@ -1220,6 +1233,16 @@ function withListConfirming(parsed: ParsedAdr, chosen: ChosenOption | undefined,
   return { ...chosen, considered_index: listed.index };
 }
 
+/**
+ * What an RFC lists under its alternatives is what it did not do: a choice read as one of them is a sentence that
+ * discusses the alternative. The RFC's own proposal (its summary's commitment, else its title) is the choice.
+ */
+function proposalOverAlternative(parsed: ParsedAdr, chosen: ChosenOption | undefined, considered: ConsideredOption[]): ChosenOption | undefined {
+  const at = chosen?.considered_index;
+  if (!chosen || at === undefined || considered[at]?.source !== "alternatives") return chosen;
+  return withDesignNames(parsed, rfcProposal(parsed)) ?? chosen;
+}
+
 /** Options, chosen, rejected for one parsed record. */
 export function readOptions(parsed: ParsedAdr): OptionsReading {
   const notes: string[] = [];
@@ -1312,6 +1335,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   chosen ??= keptAsIs ?? stated ?? concluded ?? bestCoveredOption(parsed, considered, decisionSentences) ?? (refusalStands ? refused : undefined) ?? listedDecision(parsed, decisionIdx, considered);
   chosen = fallbackChoice(parsed, considered, chosen, decisionIdx.length > 0);
   chosen = withListConfirming(parsed, chosen, considered, decisionIdx);
+  chosen = proposalOverAlternative(parsed, chosen, considered);
   withProposalAndProseRejections(parsed, chosen, considered, proseRejected, rejectedBy);
 
   const rejected = rejectedOptions(parsed, considered, chosen, { rejectedBy, adopted, proseRejected });
