@@ -11,6 +11,11 @@ import { classifyAdrs } from "../../src/core/internal/discovery";
 import { DecisionRecordSchema, decisionModelOf, type DecisionRecord } from "../../src/core/decisions";
 import { createGitRepo } from "../helpers/gitRepo";
 import { askOffline as ask, recommendedOption as recommended } from "../helpers/ask";
+import type { OptionPicker } from "../../src/core/schemas";
+
+function titles(p: OptionPicker): string {
+  return p.options.map((o) => o.title).join(" | ");
+}
 
 function model(path: string, text: string): DecisionRecord {
   const m = decisionModelOf(parseAdr(path, text));
@@ -281,5 +286,34 @@ describe("answers that name the option the record chose", () => {
     ]);
     const p = await ask(repo, "To support the exception-handling proposal the compiler must record where each landing pad is. Should we emit a subset of DWARF unwind information, or design our own compact side-table format?");
     assert.equal(recommended(p)?.title, "Design our own compact side-table format", p.recommendation.rationale);
+  });
+
+  test("an adopt question whose record chose something else, said only in prose, is answered with that choice", async () => {
+    const repo = createGitRepo([
+      {
+        message: "records",
+        files: {
+          "rfc-123-github-actions-ci.md": [
+            "---",
+            "status: accepted",
+            "---",
+            "",
+            "# Continuous integration for every repository",
+            "",
+            "## Summary",
+            "",
+            "Some repositories run their branch builds on Travis, paid for on a card; most run them on a Jenkins box. Neither is cheap to keep.",
+            "",
+            "## Proposal",
+            "",
+            "We will switch to GitHub Actions CI for every repository's tests and linting.",
+            "",
+          ].join("\n"),
+          "rfc-130-log-retention.md": "---\nstatus: accepted\n---\n\n# Keep request logs for 30 days\n\n## Proposal\n\nWe will keep request logs for 30 days.\n",
+        },
+      },
+    ]);
+    const p = await ask(repo, "A few newer repos run their branch builds on Travis while most build on an old Jenkins box. Should we standardise on Travis for the continuous integration of every branch across all our repos?");
+    assert.match(recommended(p)?.title ?? "", /GitHub Actions/, `${titles(p)} / ${p.recommendation.rationale}`);
   });
 });

@@ -1570,14 +1570,19 @@ function addIncumbent(structure: QuestionStructure, candidates: Candidate[], act
     return;
   }
   // Only the best-ranked record speaks for what is in place: a choice further down is about something else.
+  // What it chose as its decision model reads it, from free prose too ("switch to GitHub Actions CI"): the record in
+  // force is what is in place, whichever way it says so.
+  // A single common word from prose ("commit") is a misreading, not a name.
+  const named = (c: string | undefined) => (c && (bareChoice(c).split(/\s+/).length >= 2 || /[A-Z0-9`_.-]/.test(bareChoice(c))) ? c : undefined);
+  const chosenBy = (d: AdrDoc) => stated(d) ?? named(modelChoice(d.meta));
   const incumbentDoc = activeTopical.slice(0, 1).find((d) => {
-    const c = stated(d);
+    const c = chosenBy(d);
     // A record whose choice names the proposal itself ("a batch job reading sheets with the sheets library"), as read
     // or as its decision model states it, chose it: not an incumbent.
     const namesTarget = (text: string | undefined) => !!text && !!target && mentions(text, primaryKey(target.key));
     return !!c && (!target || (!sameOption(keyFor(c), target.key) && !namesTarget(c) && !namesTarget(modelChoice(d.meta)))) && !(target && matchChoice(d, [target, KEEP_CURRENT])?.index === 0);
   });
-  const choice = incumbentDoc && stated(incumbentDoc);
+  const choice = incumbentDoc && chosenBy(incumbentDoc);
   // "Adopt the sheets library inside a Python batch job?": what the question itself builds on is its setting, not
   // what the proposal would replace.
   const given = !!choice && structure.form === "adopt" && mentions(structure.text, primaryKey(keyFor(bareChoice(choice))));
