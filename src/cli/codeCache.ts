@@ -5,67 +5,18 @@
 // So every cache file carries an HMAC-SHA256 under a per-user random key that lives beside the signing key (mode
 // 0600, outside the cache folder), over the file's name (bundle version, Node version, subcommand), its length and
 // its bytes. Only data whose tag verifies reaches V8; anything else is deleted and the CLI compiles from source.
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { chmodSync, closeSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { basename } from "node:path";
 
 /** File layout: MAGIC (8 bytes) | tag (32) | payload length (uint32 BE) | payload. */
 const MAGIC = Buffer.from("DSVCC1\n\0", "latin1");
 const TAG_BYTES = 32;
 const HEADER_BYTES = MAGIC.length + TAG_BYTES + 4;
-const KEY_BYTES = 32;
 // V8's data for the whole CLI is ~2 MB; a file far larger is not ours and is not read into memory.
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
-export const CODE_CACHE_KEY_FILE = "code-cache.key";
-
-/**
- * The per-user key in `dir/code-cache.key`, created (0600, in a 0700 folder) on first use. Undefined — run without a
- * cache — when it cannot be read or created, or when it is not a private file of this user: a key others can read
- * or replace would let them forge cache data.
- */
-export function loadOrCreateCodeCacheKey(dir: string): Buffer | undefined {
-  const file = join(dir, CODE_CACHE_KEY_FILE);
-  const existing = readPrivateKey(file);
-  if (existing !== "missing") return existing;
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const tmp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-    writeFileSync(tmp, randomBytes(KEY_BYTES), { mode: 0o600 });
-    chmodSync(tmp, 0o600);
-    // link(2) publishes the whole key atomically and fails when another run got there first: its key wins.
-    try {
-      linkSync(tmp, file);
-    } catch {
-      // EEXIST: read back the winner's key below
-    } finally {
-      rmSync(tmp, { force: true });
-    }
-  } catch {
-    return undefined;
-  }
-  const created = readPrivateKey(file);
-  return created === "missing" ? undefined : created;
-}
-
-function readPrivateKey(file: string): Buffer | undefined | "missing" {
-  let fd: number;
-  try {
-    fd = openSync(file, "r");
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "ENOENT" ? "missing" : undefined;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.size !== KEY_BYTES) return undefined;
-    if (process.platform !== "win32" && ((st.mode & 0o077) !== 0 || st.uid !== process.getuid?.())) return undefined;
-    const key = Buffer.alloc(KEY_BYTES);
-    return readSync(fd, key, 0, KEY_BYTES, 0) === KEY_BYTES ? key : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
-}
+// The key (its file, creation and checks) is shared with the other sealed caches: ../core/cacheKey.ts.
+export { CACHE_KEY_FILE as CODE_CACHE_KEY_FILE, loadOrCreateCacheKey as loadOrCreateCodeCacheKey } from "../core/cacheKey";
 
 function tagOf(key: Buffer, file: string, length: Buffer, payload: Buffer): Buffer {
   return createHmac("sha256", key).update(MAGIC).update(basename(file)).update(length).update(payload).digest();

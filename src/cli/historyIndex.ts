@@ -83,6 +83,8 @@ async function statusCommand(repo: string, json: boolean, io: IndexIo): Promise<
     io.out(`built:      ${sm.builtAt ?? "?"}${sm.buildMs ? ` in ${(sm.buildMs / 1000).toFixed(1)} s` : ""}; updated ${sm.updatedAt ?? "?"}`);
   } else if (s.exists) {
     io.out(`state:      unreadable (${s.error ?? "?"}); the next build replaces it`);
+  } else if (s.error) {
+    io.out(`state:      ${s.error}`);
   } else {
     io.out(`state:      not built yet${s.head ? "" : " (no commits)"}`);
   }

@@ -8,6 +8,8 @@ import { describe, it } from "node:test";
 import { createGitExpert } from "../../src/core/internal/git";
 import { buildIndex, type HistoryIndexOptions } from "../../src/core/internal/history";
 import { openDb, safeClose } from "../../src/core/internal/history/db";
+import { rowSeal, type SealedRow } from "../../src/core/internal/history/seal";
+import { cacheSealKey } from "../../src/core/cacheKey";
 import { resolveConfig } from "../../src/core/config";
 import { ReceiptSchema, type OptionPicker } from "../../src/core/schemas";
 import type { ExpertContext } from "../../src/core/types";
@@ -103,10 +105,14 @@ describe("git runs no repository-controlled program", () => {
 });
 
 describe("the history index is confirmed before it is cited", () => {
-  const tamper = (file: string, subject: string, sha: string) => {
+  // Re-sealed with the user's key (history/seal.ts), so what is tested is the repository's confirmation behind the seal
+  // (an index of another repository of the same user); a row changed without the key fails its seal first.
+  const tamper = (file: string, subject: string, sha: string, keyDir?: string) => {
     const db = openDb(file, { write: true });
     try {
-      db.run("UPDATE commits SET sha = ? WHERE subject = ?", [sha, subject]);
+      const row = db.get("SELECT ts, subject, body, nfiles, files, docs FROM commits WHERE subject = ?", [subject]) as unknown as Omit<SealedRow, "sha">;
+      const mac = rowSeal(cacheSealKey("history-index", keyDir)!, { ...row, sha, ts: Number(row.ts), nfiles: Number(row.nfiles) });
+      db.run("UPDATE commits SET sha = ?, mac = ? WHERE subject = ?", [sha, mac, subject]);
       assert.equal(Number((db.get("SELECT count(*) AS n FROM commits WHERE sha = ?", [sha]) as { n: number }).n), 1);
     } finally {
       safeClose(db);
@@ -123,7 +129,7 @@ describe("the history index is confirmed before it is cited", () => {
     const real = git(repo, ["log", "--format=%H", `--grep=${SUBJECT}`]).trim();
     const fake = "0123456789abcdef0123456789abcdef01234567";
     const file = JSON.parse(runCli(["index", "--repo", repo, "--status", "--json"], { env }).stdout).summary.file as string;
-    tamper(file, SUBJECT, fake);
+    tamper(file, SUBJECT, fake, user.keyDir);
 
     const r = runCli([QUESTION, "--repo", repo, "--offline", "--json", "--force", "--git-budget-ms", "30000"], { env });
     assert.equal(r.code, 0, r.stderr);

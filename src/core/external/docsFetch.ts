@@ -3,13 +3,14 @@
 // allow-list. Each page goes through the guarded fetcher, is reduced to readable text and sections, ranked against
 // the plan, and cited with its URL, fetched_at and (within the extracted text) a line range. Pages are cached in
 // the user's cache directory (never in the working tree) with their fetched_at and content hash; a cache hit is
-// served only when it is well-formed, not from the future, younger than the TTL, and its URL and final URL still
-// pass the allow-list and address checks of this run. Every URL discovered is listed in `sources`, and hosts that search
-// found but the allow-list refused are named in the reason, so the allow-list can grow deliberately.
-import { promises as fs } from "node:fs";
+// served only when it is well-formed, sealed by this user's key (an HMAC: others may write that folder), not from
+// the future, younger than the TTL, and its URL and final URL still pass the allow-list and address checks of this
+// run. Every URL discovered is listed in `sources`, and hosts that search found but the allow-list refused are named
+// in the reason, so the allow-list can grow deliberately.
 import { join } from "node:path";
 import { z } from "zod";
-import { writeFileAtomic } from "../receipts/fsutil";
+import { cacheSealKey, sealTag, tagMatches } from "../cacheKey";
+import { NotARegularFileError, readRegularFile, writeFileAtomic } from "../receipts/fsutil";
 import { evidenceId, sha256 } from "../hash";
 import { rankTextSections } from "../internal/sectionIndex";
 import type { EvidenceItem } from "../schemas";
@@ -194,7 +195,9 @@ async function gatherWebDocs(ctx: ExpertContext, opts: WebDocsOptions, docsUrls:
 
   // Fetch (or read from cache) every candidate; the fetcher serialises requests per host.
   const now = opts.now ?? (() => new Date());
-  const outcomes = await Promise.all(found.urls.map((url) => loadPage(url, fetcher, opts, now, clock.signal, ctx)));
+  const rejected: string[] = [];
+  const outcomes = await Promise.all(found.urls.map((url) => loadPage(url, fetcher, opts, now, clock.signal, ctx, rejected)));
+  if (rejected.length) found.notes.push(`${rejected.length} cached page${rejected.length === 1 ? "" : "s"} failed the cache's integrity check and ${rejected.length === 1 ? "was" : "were"} fetched again`);
   if (ctx.signal.aborted) throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error("cancelled");
   return webDocsResult(found, outcomes, clock.timedOut(), ctx, opts);
 }
@@ -287,10 +290,16 @@ async function loadPage(
   now: () => Date,
   signal: AbortSignal,
   ctx: ExpertContext,
+  rejected: string[] = [],
 ): Promise<PageOutcome> {
   const ttl = opts.cacheTtlMs ?? 24 * 60 * 60 * 1000;
   if (opts.cacheDir && ttl > 0 && opts.readCache !== false) {
-    const cached = await readCache(opts.cacheDir, url);
+    const read = await readCache(opts.cacheDir, url);
+    if (read && "rejected" in read) {
+      rejected.push(url);
+      ctx.log(`cache entry for ${url} ignored: ${read.rejected}; fetching it again`);
+    }
+    const cached = read && "page" in read ? read.page : undefined;
     if (cached) {
       const age = now().getTime() - Date.parse(cached.fetched_at);
       if (age < 0) ctx.log(`cache entry for ${url} ignored: fetched_at ${cached.fetched_at} is in the future`);
@@ -353,17 +362,40 @@ export const CachedPageSchema = z.object({
   sections: z.array(TextSectionSchema),
 });
 
-/** A well-formed cache entry for exactly this URL, or undefined. */
-export async function readCache(cacheDir: string, url: string): Promise<CachedPage | undefined> {
+/** A cache entry file past this is no entry of ours (a page is at most `maxBytes`, 2 MB, before extraction). */
+const MAX_CACHE_ENTRY_BYTES = 32 * 1024 * 1024;
+
+/** What readCache found: a page whose seal verified, an entry refused (and why), or nothing usable. */
+export type CacheRead = { page: CachedPage } | { rejected: string } | undefined;
+
+/**
+ * An entry's seal: an HMAC under the per-user key (../cacheKey.ts) over every field in a fixed order. Others may be
+ * able to write the cache folder (a restored CI cache), so an entry is served only when its seal verifies.
+ */
+function pageSeal(key: Buffer, page: CachedPage): Buffer {
+  const sections = JSON.stringify(page.sections.map((s) => [s.heading, s.level, s.start, s.end, s.body]));
+  return sealTag(key, ["web-cache/1", page.url, page.final_url, page.fetched_at, page.content_hash, page.content_type, String(page.bytes), page.title, page.text, sections]);
+}
+
+/** A well-formed, sealed cache entry for exactly this URL; `rejected` when its seal does not verify. */
+export async function readCache(cacheDir: string, url: string, key: Buffer | undefined = cacheSealKey("web-cache")): Promise<CacheRead> {
+  if (!key) return undefined;
+  let json: unknown;
   try {
-    const parsed = CachedPageSchema.safeParse(JSON.parse(await fs.readFile(cacheFileFor(cacheDir, url), "utf8")));
-    if (!parsed.success || parsed.data.url !== url) return undefined;
-    // Both URLs must be usable URLs as a fetch would produce them (http/https, no credentials).
-    if (canonicalUrl(parsed.data.url) === undefined || canonicalUrl(parsed.data.final_url) === undefined) return undefined;
-    return parsed.data;
-  } catch {
-    return undefined;
+    // A regular file of bounded size, never through a symlink: a FIFO or /dev/zero planted there cannot hang or fill us.
+    json = JSON.parse((await readRegularFile(cacheFileFor(cacheDir, url), { maxBytes: MAX_CACHE_ENTRY_BYTES })).toString("utf8"));
+  } catch (err) {
+    return err instanceof NotARegularFileError ? { rejected: err.message } : undefined;
   }
+  const parsed = CachedPageSchema.safeParse(json);
+  if (!parsed.success || parsed.data.url !== url) return undefined;
+  // Both URLs must be usable URLs as a fetch would produce them (http/https, no credentials).
+  if (canonicalUrl(parsed.data.url) === undefined || canonicalUrl(parsed.data.final_url) === undefined) return undefined;
+  const mac = (json as { mac?: unknown }).mac;
+  // An entry written before entries were sealed: fetched again, nothing to report.
+  if (mac === undefined) return undefined;
+  if (typeof mac !== "string" || !tagMatches(Buffer.from(mac, "hex"), pageSeal(key, parsed.data))) return { rejected: "its seal does not match its contents" };
+  return { page: parsed.data };
 }
 
 /** Why a cached page may not be served under this run's allow-list and address rules, or undefined when it may. */
@@ -378,8 +410,10 @@ async function recheckCachedPage(page: CachedPage, fetcher: GuardedFetcher, sign
   return undefined;
 }
 
-async function writeCache(cacheDir: string, page: CachedPage): Promise<void> {
-  await writeFileAtomic(cacheFileFor(cacheDir, page.url), JSON.stringify(page) + "\n");
+async function writeCache(cacheDir: string, page: CachedPage, key: Buffer | undefined = cacheSealKey("web-cache")): Promise<void> {
+  // No usable key: nothing is cached, as nothing unsealed is ever read back.
+  if (!key) return;
+  await writeFileAtomic(cacheFileFor(cacheDir, page.url), JSON.stringify({ ...page, mac: pageSeal(key, page).toString("hex") }) + "\n");
 }
 
 function rankPages(pages: CachedPage[], ctx: ExpertContext, maxItems: number): EvidenceItem[] {

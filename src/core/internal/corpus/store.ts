@@ -4,19 +4,26 @@
 //
 // They live in the user's cache folder, never in the working tree:
 //   $XDG_CACHE_HOME/deliberative-search/corpus/<key>/{discovery,docs}-<hash>.bin   (else ~/.cache, %LOCALAPPDATA%)
-// <key> hashes the work tree's path. A file is a magic line, a CRC-32 of the payload and the payload
-// (v8.serialize); a torn, truncated or foreign file fails the check and is rebuilt. Deleting the folder is always
-// safe: the next deliberation rebuilds what it needs.
+// <key> hashes the work tree's path. A file is a magic line, a seal and the payload (v8.serialize). The seal is an
+// HMAC under the per-user key (../../cacheKey.ts), not a checksum: the snapshots hold the documents' text that gets
+// cited, and others may be able to write the cache folder (a restored CI cache). A torn, truncated, foreign or
+// forged file fails the check before it is deserialised, and is rebuilt. Deleting the folder is always safe: the
+// next deliberation rebuilds what it needs.
 import { promises as fs, readdirSync, rmSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { deserialize, serialize } from "node:v8";
-import * as zlib from "node:zlib";
 import { sha256 } from "../../hash";
 import { userCacheDir } from "../../cacheDir";
-import { writeFileAtomic } from "../../receipts/fsutil";
+import { cacheSealKey, sealTag, tagMatches } from "../../cacheKey";
+import { NotARegularFileError, readRegularFile, writeFileAtomic } from "../../receipts/fsutil";
 import { CORE_VERSION } from "../../config";
 
-const MAGIC = Buffer.from("DSCORPUS1\n");
+const MAGIC = Buffer.from("DSCORPUS2\n");
+/** Files of the version before snapshots were sealed: treated as absent and replaced. */
+const LEGACY_MAGIC = Buffer.from("DSCORPUS1\n");
+const TAG_BYTES = 32;
+/** Far beyond any real snapshot (a large repository's is a few MB); bounds what a planted file makes us read. */
+const MAX_SNAPSHOT_BYTES = 1024 * 1024 * 1024;
 /** Bumped whenever a snapshot's shape or the code that derives it changes meaning. */
 export const CORPUS_FORMAT = 12;
 
@@ -62,26 +69,33 @@ export function hostCorpusCache(env: NodeJS.ProcessEnv, notice?: (line: string) 
   return { dir: corpusCacheRoot(env), codeId: bundleIdentity(typeof __filename === "string" ? __filename : undefined), ...(notice ? { notice } : {}) };
 }
 
-const crc32: (b: Buffer) => number =
-  typeof (zlib as { crc32?: unknown }).crc32 === "function"
-    ? (b) => (zlib as unknown as { crc32: (b: Buffer) => number }).crc32(b)
-    : (b) => Buffer.from(sha256(b.toString("latin1")).slice(0, 8), "hex").readUInt32BE(0);
-
 export type SnapshotRead = { value: unknown } | { missing: true } | { corrupt: string };
 
-/** Reads one snapshot file: its value, or that there is none, or why it is unusable. */
+/** The seal binds the payload to the file's name and its work tree's folder: a snapshot cannot pass as another's. */
+function sealOf(key: Buffer, file: string, payload: Buffer): Buffer {
+  return sealTag(key, ["corpus-snapshot/1", `${basename(dirname(file))}/${basename(file)}`, payload]);
+}
+
+/** Reads one snapshot file: its value, or that there is none (or no key to check it with), or why it is unusable. */
 export async function readSnapshot(file: string): Promise<SnapshotRead> {
+  const key = cacheSealKey("corpus-snapshot");
+  if (!key) return { missing: true };
   let buf: Buffer;
   try {
-    buf = await fs.readFile(file);
+    // A regular file only, never through a symlink: a FIFO or /dev/zero planted there cannot hang or fill us.
+    buf = await readRegularFile(file, { maxBytes: MAX_SNAPSHOT_BYTES });
   } catch (err) {
+    if (err instanceof NotARegularFileError) return { corrupt: err.message };
     const code = (err as NodeJS.ErrnoException).code;
     // No such file, or no such folder (a file stands where it should be: saving says so, once).
     return code === "ENOENT" || code === "ENOTDIR" ? { missing: true } : { corrupt: `unreadable (${code ?? "error"})` };
   }
-  if (buf.length < MAGIC.length + 4 || !buf.subarray(0, MAGIC.length).equals(MAGIC)) return { corrupt: "not a snapshot file" };
-  const payload = buf.subarray(MAGIC.length + 4);
-  if (crc32(payload) !== buf.readUInt32BE(MAGIC.length)) return { corrupt: "checksum mismatch (torn or damaged)" };
+  if (buf.subarray(0, LEGACY_MAGIC.length).equals(LEGACY_MAGIC)) return { missing: true };
+  if (buf.length < MAGIC.length + TAG_BYTES || !buf.subarray(0, MAGIC.length).equals(MAGIC)) return { corrupt: "not a snapshot file" };
+  const payload = buf.subarray(MAGIC.length + TAG_BYTES);
+  if (!tagMatches(buf.subarray(MAGIC.length, MAGIC.length + TAG_BYTES), sealOf(key, file, payload))) {
+    return { corrupt: "seal mismatch (damaged, or not written by this user)" };
+  }
   try {
     return { value: deserialize(payload) };
   } catch (err) {
@@ -91,15 +105,15 @@ export async function readSnapshot(file: string): Promise<SnapshotRead> {
 
 /**
  * Writes a snapshot atomically (temporary file, then rename), so a reader sees the old file or the new one. No
- * fsync: a snapshot lost in a crash is only rebuilt, and a torn one fails its checksum.
+ * fsync: a snapshot lost in a crash is only rebuilt, and a torn one fails its seal. Without a usable key nothing is
+ * written (nothing unsealed would be read back).
  */
 export async function writeSnapshot(file: string, value: unknown): Promise<void> {
+  const key = cacheSealKey("corpus-snapshot");
+  if (!key) return;
   const payload = serialize(value);
-  const head = Buffer.alloc(MAGIC.length + 4);
-  MAGIC.copy(head);
-  head.writeUInt32BE(crc32(payload), MAGIC.length);
   await fs.mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  await writeFileAtomic(file, [head, payload], 0o600, { sync: false });
+  await writeFileAtomic(file, [MAGIC, sealOf(key, file, payload), payload], 0o600, { sync: false });
 }
 
 /** Keeps the newest `keep` files of a kind (`docs-`, `discovery-`) in a work tree's folder; the rest are removed. */

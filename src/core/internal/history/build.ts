@@ -11,7 +11,8 @@
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
-import { SCHEMA, SCHEMA_VERSION, classifyDbError, closeParkedConnection, openDb, readMeta, safeClose, writeMeta, CorruptIndexError, type Db } from "./db";
+import { SCHEMA, SCHEMA_VERSION, classifyDbError, closeParkedConnection, openDb, readMeta, safeClose, CorruptIndexError, type Db } from "./db";
+import { checkMetaSeal, historySealKey, rowSeal, writeSealedMeta } from "./seal";
 import { gitOutput, readSpooledCommits, spoolCommits, streamDocDiffs, type CommitRecord, type DocDiff } from "./gitStream";
 import {
   INDEX_FILE,
@@ -105,6 +106,17 @@ export function decodeFiles(text: string): { status: string; path: string }[] {
   return text ? text.split("\n").map((l) => ({ status: l[0], path: l.slice(1) })) : [];
 }
 
+/** A commit's row as the index stores it (and seal.ts seals). */
+export function storedCommit(c: CommitRecord): { ts: number; subject: string; body: string; nfiles: number; files: string } {
+  const body = c.body.length > MAX_BODY_CHARS ? c.body.slice(0, MAX_BODY_CHARS) : c.body;
+  return { ts: c.ts, subject: c.subject, body, nfiles: c.files.length, files: encodeFiles(c.files.slice(0, MAX_STORED_FILES)) };
+}
+
+/** A commit's documentation diff as the index stores it (the `docs` column). */
+export function storedDocs(d: DocDiff): string {
+  return JSON.stringify(d.files.map((f) => ({ p: f.path, h: f.hunks.map((h) => [h.line, h.count, h.text]) })));
+}
+
 /** Files whose commit counts are kept: a documentation file touched by a large share of all commits (a changelog)
  * is a hub, and a commit touching it says nothing about it (search.ts keeps hubs out of `touched_paths`). */
 export const DOC_FILE = /\.(md|markdown|mdx|rst|adoc|txt)$/i;
@@ -178,6 +190,7 @@ async function updateInPlace(state: RepoState, opts: UpdateOptions): Promise<InP
   try {
     const meta = readMeta(db);
     if (meta.schema !== SCHEMA_VERSION) throw new CorruptIndexError(`schema ${meta.schema ?? "missing"}, expected ${SCHEMA_VERSION}`);
+    checkMetaSeal(historySealKey(), meta);
     if (meta.pathspecs !== JSON.stringify(DOC_PATHSPECS)) return "rebuild";
     // The commit count is kept in meta: count(*) reads every page of the commits table (tens of MB on a real repo).
     const counted = Number(meta.commits);
@@ -198,7 +211,7 @@ async function updateInPlace(state: RepoState, opts: UpdateOptions): Promise<InP
       if (opts.maxCommits !== undefined && pending > opts.maxCommits) return { action: "too-large", added: 0, removed: 0, pending };
       const added = await indexCommits(db, state, { range: [head, `^${meta.head}`] }, pending, opts, countNow(0));
       const commits = countNow(added);
-      writeMeta(db, { head, updated_at: nowIso(), commits: String(commits) });
+      writeSealedMeta(db, { head, updated_at: nowIso(), commits: String(commits) });
       return { action: "updated", added, removed: 0, commits };
     }
 
@@ -240,7 +253,7 @@ async function updateInPlace(state: RepoState, opts: UpdateOptions): Promise<InP
     }
     const added = missing.length ? await indexCommits(db, state, { stdin: missing }, missing.length, opts, present.size) : 0;
     const commits = present.size + added;
-    writeMeta(db, {
+    writeSealedMeta(db, {
       head,
       shallow: state.shallow,
       shallow_shas: JSON.stringify(state.shallowShas),
@@ -272,7 +285,7 @@ async function fullBuild(state: RepoState, opts: UpdateOptions): Promise<{ commi
     const added = await indexCommits(db, state, { range: [head] }, total, opts, 0);
     opts.onProgress?.({ phase: "finishing", done: added, total });
     db.exec("INSERT INTO fts(fts) VALUES('optimize')");
-    writeMeta(db, {
+    writeSealedMeta(db, {
       schema: SCHEMA_VERSION,
       repo: state.toplevel,
       head,
@@ -376,7 +389,7 @@ async function parkDocDiffs(
   db.exec("BEGIN IMMEDIATE");
   try {
     await streamDocDiffs(revs, DOC_PATHSPECS, { cwd, signal }, async (d: DocDiff) => {
-      park.run([d.sha, JSON.stringify(d.files.map((f) => ({ p: f.path, h: f.hunks.map((h) => [h.line, h.count, h.text]) }))), d.text]);
+      park.run([d.sha, storedDocs(d), d.text]);
       docsSeen++;
       if (++inTx >= BATCH) {
         db.exec("COMMIT");
@@ -411,7 +424,9 @@ async function parkThenIndex(
   const exists = db.prepare("SELECT 1 AS x FROM commits WHERE sha = ?");
   const idTaken = db.prepare("SELECT 1 AS x FROM commits WHERE id = ?");
   const docsOf = db.prepare("SELECT docs, text FROM scratch.pending_docs WHERE sha = ?");
-  const insCommit = db.prepare("INSERT INTO commits(id, sha, ts, subject, body, nfiles, files, docs) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+  const insCommit = db.prepare("INSERT INTO commits(id, sha, ts, subject, body, nfiles, files, docs, mac) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  // No key (a question's private index, when the user has none): rows go unsealed, and are read only by this process.
+  const key = historySealKey();
   const insFts = db.prepare("INSERT INTO fts(rowid, subject, body, paths, diff) VALUES (?, ?, ?, ?, ?)");
   const docCounts = new Map<string, number>();
   let added = 0;
@@ -427,10 +442,9 @@ async function parkThenIndex(
         let id = c.ts * 4096 + (seq++ & 4095);
         while (idTaken.get([id])) id++;
         const docs = docsOf.get([c.sha]) as { docs: string; text: string } | null;
-        const files = c.files.slice(0, MAX_STORED_FILES);
-        const body = c.body.length > MAX_BODY_CHARS ? c.body.slice(0, MAX_BODY_CHARS) : c.body;
-        insCommit.run([id, c.sha, c.ts, c.subject, body, c.files.length, encodeFiles(files), docs?.docs ?? null]);
-        insFts.run([id, c.subject, body, pathTokens(c.files.map((f) => f.path)), docs?.text ?? ""]);
+        const row = { sha: c.sha, ...storedCommit(c), docs: docs?.docs ?? null };
+        insCommit.run([id, c.sha, row.ts, row.subject, row.body, row.nfiles, row.files, row.docs, key ? rowSeal(key, row) : null]);
+        insFts.run([id, c.subject, row.body, pathTokens(c.files.map((f) => f.path)), docs?.text ?? ""]);
         for (const f of c.files) if (DOC_FILE.test(f.path)) docCounts.set(f.path, (docCounts.get(f.path) ?? 0) + 1);
         added++;
       }

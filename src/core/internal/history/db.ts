@@ -12,7 +12,7 @@ import { setFlagsFromString } from "node:v8";
 import type { Database as WasmDatabase } from "node-sqlite3-wasm";
 
 /** Bump when the schema or what is indexed changes: an index of another version is rebuilt. */
-export const SCHEMA_VERSION = "6";
+export const SCHEMA_VERSION = "7";
 
 /** A `<db>.lock` directory older than this belongs to a dead process (our transactions last well under it). */
 const STALE_VFS_LOCK_MS = 30_000;
@@ -232,7 +232,9 @@ CREATE TABLE IF NOT EXISTS commits(
   body TEXT NOT NULL,
   nfiles INTEGER NOT NULL,
   files TEXT NOT NULL,
-  docs TEXT
+  docs TEXT,
+  -- seal.ts: an HMAC over the row under the per-user key
+  mac BLOB
 );
 CREATE TABLE IF NOT EXISTS doc_paths(path TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(

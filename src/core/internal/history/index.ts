@@ -9,7 +9,7 @@ import { CancellationError } from "../../cancel";
 import { DOC_PATHSPECS, updateIndex, removeIndexFiles, type UpdateResult } from "./build";
 import { CorruptIndexError, preferSqliteWasmTiering } from "./db";
 import { gitOutput } from "./gitStream";
-import { readLockHolder, readProgressFile, readRepoState, tryWriterLock, type BuildProgress, type RepoState } from "./location";
+import { indexDirRefusal, readLockHolder, readProgressFile, readRepoState, tryWriterLock, type BuildProgress, type RepoState } from "./location";
 import { summariseIndex, type IndexSummary } from "./search";
 import { inThreadReader, type IndexReader } from "./search";
 
@@ -80,6 +80,8 @@ export async function buildIndex(
 ): Promise<UpdateResult & { state?: RepoState; error?: string }> {
   const state = opts.state ?? (await readRepoState(repo, opts.signal));
   if ("error" in state) return { action: "empty", added: 0, removed: 0, ms: 0, error: state.error };
+  const refused = await indexDirRefusal(state.dir);
+  if (refused) return { action: "empty", added: 0, removed: 0, ms: 0, error: refused, state };
   const r = await updateIndex(state, {
     rebuild: opts.rebuild,
     maxCommits: opts.maxCommits,
@@ -143,6 +145,11 @@ export async function prepareIndex(repo: string, opts: HistoryIndexOptions, sign
   if (opts.shortLived) preferSqliteWasmTiering("baseline");
   const state = await readRepoState(repo, signal);
   if ("error" in state || !state.head) return { kind: "live" };
+  const refused = await indexDirRefusal(state.dir);
+  if (refused) {
+    log(refused);
+    return { kind: "live", reason: refused, state };
+  }
   const inlineMax = opts.inlineMax ?? DEFAULT_INLINE_MAX;
   const exists = await fs.stat(state.file).then(
     () => true,
@@ -277,6 +284,8 @@ export interface IndexStatus {
 export async function indexStatus(repo: string): Promise<IndexStatus> {
   const state = await readRepoState(repo);
   if ("error" in state) return { exists: false, error: state.error };
+  const refused = await indexDirRefusal(state.dir);
+  if (refused) return { toplevel: state.toplevel, dir: state.dir, exists: false, head: state.head, error: refused };
   const st = await fs.stat(state.file).catch(() => undefined);
   const holder = await readLockHolder(state.dir);
   const progress = holder ? await readProgressFile(state.dir) : undefined;

@@ -8,10 +8,13 @@
 import { createHash, randomBytes } from "node:crypto";
 import { promises as fs, readFileSync, realpathSync } from "node:fs";
 import { hostname } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { cachedCheck, cachedHead, headProof, keepHead } from "../gitStateCache";
 import { gitOutput } from "./gitStream";
 import { userCacheDir } from "../../cacheDir";
+import { folderWritableInside, isInside } from "../../contain";
+import { CACHE_KEY_FILE } from "../../cacheKey";
+import { historySealKey } from "./seal";
 import { processAlive as alive } from "../../pid";
 
 export const INDEX_FILE = "index.sqlite";
@@ -23,6 +26,24 @@ export function historyCacheRoot(env: NodeJS.ProcessEnv = process.env): string {
 export function indexDirFor(toplevel: string, env: NodeJS.ProcessEnv = process.env): string {
   const key = createHash("sha256").update(toplevel).digest("hex").slice(0, 20);
   return join(historyCacheRoot(env), key);
+}
+
+/**
+ * Why a repository's index folder must not be used, or undefined when it may. Below the history root it must stay
+ * inside the user's cache folder: a `history` or `<key>` folder that is a symlink leading elsewhere (planted by
+ * whoever can write the cache folder) would have builds write, and questions read, wherever it points. And there
+ * must be a per-user key to seal the index with (seal.ts). Building and asking both check, so neither uses a folder
+ * the other refuses. A folder the caller chose outside the history root (a question's private index in a temp
+ * folder) is not checked.
+ */
+export async function indexDirRefusal(dir: string, env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
+  const root = userCacheDir(env);
+  if (!isInside(historyCacheRoot(env), resolve(dir))) return undefined;
+  if (!historySealKey()) return `no usable key to seal the history index with (${CACHE_KEY_FILE} in the signing-key folder is missing, unwritable or readable by others); not keeping one`;
+  // No cache folder yet: whatever a build creates is created inside it.
+  if (!(await fs.lstat(root).then(() => true, () => false))) return undefined;
+  if (await folderWritableInside(root, relative(root, resolve(dir)))) return undefined;
+  return `history index folder ${dir} is a symlink leading outside the cache folder; not using it (delete it: the next build recreates it)`;
 }
 
 export interface RepoState {

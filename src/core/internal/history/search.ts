@@ -5,6 +5,7 @@
 import { DECISION_VERB, type DocCitation, type Term, type TouchedFile } from "../gitTerms";
 import { decodeFiles } from "./build";
 import { openDb, parkConnection, readMeta, safeClose, takeParkedConnection, withRetry, SCHEMA_VERSION, CorruptIndexError, type Db } from "./db";
+import { checkMetaSeal, checkRowSeal, historySealKey, type SealedRow } from "./seal";
 
 const MAX_MATCHES_PER_TERM = 2_000;
 /** Terms matching more than this share of all commits are left out (IDF near zero). */
@@ -96,6 +97,8 @@ function headTime(db: Db, head: string | undefined): number {
 function search(db: Db, terms: Term[], limit: number): SearchOutcome {
   const meta = readMeta(db);
   if (meta.schema !== SCHEMA_VERSION) throw new CorruptIndexError(`schema ${meta.schema ?? "missing"}, expected ${SCHEMA_VERSION}`);
+  const key = historySealKey();
+  checkMetaSeal(key, meta);
   const headTs = headTime(db, meta.head);
   const scores = new Map<number, number>();
   const capped: string[] = [];
@@ -151,32 +154,26 @@ function search(db: Db, terms: Term[], limit: number): SearchOutcome {
     .sort((a, b) => b.score - a.score || b.ts - a.ts || (a.sha < b.sha ? -1 : a.sha > b.sha ? 1 : 0))
     .slice(0, limit);
   const scoreOf = new Map(nudged.map((n) => [n.id, n.score]));
-  const rows = db.all(`SELECT id, sha, ts, subject, body, nfiles, files, docs FROM commits WHERE id IN (${nudged.map(() => "?").join(",")})`, nudged.map((n) => n.id)) as {
-    id: number;
-    sha: string;
-    ts: number;
-    subject: string;
-    body: string;
-    nfiles: number;
-    files: string;
-    docs: string | null;
-  }[];
-  const out: IndexedCommit[] = [];
-  for (const r of rows) {
+  const out = readCited(db, nudged.map((n) => n.id), key).map((r) => {
     const doc = r.docs ? bestDocChange(r.docs, terms, hubSet) : undefined;
-    out.push({
-      sha: r.sha,
-      ts: Number(r.ts),
-      subject: r.subject,
-      body: r.body,
-      files: decodeFiles(r.files),
-      nfiles: Number(r.nfiles),
-      score: scoreOf.get(Number(r.id)) ?? 0,
-      ...(doc ? { doc } : {}),
-    });
-  }
+    const c: IndexedCommit = { sha: r.sha, ts: r.ts, subject: r.subject, body: r.body, files: decodeFiles(r.files), nfiles: r.nfiles, score: scoreOf.get(r.id) ?? 0 };
+    return doc ? { ...c, doc } : c;
+  });
   out.sort((a, b) => b.score - a.score || b.ts - a.ts || (a.sha < b.sha ? -1 : 1));
   return { commits: out.slice(0, limit), candidates, capped, common, hubs, meta };
+}
+
+/** The rows about to be cited, each checked against its seal (seal.ts): only what this user's build wrote is cited. */
+function readCited(db: Db, ids: number[], key: Buffer | undefined): (SealedRow & { id: number })[] {
+  const rows = db.all(`SELECT id, sha, ts, subject, body, nfiles, files, docs, mac FROM commits WHERE id IN (${ids.map(() => "?").join(",")})`, ids) as unknown as (SealedRow & {
+    id: number;
+    mac: Uint8Array | null;
+  })[];
+  return rows.map((r) => {
+    const row = { ...r, id: Number(r.id), ts: Number(r.ts), nfiles: Number(r.nfiles) };
+    checkRowSeal(key, row);
+    return row;
+  });
 }
 
 /** The hunk whose changed lines name the most (weighted) terms, cited with its line range. */
@@ -217,6 +214,8 @@ export function readIndexMeta(file: string): Record<string, string> {
     try {
       const meta = readTransaction(db, () => readMeta(db));
       if (meta.schema !== SCHEMA_VERSION) throw new CorruptIndexError(`schema ${meta.schema ?? "missing"}, expected ${SCHEMA_VERSION}`);
+      // A forged `head` would pass a stale index as current.
+      checkMetaSeal(historySealKey(), meta);
       // A query usually follows at once: it reuses this connection (searchIndex) instead of opening the file again.
       keep = parkConnection(file, db);
       return meta;
@@ -244,6 +243,7 @@ export function summariseIndex(file: string, bytes: number): IndexSummary {
     try {
       const meta = readMeta(db);
       if (meta.schema !== SCHEMA_VERSION) throw new CorruptIndexError(`schema ${meta.schema ?? "missing"}, expected ${SCHEMA_VERSION}`);
+      checkMetaSeal(historySealKey(), meta);
       const n = Number((db.get("SELECT count(*) AS n FROM commits") as { n: number }).n);
       return {
         file,
