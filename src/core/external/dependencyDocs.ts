@@ -8,6 +8,7 @@ import { promises as fs } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import fg from "fast-glob";
+import { keptKey, keptOrBuilt, type LookedAt } from "./dependencyCache";
 import { evidenceId } from "../hash";
 import { splitSections } from "../internal/markdown";
 import { rankTextSections } from "../internal/sectionIndex";
@@ -104,7 +105,7 @@ async function runDependencyDocs(ctx: ExpertContext, opts: DependencyDocsOptions
   }
   let truncated = manifest.dependencies.length > maxPackages;
   const declared = manifest.dependencies.slice(0, maxPackages);
-  const installed = await locateInstalled(declared, new Locator(ctx.repo, opts, manifest.locked), ctx.signal);
+  const { installed, read } = await installedDocs(ctx.repo, declared, manifest.locked, opts, ctx.signal);
   if (!installed.length) {
     return {
       status: "empty",
@@ -114,7 +115,6 @@ async function runDependencyDocs(ctx: ExpertContext, opts: DependencyDocsOptions
     };
   }
 
-  const read = await readDocUnits(installed, opts, ctx.signal);
   truncated ||= read.truncated;
   const { terms, expansions } = planTokens(ctx.plan);
   const ranked = rankUnits(read.units, ctx.plan, terms, expansions);
@@ -136,19 +136,47 @@ async function runDependencyDocs(ctx: ExpertContext, opts: DependencyDocsOptions
   return { status: "ok", items, ...(truncated ? { truncated } : {}), ...(sources.length ? { sources } : {}) };
 }
 
+/**
+ * The installed packages and their docs' sections: the same for every question, so a long-lived host keeps them
+ * (dependencyCache.ts) while nothing they were read from has changed, and their index with them.
+ */
+async function installedDocs(
+  repo: string,
+  declared: DeclaredDependency[],
+  locked: Map<string, string>,
+  opts: DependencyDocsOptions,
+  signal: AbortSignal,
+): Promise<{ installed: InstalledPackage[]; read: { units: Unit[]; truncated: boolean } }> {
+  // The environment says where the Go module cache and the Cargo registry are.
+  const where = [process.env.GOMODCACHE, process.env.GOPATH, process.env.CARGO_HOME, homedir()];
+  const key = keptKey([repo, declared, [...locked], opts, where]);
+  checkAborted(signal);
+  return keptOrBuilt(repo, key, async (looked) => {
+    const installed = await locateInstalled(declared, new Locator(repo, opts, locked, looked), signal, looked);
+    return { installed, read: await readDocUnits(installed, opts, signal, looked) };
+  });
+}
+
 /** The declared dependencies found installed, looked up 16 at a time. */
-async function locateInstalled(declared: DeclaredDependency[], locator: Locator, signal: AbortSignal): Promise<InstalledPackage[]> {
+async function locateInstalled(declared: DeclaredDependency[], locator: Locator, signal: AbortSignal, looked: LookedAt): Promise<InstalledPackage[]> {
   const installed: InstalledPackage[] = [];
   for (let i = 0; i < declared.length; i += 16) {
     checkAborted(signal);
-    const batch = await Promise.all(declared.slice(i, i + 16).map((d) => locator.locate(d).catch(() => undefined)));
+    const batch = await Promise.all(
+      declared.slice(i, i + 16).map((d) =>
+        locator.locate(d).catch((err: unknown) => {
+          looked.failed(err);
+          return undefined;
+        }),
+      ),
+    );
     for (const p of batch) if (p) installed.push(p);
   }
   return installed;
 }
 
 /** Sections of every doc file, bounded by the per-file and total byte budgets. */
-async function readDocUnits(installed: InstalledPackage[], opts: DependencyDocsOptions, signal: AbortSignal): Promise<{ units: Unit[]; truncated: boolean }> {
+async function readDocUnits(installed: InstalledPackage[], opts: DependencyDocsOptions, signal: AbortSignal, looked?: LookedAt): Promise<{ units: Unit[]; truncated: boolean }> {
   const budget = { bytes: opts.maxTotalBytes ?? 16 * 1024 * 1024 };
   let truncated = false;
   const units: Unit[] = [];
@@ -159,7 +187,7 @@ async function readDocUnits(installed: InstalledPackage[], opts: DependencyDocsO
         truncated = true;
         break;
       }
-      const read = await readCapped(doc.abs, Math.min(opts.maxFileBytes ?? 512 * 1024, budget.bytes));
+      const read = await readCapped(doc.abs, Math.min(opts.maxFileBytes ?? 512 * 1024, budget.bytes), looked);
       if (!read) continue;
       budget.bytes -= Buffer.byteLength(read.text);
       if (read.truncated) truncated = true;
@@ -296,8 +324,9 @@ function checkAborted(signal: AbortSignal): void {
 }
 
 /** Reads at most `cap` bytes, cut back to the last whole line when the file is longer. */
-async function readCapped(abs: string, cap: number): Promise<{ text: string; truncated: boolean; mtime: string } | undefined> {
+async function readCapped(abs: string, cap: number, looked?: LookedAt): Promise<{ text: string; truncated: boolean; mtime: string } | undefined> {
   let handle: fs.FileHandle | undefined;
+  looked?.add(abs);
   try {
     const st = await fs.stat(abs);
     if (!st.isFile()) return undefined;
@@ -310,7 +339,8 @@ async function readCapped(abs: string, cap: number): Promise<{ text: string; tru
     if (truncated) text = text.slice(0, Math.max(0, text.lastIndexOf("\n")));
     if (text.includes("\u0000")) return undefined;
     return { text, truncated, mtime: st.mtime.toISOString() };
-  } catch {
+  } catch (err) {
+    looked?.failed(err);
     return undefined;
   } finally {
     await handle?.close();
@@ -337,8 +367,8 @@ const BANNER_PATTERNS: RegExp[] = [
 const BADGE = /!\[[^\]]*\]\([^)]*(?:deprecated|unmaintained|no-maintenance|maintenance-no|inactive)[^)]*\)/i;
 const BANNER_LINES = 30;
 
-export async function detectReadmeDeprecation(abs: string, rel: string): Promise<Deprecation | undefined> {
-  const read = await readCapped(abs, 64 * 1024);
+export async function detectReadmeDeprecation(abs: string, rel: string, looked?: LookedAt): Promise<Deprecation | undefined> {
+  const read = await readCapped(abs, 64 * 1024, looked);
   if (!read) return undefined;
   const lines = read.text.split("\n");
   let inFence = false;
@@ -365,16 +395,29 @@ export async function detectReadmeDeprecation(abs: string, rel: string): Promise
   return undefined;
 }
 
-async function isDir(p: string): Promise<boolean> {
+async function isDir(p: string, looked?: LookedAt): Promise<boolean> {
+  looked?.add(p);
   try {
     return (await fs.stat(p)).isDirectory();
-  } catch {
+  } catch (err) {
+    looked?.failed(err);
     return false;
   }
 }
 
-async function readJson(abs: string): Promise<Record<string, unknown> | undefined> {
-  const r = await readCapped(abs, 1024 * 1024);
+/** Lists a folder (undefined when it is not one), as one more path looked at. */
+async function listDir(dir: string, looked?: LookedAt): Promise<string[] | undefined> {
+  looked?.add(dir);
+  try {
+    return await fs.readdir(dir);
+  } catch (err) {
+    looked?.failed(err);
+    return undefined;
+  }
+}
+
+async function readJson(abs: string, looked?: LookedAt): Promise<Record<string, unknown> | undefined> {
+  const r = await readCapped(abs, 1024 * 1024, looked);
   if (!r || r.truncated) return undefined;
   try {
     const v = JSON.parse(r.text);
@@ -385,17 +428,14 @@ async function readJson(abs: string): Promise<Record<string, unknown> | undefine
 }
 
 /** README and CHANGELOG at the package root, then docs/**.md, at most `max` files. */
-async function docFilesOf(root: string, max: number): Promise<DocFile[]> {
-  let entries: string[];
-  try {
-    entries = (await fs.readdir(root)).sort();
-  } catch {
-    return [];
-  }
+async function docFilesOf(root: string, max: number, looked?: LookedAt): Promise<DocFile[]> {
+  const listed = await listDir(root, looked);
+  if (!listed) return [];
+  const entries = listed.sort();
   const out: DocFile[] = [];
   for (const e of entries) if (README.test(e)) out.push({ abs: join(root, e), rel: e, kind: "readme" });
   for (const e of entries) if (CHANGELOG.test(e)) out.push({ abs: join(root, e), rel: e, kind: "changelog" });
-  if (out.length < max && (await isDir(join(root, "docs")))) {
+  if (out.length < max && (await isDir(join(root, "docs"), looked))) {
     const files = await fg(["docs/**/*.{md,markdown,mdx}"], {
       cwd: root,
       onlyFiles: true,
@@ -404,9 +444,16 @@ async function docFilesOf(root: string, max: number): Promise<DocFile[]> {
       caseSensitiveMatch: false,
       ignore: ["**/node_modules/**"],
     });
+    if (looked) await lookAtDocsFolders(root, looked);
     for (const f of files.sort().slice(0, max - out.length)) out.push({ abs: join(root, f), rel: f, kind: "docs" });
   }
   return out.slice(0, max);
+}
+
+/** Every folder the docs/** search could have found a file in (one level deeper than it reads, to be sure). */
+async function lookAtDocsFolders(root: string, looked: LookedAt): Promise<void> {
+  const dirs = await fg(["docs/**"], { cwd: root, onlyDirectories: true, followSymbolicLinks: false, deep: 6, ignore: ["**/node_modules/**"] });
+  for (const d of dirs) looked.add(join(root, d));
 }
 
 function normalisePyName(name: string): string {
@@ -425,6 +472,8 @@ class Locator {
     private readonly repo: string,
     private readonly opts: DependencyDocsOptions,
     private readonly locked: Map<string, string>,
+    /** Every path read, listed or looked for, when the result is to be kept (dependencyCache.ts). */
+    private readonly looked?: LookedAt,
   ) {}
 
   private get maxFiles(): number {
@@ -447,14 +496,14 @@ class Locator {
   private async npm(d: DeclaredDependency): Promise<InstalledPackage | undefined> {
     if (!/^(@[\w.-]+\/)?[\w.-]+$/.test(d.name)) return undefined;
     const root = join(this.repo, "node_modules", ...d.name.split("/"));
-    const manifest = await readJson(join(root, "package.json"));
+    const manifest = await readJson(join(root, "package.json"), this.looked);
     if (!manifest) return undefined;
     const version = typeof manifest.version === "string" ? manifest.version : d.declared ?? "unknown";
-    const docs = await docFilesOf(root, this.maxFiles);
+    const docs = await docFilesOf(root, this.maxFiles, this.looked);
     const url = normaliseRepoUrl(manifest.repository) ?? normaliseRepoUrl(manifest.homepage);
     let deprecated: Deprecation | undefined;
     if (manifest.deprecated !== undefined && manifest.deprecated !== false) {
-      const text = (await readCapped(join(root, "package.json"), 1024 * 1024))?.text ?? "";
+      const text = (await readCapped(join(root, "package.json"), 1024 * 1024, this.looked))?.text ?? "";
       const line = text.split("\n").findIndex((l) => /"deprecated"\s*:/.test(l));
       deprecated = {
         message: typeof manifest.deprecated === "string" ? manifest.deprecated : "deprecated",
@@ -470,7 +519,7 @@ class Locator {
 
   private async readmeDeprecation(docs: DocFile[]): Promise<Deprecation | undefined> {
     const readme = docs.find((f) => f.kind === "readme");
-    return readme ? detectReadmeDeprecation(readme.abs, readme.rel) : undefined;
+    return readme ? detectReadmeDeprecation(readme.abs, readme.rel, this.looked) : undefined;
   }
 
   private async pypi(d: DeclaredDependency): Promise<InstalledPackage | undefined> {
@@ -478,7 +527,7 @@ class Locator {
     const hit = (await this.sitePackages).get(normalisePyName(d.name));
     if (!hit) return undefined;
     const metadataAbs = join(hit.dir, hit.distInfo, "METADATA");
-    const read = await readCapped(metadataAbs, 64 * 1024);
+    const read = await readCapped(metadataAbs, 64 * 1024, this.looked);
     if (!read) return undefined;
     const lines = read.text.split("\n");
     let headerLines = lines.findIndex((l) => l.trim() === "");
@@ -506,13 +555,10 @@ class Locator {
       absolute: true,
       dot: true,
     });
+    if (this.looked) await this.lookAtVirtualenvs(this.looked);
     for (const dir of dirs.sort()) {
-      let entries: string[] = [];
-      try {
-        entries = await fs.readdir(dir);
-      } catch {
-        continue;
-      }
+      const entries = await listDir(dir, this.looked);
+      if (!entries) continue;
       for (const e of entries.sort()) {
         const m = /^(.+?)-([^-]+)\.dist-info$/.exec(e);
         if (!m) continue;
@@ -521,6 +567,16 @@ class Locator {
       }
     }
     return out;
+  }
+
+  /** The folders the virtualenv search read: a site-packages folder that appears changes one of them. */
+  private async lookAtVirtualenvs(looked: LookedAt): Promise<void> {
+    for (const env of [".venv", "venv", "env", ".env"]) {
+      looked.add(join(this.repo, env));
+      looked.add(join(this.repo, env, "Lib"));
+      looked.add(join(this.repo, env, "Lib", "site-packages"));
+      for (const python of (await listDir(join(this.repo, env, "lib"), looked)) ?? []) looked.add(join(this.repo, env, "lib", python));
+    }
   }
 
   private goModCache(): string {
@@ -533,10 +589,10 @@ class Locator {
     const candidates = [join(this.repo, "vendor", ...d.name.split("/"))];
     if (d.declared && /^v[\w.+-]+$/.test(d.declared)) candidates.push(join(this.goModCache(), ...`${escapeGoModulePath(d.name)}@${d.declared}`.split("/")));
     for (const root of candidates) {
-      if (!(await isDir(root))) continue;
-      const docs = await docFilesOf(root, this.maxFiles);
+      if (!(await isDir(root, this.looked))) continue;
+      const docs = await docFilesOf(root, this.maxFiles, this.looked);
       let deprecated: Deprecation | undefined;
-      const gomod = await readCapped(join(root, "go.mod"), 64 * 1024);
+      const gomod = await readCapped(join(root, "go.mod"), 64 * 1024, this.looked);
       if (gomod) {
         const lines = gomod.text.split("\n");
         const moduleLine = lines.findIndex((l) => /^module\s/.test(l));
@@ -560,17 +616,19 @@ class Locator {
     const cargoHome = this.opts.cargoHome ?? process.env.CARGO_HOME ?? join(homedir(), ".cargo");
     if (exact) {
       const found = await fg([`registry/src/*/${d.name}-${exact}`], { cwd: cargoHome, onlyDirectories: true, deep: 3, absolute: true });
+      // A crate unpacked later changes its registry's folder (or, a new registry, registry/src).
+      if (this.looked) for (const r of (await listDir(join(cargoHome, "registry", "src"), this.looked)) ?? []) this.looked.add(join(cargoHome, "registry", "src", r));
       candidates.push(...found.sort());
     }
     for (const root of candidates) {
-      if (!(await isDir(root))) continue;
-      const cargo = await readCapped(join(root, "Cargo.toml"), 256 * 1024);
+      if (!(await isDir(root, this.looked))) continue;
+      const cargo = await readCapped(join(root, "Cargo.toml"), 256 * 1024, this.looked);
       const pkgVersion = cargo ? /^\s*version\s*=\s*"([^"]+)"/m.exec(cargo.text)?.[1] : undefined;
       const version = pkgVersion ?? exact ?? d.declared ?? "unknown";
       const url = cargo
         ? normaliseRepoUrl(/^\s*repository\s*=\s*"([^"]+)"/m.exec(cargo.text)?.[1]) ?? normaliseRepoUrl(/^\s*homepage\s*=\s*"([^"]+)"/m.exec(cargo.text)?.[1])
         : undefined;
-      const docs = await docFilesOf(root, this.maxFiles);
+      const docs = await docFilesOf(root, this.maxFiles, this.looked);
       let deprecated: Deprecation | undefined;
       if (cargo) {
         const lines = cargo.text.split("\n");
