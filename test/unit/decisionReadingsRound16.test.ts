@@ -17,6 +17,14 @@ function titles(p: OptionPicker): string {
   return p.options.map((o) => o.title).join(" | ");
 }
 
+/** A record on another subject, so a question's record is not the only one there is. */
+const UNRELATED_RECORD = "---\nstatus: accepted\n---\n\n# Keep request logs for 30 days\n\n## Proposal\n\nWe will keep request logs for 30 days.\n";
+
+/** A git repository with these records in one commit. */
+function recordsRepo(files: Record<string, string>): string {
+  return createGitRepo([{ message: "records", files }]);
+}
+
 function model(path: string, text: string): DecisionRecord {
   const m = decisionModelOf(parseAdr(path, text));
   DecisionRecordSchema.parse(m);
@@ -240,79 +248,64 @@ describe("answers that name the option the record chose", () => {
       "We could spend several weeks fixing the certificate and the bucket permissions.",
       "",
     ].join("\n");
-    const repo = createGitRepo([
-      {
-        message: "records",
-        files: {
-          "rfc-136-remove-our-backup-cdn-in-gcp.md": record,
-          "rfc-140-log-retention.md": "---\nstatus: accepted\n---\n\n# Keep request logs for 30 days\n\n## Proposal\n\nWe will keep request logs for 30 days.\n",
-        },
-      },
-    ]);
+    const repo = recordsRepo({
+      "rfc-136-remove-our-backup-cdn-in-gcp.md": record,
+      "rfc-140-log-retention.md": UNRELATED_RECORD,
+    });
     const p = await ask(repo, "Our fallback CDN on Google Cloud has an expired certificate, so failing over to it would serve errors. Should we spend the several weeks needed to fix the Google Cloud CDN, or remove it altogether?");
     assert.equal(recommended(p)?.title, "Remove it altogether", p.recommendation.rationale);
   });
 
   test('a record that chose a "side table" chose "our own compact side-table format"', async () => {
-    const repo = createGitRepo([
-      {
-        message: "records",
-        files: {
-          "accepted/exception-handling.md": [
-            "# Summary",
-            "",
-            "Support the exception-handling proposal in the compiler and the runtime.",
-            "",
-            "# Motivation",
-            "",
-            "Guest languages need exceptions.",
-            "",
-            "# Proposal",
-            "",
-            "## Implementation strategies",
-            "",
-            "There are two feasible implementation strategies for unwinding.",
-            "",
-            "1. **Side table**: we store which parts of the code have handlers in a table the runtime reads when it unwinds.",
-            "",
-            "2. **Calling convention**: every call returns a flag that says whether an exception is in flight.",
-            "",
-            "A branch after every call is too costly for code that never throws.",
-            "Therefore, **we will implement the side-table approach** from the beginning.",
-            "",
-          ].join("\n"),
-        },
-      },
-    ]);
+    const repo = recordsRepo({
+      "accepted/exception-handling.md": [
+        "# Summary",
+        "",
+        "Support the exception-handling proposal in the compiler and the runtime.",
+        "",
+        "# Motivation",
+        "",
+        "Guest languages need exceptions.",
+        "",
+        "# Proposal",
+        "",
+        "## Implementation strategies",
+        "",
+        "There are two feasible implementation strategies for unwinding.",
+        "",
+        "1. **Side table**: we store which parts of the code have handlers in a table the runtime reads when it unwinds.",
+        "",
+        "2. **Calling convention**: every call returns a flag that says whether an exception is in flight.",
+        "",
+        "A branch after every call is too costly for code that never throws.",
+        "Therefore, **we will implement the side-table approach** from the beginning.",
+        "",
+      ].join("\n"),
+    });
     const p = await ask(repo, "To support the exception-handling proposal the compiler must record where each landing pad is. Should we emit a subset of DWARF unwind information, or design our own compact side-table format?");
     assert.equal(recommended(p)?.title, "Design our own compact side-table format", p.recommendation.rationale);
   });
 
   test("an adopt question whose record chose something else, said only in prose, is answered with that choice", async () => {
-    const repo = createGitRepo([
-      {
-        message: "records",
-        files: {
-          "rfc-123-github-actions-ci.md": [
-            "---",
-            "status: accepted",
-            "---",
-            "",
-            "# Continuous integration for every repository",
-            "",
-            "## Summary",
-            "",
-            "Some repositories run their branch builds on Travis, paid for on a card; most run them on a Jenkins box. Neither is cheap to keep.",
-            "",
-            "## Proposal",
-            "",
-            "We will switch to GitHub Actions CI for every repository's tests and linting.",
-            "",
-          ].join("\n"),
-          "rfc-130-log-retention.md": "---\nstatus: accepted\n---\n\n# Keep request logs for 30 days\n\n## Proposal\n\nWe will keep request logs for 30 days.\n",
-        },
-      },
-    ]);
+    const repo = recordsRepo({
+      "rfc-123-github-actions-ci.md": [
+        "---",
+        "status: accepted",
+        "---",
+        "",
+        "# Continuous integration for every repository",
+        "",
+        "## Summary",
+        "",
+        "Some repositories run their branch builds on Travis, paid for on a card; most run them on a Jenkins box. Neither is cheap to keep.",
+        "",
+        "## Proposal",
+        "",
+        "We will switch to GitHub Actions CI for every repository's tests and linting.",
+        "",
+      ].join("\n"),
+      "rfc-130-log-retention.md": UNRELATED_RECORD,
+    });
     const p = await ask(repo, "A few newer repos run their branch builds on Travis while most build on an old Jenkins box. Should we standardise on Travis for the continuous integration of every branch across all our repos?");
     assert.match(recommended(p)?.title ?? "", /GitHub Actions/, `${titles(p)} / ${p.recommendation.rationale}`);
   });
