@@ -8,15 +8,16 @@
 //   node --import tsx eval/critic.ts DIR [--set dev] [--verbose] [--cv]
 //
 // `--verbose` prints one line per dev question only: held-out answers stay unread while tuning.
-// `--blocking kind,kind,…` replays with another set of blocking kinds than policy.ts's BLOCKING_KINDS (to compare).
-// `--cv` picks which finding kinds block (critic/policy.ts's rule) on the dev answers only: it prints each kind's
-// counts on dev, the leave-one-repository-out estimate of the rule (pick on twelve repositories, count on the
-// thirteenth), the kinds it picks on all of dev against BLOCKING_KINDS, and, for every column, the totals of the
-// current set and of the pick (totals only for the held-out columns).
+// `--blocking unit,unit,…` replays with another set of blocking units (kinds, or pairs of kinds as "a+b") than
+// policy.ts's BLOCKING_KINDS (to compare).
+// `--cv` picks which units block (critic/policy.ts's rule) on the dev answers only: it prints each kind's counts on
+// dev and those of the pairs of kinds the rule may take, the leave-one-repository-out estimate of the rule (pick on
+// all repositories but one, count on that one), the units it picks on all of dev against BLOCKING_KINDS, and, for
+// every column, the totals of the current set and of the pick (totals only for the held-out columns).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { applyObjections, critique, findings, type CriticInput, type RaisedObjection } from "../src/core/critic";
-import { BLOCKING_KINDS, blockCounts, choosePolicy, crossValidate, kindStats, type LabelledAnswer } from "../src/core/critic/policy";
+import { BLOCKING_KINDS, blockCounts, choosePolicy, crossValidate, kindStats, MIN_WRONG, unitsOf, type LabelledAnswer } from "../src/core/critic/policy";
 import { countCodeUsage } from "../src/core/internal/codeUsage";
 import { optionTermsFor, usageEvidence } from "../src/core/synth/codeUsage";
 import type { DraftPicker, FusedEvidence } from "../src/core/schemas";
@@ -212,7 +213,12 @@ function crossValidation(rows: Replayed[]): void {
     return;
   }
   console.log(`critic --cv: finding kinds on dev (${dev.filter((r) => !r.right).length} wrong, ${dev.filter((r) => r.right).length} right decided answers; ratio = wrong rate / right rate, each smoothed by half an answer)`);
-  for (const s of kindStats(dev)) console.log(`    ${s.kind.padEnd(32)} wrong ${String(s.wrong).padStart(3)}  right ${String(s.right).padStart(3)}  ratio ${s.ratio.toFixed(2).padStart(6)}${BLOCKING_KINDS.has(s.kind as never) ? "  (blocks now)" : ""}`);
+  const line = (s: { kind: string; wrong: number; right: number; ratio: number }) =>
+    console.log(`    ${s.kind.padEnd(40)} wrong ${String(s.wrong).padStart(3)}  right ${String(s.right).padStart(3)}  ratio ${s.ratio.toFixed(2).padStart(6)}${BLOCKING_KINDS.has(s.kind) ? "  (blocks now)" : ""}`);
+  for (const s of kindStats(dev)) line(s);
+  console.log(`  pairs of kinds of two checks raised together, on at least ${MIN_WRONG} wrong answers:`);
+  const totals = { wrong: dev.filter((r) => !r.right).length, right: dev.filter((r) => r.right).length };
+  for (const s of kindStats(dev.map((r) => ({ ...r, kinds: unitsOf(r.kinds) })), totals).filter((x) => x.kind.includes("+") && x.wrong >= MIN_WRONG)) line(s);
   const v = crossValidate(dev);
   console.log(`  leave one repository out (pick on the others, count on it), dev: wrong blocked ${fmt(v.wrongBlocked, v.wrong)}, right blocked ${fmt(v.rightBlocked, v.right)}`);
   for (const f of v.folds) console.log(`    without ${f.group.padEnd(40)} wrong ${f.wrongBlocked}/${f.wrong}, right ${f.rightBlocked}/${f.right}; picked ${f.chosen.join(", ") || "nothing"}`);

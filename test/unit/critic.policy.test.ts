@@ -70,8 +70,8 @@ describe("critic policy: the rule that picks the blocking kinds", () => {
 
   test("the right answers the picked kinds block stay within MAX_RIGHT_SHARE (half the 0.10 cap)", () => {
     assert.equal(MAX_RIGHT_SHARE, 0.05);
-    // 40 right answers: a budget of 2. "first" blocks 1 right, "second" 2 more: both tell (ratios 8.5 and 6.6), only
-    // the first fits; with no budget both are taken.
+    // 40 right answers: a budget of 2. "first" blocks 1 right, "second" 2 more: both tell (ratios 8.5 and 6.6).
+    // "second" blocks more wrong answers, so it is taken first and uses the budget; with no budget both are taken.
     const rows = [
       ...answers("a", 6, false, ["first"]),
       ...answers("a", 8, false, ["second"]),
@@ -80,7 +80,7 @@ describe("critic policy: the rule that picks the blocking kinds", () => {
       ...answers("a", 2, true, ["second"]),
       ...answers("a", 37, true),
     ];
-    assert.deepEqual(choosePolicy(rows, undefined, NONE), ["first"]);
+    assert.deepEqual(choosePolicy(rows, undefined, NONE), ["second"]);
     assert.deepEqual(choosePolicy(rows, { ...DEFAULT_RULE, maxRightShare: undefined }, NONE), ["first", "second"]);
   });
 

@@ -1,20 +1,24 @@
 // Does the recommendation rest on the record that decides this question? Four checks of the Critic (issue 23) that
 // compare the deciding record with the question and with the other retrieved records, never with any answer key.
-// Each finding has a kind; whether it blocks is policy.ts's call (fit on the eval's dev half), noted here as of now:
+// Each finding has a kind; whether it blocks, alone or paired with another check's kind, is policy.ts's call (fit on
+// the eval's dev half), noted here as of now:
 //   - outranked:           a record ranked above it, in force, chose another of the options and it does not
 //                          supersede that record ("chose-other", a concern); more than one other record ranks above
 //                          it ("trails", a concern since the plain view below tells more); or the plain view of the
 //                          question, read word for word over every record, puts another record first ("plain-view"
 //                          on a low-confidence answer, blocking; "plain-view-confident" on a surer one, a concern);
-//   - unweighed-proposal:  the question proposes one thing and the deciding record never names it: blocking when the
-//                          thing is a named product ("adopt Sentry?"), which a record that weighed it would name; a
-//                          concern when it is a description ("a lookup layer"), which a record may word otherwise;
-//                          or the record decided for it, yet the recommendation is something else (a concern);
+//   - unweighed-proposal:  the question proposes one thing and the deciding record never names it: "product" when
+//                          the thing is a named product ("adopt Sentry?"), which a record that weighed it would name,
+//                          "description" when it is a description ("a lookup layer"), which a record may word
+//                          otherwise; or the record decided for it, yet the recommendation is something else
+//                          (concerns: on the current dev answers none tells wrong from right enough);
 //   - off-subject:         the record's headline shares fewer than two words with what the question asks (a concern:
 //                          those words are one of signals.ts's measures);
 //   - decision-mismatch:   the record's own chosen option (its decision model) reads as another of the options and
-//                          not as the recommended one, or its chosen option and its decision section share no word
-//                          (the model reads two ways) (concerns: too rare on dev to show they tell wrong from right).
+//                          not as the recommended one; or, on a question that does not name the recommendation, the
+//                          record chose nothing or something sharing no word with it ("not-chosen"); or its chosen
+//                          option and its decision section share no word (the model reads two ways) (concerns:
+//                          "not-chosen" tells on dev, but the rule picks it with only some repositories left out).
 import type { AdrMeta, DraftPicker, FusedEvidence } from "../schemas";
 import { contentWords, splitAsking } from "../terms";
 import { readQuestion, type Alternative } from "../synth/question";
@@ -279,12 +283,25 @@ function offSubject(f: GroundingFocus): GroundingObjection[] {
   }];
 }
 
-/** The record's chosen option reads as another of the options, not as the recommended one. */
+/** The question names two or more alternatives and the recommended option is one of them (matched by name). */
+function namesRecommendation(question: string, rec: { title: string }): boolean {
+  const named = readQuestion(question).alternatives.filter((a) => a.terms.length);
+  return named.length >= 2 && named.some((a) => mentions(rec.title, { terms: a.terms }));
+}
+
+/** Content stems, a hyphenated or slashed word read as its parts ("JSON-schema" is "JSON schema"). */
+function partStems(text: string): Set<string> {
+  return stemSet(text.replace(/[-_/]+/g, " "));
+}
+
+/**
+ * The record's chosen option reads as another of the options, not as the recommended one; or, on a question that
+ * does not name the recommendation itself, the record chose nothing or something that shares no word with it.
+ */
 function decisionMismatch(f: GroundingFocus): GroundingObjection[] {
   const r = f.record!;
   const choice = choiceOf(r.meta);
-  if (!choice) return [];
-  const other = TURNS_DOWN.test(choice) ? undefined : readsAs(f, choice);
+  const other = choice && !TURNS_DOWN.test(choice) ? readsAs(f, choice) : undefined;
   if (other) {
     return [{
       check: "decision-mismatch",
@@ -293,8 +310,36 @@ function decisionMismatch(f: GroundingFocus): GroundingObjection[] {
       citations: [r.cite.id],
     }];
   }
-  // The record's decision model reads two ways: its chosen option and its decision section name different things
-  // (no word in common), so which one it decided, and whether the recommendation is it, is in doubt.
+  const unchosen = notChosen(f, choice);
+  if (unchosen) return [unchosen];
+  return twoReadings(f);
+}
+
+/**
+ * The recommendation is not what the record decided: the record states no choice, or its choice shares no word with
+ * the recommended option. A question that names the recommendation matched it by name, a link of its own: not then.
+ */
+function notChosen(f: GroundingFocus, choice: string | undefined): GroundingObjection | undefined {
+  if (namesRecommendation(f.question, f.rec)) return undefined;
+  const mine = partStems(f.rec.title);
+  if (choice && (!mine.size || [...partStems(choice)].some((w) => mine.has(w)))) return undefined;
+  const name = recordName(f.record!.meta);
+  return {
+    check: "decision-mismatch",
+    kind: "decision-mismatch/not-chosen",
+    text: choice
+      ? `${name} chose "${choice}", which shares no word with the recommended "${f.rec.title}": the recommendation may not be what it decided.`
+      : `${name} states no choice of its own: "${f.rec.title}" is read from its text, not from a decision it made.`,
+    citations: [f.record!.cite.id],
+  };
+}
+
+/**
+ * The record's decision model reads two ways: its chosen option and its decision section name different things (no
+ * word in common), so which one it decided, and whether the recommendation is it, is in doubt.
+ */
+function twoReadings(f: GroundingFocus): GroundingObjection[] {
+  const r = f.record!;
   const section = r.meta.decided_option?.name?.trim();
   const chosen = r.meta.chosen_option?.trim();
   if (!section || !chosen) return [];

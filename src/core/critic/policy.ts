@@ -1,18 +1,29 @@
 // Which of the rules Critic's findings block and which are only concerns (issue 23).
 //
 // Every check reports what it found as a finding of one kind ("outranked/trails", "weak-grounding", …) and this file
-// decides the severity: a kind blocks only when it is in BLOCKING_KINDS. Beyond the contradictions (the evidence
-// itself withdraws the decision), that set is not tuned by hand: it is what choosePolicy() picks on the eval's dev
-// answers (eval/critic.ts --cv prints the pick and its cross-validated estimate), by a rule fixed from the targets:
+// decides the severity. What blocks is a set of units: a kind ("outranked/plain-view"), which blocks alone, or a pair
+// of kinds of two different checks ("record-status/draft+weak-grounding/open"), which blocks when both are raised on
+// the same answer: two signals, each too common on right answers to block alone, that together are not. Beyond the
+// contradictions (the evidence itself withdraws the decision), that set is not tuned by hand: it is what
+// choosePolicy() picks on the eval's dev answers (eval/critic.ts --cv prints the pick and its cross-validated
+// estimate), by a rule fixed from the targets:
 //
-//   kinds are taken one at a time, the most telling first, each counted only on the answers the kinds already taken
-//   leave unblocked (kinds overlap: what a kind adds is what it blocks that nothing else does). A kind is taken when
-//   on those answers wrong ones carry it at least MIN_RATIO times as often as right ones (each rate smoothed by half
-//   an answer, so a kind seen twice proves little), on at least MIN_WRONG wrong answers, and while the right answers
-//   blocked stay within MAX_RIGHT_SHARE. MIN_RATIO is the targets' own ratio (at least 0.60 of wrong answers blocked,
-//   at most 0.10 of right ones: 6): a kind below it can only dilute the block. MAX_RIGHT_SHARE is half that 0.10
-//   cap: a share fit on the very answers it is counted on is optimistic, and the rest is room for repositories
-//   nobody fit on.
+//   units are taken one at a time, the one that blocks the most wrong answers still unblocked first (then the more
+//   telling, then a kind before a pair), each counted only on the answers the units already taken leave unblocked
+//   (units overlap: what one adds is what it blocks that nothing taken before does). A unit is taken when on those
+//   answers wrong ones carry it at least MIN_RATIO times as often as right ones (each rate smoothed by half an
+//   answer, so a unit seen twice proves little), on at least MIN_WRONG wrong answers, and while the right answers
+//   blocked stay within MAX_RIGHT_SHARE. MIN_RATIO is the targets' own ratio (at least 0.60 of wrong answers
+//   blocked, at most 0.10 of right ones: 6): a unit below it can only dilute the block. MAX_RIGHT_SHARE is half that
+//   0.10 cap: a share fit on the very answers it is counted on is optimistic, and the rest is room for repositories
+//   nobody fit on. A pair must itself reach MIN_RATIO on the answers left open, not merely join two telling kinds:
+//   two checks that read the same words (off-subject and weak-grounding) are no stronger together than one. Most
+//   wrong answers first, not most telling first: a small pure pair taken first would leave a larger telling unit
+//   below MIN_RATIO on what remains. Last, a unit is kept only when the rule picks it again in STABLE_SHARE of the
+//   picks made with one repository left out: a unit that comes and goes with the repository left out rests on a few
+//   repositories' answers or sits at the edge of MIN_RATIO, and does not transfer (on dev,
+//   "decision-mismatch/not-chosen" passes the ratio on all answers yet is picked with only half the repositories
+//   left out; on the held-out answers it blocked more right answers than wrong ones).
 //
 // crossValidate() estimates how that rule transfers: it leaves one repository out at a time, picks on the others and
 // counts what the pick blocks on the left-out repository. Only the dev column is ever fit on; the held-out columns
@@ -39,6 +50,7 @@ export type FindingKind =
   | "unweighed-proposal/decided-for"
   | "off-subject"
   | "decision-mismatch/reads-as"
+  | "decision-mismatch/not-chosen"
   | "decision-mismatch/two-readings"
   | "weak-grounding"
   | "weak-grounding/named-choice"
@@ -52,24 +64,53 @@ export type FindingKind =
 export const CONTRADICTIONS: ReadonlySet<FindingKind> = new Set<FindingKind>(["record-status/inactive", "reverted/revert", "code-disagrees/unweighed-rival"]);
 
 /**
- * The kinds that block: the contradictions and choosePolicy()'s pick on the dev column (eval/critic.ts --cv), kept
+ * The units that block: the contradictions and choosePolicy()'s pick on the dev column (eval/critic.ts --cv), kept
  * here so the product needs no eval data. A model's recommendation against the in-force record (check
  * "against-record") always blocks: it is the steering guard, no offline answer raises it, so no eval can fit it.
  */
-export const BLOCKING_KINDS: ReadonlySet<FindingKind> = new Set<FindingKind>([
+export const BLOCKING_KINDS: ReadonlySet<string> = new Set<string>([
   ...CONTRADICTIONS,
-  // The question proposes a named product the deciding record never names.
-  "unweighed-proposal/product",
   // A low-confidence answer whose record a plain word-for-word reading of the question does not put first.
   "outranked/plain-view",
+  // A record only proposed or a draft, weakly tied to a question that names nothing to choose.
+  "record-status/draft+weak-grounding/open",
 ]);
 
-/** A kind blocks only when wrong answers carry it at least this many times as often as right ones: 0.60 / 0.10. */
+/** A unit blocks only when wrong answers carry it at least this many times as often as right ones: 0.60 / 0.10. */
 export const MIN_RATIO = 6;
 /** ... on at least this many wrong answers (fewer is an anecdote). */
 export const MIN_WRONG = 3;
 /** ... and while the right answers blocked stay within this share of them: half the target's 0.10. */
 export const MAX_RIGHT_SHARE = 0.05;
+/** ... and only when the rule picks it again in at least this share of the picks with one repository left out. */
+export const STABLE_SHARE = 0.9;
+
+/** The check a kind belongs to ("outranked" for "outranked/trails"). */
+export function checkOf(kind: string): string {
+  return kind.split("/")[0];
+}
+
+/** The unit for two kinds raised together, in a stable order ("outranked/plain-view+weak-grounding/open"). */
+export function pairOf(a: string, b: string): string {
+  return [a, b].sort().join("+");
+}
+
+/**
+ * The units an answer carrying these kinds has: each kind, and each pair of its kinds from different checks (two
+ * kinds of one check say the same thing twice). Kinds, not checks: a check's kinds can tell very differently (the
+ * plain view on a low-confidence answer does, on a surer one it does not).
+ */
+export function unitsOf(kinds: Iterable<string>): Set<string> {
+  const all = [...new Set(kinds)].sort();
+  const out = new Set(all);
+  for (let i = 0; i < all.length; i++) for (let j = i + 1; j < all.length; j++) if (checkOf(all[i]) !== checkOf(all[j])) out.add(pairOf(all[i], all[j]));
+  return out;
+}
+
+/** Whether an answer carrying these kinds is blocked by these units. */
+export function blockedBy(kinds: Iterable<string>, blocking: ReadonlySet<string>): boolean {
+  return [...unitsOf(kinds)].some((u) => blocking.has(u));
+}
 
 /** One answer the policy is fit on: its repository, whether it was right, and the kinds raised on it. */
 export interface LabelledAnswer {
@@ -81,11 +122,13 @@ export interface LabelledAnswer {
 export interface PolicyRule {
   minRatio: number;
   minWrong: number;
-  /** The most of the right answers the picked kinds may block together (no limit when absent). */
+  /** The most of the right answers the picked units may block together (no limit when absent). */
   maxRightShare?: number;
+  /** The share of leave-one-repository-out picks a unit must also be in (no such check when absent). */
+  stableShare?: number;
 }
 
-export const DEFAULT_RULE: PolicyRule = { minRatio: MIN_RATIO, minWrong: MIN_WRONG, maxRightShare: MAX_RIGHT_SHARE };
+export const DEFAULT_RULE: PolicyRule = { minRatio: MIN_RATIO, minWrong: MIN_WRONG, maxRightShare: MAX_RIGHT_SHARE, stableShare: STABLE_SHARE };
 
 export interface KindStats {
   kind: string;
@@ -96,8 +139,8 @@ export interface KindStats {
 }
 
 /**
- * Each kind's counts on wrong and right answers, and its smoothed rate ratio, strongest first. The rates are shares
- * of `totals` (by default the wrong and right answers among `rows`).
+ * Each kind's (or unit's) counts on wrong and right answers, and its smoothed rate ratio, strongest first. The rates
+ * are shares of `totals` (by default the wrong and right answers among `rows`).
  */
 export function kindStats(rows: readonly LabelledAnswer[], totals?: { wrong: number; right: number }): KindStats[] {
   const W = totals?.wrong ?? rows.filter((r) => !r.right).length;
@@ -115,17 +158,33 @@ export function kindStats(rows: readonly LabelledAnswer[], totals?: { wrong: num
     .sort((a, b) => b.ratio - a.ratio || b.wrong - a.wrong || a.kind.localeCompare(b.kind));
 }
 
-/** The kinds that block, by the rule, on these answers, with the fixed ones (sorted by name). */
+/**
+ * The units that block, by the rule, on these answers, with the fixed ones (sorted by name): the greedy pick, less
+ * the units it does not make again in STABLE_SHARE of the picks with one repository left out.
+ */
 export function choosePolicy(rows: readonly LabelledAnswer[], rule: PolicyRule = DEFAULT_RULE, fixed: ReadonlySet<string> = CONTRADICTIONS): string[] {
+  const picked = greedyPick(rows, rule, fixed);
+  const groups = [...new Set(rows.map((r) => r.group))];
+  if (rule.stableShare === undefined || groups.length < 2) return picked;
+  const again = new Map<string, number>();
+  for (const g of groups) for (const k of greedyPick(rows.filter((r) => r.group !== g), rule, fixed)) again.set(k, (again.get(k) ?? 0) + 1);
+  return picked.filter((k) => fixed.has(k) || (again.get(k) ?? 0) >= rule.stableShare! * groups.length);
+}
+
+/** The units taken one at a time, most wrong answers added first, while each tells enough and the budget lasts. */
+function greedyPick(rows: readonly LabelledAnswer[], rule: PolicyRule, fixed: ReadonlySet<string>): string[] {
+  const units = rows.map((r) => ({ ...r, kinds: unitsOf(r.kinds) }));
   const totals = { wrong: rows.filter((r) => !r.right).length, right: rows.filter((r) => r.right).length };
   const rightBudget = (rule.maxRightShare ?? 1) * totals.right;
   const chosen = new Set(fixed);
   const blocked = (r: LabelledAnswer) => [...r.kinds].some((k) => chosen.has(k));
   for (;;) {
-    const open = rows.filter((r) => !blocked(r));
+    const open = units.filter((r) => !blocked(r));
     const rightBlocked = totals.right - open.filter((r) => r.right).length;
-    // Counted on what is still unblocked, as shares of all the answers: what each kind would add.
-    const next = kindStats(open, totals).find((s) => !chosen.has(s.kind) && s.wrong >= rule.minWrong && s.ratio >= rule.minRatio && rightBlocked + s.right <= rightBudget);
+    // Counted on what is still unblocked, as shares of all the answers: what each unit would add.
+    const next = kindStats(open, totals)
+      .filter((s) => !chosen.has(s.kind) && s.wrong >= rule.minWrong && s.ratio >= rule.minRatio && rightBlocked + s.right <= rightBudget)
+      .sort((a, b) => b.wrong - a.wrong || b.ratio - a.ratio || Number(a.kind.includes("+")) - Number(b.kind.includes("+")) || a.kind.localeCompare(b.kind))[0];
     if (!next) break;
     chosen.add(next.kind);
   }
@@ -139,9 +198,9 @@ export interface BlockCounts {
   rightBlocked: number;
 }
 
-/** How many wrong and right answers a set of blocking kinds blocks. */
+/** How many wrong and right answers a set of blocking units blocks. */
 export function blockCounts(rows: readonly LabelledAnswer[], blocking: ReadonlySet<string>): BlockCounts {
-  const blocked = (r: LabelledAnswer) => [...r.kinds].some((k) => blocking.has(k));
+  const blocked = (r: LabelledAnswer) => blockedBy(r.kinds, blocking);
   const wrong = rows.filter((r) => !r.right);
   const right = rows.filter((r) => r.right);
   return { wrong: wrong.length, wrongBlocked: wrong.filter(blocked).length, right: right.length, rightBlocked: right.filter(blocked).length };
@@ -150,7 +209,7 @@ export function blockCounts(rows: readonly LabelledAnswer[], blocking: ReadonlyS
 export interface CrossValidation extends BlockCounts {
   /** Per left-out repository: what was picked without it, and what that pick blocked on it. */
   folds: ({ group: string; chosen: string[] } & BlockCounts)[];
-  /** How many folds picked each kind. */
+  /** How many folds picked each unit. */
   picked: Map<string, number>;
 }
 

@@ -1,10 +1,11 @@
 // The rules Critic: it reads only the evidence and the drafted recommendation and argues against the
 // recommendation before anyone picks. Offline, deterministic, a few milliseconds. Each check reports findings of a
 // kind (the deciding record is no longer in force, a commit reverted it, the code mostly uses another option the
-// record never weighed, grounding.ts's and signals.ts's doubts that the record decides this question, …); an
-// objection is "blocking" only when policy.ts says its kind tells wrong answers from right ones (or the evidence
-// itself withdraws the decision), and a model that went against the in-force record always blocks. What merely
-// deserves a second look is a "concern"; each kind's counts on right and wrong answers are printed by eval/critic.ts.
+// record never weighed, grounding.ts's and signals.ts's doubts that the record decides this question, …). policy.ts
+// says what blocks: a kind alone (the evidence itself withdraws the decision, or the kind tells wrong answers from
+// right ones), or a pair of kinds of two checks raised together, which adds one blocking objection naming both. The
+// rest are concerns. A model that went against the in-force record always blocks. Each kind's counts on right and
+// wrong answers are printed by eval/critic.ts.
 import { UNDECIDABLE, type AdrMeta, type DraftPicker, type FusedEvidence, type CriticEffect, type Level, type Objection } from "../schemas";
 import type { CodeUsageReport, OptionUsage } from "../internal/codeUsage";
 import { describeUsage } from "../internal/codeUsage";
@@ -31,6 +32,8 @@ export type CriticCheck =
   | "decision-mismatch"
   /** The deciding record barely leads the other retrieved documents and shares few words with the question (critic/signals.ts). */
   | "weak-grounding"
+  /** Two findings of other checks whose pair blocks (policy.ts) were both raised: together they block. */
+  | "doubts"
   /** Raised by the model Critic (critic/model.ts). */
   | "model";
 
@@ -75,7 +78,7 @@ interface Focus {
 
 /** What a check found, before policy.ts says whether it blocks. */
 export interface Finding {
-  check: Exclude<CriticCheck, "against-record" | "model">;
+  check: Exclude<CriticCheck, "against-record" | "model" | "doubts">;
   kind: FindingKind;
   text: string;
   citations: string[];
@@ -89,7 +92,8 @@ const GROUNDING_CHECKS = new Set<CriticCheck>(["outranked", "unweighed-proposal"
 /**
  * Every objection the rules Critic raises, blocking ones first, in a stable order. A finding blocks when its kind is
  * in `blocking` (policy.ts's BLOCKING_KINDS unless given); of the grounding checks only the first blocking finding
- * blocks and the rest are concerns, since each says the same thing from another side.
+ * blocks and the rest are concerns, since each says the same thing from another side. When nothing blocks alone, two
+ * kinds whose pair is in `blocking` add one blocking objection that names both; their findings stay concerns.
  */
 export function critique(input: CriticInput, blocking: ReadonlySet<string> = BLOCKING_KINDS): RaisedObjection[] {
   const byId = new Map(input.evidence.map((e) => [e.id, e] as const));
@@ -97,16 +101,46 @@ export function critique(input: CriticInput, blocking: ReadonlySet<string> = BLO
   const modelAgainst = againstRecord(input, byId);
   if (modelAgainst) out.push(modelAgainst);
   let groundingBlocked = false;
-  for (const f of findings(input)) {
+  const found = findings(input);
+  for (const f of found) {
     const grounding = GROUNDING_CHECKS.has(f.check);
     const blocks = blocking.has(f.kind) && !(grounding && groundingBlocked);
     if (blocks && grounding) groundingBlocked = true;
     out.push({ check: f.check, kind: f.kind, severity: blocks ? "blocking" : "concern", ...(blocks ? { effect: f.effect ?? "lower" } : {}), text: f.text, citations: f.citations });
   }
+  const together = out.some((o) => o.severity === "blocking") ? undefined : pairObjection(found, blocking);
+  if (together) out.push(together);
   const order = (o: RaisedObjection) => (o.severity === "blocking" ? 0 : 1);
   return out
     .map((o) => ({ ...o, text: capText(o.text), citations: [...new Set(o.citations.filter((id) => byId.has(id)))] }))
     .sort((a, b) => order(a) - order(b));
+}
+
+/** What each check says, in a few words, for the objection that joins two of them. */
+const CHECK_SAYS: Partial<Record<Finding["check"], string>> = {
+  outranked: "another record ranks above the deciding one on this question",
+  "weak-grounding": "the deciding record barely leads the other retrieved documents and shares few of the question's words",
+  "off-subject": "the deciding record's title and options barely touch what the question asks",
+  "unweighed-proposal": "the deciding record never mentions what the question proposes",
+  "unweighed-constraint": "the deciding record never weighs the question's constraint",
+  "decision-mismatch": "what the deciding record chose does not read as the recommendation",
+  "record-status": "the deciding record is only proposed or a draft",
+  "single-source": "nothing else in the evidence confirms it",
+};
+
+/** The blocking objection for the first pair in `blocking` (in its order) whose two kinds were both raised. */
+function pairObjection(found: Finding[], blocking: ReadonlySet<string>): RaisedObjection | undefined {
+  const raised = new Set<string>(found.map((f) => f.kind));
+  const pair = [...blocking].map((u) => u.split("+")).find((p) => p.length === 2 && p.every((k) => raised.has(k)));
+  if (!pair) return undefined;
+  const [fa, fb] = pair.map((k) => found.find((f) => f.kind === k)!);
+  return {
+    check: "doubts",
+    severity: "blocking",
+    effect: "lower",
+    text: `Two checks doubt this recommendation together: ${CHECK_SAYS[fa.check] ?? fa.check}, and ${CHECK_SAYS[fb.check] ?? fb.check} (see the concerns).`,
+    citations: [...fa.citations, ...fb.citations],
+  };
 }
 
 /** Every finding of the rules checks on a draft that recommends an option, whatever its severity will be. */
