@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { discardCodeCache, loadOrCreateCodeCacheKey, readCodeCache, writeCodeCache } from "./codeCache";
-import { userCacheDir } from "../core/cacheDir";
+import { cacheFolderRefusal, userCacheDir } from "../core/cacheDir";
 import { defaultKeyDir } from "../core/receipts/signing";
 
 interface CliMain {
@@ -44,6 +44,8 @@ function cacheFileFor(bundle: string, argv: string[]): { file: string; key: stri
 function storeCache(script: Script, file: string, key: string, hmacKey: Buffer): void {
   try {
     const dir = dirname(file);
+    // A `v8` folder that leads out of the cache folder: neither written nor pruned through.
+    if (cacheFolderRefusal(dir)) return;
     mkdirSync(dir, { recursive: true });
     writeCodeCache(hmacKey, file, script.createCachedData());
     for (const name of readdirSync(dir)) if (name.startsWith(`${BUNDLE_NAME}-`) && !name.includes(key)) rmSync(join(dir, name), { force: true });

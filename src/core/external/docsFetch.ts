@@ -9,6 +9,7 @@
 // in the reason, so the allow-list can grow deliberately.
 import { join } from "node:path";
 import { z } from "zod";
+import { cacheFolderRefusal } from "../cacheDir";
 import { cacheSealKey, sealTag, tagMatches } from "../cacheKey";
 import { NotARegularFileError, readRegularFile, writeFileAtomic } from "../receipts/fsutil";
 import { evidenceId, sha256 } from "../hash";
@@ -413,6 +414,8 @@ async function recheckCachedPage(page: CachedPage, fetcher: GuardedFetcher, sign
 async function writeCache(cacheDir: string, page: CachedPage, key: Buffer | undefined = cacheSealKey("web-cache")): Promise<void> {
   // No usable key: nothing is cached, as nothing unsealed is ever read back.
   if (!key) return;
+  const refused = cacheFolderRefusal(cacheDir);
+  if (refused) throw new Error(refused);
   await writeFileAtomic(cacheFileFor(cacheDir, page.url), JSON.stringify({ ...page, mac: pageSeal(key, page).toString("hex") }) + "\n");
 }
 

@@ -13,7 +13,7 @@ import { promises as fs, readdirSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import { sha256 } from "../../hash";
-import { userCacheDir } from "../../cacheDir";
+import { cacheFolderRefusal, userCacheDir } from "../../cacheDir";
 import { cacheSealKey, sealTag, tagMatches } from "../../cacheKey";
 import { NotARegularFileError, readRegularFile, writeFileAtomic } from "../../receipts/fsutil";
 import { CORE_VERSION } from "../../config";
@@ -106,11 +106,13 @@ export async function readSnapshot(file: string): Promise<SnapshotRead> {
 /**
  * Writes a snapshot atomically (temporary file, then rename), so a reader sees the old file or the new one. No
  * fsync: a snapshot lost in a crash is only rebuilt, and a torn one fails its seal. Without a usable key nothing is
- * written (nothing unsealed would be read back).
+ * written (nothing unsealed would be read back); through a folder that leads out of the cache folder, nothing either.
  */
 export async function writeSnapshot(file: string, value: unknown): Promise<void> {
   const key = cacheSealKey("corpus-snapshot");
   if (!key) return;
+  const refused = cacheFolderRefusal(dirname(file));
+  if (refused) throw new Error(refused);
   const payload = serialize(value);
   await fs.mkdir(dirname(file), { recursive: true, mode: 0o700 });
   await writeFileAtomic(file, [MAGIC, sealOf(key, file, payload), payload], 0o600, { sync: false });
