@@ -1,8 +1,10 @@
 // `deliberate check [--diff REF | --staged | --files F...] [--repo DIR] [--json | --sarif] [--fail-on high|med|never]`:
 // the decision guard (core/guard/). Checks the working tree against HEAD by default; --staged checks what a commit
 // would record (the pre-commit hook), --diff REF what the branch changed since it left REF (CI), --files only those
-// files against HEAD (repository-relative paths). Exit 1 when a finding reaches --fail-on (default high), 2 for bad
-// input. Everything a record or the change wrote passes the terminal sanitiser before it is printed.
+// files against HEAD (relative to the --repo folder). Exit 1 when a finding reaches --fail-on (default high), 2 for
+// bad input, 4 when the check could not run (git timed out, an internal error) or, at --fail-on high|med, ran only in
+// part (a change longer than the line budget). Everything a record or the change wrote passes the terminal
+// sanitiser before it is printed.
 import { hostCorpusCache } from "../core/internal/corpus/store";
 import { ChangeInputError, checkChange, ownPublicKeyFrom, reportFails, reportToSarif, type ChangeSource, type FailOn, type GuardReport } from "../core/guard";
 import { isCancellation } from "../core/cancel";
@@ -51,7 +53,7 @@ function printText(report: GuardReport, io: CheckIo): void {
   io.out(`${findings.length} finding${findings.length === 1 ? "" : "s"} (${counts}); checked ${checked.files} file${checked.files === 1 ? "" : "s"} against ${checked.decisions} decision${checked.decisions === 1 ? "" : "s"}${report.limits.truncated ? `; the diff was cut at ${report.limits.max_diff_lines} lines` : ""}`);
 }
 
-/** Exit code of a check that could not run (an internal error), never confused with findings (1) or bad input (2). */
+/** Exit code of a check that could not run (or not fully), never confused with findings (1) or bad input (2). */
 export const CHECK_FAILED_TO_RUN = 4;
 
 export async function checkCommand(argv: string[], io: CheckIo): Promise<number> {
@@ -86,5 +88,12 @@ export async function checkCommand(argv: string[], io: CheckIo): Promise<number>
   if (values.json) io.out(terminalSafeJson(JSON.stringify(report, null, 2)));
   else if (values.sarif) io.out(terminalSafeJson(reportToSarif(report)));
   else printText(report, io);
-  return reportFails(report, failOn) ? 1 : 0;
+  if (reportFails(report, failOn)) return 1;
+  // A change longer than the line budget was checked only in part: at a threshold that is no pass (exit 4, not 1,
+  // which means "a finding"); `--fail-on never` only reports.
+  if (report.limits.truncated && failOn !== "never") {
+    io.err(`deliberate check: the change is longer than ${report.limits.max_diff_lines} lines and was checked only in part (see the skipped files); exit ${CHECK_FAILED_TO_RUN}`);
+    return CHECK_FAILED_TO_RUN;
+  }
+  return 0;
 }

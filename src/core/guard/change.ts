@@ -1,21 +1,21 @@
 // Where a change comes from: the working tree against HEAD, the staged index, a base ref (the merge base with HEAD,
 // so a branch's own changes are checked), a list of files against HEAD, or diff text an agent passes. Git runs only
-// hardened (internal/gitSafety.ts); its output is read up to a byte limit and MAX_DIFF_LINES, then git is stopped,
-// so a 50 MB diff costs what its first 20k lines cost.
-import { spawn } from "node:child_process";
-import { open } from "node:fs/promises";
-import { checkRepository, filterOverrides, hardenedGitArgs, hardenedGitEnv, type RepositoryCheck } from "../internal/gitSafety";
+// hardened (internal/gitSafety.ts, changeGit.ts). The change is read in two diffs sharing MAX_DIFF_LINES (changePaths.ts):
+// manifests and attribute-marked files first, then the rest, with lock files left out of both; each is read up to a
+// byte limit and the budget, then git is stopped. A name-only listing says which changed files went unread and why.
+import { lstat, realpath } from "node:fs/promises";
 import { relative, resolve, sep } from "node:path";
-import { isInside, resolveInside } from "../contain";
-import { MAX_DIFF_LINES, MAX_LINE_CHARS, parseUnifiedDiff, type ChangedFile, type ParsedDiff } from "./diff";
+import { checkRepository, filterOverrides, type RepositoryCheck } from "../internal/gitSafety";
+import { isInside } from "../contain";
+import { MAX_DIFF_LINES, parseUnifiedDiff, type ParsedDiff } from "./diff";
+import { MAX_DIFF_BYTES, gitOk, runGit } from "./changeGit";
+import { diffPathspecs } from "./changePaths";
+import { assembleChange, missingFileNotes } from "./changeBudget";
+import { untrackedFiles } from "./changeUntracked";
 
-/** Bytes of `git diff` output read at most. */
-export const MAX_DIFF_BYTES = 16 * 1024 * 1024;
-/** An untracked file is read as wholly added up to this size. */
-const MAX_UNTRACKED_BYTES = 1024 * 1024;
-const MAX_UNTRACKED_FILES = 200;
+export { MAX_DIFF_BYTES, GitTimeoutError } from "./changeGit";
+
 const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
-const GIT_TIMEOUT_MS = 30_000;
 
 export type ChangeSource =
   | { kind: "worktree" }
@@ -36,72 +36,79 @@ export class ChangeInputError extends Error {
   }
 }
 
-/** Diff options that never run a program or depend on the user's diff settings. */
-const DIFF_ARGS = ["diff", "--no-ext-diff", "--no-textconv", "--no-color", "--src-prefix=a/", "--dst-prefix=b/", "--no-relative", "-M", "--unified=0"];
-
-interface GitRun {
-  stdout: string;
-  code: number | null;
-  stderr: string;
-  cut: boolean;
-}
-
-/** Runs git with the hardened config; stops reading (and stops git) at maxBytes or maxLines of output. */
-function runGit(cwd: string, args: string[], opts: { signal?: AbortSignal; maxBytes?: number; maxLines?: number; config?: string[] } = {}): Promise<GitRun> {
-  const maxBytes = opts.maxBytes ?? MAX_DIFF_BYTES;
-  const maxLines = opts.maxLines ?? Number.POSITIVE_INFINITY;
-  return new Promise((resolve, reject) => {
-    const child = spawn("git", [...hardenedGitArgs(), "-c", "core.quotePath=false", ...(opts.config ?? []), ...args], { cwd, env: hardenedGitEnv(), signal: opts.signal, windowsHide: true });
-    const chunks: Buffer[] = [];
-    let bytes = 0;
-    let lines = 0;
-    let cut = false;
-    let stderr = "";
-    const timer = setTimeout(() => child.kill("SIGKILL"), GIT_TIMEOUT_MS);
-    child.stdout.on("data", (d: Buffer) => {
-      if (cut) return;
-      let take = d;
-      if (bytes + d.length > maxBytes) take = d.subarray(0, maxBytes - bytes);
-      for (let i = take.indexOf(10); i >= 0; i = take.indexOf(10, i + 1)) {
-        if (++lines > maxLines) {
-          take = take.subarray(0, i + 1);
-          break;
-        }
-      }
-      chunks.push(take);
-      bytes += take.length;
-      if (take.length < d.length || lines > maxLines) {
-        cut = true;
-        child.kill("SIGKILL");
-      }
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      if (stderr.length < 4000) stderr += d.toString("utf8");
-    });
-    child.on("error", (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      if (opts.signal?.aborted) return reject(opts.signal.reason ?? new Error("aborted"));
-      resolve({ stdout: Buffer.concat(chunks).toString("utf8"), code: cut ? 0 : code, stderr, cut });
-    });
-  });
-}
+/**
+ * Diff options that never run a program or depend on the user's diff settings. `--ignore-submodules=dirty`: git
+ * would otherwise ask each submodule whether its work tree is dirty (a `git status` there, through the submodule's
+ * own filter drivers); a gitlink's commit change is still shown. `--submodule=short`: never a diff run inside one.
+ */
+const DIFF_OPTS = ["--no-ext-diff", "--no-textconv", "--no-color", "--no-relative", "--ignore-submodules=dirty", "--submodule=short"];
+const DIFF_ARGS = ["diff", ...DIFF_OPTS, "--src-prefix=a/", "--dst-prefix=b/", "-M", "--unified=0"];
+const LIST_ARGS = ["diff", ...DIFF_OPTS, "--name-only", "-z", "--no-renames"];
 
 function firstLine(s: string): string {
   return (s.split("\n").find((l) => l.trim()) ?? "").replace(/^fatal:\s*/, "").slice(0, 200);
 }
 
-async function gitOk(cwd: string, args: string[], signal?: AbortSignal): Promise<string | undefined> {
-  const r = await runGit(cwd, args, { signal, maxBytes: 1024 * 1024 });
-  return r.code === 0 ? r.stdout.trim() : undefined;
-}
-
 /** A ref as the user wrote it: refused when git could read it as an option or it holds odd characters. */
 function checkRef(ref: string): void {
-  if (!ref || ref.startsWith("-") || ref.length > 250 || !/^[\w./@{}^~:+-]+$/.test(ref)) throw new ChangeInputError(`--diff: not a git revision: ${JSON.stringify(ref.slice(0, 80))}`);
+  const bad = !ref || ref.startsWith("-") || ref.length > 250 || !/^[\w./@{}^~:+-]+$/.test(ref) || /^\.{2,3}$/.test(ref);
+  if (bad) throw new ChangeInputError(`--diff: not a git revision: ${JSON.stringify(ref.slice(0, 80))}`);
+}
+
+/** What to diff: git's revision arguments, the --files scope, whether the work tree is read, untracked files too. */
+interface DiffPlan {
+  revs: string[];
+  scope?: string[];
+  /** The user's --files values, by repository-relative path (for the note on a path that does not exist). */
+  asGiven?: Map<string, string>;
+  worktree: boolean;
+  untracked: boolean;
+}
+
+async function refPlan(cwd: string, ref: string, hasHead: boolean, signal?: AbortSignal): Promise<DiffPlan> {
+  checkRef(ref);
+  const known = async (r: string) => (await gitOk(cwd, ["rev-parse", "--verify", "--quiet", `${r}^{commit}`], signal)) !== undefined;
+  if (ref.includes("..")) {
+    for (const r of ref.split(/\.{2,3}/)) if (r && !(await known(r))) throw new ChangeInputError(`--diff: unknown revision ${JSON.stringify(r.slice(0, 80))}`);
+    return { revs: [ref], worktree: false, untracked: false };
+  }
+  if (!(await known(ref))) throw new ChangeInputError(`--diff: unknown revision ${JSON.stringify(ref.slice(0, 80))}`);
+  // The branch's own changes: from where it left REF to the working tree (REF's later commits are not "removed").
+  const base = hasHead ? await gitOk(cwd, ["merge-base", ref, "HEAD"], signal) : undefined;
+  return { revs: [base || ref], worktree: true, untracked: true };
+}
+
+const exists = (p: string) =>
+  lstat(p).then(
+    () => true,
+    () => false,
+  );
+
+/**
+ * `--files` values, relative to the folder the check was asked about (--repo may be a subfolder of the work tree, as
+ * git reads paths from where it runs); a value that names nothing there but names a file from the work tree's top is
+ * read from there (the repository-relative paths the README documents).
+ */
+async function filesPlan(cwd: string, repo: string, files: string[], head: string): Promise<DiffPlan> {
+  const from = await realpath(resolve(repo)).catch(() => resolve(repo));
+  const asGiven = new Map<string, string>();
+  for (const f of files) {
+    // Lexical: a deleted file is no longer on disk, and git reads only inside the work tree anyway.
+    let abs = resolve(from, f);
+    if (from !== cwd && !(await exists(abs)) && (await exists(resolve(cwd, f)))) abs = resolve(cwd, f);
+    if (!f || f.includes("\0") || !isInside(cwd, abs) || abs === cwd) throw new ChangeInputError(`--files: not a file inside the repository: ${JSON.stringify(f.slice(0, 120))}`);
+    asGiven.set(relative(cwd, abs).split(sep).join("/"), f);
+  }
+  return { revs: [head], scope: [...asGiven.keys()], asGiven, worktree: true, untracked: true };
+}
+
+async function planOf(cwd: string, repo: string, source: Exclude<ChangeSource, { kind: "text" }>, signal?: AbortSignal): Promise<DiffPlan> {
+  const hasHead = (await gitOk(cwd, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], signal)) !== undefined;
+  const head = hasHead ? "HEAD" : EMPTY_TREE;
+  if (source.kind === "staged") return { revs: ["--cached", head], worktree: false, untracked: false };
+  if (source.kind === "ref") return refPlan(cwd, source.ref, hasHead, signal);
+  if (source.kind === "files") return filesPlan(cwd, repo, source.files, head);
+  return { revs: [head], worktree: true, untracked: true };
 }
 
 /** The diff of a change, parsed; the repository must be a normal git work tree (except for diff text). */
@@ -111,90 +118,33 @@ export async function readChange(repo: string, source: ChangeSource, signal?: Ab
   const check = known ?? (await checkRepository(repo, signal));
   if (check.kind !== "work-tree") throw new ChangeInputError(`not a git repository: ${repo} (check reads a change from git; pass the diff text instead)`, "not-a-repository");
   const cwd = check.toplevel;
-  const hasHead = (await gitOk(cwd, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], signal)) !== undefined;
-  const head = hasHead ? "HEAD" : EMPTY_TREE;
-  let args: string[];
+  const plan = await planOf(cwd, repo, source, signal);
   // Untracked files are listed while git diffs (the two are independent).
-  let untrackedPending: Promise<string[]> = Promise.resolve([]);
-  if (source.kind === "staged") {
-    args = [...DIFF_ARGS, "--cached", head];
-  } else if (source.kind === "ref") {
-    checkRef(source.ref);
-    if (source.ref.includes("..")) {
-      const [a, b] = source.ref.split(/\.{2,3}/);
-      for (const r of [a, b]) if (r && (await gitOk(cwd, ["rev-parse", "--verify", "--quiet", `${r}^{commit}`], signal)) === undefined) throw new ChangeInputError(`--diff: unknown revision ${JSON.stringify(r.slice(0, 80))}`);
-      args = [...DIFF_ARGS, source.ref];
-    } else {
-      if ((await gitOk(cwd, ["rev-parse", "--verify", "--quiet", `${source.ref}^{commit}`], signal)) === undefined) throw new ChangeInputError(`--diff: unknown revision ${JSON.stringify(source.ref.slice(0, 80))}`);
-      // The branch's own changes: from where it left REF to the working tree (REF's later commits are not "removed").
-      const base = hasHead ? await gitOk(cwd, ["merge-base", source.ref, "HEAD"], signal) : undefined;
-      args = [...DIFF_ARGS, base || source.ref];
-      untrackedPending = untrackedFiles(cwd, [], signal);
-    }
-  } else if (source.kind === "files") {
-    const paths: string[] = [];
-    for (const f of source.files) {
-      // Lexical: a deleted file is no longer on disk, and git reads only inside the work tree anyway.
-      const abs = resolve(cwd, f);
-      if (!f || f.includes("\0") || !isInside(cwd, abs) || abs === cwd) throw new ChangeInputError(`--files: not a file inside the repository: ${JSON.stringify(f.slice(0, 120))}`);
-      paths.push(relative(cwd, abs).split(sep).join("/"));
-    }
-    args = [...DIFF_ARGS, head, "--", ...paths.map((p) => `:(literal)${p}`)];
-    untrackedPending = untrackedFiles(cwd, paths, signal);
-  } else {
-    args = [...DIFF_ARGS, head];
-    untrackedPending = untrackedFiles(cwd, [], signal);
-  }
+  const untrackedPending = plan.untracked ? untrackedFiles(cwd, plan.scope ?? [], signal) : Promise.resolve([]);
   untrackedPending.catch(() => undefined); // awaited below, unless the diff fails first
   // A diff against the work tree hashes changed files through the repository's filter drivers: none may run.
-  const config = source.kind === "staged" || (source.kind === "ref" && source.ref.includes("..")) ? [] : await filterOverrides(cwd, signal);
-  const run = await runGit(cwd, args, { signal, maxLines: MAX_DIFF_LINES + 1, config });
-  if (run.code !== 0) throw new ChangeInputError(`git diff failed: ${firstLine(run.stderr) || `exit ${run.code}`}`);
-  const parsed = { ...parseUnifiedDiff(run.stdout, { readerTruncated: run.cut }), root: cwd };
+  const config = plan.worktree ? await filterOverrides(cwd, signal) : [];
+  const paths = diffPathspecs(plan.scope);
+  // The first git that fails stops the others.
+  const stop = new AbortController();
+  const forward = () => stop.abort(signal?.reason);
+  if (signal?.aborted) forward();
+  else signal?.addEventListener("abort", forward, { once: true });
+  const run = (args: string[], pathspecs: string[], maxLines: number, maxBytes = MAX_DIFF_BYTES) =>
+    runGit(cwd, [...args, ...plan.revs, "--", ...pathspecs], { signal: stop.signal, maxLines, maxBytes, config }).catch((err: unknown) => {
+      stop.abort(err);
+      throw err;
+    });
+  const runs = await Promise.all([
+    run([...DIFF_ARGS, "--text"], paths.priority, MAX_DIFF_LINES + 1),
+    run(DIFF_ARGS, paths.rest, MAX_DIFF_LINES + 1),
+    run(LIST_ARGS, paths.listing, Number.POSITIVE_INFINITY, 4 * 1024 * 1024),
+  ]).finally(() => signal?.removeEventListener("abort", forward));
+  const failed = runs.find((r) => r.code !== 0);
+  if (failed) throw new ChangeInputError(`git diff failed: ${firstLine(failed.stderr) || `exit ${failed.code}`}`);
+  const [priority, rest, listing] = runs;
   const untracked = await untrackedPending;
-  if (parsed.truncated) return parsed;
-  // Untracked files count as wholly added lines, within the same line limit as the diff.
-  let budget = MAX_DIFF_LINES - parsed.lines;
-  let truncated = false;
-  const notes: string[] = [];
-  for (const path of untracked.slice(0, MAX_UNTRACKED_FILES)) {
-    if (budget <= 0) {
-      truncated = true;
-      break;
-    }
-    const file = await untrackedAsAdded(cwd, path, budget);
-    budget -= file.file.added.length;
-    truncated ||= file.cut;
-    parsed.files.push(file.file);
-  }
-  if (untracked.length > MAX_UNTRACKED_FILES) notes.push(`${untracked.length} untracked files: only the first ${MAX_UNTRACKED_FILES} were checked`);
-  if (truncated) notes.push(`the change is longer than ${MAX_DIFF_LINES} lines: only its first ${MAX_DIFF_LINES} lines were checked`);
-  return { ...parsed, truncated, notes: [...parsed.notes, ...notes] };
-}
-
-async function untrackedFiles(cwd: string, paths: string[], signal?: AbortSignal): Promise<string[]> {
-  const out = await gitOk(cwd, ["ls-files", "--others", "--exclude-standard", "-z", "--", ...paths.map((p) => `:(literal)${p}`)], signal);
-  return (out ?? "").split("\0").filter(Boolean).sort();
-}
-
-/** An untracked file as a diff would show it once added: every line added (binary and oversized files marked). */
-async function untrackedAsAdded(cwd: string, path: string, maxLines: number): Promise<{ file: ChangedFile; cut: boolean }> {
-  const file: ChangedFile = { path, status: "added", binary: false, added: [], removed: [] };
-  const abs = await resolveInside(cwd, path).catch(() => undefined);
-  if (!abs) return { file: { ...file, binary: true }, cut: false };
-  const fh = await open(abs, "r").catch(() => undefined);
-  if (!fh) return { file, cut: false };
-  try {
-    const st = await fh.stat();
-    if (!st.isFile()) return { file, cut: false };
-    const buf = Buffer.alloc(Math.min(st.size, MAX_UNTRACKED_BYTES));
-    await fh.read(buf, 0, buf.length, 0);
-    if (buf.subarray(0, 8192).includes(0)) return { file: { ...file, binary: true }, cut: false };
-    const lines = buf.toString("utf8").split("\n");
-    if (lines.at(-1) === "") lines.pop();
-    file.added = lines.slice(0, maxLines).map((text, i) => ({ line: i + 1, text: text.replace(/\r$/, "").slice(0, MAX_LINE_CHARS) }));
-    return { file, cut: lines.length > maxLines || st.size > MAX_UNTRACKED_BYTES };
-  } finally {
-    await fh.close();
-  }
+  const change = await assembleChange(cwd, { priority, rest, listing: listing.stdout.split("\0").filter(Boolean), untracked, inScope: paths.inScope });
+  if (plan.asGiven) change.notes.push(...(await missingFileNotes(cwd, plan.asGiven, change.files)));
+  return { ...change, root: cwd };
 }

@@ -25,6 +25,8 @@ export interface ChangedFile {
   binary: boolean;
   added: ChangedLine[];
   removed: ChangedLine[];
+  /** Why the file's lines were not read (the change's line budget ran out first, an untracked FIFO): it is skipped so. */
+  unread?: string;
 }
 
 export interface ParsedDiff {

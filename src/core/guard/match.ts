@@ -147,6 +147,7 @@ function skipReason(file: ChangedFile, kind: FileKind, set: DecisionSet): string
   if (set.recordPaths.has(file.path) || (file.old_path && set.recordPaths.has(file.old_path)) || /(^|\/)\.deliberations\//.test(file.path)) {
     return "a decision itself (record, instructions or receipt): mentions inside it are not findings";
   }
+  if (file.unread) return file.unread;
   if (file.binary) return "binary file: no lines to read";
   if (kind === "lock") return "lock file: its manifest is checked instead";
   if (file.status === "renamed" && !file.added.length && !file.removed.length) return `renamed from ${file.old_path ?? "?"} without a content change`;

@@ -14,7 +14,9 @@
 // Filters (filter.<driver>.clean/smudge/process) run when git converts between the work tree and the index: a diff
 // against the work tree does (git hashes a stat-dirty file through the clean filter). No config key turns every
 // driver off, so the guard's work-tree diffs carry filterOverrides(): each driver the config defines, emptied (an
-// empty command is no filter) and not required. Every other command we run converts nothing (ls-files, log,
+// empty command is no filter) and not required. A submodule's config names drivers of its own, which a `git status`
+// inside it would run when the superproject's diff asks whether it is dirty: those diffs pass
+// --ignore-submodules=dirty (guard/change.ts), so no git runs inside a submodule. Every other command we run converts nothing (ls-files, log,
 // rev-parse, rev-list, cat-file --batch-check, show of a blob without --textconv).
 import { execFile } from "node:child_process";
 import { realpathSync, statSync } from "node:fs";
@@ -77,13 +79,16 @@ const FILTER_KEY = /^filter\.(.+)\.(?:clean|smudge|process)$/i;
  * nothing. No driver, or no config: no arguments.
  */
 export function filterOverrides(cwd: string, signal?: AbortSignal): Promise<string[]> {
-  return new Promise((res) => {
+  return new Promise((res, rej) => {
     execFile(
       "git",
       [...hardenedGitArgs(), "config", "--null", "--get-regexp", "^filter\\."],
       { cwd, env: hardenedGitEnv(), signal, timeout: 15_000, windowsHide: true, encoding: "utf8", maxBuffer: 4 * 1024 * 1024 },
       (err, stdout) => {
-        // Exit 1 is "no such key"; any failure leaves the command as it was (it is hardened either way).
+        // A config git could not list in time: the diff would run whatever drivers it names, so it does not run.
+        if (err && (err.killed || err.signal) && !signal?.aborted) return rej(new Error("git config did not finish within 15 s: the drivers it names could not be switched off"));
+        // Exit 1 is "no such key"; any other failure leaves the command as it was (it is hardened either way, and a
+        // config git cannot read fails the diff too).
         if (err && !stdout) return res([]);
         const drivers = new Set<string>();
         for (const entry of stdout.split("\0")) {
