@@ -519,7 +519,8 @@ async function decide(turn: Turn, classification: Classification, gathered: Gath
   const receiptId = newReceiptId(turn.now());
   const evidenceFile = evidenceFileOf(evidence);
   const bound = withSourceRefs(bindPayload(reviewed.draft, evidenceFile.ref, receiptId), evidence);
-  const payload = await markUnresolved(turn.repo, bound, { offline: turn.config.offline, signal, ...turn.req.external });
+  const { payload, unchecked } = await markUnresolved(turn.repo, bound, { offline: turn.config.offline, signal, ...turn.req.external });
+  noteUnchecked(recorder, unchecked);
   return { synthesis: reviewed.synthesis, payload, receiptId, evidenceFile, evidence, codeRead: reviewed.codeRead };
 }
 
@@ -730,22 +731,35 @@ async function markUnresolved(
   repo: string,
   payload: OptionPicker,
   ext: ExternalSources & { offline: boolean; signal: AbortSignal },
-): Promise<OptionPicker> {
+): Promise<{ payload: OptionPicker; unchecked: string[] }> {
   const [internal, external] = await Promise.all([
     unresolvedCitations(repo, { payload } as Receipt),
     payload.citations.some((c) => c.kind === "external")
       ? recheckExternalCitations(payload.citations, { repo, ...ext, timeoutMs: Math.min(ext.timeoutMs ?? 3000, 3000) })
-      : Promise.resolve({ failed: [] as string[] }),
+      : Promise.resolve({ failed: [] as string[], unchecked: [] as string[], reasons: {} as Record<string, string> }),
   ]);
+  // Web citations a probe was sent for but the deadline cut short (offline ones were never meant to be probed).
+  const unchecked = external.unchecked.filter((id) => external.reasons[id]).map((id) => external.reasons[id]);
   const failed = new Set([...internal, ...external.failed]);
-  if (failed.size === 0) return payload;
-  return {
+  if (failed.size === 0) return { payload, unchecked };
+  return { unchecked, payload: {
     ...payload,
     citations: payload.citations.map((c) => (failed.has(c.id) ? { ...c, resolution_failed: true as const } : c)),
     options: payload.options.map((o) =>
       [...o.supports, ...o.dissent].some((id) => failed.has(id)) ? { ...o, confidence: "low" as const } : o,
     ),
-  };
+  } };
+}
+
+/**
+ * Cited web pages the return-time re-check could not reach in time are neither failed nor confirmed: the external
+ * stage's reason says how many and why, so the receipt and every reader show it rather than nothing.
+ */
+function noteUnchecked(recorder: StageRecorder, whys: string[]): void {
+  const stage = recorder.stages.external;
+  if (!whys.length || !stage) return;
+  const note = `${whys.length} cited web page(s) neither confirmed nor failed at return time (${whys[0]})`;
+  recorder.stages.external = { ...stage, reason: stage.reason ? `${stage.reason}; ${note}` : note };
 }
 
 /**
