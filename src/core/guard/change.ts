@@ -10,12 +10,14 @@ import { isInside } from "../contain";
 import { MAX_DIFF_LINES, parseUnifiedDiff, type ParsedDiff } from "./diff";
 import { MAX_DIFF_BYTES, gitOk, runGit } from "./changeGit";
 import { diffPathspecs } from "./changePaths";
-import { assembleChange, missingFileNotes } from "./changeBudget";
+import { assembleChange, missingFileNotes, type ChangeParts } from "./changeBudget";
 import { untrackedFiles } from "./changeUntracked";
 
 export { MAX_DIFF_BYTES, GitTimeoutError } from "./changeGit";
 
 const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+/** Bytes of the name-only listing read at most (some 100,000 names). */
+const MAX_LISTING_BYTES = 4 * 1024 * 1024;
 
 export type ChangeSource =
   | { kind: "worktree" }
@@ -111,6 +113,38 @@ async function planOf(cwd: string, repo: string, source: Exclude<ChangeSource, {
   return { revs: [head], worktree: true, untracked: true };
 }
 
+/**
+ * The name-only listing of the change, then the two diffs its names shape (changePaths.ts), side by side. A git that
+ * fails or does not finish stops the other; a non-zero exit is bad input (an unknown path, say), a timeout is not.
+ */
+async function readDiffs(cwd: string, plan: DiffPlan, config: string[], signal?: AbortSignal): Promise<Omit<ChangeParts, "untracked">> {
+  const stop = new AbortController();
+  const forward = () => stop.abort(signal?.reason);
+  if (signal?.aborted) forward();
+  else signal?.addEventListener("abort", forward, { once: true });
+  const run = async (args: string[], pathspecs: string[], maxLines: number, maxBytes = MAX_DIFF_BYTES) => {
+    try {
+      const r = await runGit(cwd, [...args, ...plan.revs, "--", ...pathspecs], { signal: stop.signal, maxLines, maxBytes, config });
+      if (r.code !== 0) throw new ChangeInputError(`git diff failed: ${firstLine(r.stderr) || `exit ${r.code}`}`);
+      return r;
+    } catch (err) {
+      stop.abort(err);
+      throw err;
+    }
+  };
+  try {
+    const list = await run(LIST_ARGS, (plan.scope ?? []).map((p) => `:(literal)${p}`), Number.POSITIVE_INFINITY, MAX_LISTING_BYTES);
+    const listing = list.stdout.split("\0");
+    // The last name of a listing cut at its byte limit may be cut too; the empty string after the last NUL is none.
+    listing.pop();
+    const paths = diffPathspecs(plan.scope, listing);
+    const [priority, rest] = await Promise.all([run([...DIFF_ARGS, "--text"], paths.priority, MAX_DIFF_LINES + 1), run(DIFF_ARGS, paths.rest, MAX_DIFF_LINES + 1)]);
+    return { priority, rest, listing, inScope: paths.inScope };
+  } finally {
+    signal?.removeEventListener("abort", forward);
+  }
+}
+
 /** The diff of a change, parsed; the repository must be a normal git work tree (except for diff text). */
 export async function readChange(repo: string, source: ChangeSource, signal?: AbortSignal, known?: RepositoryCheck): Promise<ParsedDiff & { root: string }> {
   if (source.kind === "text") return { ...parseUnifiedDiff(source.diff), root: repo };
@@ -118,33 +152,18 @@ export async function readChange(repo: string, source: ChangeSource, signal?: Ab
   const check = known ?? (await checkRepository(repo, signal));
   if (check.kind !== "work-tree") throw new ChangeInputError(`not a git repository: ${repo} (check reads a change from git; pass the diff text instead)`, "not-a-repository");
   const cwd = check.toplevel;
+  // A diff against the work tree hashes changed files through the repository's filter drivers: none may run. (Listed
+  // while the change is planned; a diff that reads no work tree does not wait for it.)
+  const overrides = source.kind === "staged" || (source.kind === "ref" && source.ref.includes("..")) ? Promise.resolve([]) : filterOverrides(cwd, signal);
+  overrides.catch(() => undefined); // awaited below, unless planning fails first
   const plan = await planOf(cwd, repo, source, signal);
   // Untracked files are listed while git diffs (the two are independent).
   const untrackedPending = plan.untracked ? untrackedFiles(cwd, plan.scope ?? [], signal) : Promise.resolve([]);
   untrackedPending.catch(() => undefined); // awaited below, unless the diff fails first
-  // A diff against the work tree hashes changed files through the repository's filter drivers: none may run.
-  const config = plan.worktree ? await filterOverrides(cwd, signal) : [];
-  const paths = diffPathspecs(plan.scope);
-  // The first git that fails stops the others.
-  const stop = new AbortController();
-  const forward = () => stop.abort(signal?.reason);
-  if (signal?.aborted) forward();
-  else signal?.addEventListener("abort", forward, { once: true });
-  const run = (args: string[], pathspecs: string[], maxLines: number, maxBytes = MAX_DIFF_BYTES) =>
-    runGit(cwd, [...args, ...plan.revs, "--", ...pathspecs], { signal: stop.signal, maxLines, maxBytes, config }).catch((err: unknown) => {
-      stop.abort(err);
-      throw err;
-    });
-  const runs = await Promise.all([
-    run([...DIFF_ARGS, "--text"], paths.priority, MAX_DIFF_LINES + 1),
-    run(DIFF_ARGS, paths.rest, MAX_DIFF_LINES + 1),
-    run(LIST_ARGS, paths.listing, Number.POSITIVE_INFINITY, 4 * 1024 * 1024),
-  ]).finally(() => signal?.removeEventListener("abort", forward));
-  const failed = runs.find((r) => r.code !== 0);
-  if (failed) throw new ChangeInputError(`git diff failed: ${firstLine(failed.stderr) || `exit ${failed.code}`}`);
-  const [priority, rest, listing] = runs;
+  const config = plan.worktree ? await overrides : [];
+  const diffs = await readDiffs(cwd, plan, config, signal);
   const untracked = await untrackedPending;
-  const change = await assembleChange(cwd, { priority, rest, listing: listing.stdout.split("\0").filter(Boolean), untracked, inScope: paths.inScope });
+  const change = await assembleChange(cwd, { ...diffs, untracked });
   if (plan.asGiven) change.notes.push(...(await missingFileNotes(cwd, plan.asGiven, change.files)));
   return { ...change, root: cwd };
 }

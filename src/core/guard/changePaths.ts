@@ -5,8 +5,9 @@
 //    can no longer use up the budget before package.json is read.
 //  - "rest": everything else, as git shows it (a real binary is "Binary files … differ", cheaply).
 // Lock files are in neither: they are skipped anyway ("its manifest is checked instead"), and a 50 MB one cost the
-// whole budget, or git's whole 30 s. A third, name-only listing of the same scope says which files each diff left out
-// (lock files, binaries by name, files past the budget), so the report names every changed file.
+// whole budget, or git's whole 30 s. A name-only listing of the change, run first, names the manifests and lock files
+// (literal pathspecs are cheap, globs over a large tree are not) and says which files the diffs left out (lock files,
+// binaries by name, files past the budget), so the report names every changed file.
 import { posix } from "node:path";
 import { fileKind } from "./lines";
 
@@ -49,37 +50,41 @@ export function isBinaryByName(path: string): boolean {
 export interface DiffPathspecs {
   priority: string[];
   rest: string[];
-  /** Every changed path in scope (a name-only diff), lock files included. */
-  listing: string[];
-  /** In a --files scope, whether a path the priority diff read lies inside it (its manifest globs ignore case). */
+  /** Whether a path the priority diff read lies inside the --files scope (manifest globs ignore case). */
   inScope: (path: string) => boolean;
 }
 
-/** The pathspecs of the guard's diffs; `scope`: the repository-relative paths of `--files`, or undefined for all. */
-export function diffPathspecs(scope: string[] | undefined): DiffPathspecs {
+/** Past this many manifests or lock files in one change, globs name them instead of one literal path each. */
+const MAX_LITERALS = 500;
+
+/** The listing's manifests as includes, or, for a very large change, a glob per manifest name in each scope path. */
+function manifestIncludes(manifests: string[], scope: string[] | undefined): string[] {
+  if (manifests.length <= MAX_LITERALS) return manifests.map((p) => `:(literal)${p}`);
+  if (!scope) return MANIFEST_GLOBS.map((g) => `:(glob,icase)**/${g}`);
+  return scope.flatMap((p) => [...(fileKind(p) === "manifest" ? [`:(literal)${p}`] : []), ...MANIFEST_GLOBS.map((g) => `:(glob,icase)${globEscape(p)}/**/${g}`)]);
+}
+
+/**
+ * The pathspecs of the guard's two diffs, from the name-only listing of the change (`listing`) and the `--files` scope
+ * (repository-relative paths; undefined: the whole change). Literal paths where the listing names them: a glob
+ * tried against every path of a large work tree costs more than the diff itself.
+ */
+export function diffPathspecs(scope: string[] | undefined, listing: string[]): DiffPathspecs {
+  const manifests = listing.filter((p) => fileKind(p) === "manifest");
+  const locks = listing.filter((p) => fileKind(p) === "lock");
+  // In the priority diff these are tried only against the few paths its includes matched: globs are cheap there.
   const excludeLocks = LOCK_NAMES.map((n) => `:(exclude,glob,icase)**/${n}`);
-  const excludeManifests = MANIFEST_GLOBS.map((g) => `:(exclude,glob,icase)**/${g}`);
   const excludeBinaryNames = BINARY_EXTENSIONS.map((e) => `:(exclude,glob,icase)**/*.${e}`);
-  const rest = [...excludeLocks, ...excludeManifests, `:(exclude,${ATTR_BINARY})`];
-  if (!scope) {
-    return {
-      priority: [...MANIFEST_GLOBS.map((g) => `:(glob,icase)**/${g}`), `:(${ATTR_BINARY})`, ...excludeLocks, ...excludeBinaryNames],
-      rest: [".", ...rest],
-      listing: [],
-      inScope: () => true,
-    };
-  }
-  const priority: string[] = [];
-  for (const p of scope) {
-    if (fileKind(p) === "manifest") priority.push(`:(literal)${p}`);
-    priority.push(...MANIFEST_GLOBS.map((g) => `:(glob,icase)${globEscape(p)}/**/${g}`), `:(${ATTR_BINARY},literal)${p}`);
-  }
-  const literal = scope.map((p) => `:(literal)${p}`);
+  const attrMarked = scope ? scope.map((p) => `:(${ATTR_BINARY},literal)${p}`) : [`:(${ATTR_BINARY})`];
+  const restExcludes = [
+    ...(locks.length <= MAX_LITERALS ? locks.map((p) => `:(exclude,literal)${p}`) : excludeLocks),
+    ...(manifests.length <= MAX_LITERALS ? manifests.map((p) => `:(exclude,literal)${p}`) : MANIFEST_GLOBS.map((g) => `:(exclude,glob,icase)**/${g}`)),
+    `:(exclude,${ATTR_BINARY})`,
+  ];
   return {
-    priority: [...priority, ...excludeLocks, ...excludeBinaryNames],
-    rest: [...literal, ...rest],
-    listing: literal,
-    inScope: (path) => scope.some((p) => path === p || path.startsWith(`${p}/`)),
+    priority: [...manifestIncludes(manifests, scope), ...attrMarked, ...excludeLocks, ...excludeBinaryNames],
+    rest: [...(scope ? scope.map((p) => `:(literal)${p}`) : ["."]), ...restExcludes],
+    inScope: scope ? (path) => scope.some((p) => path === p || path.startsWith(`${p}/`)) : () => true,
   };
 }
 
