@@ -4,6 +4,10 @@
 // their READMEs, changelogs and docs are split into sections and ranked against the plan, and each hit is cited as
 // `<ecosystem>:<package>@<installed version>/<path>` with a line range. A deprecated package yields an item with
 // `deprecated: true`, which synthesis reads as dissent against adopting it. Never touches the network.
+// Containment: a package folder is taken by its real path (every symlink followed) and only when that lies inside the
+// repository (node_modules, a virtualenv, vendor/) or inside the Go module cache / Cargo registry it was looked up in;
+// each file is read by its real path and only inside its package's real folder. A committed
+// `node_modules/x -> /elsewhere` is not a package, and a README symlinked out of its package is not read.
 import { promises as fs } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +18,7 @@ import { splitSections } from "../internal/markdown";
 import { rankTextSections } from "../internal/sectionIndex";
 import type { EvidenceItem } from "../schemas";
 import type { Expert, ExpertContext, ExpertResult } from "../types";
+import { isInside } from "../contain";
 import { windowSections } from "./extract";
 import { readDeclaredDependencies, type DeclaredDependency, type Ecosystem } from "./manifests";
 import { makeExcerpt, matchesAny, normaliseRepoUrl, planTokens } from "./text";
@@ -187,7 +192,7 @@ async function readDocUnits(installed: InstalledPackage[], opts: DependencyDocsO
         truncated = true;
         break;
       }
-      const read = await readCapped(doc.abs, Math.min(opts.maxFileBytes ?? 512 * 1024, budget.bytes), looked);
+      const read = await readCapped(doc.abs, Math.min(opts.maxFileBytes ?? 512 * 1024, budget.bytes), pkg.root, looked);
       if (!read) continue;
       budget.bytes -= Buffer.byteLength(read.text);
       if (read.truncated) truncated = true;
@@ -323,14 +328,19 @@ function checkAborted(signal: AbortSignal): void {
   if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error("cancelled");
 }
 
-/** Reads at most `cap` bytes, cut back to the last whole line when the file is longer. */
-async function readCapped(abs: string, cap: number, looked?: LookedAt): Promise<{ text: string; truncated: boolean; mtime: string } | undefined> {
+/**
+ * Reads at most `cap` bytes, cut back to the last whole line when the file is longer. Only a regular file whose real
+ * path lies inside `within` (a real path: the package's folder) is read; anything else reads as missing.
+ */
+async function readCapped(abs: string, cap: number, within: string, looked?: LookedAt): Promise<{ text: string; truncated: boolean; mtime: string } | undefined> {
   let handle: fs.FileHandle | undefined;
   looked?.add(abs);
   try {
-    const st = await fs.stat(abs);
+    const real = await fs.realpath(abs);
+    if (!isInside(within, real)) return undefined;
+    const st = await fs.stat(real);
     if (!st.isFile()) return undefined;
-    handle = await fs.open(abs, "r");
+    handle = await fs.open(real, "r");
     const size = Math.min(st.size, cap);
     const buf = Buffer.alloc(size);
     const { bytesRead } = await handle.read(buf, 0, size, 0);
@@ -367,8 +377,8 @@ const BANNER_PATTERNS: RegExp[] = [
 const BADGE = /!\[[^\]]*\]\([^)]*(?:deprecated|unmaintained|no-maintenance|maintenance-no|inactive)[^)]*\)/i;
 const BANNER_LINES = 30;
 
-export async function detectReadmeDeprecation(abs: string, rel: string, looked?: LookedAt): Promise<Deprecation | undefined> {
-  const read = await readCapped(abs, 64 * 1024, looked);
+export async function detectReadmeDeprecation(abs: string, rel: string, within: string, looked?: LookedAt): Promise<Deprecation | undefined> {
+  const read = await readCapped(abs, 64 * 1024, within, looked);
   if (!read) return undefined;
   const lines = read.text.split("\n");
   let inFence = false;
@@ -416,8 +426,33 @@ async function listDir(dir: string, looked?: LookedAt): Promise<string[] | undef
   }
 }
 
-async function readJson(abs: string, looked?: LookedAt): Promise<Record<string, unknown> | undefined> {
-  const r = await readCapped(abs, 1024 * 1024, looked);
+/**
+ * The real path of a package folder when it is a folder lying inside one of `allowed` (real paths), else undefined:
+ * the repository's own folders, or the module cache it was looked up in — never elsewhere through a symlink.
+ */
+async function containedDir(dir: string, allowed: readonly (string | undefined)[], looked?: LookedAt): Promise<string | undefined> {
+  looked?.add(dir);
+  try {
+    const real = await fs.realpath(dir);
+    if (!allowed.some((a) => a !== undefined && isInside(a, real))) return undefined;
+    return (await fs.stat(real)).isDirectory() ? real : undefined;
+  } catch (err) {
+    looked?.failed(err);
+    return undefined;
+  }
+}
+
+/** A real path, or undefined when there is none (missing). */
+async function realOrNothing(p: string): Promise<string | undefined> {
+  try {
+    return await fs.realpath(p);
+  } catch {
+    return undefined;
+  }
+}
+
+async function readJson(abs: string, within: string, looked?: LookedAt): Promise<Record<string, unknown> | undefined> {
+  const r = await readCapped(abs, 1024 * 1024, within, looked);
   if (!r || r.truncated) return undefined;
   try {
     const v = JSON.parse(r.text);
@@ -467,6 +502,7 @@ export function escapeGoModulePath(path: string): string {
 
 class Locator {
   private sitePackages?: Promise<Map<string, { dir: string; distInfo: string; version: string }>>;
+  private realRepo?: Promise<string | undefined>;
 
   constructor(
     private readonly repo: string,
@@ -478,6 +514,12 @@ class Locator {
 
   private get maxFiles(): number {
     return this.opts.maxFilesPerPackage ?? 12;
+  }
+
+  /** The repository's real path: packages installed in it (node_modules, a virtualenv, vendor/) must lie inside. */
+  private repoRoot(): Promise<string | undefined> {
+    this.realRepo ??= realOrNothing(this.repo);
+    return this.realRepo;
   }
 
   async locate(d: DeclaredDependency): Promise<InstalledPackage | undefined> {
@@ -495,15 +537,18 @@ class Locator {
 
   private async npm(d: DeclaredDependency): Promise<InstalledPackage | undefined> {
     if (!/^(@[\w.-]+\/)?[\w.-]+$/.test(d.name)) return undefined;
-    const root = join(this.repo, "node_modules", ...d.name.split("/"));
-    const manifest = await readJson(join(root, "package.json"), this.looked);
+    // node_modules/<name> by its real path, inside the repository: a workspace link (to packages/x) is one, a
+    // committed link out of the repository is not.
+    const root = await containedDir(join(this.repo, "node_modules", ...d.name.split("/")), [await this.repoRoot()], this.looked);
+    if (!root) return undefined;
+    const manifest = await readJson(join(root, "package.json"), root, this.looked);
     if (!manifest) return undefined;
     const version = typeof manifest.version === "string" ? manifest.version : d.declared ?? "unknown";
     const docs = await docFilesOf(root, this.maxFiles, this.looked);
     const url = normaliseRepoUrl(manifest.repository) ?? normaliseRepoUrl(manifest.homepage);
     let deprecated: Deprecation | undefined;
     if (manifest.deprecated !== undefined && manifest.deprecated !== false) {
-      const text = (await readCapped(join(root, "package.json"), 1024 * 1024, this.looked))?.text ?? "";
+      const text = (await readCapped(join(root, "package.json"), 1024 * 1024, root, this.looked))?.text ?? "";
       const line = text.split("\n").findIndex((l) => /"deprecated"\s*:/.test(l));
       deprecated = {
         message: typeof manifest.deprecated === "string" ? manifest.deprecated : "deprecated",
@@ -512,14 +557,14 @@ class Locator {
         source: "manifest",
       };
     }
-    deprecated ??= await this.readmeDeprecation(docs);
+    deprecated ??= await this.readmeDeprecation(docs, root);
     if (!docs.length && !deprecated) return undefined;
     return { ecosystem: "npm", name: d.name, version, root, docs, ...(url ? { url } : {}), ...(deprecated ? { deprecated } : {}) };
   }
 
-  private async readmeDeprecation(docs: DocFile[]): Promise<Deprecation | undefined> {
+  private async readmeDeprecation(docs: DocFile[], root: string): Promise<Deprecation | undefined> {
     const readme = docs.find((f) => f.kind === "readme");
-    return readme ? detectReadmeDeprecation(readme.abs, readme.rel, this.looked) : undefined;
+    return readme ? detectReadmeDeprecation(readme.abs, readme.rel, root, this.looked) : undefined;
   }
 
   private async pypi(d: DeclaredDependency): Promise<InstalledPackage | undefined> {
@@ -527,7 +572,7 @@ class Locator {
     const hit = (await this.sitePackages).get(normalisePyName(d.name));
     if (!hit) return undefined;
     const metadataAbs = join(hit.dir, hit.distInfo, "METADATA");
-    const read = await readCapped(metadataAbs, 64 * 1024, this.looked);
+    const read = await readCapped(metadataAbs, 64 * 1024, hit.dir, this.looked);
     if (!read) return undefined;
     const lines = read.text.split("\n");
     let headerLines = lines.findIndex((l) => l.trim() === "");
@@ -556,7 +601,11 @@ class Locator {
       dot: true,
     });
     if (this.looked) await this.lookAtVirtualenvs(this.looked);
-    for (const dir of dirs.sort()) {
+    const repoRoot = await this.repoRoot();
+    for (const found of dirs.sort()) {
+      // A virtualenv is the repository's own folder: one linked in from elsewhere is not read.
+      const dir = await containedDir(found, [repoRoot], this.looked);
+      if (!dir) continue;
       const entries = await listDir(dir, this.looked);
       if (!entries) continue;
       for (const e of entries.sort()) {
@@ -586,13 +635,18 @@ class Locator {
   private async go(d: DeclaredDependency): Promise<InstalledPackage | undefined> {
     if (!/^[\w.~/-]+$/.test(d.name) || d.name.includes("..")) return undefined;
     const version = d.declared ?? "unknown";
-    const candidates = [join(this.repo, "vendor", ...d.name.split("/"))];
-    if (d.declared && /^v[\w.+-]+$/.test(d.declared)) candidates.push(join(this.goModCache(), ...`${escapeGoModulePath(d.name)}@${d.declared}`.split("/")));
-    for (const root of candidates) {
-      if (!(await isDir(root, this.looked))) continue;
+    // vendor/ inside the repository; the module cache (the environment's, not the repository's) inside itself.
+    const candidates: [string, Promise<string | undefined>][] = [[join(this.repo, "vendor", ...d.name.split("/")), this.repoRoot()]];
+    if (d.declared && /^v[\w.+-]+$/.test(d.declared)) {
+      const cache = this.goModCache();
+      candidates.push([join(cache, ...`${escapeGoModulePath(d.name)}@${d.declared}`.split("/")), realOrNothing(cache)]);
+    }
+    for (const [candidate, within] of candidates) {
+      const root = await containedDir(candidate, [await within], this.looked);
+      if (!root) continue;
       const docs = await docFilesOf(root, this.maxFiles, this.looked);
       let deprecated: Deprecation | undefined;
-      const gomod = await readCapped(join(root, "go.mod"), 64 * 1024, this.looked);
+      const gomod = await readCapped(join(root, "go.mod"), 64 * 1024, root, this.looked);
       if (gomod) {
         const lines = gomod.text.split("\n");
         const moduleLine = lines.findIndex((l) => /^module\s/.test(l));
@@ -601,7 +655,7 @@ class Locator {
           if (m) deprecated = { message: m[1] || "deprecated", rel: "go.mod", line: i + 1, source: "go.mod" };
         }
       }
-      deprecated ??= await this.readmeDeprecation(docs);
+      deprecated ??= await this.readmeDeprecation(docs, root);
       if (!docs.length && !deprecated) continue;
       const url = d.name.startsWith("github.com/") ? `https://${d.name.split("/").slice(0, 3).join("/")}` : `https://pkg.go.dev/${d.name}`;
       return { ecosystem: "go", name: d.name, version, root, docs, url, ...(deprecated ? { deprecated } : {}) };
@@ -612,17 +666,21 @@ class Locator {
   private async crate(d: DeclaredDependency): Promise<InstalledPackage | undefined> {
     if (!/^[\w-]+$/.test(d.name)) return undefined;
     const exact = this.locked.get(d.name);
-    const candidates: string[] = [join(this.repo, "vendor", d.name)];
+    // vendor/ inside the repository; the Cargo registry (the environment's) inside its registry/src.
+    const candidates: [string, Promise<string | undefined>][] = [[join(this.repo, "vendor", d.name), this.repoRoot()]];
     const cargoHome = this.opts.cargoHome ?? process.env.CARGO_HOME ?? join(homedir(), ".cargo");
-    if (exact) {
+    // The version comes from the repository's Cargo.lock: only a plain one goes into the folder pattern.
+    if (exact && /^[\w.+-]+$/.test(exact)) {
       const found = await fg([`registry/src/*/${d.name}-${exact}`], { cwd: cargoHome, onlyDirectories: true, deep: 3, absolute: true });
       // A crate unpacked later changes its registry's folder (or, a new registry, registry/src).
       if (this.looked) for (const r of (await listDir(join(cargoHome, "registry", "src"), this.looked)) ?? []) this.looked.add(join(cargoHome, "registry", "src", r));
-      candidates.push(...found.sort());
+      const registry = realOrNothing(join(cargoHome, "registry", "src"));
+      candidates.push(...found.sort().map((f): [string, Promise<string | undefined>] => [f, registry]));
     }
-    for (const root of candidates) {
-      if (!(await isDir(root, this.looked))) continue;
-      const cargo = await readCapped(join(root, "Cargo.toml"), 256 * 1024, this.looked);
+    for (const [candidate, within] of candidates) {
+      const root = await containedDir(candidate, [await within], this.looked);
+      if (!root) continue;
+      const cargo = await readCapped(join(root, "Cargo.toml"), 256 * 1024, root, this.looked);
       const pkgVersion = cargo ? /^\s*version\s*=\s*"([^"]+)"/m.exec(cargo.text)?.[1] : undefined;
       const version = pkgVersion ?? exact ?? d.declared ?? "unknown";
       const url = cargo
@@ -635,7 +693,7 @@ class Locator {
         const idx = lines.findIndex((l) => /maintenance\s*=\s*\{[^}]*status\s*=\s*"deprecated"/.test(l) || /^\s*status\s*=\s*"deprecated"/.test(l));
         if (idx >= 0) deprecated = { message: "maintenance status: deprecated", rel: "Cargo.toml", line: idx + 1, source: "manifest" };
       }
-      deprecated ??= await this.readmeDeprecation(docs);
+      deprecated ??= await this.readmeDeprecation(docs, root);
       if (!docs.length && !deprecated) continue;
       return { ecosystem: "crates", name: d.name, version, root, docs, ...(url ? { url } : {}), ...(deprecated ? { deprecated } : {}) };
     }

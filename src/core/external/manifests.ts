@@ -2,7 +2,7 @@
 // go.mod, Cargo.toml (+ Cargo.lock for exact versions). Names and declared versions only; what is installed is
 // found by dependencyDocs.ts. The TOML reader handles the subset manifests use (tables, key = value, inline
 // tables, arrays spanning lines), not TOML in general.
-import { promises as fs } from "node:fs";
+import { constants as fsConstants, promises as fs } from "node:fs";
 import { join } from "node:path";
 
 export type Ecosystem = "npm" | "pypi" | "go" | "crates";
@@ -25,15 +25,64 @@ export interface ManifestReport {
   locked: Map<string, string>;
 }
 
+/** A manifest longer than this is not read. */
 const MAX_MANIFEST_BYTES = 1024 * 1024;
+/** Bytes read over all of a workspace's manifests: past it, the manifests left are not read (a warning says so). */
+export const MAX_MANIFEST_TOTAL_BYTES = 2 * 1024 * 1024;
+/** requirements*.txt files read, at most. */
+const MAX_REQUIREMENTS_FILES = 32;
+/** Lines are cut to this many characters before any pattern sees them: a requirement or TOML key is far shorter. */
+const MAX_LINE_CHARS = 1024;
+/** A TOML value (an array or inline table gathered over lines) longer than this is skipped with its key. */
+export const MAX_TOML_VALUE_CHARS = 64 * 1024;
+/** A TOML value nested deeper than this is skipped with its key. */
+export const MAX_TOML_DEPTH = 32;
+/**
+ * The reading of a TOML value visits each character once per level it is nested in: a value costing more than
+ * this (characters times their depth) is skipped with its key, and so is every value past MAX_TOML_WORK in one file.
+ * A real manifest's longest array costs a few thousand.
+ */
+const MAX_TOML_VALUE_WORK = 256 * 1024;
+const MAX_TOML_WORK = 1024 * 1024;
 
-async function readSmall(abs: string): Promise<string | undefined> {
-  try {
-    const st = await fs.stat(abs);
-    if (!st.isFile() || st.size > MAX_MANIFEST_BYTES) return undefined;
-    return await fs.readFile(abs, "utf8");
-  } catch {
-    return undefined;
+/**
+ * Reads the repository's top-level manifests: regular files only — a symbolic link is never followed (a committed
+ * `requirements.txt -> /etc/hostname` is not read) — each at most MAX_MANIFEST_BYTES, all together at most
+ * MAX_MANIFEST_TOTAL_BYTES.
+ */
+class ManifestReader {
+  private left = MAX_MANIFEST_TOTAL_BYTES;
+
+  constructor(
+    private readonly repo: string,
+    private readonly warnings: string[],
+  ) {}
+
+  async read(name: string): Promise<string | undefined> {
+    const abs = join(this.repo, name);
+    let handle: fs.FileHandle | undefined;
+    try {
+      const st = await fs.lstat(abs);
+      if (st.isSymbolicLink()) {
+        this.warnings.push(`${name}: a symbolic link, not read`);
+        return undefined;
+      }
+      if (!st.isFile() || st.size > MAX_MANIFEST_BYTES) return undefined;
+      // No symlink swapped in since the lstat: O_NOFOLLOW (where the platform has it) refuses one.
+      handle = await fs.open(abs, fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0));
+      const opened = await handle.stat();
+      if (!opened.isFile() || opened.size > MAX_MANIFEST_BYTES) return undefined;
+      if (opened.size > this.left) {
+        this.warnings.push(`${name}: not read (the manifests' ${MAX_MANIFEST_TOTAL_BYTES / 1048576} MB reading budget is spent)`);
+        return undefined;
+      }
+      this.left -= opened.size;
+      return await handle.readFile("utf8");
+    } catch {
+      return undefined;
+    } finally {
+      await handle?.close();
+    }
   }
 }
 
@@ -46,30 +95,15 @@ export async function readDeclaredDependencies(repo: string): Promise<ManifestRe
     seen.add(key);
     report.dependencies.push(d);
   };
+  const reader = new ManifestReader(repo, report.warnings);
 
-  const pkg = await readSmall(join(repo, "package.json"));
+  const pkg = await reader.read("package.json");
   if (pkg !== undefined) {
     report.manifests.push("package.json");
-    try {
-      const json = JSON.parse(pkg) as Record<string, unknown>;
-      for (const [field, dev] of [
-        ["dependencies", false],
-        ["devDependencies", true],
-        ["optionalDependencies", false],
-        ["peerDependencies", false],
-      ] as const) {
-        const deps = json[field];
-        if (!deps || typeof deps !== "object") continue;
-        for (const [name, v] of Object.entries(deps as Record<string, unknown>)) {
-          add({ ecosystem: "npm", name, ...(typeof v === "string" ? { declared: v } : {}), manifest: "package.json", ...(dev ? { dev } : {}) });
-        }
-      }
-    } catch (err) {
-      report.warnings.push(`package.json: not valid JSON (${(err as Error).message.split("\n")[0]})`);
-    }
+    readPackageJson(pkg, add, report.warnings);
   }
 
-  const pyproject = await readSmall(join(repo, "pyproject.toml"));
+  const pyproject = await reader.read("pyproject.toml");
   if (pyproject !== undefined) {
     report.manifests.push("pyproject.toml");
     for (const d of parsePyproject(pyproject)) add({ ...d, manifest: "pyproject.toml" });
@@ -80,27 +114,49 @@ export async function readDeclaredDependencies(repo: string): Promise<ManifestRe
   } catch {
     entries = [];
   }
-  for (const f of entries.filter((e) => /^requirements.*\.txt$/i.test(e))) {
-    const text = await readSmall(join(repo, f));
+  const requirements = entries.filter((e) => e.length <= 255 && /^requirements.*\.txt$/i.test(e));
+  if (requirements.length > MAX_REQUIREMENTS_FILES) report.warnings.push(`${requirements.length} requirements*.txt files: the first ${MAX_REQUIREMENTS_FILES} read`);
+  for (const f of requirements.slice(0, MAX_REQUIREMENTS_FILES)) {
+    const text = await reader.read(f);
     if (text === undefined) continue;
     report.manifests.push(f);
     for (const d of parseRequirements(text)) add({ ...d, manifest: f, ...(/dev|test/i.test(f) ? { dev: true } : {}) });
   }
 
-  const gomod = await readSmall(join(repo, "go.mod"));
+  const gomod = await reader.read("go.mod");
   if (gomod !== undefined) {
     report.manifests.push("go.mod");
     for (const d of parseGoMod(gomod)) add({ ...d, manifest: "go.mod" });
   }
 
-  const cargo = await readSmall(join(repo, "Cargo.toml"));
+  const cargo = await reader.read("Cargo.toml");
   if (cargo !== undefined) {
     report.manifests.push("Cargo.toml");
     for (const d of parseCargoToml(cargo)) add({ ...d, manifest: "Cargo.toml" });
-    const lock = await readSmall(join(repo, "Cargo.lock"));
+    const lock = await reader.read("Cargo.lock");
     if (lock !== undefined) for (const [n, v] of parseCargoLock(lock)) report.locked.set(n, v);
   }
   return report;
+}
+
+function readPackageJson(text: string, add: (d: DeclaredDependency) => void, warnings: string[]): void {
+  try {
+    const json = JSON.parse(text) as Record<string, unknown>;
+    for (const [field, dev] of [
+      ["dependencies", false],
+      ["devDependencies", true],
+      ["optionalDependencies", false],
+      ["peerDependencies", false],
+    ] as const) {
+      const deps = json[field];
+      if (!deps || typeof deps !== "object") continue;
+      for (const [name, v] of Object.entries(deps as Record<string, unknown>)) {
+        add({ ecosystem: "npm", name, ...(typeof v === "string" ? { declared: v } : {}), manifest: "package.json", ...(dev ? { dev } : {}) });
+      }
+    }
+  } catch (err) {
+    warnings.push(`package.json: not valid JSON (${(err as Error).message.split("\n")[0]})`);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -108,7 +164,8 @@ export async function readDeclaredDependencies(repo: string): Promise<ManifestRe
 
 /** PEP 508 requirement -> name and the version part ("requests[socks]>=2.31; python_version>'3.8'"). */
 export function parsePep508(req: string): { name: string; declared?: string } | undefined {
-  const s = req.split(";")[0].trim();
+  // Cut first: every pattern below then runs on at most MAX_LINE_CHARS characters.
+  const s = req.slice(0, MAX_LINE_CHARS).split(";")[0].trim();
   const m = /^([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*(.*)$/.exec(s);
   if (!m) return undefined;
   const rest = m[3].replace(/^\(|\)$/g, "").trim();
@@ -116,10 +173,21 @@ export function parsePep508(req: string): { name: string; declared?: string } | 
   return { name: m[1], ...(rest ? { declared: rest } : {}) };
 }
 
+/**
+ * A requirements line without its comment: from the first "#" after whitespace (a line starting with "#" is a
+ * comment too, and never a requirement). This is what `/\s+#.*$/` removed, found in one pass instead of a
+ * backtracking match from every space; like `.*$`, a comment does not reach over a line-break character.
+ */
+function stripRequirementComment(line: string): string {
+  const breakAt = Math.max(line.lastIndexOf("\r"), line.lastIndexOf("\u2028"), line.lastIndexOf("\u2029"));
+  for (let i = Math.max(1, breakAt + 1); i < line.length; i++) if (line[i] === "#" && /\s/.test(line[i - 1])) return line.slice(0, i);
+  return line;
+}
+
 export function parseRequirements(text: string): Omit<DeclaredDependency, "manifest">[] {
   const out: Omit<DeclaredDependency, "manifest">[] = [];
   for (const raw of text.split(/\r?\n/)) {
-    const line = raw.replace(/\s+#.*$/, "").replace(/^#.*$/, "").trim();
+    const line = stripRequirementComment(raw.slice(0, MAX_LINE_CHARS)).trim();
     if (!line || line.startsWith("-") || /^(https?|git\+|file):/.test(line)) continue;
     const r = parsePep508(line);
     if (r) out.push({ ecosystem: "pypi", ...r });
@@ -165,7 +233,8 @@ export function parsePyproject(text: string): Omit<DeclaredDependency, "manifest
 export function parseGoMod(text: string): Omit<DeclaredDependency, "manifest">[] {
   const out: Omit<DeclaredDependency, "manifest">[] = [];
   let inRequire = false;
-  for (const raw of text.split(/\r?\n/)) {
+  for (const full of text.split(/\r?\n/)) {
+    const raw = full.slice(0, MAX_LINE_CHARS);
     const line = raw.replace(/\/\/.*$/, "").trim();
     if (!line) continue;
     if (inRequire) {
@@ -215,11 +284,15 @@ export function parseCargoToml(text: string): Omit<DeclaredDependency, "manifest
   return out;
 }
 
+/**
+ * Name -> version of each [[package]] block. A quoted value does not reach past its line: a `name = "` with no
+ * closing quote on its line costs that line, not a scan to the end of the block from every such line.
+ */
 export function parseCargoLock(text: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const block of text.split(/^\[\[package\]\]\s*$/m).slice(1)) {
-    const name = /^name\s*=\s*"([^"]+)"/m.exec(block)?.[1];
-    const version = /^version\s*=\s*"([^"]+)"/m.exec(block)?.[1];
+    const name = /^name\s*=\s*"([^"\r\n\u2028\u2029]+)"/m.exec(block)?.[1];
+    const version = /^version\s*=\s*"([^"\r\n\u2028\u2029]+)"/m.exec(block)?.[1];
     if (name && version && !out.has(name)) out.set(name, version);
   }
   return out;
@@ -232,8 +305,10 @@ export function parseCargoLock(text: string): Map<string, string> {
 export function parseTomlLite(text: string): Map<string, Record<string, unknown>> {
   const tables = new Map<string, Record<string, unknown>>();
   let current: Record<string, unknown> | undefined = {};
+  let currentName = "";
   tables.set("", current);
   const lines = text.split(/\r?\n/);
+  let work = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = stripTomlComment(lines[i]).trim();
     if (!line) continue;
@@ -241,36 +316,70 @@ export function parseTomlLite(text: string): Map<string, Record<string, unknown>
       current = undefined;
       continue;
     }
-    const header = /^\[([^\]]+)\]$/.exec(line);
-    if (header) {
-      const name = header[1]
-        .split(".")
-        .map((p) => p.trim().replace(/^["']|["']$/g, ""))
-        .join(".");
+    if (line.startsWith("[")) {
+      // No key starts with "[": a line that is not a header is skipped. A header too long to be one is a table
+      // whose keys are not read.
+      if (line.length > MAX_LINE_CHARS) current = undefined;
+      const name = line.length > MAX_LINE_CHARS ? undefined : tableName(line);
+      if (name === undefined) continue;
       current = tables.get(name) ?? {};
-      tables.set(name, current);
+      tables.set((currentName = name), current);
       continue;
     }
     if (!current) continue;
-    const kv = /^("[^"]+"|'[^']+'|[A-Za-z0-9_.-]+)\s*=\s*(.*)$/.exec(line);
+    const kv = /^("[^"]+"|'[^']+'|[A-Za-z0-9_.-]+)\s*=\s*/.exec(line.slice(0, MAX_LINE_CHARS));
     if (!kv) continue;
-    let value = kv[2];
-    // Gather a multi-line array or inline table until its brackets balance.
-    while (bracketDepth(value) > 0 && i + 1 < lines.length) value += " " + stripTomlComment(lines[++i]).trim();
+    const first = line.slice(kv[0].length);
+    // `key = (.*)$` never matched a value holding a line-break character: such a line was skipped, and still is.
+    if (/[\r\u2028\u2029]/.test(first)) continue;
+    const gathered = gatherValue(first, lines, i);
+    i = gathered.last;
+    work += gathered.work;
+    if (gathered.value === undefined || work > MAX_TOML_WORK) continue;
     const key = kv[1].replace(/^["']|["']$/g, "");
     const dotted = key.split(".");
     if (dotted.length > 1 && !/^["']/.test(kv[1])) {
       // a.b = v inside [t] -> table t.a, key b (enough for `foo.version = "1"` in Cargo manifests)
-      const parentName = [...tables.entries()].find(([, t]) => t === current)?.[0] ?? "";
-      const sub = [parentName, ...dotted.slice(0, -1)].filter(Boolean).join(".");
+      const sub = [currentName, ...dotted.slice(0, -1)].filter(Boolean).join(".");
       const t = tables.get(sub) ?? {};
       tables.set(sub, t);
-      t[dotted[dotted.length - 1]] = parseTomlValue(value);
+      t[dotted[dotted.length - 1]] = parseTomlValue(gathered.value);
       continue;
     }
-    current[key] = parseTomlValue(value);
+    current[key] = parseTomlValue(gathered.value);
   }
   return tables;
+}
+
+/** `[a.b."c"]` -> "a.b.c"; undefined when the line is not a header. */
+function tableName(line: string): string | undefined {
+  const header = /^\[([^\]]+)\]$/.exec(line);
+  if (!header) return undefined;
+  return header[1]
+    .split(".")
+    .map((p) => p.trim().replace(/^["']|["']$/g, ""))
+    .join(".");
+}
+
+/**
+ * A key's value from `first` (the rest of its line), gathered over the following lines while its brackets are open.
+ * The depth is kept as the lines come (each character is read once), and the value is dropped — undefined, so its
+ * key is skipped — when it grows past MAX_TOML_VALUE_CHARS, nests deeper than MAX_TOML_DEPTH or would cost more
+ * than MAX_TOML_VALUE_WORK to read; its lines are consumed all the same. `last` is the index of the value's last line.
+ */
+function gatherValue(first: string, lines: string[], at: number): { value: string | undefined; last: number; work: number } {
+  const scan: BracketScan = { depth: 0, max: 0, work: 0, escape: false };
+  scanBrackets(scan, first);
+  let value: string | undefined = first.length > MAX_TOML_VALUE_CHARS ? undefined : first;
+  let i = at;
+  while (scan.depth > 0 && i + 1 < lines.length) {
+    const next = stripTomlComment(lines[++i]).trim();
+    scanBrackets(scan, " ");
+    scanBrackets(scan, next);
+    if (value !== undefined) value = value.length + 1 + next.length > MAX_TOML_VALUE_CHARS ? undefined : `${value} ${next}`;
+  }
+  const over = scan.max > MAX_TOML_DEPTH || scan.work > MAX_TOML_VALUE_WORK;
+  return { value: over ? undefined : value, last: i, work: over ? 0 : scan.work };
 }
 
 function stripTomlComment(line: string): string {
@@ -286,34 +395,53 @@ function stripTomlComment(line: string): string {
   return line;
 }
 
-function bracketDepth(s: string): number {
-  let depth = 0;
-  let inStr: string | undefined;
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (inStr) {
-      if (c === "\\" && inStr === '"') i++;
-      else if (c === inStr) inStr = undefined;
-    } else if (c === '"' || c === "'") inStr = c;
-    else if (c === "[" || c === "{") depth++;
-    else if (c === "]" || c === "}") depth--;
-  }
-  return depth;
+/** Bracket depth outside strings, carried from one piece of a value to the next. */
+interface BracketScan {
+  depth: number;
+  /** The deepest the value went. */
+  max: number;
+  /** What reading the value will cost: each character counted once per level it lies in. */
+  work: number;
+  inStr?: string;
+  /** The piece ended on a backslash inside a "string": the next piece's first character is escaped. */
+  escape: boolean;
 }
 
-export function parseTomlValue(raw: string): unknown {
+function scanBrackets(st: BracketScan, s: string): void {
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (st.escape) {
+      st.escape = false;
+      continue;
+    }
+    if (st.inStr) {
+      if (c === "\\" && st.inStr === '"') st.escape = true;
+      else if (c === st.inStr) st.inStr = undefined;
+    } else if (c === '"' || c === "'") st.inStr = c;
+    else if (c === "[" || c === "{") st.max = Math.max(st.max, ++st.depth);
+    else if (c === "]" || c === "}") st.depth--;
+    st.work += Math.max(0, st.depth) + 1;
+  }
+}
+
+/**
+ * A value: a string, number, boolean, array or inline table. Nesting past MAX_TOML_DEPTH (only reachable by a call
+ * from outside parseTomlLite, which drops such values first) yields undefined rather than recursing further.
+ */
+export function parseTomlValue(raw: string, depth = 0): unknown {
   const s = raw.trim();
   if (s.startsWith('"') || s.startsWith("'")) {
     const q = s[0];
     const end = s.indexOf(q, 1);
     return end > 0 ? s.slice(1, end) : s.slice(1);
   }
-  if (s.startsWith("[")) return splitTop(s.slice(1, s.lastIndexOf("]"))).map(parseTomlValue);
+  if ((s.startsWith("[") || s.startsWith("{")) && depth >= MAX_TOML_DEPTH) return undefined;
+  if (s.startsWith("[")) return splitTop(s, 1, s.lastIndexOf("]")).map((part) => parseTomlValue(part, depth + 1));
   if (s.startsWith("{")) {
     const obj: Record<string, unknown> = {};
-    for (const part of splitTop(s.slice(1, s.lastIndexOf("}")))) {
-      const m = /^\s*("[^"]+"|'[^']+'|[A-Za-z0-9_.-]+)\s*=\s*(.*)$/s.exec(part);
-      if (m) obj[m[1].replace(/^["']|["']$/g, "")] = parseTomlValue(m[2]);
+    for (const part of splitTop(s, 1, s.lastIndexOf("}"))) {
+      const m = /^\s*("[^"]+"|'[^']+'|[A-Za-z0-9_.-]+)\s*=\s*/.exec(part.slice(0, MAX_LINE_CHARS));
+      if (m) obj[m[1].replace(/^["']|["']$/g, "")] = parseTomlValue(part.slice(m[0].length), depth + 1);
     }
     return obj;
   }
@@ -322,30 +450,35 @@ export function parseTomlValue(raw: string): unknown {
   return s && Number.isFinite(n) ? n : s;
 }
 
-/** Splits on top-level commas (outside strings and brackets); empty parts dropped. */
-function splitTop(s: string): string[] {
+/**
+ * Splits `s` between `from` and `to` (exclusive; a negative `to` is s.length - to, as slice reads it) on top-level
+ * commas (outside strings and brackets); parts trimmed, empty parts dropped. Each character is read once.
+ */
+function splitTop(s: string, from: number, to: number): string[] {
+  const end = to < 0 ? Math.max(from, s.length + to) : Math.max(from, to);
   const parts: string[] = [];
   let depth = 0;
   let inStr: string | undefined;
-  let cur = "";
-  for (let i = 0; i < s.length; i++) {
+  let start = from;
+  const push = (stop: number) => {
+    const part = s.slice(start, stop).trim();
+    if (part) parts.push(part);
+  };
+  for (let i = from; i < end; i++) {
     const c = s[i];
     if (inStr) {
-      cur += c;
-      if (c === "\\" && inStr === '"' && i + 1 < s.length) cur += s[++i];
+      if (c === "\\" && inStr === '"' && i + 1 < end) i++;
       else if (c === inStr) inStr = undefined;
       continue;
     }
     if (c === '"' || c === "'") inStr = c;
     else if (c === "[" || c === "{") depth++;
     else if (c === "]" || c === "}") depth--;
-    if (c === "," && depth === 0) {
-      if (cur.trim()) parts.push(cur.trim());
-      cur = "";
-      continue;
+    else if (c === "," && depth === 0) {
+      push(i);
+      start = i + 1;
     }
-    cur += c;
   }
-  if (cur.trim()) parts.push(cur.trim());
+  push(end);
   return parts;
 }

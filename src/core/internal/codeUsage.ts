@@ -296,8 +296,11 @@ export async function countCodeUsage(repo: string, options: OptionTerms[], opts:
   let truncation: string | undefined;
   const budget = opts.budgetMs ?? CODE_USAGE_BUDGET_MS;
   if (check.kind !== "work-tree") {
-    // Outside git: the folder walked under discovery's ignore rules, with count and size budgets (deterministic).
+    // Outside git: the folder walked under discovery's ignore rules, with count and size budgets (deterministic)
+    // and the same wall-clock budget git's search has.
     const walked = await walkUsageFiles(repo, {
+      deadline: started + budget,
+      budgetMs: budget,
       terms: allTerms,
       excludeDirs,
       ...(opts.ignoreGlobs ? { ignoreGlobs: opts.ignoreGlobs } : {}),
@@ -526,31 +529,59 @@ export interface RunResult {
   error?: string;
 }
 
-/** git grep's -z output ("path\0line\0text\n"), line by line; exit 1 is "no match", not a failure. */
+/**
+ * git grep's -z output, record by record: the path up to a NUL, the line number up to the next NUL, the text up to a
+ * newline. With -z a path is given raw, so it may hold a newline itself: the stream is read as fields, never split
+ * at newlines first (a file named "src/zz<newline>src/db.ts" must not credit its line to src/db.ts). Exit 1 is "no
+ * match", not a failure.
+ */
 function runGrep(repo: string, args: string[], budgetMs: number, onLine: (path: string, line: number, text: string) => void, signal?: AbortSignal): Promise<RunResult> {
-  let rest = "";
-  const record = (line: string) => {
-    const a = line.indexOf("\0");
-    const b = a >= 0 ? line.indexOf("\0", a + 1) : -1;
-    if (a <= 0 || b < 0) return;
-    const lineNo = Number(line.slice(a + 1, b));
-    if (Number.isInteger(lineNo) && lineNo > 0) onLine(line.slice(0, a), lineNo, line.slice(b + 1));
+  const records = grepRecords(onLine);
+  return runGit(repo, args, budgetMs, records.take, signal, records.end);
+}
+
+/** Longest path or line-number field kept; a longer one is no field git writes, and its record is dropped. */
+const MAX_GREP_FIELD = 16 * 1024;
+
+/** A reader of git grep -z records from chunks of its output (each character looked at once). */
+export function grepRecords(onLine: (path: string, line: number, text: string) => void): { take: (chunk: string) => void; end: () => void } {
+  let field = 0;
+  let path = "";
+  let lineNo = "";
+  let text = "";
+  const emit = () => {
+    const n = Number(lineNo);
+    if (path && path.length <= MAX_GREP_FIELD && /^\d+$/.test(lineNo) && Number.isInteger(n) && n > 0) onLine(path, n, text);
+    field = 0;
+    path = lineNo = text = "";
   };
-  // One split per chunk (no re-scan of what was already read): output can be tens of MB on a large repository.
-  const take = (chunk: string, final: boolean) => {
-    const lines = (rest + chunk).split("\n");
-    // A line with no end in sight (a one-line bundle) is kept only as far as it can matter: it is over MAX_LINE_CHARS.
-    rest = final ? "" : (lines.pop() ?? "").slice(0, 4 * MAX_LINE_CHARS);
-    for (const line of lines) if (line) record(line);
+  const take = (chunk: string) => {
+    let i = 0;
+    while (i < chunk.length) {
+      if (field < 2) {
+        const z = chunk.indexOf("\0", i);
+        const piece = chunk.slice(i, z < 0 ? chunk.length : z);
+        if (field === 0) path = path.length > MAX_GREP_FIELD ? path : path + piece;
+        else lineNo = lineNo.length > MAX_GREP_FIELD ? lineNo : lineNo + piece;
+        if (z < 0) return;
+        field++;
+        i = z + 1;
+        continue;
+      }
+      const nl = chunk.indexOf("\n", i);
+      const stop = nl < 0 ? chunk.length : nl;
+      // A line with no end in sight (a one-line bundle) is kept only as far as it can matter: it is over MAX_LINE_CHARS.
+      if (text.length < 4 * MAX_LINE_CHARS) text += chunk.slice(i, Math.min(stop, i + 4 * MAX_LINE_CHARS - text.length));
+      if (nl < 0) return;
+      emit();
+      i = nl + 1;
+    }
   };
-  return runGit(
-    repo,
-    args,
-    budgetMs,
-    (chunk) => take(chunk, false),
-    signal,
-    () => take("", true),
-  );
+  // The last record may lack its newline.
+  const end = () => {
+    if (field === 2) emit();
+  };
+  return { take, end };
 }
 
 /** One hardened git process under a wall-clock budget; past it the process is killed and the result is truncated. */

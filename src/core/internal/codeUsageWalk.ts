@@ -2,8 +2,10 @@
 // rules discovery applies outside git (config.ignoreGlobs, and every .gitignore applied relative to its own folder,
 // deeper files re-including what shallower ones ignored), never follows a symlink, skips binary files as git's -I
 // does, and hands each line that holds a term as a whole word (git's -w) to the same classifier the grep feeds.
-// It is bounded by counts, not by the clock, so a cut is the same on every run: at most `maxFiles` files are visited
-// and `maxBytes` read, in a fixed (sorted) order. The file system calls are synchronous (an await per call cost ~70 s
+// It is bounded by counts, so a cut by them is the same on every run: at most `maxFiles` files are visited and
+// `maxBytes` read, in a fixed (sorted) order. The count's walk also stops at a wall-clock deadline (the budget git's
+// search has), reported the same way: "cut at the N ms budget: counts are lower bounds". The fingerprint's walk
+// (walkState) has no deadline, so it stays the same on every run. The file system calls are synchronous (an await per call cost ~70 s
 // on 100k files, against a few seconds), and the walk yields to the event loop every YIELD_EVERY files.
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, type Dirent } from "node:fs";
@@ -37,6 +39,10 @@ export interface ScopeWalk {
 }
 
 export interface UsageWalk extends ScopeWalk {
+  /** performance.now() past which the walk stops (the count's wall-clock budget); none: no time limit. */
+  deadline?: number;
+  /** The budget the deadline stands for, as the cut's reason names it. */
+  budgetMs?: number;
   terms: string[];
   maxLockBytes: number;
   isLock: (path: string) => boolean;
@@ -75,7 +81,12 @@ const byName = (a: Dirent, b: Dirent) => (a.name < b.name ? -1 : a.name > b.name
  * Visits the files in scope, depth first in name order; `visit` is awaited before the walk goes on. Returns the
  * number of files visited and whether the file budget stopped it.
  */
-async function walkScope(root: string, opts: ScopeWalk, visit: (file: VisitedFile) => Promise<void> | void): Promise<{ visited: number; cut: boolean }> {
+async function walkScope(
+  root: string,
+  opts: ScopeWalk,
+  visit: (file: VisitedFile) => Promise<void> | void,
+  stop: () => boolean = () => false,
+): Promise<{ visited: number; cut: boolean }> {
   const maxFiles = opts.budget?.maxFiles ?? DEFAULT_WALK_BUDGET.maxFiles;
   const globs = ignore({ ignorecase: true }).add(opts.ignoreGlobs ?? DEFAULT_CONFIG.ignoreGlobs);
   const excluded = new Set(opts.excludeDirs.map((d) => d.replace(/\/+$/, "")));
@@ -99,7 +110,7 @@ async function walkScope(root: string, opts: ScopeWalk, visit: (file: VisitedFil
       }
     }
     for (const e of entries) {
-      if (cut) return;
+      if (cut || stop()) return;
       const path = rel ? `${rel}/${e.name}` : e.name;
       // Symlinks are never followed: a link could lead out of the repository.
       if (e.isDirectory()) {
@@ -157,8 +168,10 @@ export async function walkUsageFiles(root: string, opts: UsageWalk): Promise<{ s
   let read = 0;
   let bytesCut = false;
   const maxFileBytes = opts.budget?.maxFileBytes ?? DEFAULT_WALK_BUDGET.maxFileBytes;
+  let timeCut = false;
+  const outOfTime = () => (timeCut ||= opts.deadline !== undefined && performance.now() > opts.deadline);
   const { visited, cut } = await walkScope(root, opts, (f) => {
-    if (bytesCut) return;
+    if (bytesCut || outOfTime()) return;
     if (opts.isLock(f.path) && f.size > opts.maxLockBytes) {
       skipped.push({ path: f.path, reason: opts.lockReason(f.size) });
       return;
@@ -185,12 +198,14 @@ export async function walkUsageFiles(root: string, opts: UsageWalk): Promise<{ s
     lines.forEach((line, i) => {
       if (anyTerm.test(line)) opts.onLine(f.path, i + 1, line);
     });
-  });
+  }, outOfTime);
   const maxFiles = opts.budget?.maxFiles ?? DEFAULT_WALK_BUDGET.maxFiles;
-  const truncated = cut
-    ? `walk stopped at its ${maxFiles}-file budget (${visited} files visited): counts are lower bounds`
-    : bytesCut
-      ? `walk stopped reading at its ${(maxBytes / 1048576).toFixed(0)} MB budget: counts are lower bounds`
-      : undefined;
+  const truncated = timeCut
+    ? `cut at the ${opts.budgetMs ?? 0} ms budget: counts are lower bounds`
+    : cut
+      ? `walk stopped at its ${maxFiles}-file budget (${visited} files visited): counts are lower bounds`
+      : bytesCut
+        ? `walk stopped reading at its ${(maxBytes / 1048576).toFixed(0)} MB budget: counts are lower bounds`
+        : undefined;
   return { skipped, ...(truncated ? { truncated } : {}) };
 }
