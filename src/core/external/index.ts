@@ -2,8 +2,9 @@
 // external citations (a cited page that no longer resolves is flagged `resolution_failed`, never dropped).
 import { promises as fs } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
 import fg from "fast-glob";
+import { resolveInside } from "../contain";
 import type { Citation } from "../schemas";
 import type { Expert } from "../types";
 import { createDependencyDocsExpert, escapeGoModulePath, type DependencyDocsOptions } from "./dependencyDocs";
@@ -222,7 +223,10 @@ async function checkLocal(
   if (eco === "npm") {
     const root = join(opts.repo, "node_modules", ...name.split("/"));
     try {
-      const manifest = JSON.parse(await fs.readFile(join(root, "package.json"), "utf8")) as { version?: string };
+      // Through the repository's real path only: a committed `node_modules/<dep>` link out of it is not installed.
+      const file = await resolveInside(opts.repo, relative(opts.repo, join(root, "package.json")));
+      if (!file) throw new Error("outside the repository");
+      const manifest = JSON.parse(await fs.readFile(file, "utf8")) as { version?: string };
       if (manifest.version !== version) return `installed version is ${manifest.version ?? "unknown"}, cited ${version}`;
     } catch {
       return `${name} is no longer installed`;
@@ -249,7 +253,12 @@ async function checkLocal(
   for (const root of roots) {
     let text: string;
     try {
-      text = await fs.readFile(join(root, ...rel.split("/")), "utf8");
+      // The cited file must resolve inside its package's real folder, and a package folder in the repository inside it.
+      const inRepo = !relative(opts.repo, root).startsWith("..");
+      if (inRepo && !(await resolveInside(opts.repo, relative(opts.repo, root)))) continue;
+      const file = await resolveInside(root, rel);
+      if (!file) continue;
+      text = await fs.readFile(file, "utf8");
     } catch {
       continue;
     }
