@@ -10,11 +10,13 @@ import { readChange, type ChangeSource } from "./change";
 import { loadDecisions } from "./decisions";
 import { MAX_DIFF_LINES } from "./diff";
 import { matchChange } from "./match";
+import { CHECK_TIME_BUDGET_MS } from "./pace";
 import { GuardReportSchema, type GuardReport, type Severity } from "./schema";
 
 export { ChangeInputError, type ChangeSource } from "./change";
 export { MAX_DIFF_LINES, parseUnifiedDiff } from "./diff";
 export { reportToSarif } from "./sarif";
+export { CHECK_TIME_BUDGET_MS } from "./pace";
 export { GuardReportSchema, FindingSchema, type Finding, type GuardReport, type Severity, type FindingKind } from "./schema";
 
 export interface CheckOptions {
@@ -24,10 +26,17 @@ export interface CheckOptions {
   config?: Partial<DeliberationConfig>;
   /** Your own public key (PEM): picked receipts it signed count as decisions, as do those of allowed signers. */
   ownPublicKeyPem?: string;
+  /**
+   * The whole check's time budget (default CHECK_TIME_BUDGET_MS), from the call on: the matching stops when it runs
+   * out, and the report says what was left out (`limits.timed_out`, a note, the unmatched files among the skipped).
+   */
+  timeBudgetMs?: number;
 }
 
 /** Checks a change of `repo` against its in-force decisions. Throws ChangeInputError for a change that cannot be read. */
 export async function checkChange(repo: string, source: ChangeSource, opts: CheckOptions = {}): Promise<GuardReport> {
+  const budgetMs = opts.timeBudgetMs ?? CHECK_TIME_BUDGET_MS;
+  const deadline = performance.now() + budgetMs;
   // Git names paths from the work tree's top, so the decisions are read from there too (--repo may be a subfolder).
   const check = source.kind === "text" ? undefined : await checkRepository(repo, opts.signal);
   // Not a work tree: readChange says why, in the one-line reason the caller shows.
@@ -45,21 +54,37 @@ export async function checkChange(repo: string, source: ChangeSource, opts: Chec
       throw err;
     });
     const decisions = await pending;
-    return reportOf(diff, decisions);
+    return await reportOf(diff, decisions, { deadline, budgetMs, signal: opts.signal });
   } finally {
     opts.signal?.removeEventListener("abort", forward);
   }
 }
 
-function reportOf(diff: Awaited<ReturnType<typeof readChange>>, decisions: Awaited<ReturnType<typeof loadDecisions>>): GuardReport {
-  const outcome = matchChange(diff, decisions);
+async function reportOf(
+  diff: Awaited<ReturnType<typeof readChange>>,
+  decisions: Awaited<ReturnType<typeof loadDecisions>>,
+  budget: { deadline: number; budgetMs: number; signal?: AbortSignal },
+): Promise<GuardReport> {
+  const outcome = await matchChange(diff, decisions, budget);
+  const cut = outcome.cut;
+  const notes = [...diff.notes, ...decisions.notes];
+  if (cut) {
+    const partial = cut.partial ? `; ${cut.partial.file} was matched only up to line ${cut.partial.line}` : "";
+    const unmatched = cut.unmatched ? `; ${cut.unmatched} changed file${cut.unmatched === 1 ? " was" : "s were"} not matched (see the skipped files)` : "";
+    notes.push(`the check ran out of its ${formatSeconds(cut.budgetMs)} time budget: only part of the change was matched${partial}${unmatched}`);
+  }
   return GuardReportSchema.parse({
     findings: outcome.findings,
     checked: { files: outcome.checkedFiles, decisions: decisions.decisions.length },
     skipped: outcome.skipped,
-    limits: { max_diff_lines: MAX_DIFF_LINES, truncated: diff.truncated },
-    notes: [...diff.notes, ...decisions.notes],
+    // A check cut by the clock was checked only in part, as one cut by the line budget: it is truncated too.
+    limits: { max_diff_lines: MAX_DIFF_LINES, truncated: diff.truncated || !!cut, time_budget_ms: budget.budgetMs, timed_out: !!cut },
+    notes,
   });
+}
+
+function formatSeconds(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10}-second` : `${ms} ms`;
 }
 
 /** The public half of the signing key `deliberate` uses in this environment, if there is one (never created here). */

@@ -43,6 +43,8 @@ const NOT_DEPENDENCY_KEYS = new Set([
 export function dependencyOf(path: string, text: string): string | undefined {
   const base = posix.basename(path).toLowerCase();
   const line = text.slice(0, 500);
+  // Cut first, then trimmed: the patterns below that read it start and end at a token, not at a run of spaces.
+  const trimmed = line.trim();
   let m: RegExpExecArray | null;
   if (base === "package.json" || base === "composer.json") {
     m = /^\s*"(@?[\w.~-]+(?:\/[\w.~-]+)?)"\s*:\s*"([^"]{0,200})"/.exec(line);
@@ -54,13 +56,15 @@ export function dependencyOf(path: string, text: string): string | undefined {
     return m?.[1];
   }
   if (/^requirements.*\.(txt|in)$/.test(base) || /\.(txt|in)$/.test(base)) {
-    m = /^\s*([A-Za-z0-9][\w.-]*)\s*(?:\[[\w,\s.-]*\])?\s*(?:[=<>!~;@]|$)/.exec(line);
-    return m && !line.trim().startsWith("-") ? m[1] : undefined;
+    // One `\s*` between tokens (the optional extras carry their own): two in a row around an optional group would
+    // split a run of spaces every way before failing, O(n²) on a line of spaces.
+    m = /^([A-Za-z0-9][\w.-]*)\s*(?:\[[\w,\s.-]*\]\s*)?(?:[=<>!~;@]|$)/.exec(trimmed);
+    return m ? m[1] : undefined;
   }
   if (base === "pyproject.toml" || base === "setup.py" || base === "setup.cfg" || base === "pipfile") {
-    m = /^\s*["']([A-Za-z0-9][\w.-]*)\s*(?:\[[\w,\s.-]*\])?\s*(?:[=<>!~;@][^"']*)?["']\s*,?\s*$/.exec(line);
+    m = /^["']([A-Za-z0-9][\w.-]*)\s*(?:\[[\w,\s.-]*\]\s*)?(?:[=<>!~;@][^"']*)?["']\s*,?$/.exec(trimmed);
     if (m) return m[1];
-    m = /^\s*([A-Za-z0-9][\w.-]*)\s*=\s*(?:"[^"]*"|'[^']*'|\{)/.exec(line);
+    m = /^([A-Za-z0-9][\w.-]*)\s*=\s*(?:"[^"]*"|'[^']*'|\{)/.exec(trimmed);
     return m && !NOT_DEPENDENCY_KEYS.has(m[1].toLowerCase()) ? m[1] : undefined;
   }
   if (base === "cargo.toml") {

@@ -1,6 +1,8 @@
 // Matches a parsed change against the in-force decisions. Deterministic: the same change and the same records give
 // the same findings in the same order. A mention inside a decision (a record, an instruction file, a receipt) is
-// never a finding; a line moved unchanged (removed here, added there) brings nothing new in.
+// never a finding; a line moved unchanged (removed here, added there) brings nothing new in. Each line is tried only
+// against the decided things its tokens may name (thingIndex.ts), and the matching gives the event loop a turn every
+// few milliseconds and stops at the check's time budget (pace.ts); a check cut so says what it left out.
 import type { ChangedFile, ChangedLine, ParsedDiff } from "./diff";
 import type { DecidedThing, DecisionSet, GuardDecision } from "./decisions";
 import { commentStart, fileKind, readLine, type FileKind, type LineKind } from "./lines";
@@ -10,6 +12,8 @@ import { pinnedVersionBypasses } from "./centralVersions";
 import { isTestPath } from "./determinism";
 import { ciSystemNamed, ciSystemsOfFile, languageOfFile, namesLanguage } from "./newFiles";
 import type { Finding, FindingKind, Severity } from "./schema";
+import { ThingIndex, thingEntries, type ThingEntry } from "./thingIndex";
+import { CHECK_TIME_BUDGET_MS, Pacer } from "./pace";
 
 type Via = Finding["matched"]["via"];
 
@@ -34,6 +38,51 @@ export interface MatchOutcome {
   findings: Finding[];
   skipped: { file: string; reason: string }[];
   checkedFiles: number;
+  /** Set when the time budget ran out before every file was matched: what was left out. */
+  cut?: MatchCut;
+}
+
+export interface MatchCut {
+  budgetMs: number;
+  /** Changed files not matched at all (each is among the skipped files, with the reason). */
+  unmatched: number;
+  /** The file the cut fell in, and the last of its lines that was matched (0: none). */
+  partial?: { file: string; line: number };
+}
+
+export interface MatchOptions {
+  /** performance.now() at which the check's time is up (default: CHECK_TIME_BUDGET_MS from now). */
+  deadline?: number;
+  /** The budget the deadline came from, for the report. */
+  budgetMs?: number;
+  signal?: AbortSignal;
+}
+
+/** What the matching looks up, built once per check: the decided things by the tokens that may name them, and so on. */
+interface MatchPlan {
+  forbidden: ThingIndex;
+  required: ThingIndex;
+  /** Decisions that keep dependency versions in one place. */
+  versioned: GuardDecision[];
+  /** Records with an area a changed file can fall in. */
+  areas: GuardDecision[];
+  generated: GeneratedPlan;
+  kinds: KindPlan;
+  pacer: Pacer;
+}
+
+function planOf(set: DecisionSet, changedPaths: string[], pacer: Pacer): MatchPlan {
+  const forbidden = thingEntries(set.decisions, "forbidden");
+  const required = thingEntries(set.decisions, "required");
+  return {
+    forbidden: new ThingIndex(forbidden),
+    required: new ThingIndex(required),
+    kinds: kindPlan(forbidden, required),
+    versioned: set.decisions.filter((d) => d.versionSchemes?.length),
+    areas: set.decisions.filter((d) => d.source === "record" && d.area.length),
+    generated: generatedPlan(set, changedPaths),
+    pacer,
+  };
 }
 
 
@@ -56,6 +105,14 @@ function nameIn(reading: Reading, list: "tokens" | "stringTokens" | "commentToke
   const ix = (index[list] ??= indexTokens(reading[list]));
   return mayName(ix, keys) ? findName(reading[list], keys) : undefined;
 }
+
+/** The token indexes of a reading's non-empty lists (built once, shared with `nameIn`). */
+function indexesOf(reading: Reading, lists: readonly ("tokens" | "stringTokens" | "commentTokens")[]): TokenIndex[] {
+  const index = (reading.index ??= {});
+  return lists.filter((l) => reading[l].length).map((l) => (index[l] ??= indexTokens(reading[l])));
+}
+
+const ALL_LISTS = ["tokens", "stringTokens", "commentTokens"] as const;
 
 /** A code line split into what is outside string literals and what is inside them (one pass, no backtracking). */
 function splitStrings(text: string): { code: string; strings: string } {
@@ -166,11 +223,13 @@ interface ChangeIndex {
   removedPinned: Set<string>;
 }
 
-function indexChange(work: { file: ChangedFile; kind: FileKind }[]): ChangeIndex {
+/** Read whole (never cut: without it a moved line would read as new), giving the event loop its turns. */
+async function indexChange(work: { file: ChangedFile; kind: FileKind }[], pacer: Pacer): Promise<ChangeIndex> {
   const ix: ChangeIndex = { addedNames: new Set(), removedNames: new Set(), addedTexts: new Set(), removedTexts: new Set(), removedPinned: new Set() };
   for (const { file, kind } of work) {
     for (const [lines, texts, names] of [[file.added, ix.addedTexts, ix.addedNames], [file.removed, ix.removedTexts, ix.removedNames]] as const) {
       for (const l of lines) {
+        if (pacer.due()) await pacer.turn();
         texts.add(l.text.trim());
         const r = readLine(file.path, kind, l.text);
         if (r.name && (r.kind === "dependency" || r.kind === "import")) names.add(r.name.toLowerCase());
@@ -199,64 +258,70 @@ class FindingList {
   }
 }
 
-/** Added lines that bring in what a decision turned down or a rule forbids. */
-function matchAdded(file: ChangedFile, kind: FileKind, set: DecisionSet, ix: ChangeIndex, out: FindingList, hit: Set<GuardDecision>): void {
+/**
+ * Added lines that bring in what a decision turned down or a rule forbids. Resolves with the last line matched when
+ * the time ran out in this file (0: none of it), else undefined.
+ */
+async function matchAdded(file: ChangedFile, kind: FileKind, plan: MatchPlan, ix: ChangeIndex, out: FindingList, hit: Set<GuardDecision>): Promise<number | undefined> {
   // Folders and the file's name without its extension (a .raml file may still bring in RAML).
   const pathTokens = new Set(tokensOf(file.path.replace(/\.[^./]*$/, "")));
+  let done = 0;
   for (const line of file.added) {
+    if (plan.pacer.due() && (await plan.pacer.turn())) return done;
+    done = line.line;
     // A line moved as it was (removed in one place, added in another) introduces nothing.
     if (line.text.trim() && ix.removedTexts.has(line.text.trim())) continue;
     // A package or namespace declaration names the project's own code.
     if (/^\s*(?:package|namespace)\s+[\w.:]+\s*[;{]?\s*$/.test(line.text.slice(0, 300))) continue;
     const reading = readingOf(file.path, kind, line);
     // A dependency that now pins its own version, where it did not before (`x = { workspace = true }` → `x = "1.0"`).
-    if (reading.via === "dependency" && !(reading.name && ix.removedPinned.has(reading.name.toLowerCase()))) matchPinnedVersion(file, line, reading, set, out, hit);
+    if (reading.via === "dependency" && !(reading.name && ix.removedPinned.has(reading.name.toLowerCase()))) matchPinnedVersion(file, line, reading, plan, out, hit);
     // A dependency whose version changed, or an import kept, was there before.
     if (reading.name && (reading.via === "dependency" || reading.via === "import") && ix.removedNames.has(reading.name.toLowerCase())) continue;
-    for (const d of set.decisions) {
+    for (const { d, thing } of plan.forbidden.candidates(indexesOf(reading, ALL_LISTS))) {
       if (d.scope && !inArea(file.path, d.scope)) continue;
-      for (const thing of d.forbidden) {
-        if (thing.languageOnly) continue;
-        if (thing.importsOnly && reading.via !== "import" && reading.via !== "dependency") continue;
-        if (thing.dependencyOnly && reading.via !== "dependency") continue;
-        if (thing.notInTests && (isTestPath(file.path) || (reading.via !== "code" && reading.via !== "import"))) continue;
-        let via = reading.via;
-        let found = nameIn(reading, "tokens", thing.keys);
-        if (!found && reading.stringTokens.length) {
-          found = nameIn(reading, "stringTokens", thing.keys);
-          // A class name or key the record writes as code (`js-failed`) is used in code's strings, not mentioned.
-          via = thing.identifier && reading.via === "code" ? "code" : "string";
-        }
-        if (!found && reading.commentTokens.length) {
-          found = nameIn(reading, "commentTokens", thing.keys);
-          via = "comment";
-        }
-        if (!found) continue;
-        // The file's own path names it ("org/apache/james/…", "mailbox/cassandra/…"): the project's own code, not a newcomer.
-        if (pathTokens.has(found.toLowerCase())) continue;
-        if (thing.textOnly && via !== "doc" && via !== "comment" && via !== "string") continue;
-        hit.add(d);
-        const kindOf: FindingKind = d.source === "rule" ? "breaks-rule" : "introduces-rejected-option";
-        const written = reading.name ?? asWritten(line.text, found);
-        out.push({
-          kind: kindOf,
-          severity: SEVERITY_OF[via],
-          decision: citationFor(d, thing),
-          file: file.path,
-          line: Math.max(1, line.line),
-          message: messageFor(kindOf, via, written, d, thing),
-          matched: { text: written, subject: thing.name, via },
-        });
+      if (thing.languageOnly) continue;
+      if (thing.importsOnly && reading.via !== "import" && reading.via !== "dependency") continue;
+      if (thing.dependencyOnly && reading.via !== "dependency") continue;
+      if (thing.notInTests && (isTestPath(file.path) || (reading.via !== "code" && reading.via !== "import"))) continue;
+      let via = reading.via;
+      let found = nameIn(reading, "tokens", thing.keys);
+      if (!found && reading.stringTokens.length) {
+        found = nameIn(reading, "stringTokens", thing.keys);
+        // A class name or key the record writes as code (`js-failed`) is used in code's strings, not mentioned.
+        via = thing.identifier && reading.via === "code" ? "code" : "string";
       }
+      if (!found && reading.commentTokens.length) {
+        found = nameIn(reading, "commentTokens", thing.keys);
+        via = "comment";
+      }
+      if (!found) continue;
+      // The file's own path names it ("org/apache/james/…", "mailbox/cassandra/…"): the project's own code, not a newcomer.
+      if (pathTokens.has(found.toLowerCase())) continue;
+      if (thing.textOnly && via !== "doc" && via !== "comment" && via !== "string") continue;
+      hit.add(d);
+      const kindOf: FindingKind = d.source === "rule" ? "breaks-rule" : "introduces-rejected-option";
+      const written = reading.name ?? asWritten(line.text, found);
+      out.push({
+        kind: kindOf,
+        severity: SEVERITY_OF[via],
+        decision: citationFor(d, thing),
+        file: file.path,
+        line: Math.max(1, line.line),
+        message: messageFor(kindOf, via, written, d, thing),
+        matched: { text: written, subject: thing.name, via },
+      });
     }
   }
+  return undefined;
 }
 
 /** A module's manifest pinning a dependency's version itself, where a decision chose to keep versions in one place. */
-function matchPinnedVersion(file: ChangedFile, line: ChangedLine, reading: Reading, set: DecisionSet, out: FindingList, hit: Set<GuardDecision>): void {
+function matchPinnedVersion(file: ChangedFile, line: ChangedLine, reading: Reading, plan: MatchPlan, out: FindingList, hit: Set<GuardDecision>): void {
+  if (!plan.versioned.length) return;
   const scheme = pinnedVersionBypasses(file.path, line.text);
   if (!scheme) return;
-  for (const d of set.decisions) {
+  for (const d of plan.versioned) {
     if (!d.versionSchemes?.includes(scheme) || (d.scope && !inArea(file.path, d.scope))) continue;
     hit.add(d);
     const kindOf = droppedKind(d);
@@ -285,47 +350,74 @@ const VERSION_PLACE: Record<string, string> = {
  * `webpack.config.js` aside: code files are read by their lines): the file is that thing's configuration even when
  * no line of it names the thing. Only added files: an existing file's path is the project's own.
  */
-function matchNewFilePath(file: ChangedFile, kind: FileKind, set: DecisionSet, out: FindingList, hit: Set<GuardDecision>): void {
+function matchNewFilePath(file: ChangedFile, kind: FileKind, plan: MatchPlan, out: FindingList, hit: Set<GuardDecision>): void {
   if (file.status !== "added" || (kind !== "config" && kind !== "infra")) return;
   const tokens = tokensOf(file.path.replace(/\.[^./]*$/, ""));
   const ix = indexTokens(tokens);
-  for (const d of set.decisions) {
+  for (const { d, thing } of plan.forbidden.candidates([ix])) {
     if (d.scope && !inArea(file.path, d.scope)) continue;
-    for (const thing of d.forbidden) {
-      if (thing.importsOnly || thing.textOnly || thing.languageOnly || thing.notInTests || thing.keys.stems || !mayName(ix, thing.keys)) continue;
-      const found = findName(tokens, thing.keys);
-      if (!found) continue;
-      hit.add(d);
-      const kindOf: FindingKind = d.source === "rule" ? "breaks-rule" : "introduces-rejected-option";
-      out.push({
-        kind: kindOf,
-        severity: SEVERITY_OF.config,
-        decision: citationFor(d, thing),
-        file: file.path,
-        line: Math.max(1, file.added[0]?.line ?? 1),
-        message: messageFor(kindOf, "config", found, d, thing),
-        matched: { text: found, subject: thing.name, via: "config" },
-      });
-    }
+    if (thing.importsOnly || thing.textOnly || thing.languageOnly || thing.notInTests || thing.keys.stems || !mayName(ix, thing.keys)) continue;
+    const found = findName(tokens, thing.keys);
+    if (!found) continue;
+    hit.add(d);
+    const kindOf: FindingKind = d.source === "rule" ? "breaks-rule" : "introduces-rejected-option";
+    out.push({
+      kind: kindOf,
+      severity: SEVERITY_OF.config,
+      decision: citationFor(d, thing),
+      file: file.path,
+      line: Math.max(1, file.added[0]?.line ?? 1),
+      message: messageFor(kindOf, "config", found, d, thing),
+      matched: { text: found, subject: thing.name, via: "config" },
+    });
   }
+}
+
+/** The things a new file's kind can go against: filed once per check, not looked for in every decision per file. */
+interface KindPlan {
+  /** Turned-down things that are the language of these words (memoised by language). */
+  language: (words: string[]) => ThingEntry[];
+  /** Turned-down things that name a CI system. */
+  ciForbidden: ThingEntry[];
+  /** Chosen things that name a CI system. */
+  ciRequired: ThingEntry[];
+}
+
+function kindPlan(forbidden: ThingEntry[], required: ThingEntry[]): KindPlan {
+  const fileKindOnly = forbidden.filter(({ thing }) => !thing.importsOnly && !thing.textOnly && !thing.dependencyOnly);
+  const byLanguage = new Map<string, ThingEntry[]>();
+  return {
+    language: (words) => {
+      const key = words.join(" ");
+      let list = byLanguage.get(key);
+      if (!list) byLanguage.set(key, (list = fileKindOnly.filter(({ thing }) => namesLanguage(words, thing.keys))));
+      return list;
+    },
+    ciForbidden: fileKindOnly.filter(({ thing }) => !thing.languageOnly && ciSystemNamed(thing.keys)),
+    ciRequired: required.filter(({ thing }) => ciSystemNamed(thing.keys)),
+  };
 }
 
 /**
  * A new file by what it is, not by its lines (newFiles.ts): a source file in a language a decision turned down, and a
  * CI configuration of another system than the one a decision chose (or of one it turned down).
  */
-function matchNewFileKind(file: ChangedFile, kind: FileKind, set: DecisionSet, out: FindingList, hit: Set<GuardDecision>): void {
+function matchNewFileKind(file: ChangedFile, kind: FileKind, plan: KindPlan, out: FindingList, hit: Set<GuardDecision>): void {
   if (file.status !== "added") return;
   const language = kind === "code" ? languageOfFile(file.path) : undefined;
   const systems = ciSystemsOfFile(file.path);
   if (!language && !systems.length) return;
   const line = Math.max(1, file.added[0]?.line ?? 1);
   const same = (a: string[], b: string[]) => a.join(" ") === b.join(" ");
-  for (const d of set.decisions) {
+  // Decision by decision, its turned-down things before its chosen ones: the order the findings were always made in.
+  const forbidden = new Set([...(language ? plan.language(language) : []), ...(systems.length ? plan.ciForbidden : [])]);
+  const steps = [...[...forbidden].map((e) => ({ e, chosen: false })), ...(systems.length ? plan.ciRequired : []).map((e) => ({ e, chosen: true }))];
+  steps.sort((a, b) => a.e.decision - b.e.decision || Number(a.chosen) - Number(b.chosen) || a.e.order - b.e.order);
+  for (const { e, chosen } of steps) {
+    const { d, thing } = e;
     if (d.scope && !inArea(file.path, d.scope)) continue;
     const rule = d.source === "rule";
-    for (const thing of d.forbidden) {
-      if (thing.importsOnly || thing.textOnly || thing.dependencyOnly) continue;
+    if (!chosen) {
       const named = language ? namesLanguage(language, thing.keys) : undefined;
       const system = systems.length && !thing.languageOnly ? ciSystemNamed(thing.keys) : undefined;
       if (!named && !(system && systems.some((s) => same(s, system)))) continue;
@@ -333,25 +425,23 @@ function matchNewFileKind(file: ChangedFile, kind: FileKind, set: DecisionSet, o
       const kindOf: FindingKind = rule ? "breaks-rule" : "introduces-rejected-option";
       const text = named ? `a new ${language![0]} file` : `a new ${system!.join(" ")} configuration`;
       out.push({ kind: kindOf, severity: "med", decision: citationFor(d, thing), file: file.path, line, message: messageFor(kindOf, named ? "code" : "config", text, d, thing), matched: { text, subject: thing.name, via: named ? "code" : "config" } });
+      continue;
     }
-    if (!systems.length) continue;
-    for (const thing of d.required) {
-      const chosen = ciSystemNamed(thing.keys);
-      if (!chosen || systems.some((s) => same(s, chosen))) continue;
-      hit.add(d);
-      const kindOf: FindingKind = rule ? "breaks-rule" : "removes-chosen-option";
-      const text = `a new ${systems[0].join(" ")} configuration`;
-      const cite = `${d.citation.path}${rule ? ` line ${thing.range.start}` : ""}`;
-      out.push({
-        kind: kindOf,
-        severity: "med",
-        decision: citationFor(d, thing),
-        file: file.path,
-        line,
-        message: `adds ${text}, which goes around ${thing.name}: "${d.citation.title}" (${cite}, ${d.citation.status}) chose it as the CI system.`,
-        matched: { text, subject: thing.name, via: "config" },
-      });
-    }
+    const system = ciSystemNamed(thing.keys);
+    if (!system || systems.some((s) => same(s, system))) continue;
+    hit.add(d);
+    const kindOf: FindingKind = rule ? "breaks-rule" : "removes-chosen-option";
+    const text = `a new ${systems[0].join(" ")} configuration`;
+    const cite = `${d.citation.path}${rule ? ` line ${thing.range.start}` : ""}`;
+    out.push({
+      kind: kindOf,
+      severity: "med",
+      decision: citationFor(d, thing),
+      file: file.path,
+      line,
+      message: `adds ${text}, which goes around ${thing.name}: "${d.citation.title}" (${cite}, ${d.citation.status}) chose it as the CI system.`,
+      matched: { text, subject: thing.name, via: "config" },
+    });
   }
 }
 
@@ -369,24 +459,34 @@ export function settingOf(text: string): { key: string; value: string } | undefi
 function switchedSettings(file: ChangedFile, kind: FileKind): Map<number, string> {
   const out = new Map<number, string>();
   if (kind !== "code" && kind !== "config" && kind !== "infra") return out;
-  const added = new Map<string, string[]>();
+  // Each key's first new value and all of them (a set: thousands of lines may set one key).
+  const added = new Map<string, { first: string; values: Set<string> }>();
   for (const l of file.added) {
     const s = settingOf(l.text);
-    if (s) added.set(s.key, [...(added.get(s.key) ?? []), s.value]);
+    if (!s) continue;
+    const known = added.get(s.key);
+    if (known) known.values.add(s.value);
+    else added.set(s.key, { first: s.value, values: new Set([s.value]) });
   }
   if (!added.size) return out;
   file.removed.forEach((l, i) => {
     const s = settingOf(l.text);
     const now = s ? added.get(s.key) : undefined;
-    if (s && now && !now.includes(s.value)) out.set(i, now[0]);
+    if (s && now && !now.values.has(s.value)) out.set(i, now.first);
   });
   return out;
 }
 
-/** Removed dependencies and imports of what a decision chose or a rule requires (removed prose or code is too weak a signal). */
-function matchRemoved(file: ChangedFile, kind: FileKind, set: DecisionSet, ix: ChangeIndex, out: FindingList, hit: Set<GuardDecision>): void {
+/**
+ * Removed dependencies and imports of what a decision chose or a rule requires (removed prose or code is too weak a
+ * signal). Resolves with the last line matched when the time ran out in this file (0: none of it), else undefined.
+ */
+async function matchRemoved(file: ChangedFile, kind: FileKind, plan: MatchPlan, ix: ChangeIndex, out: FindingList, hit: Set<GuardDecision>): Promise<number | undefined> {
   const switched = switchedSettings(file, kind);
+  let done = 0;
   for (const [at, line] of file.removed.entries()) {
+    if (plan.pacer.due() && (await plan.pacer.turn())) return done;
+    done = line.at ?? line.line;
     if (ix.addedTexts.has(line.text.trim())) continue;
     const reading = readingOf(file.path, kind, line);
     // In a CI workflow, a Dockerfile or Terraform, a removed step or resource line is what runs: dropping the one that
@@ -395,36 +495,34 @@ function matchRemoved(file: ChangedFile, kind: FileKind, set: DecisionSet, ix: C
     // A setting moved off its value (`queue_adapter = :sidekiq` → `:async`): the old value is what the code dropped.
     const setTo = reading.via === "dependency" || reading.via === "import" ? undefined : switched.get(at);
     if (setTo !== undefined) {
-      matchSwitchedSetting(file, line, reading, setTo, set, out, hit);
+      matchSwitchedSetting(file, line, reading, setTo, plan, out, hit);
       continue;
     }
     if (reading.via !== "dependency" && reading.via !== "import" && !ran) continue;
     if (reading.name && ix.addedNames.has(reading.name.toLowerCase())) continue;
     if (ran && reading.name && ix.addedNames.has(unversioned(reading.name))) continue;
-    for (const d of set.decisions) {
+    for (const { d, thing } of plan.required.candidates(indexesOf(reading, ["tokens"]))) {
       if (d.scope && !inArea(file.path, d.scope)) continue;
-      for (const thing of d.required) {
-        const found = nameIn(reading, "tokens", thing.keys);
-        if (!found) continue;
-        hit.add(d);
-        const kindOf = droppedKind(d);
-        out.push({
-          kind: kindOf,
-          severity: reading.via === "dependency" ? "high" : "med",
-          decision: citationFor(d, thing),
-          file: file.path,
-          line: Math.max(1, line.at ?? line.line),
-          message: messageFor(kindOf, reading.via, reading.name ?? found, d, thing, true),
-          matched: { text: reading.name ?? found, subject: thing.name, via: reading.via },
-        });
-      }
+      const found = nameIn(reading, "tokens", thing.keys);
+      if (!found) continue;
+      hit.add(d);
+      const kindOf = droppedKind(d);
+      out.push({
+        kind: kindOf,
+        severity: reading.via === "dependency" ? "high" : "med",
+        decision: citationFor(d, thing),
+        file: file.path,
+        line: Math.max(1, line.at ?? line.line),
+        message: messageFor(kindOf, reading.via, reading.name ?? found, d, thing, true),
+        matched: { text: reading.name ?? found, subject: thing.name, via: reading.via },
+      });
     }
   }
+  return undefined;
 }
 
-/** A glob as a pattern over a path: one without a slash is matched against the file's name, `**` crosses folders. */
-function globMatches(glob: string, path: string): boolean {
-  const target = glob.includes("/") ? path : (path.split("/").pop() ?? path);
+/** A glob as a test of a path: one without a slash is matched against the file's name, `**` crosses folders. */
+function globMatcher(glob: string): (path: string) => boolean {
   let pattern = "";
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i];
@@ -436,23 +534,51 @@ function globMatches(glob: string, path: string): boolean {
     else if (c === "?") pattern += "[^/]";
     else pattern += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
   }
-  return new RegExp(`^${pattern}$`).test(target);
+  const re = new RegExp(`^${pattern}$`);
+  const whole = glob.includes("/");
+  return (path) => re.test(whole ? path : (path.split("/").pop() ?? path));
 }
 
 /** A file's name up to its first dot: `transfer.pb.go` and `transfer.proto` share `transfer`. */
 const stemOf = (path: string) => (path.split("/").pop() ?? path).split(".")[0];
 
+/** The rules' generated-file globs, compiled once, and the change's paths by stem (built once per check, not per file). */
+interface GeneratedPlan {
+  rules: { d: GuardDecision; globs: { glob: string; test: (path: string) => boolean }[] }[];
+  /** Whether the change also touches another file of this path's stem that no glob calls generated (its source). */
+  regenerated: (path: string) => boolean;
+}
+
+function generatedPlan(set: DecisionSet, changedPaths: string[]): GeneratedPlan {
+  const rules = set.decisions.filter((d) => d.generated?.length).map((d) => ({ d, globs: d.generated!.map((glob) => ({ glob, test: globMatcher(glob) })) }));
+  const sources = new Map<string, Set<string>>();
+  if (rules.length) {
+    for (const p of changedPaths) {
+      if (rules.some((r) => r.globs.some((g) => g.test(p)))) continue;
+      const stem = stemOf(p);
+      const paths = sources.get(stem);
+      if (paths) paths.add(p);
+      else sources.set(stem, new Set([p]));
+    }
+  }
+  return {
+    rules,
+    regenerated: (path) => {
+      const paths = sources.get(stemOf(path));
+      return !!paths && paths.size - (paths.has(path) ? 1 : 0) > 0;
+    },
+  };
+}
+
 /**
  * An edited file that a rule says is generated and not to be edited by hand (`*.pb.go`). Regenerating it changes its
  * source too: when the change also touches another file of the same stem (`transfer.proto`), it is not flagged.
  */
-function matchGenerated(file: ChangedFile, set: DecisionSet, changedPaths: string[], out: FindingList, hit: Set<GuardDecision>): void {
-  if (file.status === "deleted" || !file.added.length) return;
-  const stem = stemOf(file.path);
-  const regenerated = changedPaths.some((p) => p !== file.path && stemOf(p) === stem && !(set.decisions.some((d) => d.generated?.some((g) => globMatches(g, p)))));
-  if (regenerated) return;
-  for (const d of set.decisions) {
-    const glob = d.generated?.find((g) => globMatches(g, file.path));
+function matchGenerated(file: ChangedFile, plan: GeneratedPlan, out: FindingList, hit: Set<GuardDecision>): void {
+  if (file.status === "deleted" || !file.added.length || !plan.rules.length) return;
+  if (plan.regenerated(file.path)) return;
+  for (const { d, globs } of plan.rules) {
+    const glob = globs.find((g) => g.test(file.path))?.glob;
     if (!glob || (d.scope && !inArea(file.path, d.scope))) continue;
     hit.add(d);
     const kindOf = droppedKind(d);
@@ -470,33 +596,31 @@ function matchGenerated(file: ChangedFile, set: DecisionSet, changedPaths: strin
 }
 
 /** A setting whose old value named what a decision chose and whose new value does not. */
-function matchSwitchedSetting(file: ChangedFile, line: ChangedLine, reading: Reading, setTo: string, set: DecisionSet, out: FindingList, hit: Set<GuardDecision>): void {
+function matchSwitchedSetting(file: ChangedFile, line: ChangedLine, reading: Reading, setTo: string, plan: MatchPlan, out: FindingList, hit: Set<GuardDecision>): void {
   const now = changeTokensOf(setTo);
-  for (const d of set.decisions) {
+  for (const { d, thing } of plan.required.candidates(indexesOf(reading, ["tokens"]))) {
     if (d.scope && !inArea(file.path, d.scope)) continue;
-    for (const thing of d.required) {
-      const found = nameIn(reading, "tokens", thing.keys);
-      if (!found || findName(now, thing.keys)) continue;
-      hit.add(d);
-      const kindOf = droppedKind(d);
-      const cite = citeOf(d, thing.range.start);
-      out.push({
-        kind: kindOf,
-        severity: "med",
-        decision: citationFor(d, thing),
-        file: file.path,
-        line: Math.max(1, line.at ?? line.line),
-        message: `sets ${JSON.stringify(setTo.slice(0, 60))} where the line chose ${JSON.stringify(found)}, but ${d.source === "rule" ? `the rule in ${cite}` : `"${d.citation.title}" (${cite}, ${d.citation.status})`} chose ${thing.name}.`,
-        matched: { text: found, subject: thing.name, via: "config" },
-      });
-    }
+    const found = nameIn(reading, "tokens", thing.keys);
+    if (!found || findName(now, thing.keys)) continue;
+    hit.add(d);
+    const kindOf = droppedKind(d);
+    const cite = citeOf(d, thing.range.start);
+    out.push({
+      kind: kindOf,
+      severity: "med",
+      decision: citationFor(d, thing),
+      file: file.path,
+      line: Math.max(1, line.at ?? line.line),
+      message: `sets ${JSON.stringify(setTo.slice(0, 60))} where the line chose ${JSON.stringify(found)}, but ${d.source === "rule" ? `the rule in ${cite}` : `"${d.citation.title}" (${cite}, ${d.citation.status})`} chose ${thing.name}.`,
+      matched: { text: found, subject: thing.name, via: "config" },
+    });
   }
 }
 
 /** A file in an area a record decides, with no conflict found against that record: a hint to deliberate. */
-function matchArea(file: ChangedFile, set: DecisionSet, out: FindingList, hit: Set<GuardDecision>): void {
-  for (const d of set.decisions) {
-    if (d.source !== "record" || hit.has(d) || !inArea(file.path, d.area)) continue;
+function matchArea(file: ChangedFile, plan: MatchPlan, out: FindingList, hit: Set<GuardDecision>): void {
+  for (const d of plan.areas) {
+    if (hit.has(d) || !inArea(file.path, d.area)) continue;
     const first = file.added[0]?.line ?? file.removed[0]?.at ?? 1;
     const thing = d.required[0] ?? d.forbidden[0] ?? { name: d.citation.title, keys: { display: "", tokens: [] }, range: d.citation.line_range };
     out.push({
@@ -513,7 +637,16 @@ function matchArea(file: ChangedFile, set: DecisionSet, out: FindingList, hit: S
 
 const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export function matchChange(diff: ParsedDiff, set: DecisionSet): MatchOutcome {
+/** Why a changed file was not matched when the time ran out first. */
+export const TIME_CUT = "not matched: the check's time budget ran out before this file";
+
+/**
+ * Matches a change against the decisions. Gives the event loop a turn every few milliseconds and stops at the
+ * deadline: the files it did not reach are skipped with TIME_CUT, and `cut` says so (index.ts reports it).
+ */
+export async function matchChange(diff: ParsedDiff, set: DecisionSet, opts: MatchOptions = {}): Promise<MatchOutcome> {
+  const budgetMs = opts.budgetMs ?? CHECK_TIME_BUDGET_MS;
+  const pacer = new Pacer(opts.deadline ?? performance.now() + budgetMs, opts.signal);
   const skipped: { file: string; reason: string }[] = [];
   const work: { file: ChangedFile; kind: FileKind }[] = [];
   for (const file of [...diff.files].sort((a, b) => byPath(a.path, b.path))) {
@@ -522,17 +655,31 @@ export function matchChange(diff: ParsedDiff, set: DecisionSet): MatchOutcome {
     if (reason) skipped.push({ file: file.path, reason });
     else work.push({ file, kind });
   }
-  const ix = indexChange(work);
+  const ix = await indexChange(work, pacer);
   const out = new FindingList();
-  const changedPaths = diff.files.map((f) => f.path);
+  const plan = planOf(set, diff.files.map((f) => f.path), pacer);
+  let cut: MatchCut | undefined;
+  let checkedFiles = 0;
   for (const { file, kind } of work) {
+    if (cut || pacer.out()) {
+      cut ??= { budgetMs, unmatched: 0 };
+      cut.unmatched++;
+      skipped.push({ file: file.path, reason: TIME_CUT });
+      continue;
+    }
+    checkedFiles++;
     const hit = new Set<GuardDecision>();
-    matchGenerated(file, set, changedPaths, out, hit);
-    matchAdded(file, kind, set, ix, out, hit);
-    matchNewFilePath(file, kind, set, out, hit);
-    matchNewFileKind(file, kind, set, out, hit);
-    matchRemoved(file, kind, set, ix, out, hit);
-    matchArea(file, set, out, hit);
+    matchGenerated(file, plan.generated, out, hit);
+    const added = await matchAdded(file, kind, plan, ix, out, hit);
+    const removed = added === undefined ? await matchRemoved(file, kind, plan, ix, out, hit) : 0;
+    if (added !== undefined || removed !== undefined) {
+      // Cut inside this file: what it found so far stands, the rest of its lines (and its file-level checks) wait.
+      cut = { budgetMs, unmatched: 0, partial: { file: file.path, line: added ?? removed ?? 0 } };
+      continue;
+    }
+    matchNewFilePath(file, kind, plan, out, hit);
+    matchNewFileKind(file, kind, plan.kinds, out, hit);
+    matchArea(file, plan, out, hit);
   }
   const findings = out.findings.sort(
     (a, b) =>
@@ -543,5 +690,5 @@ export function matchChange(diff: ParsedDiff, set: DecisionSet): MatchOutcome {
       byPath(a.decision.path, b.decision.path) ||
       a.decision.line_range.start - b.decision.line_range.start,
   );
-  return { findings, skipped, checkedFiles: work.length };
+  return { findings, skipped, checkedFiles, ...(cut ? { cut } : {}) };
 }

@@ -338,6 +338,28 @@ export function mayName(ix: TokenIndex, keys: NameKeys): boolean {
   return c.length >= 4 ? ix.run4.has(c.slice(0, 4)) : true;
 }
 
+/** Entries of a TokenIndex by set: `mayName` answers true only when the index holds one of them. */
+export interface NameTriggers {
+  pre: string[];
+  full: string[];
+  run4: string[];
+}
+
+/**
+ * The entries of a TokenIndex one of which `mayName` needs to answer true; "any" when it may answer true for any text
+ * (a compact form shorter than four letters). A decided thing is tried only on lines holding one of them
+ * (thingIndex.ts), so this must follow `mayName` (guardNameIndex.test.ts and hardeningRound16Matching.test.ts check it).
+ */
+export function nameTriggers(keys: NameKeys): NameTriggers | "any" {
+  if (keys.stems) return { pre: keys.stems.map((s) => s.slice(0, 4)), full: [], run4: [] };
+  if (keys.exact) return { pre: [], full: keys.exact.slice(0, 1), run4: [] };
+  // `ix.full.has(k)` implies `ix.pre.has(k.slice(0, 4))`: every token's prefixes of up to four letters are in `pre`.
+  const pre = keys.tokens.map((k) => k.slice(0, 4));
+  const c = keys.compact;
+  if (!c) return { pre, full: [], run4: [] };
+  return c.length >= 4 ? { pre, full: [], run4: [c.slice(0, 4)] } : "any";
+}
+
 /** Every token a set of names uses: what a decision's other side must not claim. */
 export function tokenSet(names: string[]): Set<string> {
   return new Set(names.flatMap((n) => tokensOf(n)).filter((t) => !GENERIC.has(t)));

@@ -50,8 +50,15 @@ export const GuardReportSchema = z.object({
   skipped: z.array(SkippedFileSchema),
   limits: z.object({
     max_diff_lines: z.number().int().min(1),
-    /** True when the diff was longer than max_diff_lines (or its byte limit) and only its head was checked. */
+    /**
+     * True when only part of the change was checked: the diff was longer than max_diff_lines (or its byte limit) and
+     * only its head was read, or the check's time budget ran out before every file was matched (timed_out).
+     */
     truncated: z.boolean(),
+    /** The whole check's time budget, in milliseconds. */
+    time_budget_ms: z.number().int().min(1).optional(),
+    /** True when the time budget ran out: the files not matched are among the skipped, and a note says so. */
+    timed_out: z.boolean().optional(),
   }),
   /** What the reader should know: a truncated diff, a malformed hunk, a record that could not be read. */
   notes: z.array(z.string()),
