@@ -1,10 +1,14 @@
 // Receipts as MCP resources: `deliberation://<repo>/<receipt_id>`, where <repo> names an allowed root. Reading one
 // returns two renderings of the receipt as it is on disk now: the signed JSON (unchanged, so its signature still
 // checks) and its Markdown. Both, and every listed resource, carry `_meta.verification` (core/receipts/readerTrust.ts);
-// the Markdown of a receipt that does not verify opens with a warning and gives its pick only as a claim.
+// the Markdown of a receipt that does not verify opens with a warning and gives its pick only as a claim. A receipt is
+// a file in the repository: its question, titles and reasons may hold escape sequences or bidi controls, so the
+// Markdown, titles and descriptions pass the terminal sanitiser (the signed JSON stays byte for byte as it is; the
+// transport writes its C1 and bidi characters as \u escapes).
 import { pickStatement, unverifiedTag, type ReceiptTrustView } from "../core/receipts/readerTrust";
 import { listReceipts, loadReceiptEntry } from "../core/receipts/store";
 import { receiptToMarkdown } from "../core/render";
+import { terminalSafe, terminalSafeLine } from "../core/sanitize";
 import { trustViews, withoutPicks } from "./receiptTrust";
 import type { AllowedRoots } from "./roots";
 import { ToolInputError } from "./toolResult";
@@ -45,8 +49,8 @@ export async function listReceiptResources(roots: AllowedRoots, env: NodeJS.Proc
       out.push({
         uri: receiptUri(root.name, r.receipt_id),
         name: `${root.name}/${r.receipt_id}`,
-        title: r.question.slice(0, 200),
-        description: `Deliberation receipt in ${root.path}: ${pick}; recommendation ${r.payload.recommendation.option_id}`,
+        title: terminalSafeLine(r.question).slice(0, 200),
+        description: terminalSafeLine(`Deliberation receipt in ${root.path}: ${pick}; recommendation ${r.payload.recommendation.option_id}`),
         mimeType: "application/json",
         _meta: { verification },
       });
@@ -71,6 +75,6 @@ export async function readReceiptResource(roots: AllowedRoots, uri: string, env:
   const _meta = { verification };
   return [
     { uri, mimeType: "application/json", text: JSON.stringify(entry.raw, null, 2), _meta },
-    { uri, mimeType: "text/markdown", text: markdown, _meta },
+    { uri, mimeType: "text/markdown", text: terminalSafe(markdown), _meta },
   ];
 }

@@ -19,10 +19,11 @@ import type { z } from "zod";
 import { isCancellation } from "../core/cancel";
 import { classifyQuestion } from "../core/classify";
 import { defaultKeyDir, loadOrCreateKeyFile, type SigningKey } from "../core/receipts/signing";
-import { terminalSafeLine } from "../core/sanitize";
+import { terminalSafe, terminalSafeLine } from "../core/sanitize";
 import { oneLine } from "../core/text";
 import { keepStdoutForProtocol, stderrLog, type McpLog } from "./log";
 import { listReceiptResources, readReceiptResource, receiptUri, RESOURCE_TEMPLATE } from "./resources";
+import type { CheckRunner } from "./checkTool";
 import type { DeliberationRunner } from "./deliberateTool";
 import { AllowedRoots } from "./roots";
 import { LineStdioTransport } from "./stdioTransport";
@@ -53,6 +54,8 @@ export interface McpServerOptions {
   workerEntry?: string;
   /** Set by runStdioServer: where `deliberate` runs. */
   deliberations?: DeliberationRunner;
+  /** Set by runStdioServer: where `check_change` runs. */
+  checks?: CheckRunner;
   /** Set by runStdioServer: every tool call in flight, so the end of stdin can wait for them. */
   inFlight?: Set<Promise<unknown>>;
 }
@@ -119,6 +122,7 @@ export function createMcpServer(roots: AllowedRoots, options: McpServerOptions):
       receiptsChanged: () => server.sendResourceListChanged().catch(() => undefined),
       resourceUri,
       ...(options.deliberations ? { deliberations: options.deliberations } : {}),
+      ...(options.checks ? { checks: options.checks } : {}),
     };
     const call = (async () => {
       const result = await callTool(tool, request.params.arguments ?? {}, ctx, log);
@@ -182,7 +186,11 @@ async function callTool(tool: ToolSpec, rawArgs: unknown, ctx: ToolContext, log:
       return errorResult(`${tool.name} failed: its result did not match the output schema (see the server log)`);
     }
     log(`${tool.name}: done in ${Math.round(performance.now() - started)} ms`);
-    return { content: [{ type: "text", text: result.text }], structuredContent: result.structured };
+    // The text quotes the repository (ADR titles, file names, rules, questions): an agent's client may print it in a
+    // terminal, so no escape sequence, control, bidi or invisible character stays in it, as in the CLI's output. The
+    // structured content keeps the data as it is; the transport writes its C1, bidi and invisible characters as
+    // \u escapes (stdioTransport.ts), as `deliberate check --json` does.
+    return { content: [{ type: "text", text: terminalSafe(result.text) }], structuredContent: result.structured };
   } catch (err) {
     if (isCancellation(err, ctx.signal)) {
       log(`${tool.name}: cancelled after ${Math.round(performance.now() - started)} ms`);
@@ -218,7 +226,7 @@ export async function runStdioServer(options: McpServerOptions): Promise<void> {
   const workerEntry = env.DELIBERATIVE_MCP_WORKERS === "off" ? undefined : options.workerEntry;
   const workers = workerEntry ? new DeliberationWorkers({ entry: workerEntry, env, log }) : undefined;
   const inFlight = new Set<Promise<unknown>>();
-  const server = createMcpServer(roots, { ...options, log, inFlight, ...(workers ? { deliberations: workers } : {}) });
+  const server = createMcpServer(roots, { ...options, log, inFlight, ...(workers ? { deliberations: workers, checks: workers } : {}) });
   const transport = new LineStdioTransport({
     onInputEnd: async () => {
       await workers?.stop();

@@ -3,6 +3,9 @@
 //   the server ended), and the next line is read as usual;
 // - a line that is not JSON gets -32700 (id null); a request that is not valid JSON-RPC gets -32600, or -32602 when
 //   only its params are wrong (e.g. a progress token that is neither a string nor an integer); the SDK only logged;
+// - every message is written as JSON whose C1 controls, bidi controls and invisible characters are \u escapes
+//   (JSON.stringify escapes only C0): the same values, but no raw byte on stdout that a terminal acts on or that
+//   reorders what a person reads, whatever a tool result quotes from the repository;
 // - at the end of stdin it does not close at once: the owner's `onInputEnd` finishes or rolls back the work in
 //   flight, every request received is answered (stdout is still open: the client closed only its end of stdin),
 //   the writes drain, and only then the connection closes. So a record_pick sent just before EOF is answered and
@@ -18,6 +21,7 @@ import {
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
+import { terminalSafeJson } from "../core/sanitize";
 
 /** The SDK's own stdio cap: no MCP message to this server comes near it. */
 export const MAX_LINE_BYTES = 10 * 1024 * 1024;
@@ -106,7 +110,7 @@ export class LineStdioTransport implements Transport {
     if ("id" in message && ("result" in message || "error" in message) && isId(message.id)) this.unanswered.delete(message.id);
     if (this.closed || this.output.destroyed || !this.output.writable) return Promise.resolve();
     const write = new Promise<void>((done) => {
-      const flushed = this.output.write(JSON.stringify(message) + "\n", () => done());
+      const flushed = this.output.write(terminalSafeJson(JSON.stringify(message)) + "\n", () => done());
       if (!flushed) this.output.once("drain", () => done());
     }).finally(() => this.writes.delete(write));
     this.writes.add(write);

@@ -3,6 +3,7 @@
 import { DeliberationError } from "../core/pipeline";
 import type { SigningKey } from "../core/receipts/signing";
 import { LockTimeoutError, PickRefusedError, ReceiptInputError, ReceiptsDirError } from "../core/receipts/store";
+import type { CheckRunner } from "./checkTool";
 import type { DeliberationRunner } from "./deliberateTool";
 import { RootError, type AllowedRoots } from "./roots";
 import type { McpLog } from "./log";
@@ -39,6 +40,8 @@ export interface ToolContext {
   resourceUri: (repo: string) => Promise<(receiptId: string) => string>;
   /** Where `deliberate` runs the pipeline (a worker thread); in this thread when absent. */
   deliberations?: DeliberationRunner;
+  /** Where `check_change` runs the guard (a worker thread); in this thread when absent. */
+  checks?: CheckRunner;
 }
 
 export interface ToolResult {

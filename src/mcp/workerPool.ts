@@ -1,6 +1,7 @@
-// Where the MCP server runs `deliberate`: a small pool of worker threads (src/mcp/worker.ts). A deliberation can take
-// long, and parts of it are synchronous; in a worker it never holds the server's message loop, so list_receipts,
-// get_receipt and record_pick are answered meanwhile. Cancelling a call (notifications/cancelled, a client-side
+// Where the MCP server runs `deliberate` and `check_change`: a small pool of worker threads (src/mcp/worker.ts). A
+// deliberation can take long, and parts of it are synchronous, as is the guard's matching of a large change against
+// many decisions; in a worker neither holds the server's message loop, so list_receipts, get_receipt and record_pick
+// are answered meanwhile. Cancelling a call (notifications/cancelled, a client-side
 // timeout), the end of stdin and shutdown first ask the run to stop through its AbortSignal and, when it does not
 // within a short grace period (it is busy in synchronous code), terminate its thread: no core keeps spinning for a
 // client that is gone. Idle workers are kept for the next call (their caches stay warm, a background history build
@@ -9,9 +10,10 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { CancellationError, cancellationOf } from "../core/cancel";
 import { oneLine } from "../core/text";
+import type { CheckJob, CheckRunner } from "./checkTool";
 import type { DeliberationDone, DeliberationJob, DeliberationRunner } from "./deliberateTool";
 import type { McpLog } from "./log";
-import { ToolInputError } from "./toolResult";
+import { ToolInputError, type ToolResult } from "./toolResult";
 import type { WarmJob, WarmReport } from "./warm";
 import type { FromWorker, ToWorker } from "./worker";
 
@@ -23,11 +25,14 @@ export interface WorkerPoolOptions {
   entry: string;
   env: NodeJS.ProcessEnv;
   log: McpLog;
-  /** At most this many deliberations run at once (each in its own thread); more calls wait their turn. */
+  /** At most this many calls run at once (each in its own thread; a check_change may use one more); more wait their turn. */
   maxWorkers?: number;
 }
 
-export class DeliberationWorkers implements DeliberationRunner {
+/** A job as the worker takes it, without its id. */
+type Job = { type: "run"; job: DeliberationJob } | { type: "check"; job: CheckJob };
+
+export class DeliberationWorkers implements DeliberationRunner, CheckRunner {
   private readonly idle: Worker[] = [];
   private readonly busy = new Set<Worker>();
   private readonly waiting: { take: (w: Worker) => void; fail: (err: Error) => void }[] = [];
@@ -74,8 +79,18 @@ export class DeliberationWorkers implements DeliberationRunner {
   }
 
   run(job: DeliberationJob, signal: AbortSignal, reportProgress?: (message: string) => void): Promise<DeliberationDone> {
+    return this.submit({ type: "run", job }, signal, reportProgress);
+  }
+
+  /** A check_change call: the same threads, queue, cancellation and shutdown as a deliberation. */
+  async check(job: CheckJob, signal: AbortSignal): Promise<ToolResult> {
+    return (await this.submit({ type: "check", job }, signal)).result;
+  }
+
+  private submit(job: Job, signal: AbortSignal, reportProgress?: (message: string) => void): Promise<DeliberationDone> {
     const stop = AbortSignal.any([signal, this.shutdown.signal]);
-    const run = this.acquire(stop).then((worker) => this.runOn(worker, job, stop, reportProgress));
+    // A check may start one thread beyond the limit: it is short, and must not wait behind deliberations that take minutes.
+    const run = this.acquire(stop, job.type === "check" ? 1 : 0).then((worker) => this.runOn(worker, job, stop, reportProgress));
     this.runs.add(run);
     const forget = () => this.runs.delete(run);
     run.then(forget, forget);
@@ -120,9 +135,9 @@ export class DeliberationWorkers implements DeliberationRunner {
     return worker;
   }
 
-  private acquire(signal: AbortSignal): Promise<Worker> {
+  private acquire(signal: AbortSignal, beyondMax = 0): Promise<Worker> {
     if (signal.aborted) return Promise.reject(cancellationOf(signal));
-    const ready = this.idle.pop() ?? (this.threads < this.max ? this.spawn() : undefined);
+    const ready = this.idle.pop() ?? (this.threads < this.max + beyondMax ? this.spawn() : undefined);
     if (ready) {
       this.busy.add(ready);
       return Promise.resolve(ready);
@@ -162,7 +177,7 @@ export class DeliberationWorkers implements DeliberationRunner {
     next.take(keep ? worker : this.spawn());
   }
 
-  private runOn(worker: Worker, job: DeliberationJob, stop: AbortSignal, reportProgress?: (message: string) => void): Promise<DeliberationDone> {
+  private runOn(worker: Worker, job: Job, stop: AbortSignal, reportProgress?: (message: string) => void): Promise<DeliberationDone> {
     const id = this.nextId++;
     return new Promise<DeliberationDone>((resolve, reject) => {
       let grace: NodeJS.Timeout | undefined;
@@ -197,7 +212,7 @@ export class DeliberationWorkers implements DeliberationRunner {
         // A run busy in synchronous code never sees its signal: past the grace period its thread is stopped.
         grace = setTimeout(() => {
           if (settled) return;
-          this.options.log(`deliberate: the run did not stop within ${CANCEL_GRACE_MS} ms of its cancellation; its worker thread was terminated`);
+          this.options.log(`${job.type === "check" ? "check_change" : "deliberate"}: the run did not stop within ${CANCEL_GRACE_MS} ms of its cancellation; its worker thread was terminated`);
           finish(false);
           reject(cancellationOf(stop));
         }, CANCEL_GRACE_MS);
@@ -206,7 +221,7 @@ export class DeliberationWorkers implements DeliberationRunner {
       worker.once("exit", onExit);
       if (stop.aborted) onAbort();
       else stop.addEventListener("abort", onAbort, { once: true });
-      worker.postMessage({ type: "run", id, job } satisfies ToWorker);
+      worker.postMessage({ ...job, id } satisfies ToWorker);
     });
   }
 }
