@@ -50,7 +50,7 @@ function printText(report: GuardReport, io: CheckIo): void {
   for (const s of report.skipped) io.out(terminalSafeLine(`skipped ${s.file}: ${s.reason}`));
   for (const n of report.notes) io.out(terminalSafeLine(`note: ${n}`));
   const counts = (["high", "med", "low"] as const).map((s) => `${findings.filter((f) => f.severity === s).length} ${s}`).join(", ");
-  io.out(`${findings.length} finding${findings.length === 1 ? "" : "s"} (${counts}); checked ${checked.files} file${checked.files === 1 ? "" : "s"} against ${checked.decisions} decision${checked.decisions === 1 ? "" : "s"}${report.limits.truncated ? `; the diff was cut at ${report.limits.max_diff_lines} lines` : ""}`);
+  io.out(`${findings.length} finding${findings.length === 1 ? "" : "s"} (${counts}); checked ${checked.files} file${checked.files === 1 ? "" : "s"} against ${checked.decisions} decision${checked.decisions === 1 ? "" : "s"}${report.limits.truncated ? `; ${cutReason(report.limits)}` : ""}`);
 }
 
 /** Exit code of a check that could not run (or not fully), never confused with findings (1) or bad input (2). */
@@ -92,8 +92,13 @@ export async function checkCommand(argv: string[], io: CheckIo): Promise<number>
   // A change longer than the line budget was checked only in part: at a threshold that is no pass (exit 4, not 1,
   // which means "a finding"); `--fail-on never` only reports.
   if (report.limits.truncated && failOn !== "never") {
-    io.err(`deliberate check: the change is longer than ${report.limits.max_diff_lines} lines and was checked only in part (see the skipped files); exit ${CHECK_FAILED_TO_RUN}`);
+    io.err(`deliberate check: ${cutReason(report.limits)}, so the change was checked only in part (see the skipped files); exit ${CHECK_FAILED_TO_RUN}`);
     return CHECK_FAILED_TO_RUN;
   }
   return 0;
+}
+
+/** Why a check read only part of the change: the line budget, or the time budget for matching. */
+function cutReason(limits: { max_diff_lines: number; timed_out?: boolean; time_budget_ms?: number }): string {
+  return limits.timed_out ? `the matching stopped at the ${Math.round((limits.time_budget_ms ?? 0) / 1000)} s time budget` : `the diff was cut at ${limits.max_diff_lines} lines`;
 }
