@@ -641,7 +641,9 @@ export function classifyQuestion(text: string): Classification {
 // ---- Plain TODO comments ------------------------------------------------------------------------------------
 
 // Comment openers across languages: // /* * # -- ; <!-- % ' REM {- (*
-const COMMENT_OPENER = String.raw`(?:\/\/+!?|\/\*+!?|\*+|#+|--+|;+|<!--|%+|'|\bREM\b|\{-|\(\*)`;
+// A run of `;` starts a marker only at its first `;`: `;` is also what may stand before a marker ("x; // TODO"),
+// and without the look-behind every `;` of a long run would start an attempt that scans the rest of the run.
+export const COMMENT_OPENER = String.raw`(?:\/\/+!?|\/\*+!?|\*+|#+|--+|(?<!;);+|<!--|%+|'|\bREM\b|\{-|\(\*)`;
 
 /** A plain `TODO`/`FIXME` comment on a line of code (uppercase, after a comment opener), as the CodeLens finds it. */
 export const PLAIN_TODO_LINE = new RegExp(`(?:^|[\\s;{}(),])${COMMENT_OPENER}\\s*(?:TODO|FIXME)\\b`);

@@ -1,14 +1,12 @@
 // CodeLens on open-question comments in any language. provideCodeLenses is a regex pass over the document plus a
 // map lookup in the receipt index: no I/O per keystroke. Lenses refresh when receipts or settings change.
 import * as vscode from "vscode";
-import { PLAIN_TODO_LINE, mayBeOpenQuestionTodo, stripCommentMarkers } from "../core/classify";
+import { COMMENT_OPENER, PLAIN_TODO_LINE, mayBeOpenQuestionTodo, stripCommentMarkers } from "../core/classify";
 import { SECTION } from "./constants";
 import { readSettings } from "./config";
 import { loadHeavyBundle } from "./loadHeavyBundle";
 import { pickedTitle, staleLabel, type ReceiptIndex } from "./receiptIndex";
 
-// Comment openers across languages: // /* * # -- ; <!-- % ' REM {- (*
-const COMMENT_MARKER = String.raw`(?:\/\/+!?|\/\*+!?|\*+|#+|--+|;+|<!--|%+|'|\bREM\b|\{-|\(\*)`;
 
 function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -17,13 +15,43 @@ function escapeRegex(s: string): string {
 export interface QuestionMatcher {
   tagged: RegExp;
   plainTodo: RegExp | undefined;
+  /** Lower-cased words one of which a line must hold before any pattern runs on it (the tags' leading words). */
+  needles: string[];
 }
 
 export function buildMatcher(tags: string[], plainTodos: boolean): QuestionMatcher {
   const alternatives = tags.map((t) => escapeRegex(t.trim()).replace(/\\\(/g, "\\(\\s*").replace(/\\\)/g, "\\s*\\)").replace(/\s+/g, "\\s*"));
-  const tagged = new RegExp(`(?:^|[\\s;{}(),])${COMMENT_MARKER}\\s*(?:${alternatives.join("|") || "(?!)"})`, "i");
+  const tagged = new RegExp(`(?:^|[\\s;{}(),])${COMMENT_OPENER}\\s*(?:${alternatives.join("|") || "(?!)"})`, "i");
   const plainTodo = plainTodos ? PLAIN_TODO_LINE : undefined;
-  return { tagged, plainTodo };
+  const lead = (t: string) => /[\p{L}\p{N}]+/u.exec(t)?.[0]?.toLowerCase();
+  const needles = [...new Set([...tags.map(lead), ...(plainTodos ? ["todo", "fixme"] : [])].filter((w): w is string => !!w))];
+  return { tagged, plainTodo, needles };
+}
+
+/** Above this many characters a pass stops: a line over 2,000 characters is skipped, so real code never gets near. */
+const MAX_SCANNED_CHARS = 8 * 1024 * 1024;
+/**
+ * At most this many plain TODOs per pass, and this many of their characters, go to the classifier (it runs the
+ * tagger, ~1–5 ms a comment); the rest get no lens. A cached verdict costs nothing and is not counted.
+ */
+export const MAX_CLASSIFIED_PER_PASS = 200;
+export const MAX_CLASSIFIED_CHARS = 50_000;
+/** Verdicts on plain TODO comments, by their text: typing elsewhere in a file re-runs the pass, not the tagger. */
+const verdicts = new Map<string, boolean>();
+const MAX_VERDICTS = 4096;
+
+/** The cached verdict on a plain TODO, else the classifier's while the pass may still spend on it (`spend`). */
+function isOpenQuestion(raw: string, spend: () => boolean): boolean {
+  let v = verdicts.get(raw);
+  if (v === undefined) {
+    // The cheap check is free; only what reaches the tagger is counted.
+    if (!mayBeOpenQuestionTodo(raw)) v = false;
+    else if (!spend()) return false;
+    else v = loadHeavyBundle().isOpenQuestionTodo(raw);
+    if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+    verdicts.set(raw, v);
+  }
+  return v;
 }
 
 export interface QuestionLine {
@@ -33,16 +61,37 @@ export interface QuestionLine {
   question: string;
 }
 
-/** Finds the open-question comments of a text. Pure, so it is unit-testable without VS Code. */
-export function findQuestionLines(text: string, matcher: QuestionMatcher, maxLines = 20_000): QuestionLine[] {
+/**
+ * Finds the open-question comments of a text. Pure (but for a verdict cache), so it is unit-testable without VS
+ * Code. It runs on the extension host's thread on every edit, so each line costs a substring test unless it holds a
+ * tag's word, patterns are linear, the tagger runs on at most MAX_CLASSIFIED_PER_PASS plain TODOs, and a pass reads
+ * at most maxLines lines and MAX_SCANNED_CHARS characters. `plainTodos: false` skips plain TODOs (Restricted Mode).
+ */
+export function findQuestionLines(text: string, matcher: QuestionMatcher, maxLines = 20_000, opts: { plainTodos?: boolean } = {}): QuestionLine[] {
   const out: QuestionLine[] = [];
-  const lines = text.split(/\r?\n/);
-  for (let i = 0; i < lines.length && i < maxLines; i++) {
-    const line = lines[i]!;
+  let classified = 0;
+  let classifiedChars = 0;
+  const spend = (raw: string) => () => {
+    if (classified >= MAX_CLASSIFIED_PER_PASS || classifiedChars + raw.length > MAX_CLASSIFIED_CHARS) return false;
+    classified++;
+    classifiedChars += raw.length;
+    return true;
+  };
+  let scanned = 0;
+  let start = 0;
+  for (let i = 0; i < maxLines && start <= text.length && scanned <= MAX_SCANNED_CHARS; i++) {
+    const nl = text.indexOf("\n", start);
+    const end = nl === -1 ? text.length : nl;
+    const line = text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end);
+    scanned += end - start + 1;
+    start = end + 1;
     if (line.length > 2000) continue;
+    const lower = line.toLowerCase();
+    if (!matcher.needles.some((w) => lower.includes(w))) continue;
     let m = matcher.tagged.exec(line);
     let plain = false;
-    if (!m && matcher.plainTodo) {
+    // Once the classifier's budget is spent, plain TODOs are not even matched.
+    if (!m && matcher.plainTodo && opts.plainTodos !== false && classified < MAX_CLASSIFIED_PER_PASS && classifiedChars < MAX_CLASSIFIED_CHARS) {
       m = matcher.plainTodo.exec(line);
       plain = !!m;
     }
@@ -51,8 +100,9 @@ export function findQuestionLines(text: string, matcher: QuestionMatcher, maxLin
     const question = stripCommentMarkers(raw);
     if (!question) continue;
     // isOpenQuestionTodo needs the tagger (core bundle); the cheap check keeps most TODOs from loading it.
-    if (plain && !(mayBeOpenQuestionTodo(raw) && loadHeavyBundle().isOpenQuestionTodo(raw))) continue;
+    if (plain && !isOpenQuestion(raw, spend(raw))) continue;
     out.push({ line: i, raw, question });
+    if (nl === -1) break;
   }
   return out;
 }
@@ -67,6 +117,8 @@ export class QuestionCodeLensProvider implements vscode.CodeLensProvider, vscode
   constructor(private readonly index: ReceiptIndex) {
     this.disposables.push(
       index.onDidChange(() => this.changed.fire()),
+      // Trusting the workspace turns plain TODO lenses on.
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire()),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(`${SECTION}.codeLens`)) {
           this.matcher = undefined;
@@ -83,7 +135,8 @@ export class QuestionCodeLensProvider implements vscode.CodeLensProvider, vscode
       this.matcher = buildMatcher(s.codeLensTags, s.codeLensPlainTodos);
     }
     if (!this.enabled || document.uri.scheme === "output") return [];
-    const found = findQuestionLines(document.getText(), this.matcher);
+    // In Restricted Mode only tagged comments get a lens: the classifier is not loaded for a repository not trusted.
+    const found = findQuestionLines(document.getText(), this.matcher, undefined, { plainTodos: vscode.workspace.isTrusted });
     if (found.length === 0) return [];
     // The first document with a question loads the receipt index once; the lenses update when it arrives.
     if (!this.index.isLoaded) void this.index.ensureLoaded();
