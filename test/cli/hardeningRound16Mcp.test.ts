@@ -8,89 +8,17 @@
 import { describe, test, before } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { join } from "node:path";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { GuardReportSchema } from "../../src/core/guard";
 import { OptionPickerSchema } from "../../src/core/schemas";
-import { CLI, assertCliBuilt, newCliUser, runCli } from "../helpers/cli";
+import { assertCliBuilt, newCliUser, runCli } from "../helpers/cli";
 import { createGitRepo, writeFiles } from "../helpers/gitRepo";
+import { RawServer, waitFor, type Reply } from "../helpers/rawMcpServer";
 
 const USER = newCliUser();
 
-interface Reply {
-  id?: string | number | null;
-  result?: CallToolResult & Record<string, unknown>;
-  error?: { code: number; message: string };
-  method?: string;
-}
 
-/** The server as a raw process: JSON-RPC lines in, replies collected by id, and every byte it wrote on stdout. */
-class RawServer {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly replies: Reply[] = [];
-  readonly stdout: Buffer[] = [];
-  stderr = "";
-  private rest = "";
-  private nextId = 1;
 
-  constructor(repo: string) {
-    this.child = spawn(process.execPath, [CLI, "mcp", "--repo", repo], { env: USER.env });
-    this.child.stdout.on("data", (d: Buffer) => {
-      this.stdout.push(d);
-      const lines = (this.rest + d.toString("utf8")).split("\n");
-      this.rest = lines.pop() ?? "";
-      for (const l of lines) if (l.trim()) this.replies.push(JSON.parse(l) as Reply);
-    });
-    this.child.stderr.on("data", (d: Buffer) => (this.stderr += d.toString("utf8")));
-  }
-
-  static async started(repo: string): Promise<RawServer> {
-    const s = new RawServer(repo);
-    await s.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } });
-    s.line(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
-    return s;
-  }
-
-  line(text: string): void {
-    this.child.stdin.write(text + "\n");
-  }
-
-  send(method: string, params: Record<string, unknown>): number {
-    const id = this.nextId++;
-    this.line(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
-    return id;
-  }
-
-  async reply(id: number, ms = 60_000): Promise<Reply> {
-    await waitFor(() => this.answered(id), ms, `no reply to ${id}; stderr: ${this.stderr.slice(-500)}`);
-    return this.replies.find((r) => r.id === id && r.method === undefined)!;
-  }
-
-  answered(id: number): boolean {
-    return this.replies.some((r) => r.id === id && r.method === undefined);
-  }
-
-  request(method: string, params: Record<string, unknown>, ms?: number): Promise<Reply> {
-    return this.reply(this.send(method, params), ms);
-  }
-
-  tool(name: string, args: Record<string, unknown>, ms?: number): Promise<Reply> {
-    return this.request("tools/call", { name, arguments: args }, ms);
-  }
-
-  kill(): void {
-    if (this.child.exitCode === null) this.child.kill("SIGKILL");
-  }
-}
-
-async function waitFor(check: () => boolean, ms: number, what: string): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(what);
-    await new Promise((done) => setTimeout(done, 20));
-  }
-}
 
 const textOf = (r: Reply) => (r.result?.content ?? []).map((c) => (c.type === "text" ? c.text : "")).join("\n");
 
@@ -106,7 +34,7 @@ describe("round 16 (#8): check_change runs in the worker pool", () => {
     // Some 10 ms a line against these rules: about 30 s of matching, in one synchronous stretch before this round.
     const n = 3000;
     const diff = `diff --git a/src/heavy.js b/src/heavy.js\n--- a/src/heavy.js\n+++ b/src/heavy.js\n@@ -0,0 +1,${n} @@\n${Array.from({ length: n }, (_, i) => `+${heavyLine(i)}\n`).join("")}`;
-    const s = await RawServer.started(repo);
+    const s = await RawServer.started(repo, USER.env);
     try {
       assert.ok((await s.tool("list_receipts", {})).result, "serving");
       const heavy = s.send("tools/call", { name: "check_change", arguments: { diff } });
@@ -157,7 +85,7 @@ describe("round 16 (#10): no escape sequence, C1 or bidi character reaches the M
 
   test("every tool, resource and error: stdout carries no raw ESC/C1/bidi byte, texts are sanitised, structured content keeps the data", async () => {
     const repo = createGitRepo([{ message: "decisions", files: { "docs/adr/0001-use-postgres.md": ADR, "AGENTS.md": RULES, "src/app.js": "module.exports = 1;\n" } }]);
-    const s = await RawServer.started(repo);
+    const s = await RawServer.started(repo, USER.env);
     try {
       const texts: [string, string][] = [];
       const call = async (name: string, args: Record<string, unknown>) => {

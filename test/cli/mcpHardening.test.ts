@@ -6,7 +6,6 @@
 import { test, describe, before } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -14,6 +13,7 @@ import { ListRootsRequestSchema, type CallToolResult } from "@modelcontextprotoc
 import { createSampleRepo } from "../fixtures/sampleRepo";
 import { CLI, assertCliBuilt, newCliUser } from "../helpers/cli";
 import { makeTempDir } from "../helpers/gitRepo";
+import { RawServer, waitFor, type Reply } from "../helpers/rawMcpServer";
 import { OptionPickerSchema, ReceiptSchema } from "../../src/core/schemas";
 
 const USER = newCliUser();
@@ -21,82 +21,8 @@ const MONGO_Q = "Should we store orders in MongoDB or PostgreSQL?";
 /** Long enough that only a stopped thread explains a quiet process (the hook: src/mcp/deliberateTool.ts). */
 const BUSY = { DELIBERATIVE_MCP_TEST_BUSY_MS: "120000" };
 
-interface Reply {
-  id?: string | number | null;
-  result?: CallToolResult & Record<string, unknown>;
-  error?: { code: number; message: string };
-  method?: string;
-}
 
-/** The server as a raw process: JSON-RPC lines in, replies collected by id. */
-class RawServer {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly replies: Reply[] = [];
-  stderr = "";
-  readonly exited: Promise<number | null>;
-  private rest = "";
-  private nextId = 1000;
 
-  constructor(repo: string, env: NodeJS.ProcessEnv = USER.env) {
-    this.child = spawn(process.execPath, [CLI, "mcp", "--repo", repo], { env });
-    this.child.stdout.on("data", (d: Buffer) => {
-      const lines = (this.rest + d.toString("utf8")).split("\n");
-      this.rest = lines.pop() ?? "";
-      for (const l of lines) if (l.trim()) this.replies.push(JSON.parse(l) as Reply);
-    });
-    this.child.stderr.on("data", (d: Buffer) => (this.stderr += d.toString("utf8")));
-    this.exited = new Promise((done) => this.child.on("close", (code) => done(code)));
-  }
-
-  static async started(repo: string, env?: NodeJS.ProcessEnv): Promise<RawServer> {
-    const s = new RawServer(repo, env);
-    await s.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } });
-    s.line(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
-    return s;
-  }
-
-  line(text: string): void {
-    this.child.stdin.write(text + "\n");
-  }
-
-  /** Sends a request and returns its id (use `reply` to wait for the answer). */
-  send(method: string, params: Record<string, unknown>, id: string | number = this.nextId++): string | number {
-    this.line(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
-    return id;
-  }
-
-  async reply(id: string | number | null, ms = 30_000): Promise<Reply> {
-    await waitFor(() => this.replies.some((r) => r.id === id && r.method === undefined), ms, `no reply to ${String(id)}; stderr: ${this.stderr.slice(-500)}`);
-    return this.replies.find((r) => r.id === id && r.method === undefined)!;
-  }
-
-  request(method: string, params: Record<string, unknown>, ms?: number): Promise<Reply> {
-    return this.reply(this.send(method, params), ms);
-  }
-
-  tool(name: string, args: Record<string, unknown>, ms?: number): Promise<Reply> {
-    return this.request("tools/call", { name, arguments: args }, ms);
-  }
-
-  /** User plus system CPU seconds of the whole process (every thread), from /proc. */
-  cpuSeconds(): number {
-    const stat = readFileSync(`/proc/${this.child.pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  }
-
-  kill(): void {
-    if (this.child.exitCode === null) this.child.kill("SIGKILL");
-  }
-}
-
-async function waitFor(check: () => boolean, ms: number, what = "timed out waiting"): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(what);
-    await new Promise((done) => setTimeout(done, 25));
-  }
-}
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
@@ -185,7 +111,7 @@ describe("deliberate mcp: what the server accepted it finishes", () => {
   });
 
   test("10 record_pick calls, then stdin closes: all 10 answered and on disk, no lock file", async () => {
-    const s = await RawServer.started(repo);
+    const s = await RawServer.started(repo, USER.env);
     const d = await s.tool("deliberate", { question: MONGO_Q, offline: true }, 120_000);
     const picker = OptionPickerSchema.parse(d.result?.structuredContent);
     const ids = Array.from({ length: 10 }, (_, i) =>
@@ -214,7 +140,7 @@ describe("deliberate mcp: bad lines get JSON-RPC errors and the server stays up"
   });
 
   test("an 11 MB line, a garbage line and a bad progress token", async () => {
-    const s = await RawServer.started(repo);
+    const s = await RawServer.started(repo, USER.env);
     try {
       const huge = JSON.stringify({ jsonrpc: "2.0", id: 77, method: "tools/call", params: { name: "deliberate", arguments: { question: "x".repeat(11 * 1024 * 1024) } } });
       s.line(huge);
