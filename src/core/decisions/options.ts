@@ -1363,11 +1363,27 @@ function rejectedOptions(
     // An option the decision also adopts (for another part of the problem) was not turned down.
     if (adopted.has(i) && !rejectedBy.has(i)) return;
     const why = rejectedBy.get(i);
-    const reason = why?.reason ?? firstCon(parsed, o.name);
+    const reason = why?.reason ?? firstCon(parsed, o.name) ?? (o.source === "alternatives" ? alternativeReason(parsed, o) : undefined);
     rejected.push({ name: o.name, ...(reason ? { reason } : {}), range: why?.range ?? o.range });
   });
   for (const r of proseRejected) if (!rejected.some((x) => coverage(r.name, x.name) >= 0.6)) rejected.push(r);
   return rejected;
+}
+
+/**
+ * Why an alternative was turned down, as its own entry says it: the rest of its item ("Checksums only: they do not
+ * say who signed the file"), else the first sentence under its heading ("### Commit messages" then "They are written
+ * for reviewers.").
+ */
+function alternativeReason(parsed: ParsedAdr, o: ConsideredOption): string | undefined {
+  const { lines, sections } = parsed.doc;
+  const line = stripInline(lines[o.range.start - 1] ?? "").replace(/^\s*(?:[-*+]|\d{1,2}[.)])\s+/, "").trim();
+  const after = line.toLowerCase().startsWith(o.name.toLowerCase()) ? /^\s*(?:[:\u2013\u2014]|-\s)\s*(.+)$/.exec(line.slice(o.name.length)) : null;
+  const rest = after?.[1]?.trim() ?? "";
+  if (rest.split(/\s+/).length >= 3) return rest;
+  const own = sections.find((s) => s.level > 0 && s.start === o.range.start);
+  if (!own) return undefined;
+  return sentencesIn(lines, own.bodyStart, own.contentEnd, 1)[0]?.text;
 }
 
 /**
@@ -1714,6 +1730,8 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
   // A record with no decision section that weighs options still commits to one somewhere: "Due to its speed, X is
   // the recommended tool", "We will go with X".
   if (!chosen && !hasDecisionSection) chosen = claimedInItsSection(parsed, considered) ?? committedToOption(parsed, considered);
+  // "## Proposal: X" names the design the record proposes, whether or not the record reads that part as its decision.
+  if (!chosen) chosen = proposalInHeading(parsed);
   // An RFC (summary, motivation, design, no decision section) proposes what its summary commits to, else its title.
   if (!chosen && !hasDecisionSection) chosen = withDesignNames(parsed, rfcProposal(parsed));
   // A record without a decision section may state its choice in its opening sentences: "We use X".
@@ -1771,6 +1789,24 @@ function committedToOption(parsed: ParsedAdr, considered: ConsideredOption[]): C
 
 /** Section keys that, two or more together and with no decision section, mark an RFC-style proposal. */
 const RFC_SECTION = /^(?:summary|motivation|why|how|goals|non-goals|use cases|requirements|(?:detailed |technical )?designs?(?: details)?|drawbacks|(?:prior art and )?alternatives(?: considered)?|prior art|unresolved questions|open questions|rationale|explanation|internal details|trade-?offs(?: and mitigations)?|future possibilities)$/;
+/**
+ * Further parts that mark a proposal-style document (an RFC, RFD, OTEP, TEP: it proposes one design and weighs
+ * alternatives against it): counted with RFC_SECTION only when the record has no decision section.
+ */
+const PROPOSAL_STYLE_SECTION = /^(?:overview|background|problem(?: statement)?|(?:the )?proposal|proposed (?:solution|design|change|approach)|implementation details|expectations and alternatives|rationale and alternatives|alternatives? (?:approaches )?considered|non-goals|user experience|risks)$/;
+/** "Proposal: X", "Proposed solution - X": a heading that names the proposed design after its label. */
+const PROPOSAL_HEADING = /^(?:the )?(?:proposal|proposed (?:solution|design|approach|change)|recommendation)\s*[:\u2013\u2014-]\s+(.{3,120})$/i;
+
+/** "## Proposal: Gerrit for code review": the heading of the proposal names the design it proposes. */
+function proposalInHeading(parsed: ParsedAdr): ChosenOption | undefined {
+  const named = parsed.doc.sections.map((s) => ({ s, name: s.level > 1 ? proposalHeadingName(s.heading) : undefined })).find((x) => x.name);
+  return named?.name ? { name: named.name, range: { start: named.s.start, end: named.s.start }, how: "decision-prose" } : undefined;
+}
+
+function proposalHeadingName(heading: string): string | undefined {
+  const tail = PROPOSAL_HEADING.exec(stripInline(heading).replace(/^\d+(?:\.\d+)*[.)]?\s+/, "").trim())?.[1]?.trim();
+  return tail && !isFragment(tail) && !pointsBack(tail) ? tail : undefined;
+}
 /** Summary cues that state the proposal itself. */
 const RFC_CUES = new Set(["imperative", "this record proposes", "we propose", "we will", "it was decided"]);
 /** After the summary's first sentence only an explicit proposal counts ("The proposal is to X"): "we can …" there argues. */
@@ -1819,14 +1855,14 @@ function rfcProposal(parsed: ParsedAdr): ChosenOption | undefined {
   // Its parts are every heading but the title ("# Summary", "# Motivation" when the record has no title heading).
   const parts = sections.filter((s, i) => s.level > 0 && parsed.section_names[i] !== "title");
   const keys = parts.map((s) => sectionKey(s));
-  if (keys.filter((k) => RFC_SECTION.test(k)).length < 2) return undefined;
+  if (keys.filter((k) => RFC_SECTION.test(k) || PROPOSAL_STYLE_SECTION.test(k)).length < 2) return undefined;
   const summary = parts.find((s) => sectionKey(s) === "summary");
   // The summary's first sentence that commits ("… attempts to auto-retry X. The proposal is to remove it.").
   const committed = (summary ? sentencesIn(lines, summary.bodyStart, summary.contentEnd, SUMMARY_SENTENCES) : [])
     .map((sentence, i) => ({ sentence, prose: namingReading(sentence.text), i }))
     .find(({ prose, i }) => prose.chosen && (i === 0 ? RFC_CUES : LATER_SUMMARY_CUES).has(prose.cue ?? "") && !pointsBack(prose.chosen));
   if (committed?.prose.chosen) return { name: committed.prose.chosen, range: { start: committed.sentence.start, end: committed.sentence.end }, how: "decision-prose" };
-  const title = stripInline(parsed.title).replace(/^(?:rfc|proposal|design)\s*(?:\d+)?\s*:\s*/i, "").trim();
+  const title = stripInline(parsed.title).replace(/^(?:(?:rfc|rfd|otep|tep|proposal|design)\s*-?\s*\d+\s*:?|(?:rfc|proposal|design)\s*:)\s*/i, "").trim();
   const titleLine = sections.find((s) => s.level === 1)?.start;
   if (!titleLine || !title || /\?$/.test(title) || title.split(/\s+/).length > 8 || isFragment(title) || /^(?:title|summary|untitled|rfc|template)$/i.test(title)) return undefined;
   return { name: title, range: { start: titleLine, end: titleLine }, how: "decision-prose" };
