@@ -219,8 +219,8 @@ const TAGS: Array<{ re: RegExp; name: string; weight: number }> = [
 ];
 
 // Leading comment markers: //, ///, /*, /**, *, #, --, ;;, <!--. "#", "*" and "--" need a following space
-// (or end of line) so "#123", "*args" and "--force" survive.
-const LEADING_MARKER = /^(?:\/\/+!?|\/\*+!?|\*+(?=\s|$)|#+(?=\s|$)|--+(?=\s|$)|;;+|<!--)\s*/;
+// (or end of line) so "#123", "*args" and "--force" survive. A run of them ("// * # ") goes in one step.
+const LEADING_MARKER = /^(?:(?:\/\/+!?|\/\*+!?|\*+(?=\s|$)|#+(?=\s|$)|--+(?=\s|$)|;;+|<!--)\s*)+/;
 // Removes a trailing block-comment closer (stars and a slash) or "-->" with the space around it, scanning from the
 // end: the regex form of this is quadratic on long space or star runs.
 function stripTrailingMarker(line: string): string {

@@ -5,6 +5,7 @@ import { COMMENT_OPENER, PLAIN_TODO_LINE, mayBeOpenQuestionTodo, stripCommentMar
 import { SECTION } from "./constants";
 import { readSettings } from "./config";
 import { loadHeavyBundle } from "./loadHeavyBundle";
+import type { Log } from "./log";
 import { pickedTitle, staleLabel, type ReceiptIndex } from "./receiptIndex";
 
 
@@ -28,30 +29,77 @@ export function buildMatcher(tags: string[], plainTodos: boolean): QuestionMatch
   return { tagged, plainTodo, needles };
 }
 
-/** Above this many characters a pass stops: a line over 2,000 characters is skipped, so real code never gets near. */
+/** A pass reads at most this many lines, and this many characters (a line over 2,000 characters is skipped). */
+export const MAX_SCANNED_LINES = 20_000;
 const MAX_SCANNED_CHARS = 8 * 1024 * 1024;
 /**
- * At most this many plain TODOs per pass, and this many of their characters, go to the classifier (it runs the
- * tagger, ~1–5 ms a comment); the rest get no lens. A cached verdict costs nothing and is not counted.
+ * At most this many plain TODOs per pass, this many of their characters and this much time go to the classifier
+ * (it runs the tagger, ~1–60 ms a comment); the rest get no lens in this pass. A cached verdict costs nothing and
+ * is not counted, so a later pass (after an edit) classifies the next ones.
  */
 export const MAX_CLASSIFIED_PER_PASS = 200;
 export const MAX_CLASSIFIED_CHARS = 50_000;
-/** Verdicts on plain TODO comments, by their text: typing elsewhere in a file re-runs the pass, not the tagger. */
-const verdicts = new Map<string, boolean>();
+const MAX_CLASSIFIER_MS = 250;
 const MAX_VERDICTS = 4096;
 
-/** The cached verdict on a plain TODO, else the classifier's while the pass may still spend on it (`spend`). */
-function isOpenQuestion(raw: string, spend: () => boolean): boolean {
-  let v = verdicts.get(raw);
-  if (v === undefined) {
-    // The cheap check is free; only what reaches the tagger is counted.
-    if (!mayBeOpenQuestionTodo(raw)) v = false;
-    else if (!spend()) return false;
-    else v = loadHeavyBundle().isOpenQuestionTodo(raw);
-    if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
-    verdicts.set(raw, v);
+/** Whether a plain TODO comment asks an open question (`isOpenQuestionTodo`; the tests count its calls). */
+export type TodoClassifier = (raw: string) => boolean;
+const classifyWithHeavyBundle: TodoClassifier = (raw) => loadHeavyBundle().isOpenQuestionTodo(raw);
+/** Verdicts on plain TODO comments, by their text: typing elsewhere in a file re-runs the pass, not the tagger. */
+const verdictCaches = new WeakMap<TodoClassifier, Map<string, boolean>>();
+/** The first verdict of the session loads the tagger (~0.3 s); it is not charged to a pass's time. */
+let taggerWarm = false;
+
+/** One pass's spending on the classifier, and its cached verdicts. */
+class ClassifierBudget {
+  private calls = 0;
+  private chars = 0;
+  private ms = 0;
+  /** A plain TODO that may be a question went without a verdict: the budget was spent. */
+  denied = false;
+  private readonly verdicts: Map<string, boolean>;
+
+  constructor(private readonly classify: TodoClassifier) {
+    let v = verdictCaches.get(classify);
+    if (!v) verdictCaches.set(classify, (v = new Map()));
+    this.verdicts = v;
   }
-  return v;
+
+  isOpenQuestion(raw: string): boolean {
+    let v = this.verdicts.get(raw);
+    if (v !== undefined) return v;
+    // Once the budget is spent, a plain TODO without a verdict is not even read (the cheap check strips it).
+    if (this.spent()) {
+      this.denied = true;
+      return false;
+    }
+    // The cheap check is not counted; only what reaches the tagger is.
+    if (!mayBeOpenQuestionTodo(raw)) v = false;
+    else if (!this.spend(raw)) return false;
+    else {
+      const t = performance.now();
+      v = this.classify(raw);
+      if (taggerWarm) this.ms += performance.now() - t;
+      taggerWarm = true;
+    }
+    if (this.verdicts.size >= MAX_VERDICTS) this.verdicts.clear();
+    this.verdicts.set(raw, v);
+    return v;
+  }
+
+  private spent(): boolean {
+    return this.calls >= MAX_CLASSIFIED_PER_PASS || this.chars >= MAX_CLASSIFIED_CHARS || this.ms >= MAX_CLASSIFIER_MS;
+  }
+
+  private spend(raw: string): boolean {
+    if (this.spent() || this.chars + raw.length > MAX_CLASSIFIED_CHARS) {
+      this.denied = true;
+      return false;
+    }
+    this.calls++;
+    this.chars += raw.length;
+    return true;
+  }
 }
 
 export interface QuestionLine {
@@ -61,25 +109,45 @@ export interface QuestionLine {
   question: string;
 }
 
+/** Why a pass left part of a document without lenses. */
+export type ScanLimit = "lines" | "chars" | "classifier";
+
+export interface ScanOptions {
+  /** False in Restricted Mode: plain TODOs get no lens, and the classifier never runs on an untrusted repository. */
+  plainTodos?: boolean;
+  /** The plain-TODO classifier; `isOpenQuestionTodo` of the heavy bundle by default. */
+  classify?: TodoClassifier;
+  /** Told, after the pass, of each limit that left part of the document without lenses. */
+  onLimit?: (limit: ScanLimit) => void;
+}
+
+/** The question comment of one line, if it has one. */
+function matchLine(line: string, tagged: RegExp, plainTodo: RegExp | undefined, budget: ClassifierBudget): Omit<QuestionLine, "line"> | undefined {
+  let m = tagged.exec(line);
+  const plain = !m && !!plainTodo;
+  if (plain) m = plainTodo.exec(line);
+  if (!m) return undefined;
+  const raw = line.slice(m.index).trim();
+  // isOpenQuestionTodo needs the tagger (core bundle); the cheap check keeps most TODOs from loading it.
+  if (plain && !budget.isOpenQuestion(raw)) return undefined;
+  const question = stripCommentMarkers(raw);
+  return question ? { raw, question } : undefined;
+}
+
 /**
  * Finds the open-question comments of a text. Pure (but for a verdict cache), so it is unit-testable without VS
  * Code. It runs on the extension host's thread on every edit, so each line costs a substring test unless it holds a
  * tag's word, patterns are linear, the tagger runs on at most MAX_CLASSIFIED_PER_PASS plain TODOs, and a pass reads
- * at most maxLines lines and MAX_SCANNED_CHARS characters. `plainTodos: false` skips plain TODOs (Restricted Mode).
+ * at most maxLines lines and MAX_SCANNED_CHARS characters.
  */
-export function findQuestionLines(text: string, matcher: QuestionMatcher, maxLines = 20_000, opts: { plainTodos?: boolean } = {}): QuestionLine[] {
+export function findQuestionLines(text: string, matcher: QuestionMatcher, maxLines = MAX_SCANNED_LINES, opts: ScanOptions = {}): QuestionLine[] {
   const out: QuestionLine[] = [];
-  let classified = 0;
-  let classifiedChars = 0;
-  const spend = (raw: string) => () => {
-    if (classified >= MAX_CLASSIFIED_PER_PASS || classifiedChars + raw.length > MAX_CLASSIFIED_CHARS) return false;
-    classified++;
-    classifiedChars += raw.length;
-    return true;
-  };
+  const budget = new ClassifierBudget(opts.classify ?? classifyWithHeavyBundle);
+  const plainTodo = opts.plainTodos === false ? undefined : matcher.plainTodo;
   let scanned = 0;
   let start = 0;
-  for (let i = 0; i < maxLines && start <= text.length && scanned <= MAX_SCANNED_CHARS; i++) {
+  let i = 0;
+  for (; i < maxLines && start <= text.length && scanned <= MAX_SCANNED_CHARS; i++) {
     const nl = text.indexOf("\n", start);
     const end = nl === -1 ? text.length : nl;
     const line = text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end);
@@ -88,24 +156,19 @@ export function findQuestionLines(text: string, matcher: QuestionMatcher, maxLin
     if (line.length > 2000) continue;
     const lower = line.toLowerCase();
     if (!matcher.needles.some((w) => lower.includes(w))) continue;
-    let m = matcher.tagged.exec(line);
-    let plain = false;
-    // Once the classifier's budget is spent, plain TODOs are not even matched.
-    if (!m && matcher.plainTodo && opts.plainTodos !== false && classified < MAX_CLASSIFIED_PER_PASS && classifiedChars < MAX_CLASSIFIED_CHARS) {
-      m = matcher.plainTodo.exec(line);
-      plain = !!m;
-    }
-    if (!m) continue;
-    const raw = line.slice(m.index).trim();
-    const question = stripCommentMarkers(raw);
-    if (!question) continue;
-    // isOpenQuestionTodo needs the tagger (core bundle); the cheap check keeps most TODOs from loading it.
-    if (plain && !isOpenQuestion(raw, spend(raw))) continue;
-    out.push({ line: i, raw, question });
-    if (nl === -1) break;
+    const found = matchLine(line, matcher.tagged, plainTodo, budget);
+    if (found) out.push({ line: i, ...found });
   }
+  if (start < text.length) opts.onLimit?.(i >= maxLines ? "lines" : "chars");
+  if (budget.denied) opts.onLimit?.("classifier");
   return out;
 }
+
+const LIMIT_TEXT: Record<ScanLimit, string> = {
+  lines: `has more than ${MAX_SCANNED_LINES.toLocaleString("en-US")} lines: comments below that line get no CodeLens`,
+  chars: `is over ${MAX_SCANNED_CHARS / 1024 / 1024} MB: comments past that point get no CodeLens`,
+  classifier: `has more plain TODO comments that may be questions than one pass classifies (${MAX_CLASSIFIED_PER_PASS}): some get their CodeLens only after later edits; tag a question TODO(decide) to be sure`,
+};
 
 export class QuestionCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -113,8 +176,13 @@ export class QuestionCodeLensProvider implements vscode.CodeLensProvider, vscode
   private readonly disposables: vscode.Disposable[] = [this.changed];
   private matcher: QuestionMatcher | undefined;
   private enabled = true;
+  /** Documents (and limits) already named in the log: a pass runs on every edit. */
+  private readonly reported = new Set<string>();
 
-  constructor(private readonly index: ReceiptIndex) {
+  constructor(
+    private readonly index: ReceiptIndex,
+    private readonly log?: Log,
+  ) {
     this.disposables.push(
       index.onDidChange(() => this.changed.fire()),
       // Trusting the workspace turns plain TODO lenses on.
@@ -136,7 +204,10 @@ export class QuestionCodeLensProvider implements vscode.CodeLensProvider, vscode
     }
     if (!this.enabled || document.uri.scheme === "output") return [];
     // In Restricted Mode only tagged comments get a lens: the classifier is not loaded for a repository not trusted.
-    const found = findQuestionLines(document.getText(), this.matcher, undefined, { plainTodos: vscode.workspace.isTrusted });
+    const found = findQuestionLines(document.getText(), this.matcher, undefined, {
+      plainTodos: vscode.workspace.isTrusted,
+      onLimit: (limit) => this.reportLimit(document.uri, limit),
+    });
     if (found.length === 0) return [];
     // The first document with a question loads the receipt index once; the lenses update when it arrives.
     if (!this.index.isLoaded) void this.index.ensureLoaded();
@@ -177,6 +248,15 @@ export class QuestionCodeLensProvider implements vscode.CodeLensProvider, vscode
       }
     }
     return lenses;
+  }
+
+  /** Says once per document and limit, in the log, that part of it gets no lens (it would be silent otherwise). */
+  private reportLimit(uri: vscode.Uri, limit: ScanLimit): void {
+    const key = `${limit} ${uri.toString()}`;
+    if (!this.log || this.reported.has(key)) return;
+    if (this.reported.size >= 1000) this.reported.clear();
+    this.reported.add(key);
+    this.log.info(`CodeLens: ${vscode.workspace.asRelativePath(uri)} ${LIMIT_TEXT[limit]}`);
   }
 
   dispose(): void {

@@ -65,7 +65,7 @@ function wire(context: vscode.ExtensionContext, log: Log): DeliberativeSearchApi
   const adrExporter = new AdrExporter(index, pickers, secrets, log);
   const learning = new LearningSummaries(index, log, ownPublicKey);
   const tree = new ReceiptsTreeProvider(index, learning);
-  const codeLens = new QuestionCodeLensProvider(index);
+  const codeLens = new QuestionCodeLensProvider(index, log);
   const treeView = vscode.window.createTreeView<TreeNode>(VIEW_ID, { treeDataProvider: tree, showCollapseAll: false });
 
   const trusted = { requiresTrust: true };
