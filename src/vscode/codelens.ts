@@ -79,8 +79,9 @@ class ClassifierBudget {
     else {
       const t = performance.now();
       v = this.classify(raw);
-      if (taggerWarm) this.ms += performance.now() - t;
-      taggerWarm = true;
+      const loading = this.classify === classifyWithHeavyBundle && !taggerWarm;
+      if (!loading) this.ms += performance.now() - t;
+      taggerWarm ||= this.classify === classifyWithHeavyBundle;
     }
     if (this.verdicts.size >= MAX_VERDICTS) this.verdicts.clear();
     this.verdicts.set(raw, v);

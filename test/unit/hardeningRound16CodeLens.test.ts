@@ -70,7 +70,7 @@ describe("CodeLens scanner on hostile documents", () => {
   it("with the real classifier, 20,000 plain TODO questions take well under a second's worth of tagger", () => {
     const plain = Array.from({ length: 20_000 }, (_, i) => `// TODO: should we use valkey${i} or memcached${i} for the session cache here?`).join("\n");
     const [found, ms] = timed(() => findQuestionLines(plain, matcher));
-    assert.ok(found.length > 0 && found.length <= MAX_CLASSIFIED_PER_PASS, `${found.length} lenses`);
+    assert.ok(found.length > 5 && found.length <= MAX_CLASSIFIED_PER_PASS, `${found.length} lenses`);
     assert.ok(ms < 4000, `${ms} ms (this took ~11-13 s)`);
   });
 
