@@ -1,4 +1,4 @@
-// The plain view of a question over the records (issue 20): classic BM25 over whole records with the title and file
+// The plain view of a question over the records (issue 20): classic BM25 over each record's opening with the title and file
 // name counted three times, queried with every content word as asked. Fixtures are written for these tests.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -37,4 +37,14 @@ test("the file name counts: a record whose file name carries the word outranks o
   ]);
   const ranked = [...view.scores("How should we manage feature flags?").entries()].sort((a, b) => b[1] - a[1]).map(([p]) => p);
   assert.equal(ranked[0], "docs/adr/0001-feature-flags.md");
+});
+
+test("only a record's opening counts: a long design that names the question's words deep in its body does not outrank the record about them", () => {
+  const filler = "The controller reconciles objects, retries with backoff and records conditions on every resource it owns. ".repeat(60);
+  const view = new RecordBm25([
+    { path: "rfcs/0012-reconciler.md", title: "Reconciler design", text: `${filler} Appendix: tokens, rotation, vault, secrets, expiry, rotation schedule, vault paths, secrets rotation.` },
+    { path: "rfcs/0020-secret-rotation.md", title: "Rotating secrets", text: "Secrets in the vault rotate every ninety days; expired tokens are revoked." },
+  ]);
+  const ranked = [...view.scores("How often should tokens and secrets in the vault rotate, and what happens on expiry?").entries()].sort((a, b) => b[1] - a[1]).map(([p]) => p);
+  assert.deepEqual(ranked, ["rfcs/0020-secret-rotation.md"]);
 });

@@ -89,6 +89,8 @@ export interface DecisionSet {
   notes: string[];
 }
 
+/** A choice that takes something out rather than bringing something in. */
+const REMOVAL = /^(?:remove|removing|drop|dropping|delete|deleting|retire|retiring|get\s+rid\s+of|phase\s+out|stop\s+using)\b/i;
 const MAX_RULE_LINES = 3000;
 /** Rules read from one instruction file at most: a real one has tens; past this it is generated text. */
 const MAX_RULES_PER_FILE = 400;
@@ -131,7 +133,9 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
   // "### 3. Implement …" under a decision that took "option 2": option 3's own identifiers (`js-failed`).
   const numbered = adr ? numberedOptions(adr) : [];
   const prose = { rejected: [...read.rejected.map((r) => ({ ...r, name: ownedThing(r.name) })), ...examples], chosen: listChoiceNames ? read.chosen.filter((c) => c.group !== undefined && c.decidesGroup) : read.chosen };
-  const chosenName = (listChoiceNames ? model.chosen?.name : undefined) ?? listed.chosen[0]?.name ?? model.chosen?.name ?? prose.chosen[0]?.name;
+  // A choice to take something out ("Remove all dependencies on postgres") keeps nothing: what it names is no chosen thing.
+  const modelChosen = model.chosen && !REMOVAL.test(model.chosen.name.trim()) ? model.chosen : undefined;
+  const chosenName = (listChoiceNames && modelChosen ? modelChosen.name : undefined) ?? listed.chosen[0]?.name ?? modelChosen?.name ?? prose.chosen[0]?.name;
   const rejectedWords = tokenSet([...listed.rejected, ...prose.rejected].map((r) => r.name));
   // The title usually names what was chosen ("Use SLF4J together with log4j2"), even when no option line says so;
   // a replacing title ("Replace JCloud with the S3 SDK") names the rejected one too, so only its chosen part counts.
@@ -173,7 +177,7 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
   addTurnedDown(forbidden, prefs, numbered, chosenWords);
   const required: DecidedThing[] = [];
   // The chosen option, and the ones the prose chose ("will use a third-party service, Auth0" names Auth0).
-  const chosenOnes = [...(model.chosen ? [{ name: model.chosen.name, range: model.chosen.range }] : []), ...listed.chosen, ...prose.chosen];
+  const chosenOnes = [...(modelChosen ? [{ name: modelChosen.name, range: modelChosen.range }] : []), ...listed.chosen, ...prose.chosen];
   for (const c of chosenOnes) {
     let keys = keysOf(c.name, rejectedWords, { shortNames: true });
     // "Java Native Access" is required as `jna` too: a dropped `com.sun.jna` module drops it.

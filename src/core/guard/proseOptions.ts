@@ -60,6 +60,12 @@ const CHOOSING = /\b(?:is|was|are|were)\s+(?:the\s+)?(?:recommended|preferred|ch
 const TITLE_REPLACES = /^(?:replace|replacing|migrate\s+from|migrating\s+from|move\s+from|moving\s+from|switch\s+from|switching\s+from)\s+(.{1,80}?)\s+(?:with|by|to)\s+(.{1,80})$/i;
 // "Change … from X to Y", "Switch Test Assertions from Truth to assertk", "Move the build from Travis to Actions".
 const TITLE_CHANGES = /^(?:change|changing|switch|switching|move|moving|migrate|migrating)\s+.{1,80}?\s+from\s+(.{1,60}?)\s+to\s+(.{1,60})$/i;
+// "Use yarn workspaces instead of lerna", "Prefer X over Y": the title states the choice and what it set aside.
+const TITLE_PREFERS = /^(?:use|using|prefer|preferring|choose|adopt|adopting|pick|go\s+with)\s+(.{1,60}?)\s+(?:over|instead\s+of|rather\s+than|in\s+place\s+of)\s+(.{1,60})$/i;
+// "Remove Postgres (for now)", "Drop support for IE11": what the title takes out is turned down.
+const TITLE_REMOVES = /^(?:remove|removing|drop|dropping|retire|retiring|get\s+rid\s+of|phase\s+out|stop\s+using)\s+(.{1,60})$/i;
+/** A title's aside ("(for now)") and a trailing "for now" qualify when, not what. */
+const titleName = (s: string) => s.replace(/\s*\([^()]{0,40}\)\s*$/, "").replace(/\s+for\s+now$/i, "").trim();
 
 /** "the switch from (using) X (for …) to Y", "we migrated from X to Y": X and Y, each a code span, a link or a name. */
 const SWITCH_SENTENCE = /\b(?:switch(?:ed|ing)?|migrat(?:e|ed|ing|ion)|mov(?:e|ed|ing))\s+(?:away\s+)?from\s+(?:using\s+)?(.{1,80}?)\s+(?:for\s+[\w\s-]{1,40}?\s+)?to\s+(?:using\s+)?(?:the\s+)?(.{1,80})/i;
@@ -410,6 +416,14 @@ export function proseOptionsOf(parsed: ParsedAdr, chosenName: string | undefined
     // The title's "to Y" is a name by its place, however it is cased ("… from Truth to assertk").
     chosen.push({ name: replaces[2].trim(), range: titleRange, marked: true });
   }
+  const prefers = replaces ? undefined : TITLE_PREFERS.exec(title);
+  if (prefers) {
+    // Both sides are options by their place in the title, however they are cased ("… instead of lerna").
+    rejected.push({ name: titleName(prefers[2]), range: titleRange, reason: title, marked: true });
+    chosen.push({ name: titleName(prefers[1]), range: titleRange, marked: true });
+  }
+  const removes = replaces || prefers ? undefined : TITLE_REMOVES.exec(title);
+  if (removes && titleName(removes[1])) rejected.push({ name: titleName(removes[1]), range: titleRange, reason: title, marked: true });
   const others = otherSentences(parsed);
   const { candidates, turnedDown, switchedTo } = cueOptions([...others, ...decisionSentences(parsed).map((d) => ({ ...d, beforeDecision: false, inDecision: true }))], parsed.doc.lines);
   for (const o of switchedTo) if (!chosen.some((c) => c.name === o.name)) chosen.push(o);

@@ -1,8 +1,8 @@
 // A second, plain view of the question over the decision records: classic BM25 (k1 1.2, b 0.75) over each record's
-// whole text, its title and file name counted three times, queried with every content word of the question as
-// asked. The docs expert's own ranking reads planned terms, sections, phrases and feedback; those help when a
-// question is short and names its subject, and drift on long questions full of incidental detail, where the plain
-// view holds up (issue 20). Fusing the two keeps what each gets right. Pure and deterministic.
+// opening (its first 500 words), its title and file name counted three times, queried with every content word of the
+// question as asked. The docs expert's own ranking reads planned terms, sections, phrases and feedback; those help
+// when a question is short and names its subject, and drift on long questions full of incidental detail, where the
+// plain view holds up (issue 20). Fusing the two keeps what each gets right. Pure and deterministic.
 import { tokenize } from "./docStats";
 
 const K1 = 1.2;
@@ -10,6 +10,13 @@ const B = 0.75;
 const TITLE_REPEAT = 3;
 /** The part of a record the view reads; records are rarely longer, and the cap keeps a giant file from skewing lengths. */
 const INDEXED_CHARS = 50_000;
+/**
+ * Only a record's opening counts: its title, then the first words of its body, where it says what it is about (summary,
+ * context, decision). A long RFC's later design detail mentions much that it does not decide, and on long questions
+ * full of incidental detail those mentions outweighed what the record is about (development half: recall@1 0.80 ->
+ * 0.84; open questions 0.67 -> 0.74; any cap from 400 to 700 words gives the same).
+ */
+const OPENING_WORDS = 500;
 
 export interface RecordText {
   path: string;
@@ -26,7 +33,7 @@ export class RecordBm25 {
   constructor(private readonly records: readonly RecordText[]) {
     for (const r of records) {
       const name = r.path.replace(/\.(md|markdown|mdx|txt|adoc|rst)$/i, "").split("/").slice(-2).join(" ").replace(/[_.-]+/g, " ");
-      const tokens = [...tokenize(`${r.title} ${name} `.repeat(TITLE_REPEAT)), ...tokenize(r.text.slice(0, INDEXED_CHARS))];
+      const tokens = [...tokenize(`${r.title} ${name} `.repeat(TITLE_REPEAT)), ...tokenize(r.text.slice(0, INDEXED_CHARS)).slice(0, OPENING_WORDS)];
       const tf = new Map<string, number>();
       for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
       for (const t of tf.keys()) this.df.set(t, (this.df.get(t) ?? 0) + 1);

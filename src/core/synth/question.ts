@@ -26,6 +26,7 @@ import { tokenize } from "./question/tagging";
 import { asksSomething, clausesOf, mainVerb, proposes } from "./question/clause";
 import { findConnectors } from "./question/connectors";
 import { readAlternatives } from "./question/alternatives";
+import { askingOf, listedAnswersStart } from "./question/asking";
 import { readMigration, readMoveTo } from "./question/migration";
 import { readCopula, readKeepOrDrop } from "./question/keepOrDrop";
 import { readAction, readAdopt } from "./question/adopt";
@@ -89,20 +90,19 @@ export function readQuestionUncached(question: string): QuestionStructure {
   const toks = so > 0 ? whole.slice(0, so) : whole;
   const context = [...sentences.slice(0, sentences.indexOf(asking)), ...clauses.slice(0, ci)];
   const clause = mainVerb(toks, 0, toks.length);
-  const wh = WH.has(toks.find((t) => !isConj(t))?.norm ?? "");
-  let found =
-    readAlternatives(toks) ??
-    readMigration(toks) ??
-    readCopula(toks) ??
-    readMoveTo(toks, clause) ??
-    readKeepOrDrop(toks, clause) ??
-    readAdopt(toks, clause) ??
-    (wh || !proposes(toks) ? undefined : readAction(toks, clause));
+  // A question that asks for a way ("how should we …?", "is there a plan for …?") names no option of its own, unless
+  // it lists answers after a comma; a wh-question ("which engine should …?") only picks from what it lists; the rest
+  // propose something ("should we adopt X?").
+  const ask = askingOf(toks);
+  const listed = ask.seeksWay || ask.wh ? listedAnswersStart(toks, ask.start) : -1;
+  let found: Partial<QuestionStructure> | undefined;
+  if (ask.seeksWay) found = listed >= 0 ? readAlternatives(toks.slice(listed)) : undefined;
+  else if (ask.wh) found = (listed >= 0 ? readAlternatives(toks.slice(listed)) : undefined) ?? readAlternatives(toks);
+  else found = readAlternatives(toks) ?? readMigration(toks) ?? readCopula(toks) ?? readMoveTo(toks, clause) ?? readKeepOrDrop(toks, clause) ?? readAdopt(toks, clause) ?? (proposes(toks) ? readAction(toks, clause) : undefined);
   // "What should the server do so these are caught, instead of relying on every author?": a wh-question asks for
   // what to do; only what it turns away from is named, and the question stays open ("what about X instead of Y?"
   // proposes X).
-  const whatAbout = /^(?:what|how)$/.test(toks[0]?.norm ?? "") && toks[1]?.norm === "about";
-  if (wh && !whatAbout && found?.form === "alternatives" && found.incumbent && found.target) found = undefined;
+  if (ask.wh && found?.form === "alternatives" && found.incumbent && found.target) found = undefined;
   // A trailing "instead" ("… integrate Rspamd instead?") names the incumbent in the context.
   // "We deploy with Ansible today. Would Terraform be a better fit?": a comparative does the same.
   const replaces = toks.some((t, k) => t.norm === "instead" && !["of"].includes(toks[k + 1]?.norm ?? "")) || (context.length > 0 && toks.some((t) => t.tags.has("Comparative")));

@@ -1304,10 +1304,19 @@ function decide(
   for (const o of led.options.slice(1)) {
     // A question that names its alternatives keeps them as its options.
     if (candidates.length >= MAX_OPTIONS || structure.form === "alternatives") break;
+    // The record was found by the question's subject, not by an option it names: what it weighed against its own
+    // choice is an alternative to the proposal only when it speaks of something the question speaks of.
+    if (!speaksOf(o, question)) continue;
     const k = keyFor(o);
     if (!candidates.some((c) => c.key.terms.length && k.terms.length && (sameOption(c.key, k) || mentions(o, primaryKey(c.key))))) addCandidate(candidates, { title: o, key: k, origin: "adr", note: `weighed in ${recordName(led.doc.meta)}` });
   }
   return { decider: ledDecider(led, index), reason: "" };
+}
+
+/** Whether a label shares a word (stemmed, framing and vague words aside) with a text. */
+function speaksOf(label: string, text: string): boolean {
+  const inText = tokenStems(text, true);
+  return [...tokenStems(label, true).keys()].some((w) => !FRAME_STEMS.has(w) && !VAGUE.has(w) && inText.has(w));
 }
 
 /** Question forms that propose one thing: "should we adopt X?", "should we put X in front of Y?", "move to X?". */

@@ -33,8 +33,9 @@ export function withoutAsideBeforeOr(text: string): string {
   return text.replace(ASIDE_BEFORE_OR, "").replace(THE_WAY_ASIDE, "");
 }
 
-/** A code span's content that makes it an example, not a name: a brace, bracket, quote, comma or "=" ("{"a": 1}"). */
-const EXAMPLE_CONTENT = /[{}[\]"',=]/;
+/** A code span's content that makes it an example, not a name: a brace, bracket, quote, comma or "=" ("{"a": 1}"); a
+ * colon, semicolon or pipe ("autoinstall: false", "Task | Branch") would split the clause that asks. */
+const EXAMPLE_CONTENT = /[{}[\]"',=:;|]/;
 
 /**
  * "a hash keyed by MIME type (`{"text/html": …}`) or an array of `{content_type, content}` objects?": an example in
