@@ -166,7 +166,7 @@ describe("what an RFC lists as alternatives is what it did not do", () => {
 
   test("a choice read as one of the alternatives gives way to the proposal", () => {
     const m = model("rfc-153-remove-allowlists.md", rfc153);
-    assert.equal(m.chosen?.name, "Remove allowlists from Dependabot configs");
+    assert.equal(m.chosen?.name, "Remove all allow lists from the dependabot.yml file on every repository");
     assert.ok(m.rejected.some((r) => r.name === "Removing dependabot.yml files altogether"));
   });
 

@@ -97,7 +97,24 @@ describe("chosenOf and recordOptions", () => {
     assert.equal(chosenOf(record("a.md", { title: "ADR 12: Use pytest for verifying transformations" }).meta), "Use pytest for verifying transformations");
     assert.equal(chosenOf(record("a.md", { title: "Temporary file leaks" }).meta), undefined);
     const sentence = "keep the sequential execution property of the task manager while letting every node of the cluster pick up work";
-    assert.equal(chosenOf(record("a.md", { title: "Work queue", decided_option: { name: sentence, range: { start: 1, end: 1 } } }).meta), undefined);
+    // A choice stated at length is still the record's choice, shown cut to its first words.
+    assert.equal(chosenOf(record("a.md", { title: "Work queue", decided_option: { name: sentence, range: { start: 1, end: 1 } } }).meta), "Keep the sequential execution property of the task manager while letting every…");
+  });
+
+  it("keeps a long prose choice (cut) rather than dropping the record, unless the title states the decision", () => {
+    const long = "a shared cache tier as the single store for every rendered fragment across all of the regional web nodes";
+    assert.equal(chosenOf(record("a.md", { title: "Fragment caching", decided_option: { name: long, range: { start: 3, end: 3 } } }).meta), "A shared cache tier as the single store for every rendered fragment…");
+    assert.equal(chosenOf(record("a.md", { title: "Use a shared cache tier", decided_option: { name: long, range: { start: 3, end: 3 } } }).meta), "Use a shared cache tier");
+  });
+
+  it("lets the best-ranked record answer with its long choice instead of passing to a lower one", () => {
+    const long = "a shared cache tier as the single store for every rendered fragment across all of the regional web nodes";
+    const docs = [
+      record("docs/adr/0007-fragment-cache.md", { title: "Fragment cache", decided_option: { name: long, range: { start: 3, end: 3 } } }),
+      record("docs/adr/0002-cache-keys.md", { title: "Cache keys", chosen_option: "Hash the URL" }),
+    ];
+    const led = recordLedAnswer("Should we give each web node its own fragment cache?", docs, noSuccessor, 5);
+    assert.equal(led?.doc.path, "docs/adr/0007-fragment-cache.md");
   });
 
   it("offers at most the limit, the choice first, without repeats", () => {

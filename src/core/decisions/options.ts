@@ -12,6 +12,10 @@ import { UNFILLED_NAME, type ParsedAdr } from "../internal/adr";
 import { stripInline, type MarkdownSection } from "../internal/markdown";
 import { capitalise } from "../text";
 import { isFragment } from "./fragments";
+import { proposalStatement, toClauseEnd } from "./proposal";
+import { contentWordsOf, coverage, headingKey } from "./words";
+
+export { contentWordsOf, coverage, headingKey };
 import { IMPERATIVES, MAX_SENTENCE_CHARS, readDecisionSentence, sentencesIn, weighedInSentence, type LocatedSentence, type ProseReading } from "./prose";
 
 export type OptionSource = "considered-options" | "alternatives" | "proposal";
@@ -98,47 +102,6 @@ function sectionKey(s: MarkdownSection): string {
     sectionKeys.set(s, key);
   }
   return key;
-}
-
-/** Heading text as a key: no numbering, anchors, trailing colon or emphasis. */
-export function headingKey(heading: string): string {
-  return stripInline(heading)
-    .replace(/\{#[^}]*\}/g, "")
-    .toLowerCase()
-    .replace(/^\d+(?:\.\d+)*[.)]?\s+/, "")
-    .replace(/[:.]+$/, "")
-    .trim();
-}
-
-const STOP = new Set([
-  "a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "with", "by", "as", "at", "is", "are", "be", "it", "its",
-  "we", "our", "use", "using", "option", "via", "from", "into", "that", "this", "all", "only", "do", "not", "no",
-]);
-
-/** Content words of a phrase, lightly stemmed ("streaming" and "streams" both give "stream"). */
-export function contentWordsOf(phrase: string): string[] {
-  const out: string[] = [];
-  for (const w of stripInline(phrase.slice(0, MAX_SENTENCE_CHARS)).toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-    if (!w || STOP.has(w)) continue;
-    out.push(stem(w));
-  }
-  return out;
-}
-
-function stem(w: string): string {
-  if (w.length > 5 && w.endsWith("ing")) return w.slice(0, -3);
-  if (w.length > 4 && w.endsWith("ies")) return `${w.slice(0, -3)}y`;
-  if (w.length > 4 && w.endsWith("ed")) return w.slice(0, -2);
-  if (w.length > 3 && w.endsWith("s") && !w.endsWith("ss")) return w.slice(0, -1);
-  return w;
-}
-
-/** Share of `phrase`'s content words that occur in `text` (0 when the phrase has none). */
-export function coverage(phrase: string, text: string): number {
-  const want = [...new Set(contentWordsOf(phrase))];
-  if (want.length === 0) return 0;
-  const have = new Set(contentWordsOf(text));
-  return want.filter((w) => have.has(w)).length / want.length;
 }
 
 /** "Option 2: X", "(A) X", "A) X", "A2: X", "1. X" → the label and the rest. */
@@ -1243,6 +1206,19 @@ function proposalOverAlternative(parsed: ParsedAdr, chosen: ChosenOption | undef
   return withDesignNames(parsed, rfcProposal(parsed)) ?? chosen;
 }
 
+/**
+ * A proposal-style record whose only decision parts are its proposal or design ("## Proposal", "## Solution") states
+ * what it proposes the way every proposal does: a choice read from those parts' prose alone gives way to it.
+ */
+function statedOverProse(parsed: ParsedAdr, chosen: ChosenOption | undefined, decisionIdx: number[]): ChosenOption | undefined {
+  if (chosen && (chosen.how !== "decision-prose" || chosen.considered_index !== undefined)) return chosen;
+  if (decisionIdx.length === 0 || decisionIdx.some((i) => isCanonicalDecision(parsed, i)) || !isProposalStyle(parsed)) return chosen;
+  // "## Proposal: X" names the proposal itself.
+  if (proposalInHeading(parsed)) return chosen;
+  const stated = proposalStatement(parsed);
+  return stated && !pointsBack(stated.name) ? { name: stated.name, range: stated.range, how: "decision-prose" } : chosen;
+}
+
 /** Options, chosen, rejected for one parsed record. */
 export function readOptions(parsed: ParsedAdr): OptionsReading {
   const notes: string[] = [];
@@ -1334,6 +1310,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   chosen = emphasisedOver(elaborated(chosen, decisionSentences) ?? chosen, parsed, decisionIdx);
   chosen ??= keptAsIs ?? stated ?? concluded ?? bestCoveredOption(parsed, considered, decisionSentences) ?? (refusalStands ? refused : undefined) ?? listedDecision(parsed, decisionIdx, considered);
   chosen = fallbackChoice(parsed, considered, chosen, decisionIdx.length > 0);
+  chosen = statedOverProse(parsed, chosen, decisionIdx);
   chosen = withListConfirming(parsed, chosen, considered, decisionIdx);
   chosen = proposalOverAlternative(parsed, chosen, considered);
   withProposalAndProseRejections(parsed, chosen, considered, proseRejected, rejectedBy);
@@ -1696,7 +1673,7 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
   // "This RFC proposes X" up front is the record's own summary of its proposal.
   if (!chosen || (chosen.how === "decision-prose" && chosen.considered_index === undefined)) {
     const intro = introSentences(parsed).map((s) => ({ s, prose: namingReading(s.text) })).find((x) => x.prose.cue === "this record proposes" && x.prose.chosen);
-    if (intro?.prose.chosen) chosen = { name: intro.prose.chosen, range: { start: intro.s.start, end: intro.s.end }, how: "decision-prose" };
+    if (intro?.prose.chosen) chosen = { name: toClauseEnd(intro.s.text, intro.prose.chosen), range: { start: intro.s.start, end: intro.s.end }, how: "decision-prose" };
   }
   // A title that is itself a choice ("Use Crossplane for abstraction", "Migrate to X") when the decision text names
   // nothing, or only something that shares no word with the title (then it elaborates, and the title sums up).
@@ -1807,12 +1784,6 @@ function proposalHeadingName(heading: string): string | undefined {
   const tail = PROPOSAL_HEADING.exec(stripInline(heading).replace(/^\d+(?:\.\d+)*[.)]?\s+/, "").trim())?.[1]?.trim();
   return tail && !isFragment(tail) && !pointsBack(tail) ? tail : undefined;
 }
-/** Summary cues that state the proposal itself. */
-const RFC_CUES = new Set(["imperative", "this record proposes", "we propose", "we will", "it was decided"]);
-/** After the summary's first sentence only an explicit proposal counts ("The proposal is to X"): "we can …" there argues. */
-const LATER_SUMMARY_CUES = new Set(["this record proposes", "we propose", "it was decided"]);
-/** Sentences of the summary read for its commitment: it may first say what is there today. */
-const SUMMARY_SENTENCES = 6;
 
 /**
  * An RFC states its proposal in its summary ("Support RPC X.", "This RFC proposes X", "X supports Y") and names it
@@ -1850,18 +1821,19 @@ function withDesignNames(parsed: ParsedAdr, chosen: ChosenOption | undefined): C
   return names.length ? { ...chosen, name: `${chosen.name}: ${names.join(", ")}` } : chosen;
 }
 
-function rfcProposal(parsed: ParsedAdr): ChosenOption | undefined {
-  const { lines, sections } = parsed.doc;
+/** A proposal-style record: two or more of its parts are RFC or proposal parts (summary, motivation, design, …). */
+function isProposalStyle(parsed: ParsedAdr): boolean {
   // Its parts are every heading but the title ("# Summary", "# Motivation" when the record has no title heading).
-  const parts = sections.filter((s, i) => s.level > 0 && parsed.section_names[i] !== "title");
-  const keys = parts.map((s) => sectionKey(s));
-  if (keys.filter((k) => RFC_SECTION.test(k) || PROPOSAL_STYLE_SECTION.test(k)).length < 2) return undefined;
-  const summary = parts.find((s) => sectionKey(s) === "summary");
-  // The summary's first sentence that commits ("… attempts to auto-retry X. The proposal is to remove it.").
-  const committed = (summary ? sentencesIn(lines, summary.bodyStart, summary.contentEnd, SUMMARY_SENTENCES) : [])
-    .map((sentence, i) => ({ sentence, prose: namingReading(sentence.text), i }))
-    .find(({ prose, i }) => prose.chosen && (i === 0 ? RFC_CUES : LATER_SUMMARY_CUES).has(prose.cue ?? "") && !pointsBack(prose.chosen));
-  if (committed?.prose.chosen) return { name: committed.prose.chosen, range: { start: committed.sentence.start, end: committed.sentence.end }, how: "decision-prose" };
+  const keys = parsed.doc.sections.filter((s, i) => s.level > 0 && parsed.section_names[i] !== "title").map((s) => sectionKey(s));
+  return keys.filter((k) => RFC_SECTION.test(k) || PROPOSAL_STYLE_SECTION.test(k)).length >= 2;
+}
+
+function rfcProposal(parsed: ParsedAdr): ChosenOption | undefined {
+  const { sections } = parsed.doc;
+  if (!isProposalStyle(parsed)) return undefined;
+  // The record's own statement of what it proposes, wherever its summary or proposal part states it.
+  const stated = proposalStatement(parsed);
+  if (stated && !pointsBack(stated.name)) return { name: stated.name, range: stated.range, how: "decision-prose" };
   const title = stripInline(parsed.title).replace(/^(?:(?:rfc|rfd|otep|tep|proposal|design)\s*-?\s*\d+\s*:?|(?:rfc|proposal|design)\s*:)\s*/i, "").trim();
   const titleLine = sections.find((s) => s.level === 1)?.start;
   if (!titleLine || !title || /\?$/.test(title) || title.split(/\s+/).length > 8 || isFragment(title) || /^(?:title|summary|untitled|rfc|template)$/i.test(title)) return undefined;

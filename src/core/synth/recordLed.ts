@@ -82,7 +82,15 @@ export function chosenOf(meta: AdrMeta): string | undefined {
   if (choice && choice.split(/\s+/).length <= MAX_CHOICE_WORDS) return tidyLabel(choice);
   const title = withoutLeadingNumber(meta.title);
   if (DECISION_TITLE.test(title) && title.split(/\s+/).length <= MAX_CHOICE_WORDS) return tidyLabel(title);
-  return undefined;
+  // A choice stated at length is still the record's choice: shown cut to its first words, not dropped (dropping it
+  // hands the question to a lower-ranked record that decided something else).
+  return choice ? cutLabel(choice) : undefined;
+}
+
+/** A label of more than MAX_CHOICE_WORDS words, cut to that many with an ellipsis. */
+function cutLabel(label: string): string {
+  const words = label.split(/\s+/);
+  return tidyLabel(words.length > MAX_CHOICE_WORDS ? `${words.slice(0, MAX_CHOICE_WORDS).join(" ").replace(/[\s.,;:!]+$/, "")}…` : label);
 }
 
 /**

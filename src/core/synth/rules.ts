@@ -18,6 +18,7 @@ import { adrChoice, clausePolarity, clauses, mentions, recordName, recordStatus,
 import { FRAME_WORDS, TECH_ALIASES, normaliseAbbreviations, stemWord, stems, words } from "./words";
 import { answerNamed, opensWithDecisionVerb, recordLedAnswer, tidyLabel, type RecordLedAnswer } from "./recordLed";
 import { isCanonical } from "../internal/adr";
+import { contentWords } from "../terms";
 import { capitalise } from "../text";
 
 const MAX_OPTIONS = 5;
@@ -361,6 +362,23 @@ function nounLike(label: string): boolean {
 /** "Use YAML front matter" → "YAML front matter", for titles that add their own verb ("Keep …", "Move to …"). */
 function bareChoice(choice: string): string {
   return choice.replace(/^(?:use|adopt|choose|introduce|keep|switch to|move to|migrate to)\s+/i, "").trim() || choice;
+}
+
+/** A word that opens what a name is for, how or where it is used ("… for continuous integration", "… as the backend"). */
+const QUALIFIER = /\s(?:for|as|in|on|at|with|within|via|through|across|from|by|instead of|rather than|so that|which|that)\s/i;
+
+/**
+ * The name a chosen option opens with, without what follows it about its purpose or place ("GitHub Actions CI for
+ * continuous integration" → "GitHub Actions CI"): the whole label when it is short enough to be a name already, or
+ * when what precedes the qualifier is no name of its own.
+ */
+export function headName(label: string): string {
+  if (nounLike(label)) return label;
+  const at = QUALIFIER.exec(label)?.index ?? -1;
+  const head = at > 0 ? label.slice(0, at).trim() : "";
+  // A name is made of content words only: "no longer rely" and "not be implemented" are clauses cut short.
+  const named = !!head && contentWords(head).length === head.split(/\s+/).length;
+  return named && nounLike(head) ? head : label;
 }
 
 function addCandidate(list: Candidate[], c: Candidate): boolean {
@@ -1592,10 +1610,15 @@ function addIncumbent(structure: QuestionStructure, candidates: Candidate[], act
     return !!c && (!target || (!sameOption(keyFor(c), target.key) && !namesTarget(c) && !namesTarget(modelChoice(d.meta)))) && !(target && matchChoice(d, [target, KEEP_CURRENT])?.index === 0);
   });
   const choice = incumbentDoc && chosenBy(incumbentDoc);
+  // What is in place is named by the head of a choice read from prose, not by what it is for ("GitHub Actions CI for
+  // … "); an option the record lists is named as the record names it.
+  const listed = !!choice && (choice === incumbentDoc.meta.chosen_option || incumbentDoc.meta.considered_options.includes(choice));
+  const head = choice && !listed && headName(bareChoice(choice));
+  const kept = head && head !== bareChoice(choice) ? head : choice;
   // "Adopt the sheets library inside a Python batch job?": what the question itself builds on is its setting, not
   // what the proposal would replace.
-  const given = !!choice && structure.form === "adopt" && mentions(structure.text, primaryKey(keyFor(bareChoice(choice))));
-  if (choice && incumbentDoc && nounLike(bareChoice(choice)) && !given) addCandidate(candidates, { title: `Keep ${bareChoice(choice)}`, key: keyFor(choice), origin: "incumbent", note: `what ${recordName(incumbentDoc.meta)} chose` });
+  const given = !!kept && structure.form === "adopt" && mentions(structure.text, primaryKey(keyFor(bareChoice(kept))));
+  if (kept && incumbentDoc && nounLike(bareChoice(kept)) && !given) addCandidate(candidates, { title: `Keep ${bareChoice(kept)}`, key: keyFor(kept), origin: "incumbent", note: `what ${recordName(incumbentDoc.meta)} chose` });
   else if (!candidates.some((c) => c.origin === "incumbent")) addCandidate(candidates, KEEP_CURRENT);
 }
 

@@ -1,0 +1,191 @@
+// What a proposal-style record proposes. An RFC, RFD, OTEP, TEP or design proposal has no "Decision" section: it
+// states its proposal once, near the top ("This RFC proposes X", "Introduce X", "X will be every 12 versions") and
+// then argues for it. Every such record is read the same way: the sentences of the parts that state a proposal (its
+// summary and the like first, then its proposal or design part) are scored on general features (how firmly the
+// sentence commits, how early it comes, whether it describes today's problem instead) and the best one is the
+// proposal, read to the end of its clause.
+import type { LineRange } from "../schemas";
+import type { ParsedAdr } from "../internal/adr";
+import { stripInline, type MarkdownSection } from "../internal/markdown";
+import { isFragment } from "./fragments";
+import { coverage, headingKey } from "./words";
+import { readDecisionSentence, sentencesIn, type LocatedSentence } from "./prose";
+
+/** Parts that sum the record up: where a proposal is stated first. */
+const LEAD_PART = /^(?:summary|abstract|tl;?\s?dr|synopsis|executive summary|overview|introduction|intro|what|about)$/;
+/** Parts that lay the proposal out: its statement may open them. */
+const DESIGN_PART = /^(?:(?:the )?proposal|proposed (?:solution|design|change|approach)s?|(?:the )?solution|how|(?:detailed |technical |high[- ]level )?design(?: details| overview)?|detailed explanation|explanation|internal details|specification|implementation(?: details)?)$/;
+
+/** How firmly a reading's cue commits: a stated proposal or decision most, a description of how things will be least. */
+const CUE_WEIGHT: Record<string, number> = {
+  "this record proposes": 4,
+  "we propose": 4,
+  "it was decided": 4,
+  "decided to": 4,
+  "decided that": 4,
+  "decided on": 4,
+  "we decided": 4,
+  "best choice": 3,
+  imperative: 2.5,
+  "we will": 2,
+  "we are adopting": 2,
+  gerund: 1.5,
+  passive: 1.5,
+  "we have": 1,
+  "third person": 1,
+  "we use": 1,
+};
+/** A part's weight: the summary's statement over the design's. */
+const LEAD_WEIGHT = 1;
+const DESIGN_WEIGHT = 0.5;
+/** Each sentence further into its part counts this much less. */
+const POSITION_COST = 0.4;
+/** Sentences read from the top of each part. */
+const PART_SENTENCES = 6;
+/** A sentence about how things are today, or about the problem, states no proposal. */
+const DESCRIBES_TODAY = /\b(?:currently|today|at the moment|at present|presently|right now|problem|issue|pain|lacks?|unable|cannot|can't|doesn't|does not|isn't|is not)\b/i;
+/** Hedged, hypothetical or future-work wording: "we could", "one option would be", "in the future". */
+const HEDGED = /\b(?:could|might|may|would|in the future|future work|out of scope|non-goal|alternatively|for example|e\.g\.)\b/i;
+/** How much a sentence at the record's end counts less than one at its start. */
+const LATE_COST = 1.5;
+/** How much a statement that names what the title names counts more. */
+const TITLE_GAIN = 0.75;
+const WORDING_COST = 1.5;
+const FIRST_PERSON_GAIN = 1;
+const FORM_COST = 1;
+const LIST_ITEM = /^\s*(?:[-*+]|\d{1,3}[.)])\s/;
+/** "- Start Date: 2020-04-27", "**Author**: …": a label and its value. */
+const METADATA = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?[A-Z][\w-]*(?:\s[\w-]+){0,2}(?:\*\*|__)?\s*:(?:\*\*|__)?\s+\S/;
+/** "send these requests", "adopt it": an object that only points back at what came before names nothing. */
+const POINTS_AT_CONTEXT = /^\S+\s+(?:this|that|these|those|it|them)\b/i;
+/** Cues that may only describe: they state a proposal only with a modal ("X will be …", "X should be …"). */
+const DESCRIPTIVE_CUES = new Set(["passive", "third person", "we use", "we have", "gerund"]);
+const MODAL = /\b(?:will|shall|should|must|is to|are to|'ll)\b/i;
+/** "We will go through the rationale", "describe the current design": what the document does, not what it proposes. */
+const ABOUT_THE_TEXT = /^(?:describe|discuss|explain|outline|go (?:through|over)|cover|present|highlight|explore|look (?:at|into)|summari[sz]e|walk through|elaborate|clarify|capture|list|review)\b/i;
+/** Below this score no sentence is taken for the proposal. */
+const MIN_SCORE = 2.5;
+
+/** The proposal a proposal-style record states, with the sentence that states it; undefined when none does. */
+export interface ProposalStatement {
+  name: string;
+  range: LineRange;
+  score: number;
+}
+
+export interface Candidate {
+  sentence: LocatedSentence;
+  phrase: string;
+  score: number;
+}
+
+/** The parts of the record that may state its proposal, each with its weight; the text before the first part too. */
+function statingParts(parsed: ParsedAdr): { from: number; to: number; weight: number }[] {
+  const { sections } = parsed.doc;
+  const out: { from: number; to: number; weight: number }[] = [];
+  sections.forEach((s: MarkdownSection, i) => {
+    if (s.level === 0) return;
+    const key = headingKey(s.heading);
+    // The title's own body (text between the title and the first part) is the record's opening.
+    const opening = parsed.section_names[i] === "title" || s.level === 1;
+    const weight = LEAD_PART.test(key) || opening ? LEAD_WEIGHT : DESIGN_PART.test(key) ? DESIGN_WEIGHT : undefined;
+    if (weight !== undefined) out.push({ from: s.bodyStart, to: s.contentEnd, weight });
+  });
+  return out;
+}
+
+/** Every committing sentence of the stating parts, best first (the earlier on a tie). */
+export function proposalCandidates(parsed: ParsedAdr): Candidate[] {
+  const { lines } = parsed.doc;
+  const out: Candidate[] = [];
+  for (const part of statingParts(parsed)) {
+    const sentences = sentencesIn(lines, part.from, part.to, PART_SENTENCES * 2).filter((s) => !(s.start === s.end && /^ {0,3}#/.test(lines[s.start - 1] ?? "")));
+    sentences.slice(0, PART_SENTENCES).forEach((s, position) => {
+      const c = scored(s, position, part.weight, lines, parsed.title);
+      if (c) out.push(c);
+    });
+  }
+  return out.sort((a, b) => b.score - a.score || a.sentence.start - b.sentence.start);
+}
+
+/** Scores one sentence as the record's statement of its proposal; undefined when it commits to nothing. */
+function scored(sentence: LocatedSentence, position: number, weight: number, lines: string[], title: string): Candidate | undefined {
+  // A question asks; a metadata line ("Start Date: 2020-04-27") labels.
+  if (/\?\s*$/.test(sentence.text) || METADATA.test(lines[sentence.start - 1] ?? "")) return undefined;
+  const reading = readDecisionSentence(sentence.text);
+  // "We will X" is the authors' own commitment; "X will Y" may only describe how a thing behaves.
+  const cue = (CUE_WEIGHT[reading.cue ?? ""] ?? NaN) + (reading.cue === "we will" && /^\s*(?:we|i)\b/i.test(stripInline(sentence.text)) ? FIRST_PERSON_GAIN : 0);
+  if (!reading.chosen || Number.isNaN(cue) || reading.continuity || isFragment(reading.chosen) || POINTS_AT_CONTEXT.test(reading.chosen) || ABOUT_THE_TEXT.test(reading.chosen)) return undefined;
+  // "Release notes are written by hand" is no command to release notes: a finite verb right after the first words
+  // makes the sentence a statement.
+  if (reading.cue === "imperative" && /^\S+\s+(?:\S+\s+)?(?:is|are|was|were|has|have|had)\b/i.test(stripInline(sentence.text))) return undefined;
+  // "Release notes are written by hand": a present-tense statement without a modal says how things are.
+  if (DESCRIPTIVE_CUES.has(reading.cue ?? "") && !MODAL.test(sentence.text)) return undefined;
+  const phrase = toClauseEnd(sentence.text, reading.chosen);
+  const line = lines[sentence.start - 1] ?? "";
+  let score = cue + weight - POSITION_COST * position - LATE_COST * (sentence.start / Math.max(1, lines.length)) + TITLE_GAIN * coverage(title, phrase);
+  if (DESCRIBES_TODAY.test(sentence.text)) score -= WORDING_COST;
+  if (HEDGED.test(sentence.text.replace(/\bwould like to\b/gi, ""))) score -= WORDING_COST;
+  // A list item is a goal, step or detail; a sentence that ends in a colon announces what follows it.
+  if (LIST_ITEM.test(line)) score -= FORM_COST;
+  if (/:\s*$/.test(sentence.text)) score -= FORM_COST;
+  return { sentence, phrase, score };
+}
+
+/**
+ * What a proposal-style record proposes: the best-scored committing sentence among the first sentences of its summary
+ * (or abstract, overview, introduction, opening) and of its proposal or design parts; undefined when none scores
+ * MIN_SCORE. On a tie the earlier sentence wins.
+ */
+export function proposalStatement(parsed: ParsedAdr): ProposalStatement | undefined {
+  const best = proposalCandidates(parsed)[0];
+  if (!best || best.score < MIN_SCORE) return undefined;
+  return { name: best.phrase, range: { start: best.sentence.start, end: best.sentence.end }, score: best.score };
+}
+
+/** A proposal is read to the end of its clause, up to this many words. */
+const STATEMENT_WORDS = 24;
+/** Words that end the clause that states a proposal: a reason, a contrast, a relative clause, what it leads to. */
+const CLAUSE_END = /^(?:because|since|so|over|which|while|whereas|although|though|but|however|thus|hence|unless|until|instead|rather|where|when|if)$/;
+/** "to allow", "in order to", "so that": a purpose after the proposal, not part of it. */
+const PURPOSE = /^(?:order|ensure|allow|make|avoid|enable|support|reduce|improve|help|prevent|provide|simplify)$/;
+
+/**
+ * The reading's phrase, carried on through the rest of its clause: "adding support in the Wasmtime API" becomes "adding
+ * support in the Wasmtime API for sharing host function definitions between multiple stores". The phrase is kept as
+ * it is when the sentence does not hold it word for word.
+ */
+export function toClauseEnd(sentence: string, phrase: string): string {
+  const toks = stripInline(sentence).split(/\s+/).filter(Boolean);
+  const bare = (t: string) => t.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+  const want = phrase.split(/\s+/).map(bare).filter(Boolean);
+  if (want.length === 0) return phrase;
+  const low = toks.map(bare);
+  const at = low.findIndex((_, i) => want.every((w, k) => low[i + k] === w));
+  if (at < 0) return phrase;
+  const end = at + want.length - 1;
+  // The phrase already ends its clause (a parenthesis it opened itself closes nothing: "Manager (CCM) to X").
+  const closesOwn = /\)$/.test(toks[end]) && toks.slice(at, end + 1).some((t) => t.includes("("));
+  if ((/[,;:.!?)]$/.test(toks[end]) && !closesOwn) || end + 1 >= toks.length) return phrase;
+  const out = [phrase];
+  let count = want.length;
+  for (let i = end + 1; i < toks.length && count < STATEMENT_WORDS; i++, count++) {
+    const w = low[i];
+    // A parenthetical ("(that is, X)", "(EKS)") is an aside: skipped, and the clause goes on after it.
+    if (toks[i].startsWith("(")) {
+      let j = i;
+      while (j < toks.length - 1 && !toks[j].includes(")") && j - i < STATEMENT_WORDS) j++;
+      if (/\)[,;:.!?]$/.test(toks[j])) break;
+      i = j;
+      continue;
+    }
+    if (CLAUSE_END.test(w)) break;
+    // "… as the preferred approach" gives the proposal a role; "marked as optional" goes on.
+    if (w === "as" && /^(?:a|an|the|our|its|their)$/.test(low[i + 1] ?? "")) break;
+    if ((w === "to" || w === "in" || w === "so") && PURPOSE.test(low[i + 1] ?? "")) break;
+    if (/^[—–]$|^--$/.test(toks[i])) break;
+    out.push(toks[i].replace(/[,;:.!?]+$/, "").replace(/[*_`]/g, ""));
+    if (/[,;:.!?]$/.test(toks[i])) break;
+  }
+  return out.join(" ").replace(/\s+(?:and|or|the|a|an|of|to|for|with|in|on|by)$/i, "").trim();
+}
