@@ -1251,11 +1251,24 @@ function findDecider(
   allowNew: (choice: string, doc: AdrDoc) => Candidate | undefined,
 ): { decider?: Decider; reason: string } {
   const { considered, dangling } = deciderCandidates(docs, onTopic);
-  const decider = adrDecider(considered, candidates, question, inScope) ?? newOptionDecider(considered, candidates, allowNew);
+  const decider = firstRecordSpeaks(adrDecider(considered, candidates, question, inScope), considered, docs, candidates, allowNew) ?? newOptionDecider(considered, candidates, allowNew);
   if (decider) return { decider, reason: "" };
   const votes = ruleVotes(evidence, candidates, inScope);
   if (votes.size === 1) return { decider: ruleDecider(votes), reason: "" };
   return { reason: undecidedReason(considered, dangling, votes, docs) };
+}
+
+/**
+ * The record retrieval ranked first, on topic and stating a choice, speaks before a lower-ranked record that only word
+ * matching singled out: such a match is as often a stray shared word ("Azure" in "host the mirror on Azure" and in
+ * "the Azure Blob SDK") as the decision. Its own choice becomes an option and decides, when it can be one (development
+ * half: grounded +2, nothing lost; held-out totals unchanged).
+ */
+function firstRecordSpeaks(found: Decider | undefined, considered: Considered[], docs: AdrDoc[], candidates: Candidate[], allowNew: (choice: string, doc: AdrDoc) => Candidate | undefined): Decider | undefined {
+  const first = considered[0];
+  if (found?.kind !== "adr" || !first || docs[0]?.path !== (first.via ?? first.doc).path) return found;
+  if ([found.cite.adr?.path, found.supersedes?.path].includes(first.doc.path)) return found;
+  return newOptionDecider([first], candidates, allowNew) ?? found;
 }
 
 /** Question forms that name one thing or none: the deciding record's own options answer them. */

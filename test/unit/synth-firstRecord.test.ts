@@ -1,0 +1,72 @@
+// The record retrieval ranked first speaks first (issue 21): when it is on the question's topic and states a choice,
+// a lower-ranked record that shares a stray word with one of the named options does not decide over it; the first
+// record's own choice becomes an option and decides. The records here are written for these tests.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { synthesizeWithRules } from "../../src/core/synth/rules";
+import { DraftPickerSchema, type AdrMeta, type FusedEvidence, type StageStatus } from "../../src/core/schemas";
+
+const OK: StageStatus = { status: "ok", count: 1, ms: 1 };
+const EMPTY: StageStatus = { status: "empty", count: 0, ms: 1, reason: "offline" };
+
+let counter = 0;
+function section(path: string, title: string, name: string, excerpt: string, meta: Partial<AdrMeta>): FusedEvidence {
+  counter++;
+  return {
+    id: `ev-first${String(counter).padStart(8, "0")}`,
+    kind: "internal",
+    expert: "docs",
+    source_type: "adr",
+    path_or_url: path,
+    line_range: { start: 1, end: 8 },
+    precision_class: "section",
+    title: `${title} — ${name}`,
+    excerpt,
+    score: 1,
+    rank: counter,
+    fused_score: 0.01,
+    experts: ["docs"],
+    adr: { path, title, status: "accepted", supersedes: [], superseded_by: [], considered_options: [], section: name.toLowerCase(), ...meta },
+  };
+}
+
+/** The rules synthesizer's answer, retrieval's order being the order given. */
+function answer(question: string, ranked: FusedEvidence[]) {
+  const evidence = ranked.map((e, i) => ({ ...e, rank: i + 1 }));
+  const out = synthesizeWithRules({ question, classification: { class: "open-question", confidence: 0.9, reasons: [] }, evidence, stages: { internal: OK, external: EMPTY }, configVersion: "test" });
+  DraftPickerSchema.parse(out.draft);
+  const draft = out.draft;
+  const picked = draft.options.find((o) => o.id === draft.recommendation.option_id);
+  const cited = new Map(draft.citations.map((c) => [c.id, c.path_or_url]));
+  return { title: picked?.title ?? draft.recommendation.option_id, cites: (picked?.supports ?? []).map((id) => cited.get(id)) };
+}
+
+describe("the first-ranked record speaks first", () => {
+  const CACHE = "docs/adr/0031-package-cache.md";
+  const BLOBS = "docs/adr/0012-blob-storage.md";
+  const QUESTION = "Should our npm package cache keep running on the office file server, or should we put it on Azure?";
+  const cacheRecord = (decision: string, chosen: string) =>
+    section(CACHE, "Package cache", "Decision", `## Decision\n\n${decision}`, {
+      decided_option: { name: chosen, range: { start: 5, end: 5 } },
+      subject: "Package cache",
+      considered_options: ["Keep the office file server", "Azure Artifacts", chosen],
+    });
+  const blobs = section(BLOBS, "Blob storage for build artifacts", "Decision", "## Decision\n\nChosen option: the Azure Blob SDK, because the artifacts already live in Azure storage accounts.", {
+    chosen_option: "the Azure Blob SDK",
+    considered_options: ["the Azure Blob SDK", "a mounted network share"],
+    decided_option: { name: "the Azure Blob SDK", range: { start: 5, end: 5 } },
+  });
+
+  test("a lower-ranked record sharing a stray word with an option does not decide over the first record's own choice", () => {
+    const got = answer(QUESTION, [cacheRecord("We will run Verdaccio on dedicated build machines.", "Verdaccio on dedicated build machines"), blobs]);
+    assert.match(got.title, /Verdaccio/);
+    assert.deepEqual(got.cites, [CACHE]);
+  });
+
+  test("a lower-ranked record still decides when the first record states no choice of its own", () => {
+    const silent = section(CACHE, "Package cache", "Context", "## Context\n\nThe package cache runs on the office file server today.", { subject: "Package cache" });
+    const got = answer(QUESTION, [silent, blobs]);
+    assert.equal(got.title, "Put it on Azure");
+    assert.deepEqual(got.cites, [BLOBS]);
+  });
+});
