@@ -34,10 +34,19 @@ export function cacheFolderRefusal(dir: string, env: NodeJS.ProcessEnv = process
     try {
       return isInside(realRoot, realpathSync(at)) ? undefined : `cache folder ${dir} is a symlink leading outside ${root}; not writing through it (delete it: it is recreated)`;
     } catch {
-      // A dangling link exists (lstat) but leads nowhere inside: refused like any other link out.
-      if (lstatExists(at)) return `cache folder ${dir} is a symlink leading outside ${root}; not writing through it (delete it: it is recreated)`;
+      // There now: another process may have created it between the two looks; its real path decides. A dangling link
+      // exists (lstat) but leads nowhere inside: refused like any other link out.
+      if (lstatExists(at)) return realInside(realRoot, at) ? undefined : `cache folder ${dir} is a symlink leading outside ${root}; not writing through it (delete it: it is recreated)`;
       if (at === root || dirname(at) === at) return undefined;
     }
+  }
+}
+
+function realInside(realRoot: string, p: string): boolean {
+  try {
+    return isInside(realRoot, realpathSync(p));
+  } catch {
+    return false;
   }
 }
 

@@ -52,7 +52,9 @@ export async function folderWritableInside(root: string, rel: string): Promise<b
     if (await resolveInside(root, at)) return true;
     // Missing (ENOENT) or outside: only a missing folder may defer to its parent.
     const missing = await lstat(path.resolve(root, at)).then(() => false, (e: NodeJS.ErrnoException) => e.code === "ENOENT");
-    if (!missing) return false;
+    // There now: another process may have created it between the two looks (builds of one index at once). Its real
+    // path decides; a link leading out or nowhere is still refused.
+    if (!missing) return (await resolveInside(root, at)) !== undefined;
     const parent = path.dirname(at);
     if (parent === at || at === "." || at === "") return false;
     at = parent;
