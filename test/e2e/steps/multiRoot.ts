@@ -82,12 +82,23 @@ function buildWorkspace(ctx: E2EContext): void {
 
 async function openWorkspace(ctx: E2EContext): Promise<void> {
   const page = need(ctx.page, "the browser page");
-  await page.goto(`http://127.0.0.1:${need(ctx.port, "code-server's port")}/?workspace=${encodeURIComponent(multiRoot().workspaceFile)}`);
-  // A new workspace opens with the explorer showing (no toggling: a click on an open view closes it).
-  await waitForWorkbench(page, { explorer: true });
-  // Both folders are roots of the explorer.
-  for (const name of ["orders-service", SOURCE_NAME]) {
-    await page.locator(".explorer-folders-view .monaco-list-row", { hasText: new RegExp(`^${name}`, "i") }).first().waitFor({ state: "visible", timeout: 60_000 });
+  const url = `http://127.0.0.1:${need(ctx.port, "code-server's port")}/?workspace=${encodeURIComponent(multiRoot().workspaceFile)}`;
+  // Now and then code-server shows a workspace before its folders resolve ("No folder opened" under the workspace's
+  // own title): the page is loaded once more before the step fails.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (attempt === 1) await page.goto(url);
+      else await page.reload();
+      // A new workspace opens with the explorer showing (no toggling: a click on an open view closes it).
+      await waitForWorkbench(page, { explorer: true });
+      // Both folders are roots of the explorer.
+      for (const name of ["orders-service", SOURCE_NAME]) {
+        await page.locator(".explorer-folders-view .monaco-list-row", { hasText: new RegExp(`^${name}`, "i") }).first().waitFor({ state: "visible", timeout: 30_000 });
+      }
+      return;
+    } catch (err) {
+      if (attempt >= 2) throw err;
+    }
   }
 }
 
