@@ -4,31 +4,13 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { synthesizeWithRules } from "../../src/core/synth/rules";
-import { DraftPickerSchema, type AdrMeta, type FusedEvidence, type StageStatus } from "../../src/core/schemas";
+import { DraftPickerSchema, type FusedEvidence, type StageStatus } from "../../src/core/schemas";
+import { adrSectionMaker } from "../helpers/adrSection";
 
 const OK: StageStatus = { status: "ok", count: 1, ms: 1 };
 const EMPTY: StageStatus = { status: "empty", count: 0, ms: 1, reason: "offline" };
 
-let counter = 0;
-function section(path: string, title: string, name: string, excerpt: string, meta: Partial<AdrMeta>): FusedEvidence {
-  counter++;
-  return {
-    id: `ev-first${String(counter).padStart(8, "0")}`,
-    kind: "internal",
-    expert: "docs",
-    source_type: "adr",
-    path_or_url: path,
-    line_range: { start: 1, end: 8 },
-    precision_class: "section",
-    title: `${title} — ${name}`,
-    excerpt,
-    score: 1,
-    rank: counter,
-    fused_score: 0.01,
-    experts: ["docs"],
-    adr: { path, title, status: "accepted", supersedes: [], superseded_by: [], considered_options: [], section: name.toLowerCase(), ...meta },
-  };
-}
+const section = adrSectionMaker("ev-first");
 
 /** The rules synthesizer's answer, retrieval's order being the order given. */
 function answer(question: string, ranked: FusedEvidence[]) {
