@@ -238,6 +238,20 @@ describe("supersession in the phrasings real logs use", () => {
     assert.equal(old?.adr?.supersession_inferred, true);
   });
 
+  it("reads where a removal applies from the later record's summary, and only beside a rare title word the two share", async () => {
+    const { edges } = await graphOf({
+      "docs/adr/0004-arm-in-the-builder.md": "# Support for ARM in the builder components\n\n## Summary\n\nThe builder runs on ARM hosts.\n",
+      "docs/adr/0009-builder-cache.md": "# Builder cache layout\n\n## Summary\n\nCache layers per builder.\n",
+      "docs/adr/0011-builder-logs.md": "# Builder log levels\n\n## Summary\n\nAdd a debug level.\n",
+      "docs/adr/0012-builder-hooks.md": "# Builder hooks\n\n## Summary\n\nHooks before each phase.\n",
+      "docs/adr/0020-remove-arm-images.md":
+        "# Remove ARM images support\n\n## Summary\n\nKeep ARM in the spec, but remove ARM images support from the `builder` and its documentation.\n",
+      // Removes something else from the builder: shares no rare title word with the ARM record, so no successor.
+      "docs/adr/0021-remove-builder-hooks-flag.md": "# Remove the legacy flag\n\n## Summary\n\nRemove the legacy flag from the builder.\n",
+    });
+    assert.deepEqual(edges, ["0004-arm-in-the-builder.md -> 0020-remove-arm-images.md (inferred)"]);
+  });
+
   it("does not take examples in prose or a template's status menu for supersession", async () => {
     const { edges } = await graphOf({
       "docs/decisions/0001-use-markdown.md": nygard("1. Use Markdown", "Accepted", "Markdown."),

@@ -7,6 +7,7 @@ import { INACTIVE_ADR_STATUSES } from "../constants";
 import { cmp } from "../text";
 import type { AdrMeta, AdrStatus, EvidenceItem, LineRange, PrecisionClass, SourceType } from "../schemas";
 import { decisionModelOf, type DecisionRecord } from "../decisions";
+import { headingKey } from "../decisions/words";
 import type { ArtifactFile, Expert, ExpertContext, ExpertResult } from "../types";
 import { TITLE_REF, parseAdr, slug, type ParsedAdr } from "./adr";
 import { withIndexStatus } from "./indexStatus";
@@ -933,6 +934,20 @@ function subjectWords(title: string): Set<string> {
   return new Set(tokenize(title).filter((w) => w.length > 2 && !GENERIC_TITLE_WORDS.has(w) && !/^\d+$/.test(w)));
 }
 
+/** Parts whose first sentence states what a record does: its summary, or its decision. */
+const LEAD_HEADING = /^(?:summary|abstract|tl;?\s?dr|synopsis|decision|decision outcome)$/;
+/** Words of a lead statement read: about one sentence. */
+const LEAD_WORDS = 40;
+
+/** The opening words of a record's summary or decision, "" when it has neither. */
+function leadStatement(adr: ParsedAdr): string {
+  const part = adr.doc.sections.find((s) => s.level > 0 && LEAD_HEADING.test(headingKey(s.heading)));
+  if (!part) return "";
+  const body = stripInline(part.body.split("\n").filter((l) => !/^\s*\[[^\]]*\]:/.test(l)).join(" "));
+  const sentence = body.split(/(?<=[.!?])\s+(?=[A-Z])/)[0] ?? "";
+  return sentence.split(/\s+/).slice(0, LEAD_WORDS).join(" ");
+}
+
 /** Date first, then number within one folder: how "later" is decided. Undefined when the two cannot be ordered. */
 function isLater(b: AdrFacts, a: AdrFacts): boolean | undefined {
   const day = (x: AdrFacts) => (x.date && /^\d{4}-\d{2}-\d{2}/.test(x.date) ? x.date.slice(0, 10) : undefined);
@@ -967,16 +982,24 @@ function inferImplicitSupersession(adrs: Map<string, ParsedAdr>, known: Map<stri
   const subjects = new Map(list.map((a) => [a.path, subjectWords(a.title)]));
   const df = new Map<string, number>();
   for (const words of subjects.values()) for (const w of words) df.set(w, (df.get(w) ?? 0) + 1);
+  const rare = (w: string) => (df.get(w) ?? 0) <= 3;
   // Title subject words two records share that few other titles in the log use.
-  const sharedRare = (a: ParsedAdr, b: ParsedAdr) => [...subjects.get(a.path)!].filter((w) => subjects.get(b.path)!.has(w) && (df.get(w) ?? 0) <= 3);
+  const sharedRare = (a: ParsedAdr, b: ParsedAdr) => [...subjects.get(a.path)!].filter((w) => subjects.get(b.path)!.has(w) && rare(w));
   for (const later of list) {
     if (!REVERSAL.test(later.title)) continue;
+    // What the later record says it removes: its title, and the opening of its summary or decision, which names
+    // where from ("Remove Windows support" → "remove Windows support from the lifecycle and the CLI").
+    const lead = leadStatement(later);
+    const removes = new Set([...subjects.get(later.path)!, ...(REVERSAL.test(lead) ? subjectWords(lead) : [])]);
     for (const old of list) {
       if (old === later || hasSuccessor(old.path) || out.some(([o]) => o === old.path)) continue;
       if (old.status === "rejected" || isLater(later, old) !== true) continue;
       const shared = sharedRare(later, old);
-      // The earlier ADR's subject must be (nearly) all of its title: "Helm chart" → "Delete Helm chart".
-      if (shared.length >= 1 && shared.length >= Math.ceil(subjects.get(old.path)!.size * 0.6)) out.push([old.path, later.path]);
+      const oldSubject = subjects.get(old.path)!;
+      // The earlier ADR's subject must be (nearly) all of its title: "Helm chart" → "Delete Helm chart". Words of
+      // the lead statement count toward that only beside a rare word the two titles share.
+      const covered = shared.length ? [...oldSubject].filter((w) => removes.has(w)) : [];
+      if (shared.length >= 1 && Math.max(shared.length, covered.length) >= Math.ceil(oldSubject.size * 0.6)) out.push([old.path, later.path]);
     }
   }
   // 3. Two accepted records with the same title and the same file name past its number: the later one (by date,
