@@ -284,6 +284,13 @@ describe("splitSections", () => {
     "", // 21
   ].join("\n");
 
+  it("reads a heading without the inline HTML it carries for an anchor or looks, keeping angle brackets that are text", () => {
+    const headings = parseMarkdown(
+      ["## Option 2: Pull model <a id=\"pull\"></a>", "", "## Keep<br/>the queue", "", "## Cache as Map<String, Entry>", "", "## A <sup>beta</sup> flag"].join("\n"),
+    ).sections.filter((x) => x.level > 0).map((x) => x.heading);
+    assert.deepEqual(headings, ["Option 2: Pull model", "Keep the queue", "Cache as Map<String, Entry>", "A beta flag"]);
+  });
+
   it("documents its range rule: nested end vs own contentEnd, true line numbers after front matter", () => {
     const doc = parseMarkdown(text);
     assert.deepEqual(doc.frontMatter?.data, { title: "t" });

@@ -181,9 +181,14 @@ function findHeadings(lines: string[], first: number): Heading[] {
 }
 
 /** Strips inline markup that only gets in the way of matching headings: emphasis, code ticks, link syntax. */
+/** Inline HTML a heading may carry for its anchor or looks ("<a name=\"option-1\"></a>", "<sup>", "<br/>"), never a generic ("Map<K, V>"). */
+const INLINE_HTML_TAG = /<\/?(?:a|span|sup|sub|br|img|em|strong|b|i|small|kbd|abbr|del|ins|u|mark|code)(?:\s[^<>]{0,300})?\/?>/gi;
+
 function cleanHeading(raw: string): string {
   // The lookbehind starts the match only where a space run starts, which keeps it linear on long runs.
-  return stripInline(raw.replace(/(?<![ \t])[ \t]+#+[ \t]*$/, "")).trim();
+  return stripInline(raw.replace(/(?<![ \t])[ \t]+#+[ \t]*$/, "").replace(INLINE_HTML_TAG, " "))
+    .replace(/\s{2,}/g, " ")
+    .trim();
 }
 
 export function stripInline(s: string): string {
