@@ -189,6 +189,20 @@ describe("question scope", () => {
     assert.doesNotMatch(draft.recommendation.rationale, /"notific"/);
   });
 
+  test("a scope word the tokenizer folds to an abbreviation is shown as the question spelled it", () => {
+    const evidence = [
+      adr("k8s", "Parcel", "webpack"),
+      adr("analytics", "webpack", "Parcel"),
+      adr("onboarding", "webpack", "Parcel"),
+      adr("billing", "webpack", "Parcel"),
+      adr("search", "webpack", "Parcel"),
+      adr("media", "webpack", "Parcel"),
+    ];
+    const { draft } = run("Should we use Parcel or webpack to build the dashboards we run on Kubernetes?", evidence);
+    assert.match(draft.recommendation.rationale, /does not mention "kubernetes"/);
+    assert.doesNotMatch(draft.recommendation.rationale, /"k8s"/);
+  });
+
   test("a scope word with a dot in it is shown whole, as the question wrote it", () => {
     const evidence = [
       adr("yyyy.mm", "Parcel", "webpack"),

@@ -1812,7 +1812,17 @@ function undecidedRationale(scored: Scored[], reason: string): string[] {
 
 /** A stem as the question wrote it ("stat" → "state"), so no word stem reaches a reader. */
 function surfaceWord(stem: string, question: string): string | undefined {
-  // The same tokenizer that made the stem ("yyyy.mm" stays one word), so the question's own word is always found.
+  // The question's own spelling: the tokenizer also folds abbreviations and synonyms ("Kubernetes" → "k8s", "folders"
+  // → "directory"), and the reader should see the word they wrote. Each piece the tokenizer would split apart is tried
+  // whole first ("end-to-end"), then by its parts.
+  for (const raw of question.split(/[^\p{L}\p{N}.+#_@-]+/u)) {
+    const token = raw.replace(/^[._@-]+|[._@-]+$/g, "");
+    for (const piece of [token, ...token.split(/-(?:to-)?|_/)]) {
+      const read = words(piece);
+      if (read.length === 1 && stemWord(read[0]) === stem) return piece.toLowerCase();
+    }
+  }
+  // The same tokenizer that made the stem ("yyyy.mm" stays one word), so a word is always found.
   return words(question).find((w) => stemWord(w) === stem);
 }
 
