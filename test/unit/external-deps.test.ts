@@ -106,6 +106,12 @@ describe("dependency docs expert", { timeout: 20_000 }, () => {
       let r = await expert.run(expertContext({ repo: bare, terms: ["cache"] }));
       assert.equal(r.status, "empty");
       assert.match(r.reason!, /no dependency manifest/);
+      assert.doesNotMatch(r.reason!, /whose packages keep no docs/);
+      // A Gradle project has a manifest, just not one whose packages' docs sit in the repository: the reason says so.
+      writeFileSync(join(bare, "build.gradle.kts"), 'dependencies { testImplementation("com.willowtreeapps.assertk:assertk:0.28.1") }\n');
+      r = await expert.run(expertContext({ repo: bare, terms: ["cache"] }));
+      assert.match(r.reason!, /no dependency manifest this stage reads .*; build\.gradle\.kts is a manifest whose packages keep no docs inside the repository/);
+      rmSync(join(bare, "build.gradle.kts"));
       writeFileSync(join(bare, "package.json"), JSON.stringify({ name: "x" }));
       r = await expert.run(expertContext({ repo: bare, terms: ["cache"] }));
       assert.match(r.reason!, /package\.json declares no dependencies/);

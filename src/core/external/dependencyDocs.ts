@@ -94,6 +94,24 @@ export function createDependencyDocsExpert(options: DependencyDocsOptions = {}):
   };
 }
 
+/**
+ * Manifests at the repository's root of ecosystems whose installed packages this stage cannot read (their docs live
+ * in a user-wide cache, or in no readable form): named in the empty reason, so "no manifest" is never said of a
+ * Gradle or Maven project.
+ */
+const UNREAD_MANIFESTS = ["pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts", "composer.json", "Gemfile", "Package.swift", "mix.exs", "build.sbt", "pubspec.yaml"];
+
+async function unreadManifests(repo: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await fs.readdir(repo);
+  } catch {
+    return [];
+  }
+  const here = new Set(names);
+  return [...UNREAD_MANIFESTS.filter((n) => here.has(n)), ...names.filter((n) => /\.(?:csproj|fsproj|sln)$/.test(n)).sort().slice(0, 2)];
+}
+
 export function citationPrefix(p: Pick<InstalledPackage, "ecosystem" | "name" | "version">): string {
   return `${p.ecosystem}:${p.name}@${p.version}`;
 }
@@ -103,7 +121,9 @@ async function runDependencyDocs(ctx: ExpertContext, opts: DependencyDocsOptions
   const manifest = await readDeclaredDependencies(ctx.repo);
   for (const w of manifest.warnings) ctx.log(w);
   if (!manifest.manifests.length) {
-    return { status: "empty", reason: "no dependency manifest (package.json, pyproject.toml, requirements*.txt, go.mod, Cargo.toml)", items: [] };
+    const other = await unreadManifests(ctx.repo);
+    const seen = other.length ? `; ${other.join(", ")} ${other.length === 1 ? "is a manifest" : "are manifests"} whose packages keep no docs inside the repository` : "";
+    return { status: "empty", reason: `no dependency manifest this stage reads (package.json, pyproject.toml, requirements*.txt, go.mod, Cargo.toml)${seen}`, items: [] };
   }
   if (!manifest.dependencies.length) {
     return { status: "empty", reason: `${manifest.manifests.join(", ")} declare${manifest.manifests.length === 1 ? "s" : ""} no dependencies`, items: [] };
