@@ -35,6 +35,7 @@ import { languageNamed } from "./newFiles";
 import { forbiddenExamples, inConsequences, ownedThing, withVerdicts } from "./recordReading";
 import { numberedOptions, recordPreferences, type PreferredThing } from "./recordPreferences";
 import { nondeterminismExclusions } from "./determinism";
+import { instrumentsOf, type Instrument } from "./instruments";
 import { cachedDecisionBasis } from "./basisCache";
 import { cachedRecordDecisions, type RecordDecisions } from "./recordCache";
 import type { DecisionCitation } from "./schema";
@@ -80,6 +81,8 @@ export interface GuardDecision {
   versionSchemes?: VersionScheme[];
   /** Files a rule says are generated and not to be edited by hand (globs such as `*.pb.go`): editing one breaks it. */
   generated?: string[];
+  /** What a rule says to do with (`%w`, `t.TempDir()` in tests, a setting kept on): doing it otherwise breaks it (instruments.ts). */
+  instruments?: Instrument[];
 }
 
 export interface DecisionSet {
@@ -487,12 +490,12 @@ export function ruleDecisions(file: ArtifactFile): GuardDecision[] {
     }
     // "Prefer adding dependencies at the workspace root … under `[workspace.dependencies]`": versions live there.
     const versionSchemes = schemesChosenIn(text);
-    // "Do not hand-edit generated files such as `*.pb.go`": those files change only through their source.
-    const generated = generatedFiles(text);
-    if (!forbidden.length && !required.length && !versionSchemes.length && !generated.length) continue;
+    // "Do not hand-edit generated files such as `*.pb.go`"; "Wrap errors with `%w`", "Use `t.TempDir()` in tests".
+    const [generated, instruments] = [generatedFiles(text), instrumentsOf(text, range)];
+    if (!forbidden.length && !required.length && !versionSchemes.length && !generated.length && !instruments.length) continue;
     // "Do not use X in human-readable text": code, imports and dependencies may still say X.
     if (/\b(?:human[- ]readable|in (?:the )?(?:docs|documentation|prose|comments|commit messages|pr titles|ui text|user-facing text))\b/i.test(text)) for (const f of forbidden) f.textOnly = true;
-    out.push({ source: "rule", citation: { path: file.path, line_range: range, title: shorten(stripInline(text), 160), status: "rule" }, forbidden, required, area: [], ...(scope.length ? { scope } : {}), ...(versionSchemes.length ? { versionSchemes } : {}), ...(generated.length ? { generated } : {}) });
+    out.push({ source: "rule", citation: { path: file.path, line_range: range, title: shorten(stripInline(text), 160), status: "rule" }, forbidden, required, area: [], ...(scope.length ? { scope } : {}), ...(versionSchemes.length ? { versionSchemes } : {}), ...(generated.length ? { generated } : {}), ...(instruments.length ? { instruments } : {}) });
   }
   return out;
 }

@@ -10,6 +10,7 @@ import { cloudProductsOf } from "./cloudProducts";
 import { changeTokensOf, findName, indexTokens, mayName, tokensOf, type NameKeys, type TokenIndex } from "./names";
 import { pinnedVersionBypasses } from "./centralVersions";
 import { isTestPath } from "./determinism";
+import { againstInstrument } from "./instruments";
 import { ciSystemNamed, ciSystemsOfFile, languageOfFile, namesLanguage } from "./newFiles";
 import type { Finding, FindingKind, Severity } from "./schema";
 import { ThingIndex, thingEntries, type ThingEntry } from "./thingIndex";
@@ -67,6 +68,8 @@ interface MatchPlan {
   /** Records with an area a changed file can fall in. */
   areas: GuardDecision[];
   generated: GeneratedPlan;
+  /** Rules that name an instrument (`%w`, `t.TempDir()`, a setting kept on). */
+  instrumented: GuardDecision[];
   kinds: KindPlan;
   pacer: Pacer;
 }
@@ -81,6 +84,7 @@ function planOf(set: DecisionSet, changedPaths: string[], pacer: Pacer): MatchPl
     versioned: set.decisions.filter((d) => d.versionSchemes?.length),
     areas: set.decisions.filter((d) => d.source === "record" && d.area.length),
     generated: generatedPlan(set, changedPaths),
+    instrumented: set.decisions.filter((d) => d.instruments?.length),
     pacer,
   };
 }
@@ -595,6 +599,45 @@ function matchGenerated(file: ChangedFile, plan: GeneratedPlan, out: FindingList
   }
 }
 
+/**
+ * Added code lines that do what a rule names an instrument for without it (instruments.ts): an error built with `%v`
+ * where the rule wraps with `%w`, `os.MkdirTemp` in a test where the rule uses `t.TempDir()`, a flag that turns off
+ * a setting the rule keeps on. Code only (a comment or a doc names, it does not do); one finding per line and rule.
+ */
+function matchInstruments(file: ChangedFile, kind: FileKind, plan: MatchPlan, ix: ChangeIndex, out: FindingList, hit: Set<GuardDecision>): void {
+  if (!plan.instrumented.length || (kind !== "code" && kind !== "config")) return;
+  for (const line of file.added) {
+    const text = line.text.slice(0, 2000);
+    if (!text.trim() || ix.removedTexts.has(text.trim())) continue;
+    const r = readLine(file.path, kind, text);
+    if (r.kind !== "code" && r.kind !== "config") continue;
+    const c = commentStart(file.path, text);
+    const parts = splitStrings(c > 0 ? text.slice(0, c) : text);
+    for (const d of plan.instrumented) {
+      if (d.scope && !inArea(file.path, d.scope)) continue;
+      for (const inst of d.instruments!) {
+        // A setting is a flag in code or config; a verb or a call is code.
+        if (inst.shape !== "setting" && kind !== "code") continue;
+        const did = againstInstrument(inst, file.path, parts.code, parts.strings);
+        if (!did) continue;
+        hit.add(d);
+        const cite = citeOf(d, inst.range.start);
+        const says = inst.shape === "setting" ? `keeps ${inst.name} on` : `says to use ${inst.name}`;
+        out.push({
+          kind: droppedKind(d),
+          severity: SEVERITY_OF.code,
+          decision: d.citation,
+          file: file.path,
+          line: Math.max(1, line.line),
+          message: `${inst.shape === "setting" ? "sets" : "uses"} ${JSON.stringify(did)}, but the rule in ${cite} ${says}.`,
+          matched: { text: did, subject: inst.name, via: "code" },
+        });
+        break;
+      }
+    }
+  }
+}
+
 /** A setting whose old value named what a decision chose and whose new value does not. */
 function matchSwitchedSetting(file: ChangedFile, line: ChangedLine, reading: Reading, setTo: string, plan: MatchPlan, out: FindingList, hit: Set<GuardDecision>): void {
   const now = changeTokensOf(setTo);
@@ -677,6 +720,7 @@ export async function matchChange(diff: ParsedDiff, set: DecisionSet, opts: Matc
       cut = { budgetMs, unmatched: 0, partial: { file: file.path, line: added ?? removed ?? 0 } };
       continue;
     }
+    matchInstruments(file, kind, plan, ix, out, hit);
     matchNewFilePath(file, kind, plan, out, hit);
     matchNewFileKind(file, kind, plan.kinds, out, hit);
     matchArea(file, plan, out, hit);

@@ -1,0 +1,82 @@
+// The guard on rules that say what to do rather than what not to (issue 22, dev6): a rule names its instrument (a
+// format verb, a call in tests, a setting kept on) and the guard reads what it replaces from the instrument's shape.
+// Each has an innocent look-alike. Real git repositories; the rules are invented for these tests.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { checkChange, GuardReportSchema, type GuardReport } from "../../src/core/guard";
+import { instrumentsOf, againstInstrument } from "../../src/core/guard/instruments";
+import { createGitRepo, writeFiles } from "../helpers/gitRepo";
+
+async function check(repo: string): Promise<GuardReport> {
+  const report = await checkChange(repo, { kind: "worktree" }, { config: {} });
+  GuardReportSchema.parse(report);
+  return report;
+}
+
+const strong = (r: GuardReport) => r.findings.filter((f) => f.severity !== "low").map((f) => `${f.kind} ${f.severity} ${f.file}:${f.line} ← ${f.decision.path}`);
+
+const AGENTS = `# Working on the parser
+
+## Habits
+
+- **Failures.** Return failures up the stack. Build every returned error with \`%w\` so callers can unwrap it.
+- **Scratch space.** Clean up what a run leaves behind. In tests, reach for \`t.TempDir()\` for scratch folders.
+- **Transport.** Certificate checking must stay enabled in every client we ship.
+- Keep functions short.
+`;
+
+const range = { start: 1, end: 1 };
+
+describe("guard: rules that name their instrument", () => {
+  test("a rule's verb, call and kept setting are read with their shape and scope", () => {
+    assert.deepEqual(instrumentsOf("Build every returned error with `%w` so callers can unwrap it.", range).map((i) => [i.shape, i.name, i.noun]), [["verb", "%w", "err"]]);
+    const call = instrumentsOf("In tests, reach for `t.TempDir()` for scratch folders.", range);
+    assert.deepEqual(call.map((i) => [i.shape, i.name, i.testsOnly]), [["call", "t.TempDir()", true]]);
+    // Without a stated scope a call is not read as a family: too wide a net for a whole code base.
+    assert.deepEqual(instrumentsOf("Use `store.Open()` to reach the database.", range), []);
+    // A forbidding clause is read by the rule reader, not here.
+    assert.deepEqual(instrumentsOf("Do not use `t.TempDir()` in tests.", range), []);
+    const kept = instrumentsOf("**Transport.** Certificate checking must stay enabled in every client.", range);
+    assert.deepEqual(kept.map((i) => [i.shape, i.words]), [["setting", ["certificate", "checking"]]]);
+  });
+
+  test("what a line does against an instrument", () => {
+    const [verb] = instrumentsOf("Wrap errors with `%w`.", range);
+    assert.equal(againstInstrument(verb, "a.go", "return fmt.Errorf(   , name, err)", "open %s: %v"), "fmt.Errorf(… %v …)");
+    assert.equal(againstInstrument(verb, "a.go", "return fmt.Errorf(   , name, err)", "open %s: %w"), undefined);
+    // Logging an error is not building one; an error built from no error wraps nothing.
+    assert.equal(againstInstrument(verb, "a.go", "log.Printf(   , err)", "failed: %v"), undefined);
+    assert.equal(againstInstrument(verb, "a.go", "return fmt.Errorf(   , name)", "bad name %s"), undefined);
+    const [call] = instrumentsOf("Use `t.Context()` as a test's starting context.", range);
+    assert.equal(againstInstrument(call, "x_test.go", "ctx := context.Background()", ""), "context.Background()");
+    assert.equal(againstInstrument(call, "x_test.go", "ctx, cancel := context.WithCancel(parent)", ""), undefined);
+    assert.equal(againstInstrument(call, "x.go", "ctx := context.Background()", ""), undefined);
+    const [setting] = instrumentsOf("Certificate verification must remain enabled.", range);
+    assert.equal(againstInstrument(setting, "a.ts", "const agent = new Agent({ verifyCertificate: false })", ""), "verifyCertificate: false");
+    assert.equal(againstInstrument(setting, "a.ts", "cfg := Config{SkipCertificateVerify: true}", ""), "SkipCertificateVerify: true");
+    assert.equal(againstInstrument(setting, "a.ts", "const agent = new Agent({ verifyCertificate: true })", ""), undefined);
+  });
+
+  test("a change that does the job another way breaks the rule; doing it with the instrument does not", async () => {
+    const repo = createGitRepo([{ message: "init", files: { "AGENTS.md": AGENTS, "go.mod": "module example.org/parser\n\ngo 1.22\n" } }]);
+    writeFiles(repo, {
+      "parse.go": 'package parser\n\nimport "fmt"\n\nfunc wrap(name string, err error) error {\n\treturn fmt.Errorf("parse %s: %v", name, err)\n}\n',
+      "scratch_test.go": 'package parser\n\nimport (\n\t"os"\n\t"testing"\n)\n\nfunc TestScratch(t *testing.T) {\n\tdir, _ := os.MkdirTemp("", "scratch")\n\t_ = dir\n}\n',
+      "client.go": 'package parser\n\nvar loose = DialOptions{SkipCertificateCheck: true}\n',
+    });
+    const found = strong(await check(repo));
+    assert.deepEqual(found, [
+      "breaks-rule med client.go:3 ← AGENTS.md",
+      "breaks-rule med parse.go:6 ← AGENTS.md",
+      "breaks-rule med scratch_test.go:9 ← AGENTS.md",
+    ]);
+    const innocent = createGitRepo([{ message: "init", files: { "AGENTS.md": AGENTS, "go.mod": "module example.org/parser\n\ngo 1.22\n" } }]);
+    writeFiles(innocent, {
+      "parse.go": 'package parser\n\nimport "fmt"\n\nfunc wrap(name string, err error) error {\n\treturn fmt.Errorf("parse %s: %w", name, err)\n}\n',
+      "scratch_test.go": 'package parser\n\nimport "testing"\n\nfunc TestScratch(t *testing.T) {\n\tdir := t.TempDir()\n\t_ = dir\n}\n',
+      "scratch.go": 'package parser\n\nimport "os"\n\n// MkdirTemp outside tests is the program\'s own business.\nfunc scratch() (string, error) { return os.MkdirTemp("", "run") }\n',
+      "client.go": 'package parser\n\nvar strict = DialOptions{SkipCertificateCheck: false}\n',
+    });
+    assert.deepEqual(strong(await check(innocent)), []);
+  });
+});
