@@ -509,6 +509,8 @@ async function matchRemoved(file: ChangedFile, kind: FileKind, plan: MatchPlan, 
       if (d.scope && !inArea(file.path, d.scope)) continue;
       const found = nameIn(reading, "tokens", thing.keys);
       if (!found) continue;
+      // One package of the chosen thing's family swapped for another (`bullmq` dropped, `bull` added) keeps it.
+      if (reading.via === "dependency" && addedAlso(ix, thing.keys)) continue;
       hit.add(d);
       const kindOf = droppedKind(d);
       out.push({
@@ -523,6 +525,12 @@ async function matchRemoved(file: ChangedFile, kind: FileKind, plan: MatchPlan, 
     }
   }
   return undefined;
+}
+
+/** Whether a dependency or import the change adds names the thing too. */
+function addedAlso(ix: ChangeIndex, keys: NameKeys): boolean {
+  for (const n of ix.addedNames) if (findName(changeTokensOf(n), keys)) return true;
+  return false;
 }
 
 /** A glob as a test of a path: one without a slash is matched against the file's name, `**` crosses folders. */
