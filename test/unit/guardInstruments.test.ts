@@ -79,4 +79,37 @@ describe("guard: rules that name their instrument", () => {
     });
     assert.deepEqual(strong(await check(innocent)), []);
   });
+
+  test("a record's decision that names how to run a program is broken by running it another way, in the scope it names", async () => {
+    const RECORD = `# 5. Run hg through its wrapper in tests
+
+Date: 2021-02-01
+
+## Status
+
+Accepted
+
+## Context
+
+Builds broke when machines had different Mercurial versions.
+
+## Decision
+
+Call \`HgProcess.run\` even in tests that need the hg binary.
+`;
+    const [call] = instrumentsOf("Call `HgProcess.run` even in tests that need the hg binary.", range);
+    assert.deepEqual([call.shape, call.call?.tool], ["call", "hg"]);
+    assert.equal(againstInstrument(call, "test/repo.ts", "spawnSync(  , [  ])", "hg  init"), "spawnSync(hg …)");
+    assert.equal(againstInstrument(call, "test/repo.ts", "spawnSync(  , [  ])", "ls  -la"), undefined);
+    assert.equal(againstInstrument(call, "test/repo.ts", "await HgProcess.run([  ], dir)", "init"), undefined);
+    const repo = createGitRepo([{ message: "init", files: { "doc/adr/0005-run-hg-through-its-wrapper.md": RECORD, "src/a.ts": "export const a = 1;\n" } }]);
+    writeFiles(repo, { "test/helpers/repo.ts": "import { execSync } from 'child_process'\n\nexport const init = (dir: string) => execSync(`hg init ${dir}`)\n" });
+    const report = await check(repo);
+    assert.deepEqual(strong(report), ["breaks-rule med test/helpers/repo.ts:3 ← doc/adr/0005-run-hg-through-its-wrapper.md"]);
+    assert.deepEqual(report.findings[0].decision.line_range, { start: 15, end: 15 });
+    // Outside tests the record says nothing about it.
+    const app = createGitRepo([{ message: "init", files: { "doc/adr/0005-run-hg-through-its-wrapper.md": RECORD, "src/a.ts": "export const a = 1;\n" } }]);
+    writeFiles(app, { "src/release.ts": "import { execSync } from 'child_process'\n\nexport const tag = () => execSync('hg tag release')\n" });
+    assert.deepEqual(strong(await check(app)), []);
+  });
 });

@@ -28,7 +28,7 @@ import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
 import { acronymOf, GENERIC_PURPOSES, keysOf, tokenSet, tokensOf, vendorProductKeys, type NameKeys } from "./names";
 import { peerExclusions, withoutPeersNamedElsewhere } from "./peers";
 import { refineOptions, withoutOverruled } from "./optionLines";
-import { familyWords, lowerCaseWords, namesIn, ordinaryWords, proseOptionsOf } from "./proseOptions";
+import { decisionSentencesOf, familyWords, lowerCaseWords, namesIn, ordinaryWords, proseOptionsOf } from "./proseOptions";
 import { categoryExclusions, labelledPurposes, purposeExclusions } from "./purposeRules";
 import { schemesChosenIn, type VersionScheme } from "./centralVersions";
 import { languageNamed } from "./newFiles";
@@ -202,7 +202,9 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
   const area = [...[...mentionedPaths(head, file.path), ...folders].filter((p) => /\//.test(p)), ...named].filter((p) => p !== file.path && !/\.(md|markdown)$/i.test(p) && !p.startsWith("../"));
   // "Utilizing the Gradle Version Catalog to centrally manage … all dependencies": a module pinning its own is a bypass.
   const versionSchemes = schemesChosenIn(decisionText(model, file.text));
-  if (!forbidden.length && !required.length && !area.length && !versionSchemes.length) return undefined;
+  // "Use `GitProcess.exec` even in tests": the decision's own imperative names how to do it (instruments.ts).
+  const instruments = adr ? recordInstruments(adr, file.text) : [];
+  if (!forbidden.length && !required.length && !area.length && !versionSchemes.length && !instruments.length) return undefined;
   const lines = file.text.split("\n").length;
   return {
     source: "record",
@@ -212,7 +214,16 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     ...(chosenName ? { chosen: chosenName } : {}),
     area: [...new Set(area)].slice(0, MAX_AREA_CANDIDATES),
     ...(versionSchemes.length ? { versionSchemes } : {}),
+    ...(instruments.length ? { instruments } : {}),
   };
+}
+
+/** The instruments a record's decision names, read from its sentences' own lines (the sentences as read lose their code spans). */
+function recordInstruments(adr: ParsedAdr, text: string): Instrument[] {
+  const lines = text.split("\n", 20_000);
+  const ranges = new Map<string, LineRange>();
+  for (const s of decisionSentencesOf(adr)) ranges.set(`${s.start}-${s.end}`, { start: s.start, end: Math.min(s.end, s.start + 20) });
+  return [...ranges.values()].flatMap((r) => instrumentsOf(lines.slice(r.start - 1, r.end).join(" "), r));
 }
 
 /** What a record's imperative lines and numbered options turn down (recordPreferences.ts), beside its option list. */
@@ -249,7 +260,7 @@ function inWorkTree(decisions: GuardDecision[], exists: (path: string) => boolea
   const out: GuardDecision[] = [];
   for (const d of decisions) {
     const area = d.area.filter(exists).slice(0, 50);
-    if (d.forbidden.length || d.required.length || area.length || d.versionSchemes?.length) out.push({ ...d, area });
+    if (d.forbidden.length || d.required.length || area.length || d.versionSchemes?.length || d.instruments?.length) out.push({ ...d, area });
   }
   return out;
 }
@@ -310,7 +321,7 @@ function refusalOf(d: GuardDecision): GuardDecision {
     if (words.length > 1 || r.name.trim().split(/\s+/).length === 1) proposal.push({ ...r, keys: { ...r.keys, tokens: words, all: words.length > 1 } });
   }
   const forbidden = d.required.length ? proposal : d.forbidden;
-  return { ...d, forbidden, required: [], chosen: undefined, versionSchemes: undefined };
+  return { ...d, forbidden, required: [], chosen: undefined, versionSchemes: undefined, instruments: undefined };
 }
 
 // ----- rules -----

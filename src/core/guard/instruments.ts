@@ -21,8 +21,8 @@ export interface Instrument {
   /** verb: the verb itself ("%w"); the object's stem ("err") a line must build and pass. */
   verb?: string;
   noun?: string;
-  /** call: the call's own name ("TempDir"), its words of four letters or more, and whether it takes no argument. */
-  call?: { name: string; words: string[]; bare: boolean };
+  /** call: the call's own name ("TempDir") and its words; the program it runs, when it runs one (`GitProcess.exec`: git). */
+  call?: { name: string; words: string[]; tool?: string };
   /** setting: the subject's words that name it ("tls", "verification"). */
   words?: string[];
   /** Only test code is held to it ("in tests"). */
@@ -35,8 +35,12 @@ const USE_CLAUSE = /\b(?:use|using|wrap|wrapping|call|prefer|create|build|constr
 const TEST_SCOPE = /\b(?:in|for|within)\s+(?:(?:unit|all|the|your)\s+)?tests?\b|\btest(?:'s|s'|\s+code|\s+files?|\s+helpers?)\b/i;
 /** A printf verb written as the instrument: `%w`, `%v`. */
 const VERB_SPAN = /^%[a-zA-Z]$/;
-/** A call written as the instrument: `t.TempDir()`, `testing.TB.Context()`, `internal/utils.Apply()`. */
-const CALL_SPAN = /^(?:[\w/]+\.)*([A-Za-z_]\w*)\((\s*)\)$/;
+/** A call written as the instrument: `t.TempDir()`, `testing.TB.Context()`, `internal/utils.Apply()`, `GitProcess.exec`. */
+const CALL_SPAN = /^((?:[\w/]+\.)*)([A-Za-z_]\w*)(\(\s*\))?$/;
+/** Words that say a call runs a program as a process (`GitProcess.exec`, `runCommand`). */
+const PROCESS_WORDS = new Set(["process", "exec", "spawn", "command", "shell", "run", "cmd"]);
+/** The calls that run a program as a process, in the common languages (a fixed table, like the CI systems of newFiles.ts). */
+const PROCESS_CALLS = new Set(["exec", "execsync", "execfile", "execfilesync", "spawn", "spawnsync", "execa", "command", "commandcontext", "system", "popen", "check_output", "check_call", "run", "call", "getoutput"]);
 /** "X must remain enabled", "X must stay on", "X must not be disabled", "never disable X". */
 const KEPT_ON = /\b(?:must|should|shall)\s+(?:remain|stay|be\s+kept|always\s+be)\s+(?:enabled|on|active|turned\s+on)\b|\b(?:must|should|shall)\s+(?:not|never)\s+be\s+(?:disabled|turned\s+off|skipped|bypassed)\b/i;
 const NEVER_DISABLE = /\b(?:never|do\s+not|don['’]t|must\s+not)\s+(?:disable|turn\s+off|skip|bypass)\s+/i;
@@ -95,12 +99,14 @@ export function instrumentsOf(text: string, range: LineRange): Instrument[] {
         continue;
       }
       const call = CALL_SPAN.exec(span);
-      if (call) {
-        const testsOnly = tests;
-        if (!testsOnly) continue;
-        const words = identifierWords(call[1]).filter((w) => w.length >= 3);
-        if (!words.length) continue;
-        out.push({ name: span, range, shape: "call", call: { name: call[1], words, bare: true }, testsOnly });
+      // A call is written with its parentheses, or as a type's method (`GitProcess.exec`), never as a bare word.
+      const receiver = call ? call[1].replace(/\.$/, "").split(/[./]/).pop() ?? "" : "";
+      if (call && tests && (call[3] || /[A-Z]/.test(receiver))) {
+        const words = identifierWords(call[2]).filter((w) => w.length >= 3);
+        // A call that runs a program (`GitProcess.exec`): its receiver's other word names the program.
+        const all = [...identifierWords(receiver), ...identifierWords(call[2])];
+        const tool = all.some((w) => PROCESS_WORDS.has(w)) ? identifierWords(receiver).find((w) => !PROCESS_WORDS.has(w) && w.length >= 2) : undefined;
+        if (words.length || tool) out.push({ name: span, range, shape: "call", call: { name: call[2], words, ...(tool ? { tool } : {}) }, testsOnly: true });
       }
     }
   }
@@ -156,6 +162,11 @@ export function againstInstrument(inst: Instrument, path: string, code: string, 
   }
   if (inst.shape === "call") {
     const own = inst.call!;
+    // The program run another way: a process call whose command starts with it (`execSync(\`git init\`)`).
+    if (own.tool && !code.includes(`${own.name}(`)) {
+      const runs = [...code.matchAll(/([A-Za-z_]\w*)\s*\(/g)].find((m) => PROCESS_CALLS.has(m[1].toLowerCase()));
+      if (runs && new RegExp(`^\\s*\\[?\\s*${own.tool}\\b`, "i").test(strings)) return `${runs[1]}(${own.tool} …)`;
+    }
     for (const m of code.matchAll(/\b((?:[A-Za-z_]\w*\.)*)([A-Za-z_]\w*)\s*\((\s*\))?/g)) {
       const name = m[2];
       const receiver = m[1].replace(/\.$/, "").split(".").pop()?.toLowerCase() ?? "";

@@ -631,13 +631,14 @@ function matchInstruments(file: ChangedFile, kind: FileKind, plan: MatchPlan, ix
         hit.add(d);
         const cite = citeOf(d, inst.range.start);
         const says = inst.shape === "setting" ? `keeps ${inst.name} on` : `says to use ${inst.name}`;
+        // A record's imperative ("Use `GitProcess.exec` even in tests") is a rule it sets: doing otherwise breaks it.
         out.push({
-          kind: droppedKind(d),
+          kind: "breaks-rule",
           severity: SEVERITY_OF.code,
-          decision: d.citation,
+          decision: d.source === "rule" ? d.citation : { ...d.citation, line_range: inst.range },
           file: file.path,
           line: Math.max(1, line.line),
-          message: `${inst.shape === "setting" ? "sets" : "uses"} ${JSON.stringify(did)}, but the rule in ${cite} ${says}.`,
+          message: `${inst.shape === "setting" ? "sets" : "uses"} ${JSON.stringify(did)}, but ${d.source === "rule" ? "the rule in " : ""}${cite} ${says}.`,
           matched: { text: did, subject: inst.name, via: "code" },
         });
         break;

@@ -267,6 +267,11 @@ function otherSentences(parsed: ParsedAdr): (LocatedSentence & { beforeDecision:
   return out;
 }
 
+/** A record's decision sections, sentence by sentence (for the instruments it names: instruments.ts). */
+export function decisionSentencesOf(parsed: ParsedAdr): LocatedSentence[] {
+  return decisionSentences(parsed);
+}
+
 function decisionSentences(parsed: ParsedAdr): LocatedSentence[] {
   const { lines, sections } = parsed.doc;
   const out: LocatedSentence[] = [];
