@@ -112,4 +112,38 @@ Call \`HgProcess.run\` even in tests that need the hg binary.
     writeFiles(app, { "src/release.ts": "import { execSync } from 'child_process'\n\nexport const tag = () => execSync('hg tag release')\n" });
     assert.deepEqual(strong(await check(app)), []);
   });
+
+  test("a record that fixes a date format is broken by a date written in another order or with another separator", async () => {
+    const [date] = instrumentsOf("Every report will use the day-first format for dates: `dd.mm.yyyy`", range);
+    assert.deepEqual([date.shape, date.date], ["date", "dmy."]);
+    assert.equal(againstInstrument(date, "bin/report", "stamp=$(date +%Y-%m-%d)", ""), "%Y-%m-%d");
+    assert.equal(againstInstrument(date, "bin/report", "stamp=$(date +%d.%m.%Y)", ""), undefined);
+    assert.equal(againstInstrument(date, "src/a.ts", "format(now,  )", "MM/dd/yyyy"), "MM/dd/yyyy");
+    assert.equal(againstInstrument(date, "src/a.ts", "format(now,  )", "dd.MM.yyyy"), undefined);
+  });
+
+  test("a new file named as a file a record replaced brings it back; another new file of that kind does not", async () => {
+    const RECORD = `# 3. Read settings from a settings command
+
+Date: 2020-01-01
+
+## Status
+
+Accepted
+
+## Context
+
+Tools read their settings by sourcing \`settings.env\` beside the binary.
+
+## Decision
+
+Replace \`settings.env\` with an executable, \`tool-settings\`, that prints them.
+`;
+    const repo = createGitRepo([{ message: "init", files: { "doc/adr/0003-settings-command.md": RECORD, "bin/tool": "#!/bin/sh\necho hi\n" } }]);
+    writeFiles(repo, { "bin/settings.env": "tool_home=/opt/tool\n" });
+    assert.deepEqual(strong(await check(repo)), ["introduces-rejected-option med bin/settings.env:1 ← doc/adr/0003-settings-command.md"]);
+    const other = createGitRepo([{ message: "init", files: { "doc/adr/0003-settings-command.md": RECORD, "bin/tool": "#!/bin/sh\necho hi\n" } }]);
+    writeFiles(other, { "bin/paths.sh": "tool_home=/opt/tool\n" });
+    assert.deepEqual(strong(await check(other)), []);
+  });
 });

@@ -17,7 +17,9 @@ export interface Instrument {
   /** The instrument as the rule writes it (`%w`, `t.TempDir()`), or the setting's subject ("TLS verification"). */
   name: string;
   range: LineRange;
-  shape: "verb" | "call" | "setting";
+  shape: "verb" | "call" | "setting" | "date";
+  /** date: the order of its parts and its separator ("ymd-" for `yyyy-mm-dd`). */
+  date?: string;
   /** verb: the verb itself ("%w"); the object's stem ("err") a line must build and pass. */
   verb?: string;
   noun?: string;
@@ -98,6 +100,12 @@ export function instrumentsOf(text: string, range: LineRange): Instrument[] {
         out.push({ name: span, range, shape: "verb", verb: span, noun: noun.slice(0, 3) });
         continue;
       }
+      // "use the ISO 8601 format for dates: `yyyy-mm-dd`": a date written another way goes against it.
+      const date = datePattern(span);
+      if (date) {
+        out.push({ name: span, range, shape: "date", date });
+        continue;
+      }
       const call = CALL_SPAN.exec(span);
       // A call is written with its parentheses, or as a type's method (`GitProcess.exec`), never as a bare word.
       const receiver = call ? call[1].replace(/\.$/, "").split(/[./]/).pop() ?? "" : "";
@@ -137,6 +145,31 @@ function keptSettings(text: string, range: LineRange): Instrument[] {
   return out;
 }
 
+/** A date pattern written with letters (`yyyy-mm-dd`, `DD/MM/YYYY`): its parts' order and separator ("ymd-"). */
+function datePattern(span: string): string | undefined {
+  const m = /^(y{2,4}|m{1,2}|d{1,2})([-/. ])(y{2,4}|m{1,2}|d{1,2})\2(y{2,4}|m{1,2}|d{1,2})$/i.exec(span);
+  if (!m) return undefined;
+  const order = [m[1], m[3], m[4]].map((p) => p[0].toLowerCase()).join("");
+  return new Set(order).size === 3 ? `${order}${m[2]}` : undefined;
+}
+
+/** The dates a line formats: strftime's (`%m/%d/%Y`, `%F`) and letter patterns (`MM/dd/yyyy`), as order and separator. */
+function datesIn(text: string): { written: string; date: string }[] {
+  const out: { written: string; date: string }[] = [];
+  for (const m of text.matchAll(/%([YymdeF])(?:([-/. ])%([Yymde])\2%([Yymde]))?/g)) {
+    if (m[1] === "F") out.push({ written: m[0], date: "ymd-" });
+    else if (m[2]) {
+      const order = [m[1], m[3], m[4]].map((p) => (p === "Y" || p === "y" ? "y" : p === "e" ? "d" : p)).join("");
+      if (new Set(order).size === 3) out.push({ written: m[0], date: `${order}${m[2]}` });
+    }
+  }
+  for (const m of text.matchAll(/\b(?:y{2,4}|m{1,2}|d{1,2})([-/.])(?:y{2,4}|m{1,2}|d{1,2})\1(?:y{2,4}|m{1,2}|d{1,2})\b/gi)) {
+    const date = datePattern(m[0]);
+    if (date) out.push({ written: m[0], date });
+  }
+  return out;
+}
+
 /** Whether two words are one ("verify" and "verification" share their first five letters; short words are whole). */
 function sameWord(a: string, b: string): boolean {
   if (a === b) return true;
@@ -159,6 +192,10 @@ export function againstInstrument(inst: Instrument, path: string, code: string, 
     const args = code.slice(code.indexOf(builder) + builder.length);
     const passed = [...args.matchAll(/\b([A-Za-z_]\w*)\b/g)].some((m) => m[1].toLowerCase().startsWith(inst.noun!) && !calls.includes(m[1]));
     return passed ? `${builder}(… ${verbs.at(-1)} …)` : undefined;
+  }
+  if (inst.shape === "date") {
+    const other = datesIn(`${code} ${strings}`).find((d) => d.date !== inst.date);
+    return other?.written;
   }
   if (inst.shape === "call") {
     const own = inst.call!;

@@ -355,7 +355,8 @@ const VERSION_PLACE: Record<string, string> = {
  * no line of it names the thing. Only added files: an existing file's path is the project's own.
  */
 function matchNewFilePath(file: ChangedFile, kind: FileKind, plan: MatchPlan, out: FindingList, hit: Set<GuardDecision>): void {
-  if (file.status !== "added" || (kind !== "config" && kind !== "infra")) return;
+  if (file.status !== "added" || kind === "doc") return;
+  if (kind !== "config" && kind !== "infra") return matchNewFileName(file, plan, out, hit);
   const tokens = tokensOf(file.path.replace(/\.[^./]*$/, ""));
   const ix = indexTokens(tokens);
   for (const { d, thing } of plan.forbidden.candidates([ix])) {
@@ -373,6 +374,34 @@ function matchNewFilePath(file: ChangedFile, kind: FileKind, plan: MatchPlan, ou
       line: Math.max(1, file.added[0]?.line ?? 1),
       message: messageFor(kindOf, "config", found, d, thing),
       matched: { text: found, subject: thing.name, via: "config" },
+    });
+  }
+  matchNewFileName(file, plan, out, hit);
+}
+
+/**
+ * A new file whose name is a file a decision turned down by that name ("Replace `config.sh` with an executable …"):
+ * adding `src/config.sh` brings it back, whatever its lines say.
+ */
+function matchNewFileName(file: ChangedFile, plan: MatchPlan, out: FindingList, hit: Set<GuardDecision>): void {
+  const base = (file.path.split("/").pop() ?? file.path).toLowerCase();
+  if (!/^[\w-]+\.[a-z0-9]{1,8}$/.test(base)) return;
+  const tokens = tokensOf(base);
+  const ix = indexTokens(tokens);
+  for (const { d, thing } of plan.forbidden.candidates([ix])) {
+    // A config file whose path already named it (`settings.env` keyed by `settings`) is found once.
+    if (hit.has(d) || (d.scope && !inArea(file.path, d.scope))) continue;
+    if (thing.importsOnly || thing.textOnly || thing.languageOnly || thing.dependencyOnly || thing.name.replace(/[`*"]/g, "").trim().toLowerCase() !== base) continue;
+    hit.add(d);
+    const kindOf: FindingKind = d.source === "rule" ? "breaks-rule" : "introduces-rejected-option";
+    out.push({
+      kind: kindOf,
+      severity: SEVERITY_OF.config,
+      decision: citationFor(d, thing),
+      file: file.path,
+      line: Math.max(1, file.added[0]?.line ?? 1),
+      message: messageFor(kindOf, "config", base, d, thing),
+      matched: { text: base, subject: thing.name, via: "config" },
     });
   }
 }
