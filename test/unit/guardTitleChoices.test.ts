@@ -144,4 +144,29 @@ Stores take commands and answer queries.
     writeFiles(repo, { "package.json": PKG.replace('"typescript": "^5.0.0"', '"typescript": "^5.0.0",\n    "rivet": "^2.0.0"') });
     assert.deepEqual(strong(await check(repo)), []);
   });
+
+  test("what a record says the project will not contain is brought in by a new file whose path names it, not by a line", async () => {
+    const KEEP_OUT = `# 6. Installers live elsewhere
+
+Date: 2019-01-01
+
+## Status
+
+Accepted
+
+## Context
+
+People want installers for every platform; we cannot maintain them all.
+
+## Decision
+
+This repository will not contain any installer recipes or vendoring scripts.
+`;
+    const repo = createGitRepo([{ message: "init", files: { "doc/adr/0006-installers-live-elsewhere.md": KEEP_OUT, "src/main.py": "print('hi')\n" } }]);
+    writeFiles(repo, { "installer/windows/setup.py": "from setuptools import setup\nsetup(name='x')\n" });
+    assert.deepEqual(strong(await check(repo)), ["introduces-rejected-option med installer/windows/setup.py ← doc/adr/0006-installers-live-elsewhere.md"]);
+    const lines = createGitRepo([{ message: "init", files: { "doc/adr/0006-installers-live-elsewhere.md": KEEP_OUT, "src/main.py": "print('hi')\n" } }]);
+    writeFiles(lines, { "src/main.py": "# the installer recipes live in another repository\nprint('hi')\n" });
+    assert.deepEqual(strong(await check(lines)), []);
+  });
 });

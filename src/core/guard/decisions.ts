@@ -62,6 +62,8 @@ export interface DecidedThing {
   identifier?: boolean;
   /** A source of nondeterminism (determinism.ts): only code outside tests reads it against the rule. */
   notInTests?: boolean;
+  /** What a project "will not contain" ("packaging or distribution scripts"): only a new file's path brings it in. */
+  pathOnly?: boolean;
 }
 
 export interface GuardDecision {
@@ -178,6 +180,7 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     if (language) forbidden.push({ name: r.name, keys: { display: r.name, tokens: [language] }, range: r.range, languageOnly: true, ...(r.reason ? { reason: shorten(stripInline(r.reason), 200) } : {}) });
   }
   addTurnedDown(forbidden, prefs, numbered, chosenWords);
+  if (adr) for (const x of contentExclusions(adr)) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
   const required: DecidedThing[] = [];
   // The chosen option, and the ones the prose chose ("will use a third-party service, Auth0" names Auth0).
   const chosenOnes = [...(modelChosen ? [{ name: modelChosen.name, range: modelChosen.range }] : []), ...listed.chosen, ...prose.chosen];
@@ -216,6 +219,25 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     ...(versionSchemes.length ? { versionSchemes } : {}),
     ...(instruments.length ? { instruments } : {}),
   };
+}
+
+/** "The project will not contain any packaging or distribution scripts": what a project keeps out of its tree. */
+const WILL_NOT_CONTAIN = /\b(?:will|shall|must|should|does)\s+not\s+(?:contain|include|ship|hold|keep|host|carry)\s+(?:any\s+)?([^.;:()]{3,80})/i;
+
+/**
+ * What a record's decision keeps out of the repository ("will not contain any packaging or distribution scripts and
+ * config"), by its words that are not generic (packaging, distribution): a new file whose path names one brings it in.
+ */
+function contentExclusions(adr: ParsedAdr): DecidedThing[] {
+  const out: DecidedThing[] = [];
+  for (const s of decisionSentencesOf(adr)) {
+    const m = WILL_NOT_CONTAIN.exec(s.text);
+    if (!m) continue;
+    const words = [...new Set(tokensOf(m[1]).filter((t) => t.length >= 4 && !GENERIC_PURPOSES.has(t)))].sort();
+    if (!words.length || words.length > 3) continue;
+    out.push({ name: m[1].trim(), keys: { display: m[1].trim(), tokens: words }, range: { start: s.start, end: s.end }, reason: shorten(s.text, 200), pathOnly: true });
+  }
+  return out;
 }
 
 /** The instruments a record's decision names, read from its sentences' own lines (the sentences as read lose their code spans). */

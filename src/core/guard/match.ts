@@ -284,7 +284,7 @@ async function matchAdded(file: ChangedFile, kind: FileKind, plan: MatchPlan, ix
     if (reading.name && (reading.via === "dependency" || reading.via === "import") && ix.removedNames.has(reading.name.toLowerCase())) continue;
     for (const { d, thing } of plan.forbidden.candidates(indexesOf(reading, ALL_LISTS))) {
       if (d.scope && !inArea(file.path, d.scope)) continue;
-      if (thing.languageOnly) continue;
+      if (thing.languageOnly || thing.pathOnly) continue;
       if (thing.importsOnly && reading.via !== "import" && reading.via !== "dependency") continue;
       if (thing.dependencyOnly && reading.via !== "dependency") continue;
       if (thing.notInTests && (isTestPath(file.path) || (reading.via !== "code" && reading.via !== "import"))) continue;
@@ -356,11 +356,12 @@ const VERSION_PLACE: Record<string, string> = {
  */
 function matchNewFilePath(file: ChangedFile, kind: FileKind, plan: MatchPlan, out: FindingList, hit: Set<GuardDecision>): void {
   if (file.status !== "added" || kind === "doc") return;
-  if (kind !== "config" && kind !== "infra") return matchNewFileName(file, plan, out, hit);
+  // A code file's path is the project's own naming, except for what a record keeps out of the tree whole.
+  const anyPath = kind === "config" || kind === "infra";
   const tokens = tokensOf(file.path.replace(/\.[^./]*$/, ""));
   const ix = indexTokens(tokens);
   for (const { d, thing } of plan.forbidden.candidates([ix])) {
-    if (d.scope && !inArea(file.path, d.scope)) continue;
+    if ((!anyPath && !thing.pathOnly) || (d.scope && !inArea(file.path, d.scope))) continue;
     if (thing.importsOnly || thing.textOnly || thing.languageOnly || thing.notInTests || thing.keys.stems || !mayName(ix, thing.keys)) continue;
     const found = findName(tokens, thing.keys);
     if (!found) continue;
@@ -417,7 +418,7 @@ interface KindPlan {
 }
 
 function kindPlan(forbidden: ThingEntry[], required: ThingEntry[]): KindPlan {
-  const fileKindOnly = forbidden.filter(({ thing }) => !thing.importsOnly && !thing.textOnly && !thing.dependencyOnly);
+  const fileKindOnly = forbidden.filter(({ thing }) => !thing.importsOnly && !thing.textOnly && !thing.dependencyOnly && !thing.pathOnly);
   const byLanguage = new Map<string, ThingEntry[]>();
   return {
     language: (words) => {
