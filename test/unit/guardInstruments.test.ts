@@ -55,6 +55,8 @@ describe("guard: rules that name their instrument", () => {
     assert.equal(againstInstrument(setting, "a.ts", "const agent = new Agent({ verifyCertificate: false })", ""), "verifyCertificate: false");
     assert.equal(againstInstrument(setting, "a.ts", "cfg := Config{SkipCertificateVerify: true}", ""), "SkipCertificateVerify: true");
     assert.equal(againstInstrument(setting, "a.ts", "const agent = new Agent({ verifyCertificate: true })", ""), undefined);
+    // A flag that lets the setting be on is not one that turns it off.
+    assert.equal(againstInstrument(setting, "a.ts", "const agent = new Agent({ allowCertificateVerification: true })", ""), undefined);
   });
 
   test("a change that does the job another way breaks the rule; doing it with the instrument does not", async () => {

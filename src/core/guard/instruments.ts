@@ -7,8 +7,13 @@
 //     call that shares a word of its name (`os.MkdirTemp`), or a bare call of the package its name is
 //     (`context.Background()`), in a file of that scope. Without a stated scope the rule is not read this way: a
 //     call family is too wide a net for a whole code base;
+//   - a call that runs a program (`GitProcess.exec` "even in tests"): a process call (`execSync`, `exec.Command`,
+//     `subprocess.run`) whose command starts with that program, in that scope;
 //   - a setting that must stay on ("X must remain enabled"): a line that sets a flag named for X off
-//     (`InsecureSkipVerify: true`, `verifyTls = false`).
+//     (`InsecureSkipVerify: true`, `verifyTls = false`);
+//   - a date pattern (`yyyy-mm-dd`): a date written in another order or with another separator (`%m/%d/%Y`).
+// Rules in instruction files and the decision sentences of records are read this way; going against either is
+// breaking the rule it sets (breaks-rule, med: the change does it in code, it does not name a dependency).
 // Pure and linear: each clause and line is scanned once with patterns that do not backtrack on their input.
 import type { LineRange } from "../schemas";
 import { isTestPath } from "./determinism";
@@ -177,7 +182,7 @@ function sameWord(a: string, b: string): boolean {
 }
 
 /** Words that turn a flag named for a setting into one that turns it off. */
-const OFF_WORDS = new Set(["insecure", "skip", "disable", "disabled", "no", "without", "ignore", "bypass", "unsafe", "allow"]);
+const OFF_WORDS = new Set(["insecure", "skip", "disable", "disabled", "no", "without", "ignore", "bypass", "unsafe"]);
 
 /** What a changed code line does against an instrument, as the change wrote it; undefined when nothing. */
 export function againstInstrument(inst: Instrument, path: string, code: string, strings: string): string | undefined {
