@@ -103,4 +103,70 @@ describe("guard: choices stated in a record's title", () => {
     writeFiles(repo, { "src/a.ts": "// long prefixes are gone\nexport const longPrefixes = 1;\n" });
     assert.deepEqual(strong(await check(repo)), []);
   });
+
+  test("a choosing title names what it chose when the decision names it too; a package of its family dropped drops it", async () => {
+    const JOBS_ADR = `# 4. Use Nats and Rivet for deferred work
+
+Date: 2021-03-01
+
+## Status
+
+Accepted
+
+## Context
+
+Long imports cannot run inside a web request.
+
+## Decision
+
+Deferred work goes through the [rivet](https://example.org/rivet) runner, which talks to Nats.
+`;
+    const MANNER_ADR = `# 8. Use command/query-based API for stores
+
+Date: 2021-05-01
+
+## Status
+
+Accepted
+
+## Decision
+
+Stores take commands and answer queries.
+`;
+    const chosen = proseOptionsOf(parseAdr("doc/adr/0004-jobs.md", JOBS_ADR), undefined).chosen.map((c) => c.name);
+    assert.deepEqual(chosen, ["Nats", "Rivet"]);
+    assert.deepEqual(proseOptionsOf(parseAdr("doc/adr/0008-api.md", MANNER_ADR), undefined).chosen, []);
+    const withQueue = PKG.replace('"typescript": "^5.0.0"', '"typescript": "^5.0.0",\n    "rivetmq": "^3.0.0"');
+    const repo = createGitRepo([{ message: "init", files: { "doc/adr/0004-use-nats-and-rivet.md": JOBS_ADR, "package.json": withQueue } }]);
+    writeFiles(repo, { "package.json": PKG });
+    assert.deepEqual(strong(await check(repo)), ["removes-chosen-option high package.json ← doc/adr/0004-use-nats-and-rivet.md"]);
+    // Swapping one package of the family for another keeps the choice.
+    writeFiles(repo, { "package.json": PKG.replace('"typescript": "^5.0.0"', '"typescript": "^5.0.0",\n    "rivet": "^2.0.0"') });
+    assert.deepEqual(strong(await check(repo)), []);
+  });
+
+  test("what a record says the project will not contain is brought in by a new file whose path names it, not by a line", async () => {
+    const KEEP_OUT = `# 6. Installers live elsewhere
+
+Date: 2019-01-01
+
+## Status
+
+Accepted
+
+## Context
+
+People want installers for every platform; we cannot maintain them all.
+
+## Decision
+
+This repository will not contain any installer recipes or vendoring scripts.
+`;
+    const repo = createGitRepo([{ message: "init", files: { "doc/adr/0006-installers-live-elsewhere.md": KEEP_OUT, "src/main.py": "print('hi')\n" } }]);
+    writeFiles(repo, { "installer/windows/setup.py": "from setuptools import setup\nsetup(name='x')\n" });
+    assert.deepEqual(strong(await check(repo)), ["introduces-rejected-option med installer/windows/setup.py ← doc/adr/0006-installers-live-elsewhere.md"]);
+    const lines = createGitRepo([{ message: "init", files: { "doc/adr/0006-installers-live-elsewhere.md": KEEP_OUT, "src/main.py": "print('hi')\n" } }]);
+    writeFiles(lines, { "src/main.py": "# the installer recipes live in another repository\nprint('hi')\n" });
+    assert.deepEqual(strong(await check(lines)), []);
+  });
 });

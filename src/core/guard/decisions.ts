@@ -28,13 +28,14 @@ import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
 import { acronymOf, GENERIC_PURPOSES, keysOf, tokenSet, tokensOf, vendorProductKeys, type NameKeys } from "./names";
 import { peerExclusions, withoutPeersNamedElsewhere } from "./peers";
 import { refineOptions, withoutOverruled } from "./optionLines";
-import { familyWords, lowerCaseWords, namesIn, ordinaryWords, proseOptionsOf } from "./proseOptions";
+import { decisionSentencesOf, familyWords, lowerCaseWords, namesIn, ordinaryWords, proseOptionsOf } from "./proseOptions";
 import { categoryExclusions, labelledPurposes, purposeExclusions } from "./purposeRules";
 import { schemesChosenIn, type VersionScheme } from "./centralVersions";
 import { languageNamed } from "./newFiles";
 import { forbiddenExamples, inConsequences, ownedThing, withVerdicts } from "./recordReading";
 import { numberedOptions, recordPreferences, type PreferredThing } from "./recordPreferences";
 import { nondeterminismExclusions } from "./determinism";
+import { instrumentsOf, type Instrument } from "./instruments";
 import { cachedDecisionBasis } from "./basisCache";
 import { cachedRecordDecisions, type RecordDecisions } from "./recordCache";
 import type { DecisionCitation } from "./schema";
@@ -61,6 +62,8 @@ export interface DecidedThing {
   identifier?: boolean;
   /** A source of nondeterminism (determinism.ts): only code outside tests reads it against the rule. */
   notInTests?: boolean;
+  /** What a project "will not contain" ("packaging or distribution scripts"): only a new file's path brings it in. */
+  pathOnly?: boolean;
 }
 
 export interface GuardDecision {
@@ -80,6 +83,8 @@ export interface GuardDecision {
   versionSchemes?: VersionScheme[];
   /** Files a rule says are generated and not to be edited by hand (globs such as `*.pb.go`): editing one breaks it. */
   generated?: string[];
+  /** What a rule says to do with (`%w`, `t.TempDir()` in tests, a setting kept on): doing it otherwise breaks it (instruments.ts). */
+  instruments?: Instrument[];
 }
 
 export interface DecisionSet {
@@ -175,6 +180,7 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     if (language) forbidden.push({ name: r.name, keys: { display: r.name, tokens: [language] }, range: r.range, languageOnly: true, ...(r.reason ? { reason: shorten(stripInline(r.reason), 200) } : {}) });
   }
   addTurnedDown(forbidden, prefs, numbered, chosenWords);
+  if (adr) for (const x of contentExclusions(adr)) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
   const required: DecidedThing[] = [];
   // The chosen option, and the ones the prose chose ("will use a third-party service, Auth0" names Auth0).
   const chosenOnes = [...(modelChosen ? [{ name: modelChosen.name, range: modelChosen.range }] : []), ...listed.chosen, ...prose.chosen];
@@ -199,7 +205,9 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
   const area = [...[...mentionedPaths(head, file.path), ...folders].filter((p) => /\//.test(p)), ...named].filter((p) => p !== file.path && !/\.(md|markdown)$/i.test(p) && !p.startsWith("../"));
   // "Utilizing the Gradle Version Catalog to centrally manage … all dependencies": a module pinning its own is a bypass.
   const versionSchemes = schemesChosenIn(decisionText(model, file.text));
-  if (!forbidden.length && !required.length && !area.length && !versionSchemes.length) return undefined;
+  // "Use `GitProcess.exec` even in tests": the decision's own imperative names how to do it (instruments.ts).
+  const instruments = adr ? recordInstruments(adr, file.text) : [];
+  if (!forbidden.length && !required.length && !area.length && !versionSchemes.length && !instruments.length) return undefined;
   const lines = file.text.split("\n").length;
   return {
     source: "record",
@@ -209,7 +217,35 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     ...(chosenName ? { chosen: chosenName } : {}),
     area: [...new Set(area)].slice(0, MAX_AREA_CANDIDATES),
     ...(versionSchemes.length ? { versionSchemes } : {}),
+    ...(instruments.length ? { instruments } : {}),
   };
+}
+
+/** "The project will not contain any packaging or distribution scripts": what a project keeps out of its tree. */
+const WILL_NOT_CONTAIN = /\b(?:will|shall|must|should|does)\s+not\s+(?:contain|include|ship|hold|keep|host|carry)\s+(?:any\s+)?([^.;:()]{3,80})/i;
+
+/**
+ * What a record's decision keeps out of the repository ("will not contain any packaging or distribution scripts and
+ * config"), by its words that are not generic (packaging, distribution): a new file whose path names one brings it in.
+ */
+function contentExclusions(adr: ParsedAdr): DecidedThing[] {
+  const out: DecidedThing[] = [];
+  for (const s of decisionSentencesOf(adr)) {
+    const m = WILL_NOT_CONTAIN.exec(s.text);
+    if (!m) continue;
+    const words = [...new Set(tokensOf(m[1]).filter((t) => t.length >= 4 && !GENERIC_PURPOSES.has(t)))].sort();
+    if (!words.length || words.length > 3) continue;
+    out.push({ name: m[1].trim(), keys: { display: m[1].trim(), tokens: words }, range: { start: s.start, end: s.end }, reason: shorten(s.text, 200), pathOnly: true });
+  }
+  return out;
+}
+
+/** The instruments a record's decision names, read from its sentences' own lines (the sentences as read lose their code spans). */
+function recordInstruments(adr: ParsedAdr, text: string): Instrument[] {
+  const lines = text.split("\n", 20_000);
+  const ranges = new Map<string, LineRange>();
+  for (const s of decisionSentencesOf(adr)) ranges.set(`${s.start}-${s.end}`, { start: s.start, end: Math.min(s.end, s.start + 20) });
+  return [...ranges.values()].flatMap((r) => instrumentsOf(lines.slice(r.start - 1, r.end).join(" "), r));
 }
 
 /** What a record's imperative lines and numbered options turn down (recordPreferences.ts), beside its option list. */
@@ -246,7 +282,7 @@ function inWorkTree(decisions: GuardDecision[], exists: (path: string) => boolea
   const out: GuardDecision[] = [];
   for (const d of decisions) {
     const area = d.area.filter(exists).slice(0, 50);
-    if (d.forbidden.length || d.required.length || area.length || d.versionSchemes?.length) out.push({ ...d, area });
+    if (d.forbidden.length || d.required.length || area.length || d.versionSchemes?.length || d.instruments?.length) out.push({ ...d, area });
   }
   return out;
 }
@@ -307,7 +343,7 @@ function refusalOf(d: GuardDecision): GuardDecision {
     if (words.length > 1 || r.name.trim().split(/\s+/).length === 1) proposal.push({ ...r, keys: { ...r.keys, tokens: words, all: words.length > 1 } });
   }
   const forbidden = d.required.length ? proposal : d.forbidden;
-  return { ...d, forbidden, required: [], chosen: undefined, versionSchemes: undefined };
+  return { ...d, forbidden, required: [], chosen: undefined, versionSchemes: undefined, instruments: undefined };
 }
 
 // ----- rules -----
@@ -487,12 +523,12 @@ export function ruleDecisions(file: ArtifactFile): GuardDecision[] {
     }
     // "Prefer adding dependencies at the workspace root … under `[workspace.dependencies]`": versions live there.
     const versionSchemes = schemesChosenIn(text);
-    // "Do not hand-edit generated files such as `*.pb.go`": those files change only through their source.
-    const generated = generatedFiles(text);
-    if (!forbidden.length && !required.length && !versionSchemes.length && !generated.length) continue;
+    // "Do not hand-edit generated files such as `*.pb.go`"; "Wrap errors with `%w`", "Use `t.TempDir()` in tests".
+    const [generated, instruments] = [generatedFiles(text), instrumentsOf(text, range)];
+    if (!forbidden.length && !required.length && !versionSchemes.length && !generated.length && !instruments.length) continue;
     // "Do not use X in human-readable text": code, imports and dependencies may still say X.
     if (/\b(?:human[- ]readable|in (?:the )?(?:docs|documentation|prose|comments|commit messages|pr titles|ui text|user-facing text))\b/i.test(text)) for (const f of forbidden) f.textOnly = true;
-    out.push({ source: "rule", citation: { path: file.path, line_range: range, title: shorten(stripInline(text), 160), status: "rule" }, forbidden, required, area: [], ...(scope.length ? { scope } : {}), ...(versionSchemes.length ? { versionSchemes } : {}), ...(generated.length ? { generated } : {}) });
+    out.push({ source: "rule", citation: { path: file.path, line_range: range, title: shorten(stripInline(text), 160), status: "rule" }, forbidden, required, area: [], ...(scope.length ? { scope } : {}), ...(versionSchemes.length ? { versionSchemes } : {}), ...(generated.length ? { generated } : {}), ...(instruments.length ? { instruments } : {}) });
   }
   return out;
 }

@@ -10,6 +10,7 @@ import { cloudProductsOf } from "./cloudProducts";
 import { changeTokensOf, findName, indexTokens, mayName, tokensOf, type NameKeys, type TokenIndex } from "./names";
 import { pinnedVersionBypasses } from "./centralVersions";
 import { isTestPath } from "./determinism";
+import { againstInstrument } from "./instruments";
 import { ciSystemNamed, ciSystemsOfFile, languageOfFile, namesLanguage } from "./newFiles";
 import type { Finding, FindingKind, Severity } from "./schema";
 import { ThingIndex, thingEntries, type ThingEntry } from "./thingIndex";
@@ -67,6 +68,8 @@ interface MatchPlan {
   /** Records with an area a changed file can fall in. */
   areas: GuardDecision[];
   generated: GeneratedPlan;
+  /** Rules that name an instrument (`%w`, `t.TempDir()`, a setting kept on). */
+  instrumented: GuardDecision[];
   kinds: KindPlan;
   pacer: Pacer;
 }
@@ -81,6 +84,7 @@ function planOf(set: DecisionSet, changedPaths: string[], pacer: Pacer): MatchPl
     versioned: set.decisions.filter((d) => d.versionSchemes?.length),
     areas: set.decisions.filter((d) => d.source === "record" && d.area.length),
     generated: generatedPlan(set, changedPaths),
+    instrumented: set.decisions.filter((d) => d.instruments?.length),
     pacer,
   };
 }
@@ -280,7 +284,7 @@ async function matchAdded(file: ChangedFile, kind: FileKind, plan: MatchPlan, ix
     if (reading.name && (reading.via === "dependency" || reading.via === "import") && ix.removedNames.has(reading.name.toLowerCase())) continue;
     for (const { d, thing } of plan.forbidden.candidates(indexesOf(reading, ALL_LISTS))) {
       if (d.scope && !inArea(file.path, d.scope)) continue;
-      if (thing.languageOnly) continue;
+      if (thing.languageOnly || thing.pathOnly) continue;
       if (thing.importsOnly && reading.via !== "import" && reading.via !== "dependency") continue;
       if (thing.dependencyOnly && reading.via !== "dependency") continue;
       if (thing.notInTests && (isTestPath(file.path) || (reading.via !== "code" && reading.via !== "import"))) continue;
@@ -351,11 +355,13 @@ const VERSION_PLACE: Record<string, string> = {
  * no line of it names the thing. Only added files: an existing file's path is the project's own.
  */
 function matchNewFilePath(file: ChangedFile, kind: FileKind, plan: MatchPlan, out: FindingList, hit: Set<GuardDecision>): void {
-  if (file.status !== "added" || (kind !== "config" && kind !== "infra")) return;
+  if (file.status !== "added" || kind === "doc") return;
+  // A code file's path is the project's own naming, except for what a record keeps out of the tree whole.
+  const anyPath = kind === "config" || kind === "infra";
   const tokens = tokensOf(file.path.replace(/\.[^./]*$/, ""));
   const ix = indexTokens(tokens);
   for (const { d, thing } of plan.forbidden.candidates([ix])) {
-    if (d.scope && !inArea(file.path, d.scope)) continue;
+    if ((!anyPath && !thing.pathOnly) || (d.scope && !inArea(file.path, d.scope))) continue;
     if (thing.importsOnly || thing.textOnly || thing.languageOnly || thing.notInTests || thing.keys.stems || !mayName(ix, thing.keys)) continue;
     const found = findName(tokens, thing.keys);
     if (!found) continue;
@@ -371,6 +377,34 @@ function matchNewFilePath(file: ChangedFile, kind: FileKind, plan: MatchPlan, ou
       matched: { text: found, subject: thing.name, via: "config" },
     });
   }
+  matchNewFileName(file, plan, out, hit);
+}
+
+/**
+ * A new file whose name is a file a decision turned down by that name ("Replace `config.sh` with an executable …"):
+ * adding `src/config.sh` brings it back, whatever its lines say.
+ */
+function matchNewFileName(file: ChangedFile, plan: MatchPlan, out: FindingList, hit: Set<GuardDecision>): void {
+  const base = (file.path.split("/").pop() ?? file.path).toLowerCase();
+  if (!/^[\w-]+\.[a-z0-9]{1,8}$/.test(base)) return;
+  const tokens = tokensOf(base);
+  const ix = indexTokens(tokens);
+  for (const { d, thing } of plan.forbidden.candidates([ix])) {
+    // A config file whose path already named it (`settings.env` keyed by `settings`) is found once.
+    if (hit.has(d) || (d.scope && !inArea(file.path, d.scope))) continue;
+    if (thing.importsOnly || thing.textOnly || thing.languageOnly || thing.dependencyOnly || thing.name.replace(/[`*"]/g, "").trim().toLowerCase() !== base) continue;
+    hit.add(d);
+    const kindOf: FindingKind = d.source === "rule" ? "breaks-rule" : "introduces-rejected-option";
+    out.push({
+      kind: kindOf,
+      severity: SEVERITY_OF.config,
+      decision: citationFor(d, thing),
+      file: file.path,
+      line: Math.max(1, file.added[0]?.line ?? 1),
+      message: messageFor(kindOf, "config", base, d, thing),
+      matched: { text: base, subject: thing.name, via: "config" },
+    });
+  }
 }
 
 /** The things a new file's kind can go against: filed once per check, not looked for in every decision per file. */
@@ -384,7 +418,7 @@ interface KindPlan {
 }
 
 function kindPlan(forbidden: ThingEntry[], required: ThingEntry[]): KindPlan {
-  const fileKindOnly = forbidden.filter(({ thing }) => !thing.importsOnly && !thing.textOnly && !thing.dependencyOnly);
+  const fileKindOnly = forbidden.filter(({ thing }) => !thing.importsOnly && !thing.textOnly && !thing.dependencyOnly && !thing.pathOnly);
   const byLanguage = new Map<string, ThingEntry[]>();
   return {
     language: (words) => {
@@ -505,6 +539,8 @@ async function matchRemoved(file: ChangedFile, kind: FileKind, plan: MatchPlan, 
       if (d.scope && !inArea(file.path, d.scope)) continue;
       const found = nameIn(reading, "tokens", thing.keys);
       if (!found) continue;
+      // One package of the chosen thing's family swapped for another (`bullmq` dropped, `bull` added) keeps it.
+      if (reading.via === "dependency" && addedAlso(ix, thing.keys)) continue;
       hit.add(d);
       const kindOf = droppedKind(d);
       out.push({
@@ -519,6 +555,12 @@ async function matchRemoved(file: ChangedFile, kind: FileKind, plan: MatchPlan, 
     }
   }
   return undefined;
+}
+
+/** Whether a dependency or import the change adds names the thing too. */
+function addedAlso(ix: ChangeIndex, keys: NameKeys): boolean {
+  for (const n of ix.addedNames) if (findName(changeTokensOf(n), keys)) return true;
+  return false;
 }
 
 /** A glob as a test of a path: one without a slash is matched against the file's name, `**` crosses folders. */
@@ -592,6 +634,46 @@ function matchGenerated(file: ChangedFile, plan: GeneratedPlan, out: FindingList
       message: `edits ${file.path} by hand, but the rule in ${cite} says files matching ${glob} are generated: change their source and regenerate them.`,
       matched: { text: file.path, subject: glob, via: "path" },
     });
+  }
+}
+
+/**
+ * Added code lines that do what a rule names an instrument for without it (instruments.ts): an error built with `%v`
+ * where the rule wraps with `%w`, `os.MkdirTemp` in a test where the rule uses `t.TempDir()`, a flag that turns off
+ * a setting the rule keeps on. Code only (a comment or a doc names, it does not do); one finding per line and rule.
+ */
+function matchInstruments(file: ChangedFile, kind: FileKind, plan: MatchPlan, ix: ChangeIndex, out: FindingList, hit: Set<GuardDecision>): void {
+  if (!plan.instrumented.length || (kind !== "code" && kind !== "config")) return;
+  for (const line of file.added) {
+    const text = line.text.slice(0, 2000);
+    if (!text.trim() || ix.removedTexts.has(text.trim())) continue;
+    const r = readLine(file.path, kind, text);
+    if (r.kind !== "code" && r.kind !== "config") continue;
+    const c = commentStart(file.path, text);
+    const parts = splitStrings(c > 0 ? text.slice(0, c) : text);
+    for (const d of plan.instrumented) {
+      if (d.scope && !inArea(file.path, d.scope)) continue;
+      for (const inst of d.instruments!) {
+        // A setting is a flag in code or config; a verb or a call is code.
+        if (inst.shape !== "setting" && kind !== "code") continue;
+        const did = againstInstrument(inst, file.path, parts.code, parts.strings);
+        if (!did) continue;
+        hit.add(d);
+        const cite = citeOf(d, inst.range.start);
+        const says = inst.shape === "setting" ? `keeps ${inst.name} on` : `says to use ${inst.name}`;
+        // A record's imperative ("Use `GitProcess.exec` even in tests") is a rule it sets: doing otherwise breaks it.
+        out.push({
+          kind: "breaks-rule",
+          severity: SEVERITY_OF.code,
+          decision: d.source === "rule" ? d.citation : { ...d.citation, line_range: inst.range },
+          file: file.path,
+          line: Math.max(1, line.line),
+          message: `${inst.shape === "setting" ? "sets" : "uses"} ${JSON.stringify(did)}, but ${d.source === "rule" ? "the rule in " : ""}${cite} ${says}.`,
+          matched: { text: did, subject: inst.name, via: "code" },
+        });
+        break;
+      }
+    }
   }
 }
 
@@ -677,6 +759,7 @@ export async function matchChange(diff: ParsedDiff, set: DecisionSet, opts: Matc
       cut = { budgetMs, unmatched: 0, partial: { file: file.path, line: added ?? removed ?? 0 } };
       continue;
     }
+    matchInstruments(file, kind, plan, ix, out, hit);
     matchNewFilePath(file, kind, plan, out, hit);
     matchNewFileKind(file, kind, plan.kinds, out, hit);
     matchArea(file, plan, out, hit);

@@ -37,8 +37,11 @@ const GENERIC = new Set(
 /** Purpose words too common to key a library by ("testing", "database", "styling"): every such word is generic. */
 export const GENERIC_PURPOSES: ReadonlySet<string> = GENERIC;
 
-/** Suffixes a package adds to its project's name: `tailwind` → `tailwindcss`, `redux` → `reduxjs`, `postgres` → `postgresql`. */
-const NAME_SUFFIXES = new Set(["js", "ts", "css", "db", "sql", "ql", "io", "orm", "cli", "kit", "lib", "py", "rs", "dom", "sdk", "ui", "go", "x", "s", "database", "jdbc", "driver", "client"]);
+/**
+ * Suffixes a package adds to its project's name: `tailwind` → `tailwindcss`, `redux` → `reduxjs`, `postgres` →
+ * `postgresql`; a queue's `mq` (`bull` → `bullmq`, `zero` → `zeromq`).
+ */
+const NAME_SUFFIXES = new Set(["js", "ts", "css", "db", "sql", "ql", "io", "orm", "cli", "kit", "lib", "py", "rs", "dom", "sdk", "ui", "go", "x", "s", "database", "jdbc", "driver", "client", "mq"]);
 
 /** Vendors that prefix a product's name ("Amazon Cognito", "Apache SolR"): the product's own word identifies it. */
 const VENDORS = new Set(["amazon", "aws", "google", "microsoft", "azure", "apache", "eclipse", "oracle", "ibm", "jetbrains", "facebook", "meta", "twitter", "alibaba", "hashicorp"]);

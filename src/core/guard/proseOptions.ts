@@ -8,7 +8,7 @@
 import type { ParsedAdr } from "../internal/adr";
 import { sentencesIn, type LocatedSentence } from "../decisions";
 import type { LineRange } from "../schemas";
-import { keysOf, tokensOf } from "./names";
+import { GENERIC_PURPOSES, keysOf, tokensOf } from "./names";
 
 export interface ProseOption {
   name: string;
@@ -64,6 +64,8 @@ const TITLE_CHANGES = /^(?:change|changing|switch|switching|move|moving|migrate|
 const TITLE_PREFERS = /^(?:use|using|prefer|preferring|choose|adopt|adopting|pick|go\s+with)\s+(.{1,60}?)\s+(?:over|instead\s+of|rather\s+than|in\s+place\s+of)\s+(.{1,60})$/i;
 // "Remove Postgres (for now)", "Drop support for IE11": what the title takes out is turned down.
 const TITLE_REMOVES = /^(?:remove|removing|drop|dropping|retire|retiring|get\s+rid\s+of|phase\s+out|stop\s+using)\s+(.{1,60})$/i;
+// "Use Redis and Bull for background tasks", "Adopt X with Y": the title names what it chose, and the purpose after.
+const TITLE_USES = /^(?:use|using|adopt|adopting|choose|go\s+with)\s+(.{1,80}?)(?:\s+(?:for|in|to|as|on|when|across)\s+.{1,80})?$/i;
 /** A title's aside ("(for now)") and a trailing "for now" qualify when, not what. */
 const titleName = (s: string) => s.replace(/\s*\([^()]{0,40}\)\s*$/, "").replace(/\s+for\s+now$/i, "").trim();
 
@@ -265,6 +267,11 @@ function otherSentences(parsed: ParsedAdr): (LocatedSentence & { beforeDecision:
   return out;
 }
 
+/** A record's decision sections, sentence by sentence (for the instruments it names: instruments.ts). */
+export function decisionSentencesOf(parsed: ParsedAdr): LocatedSentence[] {
+  return decisionSentences(parsed);
+}
+
 function decisionSentences(parsed: ParsedAdr): LocatedSentence[] {
   const { lines, sections } = parsed.doc;
   const out: LocatedSentence[] = [];
@@ -402,6 +409,22 @@ function withNameWords(options: ProseOption[], lower: Set<string>): ProseOption[
   return out;
 }
 
+/**
+ * The things a choosing title names ("Use Redis and Bull for …" → Redis, Bull; "Use typeorm with postgres"), each kept
+ * only when the decision section names it too: the title's words alone may be its subject, not its choice.
+ */
+function titleChoices(parsed: ParsedAdr, title: string, range: { start: number; end: number }): ProseOption[] {
+  const uses = TITLE_USES.exec(title);
+  if (!uses) return [];
+  const decided = new Set(decisionSentences(parsed).flatMap((d) => tokensOf(d.text)));
+  const parts = titleName(uses[1]).split(/\s*(?:,|\band\b|\bwith\b|\bplus\b|&|\+)\s*/i).map((p) => p.trim()).filter(Boolean);
+  // A list of more than three is a sentence, not a choice of things.
+  if (parts.length > 3) return [];
+  // A part of ordinary words ("command/query-based API") names a manner, not a thing.
+  const named = (p: string) => tokensOf(p).some((t) => !GENERIC_PURPOSES.has(t) && decided.has(t));
+  return parts.filter((p) => p.split(/\s+/).length <= 3 && !!keysOf(p) && named(p)).map((name) => ({ name, range, marked: true }));
+}
+
 /** The options a record weighs beyond its option list, split into the rejected and the chosen ones. */
 export function proseOptionsOf(parsed: ParsedAdr, chosenName: string | undefined): ProseOptions {
   const rejected: ProseOption[] = [];
@@ -424,6 +447,8 @@ export function proseOptionsOf(parsed: ParsedAdr, chosenName: string | undefined
   }
   const removes = replaces || prefers ? undefined : TITLE_REMOVES.exec(title);
   if (removes && titleName(removes[1])) rejected.push({ name: titleName(removes[1]), range: titleRange, reason: title, marked: true });
+  // "Use Redis and Bull for background tasks": each thing the title chose that the decision section names as well.
+  if (!replaces && !prefers && !removes) chosen.push(...titleChoices(parsed, title, titleRange));
   const others = otherSentences(parsed);
   const { candidates, turnedDown, switchedTo } = cueOptions([...others, ...decisionSentences(parsed).map((d) => ({ ...d, beforeDecision: false, inDecision: true }))], parsed.doc.lines);
   for (const o of switchedTo) if (!chosen.some((c) => c.name === o.name)) chosen.push(o);
