@@ -1,0 +1,63 @@
+// Readings of proposal-style records (RFCs, design proposals): a paragraph that mentions options in passing is no
+// announcement of the headings after it. Every record here is written for these tests.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { parseAdr } from "../../src/core/internal/adr";
+import { DecisionRecordSchema, decisionModelOf, type DecisionRecord } from "../../src/core/decisions";
+
+function model(path: string, text: string): DecisionRecord {
+  const m = decisionModelOf(parseAdr(path, text));
+  DecisionRecordSchema.parse(m);
+  return m;
+}
+
+describe("options announced in prose", () => {
+  const rfc = (paragraph: string) =>
+    [
+      "# Summary",
+      "",
+      "This RFC proposes to make the streaming parser the default for every importer.",
+      "",
+      "# Motivation",
+      "",
+      "The buffered parser runs out of memory on large uploads.",
+      "",
+      "# Proposal",
+      "",
+      paragraph,
+      "",
+      "## Readiness checks",
+      "",
+      "The streaming parser must pass the full conformance suite.",
+      "",
+      "## Rollout steps",
+      "",
+      "Flip the default in one release and remove the old parser two releases later.",
+      "",
+      "# Rationale and alternatives",
+      "",
+      "Keeping the buffered parser as the default would leave the memory problem in place.",
+      "",
+    ].join("\n");
+
+  test("options and a count far apart in a paragraph announce nothing: the headings after it are parts of the design", () => {
+    const m = model("text/0007-streaming-parser.md", rfc("In short, we plan to roll this out in several stages, arranged so that we still have options if a stage goes badly."));
+    assert.ok(!m.considered.some((o) => /readiness|rollout/i.test(o.name)), JSON.stringify(m.considered));
+    assert.match(m.chosen?.name ?? "", /streaming parser the default/);
+  });
+
+  test('"we weighed two options" right before the headings still announces them', () => {
+    const m = model("text/0007-streaming-parser.md", rfc("We weighed two options for the switch:"));
+    assert.deepEqual(
+      m.considered.filter((o) => o.source === "considered-options").map((o) => o.name),
+      ["Readiness checks", "Rollout steps"],
+    );
+  });
+
+  test('"other options" names them even without a count; "other ways to do X" does not', () => {
+    const looked = model("text/0007-streaming-parser.md", rfc("The parser we have cannot stay, so we need to look at other options."));
+    assert.equal(looked.considered.filter((o) => o.source === "considered-options").length, 2);
+    const ways = model("text/0007-streaming-parser.md", rfc("Later we may well find other ways to make the parser faster, but that is possible only after the switch."));
+    assert.equal(ways.considered.filter((o) => o.source === "considered-options").length, 0);
+  });
+});
