@@ -1,9 +1,10 @@
 // Readings of proposal-style records (RFCs, design proposals): a paragraph that mentions options in passing is no
-// announcement of the headings after it. Every record here is written for these tests.
+// announcement of the headings after it; a proposal read to its clause's end keeps its destination past a comma. Every record here is written for these tests.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parseAdr } from "../../src/core/internal/adr";
 import { DecisionRecordSchema, decisionModelOf, type DecisionRecord } from "../../src/core/decisions";
+import { toClauseEnd } from "../../src/core/decisions/proposal";
 
 function model(path: string, text: string): DecisionRecord {
   const m = decisionModelOf(parseAdr(path, text));
@@ -59,5 +60,29 @@ describe("options announced in prose", () => {
     assert.equal(looked.considered.filter((o) => o.source === "considered-options").length, 2);
     const ways = model("text/0007-streaming-parser.md", rfc("Later we may well find other ways to make the parser faster, but that is possible only after the switch."));
     assert.equal(ways.considered.filter((o) => o.source === "considered-options").length, 0);
+  });
+});
+
+describe("a proposal's destination after a comma", () => {
+  test('"from A, to B": the comma before the destination does not end the clause', () => {
+    assert.equal(
+      toClauseEnd("The billing service should move its ledger from the shared file server, to an object store with versioning.", "move its ledger from the shared file server"),
+      "move its ledger from the shared file server, to an object store with versioning",
+    );
+  });
+
+  test('"merge two things, A and B, into one": an aside between commas is read through to the destination', () => {
+    assert.equal(toClauseEnd("We propose to fold two small services, Quotes and Orders, into one sales service.", "fold two small services"), "fold two small services, Quotes and Orders, into one sales service");
+  });
+
+  test('a purpose after the comma ("…, to make it cheaper") or an aside leading nowhere still ends the clause', () => {
+    assert.equal(toClauseEnd("We will move the cache off the old hosts, to make it cheaper.", "move the cache off the old hosts"), "move the cache off the old hosts");
+    assert.equal(toClauseEnd("We will move the cache from the old hosts, to reduce cost.", "move the cache from the old hosts"), "move the cache from the old hosts");
+    assert.equal(toClauseEnd("We will adopt the queue, to the relief of some, for every job.", "adopt the queue"), "adopt the queue");
+  });
+
+  test("an RFC's summary that ports a store from one database to another names where it goes", () => {
+    const text = "# Move the ledger\n\n## Summary\n\nThe billing team should move the ledger from its hand-run database cluster, to a managed database service.\n\n## Problem\n\nThe cluster needs constant care.\n\n## Proposal\n\nMigrate table by table.\n";
+    assert.match(model("rfcs/0042-move-the-ledger.md", text).chosen?.name ?? "", /to a managed database service/);
   });
 });

@@ -148,6 +148,10 @@ const STATEMENT_WORDS = 24;
 /** Words that end the clause that states a proposal: a reason, a contrast, a relative clause, what it leads to. */
 const CLAUSE_END = /^(?:because|since|so|over|which|while|whereas|although|though|but|however|thus|hence|unless|until|instead|rather|where|when|if)$/;
 /** "to allow", "in order to", "so that": a purpose after the proposal, not part of it. */
+/** Words that bring a clause to where its action leads: "to PostgreSQL", "into a single team". */
+const DESTINATION = /^(?:to|into|onto)$/;
+/** An aside between commas before the destination is at most this long: "two teams, A and B, into one". */
+const APPOSITIVE_WORDS = 5;
 const PURPOSE = /^(?:order|ensure|allow|make|avoid|enable|support|reduce|improve|help|prevent|provide|simplify)$/;
 
 /**
@@ -163,11 +167,23 @@ export function toClauseEnd(sentence: string, phrase: string): string {
   const low = toks.map(bare);
   const at = low.findIndex((_, i) => want.every((w, k) => low[i + k] === w));
   if (at < 0) return phrase;
-  const end = at + want.length - 1;
+  let end = at + want.length - 1;
   // The phrase already ends its clause (a parenthesis it opened itself closes nothing: "Manager (CCM) to X").
   const closesOwn = /\)$/.test(toks[end]) && toks.slice(at, end + 1).some((t) => t.includes("("));
-  if ((/[,;:.!?)]$/.test(toks[end]) && !closesOwn) || end + 1 >= toks.length) return phrase;
-  const out = [phrase];
+  // "port X from A, to B", "merge two teams, A and B, into one": after a comma the clause still has its destination.
+  const destinationAfter = (k: number): number | undefined => {
+    for (let j = k; j <= k + APPOSITIVE_WORDS && j < toks.length - 1; j++) {
+      if (!toks[j].endsWith(",")) continue;
+      const direct = j === k && low.slice(at, k + 1).includes("from");
+      if ((direct || j > k) && DESTINATION.test(low[j + 1]) && !PURPOSE.test(low[j + 2] ?? "")) return j;
+      if (j > k) return undefined;
+    }
+    return undefined;
+  };
+  const resume = /,$/.test(toks[end]) ? destinationAfter(end) : undefined;
+  if (resume === undefined && ((/[,;:.!?)]$/.test(toks[end]) && !closesOwn) || end + 1 >= toks.length)) return phrase;
+  const out = [resume === undefined ? phrase : stripInline(toks.slice(at, resume + 1).join(" "))];
+  if (resume !== undefined) end = resume;
   let count = want.length;
   for (let i = end + 1; i < toks.length && count < STATEMENT_WORDS; i++, count++) {
     const w = low[i];
@@ -184,6 +200,15 @@ export function toClauseEnd(sentence: string, phrase: string): string {
     if (w === "as" && /^(?:a|an|the|our|its|their)$/.test(low[i + 1] ?? "")) break;
     if ((w === "to" || w === "in" || w === "so") && PURPOSE.test(low[i + 1] ?? "")) break;
     if (/^[—–]$|^--$/.test(toks[i])) break;
+    if (/,$/.test(toks[i])) {
+      const j = destinationAfter(i);
+      if (j !== undefined) {
+        out.push(toks.slice(i, j + 1).join(" ").replace(/[*_`]/g, ""));
+        count += j - i;
+        i = j;
+        continue;
+      }
+    }
     out.push(toks[i].replace(/[,;:.!?]+$/, "").replace(/[*_`]/g, ""));
     if (/[,;:.!?]$/.test(toks[i])) break;
   }
