@@ -1,9 +1,10 @@
 // Readings of proposal-style records (RFCs, design proposals): a paragraph that mentions options in passing is no
-// announcement of the headings after it; a proposal read to its clause's end keeps its destination past a comma. Every record here is written for these tests.
+// announcement of the headings after it; a proposal read to its clause's end keeps its destination past a comma;
+// a record that says it records "our decision to X" chose X. Every record here is written for these tests.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parseAdr } from "../../src/core/internal/adr";
-import { DecisionRecordSchema, decisionModelOf, type DecisionRecord } from "../../src/core/decisions";
+import { DecisionRecordSchema, decisionModelOf, readDecisionSentence, type DecisionRecord } from "../../src/core/decisions";
 import { toClauseEnd } from "../../src/core/decisions/proposal";
 
 function model(path: string, text: string): DecisionRecord {
@@ -84,5 +85,41 @@ describe("a proposal's destination after a comma", () => {
   test("an RFC's summary that ports a store from one database to another names where it goes", () => {
     const text = "# Move the ledger\n\n## Summary\n\nThe billing team should move the ledger from its hand-run database cluster, to a managed database service.\n\n## Problem\n\nThe cluster needs constant care.\n\n## Proposal\n\nMigrate table by table.\n";
     assert.match(model("rfcs/0042-move-the-ledger.md", text).chosen?.name ?? "", /to a managed database service/);
+  });
+});
+
+describe('"our decision to X"', () => {
+  test("a record that says it captures our decision to X, or that we made the decision to X, chose X", () => {
+    assert.equal(readDecisionSentence("This record captures our decision to publish the client libraries under the MIT licence.").chosen, "publish the client libraries under the MIT licence");
+    assert.equal(readDecisionSentence("We made the decision to adopt Kafka for order events.").chosen, "Kafka");
+  });
+
+  test("the decision to X as the subject of a judgement chooses nothing", () => {
+    assert.equal(readDecisionSentence("The decision to adopt Kafka was a mistake.").chosen, undefined);
+    assert.equal(readDecisionSentence("Nobody remembers the decision to adopt Kafka.").chosen, undefined);
+  });
+
+  test("a What/Why/How record whose opening records the decision names it, not its title", () => {
+    const text = [
+      "# Team Portal - Licence for new code",
+      "",
+      "## What",
+      "",
+      "This ADR captures our decision to publish new portal code under the MIT licence from now on.",
+      "",
+      "## Why",
+      "",
+      "Nobody remembers why the old licence was picked, and our peers use permissive licences.",
+      "",
+      "## How",
+      "",
+      "Each new repository gets a LICENSE file at creation.",
+      "",
+      "## Alternatives",
+      "",
+      "Keeping the old licence was weighed and turned down.",
+      "",
+    ].join("\n");
+    assert.match(model("docs/adr/0009-licence.md", text).chosen?.name ?? "", /MIT licence/);
   });
 });

@@ -625,9 +625,17 @@ function firstPersonProposal(toks: string[], low: string[], rejected: string[], 
   return take(2, "we propose");
 }
 
-/** "…, the decision is to use X", "Our decision was that we adopt X". */
+/** "This ADR records our decision", "we made the decision": what states that the decision it names was taken. */
+const RECORDS_DECISION = /^(?:(?:this|the) (?:adr|rfc|record|document|decision record|proposal|page) (?:captures|records|documents|describes|states|formalises|formalizes|sets out)|we (?:have |had )?(?:made|took|taken|reached))$/;
+
+/** "…, the decision is to use X", "Our decision was that we adopt X", "This ADR records our decision to use X". */
 function decisionIsTo(toks: string[], low: string[], rejected: string[], take: Take): ProseReading | undefined {
   for (let d = 0; d + 3 < low.length; d++) {
+    // "This ADR captures our decision to license X under Y", "We made the decision to move to X": the record says
+    // the decision it names was taken ("the decision to use X was a mistake" says no such thing).
+    if (low[d] === "decision" && low[d + 1] === "to" && /^(?:our|the)$/.test(low[d - 1] ?? "") && RECORDS_DECISION.test(low.slice(0, d - 1).join(" "))) {
+      return take(CHOOSE_VERBS.has(low[d + 2]) ? d + 3 : d + 2, "it was decided", CHOOSE_VERBS.has(low[d + 2]) ? undefined : d + 2);
+    }
     // "The proposal is to remove X", "our recommendation is to use Y": a record's own proposal, in the present (a
     // proposal that "was" made may be one the record goes on to turn down).
     const ownProposal = /^(?:proposal|recommendation)$/.test(low[d]) && /^(?:the|our|my)$/.test(low[d - 1] ?? "");
