@@ -123,3 +123,43 @@ describe('"our decision to X"', () => {
     assert.match(model("docs/adr/0009-licence.md", text).chosen?.name ?? "", /MIT licence/);
   });
 });
+
+describe("what a What/Why/How record proposes", () => {
+  const record = (what: string, how: string) =>
+    [
+      "# Team Portal - Search backend",
+      "",
+      "## What",
+      "",
+      what,
+      "",
+      "## Why",
+      "",
+      "Search over the catalogue times out on large tenants.",
+      "",
+      "## Goals",
+      "",
+      "* Answers within a second for every tenant",
+      "",
+      "## How",
+      "",
+      how,
+      "",
+      "## Alternatives",
+      "",
+      "Tuning the current database indexes was weighed and turned down.",
+      "",
+    ].join("\n");
+
+  test('a numbered step in the authors\' own voice ("1. We will …") states the proposal; the title does not', () => {
+    const m = model("docs/adr/0011-search.md", record("Our catalogue search is slow on large tenants and needs a new backend.", "1. We will run a dedicated OpenSearch cluster for catalogue search\n   1. It is kept in sync by the indexing job.\n2. The old search endpoint stays for one release."));
+    assert.match(m.chosen?.name ?? "", /dedicated OpenSearch cluster/);
+  });
+
+  test('"This ADR defines the strategy for X" names the topic: the title that is itself a choice is read instead', () => {
+    const text = record("This ADR defines the strategy for serving catalogue search across all tenants.", "Each tenant's index lives in one shared cluster.").replace("# Team Portal - Search backend", "# Move catalogue search to a shared OpenSearch cluster");
+    const m = model("docs/adr/0011-search.md", text);
+    assert.doesNotMatch(m.chosen?.name ?? "", /^(?:the )?strategy for/);
+    assert.match(m.chosen?.name ?? "", /OpenSearch/);
+  });
+});

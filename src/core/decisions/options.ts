@@ -12,7 +12,7 @@ import { UNFILLED_NAME, type ParsedAdr } from "../internal/adr";
 import { stripInline, type MarkdownSection } from "../internal/markdown";
 import { capitalise } from "../text";
 import { isFragment } from "./fragments";
-import { proposalStatement, toClauseEnd } from "./proposal";
+import { namesOnlyTheTopic, proposalStatement, toClauseEnd } from "./proposal";
 import { contentWordsOf, coverage, headingKey } from "./words";
 
 export { contentWordsOf, coverage, headingKey };
@@ -1689,7 +1689,8 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
   // "This RFC proposes X" up front is the record's own summary of its proposal.
   if (!chosen || (chosen.how === "decision-prose" && chosen.considered_index === undefined)) {
     const intro = introSentences(parsed).map((s) => ({ s, prose: namingReading(s.text) })).find((x) => x.prose.cue === "this record proposes" && x.prose.chosen);
-    if (intro?.prose.chosen) chosen = { name: toClauseEnd(intro.s.text, intro.prose.chosen), range: { start: intro.s.start, end: intro.s.end }, how: "decision-prose" };
+    const proposed = intro?.prose.chosen ? toClauseEnd(intro.s.text, intro.prose.chosen) : undefined;
+    if (intro && proposed && !namesOnlyTheTopic(proposed)) chosen = { name: proposed, range: { start: intro.s.start, end: intro.s.end }, how: "decision-prose" };
   }
   // A title that is itself a choice ("Use Crossplane for abstraction", "Migrate to X") when the decision text names
   // nothing, or only something that shares no word with the title (then it elaborates, and the title sums up).

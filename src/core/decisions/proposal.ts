@@ -53,6 +53,8 @@ const TITLE_GAIN = 0.75;
 const WORDING_COST = 1.5;
 const FIRST_PERSON_GAIN = 1;
 const FORM_COST = 1;
+/** The authors' own commitment: "We will X", "We propose X" ("We want to X" states a goal). */
+const FIRST_PERSON_COMMITMENT = /^\s*(?:we|i)(?:\s+will|\s+shall|'ll|\s+are going to|\s+propose|\s+(?:have\s+)?decided)\b/i;
 const LIST_ITEM = /^\s*(?:[-*+]|\d{1,3}[.)])\s/;
 /** "- Start Date: 2020-04-27", "**Author**: …": a label and its value. */
 const METADATA = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?[A-Z][\w-]*(?:\s[\w-]+){0,2}(?:\*\*|__)?\s*:(?:\*\*|__)?\s+\S/;
@@ -63,6 +65,11 @@ const DESCRIPTIVE_CUES = new Set(["passive", "third person", "we use", "we have"
 const MODAL = /\b(?:will|shall|should|must|is to|are to|'ll)\b/i;
 /** "We will go through the rationale", "describe the current design": what the document does, not what it proposes. */
 const ABOUT_THE_TEXT = /^(?:describe|discuss|explain|outline|go (?:through|over)|cover|present|highlight|explore|look (?:at|into)|summari[sz]e|walk through|elaborate|clarify|capture|list|review)\b/i;
+/** "the strategy for managing X", "the approach to versioning": the topic the record settles, not what it settles on. */
+const NAMES_THE_TOPIC = /^(?:the\s+(?:\w+\s+)?)?(?:strategy|approach|process|plan|policy|way|direction|guidelines|rules|conventions?)\s+(?:for|to|towards?|around|regarding)\b/i;
+export function namesOnlyTheTopic(phrase: string): boolean {
+  return NAMES_THE_TOPIC.test(phrase);
+}
 /** Below this score no sentence is taken for the proposal. */
 const MIN_SCORE = 2.5;
 
@@ -122,12 +129,14 @@ function scored(sentence: LocatedSentence, position: number, weight: number, lin
   // "Release notes are written by hand": a present-tense statement without a modal says how things are.
   if (DESCRIPTIVE_CUES.has(reading.cue ?? "") && !MODAL.test(sentence.text)) return undefined;
   const phrase = toClauseEnd(sentence.text, reading.chosen);
+  if (namesOnlyTheTopic(phrase)) return undefined;
   const line = lines[sentence.start - 1] ?? "";
   let score = cue + weight - POSITION_COST * position - LATE_COST * (sentence.start / Math.max(1, lines.length)) + TITLE_GAIN * coverage(title, phrase);
   if (DESCRIBES_TODAY.test(sentence.text)) score -= WORDING_COST;
   if (HEDGED.test(sentence.text.replace(/\bwould like to\b/gi, ""))) score -= WORDING_COST;
-  // A list item is a goal, step or detail; a sentence that ends in a colon announces what follows it.
-  if (LIST_ITEM.test(line)) score -= FORM_COST;
+  // A list item is a goal, step or detail, unless the authors commit to it in their own voice ("1. We will fork X");
+  // a sentence that ends in a colon announces what follows it.
+  if (LIST_ITEM.test(line) && !FIRST_PERSON_COMMITMENT.test(stripInline(sentence.text))) score -= FORM_COST;
   if (/:\s*$/.test(sentence.text)) score -= FORM_COST;
   return { sentence, phrase, score };
 }
