@@ -163,3 +163,16 @@ describe("what a What/Why/How record proposes", () => {
     assert.match(m.chosen?.name ?? "", /OpenSearch/);
   });
 });
+
+describe('"my suggestion is that we X" and a code name after a comma', () => {
+  test("the authors' suggestion in the present is their proposal; one that was made may have been turned down", () => {
+    assert.equal(readDecisionSentence("My suggestion is that we add a retry budget to the gateway.").chosen, "add a retry budget to the gateway");
+    assert.equal(readDecisionSentence("The suggestion was to add a retry budget to the gateway.").chosen, undefined);
+  });
+
+  test("a code name right after a comma names what was just introduced, underscores kept", () => {
+    assert.equal(toClauseEnd("We will add a new counter, gateway_retry_total that counts every retried call.", "add a new counter"), "add a new counter, gateway_retry_total that counts every retried call");
+    assert.equal(toClauseEnd("We will add a flag, --dry-run, to the release script.", "add a flag"), "add a flag, --dry-run");
+    assert.equal(toClauseEnd("We will cache the responses, e.g. the catalogue pages.", "cache the responses"), "cache the responses");
+  });
+});

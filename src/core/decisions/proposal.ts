@@ -159,6 +159,8 @@ const CLAUSE_END = /^(?:because|since|so|over|which|while|whereas|although|thoug
 /** "to allow", "in order to", "so that": a purpose after the proposal, not part of it. */
 /** Words that bring a clause to where its action leads: "to PostgreSQL", "into a single team". */
 const DESTINATION = /^(?:to|into|onto)$/;
+/** An identifier as code writes it: snake_case, dotted.path, --flag, camelCase. */
+const CODE_NAME = /^[^\s,]*(?:[a-z0-9]_[a-z0-9]|[a-z]\.[a-z]|^--?[a-z]|[a-z][A-Z])[^\s]*$/;
 /** An aside between commas before the destination is at most this long: "two teams, A and B, into one". */
 const APPOSITIVE_WORDS = 5;
 const PURPOSE = /^(?:order|ensure|allow|make|avoid|enable|support|reduce|improve|help|prevent|provide|simplify)$/;
@@ -179,8 +181,10 @@ export function toClauseEnd(sentence: string, phrase: string): string {
   let end = at + want.length - 1;
   // The phrase already ends its clause (a parenthesis it opened itself closes nothing: "Manager (CCM) to X").
   const closesOwn = /\)$/.test(toks[end]) && toks.slice(at, end + 1).some((t) => t.includes("("));
-  // "port X from A, to B", "merge two teams, A and B, into one": after a comma the clause still has its destination.
+  // "port X from A, to B", "merge two teams, A and B, into one": after a comma the clause still has its destination;
+  // "add a new histogram, query_duration_seconds": a code name right after the comma names what was just introduced.
   const destinationAfter = (k: number): number | undefined => {
+    if (CODE_NAME.test(toks[k + 1] ?? "") && !/^(?:e\.g|i\.e|cf|etc|vs)\b/i.test(toks[k + 1])) return k;
     for (let j = k; j <= k + APPOSITIVE_WORDS && j < toks.length - 1; j++) {
       if (!toks[j].endsWith(",")) continue;
       const direct = j === k && low.slice(at, k + 1).includes("from");
@@ -212,13 +216,13 @@ export function toClauseEnd(sentence: string, phrase: string): string {
     if (/,$/.test(toks[i])) {
       const j = destinationAfter(i);
       if (j !== undefined) {
-        out.push(toks.slice(i, j + 1).join(" ").replace(/[*_`]/g, ""));
+        out.push(toks.slice(i, j + 1).join(" ").replace(/(?<![\w])[*_`]+|[*_`]+(?![\w])/g, ""));
         count += j - i;
         i = j;
         continue;
       }
     }
-    out.push(toks[i].replace(/[,;:.!?]+$/, "").replace(/[*_`]/g, ""));
+    out.push(toks[i].replace(/[,;:.!?]+$/, "").replace(/^[*_`]+|[*_`]+$/g, ""));
     if (/[,;:.!?]$/.test(toks[i])) break;
   }
   return out.join(" ").replace(/\s+(?:and|or|the|a|an|of|to|for|with|in|on|by)$/i, "").trim();

@@ -636,9 +636,9 @@ function decisionIsTo(toks: string[], low: string[], rejected: string[], take: T
     if (low[d] === "decision" && low[d + 1] === "to" && /^(?:our|the)$/.test(low[d - 1] ?? "") && RECORDS_DECISION.test(low.slice(0, d - 1).join(" "))) {
       return take(CHOOSE_VERBS.has(low[d + 2]) ? d + 3 : d + 2, "it was decided", CHOOSE_VERBS.has(low[d + 2]) ? undefined : d + 2);
     }
-    // "The proposal is to remove X", "our recommendation is to use Y": a record's own proposal, in the present (a
+    // "The proposal is to remove X", "our recommendation is to use Y", "my suggestion is that we add Z": a record's own proposal, in the present (a
     // proposal that "was" made may be one the record goes on to turn down).
-    const ownProposal = /^(?:proposal|recommendation)$/.test(low[d]) && /^(?:the|our|my)$/.test(low[d - 1] ?? "");
+    const ownProposal = /^(?:proposal|recommendation|suggestion)$/.test(low[d]) && /^(?:the|our|my)$/.test(low[d - 1] ?? "");
     if (low[d] !== "decision" && !ownProposal) continue;
     // "The decision I've made is to X", "the decision we reached was that X": a short relative clause in between.
     let i = d;
