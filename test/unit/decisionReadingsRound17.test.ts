@@ -4,8 +4,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parseAdr } from "../../src/core/internal/adr";
-import { DecisionRecordSchema, decisionModelOf, readDecisionSentence, type DecisionRecord } from "../../src/core/decisions";
-import { toClauseEnd } from "../../src/core/decisions/proposal";
+import { DecisionRecordSchema, decisionModelOf, readDecisionSentence, sentencesIn, type DecisionRecord } from "../../src/core/decisions";
+import { toClauseEnd, withDefiningAside } from "../../src/core/decisions/proposal";
 
 function model(path: string, text: string): DecisionRecord {
   const m = decisionModelOf(parseAdr(path, text));
@@ -174,5 +174,23 @@ describe('"my suggestion is that we X" and a code name after a comma', () => {
     assert.equal(toClauseEnd("We will add a new counter, gateway_retry_total that counts every retried call.", "add a new counter"), "add a new counter, gateway_retry_total that counts every retried call");
     assert.equal(toClauseEnd("We will add a flag, --dry-run, to the release script.", "add a flag"), "add a flag, --dry-run");
     assert.equal(toClauseEnd("We will cache the responses, e.g. the catalogue pages.", "cache the responses"), "cache the responses");
+  });
+});
+
+describe("dashes written as HTML entities, and an aside that defines the proposal", () => {
+  test("&mdash; and friends read as the characters they stand for", () => {
+    assert.equal(sentencesIn(["Adopt Quill &mdash; a rich-text editor &mdash; for comments."], 1, 1)[0]?.text, "Adopt Quill — a rich-text editor — for comments.");
+    assert.equal(sentencesIn(["Keep A &amp; B, not &foo; as written."], 1, 1)[0]?.text, "Keep A & B, not &foo; as written.");
+  });
+
+  test("an aside between dashes that says what the proposed name is goes back after that name", () => {
+    assert.equal(withDefiningAside("Introduce Quill — a rich-text editor — to the comment form.", "Introduce Quill to the comment form"), "Introduce Quill (a rich-text editor) to the comment form");
+    // An aside that is no definition ("— if all goes well —") stays out.
+    assert.equal(withDefiningAside("Ship Quill — if all goes well — in May.", "Ship Quill in May"), "Ship Quill in May");
+  });
+
+  test("an RFC summary with an entity-dashed aside names the proposal with its definition", () => {
+    const text = "# Summary\n\nIntroduce Quill &mdash; a rich-text editor &mdash; to the comment form.\n\n# Motivation\n\nPlain text comments lose formatting.\n\n# Proposal\n\nLoad the editor lazily.\n\n# Rationale and alternatives\n\nA markdown box was weighed.\n";
+    assert.equal(model("accepted/rich-comments.md", text).chosen?.name, "Introduce Quill (a rich-text editor) to the comment form");
   });
 });

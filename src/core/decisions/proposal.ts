@@ -128,7 +128,7 @@ function scored(sentence: LocatedSentence, position: number, weight: number, lin
   if (reading.cue === "imperative" && /^\S+\s+(?:\S+\s+)?(?:is|are|was|were|has|have|had)\b/i.test(stripInline(sentence.text))) return undefined;
   // "Release notes are written by hand": a present-tense statement without a modal says how things are.
   if (DESCRIPTIVE_CUES.has(reading.cue ?? "") && !MODAL.test(sentence.text)) return undefined;
-  const phrase = toClauseEnd(sentence.text, reading.chosen);
+  const phrase = withDefiningAside(sentence.text, toClauseEnd(sentence.text, reading.chosen));
   if (namesOnlyTheTopic(phrase)) return undefined;
   const line = lines[sentence.start - 1] ?? "";
   let score = cue + weight - POSITION_COST * position - LATE_COST * (sentence.start / Math.max(1, lines.length)) + TITLE_GAIN * coverage(title, phrase);
@@ -150,6 +150,21 @@ export function proposalStatement(parsed: ParsedAdr): ProposalStatement | undefi
   const best = proposalCandidates(parsed)[0];
   if (!best || best.score < MIN_SCORE) return undefined;
   return { name: best.phrase, range: { start: best.sentence.start, end: best.sentence.end }, score: best.score };
+}
+
+/** "Pulley — a portable interpreter — to X": an aside between dashes that says what the name before it is. */
+const DEFINING_ASIDE = /([\p{L}\p{N}][\w.-]*)\s*(?:—|–|\s--\s)\s*((?:a|an)\s[^—–.;:]{1,100}?)\s*(?:—|–|\s--\s)/iu;
+
+/**
+ * The reading drops asides between dashes; one that defines a name the proposal holds ("Introduce Pulley — a
+ * portable, optimizing interpreter — to Wasmtime") says what is proposed, so it is put back after that name.
+ */
+export function withDefiningAside(sentence: string, phrase: string): string {
+  const m = DEFINING_ASIDE.exec(stripInline(sentence));
+  if (!m) return phrase;
+  const words = phrase.split(/\s+/);
+  const at = words.findIndex((w) => w === m[1]);
+  return at < 0 ? phrase : [...words.slice(0, at + 1), `(${m[2].trim()})`, ...words.slice(at + 1)].join(" ");
 }
 
 /** A proposal is read to the end of its clause, up to this many words. */

@@ -91,6 +91,12 @@ export interface LocatedSentence {
   end: number;
 }
 
+/** Typographic HTML entities markdown passes through ("X &mdash; an aside &mdash; Y"), read as the characters they are. */
+const TYPOGRAPHY: Record<string, string> = { mdash: "—", ndash: "–", nbsp: " ", hellip: "…", lsquo: "‘", rsquo: "’", ldquo: "“", rdquo: "”", amp: "&", quot: '"', apos: "'" };
+function withTypography(line: string): string {
+  return line.includes("&") ? line.replace(/&([a-z]+);/g, (entity, name: string) => TYPOGRAPHY[name] ?? entity) : line;
+}
+
 /**
  * Sentences of lines `from..to` (1-based, inclusive) of a markdown document: paragraphs and list items are split
  * into sentences, headings become one sentence each (an outcome may be a heading: "### A) No prefixes"), code
@@ -121,7 +127,7 @@ export function sentencesIn(lines: string[], from: number, to: number, limit = 6
       flush();
       continue;
     }
-    const line = raw.length > MAX_SENTENCE_CHARS * 4 ? raw.slice(0, MAX_SENTENCE_CHARS * 4) : raw;
+    const line = withTypography(raw.length > MAX_SENTENCE_CHARS * 4 ? raw.slice(0, MAX_SENTENCE_CHARS * 4) : raw);
     const heading = /^ {0,3}#{1,6}[ \t]+(.*)$/.exec(line);
     if (heading) {
       flush();
