@@ -12,7 +12,7 @@ import { UNFILLED_NAME, type ParsedAdr } from "../internal/adr";
 import { stripInline, type MarkdownSection } from "../internal/markdown";
 import { capitalise } from "../text";
 import { isFragment } from "./fragments";
-import { proposalStatement, toClauseEnd } from "./proposal";
+import { namesOnlyTheTopic, proposalStatement, toClauseEnd } from "./proposal";
 import { contentWordsOf, coverage, headingKey } from "./words";
 
 export { contentWordsOf, coverage, headingKey };
@@ -419,6 +419,22 @@ const OPTION_HEADING = /^(?:option|alternative|variant|approach|solution|proposa
 /** A sentence that announces the options listed after it: "We discussed three options:", "Two strategies were considered." */
 const OPTIONS_NOUN = /\b(?:options|alternatives|approaches|strategies|ways|choices|possibilities|solutions|methods|candidates)\b/i;
 const ANNOUNCES = /\b(?:considered|discussed|evaluated|explored|identified|weighed|possible|available|known|proposed|following|two|three|four|five|several|few|[2-5])\b/i;
+/** How many words apart the options noun and its announcing word may stand: "the three options we weighed". */
+const ANNOUNCE_REACH = 4;
+
+/**
+ * A paragraph announces options in one phrase ("the following approaches", "we need to look at other options"),
+ * or leads into them with a colon; the two words far apart ("in several steps … leave options open") announce nothing.
+ */
+function announcesOptions(paragraph: string): boolean {
+  if (!OPTIONS_NOUN.test(paragraph)) return false;
+  if (/:\s*$/.test(paragraph)) return ANNOUNCES.test(paragraph);
+  const words = paragraph.split(/\s+/);
+  // "other options" announces them; "other ways to make X" names a manner of doing something.
+  const others = (i: number) => /^other$/i.test(words[i - 1] ?? "") && !/^to$/i.test(words[i + 1] ?? "");
+  return words.some((w, i) => OPTIONS_NOUN.test(w) && (others(i) || words.slice(Math.max(0, i - ANNOUNCE_REACH), i + ANNOUNCE_REACH + 1).some((x) => ANNOUNCES.test(x))));
+}
+
 /** An options list read from prose keeps at most this many items; a longer one is no list of options. */
 const PROSE_LIST_MAX = 8;
 
@@ -485,7 +501,7 @@ function optionsOutsideOptionSections(parsed: ParsedAdr): ConsideredOption[] {
       const paragraph = all.filter((x) => x.start === s.start).map((x) => x.text).join(" ");
       // A list item that mentions alternatives ("- We want to explore all alternatives") announces no list of them.
       const isItem = /^\s*(?:[-*+]|\d{1,3}[.)])\s/.test(lines[s.start - 1] ?? "");
-      const announces = !isItem && OPTIONS_NOUN.test(paragraph) && ANNOUNCES.test(paragraph);
+      const announces = !isItem && announcesOptions(paragraph);
       const listed = announces ? listAfter(lines, s.end) : [];
       if (listed.length >= 2 && listed.length <= PROSE_LIST_MAX) return listed;
       const headings = announces ? headingsAfter(parsed, s.end) : [];
@@ -1673,7 +1689,8 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
   // "This RFC proposes X" up front is the record's own summary of its proposal.
   if (!chosen || (chosen.how === "decision-prose" && chosen.considered_index === undefined)) {
     const intro = introSentences(parsed).map((s) => ({ s, prose: namingReading(s.text) })).find((x) => x.prose.cue === "this record proposes" && x.prose.chosen);
-    if (intro?.prose.chosen) chosen = { name: toClauseEnd(intro.s.text, intro.prose.chosen), range: { start: intro.s.start, end: intro.s.end }, how: "decision-prose" };
+    const proposed = intro?.prose.chosen ? toClauseEnd(intro.s.text, intro.prose.chosen) : undefined;
+    if (intro && proposed && !namesOnlyTheTopic(proposed)) chosen = { name: proposed, range: { start: intro.s.start, end: intro.s.end }, how: "decision-prose" };
   }
   // A title that is itself a choice ("Use Crossplane for abstraction", "Migrate to X") when the decision text names
   // nothing, or only something that shares no word with the title (then it elaborates, and the title sums up).

@@ -53,6 +53,8 @@ const TITLE_GAIN = 0.75;
 const WORDING_COST = 1.5;
 const FIRST_PERSON_GAIN = 1;
 const FORM_COST = 1;
+/** The authors' own commitment: "We will X", "We propose X" ("We want to X" states a goal). */
+const FIRST_PERSON_COMMITMENT = /^\s*(?:we|i)(?:\s+will|\s+shall|'ll|\s+are going to|\s+propose|\s+(?:have\s+)?decided)\b/i;
 const LIST_ITEM = /^\s*(?:[-*+]|\d{1,3}[.)])\s/;
 /** "- Start Date: 2020-04-27", "**Author**: …": a label and its value. */
 const METADATA = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?[A-Z][\w-]*(?:\s[\w-]+){0,2}(?:\*\*|__)?\s*:(?:\*\*|__)?\s+\S/;
@@ -63,6 +65,11 @@ const DESCRIPTIVE_CUES = new Set(["passive", "third person", "we use", "we have"
 const MODAL = /\b(?:will|shall|should|must|is to|are to|'ll)\b/i;
 /** "We will go through the rationale", "describe the current design": what the document does, not what it proposes. */
 const ABOUT_THE_TEXT = /^(?:describe|discuss|explain|outline|go (?:through|over)|cover|present|highlight|explore|look (?:at|into)|summari[sz]e|walk through|elaborate|clarify|capture|list|review)\b/i;
+/** "the strategy for managing X", "the approach to versioning": the topic the record settles, not what it settles on. */
+const NAMES_THE_TOPIC = /^(?:the\s+(?:\w+\s+)?)?(?:strategy|approach|process|plan|policy|way|direction|guidelines|rules|conventions?)\s+(?:for|to|towards?|around|regarding)\b/i;
+export function namesOnlyTheTopic(phrase: string): boolean {
+  return NAMES_THE_TOPIC.test(phrase);
+}
 /** Below this score no sentence is taken for the proposal. */
 const MIN_SCORE = 2.5;
 
@@ -121,13 +128,15 @@ function scored(sentence: LocatedSentence, position: number, weight: number, lin
   if (reading.cue === "imperative" && /^\S+\s+(?:\S+\s+)?(?:is|are|was|were|has|have|had)\b/i.test(stripInline(sentence.text))) return undefined;
   // "Release notes are written by hand": a present-tense statement without a modal says how things are.
   if (DESCRIPTIVE_CUES.has(reading.cue ?? "") && !MODAL.test(sentence.text)) return undefined;
-  const phrase = toClauseEnd(sentence.text, reading.chosen);
+  const phrase = withDefiningAside(sentence.text, toClauseEnd(sentence.text, reading.chosen));
+  if (namesOnlyTheTopic(phrase)) return undefined;
   const line = lines[sentence.start - 1] ?? "";
   let score = cue + weight - POSITION_COST * position - LATE_COST * (sentence.start / Math.max(1, lines.length)) + TITLE_GAIN * coverage(title, phrase);
   if (DESCRIBES_TODAY.test(sentence.text)) score -= WORDING_COST;
   if (HEDGED.test(sentence.text.replace(/\bwould like to\b/gi, ""))) score -= WORDING_COST;
-  // A list item is a goal, step or detail; a sentence that ends in a colon announces what follows it.
-  if (LIST_ITEM.test(line)) score -= FORM_COST;
+  // A list item is a goal, step or detail, unless the authors commit to it in their own voice ("1. We will fork X");
+  // a sentence that ends in a colon announces what follows it.
+  if (LIST_ITEM.test(line) && !FIRST_PERSON_COMMITMENT.test(stripInline(sentence.text))) score -= FORM_COST;
   if (/:\s*$/.test(sentence.text)) score -= FORM_COST;
   return { sentence, phrase, score };
 }
@@ -143,11 +152,32 @@ export function proposalStatement(parsed: ParsedAdr): ProposalStatement | undefi
   return { name: best.phrase, range: { start: best.sentence.start, end: best.sentence.end }, score: best.score };
 }
 
+/** "Pulley — a portable interpreter — to X": an aside between dashes that says what the name before it is. */
+const DEFINING_ASIDE = /([\p{L}\p{N}][\w.-]*)\s*(?:—|–|\s--\s)\s*((?:a|an)\s[^—–.;:]{1,100}?)\s*(?:—|–|\s--\s)/iu;
+
+/**
+ * The reading drops asides between dashes; one that defines a name the proposal holds ("Introduce Pulley — a
+ * portable, optimizing interpreter — to Wasmtime") says what is proposed, so it is put back after that name.
+ */
+export function withDefiningAside(sentence: string, phrase: string): string {
+  const m = DEFINING_ASIDE.exec(stripInline(sentence));
+  if (!m) return phrase;
+  const words = phrase.split(/\s+/);
+  const at = words.findIndex((w) => w === m[1]);
+  return at < 0 ? phrase : [...words.slice(0, at + 1), `(${m[2].trim()})`, ...words.slice(at + 1)].join(" ");
+}
+
 /** A proposal is read to the end of its clause, up to this many words. */
 const STATEMENT_WORDS = 24;
 /** Words that end the clause that states a proposal: a reason, a contrast, a relative clause, what it leads to. */
 const CLAUSE_END = /^(?:because|since|so|over|which|while|whereas|although|though|but|however|thus|hence|unless|until|instead|rather|where|when|if)$/;
 /** "to allow", "in order to", "so that": a purpose after the proposal, not part of it. */
+/** Words that bring a clause to where its action leads: "to PostgreSQL", "into a single team". */
+const DESTINATION = /^(?:to|into|onto)$/;
+/** An identifier as code writes it: snake_case, dotted.path, --flag, camelCase. */
+const CODE_NAME = /^[^\s,]*(?:[a-z0-9]_[a-z0-9]|[a-z]\.[a-z]|^--?[a-z]|[a-z][A-Z])[^\s]*$/;
+/** An aside between commas before the destination is at most this long: "two teams, A and B, into one". */
+const APPOSITIVE_WORDS = 5;
 const PURPOSE = /^(?:order|ensure|allow|make|avoid|enable|support|reduce|improve|help|prevent|provide|simplify)$/;
 
 /**
@@ -163,11 +193,25 @@ export function toClauseEnd(sentence: string, phrase: string): string {
   const low = toks.map(bare);
   const at = low.findIndex((_, i) => want.every((w, k) => low[i + k] === w));
   if (at < 0) return phrase;
-  const end = at + want.length - 1;
+  let end = at + want.length - 1;
   // The phrase already ends its clause (a parenthesis it opened itself closes nothing: "Manager (CCM) to X").
   const closesOwn = /\)$/.test(toks[end]) && toks.slice(at, end + 1).some((t) => t.includes("("));
-  if ((/[,;:.!?)]$/.test(toks[end]) && !closesOwn) || end + 1 >= toks.length) return phrase;
-  const out = [phrase];
+  // "port X from A, to B", "merge two teams, A and B, into one": after a comma the clause still has its destination;
+  // "add a new histogram, query_duration_seconds": a code name right after the comma names what was just introduced.
+  const destinationAfter = (k: number): number | undefined => {
+    if (CODE_NAME.test(toks[k + 1] ?? "") && !/^(?:e\.g|i\.e|cf|etc|vs)\b/i.test(toks[k + 1])) return k;
+    for (let j = k; j <= k + APPOSITIVE_WORDS && j < toks.length - 1; j++) {
+      if (!toks[j].endsWith(",")) continue;
+      const direct = j === k && low.slice(at, k + 1).includes("from");
+      if ((direct || j > k) && DESTINATION.test(low[j + 1]) && !PURPOSE.test(low[j + 2] ?? "")) return j;
+      if (j > k) return undefined;
+    }
+    return undefined;
+  };
+  const resume = /,$/.test(toks[end]) ? destinationAfter(end) : undefined;
+  if (resume === undefined && ((/[,;:.!?)]$/.test(toks[end]) && !closesOwn) || end + 1 >= toks.length)) return phrase;
+  const out = [resume === undefined ? phrase : stripInline(toks.slice(at, resume + 1).join(" "))];
+  if (resume !== undefined) end = resume;
   let count = want.length;
   for (let i = end + 1; i < toks.length && count < STATEMENT_WORDS; i++, count++) {
     const w = low[i];
@@ -184,7 +228,16 @@ export function toClauseEnd(sentence: string, phrase: string): string {
     if (w === "as" && /^(?:a|an|the|our|its|their)$/.test(low[i + 1] ?? "")) break;
     if ((w === "to" || w === "in" || w === "so") && PURPOSE.test(low[i + 1] ?? "")) break;
     if (/^[—–]$|^--$/.test(toks[i])) break;
-    out.push(toks[i].replace(/[,;:.!?]+$/, "").replace(/[*_`]/g, ""));
+    if (/,$/.test(toks[i])) {
+      const j = destinationAfter(i);
+      if (j !== undefined) {
+        out.push(toks.slice(i, j + 1).join(" ").replace(/(?<![\w])[*_`]+|[*_`]+(?![\w])/g, ""));
+        count += j - i;
+        i = j;
+        continue;
+      }
+    }
+    out.push(toks[i].replace(/[,;:.!?]+$/, "").replace(/^[*_`]+|[*_`]+$/g, ""));
     if (/[,;:.!?]$/.test(toks[i])) break;
   }
   return out.join(" ").replace(/\s+(?:and|or|the|a|an|of|to|for|with|in|on|by)$/i, "").trim();

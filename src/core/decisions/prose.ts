@@ -91,6 +91,12 @@ export interface LocatedSentence {
   end: number;
 }
 
+/** Typographic HTML entities markdown passes through ("X &mdash; an aside &mdash; Y"), read as the characters they are. */
+const TYPOGRAPHY: Record<string, string> = { mdash: "—", ndash: "–", nbsp: " ", hellip: "…", lsquo: "‘", rsquo: "’", ldquo: "“", rdquo: "”", amp: "&", quot: '"', apos: "'" };
+function withTypography(line: string): string {
+  return line.includes("&") ? line.replace(/&([a-z]+);/g, (entity, name: string) => TYPOGRAPHY[name] ?? entity) : line;
+}
+
 /**
  * Sentences of lines `from..to` (1-based, inclusive) of a markdown document: paragraphs and list items are split
  * into sentences, headings become one sentence each (an outcome may be a heading: "### A) No prefixes"), code
@@ -121,7 +127,7 @@ export function sentencesIn(lines: string[], from: number, to: number, limit = 6
       flush();
       continue;
     }
-    const line = raw.length > MAX_SENTENCE_CHARS * 4 ? raw.slice(0, MAX_SENTENCE_CHARS * 4) : raw;
+    const line = withTypography(raw.length > MAX_SENTENCE_CHARS * 4 ? raw.slice(0, MAX_SENTENCE_CHARS * 4) : raw);
     const heading = /^ {0,3}#{1,6}[ \t]+(.*)$/.exec(line);
     if (heading) {
       flush();
@@ -625,12 +631,20 @@ function firstPersonProposal(toks: string[], low: string[], rejected: string[], 
   return take(2, "we propose");
 }
 
-/** "…, the decision is to use X", "Our decision was that we adopt X". */
+/** "This ADR records our decision", "we made the decision": what states that the decision it names was taken. */
+const RECORDS_DECISION = /^(?:(?:this|the) (?:adr|rfc|record|document|decision record|proposal|page) (?:captures|records|documents|describes|states|formalises|formalizes|sets out)|we (?:have |had )?(?:made|took|taken|reached))$/;
+
+/** "…, the decision is to use X", "Our decision was that we adopt X", "This ADR records our decision to use X". */
 function decisionIsTo(toks: string[], low: string[], rejected: string[], take: Take): ProseReading | undefined {
   for (let d = 0; d + 3 < low.length; d++) {
-    // "The proposal is to remove X", "our recommendation is to use Y": a record's own proposal, in the present (a
+    // "This ADR captures our decision to license X under Y", "We made the decision to move to X": the record says
+    // the decision it names was taken ("the decision to use X was a mistake" says no such thing).
+    if (low[d] === "decision" && low[d + 1] === "to" && /^(?:our|the)$/.test(low[d - 1] ?? "") && RECORDS_DECISION.test(low.slice(0, d - 1).join(" "))) {
+      return take(CHOOSE_VERBS.has(low[d + 2]) ? d + 3 : d + 2, "it was decided", CHOOSE_VERBS.has(low[d + 2]) ? undefined : d + 2);
+    }
+    // "The proposal is to remove X", "our recommendation is to use Y", "my suggestion is that we add Z": a record's own proposal, in the present (a
     // proposal that "was" made may be one the record goes on to turn down).
-    const ownProposal = /^(?:proposal|recommendation)$/.test(low[d]) && /^(?:the|our|my)$/.test(low[d - 1] ?? "");
+    const ownProposal = /^(?:proposal|recommendation|suggestion)$/.test(low[d]) && /^(?:the|our|my)$/.test(low[d - 1] ?? "");
     if (low[d] !== "decision" && !ownProposal) continue;
     // "The decision I've made is to X", "the decision we reached was that X": a short relative clause in between.
     let i = d;
