@@ -225,7 +225,8 @@ describe("deliberate adr: hardening", () => {
 
   test("a title from another ADR reaches the Supersedes link as inert text: no HTML, brackets escaped, no bidi characters", () => {
     const repo = createLayoutRepo("madr");
-    const hostile = "Use RabbitMQ <img src=x onerror=alert(1)> for [order] events\u202Etxt.exe\u200B";
+    // A heading's own inline HTML (an anchor, a badge <img>) is dropped when it is read; other markup stays text and is escaped.
+    const hostile = "Use RabbitMQ <script>alert(1)</script> <img src=x onerror=alert(1)> for [order] events\u202Etxt.exe\u200B";
     commit(repo, { message: "Retitle", files: { [RABBIT_ADR.madr]: read(repo, RABBIT_ADR.madr).replace("# Use RabbitMQ for order events", `# ${hostile}`) } });
     const p = picked(repo, /kafka/i);
     const r = run(["adr", p.receipt_ref, "--repo", repo]);
@@ -233,8 +234,8 @@ describe("deliberate adr: hardening", () => {
     const path = /^wrote (\S+)/m.exec(r.stdout)![1];
     const text = read(repo, path);
     const link = text.split("\n").find((l) => l.startsWith("Supersedes "));
-    assert.equal(link, "Supersedes [3. Use RabbitMQ &lt;img src=x onerror=alert(1)&gt; for &#91;order&#93; eventstxt.exe](0003-use-rabbitmq-for-order-events.md)");
-    assert.doesNotMatch(text, /<img/);
+    assert.equal(link, "Supersedes [3. Use RabbitMQ &lt;script&gt;alert(1)&lt;/script&gt; for &#91;order&#93; eventstxt.exe](0003-use-rabbitmq-for-order-events.md)");
+    assert.doesNotMatch(text, /<img|<script/);
     assert.doesNotMatch(text, /[\u200B-\u200F\u202A-\u202E\u2066-\u2069]/);
     assert.deepEqual(parseAdr(path, text).supersedes, [RABBIT_ADR.madr], "the link still resolves");
     assert.deepEqual(parseAdr(RABBIT_ADR.madr, read(repo, RABBIT_ADR.madr)).superseded_by, [path]);
