@@ -366,18 +366,23 @@ function matchNewFilePath(file: ChangedFile, kind: FileKind, plan: MatchPlan, ou
     const found = findName(tokens, thing.keys);
     if (!found) continue;
     hit.add(d);
-    const kindOf: FindingKind = d.source === "rule" ? "breaks-rule" : "introduces-rejected-option";
-    out.push({
-      kind: kindOf,
-      severity: SEVERITY_OF.config,
-      decision: citationFor(d, thing),
-      file: file.path,
-      line: Math.max(1, file.added[0]?.line ?? 1),
-      message: messageFor(kindOf, "config", found, d, thing),
-      matched: { text: found, subject: thing.name, via: "config" },
-    });
+    pushPathFinding(file, d, thing, found, out);
   }
   matchNewFileName(file, plan, out, hit);
+}
+
+/** A new file that by its path or name brings back what a decision turned down, found at its first added line. */
+function pushPathFinding(file: ChangedFile, d: GuardDecision, thing: DecidedThing, found: string, out: FindingList): void {
+  const kindOf: FindingKind = d.source === "rule" ? "breaks-rule" : "introduces-rejected-option";
+  out.push({
+    kind: kindOf,
+    severity: SEVERITY_OF.config,
+    decision: citationFor(d, thing),
+    file: file.path,
+    line: Math.max(1, file.added[0]?.line ?? 1),
+    message: messageFor(kindOf, "config", found, d, thing),
+    matched: { text: found, subject: thing.name, via: "config" },
+  });
 }
 
 /**
@@ -394,16 +399,7 @@ function matchNewFileName(file: ChangedFile, plan: MatchPlan, out: FindingList, 
     if (hit.has(d) || (d.scope && !inArea(file.path, d.scope))) continue;
     if (thing.importsOnly || thing.textOnly || thing.languageOnly || thing.dependencyOnly || thing.name.replace(/[`*"]/g, "").trim().toLowerCase() !== base) continue;
     hit.add(d);
-    const kindOf: FindingKind = d.source === "rule" ? "breaks-rule" : "introduces-rejected-option";
-    out.push({
-      kind: kindOf,
-      severity: SEVERITY_OF.config,
-      decision: citationFor(d, thing),
-      file: file.path,
-      line: Math.max(1, file.added[0]?.line ?? 1),
-      message: messageFor(kindOf, "config", base, d, thing),
-      matched: { text: base, subject: thing.name, via: "config" },
-    });
+    pushPathFinding(file, d, thing, base, out);
   }
 }
 
