@@ -50,6 +50,7 @@ const PROCESS_WORDS = new Set(["process", "exec", "spawn", "command", "shell", "
 const PROCESS_CALLS = new Set(["exec", "execsync", "execfile", "execfilesync", "spawn", "spawnsync", "execa", "command", "commandcontext", "system", "popen", "check_output", "check_call", "run", "call", "getoutput"]);
 /** "X must remain enabled", "X must stay on", "X must not be disabled", "never disable X". */
 const KEPT_ON = /\b(?:must|should|shall)\s+(?:remain|stay|be\s+kept|always\s+be)\s+(?:enabled|on|active|turned\s+on)\b|\b(?:must|should|shall)\s+(?:not|never)\s+be\s+(?:disabled|turned\s+off|skipped|bypassed)\b/i;
+const KEPT_CUE = /remain|stay|kept|always\s+be|disabl|turn(?:ed)?\s+off|skip|bypass/i;
 const NEVER_DISABLE = /\b(?:never|do\s+not|don['’]t|must\s+not)\s+(?:disable|turn\s+off|skip|bypass)\s+/i;
 /** Words of a setting's subject that say nothing of which setting it is. */
 const SETTING_FILLER = new Set(["the", "a", "an", "all", "any", "by", "default", "defaults", "always", "settings", "setting", "security", "must", "should", "be", "is", "are", "and", "or", "of", "for", "on", "in"]);
@@ -87,8 +88,9 @@ function clausesOf(text: string): string[] {
 /** The instruments a rule names, each with the shape that says what it replaces. */
 export function instrumentsOf(text: string, range: LineRange): Instrument[] {
   const out: Instrument[] = [];
-  // A clause's scope is its own or its sentence's ("In tests, reach for `t.TempDir()`").
-  const sentences = text.replace(/[*_]{2}/g, "").split(/(?<=[.;!?])\s+/);
+  // Every instrument but a kept setting is a code span: a rule without one is not split into clauses at all (an
+  // instruction file is read block by block, so this runs thousands of times on a long one).
+  const sentences = text.includes("`") ? text.replace(/[*_]{2}/g, "").split(/(?<=[.;!?])\s+/) : [];
   const clauses = sentences.flatMap((sentence) => clausesOf(sentence).map((clause) => ({ clause, tests: TEST_SCOPE.test(sentence) })));
   for (const { clause, tests } of clauses) {
     const use = USE_CLAUSE.exec(clause);
@@ -131,6 +133,8 @@ export function instrumentsOf(text: string, range: LineRange): Instrument[] {
 /** "TLS verification must remain enabled by default": the subject, by its words that name the setting. */
 function keptSettings(text: string, range: LineRange): Instrument[] {
   const out: Instrument[] = [];
+  // Each of KEPT_ON and NEVER_DISABLE needs one of these words.
+  if (!KEPT_CUE.test(text)) return out;
   for (const sentence of text.replace(/[*_]{2}/g, "").split(/(?<=[.;!?])\s+/)) {
     let subject: string | undefined;
     const kept = KEPT_ON.exec(sentence);
