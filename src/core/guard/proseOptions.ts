@@ -371,7 +371,7 @@ function overlaps(name: string, words: Set<string>): boolean {
  */
 export function lowerCaseWords(lines: string[]): Set<string> {
   const out = new Set<string>();
-  const text = lines.join("\n").slice(0, 200_000).replace(/`[^`\n]{0,200}`/g, " ").replace(/\]\([^)\s]{0,500}\)/g, "] ").replace(/\bhttps?:\/\/\S{0,500}/g, " ");
+  const text = lines.join("\n").slice(0, 200_000).replace(/`[^`\n]{0,200}`/g, " ").replace(/\]\([^()[\]\s]{0,500}\)/g, "] ").replace(/\bhttps?:\/\/\S{0,500}/g, " ");
   for (const w of text.split(/[^A-Za-z0-9]+/)) if (/^[a-z]/.test(w)) out.add(w);
   return out;
 }
