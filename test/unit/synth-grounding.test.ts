@@ -189,6 +189,23 @@ describe("recommendations grounded in the deciding record", () => {
     assert.doesNotMatch(draft.recommendation.rationale, /replaces/);
   });
 
+  test("a later record that links to an earlier one as its basis does not overrule it; one that says it replaces it does", () => {
+    const question = "Should we use Redux or Zustand for UI state?";
+    const records = (sentence: string) => [
+      adr("docs/adr/0003-ui-state.md", "Use Redux for UI state", "Decision", "## Decision\n\nWe will use Redux for UI state across the web app.", {}, 1),
+      adr("docs/adr/0014-form-drafts.md", "Use Zustand for form drafts", "Decision", `## Decision\n\nWe will use Zustand for UI state of unsaved form drafts. ${sentence}`, {}, 2),
+    ];
+    const building = records("Everything else stays in the [shared store](./0003-ui-state.md) that the other screens read.");
+    const kept = run(question, building);
+    assert.equal(recommended(kept)?.title, "Redux", kept.recommendation.rationale);
+    assert.ok(recommended(kept)?.supports.includes(building[0].id));
+    assert.doesNotMatch(kept.recommendation.rationale, /replaces/);
+    const reversing = records("This replaces the [shared store](./0003-ui-state.md) that the other screens read.");
+    const replaced = run(question, reversing);
+    assert.equal(recommended(replaced)?.title, "Zustand", replaced.recommendation.rationale);
+    assert.match(replaced.recommendation.rationale, /replaces/);
+  });
+
   test("'X or Y?' that matches no record by option: the record about its subject answers with its own choice, at low confidence", () => {
     const evidence = [
       adr("docs/adr/0007-nightly-export-schedule.md", "Nightly export schedule", "Decision", "## Decision\n\nWe will trigger exports from the warehouse's own task scheduler, one task per tenant.", { decided_option: { name: "warehouse's own task scheduler", range: { start: 5, end: 5 } } }, 1),

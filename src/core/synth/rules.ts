@@ -1041,6 +1041,31 @@ function answersTo(later: AdrDoc, earlier: AdrDoc): boolean {
   return !!choice && keyFor(choice).terms.length > 0 && mentions(later.allText, primaryKey(keyFor(choice)));
 }
 
+/** Words of a sentence that turns away from what it links to ("supersedes", "replaces", "no longer", "instead of"). */
+const REVERSAL_CUE = /\b(?:supersed\w*|replac\w*|revers\w*|overrul\w*|instead|no longer|deprecat\w*|revis\w*|amend\w*|undo\w*|undoes|revert\w*|retir\w*|abandon\w*|drop\w*|obsolete\w*|moves? away|move off|migrat\w*)\b/i;
+
+/**
+ * Whether a later record builds on an earlier one rather than reversing it: it links to the earlier record's file in
+ * a sentence with no word of reversal ("abstracted through the [Code-First approach](./adr004-….md)"). A record that
+ * reverses another says so where it links to it.
+ */
+function buildsOn(later: AdrDoc, earlier: AdrDoc): boolean {
+  const file = earlier.path.split("/").pop()!.replace(/\.(?:md|markdown|rst|adoc|txt)$/i, "");
+  if (file.length < 4) return false;
+  const text = later.allText;
+  let at = text.indexOf(file);
+  let linked = false;
+  for (let n = 0; at >= 0 && n < 20; n++, at = text.indexOf(file, at + file.length)) {
+    // The sentence around the link: from the previous full stop (or line start of a list item) to the next.
+    const start = Math.max(text.lastIndexOf(". ", at), text.lastIndexOf("\n\n", at), at - 300, 0);
+    const ends = [text.indexOf(". ", at), text.indexOf("\n\n", at)].filter((i) => i >= 0);
+    const end = Math.min(...ends, at + 300, text.length);
+    if (REVERSAL_CUE.test(text.slice(start, end))) return false;
+    linked = true;
+  }
+  return linked;
+}
+
 /** Whether record a was written after record b: by date, else by the number or date in its file name. */
 function newer(a: AdrDoc, b: AdrDoc): boolean {
   // A source's record is never the successor of the repository's own (or the reverse): they are different logs.
@@ -1127,7 +1152,7 @@ function adrDecider(considered: Considered[], candidates: Candidate[], question:
   const rivals = ranked.filter((c) => c !== top && top && c.m!.index !== top.m!.index && c.weight >= top.weight * 0.6 && c.m!.score >= 4 && top.m!.score >= 4);
   let overruled: typeof top | undefined;
   for (const r of rivals) {
-    if (top && newer(r.doc, top.doc) && answersTo(r.doc, top.doc)) {
+    if (top && newer(r.doc, top.doc) && answersTo(r.doc, top.doc) && !buildsOn(r.doc, top.doc)) {
       overruled = top;
       top = r;
     }
