@@ -206,6 +206,16 @@ describe("recommendations grounded in the deciding record", () => {
     assert.match(replaced.recommendation.rationale, /replaces/);
   });
 
+  test("a record that made a new one is not matched to the option that reuses the existing one, though they share its name", () => {
+    const evidence = [
+      adr("docs/adr/0012-billing-database.md", "Billing database", "Decision", "## Decision\n\nWe will provision another Postgres cluster and store the data relating to runs there.", { decided_option: { name: "provision another Postgres cluster and store the data relating to runs there", range: { start: 5, end: 5 } } }, 1),
+    ];
+    const draft = run("Should the runner's tables go into the Postgres cluster the API and admin already use, or should the runner get a cluster of its own?", evidence);
+    assert.equal(draft.options.length, 2, draft.options.map((o) => o.title).join(" | "));
+    assert.match(recommended(draft)?.title ?? "", /of its own/i, draft.options.map((o) => o.title).join(" | "));
+    assert.ok(recommended(draft)?.supports.includes(evidence[0].id));
+  });
+
   test("'X or Y?' that matches no record by option: the record about its subject answers with its own choice, at low confidence", () => {
     const evidence = [
       adr("docs/adr/0007-nightly-export-schedule.md", "Nightly export schedule", "Decision", "## Decision\n\nWe will trigger exports from the warehouse's own task scheduler, one task per tenant.", { decided_option: { name: "warehouse's own task scheduler", range: { start: 5, end: 5 } } }, 1),

@@ -657,12 +657,32 @@ function adjectiveRoot(w: string): string {
   return w.replace(/(?:ability|ibility|able|ible|ities|ity|ed|e|s)$/, "");
 }
 
+/** Words that put something on the side of what exists ("the cluster the API already uses") or of a new one ("a cluster of its own"). */
+const REUSE_WORDS = /\b(?:existing|already|current(?:ly)?|same|shared|reuse[sd]?|reusing)\b/i;
+const NEW_WORDS = /\b(?:another|new|separate|dedicated|its own|their own|own)\b/i;
+
+/** Whether two labels name the same kind of thing (a word of four letters or more, other than the side words). */
+function sharesThing(a: string, b: string): boolean {
+  const words = (t: string) => new Set(contentWords(t).filter((w) => w.length >= 4 && !REUSE_WORDS.test(w) && !NEW_WORDS.test(w) && !FRAME_STEMS.has(w)).map(stemWord));
+  const wa = words(a);
+  return [...words(b)].some((w) => wa.has(w));
+}
+
+/** Whether a choice reuses what is there or makes a new one; undefined when it says neither (or both). */
+function reuseSide(text: string): "reuse" | "new" | undefined {
+  const [reuse, fresh] = [REUSE_WORDS.test(text), NEW_WORDS.test(text)];
+  return reuse === fresh ? undefined : reuse ? "reuse" : "new";
+}
+
 /**
  * The record chose the opposite of this option: a describing word of one is a word of the other with a negating
- * prefix ("make tags immutable" against "enable tag mutability").
+ * prefix ("make tags immutable" against "enable tag mutability"), or one reuses what exists where the other makes a
+ * new one ("provision another cluster" against "add the tables to the cluster the API already uses").
  */
 export function oppositeOfChoice(choice: string | undefined, title: string): boolean {
   if (!choice) return false;
+  const [chosenSide, titleSide] = [reuseSide(choice), reuseSide(title)];
+  if (chosenSide && titleSide && chosenSide !== titleSide && sharesThing(choice, title)) return true;
   const words = (t: string) => t.toLowerCase().split(/[^a-z]+/).filter((w) => w.length >= 5);
   const negated = (w: string) => NEGATING_PREFIX.test(w) && NEGATABLE.test(w);
   const opposed = (a: string, b: string) => negated(a) && !negated(b) && adjectiveRoot(a.replace(NEGATING_PREFIX, "")).length >= 3 && adjectiveRoot(a.replace(NEGATING_PREFIX, "")) === adjectiveRoot(b);
@@ -1345,7 +1365,13 @@ function decide(
   // Align the record's choice with an option the question names ("Tailwind" and "Tailwind CSS") by the whole name of
   // one inside the other, else offer it: a word they share ("JSON" in "Plain JSON" and "JSON-LD") is not enough.
   const key = keyFor(led.choice);
-  let index = candidates.findIndex((c) => !c.inverse && c.key.terms.length && key.terms.length && (mentions(c.title, primaryKey(key)) || mentions(led.choice, primaryKey(c.key))));
+  let index = candidates.findIndex((c) => !c.inverse && c.key.terms.length && key.terms.length && (mentions(c.title, primaryKey(key)) || mentions(led.choice, primaryKey(c.key))) && !oppositeOfChoice(led.choice, c.title));
+  // "Provision another cluster" is the option of "a cluster of its own" when the other option reuses the one there.
+  if (index < 0) {
+    const side = reuseSide(led.choice);
+    const same = candidates.filter((c) => !c.inverse && side && reuseSide(c.title) === side && sharesThing(led.choice, c.title));
+    if (same.length === 1 && candidates.some((c) => oppositeOfChoice(led.choice, c.title))) index = candidates.indexOf(same[0]);
+  }
   if (index < 0) {
     if (structure.form === "alternatives") led.confidence = "low";
     const title = structure.form === "keep" ? `Move to ${bareChoice(led.choice)}` : structure.form === "drop" || structure.form === "alternatives" ? led.choice : `Keep ${bareChoice(led.choice)}`;
