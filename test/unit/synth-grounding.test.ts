@@ -216,6 +216,19 @@ describe("recommendations grounded in the deciding record", () => {
     assert.ok(recommended(draft)?.supports.includes(evidence[0].id));
   });
 
+  test("a record retrieval ranked below the sixth does not decide by a word it shares with an option", () => {
+    const question = "Should mail search stay on the old 7.10 client or go with the community fork that Acme maintains?";
+    const stray = (rank: number) =>
+      adr("docs/adr/0041-blob-storage-sdk.md", "Replace the blob storage backend with the Acme SDK backend", "Decision", "## Decision\n\nWe will go with the Acme SDK for blob storage and drop the old backend.", { decided_option: { name: "the Acme SDK", range: { start: 5, end: 5 } } }, rank);
+    const others = ["sessions", "orders", "dates", "logging", "queues", "billing"].map((topic, i) =>
+      adr(`docs/adr/000${i + 1}-${topic}.md`, `Keep ${topic} simple`, "Decision", `## Decision\n\nWe will keep ${topic} in the service that owns them.`, {}, i + 1),
+    );
+    const deep = run(question, [...others, stray(7)]);
+    assert.equal(deep.recommendation.option_id, UNDECIDABLE, recommended(deep)?.title);
+    const first = run(question, [stray(1), ...others]);
+    assert.notEqual(first.recommendation.option_id, UNDECIDABLE);
+  });
+
   test("'X or Y?' that matches no record by option: the record about its subject answers with its own choice, at low confidence", () => {
     const evidence = [
       adr("docs/adr/0007-nightly-export-schedule.md", "Nightly export schedule", "Decision", "## Decision\n\nWe will trigger exports from the warehouse's own task scheduler, one task per tenant.", { decided_option: { name: "warehouse's own task scheduler", range: { start: 5, end: 5 } } }, 1),

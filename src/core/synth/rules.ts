@@ -24,6 +24,8 @@ import { capitalise } from "../text";
 const MAX_OPTIONS = 5;
 /** How many of the best-ranked on-topic decision records may decide the question. */
 const MAX_DECIDER_CANDIDATES = 6;
+/** Records below this position in retrieval's order (0-based) never decide (see findDecider). */
+const DEEPEST_DECIDER = 6;
 /** How much a decision record about another scope (another service) counts when choosing the deciding record. */
 const DECIDER_OUT_OF_SCOPE = 0.4;
 /** The least word-match weight with which a decision record's choice names an option. */
@@ -1295,7 +1297,11 @@ function findDecider(
   inScope: (e: FusedEvidence) => boolean,
   allowNew: (choice: string, doc: AdrDoc) => Candidate | undefined,
 ): { decider?: Decider; reason: string } {
-  const { considered, dangling } = deciderCandidates(docs, onTopic);
+  const { considered: found, dangling } = deciderCandidates(docs, onTopic);
+  // A record retrieval ranked below the first DEEPEST_DECIDER decides nothing: what singles it out is a word it shares
+  // with an option ("AWS" in an object-storage record for a question about a search engine's fork), and such an
+  // answer was wrong more often than right (development half: grounded +1 at any cut from 5 to 8).
+  const considered = found.filter((c) => docs.indexOf(c.via ?? c.doc) < DEEPEST_DECIDER);
   const decider = firstRecordSpeaks(adrDecider(considered, candidates, question, inScope), considered, docs, candidates, allowNew) ?? newOptionDecider(considered, candidates, allowNew);
   if (decider) return { decider, reason: "" };
   const votes = ruleVotes(evidence, candidates, inScope);
