@@ -1078,7 +1078,7 @@ function buildsOn(later: AdrDoc, earlier: AdrDoc): boolean {
   let at = text.indexOf(file);
   let linked = false;
   for (let n = 0; at >= 0 && n < 20; n++, at = text.indexOf(file, at + file.length)) {
-    // The sentence around the link: from the previous full stop (or line start of a list item) to the next.
+    // The sentence around the link: from the previous full stop or paragraph break to the next (300 characters at most).
     const start = Math.max(text.lastIndexOf(". ", at), text.lastIndexOf("\n\n", at), at - 300, 0);
     const ends = [text.indexOf(". ", at), text.indexOf("\n\n", at)].filter((i) => i >= 0);
     const end = Math.min(...ends, at + 300, text.length);
@@ -1373,9 +1373,9 @@ function decide(
   const key = keyFor(led.choice);
   let index = candidates.findIndex((c) => !c.inverse && c.key.terms.length && key.terms.length && (mentions(c.title, primaryKey(key)) || mentions(led.choice, primaryKey(c.key))) && !oppositeOfChoice(led.choice, c.title));
   // "Provision another cluster" is the option of "a cluster of its own" when the other option reuses the one there.
-  if (index < 0) {
-    const side = reuseSide(led.choice);
-    const same = candidates.filter((c) => !c.inverse && side && reuseSide(c.title) === side && sharesThing(led.choice, c.title));
+  const side = reuseSide(led.choice);
+  if (index < 0 && side) {
+    const same = candidates.filter((c) => !c.inverse && reuseSide(c.title) === side && sharesThing(led.choice, c.title));
     if (same.length === 1 && candidates.some((c) => oppositeOfChoice(led.choice, c.title))) index = candidates.indexOf(same[0]);
   }
   if (index < 0) {
