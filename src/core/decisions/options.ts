@@ -12,6 +12,8 @@ import { UNFILLED_NAME, type ParsedAdr } from "../internal/adr";
 import { stripInline, type MarkdownSection } from "../internal/markdown";
 import { capitalise } from "../text";
 import { isFragment } from "./fragments";
+import { statesAGoal } from "./goals";
+import { statesAnOutcome } from "./outcomes";
 import { namesOnlyTheTopic, proposalStatement, toClauseEnd } from "./proposal";
 import { contentWordsOf, coverage, headingKey } from "./words";
 
@@ -1144,10 +1146,13 @@ function sectionsByRole(parsed: ParsedAdr): { consideredIdx: number[]; alternati
   return { consideredIdx, alternativesIdx, candidatesIdx, decisionIdx };
 }
 
-/** readDecisionSentence without a chosen phrase that is only a fragment of the sentence ("find a way"). */
+/**
+ * readDecisionSentence without a chosen phrase that is only a fragment of the sentence ("find a way"), that states
+ * an outcome rather than a choice ("result in more load"), or that a goal sentence wants ("we want to improve X").
+ */
 function namingReading(sentence: string): ProseReading {
   const reading = readDecisionSentence(sentence);
-  if (!reading.chosen || !isFragment(reading.chosen)) return reading;
+  if (!reading.chosen || !(isFragment(reading.chosen) || statesAnOutcome(reading.chosen) || statesAGoal(sentence))) return reading;
   const { chosen: _fragment, ...rest } = reading;
   return rest;
 }

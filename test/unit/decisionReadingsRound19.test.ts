@@ -1,0 +1,95 @@
+// Readings that say what happens rather than what was chosen: a predicate that reports an effect or a need ("result
+// in …", "need two hosts …"), a clause that describes a risk ("old clients could …"), a goal, a pointer to another
+// section or a remark on the text's layout is no option, so the model reads another sentence or keeps no chosen
+// option. And phrasings that do choose: "X is set to Y", "the simplest option seems to be X", "a convention where …".
+// Every record and sentence here is written for these tests.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { parseAdr } from "../../src/core/internal/adr";
+import { DecisionRecordSchema, decisionModelOf, readDecisionSentence, type DecisionRecord } from "../../src/core/decisions";
+import { isFragment } from "../../src/core/decisions/fragments";
+import { statesAGoal } from "../../src/core/decisions/goals";
+import { statesAnOutcome } from "../../src/core/decisions/outcomes";
+
+function model(path: string, text: string): DecisionRecord {
+  const m = decisionModelOf(parseAdr(path, text));
+  DecisionRecordSchema.parse(m);
+  return m;
+}
+
+describe("outcomes are not choices", () => {
+  test("effects, needs and possibilities are outcomes; commitments and names are not", () => {
+    for (const p of ["result in two copies of every row", "need two counters to enforce a quota", "happen before the nightly export", "be finished in a later release", "stale replicas could serve old data"]) {
+      assert.equal(statesAnOutcome(p), true, p);
+    }
+    for (const p of ["need to cache the rendered pages", "the old dashboard will be removed", "a worker that could retry failed jobs", "PostgreSQL", "require every service to expose a health check"]) {
+      assert.equal(statesAnOutcome(p), false, p);
+    }
+  });
+
+  const record = (decision: string) =>
+    ["# 4. Job retries", "", "## Status", "", "Accepted", "", "## Context", "", "Jobs fail when the mail gateway is slow.", "", "## Decision", "", decision, ""].join("\n");
+
+  test("a decision that only reports an effect keeps no chosen option", () => {
+    const m = model("docs/adr/0004-job-retries.md", record("A longer timeout will result in fewer failed jobs overall."));
+    assert.ok(!/result in/i.test(m.chosen?.name ?? ""), JSON.stringify(m.chosen));
+  });
+
+  test("a decision that says what it needs, not what it does, keeps no chosen option", () => {
+    const m = model("docs/adr/0004-job-retries.md", record("In general, we would need two more hosts to absorb the retries."));
+    assert.ok(!/need two/i.test(m.chosen?.name ?? ""), JSON.stringify(m.chosen));
+  });
+
+  test('"we need to X" still commits to X', () => {
+    const m = model("docs/adr/0004-job-retries.md", record("We need to retry failed jobs with exponential backoff."));
+    assert.match(m.chosen?.name ?? "", /retry failed jobs/);
+  });
+});
+
+describe("goals, pointers and layout are not choices", () => {
+  test("a sentence that wants an end is a goal; one that wants a means still chooses", () => {
+    assert.equal(statesAGoal("We want to reduce the time a release takes."), true);
+    assert.equal(statesAGoal("The aim of this change is to simplify onboarding."), true);
+    assert.equal(statesAGoal("We want to use SQLite for the local cache."), false);
+  });
+
+  const rfc = (summary: string) =>
+    ["# Faster releases", "", "## Summary", "", summary, "", "## Motivation", "", "Releases take a whole day.", "", "## Design", "", "See the rollout section below for the steps.", ""].join("\n");
+
+  test("a goal sentence in the summary is not the proposal", () => {
+    const m = model("text/0042-faster-releases.md", rfc("We want to reduce the time a release takes to under an hour."));
+    assert.ok(!/reduce the time/i.test(m.chosen?.name ?? ""), JSON.stringify(m.chosen));
+  });
+
+  test("a pointer to another section names nothing", () => {
+    assert.equal(isFragment("See the rollout section below"), true);
+    assert.equal(isFragment("Refer to the appendix for the figures"), true);
+    assert.equal(isFragment("Seed the cache from the nightly dump"), false);
+  });
+
+  test('"X are introduced in the order …" says how the text is laid out', () => {
+    assert.equal(readDecisionSentence("Terms are introduced in the order in which the reader meets them.").chosen, undefined);
+    assert.equal(readDecisionSentence("A shared retry helper is used across services.").chosen, "shared retry helper");
+  });
+});
+
+describe("settings, hedged rankings and spelled-out rules", () => {
+  test('"X is set to Y" reads Y', () => {
+    assert.equal(readDecisionSentence("The queue visibility timeout is set to five minutes.").chosen, "five minutes");
+    assert.equal(readDecisionSentence("This is set to change next quarter.").chosen, undefined);
+  });
+
+  test('"the simplest option seems to be X" reads X', () => {
+    assert.equal(readDecisionSentence("The simplest option seems to be a shared Postgres schema.").chosen, "shared Postgres schema");
+  });
+
+  test('"a convention where …" keeps the clause that says what the convention is', () => {
+    const r = readDecisionSentence("We decided on a layout convention where every test sits next to the module it covers.");
+    assert.match(r.chosen ?? "", /every test sits next to the module/);
+    assert.equal(readDecisionSentence("We will cache responses where possible.").chosen, "cache responses");
+  });
+
+  test('"the new system intends to use X" commits to X', () => {
+    assert.match(readDecisionSentence("The new service intends to use Kafka as its event log.").chosen ?? "", /Kafka as its event log/);
+  });
+});
