@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { parseAdr } from "../../src/core/internal/adr";
 import { DecisionRecordSchema, decisionModelOf, readDecisionSentence, type DecisionRecord } from "../../src/core/decisions";
 import { isFragment } from "../../src/core/decisions/fragments";
-import { statesAGoal } from "../../src/core/decisions/goals";
+import { namesAValue, statesAGoal } from "../../src/core/decisions/goals";
 import { statesAnOutcome } from "../../src/core/decisions/outcomes";
 
 function model(path: string, text: string): DecisionRecord {
@@ -91,5 +91,53 @@ describe("settings, hedged rankings and spelled-out rules", () => {
 
   test('"the new system intends to use X" commits to X', () => {
     assert.match(readDecisionSentence("The new service intends to use Kafka as its event log.").chosen ?? "", /Kafka as its event log/);
+  });
+});
+
+describe("values, happenings and pointers at the record's own work", () => {
+  test("a quality the record values is no option; the option that serves it is read instead", () => {
+    assert.equal(namesAValue("consistency"), true);
+    assert.equal(namesAValue("long-term maintainability"), true);
+    assert.equal(namesAValue("a consistency checker for replicas"), false);
+  });
+
+  test("a subject and a verb of happening is an outcome", () => {
+    assert.equal(statesAnOutcome("an error arises and the service stops"), true);
+    assert.equal(statesAnOutcome("the nightly import fails on empty files"), true);
+    assert.equal(statesAnOutcome("test results dashboard"), false);
+  });
+
+  test('"we will proceed with the implementation in X" points at the record\'s own design: its title names it', () => {
+    const text = ["# 9. Fee estimation endpoint", "", "## Status", "", "Accepted", "", "## Context", "", "Clients guess fees and often overpay.", "", "## Decision", "", "We will proceed with the implementation in the node repository.", ""].join("\n");
+    const m = model("docs/adr/0009-fee-estimation-endpoint.md", text);
+    assert.match(m.chosen?.name ?? "", /fee estimation endpoint/i);
+  });
+});
+
+describe("a proposal named in its heading", () => {
+  test('"## Proposal: X" outranks the summary\'s "This RFC proposes …"', () => {
+    const text = [
+      "# Faster first builds",
+      "",
+      "## Summary",
+      "",
+      "This RFC proposes adding a second, quicker code generator to the toolchain.",
+      "",
+      "## Motivation",
+      "",
+      "First builds take minutes because the optimising generator is slow.",
+      "",
+      "## Proposal: Sprint single-pass generator",
+      "",
+      "Sprint emits code in one pass over the input.",
+      "",
+    ].join("\n");
+    const m = model("accepted/faster-first-builds.md", text);
+    assert.match(m.chosen?.name ?? "", /Sprint single-pass generator/);
+  });
+
+  test("a purpose that announces a list is not the decision", () => {
+    assert.equal(readDecisionSentence("To give each part a clearer home:").chosen, undefined);
+    assert.match(readDecisionSentence("To adopt the shared lint preset for every package.").chosen ?? "", /shared lint preset/);
   });
 });

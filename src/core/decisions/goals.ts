@@ -17,3 +17,12 @@ export function statesAGoal(sentence: string): boolean {
   const m = WANTING.exec(sentence.slice(0, 400));
   return m !== null && END_VERBS.has(m[1].toLowerCase());
 }
+
+/** Qualities a record values: "favour consistency over simplicity" ranks values; the option that serves them comes later. */
+const VALUE_NOUN = /^(?:consistency|simplicity|flexibility|reliability|security|safety|performance|speed|stability|maintainability|readability|usability|scalability|portability|clarity|correctness|robustness|predictability|transparency|efficiency|quality|convenience|compatibility)$/i;
+
+/** True when `phrase` names only a quality ("consistency", "long-term maintainability"), not a thing or an approach. */
+export function namesAValue(phrase: string): boolean {
+  const words = phrase.trim().split(/\s+/);
+  return words.length <= 2 && VALUE_NOUN.test(words[words.length - 1]);
+}

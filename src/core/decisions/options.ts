@@ -12,7 +12,7 @@ import { UNFILLED_NAME, type ParsedAdr } from "../internal/adr";
 import { stripInline, type MarkdownSection } from "../internal/markdown";
 import { capitalise } from "../text";
 import { isFragment } from "./fragments";
-import { statesAGoal } from "./goals";
+import { namesAValue, statesAGoal } from "./goals";
 import { statesAnOutcome } from "./outcomes";
 import { namesOnlyTheTopic, proposalStatement, toClauseEnd } from "./proposal";
 import { contentWordsOf, coverage, headingKey } from "./words";
@@ -993,7 +993,7 @@ const STRONG_CUES = new Set(["we will", "decided to", "it was decided", "decided
 const POINTER_WORDS = new Set(["above", "design", "proposal", "described", "outlined", "new", "capability", "forward", "move", "approach", "solution", "proposed", "accept", "plan", "option", "options", "following", "below", "implement", "adopt", "go", "ahead", "described", "here"]);
 /** "the protocol", "this design", "the proposed approach" right after the verb, or "in the next section",
  * "described below": a phrase that names the choice only by pointing at the record's own design. */
-const OWN_DESIGN = /^(?:\S+\s+){0,2}?(?:the|this|our)\s+(?:proposed\s+|new\s+|above\s+)?(?:protocol|design|approach|solution|mechanism|proposal|algorithm|scheme|plan|architecture)\b(?!\s+(?:of|for)\b)|\b(?:in|from)\s+the\s+(?:next|following|previous)\s+sections?\b|\b(?:described|outlined|detailed|shown)\s+(?:above|below)\b/i;
+const OWN_DESIGN = /^(?:\S+\s+){0,2}?(?:the|this|our)\s+(?:proposed\s+|new\s+|above\s+)?(?:protocol|design|approach|solution|mechanism|proposal|algorithm|scheme|plan|architecture|implementation)\b(?!\s+(?:of|for)\b)|\b(?:in|from)\s+the\s+(?:next|following|previous)\s+sections?\b|\b(?:described|outlined|detailed|shown)\s+(?:above|below)\b/i;
 function pointsAtOwnDesign(phrase: string, ownNumber?: number): boolean {
   // "To implement ADR-101 instead of ADR-100", written in ADR 101: the record names itself.
   const self = ownNumber !== undefined && new RegExp(`\\b(?:adr|rfc)[-\\s#]?0*${ownNumber}\\b`, "i").test(phrase);
@@ -1148,11 +1148,12 @@ function sectionsByRole(parsed: ParsedAdr): { consideredIdx: number[]; alternati
 
 /**
  * readDecisionSentence without a chosen phrase that is only a fragment of the sentence ("find a way"), that states
- * an outcome rather than a choice ("result in more load"), or that a goal sentence wants ("we want to improve X").
+ * an outcome rather than a choice ("result in more load"), that a goal sentence wants ("we want to improve X"), or
+ * that is only a quality the record values ("favour consistency over simplicity").
  */
 function namingReading(sentence: string): ProseReading {
   const reading = readDecisionSentence(sentence);
-  if (!reading.chosen || !(isFragment(reading.chosen) || statesAnOutcome(reading.chosen) || statesAGoal(sentence))) return reading;
+  if (!reading.chosen || !(isFragment(reading.chosen) || statesAnOutcome(reading.chosen) || statesAGoal(sentence) || namesAValue(reading.chosen))) return reading;
   const { chosen: _fragment, ...rest } = reading;
   return rest;
 }
@@ -1238,6 +1239,14 @@ function statedOverProse(parsed: ParsedAdr, chosen: ChosenOption | undefined, de
   if (proposalInHeading(parsed)) return chosen;
   const stated = proposalStatement(parsed);
   return stated && !pointsBack(stated.name) ? { name: stated.name, range: stated.range, how: "decision-prose" } : chosen;
+}
+
+/**
+ * However it was reached (a considered option read from a sentence's tail, a fallback), a choice that only says what
+ * happens ("an error arises when …") is no option: the record's own proposal stands in, else nothing.
+ */
+function withoutOutcome(parsed: ParsedAdr, chosen: ChosenOption | undefined): ChosenOption | undefined {
+  return chosen && statesAnOutcome(chosen.name) ? withDesignNames(parsed, rfcProposal(parsed)) : chosen;
 }
 
 /** Options, chosen, rejected for one parsed record. */
@@ -1333,7 +1342,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   chosen = fallbackChoice(parsed, considered, chosen, decisionIdx.length > 0);
   chosen = statedOverProse(parsed, chosen, decisionIdx);
   chosen = withListConfirming(parsed, chosen, considered, decisionIdx);
-  chosen = proposalOverAlternative(parsed, chosen, considered);
+  chosen = withoutOutcome(parsed, proposalOverAlternative(parsed, chosen, considered));
   withProposalAndProseRejections(parsed, chosen, considered, proseRejected, rejectedBy);
 
   const rejected = rejectedOptions(parsed, considered, chosen, { rejectedBy, adopted, proseRejected });
@@ -1695,7 +1704,8 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
   if (!chosen || (chosen.how === "decision-prose" && chosen.considered_index === undefined)) {
     const intro = introSentences(parsed).map((s) => ({ s, prose: namingReading(s.text) })).find((x) => x.prose.cue === "this record proposes" && x.prose.chosen);
     const proposed = intro?.prose.chosen ? toClauseEnd(intro.s.text, intro.prose.chosen) : undefined;
-    if (intro && proposed && !namesOnlyTheTopic(proposed)) chosen = { name: proposed, range: { start: intro.s.start, end: intro.s.end }, how: "decision-prose" };
+    // "## Proposal: X" names the proposal itself, and outranks a summary's "This RFC proposes …".
+    if (intro && proposed && !namesOnlyTheTopic(proposed)) chosen = proposalInHeading(parsed) ?? { name: proposed, range: { start: intro.s.start, end: intro.s.end }, how: "decision-prose" };
   }
   // A title that is itself a choice ("Use Crossplane for abstraction", "Migrate to X") when the decision text names
   // nothing, or only something that shares no word with the title (then it elaborates, and the title sums up).

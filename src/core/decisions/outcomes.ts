@@ -13,6 +13,9 @@ const OUTCOME_OPENING =
  */
 const MODAL_PREDICATE = /^[\w`'"-]+(?:\s+[\w`'"-]+){0,5}?\s+(?:could|can|may|might)\s+\w+/i;
 
+/** A short subject, then a verb of happening: "an error arises when …", "the import fails on …". */
+const SUBJECT_HAPPENS = /^(?:(?:a|an|the|this|that|each|every|any)\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:arises|occurs|happens|fails|breaks|crashes)\b/i;
+
 /** "a job that will run nightly": a relative clause belongs to the name before it. */
 const RELATIVE = /\b(?:that|which|who|where)\s+(?:could|can|may|might)\b/i;
 
@@ -20,5 +23,6 @@ const RELATIVE = /\b(?:that|which|who|where)\s+(?:could|can|may|might)\b/i;
 export function statesAnOutcome(phrase: string): boolean {
   const text = phrase.slice(0, 400).trim();
   if (OUTCOME_OPENING.test(text)) return true;
+  if (SUBJECT_HAPPENS.test(text)) return true;
   return MODAL_PREDICATE.test(text) && !RELATIVE.test(text);
 }

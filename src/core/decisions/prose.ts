@@ -575,7 +575,8 @@ function readSentence(sentence: string): ProseReading {
   // Imperative: "Use managed node groups.", "Implement delegation in Apache James", "Increase the size to 29 bytes".
   if (opensWithImperative(toks, low)) return take(1, "imperative", CHOOSE_VERBS.has(low[0]) ? undefined : 0);
   // A decision written as a bare infinitive: "To implement ADR-101 instead of ADR-100.", "To use X for Y."
-  if (low[0] === "to" && /^To$/.test(toks[0] ?? "") && IMPERATIVES.has(low[1] ?? "") && !/[,;:]$/.test(toks[1] ?? "")) return take(2, "imperative", CHOOSE_VERBS.has(low[1]) ? undefined : 1);
+  // "To give each part its own folder:" and a list: a purpose that announces the steps after it, not the decision.
+  if (low[0] === "to" && /^To$/.test(toks[0] ?? "") && IMPERATIVES.has(low[1] ?? "") && !/[,;:]$/.test(toks[1] ?? "") && !/:$/.test(toks[toks.length - 1] ?? "")) return take(2, "imperative", CHOOSE_VERBS.has(low[1]) ? undefined : 1);
   return { rejected };
 }
 
@@ -898,6 +899,13 @@ function progressiveReading(low: string[], i: number, take: Take): ProseReading 
   return progressive ? take(i + 2, "we are adopting", CHOOSE_VERBS.has(progressive) ? undefined : i + 1) : undefined;
 }
 
+/** "The operator is set to cluster scope" (copula at `i`): the value a setting is given is what was settled on. */
+function isSetTo(low: string[], start: number, i: number): boolean {
+  if (!(low[i] === "is" || low[i] === "are") || low[i + 1] !== "set" || low[i + 2] !== "to") return false;
+  // "This is set to change": a pronoun subject and a verb after "to" speak of what is about to happen.
+  return !IMPERATIVES.has(low[i + 3] ?? "") && !/^(?:it|this|that|which|there)$/.test(low[start]) && i > start && i - start <= 6;
+}
+
 function readClause(toks: string[], low: string[], start: number, rejected: string[], take: Take): ProseReading | undefined {
   // "Using X would make Y slower": a gerund subject with a modal weighs an option; it commits to nothing.
   // "Packaging and distribution will be managed by X" is a passive commitment about an activity, not a weighing.
@@ -997,9 +1005,7 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
       const reading = progressiveReading(low, i, take);
       if (reading) return reading;
     }
-    // "The operator is set to cluster scope": the value a setting is given is what was settled on.
-    if ((w === "is" || w === "are") && low[i + 1] === "set" && low[i + 2] === "to" && !IMPERATIVES.has(low[i + 3] ?? "") && !/^(?:it|this|that|which|there)$/.test(low[start]) && i > start && i - start <= 6) return take(i + 3, "set to");
-    if ((w === "is" || w === "are") && PASSIVE_VERBS.has(low[i + 1] ?? "") && i > start && i - start <= 6) return passive(toks, start, i, i + 1, rejected);
+    if ((w === "is" || w === "are") && i > start && i - start <= 6 && (isSetTo(low, start, i) || PASSIVE_VERBS.has(low[i + 1] ?? ""))) return isSetTo(low, start, i) ? take(i + 3, "set to") : passive(toks, start, i, i + 1, rejected);
     if (i > start && /[.,;:]$/.test(toks[i])) break;
   }
   return undefined;
