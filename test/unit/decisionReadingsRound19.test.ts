@@ -141,3 +141,57 @@ describe("a proposal named in its heading", () => {
     assert.match(readDecisionSentence("To adopt the shared lint preset for every package.").chosen ?? "", /shared lint preset/);
   });
 });
+
+describe("a commanding sub-heading that opens the proposal", () => {
+  const rfc = (parts: string[]) =>
+    ["# Highly available schedulers", "", "## Problem", "", "One scheduler owns each job group, so an outage skips runs.", "", "## Proposal", "", ...parts].join("\n");
+
+  test("the only commanding sub-heading names the proposal", () => {
+    const m = model("docs/proposals/scheduler-ha.md", rfc(["### Make the replica count configurable", "", "The count is fixed at one today.", "", "### Storage impact", "", "None.", ""]));
+    assert.match(m.chosen?.name ?? "", /replica count configurable/);
+  });
+
+  test("several commanding sub-headings are steps: the first is not the whole proposal", () => {
+    const m = model("docs/proposals/scheduler-ha.md", rfc(["### Add a lease table", "", "Each scheduler takes a lease.", "", "### Drop the owner column", "", "It is no longer needed.", ""]));
+    assert.ok(!/^Add a lease table$/.test(m.chosen?.name ?? ""), JSON.stringify(m.chosen));
+  });
+});
+
+describe("options laid out under headings inside the proposal", () => {
+  test('what "#### Option 1: X" says about X chooses nothing; the recommendation after the options does', () => {
+    const text = [
+      "# Replace emailed reviews",
+      "",
+      "## Summary",
+      "",
+      "Reviews are sent by email and get lost.",
+      "",
+      "## Proposal",
+      "",
+      "### Options",
+      "",
+      "1. Review screen inside the editor app.",
+      "2. Separate review service.",
+      "3. Mountable review module within the editor.",
+      "",
+      "#### Option 1: Review screen inside the editor app",
+      "",
+      "This would build the screen straight into the editor, next to the Separate review service idea.",
+      "",
+      "#### Option 2: Separate review service",
+      "",
+      "A separate review service would keep the editor small.",
+      "",
+      "#### Option 3: Mountable review module within the editor",
+      "",
+      "A mountable module reuses the editor's code.",
+      "",
+      "### Recommendation",
+      "",
+      "We lean towards option 3 (the mountable module).",
+      "",
+    ].join("\n");
+    const m = model("rfc-201-replace-emailed-reviews.md", text);
+    assert.match(m.chosen?.name ?? "", /Mountable review module/);
+  });
+});

@@ -1048,6 +1048,8 @@ interface DecisionSentence extends LocatedSentence {
   /** The last prose sentence of the record's own decision section: where a decision that first walks through the
    * candidates concludes ("By considering the above, X seems the better option."). */
   closing?: boolean;
+  /** A sub-heading that opens the section and is itself a command ("### Make the limit configurable"): read as prose. */
+  leadHeading?: boolean;
 }
 
 /** The record's own "Decision" / "Decision Outcome" section, as against a proposal or solution section. */
@@ -1071,12 +1073,36 @@ function decisionSentencesOf(parsed: ParsedAdr, decisionIdx: number[]): Decision
     let last = -1;
     for (const sentence of sentencesIn(lines, s.bodyStart, s.end, 80)) {
       const isHeading = sentence.start === sentence.end && /^ {0,3}#/.test(lines[sentence.start - 1] ?? "");
+      // "## Proposal" then "### Make X configurable": the first sub-heading, when it commands, names the proposal;
+      // several commanding sub-headings are steps, and the first is only one of them.
+      if (isHeading && prose === 0 && out.length === 0 && commandingHeadings(lines, s.bodyStart, s.end) === 1 && commands(lines[sentence.start - 1])) {
+        const heading = stripInline(lines[sentence.start - 1].replace(/^\s*#+\s*/, "")).trim();
+        out.push({ ...sentence, text: heading, opening: true, early: true, leadHeading: true });
+        continue;
+      }
       if (!isHeading) (prose++, (last = out.length));
       out.push({ ...sentence, opening: !isHeading && prose <= PROSE_OPENING_SENTENCES, early: !isHeading && prose <= EARLY_SENTENCES });
     }
     if (last >= 0 && prose > EARLY_SENTENCES && canonical(i)) out[last] = { ...out[last], closing: true };
   }
   return out;
+}
+
+/** A heading line whose text opens with a command ("### Make the limit configurable"). */
+function commands(line: string): boolean {
+  return IMPERATIVES.has(stripInline(line.replace(/^\s*#+\s*/, "")).trim().split(/\s+/)[0]?.toLowerCase() ?? "");
+}
+
+/** How many heading lines from `from` to `to` command (fenced code skipped). */
+function commandingHeadings(lines: string[], from: number, to: number): number {
+  let n = 0;
+  let inFence = false;
+  for (let i = from; i <= to; i++) {
+    const line = lines[i - 1] ?? "";
+    if (/^ {0,3}(?:`{3,}|~{3,})/.test(line)) inFence = !inFence;
+    else if (!inFence && /^ {0,3}#/.test(line) && commands(line)) n++;
+  }
+  return n;
 }
 
 /** 1. An explicit "Chosen option:" line (in the outcome first, then anywhere); 2. an option marked "(Decided)". */
@@ -1192,7 +1218,10 @@ function optionsAndDecisionText(parsed: ParsedAdr, notes: string[]): { considere
   // block describes that candidate, it does not choose it; the conclusion comes after the last block's lead.
   const blocks = considered.filter((o) => o.range.end > o.range.start && NUMBERED_BOLD_LEAD.test(parsed.doc.lines[o.range.start - 1] ?? "") && roles.decisionIdx.some((i) => within(parsed.doc.sections[i], o.range)));
   const inBlock = (s: DecisionSentence) => blocks.some((o, k) => o.range.start <= s.start && s.start <= o.range.end && (k + 1 < blocks.length || !s.closing));
-  const decisionSentences = decisionSentencesOf(parsed, decisionIdx).filter((s) => !(s.start === s.end && optionLines.has(s.start)) && !inBlock(s));
+  // Likewise a sentence under a "#### Option 2: X" heading inside the proposal describes that option.
+  const optionSections = parsed.doc.sections.filter((s) => s.level > 1 && OPTION_HEADING.test(stripInline(s.heading)));
+  const underOption = (s: DecisionSentence) => optionSections.some((o) => o.start <= s.start && s.start <= o.end);
+  const decisionSentences = decisionSentencesOf(parsed, decisionIdx).filter((s) => !(s.start === s.end && optionLines.has(s.start)) && !inBlock(s) && !underOption(s));
   return { considered, decisionIdx, decisionSentences };
 }
 
@@ -1267,7 +1296,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   let chosen = explicitChoice(parsed, considered, decisionIdx);
   // 3 and 4. The decision text: an option it names or refers to, else what its prose commits to.
   for (const s of decisionSentences) {
-    const isHeading = s.start === s.end && /^ {0,3}#/.test(lines[s.start - 1] ?? "");
+    const isHeading = s.start === s.end && /^ {0,3}#/.test(lines[s.start - 1] ?? "") && !s.leadHeading;
     const negative = NEGATIVE_CUE.test(s.text);
     // "(see the last alternative above)" cites an option for reference; it does not choose it.
     const text = s.text.replace(/\((?:see|cf\.?|compare|as in)\s[^()]{0,200}\)/gi, " ");
