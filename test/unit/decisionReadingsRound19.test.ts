@@ -19,7 +19,7 @@ function model(path: string, text: string): DecisionRecord {
 
 describe("outcomes are not choices", () => {
   test("effects, needs and possibilities are outcomes; commitments and names are not", () => {
-    for (const p of ["result in two copies of every row", "need two counters to enforce a quota", "happen before the nightly export", "be finished in a later release", "stale replicas could serve old data"]) {
+    for (const p of ["result in two copies of every row", "need two counters to enforce a quota", "happen before the nightly export", "be finished in a later release", "stale replicas could serve old data", "agree on what each log level means", "decide how long backups are kept"]) {
       assert.equal(statesAnOutcome(p), true, p);
     }
     for (const p of ["need to cache the rendered pages", "the old dashboard will be removed", "a worker that could retry failed jobs", "PostgreSQL", "require every service to expose a health check"]) {
