@@ -61,6 +61,12 @@ describe("goals, pointers and layout are not choices", () => {
     assert.ok(!/reduce the time/i.test(m.chosen?.name ?? ""), JSON.stringify(m.chosen));
   });
 
+  test("a bare kind of arrangement names nothing; with its own words it does", () => {
+    assert.equal(isFragment("structure"), true);
+    assert.equal(isFragment("the standard process"), true);
+    assert.equal(isFragment("a trunk-based branching convention"), false);
+  });
+
   test("a pointer to another section names nothing", () => {
     assert.equal(isFragment("See the rollout section below"), true);
     assert.equal(isFragment("Refer to the appendix for the figures"), true);

@@ -7,11 +7,12 @@ const GENERIC_VERBS = new Set([
   "find", "look", "be", "do", "make", "get", "have", "go", "see", "try", "take", "give", "come", "work", "seem", "need",
   "want", "help", "start", "continue", "consider", "think", "know", "say", "keep", "proceed", "move", "implement", "done",
 ]);
-/** Nouns that stand for some option without naming one ("a way", "the approach", "this change"). */
+/** Nouns that stand for some option without naming one ("a way", "the approach", "this change", "a structure"). */
 const GENERIC_NOUNS = new Set([
   "way", "ways", "thing", "things", "something", "anything", "nothing", "one", "ones", "approach", "solution", "option",
   "options", "change", "changes", "position", "idea", "method", "step", "steps", "stuff", "lot", "bit", "part", "case",
-  "point", "time", "place", "above", "below", "following", "same", "instead",
+  "point", "time", "place", "above", "below", "following", "same", "instead", "structure", "format", "convention",
+  "pattern", "process", "standard", "strategy", "policy", "mechanism", "system",
 ]);
 /** Words that name nothing by themselves. */
 const FUNCTION_WORDS = new Set([
