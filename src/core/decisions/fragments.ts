@@ -7,11 +7,12 @@ const GENERIC_VERBS = new Set([
   "find", "look", "be", "do", "make", "get", "have", "go", "see", "try", "take", "give", "come", "work", "seem", "need",
   "want", "help", "start", "continue", "consider", "think", "know", "say", "keep", "proceed", "move", "implement", "done",
 ]);
-/** Nouns that stand for some option without naming one ("a way", "the approach", "this change"). */
+/** Nouns that stand for some option without naming one ("a way", "the approach", "this change", "a structure"). */
 const GENERIC_NOUNS = new Set([
   "way", "ways", "thing", "things", "something", "anything", "nothing", "one", "ones", "approach", "solution", "option",
   "options", "change", "changes", "position", "idea", "method", "step", "steps", "stuff", "lot", "bit", "part", "case",
-  "point", "time", "place", "above", "below", "following", "same", "instead",
+  "point", "time", "place", "above", "below", "following", "same", "instead", "structure", "format", "convention",
+  "pattern", "process", "standard", "strategy", "policy", "mechanism", "system",
 ]);
 /** Words that name nothing by themselves. */
 const FUNCTION_WORDS = new Set([
@@ -21,6 +22,9 @@ const FUNCTION_WORDS = new Set([
 ]);
 /** Words that point back at something said elsewhere; a phrase that opens with one names nothing on its own. */
 const POINTING = /^(?:this|that|these|those|such|it|they|them)$/;
+
+/** "see the rollout section", "refer to the appendix below": a pointer to another part of the record names nothing. */
+const SECTION_POINTER = /^(?:see|refer to|read|check|consult)\b.{0,200}?\b(?:section|sections|below|above|appendix|chapter)\b/;
 
 /** "find a way to X", "figure out how to X": a goal still to be met, not something chosen. */
 const SEARCHING = /^(?:find|finding|look for|figure out|work out|explore|investigate)\s(?:a way|ways|how|some way|an? (?:approach|solution|option))\b/;
@@ -43,5 +47,6 @@ export function isFragment(phrase: string): boolean {
   if (words.length === 0) return true;
   if (POINTING.test(words[0])) return true;
   if (SEARCHING.test(words.slice(0, 4).join(" "))) return true;
+  if (SECTION_POINTER.test(phrase.slice(0, 400).toLowerCase())) return true;
   return words.every((w) => FUNCTION_WORDS.has(w) || genericVerb(w) || GENERIC_NOUNS.has(w));
 }

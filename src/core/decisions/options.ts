@@ -12,6 +12,8 @@ import { UNFILLED_NAME, type ParsedAdr } from "../internal/adr";
 import { stripInline, type MarkdownSection } from "../internal/markdown";
 import { capitalise } from "../text";
 import { isFragment } from "./fragments";
+import { namesAValue, statesAGoal } from "./goals";
+import { statesAnOutcome } from "./outcomes";
 import { namesOnlyTheTopic, proposalStatement, toClauseEnd } from "./proposal";
 import { contentWordsOf, coverage, headingKey } from "./words";
 
@@ -991,7 +993,7 @@ const STRONG_CUES = new Set(["we will", "decided to", "it was decided", "decided
 const POINTER_WORDS = new Set(["above", "design", "proposal", "described", "outlined", "new", "capability", "forward", "move", "approach", "solution", "proposed", "accept", "plan", "option", "options", "following", "below", "implement", "adopt", "go", "ahead", "described", "here"]);
 /** "the protocol", "this design", "the proposed approach" right after the verb, or "in the next section",
  * "described below": a phrase that names the choice only by pointing at the record's own design. */
-const OWN_DESIGN = /^(?:\S+\s+){0,2}?(?:the|this|our)\s+(?:proposed\s+|new\s+|above\s+)?(?:protocol|design|approach|solution|mechanism|proposal|algorithm|scheme|plan|architecture)\b(?!\s+(?:of|for)\b)|\b(?:in|from)\s+the\s+(?:next|following|previous)\s+sections?\b|\b(?:described|outlined|detailed|shown)\s+(?:above|below)\b/i;
+const OWN_DESIGN = /^(?:\S+\s+){0,2}?(?:the|this|our)\s+(?:proposed\s+|new\s+|above\s+)?(?:protocol|design|approach|solution|mechanism|proposal|algorithm|scheme|plan|architecture|implementation)\b(?!\s+(?:of|for)\b)|\b(?:in|from)\s+the\s+(?:next|following|previous)\s+sections?\b|\b(?:described|outlined|detailed|shown)\s+(?:above|below)\b/i;
 function pointsAtOwnDesign(phrase: string, ownNumber?: number): boolean {
   // "To implement ADR-101 instead of ADR-100", written in ADR 101: the record names itself.
   const self = ownNumber !== undefined && new RegExp(`\\b(?:adr|rfc)[-\\s#]?0*${ownNumber}\\b`, "i").test(phrase);
@@ -1046,6 +1048,8 @@ interface DecisionSentence extends LocatedSentence {
   /** The last prose sentence of the record's own decision section: where a decision that first walks through the
    * candidates concludes ("By considering the above, X seems the better option."). */
   closing?: boolean;
+  /** A sub-heading that opens the section and is itself a command ("### Make the limit configurable"): read as prose. */
+  leadHeading?: boolean;
 }
 
 /** The record's own "Decision" / "Decision Outcome" section, as against a proposal or solution section. */
@@ -1069,12 +1073,36 @@ function decisionSentencesOf(parsed: ParsedAdr, decisionIdx: number[]): Decision
     let last = -1;
     for (const sentence of sentencesIn(lines, s.bodyStart, s.end, 80)) {
       const isHeading = sentence.start === sentence.end && /^ {0,3}#/.test(lines[sentence.start - 1] ?? "");
+      // "## Proposal" then "### Make X configurable": the first sub-heading, when it commands, names the proposal;
+      // several commanding sub-headings are steps, and the first is only one of them.
+      if (isHeading && prose === 0 && out.length === 0 && commandingHeadings(lines, s.bodyStart, s.end) === 1 && commands(lines[sentence.start - 1])) {
+        const heading = stripInline(lines[sentence.start - 1].replace(/^\s*#+\s*/, "")).trim();
+        out.push({ ...sentence, text: heading, opening: true, early: true, leadHeading: true });
+        continue;
+      }
       if (!isHeading) (prose++, (last = out.length));
       out.push({ ...sentence, opening: !isHeading && prose <= PROSE_OPENING_SENTENCES, early: !isHeading && prose <= EARLY_SENTENCES });
     }
     if (last >= 0 && prose > EARLY_SENTENCES && canonical(i)) out[last] = { ...out[last], closing: true };
   }
   return out;
+}
+
+/** A heading line whose text opens with a command ("### Make the limit configurable"). */
+function commands(line: string): boolean {
+  return IMPERATIVES.has(stripInline(line.replace(/^\s*#+\s*/, "")).trim().split(/\s+/)[0]?.toLowerCase() ?? "");
+}
+
+/** How many heading lines from `from` to `to` command (fenced code skipped). */
+function commandingHeadings(lines: string[], from: number, to: number): number {
+  let n = 0;
+  let inFence = false;
+  for (let i = from; i <= to; i++) {
+    const line = lines[i - 1] ?? "";
+    if (/^ {0,3}(?:`{3,}|~{3,})/.test(line)) inFence = !inFence;
+    else if (!inFence && /^ {0,3}#/.test(line) && commands(line)) n++;
+  }
+  return n;
 }
 
 /** 1. An explicit "Chosen option:" line (in the outcome first, then anywhere); 2. an option marked "(Decided)". */
@@ -1144,10 +1172,14 @@ function sectionsByRole(parsed: ParsedAdr): { consideredIdx: number[]; alternati
   return { consideredIdx, alternativesIdx, candidatesIdx, decisionIdx };
 }
 
-/** readDecisionSentence without a chosen phrase that is only a fragment of the sentence ("find a way"). */
+/**
+ * readDecisionSentence without a chosen phrase that is only a fragment of the sentence ("find a way"), that states
+ * an outcome rather than a choice ("result in more load"), that a goal sentence wants ("we want to improve X"), or
+ * that is only a quality the record values ("favour consistency over simplicity").
+ */
 function namingReading(sentence: string): ProseReading {
   const reading = readDecisionSentence(sentence);
-  if (!reading.chosen || !isFragment(reading.chosen)) return reading;
+  if (!reading.chosen || !(isFragment(reading.chosen) || statesAnOutcome(reading.chosen) || statesAGoal(sentence) || namesAValue(reading.chosen))) return reading;
   const { chosen: _fragment, ...rest } = reading;
   return rest;
 }
@@ -1186,7 +1218,10 @@ function optionsAndDecisionText(parsed: ParsedAdr, notes: string[]): { considere
   // block describes that candidate, it does not choose it; the conclusion comes after the last block's lead.
   const blocks = considered.filter((o) => o.range.end > o.range.start && NUMBERED_BOLD_LEAD.test(parsed.doc.lines[o.range.start - 1] ?? "") && roles.decisionIdx.some((i) => within(parsed.doc.sections[i], o.range)));
   const inBlock = (s: DecisionSentence) => blocks.some((o, k) => o.range.start <= s.start && s.start <= o.range.end && (k + 1 < blocks.length || !s.closing));
-  const decisionSentences = decisionSentencesOf(parsed, decisionIdx).filter((s) => !(s.start === s.end && optionLines.has(s.start)) && !inBlock(s));
+  // Likewise a sentence under a "#### Option 2: X" heading inside the proposal describes that option.
+  const optionSections = parsed.doc.sections.filter((s) => s.level > 1 && OPTION_HEADING.test(stripInline(s.heading)));
+  const underOption = (s: DecisionSentence) => optionSections.some((o) => o.start <= s.start && s.start <= o.end);
+  const decisionSentences = decisionSentencesOf(parsed, decisionIdx).filter((s) => !(s.start === s.end && optionLines.has(s.start)) && !inBlock(s) && !underOption(s));
   return { considered, decisionIdx, decisionSentences };
 }
 
@@ -1235,6 +1270,14 @@ function statedOverProse(parsed: ParsedAdr, chosen: ChosenOption | undefined, de
   return stated && !pointsBack(stated.name) ? { name: stated.name, range: stated.range, how: "decision-prose" } : chosen;
 }
 
+/**
+ * However it was reached (a considered option read from a sentence's tail, a fallback), a choice that only says what
+ * happens ("an error arises when …") is no option: the record's own proposal stands in, else nothing.
+ */
+function withoutOutcome(parsed: ParsedAdr, chosen: ChosenOption | undefined): ChosenOption | undefined {
+  return chosen && statesAnOutcome(chosen.name) ? withDesignNames(parsed, rfcProposal(parsed)) : chosen;
+}
+
 /** Options, chosen, rejected for one parsed record. */
 export function readOptions(parsed: ParsedAdr): OptionsReading {
   const notes: string[] = [];
@@ -1253,7 +1296,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   let chosen = explicitChoice(parsed, considered, decisionIdx);
   // 3 and 4. The decision text: an option it names or refers to, else what its prose commits to.
   for (const s of decisionSentences) {
-    const isHeading = s.start === s.end && /^ {0,3}#/.test(lines[s.start - 1] ?? "");
+    const isHeading = s.start === s.end && /^ {0,3}#/.test(lines[s.start - 1] ?? "") && !s.leadHeading;
     const negative = NEGATIVE_CUE.test(s.text);
     // "(see the last alternative above)" cites an option for reference; it does not choose it.
     const text = s.text.replace(/\((?:see|cf\.?|compare|as in)\s[^()]{0,200}\)/gi, " ");
@@ -1328,7 +1371,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   chosen = fallbackChoice(parsed, considered, chosen, decisionIdx.length > 0);
   chosen = statedOverProse(parsed, chosen, decisionIdx);
   chosen = withListConfirming(parsed, chosen, considered, decisionIdx);
-  chosen = proposalOverAlternative(parsed, chosen, considered);
+  chosen = withoutOutcome(parsed, proposalOverAlternative(parsed, chosen, considered));
   withProposalAndProseRejections(parsed, chosen, considered, proseRejected, rejectedBy);
 
   const rejected = rejectedOptions(parsed, considered, chosen, { rejectedBy, adopted, proseRejected });
@@ -1690,7 +1733,8 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
   if (!chosen || (chosen.how === "decision-prose" && chosen.considered_index === undefined)) {
     const intro = introSentences(parsed).map((s) => ({ s, prose: namingReading(s.text) })).find((x) => x.prose.cue === "this record proposes" && x.prose.chosen);
     const proposed = intro?.prose.chosen ? toClauseEnd(intro.s.text, intro.prose.chosen) : undefined;
-    if (intro && proposed && !namesOnlyTheTopic(proposed)) chosen = { name: proposed, range: { start: intro.s.start, end: intro.s.end }, how: "decision-prose" };
+    // "## Proposal: X" names the proposal itself, and outranks a summary's "This RFC proposes …".
+    if (intro && proposed && !namesOnlyTheTopic(proposed)) chosen = proposalInHeading(parsed) ?? { name: proposed, range: { start: intro.s.start, end: intro.s.end }, how: "decision-prose" };
   }
   // A title that is itself a choice ("Use Crossplane for abstraction", "Migrate to X") when the decision text names
   // nothing, or only something that shares no word with the title (then it elaborates, and the title sums up).

@@ -8,6 +8,8 @@ import type { LineRange } from "../schemas";
 import type { ParsedAdr } from "../internal/adr";
 import { stripInline, type MarkdownSection } from "../internal/markdown";
 import { isFragment } from "./fragments";
+import { statesAGoal } from "./goals";
+import { statesAnOutcome } from "./outcomes";
 import { coverage, headingKey } from "./words";
 import { readDecisionSentence, sentencesIn, type LocatedSentence } from "./prose";
 
@@ -28,6 +30,7 @@ const CUE_WEIGHT: Record<string, number> = {
   "best choice": 3,
   imperative: 2.5,
   "we will": 2,
+  "set to": 3,
   "we are adopting": 2,
   gerund: 1.5,
   passive: 1.5,
@@ -122,7 +125,7 @@ function scored(sentence: LocatedSentence, position: number, weight: number, lin
   const reading = readDecisionSentence(sentence.text);
   // "We will X" is the authors' own commitment; "X will Y" may only describe how a thing behaves.
   const cue = (CUE_WEIGHT[reading.cue ?? ""] ?? NaN) + (reading.cue === "we will" && /^\s*(?:we|i)\b/i.test(stripInline(sentence.text)) ? FIRST_PERSON_GAIN : 0);
-  if (!reading.chosen || Number.isNaN(cue) || reading.continuity || isFragment(reading.chosen) || POINTS_AT_CONTEXT.test(reading.chosen) || ABOUT_THE_TEXT.test(reading.chosen)) return undefined;
+  if (!reading.chosen || Number.isNaN(cue) || reading.continuity || isFragment(reading.chosen) || statesAnOutcome(reading.chosen) || statesAGoal(sentence.text) || POINTS_AT_CONTEXT.test(reading.chosen) || ABOUT_THE_TEXT.test(reading.chosen)) return undefined;
   // "Release notes are written by hand" is no command to release notes: a finite verb right after the first words
   // makes the sentence a statement.
   if (reading.cue === "imperative" && /^\S+\s+(?:\S+\s+)?(?:is|are|was|were|has|have|had)\b/i.test(stripInline(sentence.text))) return undefined;

@@ -181,6 +181,9 @@ const bare = (t: string) => t.toLowerCase().replace(/^[^\w']+|[^\w']+$/g, "");
  * The phrase from token `from`: up to a reason word, punctuation that closes a clause, or MAX_PHRASE_WORDS words.
  * "instead of X" / "rather than X" inside it is cut off and returned as a rejected phrase.
  */
+/** Nouns for a kind of rule or arrangement that says nothing until a "where" clause spells it out. */
+const KIND_NOUNS = /^(?:convention|conventions|structure|pattern|scheme|model|policy|rule|rules|standard|setup|layout|system|format|arrangement)$/;
+
 function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: string[] } {
   const words: string[] = [];
   const rejected: string[] = [];
@@ -210,7 +213,9 @@ function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: 
     }
     // "infrastructure types such as OpenAPI schemas": the examples say which things are meant.
     const examples = w === "as" && /^such$/i.test(words[words.length - 1] ?? "");
-    if (words.length > 0 && PHRASE_END.has(w) && !asRole && !asForm && !overChannel && !examples) break;
+    // "a naming convention where files are named after their class": a bare kind of rule is spelled out by its clause.
+    const spelledOut = (w === "where" || w === "whereby") && words.length <= 3 && KIND_NOUNS.test(bare(words[words.length - 1] ?? ""));
+    if (words.length > 0 && PHRASE_END.has(w) && !asRole && !asForm && !overChannel && !examples && !spelledOut) break;
     if (words.length > 0 && (w === "to" || w === "for" || w === "in") && /^(?:order|ensure|allow|make|avoid|enable|support|reduce|improve|help)$/.test(bare(toks[i + 1] ?? ""))) break;
     // "use the staging environment to build and test jobs": "to" and a verb after a named thing give its purpose;
     // after a verb of change ("change the trigger to run on releases") they say what it changes into, and stay.
@@ -570,7 +575,8 @@ function readSentence(sentence: string): ProseReading {
   // Imperative: "Use managed node groups.", "Implement delegation in Apache James", "Increase the size to 29 bytes".
   if (opensWithImperative(toks, low)) return take(1, "imperative", CHOOSE_VERBS.has(low[0]) ? undefined : 0);
   // A decision written as a bare infinitive: "To implement ADR-101 instead of ADR-100.", "To use X for Y."
-  if (low[0] === "to" && /^To$/.test(toks[0] ?? "") && IMPERATIVES.has(low[1] ?? "") && !/[,;:]$/.test(toks[1] ?? "")) return take(2, "imperative", CHOOSE_VERBS.has(low[1]) ? undefined : 1);
+  // "To give each part its own folder:" and a list: a purpose that announces the steps after it, not the decision.
+  if (low[0] === "to" && /^To$/.test(toks[0] ?? "") && IMPERATIVES.has(low[1] ?? "") && !/[,;:]$/.test(toks[1] ?? "") && !/:$/.test(toks[toks.length - 1] ?? "")) return take(2, "imperative", CHOOSE_VERBS.has(low[1]) ? undefined : 1);
   return { rejected };
 }
 
@@ -775,7 +781,9 @@ function bestChoice(toks: string[], low: string[]): { chosen: string; rejected: 
     // "The preferred path forward is to use X": an adverb may follow the noun.
     if (noun && /^(?:forward|ahead|here|now)$/.test(low[n + 1] ?? "")) n++;
     // Predicate: "the best long term solution is to enhance X", "the best approach would be to move X".
-    const copula = !noun ? 0 : /^(?:is|was|remains)$/.test(low[n + 1] ?? "") ? 1 : low[n + 1] === "would" && low[n + 2] === "be" ? 2 : 0;
+    // "the simplest option seems to be X", "the best fit appears to be X": a hedged copula still names the pick.
+    const hedgedCopula = /^(?:seems|appears)$/.test(low[n + 1] ?? "") && low[n + 2] === "to" && low[n + 3] === "be";
+    const copula = !noun ? 0 : /^(?:is|was|remains)$/.test(low[n + 1] ?? "") ? 1 : low[n + 1] === "would" && low[n + 2] === "be" ? 2 : hedgedCopula ? 3 : 0;
     if (copula) {
       let from = n + 1 + copula;
       if (low[from] === "to" || low[from] === "that") from++;
@@ -891,6 +899,13 @@ function progressiveReading(low: string[], i: number, take: Take): ProseReading 
   return progressive ? take(i + 2, "we are adopting", CHOOSE_VERBS.has(progressive) ? undefined : i + 1) : undefined;
 }
 
+/** "The operator is set to cluster scope" (copula at `i`): the value a setting is given is what was settled on. */
+function isSetTo(low: string[], start: number, i: number): boolean {
+  if (!(low[i] === "is" || low[i] === "are") || low[i + 1] !== "set" || low[i + 2] !== "to") return false;
+  // "This is set to change": a pronoun subject and a verb after "to" speak of what is about to happen.
+  return !IMPERATIVES.has(low[i + 3] ?? "") && !/^(?:it|this|that|which|there)$/.test(low[start]) && i > start && i - start <= 6;
+}
+
 function readClause(toks: string[], low: string[], start: number, rejected: string[], take: Take): ProseReading | undefined {
   // "Using X would make Y slower": a gerund subject with a modal weighs an option; it commits to nothing.
   // "Packaging and distribution will be managed by X" is a passive commitment about an activity, not a weighing.
@@ -938,7 +953,7 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
         return take(i + 1, "third person", verb && CHOOSE_VERBS.has(verb) ? undefined : i);
       }
     }
-    if (MODALS.has(w) || w.endsWith("'ll") || (/^(?:want|intend|plan|need|aim|agree)$/.test(w) && low[i + 1] === "to" && i > start) || (w === "needs" && low[i + 1] === "to" && low[i + 2] === "be" && CHANGE_PARTICIPLES.has(low[i + 3] ?? "") && i > start)) {
+    if (MODALS.has(w) || w.endsWith("'ll") || (/^(?:want|intend|intends|plan|plans|need|aim|agree)$/.test(w) && low[i + 1] === "to" && i > start) || (w === "needs" && low[i + 1] === "to" && low[i + 2] === "be" && CHANGE_PARTICIPLES.has(low[i + 3] ?? "") && i > start)) {
       // "It would then be used to …": a pronoun with "would" describes how the thing named before behaves.
       if (w === "would" && i === start + 1 && /^(?:it|this|that|they)$/.test(low[start])) return undefined;
       // "An attempt to replay the history would encounter errors": a hypothetical about something else, not a plan.
@@ -990,7 +1005,7 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
       const reading = progressiveReading(low, i, take);
       if (reading) return reading;
     }
-    if ((w === "is" || w === "are") && PASSIVE_VERBS.has(low[i + 1] ?? "") && i > start && i - start <= 6) return passive(toks, start, i, i + 1, rejected);
+    if ((w === "is" || w === "are") && i > start && i - start <= 6 && (isSetTo(low, start, i) || PASSIVE_VERBS.has(low[i + 1] ?? ""))) return isSetTo(low, start, i) ? take(i + 3, "set to") : passive(toks, start, i, i + 1, rejected);
     if (i > start && /[.,;:]$/.test(toks[i])) break;
   }
   return undefined;
@@ -1000,9 +1015,15 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
  * "A mockable shared Clock is used across modules": the subject is what was chosen. "Recovered data will be deposited
  * into the landing zone": with a participle of action the clause itself (subject, verb and complement) is the choice.
  */
+/** What follows a participle that places something in the text: "in the order …", "below", "in this section". */
+const ABOUT_THE_LAYOUT = /^(?:in (?:the |this )?order|in order of|below|above|as follows|in (?:this|the following|the next|the previous) (?:section|chapter|document))\b/;
+
 function passive(toks: string[], start: number, verbAt: number, participleAt: number, rejected: string[]): ProseReading {
   const subject = tidy(toks.slice(start, verbAt).join(" ").replace(/[,;:]+$/, ""));
   if (!subject || subject.split(" ").length > MAX_PHRASE_WORDS) return { rejected, cue: "passive" };
+  // "Concepts are introduced in the order they depend on each other": how the document is laid out, not a choice.
+  const after = toks.slice(participleAt + 1, participleAt + 4).map(bare).join(" ");
+  if (ABOUT_THE_LAYOUT.test(after)) return { rejected, cue: "passive" };
   // "The tool is implemented as shell scripts": what it is made as or with is the choice, not the thing made.
   if (MADE_PARTICIPLES.has(bare(toks[participleAt])) && MADE_HOW.test(bare(toks[participleAt + 1] ?? ""))) {
     const how = phraseFrom(toks, participleAt + 2);
