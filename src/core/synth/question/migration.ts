@@ -48,7 +48,7 @@ export function readMigration(toks: Tok[]): Partial<QuestionStructure> | undefin
     if (b.end <= b.start) continue;
     const verb = isVerb(t) ? infinitive(t) : "move";
     const incumbent = nounAlternative(toks, a, "incumbent", keepTitle(toks, a));
-    const target = nounAlternative(toks, b, "target", capitalise(`${verb === "migration" ? "migrate" : verb} ${toks[to].norm} ${spanText(toks, b)}`));
+    const target = nounAlternative(toks, b, "target", capitalise(`${verb} ${toks[to].norm} ${spanText(toks, b)}`));
     return { form: "migration", alternatives: [incumbent, target], incumbent, target };
   }
   return undefined;

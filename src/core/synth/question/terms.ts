@@ -109,7 +109,7 @@ export function termsForVerbPhrase(toks: Tok[], s: Span): { terms: string[]; sub
   }
   const chosen = [primary, ...pool.filter((np) => np !== primary && named(np))];
   const terms = new Set<string>();
-  for (const np of chosen) for (const t of termsForPhrase(toks, np.span)) terms.add(t);
+  for (const np of chosen) for (const t of np.prep === "per" ? perTerms(toks, np.span) : termsForPhrase(toks, np.span)) terms.add(t);
   for (const t of toks.slice(s.start, s.end)) {
     // "locally with a Java library", "always appended": a manner adverb sets the alternative apart; so does a
     // predicate adjective ("be given bare", "keep infrastructure external", "stay optional").
@@ -131,6 +131,13 @@ function isGerundOnly(toks: Tok[], s: Span): boolean {
   return toks.slice(s.start, s.end).every((t) => t.tags.has("Gerund") || DETERMINERS.has(t.norm));
 }
 
+/** "per query", "per user": a lone common noun after "per" is found with it. */
+function perTerms(toks: Tok[], s: Span): string[] {
+  const words = toks.slice(s.start, s.end).filter((t) => !DETERMINERS.has(t.norm));
+  if (words.length !== 1 || isNameLike(words[0])) return termsForPhrase(toks, s);
+  return [words[0].norm, ...singularPlural(words[0].norm)].flatMap((w) => [`per ${w}`, `per-${w}`]);
+}
+
 /**
  * Terms of a prepositional alternative ("per call", "in a shared policy", "only when we cut a release"): the
  * object's terms, but a lone common noun is looked for with its preposition ("per call"), since "call" alone is in
@@ -145,11 +152,6 @@ export function prepTerms(toks: Tok[], s: Span, p: number): string[] {
     const prep = toks[p].norm;
     const forms = [words[0].norm, ...singularPlural(words[0].norm)];
     return [...adverbs, ...forms.flatMap((w) => [`${prep} ${w}`, `${prep}-${w}`])];
-  }
-  if (words.every((t) => PRONOUNS.has(t.norm))) {
-    // "next to it": the relation is the alternative.
-    const rel = toks.slice(s.start, p + 1).filter((t) => !isAdverb(t)).map((t) => t.norm).join(" ");
-    return rel ? [rel] : [];
   }
   return [...adverbs, ...termsForNounItem(toks, inner)];
 }
