@@ -12,32 +12,16 @@ import { alt, clauseTitle, imperative } from "./titles";
 export function readAdopt(toks: Tok[], clause: Clause): Partial<QuestionStructure> | undefined {
   const v = clause.verb >= 0 && ADOPT_VERBS.has(toks[clause.verb].root) && !clause.passive ? clause.verb : -1;
   if (v < 0 || !isVerb(toks[v])) return undefined;
-  let o = v + 1;
-  if (["in", "on"].includes(toks[o]?.norm ?? "") && toks[v].root === "bring") o++;
-  // "adopt Build On Top Of Experimenter?", "adopt Amazon Cognito": a run of capitalised words is one name, whatever
-  // parts of speech its words have on their own.
-  const named = nameRun(toks, o);
+  const o = v + 1;
   // "what should we use for caching?": no object, an open question.
-  if (!named && (!toks[o] || isPrep(toks[o]) || (isVerb(toks[o]) && !toks[o].tags.has("Gerund")))) return undefined;
-  const s = named ?? withQualifier(toks, trimNoun(toks, o, toks.length));
+  if (!toks[o] || isPrep(toks[o]) || (isVerb(toks[o]) && !toks[o].tags.has("Gerund"))) return undefined;
+  const s = withQualifier(toks, trimNoun(toks, o, toks.length));
   if (s.end <= s.start || toks.slice(s.start, s.end).every((t) => DETERMINERS.has(t.norm) || PRONOUNS.has(t.norm))) return undefined;
   const subject = spanText(toks, s, { dropDeterminer: true });
   const plainAdopt = ["adopt", "introduce", "use", "try", "embrace", "employ", "utilize", "utilise", "leverage"].includes(toks[v].root);
   const title = plainAdopt ? `Adopt ${subject}` : imperative(toks, { start: v, end: phraseEnd(toks, v + 1, clauseEnd(toks, v)) });
   const target = alt(title, subject, termsForPhrase(toks, s), "target");
   return { form: "adopt", alternatives: [target], target };
-}
-
-/** Two or more capitalised words in a row from `i`, within the clause: a name ("Build On Top Of Experimenter"). */
-function nameRun(toks: Tok[], i: number): Span | undefined {
-  let j = i;
-  while (j < toks.length && /^\p{Lu}/u.test(toks[j].text)) {
-    j++;
-    if (endsClause(toks[j - 1])) break;
-  }
-  // "Nat Pryce's adr-tools": a possessive owns the name that follows; the noun phrase reading takes it whole.
-  if (j > i && /['’]s$/i.test(toks[j - 1].text) && !endsClause(toks[j - 1])) return undefined;
-  return j - i >= 2 ? { start: i, end: j } : undefined;
 }
 
 /** "Prettier only", "Redis alone": a trailing word that restricts the name belongs to it. */

@@ -235,12 +235,6 @@ function nounList(toks: Tok[], connectors: Connector[], last: Connector): Span[]
   while (end - 1 > 0 && isAdverb(toks[end - 1])) end--;
   let ns = nounPhraseStart(toks, end, 0);
   if (ns >= end) return undefined;
-  // "a release-include or release-exclude label, or …": an inner "or" that is not a split joins one alternative.
-  while (ns > 1 && ["or", "and"].includes(toks[ns - 1].norm) && !connectors.some((c) => c.at === ns - 1) && isNounish(toks[ns - 2]) && !endsClause(toks[ns - 2])) {
-    const inner = nounPhraseStart(toks, ns - 1, 0);
-    if (inner >= ns - 1) break;
-    ns = inner;
-  }
   // "adopt Java virtual threads for the workers instead of fixed thread pools": the object, not the purpose.
   if ((last.kind === "instead" || last.kind === "over") && ns > 1 && PURPOSE.has(toks[ns - 1].norm)) {
     const ps = nounPhraseStart(toks, ns - 1, 0);

@@ -54,11 +54,6 @@ export function mainVerb(toks: Tok[], from: number, to: number): Clause {
       i++;
     }
   }
-  // "should the web UI talk to the API": no verb found, but the subject's last word can be one.
-  if (sawAux && (i >= to || isPrep(toks[i])) && i - 1 > subjStart && /Verb/.test(toks[i - 1].amb ?? "")) {
-    i--;
-    asVerb(toks[i]);
-  }
   const subject = i > subjStart ? { start: subjStart, end: i } : undefined;
   if (i >= to) return { ...NO_CLAUSE, subject };
   // "is it time to X", "would it be better to X", "do we need to X": the infinitive carries the proposal.

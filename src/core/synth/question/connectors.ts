@@ -4,7 +4,6 @@
 import { DETERMINERS, RELATIONAL, SUBORDINATORS } from "./vocabulary";
 import { isAdverb, isCopula, isModal, isPrep, isVerb, type Tok } from "./tokens";
 import { type Clause, mainVerb } from "./clause";
-import { overAChannel } from "../../channels";
 
 export interface Connector {
   at: number;
@@ -33,7 +32,7 @@ export function findConnectors(toks: Tok[]): { connectors: Connector[]; between:
       all.push({ at: i, width: 1, kind: "or", comma });
     } else if ((t.norm === "instead" || t.norm === "rather") && next && (next.norm === "of" || next.norm === "than") && i + 2 < toks.length) {
       all.push({ at: i, width: 2, kind: "instead", comma });
-    } else if (t.norm === "over" && i + 1 < toks.length && !overAMedium(toks, i)) {
+    } else if (t.norm === "over" && i + 1 < toks.length) {
       const verb = toks.slice(0, i).reverse().find((x) => isVerb(x));
       if (!verb || ["prefer", "favour", "favor", "choose", "pick", "select", "recommend", "use", "want"].includes(verb.root)) all.push({ at: i, width: 1, kind: "over", comma });
     } else if (t.norm === "than" && i + 1 < toks.length && toks.slice(Math.max(0, i - 3), i).some((x) => x.tags.has("Comparative"))) {
@@ -88,8 +87,3 @@ export function rightMode(toks: Tok[], i: number): { mode: Mode; at: number; lea
 }
 
 export type RightSide = ReturnType<typeof rightMode>;
-
-/** "push blocks to a companion over gRPC", "send it over the network": "over" names the channel, not a rival. */
-function overAMedium(toks: Tok[], i: number): boolean {
-  return overAChannel(toks[i + 1]?.norm ?? "", toks[i + 2]?.norm ?? "");
-}

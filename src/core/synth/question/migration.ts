@@ -19,10 +19,8 @@ export function readMigration(toks: Tok[]): Partial<QuestionStructure> | undefin
       const w = a.end < toks.length && ["with", "by", "for"].includes(toks[a.end].norm) ? a.end : -1;
       if (w < 0 || a.end === a.start) continue;
       const b = trimNoun(toks, w + 1, toks.length);
-      // "substitute B for A": the first object is the newcomer.
-      const [oldS, newS] = t.root === "substitute" && toks[w].norm === "for" ? [b, a] : [a, b];
-      const incumbent = nounAlternative(toks, oldS, "incumbent", keepTitle(toks, oldS));
-      const target = nounAlternative(toks, newS, "target", capitalise(`${t.root} ${spanText(toks, { start: v + 1, end: b.end })}`));
+      const incumbent = nounAlternative(toks, a, "incumbent", keepTitle(toks, a));
+      const target = nounAlternative(toks, b, "target", capitalise(`${t.root} ${spanText(toks, { start: v + 1, end: b.end })}`));
       return { form: "migration", alternatives: [incumbent, target], incumbent, target };
     }
     if (!MOVE_VERBS.has(t.root) || !(isVerb(t) || t.tags.has("Noun"))) continue;
@@ -50,7 +48,7 @@ export function readMigration(toks: Tok[]): Partial<QuestionStructure> | undefin
     if (b.end <= b.start) continue;
     const verb = isVerb(t) ? infinitive(t) : "move";
     const incumbent = nounAlternative(toks, a, "incumbent", keepTitle(toks, a));
-    const target = nounAlternative(toks, b, "target", capitalise(`${verb === "migration" ? "migrate" : verb} ${toks[to].norm} ${spanText(toks, b)}`));
+    const target = nounAlternative(toks, b, "target", capitalise(`${verb} ${toks[to].norm} ${spanText(toks, b)}`));
     return { form: "migration", alternatives: [incumbent, target], incumbent, target };
   }
   return undefined;

@@ -68,14 +68,6 @@ function repairTags(toks: Tok[]): void {
     const prev = toks[i - 1];
     // "should names use dashes or underscores": after "or", a conjugated verb form is a plural noun.
     if (["or", "vs", "versus", "and", "nor"].includes(prev.norm) && isVerb(t) && t.tags.has("PresentTense") && !t.tags.has("Infinitive") && /s$/.test(t.norm)) asNoun(t);
-    // "be parsed with …": after "be", a word in -ed is the participle.
-    if (isCopula(prev) && !isVerb(t) && /[a-z]ed$/.test(t.norm) && t.tags.has("Noun")) {
-      t.tags.delete("Noun");
-      t.tags.delete("Singular");
-      t.tags.add("Verb");
-      t.tags.add("PastTense");
-      t.tags.add("Participle");
-    }
   }
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];

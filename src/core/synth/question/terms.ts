@@ -4,11 +4,10 @@
 import { TECH_ALIASES } from "../words";
 import type { Alternative } from "./types";
 import { DETERMINERS, LINKING_VERBS, LOCATIVE, MOVE_VERBS, NEVER_NOUNISH, PLACEMENT_VERBS, PRONOUNS, PURPOSE, RELATIONAL, REPLACE_VERBS, SUBORDINATORS } from "./vocabulary";
-import { isAdverb, isConj, isCopula, isKnownWord, isModal, isNameLike, isNounish, isPrep, isVerb, lexicon, nlp, type Tok } from "./tokens";
+import { isAdverb, isConj, isCopula, isKnownWord, isModal, isNameLike, isNounish, isPrep, isVerb, nlp, type Tok } from "./tokens";
 import { type NounPhrase, nounPhrases, type Span, spanText } from "./phrases";
 import { infinitive } from "./verbForms";
 
-const OWN_SYNONYMS = ["own", "separate", "dedicated", "isolated", "independent"];
 /** Aliases that name the same technology. */
 const ALIASES: readonly string[][] = [
   ...TECH_ALIASES,
@@ -19,8 +18,6 @@ const ALIASES: readonly string[][] = [
 const GENERIC_ACRONYMS = new Set(["api", "apis", "ui", "cli", "http", "https", "rest", "json", "sql", "url", "urls", "id", "ids", "db", "io", "os", "ci", "cd", "sdk", "jvm", "vm", "app", "aws", "gcp"]);
 /** Heads too generic to find an option by themselves. */
 const GENERIC_HEADS = new Set(["approach", "way", "thing", "option", "solution", "setup", "one", "system", "mechanism", "strategy", "pattern", "method", "style", "model", "policy", "process", "it", "them", "that", "this", "one", "ones", "own"]);
-/** Heads that stand for what follows "of": "a copy of X", "a set of X", "the number of X". */
-const PARTITIVES = new Set(["copy", "set", "kind", "type", "number", "list", "part", "piece", "lot", "bunch", "subset", "version", "instance", "use", "usage", "form"]);
 /** Nouns that stand for their complement: "support for X", "use of X", "dependency on X". */
 export const GENERIC_OBJECTS = new Set(["support", "use", "usage", "dependency", "reliance", "integration", "adoption", "version", "copy", "instance", "fork"]);
 
@@ -41,14 +38,10 @@ export function termsForPhrase(toks: Tok[], s: Span): string[] {
   // "a container like Guice": the head phrase and each example are found separately.
   const cut = all.findIndex((t) => ["like", "including", "such", "as", "and", "or"].includes(t.norm));
   let words = (cut >= 0 ? all.slice(0, cut) : all).filter((t) => !isAdverb(t));
-  // "a copy of production data": the complement of a partitive head is the thing.
-  const ofAt = words.findIndex((t) => t.norm === "of");
-  if (ofAt > 0 && PARTITIVES.has(words[ofAt - 1].root) && ofAt + 1 < words.length) words = words.slice(ofAt + 1);
   const ofPhrase = words.some((t) => t.norm === "of") ? words.map((t) => t.norm).join(" ") : undefined;
   words = words.filter((t) => t.norm !== "of");
   const examples = cut >= 0 ? all.slice(cut).filter((t) => isNounish(t) && isNameLike(t)) : [];
-  const own = words.some((t) => t.norm === "own");
-  const core = words.filter((t) => t.norm !== "own");
+  const core = words;
   const out = new Set<string>();
   if (core.length && !(core.length === 1 && (GENERIC_HEADS.has(core[0].root) || GENERIC_OBJECTS.has(core[0].root)))) {
     const lower = core.map((t) => t.norm);
@@ -63,22 +56,9 @@ export function termsForPhrase(toks: Tok[], s: Span): string[] {
     const last = core[core.length - 1];
     const variants = isNameLike(last) || !isKnownWord(last) ? [] : singularPlural(phrase);
     for (const v of variants) out.add(v);
-    if (own) {
-      // "a database of its own": "own database", "separate database", … — never the bare head noun.
-      out.clear();
-      out.add(`${phrase} of its own`);
-      for (const syn of OWN_SYNONYMS) for (const p of [phrase, ...variants]) out.add(`${syn} ${p}`);
-    }
-    if (ofPhrase && !own) out.add(ofPhrase);
+    if (ofPhrase) out.add(ofPhrase);
     // A name inside a longer phrase finds it too: "the DAPS identity module" → "daps".
-    // "React Native" is one name: its later English words are not names of their own (its first word still finds it).
-    const oneName = core.every((t) => /^[A-Z]/.test(t.text) && !t.tags.has("Acronym"));
-    for (const t of core.slice(1)) {
-      if (!isNameLike(t) || t.norm.length <= 2 || GENERIC_ACRONYMS.has(t.norm)) continue;
-      // Within one name, only a word that is no English word ("Pekko" in "Apache Pekko", not "Native").
-      if (oneName && (t.norm in lexicon() || t.root in lexicon())) continue;
-      out.add(t.norm);
-    }
+    for (const t of core.slice(1)) if (isNameLike(t) && t.norm.length > 2 && !GENERIC_ACRONYMS.has(t.norm)) out.add(t.norm);
   }
   for (const t of examples) out.add(t.norm);
   for (const group of ALIASES) if (group.some((g) => out.has(g))) group.forEach((g) => out.add(g));
@@ -172,11 +152,6 @@ export function prepTerms(toks: Tok[], s: Span, p: number): string[] {
     const prep = toks[p].norm;
     const forms = [words[0].norm, ...singularPlural(words[0].norm)];
     return [...adverbs, ...forms.flatMap((w) => [`${prep} ${w}`, `${prep}-${w}`])];
-  }
-  if (words.every((t) => PRONOUNS.has(t.norm))) {
-    // "next to it": the relation is the alternative.
-    const rel = toks.slice(s.start, p + 1).filter((t) => !isAdverb(t)).map((t) => t.norm).join(" ");
-    return rel ? [rel] : [];
   }
   return [...adverbs, ...termsForNounItem(toks, inner)];
 }
