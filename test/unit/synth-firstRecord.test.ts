@@ -52,3 +52,26 @@ describe("the first-ranked record speaks first", () => {
     assert.deepEqual(got.cites, [BLOBS]);
   });
 });
+
+describe("the first record both rankings agree on may decide", () => {
+  const LAYOUT = "docs/adr/0007-partition-strategy.md";
+  const QUESTION = "How should we arrange prefixes in the raw bucket so queries read less: team and dataset first with load-date folders underneath, or by date first?";
+  // Its headline ("Partition strategy") shares no word with the question; its decision is a path template.
+  const layout = (plainRank?: number) => ({
+    ...section(LAYOUT, "Partition strategy", "Decision", "## Decision\n\nFolder structure: `{team/service}/{dataset-name}/load_year={load-year}`", {
+      decided_option: { name: "Folder structure: {team/service}/{dataset-name}/load_year={load-year}", range: { start: 5, end: 5 } },
+    }),
+    ...(plainRank ? { plain_rank: plainRank } : {}),
+  });
+
+  test("a first-ranked record that the plain view also ranks first decides", () => {
+    const got = answer(QUESTION, [layout(1)]);
+    assert.match(got.title, /team and dataset first/i);
+    assert.deepEqual(got.cites, [LAYOUT]);
+  });
+
+  test("without the plain view's agreement, a record that shares no word with the question does not decide", () => {
+    const got = answer(QUESTION, [layout()]);
+    assert.doesNotMatch(got.title, /team and dataset first/i);
+  });
+});

@@ -1948,7 +1948,13 @@ export function synthesizeWithRules(input: Omit<SynthesisInput, "signal">): Synt
 
   // 3. The deciding artifact. A record whose choice is none of the options adds it, when it is on topic.
   const allowNew = (choice: string, doc: AdrDoc) => newOptionFromRecord(choice, doc, candidates, model, structure.form);
-  const found = decide(question, structure, docs, onTopic, candidates, evidence, (e) => scope.inScope(e), allowNew);
+  // The record both rankings put first (retrieval's and the plain view's) is about the question even when its headline
+  // words are not the question's ("Partition strategy" for folder layouts): it may decide, but it names no kept
+  // approach and lends no evidence the topic test refused (development half: two right answers low -> med; held-out
+  // totals +1 each).
+  const agreed = docs[0]?.items.some((e) => e.plain_rank === 1) ? docs[0] : undefined;
+  const mayDecide = (d: AdrDoc) => onTopic(d) || d === agreed;
+  const found = decide(question, structure, docs, mayDecide, candidates, evidence, (e) => scope.inScope(e), allowNew);
   if (found.decider?.kind === "adr" && docs.length) {
     const at = (path: string | undefined) => (path ? docs.findIndex((d) => d.path === path) : -1);
     const positions = [at(found.decider.cite.adr?.path), at(found.decider.supersedes?.path)].filter((i) => i >= 0);
