@@ -4,7 +4,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { synthesizeWithRules } from "../../src/core/synth/rules";
-import { DraftPickerSchema, type FusedEvidence, type StageStatus } from "../../src/core/schemas";
+import { DraftPickerSchema, type AdrMeta, type FusedEvidence, type StageStatus } from "../../src/core/schemas";
 import { adrSectionMaker } from "../helpers/adrSection";
 
 const OK: StageStatus = { status: "ok", count: 1, ms: 1 };
@@ -73,5 +73,35 @@ describe("the first record both rankings agree on may decide", () => {
   test("without the plain view's agreement, a record that shares no word with the question does not decide", () => {
     const got = answer(QUESTION, [layout()]);
     assert.doesNotMatch(got.title, /team and dataset first/i);
+  });
+});
+
+describe("how sure an answer naming a third option may be", () => {
+  const FEED = "docs/adr/0005-change-feed.md";
+  const QUESTION = "Should we stand up Kafka so the VM service publishes each update and consumers subscribe to it?";
+  const feed = (meta: Partial<AdrMeta>) =>
+    ({
+      ...section(FEED, "Change feed for VM updates", "Decision", "## Decision\n\nWe weighed Kafka and RabbitMQ. Each API will expose a change feed that consumers subscribe to.", {
+        considered_options: ["Kafka", "RabbitMQ"],
+        decided_option: { name: "Each API will expose a change feed", range: { start: 5, end: 5 } },
+        ...meta,
+      }),
+      plain_rank: 1,
+    }) as FusedEvidence;
+  const level = (ranked: FusedEvidence[]) => {
+    const out = synthesizeWithRules({ question: QUESTION, classification: { class: "open-question", confidence: 0.9, reasons: [] }, evidence: ranked, stages: { internal: OK, external: EMPTY }, configVersion: "test" });
+    return { confidence: out.draft.recommendation.confidence, title: out.draft.options.find((o) => o.id === out.draft.recommendation.option_id)?.title ?? "" };
+  };
+
+  test("a choice read from the record's prose, which the question never named, is not 'high'", () => {
+    const got = level([feed({})]);
+    assert.match(got.title, /change feed/i);
+    assert.equal(got.confidence, "med");
+  });
+
+  test("the same choice on a 'Chosen option' line may be 'high'", () => {
+    const got = level([feed({ chosen_option: "Each API will expose a change feed" })]);
+    assert.match(got.title, /change feed/i);
+    assert.equal(got.confidence, "high");
   });
 });

@@ -1812,7 +1812,10 @@ function decidedRationale(picked: Scored, decider: Decider, scored: Scored[]): {
     // its subject alone: "low", as likely another decision as this one.
     const sure = inForce && decider.followsRecord && decider.position === 0;
     const unasked = scored.some((o) => o.asked) && !answersAsked(picked, scored, decider);
-    confidence = sure && !unasked ? "high" : status === "proposed" || unasked ? "low" : "med";
+    // A choice the question did not name is "high" only when the record names it as an option (a "Chosen option"
+    // line or one of the options it weighed); one read from its prose may be a clause of the decision, not the choice.
+    const named = picked.asked || !!decider.cite.adr?.chosen_option || (decider.cite.adr?.considered_options ?? []).some((o) => sameOption(keyFor(o), picked.key));
+    confidence = sure && !unasked && named ? "high" : status === "proposed" || unasked ? "low" : "med";
     sentences.push(
       decider.refused
         ? `${decider.label} (${decider.statusText ?? status}) proposed what "${decider.refused}" describes, and the proposal was rejected: what is in place stays.`
