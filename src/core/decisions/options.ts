@@ -59,6 +59,11 @@ export const MAX_LIST_ITEMS = 200;
 /** Headings of sections that list the options a record weighed, other than the one it took. */
 export const ALTERNATIVES_HEADING =
   /^(?:(?:other|rejected|discarded|the)\s+)?(?:alternatives?|alternative (?:solutions|approaches|designs)|options)(?:\s+(?:considered|explored|evaluated|discarded|rejected))?$|^considered (?:alternatives|actions|approaches|solutions)$|^roads? not taken$|^(?:the )?option graveyard$|^rejected (?:options|approaches|ideas)$|^(?:discounted|dismissed|abandoned|rejected|discarded) (?:options|alternatives|approaches|ideas)\b/;
+/** An RFC part that holds its alternatives beside something else: "Rationale and alternatives", "Prior art and
+ * alternatives", "Expectations and alternatives". Read as an alternatives section unless a sub-section of its own
+ * holds the alternatives ("### Alternatives considered" under "## Expectations and alternatives"). An ADR's
+ * "Consequences and alternatives" follows from the decision: its lists are follow-up work, not alternatives. */
+const COMBINED_ALTERNATIVES_HEADING = /^(?:rationale|prior art|expectations|trade-?offs)(?:,?\s+and|\s*&)\s+alternatives$|^alternatives\s+(?:and|&)\s+(?:prior art|rationale)$/;
 /** Headings of sections that list every option weighed, the chosen one among them: "Approaches considered",
  * "Potential solutions". */
 const CONSIDERED_HEADING = /^(?:considered options|options|(?:options|approaches|solutions|designs|strategies) considered|(?:potential|possible|candidate) (?:options|approaches|solutions))$/;
@@ -278,6 +283,13 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
     return out;
   }
   const allItems = listItems(lines, sec.bodyStart, sec.contentEnd);
+  // A proposal template's questions ("What is in scope?", "What alternatives have been considered?"): only the answer
+  // to the question about alternatives names them.
+  const answered = source === "alternatives" ? answersToAlternativesQuestion(allItems) : undefined;
+  if (answered) {
+    for (const item of answered) push(item.text.replace(/:\s*$/, ""), { start: item.line, end: item.line }, item.marker);
+    return out;
+  }
   const labelled = labelledGroups(allItems);
   if (labelled.length >= 2) {
     for (const o of labelled) out.push({ ...o, source });
@@ -320,6 +332,33 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
     else push(s.heading, { start: s.start, end: s.end });
   }
   return out;
+}
+
+/** A template's question that asks for the alternatives: "What alternatives have been considered, and why …?". */
+const TEMPLATE_QUESTION = /^(?:what|which|how|why|who|where|when|are|is|does|do|will|can|should|could|have|has)\b[^?]{0,300}\?/i;
+const ALTERNATIVES_QUESTION = /\b(?:alternatives?|other (?:options|approaches|designs))\b.*\?$/i;
+
+/**
+ * A list of a template's questions, each answered by the items under or after it: the answer to the question that
+ * asks for alternatives (its items one level down, else the items that follow it up to the next question), none when
+ * no question asks for them; undefined when the list is no list of questions.
+ */
+function answersToAlternativesQuestion(items: ListItem[]): ListItem[] | undefined {
+  if (items.length === 0) return undefined;
+  const base = Math.min(...items.map((i) => i.indent));
+  // "Are there any trade-offs being made? (space for time, for example) N/A": a question may carry a note or its
+  // answer after it.
+  const isQuestion = (i: ListItem) => i.indent === base && TEMPLATE_QUESTION.test(stripInline(i.text).trim());
+  // Questions only template a list that opens with one, or that asks two or more.
+  if (!isQuestion(items[0]) && items.filter(isQuestion).length < 2) return undefined;
+  const at = items.findIndex((i) => isQuestion(i) && ALTERNATIVES_QUESTION.test(stripInline(i.text).trim()));
+  if (at < 0) return [];
+  let end = at + 1;
+  while (end < items.length && !isQuestion(items[end])) end++;
+  const answer = items.slice(at + 1, end);
+  if (answer.length === 0) return [];
+  const top = Math.min(...answer.map((i) => i.indent));
+  return answer.filter((i) => i.indent === top);
 }
 
 /** A list item that is only an option's label ("Option 1:", "**Option B**"), its description in the items under it. */
@@ -1163,6 +1202,9 @@ function explicitChoice(parsed: ParsedAdr, considered: ConsideredOption[], decis
 function sectionsByRole(parsed: ParsedAdr): { consideredIdx: number[]; alternativesIdx: number[]; candidatesIdx: number[]; decisionIdx: number[] } {
   const consideredIdx = sectionIndexes(parsed, (key, name) => name === "considered-options" || CONSIDERED_HEADING.test(key));
   const alternativesIdx = sectionIndexes(parsed, (key) => ALTERNATIVES_HEADING.test(key)).filter((i) => !consideredIdx.includes(i));
+  const holdsOptionsPart = (i: number) => parsed.doc.sections.some((s, j) => j !== i && isAncestor(parsed.doc.sections, i, j) && (ALTERNATIVES_HEADING.test(sectionKey(s)) || CONSIDERED_HEADING.test(sectionKey(s))));
+  alternativesIdx.push(...sectionIndexes(parsed, (key) => COMBINED_ALTERNATIVES_HEADING.test(key)).filter((i) => !consideredIdx.includes(i) && !holdsOptionsPart(i)));
+  alternativesIdx.sort((a, b) => a - b);
   const candidatesIdx = sectionIndexes(parsed, (key) => CANDIDATES_HEADING.test(key)).filter((i) => !consideredIdx.includes(i) && !alternativesIdx.includes(i));
   const decisionIdx = sectionIndexes(parsed, (key, name) => name === "decision" || name === "decision-outcome" || DECISION_HEADING.test(key) || headingTail(key) !== undefined).filter(
     (i) => !consideredIdx.includes(i) && !alternativesIdx.includes(i) && !candidatesIdx.includes(i),
