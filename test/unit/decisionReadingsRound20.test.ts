@@ -1,0 +1,158 @@
+// RFC-style records: the alternatives an RFC weighs sit in parts named beside something else ("Rationale and
+// alternatives", "Prior art and alternatives", "Expectations and alternatives"), under a template's question ("What
+// alternatives have been considered?"), or under sub-headings that ask "Why not X?". Every record and sentence here
+// is written for these tests.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { parseAdr } from "../../src/core/internal/adr";
+import { DecisionRecordSchema, decisionModelOf, type DecisionRecord } from "../../src/core/decisions";
+
+function model(path: string, text: string): DecisionRecord {
+  const m = decisionModelOf(parseAdr(path, text));
+  DecisionRecordSchema.parse(m);
+  return m;
+}
+
+const names = (m: DecisionRecord) => m.considered.map((c) => c.name.toLowerCase());
+
+describe("alternatives in combined RFC parts", () => {
+  test("sub-headings under 'Rationale and Alternatives' are the alternatives weighed", () => {
+    const text = [
+      "# Cache compiled templates",
+      "",
+      "## Summary",
+      "",
+      "Compiled templates are kept in a shared cache.",
+      "",
+      "## Motivation",
+      "",
+      "Every request compiles its templates again.",
+      "",
+      "## Rationale and Alternatives",
+      "",
+      "### Compile at build time",
+      "",
+      "Templates edited at run time would be missed.",
+      "",
+      "### Keep a cache per worker",
+      "",
+      "Each worker would warm its own copy.",
+      "",
+      "## Unresolved Questions",
+      "",
+      "How long entries live.",
+      "",
+    ].join("\n");
+    const m = model("rfcs/0007-template-cache.md", text);
+    assert.ok(names(m).includes("compile at build time"), JSON.stringify(names(m)));
+    assert.ok(names(m).includes("keep a cache per worker"), JSON.stringify(names(m)));
+  });
+
+  test("headings under 'Prior art and alternatives' name what was weighed", () => {
+    const text = [
+      "# Lockfile pruning",
+      "",
+      "## Summary",
+      "",
+      "The installer drops lockfile entries nothing depends on.",
+      "",
+      "## Detailed Explanation",
+      "",
+      "Entries are pruned after every install.",
+      "",
+      "## Prior Art and Alternatives",
+      "",
+      "### Cargo",
+      "",
+      "Cargo rewrites its lockfile on every build.",
+      "",
+      "### Manual pruning command",
+      "",
+      "A separate command would leave stale entries until someone runs it.",
+      "",
+    ].join("\n");
+    const m = model("rfcs/0012-lockfile-pruning.md", text);
+    assert.ok(names(m).includes("cargo"), JSON.stringify(names(m)));
+    assert.ok(names(m).includes("manual pruning command"), JSON.stringify(names(m)));
+  });
+
+  test("an ADR's 'Consequences and alternatives' lists follow-up work, not alternatives", () => {
+    const text = [
+      "# 0003 - Job runner",
+      "",
+      "## Context",
+      "",
+      "Some jobs run for hours.",
+      "",
+      "## Decision",
+      "",
+      "We will use Nomad as the job runner.",
+      "",
+      "## Consequences and Alternatives",
+      "",
+      "Because jobs share one host, we will need to do one of the following:",
+      " - pin each job to its own node pool",
+      " - cap the memory of every job",
+      "",
+    ].join("\n");
+    const m = model("docs/adr/0003-job-runner.md", text);
+    assert.ok(!names(m).some((n) => /memory|node pool/.test(n)), JSON.stringify(names(m)));
+  });
+
+  test("a template's questions: only the answer to the question about alternatives names them", () => {
+    const text = [
+      "# Retry budget for SDKs",
+      "",
+      "* Status: Proposed",
+      "",
+      "## Overview",
+      "",
+      "SDKs read one retry budget from the environment.",
+      "",
+      "## Expectations and alternatives",
+      "",
+      "* What is in scope for this proposal?",
+      "  - one variable for the retry budget",
+      "  - the same retriable errors everywhere",
+      "* What alternatives have been considered, and why do they not solve the problem?",
+      "1. Keep each SDK as it is:",
+      "  - callers wait forever when the sidecar hangs",
+      "2. Retry in the sidecar only",
+      "* Are there any trade-offs being made? (speed for safety)",
+      "1. Fewer knobs than before.",
+      "",
+      "## Implementation Details",
+      "",
+      "Each SDK reads the variable at start-up.",
+      "",
+    ].join("\n");
+    const m = model("proposals/20250101-retry-budget.md", text);
+    const got = names(m);
+    assert.ok(got.includes("keep each sdk as it is"), JSON.stringify(got));
+    assert.ok(got.includes("retry in the sidecar only"), JSON.stringify(got));
+    assert.ok(!got.some((n) => /scope|fewer knobs|retriable errors|trade-offs/.test(n)), JSON.stringify(got));
+  });
+
+  test("a template whose only question is not about alternatives names none", () => {
+    const text = [
+      "# Metric labels for routes",
+      "",
+      "## Overview",
+      "",
+      "Route templates become metric labels.",
+      "",
+      "## Expectations and alternatives",
+      "",
+      "* What is in scope for this proposal?",
+      "  - HTTP routes",
+      "  - gRPC methods",
+      "",
+      "## Implementation Details",
+      "",
+      "A new option lists the templates.",
+      "",
+    ].join("\n");
+    const m = model("proposals/20250102-route-labels.md", text);
+    assert.ok(!names(m).some((n) => /http routes|grpc methods/.test(n)), JSON.stringify(names(m)));
+  });
+});
