@@ -295,10 +295,17 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
     for (const o of labelled) out.push({ ...o, source });
     return out;
   }
+  // "**Alternative 1: X.**" and a paragraph with its cons, one per alternative: the bold leads name the alternatives,
+  // and the lists under them argue.
+  const ledParagraphs = source === "alternatives" && children.length === 0 ? boldLedParagraphs(lines, sec.bodyStart, sec.contentEnd) : [];
+  if (ledParagraphs.length >= 2) return ledParagraphs;
   const items = namedItems(allItems);
   // "… many operational problems come through the use of X:" and a list: the list argues against X, it names no options.
   const own = items.length > 0 && introducesArguments(lines, items[0].line) ? [] : items;
-  if (source === "alternatives" && own.length === 0 && children.length === 0) return alternativesInParagraphs(lines, sec.bodyStart, sec.contentEnd);
+  if (source === "alternatives" && own.length === 0 && children.length === 0) {
+    const led = ledAlternatives(lines, sec.bodyStart, sec.contentEnd, allItems);
+    return led.length >= 2 ? led : alternativesInParagraphs(lines, sec.bodyStart, sec.contentEnd);
+  }
   if (own.length > 0) {
     for (const item of own) push(item.text, { start: item.line, end: item.line }, item.marker);
     if (children.length === 0) return out;
@@ -396,6 +403,57 @@ function alternativesInParagraphs(lines: string[], from: number, to: number): Co
     const raw = lines.slice(s.start - 1, s.end).join(" ");
     const name = alternativeInSentence(s.text, raw);
     if (name && out.length < PROSE_LIST_MAX) out.push({ name, range: { start: s.start, end: s.end }, source: "alternatives" });
+  }
+  return out;
+}
+
+/** A lead in bold that opens a paragraph or an item: "**Query the history directly.** This is not possible …". */
+const BOLD_LEAD = /^(?:\*\*|__)([^*_\n]{2,120}?)(?:\*\*|__)/;
+/** A lead before a colon that opens a long item: "No `x` option: the first draft left it out …". */
+const COLON_LEAD = /^([^:.!?\n]{2,80}?):\s+\S/;
+const LEAD_LABEL = /^(?:notes?|nb|examples?|e\.g|update|edit|tl;?dr|summary|conclusion|caveats?|warning|chosen|rejected|decision|decided|verdict|finding|findings|result|outcome|status|reason)$/i;
+/** A lead names an alternative in at most this many words. */
+const LEAD_WORDS = 12;
+
+/** The name a paragraph's or an item's lead gives (see ledAlternatives); undefined when it opens with none. */
+function leadOf(text: string, colonToo: boolean): string | undefined {
+  const m = BOLD_LEAD.exec(text) ?? (colonToo ? COLON_LEAD.exec(text) : null);
+  const lead = m ? stripInline(m[1]).replace(/[.:]\s*$/, "").trim() : "";
+  // "**Note:**", "**Pros:**", "**Chosen:**" label a remark, an argument or a verdict, never an alternative.
+  if (ARGUMENT_HEADING.test(lead) || LEAD_LABEL.test(lead)) return undefined;
+  return lead && lead.split(/\s+/).length <= LEAD_WORDS && /[\p{L}\p{N}]/u.test(lead) ? lead : undefined;
+}
+
+function ledOption(lead: string, line: number): ConsideredOption {
+  const { name, ref } = optionName(lead);
+  return { name: name || lead, range: { start: line, end: line }, source: "alternatives", ...(ref ? { ref } : {}) };
+}
+
+/**
+ * Alternatives an RFC argues one paragraph or one long item each, named by the lead that opens it: a bold lead
+ * ("**Alternative 2: External proxy.** …", "1. **Same VPC**: …") or, for an item, the words before its colon. Every
+ * top-level item must open with such a lead, else the items only argue and the bold-led paragraphs above them name
+ * the alternatives.
+ */
+function ledAlternatives(lines: string[], from: number, to: number, items: ListItem[]): ConsideredOption[] {
+  if (items.length > 0) {
+    const base = Math.min(...items.map((i) => i.indent));
+    const top = items.filter((i) => i.indent === base);
+    const leads = top.map((i) => leadOf(i.text.trim(), true));
+    if (top.length >= 2 && leads.every(Boolean)) return top.map((i, k) => ledOption(leads[k]!, i.line));
+  }
+  return boldLedParagraphs(lines, from, to);
+}
+
+/** Paragraphs that open with a bold lead, each read as the alternative its lead names (see ledAlternatives). */
+function boldLedParagraphs(lines: string[], from: number, to: number): ConsideredOption[] {
+  const out: ConsideredOption[] = [];
+  for (let n = from; n <= to && out.length < PROSE_LIST_MAX; n++) {
+    const line = lines[n - 1] ?? "";
+    // Only a paragraph's first line can open it.
+    if (n > from && (lines[n - 2] ?? "").trim()) continue;
+    const lead = leadOf(line.trim(), false);
+    if (lead && !/^\s/.test(line)) out.push(ledOption(lead, n));
   }
   return out;
 }
