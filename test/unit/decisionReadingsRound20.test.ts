@@ -156,3 +156,56 @@ describe("alternatives in combined RFC parts", () => {
     assert.ok(!names(m).some((n) => /http routes|grpc methods/.test(n)), JSON.stringify(names(m)));
   });
 });
+
+describe("alternatives named by the lead of their paragraph or item", () => {
+  const rfc = (alternatives: string[]) =>
+    ["# Shared build cache", "", "## Summary", "", "Builds share one remote cache.", "", "## Detailed Design", "", "The cache is keyed by input hashes.", "", "## Alternatives", "", ...alternatives, "", "## Open Questions", "", "Eviction.", ""].join("\n");
+
+  test("bold-led paragraphs name the alternatives; the lists under them argue", () => {
+    const m = model("rfcs/0031-build-cache.md", rfc([
+      "**Alternative 1: Cache on each runner.**",
+      "",
+      "Simple to set up. However:",
+      "- every runner warms its own copy",
+      "- disks fill up quickly",
+      "",
+      "**Alternative 2: Vendor the build outputs.**",
+      "",
+      "Disadvantages:",
+      "- the repository grows with every release",
+      "",
+      "**Note:** both were tried for a week.",
+    ]));
+    const got = names(m);
+    assert.ok(got.some((n) => /cache on each runner/.test(n)), JSON.stringify(got));
+    assert.ok(got.some((n) => /vendor the build outputs/.test(n)), JSON.stringify(got));
+    assert.ok(!got.some((n) => /runner warms|disks fill|repository grows|^note/.test(n)), JSON.stringify(got));
+  });
+
+  test("long items that open with a bold lead or a short name before a colon are named by it", () => {
+    const m = model("rfcs/0032-build-cache.md", rfc([
+      "- No remote option: the first draft kept everything on local disks, which made cold builds on fresh runners take as long as they do today and gave nothing to the people who asked for this feature in the first place.",
+      "- **Separate cache service.** Running a dedicated service for the cache was weighed too, but it would need its own deployment, its own monitoring and an owner on call, and nobody on the team has the time to look after one more service.",
+    ]));
+    const got = names(m);
+    assert.ok(got.includes("no remote option"), JSON.stringify(got));
+    assert.ok(got.includes("separate cache service"), JSON.stringify(got));
+  });
+
+  test("verdict labels in a lead ('Chosen:', 'Finding:') name no alternative", () => {
+    const m = model("rfcs/0033-build-cache.md", rfc([
+      "**1. Cache on each runner**",
+      "- Finding: warms slowly on fresh runners and fills the disks of small machines within days",
+      "- Rejected: the cost of cold builds stays the same as it is today for every new runner",
+      "",
+      "**2. Vendor the build outputs**",
+      "- Finding: the repository grows by a gigabyte with every release that we cut from main",
+      "- Rejected: clones become too slow for contributors on poor connections to work with",
+      "",
+      "**Chosen**: one remote cache keyed by input hashes.",
+    ]));
+    const got = names(m);
+    assert.ok(got.some((n) => /cache on each runner/.test(n)), JSON.stringify(got));
+    assert.ok(!got.some((n) => /^(?:finding|rejected|chosen)$/.test(n)), JSON.stringify(got));
+  });
+});
