@@ -209,3 +209,37 @@ describe("alternatives named by the lead of their paragraph or item", () => {
     assert.ok(!got.some((n) => /^(?:finding|rejected|chosen)$/.test(n)), JSON.stringify(got));
   });
 });
+
+describe("alternatives argued in sentences", () => {
+  const rfc = (alternatives: string[]) =>
+    ["# Release channels", "", "## Summary", "", "Add a slow release channel.", "", "## Proposal", "", "Every sixth release is kept for a year.", "", "## Rationale and alternatives", "", ...alternatives, "", "## Open questions", "", "None yet.", ""].join("\n");
+
+  test("'Instead of X, we could Y' names Y", () => {
+    const m = model("accepted/release-channels.md", rfc([
+      "* Instead of keeping our own channel, we could point users at the nightly builds. However, nightly builds break too often for the people who asked, and nobody would backport security fixes to them either.",
+      "",
+      "* We could also ship every release for a year, but that multiplies the backporting work by six and the team that maintains the branches is already stretched thin as it is.",
+    ]));
+    assert.ok(names(m).some((n) => /^point users at the nightly builds/.test(n)), JSON.stringify(names(m)));
+  });
+
+  test("'Alternative 2 is to X' names X", () => {
+    const m = model("accepted/release-channels-2.md", rfc([
+      "Alternative 1 is to keep the current schedule. Users who need stability would keep pinning old versions.",
+      "",
+      "Alternative 2 is to publish a patch series for each release.",
+    ]));
+    const got = names(m);
+    assert.ok(got.some((n) => /^keep the current schedule/.test(n)), JSON.stringify(got));
+    assert.ok(got.some((n) => /^publish a patch series/.test(n)), JSON.stringify(got));
+  });
+
+  test("a long alternative keeps its first whole clause", () => {
+    const m = model("accepted/release-channels-3.md", rfc([
+      "* The major alternative to this design is to not offer a slow channel at all and carry on with only the current and previous releases receiving security fixes.",
+      "",
+      "* Another alternative is to keep only one slow channel at a time. The problem is that users then have no window in which both channels get fixes while they upgrade.",
+    ]));
+    assert.ok(names(m).includes("not offer a slow channel at all"), JSON.stringify(names(m)));
+  });
+});

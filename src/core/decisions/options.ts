@@ -460,7 +460,12 @@ function boldLedParagraphs(lines: string[], from: number, to: number): Considere
 
 /** The alternative one sentence names, when it names one (see alternativesInParagraphs). */
 function alternativeInSentence(sentence: string, raw: string): string | undefined {
-  const text = sentence.replace(/^(?:for (?:example|instance)|e\.g\.)\s*,?\s*/i, "");
+  // "Instead of defining our own format, we could reuse one": the lead-in names what the RFC does; the rest, the
+  // alternative.
+  const text = sentence.replace(/^(?:for (?:example|instance)|e\.g\.)\s*,?\s*/i, "").replace(/^instead of [^,;.]{1,120},\s*(?=we\s)/i, "");
+  // "Alternative 2 is to add the path to the URL", "Option B would be for X to Y".
+  const labelled = /^(?:alternative|option)\s+(?:\d{1,2}|[A-Z]|one|two|three|four|five)\s+(?:is|would be|was|could be)\s+(?:to\s+|for\s+)?(\S.*)$/i.exec(text);
+  if (labelled) return namedPhrase(labelled[1]);
   // "The alternative to expressing X would be to use Y", "An alternative is Y".
   const named = /^(?:the|an|one|another)\s+(?:\w+\s+)?alternative\b[^,.;]{0,120}?\b(?:would be|is|was|could be|will be)\s+(?:to\s+)?(\S.*)$/i.exec(text);
   if (named) return namedPhrase(named[1]);
@@ -490,9 +495,13 @@ function alternativeInSentence(sentence: string, raw: string): string | undefine
 /** A phrase cut where a reason or a clause starts, kept when it is short and names something. */
 function namedPhrase(text: string): string | undefined {
   const cut = text.split(/[,;:]\s|[.!?](?:\s|$)|\s(?:because|since|so that|which|but|however|although|in order|instead of|rather than)\s/i)[0].trim();
+  // "to not support an LTS at all and continue on the current path of …": a long phrase whose first part is a whole
+  // clause keeps that part.
   const words = cut.split(/\s+/);
-  if (words.length > LONG_OPTION_WORDS || isFragment(cut)) return undefined;
-  return stripInline(cut).replace(/[.,;:]+$/, "").trim() || undefined;
+  const joined = words.findIndex((w, k) => k >= 3 && /^(?:and|then)$/i.test(w));
+  const kept = words.length > LONG_OPTION_WORDS && joined > 0 && joined <= LONG_OPTION_WORDS ? words.slice(0, joined).join(" ") : cut;
+  if (kept.split(/\s+/).length > LONG_OPTION_WORDS || isFragment(kept)) return undefined;
+  return stripInline(kept).replace(/[.,;:]+$/, "").trim() || undefined;
 }
 
 const PROSE_OPTION_INTRO =
