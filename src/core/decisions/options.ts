@@ -426,7 +426,10 @@ function leadOf(text: string, colonToo: boolean): string | undefined {
 
 function ledOption(lead: string, line: number): ConsideredOption {
   const { name, ref } = optionName(lead);
-  return { name: name || lead, range: { start: line, end: line }, source: "alternatives", ...(ref ? { ref } : {}) };
+  // "**Model 5 — occupancy gating (chosen).**": a bare label before the dash says less than the whole lead.
+  const bareLabel = /^\S+\s+(?:\d{1,2}|[A-Z])$/.test(name);
+  const whole = lead.replace(DECIDED_MARK, " ").trim();
+  return { name: bareLabel || !name ? whole : name, range: { start: line, end: line }, source: "alternatives", ...(ref ? { ref } : {}) };
 }
 
 /**
@@ -1251,13 +1254,16 @@ function explicitChoice(parsed: ParsedAdr, considered: ConsideredOption[], decis
       ? { name: considered[i].name, range: explicit.range, how: "chosen-option-line", considered_index: i }
       : (listedUnderChoice(lines, explicit, considered) ?? { name: explicit.name, range: explicit.range, how: "chosen-option-line" });
   }
-  // An option marked "(Decided)" in its heading or list item.
+  // An option marked "(Decided)" in its heading or list item, or in the bold lead of its paragraph.
   if (!chosen) {
     for (let n = 1; n <= lines.length && !chosen; n++) {
       const line = lines[n - 1].slice(0, MAX_SENTENCE_CHARS * 2);
       // The cheap tests first: most lines are no heading or item, or carry no mark at all.
-      if (!/^\s*(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s)/.test(line) || !/decided|chosen|selected|accepted|preferred|[\u2705\u2714]/i.test(line) || !DECIDED_MARK.test(stripInline(line))) continue;
-      const { name } = optionName(line.replace(/^\s*(?:#{1,6}|[-*+]|\d{1,3}[.)])\s+/, ""));
+      if (!/^\s*(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s|\*\*|__)/.test(line) || !/decided|chosen|selected|accepted|preferred|[\u2705\u2714]/i.test(line)) continue;
+      const bold = BOLD_LEAD.exec(line.trim())?.[1];
+      const marked = bold ?? line;
+      if (!DECIDED_MARK.test(stripInline(marked))) continue;
+      const { name } = bold ? ledOption(bold, n) : optionName(line.replace(/^\s*(?:#{1,6}|[-*+]|\d{1,3}[.)])\s+/, ""));
       const i = matchOption(name, considered, 0.8);
       if (i !== undefined) chosen = { name: considered[i].name, range: { start: n, end: n }, how: "decided-marker", considered_index: i };
     }
@@ -1362,7 +1368,8 @@ function withListConfirming(parsed: ParsedAdr, chosen: ChosenOption | undefined,
  */
 function proposalOverAlternative(parsed: ParsedAdr, chosen: ChosenOption | undefined, considered: ConsideredOption[]): ChosenOption | undefined {
   const at = chosen?.considered_index;
-  if (!chosen || at === undefined || considered[at]?.source !== "alternatives") return chosen;
+  // An alternative the record itself marks "(chosen)" was what it did.
+  if (!chosen || at === undefined || considered[at]?.source !== "alternatives" || chosen.how === "decided-marker") return chosen;
   return withDesignNames(parsed, rfcProposal(parsed)) ?? chosen;
 }
 
