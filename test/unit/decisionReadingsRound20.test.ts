@@ -243,3 +243,35 @@ describe("alternatives argued in sentences", () => {
     assert.ok(names(m).includes("not offer a slow channel at all"), JSON.stringify(names(m)));
   });
 });
+
+describe("a bold lead that marks its alternative chosen", () => {
+  test("'**Plan 2 — a queue per tenant (chosen).**' is the choice, named in full", () => {
+    const text = [
+      "# ADR 12: Upload throttling",
+      "",
+      "## Status",
+      "",
+      "Accepted",
+      "",
+      "## Context",
+      "",
+      "A few tenants flood the upload service.",
+      "",
+      "## Decision",
+      "",
+      "We hold uploads back once a tenant's queue is full.",
+      "",
+      "## Alternative Approaches",
+      "",
+      "**Plan 1 — one global token bucket.** Simple, but one tenant can still starve the others during a burst.",
+      "",
+      "**Plan 2 — a queue per tenant (chosen).** Each tenant waits only behind its own uploads.",
+      "",
+      "**Plan 3 — reject every upload over a fixed size.** Easy to explain, but it blocks legitimate large files.",
+      "",
+    ].join("\n");
+    const m = model("docs/architecture/adr-012-upload-throttling.md", text);
+    assert.equal(m.chosen?.name, "Plan 2 — a queue per tenant", JSON.stringify(m.chosen));
+    assert.ok(names(m).includes("plan 1 — one global token bucket"), JSON.stringify(names(m)));
+  });
+});
