@@ -59,6 +59,11 @@ export const MAX_LIST_ITEMS = 200;
 /** Headings of sections that list the options a record weighed, other than the one it took. */
 export const ALTERNATIVES_HEADING =
   /^(?:(?:other|rejected|discarded|the)\s+)?(?:alternatives?|alternative (?:solutions|approaches|designs)|options)(?:\s+(?:considered|explored|evaluated|discarded|rejected))?$|^considered (?:alternatives|actions|approaches|solutions)$|^roads? not taken$|^(?:the )?option graveyard$|^rejected (?:options|approaches|ideas)$|^(?:discounted|dismissed|abandoned|rejected|discarded) (?:options|alternatives|approaches|ideas)\b/;
+/** An RFC part that holds its alternatives beside something else: "Rationale and alternatives", "Prior art and
+ * alternatives", "Expectations and alternatives". Read as an alternatives section unless a sub-section of its own
+ * holds the alternatives ("### Alternatives considered" under "## Expectations and alternatives"). An ADR's
+ * "Consequences and alternatives" follows from the decision: its lists are follow-up work, not alternatives. */
+const COMBINED_ALTERNATIVES_HEADING = /^(?:rationale|prior art|expectations|trade-?offs)(?:,?\s+and|\s*&)\s+alternatives$|^alternatives\s+(?:and|&)\s+(?:prior art|rationale)$/;
 /** Headings of sections that list every option weighed, the chosen one among them: "Approaches considered",
  * "Potential solutions". */
 const CONSIDERED_HEADING = /^(?:considered options|options|(?:options|approaches|solutions|designs|strategies) considered|(?:potential|possible|candidate) (?:options|approaches|solutions))$/;
@@ -278,15 +283,29 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
     return out;
   }
   const allItems = listItems(lines, sec.bodyStart, sec.contentEnd);
+  // A proposal template's questions ("What is in scope?", "What alternatives have been considered?"): only the answer
+  // to the question about alternatives names them.
+  const answered = source === "alternatives" ? answersToAlternativesQuestion(allItems) : undefined;
+  if (answered) {
+    for (const item of answered) push(item.text.replace(/:\s*$/, ""), { start: item.line, end: item.line }, item.marker);
+    return out;
+  }
   const labelled = labelledGroups(allItems);
   if (labelled.length >= 2) {
     for (const o of labelled) out.push({ ...o, source });
     return out;
   }
+  // "**Alternative 1: X.**" and a paragraph with its cons, one per alternative: the bold leads name the alternatives,
+  // and the lists under them argue.
+  const ledParagraphs = source === "alternatives" && children.length === 0 ? boldLedParagraphs(lines, sec.bodyStart, sec.contentEnd) : [];
+  if (ledParagraphs.length >= 2) return ledParagraphs;
   const items = namedItems(allItems);
   // "… many operational problems come through the use of X:" and a list: the list argues against X, it names no options.
   const own = items.length > 0 && introducesArguments(lines, items[0].line) ? [] : items;
-  if (source === "alternatives" && own.length === 0 && children.length === 0) return alternativesInParagraphs(lines, sec.bodyStart, sec.contentEnd);
+  if (source === "alternatives" && own.length === 0 && children.length === 0) {
+    const led = ledAlternatives(lines, sec.bodyStart, sec.contentEnd, allItems);
+    return led.length >= 2 ? led : alternativesInParagraphs(lines, sec.bodyStart, sec.contentEnd);
+  }
   if (own.length > 0) {
     for (const item of own) push(item.text, { start: item.line, end: item.line }, item.marker);
     if (children.length === 0) return out;
@@ -320,6 +339,33 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
     else push(s.heading, { start: s.start, end: s.end });
   }
   return out;
+}
+
+/** A template's question that asks for the alternatives: "What alternatives have been considered, and why …?". */
+const TEMPLATE_QUESTION = /^(?:what|which|how|why|who|where|when|are|is|does|do|will|can|should|could|have|has)\b[^?]{0,300}\?/i;
+const ALTERNATIVES_QUESTION = /\b(?:alternatives?|other (?:options|approaches|designs))\b.*\?$/i;
+
+/**
+ * A list of a template's questions, each answered by the items under or after it: the answer to the question that
+ * asks for alternatives (its items one level down, else the items that follow it up to the next question), none when
+ * no question asks for them; undefined when the list is no list of questions.
+ */
+function answersToAlternativesQuestion(items: ListItem[]): ListItem[] | undefined {
+  if (items.length === 0) return undefined;
+  const base = Math.min(...items.map((i) => i.indent));
+  // "Are there any trade-offs being made? (space for time, for example) N/A": a question may carry a note or its
+  // answer after it.
+  const isQuestion = (i: ListItem) => i.indent === base && TEMPLATE_QUESTION.test(stripInline(i.text).trim());
+  // Questions only template a list that opens with one, or that asks two or more.
+  if (!isQuestion(items[0]) && items.filter(isQuestion).length < 2) return undefined;
+  const at = items.findIndex((i) => isQuestion(i) && ALTERNATIVES_QUESTION.test(stripInline(i.text).trim()));
+  if (at < 0) return [];
+  let end = at + 1;
+  while (end < items.length && !isQuestion(items[end])) end++;
+  const answer = items.slice(at + 1, end);
+  if (answer.length === 0) return [];
+  const top = Math.min(...answer.map((i) => i.indent));
+  return answer.filter((i) => i.indent === top);
 }
 
 /** A list item that is only an option's label ("Option 1:", "**Option B**"), its description in the items under it. */
@@ -361,9 +407,68 @@ function alternativesInParagraphs(lines: string[], from: number, to: number): Co
   return out;
 }
 
+/** A lead in bold that opens a paragraph or an item: "**Query the history directly.** This is not possible …". */
+const BOLD_LEAD = /^(?:\*\*|__)([^*_\n]{2,120}?)(?:\*\*|__)/;
+/** A lead before a colon that opens a long item: "No `x` option: the first draft left it out …". */
+const COLON_LEAD = /^([^:.!?\n]{2,80}?):\s+\S/;
+const LEAD_LABEL = /^(?:notes?|nb|examples?|e\.g|update|edit|tl;?dr|summary|conclusion|caveats?|warning|chosen|rejected|decision|decided|verdict|finding|findings|result|outcome|status|reason)$/i;
+/** A lead names an alternative in at most this many words. */
+const LEAD_WORDS = 12;
+
+/** The name a paragraph's or an item's lead gives (see ledAlternatives); undefined when it opens with none. */
+function leadOf(text: string, colonToo: boolean): string | undefined {
+  const m = BOLD_LEAD.exec(text) ?? (colonToo ? COLON_LEAD.exec(text) : null);
+  const lead = m ? stripInline(m[1]).replace(/[.:]\s*$/, "").trim() : "";
+  // "**Note:**", "**Pros:**", "**Chosen:**" label a remark, an argument or a verdict, never an alternative.
+  if (ARGUMENT_HEADING.test(lead) || LEAD_LABEL.test(lead)) return undefined;
+  return lead && lead.split(/\s+/).length <= LEAD_WORDS && /[\p{L}\p{N}]/u.test(lead) ? lead : undefined;
+}
+
+function ledOption(lead: string, line: number): ConsideredOption {
+  const { name, ref } = optionName(lead);
+  // "**Model 5 — occupancy gating (chosen).**": a bare label before the dash says less than the whole lead.
+  const bareLabel = /^\S+\s+(?:\d{1,2}|[A-Z])$/.test(name);
+  const whole = lead.replace(DECIDED_MARK, " ").trim();
+  return { name: bareLabel || !name ? whole : name, range: { start: line, end: line }, source: "alternatives", ...(ref ? { ref } : {}) };
+}
+
+/**
+ * Alternatives an RFC argues one paragraph or one long item each, named by the lead that opens it: a bold lead
+ * ("**Alternative 2: External proxy.** …", "1. **Same VPC**: …") or, for an item, the words before its colon. Every
+ * top-level item must open with such a lead, else the items only argue and the bold-led paragraphs above them name
+ * the alternatives.
+ */
+function ledAlternatives(lines: string[], from: number, to: number, items: ListItem[]): ConsideredOption[] {
+  if (items.length > 0) {
+    const base = Math.min(...items.map((i) => i.indent));
+    const top = items.filter((i) => i.indent === base);
+    const leads = top.map((i) => leadOf(i.text.trim(), true));
+    if (top.length >= 2 && leads.every(Boolean)) return top.map((i, k) => ledOption(leads[k]!, i.line));
+  }
+  return boldLedParagraphs(lines, from, to);
+}
+
+/** Paragraphs that open with a bold lead, each read as the alternative its lead names (see ledAlternatives). */
+function boldLedParagraphs(lines: string[], from: number, to: number): ConsideredOption[] {
+  const out: ConsideredOption[] = [];
+  for (let n = from; n <= to && out.length < PROSE_LIST_MAX; n++) {
+    const line = lines[n - 1] ?? "";
+    // Only a paragraph's first line can open it.
+    if (n > from && (lines[n - 2] ?? "").trim()) continue;
+    const lead = leadOf(line.trim(), false);
+    if (lead && !/^\s/.test(line)) out.push(ledOption(lead, n));
+  }
+  return out;
+}
+
 /** The alternative one sentence names, when it names one (see alternativesInParagraphs). */
 function alternativeInSentence(sentence: string, raw: string): string | undefined {
-  const text = sentence.replace(/^(?:for (?:example|instance)|e\.g\.)\s*,?\s*/i, "");
+  // "Instead of defining our own format, we could reuse one": the lead-in names what the RFC does; the rest, the
+  // alternative.
+  const text = sentence.replace(/^(?:for (?:example|instance)|e\.g\.)\s*,?\s*/i, "").replace(/^instead of [^,;.]{1,120},\s*(?=we\s)/i, "");
+  // "Alternative 2 is to add the path to the URL", "Option B would be for X to Y".
+  const labelled = /^(?:alternative|option)\s+(?:\d{1,2}|[A-Z]|one|two|three|four|five)\s+(?:is|would be|was|could be)\s+(?:to\s+|for\s+)?(\S.*)$/i.exec(text);
+  if (labelled) return namedPhrase(labelled[1]);
   // "The alternative to expressing X would be to use Y", "An alternative is Y".
   const named = /^(?:the|an|one|another)\s+(?:\w+\s+)?alternative\b[^,.;]{0,120}?\b(?:would be|is|was|could be|will be)\s+(?:to\s+)?(\S.*)$/i.exec(text);
   if (named) return namedPhrase(named[1]);
@@ -393,9 +498,13 @@ function alternativeInSentence(sentence: string, raw: string): string | undefine
 /** A phrase cut where a reason or a clause starts, kept when it is short and names something. */
 function namedPhrase(text: string): string | undefined {
   const cut = text.split(/[,;:]\s|[.!?](?:\s|$)|\s(?:because|since|so that|which|but|however|although|in order|instead of|rather than)\s/i)[0].trim();
+  // "to not support an LTS at all and continue on the current path of …": a long phrase whose first part is a whole
+  // clause keeps that part.
   const words = cut.split(/\s+/);
-  if (words.length > LONG_OPTION_WORDS || isFragment(cut)) return undefined;
-  return stripInline(cut).replace(/[.,;:]+$/, "").trim() || undefined;
+  const joined = words.findIndex((w, k) => k >= 3 && /^(?:and|then)$/i.test(w));
+  const kept = words.length > LONG_OPTION_WORDS && joined > 0 && joined <= LONG_OPTION_WORDS ? words.slice(0, joined).join(" ") : cut;
+  if (kept.split(/\s+/).length > LONG_OPTION_WORDS || isFragment(kept)) return undefined;
+  return stripInline(kept).replace(/[.,;:]+$/, "").trim() || undefined;
 }
 
 const PROSE_OPTION_INTRO =
@@ -1145,13 +1254,16 @@ function explicitChoice(parsed: ParsedAdr, considered: ConsideredOption[], decis
       ? { name: considered[i].name, range: explicit.range, how: "chosen-option-line", considered_index: i }
       : (listedUnderChoice(lines, explicit, considered) ?? { name: explicit.name, range: explicit.range, how: "chosen-option-line" });
   }
-  // An option marked "(Decided)" in its heading or list item.
+  // An option marked "(Decided)" in its heading or list item, or in the bold lead of its paragraph.
   if (!chosen) {
     for (let n = 1; n <= lines.length && !chosen; n++) {
       const line = lines[n - 1].slice(0, MAX_SENTENCE_CHARS * 2);
       // The cheap tests first: most lines are no heading or item, or carry no mark at all.
-      if (!/^\s*(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s)/.test(line) || !/decided|chosen|selected|accepted|preferred|[\u2705\u2714]/i.test(line) || !DECIDED_MARK.test(stripInline(line))) continue;
-      const { name } = optionName(line.replace(/^\s*(?:#{1,6}|[-*+]|\d{1,3}[.)])\s+/, ""));
+      if (!/^\s*(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s|\*\*|__)/.test(line) || !/decided|chosen|selected|accepted|preferred|[\u2705\u2714]/i.test(line)) continue;
+      const bold = BOLD_LEAD.exec(line.trim())?.[1];
+      const marked = bold ?? line;
+      if (!DECIDED_MARK.test(stripInline(marked))) continue;
+      const { name } = bold ? ledOption(bold, n) : optionName(line.replace(/^\s*(?:#{1,6}|[-*+]|\d{1,3}[.)])\s+/, ""));
       const i = matchOption(name, considered, 0.8);
       if (i !== undefined) chosen = { name: considered[i].name, range: { start: n, end: n }, how: "decided-marker", considered_index: i };
     }
@@ -1163,6 +1275,9 @@ function explicitChoice(parsed: ParsedAdr, considered: ConsideredOption[], decis
 function sectionsByRole(parsed: ParsedAdr): { consideredIdx: number[]; alternativesIdx: number[]; candidatesIdx: number[]; decisionIdx: number[] } {
   const consideredIdx = sectionIndexes(parsed, (key, name) => name === "considered-options" || CONSIDERED_HEADING.test(key));
   const alternativesIdx = sectionIndexes(parsed, (key) => ALTERNATIVES_HEADING.test(key)).filter((i) => !consideredIdx.includes(i));
+  const holdsOptionsPart = (i: number) => parsed.doc.sections.some((s, j) => j !== i && isAncestor(parsed.doc.sections, i, j) && (ALTERNATIVES_HEADING.test(sectionKey(s)) || CONSIDERED_HEADING.test(sectionKey(s))));
+  alternativesIdx.push(...sectionIndexes(parsed, (key) => COMBINED_ALTERNATIVES_HEADING.test(key)).filter((i) => !consideredIdx.includes(i) && !holdsOptionsPart(i)));
+  alternativesIdx.sort((a, b) => a - b);
   const candidatesIdx = sectionIndexes(parsed, (key) => CANDIDATES_HEADING.test(key)).filter((i) => !consideredIdx.includes(i) && !alternativesIdx.includes(i));
   const decisionIdx = sectionIndexes(parsed, (key, name) => name === "decision" || name === "decision-outcome" || DECISION_HEADING.test(key) || headingTail(key) !== undefined).filter(
     (i) => !consideredIdx.includes(i) && !alternativesIdx.includes(i) && !candidatesIdx.includes(i),
@@ -1253,7 +1368,8 @@ function withListConfirming(parsed: ParsedAdr, chosen: ChosenOption | undefined,
  */
 function proposalOverAlternative(parsed: ParsedAdr, chosen: ChosenOption | undefined, considered: ConsideredOption[]): ChosenOption | undefined {
   const at = chosen?.considered_index;
-  if (!chosen || at === undefined || considered[at]?.source !== "alternatives") return chosen;
+  // An alternative the record itself marks "(chosen)" was what it did.
+  if (!chosen || at === undefined || considered[at]?.source !== "alternatives" || chosen.how === "decided-marker") return chosen;
   return withDesignNames(parsed, rfcProposal(parsed)) ?? chosen;
 }
 
