@@ -16,3 +16,9 @@ export function cmp(a: string, b: string): number {
 export function capitalise(s: string): string {
   return s.length ? s[0].toUpperCase() + s.slice(1) : s;
 }
+
+/** Whether a text closes every bracket, brace, backtick and double quote it opens: a cut inside code or a quotation does not. */
+export function balanced(text: string): boolean {
+  const count = (re: RegExp) => (text.match(re) ?? []).length;
+  return count(/\{/g) === count(/\}/g) && count(/\(/g) === count(/\)/g) && count(/\[/g) === count(/\]/g) && count(/`/g) % 2 === 0 && count(/"/g) % 2 === 0;
+}

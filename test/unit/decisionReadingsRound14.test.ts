@@ -160,6 +160,11 @@ describe("option names", () => {
     assert.equal(optionName("Option A): Remove the data").name, "Remove the data");
     assert.equal(optionName('Use Amplitude <a name="option-4"></a>').name, "Use Amplitude");
   });
+
+  test("a colon inside code or a quotation does not end the name; one after it still glosses", () => {
+    assert.equal(optionName('Use `{ "lazy": true }` in the manifest').name, 'Use { "lazy": true } in the manifest');
+    assert.equal(optionName("Queue (Redis): a list per worker").name, "Queue (Redis)");
+  });
 });
 
 describe("records with a metadata list and no title heading", () => {

@@ -3,7 +3,7 @@
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
 import type { AdrMeta } from "../../src/core/schemas";
-import { answerNamed, chosenOf, decisionInBrief, recordLedAnswer, recordOptions, type LedRecord } from "../../src/core/synth/recordLed";
+import { answerNamed, chosenOf, decisionInBrief, optionLabel, recordLedAnswer, recordOptions, type LedRecord } from "../../src/core/synth/recordLed";
 
 function record(path: string, meta: Partial<AdrMeta>, active = true): LedRecord {
   return {
@@ -202,5 +202,12 @@ describe("answerNamed: how an open question's answer names what the record decid
     assert.equal(stated?.byDesign, undefined);
     // A question that names a proposal is never answered by a title alone.
     assert.equal(recordLedAnswer("Should we adopt offset paging for the new routes?", [basics], noSuccessor, 5), undefined);
+  });
+});
+
+describe("optionLabel: an option listed with its description reads as its short name", () => {
+  it("names it by what precedes a colon, unless that colon is inside code or a quotation", () => {
+    assert.equal(optionLabel("Preview channel: a separate channel that only testers subscribe to"), "Preview channel");
+    assert.equal(optionLabel('Set { "lazy": true } on every route we lazy-load'), 'Set { "lazy": true } on every route we lazy-load');
   });
 });

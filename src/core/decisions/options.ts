@@ -10,7 +10,7 @@
 import type { LineRange } from "../schemas";
 import { UNFILLED_NAME, type ParsedAdr } from "../internal/adr";
 import { stripInline, type MarkdownSection } from "../internal/markdown";
-import { capitalise } from "../text";
+import { balanced, capitalise } from "../text";
 import { isFragment } from "./fragments";
 import { namesAValue, statesAGoal } from "./goals";
 import { statesAnOutcome } from "./outcomes";
@@ -149,7 +149,8 @@ export function optionName(written: string): { name: string; ref?: string; decid
   const gloss = /\s[–—-]\s|:\s/.exec(text);
   if (gloss && gloss.index > 0) {
     const head = text.slice(0, gloss.index).trim();
-    if (head.split(/\s+/).length <= 8 && /[a-z0-9]/i.test(head)) text = head;
+    // "Use { "autoinstall": false } instead": a colon inside code or a quotation ends no name.
+    if (head.split(/\s+/).length <= 8 && /[a-z0-9]/i.test(head) && balanced(head)) text = head;
   }
   // "RabbitMQ is an AMQP based message broker": an option introduced by what it is is named by its subject.
   const defined = /^([A-Z][^\s,;:]*(?:\s+[^\s,;:]+){0,2}?)\s+(?:is|are)\s+(?:a|an)\s+\S/.exec(text);

@@ -7,6 +7,7 @@
 // An open question may be answered by the best-ranked record even without that overlap, at low confidence.
 import type { AdrMeta, Level } from "../schemas";
 import { contentWords, splitAsking } from "../terms";
+import { balanced } from "../text";
 import { FRAME_WORDS, stemWord } from "./words";
 
 /** What this module needs of a retrieved record. */
@@ -216,7 +217,8 @@ export function answerNamed(doc: LedRecord, choice: string | undefined): string 
  */
 export function optionLabel(option: string): string {
   const m = /^([^:]{2,80}?):\s+(\S.*)$/.exec(option);
-  if (!m) return option;
+  // A colon inside code or a quotation ("Use { "autoinstall": false }") ends no name.
+  if (!m || !balanced(m[1])) return option;
   const [name, rest] = [m[1].trim(), m[2]];
   // "Option 2: copy the tables" is named by its description; "Labels: a, b, c" lists what was chosen.
   if (/^(?:option|alternative|choice|variant|approach)\s*[\w.()]{0,4}$/i.test(name) && rest.split(/\s+/).length >= 2) return rest.trim();
