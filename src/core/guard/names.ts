@@ -194,7 +194,15 @@ export function keysOf(name: string, exclude: ReadonlySet<string> = new Set(), o
   // A version ("2.0", "MPL-2.0" aside) is no package: a package-shaped word has a letter in at least two of its parts.
   // "CI/CD", "I/O": capitals joined by a slash are an abbreviation, not a package.
   const packaged = words.find((w) => PACKAGE_SHAPED.test(w) && !/^[A-Z0-9]{1,5}(?:\/[A-Z0-9]{1,5})+$/.test(w) && tokensOf(w).filter((t) => /[a-z]/.test(t)).length >= 2 && !w.startsWith(".") && /[@/.]/.test(w.slice(1, -1)) && tokensOf(w).length >= 2 && tokensOf(w).length <= 6);
-  if (packaged) return { display, exact: tokensOf(packaged), tokens: [] };
+  if (packaged) {
+    // A chosen "Name.js" is published bare as often as not (`lunr`): dropping the bare package drops it. Only for a
+    // chosen option (a rejected "Node.js" keyed by `node` would match every runtime line).
+    const parts = tokensOf(packaged);
+    if (opts.shortNames && parts.length === 2 && (parts[1] === "js" || parts[1] === "ts") && parts[0].length >= 4 && !GENERIC.has(parts[0]) && !exclude.has(parts[0])) {
+      return { display, tokens: [parts[0]], compact: parts.join("") };
+    }
+    return { display, exact: parts, tokens: [] };
+  }
   // A path in a language's own separators (`std::thread::sleep`, `Psr\\Cache\\CacheItemPoolInterface`) is one name:
   // `tokio::time::sleep` shares its last word, not its path.
   const pathed = spans.find((w) => /^[A-Za-z_][\w]*(?:(?:::|\\)[A-Za-z_][\w]*)+(?:\(\))?$/.test(w) && tokensOf(w).length <= 6);
