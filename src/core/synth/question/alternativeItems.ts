@@ -237,8 +237,6 @@ function frameBefore(toks: Tok[], last: Connector, rightMode: Mode, first: numbe
   const clause = last.kind === "and" ? NO_CLAUSE : mainVerb(toks, cstart, first);
   const names = spans.every((s) => isNamePhrase(toks, s));
   const verbRoot = clause.verb >= 0 ? toks[clause.verb].root : "";
-  // "should it be X or Y?": a bare copula frames nothing ("Be a hash …"); the alternatives name themselves.
-  const bareCopula = isCopula(toks[clause.verb] ?? toks[0]) && clause.verb === first - 1;
-  if (clause.verb >= 0 && clause.verb < first && !bareCopula && (rightMode === "prep" || (!names && !CHOICE_VERBS.has(verbRoot)))) return frameTitle(toks, clause, first);
+  if (clause.verb >= 0 && clause.verb < first && (rightMode === "prep" || (!names && !CHOICE_VERBS.has(verbRoot)))) return frameTitle(toks, clause, first);
   return undefined;
 }
