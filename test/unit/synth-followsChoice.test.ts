@@ -260,32 +260,6 @@ describe("a decision that names a listed option in words of its own", () => {
   });
 });
 
-const TEST_RUNNER = "docs/adr/0021-test-runner.md";
-const TEST_RUNNER_ADR = `# 21. Test runner for the web client
-
-- Status: accepted
-
-## Considered Options
-
-- Jest only
-- Vitest only
-- Vitest with Playwright component tests
-
-## Decision Outcome
-
-Chosen option: "Vitest with Playwright component tests", because unit tests alone missed the layout bugs we ship.
-`;
-
-describe("an alternative that is plainly one of the record's options is that option, not another sharing its name", () => {
-  test("'adopt Vitest only?' against a record that turned down 'Vitest only' and chose 'Vitest with Playwright component tests': the choice is recommended", async () => {
-    const repo = createGitRepo([{ message: "Runner", files: { [TEST_RUNNER]: TEST_RUNNER_ADR, "README.md": "# Web\n" } }]);
-    const p = await ask(repo, "Should we adopt Vitest only?");
-    assert.equal(recommended(p)?.title, "Vitest with Playwright component tests", p.options.map((o) => o.title).join(" | "));
-    assert.ok(p.options.some((o) => /Vitest only/.test(o.title)), "the question's own alternative stays an option");
-    assert.ok(citedPaths(p).has(TEST_RUNNER));
-  });
-});
-
 describe("small readings", () => {
   test("a decision sentence that names two options in full chose the one it names first, the object of its verb", () => {
     const m = decisionModelOf(parseAdr(FONTS, FONTS_ADR));

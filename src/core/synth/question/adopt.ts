@@ -2,8 +2,8 @@
 
 import type { QuestionStructure } from "./types";
 import { ADOPT_VERBS, DETERMINERS, PRONOUNS } from "./vocabulary";
-import { endsClause, isPrep, isVerb, type Tok } from "./tokens";
-import { clauseEnd, phraseEnd, type Span, spanText, trimNoun } from "./phrases";
+import { isPrep, isVerb, type Tok } from "./tokens";
+import { clauseEnd, phraseEnd, spanText, trimNoun } from "./phrases";
 import { termsForPhrase, termsForVerbPhrase } from "./terms";
 import type { Clause } from "./clause";
 import { alt, clauseTitle, imperative } from "./titles";
@@ -15,19 +15,13 @@ export function readAdopt(toks: Tok[], clause: Clause): Partial<QuestionStructur
   const o = v + 1;
   // "what should we use for caching?": no object, an open question.
   if (!toks[o] || isPrep(toks[o]) || (isVerb(toks[o]) && !toks[o].tags.has("Gerund"))) return undefined;
-  const s = withQualifier(toks, trimNoun(toks, o, toks.length));
+  const s = trimNoun(toks, o, toks.length);
   if (s.end <= s.start || toks.slice(s.start, s.end).every((t) => DETERMINERS.has(t.norm) || PRONOUNS.has(t.norm))) return undefined;
   const subject = spanText(toks, s, { dropDeterminer: true });
   const plainAdopt = ["adopt", "introduce", "use", "try", "embrace", "employ", "utilize", "utilise", "leverage"].includes(toks[v].root);
   const title = plainAdopt ? `Adopt ${subject}` : imperative(toks, { start: v, end: phraseEnd(toks, v + 1, clauseEnd(toks, v)) });
   const target = alt(title, subject, termsForPhrase(toks, s), "target");
   return { form: "adopt", alternatives: [target], target };
-}
-
-/** "Prettier only", "Redis alone": a trailing word that restricts the name belongs to it. */
-function withQualifier(toks: Tok[], s: Span): Span {
-  const next = toks[s.end];
-  return next && !endsClause(toks[s.end - 1]) && ["only", "alone"].includes(next.norm) ? { start: s.start, end: s.end + 1 } : s;
 }
 
 /** "should we put a Varnish layer in front of the API?": the verb phrase is the proposal. */

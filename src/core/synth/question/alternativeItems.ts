@@ -86,40 +86,12 @@ export function readVerbAlternatives(toks: Tok[], right: RightSide, leftLimit: n
   if (judgedSubject && judgedSubject.end > judgedSubject.start && !expletive) {
     items.unshift({ span: judgedSubject, mode: "keep" });
   } else if (clause.verb >= 0) {
-    // "Should every database get its own instance, should we manage them with Terraform, or should one machine …?":
-    // each asking clause before the connector is an alternative of its own, with its own subject.
-    const asked = askingClauses(toks, start, leftLimit);
-    if (asked.length > 1) {
-      const lefts = asked.flatMap((r) => {
-        const c = mainVerb(toks, r.start, r.end);
-        return c.verb >= 0 ? leftVerbPhrases(toks, c, r.start, r.end).map((l) => ({ span: l, mode: "verb" as Mode, clause: c })) : [];
-      });
-      items.unshift(...lefts);
-      return { items, leftClause: mainVerb(toks, asked[asked.length - 1].start, leftLimit) };
-    }
     items.unshift(...leftVerbPhrases(toks, clause, start, leftLimit).map((l) => ({ span: l, mode: "verb" as Mode, clause })));
   } else {
     const ns = nounPhraseStart(toks, leftLimit, start);
     if (ns < leftLimit) items.unshift({ span: { start: ns, end: leftLimit }, mode: "noun" });
   }
   return { items, leftClause: clause };
-}
-
-/** The clauses [from, to) splits into at a comma followed by a modal and its subject ("…, should we X"). */
-function askingClauses(toks: Tok[], from: number, to: number): Span[] {
-  const out: Span[] = [];
-  let s = from;
-  for (let k = from + 1; k < to - 1; k++) {
-    if (!/,/.test(toks[k - 1].post) || !isModal(toks[k])) continue;
-    const next = toks[k + 1];
-    if (!(PRONOUNS.has(next.norm) || DETERMINERS.has(next.norm) || isNounish(next))) continue;
-    out.push({ start: s, end: k });
-    s = k;
-  }
-  out.push({ start: s, end: to });
-  // Only clauses that each ask: a fronted phrase ("With profile groups coming, should we …") is no alternative.
-  const asks = (r: Span) => isModal(toks[r.start]) || isCopula(toks[r.start]);
-  return out.length > 1 && out.every(asks) ? out : [{ start: from, end: to }];
 }
 
 /** The verb phrases left of the connector; "A, B, or C" with verbs splits at commas that start a new verb phrase. */
@@ -243,7 +215,6 @@ function nounList(toks: Tok[], connectors: Connector[], last: Connector): Span[]
       ns = ps;
     }
   }
-  ns = parallelArticleStart(toks, ns, last);
   const items: Span[] = [{ start: ns, end: end === leftLimit || isAdverb(toks[end]) ? leftLimit : end }];
   end = ns;
   // "A or B or C".
@@ -260,31 +231,12 @@ function nounList(toks: Tok[], connectors: Connector[], last: Connector): Span[]
   return items;
 }
 
-/** How far back an article may stand from the noun phrase that the alternative after "or" parallels. */
-const ARTICLE_REACH = 8;
-
-/**
- * "be a hash keyed by MIME type or an array of objects": the alternative after "or" opens with an article, so it
- * parallels the phrase that opens with one ("a hash keyed by MIME type"), not the object of its preposition.
- */
-function parallelArticleStart(toks: Tok[], ns: number, last: Connector): number {
-  const right = toks[last.at + last.width]?.norm ?? "";
-  if (!["a", "an"].includes(right) || ["a", "an", "the"].includes(toks[ns]?.norm ?? "")) return ns;
-  for (let k = ns - 1; k >= Math.max(0, ns - ARTICLE_REACH); k--) {
-    if (endsClause(toks[k]) || isModal(toks[k]) || isCopula(toks[k]) || (isVerb(toks[k]) && !toks[k].tags.has("PastTense") && !toks[k].tags.has("Participle"))) return ns;
-    if (["a", "an"].includes(toks[k].norm)) return k;
-  }
-  return ns;
-}
-
 /** A frame before the alternatives: "should receipts live …", "should we store sessions …", "Configure retries …". */
 function frameBefore(toks: Tok[], last: Connector, rightMode: Mode, first: number, spans: Span[]): string | undefined {
   const cstart = clauseStartBefore(toks, first);
   const clause = last.kind === "and" ? NO_CLAUSE : mainVerb(toks, cstart, first);
   const names = spans.every((s) => isNamePhrase(toks, s));
   const verbRoot = clause.verb >= 0 ? toks[clause.verb].root : "";
-  // "should it be X or Y?": a bare copula frames nothing ("Be a hash …"); the alternatives name themselves.
-  const bareCopula = isCopula(toks[clause.verb] ?? toks[0]) && clause.verb === first - 1;
-  if (clause.verb >= 0 && clause.verb < first && !bareCopula && (rightMode === "prep" || (!names && !CHOICE_VERBS.has(verbRoot)))) return frameTitle(toks, clause, first);
+  if (clause.verb >= 0 && clause.verb < first && (rightMode === "prep" || (!names && !CHOICE_VERBS.has(verbRoot)))) return frameTitle(toks, clause, first);
   return undefined;
 }

@@ -1,17 +1,13 @@
 // What kind of asking a clause does, which decides what the question may name. "Should we adopt X?" proposes X;
 // "How should we bring this dump onto the platform?" asks for a way and proposes nothing: what follows "how" is the
 // goal, never an option. "Which engine should render the layouts, Velocity or FreeMarker?" asks to pick from what it
-// lists. "Is there a plan for enforcing the limit?" and "Has the team settled on how …?" ask whether a decision exists:
-// open questions too.
+// lists. "Is there a plan for enforcing the limit?" asks whether a decision exists: an open question too.
 
 import { SUBORDINATORS, WH } from "./vocabulary";
 import { isConj, isCopula, isModal, type Tok } from "./tokens";
 
 /** Nouns that name a way of doing something: "is there a plan / way / process for X" asks for one, proposes nothing. */
 const WAY_NOUNS = new Set(["plan", "plans", "way", "ways", "process", "mechanism", "strategy", "roadmap", "policy", "proposal", "proposals", "approach", "guidance", "convention", "recommendation"]);
-/** Verbs of having decided: "has the team settled on …", "have we agreed on …" ask whether a decision exists. */
-const DECIDED_VERBS = new Set(["settled", "decided", "agreed", "concluded", "standardized", "standardised"]);
-
 export interface Asking {
   /** The clause from where it asks: after a fronted subordinate clause ("When a block changes, should we …"). */
   start: number;
@@ -40,14 +36,6 @@ function asksForAWay(toks: Tok[], from: number): boolean {
   return toks.slice(at + 2, at + 6).some((t) => WAY_NOUNS.has(t.norm));
 }
 
-/** "Has the team settled on how …", "have we decided which …": whether a decision exists. */
-function asksIfDecided(toks: Tok[], from: number): boolean {
-  const first = toks.slice(from).find((t) => !isConj(t));
-  if (!first || !["has", "have"].includes(first.norm)) return false;
-  const at = toks.indexOf(first);
-  return toks.slice(at + 1, at + 6).some((t) => DECIDED_VERBS.has(t.norm));
-}
-
 /** Reads how a clause asks. */
 export function askingOf(toks: Tok[]): Asking {
   const start = askingStart(toks);
@@ -55,7 +43,7 @@ export function askingOf(toks: Tok[]): Asking {
   // "What about X instead of Y?", "How about X?" propose X.
   const about = toks[toks.findIndex((t, k) => k >= start && !isConj(t)) + 1]?.norm === "about";
   const wh = WH.has(lead) && !about ? lead : undefined;
-  const seeksWay = wh === "how" || asksForAWay(toks, start) || asksIfDecided(toks, start);
+  const seeksWay = wh === "how" || asksForAWay(toks, start);
   return { start, ...(wh ? { wh } : {}), seeksWay };
 }
 

@@ -28,7 +28,6 @@ export function findConnectors(toks: Tok[]): { connectors: Connector[]; between:
     if (["or", "vs", "versus", "nor"].includes(t.norm)) {
       // "… or not", "whether or not", "or so": no second alternative.
       if (!next || ["not", "so", "otherwise"].includes(next.norm) || toks[i - 1].norm === "whether") continue;
-      if (insideCondition(toks, i)) continue;
       all.push({ at: i, width: 1, kind: "or", comma });
     } else if ((t.norm === "instead" || t.norm === "rather") && next && (next.norm === "of" || next.norm === "than") && i + 2 < toks.length) {
       all.push({ at: i, width: 2, kind: "instead", comma });
@@ -45,20 +44,6 @@ export function findConnectors(toks: Tok[]): { connectors: Connector[]; between:
   const last = all[all.length - 1];
   const connectors = last?.comma && last.kind === "or" ? all.filter((c) => c.comma || c.at > last.at || c.kind !== "or") : all;
   return { connectors, between };
-}
-
-/**
- * "How should on-call hear about it when a backup or restore job fails?": an "or" inside a condition
- * (after "when", "if", "until" … in the same clause) says when, not which; the question names no alternatives there.
- * "before or after the deploy" and "when saving or when loading" still are alternatives.
- */
-function insideCondition(toks: Tok[], orAt: number): boolean {
-  if (SUBORDINATORS.has(toks[orAt + 1]?.norm ?? "")) return false;
-  for (let j = orAt - 1; j > 0; j--) {
-    if (/[,;:?.!]/.test(toks[j].post)) return false;
-    if (SUBORDINATORS.has(toks[j].norm)) return j < orAt - 1;
-  }
-  return false;
 }
 
 export type Mode = "verb" | "prep" | "noun";

@@ -3,14 +3,14 @@
 
 import type { Alternative, QuestionStructure } from "./types";
 import { ADOPT_VERBS, DETERMINERS, DROP_VERBS, JUDGEMENTS, KEEP_VERBS, PRONOUNS } from "./vocabulary";
-import { isCopula, isModal, isNounish, isPrep, isVerb, type Tok } from "./tokens";
+import { isCopula, isModal, isNounish, isVerb, type Tok } from "./tokens";
 import { clauseEnd, phraseEnd, type Span, spanText, trimNoun } from "./phrases";
 import { gerund, infinitive } from "./verbForms";
-import { GENERIC_OBJECTS, termsForNounItem, termsForPhrase, termsForVerbPhrase } from "./terms";
+import { termsForNounItem, termsForPhrase, termsForVerbPhrase } from "./terms";
 import type { Clause } from "./clause";
 import { alt, capitalise, imperative, keepTitle, nounAlternative } from "./titles";
 
-/** "keep storing uploads on the local disk?", "stick with X?", "do we still need to publish X?", "stop using X?", "drop X and build with Y?". */
+/** "keep storing uploads on the local disk?", "stick with X?", "do we still need to publish X?", "stop using X?". */
 export function readKeepOrDrop(toks: Tok[], clause: Clause): Partial<QuestionStructure> | undefined {
   const v = clause.verb;
   if (v < 0 || clause.passive || clause.linking) return undefined;
@@ -25,29 +25,14 @@ export function readKeepOrDrop(toks: Tok[], clause: Clause): Partial<QuestionStr
   const useVerb = (x: Tok | undefined) => !!x && ["use", "using"].includes(x.norm);
   while (objStart < end && (["with", "on", "to", "at"].includes(toks[objStart].norm) || useVerb(toks[objStart]))) objStart++;
   if (objStart >= end) return undefined;
-  // "drop Next.js and build with Vite": a replacement in one breath.
-  const andVerb = toks.findIndex((x, k) => k > objStart && k < end - 1 && x.norm === "and" && isVerb(toks[k + 1]) && !toks[k + 1].tags.has("Gerund"));
   const bodyIsVerb = KEEP_VERBS.has(t.root) && isVerb(toks[objStart]) && toks[objStart].tags.has("Gerund");
-  let np = trimNoun(toks, objStart, andVerb > 0 ? andVerb : end);
-  let thing = np;
-  // "drop support for Node 18", "keep our use of Lombok": the thing is the object of the generic noun.
-  const head = toks[np.end - 1];
-  if (!bodyIsVerb && head && GENERIC_OBJECTS.has(head.root) && np.end < end && isPrep(toks[np.end])) {
-    thing = trimNoun(toks, np.end + 1, end);
-    np = { start: np.start, end: thing.end };
-  }
+  const np = trimNoun(toks, objStart, end);
   const body: Span = { start: objStart, end };
-  const { terms, subject } = bodyIsVerb ? termsForVerbPhrase(toks, body) : { terms: termsForPhrase(toks, thing), subject: spanText(toks, thing, { dropDeterminer: true }) };
-  if (drop && andVerb > 0) {
-    const incumbent = alt(keepTitle(toks, np), subject, terms, "incumbent");
-    const second = { start: andVerb + 1, end };
-    const target = alt(imperative(toks, { start: v, end }), termsForVerbPhrase(toks, second).subject, termsForVerbPhrase(toks, second).terms, "target");
-    return { form: "migration", alternatives: [incumbent, target], incumbent, target };
-  }
+  const { terms, subject } = bodyIsVerb ? termsForVerbPhrase(toks, body) : { terms: termsForPhrase(toks, np), subject: spanText(toks, np, { dropDeterminer: true }) };
   // The kept thing: "Keep storing uploads on the local disk", "Keep publishing the DAPS identity module", "Keep Cassandra".
   let keptTitle: string;
   if (bodyIsVerb) keptTitle = `Keep ${spanText(toks, body)}`;
-  else if (KEEP_VERBS.has(t.root) || (still && ADOPT_VERBS.has(t.root)) || drop) keptTitle = keepTitle(toks, { start: np.start, end: andVerb > 0 || drop ? np.end : Math.max(np.end, end) });
+  else if (KEEP_VERBS.has(t.root) || (still && ADOPT_VERBS.has(t.root)) || drop) keptTitle = keepTitle(toks, { start: np.start, end: drop ? np.end : Math.max(np.end, end) });
   else keptTitle = `Keep ${gerund(infinitive(t))} ${spanText(toks, np)}`;
   const kept = alt(keptTitle, subject, terms, "incumbent");
   if (drop) {

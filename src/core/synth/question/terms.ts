@@ -11,15 +11,13 @@ import { infinitive } from "./verbForms";
 /** Aliases that name the same technology. */
 const ALIASES: readonly string[][] = [
   ...TECH_ALIASES,
-  ["websocket", "websockets", "web socket", "web sockets"],
-  ["go", "golang"],
 ];
 /** Acronyms every codebase uses: never enough to find an option by themselves. */
 const GENERIC_ACRONYMS = new Set(["api", "apis", "ui", "cli", "http", "https", "rest", "json", "sql", "url", "urls", "id", "ids", "db", "io", "os", "ci", "cd", "sdk", "jvm", "vm", "app", "aws", "gcp"]);
 /** Heads too generic to find an option by themselves. */
 const GENERIC_HEADS = new Set(["approach", "way", "thing", "option", "solution", "setup", "one", "system", "mechanism", "strategy", "pattern", "method", "style", "model", "policy", "process", "it", "them", "that", "this", "one", "ones", "own"]);
 /** Nouns that stand for their complement: "support for X", "use of X", "dependency on X". */
-export const GENERIC_OBJECTS = new Set(["support", "use", "usage", "dependency", "reliance", "integration", "adoption", "version", "copy", "instance", "fork"]);
+const GENERIC_OBJECTS = new Set(["support", "use", "usage", "dependency", "reliance", "integration", "adoption", "version", "copy", "instance", "fork"]);
 
 function singularPlural(phrase: string): string[] {
   const words = phrase.split(" ");
@@ -109,7 +107,7 @@ export function termsForVerbPhrase(toks: Tok[], s: Span): { terms: string[]; sub
   }
   const chosen = [primary, ...pool.filter((np) => np !== primary && named(np))];
   const terms = new Set<string>();
-  for (const np of chosen) for (const t of np.prep === "per" ? perTerms(toks, np.span) : termsForPhrase(toks, np.span)) terms.add(t);
+  for (const np of chosen) for (const t of termsForPhrase(toks, np.span)) terms.add(t);
   for (const t of toks.slice(s.start, s.end)) {
     // "locally with a Java library", "always appended": a manner adverb sets the alternative apart; so does a
     // predicate adjective ("be given bare", "keep infrastructure external", "stay optional").
@@ -129,13 +127,6 @@ function isVagueOnly(toks: Tok[], s: Span): boolean {
 
 function isGerundOnly(toks: Tok[], s: Span): boolean {
   return toks.slice(s.start, s.end).every((t) => t.tags.has("Gerund") || DETERMINERS.has(t.norm));
-}
-
-/** "per query", "per user": a lone common noun after "per" is found with it. */
-function perTerms(toks: Tok[], s: Span): string[] {
-  const words = toks.slice(s.start, s.end).filter((t) => !DETERMINERS.has(t.norm));
-  if (words.length !== 1 || isNameLike(words[0])) return termsForPhrase(toks, s);
-  return [words[0].norm, ...singularPlural(words[0].norm)].flatMap((w) => [`per ${w}`, `per-${w}`]);
 }
 
 /**

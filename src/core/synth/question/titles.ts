@@ -2,7 +2,7 @@
 // "Keep X", bare names and shared frames; and the Alternative record made from a title, subject and terms.
 
 import type { Alternative } from "./types";
-import { DETERMINERS, PERSONAL, PRONOUNS, RECEIVE_VERBS } from "./vocabulary";
+import { DETERMINERS, PERSONAL, PRONOUNS } from "./vocabulary";
 import { isAdverb, isCopula, isNameLike, isNounish, isPrep, isVerb, type Tok } from "./tokens";
 import { type Span, spanText } from "./phrases";
 import { infinitive, thirdPerson } from "./verbForms";
@@ -57,10 +57,6 @@ export function clauseTitle(toks: Tok[], s: Span, clause: Clause | undefined, sh
     return imperative(toks, s);
   }
   if (clause.passive && clause.verb >= s.start) return passiveImperative(toks, s, clause, subj);
-  // "should staging get a database of its own" → "Give staging a database of its own".
-  if (isVerb(v) && RECEIVE_VERBS.has(v.root) && s.end > s.start + 1 && isNounish(toks[s.start + 1])) {
-    return capitalise(`give ${spanText(toks, subj, { dropDeterminer: true })} ${spanText(toks, { start: s.start + 1, end: s.end })}`);
-  }
   // A subject the alternatives share reads best as an instruction ("Keep sharing the production database"), except
   // with a linking verb ("The patch number stays optional"); alternatives with subjects of their own are statements
   // ("A scheduled Lambda copies it into S3").
@@ -126,11 +122,5 @@ export function frameTitle(toks: Tok[], clause: Clause, end: number): string | u
   if (clause.passive && subj) return passiveImperative(toks, { start: clause.copula >= 0 ? clause.copula : clause.verb, end }, clause, subj);
   const s = { start: clause.copula >= 0 && clause.linking ? clause.copula : clause.verb, end };
   if (!subj || clause.expletive || isPersonal(toks, subj) || isPronounSubject(toks, subj)) return imperative(toks, s);
-  const v = toks[s.start];
-  // "should PRs get a … label, or a richer set" → "Give PRs a … label".
-  if (RECEIVE_VERBS.has(v.root) && !clause.linking) {
-    const between = spanText(toks, { start: s.start + 1, end });
-    return capitalise(`give ${spanText(toks, subj, { dropDeterminer: true })}${between ? ` ${between}` : ""}`);
-  }
   return statement(toks, s, subj);
 }

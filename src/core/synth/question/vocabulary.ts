@@ -31,8 +31,6 @@ export const DROP_VERBS = new Set(["stop", "drop", "remove", "retire", "deprecat
 export const ADOPT_VERBS = new Set(["adopt", "introduce", "use", "add", "try", "embrace", "enable", "include", "employ", "utilize", "utilise", "leverage", "integrate", "implement", "bring", "pick", "choose", "select"]);
 /** Verbs that place their object somewhere: the place is the alternative ("store uploads on the local disk"). */
 export const PLACEMENT_VERBS = new Set(["store", "keep", "put", "save", "host", "persist", "run", "deploy", "cache", "write", "place", "hold", "serve", "live", "locate", "stash", "archive", "log", "publish", "queue", "schedule", "rely", "depend", "build", "base"]);
-/** Verbs that take their beneficiary as subject: "should staging get X" reads as "Give staging X". */
-export const RECEIVE_VERBS = new Set(["get", "have", "receive"]);
 /** Verbs that only say "pick one": the alternatives are titled by themselves. */
 export const CHOICE_VERBS = new Set(["prefer", "favour", "favor", "choose", "pick", "select", "recommend", "want", "go", "take", "decide", "use", "standardize", "standardise", "adopt"]);
 export const LINKING_VERBS = new Set(["stay", "remain", "become", "seem", "look", "feel", "get"]);
