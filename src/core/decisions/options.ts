@@ -208,8 +208,7 @@ function optionItems(items: ListItem[]): ListItem[] {
   const nested = items.filter((i) => i.indent > base);
   const groups = top.every((i) => /\?\s*$/.test(stripInline(i.text)) || /:\s*$/.test(stripInline(i.text)));
   if (groups && nested.length > 0) {
-    const next = Math.min(...nested.map((i) => i.indent));
-    return nested.filter((i) => i.indent === next);
+    return outermost(nested);
   }
   return top;
 }
@@ -342,6 +341,13 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
   return out;
 }
 
+/** The items at the list's outermost indent (none of an empty list). A loop, not Math.min(...): a list may be long. */
+function outermost(items: ListItem[]): ListItem[] {
+  let base = Number.POSITIVE_INFINITY;
+  for (const i of items) base = Math.min(base, i.indent);
+  return items.filter((i) => i.indent === base);
+}
+
 /** A template's question that asks for the alternatives: "What alternatives have been considered, and why …?". */
 const TEMPLATE_QUESTION = /^(?:what|which|how|why|who|where|when|are|is|does|do|will|can|should|could|have|has)\b[^?]{0,300}\?/i;
 const ALTERNATIVES_QUESTION = /\b(?:alternatives?|other (?:options|approaches|designs))\b.*\?$/i;
@@ -363,10 +369,7 @@ function answersToAlternativesQuestion(items: ListItem[]): ListItem[] | undefine
   if (at < 0) return [];
   let end = at + 1;
   while (end < items.length && !isQuestion(items[end])) end++;
-  const answer = items.slice(at + 1, end);
-  if (answer.length === 0) return [];
-  const top = Math.min(...answer.map((i) => i.indent));
-  return answer.filter((i) => i.indent === top);
+  return outermost(items.slice(at + 1, end));
 }
 
 /** A list item that is only an option's label ("Option 1:", "**Option B**"), its description in the items under it. */
@@ -441,8 +444,7 @@ function ledOption(lead: string, line: number): ConsideredOption {
  */
 function ledAlternatives(lines: string[], from: number, to: number, items: ListItem[]): ConsideredOption[] {
   if (items.length > 0) {
-    const base = Math.min(...items.map((i) => i.indent));
-    const top = items.filter((i) => i.indent === base);
+    const top = outermost(items);
     const leads = top.map((i) => leadOf(i.text.trim(), true));
     if (top.length >= 2 && leads.every(Boolean)) return top.map((i, k) => ledOption(leads[k]!, i.line));
   }
@@ -762,9 +764,7 @@ function listAfter(lines: string[], line: number): ConsideredOption[] {
     end = next + 1;
   }
   // The top-level items are the options ("- Reflection:" above its description), never the details under them.
-  const all = listItems(lines, n, end);
-  const base = Math.min(...all.map((i) => i.indent));
-  const items = all.filter((i) => i.indent === base);
+  const items = outermost(listItems(lines, n, end));
   if (mostlyStatements(items.map((i) => i.text))) return [];
   const out: ConsideredOption[] = [];
   for (const item of items) {
@@ -1229,9 +1229,8 @@ function listedUnderChoice(lines: string[], explicit: { name: string; range: Lin
   while (end < lines.length && end - n < MAX_LIST_ITEMS && (/^\s*(?:[-*+]|\d{1,3}[.)])\s/.test(lines[end] ?? "") || (!lines[end]?.trim() && /^\s*(?:[-*+]|\d{1,3}[.)])\s/.test(lines[end + 1] ?? "")))) end++;
   const items = listItems(lines, n, end);
   if (items.length < 2) return undefined;
-  const base = Math.min(...items.map((i) => i.indent));
   const cited: number[] = [];
-  for (const item of items.filter((i) => i.indent === base)) {
+  for (const item of outermost(items)) {
     // The item's name is its bold or code lead when it has one ("**OCRmyPDF** (Primary engine). Handles …").
     const lead = /^(?:\*\*|__)([^*_]{1,80})(?:\*\*|__)/.exec(item.text)?.[1] ?? codeLeadOf(item.text) ?? optionName(item.text).name.split(/[.(;:]/)[0];
     const i = matchOption(lead, considered, 0.5) ?? considered.findIndex((o) => coverage(lead, o.name) === 1);
