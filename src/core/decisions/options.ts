@@ -1232,7 +1232,7 @@ function listedUnderChoice(lines: string[], explicit: { name: string; range: Lin
   const cited: number[] = [];
   for (const item of outermost(items)) {
     // The item's name is its bold or code lead when it has one ("**OCRmyPDF** (Primary engine). Handles …").
-    const lead = /^(?:\*\*|__)([^*_]{1,80})(?:\*\*|__)/.exec(item.text)?.[1] ?? codeLeadOf(item.text) ?? optionName(item.text).name.split(/[.(;:]/)[0];
+    const lead = BOLD_LEAD.exec(item.text)?.[1] ?? codeLeadOf(item.text) ?? optionName(item.text).name.split(/[.(;:]/)[0];
     const i = matchOption(lead, considered, 0.5) ?? considered.findIndex((o) => coverage(lead, o.name) === 1);
     if (i !== undefined && i >= 0 && !cited.includes(i)) cited.push(i);
   }
