@@ -203,7 +203,7 @@ function listItems(lines: string[], from: number, to: number): ListItem[] {
 /** Items at the shallowest indent; when those are only questions or group labels, the items one level down. */
 function optionItems(items: ListItem[]): ListItem[] {
   if (items.length === 0) return [];
-  const base = Math.min(...items.map((i) => i.indent));
+  const base = outermostIndent(items);
   const top = items.filter((i) => i.indent === base);
   const nested = items.filter((i) => i.indent > base);
   const groups = top.every((i) => /\?\s*$/.test(stripInline(i.text)) || /:\s*$/.test(stripInline(i.text)));
@@ -225,7 +225,7 @@ function looksLikeArguments(items: ListItem[]): boolean {
  */
 function namedItems(all: ListItem[]): ListItem[] {
   const items = optionItems(all);
-  return looksLikeArguments(items) || (items.length > 0 && items[0].indent > Math.min(...all.map((i) => i.indent)) && looksLikeArguments(all)) ? [] : items;
+  return looksLikeArguments(items) || (items.length > 0 && items[0].indent > outermostIndent(all) && looksLikeArguments(all)) ? [] : items;
 }
 
 /** The paragraph before a list announces problems with something ("… many problems come through X:"). */
@@ -341,10 +341,16 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
   return out;
 }
 
-/** The items at the list's outermost indent (none of an empty list). A loop, not Math.min(...): a list may be long. */
-function outermost(items: ListItem[]): ListItem[] {
+/** The list's outermost indent (Infinity for an empty list). A loop, not Math.min(...): a list may be long. */
+function outermostIndent(items: ListItem[]): number {
   let base = Number.POSITIVE_INFINITY;
   for (const i of items) base = Math.min(base, i.indent);
+  return base;
+}
+
+/** The items at the list's outermost indent (none of an empty list). */
+function outermost(items: ListItem[]): ListItem[] {
+  const base = outermostIndent(items);
   return items.filter((i) => i.indent === base);
 }
 
@@ -359,10 +365,10 @@ const ALTERNATIVES_QUESTION = /\b(?:alternatives?|other (?:options|approaches|de
  */
 function answersToAlternativesQuestion(items: ListItem[]): ListItem[] | undefined {
   if (items.length === 0) return undefined;
-  const base = Math.min(...items.map((i) => i.indent));
+  const top = new Set(outermost(items));
   // "Are there any trade-offs being made? (space for time, for example) N/A": a question may carry a note or its
   // answer after it.
-  const isQuestion = (i: ListItem) => i.indent === base && TEMPLATE_QUESTION.test(stripInline(i.text).trim());
+  const isQuestion = (i: ListItem) => top.has(i) && TEMPLATE_QUESTION.test(stripInline(i.text).trim());
   // Questions only template a list that opens with one, or that asks two or more.
   if (!isQuestion(items[0]) && items.filter(isQuestion).length < 2) return undefined;
   const at = items.findIndex((i) => isQuestion(i) && ALTERNATIVES_QUESTION.test(stripInline(i.text).trim()));
@@ -378,7 +384,7 @@ const BARE_OPTION_LABEL = /^(?:option|alternative|approach|variant|solution)\s+(
 /** "* Option 1:\n  * Use X …\n* Option 2: …": each labelled group is one option, named by its first item. */
 function labelledGroups(items: ListItem[]): ConsideredOption[] {
   if (items.length === 0) return [];
-  const base = Math.min(...items.map((i) => i.indent));
+  const base = outermostIndent(items);
   const out: ConsideredOption[] = [];
   items.forEach((item, k) => {
     if (item.indent !== base) return;
