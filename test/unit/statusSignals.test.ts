@@ -4,6 +4,7 @@ import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { resolveConfig } from "../../src/core/config";
+import { decisionModelOf } from "../../src/core/decisions";
 import { normaliseStatus, parseAdr, statusFromFolder } from "../../src/core/internal/adr";
 import { discoverArtifacts } from "../../src/core/internal/discovery";
 import { runDocsExpert, supersessionOf } from "../../src/core/internal/docsExpert";
@@ -118,6 +119,37 @@ describe("status lines in the forms real logs use", () => {
     assert.equal(normaliseStatus("\u274c"), "rejected");
     assert.equal(normaliseStatus("\u23f3"), "superseded");
     assert.equal(normaliseStatus("Archived"), "deprecated");
+  });
+
+  it("reads the words logs use for a decision being built, taken back or not yet made", () => {
+    assert.equal(normaliseStatus("Implementing"), "accepted");
+    assert.equal(normaliseStatus("In progress"), "accepted");
+    assert.equal(normaliseStatus("IN DEV"), "accepted");
+    assert.equal(normaliseStatus("Proposed, implementation to follow"), "proposed");
+    assert.equal(normaliseStatus("Reverted"), "deprecated");
+    assert.equal(normaliseStatus("Rolled back in March"), "deprecated");
+    assert.equal(normaliseStatus("to_be_deleted"), "deprecated");
+    assert.equal(normaliseStatus("TBD"), "proposed");
+  });
+
+  it("a reverted record is out of force: it is read as deprecated", () => {
+    assert.equal(parseAdr("adr/0014-supervised.md", record("14. Supervised installs", "Reverted", "We support supervised installs.")).status, "deprecated");
+  });
+
+  it("a section about some other status ('Status updates') is no status section; 'Status: Accepted' and 'Status of this RFC' are", () => {
+    const body = "# Exports\n\n## Context\n\nUsers export imagery.\n\n## Decision\n\nWe build an export endpoint.\n\n### 5. Status updates\n\nWe will need to tell the user how far the export got.\n";
+    const exported = parseAdr("docs/adr-0017-exports.md", body);
+    assert.equal(exported.status, "unknown");
+    assert.equal(exported.raw_status, undefined);
+    assert.equal(decisionModelOf(exported).status_display, "no status line");
+    assert.equal(parseAdr("rfcs/0003-x.md", "# X\n\n## Status of this RFC\n\nAccepted\n\n## Decision\n\nX.\n").status, "accepted");
+    assert.equal(parseAdr("rfcs/0003-x.md", "# X\n\n## Status: Rejected\n\n## Decision\n\nX.\n").status, "rejected");
+    assert.equal(parseAdr("rfcs/0003-x.md", "# X\n\n## Status quo\n\nWe poll.\n\n## Decision\n\nX.\n").raw_status, undefined);
+  });
+
+  it("a status line left as a placeholder ('-') shows as no status line, not as an unrecognised status", () => {
+    assert.equal(decisionModelOf(parseAdr("adr/0002-x.md", record("2. X", "-", "X."))).status_display, "no status line");
+    assert.equal(decisionModelOf(parseAdr("adr/0002-x.md", record("2. X", "Sketch", "X."))).status_display, "unrecognised status: Sketch");
   });
 
   it("reads status from front matter under 'status' or 'state'", () => {

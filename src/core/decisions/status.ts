@@ -125,7 +125,8 @@ export function readStatus(parsed: ParsedAdr): DecisionStatus {
 export function displayStatus(status: AdrStatus, raw: string | undefined, supersededBy: string[]): string {
   if (status === "superseded" && supersededBy.length > 0) return `superseded by ${supersededBy.map(shortRef).join(", ")}`;
   if (status !== "unknown") return status;
-  return raw === undefined ? "no status line" : `unrecognised status: ${stripInline(raw).slice(0, 60)}`;
+  // A placeholder ("-", "…") is a status line left empty.
+  return raw === undefined || !/[\p{L}\p{N}]/u.test(stripInline(raw)) ? "no status line" : `unrecognised status: ${stripInline(raw).slice(0, 60)}`;
 }
 
 function shortRef(ref: string): string {

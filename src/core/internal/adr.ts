@@ -4,7 +4,7 @@
 import { posix } from "node:path";
 import type { AdrStatus, LineRange } from "../schemas";
 import { frontMatterString, parseMarkdown, stripInline, type MarkdownDoc, type MarkdownSection } from "./markdown";
-import { STATUS_KEY } from "./adrDetect";
+import { STATUS_HEADING, STATUS_KEY } from "./adrDetect";
 
 /** Canonical names of the ADR sections we recognise; other headings are keyed by their slug. */
 export type AdrSectionName =
@@ -57,8 +57,7 @@ export interface ParsedAdr {
 }
 
 const SECTION_PATTERNS: [AdrSectionName, RegExp][] = [
-  // "Status quo" names the option of changing nothing, not the record's status.
-  ["status", /^status\b(?!\s+quo\b)/],
+  ["status", STATUS_HEADING],
   ["context", /^(context( and problem statement)?|problem statement|background|context and problem)$/],
   ["decision-drivers", /^decision drivers$/],
   ["considered-options", /^(considered options|options considered|options)$/],
@@ -106,13 +105,16 @@ export function normaliseStatus(raw: string): AdrStatus {
   // So is a template's prompt left in place: "> Accepted or Rejected", "Proposed / Accepted / Deprecated".
   if (STATUS_MENU.test(s)) return "unknown";
   if (/\bsupe(r|rs)?[cs]eded\b|\breplaced by\b|\boverridden by\b|\bobsolete/.test(s)) return "superseded";
-  if (/\bdeprecat|\bdepreciated\b|\barchived\b|\bretired\b/.test(s)) return "deprecated";
+  // "Reverted" and "rolled back": in force once, taken back since.
+  if (/\bdeprecat|\bdepreciated\b|\barchived\b|\bretired\b|\breverted\b|\brolled back\b|\bto[ _-]be[ _-](?:deleted|removed)\b/.test(s)) return "deprecated";
   if (/\breject|\bdeclined\b|\bwithdrawn\b|\babandoned\b/.test(s)) return "rejected";
   // The RFC processes' own words: KEP "implementable" (approved to build) and "provisional", PEP "final" and
   // "informational" (describes what is in force; proposes nothing), an RFD's "publish" (discussion concluded, the
   // document stands) and "predraft".
   if (/\baccept|\bapproved\b|\badopted\b|\bdecided\b|\bdone\b|\bcompleted?\b|\bimplemented\b|\bimplementable\b|\bactive\b|\bfinal\b|\binformational\b|\bagreed\b|\bratified\b|\bpublish(?:ed)?\b|\bready for implementation\b/.test(s)) return "accepted";
-  if (/\bpropos|\bprovisional\b|\bprototyp|\b(?:pre-?)?draft\b|\bopen\b|\bpending\b|\b(?:in |under )?review\b|\bwip\b|\bdiscussion\b|\bon hold\b|\bpostponed\b|\bdeferred\b/.test(s)) return "proposed";
+  if (/\bpropos|\bprovisional\b|\bprototyp|\b(?:pre-?)?draft\b|\bopen\b|\bpending\b|\b(?:in |under )?review\b|\bwip\b|\bdiscussion\b|\bon hold\b|\bpostponed\b|\bdeferred\b|\btbd\b|\bundecided\b/.test(s)) return "proposed";
+  // Being built ("Implementing", "Implementation", "In progress"): decided, after any word that says it is not yet.
+  if (/\bimplementing\b|\bimplementation\b|\bin[ -]progress\b|\bin dev(?:elopment)?\b/.test(s)) return "accepted";
   return statusFromSymbol(s);
 }
 

@@ -143,6 +143,12 @@ const HEADING = /^ {0,3}#{1,6}\s+(.+?)\s*#*\s*$/;
  * A status line's key, up to its colon: "Status:", "- **Status**:", and with the kind of document named first ("RFC
  * Status:", "ADR status:"). One pattern for discovery, parseAdr and the decision model's status reading.
  */
+/**
+ * A heading that names the record's status: "Status", "Status: Accepted", "Status (draft)", "Status and date",
+ * "Status of this document". Not "Status quo" (the option of changing nothing) nor a section about some other
+ * status ("Status updates", "Status codes"): its first line is prose, not the record's status.
+ */
+export const STATUS_HEADING = /^status(?:$|\s*[:(|\u2013\u2014-]|\s+(?:and|of|&)\b)/;
 export const STATUS_KEY = String.raw`^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:(?:rfc|rfd|adr|decision|proposal|record|document)\s+)?status(?:\*\*|__)?\s*:`;
 const STATUS_LINE = new RegExp(STATUS_KEY, "i");
 
@@ -163,7 +169,7 @@ function headingKey(raw: string): string | undefined {
     .replace(/^\d+(\.\d+)*[.)]?\s+/, "")
     .replace(/[:.]+$/, "")
     .trim();
-  if (/^status\b(?!\s+quo\b)/.test(h)) return "status";
+  if (STATUS_HEADING.test(h)) return "status";
   if (/^(context( and problem statement)?|problem statement|background|problem|motivation)$/.test(h)) return "context";
   if (/^(considered options|options considered|options|alternatives( considered)?)$/.test(h)) return "considered-options";
   if (/^decision outcome$/.test(h)) return "decision-outcome";
