@@ -155,6 +155,9 @@ export function optionName(written: string): { name: string; ref?: string; decid
   // "RabbitMQ is an AMQP based message broker": an option introduced by what it is is named by its subject.
   const defined = /^([A-Z][^\s,;:]*(?:\s+[^\s,;:]+){0,2}?)\s+(?:is|are)\s+(?:a|an)\s+\S/.exec(text);
   if (defined && !/^(?:this|that|it|there|here|which|what|option|the)$/i.test(defined[1].split(/\s+/)[0])) text = defined[1];
+  // "### Why not republish forks?", "### Why this is not just overrides": a heading that answers for an option names it.
+  const whyNot = /^why\s+(?:(?:this|it)\s+is\s+not|not)\s+(?:just\s+)?(?:use\s+|using\s+)?(\S.*?)(?:\s+instead)?\s*\?*$/i.exec(text);
+  if (whyNot) text = whyNot[1].charAt(0).toUpperCase() + whyNot[1].slice(1);
   text = text.replace(/(?<![.,;:])[.,;:]+$/, "").trim();
   // "'Simple HTTP'", "\"Option A\"": quotes around the whole name are not part of it.
   const wrapped = /^(["“'‘])(.+)(["”'’])$/.exec(text);

@@ -1,0 +1,44 @@
+// Readings fixed in the twenty-second session (issue 21): an alternatives section whose headings answer for each
+// option ("Why not republish forks?", "Why this is not just overrides") names the options themselves, not the
+// questions about them. Every record here is written for these tests.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { parseAdr } from "../../src/core/internal/adr";
+import { decisionModelOf, optionName } from "../../src/core/decisions";
+
+test("a heading that asks 'why not X?' names the option X", () => {
+  assert.equal(optionName("Why not republish forks?").name, "Republish forks");
+  assert.equal(optionName("Why this is not just overrides").name, "Overrides");
+  assert.equal(optionName("Why not use a message queue instead?").name, "A message queue");
+  assert.equal(optionName("Why it is not native dependency patching").name, "Native dependency patching");
+  // A heading that asks something else is left as written.
+  assert.equal(optionName("Why we chose SQLite").name, "Why we chose SQLite");
+});
+
+test("an alternatives section of 'why not' headings lists the options they answer for", () => {
+  const text = [
+    "# Patch dependency manifests from the root",
+    "",
+    "Status: accepted",
+    "",
+    "## Proposal",
+    "",
+    "A root-only field in the project manifest lets a project patch its dependencies' manifests.",
+    "",
+    "## Alternatives",
+    "",
+    "### Why not republish forks?",
+    "",
+    "Every fork has to be kept up to date by hand.",
+    "",
+    "### Why this is not just overrides",
+    "",
+    "Overrides replace a version; they cannot add a missing peer.",
+    "",
+  ].join("\n");
+  const model = decisionModelOf(parseAdr("accepted/0007-patch-manifests.md", text));
+  const names = model.considered.map((o) => o.name);
+  assert.ok(names.includes("Republish forks"), names.join(" | "));
+  assert.ok(names.includes("Overrides"), names.join(" | "));
+  assert.ok(!names.some((n) => /^why\b/i.test(n)), names.join(" | "));
+});
