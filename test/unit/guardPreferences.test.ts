@@ -163,6 +163,9 @@ describe("guard: generated files an instruction says not to edit", () => {
     assert.deepEqual(generatedFiles("Do not hand-edit generated files such as `*.gen.go` or `*.gen.gw.go`; change their source."), ["*.gen.go", "*.gen.gw.go"]);
     assert.deepEqual(generatedFiles("Files under `api/client/types.ts` are generated and must not be edited manually."), ["api/client/types.ts"]);
     assert.deepEqual(generatedFiles("Run `go test ./...` and edit `*.go` files freely."), []);
+    // A folder whose files are kept from hand edits: every file in it; a folder named for another reason is none.
+    assert.deepEqual(generatedFiles("Never hand-edit files under `deploy/rendered/`; run the bundler instead."), ["deploy/rendered/**"]);
+    assert.deepEqual(generatedFiles("Do not edit `docs/` by hand when a release is cut."), []);
   });
 
   test("a hand edit is found; a regeneration that changes the source too, and an edit of another file, are not", async () => {

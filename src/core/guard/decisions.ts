@@ -36,6 +36,7 @@ import { forbiddenExamples, inConsequences, ownedThing, withVerdicts } from "./r
 import { numberedOptions, recordPreferences, type PreferredThing } from "./recordPreferences";
 import { nondeterminismExclusions } from "./determinism";
 import { instrumentsOf, type Instrument } from "./instruments";
+import { headerRuleOf, type HeaderRule } from "./fileHeaders";
 import { cachedDecisionBasis } from "./basisCache";
 import { cachedRecordDecisions, type RecordDecisions } from "./recordCache";
 import type { DecisionCitation } from "./schema";
@@ -85,6 +86,8 @@ export interface GuardDecision {
   generated?: string[];
   /** What a rule says to do with (`%w`, `t.TempDir()` in tests, a setting kept on): doing it otherwise breaks it (instruments.ts). */
   instruments?: Instrument[];
+  /** The files a rule says must begin with a licence header: a new one without it breaks it (fileHeaders.ts). */
+  header?: HeaderRule;
 }
 
 export interface DecisionSet {
@@ -523,12 +526,13 @@ export function ruleDecisions(file: ArtifactFile): GuardDecision[] {
     }
     // "Prefer adding dependencies at the workspace root … under `[workspace.dependencies]`": versions live there.
     const versionSchemes = schemesChosenIn(text);
-    // "Do not hand-edit generated files such as `*.pb.go`"; "Wrap errors with `%w`", "Use `t.TempDir()` in tests".
-    const [generated, instruments] = [generatedFiles(text), instrumentsOf(text, range)];
-    if (!forbidden.length && !required.length && !versionSchemes.length && !generated.length && !instruments.length) continue;
+    // "Do not hand-edit generated files such as `*.pb.go`"; "Wrap errors with `%w`", "Use `t.TempDir()` in tests";
+    // "All new `.go` files must begin with the licence header".
+    const [generated, instruments, header] = [generatedFiles(text), instrumentsOf(text, range), headerRuleOf(text)];
+    if (!forbidden.length && !required.length && !versionSchemes.length && !generated.length && !instruments.length && !header) continue;
     // "Do not use X in human-readable text": code, imports and dependencies may still say X.
     if (/\b(?:human[- ]readable|in (?:the )?(?:docs|documentation|prose|comments|commit messages|pr titles|ui text|user-facing text))\b/i.test(text)) for (const f of forbidden) f.textOnly = true;
-    out.push({ source: "rule", citation: { path: file.path, line_range: range, title: shorten(stripInline(text), 160), status: "rule" }, forbidden, required, area: [], ...(scope.length ? { scope } : {}), ...(versionSchemes.length ? { versionSchemes } : {}), ...(generated.length ? { generated } : {}), ...(instruments.length ? { instruments } : {}) });
+    out.push({ source: "rule", citation: { path: file.path, line_range: range, title: shorten(stripInline(text), 160), status: "rule" }, forbidden, required, area: [], ...(scope.length ? { scope } : {}), ...(versionSchemes.length ? { versionSchemes } : {}), ...(generated.length ? { generated } : {}), ...(instruments.length ? { instruments } : {}), ...(header ? { header } : {}) });
   }
   return out;
 }
@@ -552,6 +556,11 @@ export function generatedFiles(text: string): string[] {
   const out: string[] = [];
   for (const m of text.slice(0, MAX_RULE_CHARS).matchAll(/`([^`\s]{2,100})`/g)) {
     const span = m[1].replace(/^\.\//, "");
+    // A folder the rule keeps hands off ("Never hand-edit files under `cmd/flux/manifests/`"): every file in it.
+    if (/^[\w@.-]+(?:\/[\w@.-]+)+\/$/.test(span) && /\b(?:files?|anything)\s+(?:under|in|inside|within)\s*$/i.test(text.slice(0, m.index))) {
+      out.push(`${span}**`);
+      continue;
+    }
     // A file glob or path: an extension after a name or a star (`*.pb.go`, `api/*.gen.ts`), never a command.
     if (!/^[\w*@.\/-]+$/.test(span) || !/(?:^|[\w*])\.[A-Za-z][\w]{0,9}$/.test(span)) continue;
     if (span.includes("*") || (generatedWord && span.includes("/"))) out.push(span);

@@ -15,6 +15,7 @@ import { ciSystemNamed, ciSystemsOfFile, languageOfFile, namesLanguage } from ".
 import type { Finding, FindingKind, Severity } from "./schema";
 import { ThingIndex, thingEntries, type ThingEntry } from "./thingIndex";
 import { CHECK_TIME_BUDGET_MS, Pacer } from "./pace";
+import { coversPath, hasHeader, HEADER_LINES } from "./fileHeaders";
 
 type Via = Finding["matched"]["via"];
 
@@ -70,6 +71,8 @@ interface MatchPlan {
   generated: GeneratedPlan;
   /** Rules that name an instrument (`%w`, `t.TempDir()`, a setting kept on). */
   instrumented: GuardDecision[];
+  /** Rules that new files of a kind begin with a licence header. */
+  headed: GuardDecision[];
   kinds: KindPlan;
   pacer: Pacer;
 }
@@ -85,6 +88,7 @@ function planOf(set: DecisionSet, changedPaths: string[], pacer: Pacer): MatchPl
     areas: set.decisions.filter((d) => d.source === "record" && d.area.length),
     generated: generatedPlan(set, changedPaths),
     instrumented: set.decisions.filter((d) => d.instruments?.length),
+    headed: set.decisions.filter((d) => d.header),
     pacer,
   };
 }
@@ -633,6 +637,27 @@ function matchGenerated(file: ChangedFile, plan: GeneratedPlan, out: FindingList
   }
 }
 
+/** A new file that a rule says must begin with a licence header, without one in its first lines (fileHeaders.ts). */
+function matchHeader(file: ChangedFile, plan: MatchPlan, out: FindingList, hit: Set<GuardDecision>): void {
+  if (file.status !== "added" || !plan.headed.length || !file.added.length) return;
+  // Only the file's own first lines: a diff that starts further down shows no header either way.
+  const first = file.added.filter((l) => l.line <= HEADER_LINES);
+  if (first[0]?.line !== 1 || hasHeader(first.map((l) => l.text))) return;
+  for (const d of plan.headed) {
+    if (!coversPath(d.header!, file.path) || (d.scope && !inArea(file.path, d.scope))) continue;
+    hit.add(d);
+    out.push({
+      kind: "breaks-rule",
+      severity: "med",
+      decision: d.citation,
+      file: file.path,
+      line: 1,
+      message: `adds ${file.path} without a licence header, but the rule in ${citeOf(d, d.citation.line_range.start)} says new files of this kind begin with one.`,
+      matched: { text: file.path, subject: "licence header", via: "path" },
+    });
+  }
+}
+
 /**
  * Added code lines that do what a rule names an instrument for without it (instruments.ts): an error built with `%v`
  * where the rule wraps with `%w`, `os.MkdirTemp` in a test where the rule uses `t.TempDir()`, a flag that turns off
@@ -757,6 +782,7 @@ export async function matchChange(diff: ParsedDiff, set: DecisionSet, opts: Matc
     }
     matchInstruments(file, kind, plan, ix, out, hit);
     matchNewFilePath(file, kind, plan, out, hit);
+    matchHeader(file, plan, out, hit);
     matchNewFileKind(file, kind, plan.kinds, out, hit);
     matchArea(file, plan, out, hit);
   }

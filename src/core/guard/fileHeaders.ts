@@ -1,0 +1,59 @@
+// A rule that every new file of a kind begins with a licence header ("All new `.go` files must begin with the header
+// from `cmd/flux/main.go` (Apache 2.0)", "Every Java source file must start with the license header"). A new file of
+// that kind whose first lines carry no copyright or licence line breaks it. Which header exactly is the project's own;
+// what every such header has is that line, so that is what is looked for. Only new files: an existing file's header
+// is not the change's doing. A rule that names no kind of file is not read (guessing every file would be noise).
+
+/** "… must begin with the header …", "… should start with a licence header". */
+const BEGINS_WITH_HEADER = /\b(?:must|should|shall|needs? to|has to|have to)\s+(?:always\s+)?(?:begin|start|open)\s+with\s+(?:the|a|an|our|this)\s+(?:[\w.()`'-]+\s+){0,3}?header\b/i;
+/** The header is a licence or copyright one: a rule about a module's doc-comment header is another matter. */
+const LICENCE_WORDS = /\b(?:licen[cs]e[sd]?|copyright|spdx|apache|mit|gpl|bsd|mpl)\b/i;
+/** What marks a licence header in a file's first lines. */
+const HEADER_LINE = /copyright|\u00a9|\(c\)\s*\d{4}|licen[cs]ed\b|spdx-license-identifier|license[,:]?\s+version/i;
+/** How many of a new file's first lines may hold the header (a shebang or a package line may come first). */
+export const HEADER_LINES = 20;
+
+/** Languages a rule names its files by ("all Go files"), with their source extensions. */
+const LANGUAGE_EXTENSIONS: [RegExp, string[]][] = [
+  [/\bgo\b/i, ["go"]],
+  [/\bjava\b/i, ["java"]],
+  [/\bkotlin\b/i, ["kt", "kts"]],
+  [/\bscala\b/i, ["scala"]],
+  [/\btype\s?script\b/i, ["ts", "tsx", "mts", "cts"]],
+  [/\bjava\s?script\b/i, ["js", "jsx", "mjs", "cjs"]],
+  [/\bpython\b/i, ["py"]],
+  [/\brust\b/i, ["rs"]],
+  [/\bruby\b/i, ["rb"]],
+  [/\bphp\b/i, ["php"]],
+  [/\bswift\b/i, ["swift"]],
+  [/\bc#/i, ["cs"]],
+];
+
+export interface HeaderRule {
+  /** The extensions of the files it covers, lower case, without the dot. */
+  extensions: string[];
+}
+
+/** The header rule a rule's text states, if it states one and names the kind of file it covers. */
+export function headerRuleOf(text: string): HeaderRule | undefined {
+  const said = BEGINS_WITH_HEADER.exec(text);
+  if (!said || !LICENCE_WORDS.test(text)) return undefined;
+  const subject = text.slice(0, said.index);
+  // "`.go` files", "`*.ts` files": the extension as written; else the language named before "files".
+  const written = [...subject.matchAll(/`\*?\.([A-Za-z0-9]{1,6})`/g)].map((m) => m[1].toLowerCase());
+  if (written.length) return { extensions: [...new Set(written)] };
+  const files = /\b([\w#+ ]{1,30}?)\s+(?:source\s+)?files?\b/i.exec(subject);
+  const named = files ? LANGUAGE_EXTENSIONS.filter(([re]) => re.test(files[1])).flatMap(([, exts]) => exts) : [];
+  return named.length ? { extensions: named } : undefined;
+}
+
+/** Whether a new file's first lines carry a licence header. */
+export function hasHeader(firstLines: readonly string[]): boolean {
+  return firstLines.slice(0, HEADER_LINES).some((l) => HEADER_LINE.test(l.slice(0, 400)));
+}
+
+/** Whether a header rule covers this path. */
+export function coversPath(rule: HeaderRule, path: string): boolean {
+  const ext = /\.([A-Za-z0-9]{1,6})$/.exec(path)?.[1]?.toLowerCase();
+  return !!ext && rule.extensions.includes(ext);
+}
