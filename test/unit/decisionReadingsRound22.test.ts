@@ -1,6 +1,7 @@
 // Readings fixed in the twenty-second session (issue 21): an alternatives section whose headings answer for each
 // option ("Why not republish forks?", "Why this is not just overrides") names the options themselves, not the
-// questions about them. Every record here is written for these tests.
+// questions about them; an option whose link was its object does not end on the words that led to it. Every record
+// here is written for these tests.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseAdr } from "../../src/core/internal/adr";
@@ -41,4 +42,11 @@ test("an alternatives section of 'why not' headings lists the options they answe
   assert.ok(names.includes("Republish forks"), names.join(" | "));
   assert.ok(names.includes("Overrides"), names.join(" | "));
   assert.ok(!names.some((n) => /^why\b/i.test(n)), names.join(" | "));
+});
+
+test("an option whose address was its object ends before the words that led to it", () => {
+  assert.equal(optionName("Other templates listed at <https://example.org/templates>").name, "Other templates listed");
+  assert.equal(optionName("Hosted at [the forge](https://example.org)").name, "Hosted at the forge");
+  // Without an address, a trailing word is the record's own.
+  assert.equal(optionName("Move to").name, "Move to");
 });

@@ -159,6 +159,8 @@ export function optionName(written: string): { name: string; ref?: string; decid
   const whyNot = /^why\s+(?:(?:this|it)\s+is\s+not|not)\s+(?:just\s+)?(?:use\s+|using\s+)?(\S.*?)(?:\s+instead)?\s*\?*$/i.exec(text);
   if (whyNot) text = whyNot[1].charAt(0).toUpperCase() + whyNot[1].slice(1);
   text = text.replace(/(?<![.,;:])[.,;:]+$/, "").trim();
+  // "Other templates listed at <https://…>": with the address gone, the words that led to it lead nowhere.
+  if (/https?:\/\//i.test(written)) text = text.replace(/(?:\s+(?:at|in|on|from|by|to|of|via|see|under|here))+$/i, "").trim();
   // "'Simple HTTP'", "\"Option A\"": quotes around the whole name are not part of it.
   const wrapped = /^(["“'‘])(.+)(["”'’])$/.exec(text);
   if (wrapped && !/["“”]/.test(wrapped[2]) && (wrapped[1] === '"') === (wrapped[3] === '"')) text = wrapped[2].trim();
