@@ -692,14 +692,23 @@ export function oppositeOfChoice(choice: string | undefined, title: string): boo
   return words(title).some((w) => chosen.some((c) => opposed(w, c) || opposed(c, w)));
 }
 
+/** The title names this candidate (in the singular or the plural) and no other named one. */
+function titleNamesOnly(title: string, c: Candidate, candidates: Candidate[]): boolean {
+  const singular = title.replace(/(?<=[a-z]{3})s\b/gi, "");
+  const names = (x: Candidate) => x.key.terms.length > 0 && !x.inverse && (mentions(title, x.key) || mentions(singular, x.key));
+  return names(c) && !candidates.some((x) => x !== c && names(x));
+}
+
 /** How clearly the record chose candidate i; 0 when it did not choose it. */
 function choiceScore(r: ChoiceReading, c: Candidate, i: number): number {
   const { candidates, question, choice, doc } = r;
   if (!c.key.terms.length) return 0;
   const d = distinctive(c, candidates, question);
   const key = sharpKey(c.key, question);
-  // MADR: an option the record weighed and did not choose is not its choice.
-  if (choice && doc.meta.considered_options.some((o) => mentions(o, key)) && !mentions(choice, key)) return 0;
+  // MADR: an option the record weighed and did not choose is not its choice; unless the title names it, and no other
+  // option ("… garbage collection with bloom filters" beside "the Bloom Filter approach with Apache Spark"): then the
+  // weighed option is one way of doing what the record chose.
+  if (choice && doc.meta.considered_options.some((o) => mentions(o, key)) && !mentions(choice, key) && !titleNamesOnly(doc.meta.title, c, candidates)) return 0;
   // Nor, when the question names one alternative, is one the record weighed under a name of its own ("write the
   // schema in SDL first" is its "Schema First"): two named alternatives are matched to its options one-to-one
   // instead (alignedChoice). Nor is the opposite of what it chose ("make tags immutable" against "enable tag
