@@ -20,8 +20,6 @@
 // This file is the entry point (readQuestion, its memo, and the order the forms are tried); the grammar itself lives in
 // the modules under ./question/, and the public types are defined in ./question/types.ts.
 import type { QuestionStructure } from "./question/types";
-import { WH } from "./question/vocabulary";
-import { isConj } from "./question/tokens";
 import { tokenize } from "./question/tagging";
 import { asksSomething, clausesOf, mainVerb, proposes } from "./question/clause";
 import { findConnectors } from "./question/connectors";
@@ -74,11 +72,9 @@ export function readQuestionUncached(question: string): QuestionStructure {
     ci = k;
     break;
   }
-  // "Which engine should render our layouts: Velocity, FreeMarker or Thymeleaf?": the list after the colon;
-  // "Choosing between Swagger and RAML: which should we use?": the list before it.
-  if (ci < clauses.length - 1 && WH.has(clauses[ci].find((t) => !isConj(t))?.norm ?? "")) ci = clauses.length - 1;
-  if (!findConnectors(clauses[ci]).connectors.length) {
-    const withList = clauses.findIndex((c) => findConnectors(c).connectors.length > 0);
+  // "Choosing between Swagger and RAML: which should we use?": the clause that lists, when the asking one does not.
+  if (!findConnectors(clauses[ci]).length) {
+    const withList = clauses.findIndex((c) => findConnectors(c).length > 0);
     if (withList >= 0) ci = withList;
   }
   const whole = clauses[ci];

@@ -75,12 +75,12 @@ function verbAlternative(toks: Tok[], it: Item, wording: Wording): Alternative {
 
 /** The alternatives of an "or" / "vs" / "between" / "instead of" / "over" / "better than" question. */
 export function readAlternatives(toks: Tok[]): Partial<QuestionStructure> | undefined {
-  const { connectors, between } = findConnectors(toks);
+  const connectors = findConnectors(toks);
   if (!connectors.length) return undefined;
   const last = connectors[connectors.length - 1];
   const right = rightMode(toks, last.at + last.width);
   const reading =
-    last.kind === "than" ? readThan(toks, last) : right.mode === "verb" ? readVerbAlternatives(toks, right, last.at) : readNounAlternatives(toks, connectors, between, last, right);
+    last.kind === "than" ? readThan(toks, last) : right.mode === "verb" ? readVerbAlternatives(toks, right, last.at) : readNounAlternatives(toks, connectors, last, right);
   if (!reading) return undefined;
   const alternatives = wordAlternatives(toks, reading);
   dedupeTerms(alternatives);

@@ -14,7 +14,7 @@ export interface Connector {
   comma: boolean;
 }
 
-export function findConnectors(toks: Tok[]): { connectors: Connector[]; between: number } {
+export function findConnectors(toks: Tok[]): Connector[] {
   const all: Connector[] = [];
   // "between A and B" is the choice only when no "or" comes before it ("a queue or direct calls between the billing
   // and invoicing services").
@@ -42,8 +42,7 @@ export function findConnectors(toks: Tok[]): { connectors: Connector[]; between:
   }
   // "a release-include or release-exclude label, or a richer set": with a ", or" the bare "or"s before it are inside an alternative.
   const last = all[all.length - 1];
-  const connectors = last?.comma && last.kind === "or" ? all.filter((c) => c.comma || c.at > last.at || c.kind !== "or") : all;
-  return { connectors, between };
+  return last?.comma && last.kind === "or" ? all.filter((c) => c.comma || c.at > last.at || c.kind !== "or") : all;
 }
 
 export type Mode = "verb" | "prep" | "noun";

@@ -53,7 +53,6 @@ export function clauseTitle(toks: Tok[], s: Span, clause: Clause | undefined, sh
   const subj = clause?.subject;
   const v = toks[s.start];
   if (!clause || !subj || clause.expletive || isPersonal(toks, subj) || isPronounSubject(toks, subj)) {
-    if (clause?.passive && clause.verb >= s.start && subj && !isPersonal(toks, subj)) return passiveImperative(toks, s, clause, subj);
     return imperative(toks, s);
   }
   if (clause.passive && clause.verb >= s.start) return passiveImperative(toks, s, clause, subj);
