@@ -2,7 +2,7 @@
 // prepositional lists ("A, B or C", "between A and B"), and the frame every noun alternative shares.
 
 import { CHOICE_VERBS, DECISION_VERBS, DETERMINERS, JUDGEMENTS, PRONOUNS, PURPOSE, RELATIONAL, SUBORDINATORS, WH } from "./vocabulary";
-import { asVerb, endsClause, isAdverb, isCopula, isModal, isNounish, isPrep, isVerb, lexicon, type Tok } from "./tokens";
+import { endsClause, isAdverb, isCopula, isModal, isNounish, isPrep, isVerb, lexicon, type Tok } from "./tokens";
 import { clauseEnd, isNamePhrase, nounPhraseEnd, nounPhraseStart, phraseEnd, type Span, trimNoun } from "./phrases";
 import { type Clause, mainVerb, NO_CLAUSE } from "./clause";
 import { frameTitle } from "./titles";
@@ -103,8 +103,6 @@ function leftVerbPhrases(toks: Tok[], clause: Clause, start: number, leftLimit: 
   let s = vs;
   for (let j = vs + 1; j < leftLimit; j++) {
     if (/,/.test(toks[j - 1].post) && canStartVerbPhrase(toks, j)) {
-      // The word is read as a verb from here on, whatever the tagger made of it.
-      if (!isVerb(toks[j])) asVerb(toks[j]);
       lefts.push({ start: s, end: j });
       s = j;
     }

@@ -60,10 +60,8 @@ export function mainVerb(toks: Tok[], from: number, to: number): Clause {
   if (copulaLed || (isVerb(toks[i]) && LIGHT_VERBS.has(toks[i].root))) {
     for (let k = i; k < to - 1; k++) {
       if (toks[k].norm === "to" && (isVerb(toks[k + 1]) || DECISION_VERBS.has(toks[k + 1].norm))) {
-        if (!isVerb(toks[k + 1])) asVerb(toks[k + 1]);
         return { ...NO_CLAUSE, verb: k + 1, subject, ...(copulaLed ? { expletive: true } : {}) };
       }
-      if (isVerb(toks[k]) && !LIGHT_VERBS.has(toks[k].root) && k > i) break;
     }
   }
   // "retries be configured", "the patch number always be appended": passive; "be a separate service": linking.

@@ -63,7 +63,6 @@ export function rightMode(toks: Tok[], i: number): { mode: Mode; at: number; lea
     const clause = mainVerb(toks, j, toks.length);
     if (clause.verb >= 0) return { mode: "verb", at: clause.copula >= 0 && !clause.linking ? clause.copula : clause.verb, lead: clause.subject ? clause.verb : lead, clause };
   }
-  if (t.norm === "to" && toks[j + 1] && isVerb(toks[j + 1])) return { mode: "verb", at: j + 1, lead: j + 1 };
   if (isVerb(t) && !t.tags.has("Gerund")) return { mode: "verb", at: j, lead };
   if (isVerb(t) && t.tags.has("Gerund") && j + 1 < toks.length && (DETERMINERS.has(toks[j + 1].norm) || isPrep(toks[j + 1]))) return { mode: "verb", at: j, lead };
   if (isPrep(t) || SUBORDINATORS.has(t.norm) || RELATIONAL.has(t.norm)) return { mode: "prep", at: j, lead };
