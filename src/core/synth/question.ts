@@ -21,7 +21,7 @@
 // the modules under ./question/, and the public types are defined in ./question/types.ts.
 import type { QuestionStructure } from "./question/types";
 import { tokenize } from "./question/tagging";
-import { asksSomething, clausesOf, mainVerb, proposes } from "./question/clause";
+import { clausesOf, mainVerb, proposes } from "./question/clause";
 import { findConnectors } from "./question/connectors";
 import { readAlternatives } from "./question/alternatives";
 import { askingOf, listedAnswersStart } from "./question/asking";
@@ -63,16 +63,12 @@ export function readQuestionUncached(question: string): QuestionStructure {
   const sentences = tokenize(boundedForReading(text)).filter((s) => s.length);
   if (!sentences.length) return base;
   base.topic = topicWords(sentences);
-  // The sentence that asks (ends with "?"), else the last one; within it, the clause that asks or lists.
+  // The sentence that asks (ends with "?"), else the last one; within it, the last clause, or the one that lists.
   const si = Math.max(0, sentences.findIndex((s) => /\?/.test(s[s.length - 1].post)));
   const asking = sentences.findIndex((s) => /\?/.test(s[s.length - 1].post)) >= 0 ? sentences[si] : sentences[sentences.length - 1];
   const clauses = clausesOf(asking);
   let ci = clauses.length - 1;
-  for (let k = clauses.length - 1; k >= 0; k--) if (asksSomething(clauses[k])) {
-    ci = k;
-    break;
-  }
-  // "Choosing between Swagger and RAML: which should we use?": the clause that lists, when the asking one does not.
+  // "Choosing between Swagger and RAML: which should we use?": the clause that lists, when the last one does not.
   if (!findConnectors(clauses[ci]).length) {
     const withList = clauses.findIndex((c) => findConnectors(c).length > 0);
     if (withList >= 0) ci = withList;
