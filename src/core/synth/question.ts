@@ -20,10 +20,8 @@
 // This file is the entry point (readQuestion, its memo, and the order the forms are tried); the grammar itself lives in
 // the modules under ./question/, and the public types are defined in ./question/types.ts.
 import type { QuestionStructure } from "./question/types";
-import { WH } from "./question/vocabulary";
-import { isConj } from "./question/tokens";
 import { tokenize } from "./question/tagging";
-import { asksSomething, clausesOf, mainVerb, proposes } from "./question/clause";
+import { clausesOf, mainVerb, proposes } from "./question/clause";
 import { findConnectors } from "./question/connectors";
 import { readAlternatives } from "./question/alternatives";
 import { askingOf, listedAnswersStart } from "./question/asking";
@@ -32,7 +30,7 @@ import { readCopula, readKeepOrDrop } from "./question/keepOrDrop";
 import { readAction, readAdopt } from "./question/adopt";
 import { alongsideIncumbent, insteadIncumbent } from "./question/incumbents";
 import { contentOf, purposeOf, topicWords } from "./question/topic";
-import { boundedForReading, TAG_PREFIX, withoutAsideBeforeOr, withoutCodeExamples, withoutDanglingCoordination } from "./question/questionText";
+import { boundedForReading, TAG_PREFIX, withoutAsideBeforeOr, withoutCodeExamples } from "./question/questionText";
 
 export type { QuestionForm, Alternative, QuestionStructure } from "./question/types";
 export { MAX_READ_CHARS } from "./question/questionText";
@@ -65,20 +63,14 @@ export function readQuestionUncached(question: string): QuestionStructure {
   const sentences = tokenize(boundedForReading(text)).filter((s) => s.length);
   if (!sentences.length) return base;
   base.topic = topicWords(sentences);
-  // The sentence that asks (ends with "?"), else the last one; within it, the clause that asks or lists.
+  // The sentence that asks (ends with "?"), else the last one; within it, the last clause, or the one that lists.
   const si = Math.max(0, sentences.findIndex((s) => /\?/.test(s[s.length - 1].post)));
   const asking = sentences.findIndex((s) => /\?/.test(s[s.length - 1].post)) >= 0 ? sentences[si] : sentences[sentences.length - 1];
   const clauses = clausesOf(asking);
   let ci = clauses.length - 1;
-  for (let k = clauses.length - 1; k >= 0; k--) if (asksSomething(clauses[k])) {
-    ci = k;
-    break;
-  }
-  // "Which engine should render our layouts: Velocity, FreeMarker or Thymeleaf?": the list after the colon;
-  // "Choosing between Swagger and RAML: which should we use?": the list before it.
-  if (ci < clauses.length - 1 && WH.has(clauses[ci].find((t) => !isConj(t))?.norm ?? "")) ci = clauses.length - 1;
-  if (!findConnectors(clauses[ci]).connectors.length) {
-    const withList = clauses.findIndex((c) => findConnectors(c).connectors.length > 0);
+  // "Choosing between Swagger and RAML: which should we use?": the clause that lists, when the last one does not.
+  if (!findConnectors(clauses[ci]).length) {
+    const withList = clauses.findIndex((c) => findConnectors(c).length > 0);
     if (withList >= 0) ci = withList;
   }
   const whole = clauses[ci];
@@ -118,15 +110,13 @@ export function readQuestionUncached(question: string): QuestionStructure {
       found = { ...found, alternatives: [target, inc], incumbent: inc, target };
     }
   }
-  // Nothing without a readable title or with empty matching terms survives; a title cut off after ", and wait" ends
-  // before the coordination it could not read.
+  // Nothing without a readable title or with empty matching terms survives.
   const alternatives = (found?.alternatives ?? [])
-    .map((a) => ({ ...a, title: withoutDanglingCoordination(a.title) }))
     .filter((a) => /[a-z0-9]/i.test(a.title))
     .map((a) => ({ ...a, terms: a.terms.filter((t) => /[a-z0-9]/i.test(t)) }));
   if (!found || !alternatives.length) return base;
-  if (found.incumbent) found.incumbent = alternatives.find((a) => a.title === withoutDanglingCoordination(found!.incumbent!.title));
-  if (found.target) found.target = alternatives.find((a) => a.title === withoutDanglingCoordination(found!.target!.title));
+  if (found.incumbent) found.incumbent = alternatives.find((a) => a.title === found!.incumbent!.title);
+  if (found.target) found.target = alternatives.find((a) => a.title === found!.target!.title);
   if (!found.incumbent) delete found.incumbent;
   if (!found.target) delete found.target;
   const named = new Set(alternatives.flatMap((a) => [...a.terms, ...contentOf(a.subject)]).flatMap((t) => t.split(/[\s-]+/)));

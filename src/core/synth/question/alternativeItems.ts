@@ -2,7 +2,7 @@
 // prepositional lists ("A, B or C", "between A and B"), and the frame every noun alternative shares.
 
 import { CHOICE_VERBS, DECISION_VERBS, DETERMINERS, JUDGEMENTS, PRONOUNS, PURPOSE, RELATIONAL, SUBORDINATORS, WH } from "./vocabulary";
-import { asVerb, endsClause, isAdverb, isCopula, isModal, isNounish, isPrep, isVerb, lexicon, type Tok } from "./tokens";
+import { endsClause, isAdverb, isCopula, isModal, isNounish, isPrep, isVerb, lexicon, type Tok } from "./tokens";
 import { clauseEnd, isNamePhrase, nounPhraseEnd, nounPhraseStart, phraseEnd, type Span, trimNoun } from "./phrases";
 import { type Clause, mainVerb, NO_CLAUSE } from "./clause";
 import { frameTitle } from "./titles";
@@ -103,8 +103,6 @@ function leftVerbPhrases(toks: Tok[], clause: Clause, start: number, leftLimit: 
   let s = vs;
   for (let j = vs + 1; j < leftLimit; j++) {
     if (/,/.test(toks[j - 1].post) && canStartVerbPhrase(toks, j)) {
-      // The word is read as a verb from here on, whatever the tagger made of it.
-      if (!isVerb(toks[j])) asVerb(toks[j]);
       lefts.push({ start: s, end: j });
       s = j;
     }
@@ -114,14 +112,14 @@ function leftVerbPhrases(toks: Tok[], clause: Clause, start: number, leftLimit: 
 }
 
 /** Noun or prepositional alternatives. The right one runs to the clause end, short of a purpose. */
-export function readNounAlternatives(toks: Tok[], connectors: Connector[], between: number, last: Connector, right: RightSide): Reading | undefined {
+export function readNounAlternatives(toks: Tok[], connectors: Connector[], last: Connector, right: RightSide): Reading | undefined {
   const rStart = right.lead;
   const rSpan: Span =
     right.mode === "prep"
       ? { start: rStart, end: phraseEnd(toks, right.at, toks.length) }
       : { start: rStart, end: nounWithPhrasesEnd(toks, right.at) };
   if (rSpan.end <= rSpan.start) return undefined;
-  const leftItems = leftNounItems(toks, connectors, between, last, right.mode);
+  const leftItems = leftNounItems(toks, connectors, last, right.mode);
   if (!leftItems?.length) return undefined;
   const frame = frameBefore(toks, last, right.mode, leftItems[0].start, [...leftItems, rSpan]);
   const items: Item[] = leftItems.map((s) => ({ span: s, mode: right.mode }));
@@ -130,7 +128,7 @@ export function readNounAlternatives(toks: Tok[], connectors: Connector[], betwe
 }
 
 /** The noun or prepositional alternatives left of the last connector; undefined or empty when there are none. */
-function leftNounItems(toks: Tok[], connectors: Connector[], between: number, last: Connector, rightMode: Mode): Span[] | undefined {
+function leftNounItems(toks: Tok[], connectors: Connector[], last: Connector, rightMode: Mode): Span[] | undefined {
   const leftLimit = last.at;
   // Alternatives without a verb before them ("…: a one-click download button in the UI, or documented steps in the
   // console?", "Kafka, RabbitMQ or SQS for …"): each comma-separated piece is one alternative, whole.
@@ -138,7 +136,6 @@ function leftNounItems(toks: Tok[], connectors: Connector[], between: number, la
   const segment = toks.slice(segStart, leftLimit);
   const verbless = last.kind !== "and" && !segment.some((t) => (isVerb(t) && !t.tags.has("Gerund") && !t.tags.has("Participle") && !(t.tags.has("PastTense") && !t.tags.has("Infinitive"))) || isModal(t) || isCopula(t) || WH.has(t.norm));
   if (verbless && segment.length) return verblessPieces(toks, connectors, last, segStart, rightMode);
-  if (last.kind === "and" && between >= 0) return betweenList(toks, between, leftLimit);
   if (rightMode === "prep") return prepList(toks, connectors, last);
   return nounList(toks, connectors, last);
 }
@@ -163,20 +160,6 @@ function verblessPieces(toks: Tok[], connectors: Connector[], last: Connector, s
   // A fronted purpose ("For collecting JVM metrics, Micrometer or …") is not an alternative.
   while (pieces.length > 1 && (isPrep(toks[pieces[0].start]) || SUBORDINATORS.has(toks[pieces[0].start].norm) || WH.has(toks[pieces[0].start].norm) || toks[pieces[0].start].tags.has("QuestionWord")) && rightMode !== "prep") pieces.shift();
   return pieces.filter((p) => p.end > p.start && toks.slice(p.start, p.end).some((t) => isNounish(t) || isPrep(t)));
-}
-
-/** "between A, B and C": the comma-separated items after "between". */
-function betweenList(toks: Tok[], between: number, leftLimit: number): Span[] {
-  const items: Span[] = [];
-  let s = between + 1;
-  for (let j = between + 1; j < leftLimit; j++) {
-    if (/,/.test(toks[j].post)) {
-      items.push({ start: s, end: j + 1 });
-      s = j + 1;
-    }
-  }
-  items.push({ start: s, end: leftLimit });
-  return items;
 }
 
 /** Prepositional alternatives, back over a list: "inside the .bib file, next to it, or in the app-data directory". */

@@ -7,7 +7,7 @@ import { isPrep, isVerb, type Tok } from "./tokens";
 import { type Span, spanText } from "./phrases";
 import { dedupeTerms, prepTerms, termsForNounItem, termsForPhrase, termsForVerbPhrase } from "./terms";
 import { type Clause, mainVerbOf } from "./clause";
-import { alt, bareTitle, capitalise, clauseTitle, headOf, isPersonal, isPronounSubject, keepTitle } from "./titles";
+import { alt, bareTitle, capitalise, clauseTitle, isPersonal, isPronounSubject, keepTitle } from "./titles";
 import { findConnectors, rightMode } from "./connectors";
 import { type Item, type Reading, readNounAlternatives, readThan, readVerbAlternatives } from "./alternativeItems";
 
@@ -68,19 +68,19 @@ function verbAlternative(toks: Tok[], it: Item, wording: Wording): Alternative {
   }
   // Alternatives with subjects of their own are found by their subjects too ("a scheduled Lambda").
   if (!sharedSubject && it.clause?.subject && !it.clause.expletive && !isPersonal(toks, it.clause.subject) && !isPronounSubject(toks, it.clause.subject)) {
-    terms.push(...termsForPhrase(toks, headOf(toks, it.clause.subject)).filter((t) => !terms.includes(t)));
+    terms.push(...termsForPhrase(toks, it.clause.subject).filter((t) => !terms.includes(t)));
   }
   return alt(clauseTitle(toks, it.span, clause, (sharedSubject || !it.clause) && !anyLinking), subject, terms, "alternative");
 }
 
 /** The alternatives of an "or" / "vs" / "between" / "instead of" / "over" / "better than" question. */
 export function readAlternatives(toks: Tok[]): Partial<QuestionStructure> | undefined {
-  const { connectors, between } = findConnectors(toks);
+  const connectors = findConnectors(toks);
   if (!connectors.length) return undefined;
   const last = connectors[connectors.length - 1];
   const right = rightMode(toks, last.at + last.width);
   const reading =
-    last.kind === "than" ? readThan(toks, last) : right.mode === "verb" ? readVerbAlternatives(toks, right, last.at) : readNounAlternatives(toks, connectors, between, last, right);
+    last.kind === "than" ? readThan(toks, last) : right.mode === "verb" ? readVerbAlternatives(toks, right, last.at) : readNounAlternatives(toks, connectors, last, right);
   if (!reading) return undefined;
   const alternatives = wordAlternatives(toks, reading);
   dedupeTerms(alternatives);

@@ -21,8 +21,6 @@ export interface Asking {
 function askingStart(toks: Tok[]): number {
   const first = toks.findIndex((t) => !isConj(t));
   if (first < 0 || !SUBORDINATORS.has(toks[first].norm)) return 0;
-  // "When should we …": the subordinator asks.
-  if (toks[first + 1] && (isModal(toks[first + 1]) || isCopula(toks[first + 1]))) return 0;
   const aux = toks.findIndex((t, k) => k > first && (isModal(t) || isCopula(t)) && /,/.test(toks[k - 1].post));
   return aux > 0 ? aux : 0;
 }

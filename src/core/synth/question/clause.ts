@@ -60,10 +60,8 @@ export function mainVerb(toks: Tok[], from: number, to: number): Clause {
   if (copulaLed || (isVerb(toks[i]) && LIGHT_VERBS.has(toks[i].root))) {
     for (let k = i; k < to - 1; k++) {
       if (toks[k].norm === "to" && (isVerb(toks[k + 1]) || DECISION_VERBS.has(toks[k + 1].norm))) {
-        if (!isVerb(toks[k + 1])) asVerb(toks[k + 1]);
-        return skipLight(toks, k + 1, to, { ...NO_CLAUSE, verb: k + 1, subject, ...(copulaLed ? { expletive: true } : {}) });
+        return { ...NO_CLAUSE, verb: k + 1, subject, ...(copulaLed ? { expletive: true } : {}) };
       }
-      if (isVerb(toks[k]) && !LIGHT_VERBS.has(toks[k].root) && k > i) break;
     }
   }
   // "retries be configured", "the patch number always be appended": passive; "be a separate service": linking.
@@ -76,7 +74,7 @@ export function mainVerb(toks: Tok[], from: number, to: number): Clause {
     return { verb: j, subject, passive: false, linking: true, copula: j };
   }
   if (!isVerb(toks[i])) return { ...NO_CLAUSE, subject };
-  const c = skipLight(toks, i, to, { ...NO_CLAUSE, verb: i, subject });
+  const c = { ...NO_CLAUSE, verb: i, subject };
   if (LINKING_VERBS.has(toks[c.verb].root) && c.verb + 1 < to && !isVerb(toks[c.verb + 1]) && !isPrep(toks[c.verb + 1]) && !(toks[c.verb].root === "get" && c.verb + 1 < to && isNounish(toks[c.verb + 1]))) {
     return { ...c, linking: true };
   }
@@ -111,17 +109,6 @@ function verbAfterSubject(toks: Tok[], from: number, to: number): number {
     if (!verbCapable(next) || isNameLike(next) || (next.tags.has("Plural") && !verbCapable(toks[p + 2]))) return p;
   }
   return -1;
-}
-
-/** "consider moving X", "start using X", "need to publish X": the second verb is the proposal. */
-function skipLight(toks: Tok[], i: number, to: number, c: Clause): Clause {
-  let v = i;
-  // "thinking of moving …", "wondering about switching …" too.
-  const joiner = (t: Tok | undefined) => !!t && ["to", "of", "about"].includes(t.norm);
-  while (v + 1 < to && LIGHT_VERBS.has(toks[v].root) && (isVerb(toks[v + 1]) || (joiner(toks[v + 1]) && v + 2 < to && isVerb(toks[v + 2])))) {
-    v += joiner(toks[v + 1]) ? 2 : 1;
-  }
-  return { ...c, verb: v };
 }
 
 /** The clause shape of an elliptical verb phrase: "be folded into the control plane" is passive. */

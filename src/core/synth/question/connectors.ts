@@ -14,7 +14,7 @@ export interface Connector {
   comma: boolean;
 }
 
-export function findConnectors(toks: Tok[]): { connectors: Connector[]; between: number } {
+export function findConnectors(toks: Tok[]): Connector[] {
   const all: Connector[] = [];
   // "between A and B" is the choice only when no "or" comes before it ("a queue or direct calls between the billing
   // and invoicing services").
@@ -42,8 +42,7 @@ export function findConnectors(toks: Tok[]): { connectors: Connector[]; between:
   }
   // "a release-include or release-exclude label, or a richer set": with a ", or" the bare "or"s before it are inside an alternative.
   const last = all[all.length - 1];
-  const connectors = last?.comma && last.kind === "or" ? all.filter((c) => c.comma || c.at > last.at || c.kind !== "or") : all;
-  return { connectors, between };
+  return last?.comma && last.kind === "or" ? all.filter((c) => c.comma || c.at > last.at || c.kind !== "or") : all;
 }
 
 export type Mode = "verb" | "prep" | "noun";
@@ -64,7 +63,6 @@ export function rightMode(toks: Tok[], i: number): { mode: Mode; at: number; lea
     const clause = mainVerb(toks, j, toks.length);
     if (clause.verb >= 0) return { mode: "verb", at: clause.copula >= 0 && !clause.linking ? clause.copula : clause.verb, lead: clause.subject ? clause.verb : lead, clause };
   }
-  if (t.norm === "to" && toks[j + 1] && isVerb(toks[j + 1])) return { mode: "verb", at: j + 1, lead: j + 1 };
   if (isVerb(t) && !t.tags.has("Gerund")) return { mode: "verb", at: j, lead };
   if (isVerb(t) && t.tags.has("Gerund") && j + 1 < toks.length && (DETERMINERS.has(toks[j + 1].norm) || isPrep(toks[j + 1]))) return { mode: "verb", at: j, lead };
   if (isPrep(t) || SUBORDINATORS.has(t.norm) || RELATIONAL.has(t.norm)) return { mode: "prep", at: j, lead };

@@ -78,10 +78,7 @@ export function readCopula(toks: Tok[]): Partial<QuestionStructure> | undefined 
   if (isModal(toks[0])) j++;
   const still = toks[j]?.norm === "still";
   if (still) j++;
-  // The judgement belongs to this clause: "Should X still be kept in the log so we can see Y, and is it fine to Z?"
-  // judges Z, not X.
-  const clauseEnd = toks.findIndex((t, k) => k >= j && (/[,;]/.test(t.post) || ((t.norm === "so" || t.norm === "because") && k > j)));
-  const rest = toks.slice(j, clauseEnd < 0 ? undefined : clauseEnd + 1).filter((t) => !DETERMINERS.has(t.norm));
+  const rest = toks.slice(j).filter((t) => !DETERMINERS.has(t.norm));
   const worth = rest.findIndex((t) => t.norm === "worth");
   const judged = rest.some((t) => JUDGEMENTS.has(t.root) || JUDGEMENTS.has(t.norm));
   if (!judged) return undefined;

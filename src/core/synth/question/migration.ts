@@ -40,7 +40,6 @@ export function readMigration(toks: Tok[]): Partial<QuestionStructure> | undefin
         to = j;
         break;
       }
-      if (isVerb(toks[j]) && !toks[j].tags.has("Gerund") && !toks[j].tags.has("Noun")) break;
     }
     if (to < 0) continue;
     const a = { start: from + 1, end: to };

@@ -47,7 +47,6 @@ export function nounPhraseEnd(toks: Tok[], i: number, limit = toks.length, opts:
         j += t.norm === "such" ? 2 : 1;
         // An example list runs to the clause end: "like breaking-change, bugfix and feature".
         while (j < limit && (isNounish(toks[j]) || (toks[j].norm === "and" || toks[j].norm === "or") && j + 1 < limit && isNounish(toks[j + 1]) && /,/.test(toks[j - 1].post) === false)) {
-          if (/[;?!.]/.test(toks[j].post)) return j + 1;
           j++;
         }
         return j;
@@ -86,8 +85,6 @@ export function nounPhraseStart(toks: Tok[], end: number, floor = 0): number {
 /** "sharing the production database", "storing uploads": a gerund followed by its object acts as a verb. */
 function gerundTakesObject(toks: Tok[], i: number, end: number): boolean {
   const next = toks[i + 1];
-  const prev = toks[i - 1];
-  if (prev && (DETERMINERS.has(prev.norm) || prev.tags.has("Possessive") || (prev.tags.has("Adjective") && !prev.tags.has("Verb")))) return false;
   return i + 1 < end && !endsClause(toks[i]) && (DETERMINERS.has(next.norm) || next.tags.has("Possessive") || isPrep(next) || (isNounish(next) && !next.tags.has("Adjective") && toks[i].root !== toks[i].norm));
 }
 

@@ -50,7 +50,3 @@ export function withoutCodeExamples(text: string): string {
     return `${open ?? ""}${words ? `\`${words}\`` : ""}${close ?? ""}`;
   });
 }
-
-export function withoutDanglingCoordination(title: string): string {
-  return title.replace(/,\s+(?:and|or|then)\s+[a-z]+$/, "");
-}

@@ -132,19 +132,18 @@ function isGerundOnly(toks: Tok[], s: Span): boolean {
 /**
  * Terms of a prepositional alternative ("per call", "in a shared policy", "only when we cut a release"): the
  * object's terms, but a lone common noun is looked for with its preposition ("per call"), since "call" alone is in
- * every text; a manner adverb ("locally") counts too.
+ * every text.
  */
 export function prepTerms(toks: Tok[], s: Span, p: number): string[] {
   const inner = { start: Math.min(p + 1, s.end), end: s.end };
-  const adverbs = toks.slice(s.start, p).filter((t) => isAdverb(t) && /ly$/.test(t.norm) && t.norm.length > 4).map((t) => t.norm);
-  if (SUBORDINATORS.has(toks[p]?.norm ?? "")) return [...adverbs, ...termsForVerbPhrase(toks, inner).terms];
+  if (SUBORDINATORS.has(toks[p]?.norm ?? "")) return termsForVerbPhrase(toks, inner).terms;
   const words = toks.slice(inner.start, inner.end).filter((t) => !DETERMINERS.has(t.norm) && !t.tags.has("Possessive"));
   if (words.length === 1 && !isNameLike(words[0]) && isKnownWord(words[0])) {
     const prep = toks[p].norm;
     const forms = [words[0].norm, ...singularPlural(words[0].norm)];
-    return [...adverbs, ...forms.flatMap((w) => [`${prep} ${w}`, `${prep}-${w}`])];
+    return forms.flatMap((w) => [`${prep} ${w}`, `${prep}-${w}`]);
   }
-  return [...adverbs, ...termsForNounItem(toks, inner)];
+  return termsForNounItem(toks, inner);
 }
 
 /** Terms of a noun alternative that may carry phrases ("GeoPandas with Shapely", "tags in each file"): its head phrase and the names in it. */

@@ -53,7 +53,6 @@ export function clauseTitle(toks: Tok[], s: Span, clause: Clause | undefined, sh
   const subj = clause?.subject;
   const v = toks[s.start];
   if (!clause || !subj || clause.expletive || isPersonal(toks, subj) || isPronounSubject(toks, subj)) {
-    if (clause?.passive && clause.verb >= s.start && subj && !isPersonal(toks, subj)) return passiveImperative(toks, s, clause, subj);
     return imperative(toks, s);
   }
   if (clause.passive && clause.verb >= s.start) return passiveImperative(toks, s, clause, subj);
@@ -67,15 +66,8 @@ export function clauseTitle(toks: Tok[], s: Span, clause: Clause | undefined, sh
 function passiveImperative(toks: Tok[], s: Span, clause: Clause, subj: Span): string {
   const lead = toks.slice(s.start, clause.verb).filter((t) => isAdverb(t)).map((t) => t.text.toLowerCase());
   const rest = spanText(toks, { start: clause.verb + 1, end: s.end });
-  const object = isPronounSubject(toks, subj) ? "" : spanText(toks, headOf(toks, subj));
+  const object = isPronounSubject(toks, subj) ? "" : spanText(toks, subj);
   return capitalise([...lead, infinitive(toks[clause.verb]), object, rest].filter(Boolean).join(" "));
-}
-
-/** The subject without trailing prepositional phrases when it is long: "embeddings for questions over papers" → "embeddings". */
-export function headOf(toks: Tok[], s: Span): Span {
-  if (s.end - s.start <= 3) return s;
-  for (let i = s.start + 1; i < s.end; i++) if (isPrep(toks[i])) return { start: s.start, end: i };
-  return s;
 }
 
 function statement(toks: Tok[], s: Span, subj: Span): string {
