@@ -30,7 +30,7 @@ import { readCopula, readKeepOrDrop } from "./question/keepOrDrop";
 import { readAction, readAdopt } from "./question/adopt";
 import { alongsideIncumbent, insteadIncumbent } from "./question/incumbents";
 import { contentOf, purposeOf, topicWords } from "./question/topic";
-import { boundedForReading, TAG_PREFIX, withoutAsideBeforeOr, withoutCodeExamples } from "./question/questionText";
+import { boundedForReading, TAG_PREFIX, withoutAsideBeforeOr, withoutCodeExamples, withoutDanglingCoordination } from "./question/questionText";
 
 export type { QuestionForm, Alternative, QuestionStructure } from "./question/types";
 export { MAX_READ_CHARS } from "./question/questionText";
@@ -110,13 +110,15 @@ export function readQuestionUncached(question: string): QuestionStructure {
       found = { ...found, alternatives: [target, inc], incumbent: inc, target };
     }
   }
-  // Nothing without a readable title or with empty matching terms survives.
+  // Nothing without a readable title or with empty matching terms survives; a title cut off after ", and wait" ends
+  // before the coordination it could not read.
   const alternatives = (found?.alternatives ?? [])
+    .map((a) => ({ ...a, title: withoutDanglingCoordination(a.title) }))
     .filter((a) => /[a-z0-9]/i.test(a.title))
     .map((a) => ({ ...a, terms: a.terms.filter((t) => /[a-z0-9]/i.test(t)) }));
   if (!found || !alternatives.length) return base;
-  if (found.incumbent) found.incumbent = alternatives.find((a) => a.title === found!.incumbent!.title);
-  if (found.target) found.target = alternatives.find((a) => a.title === found!.target!.title);
+  if (found.incumbent) found.incumbent = alternatives.find((a) => a.title === withoutDanglingCoordination(found!.incumbent!.title));
+  if (found.target) found.target = alternatives.find((a) => a.title === withoutDanglingCoordination(found!.target!.title));
   if (!found.incumbent) delete found.incumbent;
   if (!found.target) delete found.target;
   const named = new Set(alternatives.flatMap((a) => [...a.terms, ...contentOf(a.subject)]).flatMap((t) => t.split(/[\s-]+/)));

@@ -50,3 +50,8 @@ export function withoutCodeExamples(text: string): string {
     return `${open ?? ""}${words ? `\`${words}\`` : ""}${close ?? ""}`;
   });
 }
+
+/** A title cut off after ", and wait" ends before the coordination it could not read: an option is never a fragment. */
+export function withoutDanglingCoordination(title: string): string {
+  return title.replace(/,\s+(?:and|or|then)\s+[a-z]+$/, "");
+}
