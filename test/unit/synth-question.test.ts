@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { readQuestion, readQuestionUncached, type QuestionStructure } from "../../src/core/synth/question";
 import { decisionSentenceChoice } from "../../src/core/synth/stance";
+import { thirdPerson } from "../../src/core/synth/question/verbForms";
 
 const titles = (s: QuestionStructure) => s.alternatives.map((a) => a.title);
 const alt = (s: QuestionStructure, title: string) => {
@@ -312,5 +313,12 @@ describe("longer questions that still name their alternatives", () => {
   test("a fronted phrase before the asking clause is no alternative", () => {
     const s = readQuestion("With tenants moving to the new region, should we keep the queue on Beanstalkd, or switch to NATS?");
     assert.deepEqual(titles(s), ["Keep the queue on Beanstalkd", "Switch to NATS"]);
+  });
+});
+
+describe("verb forms in titles", () => {
+  test("a word the tagger does not know as a verb still takes the regular third person", () => {
+    assert.deepEqual(["batch", "proxy", "push", "carry", "cache", "shard"].map((v) => thirdPerson(v, false)), ["batches", "proxies", "pushes", "carries", "caches", "shards"]);
+    assert.equal(thirdPerson("batch", true), "batch");
   });
 });

@@ -14,7 +14,10 @@ export function thirdPerson(verb: string, plural: boolean): string {
   if (verb === "be") return plural ? "are" : "is";
   if (plural) return verb;
   const conj = (nlp()(verb).verbs().conjugate() as { PresentTense?: string }[])[0]?.PresentTense;
-  return conj && !/\s/.test(conj) ? conj : `${verb}s`;
+  if (conj && !/\s/.test(conj)) return conj;
+  // A word the tagger does not know as a verb ("batch", "proxy") still takes the regular spelling.
+  if (/(?:s|x|z|ch|sh|o)$/.test(verb)) return `${verb}es`;
+  return /[^aeiou]y$/.test(verb) ? `${verb.slice(0, -1)}ies` : `${verb}s`;
 }
 
 export function gerund(verb: string): string {
