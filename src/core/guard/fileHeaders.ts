@@ -3,6 +3,7 @@
 // that kind whose first lines carry no copyright or licence line breaks it. Which header exactly is the project's own;
 // what every such header has is that line, so that is what is looked for. Only new files: an existing file's header
 // is not the change's doing. A rule that names no kind of file is not read (guessing every file would be noise).
+import { extensionsOf } from "./newFiles";
 
 /** "… must begin with the header …", "… should start with a licence header". */
 const BEGINS_WITH_HEADER = /\b(?:must|should|shall|needs? to|has to|have to)\s+(?:always\s+)?(?:begin|start|open)\s+with\s+(?:the|a|an|our|this)\s+(?:[\w.()`'-]+\s+){0,3}?header\b/i;
@@ -13,21 +14,8 @@ const HEADER_LINE = /copyright|\u00a9|\(c\)\s*\d{4}|licen[cs]ed\b|spdx-license-i
 /** How many of a new file's first lines may hold the header (a shebang or a package line may come first). */
 export const HEADER_LINES = 20;
 
-/** Languages a rule names its files by ("all Go files"), with their source extensions. */
-const LANGUAGE_EXTENSIONS: [RegExp, string[]][] = [
-  [/\bgo\b/i, ["go"]],
-  [/\bjava\b/i, ["java"]],
-  [/\bkotlin\b/i, ["kt", "kts"]],
-  [/\bscala\b/i, ["scala"]],
-  [/\btype\s?script\b/i, ["ts", "tsx", "mts", "cts"]],
-  [/\bjava\s?script\b/i, ["js", "jsx", "mjs", "cjs"]],
-  [/\bpython\b/i, ["py"]],
-  [/\brust\b/i, ["rs"]],
-  [/\bruby\b/i, ["rb"]],
-  [/\bphp\b/i, ["php"]],
-  [/\bswift\b/i, ["swift"]],
-  [/\bc#/i, ["cs"]],
-];
+/** How a rule writes a language before "files" that the language table (newFiles.ts) keys otherwise. */
+const LANGUAGE_SPELLINGS: Record<string, string> = { go: "golang", "c#": "csharp" };
 
 export interface HeaderRule {
   /** The extensions of the files it covers, lower case, without the dot. */
@@ -43,7 +31,8 @@ export function headerRuleOf(text: string): HeaderRule | undefined {
   const written = [...subject.matchAll(/`\*?\.([A-Za-z0-9]{1,6})`/g)].map((m) => m[1].toLowerCase());
   if (written.length) return { extensions: [...new Set(written)] };
   const files = /\b([\w#+ ]{1,30}?)\s+(?:source\s+)?files?\b/i.exec(subject);
-  const named = files ? LANGUAGE_EXTENSIONS.filter(([re]) => re.test(files[1])).flatMap(([, exts]) => exts) : [];
+  const words = files ? files[1].toLowerCase().split(/\s+/) : [];
+  const named = [...new Set(words.flatMap((w) => extensionsOf(LANGUAGE_SPELLINGS[w] ?? w)))];
   return named.length ? { extensions: named } : undefined;
 }
 

@@ -13,8 +13,13 @@ const LANGUAGE_OF_EXTENSION: Record<string, string[]> = {
   mjs: ["javascript", "node", "js", "nodejs"],
   cjs: ["javascript", "node", "js", "nodejs"],
   ts: ["typescript"],
+  tsx: ["typescript"],
+  mts: ["typescript"],
+  cts: ["typescript"],
+  jsx: ["javascript", "js"],
   java: ["java"],
   kt: ["kotlin"],
+  kts: ["kotlin"],
   scala: ["scala"],
   go: ["golang"],
   rs: ["rust"],
@@ -38,6 +43,13 @@ const LANGUAGE_NAMES = new Set(Object.values(LANGUAGE_OF_EXTENSION).map((w) => w
 export function languageNamed(name: string): string | undefined {
   const bare = name.replace(/[`*_"“”]/g, "").trim().toLowerCase();
   return LANGUAGE_NAMES.has(bare) ? bare : undefined;
+}
+
+/** The source extensions of a language named by one of its words ("kotlin" → kt, kts), in the table's order. */
+export function extensionsOf(word: string): string[] {
+  return Object.entries(LANGUAGE_OF_EXTENSION)
+    .filter(([, words]) => words.includes(word))
+    .map(([ext]) => ext);
 }
 
 /** The language words of a new source file, or undefined (a config, a doc, an unknown extension). */
