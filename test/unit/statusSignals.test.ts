@@ -152,6 +152,15 @@ describe("status lines in the forms real logs use", () => {
     assert.equal(decisionModelOf(parseAdr("adr/0002-x.md", record("2. X", "Sketch", "X."))).status_display, "unrecognised status: Sketch");
   });
 
+  it("a metadata table's status wins over a later 'Status' section that documents something else", () => {
+    const text = `# Key-value buckets\n\n| Metadata | Value |\n|---|---|\n| Status | Implemented |\n\n## Design\n\nBuckets hold keys.\n\n### Status\n\nThis describes the bucket's own status call.\n\n## Decision\n\nWe build buckets on streams.\n`;
+    const adr = parseAdr("adr/ADR-8.md", text);
+    assert.equal(adr.status, "accepted");
+    assert.equal(adr.raw_status, "Implemented");
+    const only = parseAdr("adr/ADR-9.md", record("9. X", "Written up in the wiki", "We use X."));
+    assert.match(decisionModelOf(only).status_display, /^unrecognised status: Written up/, "with no other signal the section's line is still shown");
+  });
+
   it("reads status from front matter under 'status' or 'state'", () => {
     assert.equal(parseAdr("d/0001-x.md", "---\nstatus: superseded by 0004\n---\n# X\n\n## Decision\n\nX.\n").status, "superseded");
     assert.equal(parseAdr("d/0001-x.md", "---\nstate: rejected\n---\n# X\n\n## Decision\n\nX.\n").status, "rejected");

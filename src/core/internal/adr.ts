@@ -348,6 +348,7 @@ function readStatusAndLinks(
   // In a Status section, "Supersedes …" lines are notes; the first other line is the status ("Accepted",
   // "Superseded by …"). Front matter wins when it has a status.
   const statusSection = byName.get("status");
+  let unreadSectionStatus: string | undefined;
   if (statusSection) {
     let sectionStatus: string | undefined;
     for (let n = statusSection.start + 1; n <= statusSection.contentEnd; n++) {
@@ -355,7 +356,9 @@ function readStatusAndLinks(
       if (!line || collectLinks(line, dir, supersedes, supersededBy) === "supersedes") continue;
       sectionStatus ??= line;
     }
-    rawStatus ??= sectionStatus;
+    // A Status section that says no status word ("### Status" documenting a status API) gives way to a metadata line.
+    if (sectionStatus && normaliseStatus(sectionStatus) !== "unknown") rawStatus ??= sectionStatus;
+    else unreadSectionStatus = sectionStatus;
   }
   // Metadata lines: "Status: Accepted", "* Status: accepted", "**Status:** Accepted", "Date: 2023-01-10".
   const firstH2 = sections.find((s) => s.level >= 2);
@@ -376,6 +379,7 @@ function readStatusAndLinks(
     const dt = DATE_LINE.exec(lines[n - 1]);
     if (dt && !date) date = dt[1].replace(/[*_`]/g, "").trim();
   }
+  rawStatus ??= unreadSectionStatus;
   scanAnchoredSupersession(lines, doc, dir, supersedes, supersededBy);
   return { rawStatus, date, supersedes, supersededBy, ...(callout ? { callout } : {}) };
 }
