@@ -237,11 +237,20 @@ export function keysOf(name: string, exclude: ReadonlySet<string> = new Set(), o
   // "Amazon Cognito" is Cognito: a vendor's word alone would match every product of that vendor.
   if ([...tokens].some((t) => !VENDORS.has(t))) {
     for (const t of [...tokens]) if (VENDORS.has(t)) tokens.delete(t);
-  } else if (words.length > 1) return undefined; // "Apache 2.0", "AWS (sharding)": a vendor and a qualifier name no product
+  } else if (words.length > 1 && !onlyTheVendorDiffers(words, exclude)) return undefined; // "Apache 2.0", "AWS (sharding)": a vendor and a qualifier name no product
   const all = words.flatMap((w) => tokensOf(w)).filter((t) => !["a", "an", "the", "and", "or", "of", "with", "use", "using"].includes(t));
   // One long word is its own compact form: "Proptypes" is `prop-types` too (the package splits what the record joins).
   const compact = all.length >= 2 && all.length <= 3 ? all.join("") : all.length === 1 && tokens.has(all[0]) && all[0].length >= 6 ? all[0] : undefined;
   return { display, tokens: [...tokens].sort(), ...(compact && !exclude.has(compact) ? { compact } : {}) };
+}
+
+/**
+ * "ESLint with Google code style" beside a chosen "ESLint with Airbnb code style": every word but the vendor's is the
+ * chosen option's or a common one, so the vendor's word is what tells this option apart, and keys it.
+ */
+function onlyTheVendorDiffers(words: string[], exclude: ReadonlySet<string>): boolean {
+  const rest = words.flatMap((w) => tokensOf(w)).filter((t) => !VENDORS.has(t) && !["a", "an", "the", "and", "or", "of", "with", "in", "by"].includes(t));
+  return rest.some((t) => exclude.has(t)) && rest.every((t) => exclude.has(t) || GENERIC.has(t));
 }
 
 /** Whether a token of the change is the key or the key plus a package suffix (`tailwindcss` for `tailwind`). */

@@ -14,7 +14,7 @@
 import type { DecisionRecord } from "../decisions";
 import type { LineRange } from "../schemas";
 import type { GuardDecision } from "./decisions";
-import { keysOf, tokensOf, type NameKeys } from "./names";
+import { isVendor, keysOf, tokensOf, type NameKeys } from "./names";
 
 export interface LineOption {
   name: string;
@@ -75,7 +75,9 @@ export function refineOptions(model: DecisionRecord, lines: string[], maxWords: 
   // Bogus library"): that one was chosen too, unless the words set it aside ("instead of X", "rather than X").
   if (model.chosen && !/\b(?:instead|rather|over|than|not|no|without|replac\w*|except|port\w*|migrat\w*|mov\w*|switch\w*|from|away|drop\w*|remov\w*|deprecat\w*|wrap\w*)\b/i.test(model.chosen.name)) {
     const outcome = new Set(tokensOf(model.chosen.name));
-    const alsoChosen = rejected.filter((r) => named(keysOf(r.name), outcome));
+    // A vendor's word is no key of a product ("Amazon Cognito" is Cognito), but it still tells "ESLint with Google code
+    // style" apart from a chosen "ESLint with Airbnb code style".
+    const alsoChosen = rejected.filter((r) => named(keysOf(r.name), outcome) && tokensOf(r.name).every((t) => !isVendor(t) || outcome.has(t)));
     chosen.push(...alsoChosen);
     rejected = rejected.filter((r) => !alsoChosen.includes(r));
   }
