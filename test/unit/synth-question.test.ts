@@ -50,6 +50,12 @@ describe("alternatives: A or B, A, B or C, A vs B, between A and B, A instead of
     assert.equal(s.target?.title, "HMAC");
   });
 
+  test("'rather than us doing Y': a subject of its own before a gerund; Y is a whole action, not a fragment of the left side", () => {
+    assert.deepEqual(titles(readQuestion("Should we use Redis rather than us running our own cache?")), ["Use Redis", "Run our own cache"]);
+    const s = readQuestion("Should workers pull jobs from one shared queue that hands out leases, rather than us pushing every job to a fixed worker?");
+    assert.equal(s.incumbent?.title, "Push every job to a fixed worker");
+  });
+
   test("verb-phrase alternatives are whole phrases, not fragments", () => {
     const s = readQuestion("should we put a Varnish layer in front of the API or rely on the browser cache?");
     assert.deepEqual(titles(s), ["Put a Varnish layer in front of the API", "Rely on the browser cache"]);

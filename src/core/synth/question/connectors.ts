@@ -2,7 +2,7 @@
 // and"), and how the right side of the last one starts: a verb, a preposition or a noun.
 
 import { DETERMINERS, RELATIONAL, SUBORDINATORS } from "./vocabulary";
-import { isAdverb, isCopula, isModal, isPrep, isVerb, type Tok } from "./tokens";
+import { isAdverb, isCopula, isModal, isNounish, isPrep, isVerb, type Tok } from "./tokens";
 import { type Clause, mainVerb } from "./clause";
 
 export interface Connector {
@@ -64,9 +64,26 @@ export function rightMode(toks: Tok[], i: number): { mode: Mode; at: number; lea
     if (clause.verb >= 0) return { mode: "verb", at: clause.copula >= 0 && !clause.linking ? clause.copula : clause.verb, lead: clause.subject ? clause.verb : lead, clause };
   }
   if (isVerb(t) && !t.tags.has("Gerund")) return { mode: "verb", at: j, lead };
+  // "rather than us carrying every app version …", "instead of our team writing manifests": a subject of its own
+  // before a gerund; the gerund's phrase is the alternative, not a noun beside the left side's last one.
+  const g = gerundAfterSubject(toks, j);
+  if (g > j) return { mode: "verb", at: g, lead: g };
   if (isVerb(t) && t.tags.has("Gerund") && j + 1 < toks.length && (DETERMINERS.has(toks[j + 1].norm) || isPrep(toks[j + 1]))) return { mode: "verb", at: j, lead };
   if (isPrep(t) || SUBORDINATORS.has(t.norm) || RELATIONAL.has(t.norm)) return { mode: "prep", at: j, lead };
   return { mode: "noun", at: j, lead };
 }
 
 export type RightSide = ReturnType<typeof rightMode>;
+
+/** Where a gerund stands after a subject of its own ("us carrying", "our team writing"), else -1. */
+function gerundAfterSubject(toks: Tok[], j: number): number {
+  let k = -1;
+  if (/^(?:us|them|me|you|everyone|everybody)$/.test(toks[j].norm)) k = j + 1;
+  else if (/^(?:our|their|my|your)$/.test(toks[j].norm)) {
+    k = j + 1;
+    while (k < j + 3 && toks[k] && isNounish(toks[k]) && !toks[k].tags.has("Gerund")) k++;
+    if (k === j + 1) return -1;
+  }
+  const g = toks[k];
+  return g && isVerb(g) && g.tags.has("Gerund") && k + 1 < toks.length ? k : -1;
+}
