@@ -31,7 +31,7 @@ import { refineOptions, withoutOverruled } from "./optionLines";
 import { decisionSentencesOf, familyWords, lowerCaseWords, namesIn, ordinaryWords, proseOptionsOf } from "./proseOptions";
 import { categoryExclusions, labelledPurposes, purposeExclusions } from "./purposeRules";
 import { schemesChosenIn, type VersionScheme } from "./centralVersions";
-import { languageNamed } from "./newFiles";
+import { ciSystemNamed, ciSystemsNamedIn, languageNamed } from "./newFiles";
 import { forbiddenExamples, inConsequences, ownedThing, withVerdicts } from "./recordReading";
 import { numberedOptions, recordPreferences, type PreferredThing } from "./recordPreferences";
 import { nondeterminismExclusions } from "./determinism";
@@ -88,6 +88,8 @@ export interface GuardDecision {
   instruments?: Instrument[];
   /** The files a rule says must begin with a licence header: a new one without it breaks it (fileHeaders.ts). */
   header?: HeaderRule;
+  /** CI systems a record that chose one names besides it: the ones it weighed or moved away from. */
+  ciWeighed?: string[][];
 }
 
 export interface DecisionSet {
@@ -212,6 +214,9 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
   const instruments = adr ? recordInstruments(adr, file.text) : [];
   if (!forbidden.length && !required.length && !area.length && !versionSchemes.length && !instruments.length) return undefined;
   const lines = file.text.split("\n").length;
+  // A record that chose a CI system and names others ("legacy Travis CI infrastructure") weighed them or left them.
+  const ciChosen = required.map((r) => ciSystemNamed(r.keys)).filter((x): x is string[] => !!x);
+  const ciWeighed = ciChosen.length ? ciSystemsNamedIn(file.text).filter((s) => !ciChosen.some((c) => c.join(" ") === s.join(" "))) : [];
   return {
     source: "record",
     citation: { path: file.path, line_range: { start: 1, end: Math.max(1, lines) }, title: model.title, status },
@@ -221,6 +226,7 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     area: [...new Set(area)].slice(0, MAX_AREA_CANDIDATES),
     ...(versionSchemes.length ? { versionSchemes } : {}),
     ...(instruments.length ? { instruments } : {}),
+    ...(ciWeighed.length ? { ciWeighed } : {}),
   };
 }
 

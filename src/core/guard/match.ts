@@ -464,7 +464,10 @@ function matchNewFileKind(file: ChangedFile, kind: FileKind, plan: KindPlan, out
     const system = ciSystemNamed(thing.keys);
     if (!system || systems.some((s) => same(s, system))) continue;
     hit.add(d);
-    const kindOf: FindingKind = rule ? "breaks-rule" : "removes-chosen-option";
+    // A system the record names besides its choice is one it weighed or moved away from: bringing it back
+    // introduces what it set aside, not only goes around its choice.
+    const weighed = !rule && systems.some((s) => d.ciWeighed?.some((w) => same(w, s)));
+    const kindOf: FindingKind = rule ? "breaks-rule" : weighed ? "introduces-rejected-option" : "removes-chosen-option";
     const text = `a new ${systems[0].join(" ")} configuration`;
     const cite = `${d.citation.path}${rule ? ` line ${thing.range.start}` : ""}`;
     out.push({
@@ -473,7 +476,7 @@ function matchNewFileKind(file: ChangedFile, kind: FileKind, plan: KindPlan, out
       decision: citationFor(d, thing),
       file: file.path,
       line,
-      message: `adds ${text}, which goes around ${thing.name}: "${d.citation.title}" (${cite}, ${d.citation.status}) chose it as the CI system.`,
+      message: `adds ${text}, which goes around ${thing.name}: "${d.citation.title}" (${cite}, ${d.citation.status}) chose it as the CI system${weighed ? `, and names ${systems[0].join(" ")} as one it set aside` : ""}.`,
       matched: { text, subject: thing.name, via: "config" },
     });
   }

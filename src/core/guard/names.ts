@@ -183,7 +183,8 @@ const PACKAGE_SHAPED = /^@?[A-Za-z0-9][\w.-]*(?:\/[\w.-]+)*$/;
  */
 export function keysOf(name: string, exclude: ReadonlySet<string> = new Set(), opts: { shortNames?: boolean } = {}): NameKeys | undefined {
   // One sentence of the name: "Keep the GitHub flow. See the guide" names the flow, not "See".
-  const display = name.trim().slice(0, 200).split(/[.!?:;]\s/)[0].trim();
+  // "e.g. GitHub Actions" goes on: an abbreviation's dot ends no sentence.
+  const display = name.trim().slice(0, 200).split(/(?<!\b(?:e\.g|i\.e|etc|vs|cf))[.!?:;]\s/i)[0].trim();
   if (!display) return undefined;
   // Code spans say exactly what is meant: `@vscode/webview-ui-toolkit`, `innerHTML`.
   const spans = [...display.matchAll(/`([^`]{1,100})`/g)].map((m) => m[1].trim()).filter(Boolean);
@@ -193,7 +194,8 @@ export function keysOf(name: string, exclude: ReadonlySet<string> = new Set(), o
   // matched as a whole: its parts ("java", "vscode") say nothing alone.
   // A version ("2.0", "MPL-2.0" aside) is no package: a package-shaped word has a letter in at least two of its parts.
   // "CI/CD", "I/O": capitals joined by a slash are an abbreviation, not a package.
-  const packaged = words.find((w) => PACKAGE_SHAPED.test(w) && !/^[A-Z0-9]{1,5}(?:\/[A-Z0-9]{1,5})+$/.test(w) && tokensOf(w).filter((t) => /[a-z]/.test(t)).length >= 2 && !w.startsWith(".") && /[@/.]/.test(w.slice(1, -1)) && tokensOf(w).length >= 2 && tokensOf(w).length <= 6);
+  // "e.g.", "i.e.": single letters between dots are an abbreviation, not a package.
+  const packaged = words.find((w) => PACKAGE_SHAPED.test(w) && !/^[A-Z0-9]{1,5}(?:\/[A-Z0-9]{1,5})+$/.test(w) && !/^(?:[a-z]\.)+[a-z]?\.?$/i.test(w) && tokensOf(w).filter((t) => /[a-z]/.test(t)).length >= 2 && !w.startsWith(".") && /[@/.]/.test(w.slice(1, -1)) && tokensOf(w).length >= 2 && tokensOf(w).length <= 6);
   if (packaged) {
     // A chosen "Name.js" is published bare as often as not (`lunr`): dropping the bare package drops it. Only for a
     // chosen option (a rejected "Node.js" keyed by `node` would match every runtime line).

@@ -3,7 +3,7 @@
 // system (a record that chose GitHub Actions is bypassed by a new `Jenkinsfile`). Both are well-known file names,
 // not libraries: the table names languages and CI systems, never a project's choice.
 import { posix } from "node:path";
-import { findName, isVendor, type NameKeys } from "./names";
+import { findName, isVendor, tokensOf, type NameKeys } from "./names";
 
 /** A source file's language, as the words a record names it by ("node.js" is `node js`). */
 const LANGUAGE_OF_EXTENSION: Record<string, string[]> = {
@@ -88,11 +88,19 @@ const CI_SYSTEMS: CiSystem[] = [
   { words: ["buildkite"], config: /(^|\/)\.buildkite\/[^/]+\.ya?ml$/i },
   { words: ["teamcity"], config: /(^|\/)\.teamcity\//i },
   { words: ["appveyor"], config: /(^|\/)\.?appveyor\.ya?ml$/i },
+  // Concourse reads its pipelines from wherever `fly` is pointed: a folder named for it is the convention.
+  { words: ["concourse"], config: /(^|\/)concourse\/(?:[^/]+\/)*[^/]+\.ya?ml$/i },
 ];
 
 /** The CI systems a file configures (one, or two names of one system). */
 export function ciSystemsOfFile(path: string): string[][] {
   return CI_SYSTEMS.filter((s) => s.config.test(path)).map((s) => s.words);
+}
+
+/** The CI systems a text names with all of their words ("Travis CI", "GitHub Actions"), a vendor's word aside. */
+export function ciSystemsNamedIn(text: string): string[][] {
+  const words = new Set(tokensOf(text.slice(0, 100_000), 20_000));
+  return CI_SYSTEMS.filter((s, i) => CI_SYSTEMS.findIndex((x) => x.words.join(" ") === s.words.join(" ")) === i && s.words.every((w) => words.has(w) || (isVendor(w) && s.words.length > 1))).map((s) => s.words);
 }
 
 /** The CI system a decided thing names with all of its words, or undefined. */

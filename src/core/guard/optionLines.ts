@@ -15,6 +15,7 @@ import type { DecisionRecord } from "../decisions";
 import type { LineRange } from "../schemas";
 import type { GuardDecision } from "./decisions";
 import { isVendor, keysOf, tokensOf, type NameKeys } from "./names";
+import { ciSystemNamed } from "./newFiles";
 
 export interface LineOption {
   name: string;
@@ -109,12 +110,19 @@ function sameThing(a: NameKeys, b: NameKeys): boolean {
   return a.tokens.length > 0 && a.tokens.every((t) => b.tokens.includes(t));
 }
 
-/** Drops what an earlier record turned down when a later one (by path order: numbers, dates) chose it. */
+/**
+ * Drops what an earlier record turned down when a later one (by path order: numbers, dates) chose it, and the CI
+ * system an earlier record chose when a later one chose another and names the earlier one's ("Use Concourse CI",
+ * then "Use GitHub Actions … we will decommission our Concourse pipelines").
+ */
 export function withoutOverruled(records: GuardDecision[]): void {
   const sorted = [...records].sort((a, b) => (a.citation.path < b.citation.path ? -1 : a.citation.path > b.citation.path ? 1 : 0));
   for (const [i, d] of sorted.entries()) {
-    const later = sorted.slice(i + 1).flatMap((e) => e.required);
+    const laterOnes = sorted.slice(i + 1);
+    const later = laterOnes.flatMap((e) => e.required);
     if (!later.length) continue;
     d.forbidden = d.forbidden.filter((f) => !later.some((r) => sameThing(f.keys, r.keys)));
+    const leftCi = laterOnes.flatMap((e) => e.ciWeighed ?? []).map((w) => w.join(" "));
+    if (leftCi.length) d.required = d.required.filter((r) => !leftCi.includes(ciSystemNamed(r.keys)?.join(" ") ?? "\0"));
   }
 }
