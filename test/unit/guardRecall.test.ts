@@ -271,6 +271,14 @@ describe("guard: rules not phrased 'do not use X'", () => {
     assert.deepEqual(peerExclusions("Use Dagger for the build cache", { start: 1, end: 1 }), [], "not about injection");
   });
 
+  test("a rule naming the project's own type for a purpose, in code, turns the purpose's libraries down", () => {
+    const names = peerExclusions("- Use `net.example.core.logging.Logger` via dependency injection", { start: 1, end: 1 }).map((t) => t.name);
+    assert.ok(names.includes("Timber") && names.includes("SLF4J"), names.join(", "));
+    assert.ok(!names.includes("Dagger") && !names.includes("Koin"), "the type says logging, not injection");
+    assert.deepEqual(peerExclusions("- Do not use `net.example.core.logging.Logger` in tests", { start: 1, end: 1 }), [], "turned down, not chosen");
+    assert.deepEqual(peerExclusions("- Use `net.example.core.mail.Sender` to send mail", { start: 1, end: 1 }), [], "a type that names no purpose");
+  });
+
   test("the other purposes: data fetching, styling, i18n, dates, state, browser tests, mocks, data access, messaging", () => {
     const peers = (rule: string) => peerExclusions(rule, { start: 1, end: 1 }).map((t) => t.name);
     const cases: [string, string, string][] = [

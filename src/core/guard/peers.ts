@@ -155,6 +155,15 @@ function namedToUse(tokens: string[], keys: NameKeys): boolean {
   return false;
 }
 
+/** A dotted type or package path in a code span, not turned down, whose own words say the purpose ("…logging.Logger"). */
+function ownTypeFor(text: string, about: RegExp): string | undefined {
+  for (const m of text.matchAll(/`([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*){2,7})`/g)) {
+    const before = tokensOf(text.slice(0, m.index ?? 0)).slice(-NEGATION_REACH);
+    if (about.test(m[1].replace(/\./g, " ")) && !before.some((t) => NEGATING.has(t))) return m[1];
+  }
+  return undefined;
+}
+
 /** A rule phrased as a choice: "use", "only", "prefer", or a "Label: value" line ("**JSON**: ZIO JSON …"). */
 const CHOICE = /\b(?:use|uses|using|only|always|prefer|prefers|preferred)\b|^\s*(?:\*\*[^*]{1,40}\*\*|__[^_]{1,40}__|[A-Z][\w /-]{0,30}):\s/i;
 
@@ -167,12 +176,15 @@ export function peerExclusions(text: string, range: LineRange): DecidedThing[] {
     if (!purpose.about.test(text)) continue;
     // A member the rule turns down ("do not add winston", "instead of Jest") is not the one it names to use.
     const named = purpose.members.filter((mem) => mem.keys.some((k) => namedToUse(tokens, k)));
-    if (!named.length) continue;
-    const chosen = named.map((n) => n.name).join(" or ");
+    // "Use `net.thunderbird.core.logging.Logger` via dependency injection": the project's own type for the purpose,
+    // named in code, is the choice as much as a well-known library would be.
+    const own = named.length ? undefined : ownTypeFor(text, purpose.about);
+    if (!named.length && !own) continue;
+    const chosen = own ?? named.map((n) => n.name).join(" or ");
     for (const other of purpose.members) {
       if (named.includes(other)) continue;
       // Only a dependency or an import brings a peer in: a code line or a string that says "spring" or "jest" does not.
-      for (const keys of other.keys) out.push({ name: other.name, keys: { ...keys, display: other.name }, range, reason: `the rule names ${chosen} for this`, importsOnly: true, peer: { purpose: index, named: named.map((n) => n.name) } });
+      for (const keys of other.keys) out.push({ name: other.name, keys: { ...keys, display: other.name }, range, reason: `the rule names ${chosen} for this`, importsOnly: true, peer: { purpose: index, named: own ? [own] : named.map((n) => n.name) } });
     }
   }
   return out;
