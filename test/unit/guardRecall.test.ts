@@ -326,3 +326,19 @@ describe("guard: rules not phrased 'do not use X'", () => {
     }
   });
 });
+
+describe("guard: a record that turns down a whole kind by example", () => {
+  const adr = (parenthesis: string) => `# ADR001 - Use HTTP between services\n\n- **Status**: Adopted\n\n## Decision\n\nHTTP will be used between services. No message queue (${parenthesis}) shall be used.\n`;
+  const props = `<Project>\n  <ItemGroup>\n    <PackageVersion Include="Serilog" Version="3.1.1" />\n  </ItemGroup>\n</Project>\n`;
+  const withBus = props.replace("  </ItemGroup>", `    <PackageVersion Include="Azure.Messaging.ServiceBus" Version="7.18.1" />\n  </ItemGroup>`);
+
+  test("'RabbitMQ or otherwise' turns down every well-known queue; 'RabbitMQ' alone only RabbitMQ", async () => {
+    const repo = createGitRepo([{ message: "init", files: { "docs/arch/ADR001-http.md": adr("RabbitMQ or otherwise"), "src/Directory.Packages.props": props } }]);
+    writeFiles(repo, { "src/Directory.Packages.props": withBus });
+    const found = (await check(repo)).findings.map((f) => `${f.kind} ${f.file}:${f.line}`);
+    assert.deepEqual(found, ["introduces-rejected-option src/Directory.Packages.props:4"]);
+    const named = createGitRepo([{ message: "init", files: { "docs/arch/ADR001-http.md": adr("RabbitMQ"), "src/Directory.Packages.props": props } }]);
+    writeFiles(named, { "src/Directory.Packages.props": withBus });
+    assert.deepEqual((await check(named)).findings, []);
+  });
+});

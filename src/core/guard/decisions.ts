@@ -26,13 +26,13 @@ import { readAllowedSigners } from "../receipts/trust";
 import type { LineRange } from "../schemas";
 import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
 import { acronymOf, GENERIC_PURPOSES, keysOf, tokenSet, tokensOf, vendorProductKeys, type NameKeys } from "./names";
-import { peerExclusions, withoutPeersNamedElsewhere } from "./peers";
+import { membersOfKind, peerExclusions, withoutPeersNamedElsewhere } from "./peers";
 import { refineOptions, withoutOverruled } from "./optionLines";
 import { decisionSentencesOf, familyWords, lowerCaseWords, namesIn, ordinaryWords, proseOptionsOf } from "./proseOptions";
 import { categoryExclusions, labelledPurposes, purposeExclusions } from "./purposeRules";
 import { schemesChosenIn, type VersionScheme } from "./centralVersions";
 import { ciSystemNamed, ciSystemsNamedIn, languageNamed } from "./newFiles";
-import { forbiddenExamples, inConsequences, ownedThing, withVerdicts } from "./recordReading";
+import { forbiddenExamples, forbiddenKinds, inConsequences, ownedThing, withVerdicts } from "./recordReading";
 import { numberedOptions, recordPreferences, type PreferredThing } from "./recordPreferences";
 import { nondeterminismExclusions } from "./determinism";
 import { instrumentsOf, type Instrument } from "./instruments";
@@ -186,6 +186,8 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
   }
   addTurnedDown(forbidden, prefs, numbered, chosenWords);
   if (adr) for (const x of contentExclusions(adr)) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
+  // "No message queue (RabbitMQ or otherwise)": the kind's other well-known members too.
+  if (adr) for (const k of forbiddenKinds(adr)) for (const x of membersOfKind(k.kind, k.range, k.reason)) if (!forbidden.some((f) => f.keys.tokens.join(" ") === x.keys.tokens.join(" ") && (f.keys.exact ?? []).join(".") === (x.keys.exact ?? []).join("."))) forbidden.push(x);
   const required: DecidedThing[] = [];
   // The chosen option, and the ones the prose chose ("will use a third-party service, Auth0" names Auth0).
   const chosenOnes = [...(modelChosen ? [{ name: modelChosen.name, range: modelChosen.range }] : []), ...listed.chosen, ...prose.chosen];

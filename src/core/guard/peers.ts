@@ -200,3 +200,13 @@ export function withoutPeersNamedElsewhere(rules: GuardDecision[]): void {
   for (const d of rules) for (const f of d.forbidden) if (f.peer) for (const n of f.peer.named) named.set(f.peer.purpose, (named.get(f.peer.purpose) ?? new Set()).add(n));
   for (const d of rules) d.forbidden = d.forbidden.filter((f) => !f.peer || !named.get(f.peer.purpose)?.has(f.name));
 }
+
+/** Every well-known member of the kinds a phrase names ("no message queue"), turned down in imports and dependencies. */
+export function membersOfKind(kind: string, range: LineRange, reason: string): DecidedThing[] {
+  const out: DecidedThing[] = [];
+  for (const [index, purpose] of PURPOSES.entries()) {
+    if (!purpose.about.test(kind)) continue;
+    for (const mem of purpose.members) for (const keys of mem.keys) out.push({ name: mem.name, keys: { ...keys, display: mem.name }, range, reason, importsOnly: true, peer: { purpose: index, named: [] } });
+  }
+  return out;
+}

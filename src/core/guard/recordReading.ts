@@ -126,3 +126,17 @@ export function forbiddenExamples(parsed: ParsedAdr): { name: string; range: Lin
   }
   return out;
 }
+
+/**
+ * "No message queue (RabbitMQ or otherwise)": the examples stand for the whole kind, so the kind's words ("no message
+ * queue") are returned, with the sentence, for the well-known members of that kind to be turned down (peers.ts).
+ */
+export function forbiddenKinds(parsed: ParsedAdr): { kind: string; range: LineRange; reason: string }[] {
+  const out: { kind: string; range: LineRange; reason: string }[] = [];
+  for (const s of decisionSentences(parsed)) {
+    const m = NO_SUCH.exec(s.text);
+    if (!m || !/\bor\s+(?:otherwise|similar|the like|any other|others?)\b/i.test(m[1])) continue;
+    out.push({ kind: s.text.slice(m.index, m.index + m[0].indexOf("(")), range: { start: s.start, end: s.end }, reason: s.text.slice(0, 200) });
+  }
+  return out;
+}
