@@ -342,3 +342,16 @@ describe("guard: a record that turns down a whole kind by example", () => {
     assert.deepEqual((await check(named)).findings, []);
   });
 });
+
+describe("guard: the tools a record's title builds its choice with", () => {
+  const adr = `# Multi-package architecture in a monorepo with Yarn and Lerna\n\n- Status: accepted\n\n## Considered Options\n\n- Monolith\n- Multi-package, monorepo\n\n## Decision Outcome\n\nChosen option: "Multi-package, monorepo", because the packages share a release cycle.\n`;
+  const pkg = (lerna: string | undefined) => `{\n  "name": "root",\n  "private": true,\n  "devDependencies": {\n${lerna ? `    "lerna": "${lerna}",\n` : ""}    "typescript": "^5.4.0"\n  }\n}\n`;
+
+  test("dropping a tool the title names drops the choice; updating it does not", async () => {
+    const repo = createGitRepo([{ message: "init", files: { "docs/adr/20200925-monorepo.md": adr, "package.json": pkg("^3.22.1") } }]);
+    writeFiles(repo, { "package.json": pkg(undefined) });
+    assert.deepEqual(strong(await check(repo)).map((f) => `${f.kind} ${f.file}`), ["removes-chosen-option package.json"]);
+    writeFiles(repo, { "package.json": pkg("^3.22.2") });
+    assert.deepEqual(strong(await check(repo)), []);
+  });
+});

@@ -204,6 +204,11 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     if (keys && !required.some((r) => r.keys.display === keys!.display)) required.push({ name: c.name, keys, range: c.range });
   }
   addPreferred(required, forbidden, prefs.chosen);
+  // "Multi-packages architecture in a monorepo with Yarn and Lerna": the tools a title builds its choice with.
+  for (const name of toolsInTitle(title)) {
+    const keys = keysOf(name, rejectedWords, { shortNames: true });
+    if (keys && keys.tokens.length && !keys.exact && !forbidden.some((f) => keys.tokens.every((t) => f.keys.tokens.includes(t))) && !required.some((r) => keys.tokens.every((t) => r.keys.tokens.includes(t)))) required.push({ name, keys, range: { start: 1, end: 1 } });
+  }
   const head = file.text.slice(0, 100_000);
   // Folders in code spans ("`src/db/`") as well as the paths discovery reads from a doc.
   const folders = [...head.matchAll(/`([\w@.-]{1,80}(?:\/[\w@.-]{1,80}){0,8}\/)`/g)].map((m) => m[1].replace(/^\.\//, ""));
@@ -270,6 +275,15 @@ function addTurnedDown(forbidden: DecidedThing[], prefs: { chosen: PreferredThin
     if (forbidden.some((f) => f.keys.display === p.keys.display) || (!p.identifier && covered(p.keys))) continue;
     forbidden.push({ name: p.name, keys: p.keys, range: p.range, ...(p.reason ? { reason: p.reason } : {}), ...(p.identifier ? { identifier: true } : {}) });
   }
+}
+
+/** The capitalised names a title's "with …" or "using …" tail lists ("… with Yarn and Lerna" → Yarn, Lerna). */
+function toolsInTitle(title: string): string[] {
+  const tail = /\s(?:with|using)\s+(.{2,80})$/i.exec(title.replace(/\s*\{#[^}]*\}\s*$/, "").trim())?.[1];
+  if (!tail) return [];
+  const names = tail.split(/\s*(?:,|\band\b|&|\+)\s*/).map((n) => n.trim()).filter(Boolean);
+  // Only a list of names: one word each, capitalised or code ("Yarn", "Lerna", "`pnpm`").
+  return names.length >= 1 && names.length <= 4 && names.every((n) => /^(?:[A-Z][\w.-]*|`[^`]+`)$/.test(n)) ? names : [];
 }
 
 /** What a record's imperative lines and listed uses choose, unless it turns that same name down elsewhere. */
