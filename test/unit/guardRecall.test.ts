@@ -279,7 +279,7 @@ describe("guard: rules not phrased 'do not use X'", () => {
     assert.deepEqual(peerExclusions("- Use `net.example.core.mail.Sender` to send mail", { start: 1, end: 1 }), [], "a type that names no purpose");
   });
 
-  test("the other purposes: data fetching, styling, i18n, dates, state, browser tests, mocks, data access, messaging", () => {
+  test("the other purposes: data fetching, styling, i18n, dates, state, browser tests, mocks, data access, messaging, errors", () => {
     const peers = (rule: string) => peerExclusions(rule, { start: 1, end: 1 }).map((t) => t.name);
     const cases: [string, string, string][] = [
       ["**Data Fetching**: SWR (stale-while-revalidate)", "TanStack Query", "SWR"],
@@ -292,6 +292,7 @@ describe("guard: rules not phrased 'do not use X'", () => {
       ["Database access: jOOQ only", "Hibernate", "jOOQ"],
       ["Messaging: use RabbitMQ queues between services", "Kafka", "RabbitMQ"],
       ["Logging: Timber (timber.log.Timber) in the app module", "SLF4J", "Timber"],
+      ["- Use structured errors (`thiserror`/custom enums) with actionable context", "anyhow", "thiserror"],
     ];
     for (const [rule, out, kept] of cases) {
       const names = peers(rule);

@@ -131,6 +131,10 @@ const PURPOSES: Purpose[] = [
     ],
   },
   {
+    about: /\berrors?\b|\berror handling\b/i,
+    members: [m("thiserror", tok("thiserror")), m("anyhow", tok("anyhow")), m("eyre", tok("eyre"), exact("color", "eyre")), m("snafu", tok("snafu")), m("failure", exact("failure", "derive"))],
+  },
+  {
     about: /\bhttp\b|\bserver\b|\broutes?\b/i,
     members: [
       m("ZIO HTTP", exact("zio", "http")), m("Akka HTTP", exact("akka", "http")), m("Pekko HTTP", exact("pekko", "http")), m("http4s", tok("http4s")),
