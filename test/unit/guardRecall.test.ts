@@ -356,3 +356,11 @@ describe("guard: the tools a record's title builds its choice with", () => {
     assert.deepEqual(strong(await check(repo)), []);
   });
 });
+
+describe("guard: what a relative clause says about a weighed option is no option", () => {
+  test("'we considered upgrading to Sidekiq Pro, which persists jobs in Redis' weighs Sidekiq Pro, not Redis", () => {
+    const adr = `# 9. Recover lost jobs\n\nDate: 2020-12-02\n\n## Context\n\nWorkers lose jobs when they restart. Previously we considered upgrading to Sidekiq Pro, which persists jobs in Redis while they run.\n\n## Decision\n\nWe decided to write a recovery worker instead of acquiring Sidekiq Pro.\n\n## Status\n\nAccepted\n`;
+    const prose = proseOptionsOf(parseAdr("docs/adr/adr-009-recovery.md", adr), undefined);
+    assert.ok(!prose.rejected.some((r) => r.name === "Redis"), JSON.stringify(prose.rejected));
+  });
+});

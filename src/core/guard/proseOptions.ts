@@ -349,7 +349,8 @@ function cueOptions(sentences: (LocatedSentence & { beforeDecision: boolean; inD
     // "We looked at a 3rd party Lambda written in Python and Terraform": one thing described, whose attributes
     // (its language, its tooling) are no options.
     if (weighed && !/^(?:a|an|one|the|this|that|some)\s/i.test(s.text.slice(weighed.index + weighed[0].length))) {
-      const names = namesIn(s.text.slice(weighed.index + weighed[0].length));
+      // "… upgrading to Sidekiq Pro, which persists jobs in Redis": a relative clause describes the option weighed.
+      const names = namesIn(s.text.slice(weighed.index + weighed[0].length).split(/,?\s+(?:which|that|where|who|whose)\s/i)[0]);
       if (names.length >= 2) for (const name of names) candidates.push({ name, range, group: 200_000 + s.start });
     }
   }
