@@ -277,6 +277,7 @@ describe("guard: rules not phrased 'do not use X'", () => {
     assert.ok(!names.includes("Dagger") && !names.includes("Koin"), "the type says logging, not injection");
     assert.deepEqual(peerExclusions("- Do not use `net.example.core.logging.Logger` in tests", { start: 1, end: 1 }), [], "turned down, not chosen");
     assert.deepEqual(peerExclusions("- Use `net.example.core.mail.Sender` to send mail", { start: 1, end: 1 }), [], "a type that names no purpose");
+    assert.deepEqual(peerExclusions("- Use `net.example.testing.Fixtures` in tests", { start: 1, end: 1 }), [], "a helper in a testing package is no test framework");
   });
 
   test("the other purposes: data fetching, styling, i18n, dates, state, browser tests, mocks, data access, messaging, errors", () => {

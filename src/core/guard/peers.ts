@@ -159,11 +159,14 @@ function namedToUse(tokens: string[], keys: NameKeys): boolean {
   return false;
 }
 
-/** A dotted type or package path in a code span, not turned down, whose own words say the purpose ("…logging.Logger"). */
+/**
+ * A dotted type path in a code span, not turned down, whose type says the purpose (`…logging.Logger`): a project's own
+ * logger is a logger; a helper in a testing package (`…testing.Fixtures`) is no test framework.
+ */
 function ownTypeFor(text: string, about: RegExp): string | undefined {
   for (const m of text.matchAll(/`([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*){2,7})`/g)) {
     const before = tokensOf(text.slice(0, m.index ?? 0)).slice(-NEGATION_REACH);
-    if (about.test(m[1].replace(/\./g, " ")) && !before.some((t) => NEGATING.has(t))) return m[1];
+    if (about.test(m[1].split(".").pop()!) && !before.some((t) => NEGATING.has(t))) return m[1];
   }
   return undefined;
 }
