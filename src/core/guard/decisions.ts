@@ -186,8 +186,7 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
   }
   addTurnedDown(forbidden, prefs, numbered, chosenWords);
   if (adr) for (const x of contentExclusions(adr)) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
-  // "No message queue (RabbitMQ or otherwise)": the kind's other well-known members too.
-  if (adr) for (const k of forbiddenKinds(adr)) for (const x of membersOfKind(k.kind, k.range, k.reason)) if (!forbidden.some((f) => f.keys.tokens.join(" ") === x.keys.tokens.join(" ") && (f.keys.exact ?? []).join(".") === (x.keys.exact ?? []).join("."))) forbidden.push(x);
+  if (adr) addKindMembers(forbidden, adr);
   const required: DecidedThing[] = [];
   // The chosen option, and the ones the prose chose ("will use a third-party service, Auth0" names Auth0).
   const chosenOnes = [...(modelChosen ? [{ name: modelChosen.name, range: modelChosen.range }] : []), ...listed.chosen, ...prose.chosen];
@@ -204,11 +203,7 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     if (keys && !required.some((r) => r.keys.display === keys!.display)) required.push({ name: c.name, keys, range: c.range });
   }
   addPreferred(required, forbidden, prefs.chosen);
-  // "Multi-packages architecture in a monorepo with Yarn and Lerna": the tools a title builds its choice with.
-  for (const name of toolsInTitle(title)) {
-    const keys = keysOf(name, rejectedWords, { shortNames: true });
-    if (keys && keys.tokens.length && !keys.exact && !forbidden.some((f) => keys.tokens.every((t) => f.keys.tokens.includes(t))) && !required.some((r) => keys.tokens.every((t) => r.keys.tokens.includes(t)))) required.push({ name, keys, range: { start: 1, end: 1 } });
-  }
+  addTitleTools(required, forbidden, title, rejectedWords);
   const head = file.text.slice(0, 100_000);
   // Folders in code spans ("`src/db/`") as well as the paths discovery reads from a doc.
   const folders = [...head.matchAll(/`([\w@.-]{1,80}(?:\/[\w@.-]{1,80}){0,8}\/)`/g)].map((m) => m[1].replace(/^\.\//, ""));
@@ -274,6 +269,22 @@ function addTurnedDown(forbidden: DecidedThing[], prefs: { chosen: PreferredThin
   for (const p of numbered) {
     if (forbidden.some((f) => f.keys.display === p.keys.display) || (!p.identifier && covered(p.keys))) continue;
     forbidden.push({ name: p.name, keys: p.keys, range: p.range, ...(p.reason ? { reason: p.reason } : {}), ...(p.identifier ? { identifier: true } : {}) });
+  }
+}
+
+/** "No message queue (RabbitMQ or otherwise)": the kind's other well-known members are turned down too. */
+function addKindMembers(forbidden: DecidedThing[], adr: ParsedAdr): void {
+  const same = (a: NameKeys, b: NameKeys) => a.tokens.join(" ") === b.tokens.join(" ") && (a.exact ?? []).join(".") === (b.exact ?? []).join(".");
+  for (const k of forbiddenKinds(adr)) for (const x of membersOfKind(k.kind, k.range, k.reason)) if (!forbidden.some((f) => same(f.keys, x.keys))) forbidden.push(x);
+}
+
+/** "Multi-packages architecture in a monorepo with Yarn and Lerna": the tools a title builds its choice with are chosen. */
+function addTitleTools(required: DecidedThing[], forbidden: DecidedThing[], title: string, rejectedWords: ReadonlySet<string>): void {
+  for (const name of toolsInTitle(title)) {
+    const keys = keysOf(name, rejectedWords, { shortNames: true });
+    if (!keys || !keys.tokens.length || keys.exact) continue;
+    const covered = (k: NameKeys) => keys.tokens.every((t) => k.tokens.includes(t));
+    if (!forbidden.some((f) => covered(f.keys)) && !required.some((r) => covered(r.keys))) required.push({ name, keys, range: { start: 1, end: 1 } });
   }
 }
 
