@@ -3,15 +3,13 @@
 // another system, naming the earlier one's, retires the earlier choice. Real git repositories.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { checkChange, GuardReportSchema, type GuardReport } from "../../src/core/guard";
 import { keysOf } from "../../src/core/guard/names";
 import { ciSystemsOfFile } from "../../src/core/guard/newFiles";
 import { createGitRepo, writeFiles } from "../helpers/gitRepo";
+import { checkWorktree, strongFindings } from "../helpers/guardRepo";
 
 async function check(repo: string): Promise<string[]> {
-  const report: GuardReport = await checkChange(repo, { kind: "worktree" }, { config: {} });
-  GuardReportSchema.parse(report);
-  return report.findings.filter((f) => f.severity !== "low").map((f) => `${f.kind} ${f.file} ← ${f.decision.path}`);
+  return strongFindings(await checkWorktree(repo)).map((f) => `${f.kind} ${f.file} ← ${f.decision.path}`);
 }
 
 const record = (n: number, title: string, context: string, decision: string) => `# ${n}. ${title}\n\nDate: 202${n}-01-01\n\n## Status\n\nAccepted\n\n## Context\n\n${context}\n\n## Decision\n\n${decision}\n`;

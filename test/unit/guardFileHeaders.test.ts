@@ -3,14 +3,12 @@
 // rule about another kind of header do not. Real git repositories.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { checkChange, GuardReportSchema, type GuardReport } from "../../src/core/guard";
 import { hasHeader, headerRuleOf } from "../../src/core/guard/fileHeaders";
 import { createGitRepo, writeFiles } from "../helpers/gitRepo";
+import { checkWorktree, strongFindings } from "../helpers/guardRepo";
 
 async function check(repo: string): Promise<string[]> {
-  const report: GuardReport = await checkChange(repo, { kind: "worktree" }, { config: {} });
-  GuardReportSchema.parse(report);
-  return report.findings.filter((f) => f.severity !== "low").map((f) => `${f.kind} ${f.severity} ${f.file}:${f.line} ← ${f.decision.path}`);
+  return strongFindings(await checkWorktree(repo)).map((f) => `${f.kind} ${f.severity} ${f.file}:${f.line} ← ${f.decision.path}`);
 }
 
 const HEADER = "/*\nCopyright 2024 The Ledger authors\n\nLicensed under the Apache License, Version 2.0.\n*/\n\n";

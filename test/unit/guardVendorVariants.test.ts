@@ -3,14 +3,12 @@
 // option, while a vendor's word beside a product of its own ("Amazon Cognito") still keys by the product. Real git.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { checkChange, GuardReportSchema, type GuardReport } from "../../src/core/guard";
 import { keysOf } from "../../src/core/guard/names";
 import { createGitRepo, writeFiles } from "../helpers/gitRepo";
+import { checkWorktree, strongFindings } from "../helpers/guardRepo";
 
 async function check(repo: string): Promise<string[]> {
-  const report: GuardReport = await checkChange(repo, { kind: "worktree" }, { config: {} });
-  GuardReportSchema.parse(report);
-  return report.findings.filter((f) => f.severity !== "low").map((f) => `${f.kind} ${f.severity} ${f.file}:${f.line} ← ${f.decision.path}`);
+  return strongFindings(await checkWorktree(repo)).map((f) => `${f.kind} ${f.severity} ${f.file}:${f.line} ← ${f.decision.path}`);
 }
 
 const RECORD = `# Use ESLint with the Airbnb style

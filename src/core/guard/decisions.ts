@@ -272,10 +272,14 @@ function addTurnedDown(forbidden: DecidedThing[], prefs: { chosen: PreferredThin
   }
 }
 
+/** Two keys name the same thing: the same package path, else the same words. */
+function sameKeys(a: NameKeys, b: NameKeys): boolean {
+  return a.exact || b.exact ? a.exact?.join(" ") === b.exact?.join(" ") : a.tokens.join(" ") === b.tokens.join(" ");
+}
+
 /** "No message queue (RabbitMQ or otherwise)": the kind's other well-known members are turned down too. */
 function addKindMembers(forbidden: DecidedThing[], adr: ParsedAdr): void {
-  const same = (a: NameKeys, b: NameKeys) => a.tokens.join(" ") === b.tokens.join(" ") && (a.exact ?? []).join(".") === (b.exact ?? []).join(".");
-  for (const k of forbiddenKinds(adr)) for (const x of membersOfKind(k.kind, k.range, k.reason)) if (!forbidden.some((f) => same(f.keys, x.keys))) forbidden.push(x);
+  for (const k of forbiddenKinds(adr)) for (const x of membersOfKind(k.kind, k.range, k.reason)) if (!forbidden.some((f) => sameKeys(f.keys, x.keys))) forbidden.push(x);
 }
 
 /** "Multi-packages architecture in a monorepo with Yarn and Lerna": the tools a title builds its choice with are chosen. */
@@ -299,9 +303,8 @@ function toolsInTitle(title: string): string[] {
 
 /** What a record's imperative lines and listed uses choose, unless it turns that same name down elsewhere. */
 function addPreferred(required: DecidedThing[], forbidden: DecidedThing[], chosen: PreferredThing[]): void {
-  const same = (a: NameKeys, b: NameKeys) => (a.exact || b.exact ? a.exact?.join(" ") === b.exact?.join(" ") : a.tokens.join(" ") === b.tokens.join(" "));
   for (const p of chosen) {
-    if (!forbidden.some((f) => same(f.keys, p.keys)) && !required.some((r) => r.keys.display === p.keys.display || same(r.keys, p.keys))) required.push({ name: p.name, keys: p.keys, range: p.range });
+    if (!forbidden.some((f) => sameKeys(f.keys, p.keys)) && !required.some((r) => r.keys.display === p.keys.display || sameKeys(r.keys, p.keys))) required.push({ name: p.name, keys: p.keys, range: p.range });
   }
 }
 

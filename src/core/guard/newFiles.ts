@@ -100,7 +100,7 @@ export function ciSystemsOfFile(path: string): string[][] {
 /** The CI systems a text names with all of their words ("Travis CI", "GitHub Actions"), a vendor's word aside. */
 export function ciSystemsNamedIn(text: string): string[][] {
   const words = new Set(tokensOf(text.slice(0, 100_000), 20_000));
-  return CI_SYSTEMS.filter((s, i) => CI_SYSTEMS.findIndex((x) => x.words.join(" ") === s.words.join(" ")) === i && s.words.every((w) => words.has(w) || (isVendor(w) && s.words.length > 1))).map((s) => s.words);
+  return CI_SYSTEMS.filter((s) => s.words.every((w) => words.has(w) || (isVendor(w) && s.words.length > 1))).map((s) => s.words);
 }
 
 /** The CI system a decided thing names with all of its words, or undefined. */
