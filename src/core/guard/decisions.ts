@@ -26,7 +26,7 @@ import { readAllowedSigners } from "../receipts/trust";
 import type { LineRange } from "../schemas";
 import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
 import { acronymOf, GENERIC_PURPOSES, keysOf, tokenSet, tokensOf, vendorProductKeys, type NameKeys } from "./names";
-import { membersOfKind, peerExclusions, withoutPeersNamedElsewhere } from "./peers";
+import { membersOfKind, peerExclusions, recordPeerExclusions, withoutPeersNamedElsewhere } from "./peers";
 import { refineOptions, withoutOverruled } from "./optionLines";
 import { decisionSentencesOf, familyWords, lowerCaseWords, namesIn, ordinaryWords, proseOptionsOf } from "./proseOptions";
 import { categoryExclusions, labelledPurposes, purposeExclusions } from "./purposeRules";
@@ -119,7 +119,7 @@ function shorten(s: string, max: number): string {
 // ----- records -----
 
 /** A record's decision; its `area` lists every path the record names, before the working tree says which exist. */
-function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: string, adr?: ParsedAdr): GuardDecision | undefined {
+function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: string, adr?: ParsedAdr, inForce = true): GuardDecision | undefined {
   // The decision section's own verdicts outrank an outcome read from the first option it names (recordReading.ts).
   const model = adr ? withVerdicts(adr, modelRead) : modelRead;
   // Options weighed outside an option list (prose, headings, a short list, a replacing title): proseOptions.ts.
@@ -187,6 +187,7 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
   addTurnedDown(forbidden, prefs, numbered, chosenWords);
   if (adr) for (const x of contentExclusions(adr)) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
   if (adr) addKindMembers(forbidden, adr);
+  if (inForce) addChosenPeers(forbidden, { title, fullTitle: model.title }, chosenName, modelChosen?.range);
   const required: DecidedThing[] = [];
   // The chosen option, and the ones the prose chose ("will use a third-party service, Auth0" names Auth0).
   const chosenOnes = [...(modelChosen ? [{ name: modelChosen.name, range: modelChosen.range }] : []), ...listed.chosen, ...prose.chosen];
@@ -282,6 +283,17 @@ function addKindMembers(forbidden: DecidedThing[], adr: ParsedAdr): void {
   for (const k of forbiddenKinds(adr)) for (const x of membersOfKind(k.kind, k.range, k.reason)) if (!forbidden.some((f) => sameKeys(f.keys, x.keys))) forbidden.push(x);
 }
 
+/**
+ * "Use Redis and Bull for background tasks": the well-known libraries for the same purpose (Agenda, Kue, …) are turned
+ * down in dependencies and imports, as a rule naming Bull would turn them down. Only what the title (without the part
+ * it replaces) and the chosen option say counts as the choice; what the record turned down by name keeps its reason.
+ */
+function addChosenPeers(forbidden: DecidedThing[], titles: { title: string; fullTitle: string }, chosen: string | undefined, chosenRange: LineRange | undefined): void {
+  const range = chosenRange ?? { start: 1, end: 1 };
+  const [choice, purpose] = [titles.title, titles.fullTitle].map((t) => (chosen ? `${t}. ${chosen}` : t));
+  for (const x of recordPeerExclusions(choice, purpose, range)) if (!forbidden.some((f) => sameKeys(f.keys, x.keys))) forbidden.push(x);
+}
+
 /** "Multi-packages architecture in a monorepo with Yarn and Lerna": the tools a title builds its choice with are chosen. */
 function addTitleTools(required: DecidedThing[], forbidden: DecidedThing[], title: string, rejectedWords: ReadonlySet<string>): void {
   for (const name of toolsInTitle(title)) {
@@ -349,7 +361,7 @@ async function recordDecisions(set: ArtifactSet): Promise<RecordDecisions> {
     // A rejected record still decides, the other way: what it proposed ("Use of AWS Cloud Map") is turned down,
     // and nothing it names is required. Deprecated and superseded records decide nothing any more.
     if (model.status === "rejected") {
-      const d = recordDecision(file, model, model.status_display, adr);
+      const d = recordDecision(file, model, model.status_display, adr, false);
       if (d) out.push(refusalOf(d));
       continue;
     }
@@ -699,7 +711,7 @@ export async function loadDecisions(
   notes.push(...basis.records.notes);
   const records = inWorkTree(basis.records.decisions, exists);
   const rules = basis.rules;
-  withoutPeersNamedElsewhere(rules);
+  withoutPeersNamedElsewhere([...records, ...rules]);
   const receipts = await receiptDecisions(repo, notes, opts.ownPublicKeyPem);
   withoutOwnNames([...records, ...rules], ownNames(root));
   const recordPaths = new Set<string>([...basis.recordPaths, ...receipts.paths]);

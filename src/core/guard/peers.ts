@@ -135,6 +135,49 @@ const PURPOSES: Purpose[] = [
     members: [m("thiserror", tok("thiserror")), m("anyhow", tok("anyhow")), m("eyre", tok("eyre"), exact("color", "eyre")), m("snafu", tok("snafu")), m("failure", exact("failure", "derive"))],
   },
   {
+    about: /\bbackground (?:tasks?|jobs?|work(?:ers?)?|processing)\b|\b(?:job|task|work) queues?\b|\bjob (?:processing|scheduling|runners?)\b|\basync(?:hronous)? (?:jobs?|tasks?)\b/i,
+    members: [
+      m("Bull", tok("bull"), tok("bullmq")), m("Agenda", tok("agenda")), m("Bee-Queue", exact("bee", "queue")), m("Kue", tok("kue")), m("pg-boss", exact("pg", "boss")),
+      m("Graphile Worker", exact("graphile", "worker")), m("Sidekiq", tok("sidekiq")), m("Resque", tok("resque")), m("Delayed Job", exact("delayed", "job")),
+      m("GoodJob", exact("good", "job")), m("Celery", tok("celery")), m("RQ", tok("rq")), m("Dramatiq", tok("dramatiq")), m("Huey", tok("huey")),
+      m("Hangfire", tok("hangfire")), m("Asynq", tok("asynq")), m("Faktory", tok("faktory")),
+    ],
+  },
+  {
+    about: /\bgit\b/i,
+    members: [
+      m("dugite", tok("dugite")), m("simple-git", exact("simple", "git")), m("NodeGit", tok("nodegit")), m("isomorphic-git", exact("isomorphic", "git")),
+      m("GitPython", tok("gitpython")), m("pygit2", tok("pygit2")), m("Dulwich", tok("dulwich")), m("go-git", exact("go", "git")), m("JGit", tok("jgit")),
+      m("libgit2", tok("libgit2"), tok("git2")), m("gitoxide", tok("gix")),
+    ],
+  },
+  {
+    about: /\bdatabases?\b|\bdata ?stores?\b|\bpersistence\b/i,
+    members: [
+      m("MongoDB", tok("mongodb"), tok("mongoose"), tok("pymongo"), tok("mongoid")),
+      m("PostgreSQL", tok("postgresql"), tok("postgres"), tok("pg"), tok("psycopg"), tok("psycopg2"), tok("asyncpg"), tok("npgsql"), tok("pgx")),
+      m("MySQL", tok("mysql"), tok("mysql2"), tok("pymysql"), tok("mysqlclient"), tok("mariadb")), m("SQLite", tok("sqlite"), tok("sqlite3")),
+      m("SQL Server", tok("mssql"), tok("tedious")), m("Cassandra", tok("cassandra")), m("DynamoDB", tok("dynamodb")), m("CouchDB", tok("couchdb")),
+      m("Oracle Database", tok("oracledb")),
+    ],
+  },
+  {
+    about: /\bauth(?:entication|n)?\b|\bidentity (?:providers?|management|services?)\b|\blog ?ins?\b|\bsign[- ]?ins?\b/i,
+    members: [
+      m("Auth0", tok("auth0")), m("Amazon Cognito", tok("cognito"), tok("cognitoidp")), m("Okta", tok("okta")), m("Keycloak", tok("keycloak")),
+      m("Stormpath", tok("stormpath")), m("Firebase Authentication", exact("firebase", "auth")), m("MSAL", tok("msal")), m("FusionAuth", tok("fusionauth")),
+      m("Ory Kratos", tok("kratos")),
+    ],
+  },
+  {
+    about: /\bcach(?:e|es|ing)\b/i,
+    members: [
+      m("PSR-6", exact("psr", "cache"), exact("psr", "6")), m("PSR-16", exact("psr", "simple", "cache"), exact("psr", "16")), m("Symfony Cache", exact("symfony", "cache")),
+      m("Caffeine", exact("benmanes", "caffeine")), m("Ehcache", tok("ehcache")), m("node-cache", exact("node", "cache")), m("lru-cache", exact("lru", "cache")),
+      m("cachetools", tok("cachetools")),
+    ],
+  },
+  {
     about: /\bhttp\b|\bserver\b|\broutes?\b/i,
     members: [
       m("ZIO HTTP", exact("zio", "http")), m("Akka HTTP", exact("akka", "http")), m("Pekko HTTP", exact("pekko", "http")), m("http4s", tok("http4s")),
@@ -152,8 +195,11 @@ const NEGATION_REACH = 4;
 function namedToUse(tokens: string[], keys: NameKeys): boolean {
   const width = Math.max(3, keys.exact?.length ?? 0);
   for (let i = 0; i < tokens.length; i++) {
-    // An occurrence starts at i when the window from i finds it and the one from i + 1 does not.
-    if (!findName(tokens.slice(i, i + width), keys) || findName(tokens.slice(i + 1, i + 1 + width), keys)) continue;
+    // An occurrence starts at i when the shortest window from i that finds it finds nothing without token i (a wider
+    // window could reach the next occurrence: "dugite over … dugite").
+    let w = 1;
+    while (w < width && !findName(tokens.slice(i, i + w), keys)) w++;
+    if (!findName(tokens.slice(i, i + w), keys) || findName(tokens.slice(i + 1, i + w), keys)) continue;
     if (!tokens.slice(Math.max(0, i - NEGATION_REACH), i).some((t) => NEGATING.has(t))) return true;
   }
   return false;
@@ -177,10 +223,25 @@ const CHOICE = /\b(?:use|uses|using|only|always|prefer|prefers|preferred)\b|^\s*
 /** The peers a positive rule turns down, each a forbidden thing of the rule (with why). */
 export function peerExclusions(text: string, range: LineRange): DecidedThing[] {
   if (!CHOICE.test(text)) return [];
+  return peersTurnedDown(text, range, (chosen) => `the rule names ${chosen} for this`);
+}
+
+/**
+ * The peers an in-force record's choice turns down: its title and chosen option are the choice itself ("Use Redis and
+ * Bull for background tasks", "Database Selection - MongoDB"), so no choice wording is needed; what it is for must
+ * still be said there (`purpose`: the whole title and the chosen option). Names count only in `choice`: the title
+ * without the part it turns down ("Prefer dugite over raw git commands" names dugite for git).
+ */
+export function recordPeerExclusions(choice: string, purpose: string, range: LineRange): DecidedThing[] {
+  return peersTurnedDown(choice, range, (chosen) => `the record chose ${chosen} for this`, purpose);
+}
+
+/** The members of every purpose `about` says, when `text` names one to use: the others, turned down. */
+function peersTurnedDown(text: string, range: LineRange, reasonFor: (chosen: string) => string, about = text): DecidedThing[] {
   const tokens = tokensOf(text, 600);
   const out: DecidedThing[] = [];
   for (const [index, purpose] of PURPOSES.entries()) {
-    if (!purpose.about.test(text)) continue;
+    if (!purpose.about.test(about)) continue;
     // A member the rule turns down ("do not add winston", "instead of Jest") is not the one it names to use.
     const named = purpose.members.filter((mem) => mem.keys.some((k) => namedToUse(tokens, k)));
     // "Use `net.thunderbird.core.logging.Logger` via dependency injection": the project's own type for the purpose,
@@ -191,7 +252,7 @@ export function peerExclusions(text: string, range: LineRange): DecidedThing[] {
     for (const other of purpose.members) {
       if (named.includes(other)) continue;
       // Only a dependency or an import brings a peer in: a code line or a string that says "spring" or "jest" does not.
-      for (const keys of other.keys) out.push({ name: other.name, keys: { ...keys, display: other.name }, range, reason: `the rule names ${chosen} for this`, importsOnly: true, peer: { purpose: index, named: own ? [own] : named.map((n) => n.name) } });
+      for (const keys of other.keys) out.push({ name: other.name, keys: { ...keys, display: other.name }, range, reason: reasonFor(chosen), importsOnly: true, peer: { purpose: index, named: own ? [own] : named.map((n) => n.name) } });
     }
   }
   return out;
