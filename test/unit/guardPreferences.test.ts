@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { checkChange, GuardReportSchema, type GuardReport } from "../../src/core/guard";
 import { generatedFiles } from "../../src/core/guard/decisions";
 import { isTestPath, nondeterminismExclusions } from "../../src/core/guard/determinism";
+import { practiceExclusions } from "../../src/core/guard/practices";
 import { settingOf } from "../../src/core/guard/match";
 import { changeTokensOf, findName, keysOf } from "../../src/core/guard/names";
 import { numberedOptions, preferredKeys, recordPreferences } from "../../src/core/guard/recordPreferences";
@@ -222,6 +223,27 @@ describe("guard: rules that keep code deterministic", () => {
     assert.deepEqual(summary(await check(repo)), []);
     writeFiles(repo, { "x/keeper/stamp.go": stamp("ctx.BlockTime()"), "x/keeper/stamp_test.go": stamp("time.Now()") });
     assert.deepEqual(summary(await check(repo)), [], "a test may read the clock");
+  });
+});
+
+describe("guard: rules that turn down a practice rather than a library", () => {
+  test("a rule preferring something over raw SQL turns the query calls down; a rule using raw SQL does not", () => {
+    const range = { start: 1, end: 1 };
+    const things = practiceExclusions("Use Django ORM over raw SQL", range);
+    assert.ok(things.some((t) => t.keys.exact?.join(".") === "cursor.execute") && things.every((t) => t.notInTests));
+    assert.ok(practiceExclusions("Never write raw SQL queries in handlers.", range).length > 0);
+    assert.deepEqual(practiceExclusions("Migrations are written in raw SQL.", range), []);
+  });
+
+  test("a query run through a cursor in app code breaks the rule; in a test it does not", async () => {
+    const agents = "# Backend\n\n- Use Django ORM over raw SQL\n";
+    const repo = createGitRepo([{ message: "init", files: { "AGENTS.md": agents, "emails/utils.py": "def noop():\n    return None\n" } }]);
+    const raw = "def bump(address_id):\n    from django.db import connection\n\n    with connection.cursor() as cursor:\n        cursor.execute(\"UPDATE emails_relayaddress SET n = n + 1 WHERE id = %s\", [address_id])\n";
+    writeFiles(repo, { "emails/utils.py": raw });
+    const lines = strong(await check(repo)).map((f) => `${f.kind} ${f.file}:${f.line}`);
+    assert.deepEqual(lines, ["breaks-rule emails/utils.py:4", "breaks-rule emails/utils.py:5"], "the cursor opened and the query run");
+    writeFiles(repo, { "emails/utils.py": "def noop():\n    return None\n", "emails/tests/test_utils.py": raw });
+    assert.deepEqual(summary(await check(repo)), [], "a test may set up data with a query");
   });
 });
 

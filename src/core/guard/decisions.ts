@@ -35,6 +35,7 @@ import { ciSystemNamed, ciSystemsNamedIn, languageNamed } from "./newFiles";
 import { forbiddenExamples, forbiddenKinds, inConsequences, ownedThing, withVerdicts } from "./recordReading";
 import { numberedOptions, recordPreferences, type PreferredThing } from "./recordPreferences";
 import { nondeterminismExclusions } from "./determinism";
+import { practiceExclusions } from "./practices";
 import { instrumentsOf, type Instrument } from "./instruments";
 import { headerRuleOf, type HeaderRule } from "./fileHeaders";
 import { cachedDecisionBasis } from "./basisCache";
@@ -543,7 +544,7 @@ export function ruleDecisions(file: ArtifactFile): GuardDecision[] {
     }
     for (const x of [...purposeExclusions(text, range), ...moreExclusions(text, range, reason?.trim())]) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
     // "Do not let … wall-clock time, randomness … affect state changes": the calls that read them.
-    forbidden.push(...nondeterminismExclusions(text, range));
+    forbidden.push(...nondeterminismExclusions(text, range), ...practiceExclusions(text, range));
     for (const x of peerExclusions(text, range)) if (!forbidden.some((f) => f.name === x.name && f.keys.display === x.keys.display && JSON.stringify(f.keys) === JSON.stringify(x.keys))) forbidden.push(x);
     let scope: string[] = [];
     for (const m of text.matchAll(FORBID)) {

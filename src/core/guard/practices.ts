@@ -1,0 +1,31 @@
+// Rules that turn down a practice, not a library ("Use Django ORM over raw SQL", "never write raw SQL queries"): the
+// practice shows in code as a few well-known calls, listed here by language (a fixed table, like determinism.ts's).
+// Only code outside tests breaks such a rule: a test may set up its fixtures with a query. Pure and linear.
+import type { LineRange } from "../schemas";
+import type { DecidedThing } from "./decisions";
+
+/** A word that turns down what follows it: "never", "avoid", "over", "instead of", "rather than", "no", "without". */
+const TURNED_DOWN = /\b(?:not|never|avoid|avoiding|no|without|over|instead\s+of|rather\s+than|in\s+place\s+of)\s+(?:\w+\s+){0,3}$/i;
+
+const PRACTICES: { cue: RegExp; subject: string; calls: string[][] }[] = [
+  {
+    cue: /\b(?:raw|hand[- ]?written|plain|inline)\s+sql\b|\braw\s+(?:database\s+)?quer(?:y|ies)\b|\bsql\s+strings?\b/i,
+    subject: "raw SQL",
+    // Python DB-API and Django, Node (knex, Sequelize, pg), Java (JDBC), Go (database/sql), Ruby (ActiveRecord).
+    calls: [
+      ["cursor", "execute"], ["connection", "cursor"], ["objects", "raw"], ["rawsql"], ["knex", "raw"], ["sequelize", "query"], ["createstatement"],
+      ["executequery"], ["executeupdate"], ["db", "exec"], ["db", "query"], ["find", "by", "sql"], ["connection", "execute"], ["exec", "query"],
+    ],
+  },
+];
+
+/** The calls of each practice a rule turns down ("Django ORM over raw SQL"), kept out of code outside tests. */
+export function practiceExclusions(text: string, range: LineRange): DecidedThing[] {
+  const out: DecidedThing[] = [];
+  for (const practice of PRACTICES) {
+    const m = practice.cue.exec(text);
+    if (!m || !TURNED_DOWN.test(text.slice(Math.max(0, m.index - 60), m.index))) continue;
+    for (const call of practice.calls) out.push({ name: practice.subject, keys: { display: practice.subject, exact: call, tokens: [] }, range, notInTests: true });
+  }
+  return out;
+}
