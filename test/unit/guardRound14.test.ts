@@ -20,7 +20,7 @@ const record = (n: number, title: string, status: string, decision: string) => `
 describe("guard: cloud resources and rejected records", () => {
   test("a resource type reads as its product: the longest prefix wins, unknown types name nothing", () => {
     assert.deepEqual(cloudProductsOf("aws_service_discovery_private_dns_namespace"), ["AWS Cloud Map"]);
-    assert.deepEqual(cloudProductsOf("aws_ssm_parameter"), ["AWS Systems Manager Parameter Store", "SSM Parameter Store"]);
+    assert.deepEqual(cloudProductsOf("aws_ssm_parameter"), ["SSM Parameter Store", "Parameter Store"]);
     assert.deepEqual(cloudProductsOf("aws_ssm_association"), ["AWS Systems Manager", "SSM"]);
     assert.deepEqual(cloudProductsOf("azurerm_servicebus_queue"), ["Azure Service Bus"]);
     assert.deepEqual(cloudProductsOf("null_resource"), []);

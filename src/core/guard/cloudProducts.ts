@@ -8,7 +8,9 @@
 const PRODUCTS: readonly (readonly [string, readonly string[]])[] = [
   // AWS
   ["aws_service_discovery_", ["AWS Cloud Map"]],
-  ["aws_ssm_parameter", ["AWS Systems Manager Parameter Store", "SSM Parameter Store"]],
+  // Named by its feature alone: a record that turned down "AWS Systems Manager" for one job did not turn down its
+  // parameter store.
+  ["aws_ssm_parameter", ["SSM Parameter Store", "Parameter Store"]],
   ["aws_ssm_", ["AWS Systems Manager", "SSM"]],
   ["aws_iam_saml_provider", ["IAM Federated Access", "SAML federation"]],
   ["aws_iam_openid_connect_provider", ["IAM Federated Access", "OIDC federation"]],

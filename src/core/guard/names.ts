@@ -145,7 +145,7 @@ export function vendorProductKeys(name: string): { keys: NameKeys; product: stri
  * A run of two to four capitalised words that are each a common word ("Container Apps", "SQL Server", "Cloud Map"):
  * a product's name as a whole, matched only as those words in a row (`container-apps-deploy-action`, `SqlServer`).
  */
-function titledRun(words: string[], exclude: ReadonlySet<string>): string[] | undefined {
+function titledRun(words: string[], exclude: ReadonlySet<string>, withVendor = false): string[] | undefined {
   let best: string[] = [];
   let run: string[] = [];
   const flush = () => {
@@ -154,7 +154,7 @@ function titledRun(words: string[], exclude: ReadonlySet<string>): string[] | un
   };
   for (const w of words) {
     const bare = w.replace(/^[^\w]+|[^\w]+$/g, "");
-    if (/^[A-Z][A-Za-z]*$/.test(bare) && !(run.length === 0 && LEADING_WORDS.has(bare.toLowerCase())) && !VENDORS.has(bare.toLowerCase())) run.push(bare.toLowerCase());
+    if (/^[A-Z][A-Za-z]*$/.test(bare) && !(run.length === 0 && LEADING_WORDS.has(bare.toLowerCase())) && (withVendor || !VENDORS.has(bare.toLowerCase()))) run.push(bare.toLowerCase());
     else flush();
   }
   flush();
@@ -239,7 +239,12 @@ export function keysOf(name: string, exclude: ReadonlySet<string> = new Set(), o
   // "Amazon Cognito" is Cognito: a vendor's word alone would match every product of that vendor.
   if ([...tokens].some((t) => !VENDORS.has(t))) {
     for (const t of [...tokens]) if (VENDORS.has(t)) tokens.delete(t);
-  } else if (words.length > 1 && !onlyTheVendorDiffers(words, exclude)) return undefined; // "Apache 2.0", "AWS (sharding)": a vendor and a qualifier name no product
+  } else if (words.length > 1 && !onlyTheVendorDiffers(words, exclude)) {
+    // "Apache 2.0", "AWS (sharding)": a vendor and a qualifier name no product. "AWS Systems Manager": a vendor and a
+    // product of common words names it by all those words in a row, the vendor's too.
+    const run = titledRun(words, exclude, true);
+    return run && run.length >= 3 ? { display, exact: run, tokens: [] } : undefined;
+  }
   const all = words.flatMap((w) => tokensOf(w)).filter((t) => !["a", "an", "the", "and", "or", "of", "with", "use", "using"].includes(t));
   // One long word is its own compact form: "Proptypes" is `prop-types` too (the package splits what the record joins).
   const compact = all.length >= 2 && all.length <= 3 ? all.join("") : all.length === 1 && tokens.has(all[0]) && all[0].length >= 6 ? all[0] : undefined;

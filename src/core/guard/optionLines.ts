@@ -75,10 +75,15 @@ export function refineOptions(model: DecisionRecord, lines: string[], maxWords: 
   // The chosen option's own words name another listed option ("leverage both manual test case creation and the
   // Bogus library"): that one was chosen too, unless the words set it aside ("instead of X", "rather than X").
   if (model.chosen && !/\b(?:instead|rather|over|than|not|no|without|replac\w*|except|port\w*|migrat\w*|mov\w*|switch\w*|from|away|drop\w*|remov\w*|deprecat\w*|wrap\w*)\b/i.test(model.chosen.name)) {
-    const outcome = new Set(tokensOf(model.chosen.name));
+    // Within the listed option's own name, only an option it wholly contains is part of it ("ESLint with Airbnb code
+    // style" in "Prettier-ESLint with Airbnb code style"): "Create a custom Lambda using Go" shares "Lambda" with a
+    // turned-down "Use a third party Lambda" and names it no more for that. The words the outcome adds are keyed.
+    const own = model.chosen.considered_index !== undefined ? new Set(tokensOf(model.considered[model.chosen.considered_index]?.name ?? "")) : new Set<string>();
+    const outcome = new Set(tokensOf(model.chosen.name).filter((t) => !own.has(t)));
+    const partOfOwn = (name: string) => own.size > 0 && tokensOf(name).every((t) => own.has(t));
     // A vendor's word is no key of a product ("Amazon Cognito" is Cognito), but it still tells "ESLint with Google code
     // style" apart from a chosen "ESLint with Airbnb code style".
-    const alsoChosen = rejected.filter((r) => named(keysOf(r.name), outcome) && tokensOf(r.name).every((t) => !isVendor(t) || outcome.has(t)));
+    const alsoChosen = rejected.filter((r) => partOfOwn(r.name) || (named(keysOf(r.name), outcome) && tokensOf(r.name).every((t) => !isVendor(t) || outcome.has(t))));
     chosen.push(...alsoChosen);
     rejected = rejected.filter((r) => !alsoChosen.includes(r));
   }
