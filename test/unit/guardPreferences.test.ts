@@ -245,6 +245,16 @@ describe("guard: rules that turn down a practice rather than a library", () => {
     writeFiles(repo, { "emails/utils.py": "def noop():\n    return None\n", "emails/tests/test_utils.py": raw });
     assert.deepEqual(summary(await check(repo)), [], "a test may set up data with a query");
   });
+
+  test("a record that sets default exports aside is a rule: a new default export breaks it, a named one does not", async () => {
+    const record = "# Avoid default exports\n\n- Status: accepted\n\n## Decision\n\nWe will avoid default exports in all our codebase, and use named exports instead.\n";
+    const repo = createGitRepo([{ message: "init", files: { "docs/adr/20200927-avoid-default-exports.md": record, "src/index.ts": "export const version = 1;\n" } }]);
+    writeFiles(repo, { "src/slug.ts": "export default function slug(t: string): string {\n  return t.toLowerCase();\n}\n" });
+    assert.deepEqual(summary(await check(repo)), ["breaks-rule med src/slug.ts ← docs/adr/20200927-avoid-default-exports.md"]);
+    writeFiles(repo, { "src/slug.ts": "export function slug(t: string): string {\n  return t.toLowerCase();\n}\n" });
+    assert.deepEqual(summary(await check(repo)), []);
+    assert.deepEqual(practiceExclusions("We prefer default exports for pages.", { start: 1, end: 1 }), [], "a record that prefers them sets nothing aside");
+  });
 });
 
 const PLATFORM_ADR = `# Use Kubelane for running containers

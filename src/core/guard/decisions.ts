@@ -66,6 +66,8 @@ export interface DecidedThing {
   notInTests?: boolean;
   /** What a project "will not contain" ("packaging or distribution scripts"): only a new file's path brings it in. */
   pathOnly?: boolean;
+  /** A practice kept out of code (practices.ts: raw SQL, default exports): doing it breaks a rule, whoever set it. */
+  practice?: boolean;
 }
 
 export interface GuardDecision {
@@ -188,7 +190,7 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
   addTurnedDown(forbidden, prefs, numbered, chosenWords);
   if (adr) for (const x of contentExclusions(adr)) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
   if (adr) addKindMembers(forbidden, adr);
-  if (inForce) addChosenPeers(forbidden, { title, fullTitle: model.title }, chosenName, modelChosen?.range);
+  if (inForce) addInForceExclusions(forbidden, adr, { title, fullTitle: model.title }, chosenName, modelChosen?.range);
   const required: DecidedThing[] = [];
   // The chosen option, and the ones the prose chose ("will use a third-party service, Auth0" names Auth0).
   const chosenOnes = [...(modelChosen ? [{ name: modelChosen.name, range: modelChosen.range }] : []), ...listed.chosen, ...prose.chosen];
@@ -293,6 +295,16 @@ function addChosenPeers(forbidden: DecidedThing[], titles: { title: string; full
   const range = chosenRange ?? { start: 1, end: 1 };
   const [choice, purpose] = [titles.title, titles.fullTitle].map((t) => (chosen ? `${t}. ${chosen}` : t));
   for (const x of recordPeerExclusions(choice, purpose, range)) if (!forbidden.some((f) => sameKeys(f.keys, x.keys))) forbidden.push(x);
+}
+
+/**
+ * What only a record in force turns down besides its options: its chosen library's peers (addChosenPeers), and a
+ * practice it sets aside ("We will avoid default exports in all our codebase"), which reads as a rule there.
+ */
+function addInForceExclusions(forbidden: DecidedThing[], adr: ParsedAdr | undefined, titles: { title: string; fullTitle: string }, chosen: string | undefined, chosenRange: LineRange | undefined): void {
+  addChosenPeers(forbidden, titles, chosen, chosenRange);
+  if (!adr) return;
+  for (const s of decisionSentencesOf(adr)) for (const x of practiceExclusions(s.text, { start: s.start, end: s.end })) if (!forbidden.some((f) => sameKeys(f.keys, x.keys))) forbidden.push(x);
 }
 
 /** "Multi-packages architecture in a monorepo with Yarn and Lerna": the tools a title builds its choice with are chosen. */

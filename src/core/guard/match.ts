@@ -308,7 +308,7 @@ async function matchAdded(file: ChangedFile, kind: FileKind, plan: MatchPlan, ix
       if (pathTokens.has(found.toLowerCase())) continue;
       if (thing.textOnly && via !== "doc" && via !== "comment" && via !== "string") continue;
       hit.add(d);
-      const kindOf: FindingKind = d.source === "rule" ? "breaks-rule" : "introduces-rejected-option";
+      const kindOf: FindingKind = d.source === "rule" || thing.practice ? "breaks-rule" : "introduces-rejected-option";
       const written = reading.name ?? asWritten(line.text, found);
       out.push({
         kind: kindOf,

@@ -1,6 +1,7 @@
-// Rules that turn down a practice, not a library ("Use Django ORM over raw SQL", "never write raw SQL queries"): the
-// practice shows in code as a few well-known calls, listed here by language (a fixed table, like determinism.ts's).
-// Only code outside tests breaks such a rule: a test may set up its fixtures with a query. Pure and linear.
+// Rules that turn down a practice, not a library ("Use Django ORM over raw SQL", "We will avoid default exports"): the
+// practice shows in code as a few well-known calls or statements, listed here by language (a fixed table, like
+// determinism.ts's). A record that sets a practice aside sets a rule: doing it breaks that rule. Only code outside
+// tests breaks it: a test may set up its fixtures with a query. Pure and linear.
 import type { LineRange } from "../schemas";
 import type { DecidedThing } from "./decisions";
 
@@ -17,6 +18,12 @@ const PRACTICES: { cue: RegExp; subject: string; calls: string[][] }[] = [
       ["executequery"], ["executeupdate"], ["db", "exec"], ["db", "query"], ["find", "by", "sql"], ["connection", "execute"], ["exec", "query"],
     ],
   },
+  {
+    cue: /\bdefault exports?\b/i,
+    subject: "default exports",
+    // JavaScript and TypeScript modules.
+    calls: [["export", "default"]],
+  },
 ];
 
 /** The calls of each practice a rule turns down ("Django ORM over raw SQL"), kept out of code outside tests. */
@@ -25,7 +32,7 @@ export function practiceExclusions(text: string, range: LineRange): DecidedThing
   for (const practice of PRACTICES) {
     const m = practice.cue.exec(text);
     if (!m || !TURNED_DOWN.test(text.slice(Math.max(0, m.index - 60), m.index))) continue;
-    for (const call of practice.calls) out.push({ name: practice.subject, keys: { display: practice.subject, exact: call, tokens: [] }, range, notInTests: true });
+    for (const call of practice.calls) out.push({ name: practice.subject, keys: { display: practice.subject, exact: call, tokens: [] }, range, notInTests: true, practice: true });
   }
   return out;
 }
