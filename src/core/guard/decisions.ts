@@ -281,9 +281,14 @@ function sameKeys(a: NameKeys, b: NameKeys): boolean {
   return a.exact || b.exact ? a.exact?.join(" ") === b.exact?.join(" ") : a.tokens.join(" ") === b.tokens.join(" ");
 }
 
+/** Adds each thing whose keys no listed thing has already: what the record turned down by name keeps its reason. */
+function addUnlisted(forbidden: DecidedThing[], things: DecidedThing[]): void {
+  for (const x of things) if (!forbidden.some((f) => sameKeys(f.keys, x.keys))) forbidden.push(x);
+}
+
 /** "No message queue (RabbitMQ or otherwise)": the kind's other well-known members are turned down too. */
 function addKindMembers(forbidden: DecidedThing[], adr: ParsedAdr): void {
-  for (const k of forbiddenKinds(adr)) for (const x of membersOfKind(k.kind, k.range, k.reason)) if (!forbidden.some((f) => sameKeys(f.keys, x.keys))) forbidden.push(x);
+  for (const k of forbiddenKinds(adr)) addUnlisted(forbidden, membersOfKind(k.kind, k.range, k.reason));
 }
 
 /**
@@ -294,7 +299,7 @@ function addKindMembers(forbidden: DecidedThing[], adr: ParsedAdr): void {
 function addChosenPeers(forbidden: DecidedThing[], titles: { title: string; fullTitle: string }, chosen: string | undefined, chosenRange: LineRange | undefined): void {
   const range = chosenRange ?? { start: 1, end: 1 };
   const [choice, purpose] = [titles.title, titles.fullTitle].map((t) => (chosen ? `${t}. ${chosen}` : t));
-  for (const x of recordPeerExclusions(choice, purpose, range)) if (!forbidden.some((f) => sameKeys(f.keys, x.keys))) forbidden.push(x);
+  addUnlisted(forbidden, recordPeerExclusions(choice, purpose, range));
 }
 
 /**
@@ -304,7 +309,7 @@ function addChosenPeers(forbidden: DecidedThing[], titles: { title: string; full
 function addInForceExclusions(forbidden: DecidedThing[], adr: ParsedAdr | undefined, titles: { title: string; fullTitle: string }, chosen: string | undefined, chosenRange: LineRange | undefined): void {
   addChosenPeers(forbidden, titles, chosen, chosenRange);
   if (!adr) return;
-  for (const s of decisionSentencesOf(adr)) for (const x of practiceExclusions(s.text, { start: s.start, end: s.end })) if (!forbidden.some((f) => sameKeys(f.keys, x.keys))) forbidden.push(x);
+  for (const s of decisionSentencesOf(adr)) addUnlisted(forbidden, practiceExclusions(s.text, { start: s.start, end: s.end }));
 }
 
 /** "Multi-packages architecture in a monorepo with Yarn and Lerna": the tools a title builds its choice with are chosen. */
