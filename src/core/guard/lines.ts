@@ -24,6 +24,8 @@ export function fileKind(path: string): FileKind {
   // A page rendered through a template ("guide.html.md.erb", "index.md.j2") is still documentation.
   if (DOC_EXT.test(base) || DOC_EXT.test(base.replace(/\.(erb|j2|jinja2?|tmpl|tpl|liquid|njk|hbs|mustache)$/, ""))) return "doc";
   if (CONFIG_EXT.test(base) || base.startsWith(".env")) return "config";
+  // A tool's settings written as a script (`.eslintrc.js`, `jest.config.ts`): its strings are settings, not mentions.
+  if (/^\.[\w-]+rc\.[cm]?[jt]s$|\.config\.[cm]?[jt]s$/.test(base)) return "config";
   return "code";
 }
 

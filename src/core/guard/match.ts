@@ -7,9 +7,10 @@ import type { ChangedFile, ChangedLine, ParsedDiff } from "./diff";
 import type { DecidedThing, DecisionSet, GuardDecision } from "./decisions";
 import { commentStart, fileKind, readLine, type FileKind, type LineKind } from "./lines";
 import { cloudProductsOf } from "./cloudProducts";
-import { changeTokensOf, findName, indexTokens, mayName, tokensOf, type NameKeys, type TokenIndex } from "./names";
+import { changeTokensOf, findName, indexTokens, mayName, namesWhole, tokensOf, type NameKeys, type TokenIndex } from "./names";
 import { pinnedVersionBypasses } from "./centralVersions";
 import { isTestPath } from "./determinism";
+import { isFixturePath, keptOutAt } from "./lineContext";
 import { againstInstrument } from "./instruments";
 import { ciSystemNamed, ciSystemsOfFile, languageOfFile, namesLanguage } from "./newFiles";
 import type { Finding, FindingKind, Severity } from "./schema";
@@ -273,6 +274,7 @@ class FindingList {
 async function matchAdded(file: ChangedFile, kind: FileKind, plan: MatchPlan, ix: ChangeIndex, out: FindingList, hit: Set<GuardDecision>): Promise<number | undefined> {
   // Folders and the file's name without its extension (a .raml file may still bring in RAML).
   const pathTokens = new Set(tokensOf(file.path.replace(/\.[^./]*$/, "")));
+  const fixture = isFixturePath(file.path);
   let done = 0;
   for (const line of file.added) {
     if (plan.pacer.due() && (await plan.pacer.turn())) return done;
@@ -306,13 +308,19 @@ async function matchAdded(file: ChangedFile, kind: FileKind, plan: MatchPlan, ix
       if (!found) continue;
       // The file's own path names it ("org/apache/james/…", "mailbox/cassandra/…"): the project's own code, not a newcomer.
       if (pathTokens.has(found.toLowerCase())) continue;
+      // A key cut down to the word that tells the option apart ("hub" of "Docker Hub", "pro" of "Sidekiq Pro") names
+      // a package, not a word of code or config: there the whole name must be on the line or in the file's path.
+      if (thing.keys.whole && via !== "dependency" && via !== "import" && !namesWhole([...reading.tokens, ...reading.stringTokens, ...reading.commentTokens, ...pathTokens], thing.keys.whole)) continue;
       if (thing.textOnly && via !== "doc" && via !== "comment" && via !== "string") continue;
+      // A deny list, an ignore list, an exclusion: the line keeps the thing out, as the decision does.
+      if (via !== "import" && via !== "doc" && keptOutAt(file.added, line, found, via === "dependency")) continue;
       hit.add(d);
       const kindOf: FindingKind = d.source === "rule" || thing.practice ? "breaks-rule" : "introduces-rejected-option";
       const written = reading.name ?? asWritten(line.text, found);
       out.push({
         kind: kindOf,
-        severity: SEVERITY_OF[via],
+        // A test fixture's line is data a test reads: a hint, not the product's setting.
+        severity: fixture && via !== "dependency" && via !== "import" ? "low" : SEVERITY_OF[via],
         decision: citationFor(d, thing),
         file: file.path,
         line: Math.max(1, line.line),

@@ -30,7 +30,7 @@ const GENERIC = new Set(
     "record records decision decisions adr adrs hand written handwritten rolled homegrown home grown bespoke hoc ad scratch roll " +
     "write wrote built building everything something anything per whole part parts piece pieces step steps was were from time user " +
     "users see flow guide access connector driver adapter plugin plugins algorithm special com org net www java url urls uri id ids " +
-    "name names license licence licensed mit gpl lgpl agpl mpl bsd"
+    "name names license licence licensed mit gpl lgpl agpl mpl bsd template templates"
   ).split(/\s+/),
 );
 
@@ -96,6 +96,12 @@ export interface NameKeys {
   not?: string[];
   /** The chosen libraries' own keys: a line that names one of them is that library, not another for the purpose. */
   notNames?: NameKeys[];
+  /**
+   * Every naming word of the name, when the keys keep only some of them ("Docker Hub" keyed by `hub` beside a record
+   * that runs Docker; "acquiring Sidekiq Pro" by `pro`): what is left tells the option apart from the chosen one, but
+   * names the thing only where a line names a package. Elsewhere all of these must be there (or run together).
+   */
+  whole?: string[];
 }
 
 /** Lower-case alphanumeric runs of a text (at most `max` characters read). */
@@ -203,7 +209,9 @@ export function keysOf(name: string, exclude: ReadonlySet<string> = new Set(), o
     if (opts.shortNames && parts.length === 2 && (parts[1] === "js" || parts[1] === "ts") && parts[0].length >= 4 && !GENERIC.has(parts[0]) && !exclude.has(parts[0])) {
       return { display, tokens: [parts[0]], compact: parts.join("") };
     }
-    return { display, exact: parts, tokens: [] };
+    // "GOV.UK Sign-in": the capitalised words beside the package-shaped one are part of the name.
+    const beside = words.filter((w) => w !== packaged && /^[A-Z]/.test(w)).flatMap((w) => tokensOf(w));
+    return withWhole({ display, exact: parts, tokens: [] }, [...parts, ...beside]);
   }
   // A path in a language's own separators (`std::thread::sleep`, `Psr\\Cache\\CacheItemPoolInterface`) is one name:
   // `tokio::time::sleep` shares its last word, not its path.
@@ -215,12 +223,20 @@ export function keysOf(name: string, exclude: ReadonlySet<string> = new Set(), o
   }
   if (words.length === 1 && PACKAGE_SHAPED.test(words[0]) && /-/.test(words[0]) && tokensOf(words[0]).length <= 6) return { display, exact: tokensOf(words[0]), tokens: [] };
   const tokens = new Set<string>();
+  /** Every naming word, and whether the exclusions took some away (words another option or the record's context uses). */
+  const naming: string[] = [];
+  let cut = false;
   const keep = (w: string) => {
     if (w.startsWith(".")) return; // a file extension (".bib") is no thing of its own
     // "H2" and "S3" are names as written in capitals; "v2" and "from s3" are not.
     // Only for a chosen option (its drop is read from a removed dependency): as a rejected key "S3" would match every bucket.
     const short = !!opts.shortNames && /^[A-Z]\d$|^\d[A-Z]$/.test(w.replace(/[^\w]/g, ""));
-    for (const t of tokensOf(w)) if ((t.length >= 3 || (short && SHORT_NAME.test(t))) && !GENERIC.has(t) && !exclude.has(t) && !/^\d+$/.test(t)) tokens.add(t);
+    for (const t of tokensOf(w)) {
+      if (!((t.length >= 3 || (short && SHORT_NAME.test(t))) && !GENERIC.has(t) && !/^\d+$/.test(t))) continue;
+      naming.push(t);
+      if (exclude.has(t)) cut = true;
+      else tokens.add(t);
+    }
   };
   if (words.length === 1) keep(words[0]);
   else {
@@ -248,7 +264,30 @@ export function keysOf(name: string, exclude: ReadonlySet<string> = new Set(), o
   const all = words.flatMap((w) => tokensOf(w)).filter((t) => !["a", "an", "the", "and", "or", "of", "with", "use", "using"].includes(t));
   // One long word is its own compact form: "Proptypes" is `prop-types` too (the package splits what the record joins).
   const compact = all.length >= 2 && all.length <= 3 ? all.join("") : all.length === 1 && tokens.has(all[0]) && all[0].length >= 6 ? all[0] : undefined;
-  return { display, tokens: [...tokens].sort(), ...(compact && !exclude.has(compact) ? { compact } : {}) };
+  const keys: NameKeys = { display, tokens: [...tokens].sort(), ...(compact && !exclude.has(compact) ? { compact } : {}) };
+  // Only one plain word left ("Hub", "Pro", "Required"): an acronym, a word with inner capitals or digits ("RAML",
+  // "StandardJS") names its thing alone, and two words left are a name of their own.
+  const plain = keys.tokens.length === 1 && words.some((w) => tokensOf(w).includes(keys.tokens[0]) && /^[A-Z]?[a-z]+$/.test(w.replace(/[^\w]/g, "")));
+  if (cut && plain) return withWhole(keys, naming);
+  // "Docker Hub", "Redux Saga": one phrase of two naming words is neither word alone ("docker", "saga"); a name that
+  // lists its spellings or parts ("Selenium / specflow", "PostgreSQL (Postgres)") is any of them.
+  const phrase = keys.tokens.length >= 2 && !/[/,()|&+]|\b(?:or|and)\b/i.test(display);
+  return phrase ? { ...keys, whole: [...keys.tokens] } : keys;
+}
+
+/** The keys with `whole` set when the name has naming words (tokens) its keys leave out. */
+function withWhole(keys: NameKeys, naming: string[]): NameKeys {
+  const whole = [...new Set(naming.filter((t) => t.length >= 3 && !GENERIC.has(t) && !/^\d+$/.test(t)))];
+  const kept = new Set([...(keys.exact ?? []), ...keys.tokens]);
+  return whole.some((t) => !kept.has(t)) ? { ...keys, whole } : keys;
+}
+
+/** Whether a line's tokens (with its file's path) hold every word of a name, each as written or run together. */
+export function namesWhole(tokens: readonly string[], whole: readonly string[]): boolean {
+  // A file's name runs a word into a suffix of its own (`.eslintrc` holds "eslint").
+  if (whole.every((w) => tokens.some((t) => tokenMatches(t, w) || (w.length >= 4 && t.startsWith(w))))) return true;
+  const compact = whole.join("");
+  return tokens.some((t) => t === compact || t.startsWith(compact));
 }
 
 /**
