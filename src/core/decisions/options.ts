@@ -1911,7 +1911,26 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
     }
   }
 
-  return chosen && chosen.considered_index === undefined ? spelledOut(parsed.doc.lines, chosen) : chosen;
+  return chosen && chosen.considered_index === undefined ? namedAfter(parsed.doc.lines, spelledOut(parsed.doc.lines, chosen)) : chosen;
+}
+
+/** "(The rest of this ADR will refer to this approach as the “multi-stack approach”.)", "hereafter called X". */
+const NAMED_AS =
+  /\b(?:refer(?:red)?\s+to\s+(?:this|it|the\s+(?:approach|design|solution|option|proposal))(?:\s+(?:approach|design|solution|option|proposal))?\s+as|(?:hereafter|henceforth),?\s+(?:called|referred\s+to\s+as|known\s+as)|we\s+(?:call|name)\s+(?:this|it)(?:\s+(?:approach|design|solution|option))?)\s+(?:the\s+)?[“"'`]([^”"'`\n]{2,40})[”"'`]/i;
+
+/**
+ * A choice the record goes on to name ("we propose to roll out one stack per project. (The rest of the ADR will
+ * refer to this approach as the “multi-stack approach”.)") is known by that name: it is how the record, and a reader
+ * of it, speaks of the choice. Only a quoted name in the same paragraph, right after the sentence.
+ */
+function namedAfter(lines: string[], chosen: ChosenOption): ChosenOption {
+  const paragraph: string[] = [];
+  for (let n = chosen.range.start - 1; n < lines.length && n < chosen.range.end + 3; n++) {
+    if (n >= chosen.range.end && !lines[n].trim()) break;
+    paragraph.push(lines[n]);
+  }
+  const m = NAMED_AS.exec(stripInline(paragraph.join(" ")));
+  return m && /\p{L}/u.test(m[1]) ? { ...chosen, name: m[1].trim() } : chosen;
 }
 
 /** A sentence inside an option's own text that says it is the one chosen: "This is what we will use from now on". */

@@ -74,6 +74,8 @@ const CHANGE_PARTICIPLES = new Set(["changed", "moved", "migrated", "switched", 
 const MADE_PARTICIPLES = new Set(["implemented", "built", "written", "developed", "rewritten"]);
 const MADE_HOW = /^(?:as|in|using|with)$/;
 const CHOICE_PARTICIPLES = new Set(["introduced", "implemented", "created", "built", "added", "deployed", "shipped", "developed", "established", "written", "provided", "used", "adopted", "chosen", "selected", "preferred", "kept", "retained", "picked", "favoured", "favored", "accepted"]);
+/** What a project stops taking or doing: "X will no longer be supported / allowed / merged". */
+const REFUSED_PARTICIPLES = new Set(["supported", "allowed", "permitted", "tolerated", "merged", "maintained", "considered"]);
 /** Irregular participles the "-ed" test misses. */
 const IRREGULAR_PARTICIPLES = new Set(["built", "chosen", "kept", "run", "done", "made", "set", "put", "held", "brought", "written", "taken", "given", "split", "shown", "known", "sent", "spent", "driven", "rewritten", "undertaken"]);
 const isParticiple = (w: string) => (w.length > 4 && w.endsWith("ed")) || IRREGULAR_PARTICIPLES.has(w);
@@ -909,15 +911,14 @@ function isSetTo(low: string[], start: number, i: number): boolean {
 function readClause(toks: string[], low: string[], start: number, rejected: string[], take: Take): ProseReading | undefined {
   // "Using X would make Y slower": a gerund subject with a modal weighs an option; it commits to nothing.
   // "Packaging and distribution will be managed by X" is a passive commitment about an activity, not a weighing.
-  if (GERUNDS.has(low[start] ?? "") && !gerundSubjectPassive(low, start)) return undefined;
   // "since the tooling will take months, …": a clause giving a reason or a concession is not the one that decides.
-  if (SUBORDINATORS.has(low[start] ?? "")) return undefined;
   // "However, …": a lone connective is no clause; the one after its comma is read next.
-  if (/[,;:]$/.test(toks[start] ?? "")) return undefined;
   // "To keep builds fast, we use X", "In order to …, we …": a purpose clause before the main one chooses nothing.
-  if (purposeClauseEnd(toks, low, start) !== undefined) return undefined;
-  // "To keep builds fast, we propose X": what the authors put forward, as at the start of a sentence.
-  if (low[start] === "we" && /^(?:propose|suggest|recommend)$/.test(low[start + 1] ?? "") && !/^(?:that|to)$/.test(low[start + 2] ?? "")) return take(start + 2, "we propose");
+  const decidesNothing = (GERUNDS.has(low[start] ?? "") && !gerundSubjectPassive(low, start)) || SUBORDINATORS.has(low[start] ?? "") || /[,;:]$/.test(toks[start] ?? "");
+  if (decidesNothing || purposeClauseEnd(toks, low, start) !== undefined) return undefined;
+  // "To keep builds fast, we propose X": what the authors put forward, as at the start of a sentence ("Instead of X,
+  // we propose to roll out Y": the verb after "to" opens it).
+  if (low[start] === "we" && /^(?:propose|suggest|recommend)$/.test(low[start + 1] ?? "") && low[start + 2] !== "that") return take(low[start + 2] === "to" ? start + 3 : start + 2, "we propose");
   // "We use X", "we adapt X", "We prefer X": a present-tense commitment by the team.
   if (low[start] === "we" && low[start + 1] && !NOT_A_COMMITMENT.has(low[start + 1]) && !MODALS.has(low[start + 1]) && /^[a-z]+$/.test(low[start + 1]) && !/(?:ed|ing)$/.test(low[start + 1])) {
     return take(start + 2, "we use", start + 1);
@@ -974,6 +975,8 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
       }
       while ((/^(?:now|also|still|continue|to|instead|then|only|first|from)$/.test(low[v] ?? "") || (EFFORT_WORDS.test(low[v] ?? "") && low[v + 1] === "to")) && v < i + 6) v++;
       if (low[v] === "not" || low[v] === "no" || w.endsWith("n't")) {
+        const refused = negatedPassive(toks, low, { start, modal: i, after: v }, rejected);
+        if (refused) return refused;
         const from = CHOOSE_VERBS.has(low[v + 1]) ? v + 2 : v + 1;
         const other = choiceAfterRefusal(toks, low, from);
         const r = phraseFrom(other ? toks.slice(0, other.at) : toks, from).phrase;
@@ -1017,6 +1020,21 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
  */
 /** What follows a participle that places something in the text: "in the order …", "below", "in this section". */
 const ABOUT_THE_LAYOUT = /^(?:in (?:the |this )?order|in order of|below|above|as follows|in (?:this|the following|the next|the previous) (?:section|chapter|document))\b/;
+
+/**
+ * "Changes to existing YAML configuration will no longer be accepted": the subject is what is turned down. A subject
+ * set off by a comma ("Changes to X for these integrations, will no longer …") opens the sentence. `after` is the
+ * "not" / "no" after the modal (or the word after a "won't").
+ */
+function negatedPassive(toks: string[], low: string[], at: { start: number; modal: number; after: number }, rejected: string[]): ProseReading | undefined {
+  const { start, modal, after } = at;
+  const be = low[modal].endsWith("n't") ? after : low[after + 1] === "longer" ? after + 2 : after + 1;
+  const subjectAt = modal > start ? start : modal > 0 && toks[modal - 1].endsWith(",") ? 0 : -1;
+  const participle = low[be + 1] ?? "";
+  if (low[be] !== "be" || !(CHOICE_PARTICIPLES.has(participle) || REFUSED_PARTICIPLES.has(participle)) || subjectAt < 0) return undefined;
+  const subject = tidy(toks.slice(subjectAt, modal).join(" ").replace(/[,;:]+$/, ""));
+  return { rejected: subject && subject.split(" ").length <= MAX_PHRASE_WORDS ? [...rejected, subject] : rejected, cue: "will not" };
+}
 
 function passive(toks: string[], start: number, verbAt: number, participleAt: number, rejected: string[]): ProseReading {
   const subject = tidy(toks.slice(start, verbAt).join(" ").replace(/[,;:]+$/, ""));
