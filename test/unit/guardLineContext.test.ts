@@ -4,7 +4,7 @@
 // that does go against the record, so the guard stays able to fail. Real git, the working tree against HEAD.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { keysOf, namesWhole } from "../../src/core/guard/names";
+import { inPassing, keysOf, namesWhole } from "../../src/core/guard/names";
 import { isFixturePath, keptOutAt } from "../../src/core/guard/lineContext";
 import { createGitRepo, git, writeFiles } from "../helpers/gitRepo";
 import { checkWorktree } from "../helpers/guardRepo";
@@ -146,5 +146,44 @@ describe("guard: test fixtures", () => {
     assert.ok(isFixturePath("internal/testdata/config.yaml") && isFixturePath("src/__fixtures__/a.json") && !isFixturePath("src/config.yaml"));
     const repo = repoWith({});
     assert.deepEqual(await findingsFor(repo, { "internal/testdata/legacy.yaml": "logger: logrus\n" }), ["low internal/testdata/legacy.yaml:1 ← docs/adr/0004-use-zap.md"]);
+  });
+});
+
+const SCOPE = `# 28. Expand the scope of the platform
+
+## Status
+
+Accepted
+
+## Considered Options
+
+- Give AWS accounts directly to services teams
+- Host every service on the shared platform
+
+## Decision Outcome
+
+Chosen option: "Host every service on the shared platform", because teams then share one way of working.
+
+- Use directories for components instead of filenames
+`;
+
+describe("guard: a word that only opens a sentence, or is turned down in passing", () => {
+  test("the keys say so: a capitalised first word of a sentence-like name; a lower-case word from prose", () => {
+    assert.equal(keysOf("Give AWS accounts directly to services teams")?.leadOnly, true);
+    assert.equal(keysOf("Retaining the current model")?.leadOnly, true);
+    assert.equal(keysOf("Apache Kafka")?.leadOnly, undefined, "a product's name");
+    assert.equal(keysOf("Docker images")?.leadOnly, undefined, "two words");
+    assert.equal(inPassing({ display: "filenames", tokens: ["filenames"] }, "filenames").leadOnly, true);
+    assert.equal(inPassing({ display: "Moment.js", tokens: ["moment"] }, "Moment.js").leadOnly, undefined);
+  });
+
+  test("such a word in code is no finding; as a package it is", async () => {
+    const repo = createGitRepo([{ message: "init", files: { "docs/adr/0028-expand-the-scope.md": SCOPE, "package.json": '{\n  "name": "svc",\n  "dependencies": {\n    "left-pad": "^1.3.0"\n  }\n}\n' } }]);
+    writeFiles(repo, { "infra/locals.tf": "locals {\n  give_read = true\n}\n", "src/files.py": "def normalize(filenames):\n    return sorted(filenames)\n" });
+    assert.deepEqual((await checkWorktree(repo)).findings.filter((f) => f.severity !== "low"), []);
+    git(repo, ["clean", "-fdq"]);
+    writeFiles(repo, { "package.json": '{\n  "name": "svc",\n  "dependencies": {\n    "left-pad": "^1.3.0",\n    "filenames": "^1.0.0"\n  }\n}\n' });
+    const found = (await checkWorktree(repo)).findings.map((f) => `${f.severity} ${f.file}:${f.line} ← ${f.decision.path}`);
+    assert.deepEqual(found, ["high package.json:5 ← docs/adr/0028-expand-the-scope.md"]);
   });
 });

@@ -25,7 +25,7 @@ import { DEFAULT_RECEIPTS_DIR, listReceipts, verifyEntry } from "../receipts/sto
 import { readAllowedSigners } from "../receipts/trust";
 import type { LineRange } from "../schemas";
 import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
-import { acronymOf, GENERIC_PURPOSES, keysOf, tokenSet, tokensOf, vendorProductKeys, type NameKeys } from "./names";
+import { acronymOf, GENERIC_PURPOSES, inPassing, keysOf, tokenSet, tokensOf, vendorProductKeys, type NameKeys } from "./names";
 import { membersOfKind, peerExclusions, recordPeerExclusions, withoutPeersNamedElsewhere } from "./peers";
 import { refineOptions, withoutOverruled } from "./optionLines";
 import { decisionSentencesOf, familyWords, lowerCaseWords, namesIn, ordinaryWords, proseOptionsOf } from "./proseOptions";
@@ -157,7 +157,8 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
   const chosenWords = tokenSet([...(chosenName ? [chosenName] : []), ...prose.chosen.map((c) => c.name), title]);
   const forbidden: DecidedThing[] = [];
   const proseRejected = prose.rejected.filter((p) => !listed.rejected.some((r) => r.name === p.name));
-  const lower = lowerCaseWords(file.text.split("\n", 20_000));
+  const fileLines = file.text.split("\n", 20_000);
+  const lower = lowerCaseWords(fileLines);
   for (const r of [...listed.rejected, ...proseRejected]) {
     // A sentence the reader took for an option ("Once we find out that we can not live with jOOQ …") names no option.
     if (r.name.split(/\s+/).length > MAX_OPTION_WORDS) continue;
@@ -175,7 +176,8 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
       keys = named && named.tokens.length ? named : { ...keys, all: true };
     }
     // A name read from prose is a phrase: all its identifying words must be there ("Cluster Auto Scaler" is not "auto").
-    if (keys && proseRejected.includes(r as (typeof proseRejected)[number])) keys.all = true;
+    if (keys && proseRejected.includes(r as (typeof proseRejected)[number])) keys = { ...inPassing(keys, r.name), all: true };
+    else if (keys && !opensItsLine(fileLines[r.range.start - 1] ?? "", r.name)) keys = inPassing(keys, r.name);
     // "AWS Instance Scheduler" where the record writes "instance" as an ordinary word: the vendor and the product's
     // capitalised words together, not "scheduler" alone.
     const vendor = keys && !keys.exact ? vendorProductKeys(r.name) : undefined;
@@ -268,12 +270,18 @@ function addTurnedDown(forbidden: DecidedThing[], prefs: { chosen: PreferredThin
   const covered = (k: NameKeys) => (k.exact ?? k.tokens).every((t) => chosenWords.has(t));
   for (const p of prefs.rejected) {
     if (covered(p.keys) || prefs.chosen.some((c) => c.keys.display === p.keys.display) || forbidden.some((f) => f.keys.display === p.keys.display)) continue;
-    forbidden.push({ name: p.name, keys: p.keys, range: p.range, ...(p.reason ? { reason: shorten(stripInline(p.reason), 200) } : {}) });
+    forbidden.push({ name: p.name, keys: inPassing(p.keys, p.name), range: p.range, ...(p.reason ? { reason: shorten(stripInline(p.reason), 200) } : {}) });
   }
   for (const p of numbered) {
     if (forbidden.some((f) => f.keys.display === p.keys.display) || (!p.identifier && covered(p.keys))) continue;
     forbidden.push({ name: p.name, keys: p.keys, range: p.range, ...(p.reason ? { reason: p.reason } : {}), ...(p.identifier ? { identifier: true } : {}) });
   }
+}
+
+/** Whether a line lists the name as its own item or heading ("- logrus", "* [logrus](…) - …", "### logrus"). */
+function opensItsLine(line: string, name: string): boolean {
+  const bare = stripInline(line.replace(/^\s*(?:[-*+]|\d+[.)]|#{1,6})\s+/, "")).trim().toLowerCase();
+  return bare.startsWith(name.trim().toLowerCase());
 }
 
 /** Two keys name the same thing: the same package path, else the same words. */

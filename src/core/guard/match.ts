@@ -310,6 +310,7 @@ async function matchAdded(file: ChangedFile, kind: FileKind, plan: MatchPlan, ix
       if (pathTokens.has(found.toLowerCase())) continue;
       // A key cut down to the word that tells the option apart ("hub" of "Docker Hub", "pro" of "Sidekiq Pro") names
       // a package, not a word of code or config: there the whole name must be on the line or in the file's path.
+      if (thing.keys.leadOnly && via !== "dependency" && via !== "import" && via !== "infra") continue;
       if (thing.keys.whole && via !== "dependency" && via !== "import" && !namesWhole([...reading.tokens, ...reading.stringTokens, ...reading.commentTokens, ...pathTokens], thing.keys.whole)) continue;
       if (thing.textOnly && via !== "doc" && via !== "comment" && via !== "string") continue;
       // A deny list, an ignore list, an exclusion: the line keeps the thing out, as the decision does.

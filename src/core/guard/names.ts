@@ -102,6 +102,13 @@ export interface NameKeys {
    * names the thing only where a line names a package. Elsewhere all of these must be there (or run together).
    */
   whole?: string[];
+  /**
+   * Only a package, an import or an image can name it: its one key is a plain word that is capitalised because it
+   * opens a sentence-like name ("Give AWS accounts directly to teams", "Retaining the current model"), or a plain
+   * lower-case word the record turned down in passing ("instead of filenames"). In a line of code or config such a
+   * word is the word, not the option.
+   */
+  leadOnly?: boolean;
 }
 
 /** Lower-case alphanumeric runs of a text (at most `max` characters read). */
@@ -269,6 +276,10 @@ export function keysOf(name: string, exclude: ReadonlySet<string> = new Set(), o
   // "StandardJS") names its thing alone, and two words left are a name of their own.
   const plain = keys.tokens.length === 1 && words.some((w) => tokensOf(w).includes(keys.tokens[0]) && /^[A-Z]?[a-z]+$/.test(w.replace(/[^\w]/g, "")));
   if (cut && plain) return withWhole(keys, naming);
+  // "Retaining the current model", "Give AWS accounts directly to services teams": the one key is the word that
+  // opens a sentence of three words or more, capitalised only for that.
+  const lead = words.length >= 3 && keys.tokens.length === 1 && /^[A-Z][a-z]+$/.test(words[0]) && tokensOf(words[0])[0] === keys.tokens[0];
+  if (lead) return { ...keys, leadOnly: true };
   // "Docker Hub", "Redux Saga": one phrase of two naming words is neither word alone ("docker", "saga"); a name that
   // lists its spellings or parts ("Selenium / specflow", "PostgreSQL (Postgres)") is any of them.
   const phrase = keys.tokens.length >= 2 && !/[/,()|&+]|\b(?:or|and)\b/i.test(display);
@@ -280,6 +291,15 @@ function withWhole(keys: NameKeys, naming: string[]): NameKeys {
   const whole = [...new Set(naming.filter((t) => t.length >= 3 && !GENERIC.has(t) && !/^\d+$/.test(t)))];
   const kept = new Set([...(keys.exact ?? []), ...keys.tokens]);
   return whole.some((t) => !kept.has(t)) ? { ...keys, whole } : keys;
+}
+
+/**
+ * Keys of a thing a record turned down in passing, in its prose ("use directories instead of filenames"): one plain
+ * lower-case word there is an ordinary word as often as a package, so it names a package at most. A listed option
+ * ("- logrus") is an option whatever its case.
+ */
+export function inPassing(keys: NameKeys, name: string): NameKeys {
+  return /^[a-z]{3,}$/.test(name.trim()) && keys.tokens.length === 1 ? { ...keys, leadOnly: true } : keys;
 }
 
 /** Whether a line's tokens (with its file's path) hold every word of a name, each as written or run together. */
