@@ -157,8 +157,7 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
   const chosenWords = tokenSet([...(chosenName ? [chosenName] : []), ...prose.chosen.map((c) => c.name), title]);
   const forbidden: DecidedThing[] = [];
   const proseRejected = prose.rejected.filter((p) => !listed.rejected.some((r) => r.name === p.name));
-  const fileLines = file.text.split("\n", 20_000);
-  const lower = lowerCaseWords(fileLines);
+  const lower = lowerCaseWords(file.text.split("\n", 20_000));
   for (const r of [...listed.rejected, ...proseRejected]) {
     // A sentence the reader took for an option ("Once we find out that we can not live with jOOQ …") names no option.
     if (r.name.split(/\s+/).length > MAX_OPTION_WORDS) continue;
@@ -175,9 +174,7 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
       const named = keysOf(r.name, new Set([...chosenWords, ...ordinary]));
       keys = named && named.tokens.length ? named : { ...keys, all: true };
     }
-    // A name read from prose is a phrase: all its identifying words must be there ("Cluster Auto Scaler" is not "auto").
-    if (keys && proseRejected.includes(r as (typeof proseRejected)[number])) keys = { ...inPassing(keys, r.name), all: true };
-    else if (keys && !opensItsLine(fileLines[r.range.start - 1] ?? "", r.name)) keys = inPassing(keys, r.name);
+    if (keys) keys = asWritten(keys, r, proseRejected.includes(r as (typeof proseRejected)[number]), file.text);
     // "AWS Instance Scheduler" where the record writes "instance" as an ordinary word: the vendor and the product's
     // capitalised words together, not "scheduler" alone.
     const vendor = keys && !keys.exact ? vendorProductKeys(r.name) : undefined;
@@ -278,10 +275,17 @@ function addTurnedDown(forbidden: DecidedThing[], prefs: { chosen: PreferredThin
   }
 }
 
-/** Whether a line lists the name as its own item or heading ("- logrus", "* [logrus](…) - …", "### logrus"). */
-function opensItsLine(line: string, name: string): boolean {
+/**
+ * A rejected name's keys as the record wrote it. A name read from prose is a phrase: all its identifying words must
+ * be there ("Cluster Auto Scaler" is not "auto"). One that no line lists as its own item or heading ("- logrus",
+ * "* [logrus](…) - …", "### logrus") was turned down in passing, and a plain lower-case word there names a package
+ * at most (inPassing).
+ */
+function asWritten(keys: NameKeys, r: { name: string; range: LineRange }, fromProse: boolean, text: string): NameKeys {
+  if (fromProse) return { ...inPassing(keys, r.name), all: true };
+  const line = text.split("\n", r.range.start)[r.range.start - 1] ?? "";
   const bare = stripInline(line.replace(/^\s*(?:[-*+]|\d+[.)]|#{1,6})\s+/, "")).trim().toLowerCase();
-  return bare.startsWith(name.trim().toLowerCase());
+  return bare.startsWith(r.name.trim().toLowerCase()) ? keys : inPassing(keys, r.name);
 }
 
 /** Two keys name the same thing: the same package path, else the same words. */
