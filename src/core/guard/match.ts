@@ -308,8 +308,9 @@ async function matchAdded(file: ChangedFile, kind: FileKind, plan: MatchPlan, ix
       if (!found) continue;
       // The file's own path names it ("org/apache/james/…", "mailbox/cassandra/…"): the project's own code, not a newcomer.
       if (pathTokens.has(found.toLowerCase())) continue;
+      // A word that only opens a sentence-like option ("Give AWS accounts …") names a package, an import or an image.
       // A key cut down to the word that tells the option apart ("hub" of "Docker Hub", "pro" of "Sidekiq Pro") names
-      // a package, not a word of code or config: there the whole name must be on the line or in the file's path.
+      // a package as it is; in code or config the whole name must be on the line or in the file's path.
       if (thing.keys.leadOnly && via !== "dependency" && via !== "import" && via !== "infra") continue;
       if (thing.keys.whole && via !== "dependency" && via !== "import" && !namesWhole([...reading.tokens, ...reading.stringTokens, ...reading.commentTokens, ...pathTokens], thing.keys.whole)) continue;
       if (thing.textOnly && via !== "doc" && via !== "comment" && via !== "string") continue;
