@@ -51,7 +51,7 @@ const WHOLE_TEXT = new Set([
   "stance: clauses", "rules: keyFor", "words: words", "words: stems", "terms: contentWords", "terms: buildRulesPlan",
   "classify: stripCommentMarkers", "classify: mayBeOpenQuestionTodo", "external: planTokens", "external: makeExcerpt",
   "gitTerms: selectTerms", "gitTerms: commitEvidence", "markdown: parseMarkdown", "markdown: stripInline", "external: extractText (markdown)",
-  "discovery: mentionedPaths",
+  "discovery: mentionedPaths", "sources: sameSubject",
   "guard: parseUnifiedDiff", "guard: ruleDecisions", "guard: readLine (code)", "guard: findName", "guard: proseOptionsOf",
 ]);
 const PER_LINE = new Set(["guard: ruleDecisions"]);
