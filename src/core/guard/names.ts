@@ -307,7 +307,7 @@ export function namesWhole(tokens: readonly string[], whole: readonly string[]):
   // A file's name runs a word into a suffix of its own (`.eslintrc` holds "eslint").
   if (whole.every((w) => tokens.some((t) => tokenMatches(t, w) || (w.length >= 4 && t.startsWith(w))))) return true;
   const compact = whole.join("");
-  return tokens.some((t) => t === compact || t.startsWith(compact));
+  return tokens.some((t) => t.startsWith(compact));
 }
 
 /**
