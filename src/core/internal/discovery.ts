@@ -361,6 +361,7 @@ export function classifyAdrs(docs: { path: string; text: string }[], opts: { hin
   const rejected = new Map<string, string>();
   const pending: { path: string; folder: string }[] = [];
   const confirmedPerFolder = new Map<string, number>();
+  const unnamed: { path: string; folder: string }[] = [];
   for (const { path, text } of docs) {
     const name = adrNameSignal(path);
     const hint = opts.hints.find((h) => inFolder(path, h.dir));
@@ -393,11 +394,15 @@ export function classifyAdrs(docs: { path: string; text: string }[], opts: { hin
     else if (name) {
       pending.push({ path, folder });
       continue;
-    } else continue;
+    } else {
+      if (folder && !WELL_KNOWN_DOC.test(posix.basename(path))) unnamed.push({ path, folder });
+      continue;
+    }
     confirmedPerFolder.set(folder, (confirmedPerFolder.get(folder) ?? 0) + 1);
   }
   // ADR-named files without headings of their own, in a folder that other ADRs confirm.
   for (const p of pending) if ((confirmedPerFolder.get(p.folder) ?? 0) >= 2) adrs.set(p.path, { folder: p.folder, via: "content" });
+  for (const p of recordsByMajority(unnamed, pending, confirmedPerFolder)) adrs.set(p.path, { folder: p.folder, via: "content" });
 
   const byFolder = new Map<string, { dir: string; via: AdrFolderHint["via"]; count: number }>();
   for (const { folder, via } of adrs.values()) {
@@ -408,6 +413,24 @@ export function classifyAdrs(docs: { path: string; text: string }[], opts: { hin
   }
   const folders = [...byFolder.values()].sort((a, b) => b.count - a.count || cmp(a.dir, b.dir));
   return { adrs, rejected, folders };
+}
+
+/** A repository's own documents, never records however their folder reads: README, CHANGELOG, CONTRIBUTING, … */
+const WELL_KNOWN_DOC = /^(readme|changelog|changes|history|contributing|code[-_]of[-_]conduct|security|support|license|licence|authors|maintainers|governance|owners|codeowners|notice)(\.[a-z]+)?$/i;
+
+/**
+ * A folder whose markdown is mostly records read from their content (at least MAIN_LOG_RECORDS, and at least half
+ * of its files) is a decision log, so the rest of its files are records too: RFC-style logs ("docs/proposals/")
+ * write some proposals without the sections or status line that give the others away, and a proposal missed here
+ * can never be found for the question it decided.
+ */
+function recordsByMajority(unnamed: { path: string; folder: string }[], pending: { path: string; folder: string }[], confirmed: Map<string, number>): { path: string; folder: string }[] {
+  const others = new Map<string, number>();
+  for (const p of [...unnamed, ...pending]) others.set(p.folder, (others.get(p.folder) ?? 0) + 1);
+  return unnamed.filter((p) => {
+    const n = confirmed.get(p.folder) ?? 0;
+    return n >= MAIN_LOG_RECORDS && n * 2 >= n + (others.get(p.folder) ?? 0);
+  });
 }
 
 /** Reads overlap I/O without opening thousands of files at once. */
