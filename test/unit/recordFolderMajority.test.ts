@@ -1,3 +1,4 @@
+// A topic subfolder of a log ("text/profiles/") holds records of that log, never stray design notes.
 // A folder that is mostly records is a decision log: its proposals written without a status line or record sections
 // are records too, so a question can find them (issue 20: "records rank as records", RFC-style layouts). A docs
 // folder with a few record-like pages among many guides stays a docs folder. Every document here is written for
@@ -6,7 +7,7 @@ import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { resolveConfig } from "../../src/core/config";
-import { classifyAdrs, discoverArtifacts } from "../../src/core/internal/discovery";
+import { classifyAdrs, discoverArtifacts, strayRecordFolders } from "../../src/core/internal/discovery";
 import { createGitRepo } from "../helpers/gitRepo";
 
 const config = resolveConfig();
@@ -66,5 +67,24 @@ describe("a folder that is mostly records", () => {
     const docs = [...topics.map((t) => ({ path: `${t.replace(/ /g, "-")}.md`, text: record(t) })), { path: "notes.md", text: proposal("Notes") }];
     const decided = classifyAdrs(docs, { hints: [], fromGlob: new Set() });
     assert.ok(!decided.adrs.has("notes.md"));
+  });
+});
+
+describe("a topic subfolder of a log", () => {
+  it("keeps its two records as records, while two record-like notes elsewhere stay notes", async () => {
+    const files: Record<string, string> = {};
+    topics.forEach((t, i) => (files[`text/00${10 + i}-${t.replace(/ /g, "-")}.md`] = record(t)));
+    files["text/profiles/0212-profiling-vision.md"] = record("profiling vision");
+    files["text/profiles/0239-profiles-data-model.md"] = record("profiles data model");
+    files["spikes/cache-notes.md"] = record("cache notes");
+    const found = await records(files);
+    assert.ok(found.includes("text/profiles/0212-profiling-vision.md") && found.includes("text/profiles/0239-profiles-data-model.md"), found.join(", "));
+    assert.ok(!found.includes("spikes/cache-notes.md"));
+    const stray = strayRecordFolders([
+      { dir: "text", via: "content", count: 6 },
+      { dir: "text/profiles", via: "content", count: 2 },
+      { dir: "spikes", via: "content", count: 1 },
+    ]);
+    assert.deepEqual([...stray], ["spikes"]);
   });
 });

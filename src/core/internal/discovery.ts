@@ -198,7 +198,9 @@ export const MAIN_LOG_RECORDS = 5;
  * that read like records, not records. `mainLog`: whether a log exists (here, or in a decision source).
  */
 export function strayRecordFolders(folders: NonNullable<ArtifactSet["adrFolders"]>, mainLog = folders.some((f) => f.count >= MAIN_LOG_RECORDS)): Set<string> {
-  return new Set(folders.filter((f) => mainLog && f.via === "content" && f.count < 3).map((f) => f.dir));
+  // A topic subfolder of a log ("text/profiles/" below the records of "text/") belongs to that log.
+  const logs = new Set(folders.filter((f) => f.count >= MAIN_LOG_RECORDS).map((f) => f.dir));
+  return new Set(folders.filter((f) => mainLog && f.via === "content" && f.count < 3 && !ancestorsOf(f.dir).some((a) => logs.has(a))).map((f) => f.dir));
 }
 
 function separateStrayDocs(decided: AdrDecision): { adrPaths: Set<string>; strayDocs: Set<string>; folders: AdrDecision["folders"] } {
@@ -413,6 +415,13 @@ export function classifyAdrs(docs: { path: string; text: string }[], opts: { hin
   }
   const folders = [...byFolder.values()].sort((a, b) => b.count - a.count || cmp(a.dir, b.dir));
   return { adrs, rejected, folders };
+}
+
+/** The folders above `folder`, nearest first, without the repository root. */
+function ancestorsOf(folder: string): string[] {
+  const out: string[] = [];
+  for (let i = folder.lastIndexOf("/"); i > 0; i = folder.lastIndexOf("/", i - 1)) out.push(folder.slice(0, i));
+  return out;
 }
 
 /** A repository's own documents, never records however their folder reads: README, CHANGELOG, CONTRIBUTING, … */
