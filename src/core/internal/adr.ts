@@ -93,6 +93,13 @@ const STATUS_WORD = "(?:proposed|accepted|rejected|deprecated|superseded|draft|a
 /** Only status words, two or more, joined by "or", "|" or "/": a menu to pick from, not a status ("Proposed, Accepted" may be a history). */
 const STATUS_MENU = new RegExp(`^[\\s>*_\\[(]*${STATUS_WORD}(?:\\s*(?:\\||/|\\bor\\b)\\s*${STATUS_WORD})+[\\s.*_\\])]*$`);
 
+/**
+ * A status in brackets at either end of a title, and nothing else in them: "X (not implemented)", "[Deprecated] X".
+ * "X (deprecation of Y)" says what the record does, not its status.
+ */
+const TITLE_STATUS_WORDS = String.raw`(?:status:?\s*)?(?:not implemented|not accepted|rejected|declined|withdrawn|abandoned|superseded|replaced|deprecated|obsolete|archived|retired)(?:\s+(?:by|with)\s+[^\])]{1,40})?`;
+const TITLE_STATUS = new RegExp(String.raw`^\s*[[(](${TITLE_STATUS_WORDS})[\])]|[[(](${TITLE_STATUS_WORDS})[\])]\s*$`, "i");
+
 /** Maps free-form status text to the schema's enum. "Superseded by …" wins over any other word on the line. */
 export function normaliseStatus(raw: string): AdrStatus {
   // "Proposed; accepting feedback", "open for comments": taking comments is no acceptance of the decision.
@@ -104,10 +111,11 @@ export function normaliseStatus(raw: string): AdrStatus {
   if (/\{[^}]*\|[^}]*\}?/.test(s) && /\|/.test(s)) return "unknown";
   // So is a template's prompt left in place: "> Accepted or Rejected", "Proposed / Accepted / Deprecated".
   if (STATUS_MENU.test(s)) return "unknown";
-  if (/\bsupe(r|rs)?[cs]eded\b|\breplaced by\b|\boverridden by\b|\bobsolete/.test(s)) return "superseded";
+  if (/\bsupe(r|rs)?[cs]eded\b|\breplaced (?:by|with)\b|\boverridden by\b|\bobsolete/.test(s)) return "superseded";
   // "Reverted" and "rolled back": in force once, taken back since.
   if (/\bdeprecat|\bdepreciated\b|\barchived\b|\bretired\b|\breverted\b|\brolled back\b|\bto[ _-]be[ _-](?:deleted|removed)\b/.test(s)) return "deprecated";
-  if (/\breject|\bdeclined\b|\bwithdrawn\b|\babandoned\b/.test(s)) return "rejected";
+  // "Not implemented" (never built, as opposed to "not yet implemented") is no acceptance.
+  if (/\breject|\bdeclined\b|\bwithdrawn\b|\babandoned\b|\bnot (?:been )?(?:implemented|accepted|adopted|approved)\b/.test(s)) return "rejected";
   // The RFC processes' own words: KEP "implementable" (approved to build) and "provisional", PEP "final" and
   // "informational" (describes what is in force; proposes nothing), an RFD's "publish" (discussion concluded, the
   // document stands) and "predraft".
@@ -240,6 +248,13 @@ export function parseAdr(path: string, text: string): ParsedAdr {
   }
   // A record moved into a "superseded" or "archive" folder is out of force whatever its own status line still says;
   // a "proposed" folder only fills in a status the record does not state.
+  // "# Tagging to organisations (not implemented)", "# [Superseded] Use X": a title that marks the record out of force.
+  const byTitle = TITLE_STATUS.exec(h1);
+  const titleStatus = byTitle ? normaliseStatus(byTitle[1] ?? byTitle[2]) : "unknown";
+  if (outOfForce(titleStatus) && !outOfForce(status)) {
+    warnings.push(`status ${titleStatus} from its title${meta.rawStatus ? ` (its status line says "${meta.rawStatus}")` : ""}`);
+    status = titleStatus;
+  }
   const byFolder = statusFromFolder(path);
   if (byFolder && !outOfForce(status) && (outOfForce(byFolder.status) || status === "unknown")) {
     warnings.push(`status ${byFolder.status} from its folder ${byFolder.folder}${meta.rawStatus ? ` (its own status says "${meta.rawStatus}")` : ""}`);
