@@ -10,6 +10,7 @@ import { readChange, type ChangeSource } from "./change";
 import { loadDecisions } from "./decisions";
 import { MAX_DIFF_LINES } from "./diff";
 import { matchChange } from "./match";
+import { folderFilesOf, type FolderFile } from "./formats";
 import { CHECK_TIME_BUDGET_MS } from "./pace";
 import { GuardReportSchema, type GuardReport, type Severity } from "./schema";
 
@@ -54,7 +55,7 @@ export async function checkChange(repo: string, source: ChangeSource, opts: Chec
       throw err;
     });
     const decisions = await pending;
-    return await reportOf(diff, decisions, { deadline, budgetMs, signal: opts.signal });
+    return await reportOf(diff, decisions, { deadline, budgetMs, signal: opts.signal, folderFiles: folderFilesOf(root) });
   } finally {
     opts.signal?.removeEventListener("abort", forward);
   }
@@ -63,7 +64,7 @@ export async function checkChange(repo: string, source: ChangeSource, opts: Chec
 async function reportOf(
   diff: Awaited<ReturnType<typeof readChange>>,
   decisions: Awaited<ReturnType<typeof loadDecisions>>,
-  budget: { deadline: number; budgetMs: number; signal?: AbortSignal },
+  budget: { deadline: number; budgetMs: number; signal?: AbortSignal; folderFiles?: (dir: string) => FolderFile[] },
 ): Promise<GuardReport> {
   const outcome = await matchChange(diff, decisions, budget);
   const cut = outcome.cut;

@@ -3,6 +3,7 @@
 // never a finding; a line moved unchanged (removed here, added there) brings nothing new in. Each line is tried only
 // against the decided things its tokens may name (thingIndex.ts), and the matching gives the event loop a turn every
 // few milliseconds and stops at the check's time budget (pace.ts); a check cut so says what it left out.
+import { posix } from "node:path";
 import type { ChangedFile, ChangedLine, ParsedDiff } from "./diff";
 import type { DecidedThing, DecisionSet, GuardDecision } from "./decisions";
 import { commentStart, fileKind, readLine, type FileKind, type LineKind } from "./lines";
@@ -17,6 +18,7 @@ import type { Finding, FindingKind, Severity } from "./schema";
 import { ThingIndex, thingEntries, type ThingEntry } from "./thingIndex";
 import { CHECK_TIME_BUDGET_MS, Pacer } from "./pace";
 import { coversPath, hasHeader, HEADER_LINES } from "./fileHeaders";
+import { formatNamed, formatOfFile, goesAround, type Format, type FolderFile } from "./formats";
 
 type Via = Finding["matched"]["via"];
 
@@ -59,6 +61,8 @@ export interface MatchOptions {
   /** The budget the deadline came from, for the report. */
   budgetMs?: number;
   signal?: AbortSignal;
+  /** The files beside a new one, for a choice of language or format it may go around (formats.ts). */
+  folderFiles?: (dir: string) => FolderFile[];
 }
 
 /** What the matching looks up, built once per check: the decided things by the tokens that may name them, and so on. */
@@ -75,6 +79,8 @@ interface MatchPlan {
   /** Rules that new files of a kind begin with a licence header. */
   headed: GuardDecision[];
   kinds: KindPlan;
+  /** Chosen things that name a language or document format. */
+  formats: (ThingEntry & { format: Format })[];
   pacer: Pacer;
 }
 
@@ -85,6 +91,10 @@ function planOf(set: DecisionSet, changedPaths: string[], pacer: Pacer): MatchPl
     forbidden: new ThingIndex(forbidden),
     required: new ThingIndex(required),
     kinds: kindPlan(forbidden, required),
+    formats: required.flatMap((e) => {
+      const format = formatNamed(e.thing.name);
+      return format ? [{ ...e, format }] : [];
+    }),
     versioned: set.decisions.filter((d) => d.versionSchemes?.length),
     areas: set.decisions.filter((d) => d.source === "record" && d.area.length),
     generated: generatedPlan(set, changedPaths),
@@ -492,6 +502,39 @@ function matchNewFileKind(file: ChangedFile, kind: FileKind, plan: KindPlan, out
   }
 }
 
+/**
+ * A new file written in another language or format than a decision chose, beside files that follow the choice
+ * (formats.ts): a Python subcommand among a tool's shell scripts goes around "implemented as shell scripts".
+ */
+function matchGoneAround(file: ChangedFile, plan: MatchPlan, folder: { folderFiles: (dir: string) => FolderFile[]; added: Set<string> }, out: FindingList, hit: Set<GuardDecision>): void {
+  if (file.status !== "added" || !plan.formats.length) return;
+  const first = file.added.find((l) => l.line === 1)?.text ?? "";
+  const mine = formatOfFile(file.path, first);
+  if (!mine) return;
+  const dir = posix.dirname(file.path);
+  // Files this change adds are not yet what the folder holds.
+  const siblings = folder.folderFiles(dir === "." ? "" : dir).filter((f) => !folder.added.has(f.path) && f.path !== file.path);
+  for (const { d, thing, format } of plan.formats) {
+    if (hit.has(d) || (d.scope && !inArea(file.path, d.scope))) continue;
+    const around = goesAround(mine, format, siblings);
+    if (!around) continue;
+    hit.add(d);
+    const kind = droppedKind(d);
+    const text = `a new ${mine.name} file`;
+    const cite = citeOf(d, thing.range.start);
+    const chose = d.source === "rule" ? `the rule in ${cite} says to write ${format.name}` : `"${d.citation.title}" (${cite}, ${d.citation.status}) chose ${JSON.stringify(thing.name)}`;
+    out.push({
+      kind,
+      severity: "med",
+      decision: citationFor(d, thing),
+      file: file.path,
+      line: Math.max(1, file.added[0]?.line ?? 1),
+      message: `adds ${text} beside ${around.following} ${format.name} files, which goes around the choice: ${chose}.`,
+      matched: { text, subject: thing.name, via: "code" },
+    });
+  }
+}
+
 /** A line that sets one key (`config.active_job.queue_adapter = :sidekiq`, `adapter: sidekiq`): its key and value. */
 export function settingOf(text: string): { key: string; value: string } | undefined {
   const m = /^\s*(?:export\s+|set\s+)?([A-Za-z_][\w.[\]'"-]{0,120}?)\s*(?:=|:)(?![=:>])\s*(\S.{0,200}?)\s*[,;]?\s*$/.exec(text.slice(0, 400));
@@ -772,6 +815,7 @@ export async function matchChange(diff: ParsedDiff, set: DecisionSet, opts: Matc
     else work.push({ file, kind });
   }
   const ix = await indexChange(work, pacer);
+  const addedPaths = new Set(diff.files.filter((f) => f.status === "added").map((f) => f.path));
   const out = new FindingList();
   const plan = planOf(set, diff.files.map((f) => f.path), pacer);
   let cut: MatchCut | undefined;
@@ -797,6 +841,7 @@ export async function matchChange(diff: ParsedDiff, set: DecisionSet, opts: Matc
     matchNewFilePath(file, kind, plan, out, hit);
     matchHeader(file, plan, out, hit);
     matchNewFileKind(file, kind, plan.kinds, out, hit);
+    if (opts.folderFiles) matchGoneAround(file, plan, { folderFiles: opts.folderFiles, added: addedPaths }, out, hit);
     matchArea(file, plan, out, hit);
   }
   const findings = out.findings.sort(
