@@ -246,8 +246,6 @@ export function parseAdr(path: string, text: string): ParsedAdr {
     warnings.push(`status ${meta.callout} from a callout${meta.rawStatus ? ` (its status line says "${meta.rawStatus}")` : ""}`);
     status = meta.callout;
   }
-  // A record moved into a "superseded" or "archive" folder is out of force whatever its own status line still says;
-  // a "proposed" folder only fills in a status the record does not state.
   // "# Tagging to organisations (not implemented)", "# [Superseded] Use X": a title that marks the record out of force.
   const byTitle = TITLE_STATUS.exec(h1);
   const titleStatus = byTitle ? normaliseStatus(byTitle[1] ?? byTitle[2]) : "unknown";
@@ -255,6 +253,8 @@ export function parseAdr(path: string, text: string): ParsedAdr {
     warnings.push(`status ${titleStatus} from its title${meta.rawStatus ? ` (its status line says "${meta.rawStatus}")` : ""}`);
     status = titleStatus;
   }
+  // A record moved into a "superseded" or "archive" folder is out of force whatever its own status line still says;
+  // a "proposed" folder only fills in a status the record does not state.
   const byFolder = statusFromFolder(path);
   if (byFolder && !outOfForce(status) && (outOfForce(byFolder.status) || status === "unknown")) {
     warnings.push(`status ${byFolder.status} from its folder ${byFolder.folder}${meta.rawStatus ? ` (its own status says "${meta.rawStatus}")` : ""}`);
