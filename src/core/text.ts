@@ -22,3 +22,37 @@ export function balanced(text: string): boolean {
   const count = (re: RegExp) => (text.match(re) ?? []).length;
   return count(/\{/g) === count(/\}/g) && count(/\(/g) === count(/\)/g) && count(/\[/g) === count(/\]/g) && count(/`/g) % 2 === 0 && count(/"/g) % 2 === 0;
 }
+
+/** Words a cut phrase never ends on: they open what was cut away ("… from the service and…", "… with a"). */
+const OPENS_MORE = new Set(["a", "an", "the", "and", "or", "but", "nor", "of", "to", "for", "with", "without", "from", "in", "into", "on", "onto", "at", "by", "as", "via", "than", "that", "which", "who", "whose", "when", "where", "while", "if", "so", "because", "its", "their", "our", "your", "this", "these", "those", "be", "is", "are", "was", "were", "will", "would", "should", "can", "could", "may", "must", "not", "like", "such", "e.g", "i.e"]);
+
+/**
+ * A phrase of more than `max` words, cut to at most that many and marked with an ellipsis; shorter ones unchanged.
+ * The cut never leaves an aside open ("… per profile (in addition to per…") or ends on a word that opens what
+ * follows ("… from the service and…"): a shortened option still reads as a phrase.
+ */
+export function cutWords(text: string, max: number): string {
+  const words = text.trim().split(/\s+/);
+  if (words.length <= max) return text.trim();
+  let kept = words.slice(0, max);
+  // An opening bracket whose close was cut away: the cut goes before it.
+  let depth = 0;
+  let openedAt = -1;
+  kept.forEach((w, i) => {
+    for (const ch of w) {
+      if (ch === "(" || ch === "[") {
+        if (depth++ === 0) openedAt = i;
+      } else if ((ch === ")" || ch === "]") && depth > 0) depth--;
+    }
+  });
+  if (depth > 0 && openedAt >= 2) kept = kept.slice(0, openedAt);
+  return `${withoutOpenEnd(kept).join(" ").replace(/[\s.,;:!([\u2013\u2014-]+$/, "")}…`;
+}
+
+/** The words of a phrase cut short, without the words at its end that open what was cut away (two stay at least). */
+export function withoutOpenEnd(words: string[]): string[] {
+  const bare = (w: string) => w.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+  let n = words.length;
+  while (n > 2 && (OPENS_MORE.has(bare(words[n - 1])) || !bare(words[n - 1]))) n--;
+  return words.slice(0, n);
+}

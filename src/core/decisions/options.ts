@@ -10,7 +10,7 @@
 import type { LineRange } from "../schemas";
 import { UNFILLED_NAME, type ParsedAdr } from "../internal/adr";
 import { stripInline, type MarkdownSection } from "../internal/markdown";
-import { balanced, capitalise } from "../text";
+import { balanced, capitalise, cutWords } from "../text";
 import { isFragment } from "./fragments";
 import { namesAValue, statesAGoal } from "./goals";
 import { statesAnOutcome } from "./outcomes";
@@ -532,8 +532,7 @@ function optionsIntroducedInProse(lines: string[], from: number, to: number): { 
   for (const s of sentencesIn(lines, from, to, MAX_LIST_ITEMS)) {
     const m = PROSE_OPTION_INTRO.exec(s.text);
     if (!m) continue;
-    const words = m[1].split(/\s+/).slice(0, PROSE_OPTION_WORDS).join(" ");
-    const name = words.split(/[;.](?:\s|$)/)[0].replace(/[,:;.]+$/, "").trim();
+    const name = cutWords(m[1].split(/[;.](?:\s|$)/)[0].replace(/[,:;.]+$/, "").trim(), PROSE_OPTION_WORDS);
     if (name && /[\p{L}\p{N}]/u.test(name)) out.push({ name, range: { start: s.start, end: s.end }, ref: String(out.length + 1) });
   }
   return out;
@@ -742,7 +741,7 @@ function describedOption(lines: string[], s: MarkdownSection): string | undefine
   const first = sentencesIn(lines, s.bodyStart, s.contentEnd, 1)[0]?.text;
   if (!first) return undefined;
   const text = stripInline(first).replace(/^(?:this|the)\s+(?:option|alternative|approach|variant|solution|proposal)\s+(?:is\s+|was\s+|would\s+)?|^(?:this|it)\s+(?:is|was|would)\s+/i, "").replace(/[.!?]$/, "").trim();
-  return text ? shortClause(text).split(/\s+/).slice(0, LONG_OPTION_WORDS).join(" ") : undefined;
+  return text ? cutWords(shortClause(text), LONG_OPTION_WORDS) : undefined;
 }
 
 /** A fenced example inside a list item is at most this long; a longer block ends the list. */

@@ -5,6 +5,7 @@
 import { stripInline } from "../internal/markdown";
 import { compromise } from "../nlp";
 import { overAChannel } from "../channels";
+import { withoutOpenEnd } from "../text";
 
 /** Longer sentences are cut here before any pattern runs (a decision sentence is rarely longer). */
 export const MAX_SENTENCE_CHARS = 400;
@@ -251,7 +252,8 @@ function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: 
       break;
     }
   }
-  let phrase = tidy(words.join(" "));
+  // A phrase cut at the word limit ends before the words that opened what was cut ("… they host, with a").
+  let phrase = tidy((words.length >= MAX_PHRASE_WORDS ? withoutOpenEnd(words) : words).join(" "));
   // "(~24 chars instead of 36)": a closing parenthesis the phrase never opened ends an aside, not a name.
   if (phrase.endsWith(")") && !phrase.includes("(")) phrase = phrase.slice(0, -1).trim();
   // A name has at least one letter: "36" is a number the sentence compared, not an option.

@@ -30,6 +30,7 @@ import { readCopula, readKeepOrDrop } from "./question/keepOrDrop";
 import { readAction, readAdopt } from "./question/adopt";
 import { alongsideIncumbent, insteadIncumbent } from "./question/incumbents";
 import { contentOf, purposeOf, topicWords } from "./question/topic";
+import { readableTitle } from "./question/readable";
 import { boundedForReading, TAG_PREFIX, withoutAsideBeforeOr, withoutCodeExamples, withoutDanglingCoordination } from "./question/questionText";
 
 export type { QuestionForm, Alternative, QuestionStructure } from "./question/types";
@@ -112,13 +113,14 @@ export function readQuestionUncached(question: string): QuestionStructure {
   }
   // Nothing without a readable title or with empty matching terms survives; a title cut off after ", and wait" ends
   // before the coordination it could not read.
+  const finished = (title: string) => readableTitle(withoutDanglingCoordination(title));
   const alternatives = (found?.alternatives ?? [])
-    .map((a) => ({ ...a, title: withoutDanglingCoordination(a.title) }))
+    .map((a) => ({ ...a, title: finished(a.title) }))
     .filter((a) => /[a-z0-9]/i.test(a.title))
     .map((a) => ({ ...a, terms: a.terms.filter((t) => /[a-z0-9]/i.test(t)) }));
   if (!found || !alternatives.length) return base;
-  if (found.incumbent) found.incumbent = alternatives.find((a) => a.title === withoutDanglingCoordination(found!.incumbent!.title));
-  if (found.target) found.target = alternatives.find((a) => a.title === withoutDanglingCoordination(found!.target!.title));
+  if (found.incumbent) found.incumbent = alternatives.find((a) => a.title === finished(found!.incumbent!.title));
+  if (found.target) found.target = alternatives.find((a) => a.title === finished(found!.target!.title));
   if (!found.incumbent) delete found.incumbent;
   if (!found.target) delete found.target;
   const named = new Set(alternatives.flatMap((a) => [...a.terms, ...contentOf(a.subject)]).flatMap((t) => t.split(/[\s-]+/)));

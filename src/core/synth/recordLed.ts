@@ -7,7 +7,7 @@
 // An open question may be answered by the best-ranked record even without that overlap, at low confidence.
 import type { AdrMeta, Level } from "../schemas";
 import { contentWords, splitAsking } from "../terms";
-import { balanced } from "../text";
+import { balanced, cutWords } from "../text";
 import { FRAME_WORDS, stemWord } from "./words";
 
 /** What this module needs of a retrieved record. */
@@ -124,10 +124,9 @@ export function chosenOf(meta: AdrMeta): string | undefined {
   return choice ? cutLabel(choice) : undefined;
 }
 
-/** A label of more than MAX_CHOICE_WORDS words, cut to that many with an ellipsis. */
-function cutLabel(label: string): string {
-  const words = label.split(/\s+/);
-  return tidyLabel(words.length > MAX_CHOICE_WORDS ? `${words.slice(0, MAX_CHOICE_WORDS).join(" ").replace(/[\s.,;:!]+$/, "")}…` : label);
+/** A label of more than `max` words, cut to at most that many with an ellipsis, still reading as a phrase. */
+function cutLabel(label: string, max = MAX_CHOICE_WORDS): string {
+  return tidyLabel(cutWords(label, max));
 }
 
 /**
@@ -160,7 +159,7 @@ export function decisionInBrief(meta: AdrMeta, decisionText = ""): string | unde
   if (!/\p{L}/u.test(text)) return undefined;
   const clause = listed ? text : text.split(/\s*(?:;|,\s+(?:because|so|which|as|since|but)\b|\s-\s|\s(?:because|so that|in order to)\s)/)[0];
   const words = (clause.split(/\s+/).length >= 2 ? clause : text).split(/\s+/);
-  return tidyLabel(words.length > MAX_CHOICE_WORDS ? `${words.slice(0, MAX_CHOICE_WORDS).join(" ")}…` : words.join(" "));
+  return cutLabel(words.join(" "));
 }
 
 /** "ADR-0012: Use X", "12. Use X" → "Use X". */
@@ -250,8 +249,7 @@ export function recordOptions(meta: AdrMeta, choice: string, max: number): strin
     if (out.length >= max) break;
     const named = optionLabel(o);
     // An option the record spells out at length is still one it weighed: shown cut, with an ellipsis, not dropped.
-    const words = named.split(/\s+/);
-    const label = tidyLabel(words.length > MAX_CHOICE_WORDS ? `${words.slice(0, MAX_CHOICE_WORDS).join(" ").replace(/[\s.,;:!]+$/, "")}…` : named);
+    const label = cutLabel(named);
     // "Add X to Y, so that Z" is the chosen "Add X to Y" spelled out: one option, not two.
     if (label && !out.some((x) => sameLabel(x, label) || spelledOut(x, label))) out.push(label);
   }

@@ -28,6 +28,7 @@ export function findConnectors(toks: Tok[]): Connector[] {
     if (["or", "vs", "versus", "nor"].includes(t.norm)) {
       // "… or not", "whether or not", "or so": no second alternative.
       if (!next || ["not", "so", "otherwise"].includes(next.norm) || toks[i - 1].norm === "whether") continue;
+      if (insideCondition(toks, i)) continue;
       all.push({ at: i, width: 1, kind: "or", comma });
     } else if ((t.norm === "instead" || t.norm === "rather") && next && (next.norm === "of" || next.norm === "than") && i + 2 < toks.length) {
       all.push({ at: i, width: 2, kind: "instead", comma });
@@ -43,6 +44,20 @@ export function findConnectors(toks: Tok[]): Connector[] {
   // "a release-include or release-exclude label, or a richer set": with a ", or" the bare "or"s before it are inside an alternative.
   const last = all[all.length - 1];
   return last?.comma && last.kind === "or" ? all.filter((c) => c.comma || c.at > last.at || c.kind !== "or") : all;
+}
+
+/**
+ * "What should the SDKs do when the API is slow or briefly down?": an "or" inside a condition ("when", "if", "once",
+ * … with no comma closing it before the "or") joins what the condition covers, not choices. An "or" followed by a
+ * verb ("fail the build when a test is flaky, or retry it", "… or only warn") or by another condition ("validate when
+ * saving or when loading") is still one.
+ */
+function insideCondition(toks: Tok[], at: number): boolean {
+  for (let k = at - 1; k >= 0; k--) {
+    if (/[,;:]/.test(toks[k].post)) return false;
+    if (SUBORDINATORS.has(toks[k].norm)) return rightMode(toks, at + 1).mode !== "verb" && !SUBORDINATORS.has(toks[at + 1]?.norm ?? "");
+  }
+  return false;
 }
 
 export type Mode = "verb" | "prep" | "noun";

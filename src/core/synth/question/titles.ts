@@ -52,7 +52,10 @@ export function imperative(toks: Tok[], s: Span): string {
 export function clauseTitle(toks: Tok[], s: Span, clause: Clause | undefined, sharedSubject: boolean): string {
   const subj = clause?.subject;
   const v = toks[s.start];
-  if (!clause || !subj || clause.expletive || isPersonal(toks, subj) || isPronounSubject(toks, subj)) {
+  // "should those suites target a real Postgres": a subject that points back at the context names nothing of its
+  // own, and "Those suites target …" would read as a piece of the question.
+  const pointsBack = ["those", "these", "this", "that"].includes(toks[subj?.start ?? -1]?.norm ?? "") && !!subj && subj.end - subj.start >= 2 && subj.end - subj.start <= 3 && toks.slice(subj.start + 1, subj.end).every((t) => t.tags.has("Noun") && !t.tags.has("Adjective") && !isVerb(t));
+  if (!clause || !subj || clause.expletive || isPersonal(toks, subj) || isPronounSubject(toks, subj) || (pointsBack && !clause.passive && !clause.linking && isVerb(v) && !isCopula(v))) {
     return imperative(toks, s);
   }
   if (clause.passive && clause.verb >= s.start) return passiveImperative(toks, s, clause, subj);

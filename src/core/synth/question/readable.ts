@@ -1,0 +1,35 @@
+// The last look at a title before it becomes an option: what the grammar left half-done is finished, so an option
+// reads as a phrase a person would write and never as a cut piece of the question.
+
+import { capitalise } from "../../text";
+
+const CLOSER: Record<string, string> = { "(": ")", "[": "]", "{": "}" };
+
+/** "Mana (Confluence": an aside the split cut off before its bracket closed is closed. */
+function closeBrackets(title: string): string {
+  const open: string[] = [];
+  for (const ch of title) {
+    if (ch in CLOSER) open.push(CLOSER[ch]);
+    else if (open.length && ch === open[open.length - 1]) open.pop();
+  }
+  return open.length ? `${title}${open.reverse().join("")}` : title;
+}
+
+/** "A mobile app reads from disk on the UI thread, should the SDK detect that": the question after the comma is the option. */
+const QUESTION_AFTER_CONTEXT = /^[^,]{3,},\s+(?:should|would|could|shall|can|will|must)\s+(\S+)\s+(.+)$/i;
+const SPEAKERS = new Set(["we", "i", "you", "us"]);
+
+/**
+ * A title an option can carry: brackets closed; "Be a hash keyed by MIME type" (from "should it be a hash …") names
+ * the hash; a question left inside it after its context ("…, should the SDK itself detect that") becomes what it
+ * proposes ("Let the SDK itself detect that").
+ */
+export function readableTitle(title: string): string {
+  const t = closeBrackets(title.trim());
+  // A name written in lower case ("zstd", "x && y") stays as written; only a title this rewrites starts anew.
+  const complement = /^be\s+((?:a|an|the|one|its|our|their|plain|separate|single)\s.+)$/i.exec(t);
+  if (complement) return capitalise(complement[1]);
+  const q = QUESTION_AFTER_CONTEXT.exec(t);
+  if (q) return capitalise(SPEAKERS.has(q[1].toLowerCase()) ? q[2] : `Let ${q[1]} ${q[2]}`);
+  return t;
+}
