@@ -7,6 +7,7 @@
 import type { LineRange } from "../schemas";
 import type { DecidedThing, GuardDecision } from "./decisions";
 import { findName, tokensOf, type NameKeys } from "./names";
+import { overAChannel } from "../channels";
 
 interface Member {
   name: string;
@@ -178,6 +179,51 @@ const PURPOSES: Purpose[] = [
     ],
   },
   {
+    // Server pushes and subscriptions: a record that chose SSE turns down the WebSocket transports, and so on.
+    about: /\bsubscriptions?\b|\breal[- ]?time\b|\bpush(?:es|ing)? (?:updates|events|notifications)\b|\bwebsockets?\b|\bserver[- ]sent events\b|\bSSE\b/i,
+    members: [
+      m("Server-sent events", tok("sse"), exact("server", "sent", "events"), tok("eventsource")), m("graphql-ws", exact("graphql", "ws")),
+      m("subscriptions-transport-ws", exact("subscriptions", "transport", "ws")), m("Socket.IO", exact("socket", "io")), m("SockJS", tok("sockjs")),
+      m("Pusher", tok("pusher")), m("Ably", tok("ably")), m("SignalR", tok("signalr")), m("Action Cable", tok("actioncable")),
+    ],
+  },
+  {
+    about: /\bhttp client\b|\bhttp requests?\b|\bhttp calls?\b|\bapi calls?\b|\brest client\b/i,
+    members: [
+      m("axios", tok("axios")), m("got", exact("got")), m("node-fetch", exact("node", "fetch")), m("superagent", tok("superagent")), m("ky", exact("ky")),
+      m("Requests", exact("requests")), m("HTTPX", tok("httpx")), m("aiohttp", tok("aiohttp")), m("OkHttp", tok("okhttp")), m("Retrofit", tok("retrofit")),
+      m("Apache HttpClient", exact("apache", "httpcomponents")), m("Faraday", tok("faraday")), m("HTTParty", tok("httparty")), m("Guzzle", tok("guzzle")),
+    ],
+  },
+  {
+    about: /\bsearch(?:es|ing)?\b|\bfull[- ]text\b/i,
+    members: [
+      m("Lunr", tok("lunr")), m("Fuse.js", exact("fuse", "js")), m("FlexSearch", tok("flexsearch")), m("MiniSearch", tok("minisearch")), m("Algolia", tok("algoliasearch")),
+      m("Elasticsearch", tok("elasticsearch")), m("OpenSearch", tok("opensearch")), m("Meilisearch", tok("meilisearch")), m("Typesense", tok("typesense")), m("Solr", tok("solr")),
+    ],
+  },
+  {
+    about: /\bvalidat(?:e|es|ing|ion|ors?)\b|\bschemas? validation\b/i,
+    members: [
+      m("Zod", exact("zod")), m("Yup", exact("yup")), m("Joi", exact("joi"), exact("hapi", "joi")), m("Ajv", tok("ajv")), m("class-validator", exact("class", "validator")),
+      m("Valibot", tok("valibot")), m("io-ts", exact("io", "ts")), m("Pydantic", tok("pydantic")), m("marshmallow", tok("marshmallow")), m("Cerberus", tok("cerberus")),
+    ],
+  },
+  {
+    about: /\btemplat(?:e|es|ing)\b/i,
+    members: [
+      m("Handlebars", tok("handlebars")), m("EJS", exact("ejs")), m("Pug", exact("pug")), m("Nunjucks", tok("nunjucks")), m("Mustache", tok("mustache")), m("Liquid", tok("liquidjs")),
+      m("Jinja", tok("jinja2")), m("Mako", exact("mako")), m("Thymeleaf", tok("thymeleaf")), m("FreeMarker", tok("freemarker")), m("Velocity", exact("apache", "velocity")),
+    ],
+  },
+  {
+    about: /\bbundl(?:e|es|er|ers|ing)\b|\bbuild tool(?:s|ing)?\b/i,
+    members: [
+      m("webpack", tok("webpack")), m("Rollup", tok("rollup")), m("Parcel", tok("parcel")), m("esbuild", tok("esbuild")), m("Vite", tok("vite")), m("Browserify", tok("browserify")),
+      m("Turbopack", tok("turbopack")), m("Rspack", tok("rspack")),
+    ],
+  },
+  {
     about: /\bhttp\b|\bserver\b|\broutes?\b/i,
     members: [
       m("ZIO HTTP", exact("zio", "http")), m("Akka HTTP", exact("akka", "http")), m("Pekko HTTP", exact("pekko", "http")), m("http4s", tok("http4s")),
@@ -200,7 +246,9 @@ function namedToUse(tokens: string[], keys: NameKeys): boolean {
     let w = 1;
     while (w < width && !findName(tokens.slice(i, i + w), keys)) w++;
     if (!findName(tokens.slice(i, i + w), keys) || findName(tokens.slice(i + 1, i + w), keys)) continue;
-    if (!tokens.slice(Math.max(0, i - NEGATION_REACH), i).some((t) => NEGATING.has(t))) return true;
+    // "Subscriptions over SSE": "over" before a transport names what it runs on, not a rival it was preferred to.
+    const negated = tokens.slice(Math.max(0, i - NEGATION_REACH), i).some((t, k, before) => NEGATING.has(t) && !(t === "over" && k === before.length - 1 && overAChannel(tokens[i], tokens[i + 1])));
+    if (!negated) return true;
   }
   return false;
 }
