@@ -51,6 +51,10 @@ describe("alternatives the question names", () => {
     assert.ok(t.every((x) => !/^be\b/i.test(x)), t.join(" | "));
   });
 
+  it("reads 'or is it time to X?' as X", () => {
+    assert.deepEqual(titles("Should we keep bucketing users on their device id, or is it time to switch to the account id?"), ["Keep bucketing users on their device id", "Switch to the account id"]);
+  });
+
   it("turns a question left after its context into what it proposes", () => {
     const t = titles("When a desktop client does network calls on the render thread, should the library itself flag that and report it as an error event, or should the backend detect it from spans?");
     assert.equal(t[0], "Let the library itself flag that and report it as an error event");

@@ -27,6 +27,9 @@ const SPEAKERS = new Set(["we", "i", "you", "us"]);
 export function readableTitle(title: string): string {
   const t = closeBrackets(title.trim());
   // A name written in lower case ("zstd", "x && y") stays as written; only a title this rewrites starts anew.
+  // "… or is it time to switch to client_id?": the proposal is what it is time to do.
+  const expletive = /^be it (?:time|better|worth it|wiser|best|safer|easier|simpler) to\s+(.+)$/i.exec(t);
+  if (expletive) return capitalise(expletive[1]);
   const complement = /^be\s+((?:a|an|the|one|its|our|their|plain|separate|single)\s.+)$/i.exec(t);
   if (complement) return capitalise(complement[1]);
   const q = QUESTION_AFTER_CONTEXT.exec(t);
