@@ -124,9 +124,9 @@ export function chosenOf(meta: AdrMeta): string | undefined {
   return choice ? cutLabel(choice) : undefined;
 }
 
-/** A label of more than `max` words, cut to at most that many with an ellipsis, still reading as a phrase. */
-function cutLabel(label: string, max = MAX_CHOICE_WORDS): string {
-  return tidyLabel(cutWords(label, max));
+/** A label of more than MAX_CHOICE_WORDS words, cut to at most that many with an ellipsis, still reading as a phrase. */
+function cutLabel(label: string): string {
+  return tidyLabel(cutWords(label, MAX_CHOICE_WORDS));
 }
 
 /**
