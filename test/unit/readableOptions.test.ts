@@ -87,3 +87,22 @@ describe("a chosen option read from prose at its word limit", () => {
     assert.doesNotMatch(chosen, /\b(?:with|a|the|and|of)$/i);
   });
 });
+
+describe("a predicate the decision model reads without its subject", () => {
+  it("is no option that was turned down ('fields must not be final')", () => {
+    const md = [
+      "# Inject configuration into extensions",
+      "",
+      "## Decision",
+      "",
+      "We will inject configuration values into annotated fields of each extension.",
+      "",
+      "- annotated fields must not be final",
+      "- nested configuration objects are not supported",
+      "",
+    ].join("\n");
+    const model = decisionModelOf(parseAdr("docs/decisions/0003-inject-configuration.md", md));
+    const names = [...model.considered.map((o) => o.name), ...model.rejected.map((o) => o.name)];
+    assert.ok(!names.some((n) => /^be\b/i.test(n)), names.join(" | "));
+  });
+});

@@ -1331,6 +1331,9 @@ function within(s: MarkdownSection, range: LineRange): boolean {
 }
 
 /** The considered options, the decision sections and their sentences (less the lines that list the options). */
+/** A copula with no subject before it and no article or placeholder after it: "be final", not "be a service". */
+const SUBJECTLESS_PREDICATE = /^be\s+(?!(?:a|an|the|it)\b)\S/i;
+
 function optionsAndDecisionText(parsed: ParsedAdr, notes: string[]): { considered: ConsideredOption[]; decisionIdx: number[]; decisionSentences: DecisionSentence[] } {
   const roles = sectionsByRole(parsed);
   // A rejected record chose nothing its proposal describes: only its own decision text may name a choice.
@@ -1439,8 +1442,9 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
       if (!rejectedBy.has(named) && !proseChoosesOther(prose, considered, named)) rejectedBy.set(named, { reason: s.text, range: { start: s.start, end: s.end } });
     }
     for (const r of prose.rejected) {
-      // "we decided against it": the pronoun points at an option named elsewhere; it names none itself.
-      if (/^(?:it|this|that|them|these|those|this one|that one)$/i.test(r)) continue;
+      // "we decided against it": the pronoun points at an option named elsewhere; it names none itself. Nor does "be
+      // final", read from "fields must not be final": a predicate without its subject.
+      if (/^(?:it|this|that|them|these|those|this one|that one)$/i.test(r) || SUBJECTLESS_PREDICATE.test(r)) continue;
       const i = considered.length > 0 ? matchOption(r, considered, 0.6) : undefined;
       if (i !== undefined) {
         if (!rejectedBy.has(i)) rejectedBy.set(i, { reason: s.text, range: { start: s.start, end: s.end } });
