@@ -1330,10 +1330,10 @@ function within(s: MarkdownSection, range: LineRange): boolean {
   return s.start <= range.start && range.end <= s.end;
 }
 
-/** The considered options, the decision sections and their sentences (less the lines that list the options). */
 /** A copula with no subject before it and no article or placeholder after it: "be final", not "be a service". */
 const SUBJECTLESS_PREDICATE = /^be\s+(?!(?:a|an|the|it)\b)\S/i;
 
+/** The considered options, the decision sections and their sentences (less the lines that list the options). */
 function optionsAndDecisionText(parsed: ParsedAdr, notes: string[]): { considered: ConsideredOption[]; decisionIdx: number[]; decisionSentences: DecisionSentence[] } {
   const roles = sectionsByRole(parsed);
   // A rejected record chose nothing its proposal describes: only its own decision text may name a choice.
