@@ -1823,7 +1823,10 @@ function decidedRationale(picked: Scored, decider: Decider, scored: Scored[]): {
     const unasked = scored.some((o) => o.asked) && !answersAsked(picked, scored, decider);
     // A choice the question did not name is "high" only when the record names it as an option (a "Chosen option"
     // line or one of the options it weighed); one read from its prose may be a clause of the decision, not the choice.
-    const named = picked.asked || !!decider.cite.adr?.chosen_option || (decider.cite.adr?.considered_options ?? []).some((o) => sameOption(keyFor(o), picked.key));
+    // The whole option, not a word both share ("TypeScript" in "Add support for TypeScript config files" and "Using
+    // ts-node to parse TypeScript configuration files").
+    const named =
+      picked.asked || !!decider.cite.adr?.chosen_option || (decider.cite.adr?.considered_options ?? []).some((o) => sameOption(primaryKey(keyFor(o)), primaryKey(picked.key)));
     confidence = sure && !unasked && named ? "high" : status === "proposed" || unasked ? "low" : "med";
     sentences.push(
       decider.refused
