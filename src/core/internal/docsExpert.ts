@@ -71,13 +71,18 @@ const ADR_SECTION_PRIOR: Record<string, number> = {
 const ADR_OPTION_SECTION_PRIOR = 1.0;
 const ADR_OTHER_SECTION_PRIOR = 0.9;
 
+/**
+ * How much a record's status weighs in ranking. Superseded and deprecated records were replaced: their successors
+ * decide. A rejected record still decides its own question (the answer to "should we adopt X?" is often the record
+ * that turned X down), so it weighs like a proposal, not like a replaced record.
+ */
 const STATUS_PRIOR: Record<AdrStatus, number> = {
   accepted: 1,
   unknown: 0.9,
   proposed: 0.8,
   superseded: 0.4,
   deprecated: 0.4,
-  rejected: 0.4,
+  rejected: 0.8,
 };
 
 /**
