@@ -1805,6 +1805,17 @@ function answersAsked(picked: Scored, scored: Scored[], decider: Decider): boole
   return scored.some((o) => o.asked && !o.inverse && o.key.terms.length > 0 && weighed.some((w) => sameOption(keyFor(w), o.key) || mentions(w, primaryKey(o.key))));
 }
 
+/**
+ * Whether a record names this option as one of its own: on a "Chosen option" line or among the options it weighed,
+ * as the whole option, not by a word both share ("TypeScript" in "Add support for TypeScript config files" and
+ * "Using ts-node to parse TypeScript configuration files").
+ */
+export function recordListsOption(meta: Pick<AdrMeta, "chosen_option" | "considered_options">, title: string): boolean {
+  if (meta.chosen_option) return true;
+  const key = primaryKey(keyFor(title));
+  return meta.considered_options.some((o) => sameOption(primaryKey(keyFor(o)), key));
+}
+
 /** 6. Why the decided option is recommended, and how sure that is before the evidence's coverage is weighed. */
 function decidedRationale(picked: Scored, decider: Decider, scored: Scored[]): { confidence: Level; sentences: string[] } {
   const sentences: string[] = [];
@@ -1823,10 +1834,7 @@ function decidedRationale(picked: Scored, decider: Decider, scored: Scored[]): {
     const unasked = scored.some((o) => o.asked) && !answersAsked(picked, scored, decider);
     // A choice the question did not name is "high" only when the record names it as an option (a "Chosen option"
     // line or one of the options it weighed); one read from its prose may be a clause of the decision, not the choice.
-    // The whole option, not a word both share ("TypeScript" in "Add support for TypeScript config files" and "Using
-    // ts-node to parse TypeScript configuration files").
-    const named =
-      picked.asked || !!decider.cite.adr?.chosen_option || (decider.cite.adr?.considered_options ?? []).some((o) => sameOption(primaryKey(keyFor(o)), primaryKey(picked.key)));
+    const named = picked.asked || (!!decider.cite.adr && recordListsOption(decider.cite.adr, picked.title));
     confidence = sure && !unasked && named ? "high" : status === "proposed" || unasked ? "low" : "med";
     sentences.push(
       decider.refused
