@@ -451,6 +451,18 @@ export function splitTitleNumber(h1: string): { number?: number; title: string }
 }
 
 /** "0005-use-x" or "adr-0005-use-x" → 5; date prefixes (log4brains "20240312-…") are not numbers. */
+/**
+ * A record whose file (or, for `README.md` / `index.md`, folder) name opens with a date ("201912-sharding.md",
+ * "2021-07-30-use-zap.md", "20240917-retries.md") is dated by it, not numbered: "201912" is no record number a
+ * reader would use.
+ */
+export function datedFileName(path: string): boolean {
+  const parts = path.split("/");
+  const base = parts[parts.length - 1].replace(/\.(md|markdown|mdx|adoc|rst|txt)$/i, "");
+  const name = /^(readme|index)$/i.test(base) && parts.length > 1 ? parts[parts.length - 2] : base;
+  return /^(?:19|20)\d{2}-?(?:0[1-9]|1[0-2])(?:-?\d{2})?[-_]/.test(name);
+}
+
 function numberFromFileName(base: string): number | undefined {
   if (/^\d{8}[-_]/.test(base)) return undefined;
   const m = /^(?:adr[-_]?)?0*(\d{1,6})(?=[-_.]|$)/i.exec(base);

@@ -9,7 +9,7 @@ import type { AdrMeta, AdrStatus, EvidenceItem, LineRange, PrecisionClass, Sourc
 import { decisionModelOf, type DecisionRecord } from "../decisions";
 import { headingKey } from "../decisions/words";
 import type { ArtifactFile, Expert, ExpertContext, ExpertResult } from "../types";
-import { TITLE_REF, parseAdr, slug, type ParsedAdr } from "./adr";
+import { TITLE_REF, datedFileName, parseAdr, slug, type ParsedAdr } from "./adr";
 import { withIndexStatus } from "./indexStatus";
 import { parseMarkdown, stripInline } from "./markdown";
 import { combineRankings, ensureSectionIndex, rankTextSections, type RankedSection, type RankOptions, type TextSection } from "./sectionIndex";
@@ -668,8 +668,14 @@ function adrUnits(file: ArtifactFile, adr: ParsedAdr, facts: AdrFacts): Unit[] {
   return out;
 }
 
+/** The number a reader knows a record by: none for a record its file name dates ("201912-…"). */
+function shownNumber(adr: AdrFacts): number | undefined {
+  return adr.number !== undefined && !datedFileName(adr.path) ? adr.number : undefined;
+}
+
 function adrLabel(adr: AdrFacts): string {
-  return `ADR${adr.number !== undefined ? ` ${adr.number}` : ""}: ${adr.title}`;
+  const n = shownNumber(adr);
+  return `ADR${n !== undefined ? ` ${n}` : ""}: ${adr.title}`;
 }
 
 /** Agent instructions and contribution guides cite rule by rule; other docs section by section; code whole. */
@@ -1166,7 +1172,7 @@ function adrMeta(adr: AdrFacts, graph: SupersessionGraph, section?: string): Adr
     ...(adr.chosen_option ? { chosen_option: adr.chosen_option } : {}),
     ...(section ? { section } : {}),
     ...([...graph.inferred].some((k) => k.split("\0").includes(adr.path)) ? { supersession_inferred: true as const } : {}),
-    ...(adr.number !== undefined ? { number: adr.number } : {}),
+    ...(shownNumber(adr) !== undefined ? { number: shownNumber(adr) } : {}),
     ...decisionMeta(adr, effectiveStatus(adr, graph)),
   };
 }
