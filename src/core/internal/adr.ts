@@ -450,7 +450,6 @@ export function splitTitleNumber(h1: string): { number?: number; title: string }
   return { title: h1.trim() };
 }
 
-/** "0005-use-x" or "adr-0005-use-x" → 5; date prefixes (log4brains "20240312-…") are not numbers. */
 /**
  * A record whose file (or, for `README.md` / `index.md`, folder) name opens with a date ("201912-sharding.md",
  * "2021-07-30-use-zap.md", "20240917-retries.md") is dated by it, not numbered: "201912" is no record number a
@@ -463,6 +462,7 @@ export function datedFileName(path: string): boolean {
   return /^(?:19|20)\d{2}-?(?:0[1-9]|1[0-2])(?:-?\d{2})?[-_]/.test(name);
 }
 
+/** "0005-use-x" or "adr-0005-use-x" → 5; date prefixes (log4brains "20240312-…") are not numbers. */
 function numberFromFileName(base: string): number | undefined {
   if (/^\d{8}[-_]/.test(base)) return undefined;
   const m = /^(?:adr[-_]?)?0*(\d{1,6})(?=[-_.]|$)/i.exec(base);
