@@ -1161,6 +1161,7 @@ function toEvidence(s: Scored, graph: SupersessionGraph): EvidenceItem | undefin
 function adrMeta(adr: AdrFacts, graph: SupersessionGraph, section?: string): AdrMeta {
   const resolve = (refs: string[]) => refs.map((r) => resolveAdrRef(r, adr, graph.adrs) ?? (r.startsWith(TITLE_REF) ? r.slice(TITLE_REF.length) : r));
   const uniq = (xs: string[]) => [...new Set(xs)].sort();
+  const number = shownNumber(adr);
   return {
     path: adr.path,
     title: adr.title,
@@ -1172,7 +1173,7 @@ function adrMeta(adr: AdrFacts, graph: SupersessionGraph, section?: string): Adr
     ...(adr.chosen_option ? { chosen_option: adr.chosen_option } : {}),
     ...(section ? { section } : {}),
     ...([...graph.inferred].some((k) => k.split("\0").includes(adr.path)) ? { supersession_inferred: true as const } : {}),
-    ...(shownNumber(adr) !== undefined ? { number: shownNumber(adr) } : {}),
+    ...(number !== undefined ? { number } : {}),
     ...decisionMeta(adr, effectiveStatus(adr, graph)),
   };
 }
