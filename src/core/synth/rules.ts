@@ -47,6 +47,8 @@ interface Candidate {
   asked?: true;
   /** What the question says is in place names only a kind of thing ("the project's formatter"). */
   unnamed?: true;
+  /** The record an incumbent was named from (its path). */
+  from?: string;
 }
 
 interface Scored extends Candidate {
@@ -1441,6 +1443,10 @@ function rejectedProposalDecider(docs: AdrDoc[], candidates: Candidate[], struct
   });
   if (!doc) return undefined;
   let index = candidates.findIndex((c) => c.origin === "keep" || c.origin === "incumbent");
+  // What a record ranked below the rejected proposal chose is about something else ("Keep commit" for a proposal on
+  // version ranges): the proposal's refusal keeps what is in place, unnamed.
+  const from = index >= 0 ? candidates[index].from : undefined;
+  if (from && !docs.slice(0, docs.indexOf(doc)).some((d) => d.path === from)) candidates[index] = { ...KEEP_CURRENT, note: `${recordName(doc.meta)} was rejected` };
   if (index < 0) {
     if (candidates.length >= MAX_OPTIONS) return undefined;
     candidates.push({ ...KEEP_CURRENT, note: `${recordName(doc.meta)} was rejected` });
@@ -1697,7 +1703,7 @@ function addIncumbent(structure: QuestionStructure, candidates: Candidate[], act
   // "Adopt the sheets library inside a Python batch job?": what the question itself builds on is its setting, not
   // what the proposal would replace.
   const given = !!kept && structure.form === "adopt" && mentions(structure.text, primaryKey(keyFor(bareChoice(kept))));
-  if (kept && incumbentDoc && nounLike(bareChoice(kept)) && !given) addCandidate(candidates, { title: `Keep ${bareChoice(kept)}`, key: keyFor(kept), origin: "incumbent", note: `what ${recordName(incumbentDoc.meta)} chose` });
+  if (kept && incumbentDoc && nounLike(bareChoice(kept)) && !given) addCandidate(candidates, { title: `Keep ${bareChoice(kept)}`, key: keyFor(kept), origin: "incumbent", note: `what ${recordName(incumbentDoc.meta)} chose`, from: incumbentDoc.path });
   else if (!candidates.some((c) => c.origin === "incumbent")) addCandidate(candidates, KEEP_CURRENT);
 }
 
