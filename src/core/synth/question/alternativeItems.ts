@@ -58,11 +58,48 @@ export interface Reading {
   leftClause?: Clause;
 }
 
+/**
+ * "Would a message queue like RabbitMQ be more appropriate than …", "Is SQLite via Room a better choice than …": what
+ * stands between the leading "is" / "would" and the comparison, whole; undefined when the clause is not so built.
+ */
+function comparedSubject(toks: Tok[], from: number, limit: number): Span | undefined {
+  let k = from;
+  while (k < limit && isAdverb(toks[k])) k++;
+  // "Would S be …" ends its subject at the copula; "Is S better …" at the comparison. "Does S scale better …" is
+  // no such clause: its subject ends at a verb this cannot tell from a noun.
+  const modalLed = isModal(toks[k]) && !["do", "does", "did"].includes(toks[k].norm);
+  if (k >= limit || !(modalLed || isCopula(toks[k]))) return undefined;
+  const start = k + 1;
+  const comparing = (t: Tok | undefined) => !!t && (t.tags.has("Comparative") || t.norm === "more" || t.norm === "less");
+  for (let j = start; j < limit; j++) {
+    const t = toks[j];
+    const ends = modalLed ? isCopula(t) : comparing(t) || (DETERMINERS.has(t.norm) && j > start && comparing(toks[j + 1]));
+    if (!ends) {
+      if (isModal(t) || isCopula(t) || WH.has(t.norm) || endsClause(t)) return undefined;
+      continue;
+    }
+    return j === start || PRONOUNS.has(toks[start].norm) ? undefined : { start, end: j };
+  }
+  return undefined;
+}
+
+/** Words that point at the setting ("here", "today"), whatever the tagger made of them. */
+const DEICTIC = new Set(["here", "there", "today", "now", "nowadays", "anymore", "instead"]);
+
 /** "Is Picocli a better fit than Apache Commons CLI for …": the copula's subject against the object of "than". */
 export function readThan(toks: Tok[], last: Connector): Reading | undefined {
-  const clause = mainVerb(toks, 0, last.at);
-  const subj = clause.subject ? trimNoun(toks, clause.subject.start, clause.subject.end) : undefined;
-  const r = trimNoun(toks, last.at + 1, toks.length);
+  // "For the offline cache, is SQLite a better choice than …": a fronted phrase is where, not what.
+  const fronted = isPrep(toks[0]) || SUBORDINATORS.has(toks[0]?.norm ?? "") ? toks.findIndex((t, k) => k < last.at && /,/.test(t.post)) : -1;
+  // Read before mainVerb, which retags the words it takes for the verb ("queue" in "a message queue like X be …").
+  const compared = comparedSubject(toks, fronted + 1, last.at);
+  const clause = compared ? NO_CLAUSE : mainVerb(toks, fronted + 1, last.at);
+  let subj = compared ?? (clause.subject ? trimNoun(toks, clause.subject.start, clause.subject.end) : undefined);
+  // "is structlog (much) better than …": the comparison is no part of the subject's name.
+  while (subj && subj.end - 1 > subj.start && (toks[subj.end - 1].tags.has("Comparative") || ["more", "much", "far", "less"].includes(toks[subj.end - 1].norm))) subj = { ...subj, end: subj.end - 1 };
+  // "… than storing JSON blobs in DataStore": the right side keeps its own phrases, short of a purpose.
+  const r = { start: last.at + 1, end: Math.min(toks.length, nounWithPhrasesEnd(toks, last.at + 1)) };
+  // "… than MongoDB here?": a trailing adverb says where or when, not what.
+  while (r.end - 1 > r.start && (isAdverb(toks[r.end - 1]) || DEICTIC.has(toks[r.end - 1].norm))) r.end--;
   if (!subj || r.end <= r.start) return undefined;
   return {
     items: [
@@ -77,7 +114,8 @@ export function readVerbAlternatives(toks: Tok[], right: RightSide, leftLimit: n
   const items: Item[] = [];
   // A trailing purpose ("… for date handling?") belongs to every alternative, not to the last one.
   const rEnd = phraseEnd(toks, right.at, clauseEnd(toks, right.at));
-  items.push({ span: { start: right.lead <= right.at ? right.lead : right.at, end: rEnd }, mode: "verb", clause: right.clause });
+  const judged = judgedRightSubject(toks, Math.min(right.lead, leftLimit + 1), rEnd);
+  items.push(judged ? { span: judged, mode: "noun" } : { span: { start: right.lead <= right.at ? right.lead : right.at, end: rEnd }, mode: "verb", clause: right.clause });
   const start = clauseStartBefore(toks, leftLimit);
   const clause = mainVerb(toks, start, leftLimit);
   // "Is Java 8 still good enough, or should we migrate to Java 11?": the judged subject is kept on the left.
@@ -92,6 +130,29 @@ export function readVerbAlternatives(toks: Tok[], right: RightSide, leftLimit: n
     if (ns < leftLimit) items.unshift({ span: { start: ns, end: leftLimit }, mode: "noun" });
   }
   return { items, leftClause: clause };
+}
+
+/**
+ * "…, or is Luxon the better fit?", "…, or would Loki be more appropriate?": a right side that judges its subject
+ * proposes that subject; the judgement is no part of the alternative's name.
+ */
+function judgedRightSubject(toks: Tok[], lead: number, end: number): Span | undefined {
+  let k = lead;
+  const copulaLed = isCopula(toks[k]);
+  if (!copulaLed && !isModal(toks[k])) return undefined;
+  k++;
+  const np = trimNoun(toks, k, end);
+  if (np.end <= np.start || np.end >= end || PRONOUNS.has(toks[np.start].norm)) return undefined;
+  let j = np.end;
+  // "would Loki be …": the copula after the subject.
+  if (!copulaLed) {
+    if (!isCopula(toks[j])) return undefined;
+    j++;
+  }
+  const rest = toks.slice(j, end);
+  const judgement = rest.findIndex((t) => JUDGEMENTS.has(t.norm));
+  if (judgement < 0 || rest.slice(0, judgement).some((t) => isVerb(t) || isPrep(t))) return undefined;
+  return np;
 }
 
 /** The verb phrases left of the connector; "A, B, or C" with verbs splits at commas that start a new verb phrase. */
@@ -119,7 +180,7 @@ export function readNounAlternatives(toks: Tok[], connectors: Connector[], last:
       ? { start: rStart, end: phraseEnd(toks, right.at, toks.length) }
       : { start: rStart, end: nounWithPhrasesEnd(toks, right.at) };
   if (rSpan.end <= rSpan.start) return undefined;
-  const leftItems = leftNounItems(toks, connectors, last, right.mode);
+  const leftItems = leftNounItems(toks, connectors, last, right.mode, toks[right.at]?.norm);
   if (!leftItems?.length) return undefined;
   const frame = frameBefore(toks, last, right.mode, leftItems[0].start, [...leftItems, rSpan]);
   const items: Item[] = leftItems.map((s) => ({ span: s, mode: right.mode }));
@@ -128,7 +189,7 @@ export function readNounAlternatives(toks: Tok[], connectors: Connector[], last:
 }
 
 /** The noun or prepositional alternatives left of the last connector; undefined or empty when there are none. */
-function leftNounItems(toks: Tok[], connectors: Connector[], last: Connector, rightMode: Mode): Span[] | undefined {
+function leftNounItems(toks: Tok[], connectors: Connector[], last: Connector, rightMode: Mode, rightPrep?: string): Span[] | undefined {
   const leftLimit = last.at;
   // Alternatives without a verb before them ("…: a one-click download button in the UI, or documented steps in the
   // console?", "Kafka, RabbitMQ or SQS for …"): each comma-separated piece is one alternative, whole.
@@ -136,7 +197,7 @@ function leftNounItems(toks: Tok[], connectors: Connector[], last: Connector, ri
   const segment = toks.slice(segStart, leftLimit);
   const verbless = last.kind !== "and" && !segment.some((t) => (isVerb(t) && !t.tags.has("Gerund") && !t.tags.has("Participle") && !(t.tags.has("PastTense") && !t.tags.has("Infinitive"))) || isModal(t) || isCopula(t) || WH.has(t.norm));
   if (verbless && segment.length) return verblessPieces(toks, connectors, last, segStart, rightMode);
-  if (rightMode === "prep") return prepList(toks, connectors, last);
+  if (rightMode === "prep") return prepList(toks, connectors, last, rightPrep);
   return nounList(toks, connectors, last);
 }
 
@@ -163,12 +224,15 @@ function verblessPieces(toks: Tok[], connectors: Connector[], last: Connector, s
 }
 
 /** Prepositional alternatives, back over a list: "inside the .bib file, next to it, or in the app-data directory". */
-function prepList(toks: Tok[], connectors: Connector[], last: Connector): Span[] {
+function prepList(toks: Tok[], connectors: Connector[], last: Connector, rightPrep?: string): Span[] {
   const items: Span[] = [];
   let end = last.at;
   for (;;) {
-    const p = prepPhraseStart(toks, end, 0);
+    let p = prepPhraseStart(toks, end, 0);
     if (p < 0) break;
+    // "in S3 behind CloudFront, or in the database": the alternative the right side stands against opens with the
+    // same preposition; the phrases after it qualify that alternative, not the frame they all share.
+    if (items.length === 0 && rightPrep) p = samePrepBefore(toks, p, rightPrep) ?? p;
     items.unshift({ start: p, end });
     const earlier = connectors.find((c) => c !== last && c.at + c.width === p);
     if (earlier) end = earlier.at;
@@ -180,6 +244,19 @@ function prepList(toks: Tok[], connectors: Connector[], last: Connector): Span[]
     } else break;
   }
   return items;
+}
+
+/**
+ * The start of an earlier phrase with the preposition `prep` that runs on, through nouns and further prepositional
+ * phrases only, up to the phrase at `p`; undefined when the clause has none.
+ */
+function samePrepBefore(toks: Tok[], p: number, prep: string): number | undefined {
+  for (let q = p - 1; q >= 0; q--) {
+    const t = toks[q];
+    if (endsClause(t) || /[,;:]/.test(t.post) || isModal(t) || isCopula(t) || (isVerb(t) && !t.tags.has("Gerund") && !t.tags.has("Participle"))) return undefined;
+    if (t.norm === prep && isPrep(t)) return q;
+  }
+  return undefined;
 }
 
 /** Noun alternatives, back from the last connector over "A or B or C" and "A, B": undefined when there is none. */

@@ -35,7 +35,7 @@ export function findConnectors(toks: Tok[]): Connector[] {
     } else if (t.norm === "over" && i + 1 < toks.length) {
       const verb = toks.slice(0, i).reverse().find((x) => isVerb(x));
       if (!verb || ["prefer", "favour", "favor", "choose", "pick", "select", "recommend", "use", "want"].includes(verb.root)) all.push({ at: i, width: 1, kind: "over", comma });
-    } else if (t.norm === "than" && i + 1 < toks.length && toks.slice(Math.max(0, i - 3), i).some((x) => x.tags.has("Comparative"))) {
+    } else if (t.norm === "than" && i + 1 < toks.length && toks.slice(Math.max(0, i - 3), i).some((x) => x.tags.has("Comparative") || x.norm === "more" || x.norm === "less")) {
       all.push({ at: i, width: 1, kind: "than", comma });
     } else if (t.norm === "and" && between >= 0 && between < i && !all.some((c) => c.kind === "and")) {
       all.push({ at: i, width: 1, kind: "and", comma });

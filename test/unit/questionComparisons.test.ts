@@ -1,0 +1,53 @@
+// How a question that names two alternatives is split when the second one is elliptical or judged: a second
+// prepositional phrase stands against the first phrase with the same preposition ("in S3 …, or in the database"),
+// a right side that judges its subject ("or is Luxon the better fit?") proposes that subject, and a comparison
+// ("Would X be more appropriate than Y?") names both sides whole. The questions are written for these tests.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readQuestion } from "../../src/core/synth/question";
+
+const titles = (q: string) => readQuestion(q).alternatives.map((a) => a.title);
+
+describe("elliptical second alternatives", () => {
+  test("a second phrase replaces the first phrase with the same preposition, not the last one", () => {
+    assert.deepEqual(titles("Should we store uploaded avatars in S3 behind CloudFront, or in the database as bytea columns?"), [
+      "Store uploaded avatars in S3 behind CloudFront",
+      "Store uploaded avatars in the database as bytea columns",
+    ]);
+    assert.deepEqual(titles("Should internal services authenticate each other with mTLS certificates from the mesh, or with short-lived JWTs from our IdP?"), [
+      "Internal services authenticate each other with mTLS certificates from the mesh",
+      "Internal services authenticate each other with short-lived JWTs from our IdP",
+    ]);
+  });
+
+  test("a different preposition still replaces the phrase right before the connector", () => {
+    assert.deepEqual(titles("Do we version the public REST API in the URL path or with an Accept header?"), [
+      "Version the public REST API in the URL path",
+      "Version the public REST API with an Accept header",
+    ]);
+  });
+});
+
+describe("a right side that judges its subject", () => {
+  test("'or is X the better fit' proposes X", () => {
+    assert.deepEqual(titles("Is it time to replace Moment.js with date-fns, or is Luxon the better fit given our timezone-heavy code?"), ["Replace Moment.js with date-fns", "Luxon"]);
+    assert.deepEqual(titles("Should we keep Jenkins, or would GitHub Actions be a better choice for the monorepo?"), ["Keep Jenkins", "GitHub Actions"]);
+  });
+
+  test("a right side that proposes an action keeps its verb", () => {
+    assert.deepEqual(titles("Should we retry in the client, or is it better to retry in the gateway?"), ["Retry in the client", "Retry in the gateway"]);
+  });
+});
+
+describe("comparisons with 'than'", () => {
+  test("both sides are named whole, without the comparison or the setting", () => {
+    assert.deepEqual(titles("For the mobile app's offline cache, is SQLite via Room a better choice than storing JSON blobs in DataStore?"), ["SQLite via Room", "Storing JSON blobs in DataStore"]);
+    assert.deepEqual(titles("Would a message queue like RabbitMQ be more appropriate than Kafka for the order events?"), ["Message queue like RabbitMQ", "Kafka"]);
+    assert.deepEqual(titles("For logging in the workers, is structlog better than the standard logging module?"), ["Structlog", "Standard logging module"]);
+    assert.deepEqual(titles("Is Postgres more suitable than MongoDB here?"), ["Postgres", "MongoDB"]);
+  });
+
+  test("a comparison of how much, not of what, names no alternatives", () => {
+    assert.deepEqual(titles("Is it better to retry in the client than in the gateway?"), []);
+  });
+});
