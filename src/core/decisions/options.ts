@@ -58,7 +58,7 @@ export const MAX_LIST_ITEMS = 200;
 
 /** Headings of sections that list the options a record weighed, other than the one it took. */
 export const ALTERNATIVES_HEADING =
-  /^(?:(?:other|rejected|discarded|the)\s+)?(?:alternatives?|alternative (?:solutions|approaches|designs)|options)(?:\s+(?:considered|explored|evaluated|discarded|rejected))?$|^considered (?:alternatives|actions|approaches|solutions)$|^roads? not taken$|^(?:the )?option graveyard$|^rejected (?:options|approaches|ideas)$|^(?:discounted|dismissed|abandoned|rejected|discarded) (?:options|alternatives|approaches|ideas)\b/;
+  /^(?:(?:other|rejected|discarded|the)\s+)?(?:alternatives?|alternative (?:solutions|approaches|designs)|options)(?:\s+(?:considered|explored|evaluated|discarded|rejected))?$|^considered (?:alternatives|actions|approaches|solutions)$|^roads? not taken$|^(?:the )?option graveyard$|^rejected (?:options|approaches|ideas)$|^(?:discounted|dismissed|abandoned|rejected|discarded) (?:options|alternatives|approaches|ideas)\b|^(?:options|alternatives|approaches|ideas)(?: considered,?)?(?: but)? not (?:pursued|chosen|selected|adopted|taken)$/;
 /** An RFC part that holds its alternatives beside something else: "Rationale and alternatives", "Prior art and
  * alternatives", "Expectations and alternatives". Read as an alternatives section unless a sub-section of its own
  * holds the alternatives ("### Alternatives considered" under "## Expectations and alternatives"). An ADR's
@@ -126,12 +126,17 @@ function splitRef(text: string): { ref?: string; rest: string } {
   return m && m[1] ? { ref: m[1].toUpperCase(), rest: m[2] } : { rest: text };
 }
 
+/** Stands in for a colon inside inline code while optionName looks for a gloss; never in a record's text. */
+const CODE_COLON = "\uE000";
+
 const DECIDED_MARK = /\s*(?:\((?:decided|chosen|selected|accepted|preferred)\)|\[(?:decided|chosen|selected)\]|[\u2705\u2714]\ufe0f?)\s*/i;
 
 /** An option as written → its name: links and emphasis stripped, label, decided mark and description removed. */
 export function optionName(written: string): { name: string; ref?: string; decided: boolean } {
   // "{#anchor}" and "<a name="option-4"></a>" are link targets, not words.
-  let text = stripInline(written.slice(0, MAX_SENTENCE_CHARS)).replace(/\{#[^}]*\}/g, "").replace(/<\/?[a-z][^>]*>/gi, "").trim();
+  // A colon inside inline code ("Running `on: push`") is part of the code, not a gloss: it is masked until the name is cut.
+  const masked = written.slice(0, MAX_SENTENCE_CHARS).replace(/`[^`\n]*`/g, (code) => code.replace(/:/g, CODE_COLON));
+  let text = stripInline(masked).replace(/\{#[^}]*\}/g, "").replace(/<\/?[a-z][^>]*>/gi, "").trim();
   const decided = DECIDED_MARK.test(text);
   text = text.replace(DECIDED_MARK, " ").trim();
   const { ref, rest } = splitRef(text);
@@ -164,7 +169,7 @@ export function optionName(written: string): { name: string; ref?: string; decid
   // "'Simple HTTP'", "\"Option A\"": quotes around the whole name are not part of it.
   const wrapped = /^(["“'‘])(.+)(["”'’])$/.exec(text);
   if (wrapped && !/["“”]/.test(wrapped[2]) && (wrapped[1] === '"') === (wrapped[3] === '"')) text = wrapped[2].trim();
-  return { name: text, ...(ref ? { ref } : {}), decided };
+  return { name: text.replaceAll(CODE_COLON, ":"), ...(ref ? { ref } : {}), decided };
 }
 
 interface ListItem {
@@ -224,6 +229,14 @@ function looksLikeArguments(items: ListItem[]): boolean {
   return items.some((i) => /^(?:good|bad|pro|con|neutral)s?\b/i.test(stripInline(i.text))) || long * 2 > items.length;
 }
 
+/** An item that says what the thing above it does or is like ("Requires minimal setup", "Less scalable than X"). */
+const DESCRIBING_ITEM = /^(?:requires?|needs?|supports?|allows?|provides?|offers?|makes?|gives?|lacks?|adds?|involves?|means?|works?|has|is|are|can(?:not)?|can't|does(?:n't)?|doesn't|will|won't|would|less|more|better|worse|easier|harder|simpler|faster|slower|cheaper|higher|lower)\b/i;
+
+/** Half or more of the items describe their heading (what it requires, how it compares): they argue, none is an option. */
+function describeTheHeading(items: ListItem[]): boolean {
+  return items.filter((i) => DESCRIBING_ITEM.test(stripInline(i.text).trim())).length * 2 >= items.length;
+}
+
 /**
  * The items a list offers as options (optionItems), or none when the list argues: its own items argue, or the labels
  * they sit under do ("**Good, because:**" over the points in favour of the option a heading names).
@@ -250,7 +263,7 @@ function introducesArguments(lines: string[], firstItem: number): boolean {
 const ARGUMENT_HEADING = /^(?:(?:the\s+)?(?:advantages?|disadvantages?|pros?|cons?|benefits?|drawbacks?|downsides?|upsides?|strengths?|weaknesses?|risks?|trade-?offs?|(?:positive|negative|neutral)(?:\s+consequences)?|consequences|good|bad|neutral)(?:\s+and\s+(?:disadvantages?|cons?|drawbacks?|downsides?|weaknesses?))?)\s*:?$/i;
 
 /** Parts of an RFC that may follow its options at the wrong level; never an option. */
-const DOCUMENT_PART_UNDER_OPTIONS = /^(?:(?:unresolved|open|outstanding) questions|drawbacks|future (?:work|possibilities)|prior art|references|links|notes?|appendix|summary|conclusions?)\s*:?$/i;
+const DOCUMENT_PART_UNDER_OPTIONS = /^(?:(?:unresolved|open|outstanding) questions|drawbacks|future (?:work|possibilities)|prior art|references|links|notes?|appendix|summary|conclusions?|(?:(?:backwards?|backward) )?(?:compatibility|security|performance|migration)(?: (?:requirements|considerations|concerns|constraints|impact))?|(?:requirements|considerations|constraints))\s*:?$/i;
 /** The do-nothing option under its usual names. */
 /** A sub-heading that groups alternatives to one part of a design: "Alternatives for the new class". */
 const ALTERNATIVES_GROUP = /^alternatives?\s+(?:for|to|of|on|regarding|around)\b/i;
@@ -282,6 +295,9 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
   const introduced = optionsIntroducedInProse(lines, sec.bodyStart, sec.contentEnd);
   const children = sections.map((s, i) => ({ s, i })).filter(({ s }) => s.parent === index && s.level > 0);
   // An alternatives section may weigh a single alternative in prose ("The main alternative is to keep X").
+  // Alternatives titled by lines of their own name themselves, however their paragraphs introduce them.
+  const titled = source === "alternatives" && children.length === 0 ? titledParagraphs(lines, sec.bodyStart, sec.contentEnd) : [];
+  if (titled.length >= 2) return titled;
   const single = source === "alternatives" && introduced.length === 1 && children.length === 0 && listItems(lines, sec.bodyStart, sec.contentEnd).length <= 1;
   if (introduced.length >= 2 || single) {
     for (const o of introduced) out.push({ ...o, source });
@@ -309,7 +325,8 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
   const own = items.length > 0 && introducesArguments(lines, items[0].line) ? [] : items;
   if (source === "alternatives" && own.length === 0 && children.length === 0) {
     const led = ledAlternatives(lines, sec.bodyStart, sec.contentEnd, allItems);
-    return led.length >= 2 ? led : alternativesInParagraphs(lines, sec.bodyStart, sec.contentEnd);
+    if (led.length >= 2) return led;
+    return alternativesInParagraphs(lines, sec.bodyStart, sec.contentEnd);
   }
   if (own.length > 0) {
     for (const item of own) push(item.text, { start: item.line, end: item.line }, item.marker);
@@ -338,8 +355,9 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
     const grandchildren = sections.some((g) => g.parent === i && !ARGUMENT_HEADING.test(stripInline(g.heading).trim()));
     // Groups of options under sub-headings occur in "Considered Options"; an alternatives section's sub-headings
     // are the alternatives themselves, whatever list of arguments each holds.
-    const isGroup = source === "considered-options" && !splitRef(stripInline(s.heading)).ref && ((items.length >= 2 && !looksLikeArguments(items) && onlyAList(lines, s.bodyStart, s.contentEnd)) || grandchildren);
-    if (isGroup && items.length >= 2 && !looksLikeArguments(items) && onlyAList(lines, s.bodyStart, s.contentEnd)) for (const item of items) push(item.text, { start: item.line, end: item.line }, item.marker);
+    const listsOptions = items.length >= 2 && !looksLikeArguments(items) && !describeTheHeading(items) && onlyAList(lines, s.bodyStart, s.contentEnd);
+    const isGroup = source === "considered-options" && !splitRef(stripInline(s.heading)).ref && (listsOptions || grandchildren);
+    if (isGroup && listsOptions) for (const item of items) push(item.text, { start: item.line, end: item.line }, item.marker);
     else if (isGroup && grandchildren) out.push(...optionsInSection(parsed, i, source));
     else push(s.heading, { start: s.start, end: s.end });
   }
@@ -475,6 +493,31 @@ function boldLedParagraphs(lines: string[], from: number, to: number): Considere
   return out;
 }
 
+/** A line standing alone as a title names an alternative in at most this many words. */
+const TITLE_LINE_WORDS = 12;
+
+/**
+ * Alternatives titled by a line of their own, without heading marks: "Tokenized Interface / Secure Link" on one line,
+ * then a paragraph on it. The title is a paragraph of one short line that ends without a sentence's stop.
+ */
+function titledParagraphs(lines: string[], from: number, to: number): ConsideredOption[] {
+  const out: ConsideredOption[] = [];
+  let inFence = false;
+  for (let n = from; n <= to && out.length <= PROSE_LIST_MAX; n++) {
+    const line = (lines[n - 1] ?? "").slice(0, MAX_SENTENCE_CHARS);
+    if (/^ {0,3}(`{3,}|~{3,})/.test(line)) inFence = !inFence;
+    // Blank lines above and below it, and a paragraph right after.
+    const standsAlone = n === from || !(lines[n - 2] ?? "").trim();
+    const described = !(lines[n] ?? "").trim() && (lines[n + 1] ?? "").trim() !== "";
+    if (inFence || !line.trim()) continue;
+    const text = stripInline(line).trim();
+    if (!standsAlone || !described || /^(?:[#>|]|[-*+]\s|\d{1,3}[.)]\s)/.test(line.trim()) || /[.!?:;,]$/.test(text)) continue;
+    if (text.split(/\s+/).length > TITLE_LINE_WORDS || !/^[\p{Lu}\p{N}`"“]/u.test(text) || isFragment(text) || ARGUMENT_HEADING.test(text) || LEAD_LABEL.test(text)) continue;
+    out.push({ name: withoutAside(optionName(text).name), range: { start: n, end: n }, source: "alternatives" });
+  }
+  return out.length <= PROSE_LIST_MAX ? out : [];
+}
+
 /** The alternative one sentence names, when it names one (see alternativesInParagraphs). */
 function alternativeInSentence(sentence: string, raw: string): string | undefined {
   // "Instead of defining our own format, we could reuse one": the lead-in names what the RFC does; the rest, the
@@ -486,6 +529,9 @@ function alternativeInSentence(sentence: string, raw: string): string | undefine
   // "The alternative to expressing X would be to use Y", "An alternative is Y".
   const named = /^(?:the|an|one|another)\s+(?:\w+\s+)?alternative\b[^,.;]{0,120}?\b(?:would be|is|was|could be|will be)\s+(?:to\s+)?(\S.*)$/i.exec(text);
   if (named) return namedPhrase(named[1]);
+  // "There was a previous design that cached data at the TiKV side": a design weighed before this one.
+  const earlier = /^there\s+(?:was|were|is|has been)\s+(?:also\s+)?(?:a|an|another)\s+(?:previous|earlier|prior|older|original|first|alternative|competing)\s+(?:design|approach|proposal|implementation|idea|attempt|solution)\s+(?:that|which|to|where)\s+(\S.*)$/i.exec(text);
+  if (earlier) return namedPhrase(earlier[1]);
   // "Adding an `executeOnFilesAsync()` method is an alternative."
   const subjectNamed = /^(\S.{2,120}?)\s+(?:is|was|would be|could be)\s+(?:an|another|one)\s+(?:possible\s+|obvious\s+)?alternative\b/i.exec(text);
   if (subjectNamed) return namedPhrase(subjectNamed[1]);
@@ -543,6 +589,10 @@ const OPTION_HEADING = /^(?:option|alternative|variant|approach|solution|proposa
 /** A sentence that announces the options listed after it: "We discussed three options:", "Two strategies were considered." */
 const OPTIONS_NOUN = /\b(?:options|alternatives|approaches|strategies|ways|choices|possibilities|solutions|methods|candidates)\b/i;
 const ANNOUNCES = /\b(?:considered|discussed|evaluated|explored|identified|weighed|possible|available|known|proposed|following|two|three|four|five|several|few|[2-5])\b/i;
+/** Words that announce options only right before the colon that opens their list. */
+const LIST_LEAD = /^(?:main|principal)$/i;
+/** A sentence that concedes something before turning to what the record is about. */
+const CONCEDED = /(?:^|(?<=[.!?]\s))(?:whilst|while|although|though|even though)\s[^,.!?]*,?/gi;
 /** How many words apart the options noun and its announcing word may stand: "the three options we weighed". */
 const ANNOUNCE_REACH = 4;
 
@@ -550,10 +600,14 @@ const ANNOUNCE_REACH = 4;
  * A paragraph announces options in one phrase ("the following approaches", "we need to look at other options"),
  * or leads into them with a colon; the two words far apart ("in several steps … leave options open") announce nothing.
  */
-function announcesOptions(paragraph: string): boolean {
+function announcesOptions(written: string): boolean {
+  // "Whilst there are several ways to do X, this RFC is about Y": options conceded in passing are not weighed.
+  const paragraph = written.replace(CONCEDED, " ");
   if (!OPTIONS_NOUN.test(paragraph)) return false;
-  if (/:\s*$/.test(paragraph)) return ANNOUNCES.test(paragraph);
   const words = paragraph.split(/\s+/);
+  const near = (cue: RegExp) => words.some((w, i) => OPTIONS_NOUN.test(w) && words.slice(Math.max(0, i - ANNOUNCE_REACH), i + ANNOUNCE_REACH + 1).some((x) => cue.test(x.replace(/[^\p{L}]/gu, ""))));
+  // "We currently have many solutions for X, including:", "The main strategies are:": a lead into a list only.
+  if (/:\s*$/.test(paragraph)) return ANNOUNCES.test(paragraph) || near(LIST_LEAD) || /\b(?:including|such as)\s*:\s*$/i.test(paragraph);
   // "other options" announces them; "other ways to make X" names a manner of doing something.
   const others = (i: number) => /^other$/i.test(words[i - 1] ?? "") && !/^to$/i.test(words[i + 1] ?? "");
   return words.some((w, i) => OPTIONS_NOUN.test(w) && (others(i) || words.slice(Math.max(0, i - ANNOUNCE_REACH), i + ANNOUNCE_REACH + 1).some((x) => ANNOUNCES.test(x))));
@@ -780,11 +834,20 @@ function listAfter(lines: string[], line: number): ConsideredOption[] {
   for (const item of items) {
     const { name: written, ref } = optionName(item.text.replace(/:\s*$/, ""));
     // "Have one endpoint per type. For example," leads into its example: the option is the sentence before it.
-    const name = codeLeadOf(item.text) ?? shortClause(written.replace(/[.;:]\s*(?:for example|for instance|e\.g\.)[\s\S]*$/i, ""));
+    const name = codeLeadOf(item.text) ?? shortClause(withoutAside(written.replace(/[.;:]\s*(?:for example|for instance|e\.g\.)[\s\S]*$/i, "")));
     const label = ref ?? item.marker;
     if (name && /[\p{L}\p{N}]/u.test(name)) out.push({ name, range: { start: item.line, end: item.line }, source: "considered-options", ...(label ? { ref: label } : {}) });
   }
   return out;
+}
+
+/** An aside of this many words or more after an option's name describes it: "Travis CI (hosted, paid on a card)". */
+const ASIDE_WORDS = 3;
+
+/** "Jenkins CI (self-hosted, behind IP restrictions)" → "Jenkins CI"; a short aside ("Server-sent events (SSE)") stays. */
+function withoutAside(name: string): string {
+  const m = /^(.*\S)\s*\(([^()]+)\)$/.exec(name.trim());
+  return m && m[2].trim().split(/\s+/).length >= ASIDE_WORDS && /[\p{L}\p{N}]/u.test(m[1]) ? m[1] : name;
 }
 
 /** "`nullify` works well if …": the code term an item opens with, which names it however long the item runs on. */
@@ -795,9 +858,23 @@ function codeLeadOf(item: string): string | undefined {
 /** A list item that is a statement by someone ("We want to …", "You can call …") or a condition ("If a program
  * embeds …"), not the name of an option. */
 const STATEMENT_ITEM = /^(?:i|we|you|they|it|he|she|if|when|whenever|unless)\s+\S/i;
-/** Half or more of a list's items are statements: the list says things, it does not name options. */
+/** A list item that says what something must, could or will do ("The server must be able to …", "Published
+ * instances could inadvertently read …"): a requirement or a risk, not the name of an option. */
+const CLAIM_ITEM = /^(?:[^\s,;:()]+\s+){1,12}?(?:must|should|shall|needs? to|has to|have to|could|would|will|can|cannot|may|might)\s+(?:not\s+|never\s+|also\s+|only\s+|inadvertently\s+)?[a-z]/i;
+/** A clause inside the subject ("A service that would …") makes the modal its own, not the item's. */
+const SUBJECT_CLAUSE = /\b(?:that|which|who|where|when|if|to|since|because|as|so|and|but|or)\s/i;
+function isClaim(item: string): boolean {
+  const text = stripInline(item).trim();
+  const m = CLAIM_ITEM.exec(text);
+  if (!m || SUBJECT_CLAUSE.test(m[0]) || text.split(/\s+/).length < 6) return false;
+  // "Use X so it can …", "Moving X where it will …": an option that opens with its action is still an option.
+  const first = text.split(/\s+/)[0].toLowerCase().replace(/[^a-z]/g, "");
+  return !IMPERATIVES.has(first) && !/ing$/.test(first);
+}
+
+/** Half or more of a list's items are statements or claims: the list says things, it does not name options. */
 function mostlyStatements(texts: string[]): boolean {
-  return texts.filter((t) => STATEMENT_ITEM.test(stripInline(t).trim())).length * 2 >= texts.length;
+  return texts.filter((t) => STATEMENT_ITEM.test(stripInline(t).trim()) || isClaim(t)).length * 2 >= texts.length;
 }
 
 /** An option described in one long item keeps what comes before its description: "Refactor X into a singleton,
