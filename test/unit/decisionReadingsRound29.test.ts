@@ -182,3 +182,45 @@ test("'There was a previous design that …' alone names that design as an alter
   ]);
   assert.ok(names.includes("cached data on the storage side"), names.join(" | "));
 });
+
+test("a label before the colon ('Preferred syntax: X') leaves the name after it", () => {
+  assert.equal(optionName("Preferred syntax: Explicit table naming").name, "Explicit table naming");
+  assert.equal(optionName("Discouraged approach: Implicit naming").name, "Implicit naming");
+  // A name before a gloss is kept as before.
+  assert.equal(optionName("Log4brains: architecture knowledge base").name, "Log4brains");
+});
+
+test("a question heading among the alternatives groups the answers listed under it", () => {
+  const names = considered("proposals/202012-deletions.md", [
+    "# Deletions in object storage",
+    "",
+    "## Summary",
+    "",
+    "Delete series with tombstones.",
+    "",
+    "## Proposed Approach",
+    "",
+    "* We propose to implement deletions with tombstones written by a CLI tool.",
+    "",
+    "## Alternatives",
+    "",
+    "#### Where the deletion API sits",
+    "",
+    "1. **Compactor:**",
+    "* Pros: a single writer",
+    "* Cons: no quick access to the indexes",
+    "1. **Store:**",
+    "* Pros: quick access to the indexes",
+    "* Cons: many writers",
+    "",
+    "#### How we store the tombstones",
+    "",
+    "1. Global file per block",
+    "2. Global appendable file",
+    "",
+    "Reasons for not choosing 1:",
+    "* It does not scale with the number of blocks.",
+  ]);
+  for (const n of ["Compactor", "Store", "Global file per block", "Global appendable file"]) assert.ok(names.includes(n), names.join(" | "));
+  assert.ok(!names.includes("Where the deletion API sits") && !names.some((n) => /does not scale/.test(n)), names.join(" | "));
+});

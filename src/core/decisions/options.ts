@@ -151,6 +151,9 @@ export function optionName(written: string): { name: string; ref?: string; decid
   const relative = /,\s+(?:which|who|whose|where)\b/.exec(text);
   if (relative && relative.index > 0 && text.slice(0, relative.index).trim().split(/\s+/).length >= 2) text = text.slice(0, relative.index).trim();
   // "Formless – No conventions for …", "Log4brains: architecture knowledge base": keep the name before the gloss.
+  // "Preferred syntax: Explicit table naming": a head that only labels what follows leaves the name after it.
+  const labelled = /^(?:(?:preferred|discouraged|recommended|rejected|chosen|current|proposed|alternative|new|old)\s+)(?:syntax|style|approach|option|solution|choice|pattern|way|design|strategy|variant)\s*:\s+(\S.*)$/i.exec(text);
+  if (labelled) text = labelled[1];
   const gloss = /\s[–—-]\s|:\s/.exec(text);
   if (gloss && gloss.index > 0) {
     const head = text.slice(0, gloss.index).trim();
@@ -269,6 +272,33 @@ const DOCUMENT_PART_UNDER_OPTIONS = /^(?:(?:unresolved|open|outstanding) questio
 const ALTERNATIVES_GROUP = /^alternatives?\s+(?:for|to|of|on|regarding|around)\b/i;
 const STATUS_QUO_HEADING = /^(?:(?:the\s+)?status quo|(?:the\s+)?current (?:state|situation|approach)|as[- ]is|do nothing)\s*:?$/i;
 
+/** A sub-heading that asks what the alternatives under it answer: "Where the deletion API sits", "How we store X". */
+const QUESTION_GROUP = /^(?:where|how|what|which|whether|when|who)\s+\S+\s+\S/i;
+
+/** The last line of the first list from `from` on: a paragraph at the margin after it ("Reasons for not choosing 1:")
+ * starts what argues about its items. */
+function firstListEnd(lines: string[], from: number, to: number): number {
+  let n = from;
+  while (n <= to && !(lines[n - 1] ?? "").trim()) n++;
+  let end = n;
+  for (; n <= to; n++) {
+    const line = lines[n - 1] ?? "";
+    if (!line.trim()) continue;
+    if (!/^\s*(?:[-*+]|\d{1,3}[.)])\s/.test(line) && !/^\s{2,}\S/.test(line)) break;
+    end = n;
+  }
+  return end;
+}
+
+/** The items of a list that answer a question: its named items, else (when pros and cons sit among them at the
+ * same indent) only its numbered items that are not themselves arguments. */
+function answerItems(items: ListItem[]): ListItem[] {
+  const named = namedItems(items);
+  if (named.length >= 2) return named;
+  const numbered = outermost(items).filter((i) => i.marker !== undefined && !/^(?:good|bad|pro|con|neutral)s?\b/i.test(stripInline(i.text)) && stripInline(i.text).split(/\s+/).length <= LONG_OPTION_WORDS);
+  return numbered.length >= 2 ? numbered : [];
+}
+
 /** A sub-heading that only groups options holds nothing but its list (no prose paragraph of its own). */
 function onlyAList(lines: string[], from: number, to: number): boolean {
   for (let n = from; n <= to; n++) {
@@ -344,6 +374,14 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
       const said = (o: ConsideredOption) => /\balternative\b/i.test(lines.slice(o.range.start - 1, o.range.end).join(" "));
       out.push(...(sections.some((g) => g.parent === i) ? optionsInSection(parsed, i, source) : alternativesInParagraphs(lines, s.bodyStart, s.contentEnd).filter(said)));
       continue;
+    }
+    // "#### How we store the tombstone" over a numbered list: a question the alternatives answer, each item one answer.
+    if (source === "alternatives" && QUESTION_GROUP.test(heading) && !sections.some((g) => g.parent === i)) {
+      const answers = answerItems(listItems(lines, s.bodyStart, firstListEnd(lines, s.bodyStart, s.contentEnd)));
+      if (answers.length >= 2) {
+        for (const item of answers) push(item.text.replace(/:\s*$/, ""), { start: item.line, end: item.line }, item.marker);
+        continue;
+      }
     }
     // "### Status quo:" describes what is there today in a list: one option, keeping it, not a group of options.
     if (STATUS_QUO_HEADING.test(heading)) {
