@@ -112,9 +112,11 @@ const FIRST_LINE_BYTES = 200;
 
 /**
  * The files of a repository folder (never a symlink, never outside the repository), each extensionless one with its
- * first line, memoised per folder for one check.
+ * first line, memoised per folder for one check. `tracked` adds the folder's files git tracks but the work tree does
+ * not hold (a sparse checkout): a template kept out of the checkout still shows what the folder is written in. Those
+ * are known by their extension only; no first line is read for them.
  */
-export function folderFilesOf(root: string): (dir: string) => FolderFile[] {
+export function folderFilesOf(root: string, tracked: readonly string[] = []): (dir: string) => FolderFile[] {
   const memo = new Map<string, FolderFile[]>();
   let realRoot: string | undefined;
   return (dir) => {
@@ -133,6 +135,11 @@ export function folderFilesOf(root: string): (dir: string) => FolderFile[] {
       }
     } catch {
       // A folder that cannot be read has no files to compare with: nothing is found, nothing fails.
+    }
+    const seen = new Set(out.map((f) => f.path));
+    for (const path of tracked) {
+      if (out.length >= MAX_FOLDER_ENTRIES) break;
+      if (posix.dirname(path) === (dir || ".") && !seen.has(path) && path.slice(path.lastIndexOf("/") + 1).includes(".")) out.push({ path, firstLine: "" });
     }
     memo.set(dir, out);
     return out;

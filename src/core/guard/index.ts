@@ -5,7 +5,9 @@
 import type { CorpusCacheOptions } from "../internal/corpus/store";
 import { defaultKeyDir, loadKeyFileIfExists } from "../receipts/signing";
 import type { DeliberationConfig } from "../types";
+import { posix } from "node:path";
 import { checkRepository } from "../internal/gitSafety";
+import { runGit } from "./changeGit";
 import { readChange, type ChangeSource } from "./change";
 import { loadDecisions } from "./decisions";
 import { MAX_DIFF_LINES } from "./diff";
@@ -55,10 +57,26 @@ export async function checkChange(repo: string, source: ChangeSource, opts: Chec
       throw err;
     });
     const decisions = await pending;
-    return await reportOf(diff, decisions, { deadline, budgetMs, signal: opts.signal, folderFiles: folderFilesOf(root) });
+    const tracked = check?.kind === "work-tree" ? await trackedBeside(root, diff.files, opts.signal) : [];
+    return await reportOf(diff, decisions, { deadline, budgetMs, signal: opts.signal, folderFiles: folderFilesOf(root, tracked) });
   } finally {
     opts.signal?.removeEventListener("abort", forward);
   }
+}
+
+/** Tracked paths listed at most for the folders of added files. */
+const MAX_TRACKED_BESIDE = 5000;
+
+/**
+ * The files HEAD holds in the folders where the change adds files, not their subfolders' (formats.ts compares a new
+ * file with them). A work tree may hold only part of the repository (a sparse checkout); HEAD still lists the rest.
+ */
+async function trackedBeside(root: string, files: readonly { path: string; status: string }[], signal?: AbortSignal): Promise<string[]> {
+  // The top folder is always checked out whole by a sparse checkout: only subfolders are listed.
+  const dirs = [...new Set(files.filter((f) => f.status === "added").map((f) => posix.dirname(f.path)))].filter((d) => d !== ".").sort().slice(0, 50);
+  if (!dirs.length) return [];
+  const run = await runGit(root, ["ls-tree", "--name-only", "-z", "HEAD", "--", ...dirs.map((d) => `${d}/`)], { signal, maxBytes: 1024 * 1024, maxLines: MAX_TRACKED_BESIDE }).catch(() => undefined);
+  return run?.code === 0 ? run.stdout.split("\0").filter(Boolean).slice(0, MAX_TRACKED_BESIDE) : [];
 }
 
 async function reportOf(

@@ -13,7 +13,7 @@ import { pinnedVersionBypasses } from "./centralVersions";
 import { isTestPath } from "./determinism";
 import { isFixturePath, keptOutAt } from "./lineContext";
 import { againstInstrument } from "./instruments";
-import { ciSystemNamed, ciSystemsOfFile, languageOfFile, namesLanguage } from "./newFiles";
+import { ciSystemNamed, ciSystemsOfFile, isPackagingFile, languageOfFile, namesLanguage } from "./newFiles";
 import type { Finding, FindingKind, Severity } from "./schema";
 import { ThingIndex, thingEntries, type ThingEntry } from "./thingIndex";
 import { CHECK_TIME_BUDGET_MS, Pacer } from "./pace";
@@ -373,6 +373,9 @@ const VERSION_PLACE: Record<string, string> = {
   "nuget-central": "Directory.Packages.props",
 };
 
+/** The word a packaging manifest's path is read with (newFiles.ts), beside its own. */
+const PACKAGING = "packaging";
+
 /**
  * A new configuration or infrastructure file whose path names what a decision turned down (`deploy/nginx/router.conf`,
  * `webpack.config.js` aside: code files are read by their lines): the file is that thing's configuration even when
@@ -382,12 +385,15 @@ function matchNewFilePath(file: ChangedFile, kind: FileKind, plan: MatchPlan, ou
   if (file.status !== "added" || kind === "doc") return;
   // A code file's path is the project's own naming, except for what a record keeps out of the tree whole.
   const anyPath = kind === "config" || kind === "infra";
-  const tokens = tokensOf(file.path.replace(/\.[^./]*$/, ""));
+  const own = tokensOf(file.path.replace(/\.[^./]*$/, ""));
+  // `debian/control` is packaging whatever its path says: what a record keeps out of the tree as packaging.
+  const packaging = isPackagingFile(file.path) && !own.includes(PACKAGING) ? [PACKAGING] : [];
+  const tokens = [...own, ...packaging];
   const ix = indexTokens(tokens);
   for (const { d, thing } of plan.forbidden.candidates([ix])) {
     if ((!anyPath && !thing.pathOnly) || (d.scope && !inArea(file.path, d.scope))) continue;
     if (thing.importsOnly || thing.textOnly || thing.languageOnly || thing.notInTests || thing.keys.stems || !mayName(ix, thing.keys)) continue;
-    const found = findName(tokens, thing.keys);
+    const found = findName(thing.pathOnly ? tokens : own, thing.keys);
     if (!found) continue;
     hit.add(d);
     pushPathFinding(file, d, thing, found, out);
@@ -519,7 +525,10 @@ function matchGoneAround(file: ChangedFile, plan: MatchPlan, folder: { folderFil
     const around = goesAround(mine, format, siblings);
     if (!around) continue;
     hit.add(d);
-    const kind = droppedKind(d);
+    // Document formats are interchangeable ways to write the same text: a record in another is the format the choice
+    // set aside (a peer, as peers.ts turns down a purpose's other libraries). A program in another language runs
+    // beside the chosen one: it goes around the choice.
+    const kind = mine.family === "document" && d.source === "record" ? "introduces-rejected-option" : droppedKind(d);
     const text = `a new ${mine.name} file`;
     const cite = citeOf(d, thing.range.start);
     const chose = d.source === "rule" ? `the rule in ${cite} says to write ${format.name}` : `"${d.citation.title}" (${cite}, ${d.citation.status}) chose ${JSON.stringify(thing.name)}`;

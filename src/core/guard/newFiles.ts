@@ -112,3 +112,23 @@ export function ciSystemNamed(keys: NameKeys): string[] | undefined {
 }
 
 
+
+/**
+ * Files that package or distribute software for one system, at their conventional paths: a Debian package's
+ * `debian/control`, an RPM `.spec`, Arch's `PKGBUILD`, a Homebrew formula, a Snap, a NuGet/Chocolatey `.nuspec`, a
+ * MacPorts `Portfile`, a Gentoo ebuild, a GoReleaser config. A fixed table of well-known systems, never a project's.
+ */
+const PACKAGING_FILES: readonly RegExp[] = [
+  /(^|\/)debian\/(?:control|rules|changelog|install|copyright)$/,
+  /(^|\/)[\w.+-]+\.spec$/,
+  /(^|\/)(?:PKGBUILD|APKBUILD|Portfile)$/,
+  /(^|\/)(?:Formula|HomebrewFormula|homebrew)\/[\w.+-]+\.rb$/,
+  /(^|\/)snap(?:craft)?\/snapcraft\.ya?ml$|(^|\/)snapcraft\.ya?ml$/,
+  /(^|\/)[\w.+-]+\.(?:nuspec|ebuild|wxs)$/,
+  /(^|\/)\.goreleaser\.ya?ml$/,
+];
+
+/** Whether a file is a packaging or distribution manifest of a well-known system. */
+export function isPackagingFile(path: string): boolean {
+  return PACKAGING_FILES.some((re) => re.test(path));
+}
