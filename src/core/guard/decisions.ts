@@ -40,6 +40,7 @@ import { instrumentsOf, type Instrument } from "./instruments";
 import { headerRuleOf, type HeaderRule } from "./fileHeaders";
 import { cachedDecisionBasis } from "./basisCache";
 import { cachedRecordDecisions, type RecordDecisions } from "./recordCache";
+import { optionRepositories } from "./repositoryLinks";
 import type { DecisionCitation } from "./schema";
 
 export interface DecidedThing {
@@ -188,7 +189,7 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
   }
   addTurnedDown(forbidden, prefs, numbered, chosenWords);
   if (adr) for (const x of contentExclusions(adr)) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
-  if (adr) addKindMembers(forbidden, adr);
+  if (adr) addKnownOtherwise(forbidden, adr, [...listed.rejected, ...proseRejected], file.text);
   if (inForce) addInForceExclusions(forbidden, adr, { title, fullTitle: model.title }, chosenName, modelChosen?.range);
   const required: DecidedThing[] = [];
   // The chosen option, and the ones the prose chose ("will use a third-party service, Auth0" names Auth0).
@@ -233,6 +234,19 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     ...(instruments.length ? { instruments } : {}),
     ...(ciWeighed.length ? { ciWeighed } : {}),
   };
+}
+
+/**
+ * "### Option 1 - Use a third party Lambda" whose section links the Lambda's repository: the option is known by that
+ * repository (repositoryLinks.ts), used where a line names it (a module source, an import path).
+ */
+function addLinkedRepositories(forbidden: DecidedThing[], adr: ParsedAdr, rejected: { name: string; range: LineRange }[], text: string): void {
+  const lines = text.split("\n", 20_000);
+  for (const r of rejected) {
+    for (const repo of optionRepositories(adr, r.range.start, lines)) {
+      if (!forbidden.some((f) => f.keys.display === repo.keys.display)) forbidden.push({ name: `${r.name} (${repo.name})`, keys: repo.keys, range: r.range, identifier: true });
+    }
+  }
 }
 
 /** "The project will not contain any packaging or distribution scripts": what a project keeps out of its tree. */
@@ -301,6 +315,12 @@ function addUnlisted(forbidden: DecidedThing[], things: DecidedThing[]): void {
 /** "No message queue (RabbitMQ or otherwise)": the kind's other well-known members are turned down too. */
 function addKindMembers(forbidden: DecidedThing[], adr: ParsedAdr): void {
   for (const k of forbiddenKinds(adr)) addUnlisted(forbidden, membersOfKind(k.kind, k.range, k.reason));
+}
+
+/** Things a record turns down that its names do not key: a kind's members, and options known by a linked repository. */
+function addKnownOtherwise(forbidden: DecidedThing[], adr: ParsedAdr, rejected: { name: string; range: LineRange }[], text: string): void {
+  addKindMembers(forbidden, adr);
+  addLinkedRepositories(forbidden, adr, rejected, text);
 }
 
 /**
