@@ -41,6 +41,7 @@ import { headerRuleOf, type HeaderRule } from "./fileHeaders";
 import { cachedDecisionBasis } from "./basisCache";
 import { cachedRecordDecisions, type RecordDecisions } from "./recordCache";
 import { optionRepositories } from "./repositoryLinks";
+import { addPairedRemovals } from "./pairedRemovals";
 import type { DecisionCitation } from "./schema";
 
 export interface DecidedThing {
@@ -419,6 +420,7 @@ async function recordDecisions(set: ArtifactSet): Promise<RecordDecisions> {
     const d = recordDecision(file, model, model.status_display, adr);
     if (d) out.push(d);
   }
+  addPairedRemovals(out);
   withoutOverruled(out);
   return { decisions: out, notes };
 }
