@@ -42,6 +42,7 @@ import { cachedDecisionBasis } from "./basisCache";
 import { cachedRecordDecisions, type RecordDecisions } from "./recordCache";
 import { optionRepositories } from "./repositoryLinks";
 import { addPairedRemovals } from "./pairedRemovals";
+import { boundaryOf, type ModuleBoundary } from "./moduleBoundaries";
 import type { DecisionCitation } from "./schema";
 
 export interface DecidedThing {
@@ -93,6 +94,8 @@ export interface GuardDecision {
   instruments?: Instrument[];
   /** The files a rule says must begin with a licence header: a new one without it breaks it (fileHeaders.ts). */
   header?: HeaderRule;
+  /** A kind of module a rule keeps private to its own module (moduleBoundaries.ts): depending on another's breaks it. */
+  boundary?: ModuleBoundary;
   /** CI systems a record that chose one names besides it: the ones it weighed or moved away from. */
   ciWeighed?: string[][];
 }
@@ -627,12 +630,12 @@ export function ruleDecisions(file: ArtifactFile): GuardDecision[] {
     // "Prefer adding dependencies at the workspace root … under `[workspace.dependencies]`": versions live there.
     const versionSchemes = schemesChosenIn(text);
     // "Do not hand-edit generated files such as `*.pb.go`"; "Wrap errors with `%w`", "Use `t.TempDir()` in tests";
-    // "All new `.go` files must begin with the licence header".
-    const [generated, instruments, header] = [generatedFiles(text), instrumentsOf(text, range), headerRuleOf(text)];
-    if (!forbidden.length && !required.length && !versionSchemes.length && !generated.length && !instruments.length && !header) continue;
+    // "All new `.go` files must begin with the licence header"; "Never depend on another module's `:internal`".
+    const [generated, instruments, header, boundary] = [generatedFiles(text), instrumentsOf(text, range), headerRuleOf(text), boundaryOf(text, file.text)];
+    if (!forbidden.length && !required.length && !versionSchemes.length && !generated.length && !instruments.length && !header && !boundary) continue;
     // "Do not use X in human-readable text": code, imports and dependencies may still say X.
     if (/\b(?:human[- ]readable|in (?:the )?(?:docs|documentation|prose|comments|commit messages|pr titles|ui text|user-facing text))\b/i.test(text)) for (const f of forbidden) f.textOnly = true;
-    out.push({ source: "rule", citation: { path: file.path, line_range: range, title: shorten(stripInline(text), 160), status: "rule" }, forbidden, required, area: [], ...(scope.length ? { scope } : {}), ...(versionSchemes.length ? { versionSchemes } : {}), ...(generated.length ? { generated } : {}), ...(instruments.length ? { instruments } : {}), ...(header ? { header } : {}) });
+    out.push({ source: "rule", citation: { path: file.path, line_range: range, title: shorten(stripInline(text), 160), status: "rule" }, forbidden, required, area: [], ...(scope.length ? { scope } : {}), ...(versionSchemes.length ? { versionSchemes } : {}), ...(generated.length ? { generated } : {}), ...(instruments.length ? { instruments } : {}), ...(header ? { header } : {}), ...(boundary ? { boundary } : {}) });
   }
   return out;
 }

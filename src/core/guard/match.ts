@@ -13,6 +13,7 @@ import { pinnedVersionBypasses } from "./centralVersions";
 import { isTestPath } from "./determinism";
 import { isFixturePath, keptOutAt } from "./lineContext";
 import { againstInstrument } from "./instruments";
+import { crossesBoundary, isGradleBuildFile, projectDependencyOf } from "./moduleBoundaries";
 import { ciSystemNamed, ciSystemsOfFile, isPackagingFile, languageOfFile, namesLanguage } from "./newFiles";
 import type { Finding, FindingKind, Severity } from "./schema";
 import { ThingIndex, thingEntries, type ThingEntry } from "./thingIndex";
@@ -76,6 +77,8 @@ interface MatchPlan {
   generated: GeneratedPlan;
   /** Rules that name an instrument (`%w`, `t.TempDir()`, a setting kept on). */
   instrumented: GuardDecision[];
+  /** Rules that keep a kind of module private to its own module. */
+  bounded: GuardDecision[];
   /** Rules that new files of a kind begin with a licence header. */
   headed: GuardDecision[];
   kinds: KindPlan;
@@ -100,6 +103,7 @@ function planOf(set: DecisionSet, changedPaths: string[], pacer: Pacer): MatchPl
     generated: generatedPlan(set, changedPaths),
     instrumented: set.decisions.filter((d) => d.instruments?.length),
     headed: set.decisions.filter((d) => d.header),
+    bounded: set.decisions.filter((d) => d.boundary),
     pacer,
   };
 }
@@ -702,6 +706,31 @@ function matchGenerated(file: ChangedFile, plan: GeneratedPlan, out: FindingList
   }
 }
 
+/** An added Gradle dependency on another module's private module (moduleBoundaries.ts): one finding per line and rule. */
+function matchBoundary(file: ChangedFile, plan: MatchPlan, out: FindingList, hit: Set<GuardDecision>): void {
+  if (!plan.bounded.length || !isGradleBuildFile(file.path)) return;
+  for (const line of file.added) {
+    const dependency = projectDependencyOf(line.text);
+    // A commented-out dependency declares nothing.
+    const comment = commentStart(file.path, line.text);
+    if (!dependency || (comment >= 0 && comment < line.text.search(/\bprojects?\b/))) continue;
+    for (const d of plan.bounded) {
+      if ((d.scope && !inArea(file.path, d.scope)) || !crossesBoundary(file.path, dependency, d.boundary!)) continue;
+      hit.add(d);
+      const module = `:${dependency.join(":")}`;
+      out.push({
+        kind: "breaks-rule",
+        severity: "high",
+        decision: d.citation,
+        file: file.path,
+        line: line.line,
+        message: `adds a dependency on ${module}, another module's private module, but the rule in ${citeOf(d, d.citation.line_range.start)} keeps modules of that kind to their own module.`,
+        matched: { text: module, subject: d.boundary!.kinds.map((k) => `:${k.endsWith("-") ? `${k}*` : k}`).join(", "), via: "dependency" },
+      });
+    }
+  }
+}
+
 /** A new file that a rule says must begin with a licence header, without one in its first lines (fileHeaders.ts). */
 function matchHeader(file: ChangedFile, plan: MatchPlan, out: FindingList, hit: Set<GuardDecision>): void {
   if (file.status !== "added" || !plan.headed.length || !file.added.length) return;
@@ -849,6 +878,7 @@ export async function matchChange(diff: ParsedDiff, set: DecisionSet, opts: Matc
     matchInstruments(file, kind, plan, ix, out, hit);
     matchNewFilePath(file, kind, plan, out, hit);
     matchHeader(file, plan, out, hit);
+    matchBoundary(file, plan, out, hit);
     matchNewFileKind(file, kind, plan.kinds, out, hit);
     if (opts.folderFiles) matchGoneAround(file, plan, { folderFiles: opts.folderFiles, added: addedPaths }, out, hit);
     matchArea(file, plan, out, hit);
