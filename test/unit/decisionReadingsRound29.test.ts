@@ -224,3 +224,47 @@ test("a question heading among the alternatives groups the answers listed under 
   for (const n of ["Compactor", "Store", "Global file per block", "Global appendable file"]) assert.ok(names.includes(n), names.join(" | "));
   assert.ok(!names.includes("Where the deletion API sits") && !names.some((n) => /does not scale/.test(n)), names.join(" | "));
 });
+
+test("'Two popular alternatives to X are A and B' weighs X, A and B", () => {
+  const names = considered("rfd/0100/README.md", [
+    "# RFD 100 Better lint checks",
+    "",
+    "## Problems",
+    "",
+    "Our linter misses several checks.",
+    "",
+    "## Alternative linters",
+    "",
+    "Two popular alternatives to JavaScript Lint are [ESLint] and [JSHint]. Both are written in JavaScript.",
+    "",
+    "## Recommended changes",
+    "",
+    "Require a check target in every repository.",
+  ]);
+  assert.deepEqual(names, ["JavaScript Lint", "ESLint", "JSHint"]);
+});
+
+test("a template's alternatives question answered in paragraphs: 'We have also considered X, which …' names X", () => {
+  const names = considered("text/0107-scaffolding.md", [
+    "# Summary",
+    "",
+    "Scaffold new buildpacks from templates.",
+    "",
+    "# Motivation",
+    "",
+    "Authors start from nothing.",
+    "",
+    "# Alternatives",
+    "",
+    "- What other designs have been considered?",
+    "",
+    "We have also considered springerle, which uses a single txtar file to describe the project.",
+    "",
+    "- Why is this proposal the best?",
+    "",
+    "We could reuse a pure Go tool.",
+  ]);
+  assert.ok(names.includes("springerle"), names.join(" | "));
+  // What answers another question is no alternative.
+  assert.ok(!names.some((n) => /pure Go/.test(n)), names.join(" | "));
+});

@@ -339,6 +339,9 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
   const answered = source === "alternatives" ? answersToAlternativesQuestion(allItems) : undefined;
   if (answered) {
     for (const item of answered) push(item.text.replace(/:\s*$/, ""), { start: item.line, end: item.line }, item.marker);
+    // Answered in paragraphs instead ("We have also considered X, which …"): what they name.
+    const span = answered.length === 0 ? alternativesAnswerSpan(allItems, sec.contentEnd) : undefined;
+    if (span) out.push(...alternativesInParagraphs(lines, span.start, span.end));
     return out;
   }
   const labelled = labelledGroups(allItems);
@@ -437,6 +440,16 @@ function answersToAlternativesQuestion(items: ListItem[]): ListItem[] | undefine
   let end = at + 1;
   while (end < items.length && !isQuestion(items[end])) end++;
   return outermost(items.slice(at + 1, end));
+}
+
+/** The lines after the template's question that asks for alternatives, up to its next question (or `end`). */
+function alternativesAnswerSpan(items: ListItem[], end: number): LineRange | undefined {
+  const top = outermost(items);
+  const isQuestion = (i: ListItem) => TEMPLATE_QUESTION.test(stripInline(i.text).trim());
+  const at = top.findIndex((i) => isQuestion(i) && ALTERNATIVES_QUESTION.test(stripInline(i.text).trim()));
+  if (at < 0) return undefined;
+  const next = top.slice(at + 1).find(isQuestion);
+  return { start: top[at].line + 1, end: next ? next.line - 1 : end };
 }
 
 /** A list item that is only an option's label ("Option 1:", "**Option B**"), its description in the items under it. */
@@ -577,6 +590,9 @@ function alternativeInSentence(sentence: string, raw: string): string | undefine
   const low = words.map((w) => w.toLowerCase().replace(/[^a-z']/g, ""));
   const modal = low.findIndex((w, i) => i <= 5 && /^(?:can|could|might|may)$/.test(w));
   // "We could X", "we tried to X", "we have considered X".
+  // "We have also considered springerle, which uses …".
+  const weighed = /^we\s+(?:have\s+|had\s+)?(?:also\s+)?(?:considered|evaluated|explored|investigated|looked at)\s+(?:using\s+)?(\S.*)$/i.exec(text);
+  if (weighed) return namedPhrase(weighed[1]);
   if (low[0] === "we") {
     let v = modal === 1 ? 2 : /^(?:tried|attempted)$/.test(low[1] ?? "") && low[2] === "to" ? 3 : -1;
     if (v < 0) return undefined;
@@ -943,19 +959,25 @@ const WEIGHING_OPENING = /^(?:we\s+(?:also\s+|have\s+|had\s+)?(?:considered|eval
 
 /** "We considered Redis, Memcached and Hazelcast." → each, when there are two or more and each is a short name. */
 function enumeratedWeighing(s: LocatedSentence): ConsideredOption[] {
-  const m = WEIGHING_OPENING.exec(s.text);
+  const m = WEIGHING_OPENING.exec(s.text) ?? ALTERNATIVES_TO.exec(s.text);
   if (!m) return [];
+  // "Two popular alternatives to JavaScript Lint are ESLint and JSHint": what they are alternatives to was weighed too.
+  const incumbent = m[1] ? stripInline(m[1]).replace(/[[\]]/g, "").trim() : undefined;
   // The enumeration ends where a reason or a clause starts.
   const rest = s.text.slice(m[0].length).replace(/^:\s*/, "");
   const end = rest.search(/[.;:!?](?:\s|$)|\s(?:for|because|since|as|but|before|when|to see|in order)\s/i);
   const parts = (end < 0 ? rest : rest.slice(0, end))
     .split(/,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/)
-    .map((x) => x.replace(/^(?:(?:a|an|the|using|moving to)\s+)+/i, "").trim())
+    .map((x) => stripInline(x.replace(/^(?:(?:a|an|the|using|moving to)\s+)+/i, "")).replace(/^\[([^\]]+)\]$/, "$1").trim())
     // "…, or other similar platforms": a catch-all names no option.
     .filter((x) => x && !/^(?:other|similar|etc|more|any)\b/i.test(x));
   if (parts.length < 2 || parts.length > PROSE_LIST_MAX || !parts.every((x) => x.split(/\s+/).length <= 4)) return [];
-  return parts.map((name) => ({ name, range: { start: s.start, end: s.end }, source: "considered-options" as const }));
+  const names = incumbent && incumbent.split(/\s+/).length <= 4 && !parts.includes(incumbent) ? [incumbent, ...parts] : parts;
+  return names.map((name) => ({ name, range: { start: s.start, end: s.end }, source: "considered-options" as const }));
 }
+
+/** "Two popular alternatives to X are A and B", "The alternatives to X were …": X, then the enumeration. */
+const ALTERNATIVES_TO = /^(?:(?:the|two|three|four|several|some|other|both)\s+)?(?:(?:main|popular|obvious|known|possible|common|viable)\s+)?alternatives\s+to\s+([^,;:.]{1,60}?)\s+(?:are|were|include|included)\s+/i;
 
 /** "We should discuss whether we use X, or use Y." → X and Y, when each is a short phrase. */
 function whetherOr(s: LocatedSentence): ConsideredOption[] {
