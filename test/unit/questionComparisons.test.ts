@@ -51,3 +51,25 @@ describe("comparisons with 'than'", () => {
     assert.deepEqual(titles("Is it better to retry in the client than in the gateway?"), []);
   });
 });
+
+describe("a right side that points back at the left one", () => {
+  test("its object pronoun is the left verb's object", () => {
+    assert.deepEqual(titles("Should we generate the client instead of writing it by hand?"), ["Generate the client", "Write the client by hand"]);
+    assert.deepEqual(titles("Should we keep the cron jobs on the VM or move them to Kubernetes?"), ["Keep the cron jobs on the VM", "Move the cron jobs to Kubernetes"]);
+    assert.deepEqual(titles("Should we keep using Moment.js, or drop it and write small helpers?"), ["Keep using Moment.js", "Drop Moment.js and write small helpers"]);
+  });
+
+  test("a hyphenated gerund reads as a verb", () => {
+    assert.deepEqual(titles("Should we generate the API client from the OpenAPI spec instead of hand-writing it?"), ["Generate the API client from the OpenAPI spec", "Hand-write the API client"]);
+  });
+});
+
+describe("a reason after 'now that'", () => {
+  test("is no part of what is kept, and names no successor unless it states one", () => {
+    assert.deepEqual(titles("Do we still need the Varnish layer in front of the API now that the CDN caches most responses?"), [
+      "Keep the Varnish layer in front of the API",
+      "Drop the Varnish layer in front of the API",
+    ]);
+    assert.deepEqual(titles("Do we still need to publish the legacy client module now that signed tokens are the way forward?"), ["Keep publishing the legacy client module", "Move to signed tokens"]);
+  });
+});

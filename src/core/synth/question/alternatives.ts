@@ -2,9 +2,10 @@
 // Alternatives, each item worded with the frame and subject it shares with the others.
 
 import type { Alternative, QuestionStructure } from "./types";
-import { DETERMINERS, SUBORDINATORS } from "./vocabulary";
-import { isPrep, isVerb, type Tok } from "./tokens";
-import { type Span, spanText } from "./phrases";
+import { DETERMINERS, PRONOUNS, SUBORDINATORS } from "./vocabulary";
+import { isNounish, isPrep, isVerb, type Tok } from "./tokens";
+import { type Span, spanText, trimNoun } from "./phrases";
+import { infinitive } from "./verbForms";
 import { dedupeTerms, prepTerms, termsForNounItem, termsForPhrase, termsForVerbPhrase } from "./terms";
 import { type Clause, mainVerbOf } from "./clause";
 import { alt, bareTitle, capitalise, clauseTitle, isPersonal, isPronounSubject, keepTitle } from "./titles";
@@ -73,6 +74,38 @@ function verbAlternative(toks: Tok[], it: Item, wording: Wording): Alternative {
   return alt(clauseTitle(toks, it.span, clause, (sharedSubject || !it.clause) && !anyLinking), subject, terms, "alternative");
 }
 
+/**
+ * "Generate the API client from the spec instead of writing it by hand": the right side's "it" is the left verb's
+ * object, and an option must name what it is about on its own ("Write the API client by hand"). A hyphenated gerund
+ * the tagger took for a noun reads as a verb too ("hand-writing it" → "Hand-write the API client").
+ */
+function resolveObjectPronoun(toks: Tok[], reading: Reading, alternatives: Alternative[]): void {
+  const [left, right] = reading.items;
+  if (reading.items.length !== 2 || alternatives.length !== 2 || left.mode !== "verb" || right.mode !== "verb") return;
+  const verb = left.clause && left.clause.verb >= left.span.start && left.clause.verb < left.span.end ? left.clause.verb : left.span.start;
+  if (!isVerb(toks[verb])) return;
+  // "Keep using react-table": what is kept is the gerund's object.
+  const objectStart = toks[verb + 1]?.tags.has("Gerund") ? verb + 2 : verb + 1;
+  const object = trimNoun(toks, objectStart, left.span.end);
+  const first = toks[object.start];
+  if (object.end <= object.start || !first || PRONOUNS.has(first.norm) || isPrep(first) || !toks.slice(object.start, object.end).some((t) => isNounish(t))) return;
+  const named = spanText(toks, object);
+  const plural = toks[object.end - 1]?.tags.has("Plural");
+  // Only the pronoun right after the right side's verb is its object ("Move it to ZIO"; not "is it time to …").
+  const pronoun = plural ? /^(\S+\s)them\b/ : /^(\S+\s)it\b/;
+  const a = alternatives[1];
+  // "Be it time to switch …": an expletive "it", no object.
+  if (!pronoun.test(a.title) || /^(?:be|is|are|was|were)\s/i.test(a.title)) return;
+  let title = a.title.replace(pronoun, `$1${named}`);
+  const hyphenGerund = /^(\w+-)(\w+ing)\b/i.exec(title);
+  if (hyphenGerund) {
+    const ing = hyphenGerund[2].toLowerCase();
+    const base = infinitive({ ...toks[0], norm: ing, root: ing, tags: new Set(["Verb", "Gerund"]) });
+    if (base && base !== ing) title = `${hyphenGerund[1]}${base}${title.slice(hyphenGerund[0].length)}`;
+  }
+  alternatives[1] = { ...a, title: capitalise(title), terms: [...new Set([...a.terms, ...termsForPhrase(toks, object)])] };
+}
+
 /** The alternatives of an "or" / "vs" / "between" / "instead of" / "over" / "better than" question. */
 export function readAlternatives(toks: Tok[]): Partial<QuestionStructure> | undefined {
   const connectors = findConnectors(toks);
@@ -83,6 +116,7 @@ export function readAlternatives(toks: Tok[]): Partial<QuestionStructure> | unde
     last.kind === "than" ? readThan(toks, last) : right.mode === "verb" ? readVerbAlternatives(toks, right, last.at) : readNounAlternatives(toks, connectors, last, right);
   if (!reading) return undefined;
   const alternatives = wordAlternatives(toks, reading);
+  resolveObjectPronoun(toks, reading, alternatives);
   dedupeTerms(alternatives);
   if (alternatives.length < 2) return undefined;
   const out: Partial<QuestionStructure> = { form: "alternatives", alternatives };

@@ -1,7 +1,7 @@
 // The words that split a question into alternatives ("or", "vs", "instead of", "over", "better than", "between …
 // and"), and how the right side of the last one starts: a verb, a preposition or a noun.
 
-import { DETERMINERS, RELATIONAL, SUBORDINATORS } from "./vocabulary";
+import { DETERMINERS, PRONOUNS, RELATIONAL, SUBORDINATORS } from "./vocabulary";
 import { isAdverb, isCopula, isModal, isNounish, isPrep, isVerb, type Tok } from "./tokens";
 import { type Clause, mainVerb } from "./clause";
 
@@ -83,7 +83,9 @@ export function rightMode(toks: Tok[], i: number): { mode: Mode; at: number; lea
   // before a gerund; the gerund's phrase is the alternative, not a noun beside the left side's last one.
   const g = gerundAfterSubject(toks, j);
   if (g > j) return { mode: "verb", at: g, lead: g };
-  if (isVerb(t) && t.tags.has("Gerund") && j + 1 < toks.length && (DETERMINERS.has(toks[j + 1].norm) || isPrep(toks[j + 1]))) return { mode: "verb", at: j, lead };
+  // "instead of hand-writing it": a hyphenated gerund the tagger took for a noun, with its object.
+  const gerund = (isVerb(t) && t.tags.has("Gerund")) || /^[a-z]+-[a-z]+ing$/.test(t.norm);
+  if (gerund && j + 1 < toks.length && (DETERMINERS.has(toks[j + 1].norm) || isPrep(toks[j + 1]) || PRONOUNS.has(toks[j + 1].norm))) return { mode: "verb", at: j, lead };
   if (isPrep(t) || SUBORDINATORS.has(t.norm) || RELATIONAL.has(t.norm)) return { mode: "prep", at: j, lead };
   return { mode: "noun", at: j, lead };
 }

@@ -10,6 +10,9 @@ import { termsForNounItem, termsForPhrase, termsForVerbPhrase } from "./terms";
 import type { Clause } from "./clause";
 import { alt, capitalise, imperative, keepTitle, nounAlternative } from "./titles";
 
+/** Verbs of needing: "still need X" asks whether to keep X. */
+const NEEDING = new Set(["need", "require", "want"]);
+
 /** "keep storing uploads on the local disk?", "stick with X?", "do we still need to publish X?", "stop using X?". */
 export function readKeepOrDrop(toks: Tok[], clause: Clause): Partial<QuestionStructure> | undefined {
   const v = clause.verb;
@@ -32,7 +35,8 @@ export function readKeepOrDrop(toks: Tok[], clause: Clause): Partial<QuestionStr
   // The kept thing: "Keep storing uploads on the local disk", "Keep publishing the DAPS identity module", "Keep Cassandra".
   let keptTitle: string;
   if (bodyIsVerb) keptTitle = `Keep ${spanText(toks, body)}`;
-  else if (KEEP_VERBS.has(t.root) || (still && ADOPT_VERBS.has(t.root)) || drop) keptTitle = keepTitle(toks, { start: np.start, end: drop ? np.end : Math.max(np.end, end) });
+  // "Do we still need the Varnish layer?" keeps the layer, not the needing.
+  else if (KEEP_VERBS.has(t.root) || (still && (ADOPT_VERBS.has(t.root) || NEEDING.has(t.root))) || drop) keptTitle = keepTitle(toks, { start: np.start, end: drop ? np.end : Math.max(np.end, end) });
   else keptTitle = `Keep ${gerund(infinitive(t))} ${spanText(toks, np)}`;
   const kept = alt(keptTitle, subject, terms, "incumbent");
   if (drop) {
@@ -43,7 +47,10 @@ export function readKeepOrDrop(toks: Tok[], clause: Clause): Partial<QuestionStr
   const nowThat = toks.findIndex((x, k) => k > v && x.norm === "now" && toks[k + 1]?.norm === "that");
   if (nowThat > 0) {
     const succ = trimNoun(toks, nowThat + 2, toks.length);
-    if (succ.end > succ.start && toks.slice(succ.start, succ.end).some((x) => isNounish(x) && !PRONOUNS.has(x.norm))) {
+    // Only a successor the clause states as such ("X are the way forward"); "now that the CDN caches most responses"
+    // gives a reason, not a successor.
+    const stated = succ.end < toks.length && isCopula(toks[succ.end]);
+    if (stated && succ.end > succ.start && toks.slice(succ.start, succ.end).some((x) => isNounish(x) && !PRONOUNS.has(x.norm))) {
       const target = nounAlternative(toks, succ, "target", `Move to ${spanText(toks, succ, { dropDeterminer: true })}`);
       return { form: "migration", alternatives: [kept, target], incumbent: kept, target };
     }

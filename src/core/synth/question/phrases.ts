@@ -149,6 +149,8 @@ export function phraseEnd(toks: Tok[], start: number, limit: number): number {
     // "swap Akka for Pekko": after a replacing verb, "for" names the replacement, not a purpose.
     const swapping = toks[j].norm === "for" && toks.slice(start, j).some((t) => REPLACE_VERBS.has(t.root));
     if (["for", "because", "since", "given", "unless"].includes(toks[j].norm) && j > start + 1 && !swapping) return j;
+    // "… now that the CDN caches most responses": a reason.
+    if (toks[j].norm === "now" && toks[j + 1]?.norm === "that" && j > start + 1) return j;
   }
   return limit;
 }
