@@ -268,3 +268,40 @@ test("a template's alternatives question answered in paragraphs: 'We have also c
   // What answers another question is no alternative.
   assert.ok(!names.some((n) => /pure Go/.test(n)), names.join(" | "));
 });
+
+test("options a decision announces in a list of its own are weighed beside the record's listed ones, not objectives or flags", () => {
+  const names = considered("adr/0025-caching.md", [
+    "# 25. Caching",
+    "",
+    "## Considered Options",
+    "",
+    "### In-memory caching",
+    "",
+    "- Requires minimal setup",
+    "",
+    "### Distributed caching",
+    "",
+    "- More scalable",
+    "",
+    "## Decision Outcome",
+    "",
+    "Distributed caching is the only one of the two that works across instances.",
+    "",
+    "We weighed the options. Objectives of the cache:",
+    "",
+    "- Serve pages fast",
+    "- Cost little",
+    "",
+    "The new component allows the following options:",
+    "",
+    "- --cache.ttl, duration",
+    "- --cache.size, int",
+    "",
+    "For distributed caching, there are 3 main options:",
+    "",
+    "- Redis",
+    "- SQL Server",
+    "- NCache",
+  ]);
+  assert.deepEqual(names, ["In-memory caching", "Distributed caching", "Redis", "SQL Server", "NCache"]);
+});

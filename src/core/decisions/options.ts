@@ -753,6 +753,30 @@ function optionsOutsideOptionSections(parsed: ParsedAdr): ConsideredOption[] {
   return [];
 }
 
+/**
+ * "For distributed caching, there are 3 main options:" and a list, inside the decision: the decision weighs those
+ * too, beside the options its record listed (those already read are not read twice).
+ */
+function optionsAnnouncedInDecision(parsed: ParsedAdr, decisionIdx: number[], considered: ConsideredOption[]): ConsideredOption[] {
+  const { lines, sections } = parsed.doc;
+  const known = new Set(considered.map((o) => contentWordsOf(o.name).join(" ")));
+  for (const i of decisionIdx) {
+    const s = sections[i];
+    const sentences = sentencesIn(lines, s.bodyStart, s.contentEnd, EARLY_SENTENCES * 4);
+    for (const [k, x] of sentences.entries()) {
+      if (sentences[k + 1]?.start === x.start) continue;
+      // The sentence that leads into the list must announce it: "Objectives of the new process:" after a sentence
+      // about options announces objectives.
+      if (/^\s*(?:[-*+]|\d{1,3}[.)])\s/.test(lines[x.start - 1] ?? "") || !/:\s*$/.test(x.text) || !announcesOptions(x.text)) continue;
+      const listed = listAfter(lines, x.end).filter((o) => !known.has(contentWordsOf(o.name).join(" ")));
+      // "The following options are exposed:" and a list of flags ("--query-range.split-interval") names settings.
+      const named = listed.every((o) => /^[\p{L}\p{N}"“]/u.test(o.name));
+      if (named && listed.length >= 2 && listed.length <= PROSE_LIST_MAX) return listed;
+    }
+  }
+  return [];
+}
+
 /** Sections that follow from the decision rather than weigh it. */
 const AFTERMATH = /^(?:consequences?|outcomes|implications?|follow[- ]?ups?|next steps)\b/;
 
@@ -1477,6 +1501,7 @@ function optionsAndDecisionText(parsed: ParsedAdr, notes: string[]): { considere
   const decisionIdx = parsed.status === "rejected" ? roles.decisionIdx.filter((i) => isCanonicalDecision(parsed, i)) : roles.decisionIdx;
   const considered = readConsidered(parsed, roles.consideredIdx, roles.alternativesIdx, roles.candidatesIdx, notes);
   if (considered.length === 0) considered.push(...optionsOutsideOptionSections(parsed));
+  else considered.push(...optionsAnnouncedInDecision(parsed, decisionIdx, considered));
   // A list of the options inside the decision section names each option without choosing it.
   const optionLines = new Set(considered.filter((o) => o.range.start === o.range.end).map((o) => o.range.start));
   // A decision section that walks through its candidates one block each ("**1) X** - …"): a sentence inside a
