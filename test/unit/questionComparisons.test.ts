@@ -73,3 +73,14 @@ describe("a reason after 'now that'", () => {
     assert.deepEqual(titles("Do we still need to publish the legacy client module now that signed tokens are the way forward?"), ["Keep publishing the legacy client module", "Move to signed tokens"]);
   });
 });
+
+describe("noun alternatives set against each other whole", () => {
+  test("a left noun inside a prepositional phrase belongs to the noun phrase before it", () => {
+    assert.deepEqual(titles("Should tests hit a real Postgres in Docker rather than an in-memory H2 database?"), ["Real Postgres in Docker", "in-memory H2 database"]);
+    assert.deepEqual(titles("Should we run the worker on a VM in Azure or a container in AWS?"), ["VM in Azure", "Container in AWS"]);
+  });
+
+  test("a judged subject is kept without its judgement", () => {
+    assert.equal(titles("Is SQS enough for the order pipeline, or do we need Kafka's replay?")[0], "Keep SQS");
+  });
+});

@@ -119,7 +119,9 @@ export function readVerbAlternatives(toks: Tok[], right: RightSide, leftLimit: n
   const start = clauseStartBefore(toks, leftLimit);
   const clause = mainVerb(toks, start, leftLimit);
   // "Is Java 8 still good enough, or should we migrate to Java 11?": the judged subject is kept on the left.
-  const judgedSubject = isCopula(toks[start]) && toks.slice(start, leftLimit).some((t) => t.norm === "still" || JUDGEMENTS.has(t.norm)) ? trimNoun(toks, start + 1, leftLimit) : undefined;
+  let judgedSubject = isCopula(toks[start]) && toks.slice(start, leftLimit).some((t) => t.norm === "still" || JUDGEMENTS.has(t.norm)) ? trimNoun(toks, start + 1, leftLimit) : undefined;
+  // "Is SQS enough …": the judgement is no part of what is kept.
+  while (judgedSubject && judgedSubject.end - 1 > judgedSubject.start && (JUDGEMENTS.has(toks[judgedSubject.end - 1].norm) || toks[judgedSubject.end - 1].norm === "still")) judgedSubject = { ...judgedSubject, end: judgedSubject.end - 1 };
   const expletive = !!judgedSubject && (PRONOUNS.has(toks[judgedSubject.start].norm) || toks.slice(start, leftLimit).some((t, k, all) => t.norm === "to" && !!all[k + 1] && isVerb(all[k + 1])));
   if (judgedSubject && judgedSubject.end > judgedSubject.start && !expletive) {
     items.unshift({ span: judgedSubject, mode: "keep" });
@@ -274,6 +276,13 @@ function nounList(toks: Tok[], connectors: Connector[], last: Connector): Span[]
       end = ns - 1;
       ns = ps;
     }
+  }
+  // "a real Postgres in Docker rather than an in-memory H2 database": against a right side that opens with a
+  // determiner, a left noun inside a prepositional phrase is part of the noun phrase before it.
+  const right = toks[leftLimit + (last.kind === "instead" ? 2 : 1)];
+  if (right && DETERMINERS.has(right.norm) && last.kind !== "and" && ns > 1 && isPrep(toks[ns - 1]) && !PURPOSE.has(toks[ns - 1].norm) && !["of", "to", "than"].includes(toks[ns - 1].norm)) {
+    const outer = nounPhraseStart(toks, ns - 1, 0);
+    if (outer < ns - 1 && DETERMINERS.has(toks[outer].norm)) ns = outer;
   }
   const items: Span[] = [{ start: ns, end: end === leftLimit || isAdverb(toks[end]) ? leftLimit : end }];
   end = ns;
