@@ -2,7 +2,7 @@
 // CSS and chose Pollen CSS, a superseded record that chose MySQL (replaced by one that chose PostgreSQL), and an
 // AGENTS.md with "do not use" rules. Committed, so tests change the working tree or the index against HEAD.
 import { checkChange, GuardReportSchema, type GuardReport } from "../../src/core/guard";
-import { createGitRepo } from "./gitRepo";
+import { createGitRepo, git, writeFiles } from "./gitRepo";
 
 export const CSS_ADR_PATH = "docs/adr/0007-use-pollen-css.md";
 
@@ -129,6 +129,14 @@ export async function checkWorktree(repo: string): Promise<GuardReport> {
   const report = await checkChange(repo, { kind: "worktree" }, { config: {} });
   GuardReportSchema.parse(report);
   return report;
+}
+
+/** Resets the working tree to HEAD, writes `files` over it and checks that change: one change per call. */
+export async function checkFilesOverHead(repo: string, files: Record<string, string>): Promise<GuardReport> {
+  git(repo, ["checkout", "-q", "--", "."]);
+  git(repo, ["clean", "-fdq"]);
+  writeFiles(repo, files);
+  return checkWorktree(repo);
 }
 
 /** The findings above "low" (a hint to deliberate), and each as "kind path" for a compact assertion. */

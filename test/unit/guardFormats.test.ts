@@ -6,8 +6,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { formatNamed, formatOfFile, goesAround } from "../../src/core/guard/formats";
-import { createGitRepo, git, writeFiles } from "../helpers/gitRepo";
-import { checkWorktree } from "../helpers/guardRepo";
+import { createGitRepo, writeFiles } from "../helpers/gitRepo";
+import { checkFilesOverHead, checkWorktree } from "../helpers/guardRepo";
 
 const SHELL = `# 2. Implement as shell scripts
 
@@ -50,10 +50,7 @@ function repoWith(): string {
 }
 
 async function findingsFor(repo: string, files: Record<string, string>): Promise<string[]> {
-  git(repo, ["checkout", "-q", "--", "."]);
-  git(repo, ["clean", "-fdq"]);
-  writeFiles(repo, files);
-  const report = await checkWorktree(repo);
+  const report = await checkFilesOverHead(repo, files);
   return report.findings.map((f) => `${f.kind} ${f.severity} ${f.file}:${f.line} ← ${f.decision.path}`);
 }
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { inPassing, keysOf, namesWhole } from "../../src/core/guard/names";
 import { isFixturePath, keptOutAt } from "../../src/core/guard/lineContext";
 import { createGitRepo, git, writeFiles } from "../helpers/gitRepo";
-import { checkWorktree } from "../helpers/guardRepo";
+import { checkFilesOverHead, checkWorktree } from "../helpers/guardRepo";
 
 const REGISTRY = `# 9. Container registry
 
@@ -83,10 +83,7 @@ function repoWith(files: Record<string, string>): string {
 
 /** Findings as "severity file:line ← record", after writing `files` into a fresh clean tree. */
 async function findingsFor(repo: string, files: Record<string, string>): Promise<string[]> {
-  git(repo, ["checkout", "-q", "--", "."]);
-  git(repo, ["clean", "-fdq"]);
-  writeFiles(repo, files);
-  const report = await checkWorktree(repo);
+  const report = await checkFilesOverHead(repo, files);
   return report.findings.map((f) => `${f.severity} ${f.file}:${f.line} ← ${f.decision.path}`);
 }
 

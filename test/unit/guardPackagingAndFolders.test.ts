@@ -6,8 +6,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { isPackagingFile } from "../../src/core/guard/newFiles";
-import { createGitRepo, git, writeFiles } from "../helpers/gitRepo";
-import { checkWorktree } from "../helpers/guardRepo";
+import { createGitRepo, git } from "../helpers/gitRepo";
+import { checkFilesOverHead } from "../helpers/guardRepo";
 
 const record = (n: number, title: string, decision: string) => `# ${n}. ${title}
 
@@ -50,10 +50,7 @@ function repoWith(): string {
 }
 
 async function findingsFor(repo: string, files: Record<string, string>): Promise<string[]> {
-  git(repo, ["checkout", "-q", "--", "."]);
-  git(repo, ["clean", "-fdq"]);
-  writeFiles(repo, files);
-  const report = await checkWorktree(repo);
+  const report = await checkFilesOverHead(repo, files);
   return report.findings.filter((f) => f.severity !== "low").map((f) => `${f.kind} ${f.file} ← ${f.decision.path}`);
 }
 

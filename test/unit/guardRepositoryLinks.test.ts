@@ -6,8 +6,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { repositoriesLinkedIn } from "../../src/core/guard/repositoryLinks";
-import { createGitRepo, git, writeFiles } from "../helpers/gitRepo";
-import { checkWorktree } from "../helpers/guardRepo";
+import { createGitRepo } from "../helpers/gitRepo";
+import { checkFilesOverHead } from "../helpers/guardRepo";
 
 const RECORD_PATH = "adr/0012-nightly-shutdown.md";
 const RECORD = `# 12. Shut down test servers at night with our own function
@@ -48,10 +48,7 @@ function repoWith(): string {
 }
 
 async function findingsFor(repo: string, files: Record<string, string>): Promise<string[]> {
-  git(repo, ["checkout", "-q", "--", "."]);
-  git(repo, ["clean", "-fdq"]);
-  writeFiles(repo, files);
-  const report = await checkWorktree(repo);
+  const report = await checkFilesOverHead(repo, files);
   return report.findings.filter((f) => f.severity !== "low").map((f) => `${f.kind} ${f.severity} ${f.file}:${f.line} ← ${f.decision.path}`);
 }
 
