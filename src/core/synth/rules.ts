@@ -1006,6 +1006,8 @@ interface Decider {
   byDesign?: true;
   /** The record proposed what the question proposes, and was rejected: its decision is to keep what is in place. */
   refused?: string;
+  /** The record weighed what the question proposes (this option of its own) and chose otherwise. */
+  turnedDown?: string;
   /** A decision source's record that chose another option, which the repository's own record overrides. */
   deviatesFrom?: { label: string; chose: string };
 }
@@ -1376,6 +1378,17 @@ function decide(
     const refused = rejectedProposalDecider(docs.slice(0, deciderRank >= 0 ? deciderRank : REJECTED_PROPOSAL_WINDOW), candidates, structure);
     if (refused) return { decider: refused, reason: "" };
   }
+  // A record that weighed the proposal itself and turned it down decides when nothing else did, or when what decided
+  // is that same record keeping what is in place (it then names what it kept).
+  const keeps = (d: Decider) => d.kind === "adr" && ["keep", "incumbent"].includes(candidates[d.index]?.origin ?? "");
+  const turnedDown = () => (PROPOSING_FORMS.has(structure.form) || structure.form === "migration" ? turnedDownDecider(docs.slice(0, TURNED_DOWN_WINDOW), candidates, structure) : undefined);
+  if (!found.decider || keeps(found.decider)) {
+    const turned = turnedDown();
+    if (turned && (!found.decider || turned.cite.adr?.path === found.decider.cite.adr?.path)) {
+      nameKeptApproach(turned, candidates);
+      return { decider: turned, reason: "" };
+    }
+  }
   nameKeptApproach(found.decider, candidates);
   // For named alternatives, only a record whose headline shares two of the asked words speaks for the question.
   if (found.decider || !led || (structure.form === "alternatives" && led.focusHits < 2)) return found;
@@ -1453,6 +1466,52 @@ function rejectedProposalDecider(docs: AdrDoc[], candidates: Candidate[], struct
     index = candidates.length - 1;
   }
   return { kind: "adr", index, cite: decisionItem(doc), label: deciderName(doc), status: doc.meta.status, statusText: recordStatus(doc.meta), followsRecord: true, score: MIN_CHOICE_SCORE, margin: MIN_CHOICE_SCORE, conflicts: [], agreeing: [], refused: target.title };
+}
+
+/** How many of the best-ranked records may have weighed and turned down what a question proposes. */
+const TURNED_DOWN_WINDOW = 2;
+/** What a turned-down option says it would have replaced: "Use Tailwind instead of Bootstrap". */
+const IN_PLACE_OF = /\s(?:instead of|rather than|in favou?r of|over)\s/i;
+
+/**
+ * "Should we switch the UI to Tailwind?" where a record retrieval ranked first or second weighed "Use Tailwind instead
+ * of Bootstrap" and chose otherwise: the record decided against the proposal, so what it kept is the answer. The kept
+ * option is named from the other side of the turned-down option ("Keep Bootstrap"), else it is what is in place.
+ */
+function turnedDownDecider(docs: AdrDoc[], candidates: Candidate[], structure: QuestionStructure): Decider | undefined {
+  const target = candidates.find((c) => c.origin !== "keep" && c.origin !== "incumbent" && c.origin !== "defer" && !c.inverse && c.key.terms.length > 0);
+  if (!target) return undefined;
+  const key = sharpKey(target.key, structure.text);
+  for (const doc of docs) {
+    if (!doc.active || doc.meta.status === "proposed" || doc.meta.status === "rejected") continue;
+    const choice = modelChoice(doc.meta);
+    if (choice && mentions(choice, key)) continue;
+    const turned = (doc.meta.rejected_options ?? []).find((r) => mentions(r.name, key));
+    if (!turned) continue;
+    const kept = keptSide(turned.name, key) ?? (turned.reason ? keptSide(turned.reason, key) : undefined);
+    let index = candidates.findIndex((c) => c.origin === "keep" || c.origin === "incumbent");
+    if (kept && !(index >= 0 && mentions(kept, candidates[index].key))) {
+      const keep: Candidate = { title: `Keep ${kept}`, key: keyFor(kept), origin: "incumbent", note: `what ${recordName(doc.meta)} kept`, from: doc.path };
+      if (index >= 0) candidates[index] = keep;
+      else if (candidates.length < MAX_OPTIONS) index = candidates.push(keep) - 1;
+    }
+    if (index < 0) {
+      if (candidates.length >= MAX_OPTIONS) return undefined;
+      index = candidates.push({ ...KEEP_CURRENT, note: `${recordName(doc.meta)} turned it down` }) - 1;
+    }
+    return { kind: "adr", index, cite: decisionItem(doc), label: deciderName(doc), status: doc.meta.status, statusText: recordStatus(doc.meta), followsRecord: true, score: MIN_CHOICE_SCORE, margin: MIN_CHOICE_SCORE, conflicts: [], agreeing: [], turnedDown: turned.name };
+  }
+  return undefined;
+}
+
+/** The side of "A instead of B" that does not name the proposal, as a short name ("Bootstrap"), if there is one. */
+function keptSide(text: string, proposal: OptionKey): string | undefined {
+  const at = IN_PLACE_OF.exec(text);
+  if (!at) return undefined;
+  const [before, after] = [text.slice(0, at.index), text.slice(at.index + at[0].length)];
+  const other = mentions(before, proposal) && !mentions(after, proposal) ? after : mentions(after, proposal) && !mentions(before, proposal) ? before : undefined;
+  const name = other && bareChoice(other.replace(/[.;:,].*$/, "").trim());
+  return name && nounLike(name) && contentWords(name).length > 0 ? name : undefined;
 }
 
 /** A chosen option longer than this is a sentence of the record, not a name for an option. */
@@ -1845,6 +1904,8 @@ function decidedRationale(picked: Scored, decider: Decider, scored: Scored[]): {
     sentences.push(
       decider.refused
         ? `${decider.label} (${decider.statusText ?? status}) proposed what "${decider.refused}" describes, and the proposal was rejected: what is in place stays.`
+        : decider.turnedDown
+          ? `${decider.label} (${decider.statusText ?? status}) weighed "${decider.turnedDown}" and chose otherwise: what it kept stays.`
         : decider.byDesign
           ? `${decider.label} (${decider.statusText ?? status}) is the nearest record on this question and states no single choice: what it designs, "${picked.title}", is offered.`
           : `${decider.label} (${decider.statusText ?? status}) decided this question, and it chose what "${picked.title}" describes.`,
@@ -1852,7 +1913,7 @@ function decidedRationale(picked: Scored, decider: Decider, scored: Scored[]): {
     if (decider.supersedes) sentences.push(`It replaces ${recordName(decider.supersedes.meta)}, which is ${recordStatus(decider.supersedes.meta)}; the newer decision counts.`);
     if (status === "proposed") sentences.push("The record is only proposed, so the decision may still change.");
     if (status === "rejected" && !decider.refused) sentences.push("The record's own proposal was rejected; what it took instead is what stands.");
-    if (unasked && !decider.refused) sentences.push("The record never weighed an option the question names: it is linked to the question by its subject alone, so check that it is the decision you mean.");
+    if (unasked && !decider.refused && !decider.turnedDown) sentences.push("The record never weighed an option the question names: it is linked to the question by its subject alone, so check that it is the decision you mean.");
     if (decider.deviatesFrom) sentences.push(deviationSentence(decider.deviatesFrom));
   } else {
     confidence = "med";
