@@ -90,7 +90,10 @@ export function instrumentsOf(text: string, range: LineRange): Instrument[] {
   const out: Instrument[] = [];
   // Every instrument but a kept setting is a code span: a rule without one is not split into clauses at all (an
   // instruction file is read block by block, so this runs thousands of times on a long one).
-  const sentences = text.includes("`") ? text.replace(/[*_]{2}/g, "").split(/(?<=[.;!?])\s+/) : [];
+  // A date pattern is the one instrument whose shape names it without a code span ("the ISO 8601 format for dates:
+  // yyyy-mm-dd"): nothing but a date is written as year, month and day letters between one separator.
+  const plainDate = !text.includes("`") && PLAIN_DATE.test(text);
+  const sentences = text.includes("`") || plainDate ? text.replace(/[*_]{2}/g, "").split(/(?<=[.;!?])\s+/) : [];
   const clauses = sentences.flatMap((sentence) => clausesOf(sentence).map((clause) => ({ clause, tests: TEST_SCOPE.test(sentence) })));
   for (const { clause, tests } of clauses) {
     const use = USE_CLAUSE.exec(clause);
@@ -98,6 +101,13 @@ export function instrumentsOf(text: string, range: LineRange): Instrument[] {
     // A clause that forbids ("do not use `X`") names what not to use: decisions.ts reads those.
     if (/\b(?:not|never|no|avoid)\b/i.test(clause.slice(0, use.index))) continue;
     const after = clause.slice(use.index);
+    if (plainDate) {
+      for (const m of after.matchAll(PLAIN_DATE_ALL)) {
+        const date = datePattern(m[0]);
+        if (date) out.push({ name: m[0], range, shape: "date", date });
+      }
+      continue;
+    }
     for (const m of after.matchAll(/`([^`]{1,80})`/g)) {
       const span = m[1].trim();
       if (VERB_SPAN.test(span)) {
@@ -153,6 +163,10 @@ function keptSettings(text: string, range: LineRange): Instrument[] {
   }
   return out;
 }
+
+/** A date pattern written as plain words (`yyyy-mm-dd`, `DD/MM/YYYY`): a four-letter year, so "mm-dd" alone is no date. */
+const PLAIN_DATE = /\b(?:yyyy|YYYY)([-/.])(?:mm|MM|dd|DD)\1(?:mm|MM|dd|DD)\b|\b(?:mm|MM|dd|DD)([-/.])(?:mm|MM|dd|DD)\2(?:yyyy|YYYY)\b/;
+const PLAIN_DATE_ALL = new RegExp(PLAIN_DATE.source, "g");
 
 /** A date pattern written with letters (`yyyy-mm-dd`, `DD/MM/YYYY`): its parts' order and separator ("ymd-"). */
 function datePattern(span: string): string | undefined {

@@ -35,8 +35,14 @@ function indentOf(text: string): number {
  */
 export function keptOutAt(added: readonly ChangedLine[], line: ChangedLine, found: string, dependency: boolean): boolean {
   if (!dependency) {
-    const rest = line.text.slice(0, 300).split(found).join(" ");
-    if (KEEPS_OUT.test(words(rest))) return true;
+    // The line's own key keeps out what it lists after it (`"ignoreDeps": ["cypress"]`); a keep-out word after the
+    // name counts only within the name's own element, before the next comma (`{ use: 'ts-loader', exclude: … }` is
+    // a loader and an exclusion of something else).
+    const text = line.text.slice(0, 300);
+    const at = text.toLowerCase().indexOf(found.toLowerCase());
+    const before = at >= 0 ? text.slice(0, at) : text;
+    const after = at >= 0 ? text.slice(at + found.length).split(/[,;]/)[0] : "";
+    if (KEEPS_OUT.test(words(before)) || KEEPS_OUT.test(words(after))) return true;
   }
   const at = added.indexOf(line);
   let indent = indentOf(line.text);

@@ -171,7 +171,17 @@ function readingOf(path: string, kind: FileKind, line: ChangedLine): Reading {
   }
   // A cloud resource type reads as the product it provisions too (`aws_service_discovery_…` is AWS Cloud Map).
   const products = r.kind === "infra" && r.name ? cloudProductsOf(r.name).flatMap((p) => changeTokensOf(p)) : [];
-  return { via, tokens: [...changeTokensOf(r.name ?? line.text), ...products], stringTokens: [], commentTokens: [], ...(r.name ? { name: r.name } : {}) };
+  const brand = r.name && (r.kind === "dependency" || r.kind === "import") ? scopeBrandOf(r.name) : undefined;
+  return { via, tokens: [...changeTokensOf(r.name ?? line.text), ...products, ...(brand ? [brand] : [])], stringTokens: [], commentTokens: [], ...(r.name ? { name: r.name } : {}) };
+}
+
+/**
+ * The brand an npm scope is named for, when the scope is the brand with an organisation's suffix (`@prismicio/client`
+ * → prismic, `@reduxjs/toolkit` → redux): a vendor publishes under its name, and a record names the vendor.
+ */
+export function scopeBrandOf(name: string): string | undefined {
+  const m = /^@([a-z][a-z0-9]{2,30}?)[-_]?(?:io|hq|js|labs|app|dev|inc|org)\//i.exec(name);
+  return m ? m[1].toLowerCase() : undefined;
 }
 
 /** The text as the change wrote it ("innerHTML"), where the match is one run of it; else the match as found. */

@@ -71,6 +71,8 @@ const titleName = (s: string) => s.replace(/\s*\([^()]{0,40}\)\s*$/, "").replace
 
 /** "the switch from (using) X (for …) to Y", "we migrated from X to Y": X and Y, each a code span, a link or a name. */
 const SWITCH_SENTENCE = /\b(?:switch(?:ed|ing)?|migrat(?:e|ed|ing|ion)|mov(?:e|ed|ing))\s+(?:away\s+)?from\s+(?:using\s+)?(.{1,80}?)\s+(?:for\s+[\w\s-]{1,40}?\s+)?to\s+(?:using\s+)?(?:the\s+)?(.{1,80})/i;
+/** "X and Y have been replaced by Z", "X was replaced with Z": what was replaced is before the cue. */
+const REPLACED_BY = /\b(?:(?:has|have|had)\s+(?:now\s+|since\s+)?been|(?:was|were))\s+replaced\s+(?:by|with)\b/i;
 /** "We were using X and Y, but …", "we previously used X": what the project used before the decision. */
 const PAST_USE = /\bwe\s+(?:were\s+using|had\s+been\s+using|previously\s+used|used\s+to\s+use)\s+([^;]{1,120}?),?\s+but\b/i;
 
@@ -92,6 +94,40 @@ const NOT_NAMES = new Set(
     "upgrade upgrading using use moving move switching migration migrating alternative alternatives option options candidate candidates " +
     "contenders considered consideration decision context consequences status eg e.g ie i.e etc").split(" "),
 );
+
+/** "We trialled two systems (A, a …, and B, …)": what a team tried out before it chose. */
+const TRIALLED = /\bwe\s+(?:have\s+|also\s+|first\s+)?(?:trialled|trialed|piloted|prototyped|tried\s+out|test-drove)\s+/i;
+/** "We have therefore decided to go with …", "we settled on …": the sentence that says what the team chose. */
+const WENT_WITH = /\b(?:decided\s+(?:to\s+(?:go\s+with|use|adopt|build)|on|upon)|settled\s+(?:on|upon)|opted\s+(?:for|to)|went\s+with|chose|selected)\b/i;
+
+/**
+ * The things a team trialled and then went with something else: "We trialled two ready-made systems (Prismic, a
+ * commercial PaaS, and Strapi, …) as well as an in-house prototype … We have therefore decided to go with the
+ * home-grown option." Each listed item is known by the name it starts with (its description after a comma is no
+ * item); when the first sentence after the trial that says what was chosen names none of them, all were turned
+ * down. One that it names is the choice, and the others are the group's rest, read as options elsewhere.
+ */
+function trialledNotChosen(sentences: LocatedSentence[]): ProseOption[] {
+  for (let i = 0; i < sentences.length; i++) {
+    const s = sentences[i];
+    const cue = TRIALLED.exec(s.text);
+    if (!cue) continue;
+    const names: string[] = [];
+    for (const part of s.text.slice(cue.index + cue[0].length, cue.index + cue[0].length + 600).split(/[(),;]|\band\b|\bas\s+well\s+as\b/i)) {
+      const words = part.trim().split(/\s+/);
+      if (!words[0] || !nameWord(words[0])) continue;
+      const lead = namesIn(part.trim(), 1)[0];
+      if (lead && part.trim().startsWith(lead)) names.push(lead);
+    }
+    if (names.length < 2 || names.length > MAX_LIST) continue;
+    const chose = sentences.slice(i + 1, i + 6).find((d) => WENT_WITH.test(d.text) && !/\b(?:not|never)\b/i.test(d.text.slice(0, WENT_WITH.exec(d.text)!.index)));
+    if (!chose) continue;
+    const words = new Set(tokensOf(chose.text));
+    if (names.some((n) => overlaps(n, words))) continue;
+    return names.map((name) => ({ name, range: { start: s.start, end: s.end }, reason: chose.text.slice(0, 200), marked: true }));
+  }
+  return [];
+}
 
 /** A name-like word: capitalised, inner capital, digit or package punctuation ("JMeter", "SolR", "http4s-tracer"). */
 function nameWord(w: string): boolean {
@@ -314,6 +350,19 @@ function cueOptions(sentences: (LocatedSentence & { beforeDecision: boolean; inD
       const name = named(part);
       if (name) turnedDown.push({ name, range, reason, marked: true });
     }
+    // "`tsc` and `ts-loader` have been replaced by Babel": what was replaced is turned down, wherever the record says
+    // so, each part by its head word when that is written as a name ("Typescript's compiler `tsc`" is tsc), never
+    // a replacement one could make ("could have been replaced").
+    const replaced = REPLACED_BY.exec(s.text);
+    if (replaced && !/\b(?:can|could|may|might|would|should|must|will)\s+(?:not\s+)?$/i.test(s.text.slice(Math.max(0, replaced.index - 14), replaced.index))) {
+      const subject = s.text.slice(0, replaced.index).split(/[;:]/).at(-1) ?? "";
+      for (const part of subject.split(/,|\band\b|\bor\b/)) {
+        // "the `x` and `y` packages": the kind of thing after the names is no name.
+        const head = part.trim().replace(/\s+(?:packages?|librar(?:y|ies)|modules?|plugins?|tools?|dependenc(?:y|ies)|crates?|gems?)$/i, "").split(/\s+/).at(-1) ?? "";
+        const name = head && !/['’]s$/.test(head) ? named(head) : undefined;
+        if (name) turnedDown.push({ name, range, reason, marked: true });
+      }
+    }
     // The decision section is read for its switch only: its other cues are the outcome's, read elsewhere.
     if (s.inDecision) continue;
     const before = REJECTED_BEFORE.exec(s.text);
@@ -478,6 +527,7 @@ export function proseOptionsOf(parsed: ParsedAdr, chosenName: string | undefined
     else if (decided && decidedGroups.has(o.group) && (groupSize.get(o.group) ?? 0) >= 2 && !(isEnumerated(o.group) && overlaps(o.name, decisionWords))) rejected.push(o);
   }
   for (const o of turnedDown) if (!overlaps(o.name, decidedWords)) rejected.push(o);
+  rejected.push(...trialledNotChosen([...others, ...decisionSentences(parsed)].sort((a, b) => a.start - b.start)).filter((o) => !overlaps(o.name, decidedWords)));
   const lower = lowerCaseWords(parsed.doc.lines);
   return { rejected: withNameWords(rejected, lower), chosen: withNameWords(chosen, lower) };
 }
