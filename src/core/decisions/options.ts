@@ -71,6 +71,16 @@ const CONSIDERED_HEADING = /^(?:considered options|options|(?:options|approaches
 const CANDIDATES_HEADING = /^(?:[\w-]+\s+){1,3}to (?:choose|pick|select) from$|^candidates$|^(?:[\w-]+\s+)?candidates considered$/;
 /** Titles that name what was chosen: "Use X", "Adopt X", "Switch to X", "Introduce X". */
 const TITLE_CHOICE = /^(?:use|adopt|choose|prefer|introduce|switch to|migrate to|move to|go with)\s/i;
+/** A title whose last part is a choice ("Nimbus front-end: directory tree changes and Use React, Bootstrap and GQL",
+ * "Logging: adopt X"): after a colon, or a title-cased choice verb after "and", a comma or a dash. */
+const TITLE_CHOICE_PART = /(?::\s+(?=(?:use|adopt|choose|prefer|introduce|switch to|migrate to|move to|go with)\s)|(?:\s+(?:and|&)|[,;]|\s+[-–—])\s+(?=(?:Use|Adopt|Choose|Prefer|Introduce|Switch to|Migrate to|Move to|Go with)\s))/i;
+
+/** The part of a title that states a choice: the whole title ("Use X"), else its last part that does. */
+function titleChoice(title: string): string | undefined {
+  if (TITLE_CHOICE.test(title)) return title;
+  const m = TITLE_CHOICE_PART.exec(title);
+  return m ? title.slice(m.index + m[0].length) : undefined;
+}
 /** Headings of sections that state what was decided or proposed. */
 const DECISION_HEADING =
   /^(?:the |our )?(?:decisions?|decision outcome|outcome|resolution|recommendation)(?:\s+(?:and|&)\s+\w+)?$|^(?:internal |our |the )?(?:proposal|proposed (?:solution|design|approach|changes?|decision)|solution|approach)$/;
@@ -1339,6 +1349,9 @@ function isCanonicalDecision(parsed: ParsedAdr, i: number): boolean {
 }
 
 /** Sentences of the decision sections: the record's own "Decision" / "Decision Outcome" first, proposals after. */
+/** A footnote's own line: a superscript number or a "[^1]:" label first. */
+const FOOTNOTE = /^\s*(?:[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+|\[\^[^\]\s]+\]:)/;
+
 function decisionSentencesOf(parsed: ParsedAdr, decisionIdx: number[]): DecisionSentence[] {
   const { lines, sections } = parsed.doc;
   const canonical = (i: number) => isCanonicalDecision(parsed, i);
@@ -1353,6 +1366,8 @@ function decisionSentencesOf(parsed: ParsedAdr, decisionIdx: number[]): Decision
     if (tail) out.push({ text: stripInline(s.heading).slice(stripInline(s.heading).indexOf(":") + 1).trim(), start: s.start, end: s.start, opening: false, early: false });
     let last = -1;
     for (const sentence of sentencesIn(lines, s.bodyStart, s.end, 80)) {
+      // A footnote ("¹ 2020-09-15 clarification: …", "[^1]: …") annotates the text; it states no decision.
+      if (FOOTNOTE.test(lines[sentence.start - 1] ?? "")) continue;
       const isHeading = sentence.start === sentence.end && /^ {0,3}#/.test(lines[sentence.start - 1] ?? "");
       // "## Proposal" then "### Make X configurable": the first sub-heading, when it commands, names the proposal;
       // several commanding sub-headings are steps, and the first is only one of them.
@@ -1562,6 +1577,29 @@ function statedOverProse(parsed: ParsedAdr, chosen: ChosenOption | undefined, de
 }
 
 /**
+ * "### Service provider mechanism", "### Explicit initializer", then "## Requirements: Explicit initializer": a part of
+ * the record, apart from the options, that sets out one listed option by name after a colon goes on with that option.
+ * It names the choice of a record whose decision text named none of its options.
+ */
+function specifiedOption(parsed: ParsedAdr, chosen: ChosenOption | undefined, considered: ConsideredOption[]): ChosenOption | undefined {
+  if ((chosen && (chosen.how !== "decision-prose" || chosen.considered_index !== undefined)) || considered.length < 2 || considered.some((o) => o.source === "alternatives")) return chosen;
+  const found = new Set<number>();
+  let at: MarkdownSection | undefined;
+  for (const s of parsed.doc.sections) {
+    const key = s.level > 0 ? stripInline(s.heading) : "";
+    const colon = key.indexOf(":");
+    if (colon <= 0) continue;
+    const tail = key.slice(colon + 1).trim();
+    considered.forEach((o, i) => {
+      if (o.range.start !== s.start && coverage(o.name, tail) === 1 && coverage(tail, o.name) === 1) (found.add(i), (at ??= s));
+    });
+  }
+  if (found.size !== 1 || !at) return chosen;
+  const i = [...found][0];
+  return { name: considered[i].name, range: { start: at.start, end: at.start }, how: "outcome-names-option", considered_index: i };
+}
+
+/**
  * However it was reached (a considered option read from a sentence's tail, a fallback), a choice that only says what
  * happens ("an error arises when …") is no option: the record's own proposal stands in, else nothing.
  */
@@ -1659,9 +1697,9 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   // the options it weighed (then that option is rejected, and what was chosen is unknown).
   const refusalStands = refused && (considered.length === 0 || matchOption(refused.name, considered, 0.6) === undefined);
   chosen = emphasisedOver(elaborated(chosen, decisionSentences) ?? chosen, parsed, decisionIdx);
-  chosen ??= keptAsIs ?? stated ?? concluded ?? bestCoveredOption(parsed, considered, decisionSentences) ?? (refusalStands ? refused : undefined) ?? listedDecision(parsed, decisionIdx, considered);
-  chosen = fallbackChoice(parsed, considered, chosen, decisionIdx.length > 0);
-  chosen = statedOverProse(parsed, chosen, decisionIdx);
+  const read = chosen ?? keptAsIs ?? stated ?? concluded ?? bestCoveredOption(parsed, considered, decisionSentences) ?? (refusalStands ? refused : undefined) ?? listedDecision(parsed, decisionIdx, considered);
+  chosen = fallbackChoice(parsed, considered, read, { hasDecisionSection: decisionIdx.length > 0, firm: chosen !== undefined });
+  chosen = specifiedOption(parsed, statedOverProse(parsed, chosen, decisionIdx), considered);
   chosen = withListConfirming(parsed, chosen, considered, decisionIdx);
   chosen = withoutOutcome(parsed, proposalOverAlternative(parsed, chosen, considered));
   withProposalAndProseRejections(parsed, chosen, considered, proseRejected, rejectedBy);
@@ -2017,8 +2055,11 @@ function itemLead(item: string): string {
 /**
  * When the decision text names nothing: "This RFC proposes X", a title that is a choice, "We use X" up front; and a
  * choice that only announces a list is spelled out from it.
+ * `read.firm`: the choice is what the decision's opening committed to, or an option it named, not a weaker reading
+ * from later in the text (a "will" sentence further down, a conclusion, a list).
  */
-function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found: ChosenOption | undefined, hasDecisionSection: boolean): ChosenOption | undefined {
+function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found: ChosenOption | undefined, read: { hasDecisionSection: boolean; firm: boolean }): ChosenOption | undefined {
+  const { hasDecisionSection } = read;
   const { sections } = parsed.doc;
   let chosen = found;
   // "This RFC proposes X" up front is the record's own summary of its proposal.
@@ -2030,7 +2071,10 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
   }
   // A title that is itself a choice ("Use Crossplane for abstraction", "Migrate to X") when the decision text names
   // nothing, or only something that shares no word with the title (then it elaborates, and the title sums up).
-  const t = TITLE_CHOICE.test(parsed.title) ? readDecisionSentence(parsed.title) : undefined;
+  // A choice stated only in a part of the title ("Front-end: tree changes and Use X") outweighs only a weak reading: a
+  // later "will" sentence (a footnote, a plan), not what the decision's opening commits to.
+  const stated = TITLE_CHOICE.test(parsed.title) ? parsed.title : !read.firm ? titleChoice(parsed.title) : undefined;
+  const t = stated ? readDecisionSentence(stated) : undefined;
   if (t?.chosen && (!chosen || (chosen.how === "decision-prose" && chosen.considered_index === undefined && coverage(t.chosen, chosen.name) === 0))) {
     const matched = considered.length > 0 ? matchOption(t.chosen, considered, 0.6) : undefined;
     // An alternative the record turned down is never what its title proposes, however many words they share

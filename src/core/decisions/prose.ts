@@ -191,6 +191,7 @@ function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: 
   const words: string[] = [];
   const rejected: string[] = [];
   let inList = false;
+  let adjectiveComma = false;
   for (let i = from; i < toks.length && words.length < MAX_PHRASE_WORDS; i++) {
     const w = bare(toks[i]);
     if ((w === "instead" && bare(toks[i + 1] ?? "") === "of") || (w === "rather" && bare(toks[i + 1] ?? "") === "than")) {
@@ -228,9 +229,14 @@ function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: 
     // "a comprehensive, repeatable test suite": a comma between the adjectives of one noun phrase ends nothing (the
     // comma follows the first word after the article, and a lower-case word goes on).
     // "historic, unused data": a phrase that opens with an adjective and a comma goes on to its noun.
-    const betweenAdjectives = /,$/.test(t) && (/^(?:a|an|the)$/i.test(words[words.length - 1] ?? "") || (words.length === 0 && /^[a-z][a-z-]+,$/.test(t) && compromise()(t.slice(0, -1)).has("^#Adjective$"))) && /^[a-z][a-z-]+$/.test(toks[i + 1] ?? "") && !/^(?:and|or|but|which|that|so|because|since|as|while|where|when|if|called|named|dubbed|known|including|such|like|e\.g|i\.e|the|a|an|we|it|they|this|these|those|its|their|our)$/.test(toks[i + 1] ?? "");
+    // "an internal, private, zone", "our Angular-based, user-facing application": after a determiner, and after an
+    // adjective that was itself followed by such a comma, the next comma still sits between adjectives.
+    // The next word, less the comma that may follow it in turn ("internal, private, zone").
+    const nextWord = (toks[i + 1] ?? "").replace(/,$/, "");
+    const betweenAdjectives: boolean = /,$/.test(t) && (/^(?:a|an|the|our|their|its|each|every)$/i.test(words[words.length - 1] ?? "") || (adjectiveComma && words.length > 0) || (words.length === 0 && /^[a-z][a-z-]+,$/.test(t) && compromise()(t.slice(0, -1)).has("^#Adjective$"))) && /^[a-z][a-z-]+$/.test(nextWord) && !/^(?:and|or|but|which|that|so|because|since|as|while|where|when|if|called|named|dubbed|known|including|such|like|e\.g|i\.e|the|a|an|we|it|they|this|these|those|its|their|our)$/.test(nextWord);
     const listed: boolean = /,$/.test(t) && !betweenAdjectives && ((inList && /^(?:and|or)$/.test(bare(toks[i + 1] ?? ""))) || (words.length <= 2 && coordinatedNames(toks, i + 1)));
     inList ||= listed;
+    adjectiveComma = betweenAdjectives;
     const continues = /,$/.test(t) && (/^(?:with|plus|backed)$/.test(bare(toks[i + 1] ?? "")) || betweenAdjectives || listed);
     const closes = !continues && /[,;:)]$|[.!?]$/.test(t) && !/^(?:e\.g\.|i\.e\.)$/i.test(t);
     // A parenthetical ("(EKS)", "(opt in)") is skipped, not ended on.
