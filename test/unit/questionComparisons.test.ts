@@ -30,8 +30,8 @@ describe("elliptical second alternatives", () => {
 
 describe("a right side that judges its subject", () => {
   test("'or is X the better fit' proposes X", () => {
-    assert.deepEqual(titles("Is it time to replace Moment.js with date-fns, or is Luxon the better fit given our timezone-heavy code?"), ["Replace Moment.js with date-fns", "Luxon"]);
-    assert.deepEqual(titles("Should we keep Jenkins, or would GitHub Actions be a better choice for the monorepo?"), ["Keep Jenkins", "GitHub Actions"]);
+    assert.deepEqual(titles("Is it time to replace Moment.js with date-fns, or is Luxon the better fit given our timezone-heavy code?"), ["Replace Moment.js with date-fns", "Adopt Luxon"]);
+    assert.deepEqual(titles("Should we keep Jenkins, or would GitHub Actions be a better choice for the monorepo?"), ["Keep Jenkins", "Adopt GitHub Actions"]);
   });
 
   test("a right side that proposes an action keeps its verb", () => {

@@ -31,6 +31,7 @@ import { readAction, readAdopt } from "./question/adopt";
 import { alongsideIncumbent, insteadIncumbent } from "./question/incumbents";
 import { contentOf, purposeOf, topicWords } from "./question/topic";
 import { readableTitle } from "./question/readable";
+import { capitalise } from "./question/titles";
 import { boundedForReading, TAG_PREFIX, withoutAsideBeforeOr, withoutCodeExamples, withoutDanglingCoordination } from "./question/questionText";
 
 export type { QuestionForm, Alternative, QuestionStructure } from "./question/types";
@@ -61,6 +62,8 @@ export function readQuestionUncached(question: string): QuestionStructure {
   const text = withoutAsideBeforeOr(withoutCodeExamples(question.replace(TAG_PREFIX, "")).replace(EMPHASIS, "$2").trim());
   const base: QuestionStructure = { form: "open", alternatives: [], topic: contentOf(text), text };
   if (!text) return base;
+  const paired = readQuestionPair(text);
+  if (paired) return { ...base, ...paired, topic: topicWords(tokenize(boundedForReading(text)).filter((s) => s.length)) };
   const sentences = tokenize(boundedForReading(text)).filter((s) => s.length);
   if (!sentences.length) return base;
   base.topic = topicWords(sentences);
@@ -127,4 +130,50 @@ export function readQuestionUncached(question: string): QuestionStructure {
   const topic = base.topic.filter((w) => !named.has(w));
   const purpose = purposeOf(whole);
   return { ...base, ...found, form: found.form ?? "open", alternatives, topic, ...(purpose ? { purpose } : {}) };
+}
+
+/** Words that open a yes/no question ("Is …", "Should …", "Do we …"). */
+const AUXILIARY = "(?:is|are|was|were|would|should|could|can|do|does|did|will|shall|must|might|may)";
+/** A yes/no question, after at most a fronted phrase ("For the audit trail, should …"). */
+const YES_NO_QUESTION = new RegExp(`^(?:[^,?]{1,80},\\s+)?${AUXILIARY}\\s`, "i");
+/** A question that judges something rather than proposing an act: "is/are/would … be", "do we (still) need". */
+const JUDGING = /^(?:(?:is|are|was|were)\s|(?:would|could|will|might)\s+(?!we\b|you\b|they\b)[^?]*?\bbe\b|(?:do|does)\s+(?:we|you|they)\s+(?:still\s+|really\s+)?need\b)/i;
+/** ", or is X enough", ", or should each team …": a second question joined to the first. */
+const OR_QUESTION = new RegExp(`,?\\s+or\\s+(?=${AUXILIARY}\\s)`, "gi");
+
+/**
+ * "Is resilience4j worth adopting, or is Spring Retry enough?": two yes/no questions joined by "or", each proposing
+ * one thing. Each is read on its own (with the sentences before it), and what a "yes" to it means is an option:
+ * "Adopt resilience4j" and "Keep Spring Retry". Undefined when the question is not two such questions, or when
+ * either side proposes nothing readable (the whole question is then read as one).
+ */
+function readQuestionPair(text: string): Partial<QuestionStructure> | undefined {
+  const sentences = text.split(/(?<=[.!?])\s+/);
+  const asking = sentences.findIndex((x) => x.includes("?"));
+  if (asking < 0 || !YES_NO_QUESTION.test(sentences[asking])) return undefined;
+  const sentence = sentences[asking];
+  const joins = [...sentence.matchAll(OR_QUESTION)];
+  if (joins.length !== 1) return undefined;
+  const at = joins[0].index!;
+  // Two "should …" questions are one question with two alternatives, which the alternatives form reads with their
+  // shared subject; a side that judges ("is X enough", "do we still need X") is a question of its own.
+  const right = sentence.slice(at + joins[0][0].length);
+  const left = new RegExp(`^${AUXILIARY}\\s`, "i").test(sentence) ? sentence : sentence.replace(/^[^,?]{1,80},\s+/, "");
+  if (!JUDGING.test(right) && !JUDGING.test(left)) return undefined;
+  const context = sentences.slice(0, asking).join(" ");
+  const side = (q: string) => readQuestionUncached(`${context} ${q.replace(/\?*\s*$/, "?")}`.trim());
+  const [a, b] = [yesOption(side(sentence.slice(0, at))), yesOption(side(right.charAt(0).toUpperCase() + right.slice(1)))];
+  if (!a || !b || a.title.toLowerCase() === b.title.toLowerCase()) return undefined;
+  // "Do we still need Varnish, or is the CDN's cache good enough?": only one side is what is in place, the first.
+  const alternatives = a.role === "incumbent" && b.role === "incumbent" ? [a, { ...b, title: capitalise(b.subject), role: "target" as const }] : [a, b];
+  const incumbent = alternatives.find((x) => x.role === "incumbent");
+  const target = incumbent ? alternatives.find((x) => x !== incumbent) : undefined;
+  return { form: "alternatives", alternatives, ...(incumbent && target ? { incumbent, target: { ...target, role: "target" } } : {}) };
+}
+
+/** What answering "yes" to a one-proposal question chooses: the kept thing for "keep X?", else the proposal. */
+function yesOption(s: QuestionStructure): QuestionStructure["alternatives"][number] | undefined {
+  if (s.form === "keep") return s.incumbent;
+  if (s.form === "open" || s.form === "alternatives") return undefined;
+  return s.target;
 }

@@ -10,7 +10,9 @@ import { alt, clauseTitle, imperative } from "./titles";
 
 /** "adopt / introduce / use / add A (for …)?" */
 export function readAdopt(toks: Tok[], clause: Clause): Partial<QuestionStructure> | undefined {
-  const v = clause.verb >= 0 && ADOPT_VERBS.has(toks[clause.verb].root) && !clause.passive ? clause.verb : -1;
+  // "Do we need a service mesh (to get mTLS)?" proposes the mesh.
+  const needs = clause.verb >= 0 && toks[clause.verb].root === "need" && !!clause.subject && PRONOUNS.has(toks[clause.subject.start].norm);
+  const v = clause.verb >= 0 && (ADOPT_VERBS.has(toks[clause.verb].root) || needs) && !clause.passive ? clause.verb : -1;
   if (v < 0 || !isVerb(toks[v])) return undefined;
   const o = v + 1;
   // "what should we use for caching?": no object, an open question.
@@ -18,7 +20,7 @@ export function readAdopt(toks: Tok[], clause: Clause): Partial<QuestionStructur
   const s = trimNoun(toks, o, toks.length);
   if (s.end <= s.start || toks.slice(s.start, s.end).every((t) => DETERMINERS.has(t.norm) || PRONOUNS.has(t.norm))) return undefined;
   const subject = spanText(toks, s, { dropDeterminer: true });
-  const plainAdopt = ["adopt", "introduce", "use", "try", "embrace", "employ", "utilize", "utilise", "leverage"].includes(toks[v].root);
+  const plainAdopt = needs || ["adopt", "introduce", "use", "try", "embrace", "employ", "utilize", "utilise", "leverage"].includes(toks[v].root);
   const title = plainAdopt ? `Adopt ${subject}` : imperative(toks, { start: v, end: phraseEnd(toks, v + 1, clauseEnd(toks, v)) });
   const target = alt(title, subject, termsForPhrase(toks, s), "target");
   return { form: "adopt", alternatives: [target], target };

@@ -55,10 +55,21 @@ export function mainVerb(toks: Tok[], from: number, to: number): Clause {
     }
   }
   const subject = i > subjStart ? { start: subjStart, end: i } : undefined;
+  // "is it worth splitting X to stop Y": the gerund after "worth" is the proposal, and "to stop Y" its purpose.
+  if (copulaLed) {
+    const worth = toks.findIndex((t, k) => k >= subjStart && k < to - 1 && t.norm === "worth" && (toks[k + 1].tags.has("Gerund") || /^[a-z]{2,}ing$/.test(toks[k + 1].norm)));
+    if (worth >= 0 && !toks.slice(subjStart, worth).some((t) => t.norm === "to")) {
+      if (!isVerb(toks[worth + 1])) asVerb(toks[worth + 1]);
+      toks[worth + 1].tags.add("Gerund");
+      return { ...NO_CLAUSE, verb: worth + 1, subject: { start: subjStart, end: worth }, expletive: true };
+    }
+  }
   if (i >= to) return { ...NO_CLAUSE, subject };
   // "is it time to X", "would it be better to X", "do we need to X": the infinitive carries the proposal.
   if (copulaLed || (isVerb(toks[i]) && LIGHT_VERBS.has(toks[i].root))) {
-    for (let k = i; k < to - 1; k++) {
+    // After a light verb the infinitive follows it ("need to move"); "need a service mesh to get mTLS" needs the mesh.
+    const reach = copulaLed ? to - 1 : Math.min(to - 1, i + 2);
+    for (let k = i; k < reach; k++) {
       if (toks[k].norm === "to" && (isVerb(toks[k + 1]) || DECISION_VERBS.has(toks[k + 1].norm))) {
         return { ...NO_CLAUSE, verb: k + 1, subject, ...(copulaLed ? { expletive: true } : {}) };
       }

@@ -3,7 +3,7 @@
 
 import type { Alternative, QuestionStructure } from "./types";
 import { ADOPT_VERBS, DETERMINERS, DROP_VERBS, JUDGEMENTS, KEEP_VERBS, PRONOUNS } from "./vocabulary";
-import { isCopula, isModal, isNounish, isVerb, type Tok } from "./tokens";
+import { isCopula, isModal, isNounish, isPrep, isVerb, type Tok } from "./tokens";
 import { clauseEnd, phraseEnd, type Span, spanText, trimNoun } from "./phrases";
 import { gerund, infinitive } from "./verbForms";
 import { termsForNounItem, termsForPhrase, termsForVerbPhrase } from "./terms";
@@ -61,42 +61,58 @@ export function readKeepOrDrop(toks: Tok[], clause: Clause): Partial<QuestionStr
 /** "Keep X?" names one side; the other, until the evidence names a successor, is dropping it. */
 function keepForm(kept: Alternative): Partial<QuestionStructure> {
   const rest = kept.title.replace(/^Keep\s+/, "");
-  const gerundBody = /^\w+ing\b/.test(rest) && !/^(?:the|a|an)\b/i.test(rest);
+  // "running our own Sentry" is a gerund; "Spring Retry" is a name.
+  const gerundBody = /^[a-z]+ing\b/.test(rest) && !/^(?:the|a|an)\b/i.test(rest);
   const dropped = alt(gerundBody ? `Stop ${rest}` : `Drop ${rest}`, kept.subject, kept.terms, "target", true);
   return { form: "keep", alternatives: [kept, dropped], incumbent: kept, target: dropped };
 }
 
+/** Judgements that something will do as it is: "Is X enough?", "Are the scripts fine?". */
+const SUFFICIENT = new Set(["enough", "sufficient", "fine", "ok", "okay", "acceptable", "adequate"]);
+
 /** "Is X still the right choice for Y?" → keep X; "Is X worth keeping?" → keep X; "Would X be worth adding?" → add X. */
 export function readCopula(toks: Tok[]): Partial<QuestionStructure> | undefined {
   if (!toks.length || !(isCopula(toks[0]) || isModal(toks[0]))) return undefined;
-  let s = trimNoun(toks, 1, toks.length);
+  // "Is Spring Retry enough?", "Is X the right direction …": the subject ends where the judgement starts.
+  let judgementAt = toks.findIndex((t, k) => k > 1 && (JUDGEMENTS.has(t.norm) || ["still", "really", "worth"].includes(t.norm) || t.tags.has("Comparative")));
+  while (judgementAt > 2 && DETERMINERS.has(toks[judgementAt - 1].norm)) judgementAt--;
+  let s = judgementAt > 1 && isCopula(toks[0]) ? { start: 1, end: judgementAt } : trimNoun(toks, 1, toks.length);
   // "Would a GraphQL endpoint next to JMAP be worth adding": with a modal, the subject runs to the copula.
-  if (isModal(toks[0])) {
+  const modal = isModal(toks[0]) && !isCopula(toks[0]);
+  if (modal) {
     const cop = toks.findIndex((t, k) => k > 1 && isCopula(t));
-    if (cop < 0) return undefined;
+    // "Do we still need X now that Y are the way forward?": a person acting is no judged subject.
+    if (cop < 0 || PRONOUNS.has(toks[1].norm)) return undefined;
     s = { start: 1, end: cop };
   }
-  if (s.end <= s.start || s.end >= toks.length || toks.slice(s.start, s.end).every((t) => PRONOUNS.has(t.norm))) return undefined;
+  if (s.end <= s.start || s.end >= toks.length || toks.slice(s.start, s.end).every((t) => PRONOUNS.has(t.norm) || t.norm === "there")) return undefined;
   // "Is ESLint going to change how it finds the right setup?": a verb in the progressive ("going to", "planning
   // to") makes a clause about doing something, not a judgement of X ("the right" belongs to the verb's object).
-  const last = toks[s.end - 1];
-  if (s.end - s.start > 1 && last.tags.has("Gerund") && toks[s.end]?.norm === "to") return undefined;
+  if (toks.slice(s.start + 1, s.end + 1).some((t, k) => t.norm === "to" && toks[s.start + k].tags.has("Gerund"))) return undefined;
   let j = s.end;
-  if (isModal(toks[0])) j++;
+  if (modal) j++;
   const still = toks[j]?.norm === "still";
   if (still) j++;
   const rest = toks.slice(j).filter((t) => !DETERMINERS.has(t.norm));
   const worth = rest.findIndex((t) => t.norm === "worth");
-  const judged = rest.some((t) => JUDGEMENTS.has(t.root) || JUDGEMENTS.has(t.norm));
+  // "Would an S3 event notification be simpler?": a comparison judges its subject too.
+  const judged = rest.some((t) => JUDGEMENTS.has(t.root) || JUDGEMENTS.has(t.norm) || (t.tags.has("Comparative") && t === rest[0]));
   if (!judged) return undefined;
   const subject = spanText(toks, s, { dropDeterminer: true });
   const terms = termsForNounItem(toks, s);
   const g = worth >= 0 ? rest[worth + 1] : undefined;
   const gv = g && g.tags.has("Gerund") ? infinitive(g) : undefined;
-  if (still || (gv && KEEP_VERBS.has(gv))) {
+  // "Is Spring Retry enough?": what is judged sufficient is what is in place ("would X be enough?" proposes X).
+  const sufficient = isCopula(toks[0]) && rest.some((t) => SUFFICIENT.has(t.norm));
+  if (still || sufficient || (gv && KEEP_VERBS.has(gv))) {
     return keepForm(alt(keepTitle(toks, s), subject, terms, "incumbent"));
   }
   const verb = gv && !["have", "use", "adopt", "do"].includes(gv) ? gv : "adopt";
-  const target = alt(capitalise(`${verb} ${spanText(toks, s, { dropDeterminer: verb === "adopt" })}`), subject, terms, "target");
+  // "Is configuring them under the platform sections fine?": a judged act is done, not adopted.
+  const act = verb === "adopt" && toks[s.start].tags.has("Gerund") && isVerb(toks[s.start]);
+  // "Is Terraform Cloud worth paying for?": the verb keeps its preposition ("Pay for Terraform Cloud").
+  const prep = g && gv && rest.length === worth + 3 && isPrep(rest[worth + 2]) ? ` ${rest[worth + 2].norm}` : "";
+  const title = act ? imperative(toks, s) : capitalise(`${verb}${verb === "adopt" ? "" : prep} ${spanText(toks, s, { dropDeterminer: verb === "adopt" })}`);
+  const target = alt(title, subject, terms, "target");
   return { form: "adopt", alternatives: [target], target };
 }

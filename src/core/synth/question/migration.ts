@@ -27,7 +27,8 @@ export function readMigration(toks: Tok[]): Partial<QuestionStructure> | undefin
     let from = -1;
     // "switch the default key-value store for new nodes from A to B": the object may carry a phrase of its own.
     for (let j = v + 1; j < toks.length && j <= v + 10; j++) {
-      if (toks[j].norm === "from") {
+      // "move off Sidekiq onto Temporal" leaves Sidekiq as "from" does.
+      if (toks[j].norm === "from" || (toks[j].norm === "off" && j === v + 1)) {
         from = j;
         break;
       }

@@ -1,0 +1,99 @@
+// Two yes/no questions joined by "or", at least one of which judges something ("is X enough", "do we still need X",
+// "is X worth adopting"), are read one at a time, and each gives what a "yes" to it chooses. The judging frames are
+// read on their own too: a subject ends where the judgement starts, "enough" and "fine" keep what is in place, a
+// comparison judges its subject, "worth VP-ing" proposes the act, and "do we need X (to do Y)" proposes X. The
+// questions are written for these tests.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readQuestion } from "../../src/core/synth/question";
+
+const read = (q: string) => {
+  const s = readQuestion(q);
+  return { form: s.form, titles: s.alternatives.map((a) => a.title), incumbent: s.incumbent?.title, target: s.target?.title };
+};
+
+describe("two judged questions joined by or", () => {
+  test("worth adopting, or enough: adopt one, keep the other", () => {
+    const r = read("We want to stop hand-rolling retries in every HTTP client. Is resilience4j worth adopting, or is Spring Retry enough?");
+    assert.deepEqual(r.titles, ["Adopt resilience4j", "Keep Spring Retry"]);
+    assert.equal(r.incumbent, "Keep Spring Retry");
+    assert.equal(r.target, "Adopt resilience4j");
+  });
+
+  test("still the way to go, or move: keep one, move to the other", () => {
+    assert.deepEqual(read("Are feature branches still the way to go, or should we move to trunk-based development with flags?").titles, [
+      "Keep feature branches",
+      "Move to trunk-based development with flags",
+    ]);
+  });
+
+  test("do we still need X, or would Y be enough: keep X, or Y", () => {
+    assert.deepEqual(read("Do we still need Kafka's replay, or would a plain Postgres outbox table be enough for the three consumers we have?").titles, [
+      "Keep Kafka's replay",
+      "Adopt plain Postgres outbox table",
+    ]);
+  });
+
+  test("need X to get something, or is Y enough: the need proposes X, not the purpose", () => {
+    assert.deepEqual(read("Do we need a service mesh to get mTLS between services, or is cert-manager with per-service certificates enough?").titles, [
+      "Adopt service mesh",
+      "Keep cert-manager with per-service certificates",
+    ]);
+  });
+
+  test("when both sides keep something, the second is the alternative to what is in place", () => {
+    const r = read("Do we still need the Varnish layer, or is the CDN's cache good enough?");
+    assert.deepEqual(r.titles, ["Keep the Varnish layer", "CDN's cache"]);
+    assert.equal(r.incumbent, "Keep the Varnish layer");
+  });
+
+  test("still worth running, or pay: keep running it, or pay", () => {
+    assert.deepEqual(read("Is it still worth running our own Sentry, or should we pay for the hosted plan?").titles, ["Keep running our own Sentry", "Pay for the hosted plan"]);
+  });
+
+  test("two plain proposals stay one question read by the alternatives form", () => {
+    // No side judges: the shared subject and the pronoun are read across the "or" as before.
+    const r = read("Should the importer keep polling the SFTP drop, or should it subscribe to S3 event notifications?");
+    assert.equal(r.form, "alternatives");
+    assert.equal(r.titles.length, 2);
+  });
+});
+
+describe("judging frames on their own", () => {
+  test("'is X enough' keeps X; 'would X be enough' proposes X", () => {
+    assert.deepEqual(read("Is Spring Retry enough?").titles, ["Keep Spring Retry", "Drop Spring Retry"]);
+    assert.equal(read("Would a plain Postgres outbox table be enough?").target, "Adopt plain Postgres outbox table");
+  });
+
+  test("a comparison judges its subject", () => {
+    assert.equal(read("Would an S3 event notification be simpler?").target, "Adopt S3 event notification");
+  });
+
+  test("the subject ends where the judgement starts", () => {
+    assert.deepEqual(read("Are the hand-run SQL scripts fine?").titles, ["Keep the hand-run SQL scripts", "Drop the hand-run SQL scripts"]);
+  });
+
+  test("'worth VP-ing X to do Y' proposes the act, with its purpose", () => {
+    const r = read("Is it worth splitting the orders service's read side into its own database to stop reports slowing checkout?");
+    assert.equal(r.form, "action");
+    assert.match(r.target ?? "", /^Split the orders service's read side into its own database/);
+  });
+
+  test("a stranded preposition stays with its verb", () => {
+    assert.equal(read("Is Terraform Cloud worth paying for?").target, "Pay for Terraform Cloud");
+  });
+
+  test("a judged act is done, not adopted", () => {
+    assert.equal(read("Is configuring the sensors under the platform sections fine for new integrations?").form !== "open", true);
+  });
+
+  test("a name ending in -ing is no gerund: dropping it is 'Drop', not 'Stop'", () => {
+    assert.deepEqual(read("Do we still need Spring Boot Actuator?").titles, ["Keep Spring Boot Actuator", "Drop Spring Boot Actuator"]);
+  });
+
+  test("move off X onto Y leaves X", () => {
+    const r = read("Should our background jobs move off Sidekiq onto Temporal workflows?");
+    assert.equal(r.incumbent, "Keep Sidekiq");
+    assert.equal(r.target, "Move onto Temporal workflows");
+  });
+});
