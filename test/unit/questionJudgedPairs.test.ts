@@ -97,3 +97,24 @@ describe("judging frames on their own", () => {
     assert.equal(r.target, "Move onto Temporal workflows");
   });
 });
+
+describe("a pronoun that points into the sentence before", () => {
+  test("'it' is the first singular thing the sentence before names", () => {
+    assert.equal(read("We keep our Terraform state in an S3 bucket with a DynamoDB lock table. Should we move it to Terraform Cloud?").target, "Move our Terraform state to Terraform Cloud");
+    assert.deepEqual(read("Our nightly reports are built by a homegrown flags table that nobody understands. Should we replace it with LaunchDarkly?").titles, [
+      "Keep the homegrown flags table",
+      "Replace the homegrown flags table with LaunchDarkly",
+    ]);
+  });
+
+  test("'them' is the first plural thing; people and 'nobody' are never it", () => {
+    assert.equal(read("Our deploy scripts are bash files copied between repositories. Should we replace them with a shared GitHub Action?").target, "Replace our deploy scripts with a shared GitHub Action");
+    assert.equal(read("The team built a custom ORM on top of JDBC. Should we keep it?").incumbent, "Keep the custom ORM");
+    assert.equal(read("Nobody owns the old admin UI any more. Can we delete it?").target, "Delete the old admin UI");
+  });
+
+  test("a pronoun after a thing the asking sentence names stays for the within-sentence reading", () => {
+    const r = read("The CDN keeps failing over. Should we spend several weeks fixing the Google Cloud CDN, or remove it altogether?");
+    assert.ok(!r.titles.some((t) => /CDN keeps/.test(t)), JSON.stringify(r.titles));
+  });
+});

@@ -64,7 +64,7 @@ describe("alternatives: A or B, A, B or C, A vs B, between A and B, A instead of
   test("an aside before 'or' that compares with today is no alternative", () => {
     assert.deepEqual(titles(readQuestion("The build agents need a cache. Should it keep living on each agent's disk, the way it does on the old farm today, or should we move it to a shared bucket?")), [
       "Keep living on each agent's disk",
-      "Move it to a shared bucket",
+      "Move the cache to a shared bucket",
     ]);
   });
 

@@ -30,6 +30,10 @@ import { readCopula, readKeepOrDrop } from "./question/keepOrDrop";
 import { readAction, readAdopt } from "./question/adopt";
 import { alongsideIncumbent, insteadIncumbent } from "./question/incumbents";
 import { contentOf, purposeOf, topicWords } from "./question/topic";
+import { isNounish, type Tok } from "./question/tokens";
+import { spanText, trimNoun } from "./question/phrases";
+import { termsForPhrase } from "./question/terms";
+import { DETERMINERS, PERSONAL, PRONOUNS } from "./question/vocabulary";
 import { readableTitle } from "./question/readable";
 import { capitalise } from "./question/titles";
 import { boundedForReading, TAG_PREFIX, withoutAsideBeforeOr, withoutCodeExamples, withoutDanglingCoordination } from "./question/questionText";
@@ -122,6 +126,17 @@ export function readQuestionUncached(question: string): QuestionStructure {
     .filter((a) => /[a-z0-9]/i.test(a.title))
     .map((a) => ({ ...a, terms: a.terms.filter((t) => /[a-z0-9]/i.test(t)) }));
   if (!found || !alternatives.length) return base;
+  // Only a pronoun the asking sentence has not named a thing before may point into the sentence before it.
+  const pronounAt = asking.findIndex((t) => t.norm === "it" || t.norm === "them");
+  const namedFirst = asking.slice(0, Math.max(0, pronounAt)).some((t) => isNounish(t) && !PRONOUNS.has(t.norm) && !PERSONAL.has(t.norm));
+  const before = sentences.indexOf(asking) > 0 && pronounAt > 0 && !namedFirst ? sentences[sentences.indexOf(asking) - 1] : undefined;
+  if (before) {
+    for (const role of ["incumbent", "target"] as const) {
+      const named = found[role] && alternatives.find((a) => a.title === finished(found![role]!.title));
+      if (named) found[role] = { ...named, title: withAntecedent(named, before).title };
+    }
+    for (let k = 0; k < alternatives.length; k++) alternatives[k] = withAntecedent(alternatives[k], before);
+  }
   if (found.incumbent) found.incumbent = alternatives.find((a) => a.title === finished(found!.incumbent!.title));
   if (found.target) found.target = alternatives.find((a) => a.title === finished(found!.target!.title));
   if (!found.incumbent) delete found.incumbent;
@@ -176,4 +191,36 @@ function yesOption(s: QuestionStructure): QuestionStructure["alternatives"][numb
   if (s.form === "keep") return s.incumbent;
   if (s.form === "open" || s.form === "alternatives") return undefined;
   return s.target;
+}
+
+/**
+ * "We keep our Terraform state in an S3 bucket. Should we move it to Terraform Cloud?": an option must name what it
+ * is about on its own, so "it" (or "them") right after the option's verb becomes the first singular (or plural)
+ * noun phrase of the sentence before ("Move our Terraform state to Terraform Cloud").
+ */
+function withAntecedent(a: QuestionStructure["alternatives"][number], before: Tok[]): QuestionStructure["alternatives"][number] {
+  const m = /^(\S+)\s+(it|them)\b/.exec(a.title);
+  if (!m) return a;
+  const plural = m[2] === "them";
+  for (let i = 0; i < before.length; i++) {
+    const t = before[i];
+    const opens = DETERMINERS.has(t.norm) || (isNounish(t) && !(i > 0 && isNounish(before[i - 1])));
+    if (!opens || PRONOUNS.has(t.norm) || PERSONAL.has(t.norm) || t.tags.has("Pronoun") || t.tags.has("Actor") || /^(?:no|some|every|any)(?:body|one)$/.test(t.norm)) continue;
+    const np = trimNoun(before, i, before.length);
+    // "a homegrown flags table": a plural the tagger took for a verb, before a noun, is a modifier.
+    while (np.end + 1 < before.length && /s$/.test(before[np.end].norm) && before[np.end + 1].tags.has("Noun") && !PRONOUNS.has(before[np.end + 1].norm)) np.end = trimNoun(before, np.end + 1, before.length).end;
+    const head = before[np.end - 1];
+    if (np.end - np.start < (DETERMINERS.has(t.norm) ? 2 : 1) || !head || !isNounish(head) || /^\d/.test(before[np.start].norm)) continue;
+    // People ("the team", "our developers") act; they are not what an option is about.
+    if (head.tags.has("Plural") !== plural || PERSONAL.has(head.norm) || head.tags.has("Pronoun")) {
+      i = np.end - 1;
+      continue;
+    }
+    // What was introduced with "a" is "the" one when referred back to.
+    const named = spanText(before, np)
+      .replace(/^an?\s+/i, "the ")
+      .replace(/^(?:The|Our|Their|Its|This|That|These|Those)\b/, (w) => w.toLowerCase());
+    return { ...a, title: `${m[1]} ${named}${a.title.slice(m[0].length)}`, terms: [...new Set([...a.terms, ...termsForPhrase(before, np)])] };
+  }
+  return a;
 }
