@@ -95,6 +95,9 @@ describe("judging frames on their own", () => {
     const r = read("Should our background jobs move off Sidekiq onto Temporal workflows?");
     assert.equal(r.incumbent, "Keep Sidekiq");
     assert.equal(r.target, "Move onto Temporal workflows");
+    const s = read("Should we move the nightly exports off the cron box onto Airflow?");
+    assert.equal(s.incumbent, "Keep the cron box");
+    assert.equal(s.target, "Move the nightly exports onto Airflow");
   });
 });
 

@@ -28,7 +28,7 @@ export function readMigration(toks: Tok[]): Partial<QuestionStructure> | undefin
     // "switch the default key-value store for new nodes from A to B": the object may carry a phrase of its own.
     for (let j = v + 1; j < toks.length && j <= v + 10; j++) {
       // "move off Sidekiq onto Temporal" leaves Sidekiq as "from" does.
-      if (toks[j].norm === "from" || (toks[j].norm === "off" && j === v + 1)) {
+      if (toks[j].norm === "from" || toks[j].norm === "off") {
         from = j;
         break;
       }
@@ -48,7 +48,9 @@ export function readMigration(toks: Tok[]): Partial<QuestionStructure> | undefin
     if (b.end <= b.start) continue;
     const verb = isVerb(t) ? infinitive(t) : "move";
     const incumbent = nounAlternative(toks, a, "incumbent", keepTitle(toks, a));
-    const target = nounAlternative(toks, b, "target", capitalise(`${verb} ${toks[to].norm} ${spanText(toks, b)}`));
+    // "move the nightly exports off the cron box onto Airflow": what moves is said with the move.
+    const moved = from > v + 1 && toks[from].norm === "off" ? ` ${spanText(toks, { start: v + 1, end: from })}` : "";
+    const target = nounAlternative(toks, b, "target", capitalise(`${verb}${moved} ${toks[to].norm} ${spanText(toks, b)}`));
     return { form: "migration", alternatives: [incumbent, target], incumbent, target };
   }
   return undefined;
