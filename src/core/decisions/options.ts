@@ -1348,10 +1348,10 @@ function isCanonicalDecision(parsed: ParsedAdr, i: number): boolean {
   return parsed.section_names[i] === "decision" || parsed.section_names[i] === "decision-outcome" || /^(?:the |our )?decisions?\b/.test(sectionKey(parsed.doc.sections[i]));
 }
 
-/** Sentences of the decision sections: the record's own "Decision" / "Decision Outcome" first, proposals after. */
 /** A footnote's own line: a superscript number or a "[^1]:" label first. */
 const FOOTNOTE = /^\s*(?:[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+|\[\^[^\]\s]+\]:)/;
 
+/** Sentences of the decision sections: the record's own "Decision" / "Decision Outcome" first, proposals after. */
 function decisionSentencesOf(parsed: ParsedAdr, decisionIdx: number[]): DecisionSentence[] {
   const { lines, sections } = parsed.doc;
   const canonical = (i: number) => isCanonicalDecision(parsed, i);
