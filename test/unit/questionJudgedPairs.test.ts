@@ -121,3 +121,26 @@ describe("a pronoun that points into the sentence before", () => {
     assert.ok(!r.titles.some((t) => /CDN keeps/.test(t)), JSON.stringify(r.titles));
   });
 });
+
+describe("more ways of asking, read as what they propose", () => {
+  test("'would it be better to A, or B' weighs the two acts", () => {
+    assert.deepEqual(read("Would it be better to vendor our Go dependencies or rely on the module proxy?").titles, ["Vendor our Go dependencies", "Rely on the module proxy"]);
+  });
+
+  test("after a modal and its subject comes the base form, hyphenated prefixes included", () => {
+    assert.deepEqual(read("Is SQLite good enough for the desktop app's local cache, or should we embed RocksDB?").titles, ["Keep SQLite", "Embed RocksDB"]);
+    assert.deepEqual(read("We're about to add search to the docs site. Should we self-host Meilisearch or use Algolia's free tier?").titles, ["Self-host Meilisearch", "Use Algolia's free tier"]);
+  });
+
+  test("'is X mature enough' weighs taking X up; 'is X good enough' keeps it", () => {
+    const r = read("Is Kotlin Multiplatform mature enough, or should we keep two native codebases?");
+    assert.deepEqual(r.titles, ["Adopt Kotlin Multiplatform", "Keep two native codebases"]);
+    assert.equal(r.target, "Adopt Kotlin Multiplatform");
+  });
+
+  test("what stays somewhere is the subject, and the other side moves it off", () => {
+    const r = read("Should error tracking stay in Sentry now that Datadog offers the same thing in the plan we already pay for?");
+    assert.deepEqual(r.titles, ["Keep error tracking in Sentry", "Move error tracking off Sentry"]);
+    assert.deepEqual(read("Should we stay on Java 11?").titles, ["Keep Java 11", "Drop Java 11"]);
+  });
+});

@@ -41,6 +41,12 @@ import { boundedForReading, TAG_PREFIX, withoutAsideBeforeOr, withoutCodeExample
 export type { QuestionForm, Alternative, QuestionStructure } from "./question/types";
 export { MAX_READ_CHARS } from "./question/questionText";
 
+/**
+ * "Would it be better to vendor X, or rely on Y?", "Is it a good idea to let …?": a placeholder "it" with a judgement
+ * asks whether to do what follows, as "should we …" does; read that way, each side is the act itself.
+ */
+const PLACEHOLDER_ASK = /\b(?:would|will|could|is|was)\s+it\s+(?:be\s+)?(?:better|best|wiser|easier|simpler|cheaper|safer|preferable|sensible|a\s+(?:good|better|bad)\s+idea)\s+(?:for\s+us\s+)?to\s+/gi;
+
 const memo = new Map<string, QuestionStructure>();
 /** Markdown emphasis or code around words ("`Redis`", "**keep**"); an underscore inside a name ("client_id") is no marker. */
 const EMPHASIS = /(?<![\p{L}\p{N}])([`*_]{1,2})([^`*_]+)\1(?![\p{L}\p{N}])/gu;
@@ -63,7 +69,10 @@ export function readQuestion(question: string): QuestionStructure {
 
 /** The reader without the memo and the safety net (tests use it to find sentences it cannot take apart). */
 export function readQuestionUncached(question: string): QuestionStructure {
-  const text = withoutAsideBeforeOr(withoutCodeExamples(question.replace(TAG_PREFIX, "")).replace(EMPHASIS, "$2").trim());
+  const text = withoutAsideBeforeOr(withoutCodeExamples(question.replace(TAG_PREFIX, "")).replace(EMPHASIS, "$2").trim()).replace(PLACEHOLDER_ASK, (m, at: number, all: string) =>
+    // "Is it better to retry in the client than in the gateway?" compares how, not what: left as it is.
+    /^[^?.!]*\bthan\b/i.test(all.slice(at + m.length)) ? m : /^[A-Z]/.test(m) ? "Should we " : "should we ",
+  );
   const base: QuestionStructure = { form: "open", alternatives: [], topic: contentOf(text), text };
   if (!text) return base;
   const paired = readQuestionPair(text);

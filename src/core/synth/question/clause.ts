@@ -47,6 +47,13 @@ export function mainVerb(toks: Tok[], from: number, to: number): Clause {
   if (resolved >= 0) {
     for (let k = subjStart; k < resolved; k++) if (isVerb(toks[k]) && !toks[k].tags.has("Gerund") && !PRONOUNS.has(toks[k].norm)) asNoun(toks[k]);
     if (!isVerb(toks[resolved]) && !isCopula(toks[resolved])) asVerb(toks[resolved]);
+    // After a modal and its subject comes the base form: "should we embed X" ("embed", not a past "emb-ed").
+    const v = toks[resolved];
+    if (v.tags.has("PastTense") && !v.tags.has("Participle") && v.root !== v.norm && v.norm.startsWith(v.root) && /^e?d$/.test(v.norm.slice(v.root.length))) {
+      v.root = v.norm;
+      v.tags.delete("PastTense");
+      v.tags.add("Infinitive");
+    }
     i = resolved;
   } else {
     while (i < to && !isVerb(toks[i]) && !isCopula(toks[i])) {

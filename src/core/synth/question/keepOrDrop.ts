@@ -23,6 +23,19 @@ export function readKeepOrDrop(toks: Tok[], clause: Clause): Partial<QuestionStr
   const drop = DROP_VERBS.has(t.root) || (t.root === "get" && toks[v + 1]?.norm === "rid");
   if (!keep && !drop) return undefined;
   const end = phraseEnd(toks, v + 1, clauseEnd(toks, v));
+  // "Should error tracking stay in Sentry?": what stays is the subject, and where it stays is the place it may leave.
+  const subj = clause.subject;
+  if ((t.root === "stay" || t.root === "remain") && subj && !PRONOUNS.has(toks[subj.start].norm) && ["in", "on", "at", "with"].includes(toks[v + 1]?.norm ?? "")) {
+    const place = trimNoun(toks, v + 2, end);
+    if (place.end > place.start) {
+      const what = spanText(toks, subj, { dropDeterminer: true });
+      const where = spanText(toks, place, { dropDeterminer: true });
+      const terms = termsForPhrase(toks, place);
+      const kept = alt(`Keep ${spanText(toks, subj)} ${toks[v + 1].norm} ${spanText(toks, place)}`.replace(/^Keep (The|Our|Its|Their)\b/, (_m, w: string) => `Keep ${w.toLowerCase()}`), where, terms, "incumbent");
+      const moved = alt(capitalise(`move ${spanText(toks, subj)} off ${spanText(toks, place)}`).replace(/^Move (The|Our|Its|Their)\b/, (_m, w: string) => `Move ${w.toLowerCase()}`), what, terms, "target", true);
+      return { form: "keep", alternatives: [kept, moved], incumbent: kept, target: moved };
+    }
+  }
   let objStart = v + 1;
   if (toks[objStart]?.norm === "rid" && toks[objStart + 1]?.norm === "of") objStart += 2;
   const useVerb = (x: Tok | undefined) => !!x && ["use", "using"].includes(x.norm);
@@ -76,6 +89,8 @@ export function readCopula(toks: Tok[]): Partial<QuestionStructure> | undefined 
   // "Is Spring Retry enough?", "Is X the right direction …": the subject ends where the judgement starts.
   let judgementAt = toks.findIndex((t, k) => k > 1 && (JUDGEMENTS.has(t.norm) || ["still", "really", "worth"].includes(t.norm) || t.tags.has("Comparative")));
   while (judgementAt > 2 && DETERMINERS.has(toks[judgementAt - 1].norm)) judgementAt--;
+  // "Is Kotlin Multiplatform mature enough?": the quality judged belongs to the judgement, not to the name.
+  if (judgementAt > 2 && SUFFICIENT.has(toks[judgementAt].norm) && toks[judgementAt - 1].tags.has("Adjective") && !toks[judgementAt - 1].tags.has("Noun")) judgementAt--;
   let s = judgementAt > 1 && isCopula(toks[0]) ? { start: 1, end: judgementAt } : trimNoun(toks, 1, toks.length);
   // "Would a GraphQL endpoint next to JMAP be worth adding": with a modal, the subject runs to the copula.
   const modal = isModal(toks[0]) && !isCopula(toks[0]);
@@ -103,7 +118,9 @@ export function readCopula(toks: Tok[]): Partial<QuestionStructure> | undefined 
   const g = worth >= 0 ? rest[worth + 1] : undefined;
   const gv = g && g.tags.has("Gerund") ? infinitive(g) : undefined;
   // "Is Spring Retry enough?": what is judged sufficient is what is in place ("would X be enough?" proposes X).
-  const sufficient = isCopula(toks[0]) && rest.some((t) => SUFFICIENT.has(t.norm));
+  // "Is Spring Retry enough?", "Is SQLite good enough?": what will do as it is stays; "Is X mature enough?" weighs
+  // whether X is ready to be taken up.
+  const sufficient = isCopula(toks[0]) && (SUFFICIENT.has(rest[0]?.norm ?? "") || (rest[0]?.norm === "good" && SUFFICIENT.has(rest[1]?.norm ?? "")));
   if (still || sufficient || (gv && KEEP_VERBS.has(gv))) {
     return keepForm(alt(keepTitle(toks, s), subject, terms, "incumbent"));
   }

@@ -93,9 +93,12 @@ export function asNoun(t: Tok): void {
 }
 
 /** The word can be a verb: tagged so, noted as ambiguous, a decision verb, or a verb in the lexicon. */
+/** A verb with a hyphenated prefix the lexicon does not know: "self-host", "re-run", "hand-write", "auto-scale". */
+const PREFIXED_VERB = /^(?:self|re|pre|auto|co|hand|over|under|de|un|cross|hot|dry)-[a-z]{3,}$/;
+
 export function verbCapable(t: Tok | undefined): boolean {
   if (!t || PREPS.has(t.norm) || DETERMINERS.has(t.norm) || PRONOUNS.has(t.norm) || isConj(t) || isModal(t) || NEVER_NOUNISH.has(t.norm)) return false;
-  if (isVerb(t) || /Verb/.test(t.amb ?? "") || DECISION_VERBS.has(t.norm) || LIGHT_VERBS.has(t.norm)) return true;
+  if (isVerb(t) || /Verb/.test(t.amb ?? "") || DECISION_VERBS.has(t.norm) || LIGHT_VERBS.has(t.norm) || PREFIXED_VERB.test(t.norm)) return true;
   const lex = lexicon()[t.norm];
   return typeof lex === "string" && /Infinitive|PresentTense|PastTense|Gerund|Verb/.test(lex);
 }
