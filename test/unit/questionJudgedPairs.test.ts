@@ -144,3 +144,14 @@ describe("more ways of asking, read as what they propose", () => {
     assert.deepEqual(read("Should we stay on Java 11?").titles, ["Keep Java 11", "Drop Java 11"]);
   });
 });
+
+describe("what a judgement asks of its subject", () => {
+  test("a sufficiency judgement keeps what is there; a readiness one weighs taking it up", () => {
+    assert.deepEqual(read("Do we need a CDN in front of the marketing site, or is the origin fast enough?").titles, ["Adopt CDN", "Keep the origin"]);
+    assert.equal(read("Is OpenTelemetry mature enough for our Go services, or should we stay on the Datadog tracer?").target, "Adopt OpenTelemetry");
+  });
+
+  test("a comparison before a later 'between A and B' is the choice", () => {
+    assert.deepEqual(read("Would gRPC be a better fit than REST for the calls between the pricing and the catalogue services?").titles, ["gRPC", "REST"]);
+  });
+});

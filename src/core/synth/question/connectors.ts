@@ -18,7 +18,8 @@ export function findConnectors(toks: Tok[]): Connector[] {
   const all: Connector[] = [];
   // "between A and B" is the choice only when no "or" comes before it ("a queue or direct calls between the billing
   // and invoicing services").
-  const firstOr = toks.findIndex((t) => ["or", "vs", "versus"].includes(t.norm));
+  // A comparison before it ("Would gRPC be a better fit than REST for the calls between A and B?") is the choice too.
+  const firstOr = toks.findIndex((t, i) => ["or", "vs", "versus"].includes(t.norm) || (t.norm === "than" && toks.slice(Math.max(0, i - 3), i).some((x) => x.tags.has("Comparative"))));
   const betweenAt = toks.findIndex((t) => t.norm === "between");
   const between = firstOr >= 0 && firstOr < betweenAt ? -1 : betweenAt;
   for (let i = 1; i < toks.length; i++) {

@@ -80,6 +80,8 @@ function keepForm(kept: Alternative): Partial<QuestionStructure> {
   return { form: "keep", alternatives: [kept, dropped], incumbent: kept, target: dropped };
 }
 
+/** Qualities asked of a candidate before it is taken up ("Is X mature enough?"), not of what is in place ("fast enough"). */
+const READINESS = new Set(["mature", "ready", "stable", "proven", "complete", "production-ready", "robust", "established"]);
 /** Judgements that something will do as it is: "Is X enough?", "Are the scripts fine?". */
 const SUFFICIENT = new Set(["enough", "sufficient", "fine", "ok", "okay", "acceptable", "adequate"]);
 
@@ -118,9 +120,9 @@ export function readCopula(toks: Tok[]): Partial<QuestionStructure> | undefined 
   const g = worth >= 0 ? rest[worth + 1] : undefined;
   const gv = g && g.tags.has("Gerund") ? infinitive(g) : undefined;
   // "Is Spring Retry enough?": what is judged sufficient is what is in place ("would X be enough?" proposes X).
-  // "Is Spring Retry enough?", "Is SQLite good enough?": what will do as it is stays; "Is X mature enough?" weighs
-  // whether X is ready to be taken up.
-  const sufficient = isCopula(toks[0]) && (SUFFICIENT.has(rest[0]?.norm ?? "") || (rest[0]?.norm === "good" && SUFFICIENT.has(rest[1]?.norm ?? "")));
+  // "Is Spring Retry enough?", "Is the origin fast enough?": what will do as it is stays; "Is X mature enough?"
+  // weighs whether X is ready to be taken up.
+  const sufficient = isCopula(toks[0]) && (SUFFICIENT.has(rest[0]?.norm ?? "") || (!READINESS.has(rest[0]?.norm ?? "") && SUFFICIENT.has(rest[1]?.norm ?? "")));
   if (still || sufficient || (gv && KEEP_VERBS.has(gv))) {
     return keepForm(alt(keepTitle(toks, s), subject, terms, "incumbent"));
   }
