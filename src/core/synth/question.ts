@@ -30,7 +30,7 @@ import { readCopula, readKeepOrDrop } from "./question/keepOrDrop";
 import { readAction, readAdopt } from "./question/adopt";
 import { alongsideIncumbent, insteadIncumbent } from "./question/incumbents";
 import { contentOf, purposeOf, topicWords } from "./question/topic";
-import { isNounish, type Tok } from "./question/tokens";
+import { isCopula, isNounish, isVerb, type Tok } from "./question/tokens";
 import { spanText, trimNoun } from "./question/phrases";
 import { termsForPhrase } from "./question/terms";
 import { DETERMINERS, PERSONAL, PRONOUNS } from "./question/vocabulary";
@@ -219,6 +219,12 @@ function withAntecedent(a: QuestionStructure["alternatives"][number], before: To
     // "a homegrown flags table": a plural the tagger took for a verb, before a noun, is a modifier.
     while (np.end + 1 < before.length && /s$/.test(before[np.end].norm) && before[np.end + 1].tags.has("Noun") && !PRONOUNS.has(before[np.end + 1].norm)) np.end = trimNoun(before, np.end + 1, before.length).end;
     const head = before[np.end - 1];
+    // A phrase that leaves its sentence no verb has swallowed it ("our Python services pin dependencies"): misread.
+    const swallowed = !before.some((x, k) => (k < np.start || k >= np.end) && (isVerb(x) || isCopula(x)));
+    if (swallowed) {
+      i = np.end - 1;
+      continue;
+    }
     if (np.end - np.start < (DETERMINERS.has(t.norm) ? 2 : 1) || !head || !isNounish(head) || /^\d/.test(before[np.start].norm)) continue;
     // People ("the team", "our developers") act; they are not what an option is about.
     if (head.tags.has("Plural") !== plural || PERSONAL.has(head.norm) || head.tags.has("Pronoun")) {
