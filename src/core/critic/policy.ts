@@ -54,7 +54,9 @@ export type FindingKind =
   | "decision-mismatch/two-readings"
   | "weak-grounding"
   | "weak-grounding/named-choice"
-  | "weak-grounding/open";
+  | "weak-grounding/open"
+  | "crowded"
+  | "crowded/confident";
 
 /**
  * Findings that say the evidence itself withdraws the decision: the deciding record is no longer in force, a commit
@@ -74,6 +76,9 @@ export const BLOCKING_KINDS: ReadonlySet<string> = new Set<string>([
   "outranked/plain-view",
   // A record only proposed or a draft, weakly tied to a question that names nothing to choose.
   "record-status/draft+weak-grounding/open",
+  // A low-confidence answer whose record two or more other documents score nearly as high as (signals.ts's crowded
+  // field): dev 40 wrong to 8 right; the rule takes it first, in all 33 picks with one repository left out.
+  "crowded",
 ]);
 
 /** A unit blocks only when wrong answers carry it at least this many times as often as right ones: 0.60 / 0.10. */

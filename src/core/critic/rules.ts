@@ -14,7 +14,7 @@ import { takenInsteadOf, toCitation } from "../synth/rules";
 import { mentions, recordName, recordStatus } from "../synth/stance";
 import { groundingObjections } from "./grounding";
 import { BLOCKING_KINDS, type FindingKind } from "./policy";
-import { weakGrounding } from "./signals";
+import { crowdedField, weakGrounding } from "./signals";
 
 export type CriticCheck =
   | "record-status"
@@ -32,6 +32,8 @@ export type CriticCheck =
   | "decision-mismatch"
   /** The deciding record barely leads the other retrieved documents and shares few words with the question (critic/signals.ts). */
   | "weak-grounding"
+  /** Two or more other documents score nearly as high as the deciding record (critic/signals.ts). */
+  | "crowded"
   /** Two findings of other checks whose pair blocks (policy.ts) were both raised: together they block. */
   | "doubts"
   /** Raised by the model Critic (critic/model.ts). */
@@ -87,7 +89,7 @@ export interface Finding {
 }
 
 /** The checks that say, each from its own side, that the recommendation may not rest on the deciding record. */
-const GROUNDING_CHECKS = new Set<CriticCheck>(["outranked", "unweighed-proposal", "off-subject", "decision-mismatch", "weak-grounding"]);
+const GROUNDING_CHECKS = new Set<CriticCheck>(["outranked", "unweighed-proposal", "off-subject", "decision-mismatch", "weak-grounding", "crowded"]);
 
 /**
  * Every objection the rules Critic raises, blocking ones first, in a stable order. A finding blocks when its kind is
@@ -120,6 +122,7 @@ export function critique(input: CriticInput, blocking: ReadonlySet<string> = BLO
 const CHECK_SAYS: Partial<Record<Finding["check"], string>> = {
   outranked: "another record ranks above the deciding one on this question",
   "weak-grounding": "the deciding record barely leads the other retrieved documents and shares few of the question's words",
+  crowded: "several other retrieved documents score nearly as high as the deciding record",
   "off-subject": "the deciding record's title and options barely touch what the question asks",
   "unweighed-proposal": "the deciding record never mentions what the question proposes",
   "unweighed-constraint": "the deciding record never weighs the question's constraint",
@@ -178,7 +181,9 @@ function groundingCheck(f: Focus): Finding[] {
   const focus = { question: f.input.question, draft: f.input.draft, evidence: f.input.evidence, rec: f.rec, record: f.record, terms: f.terms };
   const weak = weakGrounding(focus);
   const tie: Finding[] = weak ? [{ check: "weak-grounding", kind: weak.names === "choice" ? "weak-grounding/named-choice" : weak.names === "open" ? "weak-grounding/open" : "weak-grounding", text: weak.text, citations: weak.citations }] : [];
-  return [...groundingObjections(focus), ...tie];
+  const crowd = crowdedField(focus);
+  const pack: Finding[] = crowd ? [{ check: "crowded", kind: crowd.unsure ? "crowded" : "crowded/confident", text: crowd.text, citations: crowd.citations }] : [];
+  return [...groundingObjections(focus), ...tie, ...pack];
 }
 
 /** The deciding record is only proposed or a draft (a concern), or no longer in force (blocking). */

@@ -102,3 +102,49 @@ export function weakGrounding(f: GroundingFocus): { text: string; citations: str
     names: questionNames(f.question, f.rec),
   };
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// A crowded field: the deciding record does not stand out of the documents retrieved beside it.
+//
+// The weak tie above compares the record with the single best other document. A record that two or more other
+// documents score nearly as well as (or better than) is one of a pack: retrieval found the subject, not the record
+// that decides the question, and the draft took one of several neighbours. Counted over the documents expert's items
+// (the same scale as the record's), leaving out the records the deciding one replaced. On the eval's dev half, on
+// low-confidence answers, this held 40 wrong answers to 8 right ones (at CROWD_SHARE 0.8 and CROWD_MIN 2); on surer
+// answers it tells little (4 to 5), so the two are kinds of their own and policy.ts decides which block.
+
+/** Another document scoring at least this share of the deciding record's retrieval score is its near equal. */
+export const CROWD_SHARE = 0.8;
+/** The field is crowded when at least this many other documents are near equals of the deciding record. */
+export const CROWD_MIN = 2;
+
+/** The other documents whose best item scores at least CROWD_SHARE of the deciding record's, best first; undefined when there is no scored record. */
+export function nearEquals(f: GroundingFocus): FusedEvidence[] | undefined {
+  const r = f.record;
+  if (!r) return undefined;
+  const items = bestItems(f.evidence);
+  const mine = items.get(r.meta.path)?.score;
+  if (mine === undefined || !(mine > 0)) return undefined;
+  return [...items]
+    .filter(([path, e]) => path !== r.meta.path && !(e.adr && replacedBy(e.adr, r.meta)) && e.score >= CROWD_SHARE * mine)
+    .map(([, e]) => e)
+    .sort((a, b) => b.score - a.score || a.rank - b.rank);
+}
+
+/**
+ * The objection when CROWD_MIN or more other documents score within CROWD_SHARE of the deciding record, citing it and
+ * the two best of them; `unsure` when the draft is held at low confidence (the kind policy.ts may block).
+ */
+export function crowdedField(f: GroundingFocus): { text: string; citations: string[]; unsure: boolean } | undefined {
+  const near = nearEquals(f);
+  if (!near || near.length < CROWD_MIN) return undefined;
+  const r = f.record!;
+  const name = (e: FusedEvidence) => (e.adr ? recordName(e.adr) : e.path_or_url);
+  const shown = near.slice(0, 2).map(name);
+  const more = near.length > 2 ? ` and ${near.length - 2} more` : "";
+  return {
+    text: `${recordName(r.meta)} does not stand out of what retrieval found: ${near.length} other documents (${shown.join(", ")}${more}) score at least ${Math.round(CROWD_SHARE * 100)}% as high on this question, so the recommendation may rest on a neighbouring record.`,
+    citations: [r.cite.id, ...near.slice(0, 2).map((e) => e.id)],
+    unsure: f.draft.recommendation.confidence === "low",
+  };
+}
