@@ -160,3 +160,23 @@ describe("what a judgement asks of its subject", () => {
     assert.deepEqual(read("Would gRPC be a better fit than REST for the calls between the pricing and the catalogue services?").titles, ["gRPC", "REST"]);
   });
 });
+
+describe("sides read without what only sets the scene", () => {
+  test("a fronted phrase is read with neither side; a quantified subject stays with its act", () => {
+    assert.deepEqual(read("For secrets in local development, is a shared 1Password vault enough, or should every developer use their own Vault token?").titles, [
+      "Keep the shared 1Password vault",
+      "Every developer uses their own Vault token",
+    ]);
+  });
+
+  test("a judged act ends before its judgement's article and adjectives", () => {
+    assert.deepEqual(read("Is running Postgres in Kubernetes with an operator a reasonable choice, or should we stay on RDS?").titles, [
+      "Run Postgres in Kubernetes with an operator",
+      "Keep RDS",
+    ]);
+  });
+
+  test("a hyphenated verb right after the subject is the verb", () => {
+    assert.deepEqual(read("Should we squash-merge pull requests or keep merge commits?").titles, ["Squash-merge pull requests", "Keep merge commits"]);
+  });
+});

@@ -186,7 +186,9 @@ function readQuestionPair(text: string): Partial<QuestionStructure> | undefined 
   if (!JUDGING.test(right) && !JUDGING.test(left)) return undefined;
   const context = sentences.slice(0, asking).join(" ");
   const side = (q: string) => readQuestionUncached(`${context} ${q.replace(/\?*\s*$/, "?")}`.trim());
-  const [a, b] = [yesOption(side(sentence.slice(0, at))), yesOption(side(right.charAt(0).toUpperCase() + right.slice(1)))];
+  // A fronted phrase ("For secrets in local development, is …") sets the scene for both sides; neither is read with it.
+  const asked = (q: string) => q.charAt(0).toUpperCase() + q.slice(1);
+  const [a, b] = [yesOption(side(asked(sentence.slice(sentence.length - left.length, at)))), yesOption(side(asked(right)))];
   if (!a || !b || a.title.toLowerCase() === b.title.toLowerCase()) return undefined;
   // "Do we still need Varnish, or is the CDN's cache good enough?": only one side is what is in place, the first.
   const alternatives = a.role === "incumbent" && b.role === "incumbent" ? [a, { ...b, title: capitalise(b.subject), role: "target" as const }] : [a, b];

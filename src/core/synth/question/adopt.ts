@@ -1,7 +1,7 @@
 // The single-proposal forms: "adopt / introduce / use / add A?" and "should we <verb phrase>?".
 
 import type { QuestionStructure } from "./types";
-import { ADOPT_VERBS, DETERMINERS, PRONOUNS } from "./vocabulary";
+import { ADOPT_VERBS, DETERMINERS, PRONOUNS, QUANTIFIERS } from "./vocabulary";
 import { isPrep, isVerb, type Tok } from "./tokens";
 import { clauseEnd, phraseEnd, spanText, trimNoun } from "./phrases";
 import { termsForPhrase, termsForVerbPhrase } from "./terms";
@@ -12,7 +12,9 @@ import { alt, clauseTitle, imperative } from "./titles";
 export function readAdopt(toks: Tok[], clause: Clause): Partial<QuestionStructure> | undefined {
   // "Do we need a service mesh (to get mTLS)?" proposes the mesh.
   const needs = clause.verb >= 0 && toks[clause.verb].root === "need" && !!clause.subject && PRONOUNS.has(toks[clause.subject.start].norm);
-  const v = clause.verb >= 0 && (ADOPT_VERBS.has(toks[clause.verb].root) || needs) && !clause.passive ? clause.verb : -1;
+  // "Should every developer use their own token?": who adopts is part of the proposal; the action form keeps it.
+  const ownSubject = !!clause.subject && QUANTIFIERS.has(toks[clause.subject.start].norm);
+  const v = clause.verb >= 0 && (ADOPT_VERBS.has(toks[clause.verb].root) || needs) && !clause.passive && !ownSubject ? clause.verb : -1;
   if (v < 0 || !isVerb(toks[v])) return undefined;
   const o = v + 1;
   // "what should we use for caching?": no object, an open question.

@@ -109,6 +109,9 @@ export function mainVerb(toks: Tok[], from: number, to: number): Clause {
 function verbAfterSubject(toks: Tok[], from: number, to: number): number {
   if (from >= to) return -1;
   if (PRONOUNS.has(toks[from].norm) || PERSONAL.has(toks[from].norm)) {
+    // "should we squash-merge pull requests": right after the subject, a hyphenated word ending in a verb is one.
+    const next = toks[from + 1];
+    if (next && /^[a-z]+-[a-z]+$/.test(next.norm) && verbCapable({ ...next, norm: next.norm.split("-")[1], tags: new Set() })) return from + 1;
     for (let p = from + 1; p < to; p++) if (verbCapable(toks[p]) || isCopula(toks[p])) return p;
     return -1;
   }

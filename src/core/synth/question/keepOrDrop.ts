@@ -90,7 +90,9 @@ export function readCopula(toks: Tok[]): Partial<QuestionStructure> | undefined 
   if (!toks.length || !(isCopula(toks[0]) || isModal(toks[0]))) return undefined;
   // "Is Spring Retry enough?", "Is X the right direction …": the subject ends where the judgement starts.
   let judgementAt = toks.findIndex((t, k) => k > 1 && (JUDGEMENTS.has(t.norm) || ["still", "really", "worth"].includes(t.norm) || t.tags.has("Comparative")));
-  while (judgementAt > 2 && DETERMINERS.has(toks[judgementAt - 1].norm)) judgementAt--;
+  // "… a reasonable choice": the judgement starts at its article and adjectives.
+  const adjective = (t: Tok) => t.tags.has("Adjective") && !t.tags.has("Noun") && !SUFFICIENT.has(toks[judgementAt]?.norm ?? "");
+  while (judgementAt > 2 && (DETERMINERS.has(toks[judgementAt - 1].norm) || adjective(toks[judgementAt - 1]))) judgementAt--;
   // "Is Kotlin Multiplatform mature enough?": the quality judged belongs to the judgement, not to the name.
   if (judgementAt > 2 && SUFFICIENT.has(toks[judgementAt].norm) && toks[judgementAt - 1].tags.has("Adjective") && !toks[judgementAt - 1].tags.has("Noun")) judgementAt--;
   let s = judgementAt > 1 && isCopula(toks[0]) ? { start: 1, end: judgementAt } : trimNoun(toks, 1, toks.length);
