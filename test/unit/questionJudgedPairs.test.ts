@@ -180,3 +180,14 @@ describe("sides read without what only sets the scene", () => {
     assert.deepEqual(read("Should we squash-merge pull requests or keep merge commits?").titles, ["Squash-merge pull requests", "Keep merge commits"]);
   });
 });
+
+describe("an act named as the subject and judged by its effect", () => {
+  test("is what is proposed", () => {
+    assert.equal(read("Would adding a GraphQL layer over the REST services help the mobile team ship faster?").target, "Add a GraphQL layer over the REST services");
+    assert.equal(read("Is adopting Bazel for the Java and TypeScript builds going to pay off for a team of our size?").target, "Adopt Bazel");
+    assert.equal(
+      read("Would moving the image resizing out of the web app into a Lambda behind CloudFront reduce our memory spikes?").target,
+      "Move the image resizing out of the web app into a Lambda behind CloudFront",
+    );
+  });
+});
