@@ -54,6 +54,17 @@ const PLACEHOLDER_ASK = /\b(?:would|will|could|is|was)\s+it\s+(?:be\s+)?(?:bette
 const ACT_JUDGED_BY_EFFECT =
   /\b(?:would|will|could|can|does|did|is|was)\s+((?:[a-z]+-)?[a-z]{3,}ing\s+[^?]{3,160}?)\s+(?:(?:really|actually|ever)\s+)?(?:help|pay\s+off|be\s+worth|reduce|improve|speed\s+up|simplify|fix|solve|cut|lower|save|prevent|make\s+(?:it|things|us|the)|going\s+to\s+(?:pay|help|be\s+worth))\b[^?]*\?/gi;
 
+/** The question with its roundabout ways of asking put plainly: "is it worth VP-ing …?", "should we VP …?". */
+function canonicalAsk(text: string): string {
+  const sentenceStart = (m: string, word: string) => (/^[A-Z]/.test(m) ? word.charAt(0).toUpperCase() + word.slice(1) : word);
+  return text
+    .replace(ACT_JUDGED_BY_EFFECT, (m, act: string) => `${sentenceStart(m, "is")} it worth ${act}?`)
+    .replace(PLACEHOLDER_ASK, (m, at: number, all: string) =>
+      // "Is it better to retry in the client than in the gateway?" compares how, not what: left as it is.
+      /^[^?.!]*\bthan\b/i.test(all.slice(at + m.length)) ? m : `${sentenceStart(m, "should")} we `,
+    );
+}
+
 const memo = new Map<string, QuestionStructure>();
 /** Markdown emphasis or code around words ("`Redis`", "**keep**"); an underscore inside a name ("client_id") is no marker. */
 const EMPHASIS = /(?<![\p{L}\p{N}])([`*_]{1,2})([^`*_]+)\1(?![\p{L}\p{N}])/gu;
@@ -76,11 +87,7 @@ export function readQuestion(question: string): QuestionStructure {
 
 /** The reader without the memo and the safety net (tests use it to find sentences it cannot take apart). */
 export function readQuestionUncached(question: string): QuestionStructure {
-  const text = withoutAsideBeforeOr(withoutCodeExamples(question.replace(TAG_PREFIX, "")).replace(EMPHASIS, "$2").trim()).replace(ACT_JUDGED_BY_EFFECT, (m, act: string) => `${/^[A-Z]/.test(m) ? "Is" : "is"} it worth ${act}?`)
-    .replace(PLACEHOLDER_ASK, (m, at: number, all: string) =>
-    // "Is it better to retry in the client than in the gateway?" compares how, not what: left as it is.
-    /^[^?.!]*\bthan\b/i.test(all.slice(at + m.length)) ? m : /^[A-Z]/.test(m) ? "Should we " : "should we ",
-  );
+  const text = canonicalAsk(withoutAsideBeforeOr(withoutCodeExamples(question.replace(TAG_PREFIX, "")).replace(EMPHASIS, "$2").trim()));
   const base: QuestionStructure = { form: "open", alternatives: [], topic: contentOf(text), text };
   if (!text) return base;
   const paired = readQuestionPair(text);
