@@ -87,8 +87,10 @@ export function readQuestion(question: string): QuestionStructure {
 
 /** The reader without the memo and the safety net (tests use it to find sentences it cannot take apart). */
 export function readQuestionUncached(question: string): QuestionStructure {
-  const text = canonicalAsk(withoutAsideBeforeOr(withoutCodeExamples(question.replace(TAG_PREFIX, "")).replace(EMPHASIS, "$2").trim()));
-  const base: QuestionStructure = { form: "open", alternatives: [], topic: contentOf(text), text };
+  const plain = withoutAsideBeforeOr(withoutCodeExamples(question.replace(TAG_PREFIX, "")).replace(EMPHASIS, "$2").trim());
+  // The structure keeps the question as asked; only the reading sees it put plainly.
+  const text = canonicalAsk(plain);
+  const base: QuestionStructure = { form: "open", alternatives: [], topic: contentOf(plain), text: plain };
   if (!text) return base;
   const paired = readQuestionPair(text);
   if (paired) return { ...base, ...paired, topic: topicWords(tokenize(boundedForReading(text)).filter((s) => s.length)) };
