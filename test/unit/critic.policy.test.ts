@@ -4,7 +4,8 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { critique, findings } from "../../src/core/critic";
 import { BLOCKING_KINDS, blockCounts, choosePolicy, CONTRADICTIONS, crossValidate, DEFAULT_RULE, kindStats, MAX_RIGHT_SHARE, MIN_RATIO, type LabelledAnswer, type PolicyRule } from "../../src/core/critic/policy";
-import type { AdrMeta, DraftPicker, FusedEvidence } from "../../src/core/schemas";
+import type { DraftPicker } from "../../src/core/schemas";
+import { recordItem } from "../helpers/criticEvidence";
 
 /** n answers of one repository, right or wrong, each carrying the given kinds. */
 function answers(group: string, n: number, right: boolean, kinds: string[] = []): LabelledAnswer[] {
@@ -138,24 +139,7 @@ describe("critic policy: leave one repository out", () => {
 // ---------------------------------------------------------------------------------------------------------
 // The rules Critic obeys the set it is given.
 
-function doc(path: string, score: number, rank: number, meta: Partial<AdrMeta> & { title: string }): FusedEvidence {
-  return {
-    id: `ev-${path.replace(/\W/g, "")}`,
-    kind: "internal",
-    expert: "docs",
-    source_type: "adr",
-    path_or_url: path,
-    line_range: { start: 1, end: 10 },
-    precision_class: "section",
-    title: meta.title,
-    excerpt: "We decided.",
-    score,
-    rank,
-    fused_score: 1 / rank,
-    experts: ["docs"],
-    adr: { path, status: "accepted" as const, supersedes: [], superseded_by: [], considered_options: [], section: "decision", ...meta },
-  };
-}
+const doc = recordItem;
 
 function draftFor(question: string, recordId: string): DraftPicker {
   return {

@@ -5,7 +5,8 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { applyObjections, BLOCKING_KINDS, critique, findings } from "../../src/core/critic";
 import { blockCounts, blockedBy, choosePolicy, crossValidate, DEFAULT_RULE, kindStats, STABLE_SHARE, unitsOf, type LabelledAnswer } from "../../src/core/critic/policy";
-import type { AdrMeta, DraftPicker, FusedEvidence } from "../../src/core/schemas";
+import type { AdrMeta, DraftPicker } from "../../src/core/schemas";
+import { recordItem } from "../helpers/criticEvidence";
 
 /** n answers of one repository, right or wrong, each carrying the given kinds. */
 function answers(group: string, n: number, right: boolean, kinds: string[] = []): LabelledAnswer[] {
@@ -78,24 +79,7 @@ describe("critic round 16: pairs of kinds as blocking units", () => {
 // ---------------------------------------------------------------------------------------------------------
 // The rules Critic with a pair among its blocking units
 
-function doc(path: string, score: number, rank: number, meta: Partial<AdrMeta> & { title: string }): FusedEvidence {
-  return {
-    id: `ev-${path.replace(/\W/g, "")}`,
-    kind: "internal",
-    expert: "docs",
-    source_type: "adr",
-    path_or_url: path,
-    line_range: { start: 1, end: 10 },
-    precision_class: "section",
-    title: meta.title,
-    excerpt: "We decided.",
-    score,
-    rank,
-    fused_score: 1 / rank,
-    experts: ["docs"],
-    adr: { path, status: "accepted" as const, supersedes: [], superseded_by: [], considered_options: [], section: "decision", ...meta },
-  };
-}
+const doc = recordItem;
 
 type Option = DraftPicker["options"][number];
 

@@ -6,25 +6,9 @@ import assert from "node:assert/strict";
 import { critique, findings } from "../../src/core/critic";
 import { CROWD_MIN, CROWD_SHARE, crowdedField, nearEquals } from "../../src/core/critic/signals";
 import type { AdrMeta, DraftPicker, FusedEvidence } from "../../src/core/schemas";
+import { recordItem } from "../helpers/criticEvidence";
 
-function record(path: string, score: number, rank: number, meta: Partial<AdrMeta> & { title: string }): FusedEvidence {
-  return {
-    id: `ev-${path.replace(/\W/g, "")}`,
-    kind: "internal",
-    expert: "docs",
-    source_type: "adr",
-    path_or_url: path,
-    line_range: { start: 1, end: 10 },
-    precision_class: "section",
-    title: meta.title,
-    excerpt: "We decided.",
-    score,
-    rank,
-    fused_score: 1 / rank,
-    experts: ["docs"],
-    adr: { path, status: "accepted", supersedes: [], superseded_by: [], considered_options: [], section: "decision", ...meta },
-  };
-}
+const record = recordItem;
 
 const QUESTION = "How should the ingest jobs retry when the upstream API times out?";
 
