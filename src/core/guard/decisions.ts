@@ -25,9 +25,10 @@ import { DEFAULT_RECEIPTS_DIR, listReceipts, verifyEntry } from "../receipts/sto
 import { readAllowedSigners } from "../receipts/trust";
 import type { LineRange } from "../schemas";
 import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
-import { acronymOf, GENERIC_PURPOSES, inPassing, keysOf, tokenSet, tokensOf, vendorProductKeys, type NameKeys } from "./names";
+import { acronymOf, GENERIC_PURPOSES, inPassing, isVendor, keysOf, tokenSet, tokensOf, vendorProductKeys, type NameKeys } from "./names";
 import { membersOfKind, peerExclusions, recordPeerExclusions, withoutPeersNamedElsewhere } from "./peers";
-import { refineOptions, withoutOverruled } from "./optionLines";
+import { namedOption, slugChoice, sharedOptionWords, ungroupedOptions } from "./optionGroups";
+import { refineOptions, withoutOverruled, type LineOption } from "./optionLines";
 import { decisionSentencesOf, familyWords, lowerCaseWords, namesIn, ordinaryWords, proseOptionsOf } from "./proseOptions";
 import { categoryExclusions, labelledPurposes, purposeExclusions } from "./purposeRules";
 import { schemesChosenIn, type VersionScheme } from "./centralVersions";
@@ -133,13 +134,12 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
   // Options weighed outside an option list (prose, headings, a short list, a replacing title): proseOptions.ts.
   const read = adr ? proseOptionsOf(adr, model.chosen?.name) : { rejected: [], chosen: [] };
   // The option list as the record's lines write it: names in links and code spans, no URLs, the title's choice.
-  const refined = refineOptions(model, file.text.split("\n", 20_000), MAX_OPTION_WORDS);
+  const fileLines = file.text.split("\n", 20_000);
+  const refined = refineOptions(model, fileLines, MAX_OPTION_WORDS);
   // A list of what follows from the choice ("### Advantages") holds no options; an option named as someone's
   // ("GitHub's repository explorer") is the thing after the possessive.
-  const listed = {
-    chosen: refined.chosen,
-    rejected: refined.rejected.filter((r) => !adr || !inConsequences(adr, r.range.start)).map((r) => ({ ...r, name: ownedThing(r.name) })),
-  };
+  // Words three or more listed options share ("… per Tenant") say what they are ways of doing, not which one.
+  const listed = listedOptions(refined, fileLines, model.chosen?.name ?? refined.chosen[0]?.name, adr);
   // The option list's own chosen option, when it names a thing, outranks what the prose seems to choose.
   const listChoiceNames = !!model.chosen && !!keysOf(model.chosen.name);
   // An option the prose chose from a group it turned the rest of down ("`ruff` is the recommended tool" over pylint
@@ -159,16 +159,19 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
   // a replacing title ("Replace JCloud with the S3 SDK") names the rejected one too, so only its chosen part counts.
   const titleRejects = prose.rejected.filter((r) => r.range.start === 1 && r.reason === model.title.trim()).map((r) => r.name);
   const title = titleRejects.reduce((t, r) => t.replace(r, " "), model.title);
-  const chosenWords = tokenSet([...(chosenName ? [chosenName] : []), ...prose.chosen.map((c) => c.name), title]);
+  // A file name that states the choice ("use-did-urls-to-reference-resources") names it as a title does.
+  const chosenWords = tokenSet([...(chosenName ? [chosenName] : []), ...prose.chosen.map((c) => c.name), title, slugChoice(file.path) ?? ""]);
   const forbidden: DecidedThing[] = [];
   const proseRejected = prose.rejected.filter((p) => !listed.rejected.some((r) => r.name === p.name));
-  const lower = lowerCaseWords(file.text.split("\n", 20_000));
-  for (const r of [...listed.rejected, ...proseRejected]) {
+  const lower = lowerCaseWords(fileLines);
+  for (const listedOrProse of [...listed.rejected, ...proseRejected]) {
+    const inProse = proseRejected.includes(listedOrProse as (typeof proseRejected)[number]);
     // A sentence the reader took for an option ("Once we find out that we can not live with jOOQ …") names no option.
-    if (r.name.split(/\s+/).length > MAX_OPTION_WORDS) continue;
-    const fromProse = "common" in r || proseRejected.includes(r as (typeof proseRejected)[number]);
+    const r = namedOption(listedOrProse, MAX_OPTION_WORDS);
+    if (!r) continue;
+    const fromProse = "common" in r || inProse;
     const common: string[] = "common" in r && Array.isArray(r.common) ? r.common : [];
-    let keys = keysOf(r.name, common.length ? new Set([...chosenWords, ...common]) : chosenWords);
+    let keys = optionKeys(r.name, chosenWords, common, fromProse ? new Set() : listed.shared);
     // A listed option of several words keys by its words that name a thing: "Secrets Store CSI driver" is the CSI
     // driver, not every line about secrets, when the record writes "secrets" in lower case too. With no such word
     // left, all its words must be there.
@@ -179,7 +182,7 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
       const named = keysOf(r.name, new Set([...chosenWords, ...ordinary]));
       keys = named && named.tokens.length ? named : { ...keys, all: true };
     }
-    if (keys) keys = asWritten(keys, r, proseRejected.includes(r as (typeof proseRejected)[number]), file.text);
+    if (keys) keys = asWritten(keys, r, inProse, file.text);
     // "AWS Instance Scheduler" where the record writes "instance" as an ordinary word: the vendor and the product's
     // capitalised words together, not "scheduler" alone.
     const vendor = keys && !keys.exact ? vendorProductKeys(r.name) : undefined;
@@ -238,6 +241,28 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     ...(instruments.length ? { instruments } : {}),
     ...(ciWeighed.length ? { ciWeighed } : {}),
   };
+}
+
+/**
+ * The record's option list as its lines write it, each heading that groups options replaced by its items, with the
+ * words three or more of them share. A list of what follows from the choice ("### Advantages") holds no options; an
+ * option named as someone's ("GitHub's repository explorer") is the thing after the possessive.
+ */
+function listedOptions(refined: { rejected: LineOption[]; chosen: LineOption[] }, lines: string[], chosen: string | undefined, adr: ParsedAdr | undefined) {
+  const rejected = ungroupedOptions(refined.rejected, lines, chosen)
+    .filter((r) => !adr || !inConsequences(adr, r.range.start))
+    .map((r) => ({ ...r, name: ownedThing(r.name) }));
+  return { chosen: refined.chosen, rejected, shared: sharedOptionWords([...rejected, ...refined.chosen].map((r) => r.name)) };
+}
+
+/**
+ * A rejected option's keys: never the chosen side's words, nor what prose options (`common`) or listed siblings
+ * (`shared`) have in common — unless that leaves only a vendor's word ("Use AWS Systems Manager").
+ */
+function optionKeys(name: string, chosenWords: Set<string>, common: string[], shared: Set<string>): NameKeys | undefined {
+  const keys = keysOf(name, common.length || shared.size ? new Set([...chosenWords, ...common, ...shared]) : chosenWords);
+  if (shared.size && keys && !keys.exact && keys.tokens.every((t) => isVendor(t))) return keysOf(name, common.length ? new Set([...chosenWords, ...common]) : chosenWords);
+  return keys;
 }
 
 /**

@@ -58,7 +58,9 @@ export async function checkChange(repo: string, source: ChangeSource, opts: Chec
     });
     const decisions = await pending;
     const tracked = check?.kind === "work-tree" ? await trackedBeside(root, diff.files, opts.signal) : [];
-    return await reportOf(diff, decisions, { deadline, budgetMs, signal: opts.signal, folderFiles: folderFilesOf(root, tracked) });
+    const base = source.kind === "ref" ? source.ref : "HEAD";
+    const existingDirs = check?.kind === "work-tree" && source.kind !== "text" ? await foldersAt(root, base, diff.files, opts.signal) : undefined;
+    return await reportOf(diff, decisions, { deadline, budgetMs, signal: opts.signal, folderFiles: folderFilesOf(root, tracked), ...(existingDirs ? { existingDirs } : {}) });
   } finally {
     opts.signal?.removeEventListener("abort", forward);
   }
@@ -79,10 +81,39 @@ async function trackedBeside(root: string, files: readonly { path: string; statu
   return run?.code === 0 ? run.stdout.split("\0").filter(Boolean).slice(0, MAX_TRACKED_BESIDE) : [];
 }
 
+/** Folders looked up at most, for the added files' folders and their parents. */
+const MAX_FOLDERS_ASKED = 200;
+
+/**
+ * Which folders of the added files (and their parents) the base revision already holds: a folder the change creates
+ * is no part of the project yet. Undefined when git cannot say (then every folder counts as existing).
+ */
+async function foldersAt(root: string, base: string, files: readonly { path: string; status: string }[], signal?: AbortSignal): Promise<Set<string> | undefined> {
+  const wanted = new Set<string>();
+  for (const f of files) {
+    if (f.status !== "added") continue;
+    const parts = f.path.split("/");
+    for (let i = 1; i < parts.length; i++) wanted.add(parts.slice(0, i).join("/"));
+  }
+  if (!wanted.size) return new Set();
+  // A folder exists when its parent's listing names it: list each parent once (the top folder without a path).
+  const parents = [...new Set([...wanted].map((d) => posix.dirname(d)))].slice(0, MAX_FOLDERS_ASKED);
+  const top = parents.includes(".");
+  const below = parents.filter((p) => p !== ".").map((p) => `${p}/`);
+  const out = new Set<string>();
+  for (const args of [top ? [] : undefined, below.length ? ["--", ...below] : undefined]) {
+    if (!args) continue;
+    const run = await runGit(root, ["ls-tree", "-d", "--name-only", "-z", base, ...args], { signal, maxBytes: 1024 * 1024, maxLines: MAX_TRACKED_BESIDE }).catch(() => undefined);
+    if (!run || run.code !== 0) return undefined;
+    for (const d of run.stdout.split("\0")) if (d) out.add(d);
+  }
+  return out;
+}
+
 async function reportOf(
   diff: Awaited<ReturnType<typeof readChange>>,
   decisions: Awaited<ReturnType<typeof loadDecisions>>,
-  budget: { deadline: number; budgetMs: number; signal?: AbortSignal; folderFiles?: (dir: string) => FolderFile[] },
+  budget: { deadline: number; budgetMs: number; signal?: AbortSignal; folderFiles?: (dir: string) => FolderFile[]; existingDirs?: Set<string> },
 ): Promise<GuardReport> {
   const outcome = await matchChange(diff, decisions, budget);
   const cut = outcome.cut;

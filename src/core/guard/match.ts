@@ -64,6 +64,8 @@ export interface MatchOptions {
   signal?: AbortSignal;
   /** The files beside a new one, for a choice of language or format it may go around (formats.ts). */
   folderFiles?: (dir: string) => FolderFile[];
+  /** The folders of added files that the change's base already holds (undefined: unknown, all count as existing). */
+  existingDirs?: Set<string>;
 }
 
 /** What the matching looks up, built once per check: the decided things by the tokens that may name them, and so on. */
@@ -82,12 +84,31 @@ interface MatchPlan {
   /** Rules that new files of a kind begin with a licence header. */
   headed: GuardDecision[];
   kinds: KindPlan;
+  existingDirs?: Set<string>;
   /** Chosen things that name a language or document format. */
   formats: (ThingEntry & { format: Format })[];
   pacer: Pacer;
 }
 
-function planOf(set: DecisionSet, changedPaths: string[], pacer: Pacer): MatchPlan {
+/**
+ * Whether a name the file's path writes is the project's own there: a file that was there before, or a new one in a
+ * folder the project already had that is named for it ("mailbox/cassandra/…"), or a new file only its own name names. A folder the change creates for it
+ * (`performance-tests/locust/locustfile.py`) brings the thing in with the folder.
+ */
+function ownPath(file: ChangedFile, found: string, existingDirs: Set<string> | undefined): boolean {
+  if (!existingDirs || file.status !== "added") return true;
+  const parts = file.path.split("/");
+  let namedBy = false;
+  for (let i = 1; i < parts.length; i++) {
+    if (!tokensOf(parts[i - 1]).includes(found)) continue;
+    if (existingDirs.has(parts.slice(0, i).join("/"))) return true;
+    namedBy = true;
+  }
+  // Only the file's own name says it (`src/browser/canvas.ts`): the project's naming, as before.
+  return !namedBy;
+}
+
+function planOf(set: DecisionSet, changedPaths: string[], pacer: Pacer, existingDirs?: Set<string>): MatchPlan {
   const forbidden = thingEntries(set.decisions, "forbidden");
   const required = thingEntries(set.decisions, "required");
   return {
@@ -105,6 +126,7 @@ function planOf(set: DecisionSet, changedPaths: string[], pacer: Pacer): MatchPl
     headed: set.decisions.filter((d) => d.header),
     bounded: set.decisions.filter((d) => d.boundary),
     pacer,
+    ...(existingDirs ? { existingDirs } : {}),
   };
 }
 
@@ -331,7 +353,7 @@ async function matchAdded(file: ChangedFile, kind: FileKind, plan: MatchPlan, ix
       }
       if (!found) continue;
       // The file's own path names it ("org/apache/james/…", "mailbox/cassandra/…"): the project's own code, not a newcomer.
-      if (pathTokens.has(found.toLowerCase())) continue;
+      if (pathTokens.has(found.toLowerCase()) && ownPath(file, found.toLowerCase(), plan.existingDirs)) continue;
       // A word that only opens a sentence-like option ("Give AWS accounts …") names a package, an import or an image.
       // A key cut down to the word that tells the option apart ("hub" of "Docker Hub", "pro" of "Sidekiq Pro") names
       // a package as it is; in code or config the whole name must be on the line or in the file's path.
@@ -865,7 +887,7 @@ export async function matchChange(diff: ParsedDiff, set: DecisionSet, opts: Matc
   const ix = await indexChange(work, pacer);
   const addedPaths = new Set(diff.files.filter((f) => f.status === "added").map((f) => f.path));
   const out = new FindingList();
-  const plan = planOf(set, diff.files.map((f) => f.path), pacer);
+  const plan = planOf(set, diff.files.map((f) => f.path), pacer, opts.existingDirs);
   let cut: MatchCut | undefined;
   let checkedFiles = 0;
   for (const { file, kind } of work) {

@@ -172,7 +172,9 @@ function titledRun(words: string[], exclude: ReadonlySet<string>, withVendor = f
   }
   flush();
   // "H2 Database Engine" is H2: a name with a digit names its product there, not by its common words.
-  if (best.length < 2 || best.length > 4 || best.every((t) => exclude.has(t)) || words.some((w) => /\d/.test(w))) return undefined;
+  // A run whose words the other side claims, but for ordinary words ("DID URLs" where "did" is a common word), is theirs.
+  const claimed = best.some((t) => exclude.has(t)) && best.every((t) => exclude.has(t) || GENERIC.has(t));
+  if (best.length < 2 || best.length > 4 || claimed || words.some((w) => /\d/.test(w))) return undefined;
   return best;
 }
 
@@ -254,6 +256,13 @@ export function keysOf(name: string, exclude: ReadonlySet<string> = new Set(), o
       const named = spans.length > 0 || /[a-z][A-Z]|[A-Z]{2}|\d|[.@/+#]/.test(w.slice(1)) || (i > 0 && /^[A-Z]/.test(w)) || (i === 0 && /^[A-Z]/.test(w) && !LEADING_WORDS.has(w.toLowerCase()));
       if (named) keep(w);
     });
+  }
+  // "Open Policy Agent (OPA)": the words an acronym spells out are its name together, never one by one ("policy").
+  for (const m of bare.matchAll(/((?:\b[A-Z][a-z]+\s+){2,5})\(([A-Z]{2,6})\)/g)) {
+    const spelled = m[1].trim().split(/\s+/).slice(-m[2].length);
+    if (spelled.length !== m[2].length || spelled.map((w) => w[0]).join("") !== m[2]) continue;
+    for (const w of spelled) tokens.delete(w.toLowerCase());
+    if (!exclude.has(m[2].toLowerCase())) tokens.add(m[2].toLowerCase());
   }
   if (tokens.size === 0) {
     const run = titledRun(words, exclude);
