@@ -121,9 +121,8 @@ export function readCopula(toks: Tok[]): Partial<QuestionStructure> | undefined 
   const terms = termsForNounItem(toks, s);
   const g = worth >= 0 ? rest[worth + 1] : undefined;
   const gv = g && g.tags.has("Gerund") ? infinitive(g) : undefined;
-  // "Is Spring Retry enough?": what is judged sufficient is what is in place ("would X be enough?" proposes X).
-  // "Is Spring Retry enough?", "Is the origin fast enough?": what will do as it is stays; "Is X mature enough?"
-  // weighs whether X is ready to be taken up.
+  // "Is Spring Retry enough?", "Is the origin fast enough?": what will do as it is stays ("would X be enough?"
+  // proposes X); "Is X mature enough?" weighs whether X is ready to be taken up.
   const sufficient = isCopula(toks[0]) && (SUFFICIENT.has(rest[0]?.norm ?? "") || (!READINESS.has(rest[0]?.norm ?? "") && SUFFICIENT.has(rest[1]?.norm ?? "")));
   if (still || sufficient || (gv && KEEP_VERBS.has(gv))) {
     return keepForm(alt(keepTitle(toks, s), subject, terms, "incumbent"));
