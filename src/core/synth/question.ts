@@ -100,6 +100,7 @@ export function readQuestionUncached(question: string): QuestionStructure {
   // The sentence that asks (ends with "?"), else the last one; within it, the last clause, or the one that lists.
   const si = Math.max(0, sentences.findIndex((s) => /\?/.test(s[s.length - 1].post)));
   const asking = sentences.findIndex((s) => /\?/.test(s[s.length - 1].post)) >= 0 ? sentences[si] : sentences[sentences.length - 1];
+  const askingAt = sentences.indexOf(asking);
   const clauses = clausesOf(asking);
   let ci = clauses.length - 1;
   // "Choosing between Swagger and RAML: which should we use?": the clause that lists, when the last one does not.
@@ -114,7 +115,7 @@ export function readQuestionUncached(question: string): QuestionStructure {
   const resultClause = (k: number) => /,/.test(whole[k - 1].post) || (["we", "you", "they", "that", "users", "people"].includes(whole[k + 1]?.norm ?? "") && !whole.slice(k).some((t) => t.norm === "or"));
   const so = whole.findIndex((t, k) => k > 2 && t.norm === "so" && resultClause(k) && !["far", "on", "forth", "much", "many"].includes(whole[k + 1]?.norm ?? ""));
   const toks = so > 0 ? whole.slice(0, so) : whole;
-  const context = [...sentences.slice(0, sentences.indexOf(asking)), ...clauses.slice(0, ci)];
+  const context = [...sentences.slice(0, askingAt), ...clauses.slice(0, ci)];
   const clause = mainVerb(toks, 0, toks.length);
   // A question that asks for a way ("how should we …?", "is there a plan for …?") names no option of its own, unless
   // it lists answers after a comma; a wh-question ("which engine should …?") only picks from what it lists; the rest
@@ -155,7 +156,7 @@ export function readQuestionUncached(question: string): QuestionStructure {
   // Only a pronoun the asking sentence has not named a thing before may point into the sentence before it.
   const pronounAt = asking.findIndex((t) => t.norm === "it" || t.norm === "them");
   const namedFirst = asking.slice(0, Math.max(0, pronounAt)).some((t) => isNounish(t) && !PRONOUNS.has(t.norm) && !PERSONAL.has(t.norm));
-  const before = sentences.indexOf(asking) > 0 && pronounAt > 0 && !namedFirst ? sentences[sentences.indexOf(asking) - 1] : undefined;
+  const before = askingAt > 0 && pronounAt > 0 && !namedFirst ? sentences[askingAt - 1] : undefined;
   if (before) {
     for (const role of ["incumbent", "target"] as const) {
       const named = found[role] && alternatives.find((a) => a.title === finished(found![role]!.title));
@@ -175,6 +176,7 @@ export function readQuestionUncached(question: string): QuestionStructure {
 
 /** Words that open a yes/no question ("Is …", "Should …", "Do we …"). */
 const AUXILIARY = "(?:is|are|was|were|would|should|could|can|do|does|did|will|shall|must|might|may)";
+const OPENS_WITH_AUXILIARY = new RegExp(`^${AUXILIARY}\\s`, "i");
 /** A yes/no question, after at most a fronted phrase ("For the audit trail, should …"). */
 const YES_NO_QUESTION = new RegExp(`^(?:[^,?]{1,80},\\s+)?${AUXILIARY}\\s`, "i");
 /** A question that judges something rather than proposing an act: "is/are/would … be", "do we (still) need". */
@@ -199,7 +201,7 @@ function readQuestionPair(text: string): Partial<QuestionStructure> | undefined 
   // Two "should …" questions are one question with two alternatives, which the alternatives form reads with their
   // shared subject; a side that judges ("is X enough", "do we still need X") is a question of its own.
   const right = sentence.slice(at + joins[0][0].length);
-  const left = new RegExp(`^${AUXILIARY}\\s`, "i").test(sentence) ? sentence : sentence.replace(/^[^,?]{1,80},\s+/, "");
+  const left = OPENS_WITH_AUXILIARY.test(sentence) ? sentence : sentence.replace(/^[^,?]{1,80},\s+/, "");
   if (!JUDGING.test(right) && !JUDGING.test(left)) return undefined;
   const context = sentences.slice(0, asking).join(" ");
   const side = (q: string) => readQuestionUncached(`${context} ${q.replace(/\?*\s*$/, "?")}`.trim());

@@ -1434,6 +1434,11 @@ function speaksOf(label: string, text: string): boolean {
 /** Question forms that propose one thing: "should we adopt X?", "should we put X in front of Y?", "move to X?". */
 const PROPOSING_FORMS = new Set<QuestionStructure["form"]>(["adopt", "action", "move-to"]);
 
+/** The one thing a proposing question puts forward: the first option that is neither kept, deferred nor dropped. */
+function proposedCandidate(candidates: Candidate[]): Candidate | undefined {
+  return candidates.find((c) => c.origin !== "keep" && c.origin !== "incumbent" && c.origin !== "defer" && !c.inverse && c.key.terms.length > 0);
+}
+
 /** How many of the best-ranked records may be the rejected proposal of what a question proposes. */
 const REJECTED_PROPOSAL_WINDOW = 3;
 
@@ -1444,7 +1449,7 @@ const REJECTED_PROPOSAL_WINDOW = 3;
  * (one, when that is all it has, or when retrieval ranked the record first for the question).
  */
 function rejectedProposalDecider(docs: AdrDoc[], candidates: Candidate[], structure: QuestionStructure): Decider | undefined {
-  const target = candidates.find((c) => c.origin !== "keep" && c.origin !== "incumbent" && c.origin !== "defer" && !c.inverse && c.key.terms.length > 0);
+  const target = proposedCandidate(candidates);
   if (!target) return undefined;
   const words = [...distinctive(target, candidates, structure.text)].filter((w) => w.length >= 3 && !FRAME_STEMS.has(w) && !VAGUE.has(w));
   if (!words.length) return undefined;
@@ -1479,7 +1484,7 @@ const IN_PLACE_OF = /\s(?:instead of|rather than|in favou?r of|over)\s/i;
  * option is named from the other side of the turned-down option ("Keep Bootstrap"), else it is what is in place.
  */
 function turnedDownDecider(docs: AdrDoc[], candidates: Candidate[], structure: QuestionStructure): Decider | undefined {
-  const target = candidates.find((c) => c.origin !== "keep" && c.origin !== "incumbent" && c.origin !== "defer" && !c.inverse && c.key.terms.length > 0);
+  const target = proposedCandidate(candidates);
   if (!target) return undefined;
   const key = sharpKey(target.key, structure.text);
   for (const doc of docs) {
