@@ -50,6 +50,8 @@ const ABBREVIATIONS: [RegExp, string][] = [
   [/\blocali[sz]ation\b/g, "l10n"],
   [/\baccessibility\b/g, "a11y"],
   // Everyday synonyms of the trade.
+  // A subfolder is a folder nested in another: "use subfolders" answers "nested folders".
+  [/\bsub-?(?:folders?|dirs?|director(?:y|ies))\b/g, "nested directory"],
   [/\b(?:folders?|dirs?)\b/g, "directory"],
   [/\brepos\b/g, "repositories"],
   [/\brepo\b/g, "repository"],
