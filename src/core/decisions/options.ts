@@ -1166,6 +1166,8 @@ function withoutGroundwork(sentence: string): string {
 /** "However, we will look at X / consider Y again": a promise to look into something later overrides nothing. */
 const LOOKS_INTO = /^(?:look(?:ing)?\s+(?:at|into)|consider|reconsider|revisit|explore|investigate|evaluate|review|assess|research|monitor)\b/i;
 const CONTRAST_OPENING = /^(?:however|but|instead|nevertheless|nonetheless|that said|in the meantime|for now)\b/i;
+/** "The service will instead use X": a commitment that sets itself against what the decision said before it. */
+const INSTEAD_COMMITMENT = /\b(?:will|shall|should|must|'ll|are going to|is going to)\s+instead\s+(?!of\b)[a-z]/i;
 
 const leadVerb = (phrase: string): string | undefined => {
   const w = phrase.trim().split(/\s+/)[0]?.toLowerCase().replace(/[^a-z]/g, "") ?? "";
@@ -1652,7 +1654,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
     }
     // "However, … we have opted to do X" after an opening that named another choice: the contrast overrides it.
     const readFromText = chosen?.how === "decision-prose" || chosen?.how === "outcome-names-option";
-    if (chosen && readFromText && s.early && CONTRAST_OPENING.test(s.text) && prose.chosen && STRONG_CUES.has(prose.cue ?? "") && !prose.continuity && !pointsBack(prose.chosen) && !LOOKS_INTO.test(prose.chosen)) {
+    if (chosen && readFromText && s.early && (CONTRAST_OPENING.test(s.text) || INSTEAD_COMMITMENT.test(s.text)) && prose.chosen && STRONG_CUES.has(prose.cue ?? "") && !prose.continuity && !pointsBack(prose.chosen) && !LOOKS_INTO.test(prose.chosen)) {
       chosen = proseChoice(prose.chosen, s, considered);
       continue;
     }

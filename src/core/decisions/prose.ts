@@ -504,6 +504,18 @@ function turnedDown(toks: string[], low: string[], rejected: string[]): boolean 
   return false;
 }
 
+/**
+ * What a record says it retires or restructures: "This RFC deprecates X", "This proposal removes X", "This ADR
+ * replaces X with Y", "This RFC merges A and B". ("This RFC changes X" or "adds X" may name only a step of the design.)
+ */
+const RECORD_CHANGES = /^(?:deprecates|removes|retires|replaces|renames|splits|merges|migrates|switches|moves|unifies)$/;
+
+/** The change a record states, its verb in the plain form: "deprecates the personal config" becomes "deprecate the personal config". */
+function recordChange(reading: ProseReading): ProseReading {
+  const chosen = reading.chosen?.replace(/^(\S+?)(es|s)(?=\s)/, (_, stem: string, end: string) => (end === "es" && !/(?:ss|sh|ch|x)$/i.test(stem) ? `${stem}e` : stem));
+  return chosen ? { ...reading, chosen } : reading;
+}
+
 function readSentence(sentence: string): ProseReading {
   let plain = stripInline(sentence);
   for (const [from, to] of CONTRACTIONS) plain = plain.replace(from, to);
@@ -539,6 +551,8 @@ function readSentence(sentence: string): ProseReading {
     let i = 2;
     if (low[i] === "is" && low[i + 1] === "to") i += 2;
     if (/^(?:proposes|introduces|introduce|suggests|recommends|adopts|defines)$/.test(low[i] ?? "")) return take(i + 1, "this record proposes");
+    // "This RFC deprecates the personal config", "This ADR replaces X with Y": the change is the proposal, verb and all.
+    if (RECORD_CHANGES.test(low[i] ?? "")) return recordChange(take(i + 1, "this record proposes", i));
   }
   // "X remains the best choice for Y", "X is the preferred option"; "The best approach would be to X".
   const best = bestChoice(toks, low);

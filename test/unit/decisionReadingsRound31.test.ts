@@ -1,0 +1,76 @@
+// Readings of the decision model added in round 31: a proposal that says what it retires or restructures ("This RFC
+// deprecates the X", "This proposal merges A and B") states its proposal, verb and all; a later decision sentence
+// that commits "instead" ("The service will instead use X") outweighs the removal the decision opened with. Every
+// record and sentence here is written for these tests.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { parseAdr } from "../../src/core/internal/adr";
+import { DecisionRecordSchema, decisionModelOf, type DecisionRecord } from "../../src/core/decisions";
+import { readDecisionSentence } from "../../src/core/decisions/prose";
+
+function model(path: string, text: string): DecisionRecord {
+  const m = decisionModelOf(parseAdr(path, text));
+  DecisionRecordSchema.parse(m);
+  return m;
+}
+
+const RETIRING_RFC = `# Sunsetting Global Presets: Phase One, Phase Two, Cleanup
+
+## Summary
+
+This RFC deprecates the global preset folder that every install reads from the user's home.
+
+## Motivation
+
+Presets in the home folder surprise people: the same project lints differently on two machines.
+
+## Detailed design
+
+Phase one prints a warning. Phase two stops reading the folder. Cleanup deletes the code.
+
+## Alternatives
+
+Keep the folder and document it better.
+`;
+
+const INSTEAD_DECISION = `# 0012. Maintenance windows
+
+## Status
+
+Accepted
+
+## Context
+
+During migrations we swap traffic to a separate holding site, which has to be deployed and branded on its own.
+
+## Decision
+
+The separate holding site will be retired.
+
+The portal will instead use a maintenance switch inside the main application, turned on through configuration.
+
+## Consequences
+
+One fewer thing to deploy.
+`;
+
+describe("decision readings, round 31", () => {
+  test("a record that deprecates something proposes the deprecation", () => {
+    const r = readDecisionSentence("This RFC deprecates the global preset folder.");
+    assert.equal(r.chosen, "deprecate the global preset folder");
+    assert.equal(r.cue, "this record proposes");
+    const m = model("rfcs/0042-sunset-presets.md", RETIRING_RFC);
+    assert.match(m.chosen?.name ?? "", /^deprecate the global preset folder/);
+  });
+
+  test("a record that merges or removes keeps the verb in its plain form", () => {
+    assert.equal(readDecisionSentence("This proposal merges the billing and invoicing services.").chosen, "merge the billing and invoicing services");
+    assert.equal(readDecisionSentence("This ADR removes the nightly export job.").chosen, "remove the nightly export job");
+    assert.equal(readDecisionSentence("This RFC switches to the hosted runners.").chosen?.startsWith("switch to"), true);
+  });
+
+  test("a later commitment made 'instead' outweighs the removal the decision opens with", () => {
+    const m = model("docs/adr/0012-maintenance-windows.md", INSTEAD_DECISION);
+    assert.match(m.chosen?.name ?? "", /maintenance switch inside the main application/);
+  });
+});
