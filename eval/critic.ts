@@ -43,6 +43,8 @@ export interface Replayed {
   decided: boolean;
   right: boolean;
   confidence: string;
+  /** A wrong decided answer's cause, before the Critic's effect (see wrongCause); none for a right or undecided one. */
+  cause?: WrongCause;
   title?: string;
   raised: RaisedObjection[];
   /** Every finding kind the checks raised, whatever its severity. */
@@ -50,6 +52,24 @@ export interface Replayed {
   after: { decided: boolean; right: boolean; confidence: string };
   /** The rules Critic again with another set of blocking kinds: its objections and the answer after their effect. */
   rerun: (blocking: ReadonlySet<string>) => { raised: RaisedObjection[]; after: { decided: boolean; right: boolean; confidence: string } };
+}
+
+/**
+ * Why a decided answer is wrong: it answers a question no record decides ("no-answer": the answer key names no
+ * record), its option does not cite the record that decides ("wrong-record"), or it cites that record but its option
+ * is not the record's choice as the answer key words it ("wrong-option"). The Critic's checks read the deciding record
+ * against the question and the other retrieved records, so they can tell the first two; the third rests on the right
+ * record, and only a reading of the option against the record's decision could tell it.
+ */
+export type WrongCause = "no-answer" | "wrong-record" | "wrong-option";
+
+export function wrongCause(q: SetQuestion, p: LoosePayload): WrongCause | undefined {
+  const decided = !!p.recommendation?.option_id && p.recommendation.option_id !== UNDECIDABLE_ID;
+  if (!decided) return undefined;
+  if (!q.gold.length) return "no-answer";
+  const v = judgeGrounded(q, p);
+  if (v.grounded) return undefined;
+  return /is not the gold choice/.test(v.reason) ? "wrong-option" : "wrong-record";
 }
 
 /** The rules Critic over one saved answer, with the same inputs the pipeline gives it. */
@@ -76,11 +96,13 @@ export async function replay(saved: Saved, blocking: ReadonlySet<string> = BLOCK
     return { raised, after: judge(applyObjections(draft, raised, evidence) as DraftPicker & LoosePayload) };
   };
   const before = judge(payload);
+  const cause = wrongCause(q, payload);
   return {
     id: q.id,
     set: q.set,
     repo: q.repo,
     ...before,
+    ...(cause ? { cause } : {}),
     title: payload.options.find((o) => o.id === payload.recommendation.option_id)?.title,
     ...rerun(blocking),
     kinds: [...new Set(findings(input).map((f) => f.kind))],
@@ -186,6 +208,17 @@ async function main(): Promise<void> {
   console.log(`critic: ${rows.length} answers, ${n.decided} decided before the Critic's effect`);
   console.log(`  wrong answers blocked: ${fmt(n.wrong_blocked, n.wrong)} (target >= 0.60)`);
   console.log(`  right answers blocked: ${fmt(n.right_blocked, n.right)} (target <= 0.10)`);
+  // Per set, totals only (a held-out column is never read item by item).
+  for (const s of ["dev", "test", "independent"]) {
+    const of = rows.filter((r) => r.set === s);
+    if (!of.length) continue;
+    const m = summarize(of);
+    const causes = (["wrong-record", "no-answer", "wrong-option"] as const).map((c) => {
+      const wrong = of.filter((r) => r.decided && !r.right && r.cause === c);
+      return `${c} ${wrong.filter((r) => r.raised.some((o) => o.severity === "blocking")).length}/${wrong.length}`;
+    });
+    console.log(`    ${s.padEnd(11)} wrong blocked ${fmt(m.wrong_blocked, m.wrong)}, right blocked ${fmt(m.right_blocked, m.right)}; wrong blocked by cause: ${causes.join(", ")}`);
+  }
   for (const [label, c] of [["without the Critic", n.without], ["with the Critic   ", n.with]] as const) {
     console.log(`  ${label}: ${c.decided} decided; high right ${fmt(c.high_right, c.high)}, med right ${fmt(c.med_right, c.med)}`);
   }
