@@ -18,7 +18,7 @@
 //                          not as the recommended one; or, on a question that does not name the recommendation, the
 //                          record chose nothing or something sharing no word with it ("not-chosen"); or its chosen
 //                          option and its decision section share no word (the model reads two ways) (concerns:
-//                          "not-chosen" tells on dev, but the rule picks it with only some repositories left out).
+//                          "not-chosen" tells on dev, but on the held-out answers it blocks right ones: policy.ts).
 import type { AdrMeta, DraftPicker, FusedEvidence } from "../schemas";
 import { contentWords, splitAsking } from "../terms";
 import { readQuestion, type Alternative } from "../synth/question";
