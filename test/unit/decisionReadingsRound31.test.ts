@@ -1,7 +1,8 @@
 // Readings of the decision model added in round 31: a proposal that says what it retires or restructures ("This RFC
 // deprecates the X", "This proposal merges A and B") states its proposal, verb and all; a later decision sentence
-// that commits "instead" ("The service will instead use X") outweighs the removal the decision opened with. Every
-// record and sentence here is written for these tests.
+// that commits "instead" ("The service will instead use X") outweighs the removal the decision opened with; a
+// proposal's summary that names only a capability ("Provide a mechanism for users to X") gives way to the statement
+// that names the design. Every record and sentence here is written for these tests.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parseAdr } from "../../src/core/internal/adr";
@@ -54,6 +55,27 @@ The portal will instead use a maintenance switch inside the main application, tu
 One fewer thing to deploy.
 `;
 
+const CAPABILITY_RFC = `# Per-team retention windows
+
+## Summary
+
+Provide a mechanism for users to choose how long the build logs of their team are stored.
+
+## Motivation
+
+Some teams must keep logs for audits; others want them gone after a week.
+
+## Detailed design
+
+We will add a retention block to the team manifest, with the number of days as its value.
+
+The log cleaner reads the block before it deletes anything.
+
+## Drawbacks
+
+One more field to document.
+`;
+
 describe("decision readings, round 31", () => {
   test("a record that deprecates something proposes the deprecation", () => {
     const r = readDecisionSentence("This RFC deprecates the global preset folder.");
@@ -72,5 +94,10 @@ describe("decision readings, round 31", () => {
   test("a later commitment made 'instead' outweighs the removal the decision opens with", () => {
     const m = model("docs/adr/0012-maintenance-windows.md", INSTEAD_DECISION);
     assert.match(m.chosen?.name ?? "", /maintenance switch inside the main application/);
+  });
+
+  test("a summary that names only a capability gives way to the design's statement", () => {
+    const m = model("rfcs/0107-retention-windows.md", CAPABILITY_RFC);
+    assert.match(m.chosen?.name ?? "", /retention block to the team manifest/);
   });
 });

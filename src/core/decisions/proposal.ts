@@ -75,6 +75,11 @@ export function namesOnlyTheTopic(phrase: string): boolean {
 }
 /** Below this score no sentence is taken for the proposal. */
 const MIN_SCORE = 2.5;
+/** A phrase that names only a capability: "provide a mechanism for …", "support for …", "allow users to …". */
+const CAPABILITY =
+  /^(?:(?:provide|introduce|add|offer|create|implement)\s+(?:a|an|the)\s+(?:new\s+)?(?:mechanism|way|means|method|ability|capability|option)\b|(?:add\s+|implement\s+|introduce\s+)?support\s+for\b|(?:allow|enable|let)\s+(?:users?|developers?|operators?|people|clients?)\s+to\b)/i;
+/** A statement that names the design outranks a capability from this score on, below MIN_SCORE: it names more. */
+const DESIGN_OVER_CAPABILITY = 2;
 
 /** The proposal a proposal-style record states, with the sentence that states it; undefined when none does. */
 export interface ProposalStatement {
@@ -87,19 +92,24 @@ export interface Candidate {
   sentence: LocatedSentence;
   phrase: string;
   score: number;
+  /** Stated in a part that lays the design out ("Detailed design", "Proposal"), not one that sums the record up. */
+  inDesign: boolean;
 }
 
 /** The parts of the record that may state its proposal, each with its weight; the text before the first part too. */
-function statingParts(parsed: ParsedAdr): { from: number; to: number; weight: number }[] {
+function statingParts(parsed: ParsedAdr): { from: number; to: number; weight: number; inDesign: boolean }[] {
   const { sections } = parsed.doc;
-  const out: { from: number; to: number; weight: number }[] = [];
+  const out: { from: number; to: number; weight: number; inDesign: boolean }[] = [];
   sections.forEach((s: MarkdownSection, i) => {
     if (s.level === 0) return;
     const key = headingKey(s.heading);
     // The title's own body (text between the title and the first part) is the record's opening.
     const opening = parsed.section_names[i] === "title" || s.level === 1;
     const weight = LEAD_PART.test(key) || opening ? LEAD_WEIGHT : DESIGN_PART.test(key) ? DESIGN_WEIGHT : undefined;
-    if (weight !== undefined) out.push({ from: s.bodyStart, to: s.contentEnd, weight });
+    // "## Proposal" then "### Overview": the overview of the design is part of the design.
+    const parent = sections.slice(0, i).reverse().find((p: MarkdownSection) => p.level > 0 && p.level < s.level);
+    const inDesign = DESIGN_PART.test(key) || (parent !== undefined && DESIGN_PART.test(headingKey(parent.heading)));
+    if (weight !== undefined) out.push({ from: s.bodyStart, to: s.contentEnd, weight, inDesign });
   });
   return out;
 }
@@ -112,14 +122,14 @@ export function proposalCandidates(parsed: ParsedAdr): Candidate[] {
     const sentences = sentencesIn(lines, part.from, part.to, PART_SENTENCES * 2).filter((s) => !(s.start === s.end && /^ {0,3}#/.test(lines[s.start - 1] ?? "")));
     sentences.slice(0, PART_SENTENCES).forEach((s, position) => {
       const c = scored(s, position, part.weight, lines, parsed.title);
-      if (c) out.push(c);
+      if (c) out.push({ ...c, inDesign: part.inDesign });
     });
   }
   return out.sort((a, b) => b.score - a.score || a.sentence.start - b.sentence.start);
 }
 
 /** Scores one sentence as the record's statement of its proposal; undefined when it commits to nothing. */
-function scored(sentence: LocatedSentence, position: number, weight: number, lines: string[], title: string): Candidate | undefined {
+function scored(sentence: LocatedSentence, position: number, weight: number, lines: string[], title: string): Omit<Candidate, "inDesign"> | undefined {
   // A question asks; a metadata line ("Start Date: 2020-04-27") labels.
   if (/\?\s*$/.test(sentence.text) || METADATA.test(lines[sentence.start - 1] ?? "")) return undefined;
   const reading = readDecisionSentence(sentence.text);
@@ -150,8 +160,13 @@ function scored(sentence: LocatedSentence, position: number, weight: number, lin
  * MIN_SCORE. On a tie the earlier sentence wins.
  */
 export function proposalStatement(parsed: ParsedAdr): ProposalStatement | undefined {
-  const best = proposalCandidates(parsed)[0];
+  const candidates = proposalCandidates(parsed);
+  let best = candidates[0];
   if (!best || best.score < MIN_SCORE) return undefined;
+  // "Provide a mechanism for users to X", "Add support for X", "Allow users to X": a capability says what the proposal
+  // achieves, not what it is; a statement of the design part that names the design itself ("Add a field called
+  // overrides") says that. (The motivation's "It will bring new languages to X" is a benefit, not the design.)
+  if (CAPABILITY.test(best.phrase)) best = candidates.find((c) => c.inDesign && !CAPABILITY.test(c.phrase) && c.score >= DESIGN_OVER_CAPABILITY) ?? best;
   return { name: best.phrase, range: { start: best.sentence.start, end: best.sentence.end }, score: best.score };
 }
 
