@@ -4,6 +4,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { deliberate } from "../../src/core/pipeline";
 import { generateSigningKey } from "../../src/core/receipts/signing";
+import { readQuestion } from "../../src/core/synth/question";
 import { stems } from "../../src/core/synth/words";
 import { createGitRepo } from "../helpers/gitRepo";
 
@@ -50,5 +51,76 @@ describe("a subfolder is a nested folder", () => {
     assert.match(recommended(p), /nested folders/i);
     const cited = p.options.find((o) => o.id === p.recommendation.option_id)?.supports.map((id) => p.citations.find((c) => c.id === id)?.path_or_url);
     assert.ok(cited?.includes("docs/decisions/0004-group-the-runbooks.md"), JSON.stringify(cited));
+  });
+});
+
+describe("a fronted phrase with a modal of its own", () => {
+  test("'To pick the runners a job may use, should we A and B, or C?' keeps A whole", () => {
+    const s = readQuestion("To pick the runners a job may use, should we add a label to the pool and document it in the wiki, or create a dedicated runner group?");
+    assert.equal(s.form, "alternatives");
+    assert.deepEqual(
+      s.alternatives.map((a) => a.title),
+      ["Add a label to the pool and document it in the wiki", "Create a dedicated runner group"],
+    );
+  });
+});
+
+const TENANCY = `# Tenant data in the reporting service
+
+- Status: proposed
+
+## Context
+
+The reporting service stores report runs in PostgreSQL and now serves several tenants. How their runs are kept
+apart is not settled yet.
+
+## Decision
+
+Report runs keep their current tables until the storage question is settled.
+`;
+
+const RUNS = `# Keep report runs in PostgreSQL
+
+- Status: accepted
+
+## Decision
+
+We will keep report runs for the reporting service in PostgreSQL, with one row per run, so several tenants' runs
+can be listed and purged by date.
+`;
+
+const PURGE = `# Purge report runs per tenant
+
+- Status: accepted
+
+## Decision
+
+We will purge each tenant's report runs from PostgreSQL after ninety days, tenant by tenant, from a nightly job of the
+reporting service.
+`;
+
+const SEARCH = `# Search index isolation
+
+- Status: accepted
+
+## Considered Options
+
+- One shared index with a tenant column
+- A separate index of its own per customer
+- Filtered aliases in Elasticsearch
+
+## Decision Outcome
+
+Chosen option: "Filtered aliases in Elasticsearch", because the search engine drops an alias cheaply.
+`;
+
+describe("a record found below the first two does not put an option of its own forward", () => {
+  test("the asked alternatives stay the options and nothing deeper is recommended", async () => {
+    const p = await ask(
+      { "docs/adr/0007-tenant-data-in-reporting.md": TENANCY, "docs/adr/0003-report-runs.md": RUNS, "docs/adr/0004-search-index-tenants.md": SEARCH, "docs/adr/0005-purge-report-runs.md": PURGE },
+      "The reporting service keeps report runs in PostgreSQL and must now serve several tenants. Should we add a tenant column to the shared tables, or give each tenant a database of its own?",
+    );
+    const titles = p.options.map((o) => o.title);
+    assert.ok(!/aliases/i.test(recommended(p)), `${recommended(p)} (${titles.join(" | ")})`);
   });
 });

@@ -26,6 +26,8 @@ const MAX_OPTIONS = 5;
 const MAX_DECIDER_CANDIDATES = 6;
 /** Records below this position in retrieval's order (0-based) never decide (see findDecider). */
 const DEEPEST_DECIDER = 6;
+/** Records below this position (0-based) never add an option of their own (see findDecider). */
+const DEEPEST_NEW_OPTION = 2;
 /** How much a decision record about another scope (another service) counts when choosing the deciding record. */
 const DECIDER_OUT_OF_SCOPE = 0.4;
 /** The least word-match weight with which a decision record's choice names an option. */
@@ -1315,7 +1317,7 @@ function findDecider(
   // with an option ("AWS" in an object-storage record for a question about a search engine's fork), and such an
   // answer was wrong more often than right (development half: grounded +1 at any cut from 5 to 8).
   const considered = found.filter((c) => docs.indexOf(c.via ?? c.doc) < DEEPEST_DECIDER);
-  const decider = firstRecordSpeaks(adrDecider(considered, candidates, question, inScope), considered, docs, candidates, allowNew) ?? newOptionDecider(considered, candidates, allowNew);
+  const decider = firstRecordSpeaks(adrDecider(considered, candidates, question, inScope), considered, docs, candidates, allowNew) ?? newOptionDecider(considered.filter((c) => docs.indexOf(c.via ?? c.doc) < DEEPEST_NEW_OPTION), candidates, allowNew);
   if (decider) return { decider, reason: "" };
   const votes = ruleVotes(evidence, candidates, inScope);
   if (votes.size === 1) return { decider: ruleDecider(votes), reason: "" };
@@ -1403,6 +1405,8 @@ function decide(
     if (same.length === 1 && candidates.some((c) => oppositeOfChoice(led.choice, c.title))) index = candidates.indexOf(same[0]);
   }
   if (index < 0) {
+    // A record found below the first two by its subject alone does not put an option of its own forward.
+    if (docs.findIndex((d) => d.path === led.doc.path) >= DEEPEST_NEW_OPTION) return found;
     if (structure.form === "alternatives") led.confidence = "low";
     const title = structure.form === "keep" ? `Move to ${bareChoice(led.choice)}` : structure.form === "drop" || structure.form === "alternatives" ? led.choice : `Keep ${bareChoice(led.choice)}`;
     const chosen: Candidate = { title: nounLike(bareChoice(led.choice)) ? title : (answerNamed(led.doc, led.choice) ?? led.choice), key, origin: "adr", note: `what ${recordName(led.doc.meta)} chose` };

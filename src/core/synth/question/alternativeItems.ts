@@ -49,6 +49,13 @@ function clauseStartBefore(toks: Tok[], limit: number): number {
   return 0;
 }
 
+/** Where the asking starts after a fronted phrase ("To list the servers an app may use, should we …"): its verbs are no alternative. */
+function afterFrontedPhrase(toks: Tok[], start: number, limit: number): number {
+  if (!toks[start] || !(isPrep(toks[start]) || SUBORDINATORS.has(toks[start].norm))) return start;
+  const at = toks.findIndex((t, k) => k > start && k < limit && (isModal(t) || isCopula(t)) && /,/.test(toks[k - 1].post));
+  return at > 0 ? at : start;
+}
+
 /** The pieces a question's connectors split it into, before they are worded as alternatives. */
 export interface Reading {
   items: Item[];
@@ -116,7 +123,7 @@ export function readVerbAlternatives(toks: Tok[], right: RightSide, leftLimit: n
   const rEnd = phraseEnd(toks, right.at, clauseEnd(toks, right.at));
   const judged = judgedRightSubject(toks, Math.min(right.lead, leftLimit + 1), rEnd);
   items.push(judged ? { span: judged, mode: "noun" } : { span: { start: right.lead <= right.at ? right.lead : right.at, end: rEnd }, mode: "verb", clause: right.clause });
-  const start = clauseStartBefore(toks, leftLimit);
+  const start = afterFrontedPhrase(toks, clauseStartBefore(toks, leftLimit), leftLimit);
   const clause = mainVerb(toks, start, leftLimit);
   // "Is Java 8 still good enough, or should we migrate to Java 11?": the judged subject is kept on the left.
   let judgedSubject = isCopula(toks[start]) && toks.slice(start, leftLimit).some((t) => t.norm === "still" || JUDGEMENTS.has(t.norm)) ? trimNoun(toks, start + 1, leftLimit) : undefined;
