@@ -2,7 +2,8 @@
 // deprecates the X", "This proposal merges A and B") states its proposal, verb and all; a later decision sentence
 // that commits "instead" ("The service will instead use X") outweighs the removal the decision opened with; a
 // proposal's summary that names only a capability ("Provide a mechanism for users to X") gives way to the statement
-// that names the design. Every record and sentence here is written for these tests.
+// that names the design; a record with neither a decision section nor a stated proposal that ranks one way in its
+// prose ("the simplest option seems to be X") chose X. Every record and sentence here is written for these tests.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parseAdr } from "../../src/core/internal/adr";
@@ -76,6 +77,24 @@ The log cleaner reads the block before it deletes anything.
 One more field to document.
 `;
 
+const RANKED_IN_PROSE = `# Moving the cache nodes to the new disks
+
+## Background
+
+The cache nodes keep their data on local disks, and the old disks are being retired this quarter.
+
+## Cache nodes
+
+How do we move a node without losing its warm data? There are a few possibilities, but the simplest option seems to be
+copying the data directory to the new disk before the node restarts. The copy takes minutes.
+
+- The node is the only safe place to run the copy.
+
+## Rollout
+
+One zone at a time.
+`;
+
 describe("decision readings, round 31", () => {
   test("a record that deprecates something proposes the deprecation", () => {
     const r = readDecisionSentence("This RFC deprecates the global preset folder.");
@@ -99,5 +118,10 @@ describe("decision readings, round 31", () => {
   test("a summary that names only a capability gives way to the design's statement", () => {
     const m = model("rfcs/0107-retention-windows.md", CAPABILITY_RFC);
     assert.match(m.chosen?.name ?? "", /retention block to the team manifest/);
+  });
+
+  test("a record without a decision section that ranks one way in its prose chose it", () => {
+    const m = model("docs/proposals/cache-disk-move.md", RANKED_IN_PROSE);
+    assert.match(m.chosen?.name ?? "", /^copying the data directory to the new disk/);
   });
 });

@@ -2122,7 +2122,25 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
     }
   }
 
+  // Nor a proposal it states: a record may still rank its choice in its body ("the simplest option seems to be X").
+  if (!chosen && !hasDecisionSection) chosen = rankedInBody(parsed);
+
   return chosen && chosen.considered_index === undefined ? namedAfter(parsed.doc.lines, spelledOut(parsed.doc.lines, chosen)) : chosen;
+}
+
+/**
+ * The first sentence of the body's prose that ranks something as the choice: "There are several possibilities, but
+ * the simplest option seems to be adding a flag", "X remains the best choice". Questions, turned-down wording and list
+ * items aside.
+ */
+function rankedInBody(parsed: ParsedAdr): ChosenOption | undefined {
+  for (const s of sentencesIn(parsed.doc.lines, bodyStart(parsed), parsed.doc.lines.length, WEIGHED_SENTENCES)) {
+    // A list item argues a point ("- **Its value**: X is the only viable way to Y"); the body's prose ranks.
+    if (/\?\s*$/.test(s.text) || NEGATIVE_CUE.test(s.text) || /^\s*(?:[-*+]|\d{1,2}[.)])\s/.test(parsed.doc.lines[s.start - 1] ?? "")) continue;
+    const prose = namingReading(s.text);
+    if (prose.cue === "best choice" && prose.chosen && !pointsBack(prose.chosen) && !isFragment(prose.chosen)) return { name: prose.chosen, range: { start: s.start, end: s.end }, how: "decision-prose" };
+  }
+  return undefined;
 }
 
 /** "(The rest of this ADR will refer to this approach as the “multi-stack approach”.)", "hereafter called X". */
