@@ -136,7 +136,10 @@ export function loadSets(evalDir: string, root: string): EvalSets {
     // questions-dev-fresh6.json: three RFC repositories (Joyent RFDs, npm RFCs, Sentry RFCs), fourteenth session;
     // questions-dev-fresh7.json: three more (GOV.UK RFCs, Cloud Native Buildpacks RFCs, ESLint RFCs), the same session.
     // questions-dev-fresh8.json: three more (Open Data Hub ADRs, Dapr proposals, Bytecode Alliance RFCs), round 16.
-    loadProjectSet(evalDir, "dev", "corpus.json", ["questions.json", "questions-dev-open.json", "questions-dev-more.json", "questions-dev-fresh.json", "questions-dev-fresh2.json", "questions-dev-fresh3.json", "questions-dev-fresh4.json", "questions-dev-fresh5.json", "questions-dev-fresh6.json", "questions-dev-fresh7.json", "questions-dev-fresh8.json"]),
+    // questions-dev-fresh9.json: round 31, over repositories already here: a gold record that replaced or reversed an
+    // older record on its subject which is not marked superseded (or is withdrawn/rejected/proposed), written from the
+    // records before the pipeline ran on them (issue 20's "superseded above its successor").
+    loadProjectSet(evalDir, "dev", "corpus.json", ["questions.json", "questions-dev-open.json", "questions-dev-more.json", "questions-dev-fresh.json", "questions-dev-fresh2.json", "questions-dev-fresh3.json", "questions-dev-fresh4.json", "questions-dev-fresh5.json", "questions-dev-fresh6.json", "questions-dev-fresh7.json", "questions-dev-fresh8.json", "questions-dev-fresh9.json"]),
     loadProjectSet(evalDir, "test", "corpus-test.json", ["questions-test.json"]),
     loadIndependentSet(independentFile(root)),
   ];
