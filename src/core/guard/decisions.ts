@@ -26,7 +26,7 @@ import { readAllowedSigners } from "../receipts/trust";
 import type { LineRange } from "../schemas";
 import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
 import { acronymOf, GENERIC_PURPOSES, inPassing, isVendor, keysOf, tokenSet, tokensOf, vendorProductKeys, type NameKeys } from "./names";
-import { membersOfKind, peerExclusions, recordPeerExclusions, withoutPeersNamedElsewhere } from "./peers";
+import { knownPackagesOf, membersOfKind, peerExclusions, recordPeerExclusions, withoutPeersNamedElsewhere } from "./peers";
 import { namedOption, slugChoice, sharedOptionWords, ungroupedOptions } from "./optionGroups";
 import { refineOptions, withoutOverruled, type LineOption } from "./optionLines";
 import { decisionSentencesOf, familyWords, lowerCaseWords, namesIn, ordinaryWords, proseOptionsOf } from "./proseOptions";
@@ -56,6 +56,8 @@ export interface DecidedThing {
   reason?: string;
   /** A rule about imports ("never imports X"): only an import or a dependency breaks it. */
   importsOnly?: boolean;
+  /** With importsOnly: a container image that names it brings it in too (`mcr.microsoft.com/mssql/server`). */
+  imagesToo?: boolean;
   /** A thing known only by its purpose's word (purposeRules.ts): only a newly added dependency brings it in. */
   dependencyOnly?: boolean;
   /** A well-known peer a rule turns down (peers.ts): its purpose and the members the rule named for it. */
@@ -198,23 +200,11 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
   if (adr) for (const x of contentExclusions(adr)) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
   if (adr) addKnownOtherwise(forbidden, adr, [...listed.rejected, ...proseRejected], file.text);
   if (inForce) addInForceExclusions(forbidden, adr, { title, fullTitle: model.title }, chosenName, modelChosen?.range);
-  const required: DecidedThing[] = [];
   // The chosen option, and the ones the prose chose ("will use a third-party service, Auth0" names Auth0).
-  const chosenOnes = [...(modelChosen ? [{ name: modelChosen.name, range: modelChosen.range }] : []), ...listed.chosen, ...prose.chosen];
-  for (const c of chosenOnes) {
-    let keys = keysOf(c.name, rejectedWords, { shortNames: true });
-    // "Java Native Access" is required as `jna` too: a dropped `com.sun.jna` module drops it.
-    const acronym = acronymOf(c.name);
-    // The acronym keys it alone: the full name's words in a row ("java native access") are its compact form.
-    if (acronym && !rejectedWords.has(acronym)) {
-      const { exact: _words, ...rest } = keys ?? { display: c.name.trim(), tokens: [] };
-      keys = { ...rest, tokens: [...new Set([...rest.tokens, acronym])].sort() };
-    }
-    if (keys && !keys.exact && !keys.tokens.length) keys = undefined;
-    if (keys && !required.some((r) => r.keys.display === keys!.display)) required.push({ name: c.name, keys, range: c.range });
-  }
+  const required = chosenThings([...(modelChosen ? [{ name: modelChosen.name, range: modelChosen.range }] : []), ...listed.chosen, ...prose.chosen], rejectedWords);
   addPreferred(required, forbidden, prefs.chosen);
   addTitleTools(required, forbidden, title, rejectedWords);
+  if (inForce) addOtherVersions(forbidden, required, file.text);
   const head = file.text.slice(0, 100_000);
   // Folders in code spans ("`src/db/`") as well as the paths discovery reads from a doc.
   const folders = [...head.matchAll(/`([\w@.-]{1,80}(?:\/[\w@.-]{1,80}){0,8}\/)`/g)].map((m) => m[1].replace(/^\.\//, ""));
@@ -241,6 +231,51 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     ...(instruments.length ? { instruments } : {}),
     ...(ciWeighed.length ? { ciWeighed } : {}),
   };
+}
+
+/** The chosen options as things, each keyed by its name (and its acronym), none by a rejected option's words. */
+function chosenThings(chosenOnes: { name: string; range: LineRange }[], rejectedWords: Set<string>): DecidedThing[] {
+  const required: DecidedThing[] = [];
+  for (const c of chosenOnes) {
+    let keys = keysOf(c.name, rejectedWords, { shortNames: true });
+    // "Java Native Access" is required as `jna` too: a dropped `com.sun.jna` module drops it.
+    const acronym = acronymOf(c.name);
+    // The acronym keys it alone: the full name's words in a row ("java native access") are its compact form.
+    if (acronym && !rejectedWords.has(acronym)) {
+      const { exact: _words, ...rest } = keys ?? { display: c.name.trim(), tokens: [] };
+      keys = { ...rest, tokens: [...new Set([...rest.tokens, acronym])].sort() };
+    }
+    if (keys && !keys.exact && !keys.tokens.length) keys = undefined;
+    if (keys && !required.some((r) => r.keys.display === keys!.display)) required.push({ name: c.name, keys, range: c.range });
+  }
+  return required;
+}
+
+/**
+ * "Browsers do not yet support WebGL2 reliably, so WebGL1 is chosen" / "Use WebGL1": a chosen name that ends in its
+ * version (`WebGL1`, `Python3`) sets aside the other versions of that name the record writes (`WebGL2`), each known
+ * by its own word. Only a name of at least three letters before a one- or two-digit version, written as one word.
+ */
+function addOtherVersions(forbidden: DecidedThing[], required: DecidedThing[], text: string): void {
+  const chosen = new Map<string, string>();
+  for (const r of required) {
+    for (const t of r.keys.tokens) {
+      const m = /^([a-z]{3,20})(\d{1,2})$/.exec(t);
+      if (m) chosen.set(m[1], m[2]);
+    }
+  }
+  if (!chosen.size) return;
+  const lines = text.slice(0, 100_000).split("\n");
+  const seen = new Set(forbidden.flatMap((f) => f.keys.tokens));
+  lines.forEach((line, i) => {
+    for (const m of line.matchAll(/\b([A-Za-z]{3,20})(\d{1,2})\b/g)) {
+      const version = chosen.get(m[1].toLowerCase());
+      const word = m[0].toLowerCase();
+      if (version === undefined || version === m[2] || seen.has(word)) continue;
+      seen.add(word);
+      forbidden.push({ name: m[0], keys: { display: m[0], tokens: [word] }, range: { start: i + 1, end: i + 1 }, reason: shorten(stripInline(line.trim()), 200) });
+    }
+  });
 }
 
 /**
@@ -348,6 +383,8 @@ function addKindMembers(forbidden: DecidedThing[], adr: ParsedAdr): void {
 
 /** Things a record turns down that its names do not key: a kind's members, and options known by a linked repository. */
 function addKnownOtherwise(forbidden: DecidedThing[], adr: ParsedAdr, rejected: { name: string; range: LineRange }[], text: string): void {
+  // "Microsoft SQLServer": a well-known thing written its own way is turned down as its packages too (`mssql`).
+  for (const f of [...forbidden]) for (const x of knownPackagesOf(f)) if (!forbidden.some((g) => g.keys.display === x.keys.display && g.range.start === x.range.start)) forbidden.push(x);
   addKindMembers(forbidden, adr);
   addLinkedRepositories(forbidden, adr, rejected, text);
 }

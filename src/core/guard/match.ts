@@ -20,6 +20,7 @@ import { ThingIndex, thingEntries, type ThingEntry } from "./thingIndex";
 import { CHECK_TIME_BUDGET_MS, Pacer } from "./pace";
 import { coversPath, hasHeader, HEADER_LINES } from "./fileHeaders";
 import { formatNamed, formatOfFile, goesAround, type Format, type FolderFile } from "./formats";
+import { shapeOf } from "./shapes";
 
 type Via = Finding["matched"]["via"];
 
@@ -87,6 +88,8 @@ interface MatchPlan {
   existingDirs?: Set<string>;
   /** Chosen things that name a language or document format. */
   formats: (ThingEntry & { format: Format })[];
+  /** Turned-down things written as a code shape with a stand-in name (`!!someVariable`). */
+  shaped: (ThingEntry & { shape: RegExp })[];
   pacer: Pacer;
 }
 
@@ -100,12 +103,30 @@ function ownPath(file: ChangedFile, found: string, existingDirs: Set<string> | u
   const parts = file.path.split("/");
   let namedBy = false;
   for (let i = 1; i < parts.length; i++) {
-    if (!tokensOf(parts[i - 1]).includes(found)) continue;
+    if (!pathWords(parts[i - 1]).includes(found)) continue;
     if (existingDirs.has(parts.slice(0, i).join("/"))) return true;
     namedBy = true;
   }
   // Only the file's own name says it (`src/browser/canvas.ts`): the project's naming, as before.
   return !namedBy;
+}
+
+/**
+ * The words a path writes, each also without a trailing version number: `app-elasticsearch6/` is the project's
+ * Elasticsearch as `app-elasticsearch/` would be.
+ */
+function pathWords(path: string): string[] {
+  const words = tokensOf(path);
+  const bare = words.map((w) => /^([a-z]{4,})\d{1,3}$/.exec(w)?.[1]).filter((w): w is string => !!w);
+  return bare.length ? [...words, ...bare] : words;
+}
+
+/** Whether a folder the base already holds, on the file's path, names `found`: the project's own naming there. */
+function folderAtBaseNames(file: ChangedFile, found: string, existingDirs: Set<string> | undefined): boolean {
+  if (!existingDirs) return false;
+  const parts = file.path.split("/");
+  for (let i = 1; i < parts.length; i++) if (pathWords(parts[i - 1]).includes(found) && existingDirs.has(parts.slice(0, i).join("/"))) return true;
+  return false;
 }
 
 function planOf(set: DecisionSet, changedPaths: string[], pacer: Pacer, existingDirs?: Set<string>): MatchPlan {
@@ -118,6 +139,10 @@ function planOf(set: DecisionSet, changedPaths: string[], pacer: Pacer, existing
     formats: required.flatMap((e) => {
       const format = formatNamed(e.thing.name);
       return format ? [{ ...e, format }] : [];
+    }),
+    shaped: forbidden.flatMap((e) => {
+      const shape = shapeOf(e.thing.name);
+      return shape ? [{ ...e, shape }] : [];
     }),
     versioned: set.decisions.filter((d) => d.versionSchemes?.length),
     areas: set.decisions.filter((d) => d.source === "record" && d.area.length),
@@ -139,6 +164,8 @@ interface Reading {
   stringTokens: string[];
   /** Tokens of a trailing comment (matched as a comment). */
   commentTokens: string[];
+  /** Tokens of the strings that are a call's only argument, one word each (`getContext('webgl2')`): a use in code. */
+  argTokens?: string[];
   name?: string;
   /** The three token lists as sets, built on first use (see `nameIn`). */
   index?: { tokens?: TokenIndex; stringTokens?: TokenIndex; commentTokens?: TokenIndex };
@@ -189,7 +216,9 @@ function readingOf(path: string, kind: FileKind, line: ChangedLine): Reading {
     const c = commentStart(path, line.text);
     const body = c > 0 ? line.text.slice(0, c) : line.text;
     const parts = r.kind === "code" ? splitStrings(body) : { code: body, strings: "" };
-    return { via, tokens: changeTokensOf(parts.code), stringTokens: changeTokensOf(parts.strings), commentTokens: c > 0 ? changeTokensOf(line.text.slice(c)) : [] };
+    // A string that is a call's only argument and one word (`getContext('webgl2')`) picks what the call uses.
+    const args = r.kind === "code" ? [...body.slice(0, 2000).matchAll(/[\w$]\(\s*(['"`])([\w@.:-]{2,60})\1\s*\)/g)].flatMap((m) => changeTokensOf(m[2])) : [];
+    return { via, tokens: changeTokensOf(parts.code), stringTokens: changeTokensOf(parts.strings), commentTokens: c > 0 ? changeTokensOf(line.text.slice(c)) : [], ...(args.length ? { argTokens: args } : {}) };
   }
   // A cloud resource type reads as the product it provisions too (`aws_service_discovery_…` is AWS Cloud Map).
   const products = r.kind === "infra" && r.name ? cloudProductsOf(r.name).flatMap((p) => changeTokensOf(p)) : [];
@@ -319,7 +348,7 @@ class FindingList {
  */
 async function matchAdded(file: ChangedFile, kind: FileKind, plan: MatchPlan, ix: ChangeIndex, out: FindingList, hit: Set<GuardDecision>): Promise<number | undefined> {
   // Folders and the file's name without its extension (a .raml file may still bring in RAML).
-  const pathTokens = new Set(tokensOf(file.path.replace(/\.[^./]*$/, "")));
+  const pathTokens = new Set(pathWords(file.path.replace(/\.[^./]*$/, "")));
   const fixture = isFixturePath(file.path);
   let done = 0;
   for (const line of file.added) {
@@ -337,7 +366,7 @@ async function matchAdded(file: ChangedFile, kind: FileKind, plan: MatchPlan, ix
     for (const { d, thing } of plan.forbidden.candidates(indexesOf(reading, ALL_LISTS))) {
       if (d.scope && !inArea(file.path, d.scope)) continue;
       if (thing.languageOnly || thing.pathOnly) continue;
-      if (thing.importsOnly && reading.via !== "import" && reading.via !== "dependency") continue;
+      if (thing.importsOnly && reading.via !== "import" && reading.via !== "dependency" && !(thing.imagesToo && reading.via === "infra")) continue;
       if (thing.dependencyOnly && reading.via !== "dependency") continue;
       if (thing.notInTests && (isTestPath(file.path) || (reading.via !== "code" && reading.via !== "import"))) continue;
       let via = reading.via;
@@ -345,7 +374,7 @@ async function matchAdded(file: ChangedFile, kind: FileKind, plan: MatchPlan, ix
       if (!found && reading.stringTokens.length) {
         found = nameIn(reading, "stringTokens", thing.keys);
         // A class name or key the record writes as code (`js-failed`) is used in code's strings, not mentioned.
-        via = thing.identifier && reading.via === "code" ? "code" : "string";
+        via = thing.identifier && reading.via === "code" ? "code" : found && reading.argTokens?.includes(found.toLowerCase()) ? "code" : "string";
       }
       if (!found && reading.commentTokens.length) {
         found = nameIn(reading, "commentTokens", thing.keys);
@@ -378,6 +407,37 @@ async function matchAdded(file: ChangedFile, kind: FileKind, plan: MatchPlan, ix
     }
   }
   return undefined;
+}
+
+/**
+ * A code line that writes a shape a decision turned down by example (`!!someVariable`) with any name: only the code
+ * outside strings and comments, and not a line moved as it was.
+ */
+function matchShapes(file: ChangedFile, kind: FileKind, plan: MatchPlan, out: FindingList, hit: Set<GuardDecision>): void {
+  if (!plan.shaped.length || kind !== "code") return;
+  const removed = new Set(file.removed.map((l) => l.text.trim()));
+  for (const line of file.added) {
+    if (removed.has(line.text.trim()) || readLine(file.path, kind, line.text).kind !== "code") continue;
+    const c = commentStart(file.path, line.text);
+    const code = splitStrings(c > 0 ? line.text.slice(0, c) : line.text).code;
+    for (const { d, thing, shape } of plan.shaped) {
+      if (d.scope && !inArea(file.path, d.scope)) continue;
+      const m = shape.exec(code.slice(0, 2000));
+      if (!m) continue;
+      hit.add(d);
+      const kindOf: FindingKind = d.source === "rule" || thing.practice ? "breaks-rule" : "introduces-rejected-option";
+      const written = line.text.slice(m.index, m.index + m[0].length).trim() || m[0].trim();
+      out.push({
+        kind: kindOf,
+        severity: SEVERITY_OF.code,
+        decision: citationFor(d, thing),
+        file: file.path,
+        line: Math.max(1, line.line),
+        message: messageFor(kindOf, "code", written, d, thing),
+        matched: { text: written, subject: thing.name, via: "code" },
+      });
+    }
+  }
 }
 
 /** A module's manifest pinning a dependency's version itself, where a decision chose to keep versions in one place. */
@@ -431,6 +491,8 @@ function matchNewFilePath(file: ChangedFile, kind: FileKind, plan: MatchPlan, ou
     if (thing.importsOnly || thing.textOnly || thing.languageOnly || thing.notInTests || thing.keys.stems || !mayName(ix, thing.keys)) continue;
     const found = findName(thing.pathOnly ? tokens : own, thing.keys);
     if (!found) continue;
+    // A folder the project already had names it (`terraform/projects/…`): the project's own layout, not a newcomer.
+    if (folderAtBaseNames(file, found.toLowerCase(), plan.existingDirs)) continue;
     hit.add(d);
     pushPathFinding(file, d, thing, found, out);
   }
@@ -908,6 +970,7 @@ export async function matchChange(diff: ParsedDiff, set: DecisionSet, opts: Matc
       continue;
     }
     matchInstruments(file, kind, plan, ix, out, hit);
+    matchShapes(file, kind, plan, out, hit);
     matchNewFilePath(file, kind, plan, out, hit);
     matchHeader(file, plan, out, hit);
     matchBoundary(file, plan, out, hit);

@@ -247,6 +247,11 @@ export function keysOf(name: string, exclude: ReadonlySet<string> = new Set(), o
       else tokens.add(t);
     }
   };
+  // A React hook named for its library's acronym ("useSWR") is that library's (`swr`) as well.
+  for (const w of words) {
+    const hook = /^use([A-Z][A-Z0-9]{2,5})$/.exec(w.replace(/[^\w]/g, ""));
+    if (hook && !exclude.has(hook[1].toLowerCase())) tokens.add(hook[1].toLowerCase());
+  }
   if (words.length === 1) keep(words[0]);
   else {
     // Only the words that name something: a code span, a word with inner capitals, capitals, digits or package

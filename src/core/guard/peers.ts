@@ -6,7 +6,7 @@
 // chosen option is not read as excluding every peer. Linear: fixed keys matched against the rule's tokens.
 import type { LineRange } from "../schemas";
 import type { DecidedThing, GuardDecision } from "./decisions";
-import { findName, tokensOf, type NameKeys } from "./names";
+import { findName, isVendor, tokensOf, type NameKeys } from "./names";
 import { overAChannel } from "../channels";
 
 interface Member {
@@ -323,6 +323,29 @@ export function membersOfKind(kind: string, range: LineRange, reason: string): D
   for (const [index, purpose] of PURPOSES.entries()) {
     if (!purpose.about.test(kind)) continue;
     for (const mem of purpose.members) for (const keys of mem.keys) out.push({ name: mem.name, keys: { ...keys, display: mem.name }, range, reason, importsOnly: true, peer: { purpose: index, named: [] } });
+  }
+  return out;
+}
+
+/**
+ * The packages a turned-down thing is published as, when it is a well-known member of a purpose written its own way
+ * ("Microsoft SQLServer" is SQL Server: `mssql`, `tedious`): the vendor's word and spacing aside, the name is the
+ * member's. Each is turned down in dependencies, imports and container images, with the option's reason. A name that only contains a
+ * member's ("SQL Server Reporting Services") is another thing.
+ */
+export function knownPackagesOf(thing: DecidedThing): DecidedThing[] {
+  const words = thing.name.replace(/[`*_"“”]/g, " ").trim().split(/\s+/).filter((w) => w && !isVendor(w));
+  const compact = words.join("").toLowerCase().replace(/[^a-z0-9]/g, "");
+  if (compact.length < 4 || words.length > 3) return [];
+  const out: DecidedThing[] = [];
+  for (const purpose of PURPOSES) {
+    for (const mem of purpose.members) {
+      if (mem.name.toLowerCase().replace(/[^a-z0-9]/g, "") !== compact) continue;
+      for (const keys of mem.keys) {
+        if (keys.tokens.some((k) => thing.keys.tokens.includes(k))) continue;
+        out.push({ name: thing.name, keys: { ...keys, display: mem.name }, range: thing.range, ...(thing.reason ? { reason: thing.reason } : {}), importsOnly: true, imagesToo: true });
+      }
+    }
   }
   return out;
 }

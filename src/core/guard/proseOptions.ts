@@ -58,6 +58,10 @@ const LIST_INTRO_CUE = /\b(?:options?|alternatives?|candidates?|contenders?|cons
  */
 const CHOOSING = /\b(?:is|was|are|were)\s+(?:the\s+)?(?:recommended|preferred|chosen|selected|winning)\b|\bwe\s+(?:recommend|chose|selected|picked|went with|decided (?:on|to use|to adopt|to go with))\b/i;
 const TITLE_REPLACES = /^(?:replace|replacing|migrate\s+from|migrating\s+from|move\s+from|moving\s+from|switch\s+from|switching\s+from)\s+(.{1,80}?)\s+(?:with|by|to)\s+(.{1,80})$/i;
+// "Swapping JS Test Framework Jest for Vitest": what the title gives up, then what it takes.
+const TITLE_SWAPS = /^(?:swap|swapping|swapped)\s+(.{1,80}?)\s+for\s+(.{1,80})$/i;
+// "Use of conditionals in JSX (deprecation of `<ConditionallyRender />`)", "Deprecate X": what it deprecates is turned down.
+const TITLE_DEPRECATES = /\bdeprecat(?:e|es|ing|ion\s+of)\s+(`[^`]{1,60}`|[\w@./-]{2,60})/i;
 // "Change … from X to Y", "Switch Test Assertions from Truth to assertk", "Move the build from Travis to Actions".
 const TITLE_CHANGES = /^(?:change|changing|switch|switching|move|moving|migrate|migrating)\s+.{1,80}?\s+from\s+(.{1,60}?)\s+to\s+(.{1,60})$/i;
 // "Use yarn workspaces instead of lerna", "Prefer X over Y": the title states the choice and what it set aside.
@@ -480,12 +484,15 @@ export function proseOptionsOf(parsed: ParsedAdr, chosenName: string | undefined
   const rejected: ProseOption[] = [];
   const chosen: ProseOption[] = [];
   const title = parsed.title.trim();
-  const replaces = TITLE_REPLACES.exec(title) ?? TITLE_CHANGES.exec(title);
+  const swaps = TITLE_REPLACES.test(title) || TITLE_CHANGES.test(title) ? undefined : TITLE_SWAPS.exec(title);
+  const replaces = TITLE_REPLACES.exec(title) ?? TITLE_CHANGES.exec(title) ?? swaps;
   const titleRange = { start: 1, end: 1 };
   if (replaces) {
-    // "JCloud-based ObjectStorage backend" is JCloud.
+    // "JCloud-based ObjectStorage backend" is JCloud; "Swapping JS Test Framework Jest for …" is Jest (the words
+    // before the last name say what kind of thing it is).
     const based = /([\w.+#-]{2,40})-based\b/i.exec(replaces[1]);
-    rejected.push({ name: based ? based[1] : replaces[1].trim(), range: titleRange, reason: title });
+    const kindThenName = swaps ? /^(?:[A-Z][\w.-]*\s+){1,4}([A-Z][\w.+#-]{1,40})$/.exec(replaces[1].trim()) : null;
+    rejected.push({ name: based ? based[1] : kindThenName ? kindThenName[1] : replaces[1].trim(), range: titleRange, reason: title });
     // The title's "to Y" is a name by its place, however it is cased ("… from Truth to assertk").
     chosen.push({ name: replaces[2].trim(), range: titleRange, marked: true });
   }
@@ -497,6 +504,8 @@ export function proseOptionsOf(parsed: ParsedAdr, chosenName: string | undefined
   }
   const removes = replaces || prefers ? undefined : TITLE_REMOVES.exec(title);
   if (removes && titleName(removes[1])) rejected.push({ name: titleName(removes[1]), range: titleRange, reason: title, marked: true });
+  const deprecates = replaces || prefers || removes ? undefined : TITLE_DEPRECATES.exec(title);
+  if (deprecates) rejected.push({ name: deprecates[1].replace(/`/g, "").trim(), range: titleRange, reason: title, marked: true });
   // "Use Redis and Bull for background tasks": each thing the title chose that the decision section names as well.
   if (!replaces && !prefers && !removes) chosen.push(...titleChoices(parsed, title, titleRange));
   const others = otherSentences(parsed);
