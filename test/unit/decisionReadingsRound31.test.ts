@@ -3,7 +3,8 @@
 // that commits "instead" ("The service will instead use X") outweighs the removal the decision opened with; a
 // proposal's summary that names only a capability ("Provide a mechanism for users to X") gives way to the statement
 // that names the design; a record with neither a decision section nor a stated proposal that ranks one way in its
-// prose ("the simplest option seems to be X") chose X. Every record and sentence here is written for these tests.
+// prose ("the simplest option seems to be X") chose X; a decision that leaves the choice open ("It is not yet clear
+// whether to X or to Y") chooses nothing. Every record and sentence here is written for these tests.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parseAdr } from "../../src/core/internal/adr";
@@ -95,6 +96,35 @@ copying the data directory to the new disk before the node restarts. The copy ta
 One zone at a time.
 `;
 
+const LEFT_OPEN = `# 9. Search backend
+
+## Status
+
+Accepted
+
+## Context
+
+The catalogue search is slow. We looked at the options below.
+
+## Options
+
+- Run our own search cluster
+- Use a hosted search service
+
+## Decision
+
+- Faster search is worth the work this year.
+- It is not yet clear whether to run our own search cluster or to use a hosted search service.
+- A spike on each will show which one fits the catalogue.
+- The spike should measure the following:
+  - indexing time for the whole catalogue
+  - query latency at peak
+
+## Consequences
+
+Two spikes before the work starts.
+`;
+
 describe("decision readings, round 31", () => {
   test("a record that deprecates something proposes the deprecation", () => {
     const r = readDecisionSentence("This RFC deprecates the global preset folder.");
@@ -123,5 +153,11 @@ describe("decision readings, round 31", () => {
   test("a record without a decision section that ranks one way in its prose chose it", () => {
     const m = model("docs/proposals/cache-disk-move.md", RANKED_IN_PROSE);
     assert.match(m.chosen?.name ?? "", /^copying the data directory to the new disk/);
+  });
+
+  test("a decision that leaves the choice open chooses none of the options it names", () => {
+    const m = model("docs/adr/0009-search-backend.md", LEFT_OPEN);
+    assert.equal(m.chosen, undefined);
+    assert.equal(m.considered.length, 2);
   });
 });

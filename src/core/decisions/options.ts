@@ -1166,6 +1166,11 @@ function withoutGroundwork(sentence: string): string {
 /** "However, we will look at X / consider Y again": a promise to look into something later overrides nothing. */
 const LOOKS_INTO = /^(?:look(?:ing)?\s+(?:at|into)|consider|reconsider|revisit|explore|investigate|evaluate|review|assess|research|monitor)\b/i;
 const CONTRAST_OPENING = /^(?:however|but|instead|nevertheless|nonetheless|that said|in the meantime|for now)\b/i;
+/** "It is not yet clear whether X or Y", "we have yet to decide which", "remains to be decided": the choice is left open. */
+const UNDECIDED =
+  /\b(?:(?:is|are|remains?)\s+(?:still\s+)?(?:unclear|undecided|uncertain)\s+(?:whether|which|if)|not\s+(?:yet\s+)?(?:clear|decided|determined|settled)\s+(?:whether|which|if)|(?:have|has)\s+(?:not\s+(?:yet\s+)?|yet\s+to\s+)(?:decided?|chosen|choose|determined?)\b|(?:yet|remains?)\s+to\s+be\s+(?:decided|determined|chosen|settled))/i;
+/** The choice is left open only by a sentence that says so up front: "X will not do Y as we have yet to decide Z" rejects. */
+const UNDECIDED_REACH = 10;
 /** "The service will instead use X": a commitment that sets itself against what the decision said before it. */
 const INSTEAD_COMMITMENT = /\b(?:will|shall|should|must|'ll|are going to|is going to)\s+instead\s+(?!of\b)[a-z]/i;
 
@@ -1625,9 +1630,17 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   const adopted = new Set<number>();
 
   let chosen = explicitChoice(parsed, considered, decisionIdx);
+  let leftOpen = false;
   // 3 and 4. The decision text: an option it names or refers to, else what its prose commits to.
   for (const s of decisionSentences) {
     const isHeading = s.start === s.end && /^ {0,3}#/.test(lines[s.start - 1] ?? "") && !s.leadHeading;
+    // "It is not yet clear whether to build X or to use Y": a decision that leaves the choice open makes none, and
+    // what follows it (prototypes, criteria) is how the choice will be made.
+    if (UNDECIDED.test(s.text.split(/\s+/).slice(0, UNDECIDED_REACH).join(" "))) {
+      if (!chosen && s.early) leftOpen = true;
+      if (leftOpen) break;
+      continue;
+    }
     const negative = NEGATIVE_CUE.test(s.text);
     // "(see the last alternative above)" cites an option for reference; it does not choose it.
     const text = s.text.replace(/\((?:see|cf\.?|compare|as in)\s[^()]{0,200}\)/gi, " ");
@@ -1643,15 +1656,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
     if (named !== undefined && negative && !(chosen?.considered_index === named)) {
       if (!rejectedBy.has(named) && !proseChoosesOther(prose, considered, named)) rejectedBy.set(named, { reason: s.text, range: { start: s.start, end: s.end } });
     }
-    for (const r of prose.rejected) {
-      // "we decided against it": the pronoun points at an option named elsewhere; it names none itself. Nor does "be
-      // final", read from "fields must not be final": a predicate without its subject.
-      if (/^(?:it|this|that|them|these|those|this one|that one)$/i.test(r) || SUBJECTLESS_PREDICATE.test(r)) continue;
-      const i = considered.length > 0 ? matchOption(r, considered, 0.6) : undefined;
-      if (i !== undefined) {
-        if (!rejectedBy.has(i)) rejectedBy.set(i, { reason: s.text, range: { start: s.start, end: s.end } });
-      } else proseRejected.push({ name: r, reason: s.text, range: { start: s.start, end: s.end } });
-    }
+    noteRejections(prose.rejected, s, considered, rejectedBy, proseRejected);
     // "However, … we have opted to do X" after an opening that named another choice: the contrast overrides it.
     const readFromText = chosen?.how === "decision-prose" || chosen?.how === "outcome-names-option";
     if (chosen && readFromText && s.early && (CONTRAST_OPENING.test(s.text) || INSTEAD_COMMITMENT.test(s.text)) && prose.chosen && STRONG_CUES.has(prose.cue ?? "") && !prose.continuity && !pointsBack(prose.chosen) && !LOOKS_INTO.test(prose.chosen)) {
@@ -1699,7 +1704,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   // the options it weighed (then that option is rejected, and what was chosen is unknown).
   const refusalStands = refused && (considered.length === 0 || matchOption(refused.name, considered, 0.6) === undefined);
   chosen = emphasisedOver(elaborated(chosen, decisionSentences) ?? chosen, parsed, decisionIdx);
-  const read = chosen ?? keptAsIs ?? stated ?? concluded ?? bestCoveredOption(parsed, considered, decisionSentences) ?? (refusalStands ? refused : undefined) ?? listedDecision(parsed, decisionIdx, considered);
+  const read = leftOpen ? undefined : (chosen ?? keptAsIs ?? stated ?? concluded ?? bestCoveredOption(parsed, considered, decisionSentences) ?? (refusalStands ? refused : undefined) ?? listedDecision(parsed, decisionIdx, considered));
   chosen = fallbackChoice(parsed, considered, read, { hasDecisionSection: decisionIdx.length > 0, firm: chosen !== undefined });
   chosen = specifiedOption(parsed, statedOverProse(parsed, chosen, decisionIdx), considered);
   chosen = withListConfirming(parsed, chosen, considered, decisionIdx);
@@ -1710,6 +1715,19 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   if (decisionIdx.length > 0 && !chosen) notes.push("the decision section names no option");
   if (decisionIdx.length === 0 && !chosen) notes.push("no decision section and no chosen option line");
   return { considered, ...(chosen ? { chosen } : {}), rejected, notes };
+}
+
+/** What a decision sentence turns down: an option it names (with the sentence as the reason), else a phrase of its own. */
+function noteRejections(names: string[], s: LocatedSentence, considered: ConsideredOption[], rejectedBy: Map<number, { reason: string; range: LineRange }>, proseRejected: RejectedOption[]): void {
+  for (const r of names) {
+    // "we decided against it": the pronoun points at an option named elsewhere; it names none itself. Nor does "be
+    // final", read from "fields must not be final": a predicate without its subject.
+    if (/^(?:it|this|that|them|these|those|this one|that one)$/i.test(r) || SUBJECTLESS_PREDICATE.test(r)) continue;
+    const i = considered.length > 0 ? matchOption(r, considered, 0.6) : undefined;
+    if (i !== undefined) {
+      if (!rejectedBy.has(i)) rejectedBy.set(i, { reason: s.text, range: { start: s.start, end: s.end } });
+    } else proseRejected.push({ name: r, reason: s.text, range: { start: s.start, end: s.end } });
+  }
 }
 
 /**
