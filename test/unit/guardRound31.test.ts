@@ -164,6 +164,32 @@ The case viewer needs a database.
 We will use PostgreSQL instead of Microsoft SQLServer.
 `;
 
+const COVERAGE_ADR = `# Feature Coverage in API
+
+* Status: accepted
+* Date: 2020-03-03
+
+## Context and Problem Statement
+
+We want our API to cover all the functionalities that are currently implemented in the UI.
+
+## Considered Options
+
+### Using Behat for the feature coverage
+
+* Good, because we can track the coverage easily
+
+### Using PHPUnit for the feature coverage
+
+* Bad, because it is not easy to track features covered with API compared with Behat
+
+## Decision Outcome
+
+Chosen *Using Behat for the feature coverage*, because it's the only option that meets all the decision drivers.
+`;
+
+const COMPOSER = '{\n    "name": "acme/shop",\n    "require-dev": {\n        "behat/behat": "^3.14"\n    }\n}\n';
+
 describe("guard: the dev11 batch's kinds (round 31)", () => {
   test("a code shape a rule turns down by example is found with any name; the preferred form and strings are not", async () => {
     const repo = createGitRepo([{ message: "init", files: { "AGENTS.md": AGENTS, "package.json": PKG, "src/flags.ts": "export const flags = {};\n" } }]);
@@ -248,5 +274,12 @@ describe("guard: the dev11 batch's kinds (round 31)", () => {
     assert.deepEqual(findingSummary(image), ["introduces-rejected-option docs/decisions/0003-prefer-open-source-software.md"]);
     const chosen = await checkFilesOverHead(repo, { "docker-compose.yml": "services:\n  db:\n    image: postgres:16\n" });
     assert.deepEqual(findingSummary(chosen), []);
+  });
+  test("an option that uses a thing for a purpose turns down a new dependency on it, not its use elsewhere", async () => {
+    const repo = createGitRepo([{ message: "init", files: { "adr/2020_03_03_feature_coverage_in_api.md": COVERAGE_ADR, "composer.json": COMPOSER } }]);
+    const unit = await checkFilesOverHead(repo, { "src/Admin/Tests/FormTest.php": "<?php\n\nnamespace Acme\\Admin\\Tests;\n\nuse PHPUnit\\Framework\\TestCase;\n\nfinal class FormTest extends TestCase {}\n" });
+    assert.deepEqual(findingSummary(unit), []);
+    const added = await checkFilesOverHead(repo, { "composer.json": '{\n    "name": "acme/shop",\n    "require-dev": {\n        "behat/behat": "^3.14",\n        "phpunit/phpunit": "^10.5"\n    }\n}\n' });
+    assert.deepEqual(findingSummary(added), ["introduces-rejected-option adr/2020_03_03_feature_coverage_in_api.md"]);
   });
 });

@@ -191,7 +191,8 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     if (keys && vendor && vendor.product.some((t) => !keys!.tokens.includes(t) && !GENERIC_PURPOSES.has(t))) keys = vendor.keys;
     // A package path the chosen option names too ("org.x.model uses only org.x.model" vs "org.x.model may use …") is the subject, not the rejected thing.
     if (keys?.exact && keys.exact.every((t) => chosenWords.has(t))) continue;
-    if (keys) forbidden.push({ name: r.name, keys, range: r.range, ...(r.reason ? { reason: shorten(stripInline(r.reason), 200) } : {}) });
+    // "Using PHPUnit for the feature coverage": turned down for that purpose only; a new dependency on it is still news.
+    if (keys) forbidden.push({ name: r.name, keys, range: r.range, ...(r.reason ? { reason: shorten(stripInline(r.reason), 200) } : {}), ...(FOR_A_PURPOSE.test(r.name) ? { dependencyOnly: true } : {}) });
     // "Switch from Java to Kotlin": a language's name is too common a word for lines, not for a new file's language.
     const language = keys ? undefined : languageNamed(r.name);
     if (language) forbidden.push({ name: r.name, keys: { display: r.name, tokens: [language] }, range: r.range, languageOnly: true, ...(r.reason ? { reason: shorten(stripInline(r.reason), 200) } : {}) });
@@ -232,6 +233,9 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     ...(ciWeighed.length ? { ciWeighed } : {}),
   };
 }
+
+/** An option that uses a thing for a purpose ("Using PHPUnit for the feature coverage"), not the thing itself. */
+const FOR_A_PURPOSE = /^(?:using|use)\s+(?:the\s+|an?\s+)?[\w.@/-]+(?:\s+[\w.@/-]+)?\s+for\s+(?:the\s+|our\s+|an?\s+)?[a-z]/i;
 
 /** The chosen options as things, each keyed by its name (and its acronym), none by a rejected option's words. */
 function chosenThings(chosenOnes: { name: string; range: LineRange }[], rejectedWords: Set<string>): DecidedThing[] {
