@@ -124,3 +124,17 @@ describe("a record found below the first two does not put an option of its own f
     assert.ok(!/aliases/i.test(recommended(p)), `${recommended(p)} (${titles.join(" | ")})`);
   });
 });
+
+describe("a verb the tagger took for a noun, before its object", () => {
+  const titles = (q: string) => readQuestion(q).alternatives.map((a) => a.title);
+  test("'…, or page every engineer at once?' is a verb phrase, not a noun swapped into the left side", () => {
+    assert.deepEqual(titles("Should we set up a weekly rotation with one designated person, or page every engineer at once?"), ["Set up a weekly rotation with one designated person", "Page every engineer at once"]);
+  });
+  test("'…, or query the database every time?' and '…, or script the release notes?'", () => {
+    assert.deepEqual(titles("Should we cache the results in Redis, or query the database every time?"), ["Cache the results in Redis", "Query the database every time"]);
+    assert.deepEqual(titles("Should we keep a changelog by hand, or script the release notes from commits?"), ["Keep a changelog by hand", "Script the release notes from commits"]);
+  });
+  test("a noun before a relative 'that' stays a noun", () => {
+    assert.deepEqual(titles("Should we use Kafka, or a queue that we run ourselves?"), ["Kafka", "Queue"]);
+  });
+});

@@ -2,7 +2,7 @@
 // and"), and how the right side of the last one starts: a verb, a preposition or a noun.
 
 import { DETERMINERS, PRONOUNS, RELATIONAL, SUBORDINATORS } from "./vocabulary";
-import { isAdverb, isCopula, isModal, isNounish, isPrep, isVerb, type Tok } from "./tokens";
+import { asVerb, isAdverb, isCopula, isModal, isNounish, isPrep, isVerb, type Tok } from "./tokens";
 import { type Clause, mainVerb } from "./clause";
 
 export interface Connector {
@@ -63,6 +63,9 @@ function insideCondition(toks: Tok[], at: number): boolean {
 
 export type Mode = "verb" | "prep" | "noun";
 
+/** Words that open a verb's object and never follow a noun inside its own phrase. */
+const OBJECT_OPENERS = new Set([...DETERMINERS].filter((w) => w !== "that" && w !== "this" && w !== "his" && w !== "her").concat(["all"]));
+
 /** What the right side of a connector starts with decides how both sides are read. */
 export function rightMode(toks: Tok[], i: number): { mode: Mode; at: number; lead: number; clause?: Clause } {
   let j = i;
@@ -80,6 +83,12 @@ export function rightMode(toks: Tok[], i: number): { mode: Mode; at: number; lea
     if (clause.verb >= 0) return { mode: "verb", at: clause.copula >= 0 && !clause.linking ? clause.copula : clause.verb, lead: clause.subject ? clause.verb : lead, clause };
   }
   if (isVerb(t) && !t.tags.has("Gerund")) return { mode: "verb", at: j, lead };
+  // "…, or page every engineer at once?", "…, or query the database every time?": a plain lower-case word the tagger
+  // took for a noun, followed by an article or a quantifier, is a verb with its object (no noun takes one).
+  if (isNounish(t) && /^[a-z]+$/.test(t.text) && OBJECT_OPENERS.has(toks[j + 1]?.norm ?? "")) {
+    asVerb(t);
+    return { mode: "verb", at: j, lead };
+  }
   // "rather than us carrying every app version …", "instead of our team writing manifests": a subject of its own
   // before a gerund; the gerund's phrase is the alternative, not a noun beside the left side's last one.
   const g = gerundAfterSubject(toks, j);
