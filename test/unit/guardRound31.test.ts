@@ -1,8 +1,9 @@
 // The guard on the dev11 batch's kinds (issue 22): a rule that turns a code shape down by example (`!!someVariable`),
 // an option that is the absence of a thing, a title that swaps or deprecates, a folder the project already had that a
 // rejected option's word names, a folder named with a version number, a hook named for its library, a chosen name's
-// other versions, and a well-known thing written its own way. Each has an innocent look-alike. Real git repositories,
-// records written for these tests.
+// other versions, a well-known thing written its own way, an option that uses a thing for a purpose, and a plural
+// phrase written in code in the singular. Each has an innocent look-alike. Real git repositories, records written
+// for these tests.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { shapeOf } from "../../src/core/guard/shapes";
@@ -190,6 +191,30 @@ Chosen *Using Behat for the feature coverage*, because it's the only option that
 
 const COMPOSER = '{\n    "name": "acme/shop",\n    "require-dev": {\n        "behat/behat": "^3.14"\n    }\n}\n';
 
+const FORMS_ADR = `# Use Separate Base Form Types Instead of Type Extensions
+
+* Status: Accepted
+* Date: 2024-05-15
+
+## Context and Problem Statement
+
+Form extensions work globally, which prevents us from reusing a form type in different contexts.
+
+## Considered Options
+
+### Use Separate Form Types
+
+* Good, because it separates admin and shop form types.
+
+### Continue Using Type Extensions
+
+* Bad, because extensions affect all contexts globally.
+
+## Decision Outcome
+
+Chosen option: "Use Separate Form Types", because it provides a clear way to customize form types per context.
+`;
+
 describe("guard: the dev11 batch's kinds (round 31)", () => {
   test("a code shape a rule turns down by example is found with any name; the preferred form and strings are not", async () => {
     const repo = createGitRepo([{ message: "init", files: { "AGENTS.md": AGENTS, "package.json": PKG, "src/flags.ts": "export const flags = {};\n" } }]);
@@ -281,5 +306,15 @@ describe("guard: the dev11 batch's kinds (round 31)", () => {
     assert.deepEqual(findingSummary(unit), []);
     const added = await checkFilesOverHead(repo, { "composer.json": '{\n    "name": "acme/shop",\n    "require-dev": {\n        "behat/behat": "^3.14",\n        "phpunit/phpunit": "^10.5"\n    }\n}\n' });
     assert.deepEqual(findingSummary(added), ["introduces-rejected-option adr/2020_03_03_feature_coverage_in_api.md"]);
+  });
+  test("a plural option of two words is one of them in code, run together in the singular; the word alone is not", async () => {
+    const old = "<?php\n\nnamespace Acme\\Admin\\Form\\Extension;\n\nfinal class OrderTypeExtension extends AbstractTypeExtension\n{\n}\n";
+    const repo = createGitRepo([{ message: "init", files: { "adr/2024_05_15_use_separate_base_form_types.md": FORMS_ADR, "composer.json": COMPOSER, "src/Admin/Form/Extension/OrderTypeExtension.php": old } }]);
+    const ext = "<?php\n\nnamespace Acme\\Admin\\Form\\Extension;\n\nfinal class VariantTypeExtension extends AbstractTypeExtension\n{\n}\n";
+    const extension = await checkFilesOverHead(repo, { "src/Admin/Form/Extension/VariantTypeExtension.php": ext });
+    assert.deepEqual([...new Set(findingSummary(extension))], ["introduces-rejected-option adr/2024_05_15_use_separate_base_form_types.md"]);
+    const own = "<?php\n\nnamespace Acme\\Admin\\Form\\Extension;\n\nfinal class FileNames\n{\n    public function ext(\\SplFileInfo $f): string { return $f->getExtension(); }\n}\n";
+    const other = await checkFilesOverHead(repo, { "src/Admin/Form/Extension/FileNames.php": own });
+    assert.deepEqual(findingSummary(other), []);
   });
 });

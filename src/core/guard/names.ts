@@ -375,6 +375,9 @@ export function findName(tokens: string[], keys: NameKeys): string | undefined {
     if (hits.every(Boolean)) return hits.join(" ");
   }
   const single = !(keys.all && keys.tokens.length > 1);
+  // "Type Extensions" is one `TypeExtension` in code: a plural compact form, run together from two or more tokens,
+  // matches in the singular too (never one token alone: "extension" is no type extension).
+  const one = keys.compact && keys.compact.length >= 8 && /[^s]s$/.test(keys.compact) ? keys.compact.slice(0, -1) : undefined;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     if (single) for (const k of keys.tokens) if (tokenMatches(t, k)) return t;
@@ -382,7 +385,7 @@ export function findName(tokens: string[], keys: NameKeys): string | undefined {
       let run = t;
       for (let j = i + 1; j < Math.min(tokens.length, i + 3) && run.length < keys.compact.length; j++) {
         run += tokens[j];
-        if (run === keys.compact) return tokens.slice(i, j + 1).join(" ");
+        if (run === keys.compact || run === one) return tokens.slice(i, j + 1).join(" ");
       }
       if (t === keys.compact) return t;
     }
