@@ -1166,6 +1166,11 @@ function withoutGroundwork(sentence: string): string {
 /** "However, we will look at X / consider Y again": a promise to look into something later overrides nothing. */
 const LOOKS_INTO = /^(?:look(?:ing)?\s+(?:at|into)|consider|reconsider|revisit|explore|investigate|evaluate|review|assess|research|monitor)\b/i;
 const CONTRAST_OPENING = /^(?:however|but|instead|nevertheless|nonetheless|that said|in the meantime|for now)\b/i;
+/** "# Remove the X" then "X will be removed. Each part will instead hold Y": a title that commands confirms the opening. */
+function titleCommands(parsed: ParsedAdr): boolean {
+  return IMPERATIVES.has(stripInline(parsed.title).trim().split(/\s+/)[0]?.toLowerCase() ?? "");
+}
+
 /** "It is not yet clear whether X or Y", "we have yet to decide which", "remains to be decided": the choice is left open. */
 const UNDECIDED =
   /\b(?:(?:is|are|remains?)\s+(?:still\s+)?(?:unclear|undecided|uncertain)\s+(?:whether|which|if)|not\s+(?:yet\s+)?(?:clear|decided|determined|settled)\s+(?:whether|which|if)|(?:have|has)\s+(?:not\s+(?:yet\s+)?|yet\s+to\s+)(?:decided?|chosen|choose|determined?)\b|(?:yet|remains?)\s+to\s+be\s+(?:decided|determined|chosen|settled))/i;
@@ -1659,7 +1664,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
     noteRejections(prose.rejected, s, considered, rejectedBy, proseRejected);
     // "However, … we have opted to do X" after an opening that named another choice: the contrast overrides it.
     const readFromText = chosen?.how === "decision-prose" || chosen?.how === "outcome-names-option";
-    if (chosen && readFromText && s.early && (CONTRAST_OPENING.test(s.text) || INSTEAD_COMMITMENT.test(s.text)) && prose.chosen && STRONG_CUES.has(prose.cue ?? "") && !prose.continuity && !pointsBack(prose.chosen) && !LOOKS_INTO.test(prose.chosen)) {
+    if (chosen && readFromText && s.early && (CONTRAST_OPENING.test(s.text) || (INSTEAD_COMMITMENT.test(s.text) && !titleCommands(parsed))) && prose.chosen && STRONG_CUES.has(prose.cue ?? "") && !prose.continuity && !pointsBack(prose.chosen) && !LOOKS_INTO.test(prose.chosen)) {
       chosen = proseChoice(prose.chosen, s, considered);
       continue;
     }

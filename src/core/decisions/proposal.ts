@@ -80,6 +80,8 @@ const CAPABILITY =
   /^(?:(?:provide|introduce|add|offer|create|implement)\s+(?:a|an|the)\s+(?:new\s+)?(?:mechanism|way|means|method|ability|capability|option)\b|(?:add\s+|implement\s+|introduce\s+)?support\s+for\b|(?:allow|enable|let)\s+(?:users?|developers?|operators?|people|clients?)\s+to\b)/i;
 /** A statement that names the design outranks a capability from this score on, below MIN_SCORE: it names more. */
 const DESIGN_OVER_CAPABILITY = 2;
+/** A design is named in at least this many words ("need to configure" is a fragment of a requirement). */
+const DESIGN_WORDS = 4;
 
 /** The proposal a proposal-style record states, with the sentence that states it; undefined when none does. */
 export interface ProposalStatement {
@@ -166,7 +168,7 @@ export function proposalStatement(parsed: ParsedAdr): ProposalStatement | undefi
   // "Provide a mechanism for users to X", "Add support for X", "Allow users to X": a capability says what the proposal
   // achieves, not what it is; a statement of the design part that names the design itself ("Add a field called
   // overrides") says that. (The motivation's "It will bring new languages to X" is a benefit, not the design.)
-  if (CAPABILITY.test(best.phrase)) best = candidates.find((c) => c.inDesign && !CAPABILITY.test(c.phrase) && c.score >= DESIGN_OVER_CAPABILITY) ?? best;
+  if (CAPABILITY.test(best.phrase)) best = candidates.find((c) => c.inDesign && !CAPABILITY.test(c.phrase) && c.phrase.split(/\s+/).length >= DESIGN_WORDS && c.score >= DESIGN_OVER_CAPABILITY) ?? best;
   return { name: best.phrase, range: { start: best.sentence.start, end: best.sentence.end }, score: best.score };
 }
 

@@ -512,6 +512,8 @@ const RECORD_CHANGES = /^(?:deprecates|removes|retires|replaces|renames|splits|m
 
 /** The change a record states, its verb in the plain form: "deprecates the personal config" becomes "deprecate the personal config". */
 function recordChange(reading: ProseReading): ProseReading {
+  // "This OTEP renames these X": an object that points back names nothing.
+  if (/^\S+\s+(?:this|that|these|those|it|them)\b/i.test(reading.chosen ?? "")) return { ...reading, chosen: undefined };
   const chosen = reading.chosen?.replace(/^(\S+?)(es|s)(?=\s)/, (_, stem: string, end: string) => (end === "es" && !/(?:ss|sh|ch|x)$/i.test(stem) ? `${stem}e` : stem));
   return chosen ? { ...reading, chosen } : reading;
 }
