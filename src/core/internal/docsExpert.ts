@@ -417,6 +417,7 @@ function rankDocuments(p: Prepared, terms: string[], expansions: string[], quest
   sinkRetiredWithoutSuccessor(scores, p, question ? namedAlternatives(question) === 0 : false);
   keepFilesBelowRecords(scores, p);
   if (question) preferLaterDecision(scores, p, question);
+  preferLaterOnSameSubject(scores, p);
   // The caps above can lower a successor below the record it replaced; the supersession rule has the last word.
   enforceDocSupersession(scores, p.graph);
 
@@ -609,6 +610,88 @@ function preferLaterDecision(scores: Map<string, number>, p: Prepared, question:
 }
 
 const IN_FORCE = new Set<AdrStatus>(["accepted", "unknown"]);
+
+/** How many of the best records are compared for a later record in force on the same subject. */
+const SAME_SUBJECT_WINDOW = 3;
+/** How alike two records' texts must be (cosine of their TF-IDF vectors) to count as on the same subject. */
+const SAME_SUBJECT_SIMILARITY = 0.15;
+/** A later record must have matched the question at least this share as well as the earlier one. */
+const SAME_SUBJECT_SCORE_SHARE = 0.5;
+
+/**
+ * A log only grows: of two records near the top on the same subject, the later one in force is the current word on
+ * it, even when the earlier one never says it was replaced. Two cases, each with evidence that the later record
+ * settled what the earlier one left open or reversed it:
+ * - the earlier record is a proposal that was withdrawn, rejected or never accepted, and the later accepted record's
+ *   text is about the same thing (TF-IDF cosine): the matter was settled by the later record ("Use Papertrail for
+ *   draft/live", rejected, then "Use AASM to manage form state");
+ * - the earlier record is in force, and the later one's title retires something ("Remove forms-api") while it links
+ *   to the earlier record ("API v2 for Forms", which built on forms-api).
+ * The earlier record then ranks just below the later one. Records a status or link already retired are left to the
+ * rules above.
+ */
+function preferLaterOnSameSubject(scores: Map<string, number>, p: Prepared): void {
+  const adrs = p.graph.adrs;
+  const top = [...scores.entries()]
+    .filter(([path, s]) => s > 0 && adrs.has(path))
+    .sort((a, b) => b[1] - a[1] || cmp(a[0], b[0]))
+    .slice(0, SAME_SUBJECT_WINDOW)
+    .map(([path]) => ({ path, adr: adrs.get(path)!, status: effectiveStatus(adrs.get(path)!, p.graph) }));
+  for (const old of top) {
+    if (old.status === "superseded" || old.status === "deprecated") continue;
+    for (const later of top) {
+      if (later === old || !IN_FORCE.has(later.status) || isLater(later.adr, old.adr) !== true) continue;
+      const so = scores.get(old.path)!;
+      const sl = scores.get(later.path)!;
+      if (sl > so || sl < SAME_SUBJECT_SCORE_SHARE * so) continue;
+      const settled = !IN_FORCE.has(old.status) && textSimilarity(p, old.path, later.path) >= SAME_SUBJECT_SIMILARITY;
+      const reversed = IN_FORCE.has(old.status) && REVERSAL.test(later.adr.title) && docLinksTo(p, later.adr, old.path);
+      if (settled || reversed) scores.set(old.path, sl * 0.98);
+    }
+  }
+}
+
+/** Whether a record's text links to another record (by path, number, file name or slug). */
+function docLinksTo(p: Prepared, from: AdrFacts, to: string): boolean {
+  const text = p.docs.find((d) => d.file.path === from.path)?.file.text ?? "";
+  const linkRe = /\]\(\s*<?([^)\s>]+)>?[^)]*\)|^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm;
+  for (let m = linkRe.exec(text); m; m = linkRe.exec(text)) {
+    if (resolveAdrRef(m[1] ?? m[2], from, p.graph.adrs) === to) return true;
+  }
+  return false;
+}
+
+const termVectors = new WeakMap<Prepared, Map<string, Map<string, number>>>();
+
+/** Cosine similarity of two documents' TF-IDF vectors over the prepared corpus (0 when either is unknown). */
+function textSimilarity(p: Prepared, a: string, b: string): number {
+  let cache = termVectors.get(p);
+  if (!cache) termVectors.set(p, (cache = new Map()));
+  const vector = (path: string): Map<string, number> | undefined => {
+    const hit = cache!.get(path);
+    if (hit) return hit;
+    const doc = p.docs.find((d) => d.file.path === path);
+    if (!doc) return undefined;
+    const out = new Map<string, number>();
+    let norm = 0;
+    for (const [t, f] of docStats(statsText(doc)).tf) {
+      const df = p.stats.df.get(t) ?? 1;
+      const w = (1 + Math.log(f)) * Math.log(1 + p.stats.n / df);
+      out.set(t, w);
+      norm += w * w;
+    }
+    norm = Math.sqrt(norm) || 1;
+    for (const [t, w] of out) out.set(t, w / norm);
+    cache!.set(path, out);
+    return out;
+  };
+  const va = vector(a);
+  const vb = vector(b);
+  if (!va || !vb) return 0;
+  let dot = 0;
+  for (const [t, w] of va) dot += w * (vb.get(t) ?? 0);
+  return dot;
+}
 
 /**
  * The index of the one alternative an ADR's chosen option (else its title) names — by the alternative's search
