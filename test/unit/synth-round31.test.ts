@@ -138,3 +138,64 @@ describe("a verb the tagger took for a noun, before its object", () => {
     assert.deepEqual(titles("Should we use Kafka, or a queue that we run ourselves?"), ["Kafka", "Queue"]);
   });
 });
+
+describe("roundabout proposals read for what they propose", () => {
+  const read = (q: string) => {
+    const s = readQuestion(q);
+    return `${s.form}: ${s.alternatives.map((a) => a.title).join(" | ")}`;
+  };
+  test("a fronted phrase before 'should we' leaves the proposal", () => {
+    assert.equal(read("Before the next release, should we freeze the public API surface?"), "action: Freeze the public API surface");
+  });
+  test("'would it make sense to X' proposes X", () => {
+    assert.equal(read("Would it make sense to standardise on date-fns across the board?"), "action: Standardise on date-fns across the board");
+  });
+  test("'is it better to A than B' weighs A and B", () => {
+    assert.equal(read("Is it better to retry in the client than in the gateway?"), "alternatives: Retry in the client | Retry in the gateway");
+  });
+  test("'is X overkill, or should we keep Y' judges X", () => {
+    assert.equal(read("Is GraphQL federation overkill for us, or should we keep one schema in the gateway?"), "alternatives: Adopt GraphQL federation | Keep one schema in the gateway");
+  });
+});
+
+const PREPROD = `# 12. Move staging to pre-production
+
+Date: 2023-05-02
+
+## Status
+
+Accepted
+
+## Context
+
+The staging account holds copies of live council records, and the security review said it must not.
+
+## Decision
+
+The whole staging account becomes the pre-production environment, connected to production and held to its controls.
+
+## Consequences
+
+Analysts lose their playground; a sandbox account is set up for experiments.
+`;
+
+const SHEETS = `# 2. Ingest spreadsheet data
+
+## Status
+
+Accepted
+
+## Decision
+
+We will ingest spreadsheets with a Glue job written in Python, and analysts develop the job against sample data.
+`;
+
+describe("a proposal the best-ranked record answered another way", () => {
+  test("the record's decision, as its title states it, is offered and recommended", async () => {
+    const p = await ask(
+      { "docs/architecture-decisions/records/012-move-staging-to-pre-production.md": PREPROD, "docs/architecture-decisions/records/002-ingest-spreadsheets.md": SHEETS },
+      "After the security review flagged our staging account for holding live records, should we strip production data out of staging and have analysts develop their Glue jobs against mocked datasets?",
+    );
+    assert.match(recommended(p), /pre-production/i, p.options.map((o) => o.title).join(" | "));
+  });
+});

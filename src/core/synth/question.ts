@@ -45,7 +45,7 @@ export { MAX_READ_CHARS } from "./question/questionText";
  * "Would it be better to vendor X, or rely on Y?", "Is it a good idea to let …?": a placeholder "it" with a judgement
  * asks whether to do what follows, as "should we …" does; read that way, each side is the act itself.
  */
-const PLACEHOLDER_ASK = /\b(?:would|will|could|is|was)\s+it\s+(?:be\s+)?(?:better|best|wiser|easier|simpler|cheaper|safer|preferable|sensible|a\s+(?:good|better|bad)\s+idea)\s+(?:for\s+us\s+)?to\s+/gi;
+const PLACEHOLDER_ASK = /\b(?:(?:would|will|could|is|was)\s+it\s+(?:be\s+)?(?:better|best|wiser|easier|simpler|cheaper|safer|preferable|sensible|a\s+(?:good|better|bad)\s+idea)|(?:would|will|could|does|did)\s+it\s+make\s+(?:more\s+)?sense)\s+(?:for\s+us\s+)?to\s+/gi;
 
 /**
  * "Would adding a GraphQL layer help the mobile team?", "Is adopting Bazel going to pay off?": an act named as the
@@ -59,10 +59,10 @@ function canonicalAsk(text: string): string {
   const sentenceStart = (m: string, word: string) => (/^[A-Z]/.test(m) ? word.charAt(0).toUpperCase() + word.slice(1) : word);
   return text
     .replace(ACT_JUDGED_BY_EFFECT, (m, act: string) => `${sentenceStart(m, "is")} it worth ${act}?`)
-    .replace(PLACEHOLDER_ASK, (m, at: number, all: string) =>
-      // "Is it better to retry in the client than in the gateway?" compares how, not what: left as it is.
-      /^[^?.!]*\bthan\b/i.test(all.slice(at + m.length)) ? m : `${sentenceStart(m, "should")} we `,
-    );
+    // "Is it better to retry in the client than in the gateway?" weighs two ways of doing it, as "should we retry in
+    // the client rather than in the gateway?" does.
+    .replace(new RegExp(`(${PLACEHOLDER_ASK.source})([^?.!]*?)\\b(?<!rather\\s)than\\b`, "gi"), (m, ask: string, tail: string) => `${sentenceStart(ask, "should")} we ${tail}rather than`)
+    .replace(PLACEHOLDER_ASK, (m) => `${sentenceStart(m, "should")} we `);
 }
 
 const memo = new Map<string, QuestionStructure>();

@@ -124,6 +124,12 @@ export function chosenOf(meta: AdrMeta): string | undefined {
   return choice ? cutLabel(choice) : undefined;
 }
 
+/** The record's title when it states the decision ("Move staging to pre-production"), without its number. */
+export function decisionTitle(meta: AdrMeta): string | undefined {
+  const title = bareTitle(meta.title);
+  return DECISION_TITLE.test(title) && title.split(/\s+/).length <= MAX_CHOICE_WORDS ? tidyLabel(title) : undefined;
+}
+
 /** A label of more than MAX_CHOICE_WORDS words, cut to at most that many with an ellipsis, still reading as a phrase. */
 function cutLabel(label: string): string {
   return tidyLabel(cutWords(label, MAX_CHOICE_WORDS));

@@ -16,7 +16,7 @@ import type { SynthesisInput, SynthesisOutput, Synthesizer } from "../types";
 import { readQuestion, type Alternative, type QuestionStructure } from "./question";
 import { adrChoice, clausePolarity, clauses, mentions, recordName, recordStatus, stanceOf, type OptionKey, type Stance } from "./stance";
 import { FRAME_WORDS, TECH_ALIASES, normaliseAbbreviations, stemWord, stems, words } from "./words";
-import { answerNamed, opensWithDecisionVerb, recordLedAnswer, tidyLabel, type RecordLedAnswer } from "./recordLed";
+import { answerNamed, decisionTitle, opensWithDecisionVerb, recordLedAnswer, tidyLabel, type RecordLedAnswer } from "./recordLed";
 import { isCanonical } from "../internal/adr";
 import { contentWords } from "../terms";
 import { capitalise } from "../text";
@@ -1236,12 +1236,16 @@ function adrDecider(considered: Considered[], candidates: Candidate[], question:
   };
 }
 
+/** Offers a record's choice as an option of its own, or refuses; `rankedFirst` when retrieval ranked the record first. */
+type AllowNew = (choice: string, doc: AdrDoc, rankedFirst?: boolean) => Candidate | undefined;
+
 /** An on-topic record whose choice is none of the options becomes an option of its own (added to `candidates`). */
-function newOptionDecider(considered: Considered[], candidates: Candidate[], allowNew: (choice: string, doc: AdrDoc) => Candidate | undefined): Decider | undefined {
+function newOptionDecider(considered: Considered[], candidates: Candidate[], allowNew: AllowNew, rankedFirst = false): Decider | undefined {
   for (const c of considered) {
-    const choice = stated(c.doc);
+    // The record retrieval ranked first may state its decision in its title alone ("Move staging to pre-production").
+    const choice = stated(c.doc) ?? (rankedFirst ? decisionTitle(c.doc.meta) : undefined);
     if (!choice) continue;
-    const added = allowNew(choice, c.doc);
+    const added = allowNew(choice, c.doc, rankedFirst);
     if (!added) continue;
     candidates.push(added);
     return { kind: "adr", index: candidates.length - 1, cite: decisionItem(c.doc), label: recordName(c.doc.meta), status: c.doc.meta.status, statusText: recordStatus(c.doc.meta), followsRecord: recordChose(c.doc, added), ...(c.via ? { supersedes: c.via } : {}), score: MIN_CHOICE_SCORE, margin: MIN_CHOICE_SCORE, conflicts: [], agreeing: [] };
@@ -1310,7 +1314,7 @@ function findDecider(
   candidates: Candidate[],
   evidence: FusedEvidence[],
   inScope: (e: FusedEvidence) => boolean,
-  allowNew: (choice: string, doc: AdrDoc) => Candidate | undefined,
+  allowNew: AllowNew,
 ): { decider?: Decider; reason: string } {
   const { considered: found, dangling } = deciderCandidates(docs, onTopic);
   // A record retrieval ranked below the first DEEPEST_DECIDER decides nothing: what singles it out is a word it shares
@@ -1330,11 +1334,11 @@ function findDecider(
  * "the Azure Blob SDK") as the decision. Its own choice becomes an option and decides, when it can be one (development
  * half: grounded +2, nothing lost; held-out totals unchanged).
  */
-function firstRecordSpeaks(found: Decider | undefined, considered: Considered[], docs: AdrDoc[], candidates: Candidate[], allowNew: (choice: string, doc: AdrDoc) => Candidate | undefined): Decider | undefined {
+function firstRecordSpeaks(found: Decider | undefined, considered: Considered[], docs: AdrDoc[], candidates: Candidate[], allowNew: AllowNew): Decider | undefined {
   const first = considered[0];
   if (found?.kind !== "adr" || !first || docs[0]?.path !== (first.via ?? first.doc).path) return found;
   if ([found.cite.adr?.path, found.supersedes?.path].includes(first.doc.path)) return found;
-  return newOptionDecider([first], candidates, allowNew) ?? found;
+  return newOptionDecider([first], candidates, allowNew, true) ?? found;
 }
 
 /** Question forms that name one thing or none: the deciding record's own options answer them. */
@@ -1353,7 +1357,7 @@ function decide(
   candidates: Candidate[],
   evidence: FusedEvidence[],
   inScope: (e: FusedEvidence) => boolean,
-  allowNew: (choice: string, doc: AdrDoc) => Candidate | undefined,
+  allowNew: AllowNew,
 ): { decider?: Decider; reason: string } {
   const byPath = new Map(docs.map((d) => [d.path, d]));
   // "X or Y?" that no record was matched to by option: the record its subject leads to may still have decided it.
@@ -1808,7 +1812,7 @@ function addOpenQuestionOptions(candidates: Candidate[], activeTopical: AdrDoc[]
 }
 
 /** 3. The option a deciding record adds when its choice is none of the options, if it may add one. */
-function newOptionFromRecord(choice: string, doc: AdrDoc, candidates: Candidate[], model: TopicModel, form: QuestionStructure["form"]): Candidate | undefined {
+function newOptionFromRecord(choice: string, doc: AdrDoc, candidates: Candidate[], model: TopicModel, form: QuestionStructure["form"], rankedFirst = false): Candidate | undefined {
   if (candidates.length >= MAX_OPTIONS) return undefined;
   const key = keyFor(choice);
   if (!key.terms.length || candidates.some((c) => c.key.terms.length && sameOption(c.key, key))) return undefined;
@@ -1822,9 +1826,11 @@ function newOptionFromRecord(choice: string, doc: AdrDoc, candidates: Candidate[
   // option ("Considered options: … a hyphen …"); a migration names both sides and gets none.
   const weighedNamed = doc.meta.considered_options.some((o) => model.keys.some((k) => mentions(o, k)));
   // Proposals (adopt, action, move-to) name what is in place today from the incumbent search above, not here.
-  const topicalHead = form === "alternatives" ? weighedNamed : form === "open" || form === "keep" ? named || hits >= (model.topic.size >= 4 ? 2 : 1) : false;
+  // A proposal (adopt, action, move-to) gets one only from the record retrieval ranked first: it decided another way.
+  const proposing = rankedFirst && PROPOSING_FORMS.has(form);
+  const topicalHead = form === "alternatives" ? weighedNamed : form === "open" || form === "keep" || proposing ? named || hits >= (model.topic.size >= 4 ? 2 : 1) : false;
   if (!topicalHead) return undefined;
-  const title = form === "alternatives" || form === "open" ? capitalise(choice) : form === "keep" ? `Move to ${bareChoice(choice)}` : `Keep ${bareChoice(choice)}`;
+  const title = form === "alternatives" || form === "open" || (proposing && opensWithDecisionVerb(choice)) ? capitalise(choice) : form === "keep" ? `Move to ${bareChoice(choice)}` : `Keep ${bareChoice(choice)}`;
   return { title, key, origin: form === "keep" ? "successor" : "adr", note: `what ${recordName(doc.meta)} chose` };
 }
 
@@ -2046,7 +2052,7 @@ export function synthesizeWithRules(input: Omit<SynthesisInput, "signal">): Synt
   addImpliedCandidates(structure, candidates, activeTopical, model);
 
   // 3. The deciding artifact. A record whose choice is none of the options adds it, when it is on topic.
-  const allowNew = (choice: string, doc: AdrDoc) => newOptionFromRecord(choice, doc, candidates, model, structure.form);
+  const allowNew: AllowNew = (choice, doc, rankedFirst) => newOptionFromRecord(choice, doc, candidates, model, structure.form, rankedFirst);
   // The record both rankings put first (retrieval's and the plain view's) is about the question even when its headline
   // words are not the question's ("Partition strategy" for folder layouts): it may decide, but it names no kept
   // approach and lends no evidence the topic test refused (development half: two right answers low -> med; held-out

@@ -1,7 +1,7 @@
 // Clauses: splitting a sentence at semicolons and colons, whether a clause asks or proposes, and reading its main
 // verb, subject, voice (passive, linking) and placeholder subjects ("is it time to X").
 
-import { DECISION_VERBS, DETERMINERS, LIGHT_VERBS, LINKING_VERBS, PERSONAL, PRONOUNS, WH } from "./vocabulary";
+import { DECISION_VERBS, DETERMINERS, LIGHT_VERBS, LINKING_VERBS, PERSONAL, PRONOUNS, SUBORDINATORS, WH } from "./vocabulary";
 import { asNoun, asVerb, endsClause, isAdverb, isConj, isCopula, isModal, isNameLike, isNounish, isPrep, isVerb, type Tok, verbCapable } from "./tokens";
 import type { Span } from "./phrases";
 
@@ -156,7 +156,9 @@ export function clausesOf(toks: Tok[]): Tok[][] {
 }
 
 export function asksSomething(toks: Tok[]): boolean {
-  const first = toks.find((t) => !isConj(t) && !isAdverb(t));
+  // "Before the next release, should we …": a fronted phrase ends at the comma before the asking word.
+  const fronted = isPrep(toks[0]) || SUBORDINATORS.has(toks[0]?.norm ?? "") ? toks.findIndex((t, k) => k > 0 && (isModal(t) || isCopula(t)) && /,/.test(toks[k - 1].post)) : -1;
+  const first = toks.slice(Math.max(0, fronted)).find((t) => !isConj(t) && !isAdverb(t));
   return !!first && (isModal(first) || isCopula(first) || WH.has(first.norm));
 }
 
