@@ -72,8 +72,9 @@ export const CONTRADICTIONS: ReadonlySet<FindingKind> = new Set<FindingKind>(["r
  * round 30, kept here so the product needs no eval data. On round 31's payloads the rule picks
  * "decision-mismatch/not-chosen" and "off-subject+outranked/plain-view" in place of "outranked/plain-view" and
  * "record-status/draft+weak-grounding/open" (dev 57/113 wrong and 11/252 right blocked against 53 and 17); that pick
- * raised the test column's right answers blocked from 4/56 to 9/56, as not-chosen did in round 30, so the set stays. A model's recommendation against the in-force record (check
- * "against-record") always blocks: it is the steering guard, no offline answer raises it, so no eval can fit it.
+ * raised the test column's right answers blocked from 4/56 to 9/56, as not-chosen did in round 30, so the set stays.
+ * A model's recommendation against the in-force record (check "against-record") always blocks: it is the steering
+ * guard, no offline answer raises it, so no eval can fit it.
  */
 export const BLOCKING_KINDS: ReadonlySet<string> = new Set<string>([
   ...CONTRADICTIONS,
