@@ -199,3 +199,17 @@ describe("a proposal the best-ranked record answered another way", () => {
     assert.match(recommended(p), /pre-production/i, p.options.map((o) => o.title).join(" | "));
   });
 });
+
+describe("'which one?' after sentences that name the candidates", () => {
+  const read = (q: string) => {
+    const s = readQuestion(q);
+    return `${s.form}: ${s.alternatives.map((a) => a.title).join(" | ")}`;
+  };
+  test("the names before the question are its alternatives", () => {
+    assert.equal(read("Half of our repos use Jest and half use Vitest. Which one should new packages pick?"), "alternatives: Jest | Vitest");
+    assert.equal(read("Some services log with Winston, others with Pino. Which should we standardise on?"), "alternatives: Winston | Pino");
+  });
+  test("'which <kind of thing>' asks for a kind, not among the names", () => {
+    assert.equal(read("We run Kafka on AWS with Terraform. Which partition strategy should we use?"), "open: ");
+  });
+});
