@@ -153,6 +153,10 @@ describe("roundabout proposals read for what they propose", () => {
   test("'is it better to A than B' weighs A and B", () => {
     assert.equal(read("Is it better to retry in the client than in the gateway?"), "alternatives: Retry in the client | Retry in the gateway");
   });
+  test("'should the scheduler own retries' has 'own' for its verb; 'our own parser' keeps it an adjective", () => {
+    assert.equal(read("Should the scheduler own retries, or should each job handle its own failures?"), "alternatives: The scheduler owns retries | Each job handles its own failures");
+    assert.equal(read("Should we write our own parser, or use a library?"), "alternatives: Write our own parser | Use a library");
+  });
   test("'is X overkill, or should we keep Y' judges X", () => {
     assert.equal(read("Is GraphQL federation overkill for us, or should we keep one schema in the gateway?"), "alternatives: Adopt GraphQL federation | Keep one schema in the gateway");
   });

@@ -34,7 +34,7 @@ export const PLACEMENT_VERBS = new Set(["store", "keep", "put", "save", "host", 
 /** Verbs that only say "pick one": the alternatives are titled by themselves. */
 export const CHOICE_VERBS = new Set(["prefer", "favour", "favor", "choose", "pick", "select", "recommend", "want", "go", "take", "decide", "use", "standardize", "standardise", "adopt"]);
 export const LINKING_VERBS = new Set(["stay", "remain", "become", "seem", "look", "feel", "get"]);
-export const DECISION_VERBS = new Set([...MOVE_VERBS, ...REPLACE_VERBS, ...KEEP_VERBS, ...DROP_VERBS, ...ADOPT_VERBS, ...PLACEMENT_VERBS, "talk", "call", "target", "pay", "track", "purge", "cap", "route", "poll", "subscribe", "read", "install", "leave", "fold", "split", "merge", "encrypt"]);
+export const DECISION_VERBS = new Set([...MOVE_VERBS, ...REPLACE_VERBS, ...KEEP_VERBS, ...DROP_VERBS, ...ADOPT_VERBS, ...PLACEMENT_VERBS, "talk", "call", "target", "pay", "track", "purge", "cap", "route", "poll", "subscribe", "read", "install", "leave", "fold", "split", "merge", "encrypt", "own"]);
 /** Where or with what something is done: what verb-phrase alternatives usually differ in. */
 export const LOCATIVE = ["in", "on", "at", "with", "via", "through", "inside", "within", "using", "behind", "per", "by"];
 
