@@ -157,6 +157,10 @@ describe("roundabout proposals read for what they propose", () => {
     assert.equal(read("Should the scheduler own retries, or should each job handle its own failures?"), "alternatives: The scheduler owns retries | Each job handles its own failures");
     assert.equal(read("Should we write our own parser, or use a library?"), "alternatives: Write our own parser | Use a library");
   });
+  test("'too much' judges its subject; what the asker already has ('our …') is kept", () => {
+    assert.equal(read("Is Kubernetes too much for a team of three, or should we just use ECS?"), "alternatives: Adopt Kubernetes | Adopt ECS");
+    assert.equal(read("Is our Jenkins setup too slow?"), "keep: Keep our Jenkins setup | Drop our Jenkins setup");
+  });
   test("'is X overkill, or should we keep Y' judges X", () => {
     assert.equal(read("Is GraphQL federation overkill for us, or should we keep one schema in the gateway?"), "alternatives: Adopt GraphQL federation | Keep one schema in the gateway");
   });

@@ -124,7 +124,9 @@ export function readCopula(toks: Tok[]): Partial<QuestionStructure> | undefined 
   // "Is Spring Retry enough?", "Is the origin fast enough?": what will do as it is stays ("would X be enough?"
   // proposes X); "Is X mature enough?" weighs whether X is ready to be taken up.
   const sufficient = isCopula(toks[0]) && (SUFFICIENT.has(rest[0]?.norm ?? "") || (!READINESS.has(rest[0]?.norm ?? "") && SUFFICIENT.has(rest[1]?.norm ?? "")));
-  if (still || sufficient || (gv && KEEP_VERBS.has(gv))) {
+  // "Is our Jenkins setup too slow?": what the asker already has is in place, whatever the judgement.
+  const inPlace = isCopula(toks[0]) && (toks[s.start].norm === "our" || (["the", "our"].includes(toks[s.start].norm) && ["current", "existing"].includes(toks[s.start + 1]?.norm ?? "")));
+  if (still || sufficient || inPlace || (gv && KEEP_VERBS.has(gv))) {
     return keepForm(alt(keepTitle(toks, s), subject, terms, "incumbent"));
   }
   const verb = gv && !["have", "use", "adopt", "do"].includes(gv) ? gv : "adopt";

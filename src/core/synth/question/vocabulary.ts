@@ -38,4 +38,4 @@ export const DECISION_VERBS = new Set([...MOVE_VERBS, ...REPLACE_VERBS, ...KEEP_
 /** Where or with what something is done: what verb-phrase alternatives usually differ in. */
 export const LOCATIVE = ["in", "on", "at", "with", "via", "through", "inside", "within", "using", "behind", "per", "by"];
 
-export const JUDGEMENTS = new Set(["choice", "fit", "option", "worth", "enough", "needed", "necessary", "right", "good", "best", "appropriate", "suitable", "sensible", "idea", "answer", "tool", "fine", "ok", "okay", "way", "direction", "sufficient", "acceptable", "adequate", "overkill"]);
+export const JUDGEMENTS = new Set(["choice", "fit", "option", "worth", "enough", "needed", "necessary", "right", "good", "best", "appropriate", "suitable", "sensible", "idea", "answer", "tool", "fine", "ok", "okay", "way", "direction", "sufficient", "acceptable", "adequate", "overkill", "too"]);
