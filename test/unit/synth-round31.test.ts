@@ -161,6 +161,9 @@ describe("roundabout proposals read for what they propose", () => {
     assert.equal(read("Is Kubernetes too much for a team of three, or should we just use ECS?"), "alternatives: Adopt Kubernetes | Adopt ECS");
     assert.equal(read("Is our Jenkins setup too slow?"), "keep: Keep our Jenkins setup | Drop our Jenkins setup");
   });
+  test("a list after a dash starts after the dash", () => {
+    assert.equal(read("Is there a recommended pattern for background jobs in this codebase — Celery, RQ, or cron?"), "alternatives: Celery | RQ | Cron");
+  });
   test("'is X overkill, or should we keep Y' judges X", () => {
     assert.equal(read("Is GraphQL federation overkill for us, or should we keep one schema in the gateway?"), "alternatives: Adopt GraphQL federation | Keep one schema in the gateway");
   });

@@ -47,7 +47,8 @@ export function isAdverb(t: Tok): boolean {
 export function endsClause(t: Tok): boolean {
   const post = t.post.replace(/\.\.\./g, "").replace(/['"’”)\]]/g, "");
   // "1. Context": a list number's period ends nothing.
-  return /[,;:?!]/.test(post) || (/\./.test(post) && !/^\d+$/.test(t.norm));
+  // A dash between words ("in this codebase — Celery, RQ or cron") sets a phrase apart as a comma does.
+  return /[,;:?!—–]/.test(post) || /\s-\s/.test(post) || (/\./.test(post) && !/^\d+$/.test(t.norm));
 }
 const PARTICLES = new Set(["up", "out", "off", "down", "away", "back"]);
 
