@@ -161,6 +161,11 @@ describe("roundabout proposals read for what they propose", () => {
     assert.equal(read("Is Kubernetes too much for a team of three, or should we just use ECS?"), "alternatives: Adopt Kubernetes | Adopt ECS");
     assert.equal(read("Is our Jenkins setup too slow?"), "keep: Keep our Jenkins setup | Drop our Jenkins setup");
   });
+  test("'do we need both A and B?' weighs both against either one", () => {
+    assert.equal(read("Do we really need both Sentry and Datadog APM?"), "alternatives: Use both Sentry and Datadog APM | Use only Sentry | Use only Datadog APM");
+    assert.equal(readQuestion("Do we really need both Sentry and Datadog APM?").incumbent?.title, "Use both Sentry and Datadog APM");
+    assert.equal(readQuestion("Do we need both a CDN and an in-app cache?").incumbent, undefined);
+  });
   test("a list after a dash starts after the dash", () => {
     assert.equal(read("Is there a recommended pattern for background jobs in this codebase — Celery, RQ, or cron?"), "alternatives: Celery | RQ | Cron");
   });

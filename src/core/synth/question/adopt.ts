@@ -19,6 +19,7 @@ export function readAdopt(toks: Tok[], clause: Clause): Partial<QuestionStructur
   const o = v + 1;
   // "what should we use for caching?": no object, an open question.
   if (!toks[o] || isPrep(toks[o]) || (isVerb(toks[o]) && !toks[o].tags.has("Gerund"))) return undefined;
+  if (needs && toks[o].norm === "both") return bothOrOne(toks, o);
   const s = trimNoun(toks, o, toks.length);
   if (s.end <= s.start || toks.slice(s.start, s.end).every((t) => DETERMINERS.has(t.norm) || PRONOUNS.has(t.norm))) return undefined;
   const subject = spanText(toks, s, { dropDeterminer: true });
@@ -26,6 +27,23 @@ export function readAdopt(toks: Tok[], clause: Clause): Partial<QuestionStructur
   const title = plainAdopt ? `Adopt ${subject}` : imperative(toks, { start: v, end: phraseEnd(toks, v + 1, clauseEnd(toks, v)) });
   const target = alt(title, subject, termsForPhrase(toks, s), "target");
   return { form: "adopt", alternatives: [target], target };
+}
+
+/**
+ * "Do we need both a CDN and an in-app cache?": using both, or only one of them; "do we still / really need both"
+ * says both are in place today.
+ */
+function bothOrOne(toks: Tok[], at: number): Partial<QuestionStructure> | undefined {
+  const and = toks.findIndex((t, k) => k > at + 1 && t.norm === "and");
+  if (and < 0) return undefined;
+  const [a, b] = [trimNoun(toks, at + 1, and), trimNoun(toks, and + 1, toks.length)];
+  if (a.end <= a.start || b.end <= b.start) return undefined;
+  const [an, bn] = [spanText(toks, a, { dropDeterminer: true }), spanText(toks, b, { dropDeterminer: true })];
+  const [aTerms, bTerms] = [termsForPhrase(toks, a), termsForPhrase(toks, b)];
+  const inPlace = toks.slice(0, at).some((t) => ["still", "really", "actually"].includes(t.norm));
+  const both = alt(`Use both ${an} and ${bn}`, `${an} and ${bn}`, [...aTerms, ...bTerms], inPlace ? "incumbent" : "alternative");
+  const alternatives = [both, alt(`Use only ${an}`, an, aTerms, "alternative"), alt(`Use only ${bn}`, bn, bTerms, "alternative")];
+  return { form: "alternatives", alternatives, ...(inPlace ? { incumbent: both } : {}) };
 }
 
 /** "should we put a Varnish layer in front of the API?": the verb phrase is the proposal. */
