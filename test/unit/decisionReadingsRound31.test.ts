@@ -138,6 +138,7 @@ describe("decision readings, round 31", () => {
     assert.equal(readDecisionSentence("This proposal merges the billing and invoicing services.").chosen, "merge the billing and invoicing services");
     assert.equal(readDecisionSentence("This ADR removes the nightly export job.").chosen, "remove the nightly export job");
     assert.equal(readDecisionSentence("This RFC switches to the hosted runners.").chosen?.startsWith("switch to"), true);
+    assert.equal(readDecisionSentence("This RFC unifies the two retry settings.").chosen, "unify the two retry settings");
   });
 
   test("a later commitment made 'instead' outweighs the removal the decision opens with", () => {

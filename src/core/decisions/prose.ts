@@ -514,7 +514,7 @@ const RECORD_CHANGES = /^(?:deprecates|removes|retires|replaces|renames|splits|m
 function recordChange(reading: ProseReading): ProseReading {
   // "This OTEP renames these X": an object that points back names nothing.
   if (/^\S+\s+(?:this|that|these|those|it|them)\b/i.test(reading.chosen ?? "")) return { ...reading, chosen: undefined };
-  const chosen = reading.chosen?.replace(/^(\S+?)(es|s)(?=\s)/, (_, stem: string, end: string) => (end === "es" && !/(?:ss|sh|ch|x)$/i.test(stem) ? `${stem}e` : stem));
+  const chosen = reading.chosen?.replace(/^(\S+?)(ies|es|s)(?=\s)/, (_, stem: string, end: string) => (end === "ies" ? `${stem}y` : end === "es" && !/(?:ss|sh|ch|x)$/i.test(stem) ? `${stem}e` : stem));
   return chosen ? { ...reading, chosen } : reading;
 }
 
