@@ -20,6 +20,12 @@ async function ask(files: Record<string, string>, question: string) {
 
 const recommended = (p: Awaited<ReturnType<typeof ask>>) => p.options.find((o) => o.id === p.recommendation.option_id)?.title ?? p.recommendation.option_id;
 
+/** A question's reading as "form: title | title". */
+function read(q: string): string {
+  const s = readQuestion(q);
+  return `${s.form}: ${s.alternatives.map((a) => a.title).join(" | ")}`;
+}
+
 const GROUPING = `# Group the runbooks
 
 - Status: accepted
@@ -140,10 +146,6 @@ describe("a verb the tagger took for a noun, before its object", () => {
 });
 
 describe("roundabout proposals read for what they propose", () => {
-  const read = (q: string) => {
-    const s = readQuestion(q);
-    return `${s.form}: ${s.alternatives.map((a) => a.title).join(" | ")}`;
-  };
   test("a fronted phrase before 'should we' leaves the proposal", () => {
     assert.equal(read("Before the next release, should we freeze the public API surface?"), "action: Freeze the public API surface");
   });
@@ -217,10 +219,6 @@ describe("a proposal the best-ranked record answered another way", () => {
 });
 
 describe("'which one?' after sentences that name the candidates", () => {
-  const read = (q: string) => {
-    const s = readQuestion(q);
-    return `${s.form}: ${s.alternatives.map((a) => a.title).join(" | ")}`;
-  };
   test("the names before the question are its alternatives", () => {
     assert.equal(read("Half of our repos use Jest and half use Vitest. Which one should new packages pick?"), "alternatives: Jest | Vitest");
     assert.equal(read("Some services log with Winston, others with Pino. Which should we standardise on?"), "alternatives: Winston | Pino");
