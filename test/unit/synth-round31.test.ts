@@ -168,6 +168,10 @@ describe("roundabout proposals read for what they propose", () => {
     assert.equal(readQuestion("Do we really need both Sentry and Datadog APM?").incumbent?.title, "Use both Sentry and Datadog APM");
     assert.equal(readQuestion("Do we need both a CDN and an in-app cache?").incumbent, undefined);
   });
+  test("'worth moving X to Y' moves X, though the tagger took 'moving' for an adjective", () => {
+    assert.equal(read("Is it worth moving our cron jobs to Kubernetes CronJobs?"), "migration: Keep our cron jobs | Move our cron jobs to Kubernetes CronJobs");
+    assert.equal(read("Would moving our cron jobs to Kubernetes CronJobs simplify operations?"), "migration: Keep our cron jobs | Move our cron jobs to Kubernetes CronJobs");
+  });
   test("a list after a dash starts after the dash", () => {
     assert.equal(read("Is there a recommended pattern for background jobs in this codebase — Celery, RQ, or cron?"), "alternatives: Celery | RQ | Cron");
   });

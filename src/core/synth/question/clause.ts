@@ -4,6 +4,7 @@
 import { DECISION_VERBS, DETERMINERS, LIGHT_VERBS, LINKING_VERBS, PERSONAL, PRONOUNS, SUBORDINATORS, WH } from "./vocabulary";
 import { asNoun, asVerb, endsClause, isAdverb, isConj, isCopula, isModal, isNameLike, isNounish, isPrep, isVerb, type Tok, verbCapable } from "./tokens";
 import type { Span } from "./phrases";
+import { baseOfIng } from "./verbForms";
 
 export interface Clause {
   /** Index of the first token of the main verb phrase (after modal, subject, "to"), or -1. */
@@ -67,6 +68,8 @@ export function mainVerb(toks: Tok[], from: number, to: number): Clause {
     const worth = toks.findIndex((t, k) => k >= subjStart && k < to - 1 && t.norm === "worth" && (toks[k + 1].tags.has("Gerund") || /^[a-z]{2,}ing$/.test(toks[k + 1].norm)));
     if (worth >= 0 && !toks.slice(subjStart, worth).some((t) => t.norm === "to")) {
       if (!isVerb(toks[worth + 1])) asVerb(toks[worth + 1]);
+      // "worth moving our jobs": the verb's base form, not the tagger's adjective "moving".
+      if (toks[worth + 1].root === toks[worth + 1].norm) toks[worth + 1].root = baseOfIng(toks[worth + 1].norm);
       toks[worth + 1].tags.add("Gerund");
       return { ...NO_CLAUSE, verb: worth + 1, subject: { start: subjStart, end: worth }, expletive: true };
     }

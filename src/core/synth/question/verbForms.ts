@@ -9,6 +9,13 @@ export function infinitive(t: Tok): string {
   return inf || t.norm;
 }
 
+/** The base form of a word in "-ing" the tagger took for an adjective ("moving" in "worth moving our jobs"), else the word. */
+export function baseOfIng(norm: string): string {
+  if (!/^[a-z]{2,}ing$/.test(norm)) return norm;
+  const inf = (nlp()(`we are ${norm} it`).verbs().toInfinitive().text() as string).toLowerCase().trim();
+  return /^[a-z]+$/.test(inf) && inf.slice(0, 2) === norm.slice(0, 2) ? inf : norm;
+}
+
 /** Third person of a verb for a singular or plural subject: "stays", "carries", "is", "live". */
 export function thirdPerson(verb: string, plural: boolean): string {
   if (verb === "be") return plural ? "are" : "is";
