@@ -172,6 +172,12 @@ describe("roundabout proposals read for what they propose", () => {
     assert.equal(read("Is it worth moving our cron jobs to Kubernetes CronJobs?"), "migration: Keep our cron jobs | Move our cron jobs to Kubernetes CronJobs");
     assert.equal(read("Would moving our cron jobs to Kubernetes CronJobs simplify operations?"), "migration: Keep our cron jobs | Move our cron jobs to Kubernetes CronJobs");
   });
+  test("'would X make sense', a fronted reason, and a tag that judges the proposal itself", () => {
+    assert.equal(read("Would a CQRS split make sense for the catalog service?"), "adopt: Adopt CQRS split");
+    assert.equal(read("Given that most of our traffic is read-heavy, would a CQRS split make sense for the catalog service, or is it premature?"), "adopt: Adopt CQRS split");
+    assert.equal(read("Should we add a cache, or would that be overkill?"), "adopt: Add a cache");
+    assert.equal(read("Is Redis enough, or is it time to move to Kafka?"), "alternatives: Keep Redis | Move to Kafka");
+  });
   test("a list after a dash starts after the dash", () => {
     assert.equal(read("Is there a recommended pattern for background jobs in this codebase — Celery, RQ, or cron?"), "alternatives: Celery | RQ | Cron");
   });

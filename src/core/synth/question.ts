@@ -55,15 +55,24 @@ const PLACEHOLDER_ASK = /\b(?:(?:would|will|could|is|was)\s+it\s+(?:be\s+)?(?:be
 const ACT_JUDGED_BY_EFFECT =
   /\b(?:would|will|could|can|does|did|is|was)\s+((?:[a-z]+-)?[a-z]{3,}ing\s+[^?]{3,160}?)\s+(?:(?:really|actually|ever)\s+)?(?:help|pay\s+off|be\s+worth|reduce|improve|speed\s+up|simplify|fix|solve|cut|lower|save|prevent|make\s+(?:it|things|us|the)|going\s+to\s+(?:pay|help|be\s+worth))\b[^?]*\?/gi;
 
+/** "…, or is it premature?", "…, or would that be overkill?": a tag that judges the proposal itself names no other option. */
+const JUDGED_TAG = /,?\s+or\s+(?:is|would|will|was|isn't)\s+(?:it|that|this)\s+(?:be\s+)?(?:just\s+|still\s+|too\s+|a\s+bit\s+)?[a-z-]{3,20}(?:\s+(?:for\s+us|now|here|yet))?\s*\?/gi;
+
+/** "Would / does X make (more) sense …": a subject of its own (not the placeholder "it") judged. */
+const SUBJECT_MAKES_SENSE = /\b(?:would|will|could|does|did)\s+((?!it\b)[a-z][^?,;:]{1,80}?)\s+make\s+(?:more\s+)?sense\b/gi;
+
 /** The question with its roundabout ways of asking put plainly: "is it worth VP-ing …?", "should we VP …?". */
 function canonicalAsk(text: string): string {
   const sentenceStart = (m: string, word: string) => (/^[A-Z]/.test(m) ? word.charAt(0).toUpperCase() + word.slice(1) : word);
   return text
+    .replace(JUDGED_TAG, "?")
     .replace(ACT_JUDGED_BY_EFFECT, (m, act: string) => `${sentenceStart(m, "is")} it worth ${act}?`)
     // "Is it better to retry in the client than in the gateway?" weighs two ways of doing it, as "should we retry in
     // the client rather than in the gateway?" does.
     .replace(new RegExp(`(${PLACEHOLDER_ASK.source})([^?.!]*?)\\b(?<!rather\\s)than\\b`, "gi"), (m, ask: string, tail: string) => `${sentenceStart(ask, "should")} we ${tail}rather than`)
-    .replace(PLACEHOLDER_ASK, (m) => `${sentenceStart(m, "should")} we `);
+    .replace(PLACEHOLDER_ASK, (m) => `${sentenceStart(m, "should")} we `)
+    // "Would a CQRS split make sense for the catalog?" judges its subject as "would a CQRS split be a good idea" does.
+    .replace(SUBJECT_MAKES_SENSE, (m, np: string) => `${sentenceStart(m, "would")} ${np} be a good idea`);
 }
 
 const memo = new Map<string, QuestionStructure>();
@@ -126,7 +135,7 @@ export function readQuestionUncached(question: string): QuestionStructure {
   let found: Partial<QuestionStructure> | undefined;
   if (ask.seeksWay) found = listed >= 0 ? readAlternatives(toks.slice(listed)) : undefined;
   else if (ask.wh) found = (listed >= 0 ? readAlternatives(toks.slice(listed)) : undefined) ?? readAlternatives(toks);
-  else found = readAlternatives(toks) ?? readMigration(toks) ?? readCopula(toks) ?? readMoveTo(toks, clause) ?? readKeepOrDrop(toks, clause) ?? readAdopt(toks, clause) ?? (proposes(toks) ? readAction(toks, clause) : undefined);
+  else found = readAlternatives(toks) ?? readMigration(toks) ?? readCopula(toks.slice(ask.start)) ?? readMoveTo(toks, clause) ?? readKeepOrDrop(toks, clause) ?? readAdopt(toks, clause) ?? (proposes(toks) ? readAction(toks, clause) : undefined);
   // "What should the server do so these are caught, instead of relying on every author?": a wh-question asks for
   // what to do; only what it turns away from is named, and the question stays open ("what about X instead of Y?"
   // proposes X).

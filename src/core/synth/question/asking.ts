@@ -17,10 +17,13 @@ export interface Asking {
   seeksWay: boolean;
 }
 
+/** Words that open a fronted reason or setting: "Given that most traffic is reads, would …", "Since X, should …". */
+const FRONTING = new Set(["given", "since", "because", "as", "now", "with"]);
+
 /** A fronted subordinate clause ends at the comma before the first modal or copula: "When X happens, should we …". */
 function askingStart(toks: Tok[]): number {
   const first = toks.findIndex((t) => !isConj(t));
-  if (first < 0 || !SUBORDINATORS.has(toks[first].norm)) return 0;
+  if (first < 0 || !(SUBORDINATORS.has(toks[first].norm) || FRONTING.has(toks[first].norm))) return 0;
   const aux = toks.findIndex((t, k) => k > first && (isModal(t) || isCopula(t)) && /,/.test(toks[k - 1].post));
   return aux > 0 ? aux : 0;
 }
