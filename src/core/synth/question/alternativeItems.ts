@@ -53,7 +53,9 @@ function clauseStartBefore(toks: Tok[], limit: number): number {
 function afterFrontedPhrase(toks: Tok[], start: number, limit: number): number {
   if (!toks[start] || !(isPrep(toks[start]) || SUBORDINATORS.has(toks[start].norm))) return start;
   const at = toks.findIndex((t, k) => k > start && k < limit && (isModal(t) || isCopula(t)) && /,/.test(toks[k - 1].post));
-  return at > 0 ? at : start;
+  // Only a phrase with a modal of its own ("may use") misleads the reading of the verbs after it.
+  const ownModal = at > 0 && toks.slice(start, at).some((t) => isModal(t) && !["do", "does", "did"].includes(t.norm));
+  return ownModal ? at : start;
 }
 
 /** The pieces a question's connectors split it into, before they are worded as alternatives. */
