@@ -4,7 +4,7 @@
 import { CHOICE_VERBS, DECISION_VERBS, DETERMINERS, JUDGEMENTS, PRONOUNS, PURPOSE, RELATIONAL, SUBORDINATORS, WH } from "./vocabulary";
 import { endsClause, isAdverb, isCopula, isModal, isNounish, isPrep, isVerb, lexicon, type Tok } from "./tokens";
 import { clauseEnd, isNamePhrase, nounPhraseEnd, nounPhraseStart, phraseEnd, type Span, trimNoun } from "./phrases";
-import { type Clause, mainVerb, NO_CLAUSE } from "./clause";
+import { type Clause, frontedPhraseEnd, mainVerb, NO_CLAUSE } from "./clause";
 import { frameTitle } from "./titles";
 import type { Connector, Mode, RightSide } from "./connectors";
 
@@ -51,8 +51,7 @@ function clauseStartBefore(toks: Tok[], limit: number): number {
 
 /** Where the asking starts after a fronted phrase ("To list the servers an app may use, should we …"): its verbs are no alternative. */
 function afterFrontedPhrase(toks: Tok[], start: number, limit: number): number {
-  if (!toks[start] || !(isPrep(toks[start]) || SUBORDINATORS.has(toks[start].norm))) return start;
-  const at = toks.findIndex((t, k) => k > start && k < limit && (isModal(t) || isCopula(t)) && /,/.test(toks[k - 1].post));
+  const at = frontedPhraseEnd(toks, start, limit);
   // Only a phrase with a modal of its own ("may use") misleads the reading of the verbs after it.
   const ownModal = at > 0 && toks.slice(start, at).some((t) => isModal(t) && !["do", "does", "did"].includes(t.norm));
   return ownModal ? at : start;

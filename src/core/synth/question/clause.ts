@@ -158,10 +158,17 @@ export function clausesOf(toks: Tok[]): Tok[][] {
   return out.filter((c) => c.length);
 }
 
+/**
+ * Where the asking starts after a fronted phrase that opens at `start` with a preposition or a subordinator ("Before
+ * the next release, should we …"): the modal or copula right after its comma, before `limit`; -1 when there is none.
+ */
+export function frontedPhraseEnd(toks: Tok[], start = 0, limit = toks.length): number {
+  if (!toks[start] || !(isPrep(toks[start]) || SUBORDINATORS.has(toks[start].norm))) return -1;
+  return toks.findIndex((t, k) => k > start && k < limit && (isModal(t) || isCopula(t)) && /,/.test(toks[k - 1].post));
+}
+
 export function asksSomething(toks: Tok[]): boolean {
-  // "Before the next release, should we …": a fronted phrase ends at the comma before the asking word.
-  const fronted = isPrep(toks[0]) || SUBORDINATORS.has(toks[0]?.norm ?? "") ? toks.findIndex((t, k) => k > 0 && (isModal(t) || isCopula(t)) && /,/.test(toks[k - 1].post)) : -1;
-  const first = toks.slice(Math.max(0, fronted)).find((t) => !isConj(t) && !isAdverb(t));
+  const first = toks.slice(Math.max(0, frontedPhraseEnd(toks))).find((t) => !isConj(t) && !isAdverb(t));
   return !!first && (isModal(first) || isCopula(first) || WH.has(first.norm));
 }
 
