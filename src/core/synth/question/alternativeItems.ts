@@ -8,6 +8,28 @@ import { type Clause, frontedPhraseEnd, mainVerb, NO_CLAUSE } from "./clause";
 import { frameTitle } from "./titles";
 import type { Connector, Mode, RightSide } from "./connectors";
 
+/**
+ * "Jest or Vitest in our frontend packages": a prepositional phrase on the asker's own things, after the last
+ * alternative, scopes every alternative and belongs to none.
+ */
+function askersScopeAt(toks: Tok[], j: number): boolean {
+  return isPrep(toks[j]) && !PURPOSE.has(toks[j].norm) && (toks[j + 1]?.norm === "our" || toks[j + 1]?.norm === "my");
+}
+
+/**
+ * The right alternative without the asker's scope after it, unless a left alternative has a phrase with the same
+ * preposition ("with mTLS from the mesh, or with JWTs from our IdP": each names its own source), or the scope opens
+ * with the prepositional alternative's own preposition ("in a table in our own database" places the alternative).
+ */
+function withoutAskersScope(toks: Tok[], right: Span, lefts: Span[], rightPrep?: string): Span {
+  for (let j = right.start + 1; j < right.end; j++) {
+    if (!askersScopeAt(toks, j) || toks[j].norm === rightPrep) continue;
+    if (lefts.some((s) => toks.slice(s.start, s.end).some((t) => t.norm === toks[j].norm))) return right;
+    return { start: right.start, end: j };
+  }
+  return right;
+}
+
 /** End of a noun alternative on the right: the noun phrase and its prepositional phrases, short of a purpose or a verb. */
 function nounWithPhrasesEnd(toks: Tok[], at: number): number {
   let end = Math.max(at + 1, nounPhraseEnd(toks, at, toks.length, { and: true }));
@@ -185,13 +207,14 @@ function leftVerbPhrases(toks: Tok[], clause: Clause, start: number, leftLimit: 
 /** Noun or prepositional alternatives. The right one runs to the clause end, short of a purpose. */
 export function readNounAlternatives(toks: Tok[], connectors: Connector[], last: Connector, right: RightSide): Reading | undefined {
   const rStart = right.lead;
-  const rSpan: Span =
+  let rSpan: Span =
     right.mode === "prep"
       ? { start: rStart, end: phraseEnd(toks, right.at, toks.length) }
       : { start: rStart, end: nounWithPhrasesEnd(toks, right.at) };
   if (rSpan.end <= rSpan.start) return undefined;
   const leftItems = leftNounItems(toks, connectors, last, right.mode, toks[right.at]?.norm);
   if (!leftItems?.length) return undefined;
+  rSpan = withoutAskersScope(toks, rSpan, leftItems, right.mode === "prep" ? toks[right.at]?.norm : undefined);
   const frame = frameBefore(toks, last, right.mode, leftItems[0].start, [...leftItems, rSpan]);
   const items: Item[] = leftItems.map((s) => ({ span: s, mode: right.mode }));
   items.push({ span: rSpan, mode: right.mode });

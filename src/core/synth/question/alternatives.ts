@@ -24,7 +24,8 @@ interface Wording {
 
 /** The items worded as alternatives; an item whose title repeats an earlier one (any case) is dropped. */
 function wordAlternatives(toks: Tok[], reading: Reading): Alternative[] {
-  const { items, frame, leftClause } = reading;
+  const { frame, leftClause } = reading;
+  const items = withoutSharedTimeClause(toks, reading.items);
   // Alternatives with a subject of their own share it when the subjects overlap ("the staging environment" / "staging").
   const subjects = items.map((it) => it.clause?.subject).filter((s): s is Span => !!s);
   const subjectWords = subjects.map((s) => new Set(toks.slice(s.start, s.end).map((t) => t.norm).filter((w) => !DETERMINERS.has(w))));
@@ -39,6 +40,22 @@ function wordAlternatives(toks: Tok[], reading: Reading): Alternative[] {
     if (a.title && !alternatives.some((x) => x.title.toLowerCase() === a.title.toLowerCase())) alternatives.push(a);
   }
   return alternatives;
+}
+
+/**
+ * "Should we squash or rebase before merging?": a time clause on a gerund after the last alternative says when every
+ * alternative applies, unless an earlier alternative has one of its own.
+ */
+function withoutSharedTimeClause(toks: Tok[], items: Item[]): Item[] {
+  const timeClauseAt = (s: Span) => {
+    for (let j = s.start + 1; j < s.end - 1; j++) if ((toks[j].norm === "before" || toks[j].norm === "after") && toks[j + 1].tags.has("Gerund")) return j;
+    return -1;
+  };
+  const last = items[items.length - 1];
+  if (items.length < 2 || !last) return items;
+  const at = timeClauseAt(last.span);
+  if (at < 0 || items.slice(0, -1).some((it) => timeClauseAt({ start: it.span.start, end: it.span.end + 1 }) >= 0)) return items;
+  return [...items.slice(0, -1), { ...last, span: { start: last.span.start, end: at } }];
 }
 
 function wordItem(toks: Tok[], it: Item, wording: Wording): Alternative {

@@ -20,7 +20,8 @@ export function spanText(toks: Tok[], span: Span, opts: { dropDeterminer?: boole
   let out = "";
   for (let i = start; i < s.end; i++) {
     const t = toks[i];
-    const pre = i === start ? "" : unquote(t.pre);
+    // A leading sigil is part of the name ("!!x", "@scope/pkg", "$HOME"); other leading punctuation is not.
+    const pre = i === start ? (unquote(t.pre).match(/[!@$#]+$/)?.[0] ?? "") : unquote(t.pre);
     const post = i === s.end - 1 ? "" : unquote(t.post) || (/^\S/.test(toks[i + 1]?.pre ?? "") ? "" : " ");
     out += `${pre}${t.text.replace(/^["'‘“`]+|["'’”`]+$/g, "")}${post}`;
   }
