@@ -40,3 +40,21 @@ describe("a time clause after the last alternative", () => {
     assert.match(read("Should we lint before committing or test after pushing?"), /after pushing/);
   });
 });
+
+describe("where the asking clause starts and which word is its verb", () => {
+  test("a statement joined on with ', so' before the modal is context, not the proposal", () => {
+    assert.equal(read("Thrift has no schema registry, so should we move the event encoding to Avro?"), "migration: Keep the event encoding | Move the event encoding to Avro");
+  });
+
+  test("a result clause after the joined asking clause still goes", () => {
+    assert.equal(read("Most reads hit one region, so should the gateway pin each user to a home region, so that writes stay local?"), "action: The gateway pins each user to a home region");
+  });
+
+  test("the word after a modal and its pronoun subject is the verb, even one the tagger calls a noun", () => {
+    assert.equal(read("Should we shard sessions across cache nodes using consistent hashing?"), "action: Shard sessions across cache nodes using consistent hashing");
+  });
+
+  test("a clause that opens with its modal has no fronted part, even with a later auxiliary after a comma", () => {
+    assert.match(read("Should we keep hosting Redis on our own VMs, patched by hand the way we do today?"), /^keep: Keep hosting Redis on our own VMs/);
+  });
+});

@@ -118,14 +118,16 @@ export function readQuestionUncached(question: string): QuestionStructure {
     const withList = clauses.findIndex((c) => findConnectors(c).length > 0);
     if (withList >= 0) ci = withList;
   }
-  const whole = clauses[ci];
+  // "Cap'n Proto has no decode step, so should we move to it?": after a statement, "so" opens the asking clause.
+  const joinedAt = clauses[ci].findIndex((t, k) => k > 2 && t.norm === "so" && /,/.test(clauses[ci][k - 1].post) && !!clauses[ci][k + 1] && (isModal(clauses[ci][k + 1]) || isCopula(clauses[ci][k + 1])));
+  const whole = joinedAt > 0 ? clauses[ci].slice(joinedAt + 1) : clauses[ci];
   // "…, so nothing is ever lost?": a result clause says why, never what is proposed.
   // "… kept in the log so we can see Y": "so" and a subject open one too, comma or not, unless an alternative
   // follows ("post X to an endpoint so they are stored, or fetch them on demand?").
   const resultClause = (k: number) => /,/.test(whole[k - 1].post) || (["we", "you", "they", "that", "users", "people"].includes(whole[k + 1]?.norm ?? "") && !whole.slice(k).some((t) => t.norm === "or"));
   const so = whole.findIndex((t, k) => k > 2 && t.norm === "so" && resultClause(k) && !["far", "on", "forth", "much", "many"].includes(whole[k + 1]?.norm ?? ""));
   const toks = so > 0 ? whole.slice(0, so) : whole;
-  const context = [...sentences.slice(0, askingAt), ...clauses.slice(0, ci)];
+  const context = [...sentences.slice(0, askingAt), ...clauses.slice(0, ci), ...(joinedAt > 0 ? [clauses[ci].slice(0, joinedAt)] : [])];
   const clause = mainVerb(toks, 0, toks.length);
   // A question that asks for a way ("how should we …?", "is there a plan for …?") names no option of its own, unless
   // it lists answers after a comma; a wh-question ("which engine should …?") only picks from what it lists; the rest

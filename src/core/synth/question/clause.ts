@@ -29,7 +29,10 @@ export const NO_CLAUSE: Clause = { verb: -1, passive: false, linking: false, cop
  */
 export function mainVerb(toks: Tok[], from: number, to: number): Clause {
   // A fronted adverbial ending in a comma before the modal: "For wiring services into views, should we …".
-  const firstModal = toks.findIndex((t, k) => k >= from && k < to && isModal(t) && k > from);
+  // A clause that already opens with its modal has no fronted part ("Should we keep X, configured the way we do now?").
+  let lead = from;
+  while (lead < to && (WH.has(toks[lead].norm) || isAdverb(toks[lead]) || isConj(toks[lead]))) lead++;
+  const firstModal = lead < to && isModal(toks[lead]) ? -1 : toks.findIndex((t, k) => k >= from && k < to && isModal(t) && k > from);
   if (firstModal > from) for (let k = firstModal - 1; k >= from; k--) if (/,/.test(toks[k].post)) {
     from = k + 1;
     break;

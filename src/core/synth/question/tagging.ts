@@ -1,7 +1,7 @@
 // Tokenising a question with compromise: raw terms become Toks, hyphenated words are joined, sentences split after a
 // list number are rejoined, and the tagger's usual slips on technical questions are repaired.
 
-import { DECISION_VERBS, DETERMINERS, LIGHT_VERBS, NEVER_NOUNISH } from "./vocabulary";
+import { DECISION_VERBS, DETERMINERS, LIGHT_VERBS, NEVER_NOUNISH, QUANTIFIERS } from "./vocabulary";
 import { asNoun, asVerb, endsClause, isConj, isCopula, isModal, isNounish, isPrep, isVerb, lexicon, nlp, type Tok } from "./tokens";
 
 interface RawTerm {
@@ -40,7 +40,9 @@ function repairTags(toks: Tok[]): void {
     const t = toks[i];
     const prev = toks[i - 1];
     const next = toks[i + 1];
-    if (isVerb(t) || !(DECISION_VERBS.has(t.norm) || LIGHT_VERBS.has(t.norm) || /Verb/.test(t.amb ?? ""))) continue;
+    // "Should we shard tenants …": after a modal and its pronoun subject comes the verb, whatever the tagger says.
+    const afterModalSubject = ["we", "i", "you", "they"].includes(prev.norm) && !!toks[i - 2] && isModal(toks[i - 2]) && t.tags.has("Noun") && !t.tags.has("Pronoun") && !t.tags.has("ProperNoun") && /^[a-z]+$/.test(t.norm) && !QUANTIFIERS.has(t.norm) && !NEVER_NOUNISH.has(t.norm);
+    if (isVerb(t) || !(DECISION_VERBS.has(t.norm) || LIGHT_VERBS.has(t.norm) || /Verb/.test(t.amb ?? "") || afterModalSubject)) continue;
     const verbSlot = ["or", "to", "and", "we", "i", "you", "they", "just", "simply", "rather", "still"].includes(prev.norm) || isModal(prev);
     const objectFollows = !!next && (DETERMINERS.has(next.norm) || isPrep(next) || next.tags.has("Possessive") || isNounish(next) || next.norm === "to");
     if (verbSlot && objectFollows && !endsClause(t) && !(prev.norm === "to" && !isVerbish(toks[i - 2]))) asVerb(t);
