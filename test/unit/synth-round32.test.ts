@@ -58,3 +58,16 @@ describe("where the asking clause starts and which word is its verb", () => {
     assert.match(read("Should we keep hosting Redis on our own VMs, patched by hand the way we do today?"), /^keep: Keep hosting Redis on our own VMs/);
   });
 });
+
+describe("a two-word name is found written as one word", () => {
+  test("the alternative's terms carry the joined spelling", () => {
+    const terms = (q: string) => readQuestion(q).alternatives.flatMap((a) => a.terms);
+    assert.ok(terms("Should we sign the tokens with Key Vault?").includes("keyvault"));
+    assert.ok(terms("Should we move the wire encoding to Cap'n Proto?").includes("capnproto"));
+  });
+
+  test("three names in a row are not joined pairwise", () => {
+    const terms = readQuestion("Should we adopt Google Cloud Run?").alternatives.flatMap((a) => a.terms);
+    assert.ok(!terms.includes("googlecloud") && !terms.includes("cloudrun"));
+  });
+});

@@ -57,6 +57,12 @@ export function termsForPhrase(toks: Tok[], s: Span): string[] {
     if (ofPhrase) out.add(ofPhrase);
     // A name inside a longer phrase finds it too: "the DAPS identity module" → "daps".
     for (const t of core.slice(1)) if (isNameLike(t) && t.norm.length > 2 && !GENERIC_ACRONYMS.has(t.norm)) out.add(t.norm);
+    // A name of two words is also written as one: "Active Record" / "ActiveRecord", "Cap'n Proto" / "CapnProto".
+    for (let i = 0; i + 1 < core.length; i++) {
+      if (!isNameLike(core[i]) || !isNameLike(core[i + 1]) || (i > 0 && isNameLike(core[i - 1])) || (i + 2 < core.length && isNameLike(core[i + 2]))) continue;
+      const joined = `${core[i].norm}${core[i + 1].norm}`.replace(/['’]/g, "");
+      if (joined.length > 4) out.add(joined);
+    }
   }
   for (const t of examples) out.add(t.norm);
   for (const group of ALIASES) if (group.some((g) => out.has(g))) group.forEach((g) => out.add(g));
