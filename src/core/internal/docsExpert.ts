@@ -9,7 +9,7 @@ import type { AdrMeta, AdrStatus, EvidenceItem, LineRange, PrecisionClass, Sourc
 import { decisionModelOf, type DecisionRecord } from "../decisions";
 import { headingKey } from "../decisions/words";
 import type { ArtifactFile, Expert, ExpertContext, ExpertResult } from "../types";
-import { TITLE_REF, datedFileName, parseAdr, slug, type ParsedAdr } from "./adr";
+import { TITLE_REF, datedFileName, parseAdr, slug, statusFromFolder, type ParsedAdr } from "./adr";
 import { withIndexStatus } from "./indexStatus";
 import { parseMarkdown, stripInline } from "./markdown";
 import { combineRankings, ensureSectionIndex, rankTextSections, type RankedSection, type RankOptions, type TextSection } from "./sectionIndex";
@@ -1019,6 +1019,8 @@ function stronglyConnected(graph: Map<string, Set<string>>): string[][] {
 
 /** A reversal in a title: the later decision removes, stops or replaces the earlier one's subject. */
 const REVERSAL = /\b(delete|deleting|remove|removing|drop|dropping|deprecate|deprecating|stop|stopping|retire|retiring|sunset|discontinue|abandon|revert|replace|replacing|get rid of|no longer|do not|don't|move away from|instead of)\b/i;
+/** A removal in a title: the record takes something away (a replacement or a revert also puts something in its place). */
+const REMOVAL = /\b(delete|deleting|remove|removing|drop|dropping|deprecate|deprecating|stop|stopping|retire|retiring|sunset|discontinue|abandon|get rid of|no longer|do not|don't)\b/i;
 const GENERIC_TITLE_WORDS = new Set(
   ("use using adopt introduce add make change changes support supporting new handle handling keep move moving switch migrate migration " +
     "decision decisions adr record records architecture approach way strategy implement implementation").split(" "),
@@ -1048,8 +1050,19 @@ function isLater(b: AdrFacts, a: AdrFacts): boolean | undefined {
   const da = day(a) ?? dateFromPath(a.path);
   const db = day(b) ?? dateFromPath(b.path);
   if (da && db && da !== db) return db > da;
-  if (a.number !== undefined && b.number !== undefined && a.number !== b.number && folderOf(a.path) === folderOf(b.path)) return b.number > a.number;
+  if (a.number !== undefined && b.number !== undefined && a.number !== b.number && logOf(a.path) === logOf(b.path)) return b.number > a.number;
   return undefined;
+}
+
+/**
+ * The log a record's number counts in: its folder, or for a record filed under a status folder ("withdrawn/",
+ * "implemented/", "superseded/") the folder that holds the status folders. A log that sorts its records by status
+ * keeps numbering them in one sequence, so record 12 in "accepted/" is later than record 4 in "rejected/".
+ */
+function logOf(path: string): string {
+  const byStatus = statusFromFolder(path);
+  if (!byStatus || folderOf(path) !== byStatus.folder) return folderOf(path);
+  return folderOf(byStatus.folder);
 }
 
 function dateFromPath(path: string): string | undefined {
@@ -1087,7 +1100,9 @@ function inferImplicitSupersession(adrs: Map<string, ParsedAdr>, known: Map<stri
     const removes = new Set([...subjects.get(later.path)!, ...(REVERSAL.test(lead) ? subjectWords(lead) : [])]);
     for (const old of list) {
       if (old === later || hasSuccessor(old.path) || out.some(([o]) => o === old.path)) continue;
-      if (old.status === "rejected" || isLater(later, old) !== true) continue;
+      // A record that itself removes something is not undone by a later removal on its subject: the two agree
+      // ("Remove the depth flag from sync", then "Remove the depth flag from status").
+      if (old.status === "rejected" || isLater(later, old) !== true || REMOVAL.test(old.title)) continue;
       const shared = sharedRare(later, old);
       const oldSubject = subjects.get(old.path)!;
       // The earlier ADR's subject must be (nearly) all of its title: "Helm chart" → "Delete Helm chart". Words of
