@@ -628,7 +628,7 @@ const SAME_SUBJECT_SCORE_SHARE = 0.5;
  * - the earlier record is in force, and the later one's title retires something ("Remove forms-api") while it links
  *   to the earlier record ("API v2 for Forms", which built on forms-api).
  * The earlier record then ranks just below the later one. Records a status or link already retired are left to the
- * rules above.
+ * rules above. A withdrawn proposal needs no share of the match (see `withdrawn`).
  */
 function preferLaterOnSameSubject(scores: Map<string, number>, p: Prepared): void {
   const adrs = p.graph.adrs;
@@ -643,12 +643,22 @@ function preferLaterOnSameSubject(scores: Map<string, number>, p: Prepared): voi
       if (later === old || !IN_FORCE.has(later.status) || isLater(later.adr, old.adr) !== true) continue;
       const so = scores.get(old.path)!;
       const sl = scores.get(later.path)!;
-      if (sl > so || sl < SAME_SUBJECT_SCORE_SHARE * so) continue;
+      if (sl > so || (sl < SAME_SUBJECT_SCORE_SHARE * so && !withdrawn(old.adr))) continue;
       const settled = !IN_FORCE.has(old.status) && textSimilarity(p, old.path, later.path) >= SAME_SUBJECT_SIMILARITY;
       const reversed = IN_FORCE.has(old.status) && REVERSAL.test(later.adr.title) && docLinksTo(p, later.adr, old.path);
       if (settled || reversed) scores.set(old.path, sl * 0.98);
     }
   }
+}
+
+/**
+ * A proposal its authors took back (its status line, or the status folder it was filed under, says withdrawn or
+ * abandoned). Unlike a rejection it decided nothing, so a later record in force on its subject is the word on it
+ * whenever both are near the top, however much better the withdrawn text matched the question.
+ */
+function withdrawn(adr: AdrFacts): boolean {
+  const folder = statusFromFolder(adr.path)?.folder.split("/").pop() ?? "";
+  return /\b(withdrawn|abandoned)\b/i.test(`${adr.raw_status ?? ""} ${folder}`);
 }
 
 /** Whether a record's text links to another record (by path, number, file name or slug). */
