@@ -99,3 +99,23 @@ describe("a withdrawn proposal and a later record in force on its subject", () =
     assert.deepEqual(docs.slice(0, 2), ["rfcs/rejected/0004-shallow-sync-of-a-named-package.md", LATER]);
   });
 });
+
+describe("links a proposal log writes in its own words", () => {
+  const proposal = (path: string, front: string, title: string) => parseAdr(path, `---\n${front}\n---\n# ${title}\n\n## Summary\n\nHow pipelines pass values to their steps.\n`);
+
+  test("front matter 'replaces' and 'replaced-by' name the records, by a prefixed number the log uses", () => {
+    const old = proposal("proposals/0012-pass-values-by-name.md", "status: implemented\nreplaced-by:\n- PRP-0031", "Pass values by name");
+    const older = proposal("proposals/0009-pass-values-by-position.md", "status: implemented", "Pass values by position");
+    const later = proposal("proposals/0031-pass-values-implicitly.md", "status: implemented\nreplaces:\n- TEP-0009", "Pass values implicitly");
+    assert.deepEqual(later.supersedes, ["TEP-0009"]);
+    assert.deepEqual(old.superseded_by, ["PRP-0031"]);
+    // "TEP-0009" resolves to record 9; "PRP" is no prefix a record log uses, so that link stays unresolved.
+    assert.deepEqual(supersessionEdgesOf([old, older, later, ...others]), [["proposals/0009-pass-values-by-position.md", "proposals/0031-pass-values-implicitly.md", false]]);
+  });
+
+  test("a 'Superseded by RFC 31' line names record 31", () => {
+    const old = parseAdr("rfcs/0012-pass-values-by-name.md", "# Pass values by name\n\nSuperseded by RFC 31.\n\n## Summary\n\nSteps read values by name.\n");
+    const later = rfc("rfcs/0031-pass-values-implicitly.md", "Pass values implicitly", "Steps see every value of their pipeline.");
+    assert.deepEqual(supersessionEdgesOf([old, later, ...others]), [["rfcs/0012-pass-values-by-name.md", "rfcs/0031-pass-values-implicitly.md", false]]);
+  });
+});

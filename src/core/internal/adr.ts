@@ -346,8 +346,9 @@ function readStatusAndLinks(
   let rawStatus = frontMatterString(fm.status) ?? frontMatterString(fm.state) ?? frontMatterString(fm["adr-status"]) ?? frontMatterString(fm.adr_status);
   if (rawStatus) collectLinks(rawStatus, dir, supersedes, supersededBy);
   // Some templates keep the links as front-matter keys.
-  for (const v of listValue(fm.supersedes)) addRef(supersedes, v, dir);
-  for (const key of ["superseded_by", "superseded-by", "supersededBy"]) for (const v of listValue(fm[key])) addRef(supersededBy, v, dir);
+  // "replaces:" / "replaced-by:" are the same links under the words some proposal logs use in their front matter.
+  for (const key of ["supersedes", "replaces"]) for (const v of listValue(fm[key])) addRef(supersedes, v, dir);
+  for (const key of ["superseded_by", "superseded-by", "supersededBy", "replaced_by", "replaced-by", "replacedBy"]) for (const v of listValue(fm[key])) addRef(supersededBy, v, dir);
 
   // "## Status: Accepted" carries the status in the heading itself.
   for (const sec of sections) {
@@ -522,6 +523,12 @@ function collectLinks(text: string, dir: string, supersedes: Set<string>, supers
 /** "… which supersedes this decision", "[12] replaces this ADR": this record is the object, the named one its successor. */
 const SUPERSEDES_THIS = /\b(?:supe(?:r|rs)?[sc]edes|replaces|overrides)\s+this\s+(?:adr|decision record|decision|record|document|rfc)\b/i;
 
+/**
+ * What a log calls its records before their number: "ADR-7", and the proposal logs' "RFC 12", "TEP-0107", "KEP-2",
+ * "OTEP 152", "RFD 168", "PEP 8". A regular-expression source, matched case-insensitively.
+ */
+export const RECORD_PREFIX = "(?:adr|rfc|rfd|tep|kep|otep|pep)";
+
 /** Anchored supersession lines anywhere in the body (outside code fences and front matter). */
 function scanAnchoredSupersession(lines: string[], doc: MarkdownDoc, dir: string, supersedes: Set<string>, supersededBy: Set<string>): void {
   let inFence = false;
@@ -561,7 +568,7 @@ function references(rest: string): string[] {
   if (out.length === 0) {
     // Bare references: "ADR-0005", "0005-foo.md", or a number right after the phrase ("Superseded by 5").
     const plain = stripInline(rest);
-    const bare = /\bADR[\s_#-]*\d+\b|[\w./-]+\.(?:md|markdown)\b/gi;
+    const bare = new RegExp(String.raw`\b${RECORD_PREFIX}[\s_#-]*\d+\b|[\w./-]+\.(?:md|markdown)\b`, "gi");
     for (let m = bare.exec(plain); m; m = bare.exec(plain)) out.push(m[0].trim());
     const lead = /^\s*(?:#|no\.?\s*)?(\d{1,6})\b/i.exec(plain);
     if (out.length === 0 && lead) out.push(lead[1]);

@@ -9,7 +9,7 @@ import type { AdrMeta, AdrStatus, EvidenceItem, LineRange, PrecisionClass, Sourc
 import { decisionModelOf, type DecisionRecord } from "../decisions";
 import { headingKey } from "../decisions/words";
 import type { ArtifactFile, Expert, ExpertContext, ExpertResult } from "../types";
-import { TITLE_REF, datedFileName, parseAdr, slug, statusFromFolder, type ParsedAdr } from "./adr";
+import { RECORD_PREFIX, TITLE_REF, datedFileName, parseAdr, slug, statusFromFolder, type ParsedAdr } from "./adr";
 import { withIndexStatus } from "./indexStatus";
 import { parseMarkdown, stripInline } from "./markdown";
 import { combineRankings, ensureSectionIndex, rankTextSections, type RankedSection, type RankOptions, type TextSection } from "./sectionIndex";
@@ -1197,7 +1197,7 @@ export function resolveAdrRef(ref: string, from: AdrFacts, adrs: Map<string, Adr
   }
   const dir = from.path.includes("/") ? from.path.slice(0, from.path.lastIndexOf("/")) : "";
   const all = [...adrs.values()].filter((a) => a.path !== from.path);
-  const num = /^(?:ADR[\s_#-]*)?0*(\d{1,6})$/i.exec(ref.trim()) ?? /^(?:adr[-_]?)?0*(\d{1,6})[-_]/i.exec(ref.split("/").pop() ?? "");
+  const num = new RegExp(String.raw`^(?:${RECORD_PREFIX}[\s_#-]*)?0*(\d{1,6})$`, "i").exec(ref.trim()) ?? /^(?:adr[-_]?)?0*(\d{1,6})[-_]/i.exec(ref.split("/").pop() ?? "");
   if (num) {
     const n = Number(num[1]);
     const hits = all.filter((a) => a.number === n);
