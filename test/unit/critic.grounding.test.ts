@@ -299,11 +299,12 @@ describe("critic grounding: off-subject record and decision mismatch", () => {
     assert.deepEqual(offSubject([queue]), []);
   });
 
-  test("the record's chosen option reads as another option, not the recommended one: found (blocking when its kind blocks); a choice that turns something down is not read", () => {
+  test("the record's chosen option reads as another option, not the recommended one: found (blocking, by default since round 32); a choice that turns something down is not read", () => {
     const q = "Reading headers from object storage is slow. Should we route blobs by size, or put a read cache in front of the store?";
     const cache = record({ path: "docs/adr/0025-blob-cache.md", title: "Blob store cache", number: 25, chosen_option: "Implement a write through read cache in front of the store" }, 1);
     const options = [option("opt-route", "Route blobs by size", [cache.id]), option("opt-cache", "Put a read cache in front of the store")];
-    assert.deepEqual(concerns(q, draft(q, options, "opt-route", "r", [cache]), [cache]).filter((o) => o.check === "decision-mismatch").map((o) => o.kind), ["decision-mismatch/reads-as"]);
+    const byDefault = critique({ question: q, draft: draft(q, options, "opt-route", "r", [cache]), evidence: [cache] }).filter((o) => o.check === "decision-mismatch");
+    assert.deepEqual(byDefault.map((o) => [o.kind, o.severity]), [["decision-mismatch/reads-as", "blocking"]]);
     const mismatch = new Set(["decision-mismatch/reads-as", "decision-mismatch/two-readings"]);
     const blocking = (qq: string, d: DraftPicker, ev: FusedEvidence[]) => critique({ question: qq, draft: d, evidence: ev }, mismatch).filter((o) => o.severity === "blocking");
     const raised = blocking(q, draft(q, options, "opt-route", "r", [cache]), [cache]);

@@ -14,11 +14,14 @@
 //                          (concerns: on the current dev answers none tells wrong from right enough);
 //   - off-subject:         the record's headline shares fewer than two words with what the question asks (a concern:
 //                          those words are one of signals.ts's measures);
-//   - decision-mismatch:   the record's own chosen option (its decision model) reads as another of the options and
-//                          not as the recommended one; or, on a question that does not name the recommendation, the
-//                          record chose nothing or something sharing no word with it ("not-chosen"); or its chosen
-//                          option and its decision section share no word (the model reads two ways) (concerns:
-//                          "not-chosen" tells on dev, but on the held-out answers it blocks right ones: policy.ts).
+//   - decision-mismatch:   the record's own chosen option (its decision model; of a choice that moves from one
+//                          thing to another, what it keeps) reads as another of the options and not as the
+//                          recommended one ("reads-as": the recommendation goes against its record, which blocks,
+//                          policy.ts's CONTRADICTIONS); or, on a question that does not name the recommendation, the
+//                          record chose something sharing no word with it ("not-chosen") or nothing the model could
+//                          read ("no-choice"); or its chosen option and its decision section share no word (the model
+//                          reads two ways) (concerns: "not-chosen" and "no-choice" tell on dev, but on the held-out
+//                          answers they block right ones: policy.ts).
 import type { AdrMeta, DraftPicker, FusedEvidence } from "../schemas";
 import { contentWords, splitAsking } from "../terms";
 import { readQuestion, type Alternative } from "../synth/question";
@@ -301,7 +304,11 @@ function partStems(text: string): Set<string> {
 function decisionMismatch(f: GroundingFocus): GroundingObjection[] {
   const r = f.record!;
   const choice = choiceOf(r.meta);
-  const other = choice && !TURNS_DOWN.test(choice) ? readsAs(f, choice) : undefined;
+  // A choice that moves from one thing to another ("rename X to Y", "Y instead of X") names both: only what it
+  // keeps is read against the options; any other choice that turns something down names it without choosing it.
+  const kept = choice ? keptPart(choice) : undefined;
+  const reading = kept ?? (choice && !TURNS_DOWN.test(choice) ? choice : undefined);
+  const other = reading ? readsAs(f, reading) : undefined;
   if (other) {
     return [{
       check: "decision-mismatch",
@@ -315,6 +322,28 @@ function decisionMismatch(f: GroundingFocus): GroundingObjection[] {
   return twoReadings(f);
 }
 
+/** "rename|replace|move|switch … X to|with|for … Y": Y. */
+const MOVE_TO = /^(?:rename[sd]?|renaming|replace[sd]?|replacing|swap(?:s|ped)?|substitute[sd]?|migrate[sd]?|migrating|move[sd]?|moving|switch(?:es|ed)?|switching|change[sd]?|changing|convert(?:s|ed)?|converting)\s+(?:from\s+)?(.+?)\s+(?:to|with|for|by|into|in favou?r of)\s+(.+)$/i;
+/** "Y instead of|rather than|in place of X": Y. */
+const KEEP_BEFORE = /^(.+?)\s+(?:instead of|rather than|in place of)\s+(.+)$/i;
+/** "… X in favour of Y": Y. */
+const FAVOUR = /^.+?\s+in favou?r of\s+(.+)$/i;
+
+/**
+ * What a choice that moves from one thing to another keeps ("Rename handles to bound instruments": "bound
+ * instruments"; "Use Y instead of X": "Use Y"); undefined when the choice does not read that way.
+ */
+export function keptPart(choice: string): string | undefined {
+  const text = choice.trim();
+  const moved = MOVE_TO.exec(text);
+  if (moved) return moved[2].trim();
+  const favour = FAVOUR.exec(text);
+  if (favour) return favour[1].trim();
+  const before = KEEP_BEFORE.exec(text);
+  if (before) return before[1].trim();
+  return undefined;
+}
+
 /**
  * The recommendation is not what the record decided: the record states no choice, or its choice shares no word with
  * the recommended option. A question that names the recommendation matched it by name, a link of its own: not then.
@@ -326,7 +355,8 @@ function notChosen(f: GroundingFocus, choice: string | undefined): GroundingObje
   const name = recordName(f.record!.meta);
   return {
     check: "decision-mismatch",
-    kind: "decision-mismatch/not-chosen",
+    // Two kinds: a record whose decision the model could not read says less than one whose choice is elsewhere.
+    kind: choice ? "decision-mismatch/not-chosen" : "decision-mismatch/no-choice",
     text: choice
       ? `${name} chose "${choice}", which shares no word with the recommended "${f.rec.title}": the recommendation may not be what it decided.`
       : `${name} states no choice of its own: "${f.rec.title}" is read from its text, not from a decision it made.`,

@@ -53,6 +53,7 @@ export type FindingKind =
   | "off-subject"
   | "decision-mismatch/reads-as"
   | "decision-mismatch/not-chosen"
+  | "decision-mismatch/no-choice"
   | "decision-mismatch/two-readings"
   | "weak-grounding"
   | "weak-grounding/named-choice"
@@ -62,10 +63,14 @@ export type FindingKind =
 
 /**
  * Findings that say the evidence itself withdraws the decision: the deciding record is no longer in force, a commit
- * reverted it, or the code mostly uses an option the record never weighed. They block by the issue's definition
- * (a superseded record turns the answer undecidable), not by fit: an eval column rarely holds one.
+ * reverted it, or the code mostly uses an option the record never weighed; or that the recommendation goes against
+ * the record it cites: the record's own chosen option reads as another of the drafted options (the rules path's
+ * counterpart of the "against-record" guard on a model's draft). They block by the issue's definition (a superseded
+ * record turns the answer undecidable; a recommendation against its record is blocking), not by fit: an eval column
+ * rarely holds one. Round 32 added "decision-mismatch/reads-as": on round 31's payloads it is raised on 3 dev answers,
+ * all wrong (dev wrong blocked 53/119 -> 56/119, right 18/259 unchanged), and on no held-out answer.
  */
-export const CONTRADICTIONS: ReadonlySet<FindingKind> = new Set<FindingKind>(["record-status/inactive", "reverted/revert", "code-disagrees/unweighed-rival"]);
+export const CONTRADICTIONS: ReadonlySet<FindingKind> = new Set<FindingKind>(["record-status/inactive", "reverted/revert", "code-disagrees/unweighed-rival", "decision-mismatch/reads-as"]);
 
 /**
  * The units that block: the contradictions and choosePolicy()'s pick on the dev column (eval/critic.ts --cv) as of

@@ -1,0 +1,107 @@
+// Round 32 of the rules Critic (issue 23): a record whose own choice reads as another of the drafted options than the
+// recommended one contradicts the recommendation, so that finding blocks by definition (policy.ts's CONTRADICTIONS),
+// as a model's draft against its record does; a choice that moves from one thing to another ("rename X to Y",
+// "Y instead of X") is read by what it keeps; and a record whose choice could not be read at all is a kind of its own
+// ("decision-mismatch/no-choice"), apart from one whose stated choice shares no word with the recommendation.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { applyObjections, BLOCKING_KINDS, critique, findings } from "../../src/core/critic";
+import { keptPart } from "../../src/core/critic/grounding";
+import { CONTRADICTIONS, choosePolicy, DEFAULT_RULE } from "../../src/core/critic/policy";
+import type { AdrMeta, DraftPicker } from "../../src/core/schemas";
+import { recordItem } from "../helpers/criticEvidence";
+
+type Option = DraftPicker["options"][number];
+
+function option(id: string, title: string, supports: string[] = []): Option {
+  return { id, title, summary: "s", supports, dissent: [], tradeoffs: [], cost: "low", risk: "low" };
+}
+
+function draft(question: string, options: Option[], recommended: string, confidence: "low" | "med" | "high" = "med"): DraftPicker {
+  return {
+    question,
+    class: "open-question",
+    options,
+    recommendation: { option_id: recommended, rationale: "r", confidence },
+    citations: [],
+    coverage: { internal: 1, external: 0, top_score: 1 },
+  };
+}
+
+const Q = "For a pre-configured counter kept for repeated writes, should we call it a grip handle (getGrip) or a pinned counter (pin)?";
+
+/** A record deciding the counter's name, the draft recommending `recommended` among the two named options. */
+function naming(meta: Partial<AdrMeta>, recommended: "opt-grip" | "opt-pinned", confidence: "low" | "med" | "high" = "med") {
+  const rec = recordItem("docs/rfcs/0031-counter-naming.md", 100, 1, { title: "Counter naming", number: 31, ...meta });
+  const d = draft(Q, [option("opt-grip", "Grip handle (getGrip)", recommended === "opt-grip" ? [rec.id] : []), option("opt-pinned", "Pinned counter (pin)", recommended === "opt-pinned" ? [rec.id] : [])], recommended, confidence);
+  return { question: Q, draft: d, evidence: [rec] };
+}
+
+describe("critic round 32: what a choice that moves from one thing to another keeps", () => {
+  test("rename / replace / switch … to / with Y keeps Y", () => {
+    assert.equal(keptPart("Rename grip handles to pinned counters"), "pinned counters");
+    assert.equal(keptPart("Replace the cron host with a managed scheduler"), "a managed scheduler");
+    assert.equal(keptPart("switch from polling to webhooks"), "webhooks");
+  });
+
+  test("Y instead of / rather than X keeps Y; drop X in favour of Y keeps Y", () => {
+    assert.equal(keptPart("Use plain files instead of a database"), "Use plain files");
+    assert.equal(keptPart("Webhooks rather than polling"), "Webhooks");
+    assert.equal(keptPart("Drop the sidecar in favour of a library"), "a library");
+  });
+
+  test("a choice that does not move anywhere keeps nothing of its own", () => {
+    assert.equal(keptPart("Use webhooks"), undefined);
+    assert.equal(keptPart("Stop publishing the nightly build"), undefined);
+  });
+});
+
+describe("critic round 32: the record's own choice reads as another option", () => {
+  test("a rename whose kept name is the other option: reads-as, though the old name shares words with the recommendation", () => {
+    const input = naming({ chosen_option: "Rename grip handles to pinned counters" }, "opt-grip");
+    const kinds = findings(input).filter((f) => f.check === "decision-mismatch").map((f) => f.kind);
+    assert.deepEqual(kinds, ["decision-mismatch/reads-as"]);
+    assert.match(findings(input).find((f) => f.kind === "decision-mismatch/reads-as")!.text, /chose "Rename grip handles to pinned counters", which reads as "Pinned counter \(pin\)", not as the recommended "Grip handle \(getGrip\)"/);
+  });
+
+  test("the same rename behind the option it keeps: no mismatch", () => {
+    const input = naming({ chosen_option: "Rename grip handles to pinned counters" }, "opt-pinned");
+    assert.deepEqual(findings(input).filter((f) => f.check === "decision-mismatch"), []);
+  });
+
+  test("a choice that only turns the other option down is still not read as choosing it", () => {
+    const input = naming({ chosen_option: "Stop calling them pinned counters" }, "opt-grip");
+    assert.deepEqual(findings(input).filter((f) => f.kind === "decision-mismatch/reads-as"), []);
+  });
+
+  test("reads-as blocks by definition, whatever the fit, and lowers the confidence a step", () => {
+    assert.ok(CONTRADICTIONS.has("decision-mismatch/reads-as"));
+    assert.ok(BLOCKING_KINDS.has("decision-mismatch/reads-as"));
+    // A fixed unit stays in the pick even with no answer to fit on.
+    assert.ok(choosePolicy([], DEFAULT_RULE).includes("decision-mismatch/reads-as"));
+    const input = naming({ chosen_option: "Rename grip handles to pinned counters" }, "opt-grip");
+    const raised = critique(input);
+    const blocking = raised.filter((o) => o.severity === "blocking");
+    assert.deepEqual(blocking.map((o) => [o.check, o.kind, o.effect]), [["decision-mismatch", "decision-mismatch/reads-as", "lower"]]);
+    const applied = applyObjections(input.draft, raised, input.evidence);
+    assert.equal(applied.recommendation.option_id, "opt-grip");
+    assert.equal(applied.recommendation.confidence, "low");
+    assert.equal(applied.critic_effect?.action, "lowered");
+  });
+});
+
+describe("critic round 32: no stated choice is its own kind", () => {
+  const OPEN = "How should the nightly export reach the finance team?";
+  const one = (meta: Partial<AdrMeta>, title: string) => {
+    const rec = recordItem("docs/adr/0004-export.md", 100, 1, { title: "Nightly export to finance", number: 4, ...meta });
+    const d = draft(OPEN, [option("opt-rec", title, [rec.id]), option("opt-other", "Keep the current approach")], "opt-rec");
+    return findings({ question: OPEN, draft: d, evidence: [rec] }).filter((f) => f.check === "decision-mismatch").map((f) => f.kind);
+  };
+
+  test("no choice read: no-choice; a stated choice sharing no word: not-chosen; neither blocks", () => {
+    assert.deepEqual(one({}, "Nightly export to finance: write files to a bucket"), ["decision-mismatch/no-choice"]);
+    assert.deepEqual(one({ chosen_option: "Stream rows over Kafka" }, "Write files to a bucket"), ["decision-mismatch/not-chosen"]);
+    assert.ok(!BLOCKING_KINDS.has("decision-mismatch/no-choice"));
+    assert.ok(!BLOCKING_KINDS.has("decision-mismatch/not-chosen"));
+  });
+});
