@@ -105,3 +105,37 @@ describe("critic round 32: no stated choice is its own kind", () => {
     assert.ok(!BLOCKING_KINDS.has("decision-mismatch/not-chosen"));
   });
 });
+
+describe("critic round 32: a surer draft in a denser crowd", () => {
+  const QUESTION = "How should the ingest jobs retry when the upstream API times out?";
+  const deciding = recordItem("docs/adr/0007-retries.md", 100, 1, { title: "Retry policy for ingest", number: 7, chosen_option: "Exponential backoff with jitter" });
+  const near = (n: number, score: number) => recordItem(`docs/adr/002${n}-neighbour-${n}.md`, score, n + 1, { title: `Neighbour ${n}`, number: 20 + n });
+  const input = (evidence: typeof deciding[], confidence: "low" | "med" | "high") => ({
+    question: QUESTION,
+    draft: draft(QUESTION, [option("opt-backoff", "Exponential backoff with jitter", [evidence[0].id]), option("opt-keep", "Keep the current approach")], "opt-backoff", confidence),
+    evidence,
+  });
+  const crowdKinds = (evidence: typeof deciding[], confidence: "low" | "med" | "high") => findings(input(evidence, confidence)).filter((f) => f.check === "crowded").map((f) => f.kind);
+  const three = [deciding, near(1, 95), near(2, 90), near(3, 85)];
+  const two = [deciding, near(1, 95), near(2, 90)];
+
+  test("more than two near equals on a med or high draft: crowded/confident-packed; two: crowded/confident; a low draft: crowded either way", () => {
+    assert.deepEqual(crowdKinds(three, "med"), ["crowded/confident-packed"]);
+    assert.deepEqual(crowdKinds(three, "high"), ["crowded/confident-packed"]);
+    assert.deepEqual(crowdKinds(two, "med"), ["crowded/confident"]);
+    assert.deepEqual(crowdKinds(three, "low"), ["crowded"]);
+  });
+
+  test("the packed kind blocks and lowers a med draft to low; beside two near equals a med draft keeps its confidence", () => {
+    assert.ok(BLOCKING_KINDS.has("crowded/confident-packed"));
+    assert.ok(!BLOCKING_KINDS.has("crowded/confident"));
+    const packed = input(three, "med");
+    const raised = critique(packed);
+    assert.deepEqual(raised.filter((o) => o.severity === "blocking").map((o) => o.kind), ["crowded/confident-packed"]);
+    assert.equal(applyObjections(packed.draft, raised, packed.evidence).recommendation.confidence, "low");
+    const pair = input(two, "med");
+    const quiet = critique(pair);
+    assert.deepEqual(quiet.filter((o) => o.severity === "blocking"), []);
+    assert.equal(applyObjections(pair.draft, quiet, pair.evidence).recommendation.confidence, "med");
+  });
+});

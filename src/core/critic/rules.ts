@@ -14,7 +14,7 @@ import { takenInsteadOf, toCitation } from "../synth/rules";
 import { mentions, recordName, recordStatus } from "../synth/stance";
 import { groundingObjections } from "./grounding";
 import { BLOCKING_KINDS, type FindingKind } from "./policy";
-import { crowdedField, weakGrounding } from "./signals";
+import { CROWD_MIN, crowdedField, weakGrounding } from "./signals";
 
 export type CriticCheck =
   | "record-status"
@@ -182,7 +182,10 @@ function groundingCheck(f: Focus): Finding[] {
   const weak = weakGrounding(focus);
   const tie: Finding[] = weak ? [{ check: "weak-grounding", kind: weak.names === "choice" ? "weak-grounding/named-choice" : weak.names === "open" ? "weak-grounding/open" : "weak-grounding", text: weak.text, citations: weak.citations }] : [];
   const crowd = crowdedField(focus);
-  const pack: Finding[] = crowd ? [{ check: "crowded", kind: crowd.unsure ? "crowded" : "crowded/confident", text: crowd.text, citations: crowd.citations }] : [];
+  // Three kinds: a low-confidence draft in a crowd; a surer one in a denser crowd (more than CROWD_MIN near equals);
+  // a surer one beside just CROWD_MIN, which tells little.
+  const kind: FindingKind | undefined = !crowd ? undefined : crowd.unsure ? "crowded" : crowd.near > CROWD_MIN ? "crowded/confident-packed" : "crowded/confident";
+  const pack: Finding[] = crowd && kind ? [{ check: "crowded", kind, text: crowd.text, citations: crowd.citations }] : [];
   return [...groundingObjections(focus), ...tie, ...pack];
 }
 

@@ -111,7 +111,9 @@ export function weakGrounding(f: GroundingFocus): { text: string; citations: str
 // that decides the question, and the draft took one of several neighbours. Counted over the documents expert's items
 // (the same scale as the record's), leaving out the records the deciding one replaced. On the eval's dev half, on
 // low-confidence answers, this held 40 wrong answers to 8 right ones (at CROWD_SHARE 0.8 and CROWD_MIN 2); on surer
-// answers it tells little (4 to 5), so the two are kinds of their own and policy.ts decides which block.
+// answers it tells little (4 to 5), so the two are kinds of their own and policy.ts decides which block. A surer
+// answer in a denser pack (more than CROWD_MIN near equals) is a third kind: the bar for doubt rises with the
+// confidence the draft already has (round 32: dev 4 wrong to 0 right).
 
 /** Another document scoring at least this share of the deciding record's retrieval score is its near equal. */
 export const CROWD_SHARE = 0.8;
@@ -133,9 +135,10 @@ export function nearEquals(f: GroundingFocus): FusedEvidence[] | undefined {
 
 /**
  * The objection when CROWD_MIN or more other documents score within CROWD_SHARE of the deciding record, citing it and
- * the two best of them; `unsure` when the draft is held at low confidence (the kind policy.ts may block).
+ * the two best of them; `unsure` when the draft is held at low confidence (the kind policy.ts may block); `near`, how
+ * many near equals there are.
  */
-export function crowdedField(f: GroundingFocus): { text: string; citations: string[]; unsure: boolean } | undefined {
+export function crowdedField(f: GroundingFocus): { text: string; citations: string[]; unsure: boolean; near: number } | undefined {
   const near = nearEquals(f);
   if (!near || near.length < CROWD_MIN) return undefined;
   const r = f.record!;
@@ -146,5 +149,6 @@ export function crowdedField(f: GroundingFocus): { text: string; citations: stri
     text: `${recordName(r.meta)} does not stand out of what retrieval found: ${near.length} other documents (${shown.join(", ")}${more}) score at least ${Math.round(CROWD_SHARE * 100)}% as high on this question, so the recommendation may rest on a neighbouring record.`,
     citations: [r.cite.id, ...near.slice(0, 2).map((e) => e.id)],
     unsure: f.draft.recommendation.confidence === "low",
+    near: near.length,
   };
 }
