@@ -5,7 +5,7 @@
 //   - wrong / right answers carrying a blocking objection (targets ≥ 0.60 / ≤ 0.10);
 //   - the calibration (high / med answers right) without the Critic and with its effect applied.
 //
-//   node --import tsx eval/critic.ts DIR [--set dev] [--verbose] [--cv]
+//   node --import tsx eval/critic.ts DIR [--set dev] [--verbose] [--cv [--exclude unit,…]]
 //
 // `--verbose` prints one line per dev question only: held-out answers stay unread while tuning.
 // `--blocking unit,unit,…` replays with another set of blocking units (kinds, or pairs of kinds as "a+b") than
@@ -14,10 +14,12 @@
 // dev and those of the pairs of kinds the rule may take, the leave-one-repository-out estimate of the rule (pick on
 // all repositories but one, count on that one), the units it picks on all of dev against BLOCKING_KINDS, and, for
 // every column, the totals of the current set and of the pick (totals only for the held-out columns).
+// `--exclude unit,unit,…` (with --cv): units the rule never takes (ones the held-out columns turned down), to read
+// what it picks without them.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { applyObjections, critique, findings, type CriticInput, type RaisedObjection } from "../src/core/critic";
-import { BLOCKING_KINDS, blockCounts, choosePolicy, crossValidate, kindStats, MIN_WRONG, unitsOf, type LabelledAnswer } from "../src/core/critic/policy";
+import { BLOCKING_KINDS, blockCounts, choosePolicy, crossValidate, DEFAULT_RULE, kindStats, MIN_WRONG, unitsOf, type LabelledAnswer, type PolicyRule } from "../src/core/critic/policy";
 import { countCodeUsage } from "../src/core/internal/codeUsage";
 import { optionTermsFor, usageEvidence } from "../src/core/synth/codeUsage";
 import type { DraftPicker, FusedEvidence } from "../src/core/schemas";
@@ -181,14 +183,16 @@ function fmt(n: number, d: number): string {
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  const dir = argv.find((a, i) => !a.startsWith("--") && argv[i - 1] !== "--set" && argv[i - 1] !== "--blocking");
-  if (!dir) throw new Error("usage: node --import tsx eval/critic.ts DIR [--set dev|test|independent] [--verbose] [--cv] [--blocking kind,kind,…]");
+  const dir = argv.find((a, i) => !a.startsWith("--") && argv[i - 1] !== "--set" && argv[i - 1] !== "--blocking" && argv[i - 1] !== "--exclude");
+  if (!dir) throw new Error("usage: node --import tsx eval/critic.ts DIR [--set dev|test|independent] [--verbose] [--cv [--exclude unit,unit,…]] [--blocking kind,kind,…]");
   const setAt = argv.indexOf("--set");
   const set = setAt >= 0 ? argv[setAt + 1] : undefined;
   const verbose = argv.includes("--verbose");
   const cv = argv.includes("--cv");
   const blockingAt = argv.indexOf("--blocking");
   const blocking: ReadonlySet<string> = blockingAt >= 0 ? new Set((argv[blockingAt + 1] ?? "").split(",").filter(Boolean)) : BLOCKING_KINDS;
+  const excludeAt = argv.indexOf("--exclude");
+  const rule: PolicyRule = excludeAt >= 0 ? { ...DEFAULT_RULE, exclude: new Set((argv[excludeAt + 1] ?? "").split(",").filter(Boolean)) } : DEFAULT_RULE;
   const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
   const rows: Replayed[] = [];
   for (const f of files) {
@@ -230,7 +234,7 @@ async function main(): Promise<void> {
     const cell = (k: number, d: number, w: number) => `${k} (${(ratio(k, d) ?? 0).toFixed(2)})`.padStart(w);
     console.log(`    ${row.check.padEnd(20)} ${cell(row.blockingRight, n.right, 15)} ${cell(row.blockingWrong, n.wrong, 15)} ${cell(row.concernRight, n.right, 14)} ${cell(row.concernWrong, n.wrong, 14)}`);
   }
-  if (cv) crossValidation(rows);
+  if (cv) crossValidation(rows, rule);
 }
 
 /** The decided answers as policy.ts reads them: repository, right or wrong, and the finding kinds raised. */
@@ -239,7 +243,7 @@ export function labelled(rows: Replayed[]): LabelledAnswer[] {
 }
 
 /** --cv: the rule fit on dev only; held-out columns are read as totals. */
-function crossValidation(rows: Replayed[]): void {
+function crossValidation(rows: Replayed[], rule: PolicyRule = DEFAULT_RULE): void {
   const dev = labelled(rows.filter((r) => r.set === "dev"));
   if (!dev.length) {
     console.log("critic --cv: no dev answers to fit on");
@@ -252,11 +256,12 @@ function crossValidation(rows: Replayed[]): void {
   console.log(`  pairs of kinds of two checks raised together, on at least ${MIN_WRONG} wrong answers:`);
   const totals = { wrong: dev.filter((r) => !r.right).length, right: dev.filter((r) => r.right).length };
   for (const s of kindStats(dev.map((r) => ({ ...r, kinds: unitsOf(r.kinds) })), totals).filter((x) => x.kind.includes("+") && x.wrong >= MIN_WRONG)) line(s);
-  const v = crossValidate(dev);
+  if (rule.exclude?.size) console.log(`  units the rule never takes (--exclude): ${[...rule.exclude].join(", ")}`);
+  const v = crossValidate(dev, rule);
   console.log(`  leave one repository out (pick on the others, count on it), dev: wrong blocked ${fmt(v.wrongBlocked, v.wrong)}, right blocked ${fmt(v.rightBlocked, v.right)}`);
   for (const f of v.folds) console.log(`    without ${f.group.padEnd(40)} wrong ${f.wrongBlocked}/${f.wrong}, right ${f.rightBlocked}/${f.right}; picked ${f.chosen.join(", ") || "nothing"}`);
   console.log(`  picked in how many of ${v.folds.length} folds: ${[...v.picked].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([k, n]) => `${k} ${n}`).join(", ") || "nothing"}`);
-  const pick = new Set(choosePolicy(dev));
+  const pick = new Set(choosePolicy(dev, rule));
   const now = new Set<string>(BLOCKING_KINDS);
   const same = pick.size === now.size && [...pick].every((k) => now.has(k));
   console.log(`  picked on all of dev: ${[...pick].join(", ") || "nothing"}${same ? " (= BLOCKING_KINDS)" : `; BLOCKING_KINDS: ${[...now].join(", ")}`}`);

@@ -7,7 +7,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { applyObjections, BLOCKING_KINDS, critique, findings } from "../../src/core/critic";
 import { keptPart } from "../../src/core/critic/grounding";
-import { CONTRADICTIONS, choosePolicy, DEFAULT_RULE } from "../../src/core/critic/policy";
+import { CONTRADICTIONS, choosePolicy, DEFAULT_RULE, excluded } from "../../src/core/critic/policy";
 import type { AdrMeta, DraftPicker } from "../../src/core/schemas";
 import { recordItem } from "../helpers/criticEvidence";
 
@@ -137,5 +137,23 @@ describe("critic round 32: a surer draft in a denser crowd", () => {
     const quiet = critique(pair);
     assert.deepEqual(quiet.filter((o) => o.severity === "blocking"), []);
     assert.equal(applyObjections(pair.draft, quiet, pair.evidence).recommendation.confidence, "med");
+  });
+});
+
+describe("critic round 32: units the rule never takes", () => {
+  const answers = (group: string, n: number, right: boolean, kinds: string[] = []) => Array.from({ length: n }, () => ({ group, right, kinds: new Set(kinds) }));
+  const ONE_REPO = { ...DEFAULT_RULE, stableShare: undefined };
+  const NONE = new Set<string>();
+
+  test("an excluded kind is never taken, nor any pair it is in; other units are", () => {
+    assert.ok(excluded("x/a", new Set(["x/a"])));
+    assert.ok(excluded("x/a+y/b", new Set(["x/a"])));
+    assert.ok(!excluded("y/b", new Set(["x/a"])));
+    assert.ok(!excluded("x/a", undefined));
+    // "x/a" alone tells (8 wrong, 0 right), "y/b" alone does not (8 right as well); with "x/a" out of reach, the pair
+    // it forms with "y/b" (as telling as it) is not taken either, and the next telling kind "z/c" is.
+    const rows = [...answers("r", 8, false, ["x/a", "y/b"]), ...answers("r", 5, false, ["z/c"]), ...answers("r", 5, false), ...answers("r", 8, true, ["y/b"]), ...answers("r", 82, true)];
+    assert.deepEqual(choosePolicy(rows, ONE_REPO, NONE), ["x/a", "z/c"]);
+    assert.deepEqual(choosePolicy(rows, { ...ONE_REPO, exclude: new Set(["x/a"]) }, NONE), ["z/c"]);
   });
 });
