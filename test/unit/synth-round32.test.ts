@@ -46,6 +46,10 @@ describe("where the asking clause starts and which word is its verb", () => {
     assert.equal(read("Thrift has no schema registry, so should we move the event encoding to Avro?"), "migration: Keep the event encoding | Move the event encoding to Avro");
   });
 
+  test("a pronoun after ', so' points into the statement it joins", () => {
+    assert.equal(read("We already run Kafka, so should we use it for audit events?"), "action: Use Kafka");
+  });
+
   test("a result clause after the joined asking clause still goes", () => {
     assert.equal(read("Most reads hit one region, so should the gateway pin each user to a home region, so that writes stay local?"), "action: The gateway pins each user to a home region");
   });

@@ -173,9 +173,12 @@ export function readQuestionUncached(question: string): QuestionStructure {
     .map((a) => ({ ...a, terms: a.terms.filter((t) => /[a-z0-9]/i.test(t)) }));
   if (!found || !alternatives.length) return base;
   // Only a pronoun the asking sentence has not named a thing before may point into the sentence before it.
-  const pronounAt = asking.findIndex((t) => t.norm === "it" || t.norm === "them");
-  const namedFirst = asking.slice(0, Math.max(0, pronounAt)).some((t) => isNounish(t) && !PRONOUNS.has(t.norm) && !PERSONAL.has(t.norm));
-  const before = askingAt > 0 && pronounAt > 0 && !namedFirst ? sentences[askingAt - 1] : undefined;
+  // After ", so" the statement it joins is the sentence before ("We run Postgres, so should we use it for queues?").
+  const askingPart = joinedAt > 0 ? whole : asking;
+  const pronounAt = askingPart.findIndex((t) => t.norm === "it" || t.norm === "them");
+  const namedFirst = askingPart.slice(0, Math.max(0, pronounAt)).some((t) => isNounish(t) && !PRONOUNS.has(t.norm) && !PERSONAL.has(t.norm));
+  const statement = joinedAt > 0 ? clauses[ci].slice(0, joinedAt) : askingAt > 0 ? sentences[askingAt - 1] : undefined;
+  const before = statement && pronounAt > 0 && !namedFirst ? statement : undefined;
   if (before) {
     for (const role of ["incumbent", "target"] as const) {
       const named = found[role] && alternatives.find((a) => a.title === finished(found![role]!.title));
