@@ -8,25 +8,9 @@ import assert from "node:assert/strict";
 import { applyObjections, BLOCKING_KINDS, critique, findings } from "../../src/core/critic";
 import { keptPart } from "../../src/core/critic/grounding";
 import { CONTRADICTIONS, choosePolicy, DEFAULT_RULE, excluded } from "../../src/core/critic/policy";
-import type { AdrMeta, DraftPicker } from "../../src/core/schemas";
-import { recordItem } from "../helpers/criticEvidence";
+import type { AdrMeta } from "../../src/core/schemas";
+import { draft, option, recordItem } from "../helpers/criticEvidence";
 
-type Option = DraftPicker["options"][number];
-
-function option(id: string, title: string, supports: string[] = []): Option {
-  return { id, title, summary: "s", supports, dissent: [], tradeoffs: [], cost: "low", risk: "low" };
-}
-
-function draft(question: string, options: Option[], recommended: string, confidence: "low" | "med" | "high" = "med"): DraftPicker {
-  return {
-    question,
-    class: "open-question",
-    options,
-    recommendation: { option_id: recommended, rationale: "r", confidence },
-    citations: [],
-    coverage: { internal: 1, external: 0, top_score: 1 },
-  };
-}
 
 const Q = "For a pre-configured counter kept for repeated writes, should we call it a grip handle (getGrip) or a pinned counter (pin)?";
 

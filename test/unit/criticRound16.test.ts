@@ -5,8 +5,8 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { applyObjections, BLOCKING_KINDS, critique, findings } from "../../src/core/critic";
 import { blockCounts, blockedBy, choosePolicy, crossValidate, DEFAULT_RULE, kindStats, STABLE_SHARE, unitsOf, type LabelledAnswer } from "../../src/core/critic/policy";
-import type { AdrMeta, DraftPicker } from "../../src/core/schemas";
-import { recordItem } from "../helpers/criticEvidence";
+import type { AdrMeta } from "../../src/core/schemas";
+import { draft, option, recordItem } from "../helpers/criticEvidence";
 
 /** n answers of one repository, right or wrong, each carrying the given kinds. */
 function answers(group: string, n: number, right: boolean, kinds: string[] = []): LabelledAnswer[] {
@@ -81,22 +81,6 @@ describe("critic round 16: pairs of kinds as blocking units", () => {
 
 const doc = recordItem;
 
-type Option = DraftPicker["options"][number];
-
-function option(id: string, title: string, supports: string[] = []): Option {
-  return { id, title, summary: "s", supports, dissent: [], tradeoffs: [], cost: "low", risk: "low" };
-}
-
-function draft(question: string, options: Option[], recommended: string, confidence: "low" | "med" | "high" = "med"): DraftPicker {
-  return {
-    question,
-    class: "open-question",
-    options,
-    recommendation: { option_id: recommended, rationale: "r", confidence },
-    citations: [],
-    coverage: { internal: 1, external: 0, top_score: 1 },
-  };
-}
 
 describe("critic round 16: the rules Critic blocks on a pair of kinds", () => {
   // A proposed record that barely leads another document and shares no word with an open question.
