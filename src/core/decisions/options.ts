@@ -2131,6 +2131,9 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
   if (!chosen && !hasDecisionSection) chosen = claimedInItsSection(parsed, considered) ?? committedToOption(parsed, considered);
   // "## Proposal: X" names the design the record proposes, whether or not the record reads that part as its decision.
   if (!chosen) chosen = proposalInHeading(parsed);
+  // "## 8 Proposal" whose one sub-part is laid out as an option ("### 8.1 X" with its own pros and cons, like the
+  // alternatives after it): that sub-part's heading names the proposal.
+  if (!chosen) chosen = optionShapedProposal(parsed);
   // An RFC (summary, motivation, design, no decision section) proposes what its summary commits to, else its title.
   if (!chosen && !hasDecisionSection) chosen = withDesignNames(parsed, rfcProposal(parsed));
   // A record without a decision section may state its choice in its opening sentences: "We use X".
@@ -2237,6 +2240,30 @@ const PROPOSAL_HEADING = /^(?:the )?(?:proposal|proposed (?:solution|design|appr
 function proposalInHeading(parsed: ParsedAdr): ChosenOption | undefined {
   const named = parsed.doc.sections.map((s) => ({ s, name: s.level > 1 ? proposalHeadingName(s.heading) : undefined })).find((x) => x.name);
   return named?.name ? { name: named.name, range: { start: named.s.start, end: named.s.start }, how: "decision-prose" } : undefined;
+}
+
+/** The parts of a record that lay out its own proposal ("Proposal", "8 Proposed solution", "Design"). */
+const OWN_PROPOSAL_PART = /^(?:(?:the |our )?proposal|proposed (?:solution|design|approach|change)s?|(?:the )?solution|(?:detailed |technical )?design)$/;
+/** A sub-part that argues for what its parent lays out: its pros, its cons, why it is preferred. */
+const ARGUES_FOR_IT = /^why\b.{0,40}\b(?:preferred|chosen|recommended|this)\b/;
+
+/**
+ * "## 8 Proposal" then "### 8.1 Meta-monitoring validation" with "#### Pros", "#### Cons": a proposal part whose
+ * only sub-part is written as an option is that option's proposal; its heading names it. Two or more such sub-parts
+ * are options still to choose among, and a sub-part without pros and cons ("### Example") is a part of the design.
+ */
+function optionShapedProposal(parsed: ParsedAdr): ChosenOption | undefined {
+  const { sections } = parsed.doc;
+  const arguedFor = (i: number) => sections.some((g) => g.parent === i && (ARGUMENT_HEADING.test(sectionKey(g)) || ARGUES_FOR_IT.test(sectionKey(g))));
+  for (let i = 0; i < sections.length; i++) {
+    if (sections[i].level === 0 || !OWN_PROPOSAL_PART.test(sectionKey(sections[i]))) continue;
+    const shaped = sections.map((c, k) => ({ c, k })).filter(({ c, k }) => c.parent === i && arguedFor(k));
+    if (shaped.length !== 1) continue;
+    const { c } = shaped[0];
+    const name = stripInline(c.heading).replace(/^\d+(?:\.\d+)*[.)]?\s+/, "").trim();
+    if (name && !isFragment(name) && !ARGUMENT_HEADING.test(name) && !DOCUMENT_PART_UNDER_OPTIONS.test(name)) return { name, range: { start: c.start, end: c.start }, how: "decision-prose" };
+  }
+  return undefined;
 }
 
 function proposalHeadingName(heading: string): string | undefined {
