@@ -1,10 +1,12 @@
 // Readings of the decision model added in round 32. A proposal part whose one sub-part is laid out as an option
-// (its own pros and cons, like the alternatives after it) proposes that option. Every record here is written for
-// these tests.
+// (its own pros and cons, like the alternatives after it) proposes that option. A sentence that opens with a wish
+// ("We want to offer X") states what the record is for unless the wish picks a means ("We want to use X"). Every
+// record and sentence here is written for these tests.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parseAdr } from "../../src/core/internal/adr";
 import { DecisionRecordSchema, decisionModelOf, type DecisionRecord } from "../../src/core/decisions";
+import { statesAGoal } from "../../src/core/decisions/goals";
 
 function model(path: string, text: string): DecisionRecord {
   const m = decisionModelOf(parseAdr(path, text));
@@ -101,5 +103,45 @@ describe("a proposal part whose one sub-part is written as an option", () => {
   test("a sub-part without pros and cons is a part of the design, not the proposal's name", () => {
     const m = model("docs/proposals/2024-upload-quota.md", PART_WITHOUT_ARGUMENTS);
     assert.notEqual(m.chosen?.name, "Example");
+  });
+});
+
+const WISH_ONLY_PROPOSAL = `# TEP-0999: Shared build farm
+
+## Summary
+
+We want to offer a shared build farm to every team in the organisation, which they have asked for.
+
+## Motivation
+
+Teams run their own build machines and most of them sit idle at night.
+
+## Proposal
+
+Teams keep their machines for now. The details are left to a later proposal.
+
+## Alternatives
+
+Buy more machines for each team.
+`;
+
+describe("a sentence that opens with a wish", () => {
+  test("wanting an action that is not a means states a goal", () => {
+    assert.equal(statesAGoal("We want to offer a shared build farm to every team."), true);
+    assert.equal(statesAGoal("We would like to add support for the new API in a backward-compatible way."), true);
+  });
+
+  test("wanting to use, adopt or switch to something names the means", () => {
+    assert.equal(statesAGoal("We want to use the hosted queue for these jobs."), false);
+    assert.equal(statesAGoal("We want to switch to the hosted queue."), false);
+  });
+
+  test("a wish inside a clause is not the record's own wish", () => {
+    assert.equal(statesAGoal("The split should follow what we want to test in isolation."), false);
+  });
+
+  test("a proposal that only states a wish proposes nothing", () => {
+    const m = model("teps/0999-shared-build-farm.md", WISH_ONLY_PROPOSAL);
+    assert.equal(m.chosen, undefined);
   });
 });

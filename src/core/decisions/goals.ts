@@ -12,10 +12,21 @@ const END_VERBS = new Set([
   "encourage", "foster", "promote", "streamline", "empower", "achieve",
 ]);
 
+/**
+ * Verbs that pick a means: "we want to use X" names X as the choice. Any other wanted action ("we want to offer CI to
+ * the community", "we want to add support for v1") is what the record is for, and its choice comes later.
+ */
+const MEANS_VERBS = new Set(["use", "adopt", "choose", "pick", "select", "switch", "migrate", "move", "go", "keep", "stick", "stay", "replace", "standardise", "standardize"]);
+
 /** True when `sentence` wants an end ("we want to improve the adoption of X") rather than choosing a means. */
 export function statesAGoal(sentence: string): boolean {
   const m = WANTING.exec(sentence.slice(0, 400));
-  return m !== null && END_VERBS.has(m[1].toLowerCase());
+  if (m === null) return false;
+  const verb = m[1].toLowerCase();
+  // Any wanted action counts only where the sentence opens with the wish: "what we want to test" inside a clause
+  // does not say what the record wants.
+  const opens = sentence.slice(0, m.index).trim() === "";
+  return END_VERBS.has(verb) || (opens && !MEANS_VERBS.has(verb));
 }
 
 /** Qualities a record values: "favour consistency over simplicity" ranks values; the option that serves them comes later. */
