@@ -1,6 +1,7 @@
 // Readings of the decision model added in round 32. A proposal part whose one sub-part is laid out as an option
 // (its own pros and cons, like the alternatives after it) proposes that option. A sentence that opens with a wish
-// ("We want to offer X") states what the record is for unless the wish picks a means ("We want to use X"). Every
+// ("We want to offer X") states what the record is for unless the wish picks a means ("We want to use X"). An RFC that opens by saying it documents how things work ("This RFC describes in detail how X
+// decides Y") proposes nothing, whatever its title. Every
 // record and sentence here is written for these tests.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -143,5 +144,50 @@ describe("a sentence that opens with a wish", () => {
   test("a proposal that only states a wish proposes nothing", () => {
     const m = model("teps/0999-shared-build-farm.md", WISH_ONLY_PROPOSAL);
     assert.equal(m.chosen, undefined);
+  });
+});
+
+const AS_IS_RFC = `# RFC-0042 Notes on Cache Eviction
+
+## Summary
+
+This RFC describes in detail, for release 2.3 (May 2024), how the cache decides which entries to evict.
+
+## Motivation
+
+People keep asking why entries vanish; nothing written explains it.
+
+## Eviction today
+
+Entries older than a day are dropped first, then the largest ones.
+`;
+
+const DESCRIPTION_RFC = `# Summary
+
+This is a detailed description of the internal storage layout of the indexer.
+
+# Motivation
+
+New contributors need a map of the code before they change it.
+
+# Background
+
+The layout grew over five years.
+`;
+
+describe("an RFC that documents how things work", () => {
+  test("'This RFC describes in detail how X decides Y' proposes nothing, not its title", () => {
+    const m = model("rfcs/0042-cache-eviction/README.md", AS_IS_RFC);
+    assert.equal(m.chosen, undefined);
+  });
+
+  test("'This is a detailed description of the internal X' proposes nothing", () => {
+    const m = model("text/0077-indexer-storage-layout.md", DESCRIPTION_RFC);
+    assert.equal(m.chosen, undefined);
+  });
+
+  test("an RFC that describes how to build something still proposes it", () => {
+    const m = model("rfcs/0043-cache-sharding/README.md", AS_IS_RFC.replace("Notes on Cache Eviction", "Cache Sharding").replace("describes in detail, for release 2.3 (May 2024), how the cache decides which entries to evict", "describes how to shard the cache by tenant"));
+    assert.notEqual(m.chosen, undefined);
   });
 });

@@ -2314,9 +2314,17 @@ function isProposalStyle(parsed: ParsedAdr): boolean {
   return keys.filter((k) => RFC_SECTION.test(k) || PROPOSAL_STYLE_SECTION.test(k)).length >= 2;
 }
 
+/**
+ * "This RFC describes in detail how X determines Y", "This is a detailed description of the internal caching
+ * architecture": a record that opens by saying it documents how things work proposes nothing, whatever its title.
+ */
+const DESCRIBES_AS_IS =
+  /^this\s+(?:rfc|rfd|document|record|page|memo\w*)\s+(?:describes|documents|explains)\s+(?:in detail\s*,?\s*)?(?:[^;:]{0,60},\s*)?how\s+(?!to\b)|^this\s+is\s+an?\s+(?:\w+\s+)?(?:description|overview|explanation)\s+of\s+(?:the\s+)?(?:\w+\s+)?(?:internal|current|existing|present)\b/i;
+
 function rfcProposal(parsed: ParsedAdr): ChosenOption | undefined {
   const { sections } = parsed.doc;
   if (!isProposalStyle(parsed)) return undefined;
+  if (DESCRIBES_AS_IS.test(stripInline(introSentences(parsed)[0]?.text ?? ""))) return undefined;
   // The record's own statement of what it proposes, wherever its summary or proposal part states it.
   const stated = proposalStatement(parsed);
   if (stated && !pointsBack(stated.name)) return { name: stated.name, range: stated.range, how: "decision-prose" };
