@@ -1,7 +1,8 @@
 // Readings of the decision model added in round 32. A proposal part whose one sub-part is laid out as an option
 // (its own pros and cons, like the alternatives after it) proposes that option. A sentence that opens with a wish
 // ("We want to offer X") states what the record is for unless the wish picks a means ("We want to use X"). An RFC that opens by saying it documents how things work ("This RFC describes in detail how X
-// decides Y") proposes nothing, whatever its title. Every
+// decides Y") proposes nothing, whatever its title. Options cited by position and each committed to for its own part ("the first
+// approach should be used in X, while the third one should be used in Y") are chosen together. Every
 // record and sentence here is written for these tests.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -189,5 +190,45 @@ describe("an RFC that documents how things work", () => {
   test("an RFC that describes how to build something still proposes it", () => {
     const m = model("rfcs/0043-cache-sharding/README.md", AS_IS_RFC.replace("Notes on Cache Eviction", "Cache Sharding").replace("describes in detail, for release 2.3 (May 2024), how the cache decides which entries to evict", "describes how to shard the cache by tenant"));
     assert.notEqual(m.chosen, undefined);
+  });
+});
+
+const TWO_POSITIONS = `# Localised labels in the API
+
+## Context and Problem Statement
+
+Labels are stored in several languages; clients need the right one.
+
+## Considered Options
+
+### Sending every language to the client
+
+The client picks the language it needs.
+
+### Content negotiation by header
+
+The server picks one language from the request.
+
+### Copying the label into the main object
+
+The label in the request's language sits next to the other fields.
+
+## Decision Outcome
+
+The first approach should be used in the back-office API, while the third one should be used in the storefront API. Each side gets what it needs.
+`;
+
+describe("options cited by position", () => {
+  test("two positions, each committed to for its own part, are chosen together", () => {
+    const m = model("adr/2024_01_10_localised_labels.md", TWO_POSITIONS);
+    assert.equal(m.chosen?.name, "Sending every language to the client + Copying the label into the main object");
+    assert.equal(m.chosen?.considered_index, 0);
+    assert.deepEqual(m.chosen?.combined_with, [2]);
+    assert.deepEqual(m.rejected.map((r) => r.name), ["Content negotiation by header"]);
+  });
+
+  test("positions compared, not committed to, choose nothing together", () => {
+    const m = model("adr/2024_01_10_localised_labels.md", TWO_POSITIONS.replace("The first approach should be used in the back-office API, while the third one should be used in the storefront API.", "The first approach is simpler than the third one."));
+    assert.equal(m.chosen?.combined_with, undefined);
   });
 });

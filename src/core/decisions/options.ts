@@ -1255,6 +1255,35 @@ function optionsNamedIn(phrase: string, considered: ConsideredOption[]): number[
   return out.filter((i) => !out.some((j) => inside(i, j)));
 }
 
+/** "the first approach", "the third one": an option cited by its position. */
+const POSITION_REF = /\bthe\s+(first|second|third|fourth|fifth|last|final)\s+(?:one|option|alternative|approach|solution|possibility|choice|proposal)\b/gi;
+/** What a cited option is then committed to: "… should be used in the admin API". */
+const COMMITTED_USE = /^(?:\S+\s+){0,3}?(?:should|will|shall|must|is\s+to|are\s+to)\s+be\s+(?:used|applied|adopted|chosen|implemented|taken)\b/i;
+
+/**
+ * "The first approach should be used in the admin API, while the third one should be used in the shop": options cited
+ * by position, each committed to for its own part, are chosen together. A position cited without its own commitment
+ * ("the first approach is simpler than the third") chooses nothing here.
+ */
+function optionsByPositions(sentence: string, considered: ConsideredOption[]): number[] {
+  if (considered.length < 2) return [];
+  const found: number[] = [];
+  for (const m of sentence.matchAll(POSITION_REF)) {
+    if (!COMMITTED_USE.test(sentence.slice((m.index ?? 0) + m[0].length).trim())) return [];
+    const word = m[1].toLowerCase();
+    const n = word === "last" || word === "final" ? considered.length : ORDINALS[word];
+    if (n === undefined || n > considered.length) return [];
+    if (!found.includes(n - 1)) found.push(n - 1);
+  }
+  return found.length >= 2 ? found : [];
+}
+
+/** The options a sentence cites together: by their labels ("options A and C"), else by their positions. */
+function citedTogether(sentence: string, considered: ConsideredOption[]): number[] {
+  const byRefs = optionsByRefs(sentence, considered);
+  return byRefs.length > 0 ? byRefs : optionsByPositions(sentence, considered);
+}
+
 /** Several options chosen together: named together, the first as the index, the others alongside it. */
 function combinedChoice(cited: number[], considered: ConsideredOption[], s: LocatedSentence): ChosenOption {
   const name = cited.map((i) => considered[i].name).join(" + ");
@@ -1649,7 +1678,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
     const negative = NEGATIVE_CUE.test(s.text);
     // "(see the last alternative above)" cites an option for reference; it does not choose it.
     const text = s.text.replace(/\((?:see|cf\.?|compare|as in)\s[^()]{0,200}\)/gi, " ");
-    const cited = optionsByRefs(text, considered);
+    const cited = citedTogether(text, considered);
     // A sub-heading inside the decision ("### App Directory Tree") labels a part of it; sharing words with an
     // alternative chooses none.
     const byWords = considered.length > 0 && !(isHeading && considered.every((o) => o.source === "alternatives"));
