@@ -2,13 +2,15 @@
 // (its own pros and cons, like the alternatives after it) proposes that option. A sentence that opens with a wish
 // ("We want to offer X") states what the record is for unless the wish picks a means ("We want to use X"). An RFC that opens by saying it documents how things work ("This RFC describes in detail how X
 // decides Y") proposes nothing, whatever its title. Options cited by position and each committed to for its own part ("the first
-// approach should be used in X, while the third one should be used in Y") are chosen together. Every
+// approach should be used in X, while the third one should be used in Y") are chosen together, and so are the options a list cites by label after "a combination of options:". An editor's
+// "NEW!" before an option's label is no part of its name. Every
 // record and sentence here is written for these tests.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parseAdr } from "../../src/core/internal/adr";
 import { DecisionRecordSchema, decisionModelOf, type DecisionRecord } from "../../src/core/decisions";
 import { statesAGoal } from "../../src/core/decisions/goals";
+import { optionName } from "../../src/core/decisions/options";
 
 function model(path: string, text: string): DecisionRecord {
   const m = decisionModelOf(parseAdr(path, text));
@@ -229,6 +231,65 @@ describe("options cited by position", () => {
 
   test("positions compared, not committed to, choose nothing together", () => {
     const m = model("adr/2024_01_10_localised_labels.md", TWO_POSITIONS.replace("The first approach should be used in the back-office API, while the third one should be used in the storefront API.", "The first approach is simpler than the third one."));
+    assert.equal(m.chosen?.combined_with, undefined);
+  });
+});
+
+const COMBINATION = `- RFC Type: feature
+
+# Summary
+
+Make log redaction smarter, in the agents and on the server.
+
+# Motivation
+
+Secrets still reach storage now and then.
+
+# Conclusion
+
+A combination of options will be built:
+
+1. The agents will send fields in a structured form where they can (Option B)
+2. The server parses the structured fields and redacts them (Option C)
+3. Where there is no structure the server falls back to better patterns (Option D+E)
+
+# Options Considered
+
+### Option A): Redact everything in the agents
+
+- Agents cannot know every secret.
+
+### Option B): Structured fields from the agents
+
+- Agents know what each field holds.
+
+### Option C): Server-side parsing
+
+- One place to fix.
+
+### Option D): Token replacement on the server
+
+- Cheap.
+
+### NEW! Option E): Better patterns
+
+- Fewer misses.
+`;
+
+describe("a combination of options announced in the conclusion", () => {
+  test("an editor's 'NEW!' before the label is dropped from the option's name", () => {
+    assert.deepEqual(optionName("NEW! Option E): Better patterns"), { name: "Better patterns", ref: "E", decided: false });
+  });
+
+  test("every option the list cites by label is chosen, together, in the order cited", () => {
+    const m = model("text/0099-smarter-redaction.md", COMBINATION);
+    assert.equal(m.chosen?.name, "Structured fields from the agents + Server-side parsing + Token replacement on the server + Better patterns");
+    assert.deepEqual(m.chosen?.combined_with, [2, 3, 4]);
+    assert.deepEqual(m.rejected.map((r) => r.name), ["Redact everything in the agents"]);
+  });
+
+  test("without the announcement the first cited option alone is chosen", () => {
+    const m = model("text/0099-smarter-redaction.md", COMBINATION.replace("A combination of options will be built:", "We will do the following:"));
     assert.equal(m.chosen?.combined_with, undefined);
   });
 });

@@ -148,7 +148,8 @@ export function optionName(written: string): { name: string; ref?: string; decid
   const masked = written.slice(0, MAX_SENTENCE_CHARS).replace(/`[^`\n]*`/g, (code) => code.replace(/:/g, CODE_COLON));
   let text = stripInline(masked).replace(/\{#[^}]*\}/g, "").replace(/<\/?[a-z][^>]*>/gi, "").trim();
   const decided = DECIDED_MARK.test(text);
-  text = text.replace(DECIDED_MARK, " ").trim();
+  // "NEW! Option E): X": an editor's marker before the label is no part of the option.
+  text = text.replace(DECIDED_MARK, " ").trim().replace(/^(?:new|updated?|added)!\s*(?=\S)/i, "");
   const { ref, rest } = splitRef(text);
   text = rest.replace(/^[*_]+|[*_]+$/g, "").trim();
   // "Do nothing. This makes upgrades harder.": the first sentence names the option, the rest argues about it.
@@ -1278,6 +1279,39 @@ function optionsByPositions(sentence: string, considered: ConsideredOption[]): n
   return found.length >= 2 ? found : [];
 }
 
+/** "Not one option will be implemented but a combination of options:", "We will combine the options below". */
+const ANNOUNCES_COMBINATION = /\b(?:combination|mix|blend)\s+of\s+(?:the\s+|several\s+|these\s+|some\s+)?(?:options|approaches|alternatives|solutions)\b|\bcombine\s+(?:the\s+|several\s+|these\s+|some\s+)?(?:options|approaches|alternatives|solutions)\b/i;
+/** "(Option B)", "Option D+E", "options C and D": every label an item cites. */
+const CITED_LABELS = /\b[Oo]ptions?\s*\(?([A-Z]\d{0,2}(?:\s*(?:\+|,|&|\band\b)\s*[A-Z]\d{0,2})*)\)?(?![\w-])/g;
+
+/**
+ * "Not one option will be implemented but a combination of options:" and a list whose items cite options by label
+ * ("… (Option B)", "… (Option D+E)"): every option the list cites is chosen, together, in the order cited.
+ */
+function announcedCombination(parsed: ParsedAdr, chosen: ChosenOption | undefined, considered: ConsideredOption[], decisionIdx: number[]): ChosenOption | undefined {
+  // The choice read so far is one of the cited options, or the announcement itself ("a combination of options").
+  const announced = chosen !== undefined && chosen.considered_index === undefined && ANNOUNCES_COMBINATION.test(chosen.name);
+  if (!chosen || (chosen.considered_index === undefined && !announced) || chosen.combined_with?.length || considered.filter((o) => o.ref).length < 3) return chosen;
+  const { lines, sections } = parsed.doc;
+  for (const i of decisionIdx) {
+    const s = sections[i];
+    const body = lines.slice(s.bodyStart - 1, s.contentEnd);
+    const at = body.findIndex((l) => ANNOUNCES_COMBINATION.test(l));
+    if (at < 0) continue;
+    const cited: number[] = [];
+    for (const item of listItems(lines, s.bodyStart + at, s.contentEnd)) {
+      for (const m of item.text.matchAll(CITED_LABELS)) {
+        for (const ref of m[1].split(/\s*(?:\+|,|&|\band\b)\s*/)) {
+          const k = considered.findIndex((o) => o.ref === ref.trim().toUpperCase());
+          if (k >= 0 && !cited.includes(k)) cited.push(k);
+        }
+      }
+    }
+    if (cited.length >= 2 && (announced || cited.includes(chosen.considered_index!))) return { ...combinedChoice(cited, considered, { text: "", start: chosen.range.start, end: chosen.range.end } as LocatedSentence), how: chosen.how };
+  }
+  return chosen;
+}
+
 /** The options a sentence cites together: by their labels ("options A and C"), else by their positions. */
 function citedTogether(sentence: string, considered: ConsideredOption[]): number[] {
   const byRefs = optionsByRefs(sentence, considered);
@@ -1741,7 +1775,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   const read = leftOpen ? undefined : (chosen ?? keptAsIs ?? stated ?? concluded ?? bestCoveredOption(parsed, considered, decisionSentences) ?? (refusalStands ? refused : undefined) ?? listedDecision(parsed, decisionIdx, considered));
   chosen = fallbackChoice(parsed, considered, read, { hasDecisionSection: decisionIdx.length > 0, firm: chosen !== undefined });
   chosen = specifiedOption(parsed, statedOverProse(parsed, chosen, decisionIdx), considered);
-  chosen = withListConfirming(parsed, chosen, considered, decisionIdx);
+  chosen = announcedCombination(parsed, withListConfirming(parsed, chosen, considered, decisionIdx), considered, decisionIdx);
   chosen = withoutOutcome(parsed, proposalOverAlternative(parsed, chosen, considered));
   withProposalAndProseRejections(parsed, chosen, considered, proseRejected, rejectedBy);
 
