@@ -3,7 +3,8 @@
 // ("We want to offer X") states what the record is for unless the wish picks a means ("We want to use X"). An RFC that opens by saying it documents how things work ("This RFC describes in detail how X
 // decides Y") proposes nothing, whatever its title. Options cited by position and each committed to for its own part ("the first
 // approach should be used in X, while the third one should be used in Y") are chosen together, and so are the options a list cites by label after "a combination of options:". An editor's
-// "NEW!" before an option's label is no part of its name. Every
+// "NEW!" before an option's label is no part of its name. A sentence that opens with a command ("Install X along with the plugins that need it") has no
+// subject: it is read as the command, not as "the plugins" doing something. Every
 // record and sentence here is written for these tests.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -11,6 +12,7 @@ import { parseAdr } from "../../src/core/internal/adr";
 import { DecisionRecordSchema, decisionModelOf, type DecisionRecord } from "../../src/core/decisions";
 import { statesAGoal } from "../../src/core/decisions/goals";
 import { optionName } from "../../src/core/decisions/options";
+import { readDecisionSentence } from "../../src/core/decisions/prose";
 
 function model(path: string, text: string): DecisionRecord {
   const m = decisionModelOf(parseAdr(path, text));
@@ -291,5 +293,17 @@ describe("a combination of options announced in the conclusion", () => {
   test("without the announcement the first cited option alone is chosen", () => {
     const m = model("text/0099-smarter-redaction.md", COMBINATION.replace("A combination of options will be built:", "We will do the following:"));
     assert.equal(m.chosen?.combined_with, undefined);
+  });
+});
+
+describe("a sentence that opens with a command", () => {
+  test("'Install X along with the plugins that need it' is the command, verb and all", () => {
+    const r = readDecisionSentence("Install `sharedDeps` along with the plugins that need them.");
+    assert.equal(r.cue, "imperative");
+    assert.equal(r.chosen, "Install sharedDeps along with the plugins that need them");
+  });
+
+  test("'Install X' alone is a command too", () => {
+    assert.equal(readDecisionSentence("Install the agent on every host.").chosen, "Install the agent on every host");
   });
 });

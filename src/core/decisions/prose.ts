@@ -32,7 +32,7 @@ const MODALS = new Set(["will", "shall", "should", "must", "'ll", "would"]);
 const CHOOSE_VERBS = new Set(["use", "adopt", "choose", "select", "pick", "employ", "utilise", "utilize", "pursue", "prefer", "favour", "favor", "take"]);
 /** Imperatives that open a decision ("Use X.", "Implement delegation", "Remove the substack"). */
 export const IMPERATIVES = new Set([
-  "use", "adopt", "implement", "introduce", "create", "build", "change", "remove", "add", "migrate", "switch", "move",
+  "use", "adopt", "install", "implement", "introduce", "create", "build", "change", "remove", "add", "migrate", "switch", "move",
   "keep", "reuse", "replace", "prefer", "deploy", "enable", "disable", "decommission", "extract", "support", "follow",
   "apply", "accept", "make", "maintain", "reintroduce", "store", "run", "provide", "offer", "ship", "go", "stop",
   "drop", "retire", "split", "merge", "standardise", "standardize", "consolidate", "separate", "convert", "rename",
@@ -925,6 +925,11 @@ function progressiveReading(low: string[], i: number, take: Take): ProseReading 
   return progressive ? take(i + 2, "we are adopting", CHOOSE_VERBS.has(progressive) ? undefined : i + 1) : undefined;
 }
 
+/** "Install X along with packages that depend on it": a sentence that opens with a command has no subject. */
+function opensWithCommand(toks: string[], low: string[], start: number, i: number): boolean {
+  return start === 0 && IMPERATIVES.has(low[0]) && /^[A-Z]/.test(toks[0]) && !/^(?:the|a|an)$/.test(low[1] ?? "") && i - start >= 2;
+}
+
 /** "The operator is set to cluster scope" (copula at `i`): the value a setting is given is what was settled on. */
 function isSetTo(low: string[], start: number, i: number): boolean {
   if (!(low[i] === "is" || low[i] === "are") || low[i + 1] !== "set" || low[i + 2] !== "to") return false;
@@ -967,7 +972,7 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
     if (i > start && (/^(?:which|who)$/.test(w) || (w === "that" && i > start + 1 && MODALS.has(low[i + 1] ?? "")))) return undefined;
     if (i > start && SUBORDINATE_IN_SUBJECT.test(w)) return undefined;
     // "Home Assistant supports X", "the proposed solution hashes X": a short subject (no pronoun) and a present verb.
-    if (i > start && i - start <= 4 && !/^(?:it|this|that|these|those|they|there|which|who|he|she|each|every|all|any|some|no|either|neither|both|one|none|such)$/.test(low[start])) {
+    if (i > start && i - start <= 4 && !opensWithCommand(toks, low, start, i) && !/^(?:it|this|that|these|those|they|there|which|who|he|she|each|every|all|any|some|no|either|neither|both|one|none|such)$/.test(low[start])) {
       const subject = low.slice(start, i).join(" ");
       const proposal = PROPOSAL_SUBJECT.test(subject);
       // A plural noun that is also a verb ("Our changes will …", "Existing records are …") has a determiner or an
