@@ -4,7 +4,8 @@
 // decides Y") proposes nothing, whatever its title. Options cited by position and each committed to for its own part ("the first
 // approach should be used in X, while the third one should be used in Y") are chosen together, and so are the options a list cites by label after "a combination of options:". An editor's
 // "NEW!" before an option's label is no part of its name. A sentence that opens with a command ("Install X along with the plugins that need it") has no
-// subject: it is read as the command, not as "the plugins" doing something. Every
+// subject: it is read as the command, not as "the plugins" doing something. Of two options weighed under their own headings, one that its own text
+// disowns ("listed only for completeness; we do not recommend it") leaves the other as the proposal. Every
 // record and sentence here is written for these tests.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -305,5 +306,44 @@ describe("a sentence that opens with a command", () => {
 
   test("'Install X' alone is a command too", () => {
     assert.equal(readDecisionSentence("Install the agent on every host.").chosen, "Install the agent on every host");
+  });
+});
+
+const ONE_DISOWNED = `- RFC Type: decision
+
+# Summary
+
+Make it cheaper to call the image library from the web app.
+
+# Motivation
+
+Every call goes through a slow wrapper today.
+
+# Options Considered
+
+## Ship one bundled extension module
+
+One module exposes only what the web app calls.
+
+- **pro**: One build to maintain.
+
+## Keep a wrapper per library
+
+This approach is listed for completeness; we do not recommend it.
+
+- **con**: Many builds to maintain.
+`;
+
+describe("two options, one disowned by its own text", () => {
+  test("the other option is the proposal", () => {
+    const m = model("text/0120-image-calls.md", ONE_DISOWNED);
+    assert.equal(m.chosen?.name, "Ship one bundled extension module");
+    assert.equal(m.chosen?.considered_index, 0);
+    assert.deepEqual(m.rejected.map((r) => r.name), ["Keep a wrapper per library"]);
+  });
+
+  test("with neither disowned, the options choose nothing by elimination", () => {
+    const m = model("text/0120-image-calls.md", ONE_DISOWNED.replace("This approach is listed for completeness; we do not recommend it.", "Each library keeps its own wrapper."));
+    assert.notEqual(m.chosen?.name, "Ship one bundled extension module");
   });
 });

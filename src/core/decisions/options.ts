@@ -1312,6 +1312,27 @@ function announcedCombination(parsed: ParsedAdr, chosen: ChosenOption | undefine
   return chosen;
 }
 
+/** An option's own text that disowns it: "I do not advocate for it", "listed only for completeness", "not recommended". */
+const DISOWNED = /\b(?:(?:i|we)\s+(?:do\s+not|don't)\s+(?:advocate|recommend|propose|suggest|favou?r)\b|(?:listed|included|mentioned|described)\s+(?:here\s+)?(?:only\s+)?for\s+completeness\b|(?:is|are)\s+not\s+recommended\b)/i;
+/** How many opening sentences of an option's own section are read for a disowning. */
+const DISOWNING_SENTENCES = 3;
+
+/**
+ * Two options under their own headings, one of which its text disowns in its opening sentences ("This approach is
+ * listed for completeness, I do not advocate for it"): the record proposes the other one.
+ */
+function otherThanDisowned(parsed: ParsedAdr, considered: ConsideredOption[]): ChosenOption | undefined {
+  if (considered.length !== 2 || considered.some((o) => o.source !== "considered-options")) return undefined;
+  const { lines, sections } = parsed.doc;
+  const disowned = considered.map((o) => {
+    const own = sections.find((s) => s.level > 0 && s.start === o.range.start);
+    return own !== undefined && sentencesIn(lines, own.bodyStart, own.contentEnd, DISOWNING_SENTENCES).some((x) => DISOWNED.test(stripInline(x.text)));
+  });
+  if (disowned.filter(Boolean).length !== 1) return undefined;
+  const i = disowned[0] ? 1 : 0;
+  return { name: considered[i].name, range: considered[i].range, how: "outcome-names-option", considered_index: i };
+}
+
 /** The options a sentence cites together: by their labels ("options A and C"), else by their positions. */
 function citedTogether(sentence: string, considered: ConsideredOption[]): number[] {
   const byRefs = optionsByRefs(sentence, considered);
@@ -2198,6 +2219,8 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
   // alternatives after it): that sub-part's heading names the proposal.
   if (!chosen) chosen = optionShapedProposal(parsed);
   // An RFC (summary, motivation, design, no decision section) proposes what its summary commits to, else its title.
+  // Two options, one of which its own text disowns ("listed for completeness, I do not advocate for it"): the other.
+  if (!chosen && !hasDecisionSection) chosen = otherThanDisowned(parsed, considered);
   if (!chosen && !hasDecisionSection) chosen = withDesignNames(parsed, rfcProposal(parsed));
   // A record without a decision section may state its choice in its opening sentences: "We use X".
   if (!chosen && !hasDecisionSection) {
