@@ -5,7 +5,7 @@
 // approach should be used in X, while the third one should be used in Y") are chosen together, and so are the options a list cites by label after "a combination of options:". An editor's
 // "NEW!" before an option's label is no part of its name. A sentence that opens with a command ("Install X along with the plugins that need it") has no
 // subject: it is read as the command, not as "the plugins" doing something. Of two options weighed under their own headings, one that its own text
-// disowns ("listed only for completeness; we do not recommend it") leaves the other as the proposal. Every
+// disowns ("listed only for completeness; we do not recommend it") leaves the other as the proposal. A naming decision ("we will refer to X as Y and to Z as W") settles the names. Every
 // record and sentence here is written for these tests.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -345,5 +345,36 @@ describe("two options, one disowned by its own text", () => {
   test("with neither disowned, the options choose nothing by elimination", () => {
     const m = model("text/0120-image-calls.md", ONE_DISOWNED.replace("This approach is listed for completeness; we do not recommend it.", "Each library keeps its own wrapper."));
     assert.notEqual(m.chosen?.name, "Ship one bundled extension module");
+  });
+});
+
+const NAMING = `# ADR007: Names of the two apps
+
+## Status
+
+Accepted
+
+## Context
+
+The browser app and the server app go by several names in our tools.
+
+## Decision
+
+For clarity, we will refer to our browser-based, customer-facing app as _Portal_ (the web front end) and to our server-side app as _Gateway_ (the HTTP layer).
+
+## Consequences
+
+Every tool uses the two names.
+`;
+
+describe("a naming decision", () => {
+  test("'refer to X as Y and to Z as W' settles the names", () => {
+    assert.equal(readDecisionSentence("We will refer to the nightly build as Canary.").chosen, "Canary");
+    const m = model("docs/adr/adr007-app-names.md", NAMING);
+    assert.equal(m.chosen?.name, "Portal and Gateway");
+  });
+
+  test("a sentence that names nothing with 'as' keeps its reading", () => {
+    assert.equal(readDecisionSentence("We will refer to the style guide for every new screen.").chosen, "refer to the style guide");
   });
 });

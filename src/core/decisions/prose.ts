@@ -376,6 +376,23 @@ const ILLUSTRATION = /^\s*(?:for (?:example|instance)\b|e\.g\.)/i;
 /** "… via a third party library called `useSWR`": a kind of thing and the name it goes by. */
 const CALLED = /\b(?:library|tool|package|framework|service|product|gem|crate|module|plugin|component|engine|database|platform)\s+(?:called|named)\s+(?!(?:after|for|by|in|as|on)\b)[`"“]?([\w@][\w@./-]{1,40}?)[`"”]?(?=[\s,.;:)]|$)/i;
 
+/** "refer to X as Y", "call X Y", "name X Y": a naming decision, whose choice is the name. */
+const NAMING_VERB = /^(?:refer\s+to|call|name|rename)\b/i;
+/** " as _SPA_ (Single Page Application)": a name given with "as", up to three words, before any gloss. */
+const GIVEN_AS = /\bas\s+[`"“'_*]*([\p{L}\p{N}][\p{L}\p{N}.-]*(?:\s+[\p{Lu}\p{N}][\p{L}\p{N}.-]*){0,2})[`"”'_*]*(?=\s*(?:\(|[,.;:]|\s+and\b|$))/gu;
+
+/**
+ * "We will refer to our web front end as SPA and to our back end as API": what a naming decision settles is the names
+ * ("SPA and API"), not the thing it names.
+ */
+function givenNames(reading: ProseReading, sentence: string): ProseReading {
+  if (!reading.chosen || !NAMING_VERB.test(reading.chosen)) return reading;
+  const plain = stripInline(sentence);
+  const at = plain.indexOf(reading.chosen.split(" ").slice(0, 2).join(" "));
+  const names = at < 0 ? [] : [...plain.slice(at).matchAll(GIVEN_AS)].map((m) => m[1].replace(/[.-]+$/, ""));
+  return names.length > 0 ? { ...reading, chosen: names.join(" and ") } : reading;
+}
+
 /** A chosen phrase that runs on to a thing named by "called X" / "named X" is a choice of X. */
 function calledByName(reading: ProseReading, sentence: string): ProseReading {
   if (!reading.chosen) return reading;
@@ -415,7 +432,7 @@ export function readDecisionSentence(text: string): ProseReading {
   const sentence = (text.length > MAX_SENTENCE_CHARS ? text.slice(0, MAX_SENTENCE_CHARS) : text).replace(SUBJECT_CONNECTIVE, "$1").replace(DASHED_ASIDE, " ");
   // "For example, …": an illustration of the decision, never the decision itself.
   if (ILLUSTRATION.test(stripInline(sentence))) return { rejected: [] };
-  const read = calledByName(awayFrom(readSentence(sentence)), sentence);
+  const read = givenNames(calledByName(awayFrom(readSentence(sentence)), sentence), sentence);
   // "instead of X" is read both where the sentence says it and inside the chosen phrase: name it once.
   const reading = { ...read, rejected: [...new Set(read.rejected)] };
   if (!reading.chosen) return reading;
