@@ -1198,6 +1198,29 @@ function actsDifferently(a: string, b: string): boolean {
   return va !== undefined && vb !== undefined && va !== vb && !TAKING_UP.has(vb);
 }
 
+/** "move / migrate / switch from X to Y": X, what the sentence moves away from. */
+const MOVES_AWAY = /\b(?:move|moving|migrate|migrating|switch|switching|transition|transitioning|go|going)\s+(?:away\s+)?from\s+(.+?)\s+to\s/i;
+
+/**
+ * "move from Gulp/Rollup to a build based on Vite": an option named only as what the sentence moves away from is what
+ * it leaves, not what it chose.
+ */
+function leftBehind(option: string, text: string, chosen: string | undefined): boolean {
+  const leaves = MOVES_AWAY.exec(text)?.[1];
+  return !!leaves && coverage(option, leaves) === 1 && !(chosen && coverage(option, chosen) === 1);
+}
+
+/**
+ * The option a decision sentence names by its words, checked against what its prose chose: "the best approach would
+ * be to move the whole X into Y" shares words with the option "Remove the data from X" but does something else to
+ * them (none); an option named only as what the sentence moves away from gives way to the one it moves to.
+ */
+function namedAsChosen(named: number, considered: ConsideredOption[], text: string, chosen: string | undefined, negative: boolean): number | undefined {
+  if (!negative && chosen && actsDifferently(considered[named].name, chosen)) return undefined;
+  if (leftBehind(considered[named].name, text, chosen)) return chosen ? matchAction(chosen, considered) : undefined;
+  return named;
+}
+
 /** A choice read from a sentence's prose: the considered option it names, else the phrase itself. */
 /** "Three tools are used to enforce this:": a count and a plural noun name only how many things were chosen. */
 const FORWARD_LIST = /^(?:the\s+)?(?:following|these|two|three|four|five|six|several|\d{1,2})\s+(?:\S+\s+)?\S+s$/i;
@@ -1757,11 +1780,9 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
       if (i !== undefined) adopted.add(i);
     }
     if (chosen) continue;
-    // "the best approach would be to move the whole X into Y" shares words with the option "Remove the data from X",
-    // but does something else to them: the sentence names its own choice, not that option.
     // An option cited by its label ("go with option 2") is chosen whatever verb leads the sentence.
     const byLabel = cited.length > 0 || optionByRef(text, considered) !== undefined;
-    if (named !== undefined && !byLabel && !negative && prose.chosen && actsDifferently(considered[named].name, prose.chosen)) named = undefined;
+    if (named !== undefined && !byLabel) named = namedAsChosen(named, considered, text, prose.chosen, negative);
     // "leverage both X and Y": a commitment that names two or more options in full chose them together.
     const together = !negative && cited.length <= 1 && prose.chosen ? optionsNamedIn(prose.chosen, considered) : [];
     if (together.length >= 2) {

@@ -543,6 +543,13 @@ function readSentence(sentence: string): ProseReading {
   const rejected: string[] = [];
   const take = (from: number, cue: string, verbIndex?: number): ProseReading => {
     const keepVerb = verbIndex !== undefined && !CHOOSE_VERBS.has(low[verbIndex]);
+    // "move from Gulp and Sprockets to a build based on vite-rails": what it moves to is the choice.
+    const fromAt = verbIndex !== undefined && MOVE_VERBS.test(low[verbIndex]) && low[verbIndex + 1] === "from" ? verbIndex + 1 : -1;
+    const toAt = fromAt > 0 ? low.findIndex((w, k) => k > fromAt + 1 && w === "to") : -1;
+    if (toAt > 0) {
+      const target = committedPhrase(toks, low, toAt + 1, false);
+      if (target.phrase) return { chosen: target.phrase, rejected: [...rejected, ...target.rejected], cue };
+    }
     let start = keepVerb ? verbIndex : from;
     // "go with X", "move to X", "switch to X", "migrate to X", "rely on X": the particle is part of the verb.
     if (!keepVerb && /^(?:with|to|on|for)$/.test(low[start] ?? "")) start++;
@@ -1049,7 +1056,7 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
     // "We opted for X", "the team opted for X".
     if (DECIDE_WORDS.has(w) && low[i + 1] === "for" && i > start) return take(i + 2, "decided on");
     if (DECIDE_WORDS.has(w) && low[i + 1] === "that" && i > start) return readClause(toks, low, i + 2, rejected, take) ?? take(i + 2, "decided that");
-    if (DECIDE_WORDS.has(w) && low[i + 1] === "on") return take(i + 2, "decided on");
+    if (DECIDE_WORDS.has(w) && low[i + 1] === "on") return passiveDecidedOn(toks, low, start, i, rejected) ?? take(i + 2, "decided on");
     if ((w === "are" || w === "is") && i - start <= 3) {
       const reading = progressiveReading(low, i, take);
       if (reading) return reading;
@@ -1059,6 +1066,16 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
   }
   return undefined;
 }
+
+/** "gRPC was decided on to replace the protocol": in the passive, the subject was chosen; what follows is its purpose. */
+function passiveDecidedOn(toks: string[], low: string[], start: number, i: number, rejected: string[]): ProseReading | undefined {
+  if (i - 1 <= start || !/^(?:was|were|been|is|are)$/.test(low[i - 1])) return undefined;
+  const subject = tidy(toks.slice(start, i - 1).join(" ").replace(/[,;:]+$/, ""));
+  return subject && subject.split(" ").length <= MAX_PHRASE_WORDS ? { chosen: subject, rejected, cue: "passive" } : undefined;
+}
+
+/** Verbs that take something from one thing to another ("move from X to Y"). */
+const MOVE_VERBS = /^(?:move|moving|migrate|migrating|switch|switching|transition|transitioning|change|changing|go|going)$/;
 
 /**
  * "A mockable shared Clock is used across modules": the subject is what was chosen. "Recovered data will be deposited
