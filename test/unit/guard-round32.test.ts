@@ -1,0 +1,111 @@
+// The guard on the dev12 batch's kinds (issue 22): a rule that names what to use and, in parentheses, what not to; a
+// rule that keeps hands off vendored code; instruction files that belong to a vendored dependency. Each has an
+// innocent look-alike. Real git repositories, rules written for these tests.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { createGitRepo } from "../helpers/gitRepo";
+import { checkFilesOverHead, findingSummary } from "../helpers/guardRepo";
+
+const GO_MOD = "module example.org/meter\n\ngo 1.22\n\nrequire (\n\tgithub.com/corelog/log v0.2.1\n)\n";
+
+const AGENTS = `# AGENTS.md
+
+## Dependencies
+
+Modules are copied into the \`vendor/\` folder; read upstream code there (e.g. \`vendor/github.com/corelog/log/\`). Do not modify vendored code directly.
+
+## Conventions
+
+- **Logging**: Use \`github.com/corelog/log\` (not \`github.com/corelog/kit/log\`)
+- **Names**: flags are kebab-case, not camelCase
+`;
+
+// A dependency's own instruction file, copied in with its code: its rules are the dependency's.
+const VENDORED_AGENTS = `# Notes for agents
+
+- Never use \`fmt.Println\` in this library.
+`;
+
+const MAIN = 'package main\n\nimport "github.com/corelog/log"\n\nfunc main() { log.NewNopLogger() }\n';
+
+function repo(): string {
+  return createGitRepo([
+    {
+      message: "init",
+      files: {
+        "AGENTS.md": AGENTS,
+        "go.mod": GO_MOD,
+        "main.go": MAIN,
+        "vendor/github.com/corelog/log/log.go": "package log\n\nfunc NewNopLogger() {}\n",
+        "vendor/github.com/corelog/log/AGENTS.md": VENDORED_AGENTS,
+      },
+    },
+  ]);
+}
+
+
+// Records of a project whose own part, the "Switchyard", every record talks about; one lists it among its options.
+const QUEUE_ADR = `# 1. Job queue for exports
+
+Date: 2024-01-10
+
+## Status
+
+Accepted
+
+## Context
+
+Exports run for minutes and block the Switchyard while they do.
+
+## Considered Options
+
+* Switchyard inline workers
+* Gearman
+* Beanstalkd
+
+## Decision Outcome
+
+Chosen option: "Beanstalkd", because it is small.
+`;
+
+function vocabularyRecord(n: number): string {
+  return `# ${n + 1}. Switchyard change ${n}\n\nDate: 2024-02-0${n}\n\n## Status\n\nAccepted\n\n## Context\n\nThe Switchyard routes requests between our services; part ${n} of it needs work.\n\n## Decision\n\nWe will add a retry to handler number ${n}.\n`;
+}
+
+function vocabularyRepo(): string {
+  const files: Record<string, string> = { "docs/adr/0001-job-queue-for-exports.md": QUEUE_ADR, "package.json": '{\n  "name": "depot",\n  "dependencies": {}\n}\n' };
+  for (let n = 1; n <= 8; n++) files[`docs/adr/000${n + 1}-switchyard-change-${n}.md`] = vocabularyRecord(n);
+  return createGitRepo([{ message: "init", files }]);
+}
+
+describe("guard: the dev12 batch's kinds (round 32)", () => {
+  test("a code span after '(not …)' in a rule that says what to use is turned down; the one to use is not", async () => {
+    const r = repo();
+    const bad = await checkFilesOverHead(r, { "drop.go": 'package main\n\nimport kitlog "github.com/corelog/kit/log"\n\nvar _ kitlog.Logger\n' });
+    assert.deepEqual(findingSummary(bad), ["breaks-rule AGENTS.md"]);
+    const good = await checkFilesOverHead(r, { "drop.go": 'package main\n\nimport "github.com/corelog/log"\n\nvar _ = log.NewNopLogger\n' });
+    assert.deepEqual(findingSummary(good), []);
+  });
+
+  test("an edit under the folder a rule calls vendored code breaks it; an edit of the project's own code does not", async () => {
+    const r = repo();
+    const bad = await checkFilesOverHead(r, { "vendor/github.com/corelog/log/log.go": "package log\n\n// patched locally\nfunc NewNopLogger() {}\n" });
+    assert.deepEqual(findingSummary(bad), ["breaks-rule AGENTS.md"]);
+    const good = await checkFilesOverHead(r, { "main.go": `${MAIN}\n// main wires the logger.\n` });
+    assert.deepEqual(findingSummary(good), []);
+  });
+
+  test("an instruction file inside a vendored dependency sets no rule for the project", async () => {
+    const r = repo();
+    const printed = await checkFilesOverHead(r, { "cmd/tool/main.go": 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("ready") }\n' });
+    assert.deepEqual(findingSummary(printed), []);
+  });
+
+  test("a word most records use is the project's own part, not an option one record turned down; a rare one still is", async () => {
+    const r = vocabularyRepo();
+    const own = await checkFilesOverHead(r, { "src/routes.ts": "import { Switchyard } from './switchyard';\n\nexport const yard = new Switchyard();\n" });
+    assert.deepEqual(findingSummary(own), []);
+    const rival = await checkFilesOverHead(r, { "package.json": '{\n  "name": "depot",\n  "dependencies": {\n    "gearman": "^1.0.0"\n  }\n}\n' });
+    assert.deepEqual(findingSummary(rival), ["introduces-rejected-option docs/adr/0001-job-queue-for-exports.md"]);
+  });
+});
