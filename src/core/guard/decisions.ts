@@ -604,6 +604,12 @@ function moreExclusions(text: string, range: LineRange, reason: string | undefin
     const x = subject ? ruleThing(subject, range, /^`[^`]+`$|^\S+$/.test(subject), reason) : undefined;
     if (x) out.push(x);
   }
+  // "Use `github.com/a/log` (not `github.com/a/kit/log`)": the code span after a bare "not" is what the rule turns down.
+  for (const m of text.matchAll(NOT_SPAN)) {
+    if (!/\b(?:use|prefer|choose|import|call)\b/i.test(text.slice(0, m.index))) continue;
+    const x = ruleThing(m[1], range, true, reason);
+    if (x) out.push(x);
+  }
   // "All pages must be statically exportable. No `getServerSideProps`.": a bare "No" before a code span forbids it.
   for (const m of text.matchAll(NO_SPAN)) {
     const x = ruleThing(m[1], range, true, reason);
@@ -655,12 +661,6 @@ export function ruleDecisions(file: ArtifactFile): GuardDecision[] {
       // Only a name-like object ("FileChooser", "org.assertj", a code span): "instead of spaces" names no thing.
       const x = ruleThing(span ? span[0] : clauseObject(rest), range, false, reason?.trim());
       if (x && !x.keys.exact && x.keys.tokens.every((t) => LANGUAGE_WORDS.has(t))) continue;
-      if (x && !forbidden.some((f) => f.name === x.name)) forbidden.push(x);
-    }
-    // "Use `github.com/a/log` (not `github.com/a/kit/log`)": the code span after a bare "not" is what the rule turns down.
-    for (const m of text.matchAll(NOT_SPAN)) {
-      if (!/\b(?:use|prefer|choose|import|call)\b/i.test(text.slice(0, m.index))) continue;
-      const x = ruleThing(m[1], range, true, reason?.trim());
       if (x && !forbidden.some((f) => f.name === x.name)) forbidden.push(x);
     }
     for (const m of text.matchAll(MIGRATED)) {
