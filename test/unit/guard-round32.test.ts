@@ -78,6 +78,48 @@ function vocabularyRepo(): string {
   return createGitRepo([{ message: "init", files }]);
 }
 
+// A proposal whose first list under "Potential Solutions" reports numbers about the problem; its options come later.
+const NOTES_ADR = `---
+title: "Store sampling notes"
+---
+
+- Author: @someone
+- Date: March 2021
+- Status: Accepted
+
+## Problem Statement
+Agents attach notes (\`TITLE\`, \`BODY\`, \`LABEL\`) to every batch they send, and nothing stores them yet.
+
+## Potential Solutions
+First, how the notes arrive. They come in the same request as the samples, as a set for the whole agent.
+
+As a reference, these are some numbers from our busiest cluster:
+
+- On average, a note (a mix of \`TITLE\`, \`BODY\` and \`LABEL\`) is about 60 bytes uncompressed.
+- with that, we can assume a tenant holds ~70 kilobytes of notes at worst.
+- by default, agents send their notes once a minute.
+
+### Write Path
+
+1. Store the notes from the gateways into an external cache (e.g. Memcrate)
+
+Since the notes come all at once, we could write them straight to a cache keyed by tenant.
+
+2. Keep the notes in memory within the collectors
+
+As with samples, we can hold the notes in memory in the collectors, keyed by tenant.
+
+### Read Path
+
+The read path has one option: ask the collectors and merge.
+
+## Conclusions
+
+I conclude that solution #2 is ideal for the write path. It keeps the same semantics as samples.
+
+Option #1 survives restarts, given it uses an external cache. Option #2 lacks this.
+`;
+
 describe("guard: the dev12 batch's kinds (round 32)", () => {
   test("a code span after '(not …)' in a rule that says what to use is turned down; the one to use is not", async () => {
     const r = repo();
@@ -107,5 +149,11 @@ describe("guard: the dev12 batch's kinds (round 32)", () => {
     assert.deepEqual(findingSummary(own), []);
     const rival = await checkFilesOverHead(r, { "package.json": '{\n  "name": "depot",\n  "dependencies": {\n    "gearman": "^1.0.0"\n  }\n}\n' });
     assert.deepEqual(findingSummary(rival), ["introduces-rejected-option docs/adr/0001-job-queue-for-exports.md"]);
+  });
+
+  test("a narrated fact in an options section (a number about the problem) turns nothing down", async () => {
+    const r = createGitRepo([{ message: "init", files: { "docs/proposals/notes.md": NOTES_ADR, "go.mod": "module example.org/notes\n\ngo 1.22\n" } }]);
+    const fields = await checkFilesOverHead(r, { "note.go": 'package notes\n\nvar sample = Note{Title: "cpu", Body: "hot", Label: "node-1"}\n' });
+    assert.deepEqual(findingSummary(fields), []);
   });
 });

@@ -11,7 +11,8 @@
 //     against "[sqlboiler] in a shared package …") is a way of using the chosen thing, not another thing;
 //   - a later record that chooses what an earlier one turned down overrules it there;
 //   - an option that is the absence of a thing ("not using `react-table` and writing custom code") names nothing to
-//     turn down: what it does without is what the others use.
+//     turn down: what it does without is what the others use;
+//   - a narrated fact taken for an option ("On average, a note (`TITLE`, `BODY`) is 60 bytes") names nothing either.
 // Linear: bounded patterns over single lines.
 import type { DecisionRecord } from "../decisions";
 import type { LineRange } from "../schemas";
@@ -46,6 +47,12 @@ export function withoutUrls(name: string): string {
 /** An option that does without a thing ("not using X and …", "without X", "don't use X"): it names no thing of its own. */
 const ABSENCE = /^\s*(?:not\s+(?:using|to\s+use|adopting|adding)|without|do\s+not\s+use|don['’]t\s+use)\s/i;
 
+/**
+ * A list item that opens with a framing phrase and a comma ("On average, a note … is 60 bytes", "with that, we can
+ * assume …", "Finally, …") reports a fact about the problem; an option is named or ordered, not narrated.
+ */
+const NARRATION = /^\s*(?:(?:on|at|with|by|in|as|for|from|after|before|since|given)\s+[^,]{1,50}|finally|typically|currently|overall|however|also|then|thus|therefore|additionally|moreover|furthermore|generally|usually|today|now|so)\s*,\s+\S+(?:\s+\S+){5}/i;
+
 /** A title that states a choice ("Use X", "Adopt X"), not a replacement or a question. */
 const CHOOSING_TITLE = /^(?:(?:ADR|RFC)[\s-]*\d{1,5}\s*[:.-]\s*)?(?:use|using|adopt|choose|select|pick|prefer|go with)\b/i;
 
@@ -58,7 +65,7 @@ function named(keys: NameKeys | undefined, words: Set<string>): boolean {
 /** The model's rejected and chosen options, refined by the record's own lines (see the file comment). */
 export function refineOptions(model: DecisionRecord, lines: string[], maxWords: number): { rejected: LineOption[]; chosen: LineOption[] } {
   const lineAt = (range: LineRange) => lines[range.start - 1] ?? "";
-  let rejected: LineOption[] = model.rejected.filter((r) => !ABSENCE.test(r.name)).map((r) => ({ name: withoutUrls(r.name), range: r.range, ...(r.reason ? { reason: r.reason } : {}) }));
+  let rejected: LineOption[] = model.rejected.filter((r) => !ABSENCE.test(r.name) && !NARRATION.test(r.name)).map((r) => ({ name: withoutUrls(r.name), range: r.range, ...(r.reason ? { reason: r.reason } : {}) }));
   const chosen: LineOption[] = [];
   let chosenLinked: string[] = [];
   // Only a "Chosen option: …" line is the choice itself; a decision sentence may link what it sets aside too.
