@@ -120,6 +120,29 @@ I conclude that solution #2 is ideal for the write path. It keeps the same seman
 Option #1 survives restarts, given it uses an external cache. Option #2 lacks this.
 `;
 
+// A record that replaced a JSON cache file with a binary header.
+const HEADER_ADR = `# 4. Binary block header
+
+Date: 2024-03-01
+
+## Status
+
+Accepted
+
+## Context
+
+Loading a block reads a JSON cache file next to it, which is slow to parse.
+
+## Considered Options
+
+* Keep writing \`state-cache.json\` beside every block
+* A binary header file built from the index
+
+## Decision Outcome
+
+Chosen option: "A binary header file built from the index", because it loads in a fraction of the time.
+`;
+
 describe("guard: the dev12 batch's kinds (round 32)", () => {
   test("a code span after '(not …)' in a rule that says what to use is turned down; the one to use is not", async () => {
     const r = repo();
@@ -155,5 +178,13 @@ describe("guard: the dev12 batch's kinds (round 32)", () => {
     const r = createGitRepo([{ message: "init", files: { "docs/proposals/notes.md": NOTES_ADR, "go.mod": "module example.org/notes\n\ngo 1.22\n" } }]);
     const fields = await checkFilesOverHead(r, { "note.go": 'package notes\n\nvar sample = Note{Title: "cpu", Body: "hot", Label: "node-1"}\n' });
     assert.deepEqual(findingSummary(fields), []);
+  });
+
+  test("a string that is a whole file name a record turned down is the file in use; a comment naming it is a mention", async () => {
+    const r = createGitRepo([{ message: "init", files: { "docs/adr/0004-binary-block-header.md": HEADER_ADR, "go.mod": "module example.org/blocks\n\ngo 1.22\n" } }]);
+    const used = await checkFilesOverHead(r, { "cache.go": 'package blocks\n\nconst cacheFile = "state-cache.json"\n' });
+    assert.deepEqual(findingSummary(used), ["introduces-rejected-option docs/adr/0004-binary-block-header.md"]);
+    const noted = await checkFilesOverHead(r, { "cache.go": "package blocks\n\n// Blocks no longer carry a state-cache.json file.\nconst headerFile = \"header.bin\"\n" });
+    assert.deepEqual(findingSummary(noted), []);
   });
 });

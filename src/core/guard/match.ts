@@ -166,6 +166,8 @@ interface Reading {
   commentTokens: string[];
   /** Tokens of the strings that are a call's only argument, one word each (`getContext('webgl2')`): a use in code. */
   argTokens?: string[];
+  /** A code line's strings that are a whole file name (`"index-cache.json"`), each as its tokens joined by "-". */
+  fileNames?: string[];
   name?: string;
   /** The three token lists as sets, built on first use (see `nameIn`). */
   index?: { tokens?: TokenIndex; stringTokens?: TokenIndex; commentTokens?: TokenIndex };
@@ -218,7 +220,9 @@ function readingOf(path: string, kind: FileKind, line: ChangedLine): Reading {
     const parts = r.kind === "code" ? splitStrings(body) : { code: body, strings: "" };
     // A string that is a call's only argument and one word (`getContext('webgl2')`) picks what the call uses.
     const args = r.kind === "code" ? [...body.slice(0, 2000).matchAll(/[\w$]\(\s*(['"`])([\w@.:-]{2,60})\1\s*\)/g)].flatMap((m) => changeTokensOf(m[2])) : [];
-    return { via, tokens: changeTokensOf(parts.code), stringTokens: changeTokensOf(parts.strings), commentTokens: c > 0 ? changeTokensOf(line.text.slice(c)) : [], ...(args.length ? { argTokens: args } : {}) };
+    // A string that is a whole file name (`const CacheFile = "index-cache.json"`) is the file the code reads or writes.
+    const files = r.kind === "code" ? [...body.slice(0, 2000).matchAll(/(['"`])(?:[\w@.-]{1,60}\/){0,6}([\w@-]{1,60}(?:\.[\w-]{1,30}){0,3}\.[A-Za-z][A-Za-z0-9]{0,7})\1/g)].map((m) => tokensOf(m[2]).join("-")) : [];
+    return { via, tokens: changeTokensOf(parts.code), stringTokens: changeTokensOf(parts.strings), commentTokens: c > 0 ? changeTokensOf(line.text.slice(c)) : [], ...(args.length ? { argTokens: args } : {}), ...(files.length ? { fileNames: files } : {}) };
   }
   // A cloud resource type reads as the product it provisions too (`aws_service_discovery_…` is AWS Cloud Map).
   const products = r.kind === "infra" && r.name ? cloudProductsOf(r.name).flatMap((p) => changeTokensOf(p)) : [];
@@ -374,7 +378,7 @@ async function matchAdded(file: ChangedFile, kind: FileKind, plan: MatchPlan, ix
       if (!found && reading.stringTokens.length) {
         found = nameIn(reading, "stringTokens", thing.keys);
         // A class name or key the record writes as code (`js-failed`) is used in code's strings, not mentioned.
-        via = thing.identifier && reading.via === "code" ? "code" : found && reading.argTokens?.includes(found.toLowerCase()) ? "code" : "string";
+        via = thing.identifier && reading.via === "code" ? "code" : found && (reading.argTokens?.includes(found.toLowerCase()) || reading.fileNames?.includes(found.toLowerCase())) ? "code" : "string";
       }
       if (!found && reading.commentTokens.length) {
         found = nameIn(reading, "commentTokens", thing.keys);
