@@ -18,6 +18,7 @@ Modules are copied into the \`vendor/\` folder; read upstream code there (e.g. \
 
 - **Logging**: Use \`github.com/corelog/log\` (not \`github.com/corelog/kit/log\`)
 - **Names**: flags are kebab-case, not camelCase
+- **No global variables** - pass dependencies in
 `;
 
 // A dependency's own instruction file, copied in with its code: its rules are the dependency's.
@@ -186,5 +187,15 @@ describe("guard: the dev12 batch's kinds (round 32)", () => {
     assert.deepEqual(findingSummary(used), ["introduces-rejected-option docs/adr/0004-binary-block-header.md"]);
     const noted = await checkFilesOverHead(r, { "cache.go": "package blocks\n\n// Blocks no longer carry a state-cache.json file.\nconst headerFile = \"header.bin\"\n" });
     assert.deepEqual(findingSummary(noted), []);
+  });
+
+  test("a variable declared at a file's top level breaks a 'no global variables' rule; a local, a constant and a test's do not", async () => {
+    const r = repo();
+    const global = await checkFilesOverHead(r, { "client.go": 'package main\n\nimport "net/http"\n\nvar sharedClient = &http.Client{}\n' });
+    assert.deepEqual(findingSummary(global), ["breaks-rule AGENTS.md"]);
+    const local = await checkFilesOverHead(r, { "client.go": 'package main\n\nimport "net/http"\n\nconst userAgent = "meter"\n\nvar _ http.RoundTripper = (*http.Transport)(nil)\n\nfunc newClient() *http.Client {\n\tvar c = &http.Client{}\n\treturn c\n}\n' });
+    assert.deepEqual(findingSummary(local), []);
+    const inTest = await checkFilesOverHead(r, { "client_test.go": 'package main\n\nimport "net/http"\n\nvar fakeClient = &http.Client{}\n' });
+    assert.deepEqual(findingSummary(inTest), []);
   });
 });

@@ -74,6 +74,8 @@ export interface DecidedThing {
   pathOnly?: boolean;
   /** A practice kept out of code (practices.ts: raw SQL, default exports): doing it breaks a rule, whoever set it. */
   practice?: boolean;
+  /** A practice seen in the shape of a code line, not in its words (a top-level `var`): a regular expression's source. */
+  codeShape?: string;
 }
 
 export interface GuardDecision {
@@ -812,7 +814,7 @@ function withoutOwnNames(decisions: GuardDecision[], own: Set<string>): void {
     for (const list of [d.forbidden, d.required]) {
       for (let i = list.length - 1; i >= 0; i--) {
         const k = list[i].keys;
-        if (k.exact || k.stems) continue;
+        if (k.exact || k.stems || list[i].codeShape) continue;
         // "WikibaseClient" in a Wikibase repository is the project's own part, not another thing.
         k.tokens = k.tokens.filter((t) => !own.has(t) && ![...own].some((o) => o.length >= 5 && t.startsWith(o)));
         if (!k.tokens.length) list.splice(i, 1);

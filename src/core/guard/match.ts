@@ -141,7 +141,7 @@ function planOf(set: DecisionSet, changedPaths: string[], pacer: Pacer, existing
       return format ? [{ ...e, format }] : [];
     }),
     shaped: forbidden.flatMap((e) => {
-      const shape = shapeOf(e.thing.name);
+      const shape = e.thing.codeShape ? new RegExp(e.thing.codeShape) : shapeOf(e.thing.name);
       return shape ? [{ ...e, shape }] : [];
     }),
     versioned: set.decisions.filter((d) => d.versionSchemes?.length),
@@ -426,6 +426,7 @@ function matchShapes(file: ChangedFile, kind: FileKind, plan: MatchPlan, out: Fi
     const code = splitStrings(c > 0 ? line.text.slice(0, c) : line.text).code;
     for (const { d, thing, shape } of plan.shaped) {
       if (d.scope && !inArea(file.path, d.scope)) continue;
+      if (thing.notInTests && isTestPath(file.path)) continue;
       const m = shape.exec(code.slice(0, 2000));
       if (!m) continue;
       hit.add(d);

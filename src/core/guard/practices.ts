@@ -26,6 +26,14 @@ const PRACTICES: { cue: RegExp; subject: string; calls: string[][] }[] = [
   },
 ];
 
+/**
+ * Practices a rule turns down that show in where a statement stands, not in its words: "No global variables" (a `var`
+ * or `let` declared at a file's top level, Go, JavaScript, TypeScript, Kotlin, Swift; a constant is no variable).
+ */
+const SHAPED_PRACTICES: { cue: RegExp; subject: string; shape: string }[] = [
+  { cue: /\bglobal\s+(?:variables?|vars|mutable\s+state)\b/i, subject: "global variables", shape: String.raw`^(?:var|let)\s*(?:\(\s*$|(?!_\s)[A-Za-z_$][\w$]*)` },
+];
+
 /** The calls of each practice a rule turns down ("Django ORM over raw SQL"), kept out of code outside tests. */
 export function practiceExclusions(text: string, range: LineRange): DecidedThing[] {
   const out: DecidedThing[] = [];
@@ -33,6 +41,11 @@ export function practiceExclusions(text: string, range: LineRange): DecidedThing
     const m = practice.cue.exec(text);
     if (!m || !TURNED_DOWN.test(text.slice(Math.max(0, m.index - 60), m.index))) continue;
     for (const call of practice.calls) out.push({ name: practice.subject, keys: { display: practice.subject, exact: call, tokens: [] }, range, notInTests: true, practice: true });
+  }
+  for (const practice of SHAPED_PRACTICES) {
+    const m = practice.cue.exec(text);
+    if (!m || !TURNED_DOWN.test(text.slice(Math.max(0, m.index - 60), m.index))) continue;
+    out.push({ name: practice.subject, keys: { display: practice.subject, tokens: [] }, range, notInTests: true, practice: true, codeShape: practice.shape });
   }
   return out;
 }
