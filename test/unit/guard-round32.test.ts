@@ -144,6 +144,26 @@ Loading a block reads a JSON cache file next to it, which is slow to parse.
 Chosen option: "A binary header file built from the index", because it loads in a fraction of the time.
 `;
 
+// A record about one part of the project (its relay, which has a page of its own in the docs).
+const RELAY_ADR = `# Relay message storage
+
+- Status: accepted
+- Date: 2024-04-02
+
+## Context and Problem Statement
+
+The relay keeps messages until their recipients pick them up. Where should it store them?
+
+## Considered Options
+
+- PostgreSQL
+- MongoDB
+
+## Decision Outcome
+
+Chosen option: "MongoDB", because the messages are JSON documents.
+`;
+
 describe("guard: the dev12 batch's kinds (round 32)", () => {
   test("a code span after '(not …)' in a rule that says what to use is turned down; the one to use is not", async () => {
     const r = repo();
@@ -197,5 +217,18 @@ describe("guard: the dev12 batch's kinds (round 32)", () => {
     assert.deepEqual(findingSummary(local), []);
     const inTest = await checkFilesOverHead(r, { "client_test.go": 'package main\n\nimport "net/http"\n\nvar fakeClient = &http.Client{}\n' });
     assert.deepEqual(findingSummary(inTest), []);
+  });
+
+  test("a record whose title opens with one of the project's parts holds that part's files to it, not the others'", async () => {
+    const r = createGitRepo([
+      {
+        message: "init",
+        files: { "docs/decisions/relay-message-storage.md": RELAY_ADR, "docs/home/relay.md": "# The relay\n\nIt holds messages.\n", "README.md": "# Courier\n" },
+      },
+    ]);
+    const relay = await checkFilesOverHead(r, { "relay/package.json": '{\n  "name": "relay",\n  "dependencies": {\n    "pg": "^8.11.0"\n  }\n}\n' });
+    assert.deepEqual(findingSummary(relay), ["introduces-rejected-option docs/decisions/relay-message-storage.md"]);
+    const agent = await checkFilesOverHead(r, { "services/agent/package.json": '{\n  "name": "agent",\n  "dependencies": {\n    "pg": "^8.11.0"\n  }\n}\n' });
+    assert.deepEqual(findingSummary(agent), []);
   });
 });

@@ -19,6 +19,7 @@ import type { CorpusCacheOptions } from "../internal/corpus/store";
 import { mentionedPaths } from "../internal/discovery";
 import { splitRules, supersessionEdgesOf } from "../internal/docsExpert";
 import { withIndexStatus } from "../internal/indexStatus";
+import { runGit } from "./changeGit";
 import { stripInline } from "../internal/markdown";
 import { trustViewOf } from "../receipts/readerTrust";
 import { DEFAULT_RECEIPTS_DIR, listReceipts, verifyEntry } from "../receipts/store";
@@ -861,6 +862,38 @@ function withoutProjectVocabulary(decisions: GuardDecision[], records: ArtifactF
   }
 }
 
+/** At most this many tracked paths are read for the names of the project's parts. */
+const MAX_TRACKED_NAMES = 200_000;
+
+/** The lower-cased names of tracked folders and file stems ("mediator" for `docs/home/mediator.md`): the project's parts. */
+async function trackedNames(root: string): Promise<Set<string>> {
+  const run = await runGit(root, ["ls-files", "-z"], { maxBytes: 32 * 1024 * 1024, maxLines: MAX_TRACKED_NAMES }).catch(() => undefined);
+  const out = new Set<string>();
+  for (const path of (run?.stdout ?? "").split("\0")) for (const seg of path.split("/")) out.add(seg.replace(/\.[^.]*$/, "").toLowerCase());
+  return out;
+}
+
+/** A title's opening word that says what it does or asks, not which part it is about. */
+const TITLE_VERB = /^(?:use|adopt|choose|replace|remove|add|introduce|migrate|switch|move|prefer|deprecate|support|how|which|what|when|why|where|should|record|decide|enable|allow|keep|make|create|define|implement|provide|store|separate|split|drop|rename|upgrade|update|standardi[sz]e|consolidate|\w+ing|\w+ed)$/i;
+
+/**
+ * A record whose title opens with the name of one of the project's parts ("Mediator message storage", where the
+ * repository has a `mediator` page or folder) decides for that part: a file elsewhere ("services/cloud-agent/…") is
+ * not held to it. The part must be a tracked name outside the records and no generic word ("Database selection").
+ */
+function scopeToComponents(decisions: GuardDecision[], tracked: Set<string>): void {
+  for (const d of decisions) {
+    if (d.source !== "record" || d.scope) continue;
+    const title = d.citation.title.replace(/^(?:(?:ADR|RFC|RFD)[\s-]*\d{1,5}\s*[:.-]?\s*|\d{1,5}\s*[:.-]?\s+)/i, "").trim();
+    const m = /^([A-Z][a-z]{3,30})\s+[a-z]\w*\s+\S/.exec(title);
+    if (!m || TITLE_VERB.test(m[1])) continue;
+    const part = m[1].toLowerCase();
+    const recordStem = (d.citation.path.split("/").at(-1) ?? "").replace(/\.[^.]*$/, "").toLowerCase();
+    if (GENERIC_PURPOSES.has(part) || !tracked.has(part) || recordStem === part) continue;
+    d.scope = [`**/${part}`];
+  }
+}
+
 /** Folders that hold other projects' code copied in: their records and instruction files are not this project's. */
 const DEPENDENCY_FOLDER = /(?:^|\/)(?:vendor|node_modules|bower_components|third[_-]party|site-packages|\.venv)\//;
 
@@ -880,6 +913,7 @@ export async function loadDecisions(
     const ownSet = own.length === set.files.length ? set : { ...set, files: own };
     const records = await cachedRecordDecisions(root, ownSet, opts.cache, () => recordDecisions(ownSet));
     withoutProjectVocabulary(records.decisions, own.filter((f) => f.source_type === "adr"));
+    scopeToComponents(records.decisions, await trackedNames(root));
     const rules = own.filter((f) => f.source_type === "agent-instructions" || f.source_type === "contributing").flatMap(ruleDecisions);
     const recordPaths = own.filter((f) => f.source_type === "adr" || f.source_type === "agent-instructions" || f.source_type === "contributing").map((f) => f.path);
     return { basis: { records, rules, recordPaths }, fingerprint };

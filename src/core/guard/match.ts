@@ -284,7 +284,8 @@ function citationFor(d: GuardDecision, thing: DecidedThing | undefined): Finding
 
 /** Whether a path lies in an area a record names (the file itself, or a folder it names). */
 function inArea(path: string, area: string[]): boolean {
-  return area.some((a) => path === a || path.startsWith(a.endsWith("/") ? a : `${a}/`));
+  // "**/mediator": one of the project's parts, wherever a path names it (a record scoped to a component).
+  return area.some((a) => (a.startsWith("**/") ? path.toLowerCase().split(/[/._-]+/).includes(a.slice(3)) : path === a || path.startsWith(a.endsWith("/") ? a : `${a}/`)));
 }
 
 /** Why a changed file is not matched, or undefined when it is. */
