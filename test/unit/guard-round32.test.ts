@@ -17,7 +17,7 @@ Modules are copied into the \`vendor/\` folder; read upstream code there (e.g. \
 ## Conventions
 
 - **Logging**: Use \`github.com/corelog/log\` (not \`github.com/corelog/kit/log\`)
-- **Names**: flags are kebab-case, not camelCase
+- **Names**: YAML uses \`snake_case\`, CLI flags use \`kebab-case\`
 - **No global variables** - pass dependencies in
 `;
 
@@ -230,5 +230,15 @@ describe("guard: the dev12 batch's kinds (round 32)", () => {
     assert.deepEqual(findingSummary(relay), ["introduces-rejected-option docs/decisions/relay-message-storage.md"]);
     const agent = await checkFilesOverHead(r, { "services/agent/package.json": '{\n  "name": "agent",\n  "dependencies": {\n    "pg": "^8.11.0"\n  }\n}\n' });
     assert.deepEqual(findingSummary(agent), []);
+  });
+
+  test("a naming rule is broken by a flag or a YAML key written in another style; names in the rule's style are not", async () => {
+    const r = repo();
+    const cfg = (tag: string, flag: string) =>
+      `package main\n\nimport "flag"\n\ntype Config struct {\n\tMaxHops int \`yaml:"${tag}"\`\n}\n\nfunc (c *Config) Register(f *flag.FlagSet) {\n\tf.IntVar(&c.MaxHops, "${flag}", 3, "Hops before a message is dropped.")\n}\n`;
+    const camel = await checkFilesOverHead(r, { "config.go": cfg("maxHops", "relay.maxHops") });
+    assert.deepEqual(findingSummary(camel), ["breaks-rule AGENTS.md", "breaks-rule AGENTS.md"]);
+    const styled = await checkFilesOverHead(r, { "config.go": cfg("max_hops", "relay.max-hops") });
+    assert.deepEqual(findingSummary(styled), []);
   });
 });

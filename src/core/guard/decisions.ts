@@ -77,6 +77,8 @@ export interface DecidedThing {
   practice?: boolean;
   /** A practice seen in the shape of a code line, not in its words (a top-level `var`): a regular expression's source. */
   codeShape?: string;
+  /** The shape is read in the whole code line, strings and struct tags too (a flag's or a key's name). */
+  shapeInStrings?: boolean;
 }
 
 export interface GuardDecision {

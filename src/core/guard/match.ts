@@ -424,11 +424,12 @@ function matchShapes(file: ChangedFile, kind: FileKind, plan: MatchPlan, out: Fi
   for (const line of file.added) {
     if (removed.has(line.text.trim()) || readLine(file.path, kind, line.text).kind !== "code") continue;
     const c = commentStart(file.path, line.text);
-    const code = splitStrings(c > 0 ? line.text.slice(0, c) : line.text).code;
+    const whole = c > 0 ? line.text.slice(0, c) : line.text;
+    const code = splitStrings(whole).code;
     for (const { d, thing, shape } of plan.shaped) {
       if (d.scope && !inArea(file.path, d.scope)) continue;
       if (thing.notInTests && isTestPath(file.path)) continue;
-      const m = shape.exec(code.slice(0, 2000));
+      const m = shape.exec((thing.shapeInStrings ? whole : code).slice(0, 2000));
       if (!m) continue;
       hit.add(d);
       const kindOf: FindingKind = d.source === "rule" || thing.practice ? "breaks-rule" : "introduces-rejected-option";

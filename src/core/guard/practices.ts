@@ -34,6 +34,35 @@ const SHAPED_PRACTICES: { cue: RegExp; subject: string; shape: string }[] = [
   { cue: /\bglobal\s+(?:variables?|vars|mutable\s+state)\b/i, subject: "global variables", shape: String.raw`^(?:var|let)\s*(?:\(\s*$|(?!_\s)[A-Za-z_$][\w$]*)` },
 ];
 
+/** A naming style a rule names, and what breaks it: a capital letter, or the other separator. */
+const STYLE_BREAKS: Record<string, string> = {
+  snake: String.raw`[^"\s]*(?:[A-Z]|-)[^"\s]*`,
+  kebab: String.raw`[^"\s]*(?:[A-Z]|_)[^"\s]*`,
+};
+
+/**
+ * Where a naming rule's subject is written in Go code: a struct tag's key ("YAML uses `snake_case`": `yaml:"…"`), or a
+ * flag's name in its definition ("CLI flags use `kebab-case`": `f.IntVar(&cfg.X, "name", …)`, `cmd.Flag("name", …)`).
+ */
+const NAMED_PLACES: { subject: RegExp; place: (name: string) => string }[] = [
+  { subject: /\b(yaml|json|toml)\b/i, place: (name) => String.raw`\b${name}:"${"$STYLE"}"` },
+  { subject: /\b(?:cli\s+)?flags?\b/i, place: () => String.raw`\b\w*(?:Var|Flag)\(\s*(?:&[\w.]+,\s*)?"${"$STYLE"}"` },
+];
+
+/** "YAML uses `snake_case`, CLI flags use `kebab-case`": a name written in another style breaks the rule. */
+function namingExclusions(text: string, range: LineRange): DecidedThing[] {
+  const out: DecidedThing[] = [];
+  for (const m of text.matchAll(/([\w ]{2,30}?)\s+(?:uses?|are|is|in|must be|should be)\s+`?(snake|kebab)[_-]case`?/gi)) {
+    for (const p of NAMED_PLACES) {
+      const s = p.subject.exec(m[1]);
+      if (!s) continue;
+      const shape = p.place((s[1] ?? "").toLowerCase()).replace("$STYLE", STYLE_BREAKS[m[2].toLowerCase()]);
+      out.push({ name: `${m[1].trim()} in ${m[2].toLowerCase()}_case`, keys: { display: m[1].trim(), tokens: [] }, range, notInTests: true, practice: true, codeShape: shape, shapeInStrings: true });
+    }
+  }
+  return out;
+}
+
 /** The calls of each practice a rule turns down ("Django ORM over raw SQL"), kept out of code outside tests. */
 export function practiceExclusions(text: string, range: LineRange): DecidedThing[] {
   const out: DecidedThing[] = [];
@@ -42,6 +71,7 @@ export function practiceExclusions(text: string, range: LineRange): DecidedThing
     if (!m || !TURNED_DOWN.test(text.slice(Math.max(0, m.index - 60), m.index))) continue;
     for (const call of practice.calls) out.push({ name: practice.subject, keys: { display: practice.subject, exact: call, tokens: [] }, range, notInTests: true, practice: true });
   }
+  out.push(...namingExclusions(text, range));
   for (const practice of SHAPED_PRACTICES) {
     const m = practice.cue.exec(text);
     if (!m || !TURNED_DOWN.test(text.slice(Math.max(0, m.index - 60), m.index))) continue;
