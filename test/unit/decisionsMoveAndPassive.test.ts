@@ -23,3 +23,9 @@ test("in 'X was decided on to Y', X is the choice and Y its purpose", () => {
   const m = decisionModelOf(parseAdr("docs/adr/0004-bundling.md", record("Thrift was decided on to replace the current RPC layer.")));
   assert.equal(m.chosen?.name, "Thrift");
 });
+
+test("a past passive of picking reports the choice; a past 'was used' is history", () => {
+  assert.equal(readDecisionSentence("Avro was selected as the wire format.").chosen, "Avro");
+  assert.equal(decisionModelOf(parseAdr("docs/adr/0004-bundling.md", record("Avro was chosen for the event payloads."))).chosen?.name, "Avro");
+  assert.equal(readDecisionSentence("Avro was used by the old pipeline.").chosen, undefined);
+});

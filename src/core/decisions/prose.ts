@@ -82,6 +82,8 @@ const IRREGULAR_PARTICIPLES = new Set(["built", "chosen", "kept", "run", "done",
 const isParticiple = (w: string) => (w.length > 4 && w.endsWith("ed")) || IRREGULAR_PARTICIPLES.has(w);
 /** Words that mark a commitment as keeping the status quo. */
 const CONTINUITY_WORDS = new Set(["continue", "continues", "keep", "keeps", "retain", "retains", "remain", "remains", "stay", "stays", "stick", "still"]);
+/** "Thrift was chosen": in the past tense only a participle of picking reports the decision ("X was used" is history). */
+const PICKED = new Set(["chosen", "selected", "adopted", "preferred"]);
 const PASSIVE_VERBS = new Set(["provided", "used", "adopted", "implemented", "introduced", "chosen", "selected", "preferred", "refactored", "built", "created", "added", "deployed", "kept", "deposited", "replaced", "removed", "retained", "shipped"]);
 const DECIDE_WORDS = new Set(["decided", "decide", "agreed", "agree", "chose", "choose", "opted", "opt", "resolved", "elected"]);
 /** Words that end the phrase a cue introduces: a reason or a qualification starts there. */
@@ -1061,7 +1063,7 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
       const reading = progressiveReading(low, i, take);
       if (reading) return reading;
     }
-    if ((w === "is" || w === "are") && i > start && i - start <= 6 && (isSetTo(low, start, i) || PASSIVE_VERBS.has(low[i + 1] ?? ""))) return isSetTo(low, start, i) ? take(i + 3, "set to") : passive(toks, start, i, i + 1, rejected);
+    if ((w === "is" || w === "are" || (/^(?:was|were)$/.test(w) && PICKED.has(low[i + 1] ?? ""))) && i > start && i - start <= 6 && (isSetTo(low, start, i) || PASSIVE_VERBS.has(low[i + 1] ?? ""))) return isSetTo(low, start, i) ? take(i + 3, "set to") : passive(toks, start, i, i + 1, rejected);
     if (i > start && /[.,;:]$/.test(toks[i])) break;
   }
   return undefined;
