@@ -18,7 +18,7 @@ import { namesOnlyTheTopic, proposalStatement, toClauseEnd } from "./proposal";
 import { contentWordsOf, coverage, headingKey } from "./words";
 
 export { contentWordsOf, coverage, headingKey };
-import { IMPERATIVES, MAX_SENTENCE_CHARS, readDecisionSentence, sentencesIn, weighedInSentence, type LocatedSentence, type ProseReading } from "./prose";
+import { IMPERATIVES, MAX_SENTENCE_CHARS, MOVING_VERBS, readDecisionSentence, sentencesIn, weighedInSentence, type LocatedSentence, type ProseReading } from "./prose";
 
 export type OptionSource = "considered-options" | "alternatives" | "proposal";
 export type ChosenHow = "chosen-option-line" | "decided-marker" | "outcome-names-option" | "decision-prose";
@@ -1199,7 +1199,7 @@ function actsDifferently(a: string, b: string): boolean {
 }
 
 /** "move / migrate / switch from X to Y": X, what the sentence moves away from. */
-const MOVES_AWAY = /\b(?:move|moving|migrate|migrating|switch|switching|transition|transitioning|go|going)\s+(?:away\s+)?from\s+(.+?)\s+to\s/i;
+const MOVES_AWAY = new RegExp(String.raw`\b(?:${MOVING_VERBS})\s+(?:away\s+)?from\s+(.+?)\s+to\s`, "i");
 
 /**
  * "move from Gulp/Rollup to a build based on Vite": an option named only as what the sentence moves away from is what

@@ -1076,8 +1076,9 @@ function passiveDecidedOn(toks: string[], low: string[], start: number, i: numbe
   return subject && subject.split(" ").length <= MAX_PHRASE_WORDS ? { chosen: subject, rejected, cue: "passive" } : undefined;
 }
 
-/** Verbs that take something from one thing to another ("move from X to Y"). */
-const MOVE_VERBS = /^(?:move|moving|migrate|migrating|switch|switching|transition|transitioning|change|changing|go|going)$/;
+/** Verbs that take something from one thing to another ("move from X to Y"), as a regular-expression alternation. */
+export const MOVING_VERBS = "move|moving|migrate|migrating|switch|switching|transition|transitioning|change|changing|go|going";
+const MOVE_VERBS = new RegExp(`^(?:${MOVING_VERBS})$`);
 
 /**
  * "A mockable shared Clock is used across modules": the subject is what was chosen. "Recovered data will be deposited
