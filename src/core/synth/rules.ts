@@ -1531,20 +1531,33 @@ function keptSide(text: string, proposal: OptionKey): string | undefined {
 const KEPT_NAME_WORDS = 12;
 
 /**
- * A record that decided for "what is in place today" says what that is: the generic "Keep the current approach" takes
- * the record's own chosen option as its name ("Ruby"), unless an option the question asks about already carries it.
+ * A record that decided against what the question proposes says what it did instead: the generic "Keep the current
+ * approach", or the question's "Stop X", takes the record's own decision as its name ("Ruby", "Use RDS instead of
+ * provisioned EC2 databases"), unless an option the question asks about already carries it.
  */
 function nameKeptApproach(decider: Decider | undefined, candidates: Candidate[]): void {
-  if (decider?.kind !== "adr" || candidates[decider.index]?.origin !== "keep" || !decider.cite.adr) return;
-  const choice = modelChoice(decider.cite.adr);
-  if (!choice || choice.split(/\s+/).length > KEPT_NAME_WORDS) return;
-  const key = keyFor(choice);
-  // An option the question asks about that is already this choice keeps its own name (another record's options do not count).
-  if (!key.terms.length || candidates.some((c) => c.origin !== "adr" && c.key.terms.length && (sameOption(c.key, key) || mentions(choice, primaryKey(c.key))))) return;
+  const named = decider?.kind === "adr" ? candidates[decider.index] : undefined;
+  if (!named || !decider?.cite.adr || !(named.origin === "keep" || named.inverse)) return;
+  const meta = decider.cite.adr;
+  // A title that states the decision ("Remove the LabelSet object") names it better than a sentence cut from prose;
+  // a rejected record's title is the proposal it turned down, never what stays.
+  const titled = meta.status !== "rejected" ? decisionTitle(meta) : undefined;
+  const stated = modelChoice(meta);
+  const short = stated && stated.split(/\s+/).length <= KEPT_NAME_WORDS ? stated : undefined;
+  // An option the question asks about that is already this choice keeps its own name (another record's options do not
+  // count); a choice that names an option only to act against it ("Remove the LabelSet object") is not that option.
+  const isOption = (choice: string, key: OptionKey) => (c: Candidate) =>
+    c.origin !== "adr" && c.key.terms.length > 0 && (sameOption(c.key, key) || mentions(choice, primaryKey(c.key))) && polarityIn(choice, c.key) >= 0;
+  // "Stop X" already says what a choice that only removes X ("Avoid …", "Drop …") would.
+  const names = (choice: string) => !(named.inverse && REMOVAL_OPENING.test(choice)) && keyFor(choice).terms.length > 0 && !candidates.some(isOption(choice, keyFor(choice)));
+  const choice = [titled, short].find((c): c is string => !!c && names(c));
+  if (!choice) return;
   // Named as the record names it ("Ruby"): the record's own words are what a reader can check against it.
-  const title = tidyLabel(choice);
-  candidates[decider.index] = { ...candidates[decider.index], title, key, origin: "incumbent", note: `what ${decider.label} chose` };
+  candidates[decider.index] = { ...named, title: tidyLabel(choice), key: keyFor(choice), origin: "incumbent", note: `what ${decider.label} chose`, inverse: undefined };
 }
+
+/** A decision that only takes something away. */
+const REMOVAL_OPENING = /^(?:avoid|stop|drop|remove|removing|deprecate|disable|retire|do not|don't|no longer)\b/i;
 
 function ledDecider(led: RecordLedAnswer<AdrDoc>, index: number): Decider {
   return {

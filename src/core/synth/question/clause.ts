@@ -154,11 +154,24 @@ export function mainVerbOf(toks: Tok[], s: Span): Clause {
 /** Splits a sentence into clauses at semicolons and colons. */
 export function clausesOf(toks: Tok[]): Tok[][] {
   const out: Tok[][] = [[]];
-  for (const t of toks) {
+  toks.forEach((t, k) => {
     out[out.length - 1].push(t);
-    if (/[;:]/.test(t.post) && !/^\d/.test(t.post)) out.push([]);
-  }
+    if ((/[;:]/.test(t.post) && !/^\d/.test(t.post)) || asksAnewAfter(toks, k)) out.push([]);
+  });
   return out.filter((c) => c.length);
+}
+
+/**
+ * "Is Tekton going to run it in one pod, or how should we …?", "will they treat it as a bug, and if not, what are we
+ * expected to do?": after a comma, a coordinator and a wh-word with its verb open a second question, not an
+ * alternative of the first; the asking clause is that second one.
+ */
+function asksAnewAfter(toks: Tok[], k: number): boolean {
+  if (!/,/.test(toks[k].post) || !["or", "and"].includes(toks[k + 1]?.norm ?? "")) return false;
+  let j = k + 2;
+  if (toks[j]?.norm === "if" && toks[j + 1]?.norm === "not" && /,/.test(toks[j + 1].post)) j += 2;
+  const [wh, verb] = [toks[j], toks[j + 1]];
+  return !!wh && !!verb && WH.has(wh.norm) && (isModal(verb) || isCopula(verb) || ["do", "does", "did"].includes(verb.norm));
 }
 
 /**
