@@ -62,6 +62,19 @@ describe("a record that decided against the proposal names what it did instead",
   });
 });
 
+describe("a record's choice is matched to an option by what the option is about", () => {
+  test("a head noun the choice shares with the proposal ('docker') does not make it the proposal", () => {
+    const path = "docs/adr/0004-docker-images.md";
+    const evidence = [
+      adr(path, "Docker images", "Decision", "## Decision\n\nWe will put all our effort into one docker image for every architecture, built from the Alpine Dockerfiles. The Ubuntu based image is deprecated and its last release is announced in the blog.", {
+        decided_option: { name: "put all our effort into one docker image", range: { start: 3, end: 3 } },
+      }),
+    ];
+    const picked = recommendedTitle("Some Python libraries fail to install on it. Should we ship the main Docker image on Ubuntu again?", evidence);
+    assert.equal(picked, "Put all our effort into one docker image");
+  });
+});
+
 describe("a second question after a comma and a coordinator is asked, not offered", () => {
   test("', or how should we …' leaves the question open", () => {
     const s = readQuestion("Is the scheduler going to run a whole workflow in one container, or how should we reuse small steps without a container each?");

@@ -1401,7 +1401,10 @@ function decide(
   // Align the record's choice with an option the question names ("Tailwind" and "Tailwind CSS") by the whole name of
   // one inside the other, else offer it: a word they share ("JSON" in "Plain JSON" and "JSON-LD") is not enough.
   const key = keyFor(led.choice);
-  let index = candidates.findIndex((c) => !c.inverse && c.key.terms.length && key.terms.length && (mentions(c.title, primaryKey(key)) || mentions(led.choice, primaryKey(c.key))) && !oppositeOfChoice(led.choice, c.title));
+  // The choice names the option by what the option is about (its first term, or a name of two words or more): a
+  // head noun they share ("docker" in "one docker image" and "the main Docker image on Debian") is not enough.
+  const named = (c: Candidate) => ({ terms: primaryKey(c.key).terms.filter((t) => t === c.key.terms[0] || /[\s-]/.test(t)) });
+  let index = candidates.findIndex((c) => !c.inverse && c.key.terms.length && key.terms.length && (mentions(c.title, primaryKey(key)) || mentions(led.choice, named(c))) && !oppositeOfChoice(led.choice, c.title));
   // "Provision another cluster" is the option of "a cluster of its own" when the other option reuses the one there.
   const side = reuseSide(led.choice);
   if (index < 0 && side) {
