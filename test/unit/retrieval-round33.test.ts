@@ -1,10 +1,12 @@
 // Retrieval of the deciding record (issue 20, round 33): a record whose heading happens to be a name every object
-// carries ("Constructor") still ranks, and a question that matches a replaced record best is answered by the record
-// that replaced it, which takes the replaced record's place even when it matched the question weakly itself.
+// carries ("Constructor") still ranks; a question that matches a replaced record best is answered by the record
+// that replaced it, which takes the replaced record's place even when it matched the question weakly itself; and a
+// template's list of the statuses a record may take retires no record.
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { resolveConfig } from "../../src/core/config";
+import { parseAdr } from "../../src/core/internal/adr";
 import { discoverArtifacts } from "../../src/core/internal/discovery";
 import { createDocsExpert } from "../../src/core/internal/docsExpert";
 import { buildRulesPlan } from "../../src/core/terms";
@@ -96,5 +98,31 @@ describe("a question that matches a replaced record best", () => {
     f[NEW] = f[NEW].replace("\n\nSupersedes [ADR 3](0003-poll-the-jobs-table.md)", "");
     const docs = await ranked(f, QUESTION);
     assert.equal(docs[0], OLD);
+  });
+});
+
+describe("a template's list of statuses left in a record", () => {
+  const GUIDANCE = '> Valid statuses are: "Proposed", "Accepted", "Rejected", "Deprecated", "Superseded by ADR-zzz", pick one when the pull request merges.';
+
+  test("is no supersession link and no status", () => {
+    const adr = parseAdr("docs/adr/0031-page-the-engineer-on-call.md", `# Page the engineer on call\n\n## Status\n\n> Accepted or Rejected\n>\n${GUIDANCE}\n\n## Decision\n\nAlerts page the engineer on call.\n`);
+    assert.deepEqual(adr.superseded_by, []);
+    assert.notEqual(adr.status, "superseded");
+  });
+
+  test("a status line naming its successor still links, beside the guidance", () => {
+    const adr = parseAdr("docs/adr/0031-page-the-engineer-on-call.md", `# Page the engineer on call\n\n## Status\n\nSuperseded by [ADR 40](0040-alert-routing.md)\n\n${GUIDANCE}\n`);
+    assert.deepEqual(adr.superseded_by, ["docs/adr/0040-alert-routing.md"]);
+    assert.equal(adr.status, "superseded");
+  });
+
+  test("the record written from that template ranks first for its question", async () => {
+    const files: Record<string, string> = {
+      "docs/adr/0031-page-the-engineer-on-call.md": `# Page the engineer on call\n\n## Status\n\n> Accepted or Rejected\n>\n${GUIDANCE}\n\n## Decision\n\nWhen the service returns errors at night, alerts page the engineer on call through a paging service.\n`,
+      "docs/adr/0032-status-page-for-incidents.md": `# Status page for incidents\n\n## Status\n\nAccepted\n\n## Decision\n\nWhen the service returns errors at night, the engineer on call announces the incident on a public status page.\n`,
+    };
+    filler(files);
+    const docs = await ranked(files, "Nobody was woken when the service started returning errors at night. How should alerts reach the engineer on call?");
+    assert.equal(docs[0], "docs/adr/0031-page-the-engineer-on-call.md");
   });
 });

@@ -507,6 +507,7 @@ function listValue(v: unknown): string[] {
  * Markdown links resolve against the ADR's folder; bare references ("ADR-0002", "0005") stay raw.
  */
 function collectLinks(text: string, dir: string, supersedes: Set<string>, supersededBy: Set<string>): "superseded-by" | "supersedes" | undefined {
+  if (listsStatuses(text)) return undefined;
   const by = SUPERSEDED_BY.exec(text) ?? SET_ASIDE_FOR.exec(text);
   if (by) {
     for (const ref of references(by[1])) addRef(supersededBy, ref, dir);
@@ -518,6 +519,19 @@ function collectLinks(text: string, dir: string, supersedes: Set<string>, supers
     return "supersedes";
   }
   return undefined;
+}
+
+/** How many different status words a line must name to be a template's list of the statuses a record may take. */
+const STATUSES_LISTED = 4;
+
+/**
+ * A line naming several statuses ('Valid statuses are: "Proposed", "Accepted", "Rejected", "Deprecated", "Superseded by
+ * ADRzzz"') is a template's guidance left in place: its "Superseded by" is one of the choices, not a link, and read as
+ * one it retired every record written from that template.
+ */
+function listsStatuses(text: string): boolean {
+  const words = new Set(text.toLowerCase().match(new RegExp(String.raw`\b${STATUS_WORD}\b`, "g")) ?? []);
+  return words.size >= STATUSES_LISTED;
 }
 
 /** "… which supersedes this decision", "[12] replaces this ADR": this record is the object, the named one its successor. */
