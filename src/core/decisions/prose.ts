@@ -494,6 +494,8 @@ const CONTRACTIONS: [RegExp, string][] = [
   [/\b(we|they|you)['’]re\b/gi, "$1 are"],
   [/\b(we|they|you|i)['’]ve\b/gi, "$1 have"],
   [/\b(it|that)['’]s\b/gi, "$1 is"],
+  // "We’ll" with a typographic apostrophe is the same modal as "we'll".
+  [/\b(we|they|you|i|it)’ll\b/gi, "$1'll"],
 ];
 const REPLACE_WORDS = new Set(["replace", "replaces", "replacing", "replaced", "substitute", "substituting"]);
 
@@ -1042,6 +1044,9 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
       // "The compute pool will consist of a shared Nomad cluster": what it is made of is the choice.
       if (/^(?:consist|comprise)$/.test(low[v] ?? "")) return take(low[v + 1] === "of" ? v + 2 : v + 1, "we will");
       if (low[v] === "be" && defers(low, v + 1)) return undefined;
+      // "We'll be using X", "we will be adopting X": the future progressive commits as "we will use X" does.
+      const ongoing = low[v] === "be" && /^(?:we|i)(?:['’]ll)?$/.test(low[start]) ? GERUNDS.get(low[v + 1] ?? "") : undefined;
+      if (ongoing) return take(v + 2, "we will", CHOOSE_VERBS.has(ongoing) ? undefined : v + 1);
       if (low[v] === "be" && (PASSIVE_VERBS.has(low[v + 1]) || isParticiple(low[v + 1] ?? "")) && i > start) return passive(toks, start, i, v + 1, rejected);
       if (low[v] === "be" || low[v] === "have" || !low[v]) return undefined;
       return take(v + 1, "we will", v);

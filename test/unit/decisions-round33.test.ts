@@ -1,0 +1,36 @@
+// Readings of the decision model added in round 33. The future progressive ("We'll be using X", "we will be adopting
+// X") commits to X as "we will use X" does, also with a typographic apostrophe ("We’ll"). Every record and sentence
+// here is written for these tests.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { parseAdr } from "../../src/core/internal/adr";
+import { DecisionRecordSchema, decisionModelOf, type DecisionRecord } from "../../src/core/decisions";
+import { readDecisionSentence } from "../../src/core/decisions/prose";
+
+function model(path: string, text: string): DecisionRecord {
+  const m = decisionModelOf(parseAdr(path, text));
+  DecisionRecordSchema.parse(m);
+  return m;
+}
+
+describe("the future progressive commits", () => {
+  test("we'll be using X chooses X", () => {
+    assert.equal(readDecisionSentence("We'll be using SQLite for the local cache.").chosen, "SQLite");
+  });
+  test("a typographic apostrophe reads the same", () => {
+    assert.equal(readDecisionSentence("We’ll be adopting Buildkite for the release pipeline.").chosen, "Buildkite");
+  });
+  test("a verb other than a choosing one is kept with its object", () => {
+    assert.equal(readDecisionSentence("We will be migrating the billing jobs to Nomad.").chosen, "migrating the billing jobs to Nomad");
+  });
+  test("someone else being busy is no commitment", () => {
+    assert.equal(readDecisionSentence("The vendor will be using its own scheduler.").chosen, undefined);
+  });
+  test("a record whose decision opens in the future progressive names its choice", () => {
+    const m = model(
+      "docs/adr/0007-cache-store.md",
+      "# 7. Cache store\n\n## Status\n\nAccepted\n\n## Context\n\nThe desktop client refetches every board on start.\n\n## Decision\n\nWe'll be using SQLite for the local cache. Boards are written on every sync.\n\n## Consequences\n\nStart-up reads from disk.\n",
+    );
+    assert.equal(m.chosen?.name, "SQLite");
+  });
+});
