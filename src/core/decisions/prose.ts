@@ -965,6 +965,12 @@ function isSetTo(low: string[], start: number, i: number): boolean {
   return !IMPERATIVES.has(low[i + 3] ?? "") && !/^(?:it|this|that|which|there)$/.test(low[start]) && i > start && i - start <= 6;
 }
 
+/** "We'll be using X", "we will be adopting X" ("be" at `v`): the future progressive commits as "we will use X" does. */
+function futureProgressive(low: string[], start: number, v: number, take: Take): ProseReading | undefined {
+  const verb = low[v] === "be" && /^(?:we|i)(?:['’]ll)?$/.test(low[start]) ? GERUNDS.get(low[v + 1] ?? "") : undefined;
+  return verb ? take(v + 2, "we will", CHOOSE_VERBS.has(verb) ? undefined : v + 1) : undefined;
+}
+
 function readClause(toks: string[], low: string[], start: number, rejected: string[], take: Take): ProseReading | undefined {
   // "Using X would make Y slower": a gerund subject with a modal weighs an option; it commits to nothing.
   // "Packaging and distribution will be managed by X" is a passive commitment about an activity, not a weighing.
@@ -1044,11 +1050,8 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
       // "The compute pool will consist of a shared Nomad cluster": what it is made of is the choice.
       if (/^(?:consist|comprise)$/.test(low[v] ?? "")) return take(low[v + 1] === "of" ? v + 2 : v + 1, "we will");
       if (low[v] === "be" && defers(low, v + 1)) return undefined;
-      // "We'll be using X", "we will be adopting X": the future progressive commits as "we will use X" does.
-      const ongoing = low[v] === "be" && /^(?:we|i)(?:['’]ll)?$/.test(low[start]) ? GERUNDS.get(low[v + 1] ?? "") : undefined;
-      if (ongoing) return take(v + 2, "we will", CHOOSE_VERBS.has(ongoing) ? undefined : v + 1);
       if (low[v] === "be" && (PASSIVE_VERBS.has(low[v + 1]) || isParticiple(low[v + 1] ?? "")) && i > start) return passive(toks, start, i, v + 1, rejected);
-      if (low[v] === "be" || low[v] === "have" || !low[v]) return undefined;
+      if (low[v] === "be" || low[v] === "have" || !low[v]) return futureProgressive(low, start, v, take);
       return take(v + 1, "we will", v);
     }
     if (DECIDE_WORDS.has(w) && low[i + 1] === "to") return take(i + 3, "decided to", i + 2);
