@@ -1,6 +1,7 @@
 // Readings of the decision model added in round 33. The future progressive ("We'll be using X", "we will be adopting
-// X") commits to X as "we will use X" does, also with a typographic apostrophe ("We’ll"). Every record and sentence
-// here is written for these tests.
+// X") commits to X as "we will use X" does, also with a typographic apostrophe ("We’ll"). A proposal whose prose names
+// none of its alternatives but links to one alternative's section ("uses the [X approach](#x) below") took that one.
+// Every record and sentence here is written for these tests.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parseAdr } from "../../src/core/internal/adr";
@@ -32,5 +33,48 @@ describe("the future progressive commits", () => {
       "# 7. Cache store\n\n## Status\n\nAccepted\n\n## Context\n\nThe desktop client refetches every board on start.\n\n## Decision\n\nWe'll be using SQLite for the local cache. Boards are written on every sync.\n\n## Consequences\n\nStart-up reads from disk.\n",
     );
     assert.equal(m.chosen?.name, "SQLite");
+  });
+});
+
+const LINKED_ALTERNATIVE = `---
+status: proposed
+---
+
+# Throttling Nightly Exports
+
+## Summary
+
+Let operators bound how many nightly exports run at once.
+
+## Proposal
+
+We have built a small prototype service for throttling exports.
+The prototype follows the [Standalone limiter service](#standalone-limiter-service) design below.
+We will run it on the staging cluster first.
+
+## Alternatives
+
+### Standalone limiter service
+
+A separate service watches export jobs and pauses the surplus ones.
+
+### Limits inside the export worker
+
+Each worker counts its peers through a shared lock table.
+
+### Limits in the cron schedule
+
+Exports are spread over the night by hand.
+`;
+
+describe("a proposal that links to one alternative's section", () => {
+  test("chooses that alternative", () => {
+    const m = model("teps/0042-throttling.md", LINKED_ALTERNATIVE);
+    assert.equal(m.chosen?.name, "Standalone limiter service");
+  });
+  test("a link that turns the alternative down chooses nothing by it", () => {
+    const text = LINKED_ALTERNATIVE.replace("The prototype follows the", "The prototype rejected the");
+    const m = model("teps/0042-throttling.md", text);
+    assert.notEqual(m.chosen?.name, "Standalone limiter service");
   });
 });

@@ -1679,7 +1679,24 @@ function proposalOverAlternative(parsed: ParsedAdr, chosen: ChosenOption | undef
   const at = chosen?.considered_index;
   // An alternative the record itself marks "(chosen)" was what it did.
   if (!chosen || at === undefined || considered[at]?.source !== "alternatives" || chosen.how === "decided-marker") return chosen;
+  // "This project uses the [X strategy](#x) below": the sentence that chose it links to the alternative's own section.
+  if (linksToOptionSection(parsed, chosen.range, considered[at])) return chosen;
   return withDesignNames(parsed, rfcProposal(parsed)) ?? chosen;
+}
+
+/** Lines `range` link to the anchor of the section headed by option `o` ("[…](#o-s-heading)"); with `sentence`, the
+ * link's own words are in that sentence (a paragraph's lines hold several sentences). */
+function linksToOptionSection(parsed: ParsedAdr, range: LineRange, o: ConsideredOption, sentence?: string): boolean {
+  const { lines, sections } = parsed.doc;
+  const section = sections.find((s) => s.level > 0 && s.start === o.range.start);
+  if (!section) return false;
+  const slug = sectionKey(section).replace(/[^\p{L}\p{N}\s-]/gu, "").trim().replace(/\s+/g, "-");
+  if (!slug) return false;
+  const text = lines.slice(range.start - 1, range.end).join(" ");
+  for (const link of text.matchAll(/\[([^\]]{1,200})\]\(#([^)\s]+)\)/g)) {
+    if (link[2].toLowerCase() === slug && (sentence === undefined || sentence.toLowerCase().includes(stripInline(link[1]).toLowerCase()))) return true;
+  }
+  return false;
 }
 
 /**
@@ -1724,6 +1741,21 @@ function specifiedOption(parsed: ParsedAdr, chosen: ChosenOption | undefined, co
  */
 function withoutOutcome(parsed: ParsedAdr, chosen: ChosenOption | undefined): ChosenOption | undefined {
   return chosen && statesAnOutcome(chosen.name) ? withDesignNames(parsed, rfcProposal(parsed)) : chosen;
+}
+
+/**
+ * "We built a prototype. It uses the [X strategy](#x) below.": a choice read from prose that names none of the
+ * options gives way to the one option an early decision sentence links to by its section's anchor, which is how a
+ * proposal points at the alternative it took. A sentence that turns the option down links to it for contrast.
+ */
+function linkedOption(parsed: ParsedAdr, chosen: ChosenOption | undefined, considered: ConsideredOption[], sentences: DecisionSentence[]): ChosenOption | undefined {
+  if ((chosen && (chosen.how !== "decision-prose" || chosen.considered_index !== undefined)) || considered.length < 2) return undefined;
+  for (const s of sentences) {
+    if (!s.early || NEGATIVE_CUE.test(s.text)) continue;
+    const linked = considered.flatMap((o, i) => (linksToOptionSection(parsed, s, o, s.text) ? [i] : []));
+    if (linked.length === 1) return { name: considered[linked[0]].name, range: { start: s.start, end: s.end }, how: "outcome-names-option", considered_index: linked[0] };
+  }
+  return undefined;
 }
 
 /** Options, chosen, rejected for one parsed record. */
@@ -1815,7 +1847,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   const refusalStands = refused && (considered.length === 0 || matchOption(refused.name, considered, 0.6) === undefined);
   chosen = emphasisedOver(elaborated(chosen, decisionSentences) ?? chosen, parsed, decisionIdx);
   const read = leftOpen ? undefined : (chosen ?? keptAsIs ?? stated ?? concluded ?? bestCoveredOption(parsed, considered, decisionSentences) ?? (refusalStands ? refused : undefined) ?? listedDecision(parsed, decisionIdx, considered));
-  chosen = fallbackChoice(parsed, considered, read, { hasDecisionSection: decisionIdx.length > 0, firm: chosen !== undefined });
+  chosen = fallbackChoice(parsed, considered, linkedOption(parsed, read, considered, decisionSentences) ?? read, { hasDecisionSection: decisionIdx.length > 0, firm: chosen !== undefined });
   chosen = specifiedOption(parsed, statedOverProse(parsed, chosen, decisionIdx), considered);
   chosen = announcedCombination(parsed, withListConfirming(parsed, chosen, considered, decisionIdx), considered, decisionIdx);
   chosen = withoutOutcome(parsed, proposalOverAlternative(parsed, chosen, considered));
