@@ -1,6 +1,8 @@
 // Readings of the decision model added in round 33. The future progressive ("We'll be using X", "we will be adopting
 // X") commits to X as "we will use X" does, also with a typographic apostrophe ("We’ll"). A proposal whose prose names
 // none of its alternatives but links to one alternative's section ("uses the [X approach](#x) below") took that one.
+// A passive in the future tense after the opening ("All handlers will be rewritten to X") states the decision as a
+// "we will" sentence does, unless it only introduces a list or table with a colon.
 // Every record and sentence here is written for these tests.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -76,5 +78,38 @@ describe("a proposal that links to one alternative's section", () => {
     const text = LINKED_ALTERNATIVE.replace("The prototype follows the", "The prototype rejected the");
     const m = model("teps/0042-throttling.md", text);
     assert.notEqual(m.chosen?.name, "Standalone limiter service");
+  });
+});
+
+const FUTURE_PASSIVE_RECORD = (later: string) => `# 12. Retry handling
+
+## Status
+
+Accepted
+
+## Context
+
+Retries are coded by hand in each client.
+
+## Decision
+
+Some clients retry on every error. Others give up at once. A few sleep for a fixed second.
+
+${later}
+
+## Consequences
+
+Clients behave alike.
+`;
+
+describe("a future passive after the opening", () => {
+  test("states the decision", () => {
+    const m = model("docs/adr/0012-retries.md", FUTURE_PASSIVE_RECORD("Every client will be changed to retry with exponential backoff."));
+    assert.equal(m.chosen?.name, "retry with exponential backoff");
+  });
+  test("one that introduces a list states nothing by itself", () => {
+    const m = model("docs/adr/0012-retries.md", FUTURE_PASSIVE_RECORD("Every client will be given the following limits:\n\n- three attempts\n- a ten second cap"));
+    assert.notEqual(m.chosen?.name, "the following limits");
+    assert.ok(!/following limits/.test(m.chosen?.name ?? ""));
   });
 });

@@ -1654,9 +1654,11 @@ function optionsAndDecisionText(parsed: ParsedAdr, notes: string[]): { considere
  * "concluded" in the closing sentence of a decision that first walked through its candidates (also "X seems the
  * better option"); undefined for anything else.
  */
+const FUTURE_PASSIVE = /\b(?:will|shall)\s+(?:now\s+|also\s+|then\s+)?be\s+[a-z]+(?:ed|en|t)\b/i;
 function laterStatement(prose: ProseReading, s: DecisionSentence): "stated" | "concluded" | undefined {
   if (!prose.chosen || s.opening || prose.continuity || pointsBack(prose.chosen)) return undefined;
-  const strong = STRONG_CUES.has(prose.cue ?? "");
+  // "All handlers will be rewritten to X": a passive in the future tense commits as "we will" does.
+  const strong = STRONG_CUES.has(prose.cue ?? "") || (prose.cue === "passive" && FUTURE_PASSIVE.test(s.text) && !/:\s*$/.test(s.text));
   if (s.closing && (strong || prose.cue === "best choice")) return "concluded";
   return s.early && strong ? "stated" : undefined;
 }
