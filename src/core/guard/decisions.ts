@@ -20,6 +20,7 @@ import { mentionedPaths } from "../internal/discovery";
 import { splitRules, supersessionEdgesOf } from "../internal/docsExpert";
 import { withIndexStatus } from "../internal/indexStatus";
 import { runGit } from "./changeGit";
+import { guideRuleText, linkedGuides } from "./guides";
 import { stripInline } from "../internal/markdown";
 import { trustViewOf } from "../receipts/readerTrust";
 import { DEFAULT_RECEIPTS_DIR, listReceipts, verifyEntry } from "../receipts/store";
@@ -896,6 +897,17 @@ function scopeToComponents(decisions: GuardDecision[], tracked: Set<string>): vo
   }
 }
 
+/** The rules of a coding guide an instruction file points to: its rule headings (guides.ts). */
+export function guideDecisions(file: ArtifactFile): GuardDecision[] {
+  const { text, testsAllowed } = guideRuleText(file.text);
+  const out = ruleDecisions({ ...file, text });
+  for (const d of out) {
+    if (!testsAllowed.has(d.citation.line_range.start)) continue;
+    for (const f of d.forbidden) f.notInTests = true;
+  }
+  return out;
+}
+
 /** Folders that hold other projects' code copied in: their records and instruction files are not this project's. */
 const DEPENDENCY_FOLDER = /(?:^|\/)(?:vendor|node_modules|bower_components|third[_-]party|site-packages|\.venv)\//;
 
@@ -916,8 +928,9 @@ export async function loadDecisions(
     const records = await cachedRecordDecisions(root, ownSet, opts.cache, () => recordDecisions(ownSet));
     withoutProjectVocabulary(records.decisions, own.filter((f) => f.source_type === "adr"));
     scopeToComponents(records.decisions, await trackedNames(root));
-    const rules = own.filter((f) => f.source_type === "agent-instructions" || f.source_type === "contributing").flatMap(ruleDecisions);
-    const recordPaths = own.filter((f) => f.source_type === "adr" || f.source_type === "agent-instructions" || f.source_type === "contributing").map((f) => f.path);
+    const guides = linkedGuides(root, own);
+    const rules = [...own.filter((f) => f.source_type === "agent-instructions" || f.source_type === "contributing").flatMap(ruleDecisions), ...guides.flatMap(guideDecisions)];
+    const recordPaths = [...own.filter((f) => f.source_type === "adr" || f.source_type === "agent-instructions" || f.source_type === "contributing"), ...guides].map((f) => f.path);
     return { basis: { records, rules, recordPaths }, fingerprint };
   });
   opts.signal?.throwIfAborted();

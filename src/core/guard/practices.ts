@@ -19,6 +19,13 @@ const PRACTICES: { cue: RegExp; subject: string; calls: string[][] }[] = [
     ],
   },
   {
+    // "Never use `print`", "Avoid Prints", "no print statements": output written past the logger.
+    cue: /`print`|\bprints\b|\bprint\s+(?:statements?|calls?)\b/i,
+    subject: "print calls",
+    // Go (fmt), Python, Java, Kotlin and Rust.
+    calls: [["fmt", "print"], ["fmt", "println"], ["fmt", "printf"], ["print"], ["println"], ["system", "out", "println"], ["system", "out", "print"]],
+  },
+  {
     cue: /\bdefault exports?\b/i,
     subject: "default exports",
     // JavaScript and TypeScript modules.
@@ -63,6 +70,35 @@ function namingExclusions(text: string, range: LineRange): DecidedThing[] {
   return out;
 }
 
+/** "never prefix wrap messages with wording like `failed ...` or `error occurred while...`": what a message may not open with. */
+const MESSAGE_PREFIX = /\b(?:never|don't|do\s+not|avoid)\s+(?:prefix(?:ing)?|start(?:ing)?|begin(?:ning)?)\s+(?:[\w-]+\s+){0,2}messages?\s+with\b/i;
+
+/**
+ * A message a rule says not to open with certain words: a string literal in code outside tests that opens with them
+ * (`errors.Wrap(err, "failed to open …")`) breaks it. The words are the rule's code spans or quoted examples, up to
+ * an ellipsis; one to four plain words each.
+ */
+/** Whether a sentence sets what a message may not open with (a guide's body sentence read as a rule, guides.ts). */
+export function setsMessagePrefix(text: string): boolean {
+  return MESSAGE_PREFIX.test(text);
+}
+
+function messagePrefixExclusions(text: string, range: LineRange): DecidedThing[] {
+  const m = MESSAGE_PREFIX.exec(text);
+  if (!m) return [];
+  const rest = text.slice(m.index + m[0].length, m.index + m[0].length + 200);
+  const out: DecidedThing[] = [];
+  for (const q of rest.matchAll(/`([^`]{2,60})`|"([^"]{2,60})"/g)) {
+    const words = (q[1] ?? q[2] ?? "").replace(/\s*(?:\.{2,}|…).*$/, "").trim();
+    if (!/^[A-Za-z]+(?: [A-Za-z]+){0,3}$/.test(words)) continue;
+    // The first letter either case ("Failed to …" too); the pattern carries no flags.
+    const first = `[${words[0].toLowerCase()}${words[0].toUpperCase()}]`;
+    const shape = String.raw`["'\x60]` + first + words.slice(1).split(" ").join(String.raw`\s+`) + String.raw`\b`;
+    out.push({ name: `messages opening "${words}"`, keys: { display: words, tokens: [] }, range, notInTests: true, practice: true, codeShape: shape, shapeInStrings: true });
+  }
+  return out;
+}
+
 /** The calls of each practice a rule turns down ("Django ORM over raw SQL"), kept out of code outside tests. */
 export function practiceExclusions(text: string, range: LineRange): DecidedThing[] {
   const out: DecidedThing[] = [];
@@ -71,7 +107,7 @@ export function practiceExclusions(text: string, range: LineRange): DecidedThing
     if (!m || !TURNED_DOWN.test(text.slice(Math.max(0, m.index - 60), m.index))) continue;
     for (const call of practice.calls) out.push({ name: practice.subject, keys: { display: practice.subject, exact: call, tokens: [] }, range, notInTests: true, practice: true });
   }
-  out.push(...namingExclusions(text, range));
+  out.push(...namingExclusions(text, range), ...messagePrefixExclusions(text, range));
   for (const practice of SHAPED_PRACTICES) {
     const m = practice.cue.exec(text);
     if (!m || !TURNED_DOWN.test(text.slice(Math.max(0, m.index - 60), m.index))) continue;
