@@ -55,6 +55,28 @@ function repo(linked = true): string {
 
 const goFile = (body: string, imports: string[] = []) => `package loom\n\n${imports.length ? `import (\n${imports.map((i) => `\t"${i}"`).join("\n")}\n)\n\n` : ""}${body}\n`;
 
+// A rule that names a package by its import path, inside a module that holds other packages too.
+const AGENTS = `# Notes for agents
+
+- **Tracing**: Use \`github.com/spanlab/trace\` (not \`github.com/spanlab/toolkit/trace\`)
+`;
+
+function moduleRepo(): string {
+  const goMod = "module example.org/weaver\n\ngo 1.22\n\nrequire (\n\tgithub.com/spanlab/trace v0.3.0\n)\n";
+  return createGitRepo([{ message: "init", files: { "AGENTS.md": AGENTS, "go.mod": goMod, "loom/loom.go": LOOM } }]);
+}
+
+describe("guard: a module that holds a package a rule turns down (round 33)", () => {
+  test("requiring the module in go.mod breaks the rule (med); requiring the chosen package's module does not", async () => {
+    const r = moduleRepo();
+    const bad = await checkFilesOverHead(r, { "go.mod": "module example.org/weaver\n\ngo 1.22\n\nrequire (\n\tgithub.com/spanlab/trace v0.3.0\n\tgithub.com/spanlab/toolkit v1.2.0\n)\n" });
+    assert.deepEqual(findingSummary(bad), ["breaks-rule AGENTS.md"]);
+    assert.equal(bad.findings[0]?.severity, "med");
+    const good = await checkFilesOverHead(r, { "go.mod": "module example.org/weaver\n\ngo 1.22\n\nrequire (\n\tgithub.com/spanlab/trace v0.4.0\n\tgithub.com/spanlab/other v1.2.0\n)\n" });
+    assert.deepEqual(findingSummary(good), []);
+  });
+});
+
 describe("guard: a coding guide the contribution guide points to (round 33)", () => {
   test("a heading that says to avoid a construct is broken by it in code; returning an error is not", async () => {
     const r = repo();

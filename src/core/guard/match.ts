@@ -88,6 +88,8 @@ interface MatchPlan {
   existingDirs?: Set<string>;
   /** Chosen things that name a language or document format. */
   formats: (ThingEntry & { format: Format })[];
+  /** Turned-down things written as a package's import path (`github.com/acme/kit/log`): a module may hold them. */
+  packagePaths: (ThingEntry & { path: string })[];
   /** Turned-down things written as a code shape with a stand-in name (`!!someVariable`). */
   shaped: (ThingEntry & { shape: RegExp })[];
   pacer: Pacer;
@@ -129,6 +131,34 @@ function folderAtBaseNames(file: ChangedFile, found: string, existingDirs: Set<s
   return false;
 }
 
+/** A Go package's import path: a host with a dot, then at least three more segments (`github.com/acme/kit/log`). */
+const PACKAGE_PATH = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:\/[\w.-]+){3,}$/i;
+
+/**
+ * A module required in `go.mod` whose path holds a package a decision turned down (`github.com/acme/kit` for
+ * `github.com/acme/kit/log`): the change brings in what it is needed for (med: the module has other packages). Not
+ * when the decision requires a package of the same module: then the module is needed anyway.
+ */
+function matchModuleHolding(file: ChangedFile, reading: Reading, line: ChangedLine, plan: MatchPlan, out: FindingList, hit: Set<GuardDecision>): void {
+  if (!plan.packagePaths.length || reading.via !== "dependency" || !reading.name || !/(?:^|\/)go\.mod$/.test(file.path)) return;
+  const module = reading.name.toLowerCase();
+  for (const { d, thing, path } of plan.packagePaths) {
+    if (!path.startsWith(`${module}/`) || (d.scope && !inArea(file.path, d.scope))) continue;
+    if (d.required.some((r) => r.name.toLowerCase().startsWith(`${module}/`) || r.name.toLowerCase() === module)) continue;
+    hit.add(d);
+    const kindOf: FindingKind = d.source === "rule" || thing.practice ? "breaks-rule" : "introduces-rejected-option";
+    out.push({
+      kind: kindOf,
+      severity: "med",
+      decision: citationFor(d, thing),
+      file: file.path,
+      line: Math.max(1, line.line),
+      message: messageFor(kindOf, "dependency", reading.name, d, thing),
+      matched: { text: reading.name, subject: thing.name, via: "dependency" },
+    });
+  }
+}
+
 function planOf(set: DecisionSet, changedPaths: string[], pacer: Pacer, existingDirs?: Set<string>): MatchPlan {
   const forbidden = thingEntries(set.decisions, "forbidden");
   const required = thingEntries(set.decisions, "required");
@@ -140,6 +170,7 @@ function planOf(set: DecisionSet, changedPaths: string[], pacer: Pacer, existing
       const format = formatNamed(e.thing.name);
       return format ? [{ ...e, format }] : [];
     }),
+    packagePaths: forbidden.flatMap((e) => (PACKAGE_PATH.test(e.thing.name) ? [{ ...e, path: e.thing.name.toLowerCase() }] : [])),
     shaped: forbidden.flatMap((e) => {
       const shape = e.thing.codeShape ? new RegExp(e.thing.codeShape) : shapeOf(e.thing.name);
       return shape ? [{ ...e, shape }] : [];
@@ -368,6 +399,7 @@ async function matchAdded(file: ChangedFile, kind: FileKind, plan: MatchPlan, ix
     if (reading.via === "dependency" && !(reading.name && ix.removedPinned.has(reading.name.toLowerCase()))) matchPinnedVersion(file, line, reading, plan, out, hit);
     // A dependency whose version changed, or an import kept, was there before.
     if (reading.name && (reading.via === "dependency" || reading.via === "import") && ix.removedNames.has(reading.name.toLowerCase())) continue;
+    matchModuleHolding(file, reading, line, plan, out, hit);
     for (const { d, thing } of plan.forbidden.candidates(indexesOf(reading, ALL_LISTS))) {
       if (d.scope && !inArea(file.path, d.scope)) continue;
       if (thing.languageOnly || thing.pathOnly) continue;
