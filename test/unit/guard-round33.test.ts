@@ -3,9 +3,13 @@
 // the rest of its prose (which shows bad and good code side by side) is not. Each has an innocent look-alike. Real
 // git repositories, a guide written for these tests.
 import { describe, test } from "node:test";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import assert from "node:assert/strict";
 import { createGitRepo } from "../helpers/gitRepo";
-import { checkFilesOverHead, findingSummary } from "../helpers/guardRepo";
+import { checkFilesOverHead, checkWorktree, findingSummary } from "../helpers/guardRepo";
 import { guideRuleText } from "../../src/core/guard/guides";
 
 const GUIDE_PATH = "docs/dev/code-style.md";
@@ -121,6 +125,27 @@ describe("guard: a coding guide the contribution guide points to (round 33)", ()
     const r = repo(false);
     const panicked = await checkFilesOverHead(r, { "loom/check.go": goFile('func mustPositive(n int) {\n\tif n < 0 {\n\t\tpanic("negative")\n\t}\n}') });
     assert.deepEqual(findingSummary(panicked), []);
+  });
+
+  test("an edit of the guide alone is seen by the next check (the guide is never taken from a cache)", async () => {
+    const r = repo();
+    const panics = { "loom/check.go": goFile('func mustPositive(n int) {\n\tif n < 0 {\n\t\tpanic("negative")\n\t}\n}') };
+    assert.deepEqual(findingSummary(await checkFilesOverHead(r, panics)), [`breaks-rule ${GUIDE_PATH}`]);
+    // The same change, now with the guide relaxed in the working tree.
+    writeFileSync(join(r, GUIDE_PATH), GUIDE.replace("### Avoid Panics", "### Panics Are Fine At Start-up"));
+    assert.deepEqual(findingSummary(await checkWorktree(r)), []);
+  });
+
+  test("a guide that is a symlink to a file outside the repository is not read", async () => {
+    const outside = mkdtempSync(join(tmpdir(), "guide-outside-"));
+    writeFileSync(join(outside, "code-style.md"), GUIDE);
+    const r = repo();
+    rmSync(join(r, GUIDE_PATH));
+    symlinkSync(join(outside, "code-style.md"), join(r, GUIDE_PATH));
+    execFileSync("git", ["-C", r, "add", "-A"]);
+    execFileSync("git", ["-C", r, "commit", "-qm", "guide elsewhere"]);
+    const report = await checkFilesOverHead(r, { "loom/check.go": goFile('func mustPositive(n int) {\n\tif n < 0 {\n\t\tpanic("negative")\n\t}\n}') });
+    assert.deepEqual(findingSummary(report), []);
   });
 
   test("the guide's rule text keeps its line numbers and reads a plural heading as the construct", () => {

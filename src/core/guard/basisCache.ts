@@ -15,7 +15,7 @@ import type { GuardDecision } from "./decisions";
 import { GuardDecisionSchema, type RecordDecisions } from "./recordCache";
 
 /** Bumped whenever what is cached, or the code deriving it, changes meaning. */
-const BASIS_FORMAT = 5;
+const BASIS_FORMAT = 6;
 const PREFIX = "guard-basis-";
 const MEMORY_ENTRIES = 4;
 const DISK_ENTRIES = 2;
@@ -27,12 +27,15 @@ export interface DecisionBasis {
   rules: GuardDecision[];
   /** Paths that are decisions themselves (records, instruction files): a mention inside one is not a finding. */
   recordPaths: string[];
+  /** Coding guides the instruction files point to: read on every check, since the fingerprint does not cover them. */
+  guidePaths: string[];
 }
 
 const BasisSchema = z.object({
   records: z.object({ decisions: z.array(GuardDecisionSchema), notes: z.array(z.string()) }),
   rules: z.array(GuardDecisionSchema),
   recordPaths: z.array(z.string()),
+  guidePaths: z.array(z.string()),
 });
 const StoredSchema = z.object({ format: z.literal(BASIS_FORMAT), key: z.string(), fingerprint: FingerprintSchema, basis: BasisSchema });
 

@@ -20,7 +20,7 @@ import { mentionedPaths } from "../internal/discovery";
 import { splitRules, supersessionEdgesOf } from "../internal/docsExpert";
 import { withIndexStatus } from "../internal/indexStatus";
 import { runGit } from "./changeGit";
-import { guideRuleText, linkedGuides } from "./guides";
+import { guideRuleText, linkedGuidePaths, readGuides } from "./guides";
 import { stripInline } from "../internal/markdown";
 import { trustViewOf } from "../receipts/readerTrust";
 import { DEFAULT_RECEIPTS_DIR, listReceipts, verifyEntry } from "../receipts/store";
@@ -928,11 +928,12 @@ export async function loadDecisions(
     const records = await cachedRecordDecisions(root, ownSet, opts.cache, () => recordDecisions(ownSet));
     withoutProjectVocabulary(records.decisions, own.filter((f) => f.source_type === "adr"));
     scopeToComponents(records.decisions, await trackedNames(root));
-    const guides = linkedGuides(root, own);
-    const rules = [...own.filter((f) => f.source_type === "agent-instructions" || f.source_type === "contributing").flatMap(ruleDecisions), ...guides.flatMap(guideDecisions)];
-    const recordPaths = [...own.filter((f) => f.source_type === "adr" || f.source_type === "agent-instructions" || f.source_type === "contributing"), ...guides].map((f) => f.path);
-    return { basis: { records, rules, recordPaths }, fingerprint };
+    const rules = own.filter((f) => f.source_type === "agent-instructions" || f.source_type === "contributing").flatMap(ruleDecisions);
+    const recordPaths = own.filter((f) => f.source_type === "adr" || f.source_type === "agent-instructions" || f.source_type === "contributing").map((f) => f.path);
+    return { basis: { records, rules, recordPaths, guidePaths: linkedGuidePaths(own) }, fingerprint };
   });
+  // The guides are read on every check: the fingerprint that keeps the basis does not cover them.
+  const guides = readGuides(root, basis.guidePaths);
   opts.signal?.throwIfAborted();
   // A decided area is a path that is there ("src/db/"), not prose that looks like one ("and/or", "try/catch").
   const exists = (p: string) => {
@@ -941,11 +942,11 @@ export async function loadDecisions(
   };
   notes.push(...basis.records.notes);
   const records = inWorkTree(basis.records.decisions, exists);
-  const rules = basis.rules;
+  const rules = [...basis.rules, ...guides.flatMap(guideDecisions)];
   withoutPeersNamedElsewhere([...records, ...rules]);
   const receipts = await receiptDecisions(repo, notes, opts.ownPublicKeyPem);
   withoutOwnNames([...records, ...rules], ownNames(root));
-  const recordPaths = new Set<string>([...basis.recordPaths, ...receipts.paths]);
+  const recordPaths = new Set<string>([...basis.recordPaths, ...guides.map((g) => g.path), ...receipts.paths]);
   const byPlace = (a: GuardDecision, b: GuardDecision) => (a.citation.path < b.citation.path ? -1 : a.citation.path > b.citation.path ? 1 : a.citation.line_range.start - b.citation.line_range.start);
   return { decisions: [...records.sort(byPlace), ...rules.sort(byPlace), ...receipts.decisions.sort(byPlace)], recordPaths, notes };
 }

@@ -5,7 +5,7 @@
 // writes in the singular (`panic(…)`, `print(…)`); a section that says tests may do it ("For testing code, it's
 // fine to use reflect") keeps the rule out of tests. A body sentence that sets a practice outright ("never prefix wrap
 // messages with `failed …`") is read as written.
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, realpathSync, statSync } from "node:fs";
 import { posix, resolve } from "node:path";
 import { isInside } from "../contain";
 import { mentionedPaths, normaliseText } from "../internal/discovery";
@@ -20,23 +20,38 @@ const RULE_HEADING = /^(#{2,6})\s+((?:never|avoid|don't|do not|no)\b[^;]*?)\s*[.
 const TESTS_ALLOWED = /\b(?:test(?:s|ing)?(?: code)?\b[^.]{0,40}\b(?:fine|ok|okay|allowed|acceptable)|(?:fine|ok|okay|allowed|acceptable)\b[^.]{0,20}\bin tests?)\b/i;
 const MAX_GUIDE_BYTES = 512 * 1024;
 
-/** The guides the instruction files and contribution guides point to, read as contribution guides (heading rules only). */
-export function linkedGuides(root: string, files: ArtifactFile[]): ArtifactFile[] {
+/** The guides the instruction files and contribution guides point to (repository paths), in the order they are named. */
+export function linkedGuidePaths(files: ArtifactFile[]): string[] {
   const known = new Set(files.map((f) => f.path));
-  const out: ArtifactFile[] = [];
+  const out: string[] = [];
   for (const f of files) {
     if (f.source_type !== "agent-instructions" && f.source_type !== "contributing") continue;
     for (const p of mentionedPaths(f.text, f.path)) {
       if (known.has(p) || !/\.(?:md|markdown)$/i.test(p) || !GUIDE_NAME.test(posix.basename(p).replace(/\.[^.]+$/, ""))) continue;
       known.add(p);
-      const abs = resolve(root, ...p.split("/"));
-      try {
-        if (!isInside(root, abs) || statSync(abs).size > MAX_GUIDE_BYTES) continue;
-        const text = normaliseText(readFileSync(abs, "utf8"));
-        out.push({ path: p, abs, bytes: text.length, hash: "", source_type: "contributing", text });
-      } catch {
-        continue;
-      }
+      out.push(p);
+    }
+  }
+  return out;
+}
+
+/**
+ * The guides at these paths, read now (a guide is not among the files discovery fingerprints, so it is never taken
+ * from a cache): a regular file inside the repository once symlinks are resolved, of a bounded size; anything else
+ * is skipped.
+ */
+export function readGuides(root: string, paths: string[]): ArtifactFile[] {
+  const out: ArtifactFile[] = [];
+  for (const p of paths) {
+    const abs = resolve(root, ...p.split("/"));
+    try {
+      if (!isInside(root, abs) || !isInside(realpathSync(root), realpathSync(abs))) continue;
+      const stat = statSync(abs);
+      if (!stat.isFile() || stat.size > MAX_GUIDE_BYTES) continue;
+      const text = normaliseText(readFileSync(abs, "utf8"));
+      out.push({ path: p, abs, bytes: text.length, hash: "", source_type: "contributing", text });
+    } catch {
+      continue;
     }
   }
   return out;
