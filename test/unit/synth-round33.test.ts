@@ -6,30 +6,15 @@ import assert from "node:assert/strict";
 import { readQuestion } from "../../src/core/synth/question";
 import { synthesizeWithRules } from "../../src/core/synth/rules";
 import { DraftPickerSchema, type AdrMeta, type FusedEvidence, type StageStatus } from "../../src/core/schemas";
+import { adrSectionMaker } from "../helpers/adrSection";
 
 const OK: StageStatus = { status: "ok", count: 1, ms: 1 };
 const EMPTY: StageStatus = { status: "empty", count: 0, ms: 1, reason: "offline" };
 const classification = { class: "open-question" as const, confidence: 0.9, reasons: [] };
 
-let n = 0;
+const adrSection = adrSectionMaker("ev-r33-");
 function adr(path: string, title: string, section: string, excerpt: string, meta: Partial<AdrMeta> = {}): FusedEvidence {
-  n++;
-  return {
-    id: `ev-${String(n).padStart(12, "0")}`,
-    kind: "internal",
-    expert: "docs",
-    source_type: "adr",
-    line_range: { start: 1, end: 5 },
-    precision_class: "section",
-    score: 1,
-    rank: n,
-    fused_score: 0.01,
-    experts: ["docs"],
-    path_or_url: path,
-    title: `${title} — ${section}`,
-    excerpt,
-    adr: { path, title, status: "accepted", supersedes: [], superseded_by: [], considered_options: [], section: section.toLowerCase().replace(/\s+/g, "-"), ...meta },
-  };
+  return adrSection(path, title, section, excerpt, meta);
 }
 
 function recommendedTitle(question: string, evidence: FusedEvidence[]): string | undefined {
