@@ -933,7 +933,7 @@ export async function loadDecisions(
     return { basis: { records, rules, recordPaths, guidePaths: linkedGuidePaths(own) }, fingerprint };
   });
   // The guides are read on every check: the fingerprint that keeps the basis does not cover them.
-  const guides = readGuides(root, basis.guidePaths);
+  const guides = await readGuides(root, basis.guidePaths);
   opts.signal?.throwIfAborted();
   // A decided area is a path that is there ("src/db/"), not prose that looks like one ("and/or", "try/catch").
   const exists = (p: string) => {

@@ -5,9 +5,9 @@
 // writes in the singular (`panic(…)`, `print(…)`); a section that says tests may do it ("For testing code, it's
 // fine to use reflect") keeps the rule out of tests. A body sentence that sets a practice outright ("never prefix wrap
 // messages with `failed …`") is read as written.
-import { readFileSync, realpathSync, statSync } from "node:fs";
 import { posix, resolve } from "node:path";
-import { isInside } from "../contain";
+import { resolveInside } from "../contain";
+import { readRegularFile } from "../receipts/fsutil";
 import { mentionedPaths, normaliseText } from "../internal/discovery";
 import type { ArtifactFile } from "../types";
 import { setsMessagePrefix } from "./practices";
@@ -37,22 +37,18 @@ export function linkedGuidePaths(files: ArtifactFile[]): string[] {
 
 /**
  * The guides at these paths, read now (a guide is not among the files discovery fingerprints, so it is never taken
- * from a cache): a regular file inside the repository once symlinks are resolved, of a bounded size; anything else
- * is skipped.
+ * from a cache): a regular file inside the repository once symlinks are resolved, of a bounded size, opened without
+ * blocking; anything else is skipped.
  */
-export function readGuides(root: string, paths: string[]): ArtifactFile[] {
+export async function readGuides(root: string, paths: string[]): Promise<ArtifactFile[]> {
   const out: ArtifactFile[] = [];
   for (const p of paths) {
-    const abs = resolve(root, ...p.split("/"));
-    try {
-      if (!isInside(root, abs) || !isInside(realpathSync(root), realpathSync(abs))) continue;
-      const stat = statSync(abs);
-      if (!stat.isFile() || stat.size > MAX_GUIDE_BYTES) continue;
-      const text = normaliseText(readFileSync(abs, "utf8"));
-      out.push({ path: p, abs, bytes: text.length, hash: "", source_type: "contributing", text });
-    } catch {
-      continue;
-    }
+    const real = await resolveInside(root, p);
+    if (!real) continue;
+    const read = await readRegularFile(real, { maxBytes: MAX_GUIDE_BYTES }).catch(() => undefined);
+    if (!read) continue;
+    const text = normaliseText(read.toString("utf8"));
+    out.push({ path: p, abs: resolve(root, ...p.split("/")), bytes: text.length, hash: "", source_type: "contributing", text });
   }
   return out;
 }
