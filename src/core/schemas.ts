@@ -219,7 +219,8 @@ export const AdrMetaSchema = z.object({
   /** The decision model (src/core/decisions/): what the record is about, the option it chose and where it says so. */
   subject: z.string().optional(),
   /** `option`: the considered option the decision names, when its own words ("either be X or Y") are not that option's. */
-  decided_option: z.object({ name: z.string(), range: LineRangeSchema, option: z.string().optional() }).optional(),
+  /** `from_prose`: the name is a clause of the proposal's prose, not one of the options the record lists. */
+  decided_option: z.object({ name: z.string(), range: LineRangeSchema, option: z.string().optional(), from_prose: z.literal(true).optional() }).optional(),
   /** Each option the record turned down, with its reason in the record's words and the lines that say so. */
   rejected_options: z.array(z.object({ name: z.string(), reason: z.string().optional(), range: LineRangeSchema })).max(20).optional(),
 });

@@ -107,7 +107,7 @@ interface DecisionFacts {
   status: AdrStatus;
   status_display: string;
   /** `option`: the considered option the decision names, when its own words are not that option's. */
-  chosen?: { name: string; range: LineRange; option?: string };
+  chosen?: { name: string; range: LineRange; option?: string; from_prose?: true };
   rejected: { name: string; reason?: string; range: LineRange }[];
 }
 
@@ -125,6 +125,12 @@ function namedOption(model: DecisionRecord): { option?: string } {
   return option && option !== chosen?.name ? { option } : {};
 }
 
+/** The choice is a clause of the proposal's prose that the model itself listed as an option: the record lists none by that name. */
+function readFromProse(model: DecisionRecord): boolean {
+  const at = model.chosen?.considered_index;
+  return at !== undefined && model.considered[at]?.source === "proposal";
+}
+
 function adrFacts(adr: ParsedAdr): AdrFacts {
   const { doc: _doc, sections: _sections, option_sections: _options, section_names: _names, warnings: _warnings, ...facts } = adr;
   // The decision model reads the full parse (its lines and sections), so it is built here, before they are dropped.
@@ -133,7 +139,7 @@ function adrFacts(adr: ParsedAdr): AdrFacts {
     subject: model.subject,
     status: model.status,
     status_display: model.status_display,
-    ...(model.chosen ? { chosen: { name: model.chosen.name, range: model.chosen.range, ...namedOption(model) } } : {}),
+    ...(model.chosen ? { chosen: { name: model.chosen.name, range: model.chosen.range, ...namedOption(model), ...(readFromProse(model) ? { from_prose: true as const } : {}) } } : {}),
     rejected: model.rejected.slice(0, MAX_REJECTED_IN_META).map((r) => ({ name: r.name, ...(r.reason ? { reason: r.reason } : {}), range: r.range })),
   };
   // The decision model is the one reading of what a record weighed and chose: its considered options, and a choice

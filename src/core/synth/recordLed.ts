@@ -200,12 +200,19 @@ function listedChoice(meta: AdrMeta, choice: string): boolean {
  * extension jar"). A record that states no choice at all is answered by its design as named by its title, and by
  * the heading under which retrieval found the question's subject when the title does not name it.
  */
+/** A clause this short ("reuse similar format") does not say what it is about without its record's title. */
+const SHORT_CLAUSE_WORDS = 6;
+
 export function answerNamed(doc: LedRecord, choice: string | undefined): string | undefined {
   const title = tidyLabel(bareTitle(doc.meta.title));
-  if (choice && (listedChoice(doc.meta, choice) || sameLabel(choice, title))) return choice;
+  const statesDecision = DECISION_TITLE.test(title) && title.split(/\s+/).length <= MAX_CHOICE_WORDS;
+  // A clause of the proposal's prose is an option only in the model's reading: under a title that does not state
+  // the decision ("Binary format for index-cache: reuse similar format") it needs the title to be understood.
+  const listed = choice && listedChoice(doc.meta, choice) && !(doc.meta.decided_option?.from_prose && !statesDecision && choice.split(/\s+/).length <= SHORT_CLAUSE_WORDS);
+  if (choice && (listed || sameLabel(choice, title))) return choice;
   if (!title || !/\p{L}/u.test(title)) return choice;
   // A title that states the decision ("Avoid React.FC type") says it better than a clause of its prose.
-  if (DECISION_TITLE.test(title) && title.split(/\s+/).length <= MAX_CHOICE_WORDS) return title;
+  if (statesDecision) return title;
   if (choice) {
     const c = /^\p{Lu}\p{Ll}+(?:\s|$)/u.test(choice) ? choice[0].toLowerCase() + choice.slice(1) : choice;
     // A clause that already names most of what the title does needs no title before it.
@@ -249,15 +256,17 @@ function sameLabel(a: string, b: string): boolean {
 }
 
 /** The record's options to offer: the chosen one first, then the ones it weighed, then the ones it turned down. */
-export function recordOptions(meta: AdrMeta, choice: string, max: number): string[] {
+export function recordOptions(meta: AdrMeta, choice: string, max: number, shortChoice?: string): string[] {
   const out = [choice];
+  // The choice named with its record's title ("Title: clause") is still the clause the record lists as an option.
+  const same = (label: string) => out.some((x) => sameLabel(x, label) || spelledOut(x, label)) || (!!shortChoice && (sameLabel(shortChoice, label) || spelledOut(shortChoice, label)));
   for (const o of [...meta.considered_options, ...(meta.rejected_options ?? []).map((r) => r.name)]) {
     if (out.length >= max) break;
     const named = optionLabel(o);
     // An option the record spells out at length is still one it weighed: shown cut, with an ellipsis, not dropped.
     const label = cutLabel(named);
     // "Add X to Y, so that Z" is the chosen "Add X to Y" spelled out: one option, not two.
-    if (label && !out.some((x) => sameLabel(x, label) || spelledOut(x, label))) out.push(label);
+    if (label && !same(label)) out.push(label);
   }
   return out;
 }
@@ -306,7 +315,7 @@ export function recordLedAnswer<T extends LedRecord>(
       // gave the record's text.)
       const cover = confidence === "med" && doc.allText !== undefined ? questionCover(question, docs.map(recordText), position, use !== doc ? recordText(use) : "") : undefined;
       if (cover !== undefined && cover < MIN_QUESTION_COVER) confidence = "low";
-      return { doc: use, ...(use !== doc ? { via: doc } : {}), choice, options: recordOptions(use.meta, choice, maxOptions), focusHits, position, confidence, ...(cover !== undefined ? { cover } : {}), ...(!brief ? { byDesign: true as const } : {}) };
+      return { doc: use, ...(use !== doc ? { via: doc } : {}), choice, options: recordOptions(use.meta, choice, maxOptions, brief), focusHits, position, confidence, ...(cover !== undefined ? { cover } : {}), ...(!brief ? { byDesign: true as const } : {}) };
     }
   }
   return undefined;

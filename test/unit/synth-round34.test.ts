@@ -1,0 +1,45 @@
+// Round 34 of the rules synthesizer: how an open question's answer is named when the decision model read the choice
+// from the proposal's prose and listed it as an option itself.
+import { strict as assert } from "node:assert";
+import { describe, it } from "node:test";
+import type { AdrMeta } from "../../src/core/schemas";
+import { answerNamed, recordLedAnswer, type LedRecord } from "../../src/core/synth/recordLed";
+
+function record(path: string, meta: Partial<AdrMeta>): LedRecord {
+  return { path, active: true, meta: { path, title: "Untitled", status: "accepted", supersedes: [], superseded_by: [], considered_options: [], ...meta } };
+}
+
+const none = () => undefined;
+const question = "Every restart of the cache node spends an hour rebuilding its lookup file and sometimes runs out of memory. What is the intended way to make startup cheap?";
+
+describe("a choice the model read from the proposal's prose", () => {
+  const proposal = (title: string, name: string) =>
+    record("docs/proposals/0042-lookup-files.md", {
+      title,
+      // The model lists its own prose reading as the first option, beside the record's "Alternatives".
+      considered_options: [name, "Parse the JSON lookup file faster", "Build the lookup file on the writer"],
+      decided_option: { name, range: { start: 30, end: 30 }, from_prose: true },
+    });
+
+  it("a short clause carries the record's title, and is offered once, not again under its bare name", () => {
+    const led = recordLedAnswer(question, [proposal("Binary lookup file for cache nodes", "reuse the index layout")], none, 5, true);
+    assert.ok(led);
+    assert.equal(led.choice, "Binary lookup file for cache nodes: reuse the index layout");
+    assert.deepEqual(led.options, ["Binary lookup file for cache nodes: reuse the index layout", "Parse the JSON lookup file faster", "Build the lookup file on the writer"]);
+  });
+
+  it("a long clause says enough by itself; under a title that states the decision the clause stands as before", () => {
+    const long = "write a compact binary lookup file next to every block when it is uploaded";
+    assert.equal(answerNamed(proposal("Binary lookup file for cache nodes", long), long), long);
+    assert.equal(answerNamed(proposal("Use a binary lookup file", "reuse the index layout"), "reuse the index layout"), "reuse the index layout");
+  });
+
+  it("the same clause on a record that lists it as an option names itself", () => {
+    const listed = record("docs/adr/0043-lookup.md", {
+      title: "Binary lookup file for cache nodes",
+      considered_options: ["reuse the index layout", "Parse the JSON lookup file faster"],
+      decided_option: { name: "reuse the index layout", range: { start: 30, end: 30 } },
+    });
+    assert.equal(answerNamed(listed, "reuse the index layout"), "reuse the index layout");
+  });
+});
