@@ -36,7 +36,7 @@ const WEIGHED_ASCIIDOC =
 const QUESTION = "Should we adopt AsciiDoc for the user documentation?";
 
 describe("critic grounding: a record that never weighed the question's proposal (real git)", () => {
-  test("the deciding record never names AsciiDoc: found, citing the record (a concern: the dev fit does not make it block alone)", async () => {
+  test("no record names AsciiDoc, the deciding one included: found, citing the record, and it blocks (round 34: no record here weighed it)", async () => {
     const out = await deliberate({ repo: docsRepo(MARKDOWN_ONLY), question: QUESTION, signingKey: key, useCache: false, writeReceipt: false });
     assert.equal(out.kind, "deliberated");
     if (out.kind !== "deliberated") return;
@@ -45,13 +45,14 @@ describe("critic grounding: a record that never weighed the question's proposal 
     assert.match(rec?.title ?? "", /Markdown/);
     const objection = (p.objections ?? []).find((o) => o.text.startsWith("The question proposes AsciiDoc"));
     assert.ok(objection, JSON.stringify(p.objections));
-    // On the current dev answers the rule no longer picks it (policy.ts); with it among the blocking kinds it blocks.
+    // The record merely not naming it is a concern (policy.ts); nothing retrieved naming it at all blocks.
     assert.ok(!BLOCKING_KINDS.has("unweighed-proposal/product"));
-    assert.equal(objection.severity, "concern");
-    assert.match(objection.text, /ADR 1 "Use Markdown for the user documentation" never mentions/);
+    assert.ok(BLOCKING_KINDS.has("unweighed-proposal/unknown-product"));
+    assert.equal(objection.severity, "blocking");
+    assert.match(objection.text, /which no retrieved record mentions, ADR 1 "Use Markdown for the user documentation" included/);
     const cited = objection.citations.map((id) => p.citations.find((c) => c.id === id));
     assert.ok(cited.length > 0 && cited.every((c) => c?.path_or_url === "docs/adr/0001-use-markdown-for-docs.md"), JSON.stringify(cited));
-    assert.doesNotMatch(p.recommendation.rationale, /The Critic objects/);
+    assert.match(p.recommendation.rationale, /The Critic objects: The question proposes AsciiDoc/);
     assert.equal(out.receipt.stages.critic.status, "ok");
   });
 
@@ -227,10 +228,12 @@ describe("critic grounding: the question's proposal", () => {
 
   test("the record never names GraphQL: found (blocking when its kind blocks); naming it in its text is enough to stay quiet", () => {
     const d = draft(Q, options([jmap.id]), "opt-jmap", "r", [jmap]);
-    const product = new Set(["unweighed-proposal/product"]);
+    const product = new Set(["unweighed-proposal/product", "unweighed-proposal/unknown-product"]);
     const raised = blocking(Q, d, [jmap], { [jmap.path_or_url]: "# JMAP push for the webmail frontend\n\nWe will implement JMAP push." }, product);
     assert.deepEqual(raised.map((o) => o.check), ["unweighed-proposal"]);
-    assert.match(raised[0].text, /^The question proposes GraphQL, which ADR 47 "JMAP push for the webmail frontend" never mentions/);
+    // The only retrieved record never names GraphQL: nothing retrieved does (round 34's kind of its own).
+    assert.deepEqual(raised.map((o) => o.kind), ["unweighed-proposal/unknown-product"]);
+    assert.match(raised[0].text, /^The question proposes GraphQL, which no retrieved record mentions, ADR 47 "JMAP push for the webmail frontend" included/);
     assert.deepEqual(blocking(Q, d, [jmap], { [jmap.path_or_url]: "We looked at GraphQL and kept JMAP: clients already speak it." }, product), []);
   });
 

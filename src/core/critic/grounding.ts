@@ -11,7 +11,10 @@
 //                          the thing is a named product ("adopt Sentry?"), which a record that weighed it would name,
 //                          "description" when it is a description ("a lookup layer"), which a record may word
 //                          otherwise; or the record decided for it, yet the recommendation is something else
-//                          (concerns: on the current dev answers none tells wrong from right enough);
+//                          (concerns: on the current dev answers none tells wrong from right enough); or the named
+//                          product appears nowhere in what was retrieved, no record's text included, and the
+//                          recommendation is something else ("unknown-product": no record here weighed it; blocking,
+//                          policy.ts);
 //   - off-subject:         the record's headline shares fewer than two words with what the question asks (a concern:
 //                          those words are one of signals.ts's measures);
 //   - decision-mismatch:   the record's own chosen option (its decision model; of a choice that moves from one
@@ -38,6 +41,8 @@ export interface GroundingFocus {
   record?: { meta: AdrMeta; cite: FusedEvidence; text: string };
   /** Each option's names in text (synth/codeUsage.ts's optionTermsFor, terms of 3+ letters). */
   terms: Map<string, string[]>;
+  /** The full text of a retrieved record by its path, when discovery read it (else its sections in the evidence). */
+  recordText?: (path: string) => string | undefined;
 }
 
 export interface GroundingObjection {
@@ -224,6 +229,7 @@ function unweighedProposal(f: GroundingFocus): GroundingObjection[] {
   if (!mentions(r.text.slice(0, 200_000), { terms: x.terms })) {
     const named = namesProduct(f.question, x.subject);
     if (recommendsIt && !named) return [];
+    if (named && !recommendsIt && !namedAnywhere(f, x.terms)) return [unknownProduct(f, x.subject)];
     return [{
       check: "unweighed-proposal",
       kind: named ? "unweighed-proposal/product" : "unweighed-proposal/description",
@@ -243,6 +249,32 @@ function unweighedProposal(f: GroundingFocus): GroundingObjection[] {
     text: `The question proposes ${x.subject}, and ${recordName(r.meta)} ${decidedFor === choice ? `chose "${choice}"` : "is about it"}, yet the recommendation is "${f.rec.title}", not ${x.subject}.`,
     citations: [r.cite.id],
   }];
+}
+
+/**
+ * Whether any retrieved record (its whole text when discovery read it) or any other retrieved item names these
+ * terms: a product the question proposes that nothing retrieved names is one no record here decided on.
+ */
+function namedAnywhere(f: GroundingFocus, terms: string[]): boolean {
+  if (f.evidence.some((e) => mentions(`${e.title ?? ""}\n${e.excerpt}`, { terms }))) return true;
+  return rankedRecords(f.evidence).some((x) => {
+    const text = f.recordText?.(x.meta.path);
+    return text !== undefined && mentions(text.slice(0, 200_000), { terms });
+  });
+}
+
+/**
+ * The question proposes a named product that no retrieved record or document names, and the recommendation is not
+ * it: the answer follows a record about something else, and no record here weighed the proposal at all.
+ */
+function unknownProduct(f: GroundingFocus, subject: string): GroundingObjection {
+  const r = f.record!;
+  return {
+    check: "unweighed-proposal",
+    kind: "unweighed-proposal/unknown-product",
+    text: `The question proposes ${subject}, which no retrieved record mentions, ${recordName(r.meta)} included: no record here weighed it, so "${f.rec.title}" answers another question.`,
+    citations: [r.cite.id],
+  };
 }
 
 export function stemSet(text: string): Set<string> {

@@ -48,6 +48,7 @@ export type FindingKind =
   | "outranked/plain-view"
   | "outranked/plain-view-confident"
   | "unweighed-proposal/product"
+  | "unweighed-proposal/unknown-product"
   | "unweighed-proposal/description"
   | "unweighed-proposal/decided-for"
   | "off-subject"
@@ -97,6 +98,14 @@ export const BLOCKING_KINDS: ReadonlySet<string> = new Set<string>([
   // weak-grounding/named-choice: both take its answers first), the rule picks it on all of dev and in 29 of the 33
   // folds; dev wrong blocked 56/119 -> 60/119, right 18/259 unchanged, held-out totals unchanged.
   "crowded/confident-packed",
+  // The question proposes a named product that no retrieved record or document mentions at all (grounding.ts's
+  // unknownProduct), and the draft recommends something else from a record about another subject: no record here
+  // weighed the proposal. Round 34's payloads: dev 7 wrong (in 6 repositories) to 1 right; with the units the
+  // held-out columns turned down excluded (decision-mismatch/no-choice, decision-mismatch/not-chosen,
+  // outranked/plain-view-confident+weak-grounding/named-choice) the rule picks it on all of dev and in 27 of the 33
+  // folds. Dev wrong blocked 59/124 -> 63/124, right 22/278 -> 23/278; test (totals) 15/44 -> 16/44, right 4/57
+  // unchanged; independent unchanged.
+  "unweighed-proposal/unknown-product",
 ]);
 
 /** A unit blocks only when wrong answers carry it at least this many times as often as right ones: 0.60 / 0.10. */

@@ -178,7 +178,7 @@ export function decidingRecord(input: CriticInput, rec: Focus["rec"], byId: Map<
 
 /** The recommendation may rest on a record that does not decide this question (critic/grounding.ts and signals.ts). */
 function groundingCheck(f: Focus): Finding[] {
-  const focus = { question: f.input.question, draft: f.input.draft, evidence: f.input.evidence, rec: f.rec, record: f.record, terms: f.terms };
+  const focus = { question: f.input.question, draft: f.input.draft, evidence: f.input.evidence, rec: f.rec, record: f.record, terms: f.terms, ...(f.input.recordText ? { recordText: f.input.recordText } : {}) };
   const weak = weakGrounding(focus);
   const tie: Finding[] = weak ? [{ check: "weak-grounding", kind: weak.names === "choice" ? "weak-grounding/named-choice" : weak.names === "open" ? "weak-grounding/open" : "weak-grounding", text: weak.text, citations: weak.citations }] : [];
   const crowd = crowdedField(focus);
