@@ -73,4 +73,13 @@ describe("critic round 34: a proposed product nothing retrieved names", () => {
     assert.match(after.recommendation.rationale, /The Critic objects: The question proposes Prisma/);
     assert.equal(after.critic_effect, undefined);
   });
+
+  test("on a med answer the same objection lowers the confidence a step and records the draft", () => {
+    const input = prismaCase({ [DECIDING]: DECIDING_TEXT, [NEIGHBOUR]: "# Database migrations" });
+    input.draft = { ...input.draft, recommendation: { ...input.draft.recommendation, confidence: "med" } };
+    const after = applyObjections(input.draft, critique(input), input.evidence);
+    assert.equal(after.recommendation.confidence, "low");
+    assert.deepEqual(after.critic_effect, { action: "lowered", draft_option_id: "opt-keep", draft_confidence: "med" });
+    assert.ok((after.objections ?? []).some((o) => o.severity === "blocking" && /no retrieved record mentions/.test(o.text)));
+  });
 });
