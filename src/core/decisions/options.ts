@@ -79,8 +79,13 @@ const TITLE_CHOICE_PART = /(?::\s+(?=(?:use|adopt|choose|prefer|introduce|switch
 function titleChoice(title: string): string | undefined {
   if (TITLE_CHOICE.test(title)) return title;
   const m = TITLE_CHOICE_PART.exec(title);
-  return m ? title.slice(m.index + m[0].length) : undefined;
+  if (m) return title.slice(m.index + m[0].length);
+  // "Relay metrics and the migration to X": a move named as a noun states where the record moves to.
+  const moved = TITLE_MOVE_PART.exec(title);
+  return moved ? `Move to ${moved[1]}` : undefined;
 }
+/** A title's last part that names a move as a noun: "…: migration to X", "… and the switch to X". */
+const TITLE_MOVE_PART = /(?:^|:\s+|\s+(?:and|&)\s+|[,;]\s+)(?:the\s+|a\s+)?(?:migration|move|switch|transition)\s+to\s+(\S.*)$/i;
 /** Headings of sections that state what was decided or proposed. */
 const DECISION_HEADING =
   /^(?:the |our )?(?:decisions?|decision outcome|outcome|resolution|recommendation)(?:\s+(?:and|&)\s+\w+)?$|^(?:internal |our |the )?(?:proposal|proposed (?:solution|design|approach|changes?|decision)|solution|approach)$/;
@@ -1394,6 +1399,8 @@ function optionByRef(sentence: string, considered: ConsideredOption[]): number |
 }
 
 const INTRO_CUES = new Set(["we use", "this record proposes", "decided to", "it was decided"]);
+/** A subject's settled intention to take up something: "will use", "intends to adopt", "should utilize". */
+const INTENDED_USE = /\b(?:will|shall|should|intends?\s+to|plans?\s+to|(?:is|are)\s+going\s+to)\s+(?:use|adopt|utili[sz]e|employ)\s+(?!(?:it|this|that|them|these|those)\b)/i;
 /** How many opening sentences of the decision text may state its choice in prose. */
 const PROSE_OPENING_SENTENCES = 3;
 const EARLY_SENTENCES = 8;
@@ -1635,6 +1642,7 @@ function optionsAndDecisionText(parsed: ParsedAdr, notes: string[]): { considere
   const decisionIdx = parsed.status === "rejected" ? roles.decisionIdx.filter((i) => isCanonicalDecision(parsed, i)) : roles.decisionIdx;
   const considered = readConsidered(parsed, roles.consideredIdx, roles.alternativesIdx, roles.candidatesIdx, notes);
   if (considered.length === 0) considered.push(...optionsOutsideOptionSections(parsed));
+  if (considered.length === 0) considered.push(...contrastedInTitle(parsed));
   else considered.push(...optionsAnnouncedInDecision(parsed, decisionIdx, considered));
   // A list of the options inside the decision section names each option without choosing it.
   const optionLines = new Set(considered.filter((o) => o.range.start === o.range.end).map((o) => o.range.start));
@@ -1647,6 +1655,18 @@ function optionsAndDecisionText(parsed: ParsedAdr, notes: string[]): { considere
   const underOption = (s: DecisionSentence) => optionSections.some((o) => o.start <= s.start && s.start <= o.end);
   const decisionSentences = decisionSentencesOf(parsed, decisionIdx).filter((s) => !(s.start === s.end && optionLines.has(s.start)) && !inBlock(s) && !underOption(s));
   return { considered, decisionIdx, decisionSentences };
+}
+
+/** A title that weighs two things against each other: "Use npm instead of yarn", "Prefer X over Y in tests". */
+const TITLE_CONTRAST = /^(?:use|prefer|choose|adopt|pick|select)\s+(.+?)\s+(?:instead\s+of|over|rather\s+than)\s+(?:using\s+)?(.+)$/i;
+
+/** The two options a contrasting title names, the preferred one first; none when the title contrasts nothing. */
+function contrastedInTitle(parsed: ParsedAdr): ConsideredOption[] {
+  const m = TITLE_CONTRAST.exec(stripInline(parsed.title).trim());
+  if (!m) return [];
+  const line = parsed.doc.sections.find((s) => s.level === 1)?.start ?? 1;
+  const names = [m[1], m[2]].map((x) => optionName(x).name).filter((x) => contentWordsOf(x).length > 0);
+  return names.length === 2 ? names.map((name) => ({ name, range: { start: line, end: line }, source: "considered-options" as const })) : [];
 }
 
 /**
@@ -2281,8 +2301,11 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
   if (!chosen && !hasDecisionSection) {
     for (const s of introSentences(parsed)) {
       const prose = namingReading(s.text);
-      // Outside a decision section only a first-person commitment counts: "We use X", "We decided to X".
-      if (prose.chosen && INTRO_CUES.has(prose.cue ?? "") && !pointsBack(prose.chosen)) {
+      // Outside a decision section only a first-person commitment counts: "We use X", "We decided to X"; or a
+      // commitment to take up a named thing: "The changed system intends to use X as the transport", "Products
+      // should utilize X for commands".
+      const takesUp = prose.cue === "we will" && INTENDED_USE.test(s.text);
+      if (prose.chosen && (INTRO_CUES.has(prose.cue ?? "") || takesUp) && !pointsBack(prose.chosen)) {
         chosen = { name: prose.chosen, range: { start: s.start, end: s.end }, how: "decision-prose" };
         break;
       }

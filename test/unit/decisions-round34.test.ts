@@ -1,0 +1,84 @@
+// Readings of the decision model added in round 34. A record with no decision section whose opening says that a
+// named subject will, should or intends to use something ("The new service intends to use Kafka as its event log")
+// chose that thing; someone who will only be doing something else chose nothing. A title whose last part names a
+// move as a noun ("Billing metrics and the migration to Honeycomb") states where the record moves to. A title that
+// weighs one thing against another ("Use pnpm instead of npm", "Prefer testcontainers over mocks in tests") names
+// both as the considered options, the preferred one first.
+// Every record here is written for these tests.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { parseAdr } from "../../src/core/internal/adr";
+import { DecisionRecordSchema, decisionModelOf, type DecisionRecord } from "../../src/core/decisions";
+
+function model(path: string, text: string): DecisionRecord {
+  const m = decisionModelOf(parseAdr(path, text));
+  DecisionRecordSchema.parse(m);
+  return m;
+}
+
+describe("an opening that commits a named subject to a tool", () => {
+  test("the system intends to use X chooses X", () => {
+    const m = model(
+      "docs/adr/adr-002-event-log.md",
+      "# Decision record: the event log for the ledger\n\n## Introduction\n\nIn March the payments team started to split the ledger out of the monolith. The new ledger service intends to use Kafka as its event log. This document sets out how the pieces fit.\n\n## Components\n\nThe writer appends entries; the reader projects balances.\n",
+    );
+    assert.equal(m.chosen?.name, "Kafka as its event log");
+    assert.equal(m.chosen?.how, "decision-prose");
+  });
+  test("products should utilize X for one thing chooses X", () => {
+    const m = model(
+      "adr/2023_02_01_queue_naming.md",
+      "# Naming of queues\n\n* Status: accepted\n\n## Context and Problem Statement\n\nEvery plugin should utilize `shop.job_queue` for background jobs and `shop.mail_queue` for mail.\n\nThe worker reads both queues in turn.\n",
+    );
+    assert.equal(m.chosen?.name, "shop.job_queue");
+  });
+  test("a subject that will only be doing something else chooses nothing", () => {
+    const m = model(
+      "docs/adr/adr-003-on-call.md",
+      "# Decision record: on-call hand-over\n\n## Introduction\n\nThere will always be incidents that fall outside office hours. The rota will be shared in the team calendar.\n\n## Details\n\nEach week starts on Monday.\n",
+    );
+    assert.equal(m.chosen, undefined);
+  });
+});
+
+describe("a title that names a move as a noun", () => {
+  test("the migration to X after 'and the' is where the record moves to", () => {
+    const m = model(
+      "docs/adr/0009-billing-metrics.md",
+      "# Billing metrics and the migration to Honeycomb\n\n- Status: Informational\n- Date: 2025-03-01\n\n## Context\n\nThrough 2024 billing sent its counters to a self-hosted Graphite.\n\n## Outcomes\n\nThe dashboards were rebuilt by hand.\n",
+    );
+    assert.equal(m.chosen?.name, "Move to Honeycomb");
+  });
+  test("a title that only mentions a migration as its topic states no move", () => {
+    const m = model(
+      "docs/adr/0010-migration-notes.md",
+      "# Notes on the schema migration tooling\n\n- Status: Informational\n\n## Context\n\nSchema changes ship with each release.\n\n## Outcomes\n\nThe notes live in the wiki.\n",
+    );
+    assert.equal(m.chosen, undefined);
+  });
+});
+
+describe("a title that weighs one thing against another", () => {
+  test("use X instead of Y names both, X first, and chooses X", () => {
+    const m = model(
+      "doc/adr/0006-use-pnpm-instead-of-npm.md",
+      "# 6. Use pnpm instead of npm\n\nDate: 2021-04-02\n\n## Status\n\nAccepted\n\n## Context\n\nInstalls on CI take four minutes.\n\n## Decision\n\nSwitch to pnpm.\n\n## Consequences\n\nInstalls are faster.\n",
+    );
+    assert.deepEqual(m.considered.map((o) => o.name), ["pnpm", "npm"]);
+    assert.equal(m.chosen?.name, "pnpm");
+  });
+  test("prefer X over Y keeps the rest of the title with Y", () => {
+    const m = model(
+      "doc/adr/0011-prefer-testcontainers-over-mocks.md",
+      "# 11. Prefer testcontainers over hand-written mocks in tests\n\nDate: 2021-06-12\n\n## Status\n\nAccepted\n\n## Context\n\nA mock drifted from the real database.\n\n## Decision\n\nRun the repository tests against a real Postgres.\n",
+    );
+    assert.deepEqual(m.considered.map((o) => o.name), ["testcontainers", "hand-written mocks in tests"]);
+  });
+  test("a title that only says 'over' as 'by way of' is no contrast without a choosing verb", () => {
+    const m = model(
+      "docs/adr/adr012-events-over-sse.md",
+      "# ADR012: Events over SSE\n\n## Status\n\naccepted\n\n## Context\n\nThe client needs live updates.\n\n## Decision\n\nWe send events over SSE.\n",
+    );
+    assert.deepEqual(m.considered, []);
+  });
+});
