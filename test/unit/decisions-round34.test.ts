@@ -3,7 +3,10 @@
 // chose that thing; someone who will only be doing something else chose nothing. A title whose last part names a
 // move as a noun ("Billing metrics and the migration to Honeycomb") states where the record moves to. A title that
 // weighs one thing against another ("Use pnpm instead of npm", "Prefer testcontainers over mocks in tests") names
-// both as the considered options, the preferred one first.
+// both as the considered options, the preferred one first. Of two options weighed side by side, one of which is to
+// stand still ("Do nothing and keep the current tables"), a decision that commits in words of its own to a change took
+// the other one; not when the two are an RFC's turned-down alternatives, nor when the prose keeps things or changes
+// them only in part where the option changes them fully.
 // Every record here is written for these tests.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -80,5 +83,32 @@ describe("a title that weighs one thing against another", () => {
       "# ADR012: Events over SSE\n\n## Status\n\naccepted\n\n## Context\n\nThe client needs live updates.\n\n## Decision\n\nWe send events over SSE.\n",
     );
     assert.deepEqual(m.considered, []);
+  });
+});
+
+const STILL_RECORD = (decision: string, heading = "Options considered") =>
+  `# ADR031 - Store audit events as documents\n\n- **Status**: Accepted\n- **Date**: 2025-01-10\n\n## Decision\n\n${decision}\n\n## Context\n\nThe audit tables grew to forty columns.\n\n## ${heading}\n\n1. Store each audit event as one JSON document with a few indexed columns.\n2. Do nothing and keep the current audit tables.\n\n## Consequences\n\nReads decode the document.\n`;
+
+describe("two options, one of which is to stand still", () => {
+  test("a decision that commits to a change in its own words took the other option", () => {
+    const m = model("docs/arch/ADR031-audit-documents.md", STILL_RECORD("Replace the audit tables with a leaner layout."));
+    assert.equal(m.chosen?.name, "Store each audit event as one JSON document with a few indexed columns");
+    assert.equal(m.chosen?.considered_index, 0);
+  });
+  test("a decision that keeps what is there is not read as the change", () => {
+    const m = model("docs/arch/ADR031-audit-documents.md", STILL_RECORD("Keep the audit tables for another year while the volume is measured."));
+    assert.equal(m.chosen?.name, "Do nothing and keep the current audit tables");
+  });
+  test("an RFC's turned-down alternatives leave its own proposal as the choice", () => {
+    const m = model("docs/arch/ADR031-audit-documents.md", STILL_RECORD("Replace the audit tables with a leaner layout.", "Alternatives"));
+    assert.equal(m.chosen?.name, "leaner layout");
+  });
+});
+
+describe("prose that shares words with the change it was not matched to", () => {
+  test("removing what the option would fix is a third way, not that option", () => {
+    const m = model("docs/arch/ADR031-audit-documents.md", STILL_RECORD("Drop the audit documents idea and trim the tables to ten columns instead."));
+    assert.equal(m.chosen?.considered_index, undefined);
+    assert.equal(m.chosen?.how, "decision-prose");
   });
 });

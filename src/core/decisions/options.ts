@@ -1657,6 +1657,28 @@ function optionsAndDecisionText(parsed: ParsedAdr, notes: string[]): { considere
   return { considered, decisionIdx, decisionSentences };
 }
 
+/** An option that leaves things as they are: "Do nothing and keep the current schema", "Status quo", "No change". */
+const STANDING_STILL = /^(?:(?:option|alternative)\s+\S{1,3}\s*[:.)–—-]\s*)?(?:do nothing|status quo|no change|keep (?:the |things |everything )?(?:current|existing|as[- ]is|as it is)|leave (?:it|things|everything) (?:as|alone))\b/i;
+/** A choice read from prose that keeps or refuses rather than changes. */
+const KEEPS_OR_REFUSES = /^(?:keep|keeping|continue|continuing|stay|staying|stick|sticking|retain|retaining|remain|not|no|don't|do not|never)\b/i;
+
+/**
+ * Two options, one of which is to stand still ("Do nothing and keep the current schema"): a decision whose prose
+ * commits to a change ("replace it with a simpler schema where the JSON is stored directly") in words of its own took
+ * the other option, the only change weighed.
+ */
+function otherThanStandingStill(chosen: ChosenOption | undefined, considered: ConsideredOption[]): ChosenOption | undefined {
+  // Only options the record weighed side by side: an RFC's alternatives are what it did not do, whatever it proposes.
+  if (!chosen || chosen.how !== "decision-prose" || chosen.considered_index !== undefined || considered.length !== 2 || considered.some((o) => o.source !== "considered-options")) return chosen;
+  const still = considered.map((o) => STANDING_STILL.test(stripInline(o.name).trim()));
+  if (still[0] === still[1] || KEEPS_OR_REFUSES.test(chosen.name.trim()) || STANDING_STILL.test(chosen.name.trim())) return chosen;
+  const i = still.indexOf(false);
+  // Prose that shares words with the option yet was not matched to it does something else to the same thing ("remove
+  // the retrying" against "Fix the retrying", "partly undo X" against "Fully undo X"): a third way.
+  if (coverage(considered[i].name, chosen.name) > 0) return chosen;
+  return { name: considered[i].name, range: chosen.range, how: "outcome-names-option", considered_index: i };
+}
+
 /** A title that weighs two things against each other: "Use npm instead of yarn", "Prefer X over Y in tests". */
 const TITLE_CONTRAST = /^(?:use|prefer|choose|adopt|pick|select)\s+(.+?)\s+(?:instead\s+of|over|rather\s+than)\s+(?:using\s+)?(.+)$/i;
 
@@ -1872,7 +1894,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   chosen = fallbackChoice(parsed, considered, linkedOption(parsed, read, considered, decisionSentences) ?? read, { hasDecisionSection: decisionIdx.length > 0, firm: chosen !== undefined });
   chosen = specifiedOption(parsed, statedOverProse(parsed, chosen, decisionIdx), considered);
   chosen = announcedCombination(parsed, withListConfirming(parsed, chosen, considered, decisionIdx), considered, decisionIdx);
-  chosen = withoutOutcome(parsed, proposalOverAlternative(parsed, chosen, considered));
+  chosen = otherThanStandingStill(withoutOutcome(parsed, proposalOverAlternative(parsed, chosen, considered)), considered);
   withProposalAndProseRejections(parsed, chosen, considered, proseRejected, rejectedBy);
 
   const rejected = rejectedOptions(parsed, considered, chosen, { rejectedBy, adopted, proseRejected });
