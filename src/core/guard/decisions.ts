@@ -43,7 +43,7 @@ import { instrumentsOf, type Instrument } from "./instruments";
 import { headerRuleOf, type HeaderRule } from "./fileHeaders";
 import { cachedDecisionBasis } from "./basisCache";
 import { cachedRecordDecisions, type RecordDecisions } from "./recordCache";
-import { optionRepositories } from "./repositoryLinks";
+import { implementationRepositories, optionRepositories } from "./repositoryLinks";
 import { addPairedRemovals } from "./pairedRemovals";
 import { boundaryOf, type ModuleBoundary } from "./moduleBoundaries";
 import type { DecisionCitation } from "./schema";
@@ -206,7 +206,10 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
   addTurnedDown(forbidden, prefs, numbered, chosenWords);
   if (adr) for (const x of contentExclusions(adr)) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
   if (adr) addKnownOtherwise(forbidden, adr, [...listed.rejected, ...proseRejected], file.text);
-  if (inForce) addInForceExclusions(forbidden, adr, { title, fullTitle: model.title }, chosenName, modelChosen?.range);
+  // What the prose chose beside an outcome that names no thing ("Use an existing visualisation library" … "settled
+  // upon D3") is the choice whose peers are turned down as well.
+  const choices = [...new Set([...(chosenName ? [chosenName] : []), ...prose.chosen.map((c) => c.name)])].join(". ") || undefined;
+  if (inForce) addInForceExclusions(forbidden, adr, { title, fullTitle: model.title }, choices, modelChosen?.range);
   // The chosen option, and the ones the prose chose ("will use a third-party service, Auth0" names Auth0).
   const required = chosenThings([...(modelChosen ? [{ name: modelChosen.name, range: modelChosen.range }] : []), ...listed.chosen, ...prose.chosen], rejectedWords);
   addPreferred(required, forbidden, prefs.chosen);
@@ -317,7 +320,7 @@ function optionKeys(name: string, chosenWords: Set<string>, common: string[], sh
 function addLinkedRepositories(forbidden: DecidedThing[], adr: ParsedAdr, rejected: { name: string; range: LineRange }[], text: string): void {
   const lines = text.split("\n", 20_000);
   for (const r of rejected) {
-    for (const repo of optionRepositories(adr, r.range.start, lines)) {
+    for (const repo of [...optionRepositories(adr, r.range.start, lines), ...implementationRepositories(lines, r.name)]) {
       if (!forbidden.some((f) => f.keys.display === repo.keys.display)) forbidden.push({ name: `${r.name} (${repo.name})`, keys: repo.keys, range: r.range, identifier: true });
     }
   }

@@ -220,7 +220,24 @@ const PURPOSES: Purpose[] = [
     about: /\bbundl(?:e|es|er|ers|ing)\b|\bbuild tool(?:s|ing)?\b/i,
     members: [
       m("webpack", tok("webpack")), m("Rollup", tok("rollup")), m("Parcel", tok("parcel")), m("esbuild", tok("esbuild")), m("Vite", tok("vite")), m("Browserify", tok("browserify")),
-      m("Turbopack", tok("turbopack")), m("Rspack", tok("rspack")),
+      m("Turbopack", tok("turbopack")), m("Rspack", tok("rspack")), m("Create React App", exact("react", "scripts")),
+    ],
+  },
+  {
+    // Charts and custom data visualisations (not Helm charts: the purpose is said as visualisation or charting).
+    about: /\bvisuali[sz]ations?\b|\bcharting\b|\b(?:chart|charts|plotting|graphing) librar(?:y|ies)\b|\bdata ?vi[sz]\b/i,
+    members: [
+      m("D3", tok("d3")), m("Recharts", tok("recharts")), m("Chart.js", exact("chart", "js"), tok("chartjs")), m("Highcharts", tok("highcharts")), m("ECharts", tok("echarts")),
+      m("Plotly", tok("plotly")), m("Nivo", tok("nivo")), m("Victory", exact("victory")), m("visx", tok("visx")), m("Vega", exact("vega"), exact("vega", "lite")),
+      m("ApexCharts", tok("apexcharts")), m("Bokeh", tok("bokeh")), m("Matplotlib", tok("matplotlib")),
+    ],
+  },
+  {
+    // A workshop to build UI components in isolation and show a design system.
+    about: /\bcomponents? (?:development|explorer|workshop|sandbox|playground|catalog(?:ue)?)\b|\bdesign systems?\b|\bpattern librar(?:y|ies)\b/i,
+    members: [
+      m("Storybook", tok("storybook")), m("Styleguidist", tok("styleguidist")), m("Docz", tok("docz")), m("Ladle", exact("ladle", "react")),
+      m("Histoire", tok("histoire")), m("React Cosmos", exact("react", "cosmos")),
     ],
   },
   {

@@ -61,7 +61,8 @@ const TITLE_REPLACES = /^(?:replace|replacing|migrate\s+from|migrating\s+from|mo
 // "Swapping JS Test Framework Jest for Vitest": what the title gives up, then what it takes.
 const TITLE_SWAPS = /^(?:swap|swapping|swapped)\s+(.{1,80}?)\s+for\s+(.{1,80})$/i;
 // "Use of conditionals in JSX (deprecation of `<ConditionallyRender />`)", "Deprecate X": what it deprecates is turned down.
-const TITLE_DEPRECATES = /\bdeprecat(?:e|es|ing|ion\s+of)\s+(`[^`]{1,60}`|[\w@./-]{2,60})/i;
+// "Deprecated gossip clustering in favor of File SD": what a done deprecation took out is turned down as well.
+const TITLE_DEPRECATES = /\bdeprecat(?:e|es|ed|ing|ion\s+of)\s+(`[^`]{1,60}`|[\w@./-]{2,60})/i;
 // "Change … from X to Y", "Switch Test Assertions from Truth to assertk", "Move the build from Travis to Actions".
 const TITLE_CHANGES = /^(?:change|changing|switch|switching|move|moving|migrate|migrating)\s+.{1,80}?\s+from\s+(.{1,60}?)\s+to\s+(.{1,60})$/i;
 // "Use yarn workspaces instead of lerna", "Prefer X over Y": the title states the choice and what it set aside.
@@ -77,6 +78,13 @@ const titleName = (s: string) => s.replace(/\s*\([^()]{0,40}\)\s*$/, "").replace
 const SWITCH_SENTENCE = /\b(?:switch(?:ed|ing)?|migrat(?:e|ed|ing|ion)|mov(?:e|ed|ing))\s+(?:away\s+)?from\s+(?:using\s+)?(.{1,80}?)\s+(?:for\s+[\w\s-]{1,40}?\s+)?to\s+(?:using\s+)?(?:the\s+)?(.{1,80})/i;
 /** "X and Y have been replaced by Z", "X was replaced with Z": what was replaced is before the cue. */
 const REPLACED_BY = /\b(?:(?:has|have|had)\s+(?:now\s+|since\s+)?been|(?:was|were))\s+replaced\s+(?:by|with)\b/i;
+/**
+ * "(rather than using a pre-existing setup such as [`create-react-app`](…))": the example of what the record did not
+ * use, when the clause names it by an example ("such as", "like") or straight away as code or a link.
+ */
+const RATHER_THAN_USING = /\b(?:rather\s+than|instead\s+of)\s+(?:using|adopting|relying\s+on)\s+/i;
+/** "We have therefore settled upon D3, for a number of reasons": the decision names what it took. */
+const SETTLED_ON = /\bwe\s+(?:have\s+)?(?:therefore\s+|thus\s+|finally\s+|eventually\s+)?(?:settled\s+(?:up)?on|went\s+with|opted\s+for)\s+(?:the\s+)?/i;
 /** "We were using X and Y, but …", "we previously used X": what the project used before the decision. */
 const PAST_USE = /\bwe\s+(?:were\s+using|had\s+been\s+using|previously\s+used|used\s+to\s+use)\s+([^;]{1,120}?),?\s+but\b/i;
 
@@ -189,6 +197,43 @@ function headingOptions(parsed: ParsedAdr): ProseOption[] {
     }
   });
   return out;
+}
+
+/** A body that weighs an option: it has both pros and cons ("**Pros**:", "Cons", "Advantages" / "Disadvantages"). */
+const PROS = /\b(?:pros|advantages|benefits)\b/i;
+const CONS = /\b(?:cons|disadvantages|drawbacks)\b/i;
+
+/** A name's compact form ("React GA", "react-ga" and "ReactGA" are all `reactga`). */
+const compactOf = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+/**
+ * Sibling headings each weighing one option by its pros and cons, under a record that never says which it took
+ * ("### React Beacon" and "### React GA"), and consequences that build on exactly one of them ("call simple functions
+ * provided by the ReactGA"): that one is the choice and its siblings were turned down. Compact forms match, since
+ * consequences write a name as code does. Nothing is read when the decision names some of them but not all, or when
+ * the consequences name none or several.
+ */
+function chosenByConsequences(parsed: ParsedAdr, decided: Set<string>): ProseOptions {
+  const { sections } = parsed.doc;
+  const none = { rejected: [], chosen: [] };
+  const consequences = sections.filter((_, i) => parsed.section_names[i] === "consequences").map((c) => c.body).join("\n").slice(0, 20_000);
+  if (!consequences) return none;
+  const words = consequences.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w.toLowerCase());
+  const said = new Set([...words, ...words.slice(1).map((w, k) => words[k] + w)]);
+  const childrenOf = new Map<number, typeof sections>();
+  for (const c of sections) if (c.parent !== undefined) childrenOf.set(c.parent, [...(childrenOf.get(c.parent) ?? []), c].slice(0, MAX_LIST + 1));
+  for (const children of childrenOf.values()) {
+    if (children.length < 2 || children.length > MAX_LIST || !children.every((c) => PROS.test(c.body) && CONS.test(c.body))) continue;
+    const options = children.map((c) => ({ name: headingText(c.heading), range: { start: c.start, end: c.start } })).filter((o) => o.name.split(" ").length <= MAX_NAME_WORDS && compactOf(o.name).length >= 3);
+    // A decision that names some of them but not all picks among them; one that lists them all only introduces them.
+    const inDecision = options.filter((o) => overlaps(o.name, decided)).length;
+    if (options.length !== children.length || (inDecision > 0 && inDecision < options.length)) continue;
+    const named = options.filter((o) => said.has(compactOf(o.name)));
+    if (named.length !== 1) continue;
+    const reason = `the record weighed ${options.map((o) => o.name).join(" and ")}; its consequences build on ${named[0].name}`;
+    return { chosen: [{ ...named[0], marked: true }], rejected: options.filter((o) => o !== named[0]).map((o) => ({ ...o, reason, marked: true })) };
+  }
+  return none;
 }
 
 /** "Option 2: Kyverno", "Alternative B - OPA": a heading that numbers an option, wherever it sits. */
@@ -380,6 +425,8 @@ function cueOptions(sentences: (LocatedSentence & { beforeDecision: boolean; inD
       const at = last ? words.length - last.split(" ").length : -1;
       if (last && words.slice(at).join(" ") === last && words[at - 1]?.toLowerCase() !== "of") turnedDown.push({ name: last, range, reason });
     }
+    const example = ratherThanExample(s.text, raw);
+    if (example) turnedDown.push({ name: example, range, reason, marked: true });
     const after = REJECTED_AFTER.exec(s.text) ?? DELETED_PART.exec(s.text);
     if (after) {
       const first = namesIn(s.text.slice(after.index + after[0].length), 1)[0];
@@ -408,6 +455,32 @@ function cueOptions(sentences: (LocatedSentence & { beforeDecision: boolean; inD
     }
   }
   return { candidates, turnedDown, switchedTo };
+}
+
+/** What "rather than using … such as X" sets aside, when the raw lines write X as code or a link (or X comes first). */
+function ratherThanExample(text: string, raw: string): string | undefined {
+  const cue = RATHER_THAN_USING.exec(text);
+  if (!cue) return undefined;
+  const rest = text.slice(cue.index + cue[0].length, cue.index + cue[0].length + 200);
+  const example = /^(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,5}?(?:such\s+as|like)\s+/i.exec(rest);
+  const at = example ? rest.slice(example[0].length) : rest;
+  const name = (namesIn(at, 1)[0] ?? at.trim().split(/[\s),;]+/)[0])?.replace(/[^\w+#]+$/, "");
+  if (!name || !at.trimStart().startsWith(name)) return undefined;
+  // Without an example cue, only a name the record marks as code or a link ("rather than using `x`").
+  const marked = raw.includes(`\`${name}\``) || raw.includes(`[${name}]`) || raw.includes(`[\`${name}\`]`);
+  return marked || (example && nameWord(name)) ? name : undefined;
+}
+
+/** "We have therefore settled upon D3": the name the decision says it took, when it comes right after the cue. */
+function settledOn(sentences: LocatedSentence[]): ProseOption[] {
+  for (const s of sentences) {
+    const cue = SETTLED_ON.exec(s.text);
+    if (!cue) continue;
+    const rest = s.text.slice(cue.index + cue[0].length);
+    const name = namesIn(rest, 1)[0];
+    if (name && rest.startsWith(name)) return [{ name, range: { start: s.start, end: s.end }, marked: true }];
+  }
+  return [];
 }
 
 /** Whether a text's words name the option: by the words that identify it (keysOf), never by "pattern" or "current". */
@@ -511,6 +584,7 @@ export function proseOptionsOf(parsed: ParsedAdr, chosenName: string | undefined
   const others = otherSentences(parsed);
   const { candidates, turnedDown, switchedTo } = cueOptions([...others, ...decisionSentences(parsed).map((d) => ({ ...d, beforeDecision: false, inDecision: true }))], parsed.doc.lines);
   for (const o of switchedTo) if (!chosen.some((c) => c.name === o.name)) chosen.push(o);
+  for (const o of settledOn(decisionSentences(parsed))) if (!chosen.some((c) => c.name === o.name)) chosen.push(o);
   const listed = [...headingOptions(parsed), ...numberedHeadingOptions(parsed), ...ledAndTabledOptions(parsed), ...introducedLists(parsed), ...candidates];
   // The decision's first sentence that names a listed option says which ones were chosen; without one, a sentence
   // elsewhere that says which option won ("`ruff` is the recommended tool").
@@ -536,6 +610,11 @@ export function proseOptionsOf(parsed: ParsedAdr, chosenName: string | undefined
     else if (decided && decidedGroups.has(o.group) && (groupSize.get(o.group) ?? 0) >= 2 && !(isEnumerated(o.group) && overlaps(o.name, decisionWords))) rejected.push(o);
   }
   for (const o of turnedDown) if (!overlaps(o.name, decidedWords)) rejected.push(o);
+  if (!decided && !chosen.length) {
+    const implicit = chosenByConsequences(parsed, decisionWords);
+    chosen.push(...implicit.chosen);
+    rejected.push(...implicit.rejected);
+  }
   rejected.push(...trialledNotChosen([...others, ...decisionSentences(parsed)].sort((a, b) => a.start - b.start)).filter((o) => !overlaps(o.name, decidedWords)));
   const lower = lowerCaseWords(parsed.doc.lines);
   return { rejected: withNameWords(rejected, lower), chosen: withNameWords(chosen, lower) };

@@ -51,3 +51,26 @@ export function optionRepositories(adr: ParsedAdr, optionStart: number, lines: r
   const decided = new Set(sections.filter((s) => s.level > 0 && DECISION_HEADING.test(s.heading.slice(0, 200))).flatMap((s) => repositoriesLinkedIn(textOf(s)).map((r) => r.name.toLowerCase())));
   return repositoriesLinkedIn(textOf(own)).filter((r) => !decided.has(r.name.toLowerCase()));
 }
+
+/**
+ * The repositories a record links as a turned-down thing's implementation, on a line that opens with the thing's name
+ * ("[Gossip](…) protocol (with the [membership](https://github.com/hashicorp/memberlist) implementation)"). An owner
+ * and name of two words key with the host before them (`github.com/hashicorp/memberlist`, as a module path writes it).
+ */
+export function implementationRepositories(lines: readonly string[], name: string): RepositoryName[] {
+  const lead = name.trim().toLowerCase();
+  if (lead.length < 3) return [];
+  const out: RepositoryName[] = [];
+  for (const line of lines.slice(0, 2000)) {
+    const bare = line.replace(/^\s*(?:[-*+]|\d{1,3}[.)])?\s*/, "").replace(/^\[([^\]]{1,80})\]\([^)\s]{0,300}\)/, "$1").replace(/[`*_]/g, "").toLowerCase();
+    if (!bare.startsWith(lead) || /[\w-]/.test(bare.charAt(lead.length)) || !/\bimplementations?\b/i.test(line)) continue;
+    for (const m of line.slice(0, 2000).matchAll(REPOSITORY_LINK)) {
+      const [host, owner, repo] = [/https?:\/\/(?:www\.)?([^/]+)/.exec(m[0])![1], m[1], m[2]];
+      if (HOST_PAGES.has(owner.toLowerCase()) || out.length >= MAX_LINKS) continue;
+      const exact = tokensOf(`${owner} ${repo}`);
+      const keyed = exact.length >= 3 ? exact : tokensOf(`${host} ${owner} ${repo}`);
+      out.push({ name: `${owner}/${repo}`, keys: { display: `${owner}/${repo}`, exact: keyed, tokens: [] } });
+    }
+  }
+  return out;
+}
