@@ -434,6 +434,7 @@ function rankDocuments(p: Prepared, terms: string[], expansions: string[], quest
   keepFilesBelowRecords(scores, p);
   if (question) preferLaterDecision(scores, p, question);
   preferLaterOnSameSubject(scores, p);
+  if (question) preferLaterRetirement(scores, p, question);
   // The caps above can lower a successor below the record it replaced; the supersession rule has the last word.
   enforceDocSupersession(scores, p.graph);
 
@@ -676,6 +677,118 @@ function preferLaterOnSameSubject(scores: Map<string, number>, p: Prepared): voi
       if (settled || reversed) scores.set(old.path, sl * 0.98);
     }
   }
+}
+
+/** How many of the best records are compared for a later record that retires what an earlier one put in place. */
+const RETIREMENT_WINDOW = 5;
+/** The share of the question's weight met in the earlier record that the later one must meet as well. */
+const RETIREMENT_COVERAGE = 0.6;
+/** A question word counts as rare in the corpus when at most this many documents use it, or this share of them. */
+const RETIREMENT_RARE_DF = 3;
+const RETIREMENT_RARE_SHARE = 0.02;
+
+/**
+ * A later record in force that retires something (its title or the opening of its decision removes, drops or
+ * discontinues it) ranks above an earlier record in force that the question reaches through the same words: the
+ * question asks about what the earlier record put in place, and the later one took it away ("Dataplane Selection
+ * Improvements" added a heartbeat; "Data Plane Selector Manager Dismission" discontinued it). The two must share a
+ * rare word of the question, and the later record must hold most of the question's weight that the earlier one
+ * holds, so a removal of something else that merely shares the log's common words changes nothing. Only for a
+ * question that asks whether something goes on or stops ("keep", "still", "drop"): "Should we move Redis to
+ * ElastiCache?" is answered by "Use ElastiCache for Redis", not by a later record that removes one of its clusters
+ * (development half: without this condition recall@1 lost one question and gained none).
+ */
+function preferLaterRetirement(scores: Map<string, number>, p: Prepared, question: string): void {
+  if (!ASKS_TO_CONTINUE.test(question)) return;
+  const adrs = p.graph.adrs;
+  const top = [...scores.entries()]
+    .filter(([path, s]) => s > 0 && adrs.has(path))
+    .sort((a, b) => b[1] - a[1] || cmp(a[0], b[0]))
+    .slice(0, RETIREMENT_WINDOW)
+    .map(([path]) => ({ path, adr: adrs.get(path)!, status: effectiveStatus(adrs.get(path)!, p.graph) }))
+    .filter((r) => IN_FORCE.has(r.status));
+  const pairs = top.flatMap((later) =>
+    retiresSomething(p, later.adr)
+      ? top.filter((old) => old !== later && isLater(later.adr, old.adr) === true && !REMOVAL.test(old.adr.title)).map((old) => ({ old, later }))
+      : [],
+  );
+  if (!pairs.length) return;
+  const words = questionWordForms(p, question);
+  const rareDf = Math.max(RETIREMENT_RARE_DF, Math.floor(p.stats.n * RETIREMENT_RARE_SHARE));
+  const held = (path: string) => {
+    const doc = p.docs.find((d) => d.file.path === path);
+    const tf = doc ? docStats(statsText(doc)).tf : new Map<string, number>();
+    return words.filter((w) => w.forms.some((v) => tf.has(v)));
+  };
+  const mass = (ws: QuestionWord[]) => ws.reduce((n, w) => n + w.idf, 0);
+  for (const { old, later } of pairs) {
+    const so = scores.get(old.path)!;
+    const sl = scores.get(later.path)!;
+    if (sl > so || sl < SAME_SUBJECT_SCORE_SHARE * so) continue;
+    const laterWords = new Set(held(later.path));
+    const oldWords = held(old.path);
+    const shared = oldWords.filter((w) => laterWords.has(w));
+    if (shared.some((w) => w.df <= rareDf) && mass(shared) >= RETIREMENT_COVERAGE * mass(oldWords)) scores.set(old.path, sl * 0.98);
+  }
+}
+
+interface QuestionWord {
+  /** The forms the corpus writes the word in. */
+  forms: string[];
+  /** Documents that use its most widely used form, and the IDF of that. */
+  df: number;
+  idf: number;
+}
+
+/** The question's words with the forms the corpus writes each in ("heartbeating": "heartbeat"); unused words are left out. */
+function questionWordForms(p: Prepared, question: string): QuestionWord[] {
+  const words = [...new Set(tokenize(question))].filter((w) => w.length > 1);
+  const forms = new Map<string, string[]>(words.map((w) => [w, []]));
+  const byStart = new Map<string, string[]>();
+  for (const w of words) byStart.set(w.slice(0, WORD_FORM_PREFIX), [...(byStart.get(w.slice(0, WORD_FORM_PREFIX)) ?? []), w]);
+  for (const v of p.stats.df.keys()) {
+    forms.get(v)?.push(v);
+    if (v.length < WORD_FORM_PREFIX) continue;
+    for (const w of byStart.get(v.slice(0, WORD_FORM_PREFIX)) ?? []) if (w !== v && sameWordForm(w, v)) forms.get(w)!.push(v);
+  }
+  const out: QuestionWord[] = [];
+  for (const w of words) {
+    const df = forms.get(w)!.reduce((n, v) => Math.max(n, p.stats.df.get(v) ?? 0), 0);
+    if (df) out.push({ forms: forms.get(w)!, df, idf: Math.log(1 + p.stats.n / df) });
+  }
+  return out;
+}
+
+/** Letters two forms of one word must share from the start (see sameWordForm). */
+const WORD_FORM_PREFIX = 6;
+
+/**
+ * Two stemmed words read as forms of one word: equal, or one a prefix of the other ("heartbeat", "heartbeating";
+ * "unavailable", "unavailability" share "unavailab"), sharing at least six letters and most of the shorter word.
+ */
+function sameWordForm(a: string, b: string): boolean {
+  if (a === b) return true;
+  const short = Math.min(a.length, b.length);
+  if (short < WORD_FORM_PREFIX) return false;
+  let i = 0;
+  while (i < short && a[i] === b[i]) i++;
+  return i >= WORD_FORM_PREFIX && i >= 0.8 * short;
+}
+
+/** A question that asks whether something goes on or stops ("should we keep heartbeating them?", "drop it?"). */
+const ASKS_TO_CONTINUE = /\b(keep|keeping|still|continue|continuing|any ?more|any longer|no longer|stop|stopping|drop|dropping|remove|removing|retire|retiring|deprecate|get rid of)\b/i;
+
+/** A title noun that retires something ("HTTP proxy data plane deprecation", "Selector manager dismission"). */
+const RETIRING_NOUN = /\b(removal|deprecation|dismissal|dismission|discontinuation|decommission(?:ing)?|retirement|sunsetting|deletion)\b/i;
+
+/** Whether a record's title, or the first sentence of its decision or summary, retires something. */
+function retiresSomething(p: Prepared, adr: AdrFacts): boolean {
+  if (REMOVAL.test(adr.title) || RETIRING_NOUN.test(adr.title)) return true;
+  const own = p.unitsByPath.get(adr.path) ?? [];
+  const lead = own.find((u) => u.adrSection === "decision" || u.adrSection === "decision-outcome" || LEAD_HEADING.test(headingKey(u.heading)));
+  if (!lead) return false;
+  const sentence = stripInline(lead.body.replace(/\n+/g, " ")).split(/(?<=[.!?])\s+(?=[A-Z])/)[0] ?? "";
+  return REMOVAL.test(sentence.split(/\s+/).slice(0, LEAD_WORDS).join(" "));
 }
 
 /**
