@@ -2,7 +2,9 @@
 // from the proposal's prose and listed it as an option itself.
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
-import type { AdrMeta } from "../../src/core/schemas";
+import type { AdrMeta, FusedEvidence } from "../../src/core/schemas";
+import { readQuestion } from "../../src/core/synth/question";
+import { adrChoice } from "../../src/core/synth/stance";
 import { answerNamed, recordLedAnswer, type LedRecord } from "../../src/core/synth/recordLed";
 
 function record(path: string, meta: Partial<AdrMeta>): LedRecord {
@@ -41,5 +43,35 @@ describe("a choice the model read from the proposal's prose", () => {
       decided_option: { name: "reuse the index layout", range: { start: 30, end: 30 } },
     });
     assert.equal(answerNamed(listed, "reuse the index layout"), "reuse the index layout");
+  });
+});
+
+describe("moving something off one place and onto another", () => {
+  it("the place left behind is kept whole, without the conjunction that leads to the destination", () => {
+    const read = readQuestion("Should we move the reports off the cron box and onto Airflow?");
+    assert.equal(read.form, "migration");
+    assert.equal(read.incumbent?.subject, "cron box");
+    assert.ok(read.target?.terms.includes("airflow"));
+  });
+
+  it("an action that moves off a place onto another is not found by the place it leaves", () => {
+    const read = readQuestion("Should we move the web and API servers off the old Puppet-built VMs and onto Nomad with Consul?");
+    const proposal = read.target;
+    assert.ok(proposal);
+    assert.ok(proposal.terms.includes("nomad"), proposal.terms.join(","));
+    assert.ok(!proposal.terms.some((t) => /puppet|vms?\b/.test(t)), proposal.terms.join(","));
+  });
+});
+
+describe("a title in the gerund states the choice", () => {
+  const section = (title: string): FusedEvidence => ({
+    id: "ev-000000000001", kind: "internal", expert: "docs", source_type: "adr", path_or_url: "docs/adr/0011-deploys.md", precision_class: "section",
+    title, excerpt: "We keep our tests where they are.", score: 1, rank: 1, fused_score: 1, experts: ["docs"],
+    adr: { path: "docs/adr/0011-deploys.md", title, status: "accepted", supersedes: [], superseded_by: [], considered_options: [], section: "decision" },
+  });
+  it("'Using X for Y' chose X, as 'Use X for Y' does", () => {
+    assert.equal(adrChoice(section("ADR011: Using CodePipeline and CodeBuild for deployments")), "CodePipeline and CodeBuild");
+    assert.equal(adrChoice(section("Use CodePipeline for deployments")), "CodePipeline");
+    assert.equal(adrChoice(section("Migrating to Postgres")), "Postgres");
   });
 });

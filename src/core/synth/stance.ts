@@ -183,7 +183,7 @@ export function adrChoice(e: FusedEvidence, decisionText?: string): string | und
   if (decided && e.adr.considered_options.includes(decided)) return decided;
   // A title is one line; the bound keeps the lazy title patterns below from going quadratic on a runaway one.
   const title = e.adr.title.slice(0, MAX_CLAUSE_CHARS).trim().replace(/^(?:adr[-\s]*)?\d+[.:)]?\s+/i, "");
-  const m = /^(?:use|adopt|choose|prefer|switch to|migrate to|move to|standardi[sz]e on|introduce)\s+(.+?)(?:\s+(?:for|as|in|to|on|with|across)\s+.*)?$/i.exec(title);
+  const m = /^(?:use|using|adopt|adopting|choose|prefer|switch(?:ing)? to|migrat(?:e|ing) to|mov(?:e|ing) to|standardi[sz](?:e|ing) on|introduc(?:e|ing))\s+(.+?)(?:\s+(?:for|as|in|to|on|with|across)\s+.*)?$/i.exec(title);
   if (m) return m[1].trim();
   // "Sign receipts with Ed25519 from node:crypto", "Store orders in PostgreSQL": the object of the last preposition.
   const object = /^(?:store|keep|run|host|put|sign|build|write|implement|deploy|serve|cache|log|persist|publish|test|render|parse|validate|encrypt|package|ship|send|manage|track|document)\s+[a-z][\w\s-]{0,40}?\s+(?:with|using|via|in|on|to)\s+(.+?)(?:\s+(?:for|from|as|across|instead of|over)\s+.*)?$/i.exec(title);

@@ -52,8 +52,24 @@ export function readAction(toks: Tok[], clause: Clause): Partial<QuestionStructu
   const start = clause.copula >= 0 && !clause.passive ? clause.copula : clause.verb;
   const end = phraseEnd(toks, start, clauseEnd(toks, start));
   const span = { start, end };
-  const { terms, subject } = termsForVerbPhrase(toks, { start: clause.verb, end });
+  const read = termsForVerbPhrase(toks, { start: clause.verb, end });
+  const { subject } = read;
+  // "move the apps off the EC2 machines and onto EKS": what the action leaves is no term of it.
+  const left = leftBehind(toks, clause.verb, end);
+  const terms = left.length ? read.terms.filter((t) => !left.includes(t)) : read.terms;
   if (!terms.length && !subject) return undefined;
   const target = alt(clauseTitle(toks, span, clause, false), subject, terms, "target");
   return { form: "action", alternatives: [target], target };
+}
+
+/** The terms of what an action moves away from: the place between "off" / "from" and a later "onto" / "into" / "to". */
+function leftBehind(toks: Tok[], start: number, end: number): string[] {
+  const from = toks.findIndex((t, k) => k > start && k < end && (t.norm === "off" || t.norm === "from"));
+  if (from < 0) return [];
+  const to = toks.findIndex((t, k) => k > from + 1 && k < end && ["onto", "into", "to"].includes(t.norm));
+  if (to < 0) return [];
+  let stop = to;
+  while (stop > from + 1 && ["and", "or"].includes(toks[stop - 1].norm)) stop--;
+  const place = trimNoun(toks, from + 1, stop);
+  return place.end > place.start ? termsForPhrase(toks, place) : [];
 }

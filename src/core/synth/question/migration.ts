@@ -43,7 +43,10 @@ export function readMigration(toks: Tok[]): Partial<QuestionStructure> | undefin
       }
     }
     if (to < 0) continue;
-    const a = { start: from + 1, end: to };
+    // "off EC2 and onto EKS": the conjunction before the destination belongs to neither side.
+    let end = to;
+    while (end > from + 1 && isConj(toks[end - 1])) end--;
+    const a = { start: from + 1, end };
     const b = trimNoun(toks, to + 1, toks.length);
     if (b.end <= b.start) continue;
     const verb = isVerb(t) ? infinitive(t) : "move";
