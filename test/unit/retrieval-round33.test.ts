@@ -4,29 +4,11 @@
 // template's list of the statuses a record may take retires no record.
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
-import { resolveConfig } from "../../src/core/config";
+import { docsRanking } from "../helpers/docsRanking";
 import { parseAdr } from "../../src/core/internal/adr";
-import { discoverArtifacts } from "../../src/core/internal/discovery";
-import { createDocsExpert } from "../../src/core/internal/docsExpert";
-import { buildRulesPlan } from "../../src/core/terms";
-import type { ExpertContext } from "../../src/core/types";
-import { createGitRepo } from "../helpers/gitRepo";
 
-const config = resolveConfig();
-const dirs: string[] = [];
-after(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-/** Distinct documents in the docs expert's order for `question` over a repository holding `files`. */
-async function ranked(files: Record<string, string>, question: string): Promise<string[]> {
-  const dir = createGitRepo([{ message: "records", files }]);
-  dirs.push(dir);
-  const artifacts = await discoverArtifacts(dir, config);
-  const ctx: ExpertContext = { repo: dir, question, plan: buildRulesPlan(question), config, artifacts, signal: new AbortController().signal, log: () => {} };
-  return [...new Set((await createDocsExpert().run(ctx)).items.map((i) => i.path_or_url))];
-}
+const { ranked, cleanup } = docsRanking();
+after(cleanup);
 
 const record = (title: string, status: string, sections: [string, string][]) =>
   `# ${title}\n\n## Status\n\n${status}\n\n${sections.map(([h, b]) => `## ${h}\n\n${b}\n`).join("\n")}`;
