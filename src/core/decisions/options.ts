@@ -1640,6 +1640,8 @@ function optionsAndDecisionText(parsed: ParsedAdr, notes: string[]): { considere
   const decisionIdx = parsed.status === "rejected" ? roles.decisionIdx.filter((i) => isCanonicalDecision(parsed, i)) : roles.decisionIdx;
   const considered = readConsidered(parsed, roles.consideredIdx, roles.alternativesIdx, roles.candidatesIdx, notes);
   if (considered.length === 0) considered.push(...optionsOutsideOptionSections(parsed));
+  // Options found so far, listed or outside the option sections, are joined by those the decision announces; with
+  // none at all, a title that weighs one thing against another names the two.
   if (considered.length === 0) considered.push(...contrastedInTitle(parsed));
   else considered.push(...optionsAnnouncedInDecision(parsed, decisionIdx, considered));
   // A list of the options inside the decision section names each option without choosing it.
