@@ -1640,10 +1640,10 @@ function optionsAndDecisionText(parsed: ParsedAdr, notes: string[]): { considere
   const decisionIdx = parsed.status === "rejected" ? roles.decisionIdx.filter((i) => isCanonicalDecision(parsed, i)) : roles.decisionIdx;
   const considered = readConsidered(parsed, roles.consideredIdx, roles.alternativesIdx, roles.candidatesIdx, notes);
   if (considered.length === 0) considered.push(...optionsOutsideOptionSections(parsed));
-  // Options found so far, listed or outside the option sections, are joined by those the decision announces; with
-  // none at all, a title that weighs one thing against another names the two.
-  if (considered.length === 0) considered.push(...contrastedInTitle(parsed));
-  else considered.push(...optionsAnnouncedInDecision(parsed, decisionIdx, considered));
+  // Options found so far, listed or outside the option sections, are joined by those the decision announces. (Round
+  // 34 read a title "Use X instead of Y" as naming both when nothing else did: the guard then lost the title's
+  // turned-down side; dropped.)
+  if (considered.length > 0) considered.push(...optionsAnnouncedInDecision(parsed, decisionIdx, considered));
   // A list of the options inside the decision section names each option without choosing it.
   const optionLines = new Set(considered.filter((o) => o.range.start === o.range.end).map((o) => o.range.start));
   // A decision section that walks through its candidates one block each ("**1) X** - …"): a sentence inside a
@@ -1677,18 +1677,6 @@ function otherThanStandingStill(chosen: ChosenOption | undefined, considered: Co
   // the retrying" against "Fix the retrying", "partly undo X" against "Fully undo X"): a third way.
   if (coverage(considered[i].name, chosen.name) > 0) return chosen;
   return { name: considered[i].name, range: chosen.range, how: "outcome-names-option", considered_index: i };
-}
-
-/** A title that weighs two things against each other: "Use npm instead of yarn", "Prefer X over Y in tests". */
-const TITLE_CONTRAST = /^(?:use|prefer|choose|adopt|pick|select)\s+(.+?)\s+(?:instead\s+of|over|rather\s+than)\s+(?:using\s+)?(.+)$/i;
-
-/** The two options a contrasting title names, the preferred one first; none when the title contrasts nothing. */
-function contrastedInTitle(parsed: ParsedAdr): ConsideredOption[] {
-  const m = TITLE_CONTRAST.exec(stripInline(parsed.title).trim());
-  if (!m) return [];
-  const line = parsed.doc.sections.find((s) => s.level === 1)?.start ?? 1;
-  const names = [m[1], m[2]].map((x) => optionName(x).name).filter((x) => contentWordsOf(x).length > 0);
-  return names.length === 2 ? names.map((name) => ({ name, range: { start: line, end: line }, source: "considered-options" as const })) : [];
 }
 
 /**
