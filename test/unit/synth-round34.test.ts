@@ -3,7 +3,7 @@
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
 import type { AdrMeta, FusedEvidence } from "../../src/core/schemas";
-import { readQuestion } from "../../src/core/synth/question";
+import { readQuestion, readQuestionUncached } from "../../src/core/synth/question";
 import { adrChoice } from "../../src/core/synth/stance";
 import { answerNamed, recordLedAnswer, type LedRecord } from "../../src/core/synth/recordLed";
 
@@ -73,5 +73,12 @@ describe("a title in the gerund states the choice", () => {
     assert.equal(adrChoice(section("ADR011: Using CodePipeline and CodeBuild for deployments")), "CodePipeline and CodeBuild");
     assert.equal(adrChoice(section("Use CodePipeline for deployments")), "CodePipeline");
     assert.equal(adrChoice(section("Migrating to Postgres")), "Postgres");
+  });
+});
+
+describe("text that is hardly a question", () => {
+  it("a numbered fragment with a bare 'or' is read without throwing", () => {
+    const read = readQuestionUncached("1. or still");
+    for (const a of read.alternatives) assert.ok(a.title.trim().length > 0);
   });
 });

@@ -13,6 +13,8 @@ import type { Connector, Mode, RightSide } from "./connectors";
  * alternative, scopes every alternative and belongs to none.
  */
 function askersScopeAt(toks: Tok[], j: number): boolean {
+  // A span may end past the last token ("1. or still"): there is no scope beyond the text.
+  if (!toks[j]) return false;
   return isPrep(toks[j]) && !PURPOSE.has(toks[j].norm) && (toks[j + 1]?.norm === "our" || toks[j + 1]?.norm === "my");
 }
 
