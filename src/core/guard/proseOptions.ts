@@ -616,6 +616,8 @@ export function proseOptionsOf(parsed: ParsedAdr, chosenName: string | undefined
     rejected.push(...implicit.rejected);
   }
   rejected.push(...trialledNotChosen([...others, ...decisionSentences(parsed)].sort((a, b) => a.start - b.start)).filter((o) => !overlaps(o.name, decidedWords)));
+  // The whole text's word list is read only when there is a name to check against it.
+  if (!rejected.length && !chosen.length) return { rejected, chosen };
   const lower = lowerCaseWords(parsed.doc.lines);
   return { rejected: withNameWords(rejected, lower), chosen: withNameWords(chosen, lower) };
 }

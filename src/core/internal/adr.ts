@@ -535,6 +535,7 @@ function listsStatuses(text: string): boolean {
 }
 
 /** "… which supersedes this decision", "[12] replaces this ADR": this record is the object, the named one its successor. */
+const SUPERSESSION_WORD = /supe|overrid|replace|obsolete|alternative/i;
 const SUPERSEDES_THIS = /\b(?:supe(?:r|rs)?[sc]edes|replaces|overrides)\s+this\s+(?:adr|decision record|decision|record|document|rfc)\b/i;
 
 /**
@@ -550,7 +551,8 @@ function scanAnchoredSupersession(lines: string[], doc: MarkdownDoc, dir: string
   for (let n = from; n <= lines.length; n++) {
     const line = lines[n - 1];
     if (/^ {0,3}(`{3,}|~{3,})/.test(line)) inFence = !inFence;
-    if (inFence) continue;
+    // Neither reading below can match a line without one of these words: most lines are passed over unread.
+    if (inFence || !SUPERSESSION_WORD.test(line)) continue;
     // "… revisited in [ADR-7] which supersedes this decision": the record named before the phrase replaced this one.
     // Only a record named by link or number, and never in a condition ("if a new ADR supersedes this record, …").
     const selfObject = SUPERSEDES_THIS.exec(line);
