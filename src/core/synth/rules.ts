@@ -1416,7 +1416,7 @@ function decide(
     if (docs.findIndex((d) => d.path === led.doc.path) >= DEEPEST_NEW_OPTION) return found;
     if (structure.form === "alternatives") led.confidence = "low";
     const title = structure.form === "keep" ? `Move to ${bareChoice(led.choice)}` : structure.form === "drop" || structure.form === "alternatives" ? led.choice : `Keep ${bareChoice(led.choice)}`;
-    const chosen: Candidate = { title: nounLike(bareChoice(led.choice)) ? title : (answerNamed(led.doc, led.choice) ?? led.choice), key, origin: "adr", note: `what ${recordName(led.doc.meta)} chose` };
+    const chosen: Candidate = { title: nounLike(bareChoice(led.choice)) && isName(led.doc, led.choice) ? title : (answerNamed(led.doc, led.choice) ?? led.choice), key, origin: "adr", note: `what ${recordName(led.doc.meta)} chose` };
     if (candidates.length >= MAX_OPTIONS) candidates.splice(MAX_OPTIONS - 1);
     // What is in place today, named generically, gives way to what the record says is in place.
     const generic = candidates.findIndex((c) => c.origin === "keep" || (c.origin === "incumbent" && c.unnamed));
@@ -1773,8 +1773,7 @@ function addIncumbent(structure: QuestionStructure, candidates: Candidate[], act
   // What it chose as its decision model reads it, from free prose too ("switch to GitHub Actions CI"): the record in
   // force is what is in place, whichever way it says so.
   // A single common word from prose ("commit") is a misreading, not a name.
-  const named = (c: string | undefined) => (c && (bareChoice(c).split(/\s+/).length >= 2 || /[A-Z0-9`_.-]/.test(bareChoice(c))) ? c : undefined);
-  const chosenBy = (d: AdrDoc) => stated(d) ?? named(modelChoice(d.meta));
+  const chosenBy = (d: AdrDoc) => { const c = stated(d) ?? modelChoice(d.meta); return c && isName(d, c) ? c : undefined; };
   const incumbentDoc = activeTopical.slice(0, 1).find((d) => {
     const c = chosenBy(d);
     // A record whose choice names the proposal itself ("a batch job reading sheets with the sheets library"), as read
@@ -1787,12 +1786,30 @@ function addIncumbent(structure: QuestionStructure, candidates: Candidate[], act
   // … "); an option the record lists is named as the record names it.
   const listed = !!choice && (choice === incumbentDoc.meta.chosen_option || incumbentDoc.meta.considered_options.includes(choice));
   const head = choice && !listed && headName(bareChoice(choice));
-  const kept = head && head !== bareChoice(choice) ? head : choice;
+  // The head of a clause is a name only when it reads as one: "action" of "action that modifies a state" is not.
+  const kept = head && head !== bareChoice(choice) && (head.split(/\s+/).length >= 2 || oneWordName(incumbentDoc, head)) ? head : choice;
   // "Adopt the sheets library inside a Python batch job?": what the question itself builds on is its setting, not
   // what the proposal would replace.
   const given = !!kept && structure.form === "adopt" && mentions(structure.text, primaryKey(keyFor(bareChoice(kept))));
-  if (kept && incumbentDoc && nounLike(bareChoice(kept)) && !given) addCandidate(candidates, { title: `Keep ${bareChoice(kept)}`, key: keyFor(kept), origin: "incumbent", note: `what ${recordName(incumbentDoc.meta)} chose`, from: incumbentDoc.path });
+  if (kept && incumbentDoc && nounLike(bareChoice(kept)) && isName(incumbentDoc, kept) && !given) addCandidate(candidates, { title: `Keep ${bareChoice(kept)}`, key: keyFor(kept), origin: "incumbent", note: `what ${recordName(incumbentDoc.meta)} chose`, from: incumbentDoc.path });
   else if (!candidates.some((c) => c.origin === "incumbent")) addCandidate(candidates, KEEP_CURRENT);
+}
+
+/** A choice that can title an option: one the record lists, several words, or one word that reads as a name. */
+function isName(doc: AdrDoc, choice: string): boolean {
+  const bare = bareChoice(choice);
+  const listed = choice === doc.meta.chosen_option || doc.meta.considered_options.includes(choice);
+  return listed || bare.split(/\s+/).length >= 2 || oneWordName(doc, bare);
+}
+
+/**
+ * One word names a thing when it is shaped like a name ("PostgreSQL", "k8s", "vite-rails"), or the record writes it
+ * capitalised inside a sentence ("we will use Black"), as a proper noun is; "Architecture" only as a heading or at
+ * a sentence's start is an ordinary word.
+ */
+function oneWordName(doc: AdrDoc, word: string): boolean {
+  if (/[A-Z]/.test(word.slice(1)) || /[\d`_./-]/.test(word)) return true;
+  return /^[A-Z][a-z]*$/.test(word) && new RegExp(`[a-z,;][ \\t]+${word}\\b`).test(doc.allText);
 }
 
 /** "Keep X?": the successor an on-topic record chose instead of X, in place of the generic "Drop X". */
@@ -1834,7 +1851,7 @@ function newOptionFromRecord(choice: string, doc: AdrDoc, candidates: Candidate[
   if (!key.terms.length || candidates.some((c) => c.key.terms.length && sameOption(c.key, key))) return undefined;
   // Only a record whose headline is about the question may introduce an option of its own: for a question that
   // names its alternatives, one that names one of them; otherwise one that shares the question's topic words.
-  if (!/^[\w@.][^[\]()<>|]{0,60}$/.test(choice) || choice.split(/\s+/).length > 6) return undefined;
+  if (!/^[\w@.][^[\]()<>|]{0,60}$/.test(choice) || choice.split(/\s+/).length > 6 || !isName(doc, choice)) return undefined;
   const head = stems(headline(doc));
   const hits = [...model.topic].filter((w) => head.has(w)).length;
   const named = model.keys.some((k) => mentions(headline(doc), k));
