@@ -1,6 +1,7 @@
 // Round 35 of the rules synthesizer: a word read from a record's prose titles an option only when it reads as a name.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { readQuestion } from "../../src/core/synth/question";
 import { synthesizeWithRules } from "../../src/core/synth/rules";
 import { DraftPickerSchema, type AdrMeta, type FusedEvidence, type StageStatus } from "../../src/core/schemas";
 import { adrSectionMaker } from "../helpers/adrSection";
@@ -48,5 +49,12 @@ describe("what a record chose is named by a name, not by a common word of its cl
     ];
     const second = optionTitles("Should we switch the project's formatter to YAPF with a style file of our own?", inSentence);
     assert.ok(second.includes("Keep Black"), second.join(" | "));
+  });
+});
+
+describe("an alternative that says the subject's head noun again", () => {
+  test("'or limit 5' after 'should the retry limit be 3' is the other value of the limit, not a verb", () => {
+    const read = readQuestion("Should the retry limit be 3 so that flaky calls recover on their own, or limit 5?");
+    assert.deepEqual(read.alternatives.map((a) => a.title), ["The retry limit is 3 so that flaky calls recover on their own", "The retry limit is 5"]);
   });
 });

@@ -59,6 +59,13 @@ export function clauseTitle(toks: Tok[], s: Span, clause: Clause | undefined, sh
     return imperative(toks, s);
   }
   if (clause.passive && clause.verb >= s.start) return passiveImperative(toks, s, clause, subj);
+  // "should the reference base be 10 …, or base 2?": the subject's head noun said again opens the other complement;
+  // it is no verb ("The reference base is 2", not "The reference base bases 2").
+  const head = toks[subj.end - 1];
+  const copula = toks[subj.end];
+  if (s.start > subj.end && s.end - s.start >= 2 && v.norm === head.norm && copula && isCopula(copula)) {
+    return capitalise([spanText(toks, subj), thirdPerson(infinitive(copula), isPlural(toks, subj)), spanText(toks, { start: s.start + 1, end: s.end })].join(" "));
+  }
   // A subject the alternatives share reads best as an instruction ("Keep sharing the production database"), except
   // with a linking verb ("The patch number stays optional"); alternatives with subjects of their own are statements
   // ("A scheduled Lambda copies it into S3").
