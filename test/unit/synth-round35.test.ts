@@ -58,3 +58,20 @@ describe("an alternative that says the subject's head noun again", () => {
     assert.deepEqual(read.alternatives.map((a) => a.title), ["The retry limit is 3 so that flaky calls recover on their own", "The retry limit is 5"]);
   });
 });
+
+describe("a decision that endorses the proposal's tool for something else", () => {
+  test("the sentence about what the proposal does names another tool: the proposal is not what the record chose", () => {
+    const path = "docs/adr/0011-release-pipelines.md";
+    const evidence = [
+      adr(path, "Using BuildFarm for releases", "Decision", "## Decision\n\nKeep running the unit tests on Jenkins. BuildFarm will build the container images and deploy them into every environment after each merge.", {
+        decided_option: { name: "BuildFarm", range: { start: 3, end: 3 } },
+      }),
+    ];
+    const draft = synthesizeWithRules({
+      question: "Our tests already run on Jenkins. Should we let Jenkins build the container images and deploy them into staging and production?",
+      classification, evidence, stages: { internal: OK, external: EMPTY }, configVersion: "test",
+    }).draft;
+    const picked = draft.options.find((o) => o.id === draft.recommendation.option_id)?.title ?? "";
+    assert.match(picked, /BuildFarm/, draft.options.map((o) => o.title).join(" | "));
+  });
+});

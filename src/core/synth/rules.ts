@@ -704,6 +704,23 @@ function titleNamesOnly(title: string, c: Candidate, candidates: Candidate[]): b
 }
 
 /** How clearly the record chose candidate i; 0 when it did not choose it. */
+/**
+ * The decision's sentence most about what a proposal does names the record's own choice doing it, and not the
+ * proposal: "Continue to use GitHub Actions for CI. CodePipeline will build the Docker image and deploy it" did
+ * not choose "GitHub Actions builds and deploys the images", though it endorses GitHub Actions for something else.
+ */
+function otherDoesIt(decision: string, distinct: Set<string>, key: OptionKey, choice: string): boolean {
+  const what = [...distinct].filter((w) => !primaryKey(key).terms.some((t) => t.includes(w)));
+  let best = "";
+  let most = 1;
+  for (const sentence of decision.split(/(?<=[.!?])\s+/)) {
+    const st = tokenStems(sentence, false);
+    const held = what.filter((w) => st.has(w)).length;
+    if (held > most) [best, most] = [sentence, held];
+  }
+  return !!best && mentions(best, keyFor(choice)) && !mentions(best, primaryKey(key));
+}
+
 function choiceScore(r: ChoiceReading, c: Candidate, i: number): number {
   const { candidates, question, choice, doc } = r;
   if (!c.key.terms.length) return 0;
@@ -729,6 +746,7 @@ function choiceScore(r: ChoiceReading, c: Candidate, i: number): number {
   if (pol > 0) score += 2;
   // A proposal is chosen only when the decision endorses it, not merely when it shares the question's words.
   if (c.proposal && pol <= 0 && !(choice && mentions(choice, key) && polarityIn(choice, key) >= 0)) return 0;
+  if (c.proposal && choice && !mentions(choice, key) && otherDoesIt(r.decision, d, key, choice)) return 0;
   // "Drop X" is chosen when the decision argues against X; "Keep X" when it does not.
   const pair = candidates.find((x, j) => j !== i && !!x.inverse !== !!c.inverse && x.key.terms.join("|") === c.key.terms.join("|"));
   if (pair && c.inverse) score = fieldScore(r, distinctive(pair, candidates, question), sharpKey(pair.key, question));
