@@ -75,3 +75,21 @@ describe("a decision that endorses the proposal's tool for something else", () =
     assert.match(picked, /BuildFarm/, draft.options.map((o) => o.title).join(" | "));
   });
 });
+
+describe("a record whose choice is a change", () => {
+  test("'Rename X to Y' chose Y, though its words name X as well", () => {
+    const path = "docs/adr/0070-retry-budgets.md";
+    const title = "Rename client retry Tokens to Retry Budgets";
+    const evidence = [
+      adr(path, title, "Decision", "## Decision\n\nThe client retry tokens introduced last year are renamed: from now on the API calls them retry budgets, with the method Budget() in place of GetToken().", {
+        decided_option: { name: title, range: { start: 1, end: 1 } },
+      }),
+    ];
+    const draft = synthesizeWithRules({
+      question: "A client object that caps retries across calls: do we call it a retry token (GetToken) or a retry budget (Budget)?",
+      classification, evidence, stages: { internal: OK, external: EMPTY }, configVersion: "test",
+    }).draft;
+    const picked = draft.options.find((o) => o.id === draft.recommendation.option_id)?.title ?? "";
+    assert.match(picked, /budget/i, draft.options.map((o) => o.title).join(" | "));
+  });
+});

@@ -924,11 +924,17 @@ function statedChoice(r: ChoiceReading, real: Indexed[], scores: number[]): Choi
   // The decision model's reading first, then the choice read from the retrieved decision section.
   for (const said of [modelChoice(r.doc.meta), r.choice]) {
     // Two words at least: one shared word ("queue") is as often a misread choice as a named option.
-    const m = said ? choiceNamedIn(said, r, real, scores, 2) : undefined;
+    // What a change leads to is named by its own words: one distinctive word of an option there is enough.
+    const to = said && changedTo(said);
+    const m = to ? choiceNamedIn(to, r, real, scores, 1) : said ? choiceNamedIn(said, r, real, scores, 2) : undefined;
     if (m) return m;
   }
   return undefined;
 }
+
+/** "Rename metric Handles to Bound Instruments", "Replace X with Y", "Move from X to Y": a choice of a change names what it changes to. */
+const CHANGE_TO = /^(?:rename|renaming|replace|replacing|migrate|migrating|move|moving|switch|switching|change|changing)\b.{1,80}?\s(?:to|with)\s+(.{2,80})$/i;
+const changedTo = (said: string) => CHANGE_TO.exec(said.trim())?.[1];
 
 function choiceNamedIn(text: string, r: ChoiceReading, real: Indexed[], scores: number[], minHits: number): ChoiceMatch | undefined {
   const said = tokenStems(text, true);
