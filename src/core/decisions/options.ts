@@ -14,7 +14,7 @@ import { balanced, capitalise, cutWords } from "../text";
 import { isFragment } from "./fragments";
 import { namesAValue, statesAGoal } from "./goals";
 import { statesAnOutcome } from "./outcomes";
-import { namesOnlyTheTopic, proposalStatement, toClauseEnd } from "./proposal";
+import { namesOnlyTheTopic, proposalCandidates, proposalStatement, toClauseEnd } from "./proposal";
 import { contentWordsOf, coverage, headingKey } from "./words";
 
 export { contentWordsOf, coverage, headingKey };
@@ -144,6 +144,8 @@ function splitRef(text: string): { ref?: string; rest: string } {
 /** Stands in for a colon inside inline code while optionName looks for a gloss; never in a record's text. */
 const CODE_COLON = "\uE000";
 
+/** "Preferred syntax: X" beside "Discouraged syntax: Y": a label that marks X as the one taken, as "(chosen)" would. */
+const PREFERRED_LABEL = /^(?:\d{1,2}[.)]\s*)?(?:preferred|recommended|chosen)\s+(?:syntax|style|approach|option|solution|choice|pattern|way|design|strategy|variant)\s*:\s*\S/i;
 const DECIDED_MARK = /\s*(?:\((?:decided|chosen|selected|accepted|preferred)\)|\[(?:decided|chosen|selected)\]|[\u2705\u2714]\ufe0f?)\s*/i;
 
 /** An option as written → its name: links and emphasis stripped, label, decided mark and description removed. */
@@ -1569,10 +1571,10 @@ function explicitChoice(parsed: ParsedAdr, considered: ConsideredOption[], decis
     for (let n = 1; n <= lines.length && !chosen; n++) {
       const line = lines[n - 1].slice(0, MAX_SENTENCE_CHARS * 2);
       // The cheap tests first: most lines are no heading or item, or carry no mark at all.
-      if (!/^\s*(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s|\*\*|__)/.test(line) || !/decided|chosen|selected|accepted|preferred|[\u2705\u2714]/i.test(line)) continue;
+      if (!/^\s*(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s|\*\*|__)/.test(line) || !/decided|chosen|selected|accepted|preferred|recommended|[\u2705\u2714]/i.test(line)) continue;
       const bold = BOLD_LEAD.exec(line.trim())?.[1];
       const marked = bold ?? line;
-      if (!DECIDED_MARK.test(stripInline(marked))) continue;
+      if (!DECIDED_MARK.test(stripInline(marked)) && !PREFERRED_LABEL.test(stripInline(marked).replace(/^\s*(?:#{1,6}|[-*+])?\s*/, ""))) continue;
       const { name } = bold ? ledOption(bold, n) : optionName(line.replace(/^\s*(?:#{1,6}|[-*+]|\d{1,3}[.)])\s+/, ""));
       const i = matchOption(name, considered, 0.8);
       if (i !== undefined) chosen = { name: considered[i].name, range: { start: n, end: n }, how: "decided-marker", considered_index: i };
@@ -2502,9 +2504,30 @@ function rfcProposal(parsed: ParsedAdr): ChosenOption | undefined {
   const stated = proposalStatement(parsed);
   if (stated && !pointsBack(stated.name)) return { name: stated.name, range: stated.range, how: "decision-prose" };
   const title = stripInline(parsed.title).replace(/^(?:(?:rfc|rfd|otep|tep|proposal|design)\s*-?\s*\d+\s*:?|(?:rfc|proposal|design)\s*:)\s*/i, "").trim();
-  const titleLine = sections.find((s) => s.level === 1)?.start;
+  const titleLine = sections.find((s) => s.level === 1)?.start ?? frontMatterTitleLine(parsed);
   if (!titleLine || !title || /\?$/.test(title) || title.split(/\s+/).length > 8 || isFragment(title) || /^(?:title|summary|untitled|rfc|template)$/i.test(title)) return undefined;
-  return { name: title, range: { start: titleLine, end: titleLine }, how: "decision-prose" };
+  return restatedInDesign(parsed, title) ?? { name: title, range: { start: titleLine, end: titleLine }, how: "decision-prose" };
+}
+
+/** The line of a front-matter "title:" that names a record with no title heading. */
+function frontMatterTitleLine(parsed: ParsedAdr): number | undefined {
+  const { lines, sections } = parsed.doc;
+  const before = Math.min(sections.find((s) => s.level > 0)?.start ?? lines.length, lines.length);
+  const at = lines.slice(0, before).findIndex((l) => /^title\s*:\s*\S/i.test(l));
+  return at >= 0 ? at + 1 : undefined;
+}
+
+/** A design-part statement says at least this much of what the title names when it restates the title. */
+const RESTATES_TITLE = 0.5;
+
+/**
+ * "# Remove allowlists from X" whose summary states no proposal, and whose proposal part opens "Remove all allow lists
+ * from the X file on every repository": the design part restates the title's proposal in full, so it names it; the
+ * title only names it in short.
+ */
+function restatedInDesign(parsed: ParsedAdr, title: string): ChosenOption | undefined {
+  const c = proposalCandidates(parsed).find((x) => x.inDesign && x.score > 0 && coverage(title, x.phrase) >= RESTATES_TITLE && !pointsBack(x.phrase));
+  return c ? { name: c.phrase, range: { start: c.sentence.start, end: c.sentence.end }, how: "decision-prose" } : undefined;
 }
 
 /** A phrase whose object only points back: "disabled this default behaviour", "adopted it", "keep these". */
