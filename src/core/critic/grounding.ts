@@ -6,7 +6,8 @@
 //                          supersede that record ("chose-other", a concern); more than one other record ranks above
 //                          it ("trails", a concern since the plain view below tells more); or the plain view of the
 //                          question, read word for word over every record, puts another record first ("plain-view"
-//                          on a low-confidence answer, blocking; "plain-view-confident" on a surer one, a concern);
+//                          on a low-confidence answer, blocking; "plain-view-confident" on a surer one, a concern;
+//                          rules.ts names it "plain-view-firm", a concern, when signals.ts finds the record firmly tied);
 //   - unweighed-proposal:  the question proposes one thing and the deciding record never names it: "product" when
 //                          the thing is a named product ("adopt Sentry?"), which a record that weighed it would name,
 //                          "description" when it is a description ("a lookup layer"), which a record may word

@@ -12,9 +12,10 @@ import { describeUsage } from "../internal/codeUsage";
 import { optionTermsFor } from "../synth/codeUsage";
 import { takenInsteadOf, toCitation } from "../synth/rules";
 import { mentions, recordName, recordStatus } from "../synth/stance";
+import { coveredElsewhere } from "./coverage";
 import { groundingObjections } from "./grounding";
 import { BLOCKING_KINDS, type FindingKind } from "./policy";
-import { CROWD_MIN, crowdedField, weakGrounding } from "./signals";
+import { CROWD_MIN, crowdedField, FIRM_SUPPORT, groundingSignals, weakGrounding } from "./signals";
 
 export type CriticCheck =
   | "record-status"
@@ -34,6 +35,8 @@ export type CriticCheck =
   | "weak-grounding"
   /** Two or more other documents score nearly as high as the deciding record (critic/signals.ts). */
   | "crowded"
+  /** Another retrieved record's text has more of the question's words than the deciding record's (critic/coverage.ts). */
+  | "covered-elsewhere"
   /** Two findings of other checks whose pair blocks (policy.ts) were both raised: together they block. */
   | "doubts"
   /** Raised by the model Critic (critic/model.ts). */
@@ -89,7 +92,7 @@ export interface Finding {
 }
 
 /** The checks that say, each from its own side, that the recommendation may not rest on the deciding record. */
-const GROUNDING_CHECKS = new Set<CriticCheck>(["outranked", "unweighed-proposal", "off-subject", "decision-mismatch", "weak-grounding", "crowded"]);
+const GROUNDING_CHECKS = new Set<CriticCheck>(["outranked", "unweighed-proposal", "off-subject", "decision-mismatch", "weak-grounding", "crowded", "covered-elsewhere"]);
 
 /**
  * Every objection the rules Critic raises, blocking ones first, in a stable order. A finding blocks when its kind is
@@ -123,6 +126,7 @@ const CHECK_SAYS: Partial<Record<Finding["check"], string>> = {
   outranked: "another record ranks above the deciding one on this question",
   "weak-grounding": "the deciding record barely leads the other retrieved documents and shares few of the question's words",
   crowded: "several other retrieved documents score nearly as high as the deciding record",
+  "covered-elsewhere": "another retrieved record mentions more of what the question describes",
   "off-subject": "the deciding record's title and options barely touch what the question asks",
   "unweighed-proposal": "the deciding record never mentions what the question proposes",
   "unweighed-constraint": "the deciding record never weighs the question's constraint",
@@ -186,7 +190,14 @@ function groundingCheck(f: Focus): Finding[] {
   // a surer one beside just CROWD_MIN, which tells little.
   const kind: FindingKind | undefined = !crowd ? undefined : crowd.unsure ? "crowded" : crowd.near > CROWD_MIN ? "crowded/confident-packed" : "crowded/confident";
   const pack: Finding[] = crowd && kind ? [{ check: "crowded", kind, text: crowd.text, citations: crowd.citations }] : [];
-  return [...groundingObjections(focus), ...tie, ...pack];
+  const wider = coveredElsewhere(focus);
+  const elsewhere: Finding[] = wider ? [{ check: "covered-elsewhere", kind: "covered-elsewhere", text: wider.text, citations: wider.citations }] : [];
+  // The plain view's dissent on a record the fused view ties firmly to the question is a second opinion outweighed;
+  // a lead over no other retrieved document is a default, not a measure, so that needs a rival.
+  const tied = groundingSignals(focus);
+  const firm = !!tied?.rival && tied.support > FIRM_SUPPORT;
+  const plain = groundingObjections(focus).map((g) => (firm && g.kind === "outranked/plain-view" ? { ...g, kind: "outranked/plain-view-firm" as const } : g));
+  return [...plain, ...tie, ...pack, ...elsewhere];
 }
 
 /** The deciding record is only proposed or a draft (a concern), or no longer in force (blocking). */

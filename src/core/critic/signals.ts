@@ -37,6 +37,8 @@ export const HEADLINE_WORD_WEIGHT = 0.25;
 export const HEADLINE_CAP = 4;
 /** Below this support the deciding record may well be a neighbouring one (whether that blocks is policy.ts's call). */
 export const WEAK_SUPPORT = 0.5;
+/** Above this support (twice the weak bar), over a rival, the record is firmly tied: a second reading's dissent tells less. */
+export const FIRM_SUPPORT = 2 * WEAK_SUPPORT;
 
 /** Each retrieved document's best-scored item from the documents expert (commits, code and web pages have other scales). */
 function bestItems(evidence: FusedEvidence[]): Map<string, FusedEvidence> {
