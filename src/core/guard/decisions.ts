@@ -29,7 +29,7 @@ import type { LineRange } from "../schemas";
 import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
 import { acronymOf, GENERIC_PURPOSES, inPassing, isVendor, keysOf, tokenSet, tokensOf, vendorProductKeys, type NameKeys } from "./names";
 import { knownPackagesOf, membersOfKind, peerExclusions, recordPeerExclusions, withoutPeersNamedElsewhere } from "./peers";
-import { namedOption, slugChoice, sharedOptionWords, ungroupedOptions } from "./optionGroups";
+import { describedNames, namedOption, slugChoice, sharedOptionWords, ungroupedOptions } from "./optionGroups";
 import { refineOptions, withoutOverruled, type LineOption } from "./optionLines";
 import { decisionSentencesOf, familyWords, lowerCaseWords, namesIn, ordinaryWords, proseOptionsOf } from "./proseOptions";
 import { categoryExclusions, labelledPurposes, purposeExclusions } from "./purposeRules";
@@ -195,6 +195,10 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     // capitalised words together, not "scheduler" alone.
     const vendor = keys && !keys.exact ? vendorProductKeys(r.name) : undefined;
     if (keys && vendor && vendor.product.some((t) => !keys!.tokens.includes(t) && !GENERIC_PURPOSES.has(t))) keys = vendor.keys;
+    // "use OpenAPI tools (… server stub for Akka …)" beside a chosen option that uses OpenAPI tools too: the head names
+    // nothing of its own, so the names its description gives are what was turned down.
+    const headless = !keys || (!!keys.exact && keys.exact.every((t) => chosenWords.has(t)));
+    if (headless && !fromProse && r.name !== listedOrProse.name) addDescribedNames(forbidden, listedOrProse, chosenWords);
     // A package path the chosen option names too ("org.x.model uses only org.x.model" vs "org.x.model may use …") is the subject, not the rejected thing.
     if (keys?.exact && keys.exact.every((t) => chosenWords.has(t))) continue;
     // "Using PHPUnit for the feature coverage": turned down for that purpose only; a new dependency on it is still news.
@@ -241,6 +245,15 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     ...(instruments.length ? { instruments } : {}),
     ...(ciWeighed.length ? { ciWeighed } : {}),
   };
+}
+
+/** Each name a rejected option's description gives, keyed apart from the chosen side's words. */
+function addDescribedNames(forbidden: DecidedThing[], option: { name: string; range: LineRange }, chosenWords: Set<string>): void {
+  for (const name of describedNames(option.name)) {
+    const keys = keysOf(name, chosenWords);
+    if (!keys || (!keys.exact && !keys.tokens.length) || forbidden.some((f) => f.keys.display === keys.display)) continue;
+    forbidden.push({ name, keys, range: option.range, reason: shorten(stripInline(option.name), 200) });
+  }
 }
 
 /** An option that uses a thing for a purpose ("Using PHPUnit for the feature coverage"), not the thing itself. */

@@ -3,6 +3,7 @@
 import type { LineRange } from "../schemas";
 import { isVendor, tokensOf } from "./names";
 import type { LineOption } from "./optionLines";
+import { namesIn } from "./proseOptions";
 
 /** A markdown heading line. */
 const HEADING = /^\s{0,3}#{2,6}\s+\S/;
@@ -94,6 +95,19 @@ export function slugChoice(path: string): string | undefined {
   const m = CHOOSING_SLUG.exec(slug);
   // "use-x-instead-of-y": only the part before the one it sets aside is chosen.
   return m ? m[1].split(/-(?:instead-of|rather-than|over|not|vs|versus)-/)[0].replace(/-/g, " ") : undefined;
+}
+
+/**
+ * The names a rejected option's parenthesised description gives ("use OpenAPI tools (… generate server stub for
+ * Akka …)", "… other server-side library (Play, Finch, Lagom)"). Read only when the option's head names nothing the
+ * chosen option does not (the caller checks): the description is then what sets the option apart.
+ */
+export function describedNames(name: string): string[] {
+  const out: string[] = [];
+  for (const m of name.slice(0, 600).matchAll(/\(([^()]{2,300})\)/g)) {
+    for (const n of namesIn(m[1].replace(/\s+(?:and|or)\s+/gi, ", "))) if (!out.includes(n)) out.push(n);
+  }
+  return out.slice(0, 8);
 }
 
 /**

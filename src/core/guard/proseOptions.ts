@@ -141,6 +141,33 @@ function trialledNotChosen(sentences: LocatedSentence[]): ProseOption[] {
   return [];
 }
 
+/** "The alternative of timestamp generation is `HLC`": the one other way the record names for something it does. */
+const THE_ALTERNATIVE = /\bthe\s+(?:only\s+|other\s+|main\s+)?alternative\s+(?:of|to|for)\s+[^.;:]{1,80}?\s+(?:is|was)\s+/i;
+/** "… we prefer to utilize TSO", "we chose X": a preference the record states for itself. */
+const WE_PREFER = /\bwe\s+(?:still\s+|therefore\s+|would\s+)?(?:prefer|preferred|chose|choose|decided\s+(?:on|to\s+use)|opted\s+for|went\s+with|settled\s+(?:on|upon))\b/i;
+
+/**
+ * "The alternative of timestamp generation is `HLC` … we prefer to utilize TSO as timestamp": the alternative a
+ * record names is turned down when that sentence or one of the next two states a preference that does not name it.
+ * A record that names an alternative and prefers nothing ("the alternative is X; it has these costs") reads nothing.
+ */
+function alternativeNotPreferred(sentences: LocatedSentence[]): ProseOption[] {
+  const out: ProseOption[] = [];
+  sentences.forEach((s, i) => {
+    const cue = THE_ALTERNATIVE.exec(s.text);
+    if (!cue) return;
+    const rest = s.text.slice(cue.index + cue[0].length).replace(/^[`"'“[]+/, "");
+    const name = namesIn(rest, 1)[0];
+    if (!name || !rest.startsWith(name)) return;
+    const prefers = [s, ...sentences.slice(i + 1, i + 3)].find((d) => WE_PREFER.test(d.text));
+    if (!prefers) return;
+    const preferred = prefers.text.slice(WE_PREFER.exec(prefers.text)!.index);
+    if (overlaps(name, new Set(tokensOf(preferred)))) return;
+    out.push({ name, range: { start: s.start, end: s.end }, reason: `${s.text.slice(0, 120)} … ${preferred.slice(0, 80)}`, marked: true });
+  });
+  return out.slice(0, MAX_LIST);
+}
+
 /** A name-like word: capitalised, inner capital, digit or package punctuation ("JMeter", "SolR", "http4s-tracer"). */
 function nameWord(w: string): boolean {
   const bare = w.replace(/^[^\w@]+|[^\w+#]+$/g, "");
@@ -615,6 +642,7 @@ export function proseOptionsOf(parsed: ParsedAdr, chosenName: string | undefined
     chosen.push(...implicit.chosen);
     rejected.push(...implicit.rejected);
   }
+  rejected.push(...alternativeNotPreferred(others).filter((o) => !overlaps(o.name, decidedWords)));
   rejected.push(...trialledNotChosen([...others, ...decisionSentences(parsed)].sort((a, b) => a.start - b.start)).filter((o) => !overlaps(o.name, decidedWords)));
   // The whole text's word list is read only when there is a name to check against it.
   if (!rejected.length && !chosen.length) return { rejected, chosen };
