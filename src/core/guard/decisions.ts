@@ -45,6 +45,7 @@ import { cachedDecisionBasis } from "./basisCache";
 import { cachedRecordDecisions, type RecordDecisions } from "./recordCache";
 import { implementationRepositories, optionRepositories } from "./repositoryLinks";
 import { addPairedRemovals } from "./pairedRemovals";
+import { proposedDeclarations } from "./proposedCode";
 import { boundaryOf, type ModuleBoundary } from "./moduleBoundaries";
 import type { DecisionCitation } from "./schema";
 
@@ -504,7 +505,10 @@ async function recordDecisions(set: ArtifactSet): Promise<RecordDecisions> {
     // and nothing it names is required. Deprecated and superseded records decide nothing any more.
     if (model.status === "rejected") {
       const d = recordDecision(file, model, model.status_display, adr, false);
-      if (d) out.push(refusalOf(d));
+      // The types the proposal's own diff adds ("+  enum PeerType {") are its design, turned down with it.
+      const declared = proposedDeclarations(file.text);
+      const refused = d ? refusalOf(d) : declared.length ? emptyDecision(file, model.title, model.status_display) : undefined;
+      if (refused) out.push({ ...refused, forbidden: [...refused.forbidden, ...declared.filter((x) => !refused.forbidden.some((f) => f.keys.display === x.keys.display))] });
       continue;
     }
     if (INACTIVE_ADR_STATUSES.has(model.status)) continue;
@@ -514,6 +518,12 @@ async function recordDecisions(set: ArtifactSet): Promise<RecordDecisions> {
   addPairedRemovals(out);
   withoutOverruled(out);
   return { decisions: out, notes };
+}
+
+/** A record's decision that so far turns nothing down and keeps nothing. */
+function emptyDecision(file: ArtifactFile, title: string, status: string): GuardDecision {
+  const lines = file.text.split("\n").length;
+  return { source: "record", citation: { path: file.path, line_range: { start: 1, end: Math.max(1, lines) }, title, status }, forbidden: [], required: [], area: [] };
 }
 
 /**
