@@ -263,6 +263,32 @@ function chosenByConsequences(parsed: ParsedAdr, decided: Set<string>): ProseOpt
   return none;
 }
 
+/** A package-shaped name: lower-case parts joined by hyphens or dots, each with a letter (`grpc-gateway`, `go-kit.log`). */
+const PACKAGE_WORD = /(?<![\w./-])[a-z][a-z0-9]*(?:[-.][a-z][a-z0-9]*)+(?![\w/-]|\.\w)/g;
+
+/**
+ * "## Alternatives" with nothing under it, then "## Define APIs in gRPC … with grpc - gateway" weighed by its pros and
+ * cons at the same level: a record that flattened its headings lists the alternatives it did not take as the
+ * siblings after an empty options heading, each with pros and cons, up to the first sibling without them. Each such
+ * heading is read for the packages it names (`grpc-gateway`, a spaced "grpc - gateway" too); its words otherwise
+ * describe a way of doing things ("Define HTTP RESTful API only in OpenAPI") and name nothing to turn down.
+ */
+function flatAlternatives(parsed: ParsedAdr): ProseOption[] {
+  const { sections } = parsed.doc;
+  const out: ProseOption[] = [];
+  sections.forEach((s, i) => {
+    if (s.level === 0 || !/\balternatives?\b/i.test(s.heading.slice(0, 200)) || s.body.trim() || sections[i + 1]?.parent === i) return;
+    for (const sibling of sections.slice(i + 1, i + 1 + MAX_LIST)) {
+      if (sibling.level !== s.level || !PROS.test(sibling.body) || !CONS.test(sibling.body)) break;
+      const heading = headingText(sibling.heading).replace(/\b([a-z][a-z0-9]*) - ([a-z][a-z0-9]*)\b/g, "$1-$2");
+      for (const m of heading.matchAll(PACKAGE_WORD)) {
+        if (!out.some((o) => o.name === m[0])) out.push({ name: m[0], range: { start: sibling.start, end: sibling.start }, reason: heading.slice(0, 200), marked: true });
+      }
+    }
+  });
+  return out.slice(0, MAX_LIST);
+}
+
 /** "Option 2: Kyverno", "Alternative B - OPA": a heading that numbers an option, wherever it sits. */
 const NUMBERED_OPTION = /^(?:option|alternative|approach|proposal|choice)\s+(?:\d{1,2}|[A-Za-z])\s*[:.)\-–—]\s*(.{1,120})$/i;
 
@@ -642,6 +668,7 @@ export function proseOptionsOf(parsed: ParsedAdr, chosenName: string | undefined
     chosen.push(...implicit.chosen);
     rejected.push(...implicit.rejected);
   }
+  rejected.push(...flatAlternatives(parsed).filter((o) => !overlaps(o.name, decidedWords)));
   rejected.push(...alternativeNotPreferred(others).filter((o) => !overlaps(o.name, decidedWords)));
   rejected.push(...trialledNotChosen([...others, ...decisionSentences(parsed)].sort((a, b) => a.start - b.start)).filter((o) => !overlaps(o.name, decidedWords)));
   // The whole text's word list is read only when there is a name to check against it.
