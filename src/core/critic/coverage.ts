@@ -15,7 +15,7 @@ import { rankedRecords, replacedBy, stemSet, type GroundingFocus } from "./groun
 /** How many other records, in retrieval order, are read against the deciding one. */
 export const COVER_RIVALS = 3;
 /** How many more of the question's distinct words a neighbour must mention before it is the better-covered record. */
-export const MIN_GAP = 3;
+export const MIN_GAP = 2;
 /** The most of a record's text read: a giant file is not read to its end. */
 const MAX_TEXT = 200_000;
 
