@@ -4,7 +4,7 @@
 // words in each, doubts a recommendation whose record mentions clearly fewer of them than a neighbour does: the
 // question is more likely about the neighbour's subject. Retrieval ranks on openings, titles and planned terms (the
 // plain view reads a record's first 500 words); this reads each record's whole text and counts distinct content words
-// only, so a long record gains nothing by repeating itself. A gap of a word or two is noise (a neighbour that tells a
+// only, so a long record gains nothing by repeating itself. A gap of one word is noise (a neighbour that tells a
 // longer story picks up the engineer's incidental words), so the neighbour must lead by MIN_GAP words. Alone the
 // finding is common on right answers; whether it blocks, alone or paired with another check's finding, is policy.ts's
 // call.

@@ -113,7 +113,7 @@ export const BLOCKING_KINDS: ReadonlySet<string> = new Set<string>([
   // unchanged; independent unchanged.
   "unweighed-proposal/unknown-product",
   // A record weakly tied to a question that names nothing to choose, while one of the next three records retrieval
-  // found mentions at least three more of the question's distinct words in its text (coverage.ts): the question
+  // found mentions at least two more of the question's distinct words in its text (coverage.ts): the question
   // reads as being about that neighbour. Issue 23's round on the criticwb branch: dev 4 wrong (in 4 repositories) to
   // 0 right at a gap of three words. The gap is chosen on dev alone: one word blocked dev 9 wrong to 2 right, two
   // words 6 to 0, three 4 to 0, so it is two (the test column's right answers blocked then rise 4 -> 5 of 57, and
