@@ -1808,10 +1808,10 @@ function addIncumbent(structure: QuestionStructure, candidates: Candidate[], act
   const choice = incumbentDoc && chosenBy(incumbentDoc);
   // What is in place is named by the head of a choice read from prose, not by what it is for ("GitHub Actions CI for
   // … "); an option the record lists is named as the record names it.
-  const listed = !!choice && (choice === incumbentDoc.meta.chosen_option || incumbentDoc.meta.considered_options.includes(choice));
+  const listed = !!choice && listedBy(incumbentDoc, choice);
   const head = choice && !listed && headName(bareChoice(choice));
   // The head of a clause is a name only when it reads as one: "action" of "action that modifies a state" is not.
-  const kept = head && head !== bareChoice(choice) && (head.split(/\s+/).length >= 2 || oneWordName(incumbentDoc, head)) ? head : choice;
+  const kept = head && head !== bareChoice(choice) && isName(incumbentDoc, head) ? head : choice;
   // "Adopt the sheets library inside a Python batch job?": what the question itself builds on is its setting, not
   // what the proposal would replace.
   const given = !!kept && structure.form === "adopt" && mentions(structure.text, primaryKey(keyFor(bareChoice(kept))));
@@ -1822,9 +1822,11 @@ function addIncumbent(structure: QuestionStructure, candidates: Candidate[], act
 /** A choice that can title an option: one the record lists, several words, or one word that reads as a name. */
 function isName(doc: AdrDoc, choice: string): boolean {
   const bare = bareChoice(choice);
-  const listed = choice === doc.meta.chosen_option || doc.meta.considered_options.includes(choice);
-  return listed || bare.split(/\s+/).length >= 2 || oneWordName(doc, bare);
+  return listedBy(doc, choice) || bare.split(/\s+/).length >= 2 || oneWordName(doc, bare);
 }
+
+/** The record writes this choice as one of its options, chosen or considered. */
+const listedBy = (doc: AdrDoc, choice: string) => choice === doc.meta.chosen_option || doc.meta.considered_options.includes(choice);
 
 /**
  * One word names a thing when it is shaped like a name ("PostgreSQL", "k8s", "vite-rails"), or the record writes it
