@@ -603,7 +603,7 @@ function withLongForms(text: string, acronyms: Map<string, string>): string {
 
 function readChoice(doc: AdrDoc, candidates: Candidate[], question: string): ChoiceReading {
   const acronyms = acronymsOf(doc);
-  const choice = withLongForms(stated(doc) ?? "", acronyms);
+  const choice = withLongForms(describedChoice(doc), acronyms);
   const rest = doc.items.filter((e) => !/decision|outcome/.test(e.adr?.section ?? "")).map((e) => e.excerpt).join("\n");
   const fields: [string, number][] = [
     [choice, 3],
@@ -616,6 +616,24 @@ function readChoice(doc: AdrDoc, candidates: Candidate[], question: string): Cho
   const decision = withLongForms(`${choice}\n${doc.meta.title}\n${doc.decisionText}`, acronyms);
   return { doc, candidates, question, choice, fields, fieldStems, decision };
 }
+
+/**
+ * The record's stated choice, and when that choice is only the record's own name (the whole of its title, "Mempool
+ * QoS", or of its file name, "PlacementV2" in 20251022-placementV2.md), what its title and file name say it is:
+ * "Consolidate Placement into Scheduler", "mempool lanes". A record that chose itself is described by its headline.
+ * A choice that is part of the title ("Reactor-netty" in "Reactor-netty adoption for JMAP") names one option.
+ */
+function describedChoice(doc: AdrDoc): string {
+  const choice = stated(doc) ?? "";
+  const letters = (t: string) => t.toLowerCase().replace(/[^a-z]/g, "");
+  const own = letters(choice);
+  const file = letters((doc.path.split("/").pop() ?? "").replace(/\.[a-z]+$/i, ""));
+  const itself = own.length >= OWN_NAME_LETTERS && (own === letters(doc.meta.title) || file.endsWith(own));
+  return itself ? `${choice} (${doc.meta.title}; ${slugWords(doc.path).trim()})` : choice;
+}
+
+/** A name shorter than this is too likely to end a file name by chance ("api" in "unified-api"). */
+const OWN_NAME_LETTERS = 6;
 
 /**
  * Each distinctive word counts once, at the weight of the most telling field it appears in; naming the option
@@ -972,8 +990,26 @@ function matchChoice(doc: AdrDoc, candidates: Candidate[], question = ""): Choic
   const r = readChoice(doc, candidates, question);
   const scores = candidates.map((c, i) => choiceScore(r, c, i));
   const real = candidates.map((c, i) => ({ c, i })).filter(({ c }) => c.key.terms.length && !c.inverse);
-  return negatedVerbChoice(r) ?? arguedAgainstChoice(r, real, scores) ?? bothChoice(r, real) ?? alignedChoice(r, real, scores) ?? combinationChoice(r, real) ?? statedChoice(r, real, scores) ?? bestChoice(scores);
+  return negatedVerbChoice(r) ?? arguedAgainstChoice(r, real, scores) ?? bothChoice(r, real) ?? alignedChoice(r, real, scores) ?? combinationChoice(r, real) ?? sideChoice(r, real) ?? statedChoice(r, real, scores) ?? bestChoice(scores);
 }
+
+/**
+ * "Add its tables to the cluster the API already uses, or give the runner a cluster of its own?" where the record
+ * chose "provision another cluster": of two alternatives about the same thing, one reusing what exists and one making
+ * a new one, the record chose the one on its own side. The words they share with the record ("cluster", the
+ * service's name) tell them apart less well than that side does.
+ */
+function sideChoice(r: ChoiceReading, real: Indexed[]): ChoiceMatch | undefined {
+  const chosen = modelChoice(r.doc.meta) ?? r.choice;
+  const side = chosen ? reuseSide(chosen) : undefined;
+  if (!chosen || !side || real.length !== 2) return undefined;
+  const same = real.filter(({ c }) => reuseSide(c.title) === side && sharesThing(chosen, c.title));
+  const opposite = real.filter(({ c }) => oppositeOfChoice(chosen, c.title));
+  return same.length === 1 && opposite.length === 1 && same[0] !== opposite[0] ? { index: same[0].i, score: SIDE_CHOICE_SCORE, margin: SIDE_CHOICE_SCORE } : undefined;
+}
+
+/** A choice read from which side of reuse-or-new a record took: a clear decision, as clear as a stated choice. */
+const SIDE_CHOICE_SCORE = 4;
 
 // ---------------------------------------------------------------------------------------------------------
 // Stances
