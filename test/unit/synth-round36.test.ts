@@ -2,6 +2,7 @@
 // makes a new one of something is matched to the alternative that does the same.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { readQuestion } from "../../src/core/synth/question";
 import { synthesizeWithRules } from "../../src/core/synth/rules";
 import { DraftPickerSchema, type AdrMeta, type FusedEvidence, type StageStatus } from "../../src/core/schemas";
 import { adrSectionMaker } from "../helpers/adrSection";
@@ -57,5 +58,19 @@ describe("a record that chose to make a new one of the thing the question asks a
   test("'reuse the existing cluster' chose the cluster already in use", () => {
     const { title, titles } = picked(question, [record("We will reuse the existing Postgres cluster and keep the importer's staging rows in a schema there.")]);
     assert.equal(title, "Add its tables to the Postgres cluster the web app already uses", titles.join(" | "));
+  });
+});
+
+describe("a second question joined to the first by 'and'", () => {
+  test("'…, and which library should we use?' is not part of what is proposed", () => {
+    const read = readQuestion("Should we translate the dashboard's labels into other languages, and which i18n library should we use?");
+    assert.deepEqual(read.alternatives.map((a) => a.title), ["Translate the dashboard's labels into other languages"]);
+    assert.ok(read.text.includes("which i18n library"), "the structure keeps the question as asked");
+  });
+
+  test("'and if so which …' and 'and how long …' are cut the same way; alternatives joined by 'or' are not", () => {
+    assert.deepEqual(readQuestion("Should we add a search index, and if so which engine should we pick?").alternatives.map((a) => a.title), ["Add a search index"]);
+    assert.deepEqual(readQuestion("Should we cache rendered pages and how long should they live?").alternatives.map((a) => a.title), ["Cache rendered pages"]);
+    assert.deepEqual(readQuestion("Should we keep Jenkins or move the builds to GitHub Actions?").alternatives.map((a) => a.title), ["Keep Jenkins", "Move the builds to GitHub Actions"]);
   });
 });

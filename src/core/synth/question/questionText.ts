@@ -51,6 +51,18 @@ export function withoutCodeExamples(text: string): string {
   });
 }
 
+/**
+ * "Should we translate the UI strings, and which i18n library should we use?": a second question joined to the first
+ * by "and" is a question of its own (which library), not part of what is proposed. The reading stops before it; the
+ * topic still holds its words.
+ */
+const FOLLOW_UP_QUESTION = /(?:,\s*|\s+)(?:and|but)\s+(?:if so,?\s+|then\s+)?(?:which|what|how|where|when|who|whom|whose|why|whether)\b[^?]*(?=\?\s*$)/i;
+export function withoutFollowUpQuestion(text: string): string {
+  const m = FOLLOW_UP_QUESTION.exec(text);
+  // Only after a clause that proposes something: "which … and how …?" keeps its whole asking.
+  return m && m.index > 0 && /\b(?:should|shall|do|does|can|could|would|will|must|is|are)\s+(?:we|i|you|they|it)\b/i.test(text.slice(0, m.index)) ? text.slice(0, m.index) + text.slice(m.index + m[0].length) : text;
+}
+
 /** A title cut off after ", and wait" ends before the coordination it could not read: an option is never a fragment. */
 export function withoutDanglingCoordination(title: string): string {
   return title.replace(/,\s+(?:and|or|then)\s+[a-z]+$/, "");
