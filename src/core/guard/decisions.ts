@@ -81,6 +81,8 @@ export interface DecidedThing {
   codeShape?: string;
   /** The shape is read in the whole code line, strings and struct tags too (a flag's or a key's name). */
   shapeInStrings?: boolean;
+  /** A feature a title took out of the project ("Deprecated gossip clustering …"): a flag or command that names it brings it back. */
+  feature?: boolean;
 }
 
 export interface GuardDecision {
@@ -176,8 +178,11 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
   for (const listedOrProse of [...listed.rejected, ...proseRejected]) {
     const inProse = proseRejected.includes(listedOrProse as (typeof proseRejected)[number]);
     // A sentence the reader took for an option ("Once we find out that we can not live with jOOQ …") names no option.
+    // "Schema per Tenant": an isolation pattern, seen in code that creates such a thing under a computed name.
+    const perUnit = inProse ? undefined : perUnitShape(listedOrProse.name);
+    if (perUnit) forbidden.push({ name: listedOrProse.name.split(/\s+[-–—:(]\s*/)[0].trim(), keys: { display: listedOrProse.name.trim(), tokens: [] }, range: listedOrProse.range, codeShape: perUnit, shapeInStrings: true });
     const r = namedOption(listedOrProse, MAX_OPTION_WORDS);
-    if (!r) continue;
+    if (!r || ofChosenVersion(r.name, chosenWords)) continue;
     const fromProse = "common" in r || inProse;
     const common: string[] = "common" in r && Array.isArray(r.common) ? r.common : [];
     let keys = optionKeys(r.name, chosenWords, common, fromProse ? new Set() : listed.shared);
@@ -203,13 +208,15 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     // A package path the chosen option names too ("org.x.model uses only org.x.model" vs "org.x.model may use …") is the subject, not the rejected thing.
     if (keys?.exact && keys.exact.every((t) => chosenWords.has(t))) continue;
     // "Using PHPUnit for the feature coverage": turned down for that purpose only; a new dependency on it is still news.
-    if (keys) forbidden.push({ name: r.name, keys, range: r.range, ...(r.reason ? { reason: shorten(stripInline(r.reason), 200) } : {}), ...(FOR_A_PURPOSE.test(r.name) ? { dependencyOnly: true } : {}) });
+    // "Deprecated gossip clustering in favor of File SD": what a title takes out was the project's own feature.
+    const feature = r.reason === model.title && TAKES_OUT_TITLE.test(model.title);
+    if (keys) forbidden.push({ name: r.name, keys, range: r.range, ...(r.reason ? { reason: shorten(stripInline(r.reason), 200) } : {}), ...(FOR_A_PURPOSE.test(r.name) ? { dependencyOnly: true } : {}), ...(feature ? { feature } : {}) });
     // "Switch from Java to Kotlin": a language's name is too common a word for lines, not for a new file's language.
     const language = keys ? undefined : languageNamed(r.name);
     if (language) forbidden.push({ name: r.name, keys: { display: r.name, tokens: [language] }, range: r.range, languageOnly: true, ...(r.reason ? { reason: shorten(stripInline(r.reason), 200) } : {}) });
   }
   addTurnedDown(forbidden, prefs, numbered, chosenWords);
-  if (adr) for (const x of contentExclusions(adr)) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
+  if (adr) for (const x of [...contentExclusions(adr), ...droppedParts(adr)]) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
   if (adr) addKnownOtherwise(forbidden, adr, [...listed.rejected, ...proseRejected], file.text);
   // What the prose chose beside an outcome that names no thing ("Use an existing visualisation library" … "settled
   // upon D3") is the choice whose peers are turned down as well.
@@ -256,6 +263,48 @@ function addDescribedNames(forbidden: DecidedThing[], option: { name: string; ra
     forbidden.push({ name, keys, range: option.range, reason: shorten(stripInline(option.name), 200) });
   }
 }
+
+/**
+ * "WebGL Canvas" beside a chosen "WebGL1": an option that names the chosen thing without a version of its own is the
+ * chosen technology, of which the decision took one version ("Python 2" beside "Python3" is another version).
+ */
+function ofChosenVersion(name: string, chosenWords: ReadonlySet<string>): boolean {
+  const stems = new Set([...chosenWords].map((w) => /^([a-z]{3,20})\d{1,2}$/.exec(w)?.[1]).filter((w): w is string => !!w));
+  if (!stems.size) return false;
+  const words = tokensOf(name);
+  return words.some((w) => stems.has(w)) && !words.some((w) => /\d/.test(w));
+}
+
+/** "Schema per Tenant", "Database per Customer": one store object for each unit of isolation. */
+const PER_UNIT = /^\s*(?:a\s+|one\s+)?(schema|table|database|db|keyspace|bucket|queue|topic|index)s?\s+(?:per|for\s+each|for\s+every)\s+(?:tenant|customer|client|account|organi[sz]ation|wallet|user|project|team|workspace)s?\b/i;
+/** Each kind's SQL keyword, when a statement creates it, and the word a create call names it by. */
+const CREATES: Record<string, { sql?: string; call: string }> = {
+  schema: { sql: "schema", call: "schema" },
+  table: { sql: "table", call: "table" },
+  database: { sql: "database", call: "database" },
+  db: { sql: "database", call: "database" },
+  keyspace: { sql: "keyspace", call: "keyspace" },
+  bucket: { call: "bucket" },
+  queue: { call: "queue" },
+  topic: { call: "topic" },
+  index: { sql: "index", call: "index" },
+};
+
+/**
+ * The code shape of a rejected "X per Tenant" option: a line that creates an X and builds its name from a value
+ * (`${id}`, `+ id`, `%s`, `{}`, `++`), since a fixed name is one shared X, the pattern the record chose instead.
+ */
+function perUnitShape(name: string): string | undefined {
+  const m = PER_UNIT.exec(name.replace(/[`*_]/g, "").slice(0, 200));
+  if (!m) return undefined;
+  const { sql, call } = CREATES[m[1].toLowerCase()];
+  const statement = sql ? `\\b(?:CREATE|create)\\s+(?:${sql.toUpperCase()}|${sql})\\b|` : "";
+  const creates = `${statement}\\bcreate_?[${call[0].toUpperCase()}${call[0]}]${call.slice(1)}\\s*\\(`;
+  return `(?:${creates})[^\\n]{0,200}?(?:\\$\\{|\\$[A-Za-z_]|\\+\\+|\\+\\s*[A-Za-z_]|%s|\\{\\}|\\.format\\()`;
+}
+
+/** A title that takes something out of the project ("Deprecated gossip clustering …", "Remove X", "Drop X"). */
+const TAKES_OUT_TITLE = /^\W*(?:\d+[.:]?\s+)?(?:deprecat\w*|remov\w*|drop\w*)\s/i;
 
 /** An option that uses a thing for a purpose ("Using PHPUnit for the feature coverage"), not the thing itself. */
 const FOR_A_PURPOSE = /^(?:using|use)\s+(?:the\s+|an?\s+)?[\w.@/-]+(?:\s+[\w.@/-]+)?\s+for\s+(?:the\s+|our\s+|an?\s+)?[a-z]/i;
@@ -355,6 +404,26 @@ function contentExclusions(adr: ParsedAdr): DecidedThing[] {
     const words = [...new Set(tokensOf(m[1]).filter((t) => t.length >= 4 && !GENERIC_PURPOSES.has(t)))].sort();
     if (!words.length || words.length > 3) continue;
     out.push({ name: m[1].trim(), keys: { display: m[1].trim(), tokens: words }, range: { start: s.start, end: s.end }, reason: shorten(s.text, 200), pathOnly: true });
+  }
+  return out;
+}
+
+/**
+ * "The MongoDB collection for MASH referrals will be dropped": a part of the system's data or code (a collection, a
+ * table, a queue …) that the decision takes out, named by the words after "for"/"of". Known by those words in a row,
+ * as code writes them (`mash_referrals`, `MashReferrals`): two or three words, so one ordinary word ("users") is not
+ * read.
+ */
+const DROPPED_PART = /\bthe\s+(?:[\w-]+\s+)?(?:collection|table|model|index|queue|topic|bucket|endpoint|service|worker|job|class|module|component|schema|view)\s+(?:for|of)\s+(?:the\s+)?([A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){1,2})\s+(?:will|shall|should|is\s+to|are\s+to|was|has|have)\s+(?:be\s+|been\s+)?(?:dropped|removed|deleted|retired|decommissioned)\b/i;
+
+function droppedParts(adr: ParsedAdr): DecidedThing[] {
+  const out: DecidedThing[] = [];
+  for (const s of decisionSentencesOf(adr)) {
+    const m = DROPPED_PART.exec(s.text.slice(0, 1000));
+    if (!m) continue;
+    const words = tokensOf(m[1]);
+    if (words.length < 2 || words.length > 3 || words.some((w) => w.length < 3)) continue;
+    out.push({ name: m[1].trim(), keys: { display: m[1].trim(), exact: words, tokens: [] }, range: { start: s.start, end: s.end }, reason: shorten(s.text, 200) });
   }
   return out;
 }

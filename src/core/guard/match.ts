@@ -117,6 +117,19 @@ function ownPath(file: ChangedFile, found: string, existingDirs: Set<string> | u
  * The words a path writes, each also without a trailing version number: `app-elasticsearch6/` is the project's
  * Elasticsearch as `app-elasticsearch/` would be.
  */
+/** Whether every word of a found name is in a string that is a call's only argument (`createCollection('a_b')`). */
+function isArgument(reading: Reading, found: string): boolean {
+  const args = reading.argTokens;
+  return !!args && found.toLowerCase().split(/[- ]/).every((w) => args.includes(w));
+}
+
+/** A word of a whole name (`whole`) that the line writes and the file's path does not. */
+function otherWordOnLine(reading: Reading, keys: NameKeys, pathTokens: ReadonlySet<string>): boolean {
+  if (!keys.whole || keys.whole.length < 2) return false;
+  const onLine = [...reading.tokens, ...reading.stringTokens];
+  return keys.whole.some((w) => !pathTokens.has(w) && namesWhole(onLine, [w]));
+}
+
 function pathWords(path: string): string[] {
   const words = tokensOf(path);
   const bare = words.map((w) => /^([a-z]{4,})\d{1,3}$/.exec(w)?.[1]).filter((w): w is string => !!w);
@@ -195,6 +208,11 @@ interface Reading {
   stringTokens: string[];
   /** Tokens of a trailing comment (matched as a comment). */
   commentTokens: string[];
+  /**
+   * The line defines a command-line flag, option or subcommand (`cmd.Flag("name", "help")`, `add_argument("--x",
+   * help=…)`): its strings are the program's own interface, not messages, so a name in them is used.
+   */
+  definesOption?: boolean;
   /** Tokens of the strings that are a call's only argument, one word each (`getContext('webgl2')`): a use in code. */
   argTokens?: string[];
   /** A code line's strings that are a whole file name (`"index-cache.json"`), each as its tokens joined by "-". */
@@ -242,6 +260,13 @@ function splitStrings(text: string): { code: string; strings: string } {
   return { code, strings };
 }
 
+/**
+ * A call that defines a command-line flag, option or subcommand by a string name: `cmd.Flag("a.b", …)`,
+ * `app.Command("x", …)`, `parser.add_argument("--x", …)`, `program.option("-x, --xx", …)`. Not a call that runs a
+ * program (`exec.Command("git", …)`).
+ */
+const DEFINES_OPTION = /(?<!\b(?:exec|subprocess|child_process|os|Process|process|spawn)\s*\.\s*)\b(?:Flag|Command|Option|Argument|Arg|SubCommand|Subcommand|flag|command|option|argument|add_argument|add_option|add_parser|addCommand|addOption|addArgument)\s*\(\s*(['"`])[-\w.: ,]{1,80}\1\s*,/;
+
 function readingOf(path: string, kind: FileKind, line: ChangedLine): Reading {
   const r = readLine(path, kind, line.text);
   const via: Via = r.kind as LineKind;
@@ -253,7 +278,8 @@ function readingOf(path: string, kind: FileKind, line: ChangedLine): Reading {
     const args = r.kind === "code" ? [...body.slice(0, 2000).matchAll(/[\w$]\(\s*(['"`])([\w@.:-]{2,60})\1\s*\)/g)].flatMap((m) => changeTokensOf(m[2])) : [];
     // A string that is a whole file name (`const CacheFile = "index-cache.json"`) is the file the code reads or writes.
     const files = r.kind === "code" ? [...body.slice(0, 2000).matchAll(/(['"`])(?:[\w@.-]{1,60}\/){0,6}([\w@-]{1,60}(?:\.[\w-]{1,30}){0,3}\.[A-Za-z][A-Za-z0-9]{0,7})\1/g)].map((m) => tokensOf(m[2]).join("-")) : [];
-    return { via, tokens: changeTokensOf(parts.code), stringTokens: changeTokensOf(parts.strings), commentTokens: c > 0 ? changeTokensOf(line.text.slice(c)) : [], ...(args.length ? { argTokens: args } : {}), ...(files.length ? { fileNames: files } : {}) };
+    const definesOption = r.kind === "code" && DEFINES_OPTION.test(body.slice(0, 400));
+    return { via, tokens: changeTokensOf(parts.code), stringTokens: changeTokensOf(parts.strings), commentTokens: c > 0 ? changeTokensOf(line.text.slice(c)) : [], ...(args.length ? { argTokens: args } : {}), ...(files.length ? { fileNames: files } : {}), ...(definesOption ? { definesOption } : {}) };
   }
   // A cloud resource type reads as the product it provisions too (`aws_service_discovery_…` is AWS Cloud Map).
   const products = r.kind === "infra" && r.name ? cloudProductsOf(r.name).flatMap((p) => changeTokensOf(p)) : [];
@@ -411,7 +437,13 @@ async function matchAdded(file: ChangedFile, kind: FileKind, plan: MatchPlan, ix
       if (!found && reading.stringTokens.length) {
         found = nameIn(reading, "stringTokens", thing.keys);
         // A class name or key the record writes as code (`js-failed`) is used in code's strings, not mentioned.
-        via = thing.identifier && reading.via === "code" ? "code" : found && (reading.argTokens?.includes(found.toLowerCase()) || reading.fileNames?.includes(found.toLowerCase())) ? "code" : "string";
+        via = thing.identifier && reading.via === "code" ? "code" : found && (isArgument(reading, found) || reading.fileNames?.includes(found.toLowerCase()) || reading.definesOption) ? "code" : "string";
+      }
+      if (!found && thing.keys.all && reading.stringTokens.length) {
+        // A name of several words split between code and a string (`canvas.getContext('2d')` for "2D Canvas"): the
+        // string part is used when it is the call's only argument.
+        found = findName([...reading.tokens, ...reading.stringTokens], thing.keys);
+        via = found && found.split(" ").every((w) => reading.tokens.includes(w) || isArgument(reading, w)) ? reading.via : "string";
       }
       if (!found && reading.commentTokens.length) {
         found = nameIn(reading, "commentTokens", thing.keys);
@@ -419,11 +451,14 @@ async function matchAdded(file: ChangedFile, kind: FileKind, plan: MatchPlan, ix
       }
       if (!found) continue;
       // The file's own path names it ("org/apache/james/…", "mailbox/cassandra/…"): the project's own code, not a newcomer.
-      if (pathTokens.has(found.toLowerCase()) && ownPath(file, found.toLowerCase(), plan.existingDirs)) continue;
+      // Not when the name's other word is on the line itself ("2d" of "2D Canvas" in `canvas.ts`): the path explains
+      // only the word it shares.
+      if (pathTokens.has(found.toLowerCase()) && ownPath(file, found.toLowerCase(), plan.existingDirs) && !otherWordOnLine(reading, thing.keys, pathTokens)) continue;
       // A word that only opens a sentence-like option ("Give AWS accounts …") names a package, an import or an image.
       // A key cut down to the word that tells the option apart ("hub" of "Docker Hub", "pro" of "Sidekiq Pro") names
       // a package as it is; in code or config the whole name must be on the line or in the file's path.
-      if (thing.keys.leadOnly && via !== "dependency" && via !== "import" && via !== "infra") continue;
+      // A flag or command defined for a feature a title took out brings the feature back, however plainly it is named.
+      if (thing.keys.leadOnly && via !== "dependency" && via !== "import" && via !== "infra" && !(thing.feature && reading.definesOption)) continue;
       if (thing.keys.whole && via !== "dependency" && via !== "import" && !namesWhole([...reading.tokens, ...reading.stringTokens, ...reading.commentTokens, ...pathTokens], thing.keys.whole)) continue;
       if (thing.textOnly && via !== "doc" && via !== "comment" && via !== "string") continue;
       // A deny list, an ignore list, an exclusion: the line keeps the thing out, as the decision does.

@@ -240,8 +240,11 @@ export function keysOf(name: string, exclude: ReadonlySet<string> = new Set(), o
     // "H2" and "S3" are names as written in capitals; "v2" and "from s3" are not.
     // Only for a chosen option (its drop is read from a removed dependency): as a rejected key "S3" would match every bucket.
     const short = !!opts.shortNames && /^[A-Z]\d$|^\d[A-Z]$/.test(w.replace(/[^\w]/g, ""));
+    // "2D Canvas", "3D Chart": a dimension is what tells the thing apart from its siblings ("WebGL Canvas"); it keys
+    // only with the rest of the name (see below).
+    const dimension = words.length >= 2 && /^\d[A-Z]$/.test(w.replace(/[^\w]/g, ""));
     for (const t of tokensOf(w)) {
-      if (!((t.length >= 3 || (short && SHORT_NAME.test(t))) && !GENERIC.has(t) && !/^\d+$/.test(t))) continue;
+      if (!((t.length >= 3 || ((short || dimension) && SHORT_NAME.test(t))) && !GENERIC.has(t) && !/^\d+$/.test(t))) continue;
       naming.push(t);
       if (exclude.has(t)) cut = true;
       else tokens.add(t);
@@ -258,7 +261,7 @@ export function keysOf(name: string, exclude: ReadonlySet<string> = new Set(), o
     // punctuation ("RTK", "SLF4J", "GitHub", "Node.js"), a capitalised word after the first, and a capitalised first
     // word that is not the verb or qualifier of a phrase ("Redux with RTK", but not "Offer getters").
     words.forEach((w, i) => {
-      const named = spans.length > 0 || /[a-z][A-Z]|[A-Z]{2}|\d|[.@/+#]/.test(w.slice(1)) || (i > 0 && /^[A-Z]/.test(w)) || (i === 0 && /^[A-Z]/.test(w) && !LEADING_WORDS.has(w.toLowerCase()));
+      const named = spans.length > 0 || /[a-z][A-Z]|[A-Z]{2}|\d|[.@/+#]/.test(w.slice(1)) || /^\d[A-Z]$/.test(w) || (i > 0 && /^[A-Z]/.test(w)) || (i === 0 && /^[A-Z]/.test(w) && !LEADING_WORDS.has(w.toLowerCase()));
       if (named) keep(w);
     });
   }
@@ -269,6 +272,8 @@ export function keysOf(name: string, exclude: ReadonlySet<string> = new Set(), o
     for (const w of spelled) tokens.delete(w.toLowerCase());
     if (!exclude.has(m[2].toLowerCase())) tokens.add(m[2].toLowerCase());
   }
+  // A dimension left alone ("2D" of "2D Canvas" once "Canvas" is the chosen option's) names nothing.
+  if (!opts.shortNames && [...tokens].every((t) => /^\d[a-z]$/.test(t))) tokens.clear();
   if (tokens.size === 0) {
     const run = titledRun(words, exclude);
     return run ? { display, exact: run, tokens: [] } : undefined;
@@ -296,7 +301,7 @@ export function keysOf(name: string, exclude: ReadonlySet<string> = new Set(), o
   if (lead) return { ...keys, leadOnly: true };
   // "Docker Hub", "Redux Saga": one phrase of two naming words is neither word alone ("docker", "saga"); a name that
   // lists its spellings or parts ("Selenium / specflow", "PostgreSQL (Postgres)") is any of them.
-  const phrase = keys.tokens.length >= 2 && !/[/,()|&+]|\b(?:or|and)\b/i.test(display);
+  const phrase = keys.tokens.length >= 2 && (!/[/,()|&+]|\b(?:or|and)\b/i.test(display) || keys.tokens.some((t) => /^\d[a-z]$/.test(t)));
   return phrase ? { ...keys, whole: [...keys.tokens] } : keys;
 }
 
@@ -354,6 +359,20 @@ function singular(word: string): string {
  * Where a text (a dependency name, a module path, a changed line) names the thing: the matched run of the text, or
  * undefined. `tokens` are the text's tokens (tokensOf), computed once per line by the caller.
  */
+/**
+ * "acces" for "access", "adress" for "address": the same word of five letters or more but for a doubled letter
+ * written once, the commonest slip in a record's code spans. Only after the first word of a name of several words in
+ * a row, where that word pins it down (and `mayName` still looks up the first word as written).
+ */
+function sameButDoubled(a: string, b: string): boolean {
+  if (a.length < 5 || b.length < 5 || Math.abs(a.length - b.length) !== 1) return false;
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  for (let i = 1; i < long.length; i++) {
+    if (long[i] === long[i - 1] && long.slice(0, i) + long.slice(i + 1) === short) return true;
+  }
+  return false;
+}
+
 export function findName(tokens: string[], keys: NameKeys): string | undefined {
   if (keys.stems) {
     if (keys.notNames?.some((k) => findName(tokens, k))) return undefined;
@@ -365,7 +384,7 @@ export function findName(tokens: string[], keys: NameKeys): string | undefined {
     for (let i = 0; i + n <= tokens.length; i++) {
       let ok = true;
       // The last part may differ by a plural "s" (`vuex-smart-module` for "vuex-smart-modules").
-      for (let j = 0; j < n && ok; j++) ok = tokens[i + j] === keys.exact[j] || (j === n - 1 && j > 0 && singular(tokens[i + j]) === singular(keys.exact[j]));
+      for (let j = 0; j < n && ok; j++) ok = tokens[i + j] === keys.exact[j] || (j === n - 1 && j > 0 && singular(tokens[i + j]) === singular(keys.exact[j])) || (j > 0 && sameButDoubled(tokens[i + j], keys.exact[j]));
       if (ok) return tokens.slice(i, i + n).join("-");
     }
     return undefined;

@@ -266,12 +266,16 @@ function chosenByConsequences(parsed: ParsedAdr, decided: Set<string>): ProseOpt
 /** A package-shaped name: lower-case parts joined by hyphens or dots, each with a letter (`grpc-gateway`, `go-kit.log`). */
 const PACKAGE_WORD = /(?<![\w./-])[a-z][a-z0-9]*(?:[-.][a-z][a-z0-9]*)+(?![\w/-]|\.\w)/g;
 
+/** A kind of software, then (within the line) one lower-case name alone in brackets: "… library is not maintained. (cmux)". */
+const KIND_THEN_NAME = /\b(?:librar(?:y|ies)|packages?|tools?|frameworks?|modules?|drivers?|plugins?|clients?)\b[^()\n]{0,80}\(\s*([a-z][a-z0-9]{2,30}(?:[-.][a-z0-9]+){0,3})\s*\)/g;
+
 /**
  * "## Alternatives" with nothing under it, then "## Define APIs in gRPC … with grpc - gateway" weighed by its pros and
  * cons at the same level: a record that flattened its headings lists the alternatives it did not take as the
  * siblings after an empty options heading, each with pros and cons, up to the first sibling without them. Each such
  * heading is read for the packages it names (`grpc-gateway`, a spaced "grpc - gateway" too); its words otherwise
- * describe a way of doing things ("Define HTTP RESTful API only in OpenAPI") and name nothing to turn down.
+ * describe a way of doing things ("Define HTTP RESTful API only in OpenAPI") and name nothing to turn down. Its body
+ * names a package only in brackets after a kind of software ("Same port library is not maintained. (cmux)").
  */
 function flatAlternatives(parsed: ParsedAdr): ProseOption[] {
   const { sections } = parsed.doc;
@@ -283,6 +287,11 @@ function flatAlternatives(parsed: ParsedAdr): ProseOption[] {
       const heading = headingText(sibling.heading).replace(/\b([a-z][a-z0-9]*) - ([a-z][a-z0-9]*)\b/g, "$1-$2");
       for (const m of heading.matchAll(PACKAGE_WORD)) {
         if (!out.some((o) => o.name === m[0])) out.push({ name: m[0], range: { start: sibling.start, end: sibling.start }, reason: heading.slice(0, 200), marked: true });
+      }
+      // "Same port library is not maintained. (cmux)": the alternative's own library, named in brackets after a
+      // sentence about a library or tool it would need.
+      for (const m of sibling.body.slice(0, 4000).matchAll(KIND_THEN_NAME)) {
+        if (!out.some((o) => o.name === m[1])) out.push({ name: m[1], range: { start: sibling.start, end: sibling.start }, reason: heading.slice(0, 200), marked: true });
       }
     }
   });

@@ -122,19 +122,101 @@ export function recordPreferences(parsed: ParsedAdr): { chosen: PreferredThing[]
   return { chosen, rejected };
 }
 
-/** "take option 2", "we chose option 3", "option 1 was selected": the number of the option a decision took. */
-const TOOK_OPTION = /\b(?:take|took|taking|choose|chose|chosen|choosing|go\s+with|went\s+with|pick|picked|adopt|adopted|select|selected|opted\s+for|implement|recommend)\s+(?:the\s+)?option\s+(\d{1,2})\b|\boption\s+(\d{1,2})\s+(?:was|is|has\s+been)\s+(?:chosen|selected|picked|adopted|taken)\b/i;
+/**
+ * "take option 2", "we chose option 3", "option 1 was selected", "as per point 2 above": the number of the option a
+ * decision took.
+ */
+const TOOK_OPTION = /\b(?:take|took|taking|choose|chose|chosen|choosing|go\s+with|went\s+with|pick|picked|adopt|adopted|select|selected|opted\s+for|implement|recommend)\s+(?:the\s+)?option\s+(\d{1,2})\b|\boption\s+(\d{1,2})\s+(?:was|is|has\s+been)\s+(?:chosen|selected|picked|adopted|taken)\b|\b(?:as\s+per|per|following|according\s+to)\s+(?:point|option|approach|alternative)\s+(\d{1,2})\b/i;
+/** An outcome that opens by naming the option it took ("Option 1: Use `ClientRole` …", "Chosen option: option 2"). */
+const OUTCOME_NAMES_OPTION = /^\W{0,4}(?:chosen\s+option\s*:\s*)?["“]?option\s+(\d{1,2})\b/i;
 /** A numbered heading ("### 3. Implement an initial hiding approach"). */
 const NUMBERED_HEADING = /^(\d{1,2})[.)]\s+(.{2,160})$/;
-/** A code span that names something in code: kebab, snake or camel case ("js-failed", "retry_count", "jsFailed"). */
-const IDENTIFIER = /^(?:[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)$/;
+/** A numbered list item at the margin ("1. Have a single endpoint that takes a parameter …"). */
+const NUMBERED_ITEM = /^(\d{1,2})[.)]\s+(\S.{0,300})$/;
+/**
+ * A code span that names something in code: kebab, snake or camel case ("js-failed", "retry_count", "jsFailed"), or
+ * a key path that starts with such a name ("realm_access.roles").
+ */
+const IDENTIFIER = /^(?:[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+(?:\.[a-z][a-z0-9_]*){1,3})$/;
 const MAX_IDENTIFIERS = 3;
 
+/** One numbered option: its number, its text, and the lines its body spans (1-based, inclusive). */
+interface NumberedOption {
+  n: number;
+  text: string;
+  start: number;
+  end: number;
+  /** A list item rather than a heading: its sentence is prose, so only its code names it. */
+  item?: boolean;
+}
+
+/** A call or declaration an example code block writes (`GetAddresses(repairType: string)`): its name and parameters. */
+interface Signature {
+  name: string;
+  params: string[];
+}
+
+/** Signatures in fenced code blocks of the given lines: camel- or Pascal-case names only (`GetAddresses`, not `get`). */
+function signaturesIn(lines: readonly string[]): Signature[] {
+  const out: Signature[] = [];
+  let fenced = false;
+  for (const line of lines) {
+    if (/^\s*(?:```|~~~)/.test(line)) {
+      fenced = !fenced;
+      continue;
+    }
+    if (!fenced) continue;
+    for (const m of line.slice(0, 300).matchAll(/\b([A-Za-z_][A-Za-z0-9_]{5,60})\s*\(([^()]{0,120})\)/g)) {
+      if (!/[a-z][A-Z]/.test(m[1])) continue;
+      // "repairType: string", "string repairType", "repairType": the parameter's own name.
+      const params = m[2].split(",").map((p) => /^\s*([A-Za-z_]\w{2,40})\s*:/.exec(p)?.[1] ?? /([A-Za-z_]\w{2,40})\s*$/.exec(p)?.[1]).filter((p): p is string => !!p);
+      out.push({ name: m[1], params });
+    }
+  }
+  return out.slice(0, 10);
+}
+
+/** Sibling sections whose headings number them, one group per parent. */
+function headingGroups(parsed: ParsedAdr): NumberedOption[][] {
+  const { sections } = parsed.doc;
+  const groups = new Map<number, NumberedOption[]>();
+  sections.forEach((s) => {
+    if (s.level === 0 || s.parent === undefined) return;
+    const m = NUMBERED_HEADING.exec(s.heading.replace(/\s+/g, " ").trim().slice(0, 200));
+    if (m) groups.set(s.parent, [...(groups.get(s.parent) ?? []), { n: Number(m[1]), text: m[2], start: s.start, end: Math.min(s.contentEnd, s.start + 200) }]);
+  });
+  return [...groups.values()];
+}
+
 /**
- * Options a record numbers in its headings ("### 1. Do nothing", "### 3. Implement an initial hiding approach …")
- * when its decision takes one by number ("we should take option 2"): the others are turned down, known by their
- * heading's names and by the identifiers only their own text writes as code (`js-failed`, where the chosen option
- * writes `js-enabled` and the rejected one both). Each identifier must also be absent from the decision section.
+ * Numbered list items at a section's margin, numbered 1, 2, … in a row, each with the lines up to the next one: the
+ * options a Nygard context often lists ("There are 2 ways …: 1. Have a single endpoint … 2. Have 3 endpoints …").
+ */
+function itemGroups(parsed: ParsedAdr): NumberedOption[][] {
+  const { lines, sections } = parsed.doc;
+  const out: NumberedOption[][] = [];
+  for (const s of sections) {
+    const group: NumberedOption[] = [];
+    const last = Math.min(s.contentEnd, s.bodyStart + 300);
+    for (let ln = s.bodyStart; ln <= last; ln++) {
+      const m = NUMBERED_ITEM.exec((lines[ln - 1] ?? "").trimEnd());
+      if (!m) continue;
+      if (Number(m[1]) !== group.length + 1) break;
+      if (group.length) group[group.length - 1].end = ln - 1;
+      group.push({ n: Number(m[1]), text: m[2], start: ln, end: last, item: true });
+    }
+    if (group.length >= 2) out.push(group);
+  }
+  return out;
+}
+
+/**
+ * Options a record numbers in its headings ("### 1. Do nothing", "### 3. Implement an initial hiding approach …") or
+ * as list items at the margin, when its decision takes one by number ("we should take option 2", "as per point 2
+ * above"): the others are turned down, known by their heading's names (not a list item's prose) and by the
+ * identifiers only their own text writes as code (`js-failed`, where the chosen option writes `js-enabled` and the
+ * rejected one both), and by the signatures of their example code (`GetAddresses(repairType: string)`, known by the
+ * name with its parameters). Each identifier must also be absent from the decision section.
  */
 export function numberedOptions(parsed: ParsedAdr): PreferredThing[] {
   const { lines, sections } = parsed.doc;
@@ -144,42 +226,40 @@ export function numberedOptions(parsed: ParsedAdr): PreferredThing[] {
     if (name === "decision" || name === "decision-outcome") decision.push(lines.slice(s.bodyStart - 1, Math.min(s.contentEnd, s.bodyStart + 60)).join(" ").slice(0, 6000));
   });
   const decisionText = decision.join(" ");
-  const took = TOOK_OPTION.exec(decisionText);
+  const took = TOOK_OPTION.exec(decisionText) ?? OUTCOME_NAMES_OPTION.exec(decisionText);
   if (!took) return [];
-  const chosenNumber = Number(took[1] ?? took[2]);
-  // Sibling sections whose headings number them: one group per parent.
-  const groups = new Map<number, { n: number; index: number; text: string }[]>();
-  sections.forEach((s, i) => {
-    if (s.level === 0 || s.parent === undefined) return;
-    const m = NUMBERED_HEADING.exec(s.heading.replace(/\s+/g, " ").trim().slice(0, 200));
-    if (m) groups.set(s.parent, [...(groups.get(s.parent) ?? []), { n: Number(m[1]), index: i, text: m[2] }]);
-  });
+  const chosenNumber = Number(took[1] ?? took[2] ?? took[3]);
   const out: PreferredThing[] = [];
-  for (const group of groups.values()) {
+  for (const group of [...headingGroups(parsed), ...itemGroups(parsed)]) {
     if (group.length < 2 || group.length > 8) continue;
     const chosen = group.find((g) => g.n === chosenNumber);
     if (!chosen) continue;
-    const spansOf = (index: number) => {
-      const s = sections[index];
-      const body = lines.slice(s.start - 1, Math.min(s.contentEnd, s.start + 200)).join("\n").slice(0, 20_000);
-      return new Set([...body.matchAll(/`([^`\n]{1,60})`/g)].map((m) => m[1].trim()));
-    };
-    const chosenSpans = spansOf(chosen.index);
+    const bodyOf = (g: NumberedOption) => lines.slice(g.start - 1, g.end);
+    const spansOf = (g: NumberedOption) => new Set([...bodyOf(g).join("\n").slice(0, 20_000).matchAll(/`([^`\n]{1,60})`/g)].map((m) => m[1].trim()));
+    const chosenBody = bodyOf(chosen).join("\n");
+    const chosenSpans = spansOf(chosen);
     for (const g of group) {
       if (g === chosen) continue;
-      const s = sections[g.index];
-      const range = { start: s.start, end: s.start };
-      const reason = `option ${g.n} ("${g.text.replace(/[`*_]/g, "")}"), not the option ${chosenNumber} the decision took`;
-      const headingKeys = keysOf(g.text.replace(/`[^`]*`/g, " "));
+      const range = { start: g.start, end: g.start };
+      const reason = `option ${g.n} ("${g.text.replace(/[`*_]/g, "").slice(0, 120)}"), not the option ${chosenNumber} the decision took`;
+      const headingKeys = g.item ? undefined : keysOf(g.text.replace(/`[^`]*`/g, " "));
       if (headingKeys) out.push({ name: g.text.replace(/[`*_]/g, ""), keys: { ...headingKeys, all: true }, range, reason });
       let n = 0;
-      for (const span of spansOf(g.index)) {
+      for (const span of spansOf(g)) {
         if (n >= MAX_IDENTIFIERS) break;
         if (!IDENTIFIER.test(span) || chosenSpans.has(span) || decisionText.includes(span)) continue;
         const tokens = tokensOf(span);
         // A camel-case name is one token (`fallbackShown`); a kebab or snake one is its parts in a row.
         if (tokens.length > 5 || (tokens.length < 2 && !(/[a-z][A-Z]/.test(span) && span.length >= 6))) continue;
         out.push({ name: span, keys: { display: span, exact: tokens, tokens: [] }, range, reason, identifier: true });
+        n++;
+      }
+      for (const sig of signaturesIn(bodyOf(g))) {
+        if (n >= MAX_IDENTIFIERS) break;
+        if (chosenBody.includes(sig.name) || decisionText.includes(sig.name)) continue;
+        // The name with its parameters: another call of that name with other arguments is not this option's.
+        const whole = [sig.name, ...sig.params].map((w) => w.toLowerCase());
+        out.push({ name: `${sig.name}(${sig.params.join(", ")})`, keys: { display: sig.name, exact: [sig.name.toLowerCase()], tokens: [], ...(sig.params.length ? { whole } : {}) }, range, reason, identifier: true });
         n++;
       }
     }
