@@ -356,10 +356,6 @@ function singular(word: string): string {
 }
 
 /**
- * Where a text (a dependency name, a module path, a changed line) names the thing: the matched run of the text, or
- * undefined. `tokens` are the text's tokens (tokensOf), computed once per line by the caller.
- */
-/**
  * "acces" for "access", "adress" for "address": the same word of five letters or more but for a doubled letter
  * written once, the commonest slip in a record's code spans. Only after the first word of a name of several words in
  * a row, where that word pins it down (and `mayName` still looks up the first word as written).
@@ -373,6 +369,10 @@ function sameButDoubled(a: string, b: string): boolean {
   return false;
 }
 
+/**
+ * Where a text (a dependency name, a module path, a changed line) names the thing: the matched run of the text, or
+ * undefined. `tokens` are the text's tokens (tokensOf), computed once per line by the caller.
+ */
 export function findName(tokens: string[], keys: NameKeys): string | undefined {
   if (keys.stems) {
     if (keys.notNames?.some((k) => findName(tokens, k))) return undefined;
