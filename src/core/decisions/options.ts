@@ -14,7 +14,7 @@ import { balanced, capitalise, cutWords } from "../text";
 import { isFragment } from "./fragments";
 import { namesAValue, statesAGoal } from "./goals";
 import { statesAnOutcome } from "./outcomes";
-import { namesOnlyTheTopic, proposalCandidates, proposalStatement, toClauseEnd } from "./proposal";
+import { namesOnlyTheTopic, proposalCandidates, proposalStatement, toClauseEnd, withDefiningAside } from "./proposal";
 import { contentWordsOf, coverage, headingKey } from "./words";
 
 export { contentWordsOf, coverage, headingKey };
@@ -2261,7 +2261,7 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
   // "This RFC proposes X" up front is the record's own summary of its proposal.
   if (!chosen || (chosen.how === "decision-prose" && chosen.considered_index === undefined)) {
     const intro = introSentences(parsed).map((s) => ({ s, prose: namingReading(s.text) })).find((x) => x.prose.cue === "this record proposes" && x.prose.chosen);
-    const proposed = intro?.prose.chosen ? toClauseEnd(intro.s.text, intro.prose.chosen) : undefined;
+    const proposed = intro?.prose.chosen ? withDefiningAside(intro.s.text, toClauseEnd(intro.s.text, intro.prose.chosen)) : undefined;
     // "## Proposal: X" names the proposal itself, and outranks a summary's "This RFC proposes …".
     if (intro && proposed && !namesOnlyTheTopic(proposed)) chosen = proposalInHeading(parsed) ?? { name: proposed, range: { start: intro.s.start, end: intro.s.end }, how: "decision-prose" };
   }

@@ -175,12 +175,18 @@ export function proposalStatement(parsed: ParsedAdr): ProposalStatement | undefi
 /** "Pulley — a portable interpreter — to X": an aside between dashes that says what the name before it is. */
 const DEFINING_ASIDE = /([\p{L}\p{N}][\w.-]*)\s*(?:—|–|\s--\s)\s*((?:a|an)\s[^—–.;:]{1,100}?)\s*(?:—|–|\s--\s)/iu;
 
+/** "introduces PlacementV2, a redesign that moves X into Y": an appositive after a name, to the end of the sentence,
+ * that says what the name stands for. */
+const DEFINING_APPOSITIVE = /([\p{L}\p{N}][\w.-]*)["”'`]?\s*,\s+((?:a|an)\s[^,.;:()]{8,160}?)\s*(?=[.;:]?$)/iu;
+/** A phrase of at most this many words is a bare name that an appositive may define. */
+const NAME_WORDS = 2;
+
 /**
  * The reading drops asides between dashes; one that defines a name the proposal holds ("Introduce Pulley — a
  * portable, optimizing interpreter — to Wasmtime") says what is proposed, so it is put back after that name.
  */
 export function withDefiningAside(sentence: string, phrase: string): string {
-  const m = DEFINING_ASIDE.exec(stripInline(sentence));
+  const m = DEFINING_ASIDE.exec(stripInline(sentence)) ?? (phrase.split(/\s+/).length <= NAME_WORDS ? DEFINING_APPOSITIVE.exec(stripInline(sentence)) : null);
   if (!m) return phrase;
   const words = phrase.split(/\s+/);
   const at = words.findIndex((w) => w === m[1]);
