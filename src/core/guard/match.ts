@@ -113,10 +113,6 @@ function ownPath(file: ChangedFile, found: string, existingDirs: Set<string> | u
   return !namedBy;
 }
 
-/**
- * The words a path writes, each also without a trailing version number: `app-elasticsearch6/` is the project's
- * Elasticsearch as `app-elasticsearch/` would be.
- */
 /** Whether every word of a found name is in a string that is a call's only argument (`createCollection('a_b')`). */
 function isArgument(reading: Reading, found: string): boolean {
   const args = reading.argTokens;
@@ -130,6 +126,10 @@ function otherWordOnLine(reading: Reading, keys: NameKeys, pathTokens: ReadonlyS
   return keys.whole.some((w) => !pathTokens.has(w) && namesWhole(onLine, [w]));
 }
 
+/**
+ * The words a path writes, each also without a trailing version number: `app-elasticsearch6/` is the project's
+ * Elasticsearch as `app-elasticsearch/` would be.
+ */
 function pathWords(path: string): string[] {
   const words = tokensOf(path);
   const bare = words.map((w) => /^([a-z]{4,})\d{1,3}$/.exec(w)?.[1]).filter((w): w is string => !!w);

@@ -721,7 +721,6 @@ function titleNamesOnly(title: string, c: Candidate, candidates: Candidate[]): b
   return names(c) && !candidates.some((x) => x !== c && names(x));
 }
 
-/** How clearly the record chose candidate i; 0 when it did not choose it. */
 /**
  * The decision's sentence most about what a proposal does names the record's own choice doing it, and not the
  * proposal: "Continue to use GitHub Actions for CI. CodePipeline will build the Docker image and deploy it" did
@@ -739,6 +738,7 @@ function otherDoesIt(decision: string, distinct: Set<string>, key: OptionKey, ch
   return !!best && mentions(best, keyFor(choice)) && !mentions(best, primaryKey(key));
 }
 
+/** How clearly the record chose candidate i; 0 when it did not choose it. */
 function choiceScore(r: ChoiceReading, c: Candidate, i: number): number {
   const { candidates, question, choice, doc } = r;
   if (!c.key.terms.length) return 0;
