@@ -47,6 +47,8 @@ export interface RecordLedAnswer<T extends LedRecord> {
 const MAX_POSITION = 3;
 /** A chosen option longer than this is a sentence, not an option a picker can show. */
 const MAX_CHOICE_WORDS = 12;
+/** A rule picked from a decision's list (see ruleAnswering) is shown whole up to this many words. */
+const MAX_RULE_WORDS = 16;
 /**
  * Below this share of the question's weight in its retrieved text, a record that heads the ranking is only the
  * nearest of records about other things: the answer it leads stays "low". On the dev questions, record-led answers
@@ -173,6 +175,9 @@ function withoutLeadingNumber(title: string): string {
   return title.replace(/^(?:adr|rfc|decision)?[\s#-]*\d+\s*[:.)-]?\s*/i, "").trim();
 }
 
+/** A label before a colon that only says the text is a record ("ADR: X", "Architecture Decision Record: X", "DR009: X", "TEP-0100: X"). */
+const RECORD_LABEL = /^(?:adr|rfc|tep|dr|(?:architect(?:ure|ural)\s+)?decision(?:\s+record)?)[\s#-]*\d*\s*:\s+(?=\S)/i;
+
 /** A record's title without its number ("ADR-0012: Use X" → "Use X"). */
 function bareTitle(title: string): string {
   // "ADR-0012: Use X", "12. Use X", "Use X - ADR 012", "Use X (RFC 7)".
@@ -204,7 +209,8 @@ function listedChoice(meta: AdrMeta, choice: string): boolean {
 const SHORT_CLAUSE_WORDS = 6;
 
 export function answerNamed(doc: LedRecord, choice: string | undefined): string | undefined {
-  const title = tidyLabel(bareTitle(doc.meta.title));
+  // "ADR: X" names the record X: the label says only that it is a record.
+  const title = tidyLabel(bareTitle(doc.meta.title.replace(RECORD_LABEL, "")));
   const statesDecision = DECISION_TITLE.test(title) && title.split(/\s+/).length <= MAX_CHOICE_WORDS;
   // A clause of the proposal's prose is an option only in the model's reading: under a title that does not state
   // the decision ("Binary format for index-cache: reuse similar format") it needs the title to be understood.
@@ -271,6 +277,35 @@ export function recordOptions(meta: AdrMeta, choice: string, max: number, shortC
   return out;
 }
 
+/** The first sentence of each item of the lists in a record's decision section, as plain text. */
+function listItems(decisionText: string): string[] {
+  const items: string[] = [];
+  for (const line of decisionText.split("\n")) {
+    const m = /^\s*(?:[-*+]|\d+[.)])\s+(\S.*)$/.exec(line);
+    if (m) items.push(m[1]);
+    else if (items.length && /^\s{2,}\S/.test(line)) items[items.length - 1] += ` ${line.trim()}`;
+  }
+  return items.map((t) => t.replace(/[*_`]+/g, "").replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").split(/(?<=[.!?])\s+/)[0].trim());
+}
+
+/**
+ * A decision section that lays down several rules ("the following rules apply: - devices are set up in the UI;
+ * - everything else in YAML or the UI") answers an open question with the one rule about what it asks: the item
+ * that shares the most of the asking words, at least two and more than any other item. Undefined otherwise.
+ */
+function ruleAnswering(decisionText: string | undefined, focus: Set<string>, decided: string): string | undefined {
+  // Only a choice the model read as a lead-in and its rules ("the following rules: A, B") is a list of rules.
+  const lead = /^([^:]{3,120}):\s+\S/.exec(decided)?.[1];
+  const items = decisionText && lead ? listItems(decisionText).filter((t) => decided.includes(t.split(/\s+/).slice(0, 3).join(" "))) : [];
+  if (items.length < 2) return undefined;
+  const hits = items.map((t) => [...stemSet(t)].filter((w) => focus.has(w)).length);
+  const best = Math.max(...hits);
+  if (best < 2 || hits.filter((h) => h === best).length > 1) return undefined;
+  const item = items[hits.indexOf(best)];
+  // A rule is a sentence: it may run a few words past an option's length before it is cut.
+  return item.split(/\s+/).length >= 3 ? tidyLabel(cutWords(item, MAX_RULE_WORDS)) : undefined;
+}
+
 /**
  * The record that decides a question naming one thing or none, or undefined when none of the best-ranked records
  * is both in force (directly or through its successor) and about what the question asks.
@@ -299,7 +334,8 @@ export function recordLedAnswer<T extends LedRecord>(
       if (!use) continue;
       const brief = chosenOf(use.meta) ?? (nearestAnswers && position === 0 ? decisionInBrief(use.meta, use.decisionText) : undefined);
       if (!brief && !byTitle) continue;
-      const choice = nearestAnswers ? answerNamed(use, brief) : brief;
+      const rule = nearestAnswers && !use.meta.chosen_option && use.meta.decided_option?.from_prose ? ruleAnswering(use.decisionText, focus, use.meta.decided_option.name) : undefined;
+      const choice = rule ?? (nearestAnswers ? answerNamed(use, brief) : brief);
       if (!choice) continue;
       const head = new Set([...headlineStems(doc.meta, doc.path), ...headlineStems(use.meta, use.path)]);
       const focusHits = [...focus].filter((w) => head.has(w)).length;
