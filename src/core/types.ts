@@ -67,6 +67,8 @@ export interface ArtifactSet {
   adrFolders?: { dir: string; via: ".adr-dir" | ".log4brains.yml" | "content" | "setting" | "folder name"; count: number }[];
   /** Why something was or was not read: a stale `.adr-dir`, a template in an ADR folder, … */
   notes?: string[];
+  /** The prose lines of the record templates found beside the records (see templateProse), for parseAdr. */
+  template_lines?: string[];
 }
 
 export interface ProgressEvent {

@@ -555,11 +555,12 @@ async function recordDecisions(set: ArtifactSet): Promise<RecordDecisions> {
   const files = set.files.filter((f) => f.source_type === "adr");
   if (!files.length) return { decisions: [], notes };
   const parsed: { file: ArtifactFile; adr: ParsedAdr }[] = [];
+  const template = new Set(set.template_lines ?? []);
   for (const [i, file] of files.entries()) {
     // Let other work (git's output) progress while this CPU-bound loop runs.
     if (i % 200 === 199) await new Promise((r) => setImmediate(r));
     try {
-      parsed.push({ file, adr: withIndexStatus(parseAdr(file.path, file.text), file.index_status) });
+      parsed.push({ file, adr: withIndexStatus(parseAdr(file.path, file.text, template), file.index_status) });
     } catch (err) {
       notes.push(`${file.path}: could not be read as a record (${(err as Error).message.slice(0, 120)})`);
     }

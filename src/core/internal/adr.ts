@@ -221,7 +221,102 @@ function titleHeadingLevel(doc: MarkdownDoc): number {
   return !prose && !sectionKey(first.heading) && headed.every((s) => s.level >= first.level) ? first.level : 1;
 }
 
-export function parseAdr(path: string, text: string): ParsedAdr {
+/** A sentence as compared with a template's: its words, lower-case, cut to five letters (so "obsoleted" is "obsolete"). */
+function sentenceKey(sentence: string): string {
+  const words = sentence.toLowerCase().match(/\p{L}[\p{L}\p{N}'’-]*/gu) ?? [];
+  return [...new Set(words.map((w) => w.slice(0, 5)))].sort().join(" ");
+}
+
+/** The sentences of a paragraph of prose (markup aside). */
+function sentencesOf(paragraph: string): string[] {
+  return paragraph
+    .replace(/<!--|-->|[*_`>]+/g, " ")
+    .split(/(?<=[.!?])\s+/)
+    .map((t) => t.trim())
+    .filter((t) => (t.match(/\p{L}+/gu) ?? []).length >= 4);
+}
+
+/** Paragraphs of prose: runs of lines that are not blank or structure. */
+function proseParagraphs(lines: string[]): { from: number; to: number }[] {
+  const out: { from: number; to: number }[] = [];
+  let from = -1;
+  // Front matter is metadata, never prose.
+  const frontMatterEnd = /^---\s*$/.test(lines[0] ?? "") ? lines.findIndex((l, i) => i > 0 && /^(?:---|\.\.\.)\s*$/.test(l)) : -1;
+  lines.forEach((line, i) => {
+    // Not prose: front matter, rules ("---"), headings, metadata ("Status: …"), list items, table rows, link
+    // definitions ("[motivation]: #motivation").
+    const prose = i > frontMatterEnd && /[\p{L}\p{N}]/u.test(line) && !/^\s{0,3}#/.test(line) && !/^\W*[\w ]{1,30}:/.test(line) && !/^\s*(?:[-*+]|\d+[.)])\s/.test(line) && !/^\s*\|/.test(line) && !/^\s{0,3}\[[^\]]+\]:/.test(line);
+    if (prose && from < 0) from = i;
+    if (!prose && from >= 0) {
+      out.push({ from, to: i - 1 });
+      from = -1;
+    }
+  });
+  if (from >= 0) out.push({ from, to: lines.length - 1 });
+  return out;
+}
+
+/**
+ * The sentences of a log's templates (`0000-template.md`, `templates/adr.md`) that instruct the author ("Summarize
+ * the final decision and link follow-up work."), as keys for parseAdr. Headings, list items and metadata lines
+ * ("Status: proposed") are left out: records keep those on purpose.
+ */
+export function templateProse(templates: string[]): string[] {
+  const out = new Set<string>();
+  for (const text of templates) {
+    const lines = text.split("\n");
+    for (const p of proseParagraphs(lines)) for (const t of sentencesOf(lines.slice(p.from, p.to + 1).join(" "))) out.add(sentenceKey(t));
+  }
+  return [...out].sort();
+}
+
+/** Two sentence keys nearly the same: at least 80% of their words shared ("To be filled in when …" and "Filled in when …"). */
+function nearSentence(key: string, template: ReadonlySet<string>): boolean {
+  if (template.has(key)) return true;
+  const a = new Set(key.split(" "));
+  for (const t of template) {
+    const b = t.split(" ");
+    const shared = b.filter((w) => a.has(w)).length;
+    if (shared / (a.size + b.length - shared) >= 0.8) return true;
+  }
+  return false;
+}
+
+/**
+ * The text with every paragraph that only repeats its template's instructions blanked (line count kept). A section
+ * left holding nothing else loses its heading too: it is not written yet, as if absent (an RFC whose "Outcome" is
+ * still the template's instruction is read by its proposal).
+ */
+function withoutTemplateProse(text: string, template: ReadonlySet<string>): string {
+  const lines = text.split("\n");
+  const blanked = new Set<number>();
+  for (const p of proseParagraphs(lines)) {
+    const sentences = sentencesOf(lines.slice(p.from, p.to + 1).join(" "));
+    if (!sentences.length || !sentences.every((t) => nearSentence(sentenceKey(t), template))) continue;
+    for (let i = p.from; i <= p.to; i++) {
+      lines[i] = "";
+      blanked.add(i);
+    }
+  }
+  if (!blanked.size) return text;
+  const heading = (l: string) => /^\s{0,3}#{1,6}\s/.test(l);
+  for (let h = 0; h < lines.length; h++) {
+    if (!heading(lines[h])) continue;
+    let end = h + 1;
+    while (end < lines.length && !heading(lines[end])) end++;
+    const body = Array.from({ length: end - h - 1 }, (_, k) => h + 1 + k);
+    if (body.some((i) => blanked.has(i)) && body.every((i) => lines[i].trim() === "")) lines[h] = "";
+  }
+  return lines.join("\n");
+}
+
+/**
+ * Parses a record. `template` (from templateProse): a paragraph the record still carries from its log's template,
+ * word for word or nearly, is blanked before reading (the line count is kept, so citations hold): an "Outcome"
+ * section left as the template's instruction decided nothing.
+ */
+export function parseAdr(path: string, rawText: string, template?: ReadonlySet<string>): ParsedAdr {
+  const text = template?.size ? withoutTemplateProse(rawText, template) : rawText;
   const doc = parseMarkdown(text);
   const warnings = [...doc.warnings];
   const dir = posix.dirname(path);

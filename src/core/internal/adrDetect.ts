@@ -98,11 +98,15 @@ export function adrFolderOf(path: string): string {
   return folder === "." ? "" : folder;
 }
 
-/** Templates and examples are never decisions: by folder, or by a template name on a file that is not numbered or dated. */
+/**
+ * Templates and examples are never decisions: by folder, or by a template name on a file that is not numbered or
+ * dated, or is numbered zero ("0000-rfc-template.md": the log's first entry is its template).
+ */
 export function isTemplatePath(path: string): boolean {
   const lower = path.toLowerCase();
   if (/(^|\/)(templates?|_templates?|\.templates?|examples?)(\/|$)/.test(lower.slice(0, lower.lastIndexOf("/") + 1))) return true;
-  return !adrNameSignal(path) && /(^|[-_.])template([-_.]|$)/.test(posix.basename(lower));
+  const base = posix.basename(lower);
+  return /(^|[-_.])template([-_.]|$)/.test(base) && (!adrNameSignal(path) || /^0+[-_]/.test(base));
 }
 
 // "{short title of solved problem}", "{proposed | accepted | …}", "[describe the context]", "<status>": prose

@@ -8,7 +8,7 @@ import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
 import { simpleGit } from "simple-git";
 import { isIndexFile, statusesFromIndexes } from "./indexStatus";
-import { statusFromFolder } from "./adr";
+import { statusFromFolder, templateProse } from "./adr";
 import { hardenedSimpleGitOptions } from "./gitSafety";
 import { sha256 } from "../hash";
 import { cmp } from "../text";
@@ -120,8 +120,10 @@ export async function discoverArtifacts(repo: string, config: DeliberationConfig
   files.sort((a, b) => cmp(a.path, b.path));
   skipped.sort((a, b) => cmp(a.path, b.path));
   // An index's status is part of what the records say: a changed index invalidates what was built on the set.
-  const hash = sha256(files.map((f) => `${f.path}\0${f.hash}${f.index_status ? `\0${f.index_status.status}` : ""}\n`).join(""));
-  return { files, skipped, hash, adrFolders: folders, notes };
+  // A record still carrying its template's instructions is read without them (parseAdr).
+  const templateLines = templateProse(texts.filter((t) => decided.rejected.get(t.path) === "template").map((t) => t.text));
+  const hash = sha256(files.map((f) => `${f.path}\0${f.hash}${f.index_status ? `\0${f.index_status.status}` : ""}\n`).join("") + templateLines.join("\n"));
+  return { files, skipped, hash, adrFolders: folders, notes, ...(templateLines.length ? { template_lines: templateLines } : {}) };
 }
 
 interface Candidates {

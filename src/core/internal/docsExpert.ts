@@ -274,7 +274,7 @@ const PREPARED_SETS = 2;
 
 async function prepare(artifacts: ExpertContext["artifacts"], ctx: Pick<DocsContext, "signal" | "log" | "repo" | "cache">): Promise<Prepared> {
   // Keyed on the files' own paths and content hashes, so a caller-supplied set hash is never trusted blindly.
-  const key = sha256(artifacts.files.map((f) => `${f.path}\0${f.source_type}\0${f.hash}`).join("\n"));
+  const key = sha256(artifacts.files.map((f) => `${f.path}\0${f.source_type}\0${f.hash}`).join("\n") + (artifacts.template_lines ?? []).join("\n"));
   const hit = prepared.get(key);
   if (hit) return hit;
   const loaded = ctx.cache && ctx.repo ? await loadDocsCorpus<Unit, DocUnit, SupersessionGraph>(ctx.cache, resolve(ctx.repo), key, artifacts.files) : undefined;
@@ -315,12 +315,13 @@ async function prepareAfresh(artifacts: ExpertContext["artifacts"], key: string,
   const units: Unit[] = [];
   const adrs = new Map<string, ParsedAdr>();
   const facts = new Map<string, AdrFacts>();
+  const template = new Set(artifacts.template_lines ?? []);
   for (const [i, file] of artifacts.files.entries()) {
     ctx.signal?.throwIfAborted();
     // Let concurrent experts (git's child processes) make progress while this CPU-bound loop runs.
     if (i % 200 === 199) await new Promise((r) => setImmediate(r));
     if (file.source_type === "adr") {
-      const adr = withIndexStatus(parseAdr(file.path, file.text), file.index_status);
+      const adr = withIndexStatus(parseAdr(file.path, file.text, template), file.index_status);
       adrs.set(file.path, adr);
       facts.set(file.path, adrFacts(adr));
       for (const w of adr.warnings) ctx.log?.(`docs: ${file.path}: ${w}`);

@@ -27,6 +27,7 @@ const ArtifactSetSchema = z.object({
   hash: z.string(),
   adrFolders: z.array(z.object({ dir: z.string(), via: z.enum([".adr-dir", ".log4brains.yml", "content", "setting", "folder name"]), count: z.number() })).optional(),
   notes: z.array(z.string()).optional(),
+  template_lines: z.array(z.string()).optional(),
 });
 
 const SnapshotSchema = z.object({ format: z.literal(CORPUS_FORMAT), key: z.string(), fingerprint: FingerprintSchema, set: ArtifactSetSchema });
