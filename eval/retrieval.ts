@@ -96,7 +96,7 @@ async function main(): Promise<void> {
           }
         });
         const optionsRight = judgeOptions(q, titles, goldTexts).ok;
-        const offered = q.style === "open" && q.gold.length ? consideredAmongOptions(q.gold[0], goldTexts[0], titles) : undefined;
+        const offered = q.style === "open" && q.gold.length ? consideredAmongOptions(q.gold[0], goldTexts[0], titles, dir) : undefined;
         const judged = q.gold.length ? (({ grounded, reason }) => ({ ok: grounded, reason }))(judgeGrounded(q, payload)) : { ok: noAnswerFlagged(payload), reason: "claimed an answer" };
         row.answer = { ...judged, rec, optionsRight, ...(offered ? { offered } : {}) };
       }

@@ -457,7 +457,7 @@ async function evaluateQuestion(q: SetQuestion, repoDir: string, env: CliEnv, ba
   // of the question nor off topic, however short or unlike the question's wording it is.
   const goldTexts = q.gold.map((p) => readAtCheckout(repoDir, p) ?? "");
   const verdict = judgeOptions(q, titles, goldTexts);
-  const consideredInOptions = q.style === "open" && q.gold.length ? consideredAmongOptions(q.gold[0], goldTexts[0], titles) : undefined;
+  const consideredInOptions = q.style === "open" && q.gold.length ? consideredAmongOptions(q.gold[0], goldTexts[0], titles, repoDir) : undefined;
   const recId = payload.recommendation?.option_id;
   const result: QuestionResult = {
     ...base,
