@@ -14,7 +14,7 @@ import { balanced, capitalise, cutWords } from "../text";
 import { isFragment } from "./fragments";
 import { namesAValue, statesAGoal } from "./goals";
 import { statesAnOutcome } from "./outcomes";
-import { namesOnlyTheTopic, proposalCandidates, proposalStatement, toClauseEnd, withDefiningAside } from "./proposal";
+import { namesOnlyTheTopic, proposalCandidates, proposalStatement, toClauseEnd, withDefiningAside, withFollowingDetail } from "./proposal";
 import { contentWordsOf, coverage, headingKey } from "./words";
 
 export { contentWordsOf, coverage, headingKey };
@@ -1792,6 +1792,16 @@ function linkedOption(parsed: ParsedAdr, chosen: ChosenOption | undefined, consi
   return undefined;
 }
 
+/**
+ * A proposal's statement (in a record with no decision section of the usual kind) is told in more detail by the
+ * sentence after it; a decision section's own elaborations are read in readOptions (elaborated).
+ */
+function detailedProposal(parsed: ParsedAdr, chosen: ChosenOption | undefined, decisionIdx: number[]): ChosenOption | undefined {
+  if (!chosen || chosen.how !== "decision-prose" || chosen.considered_index !== undefined || decisionIdx.some((i) => isCanonicalDecision(parsed, i))) return chosen;
+  const detailed = withFollowingDetail(parsed.doc.lines, chosen);
+  return detailed ? { ...chosen, name: detailed } : chosen;
+}
+
 /** Options, chosen, rejected for one parsed record. */
 export function readOptions(parsed: ParsedAdr): OptionsReading {
   const notes: string[] = [];
@@ -1884,7 +1894,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   chosen = fallbackChoice(parsed, considered, linkedOption(parsed, read, considered, decisionSentences) ?? read, { hasDecisionSection: decisionIdx.length > 0, firm: chosen !== undefined });
   chosen = specifiedOption(parsed, statedOverProse(parsed, chosen, decisionIdx), considered);
   chosen = announcedCombination(parsed, withListConfirming(parsed, chosen, considered, decisionIdx), considered, decisionIdx);
-  chosen = otherThanStandingStill(withoutOutcome(parsed, proposalOverAlternative(parsed, chosen, considered)), considered);
+  chosen = detailedProposal(parsed, otherThanStandingStill(withoutOutcome(parsed, proposalOverAlternative(parsed, chosen, considered)), considered), decisionIdx);
   withProposalAndProseRejections(parsed, chosen, considered, proseRejected, rejectedBy);
 
   const rejected = rejectedOptions(parsed, considered, chosen, { rejectedBy, adopted, proseRejected });
@@ -2260,7 +2270,7 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
   let chosen = found;
   // "This RFC proposes X" up front is the record's own summary of its proposal.
   if (!chosen || (chosen.how === "decision-prose" && chosen.considered_index === undefined)) {
-    const intro = introSentences(parsed).map((s) => ({ s, prose: namingReading(s.text) })).find((x) => x.prose.cue === "this record proposes" && x.prose.chosen);
+    const intro = [...introSentences(parsed), ...contextSentences(parsed)].map((s) => ({ s, prose: namingReading(s.text) })).find((x) => x.prose.cue === "this record proposes" && x.prose.chosen);
     const proposed = intro?.prose.chosen ? withDefiningAside(intro.s.text, toClauseEnd(intro.s.text, intro.prose.chosen)) : undefined;
     // "## Proposal: X" names the proposal itself, and outranks a summary's "This RFC proposes …".
     if (intro && proposed && !namesOnlyTheTopic(proposed)) chosen = proposalInHeading(parsed) ?? { name: proposed, range: { start: intro.s.start, end: intro.s.end }, how: "decision-prose" };
@@ -2532,6 +2542,12 @@ function restatedInDesign(parsed: ParsedAdr, title: string): ChosenOption | unde
 
 /** A phrase whose object only points back: "disabled this default behaviour", "adopted it", "keep these". */
 const POINTS_AT_CONTEXT = /^\S+\s+(?:this|that|these|those|it|them)\b/i;
+
+/** The sentences of the record's context part ("## Context", "## Background"). */
+function contextSentences(parsed: ParsedAdr): LocatedSentence[] {
+  const { lines, sections } = parsed.doc;
+  return sections.flatMap((s, i) => (parsed.section_names[i] === "context" ? sentencesIn(lines, s.bodyStart, s.contentEnd, 200) : []));
+}
 
 /** The first few prose sentences after the title (headings skipped). */
 function introSentences(parsed: ParsedAdr): LocatedSentence[] {

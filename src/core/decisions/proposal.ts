@@ -11,7 +11,7 @@ import { isFragment } from "./fragments";
 import { statesAGoal } from "./goals";
 import { statesAnOutcome } from "./outcomes";
 import { coverage, headingKey } from "./words";
-import { readDecisionSentence, sentencesIn, type LocatedSentence } from "./prose";
+import { CHOICE_NOUNS, readDecisionSentence, sentencesIn, type LocatedSentence } from "./prose";
 
 /** Parts that sum the record up: where a proposal is stated first. */
 const LEAD_PART = /^(?:summary|abstract|tl;?\s?dr|synopsis|executive summary|overview|introduction|intro|what|about)$/;
@@ -267,4 +267,43 @@ export function toClauseEnd(sentence: string, phrase: string): string {
     if (/[,;:.!?]$/.test(toks[i])) break;
   }
   return out.join(" ").replace(/\s+(?:and|or|the|a|an|of|to|for|with|in|on|by)$/i, "").trim();
+}
+
+/** A sentence that goes on about the proposal opens with a subject of at most this many words. */
+const DETAIL_SUBJECT_WORDS = 5;
+/** A detail adds at most this many words to the proposal's name, and at least DETAIL_MIN_WORDS. */
+const DETAIL_WORDS = 10;
+const DETAIL_MIN_WORDS = 3;
+const DETAIL_VERB = /^(?:will|shall|must|should|is|are)$/i;
+const POINTING_SUBJECT = /^(?:this|that|these|those|it|they|there|which|each|some|many|most|all|both)$/i;
+
+/**
+ * "Add a Long Term Support (LTS) channel of releases for Wasmtime. LTS releases for Wasmtime will be every 12
+ * versions …": a sentence right after the statement, in its paragraph, whose subject is made only of the statement's
+ * own words says what the proposed thing is; its predicate joins the name ("… channel of releases that will be every
+ * 12 versions …"), as a decision's next sentence about the chosen thing does. A subject that points back ("This
+ * should …") or brings words of its own names something else.
+ */
+export function withFollowingDetail(lines: string[], statement: { name: string; range: LineRange }): string | undefined {
+  let end = statement.range.end;
+  while (end < lines.length && (lines[end] ?? "").trim() && !/^\s*(?:#|[-*+]\s|\d{1,3}[.)]\s)/.test(lines[end])) end++;
+  const sentences = sentencesIn(lines, statement.range.start, end, 6);
+  const own = sentences.findIndex((s) => s.start <= statement.range.start && statement.range.start <= s.end);
+  if (own < 0) return undefined;
+  const stated = sentences[own].text;
+  for (const s of sentences.slice(own + 1, own + 3)) {
+    const words = stripInline(s.text).split(/\s+/).filter(Boolean);
+    const verbAt = words.findIndex((w, i) => i > 0 && DETAIL_VERB.test(w));
+    if (verbAt < 1 || verbAt > DETAIL_SUBJECT_WORDS || POINTING_SUBJECT.test(words[0])) continue;
+    const subject = words.slice(0, verbAt).join(" ");
+    if (coverage(subject, stated) < 1 || coverage(subject, statement.name) === 0) continue;
+    // The detail ends where a reason, an aside or a further clause begins.
+    const clause = words.slice(verbAt).join(" ").split(/[.;:!?](?:\s|$)|,\s|\s\(|\s(?:as|because|since|so|but|which|while)\s/)[0];
+    const detail = clause.split(/\s+/).slice(0, DETAIL_WORDS);
+    // "The Operator is a natural fit": a predicate that ranks the thing says why it was picked, not what it is.
+    if (/^(?:is|are)$/i.test(detail[0]) && /^(?:a|an|the)$/i.test(detail[1] ?? "") && detail.slice(2, 4).some((w) => CHOICE_NOUNS.test(w.toLowerCase()))) continue;
+    if (detail.length < DETAIL_MIN_WORDS) return undefined;
+    return `${statement.name} that ${detail.join(" ")}`;
+  }
+  return undefined;
 }

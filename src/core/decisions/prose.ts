@@ -58,6 +58,8 @@ for (const verb of [...IMPERATIVES, ...CHOOSE_VERBS]) {
 for (const habit of ["used", "had", "ran", "made", "went", "took"]) DECIDED_PAST.delete(habit);
 const CHANGE_VERBS = new Set(["change", "switch", "move", "migrate", "convert", "set", "configure", "update", "adapt", "modify", "restrict", "limit"]);
 /** Verbs that, after "to", state what a chosen thing is for ("… environment to build …"). */
+/** Verbs whose "to" and verb complete them ("want to test"): no purpose follows them. */
+const WANTING = /^(?:want|wants|need|needs|have|has|had|ought|able|unable|wish|wishes|try|tries|intend|intends)$/;
 const PURPOSE_VERBS = new Set(["build", "test", "run", "develop", "store", "host", "serve", "deploy", "manage", "monitor", "process", "handle", "validate", "publish", "generate", "track", "keep", "hold", "perform", "execute", "write", "read", "check", "measure", "drive", "orchestrate", "schedule", "coordinate", "detect", "collect"]);
 /** Participles that put the decision off: "X should be decided before Y" commits to nothing yet. */
 const DEFERRING_PARTICIPLES = new Set(["decided", "determined", "discussed", "evaluated", "investigated", "revisited", "reviewed", "considered", "explored", "clarified", "agreed", "defined"]);
@@ -237,7 +239,9 @@ function phraseFrom(toks: string[], from: number): { phrase?: string; rejected: 
     if (words.length > 0 && (w === "to" || w === "for" || w === "in") && /^(?:order|ensure|allow|make|avoid|enable|support|reduce|improve|help)$/.test(bare(toks[i + 1] ?? ""))) break;
     // "use the staging environment to build and test jobs": "to" and a verb after a named thing give its purpose;
     // after a verb of change ("change the trigger to run on releases") they say what it changes into, and stay.
-    if (words.length >= 2 && w === "to" && PURPOSE_VERBS.has(bare(toks[i + 1] ?? "")) && !CHANGE_VERBS.has(bare(words[0]))) break;
+    // "what we want to test", "the data we need to store": after a verb of wanting or needing, "to" and a verb are its
+    // complement, part of the phrase.
+    if (words.length >= 2 && w === "to" && PURPOSE_VERBS.has(bare(toks[i + 1] ?? "")) && !CHANGE_VERBS.has(bare(words[0])) && !WANTING.test(bare(words[words.length - 1]))) break;
     const t = toks[i];
     // "Scala, with Akka HTTP as the framework": a comma followed by "with" / "plus" still names the same choice.
     // "a comprehensive, repeatable test suite": a comma between the adjectives of one noun phrase ends nothing (the
@@ -716,7 +720,8 @@ function decisionIsTo(toks: string[], low: string[], rejected: string[], take: T
     }
     // "The proposal is to remove X", "our recommendation is to use Y", "my suggestion is that we add Z": a record's own proposal, in the present (a
     // proposal that "was" made may be one the record goes on to turn down).
-    const ownProposal = /^(?:proposal|recommendation|suggestion)$/.test(low[d]) && /^(?:the|our|my)$/.test(low[d - 1] ?? "");
+    // "The solution is to X", "our approach is to Y": the record's own solution, stated the same way.
+    const ownProposal = /^(?:proposal|recommendation|suggestion|solution|approach)$/.test(low[d]) && /^(?:the|our|my)$/.test(low[d - 1] ?? "");
     if (low[d] !== "decision" && !ownProposal) continue;
     // "The decision I've made is to X", "the decision we reached was that X": a short relative clause in between.
     let i = d;
@@ -824,7 +829,7 @@ function replacement(toks: string[], low: string[], from: number): { chosen: str
   return undefined;
 }
 
-const CHOICE_NOUNS = /^(?:choice|option|approach|solution|fit|candidate|alternative|way|path|tool|framework|library|bet)$/;
+export const CHOICE_NOUNS = /^(?:choice|option|approach|solution|fit|candidate|alternative|way|path|tool|framework|library|bet)$/;
 /** Words that rank an option above the others: superlatives, and comparatives that leave the comparison implicit. */
 const RANKING_WORDS = /^(?:best|preferred|recommended|better|safer|safest|simplest|simpler|only)$/;
 
@@ -1077,7 +1082,7 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
     }
     // "We opted for X", "the team opted for X".
     if (DECIDE_WORDS.has(w) && low[i + 1] === "for" && i > start) return take(i + 2, "decided on");
-    if (DECIDE_WORDS.has(w) && low[i + 1] === "that" && i > start) return readClause(toks, low, i + 2, rejected, take) ?? take(i + 2, "decided that");
+    if (DECIDE_WORDS.has(w) && low[i + 1] === "that" && i > start) return decidedThat(toks, low, i + 2, rejected, take);
     if (DECIDE_WORDS.has(w) && low[i + 1] === "on") return passiveDecidedOn(toks, low, start, i, rejected) ?? take(i + 2, "decided on");
     if ((w === "are" || w === "is") && i - start <= 3) {
       const reading = progressiveReading(low, i, take);
@@ -1087,6 +1092,22 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
     if (i > start && /[.,;:]$/.test(toks[i])) break;
   }
   return undefined;
+}
+
+/** A subject that names no thing of its own: the deciders, or a word pointing back. */
+const NAMELESS_SUBJECT = /^(?:we|i|you|they|it|this|that|these|those|there|he|she|one|each|all|both|everyone|everybody|nobody|someone)$/;
+
+/**
+ * "We decided that GOV.UK Publishing Components will store the rendering logic": the clause after "decided that" is
+ * what was decided, its subject included (the thing given the task is the choice), as "It was decided that X will Y"
+ * is read. A first-person or pointing subject ("we decided that we will use X") names nothing: the clause is read on
+ * its own.
+ */
+function decidedThat(toks: string[], low: string[], from: number, rejected: string[], take: Take): ProseReading | undefined {
+  const clause = readClause(toks, low, from, rejected, take);
+  if (clause?.cue !== "we will" || NAMELESS_SUBJECT.test(low[from] ?? "")) return clause ?? take(from, "decided that");
+  const whole = take(from, "decided that");
+  return whole.chosen ? whole : clause;
 }
 
 /** "gRPC was decided on to replace the protocol": in the passive, the subject was chosen; what follows is its purpose. */
