@@ -57,9 +57,9 @@ for (const verb of [...IMPERATIVES, ...CHOOSE_VERBS]) {
 /** Past tenses that report history or habit rather than a decision ("we used X until", "we tried X"). */
 for (const habit of ["used", "had", "ran", "made", "went", "took"]) DECIDED_PAST.delete(habit);
 const CHANGE_VERBS = new Set(["change", "switch", "move", "migrate", "convert", "set", "configure", "update", "adapt", "modify", "restrict", "limit"]);
-/** Verbs that, after "to", state what a chosen thing is for ("… environment to build …"). */
 /** Verbs whose "to" and verb complete them ("want to test"): no purpose follows them. */
 const WANTING = /^(?:want|wants|need|needs|have|has|had|ought|able|unable|wish|wishes|try|tries|intend|intends)$/;
+/** Verbs that, after "to", state what a chosen thing is for ("… environment to build …"). */
 const PURPOSE_VERBS = new Set(["build", "test", "run", "develop", "store", "host", "serve", "deploy", "manage", "monitor", "process", "handle", "validate", "publish", "generate", "track", "keep", "hold", "perform", "execute", "write", "read", "check", "measure", "drive", "orchestrate", "schedule", "coordinate", "detect", "collect"]);
 /** Participles that put the decision off: "X should be decided before Y" commits to nothing yet. */
 const DEFERRING_PARTICIPLES = new Set(["decided", "determined", "discussed", "evaluated", "investigated", "revisited", "reviewed", "considered", "explored", "clarified", "agreed", "defined"]);
