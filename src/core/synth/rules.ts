@@ -707,11 +707,40 @@ export function oppositeOfChoice(choice: string | undefined, title: string): boo
   if (!choice) return false;
   const [chosenSide, titleSide] = [reuseSide(choice), reuseSide(title)];
   if (chosenSide && titleSide && chosenSide !== titleSide && sharesThing(choice, title)) return true;
+  if (deniesWhatOtherHas(title, choice) || deniesWhatOtherHas(choice, title)) return true;
   const words = (t: string) => t.toLowerCase().split(/[^a-z]+/).filter((w) => w.length >= 5);
   const negated = (w: string) => NEGATING_PREFIX.test(w) && NEGATABLE.test(w);
   const opposed = (a: string, b: string) => negated(a) && !negated(b) && adjectiveRoot(a.replace(NEGATING_PREFIX, "")).length >= 3 && adjectiveRoot(a.replace(NEGATING_PREFIX, "")) === adjectiveRoot(b);
   const chosen = words(choice);
   return words(title).some((w) => chosen.some((c) => opposed(w, c) || opposed(c, w)));
+}
+
+/** After "no", "without", "not": words that are no thing of their own ("no longer", "no more", "not only"). */
+const NOT_A_THING = new Set(["longer", "more", "less", "only", "just", "need", "matter", "other", "doubt", "point", "way", "change", "changes", "action", "option", "one"]);
+
+/** The things a label says there is none of: "keep no database of our own", "without a local cache" → database, cache. */
+function deniedThings(label: string): Set<string> {
+  const out = new Set<string>();
+  const re = /\b(?:no|without|not|never)\s+((?:[a-z0-9-]+\s+){0,2}[a-z0-9-]+)/g;
+  for (const m of normaliseAbbreviations(label).matchAll(re)) {
+    for (const w of words(m[1])) {
+      if (NOT_A_THING.has(w)) break;
+      if (w.length >= 4 && !FRAME_STEMS.has(stemWord(w))) {
+        out.add(stemWord(w));
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** `a` says there is none of a thing `b` has ("keep no database of our own" against "use a local datastore"). */
+function deniesWhatOtherHas(a: string, b: string): boolean {
+  const denied = deniedThings(a);
+  if (!denied.size) return false;
+  const deniedInB = deniedThings(b);
+  const has = new Set(words(b).map(stemWord));
+  return [...denied].some((w) => has.has(w) && !deniedInB.has(w));
 }
 
 /** The title names this candidate (in the singular or the plural) and no other named one. */

@@ -58,6 +58,9 @@ const ABBREVIATIONS: [RegExp, string][] = [
   [/\bconfigs?\b/g, "configuration"],
   [/\benvs?\b/g, "environment"],
   [/\bdbs?\b/g, "database"],
+  [/\bdata ?stores?\b/g, "database"],
+  // A password or a credential is a secret: records decide "secrets management" for both.
+  [/\b(?:credentials?|passwords?)\b/g, "secrets"],
 ];
 
 export function normaliseAbbreviations(text: string): string {
