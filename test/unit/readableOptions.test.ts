@@ -57,7 +57,7 @@ describe("alternatives the question names", () => {
 
   it("turns a question left after its context into what it proposes", () => {
     const t = titles("When a desktop client does network calls on the render thread, should the library itself flag that and report it as an error event, or should the backend detect it from spans?");
-    assert.equal(t[0], "Let the library itself flag that and report it as an error event");
+    assert.equal(t[0], "The library itself flags that and reports it as an error event");
     assert.ok(t.every((x) => !/,\s*should\b/i.test(x)), t.join(" | "));
   });
 

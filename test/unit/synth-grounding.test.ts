@@ -212,7 +212,7 @@ describe("recommendations grounded in the deciding record", () => {
     ];
     const draft = run("Should the runner's tables go into the Postgres cluster the API and admin already use, or should the runner get a cluster of its own?", evidence);
     assert.equal(draft.options.length, 2, draft.options.map((o) => o.title).join(" | "));
-    assert.match(recommended(draft)?.title ?? "", /of its own/i, draft.options.map((o) => o.title).join(" | "));
+    assert.match(recommended(draft)?.title ?? "", /its own cluster/i, draft.options.map((o) => o.title).join(" | "));
     assert.ok(recommended(draft)?.supports.includes(evidence[0].id));
   });
 

@@ -31,7 +31,7 @@ describe("a record whose chosen option is its own name", () => {
 
   test("the title says what that name is: the alternative the title describes is what the record chose", () => {
     const { title, titles } = picked(question, [record("docs/adr/0031-QueueSplitV3.md", "Give billing jobs a queue of their own")]);
-    assert.equal(title, "Give the billing jobs a queue of their own", titles.join(" | "));
+    assert.equal(title, "Give the billing jobs their own queue", titles.join(" | "));
   });
 
 });
@@ -52,7 +52,7 @@ describe("a record that chose to make a new one of the thing the question asks a
 
   test("'provision another cluster' chose the cluster of its own, though it shares one word with each alternative", () => {
     const { title, titles } = picked(question, [record("We will provision another Postgres cluster for the staging rows."), older()]);
-    assert.equal(title, "Give the importer a cluster of its own", titles.join(" | "));
+    assert.equal(title, "Give the importer its own cluster", titles.join(" | "));
   });
 
   test("'reuse the existing cluster' chose the cluster already in use", () => {

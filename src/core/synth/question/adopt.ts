@@ -2,9 +2,9 @@
 
 import type { QuestionStructure } from "./types";
 import { ADOPT_VERBS, DETERMINERS, PRONOUNS, QUANTIFIERS } from "./vocabulary";
-import { isPrep, isVerb, type Tok } from "./tokens";
+import { endsClause, isPrep, isVerb, type Tok } from "./tokens";
 import { clauseEnd, phraseEnd, spanText, trimNoun } from "./phrases";
-import { termsForPhrase, termsForVerbPhrase } from "./terms";
+import { GENERIC_OBJECTS, termsForPhrase, termsForVerbPhrase } from "./terms";
 import type { Clause } from "./clause";
 import { alt, clauseTitle, imperative } from "./titles";
 
@@ -21,10 +21,18 @@ export function readAdopt(toks: Tok[], clause: Clause): Partial<QuestionStructur
   if (!toks[o] || isPrep(toks[o]) || (isVerb(toks[o]) && !toks[o].tags.has("Gerund"))) return undefined;
   if (needs && toks[o].norm === "both") return bothOrOne(toks, o);
   const s = trimNoun(toks, o, toks.length);
+  // "lifecycle support for an .exec file": a noun that stands for its complement keeps it.
+  if (GENERIC_OBJECTS.has(toks[s.end - 1]?.root ?? "") && ["for", "of", "with", "on"].includes(toks[s.end]?.norm ?? "")) {
+    s.end = trimNoun(toks, s.end + 1, toks.length).end;
+    // "… file implementing the interface": a participle taking an object describes the thing; it is not its name.
+    if (s.end - 1 > o && toks[s.end - 1].tags.has("Gerund") && DETERMINERS.has(toks[s.end]?.norm ?? "")) s.end--;
+  }
   if (s.end <= s.start || toks.slice(s.start, s.end).every((t) => DETERMINERS.has(t.norm) || PRONOUNS.has(t.norm))) return undefined;
   const subject = spanText(toks, s, { dropDeterminer: true });
   const plainAdopt = needs || ["adopt", "introduce", "use", "try", "embrace", "employ", "utilize", "utilise", "leverage"].includes(toks[v].root);
-  const title = plainAdopt ? `Adopt ${subject}` : imperative(toks, { start: v, end: phraseEnd(toks, v + 1, clauseEnd(toks, v)) });
+  // "adopt calendar versions, appending a patch number only for fixes": how it is adopted is part of the proposal.
+  const how = endsClause(toks[s.end - 1]) && /,/.test(toks[s.end - 1].post) && isVerb(toks[s.end] ?? toks[0]) && toks[s.end].tags.has("Gerund") ? `, ${spanText(toks, { start: s.end, end: phraseEnd(toks, s.end, clauseEnd(toks, s.end)) })}` : "";
+  const title = plainAdopt ? `Adopt ${subject}${how}` : imperative(toks, { start: v, end: phraseEnd(toks, v + 1, clauseEnd(toks, v)) });
   const target = alt(title, subject, termsForPhrase(toks, s), "target");
   return { form: "adopt", alternatives: [target], target };
 }

@@ -3,9 +3,10 @@
 
 import { CHOICE_VERBS, DECISION_VERBS, DETERMINERS, JUDGEMENTS, PRONOUNS, PURPOSE, RELATIONAL, SUBORDINATORS, WH } from "./vocabulary";
 import { endsClause, isAdverb, isCopula, isModal, isNounish, isPrep, isVerb, lexicon, type Tok } from "./tokens";
-import { clauseEnd, isNamePhrase, nounPhraseEnd, nounPhraseStart, phraseEnd, type Span, trimNoun } from "./phrases";
+import { clauseEnd, isNamePhrase, nounPhraseEnd, nounPhraseStart, phraseEnd, type Span, spanText, trimNoun } from "./phrases";
 import { type Clause, frontedPhraseEnd, mainVerb, NO_CLAUSE } from "./clause";
-import { frameTitle } from "./titles";
+import { capitalise, frameTitle } from "./titles";
+import { baseOfIng } from "./verbForms";
 import type { Connector, Mode, RightSide } from "./connectors";
 
 /**
@@ -148,7 +149,15 @@ export function readVerbAlternatives(toks: Tok[], right: RightSide, leftLimit: n
   const rEnd = phraseEnd(toks, right.at, clauseEnd(toks, right.at));
   const judged = judgedRightSubject(toks, Math.min(right.lead, leftLimit + 1), rEnd);
   items.push(judged ? { span: judged, mode: "noun" } : { span: { start: right.lead <= right.at ? right.lead : right.at, end: rEnd }, mode: "verb", clause: right.clause });
-  const start = afterFrontedPhrase(toks, clauseStartBefore(toks, leftLimit), leftLimit);
+  const asked = askedAgain(toks, afterFrontedPhrase(toks, clauseStartBefore(toks, leftLimit), leftLimit), leftLimit);
+  const start = asked[0].start;
+  if (asked.length > 1) {
+    // "Should every database get its own instance, should we manage them with Terraform, or should …?": each question
+    // after a comma is an alternative with its own subject.
+    const clauses = asked.map((s) => ({ s, clause: mainVerb(toks, s.start, s.end) })).filter(({ clause }) => clause.verb >= 0);
+    items.unshift(...clauses.map(({ s, clause }) => ({ span: { start: clause.copula >= 0 && !clause.linking ? clause.copula : clause.verb, end: s.end }, mode: "verb" as Mode, clause })));
+    return { items, leftClause: clauses[0]?.clause ?? NO_CLAUSE };
+  }
   const clause = mainVerb(toks, start, leftLimit);
   // "Is Java 8 still good enough, or should we migrate to Java 11?": the judged subject is kept on the left.
   let judgedSubject = isCopula(toks[start]) && toks.slice(start, leftLimit).some((t) => t.norm === "still" || JUDGEMENTS.has(t.norm)) ? trimNoun(toks, start + 1, leftLimit) : undefined;
@@ -164,6 +173,17 @@ export function readVerbAlternatives(toks: Tok[], right: RightSide, leftLimit: n
     if (ns < leftLimit) items.unshift({ span: { start: ns, end: leftLimit }, mode: "noun" });
   }
   return { items, leftClause: clause };
+}
+
+/**
+ * The questions of a left side, one span each: "should A, should we B" asks twice. A fronted phrase before the first
+ * ("When a client blocks the UI thread, should …") asks nothing and is left out; a left side that asks once is one span.
+ */
+function askedAgain(toks: Tok[], start: number, limit: number): Span[] {
+  const starts = [start];
+  for (let k = start + 1; k < limit; k++) if (/,/.test(toks[k - 1].post) && isModal(toks[k]) && !["do", "does", "did"].includes(toks[k].norm)) starts.push(k);
+  if (starts.length > 1 && !isModal(toks[start])) starts.shift();
+  return starts.map((s, i) => ({ start: s, end: i + 1 < starts.length ? starts[i + 1] : limit }));
 }
 
 /**
@@ -312,10 +332,13 @@ function nounList(toks: Tok[], connectors: Connector[], last: Connector): Span[]
   }
   // "a real Postgres in Docker rather than an in-memory H2 database": against a right side that opens with a
   // determiner, a left noun inside a prepositional phrase is part of the noun phrase before it.
+  // "one package, separate packages in separate repositories, or several packages in one monorepo": a quantity opens
+  // a whole phrase as an article does, and a list comma before the outer phrase opens it too.
   const right = toks[leftLimit + (last.kind === "instead" ? 2 : 1)];
-  if (right && DETERMINERS.has(right.norm) && last.kind !== "and" && ns > 1 && isPrep(toks[ns - 1]) && !PURPOSE.has(toks[ns - 1].norm) && !["of", "to", "than"].includes(toks[ns - 1].norm)) {
+  const opensPhrase = (t: Tok | undefined) => !!t && (DETERMINERS.has(t.norm) || t.tags.has("Determiner") || t.tags.has("Value"));
+  if (opensPhrase(right) && last.kind !== "and" && ns > 1 && isPrep(toks[ns - 1]) && !PURPOSE.has(toks[ns - 1].norm) && !["of", "to", "than"].includes(toks[ns - 1].norm)) {
     const outer = nounPhraseStart(toks, ns - 1, 0);
-    if (outer < ns - 1 && DETERMINERS.has(toks[outer].norm)) ns = outer;
+    if (outer < ns - 1 && (opensPhrase(toks[outer]) || (outer > 0 && /,/.test(toks[outer - 1].post)))) ns = outer;
   }
   const items: Span[] = [{ start: ns, end: end === leftLimit || isAdverb(toks[end]) ? leftLimit : end }];
   end = ns;
@@ -339,6 +362,10 @@ function frameBefore(toks: Tok[], last: Connector, rightMode: Mode, first: numbe
   const clause = last.kind === "and" ? NO_CLAUSE : mainVerb(toks, cstart, first);
   const names = spans.every((s) => isNamePhrase(toks, s));
   const verbRoot = clause.verb >= 0 ? toks[clause.verb].root : "";
+  // "standardise on coercing the left side with A or B": the act chosen is what every alternative shares.
+  const act = clause.verb + (isPrep(toks[clause.verb + 1] ?? toks[0]) ? 2 : 1);
+  const base = act < first - 1 ? baseOfIng(toks[act].norm) : "";
+  if (clause.verb >= 0 && CHOICE_VERBS.has(verbRoot) && base && (toks[act].tags.has("Gerund") || base !== toks[act].norm)) return capitalise(`${base} ${spanText(toks, { start: act + 1, end: first })}`);
   if (clause.verb >= 0 && clause.verb < first && (rightMode === "prep" || (!names && !CHOICE_VERBS.has(verbRoot)))) return frameTitle(toks, clause, first);
   return undefined;
 }

@@ -3,7 +3,7 @@
 
 import type { Alternative, QuestionStructure } from "./types";
 import { DETERMINERS, PRONOUNS, SUBORDINATORS } from "./vocabulary";
-import { isNounish, isPrep, isVerb, type Tok } from "./tokens";
+import { isCopula, isNounish, isPrep, isVerb, type Tok } from "./tokens";
 import { type Span, spanText, trimNoun } from "./phrases";
 import { infinitive } from "./verbForms";
 import { dedupeTerms, prepTerms, termsForNounItem, termsForPhrase, termsForVerbPhrase } from "./terms";
@@ -76,6 +76,11 @@ function wordItem(toks: Tok[], it: Item, wording: Wording): Alternative {
 function verbAlternative(toks: Tok[], it: Item, wording: Wording): Alternative {
   const { leftClause, sharedSubject, anyLinking } = wording;
   const { terms, subject } = termsForVerbPhrase(toks, it.span);
+  // "…, or is there only one hook per event now?": an existential clause has a subject of its own and says what is so.
+  const [cop, there] = [toks[it.span.start], toks[it.span.start + 1]];
+  if (cop && isCopula(cop) && there?.norm === "there") {
+    return alt(`There ${cop.norm === "are" || cop.norm === "were" ? "are" : "is"} ${spanText(toks, { start: it.span.start + 2, end: it.span.end })}`, subject, terms, "alternative");
+  }
   // An elliptical right side ("or be folded into the control plane", "or left to the package managers") shares
   // the left clause's subject.
   let clause = it.clause;

@@ -156,9 +156,16 @@ export function clausesOf(toks: Tok[]): Tok[][] {
   const out: Tok[][] = [[]];
   toks.forEach((t, k) => {
     out[out.length - 1].push(t);
-    if ((/[;:]/.test(t.post) && !/^\d/.test(t.post)) || asksAnewAfter(toks, k)) out.push([]);
+    if ((/[;:]/.test(t.post) && !/^\d/.test(t.post) && !inlineSetting(toks, k)) || asksAnewAfter(toks, k)) out.push([]);
   });
   return out.filter((c) => c.length);
+}
+
+/** "with restartPolicy: Always, so …": a colon after a code-shaped key with a one- or two-word value sets a field. */
+function inlineSetting(toks: Tok[], k: number): boolean {
+  if (!/^:\s*$/.test(toks[k].post) || !/[a-z][A-Z_.]|^[a-z]+_[a-z]/.test(toks[k].text)) return false;
+  const valueEnd = [k + 1, k + 2].find((j) => !!toks[j] && endsClause(toks[j]));
+  return valueEnd !== undefined && !/[:;]/.test(toks[valueEnd].post);
 }
 
 /**

@@ -2,8 +2,9 @@
 // and"), and how the right side of the last one starts: a verb, a preposition or a noun.
 
 import { DETERMINERS, PRONOUNS, RELATIONAL, SUBORDINATORS } from "./vocabulary";
-import { asVerb, isAdverb, isCopula, isModal, isNounish, isPrep, isVerb, type Tok } from "./tokens";
+import { asVerb, endsClause, isAdverb, isCopula, isModal, isNounish, isPrep, isVerb, type Tok } from "./tokens";
 import { type Clause, mainVerb } from "./clause";
+import { nounPhraseEnd } from "./phrases";
 
 export interface Connector {
   at: number;
@@ -95,9 +96,15 @@ export function rightMode(toks: Tok[], i: number): { mode: Mode; at: number; lea
   if (g > j) return { mode: "verb", at: g, lead: g };
   // "instead of hand-writing it": a hyphenated gerund the tagger took for a noun, with its object.
   const gerund = (isVerb(t) && t.tags.has("Gerund")) || /^[a-z]+-[a-z]+ing$/.test(t.norm);
-  if (gerund && j + 1 < toks.length && (DETERMINERS.has(toks[j + 1].norm) || isPrep(toks[j + 1]) || PRONOUNS.has(toks[j + 1].norm))) return { mode: "verb", at: j, lead };
+  if (gerund && j + 1 < toks.length && (DETERMINERS.has(toks[j + 1].norm) || isPrep(toks[j + 1]) || PRONOUNS.has(toks[j + 1].norm) || (["of", "than"].includes(toks[i - 1]?.norm ?? "") && objectThenPrep(toks, j + 1)))) return { mode: "verb", at: j, lead };
   if (isPrep(t) || SUBORDINATORS.has(t.norm) || RELATIONAL.has(t.norm)) return { mode: "prep", at: j, lead };
   return { mode: "noun", at: j, lead };
+}
+
+/** "instead of handing blocking calls to a pool": a bare noun phrase then a preposition is the gerund's object. */
+function objectThenPrep(toks: Tok[], at: number): boolean {
+  const end = nounPhraseEnd(toks, at, toks.length, { examples: false });
+  return end > at && !!toks[end] && isPrep(toks[end]) && toks[end].norm !== "of" && !endsClause(toks[end - 1]);
 }
 
 export type RightSide = ReturnType<typeof rightMode>;

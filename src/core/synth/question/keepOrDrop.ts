@@ -4,7 +4,7 @@
 import type { Alternative, QuestionStructure } from "./types";
 import { ADOPT_VERBS, DETERMINERS, DROP_VERBS, JUDGEMENTS, KEEP_VERBS, PRONOUNS } from "./vocabulary";
 import { isCopula, isModal, isNounish, isPrep, isVerb, type Tok } from "./tokens";
-import { clauseEnd, phraseEnd, type Span, spanText, trimNoun } from "./phrases";
+import { clauseEnd, isNamePhrase, phraseEnd, type Span, spanText, trimNoun } from "./phrases";
 import { gerund, infinitive } from "./verbForms";
 import { termsForNounItem, termsForPhrase, termsForVerbPhrase } from "./terms";
 import type { Clause } from "./clause";
@@ -53,6 +53,14 @@ export function readKeepOrDrop(toks: Tok[], clause: Clause): Partial<QuestionStr
   else keptTitle = `Keep ${gerund(infinitive(t))} ${spanText(toks, np)}`;
   const kept = alt(keptTitle, subject, terms, "incumbent");
   if (drop) {
+    // "drop Next.js and build with Vite": what is done instead is named, and the drop is a move to it ("and clean up
+    // our code" names nothing new: still a drop).
+    const next = toks[np.end + 1];
+    if (toks[np.end]?.norm === "and" && next && isVerb(next) && !next.tags.has("Gerund") && isNamePhrase(toks, { start: np.end + 2, end })) {
+      const instead = termsForVerbPhrase(toks, { start: np.end + 1, end });
+      const target = alt(imperative(toks, { start: v, end }), instead.subject, instead.terms.filter((x) => !terms.includes(x)), "target");
+      if (target.terms.length) return { form: "migration", alternatives: [kept, target], incumbent: kept, target };
+    }
     const dropped = alt(imperative(toks, { start: v, end: np.end }), subject, terms, "target", true);
     return { form: "drop", alternatives: [kept, dropped], incumbent: kept, target: dropped };
   }

@@ -50,7 +50,11 @@ export function readMigration(toks: Tok[]): Partial<QuestionStructure> | undefin
     const b = trimNoun(toks, to + 1, toks.length);
     if (b.end <= b.start) continue;
     const verb = isVerb(t) ? infinitive(t) : "move";
-    const incumbent = nounAlternative(toks, a, "incumbent", keepTitle(toks, a));
+    // "switch the default store for new nodes from goleveldb to PebbleDB": what stays is said with where it stays.
+    const object = { start: v + 1, end: from };
+    const ownObject = from > v + 1 && toks.slice(object.start, object.end).some((x) => isNounish(x) && !DETERMINERS.has(x.norm) && !PRONOUNS.has(x.norm));
+    const stays = ownObject && toks[from].norm === "from" ? `${keepTitle(toks, object)} on ${spanText(toks, a)}` : keepTitle(toks, a);
+    const incumbent = nounAlternative(toks, a, "incumbent", stays);
     // "move the nightly exports off the cron box onto Airflow": what moves is said with the move.
     const moved = from > v + 1 && toks[from].norm === "off" ? ` ${spanText(toks, { start: v + 1, end: from })}` : "";
     const target = nounAlternative(toks, b, "target", capitalise(`${verb}${moved} ${toks[to].norm} ${spanText(toks, b)}`));

@@ -47,7 +47,8 @@ export function nounPhraseEnd(toks: Tok[], i: number, limit = toks.length, opts:
       if (example) {
         j += t.norm === "such" ? 2 : 1;
         // An example list runs to the clause end: "like breaking-change, bugfix and feature".
-        while (j < limit && (isNounish(toks[j]) || (toks[j].norm === "and" || toks[j].norm === "or") && j + 1 < limit && isNounish(toks[j + 1]) && /,/.test(toks[j - 1].post) === false)) {
+        // ", appending a patch number": a gerund after a comma opens a phrase of its own, no example.
+        while (j < limit && !(endsClause(toks[j - 1]) && isVerb(toks[j]) && toks[j].tags.has("Gerund")) && (isNounish(toks[j]) || (toks[j].norm === "and" || toks[j].norm === "or") && j + 1 < limit && isNounish(toks[j + 1]) && /,/.test(toks[j - 1].post) === false)) {
           j++;
         }
         return j;

@@ -15,14 +15,9 @@ function closeBrackets(title: string): string {
   return open.length ? `${title}${open.reverse().join("")}` : title;
 }
 
-/** "A mobile app reads from disk on the UI thread, should the SDK detect that": the question after the comma is the option. */
-const QUESTION_AFTER_CONTEXT = /^[^,]{3,},\s+(?:should|would|could|shall|can|will|must)\s+(\S+)\s+(.+)$/i;
-const SPEAKERS = new Set(["we", "i", "you", "us"]);
-
 /**
  * A title an option can carry: brackets closed; "Be a hash keyed by MIME type" (from "should it be a hash …") names
- * the hash; a question left inside it after its context ("…, should the SDK itself detect that") becomes what it
- * proposes ("Let the SDK itself detect that").
+ * the hash; "a database of its own" is "its own database".
  */
 export function readableTitle(title: string): string {
   const t = closeBrackets(title.trim());
@@ -32,7 +27,8 @@ export function readableTitle(title: string): string {
   if (expletive) return capitalise(expletive[1]);
   const complement = /^be\s+((?:a|an|the|one|its|our|their|plain|separate|single)\s.+)$/i.exec(t);
   if (complement) return capitalise(complement[1]);
-  const q = QUESTION_AFTER_CONTEXT.exec(t);
-  if (q) return capitalise(SPEAKERS.has(q[1].toLowerCase()) ? q[2] : `Let ${q[1]} ${q[2]}`);
+  // "give each tenant a database of its own" says "its own database".
+  const own = t.replace(/\b(?:a|an)\s+([\w-]+(?:\s[\w-]+)?)\s+of\s+(its|their|our|your|his|her)\s+own\b/gi, "$2 own $1");
+  if (own !== t) return own;
   return t;
 }

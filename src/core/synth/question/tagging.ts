@@ -35,6 +35,8 @@ function mergeHyphens(terms: Tok[]): Tok[] {
 
 /** Repairs the tagger's usual slips on technical questions, using its own tags as context. */
 function repairTags(toks: Tok[]): void {
+  // "io_uring", "getUser": a word with an underscore or an inner capital is a name, whatever its ending.
+  for (const t of toks) if (isVerb(t) && /[a-z]_[a-z]|[a-z][A-Z]/.test(t.text)) asNoun(t);
   // "or switch to websockets", "we store sessions", "need to": a verb the tagger read as a noun, where a verb must be.
   for (let i = 1; i < toks.length; i++) {
     const t = toks[i];
@@ -112,6 +114,9 @@ export function tokenize(text: string): Tok[][] {
         return false;
       })
       .map((t) => {
+      // "`cond && <X />`,": punctuation the tagger left on a code token's text ends the phrase as a comma does.
+      const stuck = /.([,;:]+)$/.exec(t.text)?.[1];
+      if (stuck) [t.text, t.post] = [t.text.slice(0, -stuck.length), `${stuck}${t.post ?? ""}`];
       const norm = (t.normal ?? t.text.toLowerCase()).replace(/[?!.,;:]+$/, "");
       const tags = new Set(t.tags ?? []);
       if (/['’]s$/.test(t.text)) {

@@ -17,7 +17,7 @@ const GENERIC_ACRONYMS = new Set(["api", "apis", "ui", "cli", "http", "https", "
 /** Heads too generic to find an option by themselves. */
 const GENERIC_HEADS = new Set(["approach", "way", "thing", "option", "solution", "setup", "one", "system", "mechanism", "strategy", "pattern", "method", "style", "model", "policy", "process", "it", "them", "that", "this", "one", "ones", "own"]);
 /** Nouns that stand for their complement: "support for X", "use of X", "dependency on X". */
-const GENERIC_OBJECTS = new Set(["support", "use", "usage", "dependency", "reliance", "integration", "adoption", "version", "copy", "instance", "fork"]);
+export const GENERIC_OBJECTS = new Set(["support", "use", "usage", "dependency", "reliance", "integration", "adoption", "version", "copy", "instance", "fork"]);
 
 function singularPlural(phrase: string): string[] {
   const words = phrase.split(" ");

@@ -85,8 +85,16 @@ function statement(toks: Tok[], s: Span, subj: Span): string {
   const lead: string[] = [];
   while (i < s.end - 1 && isAdverb(toks[i])) lead.push(toks[i++].text.toLowerCase());
   const v = toks[i];
-  const verb = isVerb(v) || isCopula(v) ? thirdPerson(infinitive(v), isPlural(toks, subj)) : v.text;
-  const rest = spanText(toks, { start: i + 1, end: s.end });
+  const plural = isPlural(toks, subj);
+  const verb = isVerb(v) || isCopula(v) ? thirdPerson(infinitive(v), plural) : v.text;
+  let rest = spanText(toks, { start: i + 1, end: s.end });
+  // "flags that and reports it": a verb coordinated with the first agrees with the subject too; after another bare
+  // verb ("has callers build X and pass it") it is that verb's.
+  const bare = (w: Tok) => isVerb(w) && w.tags.has("Infinitive") && !w.tags.has("Gerund");
+  for (let k = i + 2; k < s.end; k++) {
+    const w = toks[k];
+    if (toks[k - 1].norm === "and" && bare(w) && !/,/.test(toks[k - 2].post) && !toks.slice(i + 1, k - 1).some(bare)) rest = rest.replace(new RegExp(`\\band ${w.text}\\b`), `and ${thirdPerson(infinitive(w), plural)}`);
+  }
   return capitalise([spanText(toks, subj), ...lead, verb, rest].filter(Boolean).join(" "));
 }
 
