@@ -79,4 +79,14 @@ describe("alternatives read whole", () => {
     const t = titles("Should a plugin register its listener on the legacy hook as well as the event hook, or is there only one hook per event now?");
     assert.match(t[1], /^There is only one hook per event/);
   });
+
+  test("a lower-case name the tagger conjugated from an unknown root stays a name against another name", () => {
+    assert.deepEqual(titles("Use valkey or memcached?"), ["Valkey", "Memcached"]);
+    // A known verb keeps its reading.
+    assert.deepEqual(titles("Should old logs be compressed or deleted?"), ["Compress old logs", "Delete old logs"]);
+  });
+
+  test("a relative clause with its own subject stays with the alternative it picks out", () => {
+    assert.deepEqual(titles("Should we use NATS, or a broker that we host ourselves?"), ["NATS", "A broker that we host ourselves"]);
+  });
 });

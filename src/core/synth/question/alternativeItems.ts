@@ -41,6 +41,8 @@ function nounWithPhrasesEnd(toks: Tok[], at: number): number {
     if (np <= end + 1) break;
     end = np;
   }
+  // "or a queue that we run ourselves": a relative clause with a subject of its own says which one.
+  if (toks[end]?.norm === "that" && !endsClause(toks[end - 1]) && PRONOUNS.has(toks[end + 1]?.norm ?? "") && isVerb(toks[end + 2] ?? toks[end])) end = phraseEnd(toks, end, clauseEnd(toks, end));
   return end;
 }
 

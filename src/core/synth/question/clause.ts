@@ -88,15 +88,8 @@ export function mainVerb(toks: Tok[], from: number, to: number): Clause {
       }
     }
   }
-  // "retries be configured", "the patch number always be appended": passive; "be a separate service": linking.
-  let j = i;
-  while (j < to && isAdverb(toks[j])) j++;
-  if (j < to && isCopula(toks[j])) {
-    let k = j + 1;
-    while (k < to && isAdverb(toks[k])) k++;
-    if (k < to && isVerb(toks[k]) && (toks[k].tags.has("PastTense") || toks[k].tags.has("Participle"))) return { verb: k, subject, passive: true, linking: false, copula: j };
-    return { verb: j, subject, passive: false, linking: true, copula: j };
-  }
+  const withCopula = copulaClause(toks, i, to);
+  if (withCopula) return { ...withCopula, subject };
   if (!isVerb(toks[i])) return { ...NO_CLAUSE, subject };
   const c = { ...NO_CLAUSE, verb: i, subject };
   if (LINKING_VERBS.has(toks[c.verb].root) && c.verb + 1 < to && !isVerb(toks[c.verb + 1]) && !isPrep(toks[c.verb + 1]) && !(toks[c.verb].root === "get" && c.verb + 1 < to && isNounish(toks[c.verb + 1]))) {
@@ -138,17 +131,25 @@ function verbAfterSubject(toks: Tok[], from: number, to: number): number {
   return -1;
 }
 
+/**
+ * A clause whose verb phrase at `from` (after adverbs) opens with a copula: passive with a participle after it ("retries
+ * be configured", "always be appended"), else linking ("be a separate service"); undefined without a copula.
+ */
+function copulaClause(toks: Tok[], from: number, to: number): Clause | undefined {
+  let j = from;
+  while (j < to && isAdverb(toks[j])) j++;
+  if (j >= to || !isCopula(toks[j])) return undefined;
+  let k = j + 1;
+  while (k < to && isAdverb(toks[k])) k++;
+  if (k < to && isVerb(toks[k]) && (toks[k].tags.has("PastTense") || toks[k].tags.has("Participle"))) return { verb: k, passive: true, linking: false, copula: j };
+  return { verb: j, passive: false, linking: true, copula: j };
+}
+
 /** The clause shape of an elliptical verb phrase: "be folded into the control plane" is passive. */
 export function mainVerbOf(toks: Tok[], s: Span): Clause {
   let j = s.start;
   while (j < s.end && isAdverb(toks[j])) j++;
-  if (j < s.end && isCopula(toks[j])) {
-    let k = j + 1;
-    while (k < s.end && isAdverb(toks[k])) k++;
-    if (k < s.end && isVerb(toks[k]) && (toks[k].tags.has("PastTense") || toks[k].tags.has("Participle"))) return { verb: k, passive: true, linking: false, copula: j };
-    return { verb: j, passive: false, linking: true, copula: j };
-  }
-  return { ...NO_CLAUSE, verb: j, linking: j < s.end && LINKING_VERBS.has(toks[j].root) };
+  return copulaClause(toks, j, s.end) ?? { ...NO_CLAUSE, verb: j, linking: j < s.end && LINKING_VERBS.has(toks[j].root) };
 }
 
 /** Splits a sentence into clauses at semicolons and colons. */

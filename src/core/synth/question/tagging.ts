@@ -35,8 +35,14 @@ function mergeHyphens(terms: Tok[]): Tok[] {
 
 /** Repairs the tagger's usual slips on technical questions, using its own tags as context. */
 function repairTags(toks: Tok[]): void {
-  // "io_uring", "getUser": a word with an underscore or an inner capital is a name, whatever its ending.
-  for (const t of toks) if (isVerb(t) && /[a-z]_[a-z]|[a-z][A-Z]/.test(t.text)) asNoun(t);
+  // "io_uring", "getUser": a word with an underscore or an inner capital is a name, whatever its ending; so is one
+  // the tagger conjugated from a root it does not know, set against a noun ("redis or memcached").
+  const lex = lexicon();
+  toks.forEach((t, k) => {
+    const againstNoun = k > 1 && ["or", "vs", "versus"].includes(toks[k - 1].norm) && isNounish(toks[k - 2]) && !isVerb(toks[k - 2]);
+    const unknownRoot = againstNoun && t.tags.has("PastTense") && t.root !== t.norm && !(t.root in lex) && !(`${t.root}e` in lex);
+    if (isVerb(t) && (/[a-z]_[a-z]|[a-z][A-Z]/.test(t.text) || unknownRoot)) asNoun(t);
+  });
   // "or switch to websockets", "we store sessions", "need to": a verb the tagger read as a noun, where a verb must be.
   for (let i = 1; i < toks.length; i++) {
     const t = toks[i];

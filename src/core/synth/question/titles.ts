@@ -100,6 +100,9 @@ function statement(toks: Tok[], s: Span, subj: Span): string {
 
 /** A noun alternative on its own: "Polling", "Tabs", but "pnpm" and "gRPC" as written. */
 export function bareTitle(toks: Tok[], s: Span): string {
+  // "A queue that we run ourselves": a phrase with a clause of its own reads as a sentence part, article and all.
+  const clause = toks.slice(s.start + 1, s.end - 1).some((t, k) => t.norm === "that" && PRONOUNS.has(toks[s.start + k + 2].norm));
+  if (clause && ["a", "an"].includes(toks[s.start]?.norm ?? "")) return capitalise(spanText(toks, s));
   const text = spanText(toks, s, { dropDeterminer: true });
   let i = s.start;
   while (i < s.end - 1 && DETERMINERS.has(toks[i].norm)) i++;
