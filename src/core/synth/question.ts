@@ -32,11 +32,11 @@ import { alongsideIncumbent, insteadIncumbent } from "./question/incumbents";
 import { namedBefore } from "./question/namedBefore";
 import { contentOf, purposeOf, topicWords } from "./question/topic";
 import { isCopula, isModal, isNounish, isVerb, type Tok } from "./question/tokens";
-import { spanText, trimNoun } from "./question/phrases";
+import { trimNoun } from "./question/phrases";
 import { termsForPhrase } from "./question/terms";
 import { DETERMINERS, PERSONAL, PRONOUNS } from "./question/vocabulary";
 import { readableTitle } from "./question/readable";
-import { capitalise } from "./question/titles";
+import { capitalise, referredTo } from "./question/titles";
 import { boundedForReading, TAG_PREFIX, withoutAsideBeforeOr, withoutCodeExamples, withoutDanglingCoordination, withoutFollowUpQuestion } from "./question/questionText";
 
 export type { QuestionForm, Alternative, QuestionStructure } from "./question/types";
@@ -108,8 +108,8 @@ export function readQuestionUncached(question: string): QuestionStructure {
   if (!sentences.length) return base;
   base.topic = topicWords(sentences);
   // The sentence that asks (ends with "?"), else the last one; within it, the last clause, or the one that lists.
-  const si = Math.max(0, sentences.findIndex((s) => /\?/.test(s[s.length - 1].post)));
-  const asking = sentences.findIndex((s) => /\?/.test(s[s.length - 1].post)) >= 0 ? sentences[si] : sentences[sentences.length - 1];
+  const asks = sentences.findIndex((s) => /\?/.test(s[s.length - 1].post));
+  const asking = sentences[asks >= 0 ? asks : sentences.length - 1];
   const askingAt = sentences.indexOf(asking);
   const clauses = clausesOf(asking);
   let ci = clauses.length - 1;
@@ -274,11 +274,7 @@ function withAntecedent(a: QuestionStructure["alternatives"][number], before: To
       i = np.end - 1;
       continue;
     }
-    // What was introduced with "a" is "the" one when referred back to.
-    const named = spanText(before, np)
-      .replace(/^an?\s+/i, "the ")
-      .replace(/^(?:The|Our|Their|Its|This|That|These|Those)\b/, (w) => w.toLowerCase());
-    return { ...a, title: `${m[1]} ${named}${a.title.slice(m[0].length)}`, terms: [...new Set([...a.terms, ...termsForPhrase(before, np)])] };
+    return { ...a, title: `${m[1]} ${referredTo(before, np)}${a.title.slice(m[0].length)}`, terms: [...new Set([...a.terms, ...termsForPhrase(before, np)])] };
   }
   return a;
 }

@@ -2,7 +2,7 @@
 // prepositional lists ("A, B or C", "between A and B"), and the frame every noun alternative shares.
 
 import { CHOICE_VERBS, DECISION_VERBS, DETERMINERS, JUDGEMENTS, PRONOUNS, PURPOSE, RELATIONAL, SUBORDINATORS, WH } from "./vocabulary";
-import { endsClause, isAdverb, isCopula, isModal, isNounish, isPrep, isVerb, lexicon, type Tok } from "./tokens";
+import { endsClause, isAdverb, isCopula, isModal, isNounish, isPrep, isTrueModal, isVerb, lexicon, type Tok } from "./tokens";
 import { clauseEnd, isNamePhrase, nounPhraseEnd, nounPhraseStart, phraseEnd, type Span, spanText, trimNoun } from "./phrases";
 import { type Clause, frontedPhraseEnd, mainVerb, NO_CLAUSE } from "./clause";
 import { capitalise, frameTitle } from "./titles";
@@ -80,7 +80,7 @@ function clauseStartBefore(toks: Tok[], limit: number): number {
 function afterFrontedPhrase(toks: Tok[], start: number, limit: number): number {
   const at = frontedPhraseEnd(toks, start, limit);
   // Only a phrase with a modal of its own ("may use") misleads the reading of the verbs after it.
-  const ownModal = at > 0 && toks.slice(start, at).some((t) => isModal(t) && !["do", "does", "did"].includes(t.norm));
+  const ownModal = at > 0 && toks.slice(start, at).some(isTrueModal);
   return ownModal ? at : start;
 }
 
@@ -102,7 +102,7 @@ function comparedSubject(toks: Tok[], from: number, limit: number): Span | undef
   while (k < limit && isAdverb(toks[k])) k++;
   // "Would S be …" ends its subject at the copula; "Is S better …" at the comparison. "Does S scale better …" is
   // no such clause: its subject ends at a verb this cannot tell from a noun.
-  const modalLed = isModal(toks[k]) && !["do", "does", "did"].includes(toks[k].norm);
+  const modalLed = isTrueModal(toks[k]);
   if (k >= limit || !(modalLed || isCopula(toks[k]))) return undefined;
   const start = k + 1;
   const comparing = (t: Tok | undefined) => !!t && (t.tags.has("Comparative") || t.norm === "more" || t.norm === "less");
@@ -183,7 +183,7 @@ export function readVerbAlternatives(toks: Tok[], right: RightSide, leftLimit: n
  */
 function askedAgain(toks: Tok[], start: number, limit: number): Span[] {
   const starts = [start];
-  for (let k = start + 1; k < limit; k++) if (/,/.test(toks[k - 1].post) && isModal(toks[k]) && !["do", "does", "did"].includes(toks[k].norm)) starts.push(k);
+  for (let k = start + 1; k < limit; k++) if (/,/.test(toks[k - 1].post) && isTrueModal(toks[k])) starts.push(k);
   if (starts.length > 1 && !isModal(toks[start])) starts.shift();
   return starts.map((s, i) => ({ start: s, end: i + 1 < starts.length ? starts[i + 1] : limit }));
 }

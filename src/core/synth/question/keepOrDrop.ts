@@ -31,8 +31,8 @@ export function readKeepOrDrop(toks: Tok[], clause: Clause): Partial<QuestionStr
       const what = spanText(toks, subj, { dropDeterminer: true });
       const where = spanText(toks, place, { dropDeterminer: true });
       const terms = termsForPhrase(toks, place);
-      const kept = alt(`Keep ${spanText(toks, subj)} ${toks[v + 1].norm} ${spanText(toks, place)}`.replace(/^Keep (The|Our|Its|Their)\b/, (_m, w: string) => `Keep ${w.toLowerCase()}`), where, terms, "incumbent");
-      const moved = alt(capitalise(`move ${spanText(toks, subj)} off ${spanText(toks, place)}`).replace(/^Move (The|Our|Its|Their)\b/, (_m, w: string) => `Move ${w.toLowerCase()}`), what, terms, "target", true);
+      const kept = alt(`${keepTitle(toks, subj)} ${toks[v + 1].norm} ${spanText(toks, place)}`, where, terms, "incumbent");
+      const moved = alt(`${keepTitle(toks, subj, "Move")} off ${spanText(toks, place)}`, what, terms, "target", true);
       return { form: "keep", alternatives: [kept, moved], incumbent: kept, target: moved };
     }
   }

@@ -2,7 +2,7 @@
 // "move X onto B" / "switch to B" without a "from".
 
 import type { QuestionStructure } from "./types";
-import { DETERMINERS, MOVE_VERBS, PRONOUNS, REPLACE_VERBS } from "./vocabulary";
+import { DESTINATIONS, DETERMINERS, MOVE_VERBS, PRONOUNS, REPLACE_VERBS } from "./vocabulary";
 import { isConj, isNounish, isVerb, type Tok } from "./tokens";
 import { isNamePhrase, phraseEnd, spanText, trimNoun } from "./phrases";
 import { infinitive } from "./verbForms";
@@ -37,7 +37,7 @@ export function readMigration(toks: Tok[]): Partial<QuestionStructure> | undefin
     if (from < 0) continue;
     let to = -1;
     for (let j = from + 2; j < toks.length; j++) {
-      if (["to", "onto", "into", "towards", "toward"].includes(toks[j].norm)) {
+      if (DESTINATIONS.has(toks[j].norm)) {
         to = j;
         break;
       }
@@ -69,7 +69,7 @@ export function readMoveTo(toks: Tok[], clause: Clause): Partial<QuestionStructu
     const t = toks[v];
     if (!MOVE_VERBS.has(t.root) || !isVerb(t)) continue;
     for (let j = v + 1; j < toks.length && j <= v + 8; j++) {
-      if (!["to", "onto", "into", "towards", "toward"].includes(toks[j].norm)) {
+      if (!DESTINATIONS.has(toks[j].norm)) {
         if (isVerb(toks[j]) && !toks[j].tags.has("Gerund")) break;
         continue;
       }

@@ -8,14 +8,10 @@ import { isAdverb, isConj, isCopula, isKnownWord, isModal, isNameLike, isNounish
 import { type NounPhrase, nounPhrases, type Span, spanText } from "./phrases";
 import { infinitive } from "./verbForms";
 
-/** Aliases that name the same technology. */
-const ALIASES: readonly string[][] = [
-  ...TECH_ALIASES,
-];
 /** Acronyms every codebase uses: never enough to find an option by themselves. */
 const GENERIC_ACRONYMS = new Set(["api", "apis", "ui", "cli", "http", "https", "rest", "json", "sql", "url", "urls", "id", "ids", "db", "io", "os", "ci", "cd", "sdk", "jvm", "vm", "app", "aws", "gcp"]);
 /** Heads too generic to find an option by themselves. */
-const GENERIC_HEADS = new Set(["approach", "way", "thing", "option", "solution", "setup", "one", "system", "mechanism", "strategy", "pattern", "method", "style", "model", "policy", "process", "it", "them", "that", "this", "one", "ones", "own"]);
+const GENERIC_HEADS = new Set(["approach", "way", "thing", "option", "solution", "setup", "one", "system", "mechanism", "strategy", "pattern", "method", "style", "model", "policy", "process", "it", "them", "that", "this", "ones", "own"]);
 /** Nouns that stand for their complement: "support for X", "use of X", "dependency on X". */
 export const GENERIC_OBJECTS = new Set(["support", "use", "usage", "dependency", "reliance", "integration", "adoption", "version", "copy", "instance", "fork"]);
 
@@ -65,7 +61,7 @@ export function termsForPhrase(toks: Tok[], s: Span): string[] {
     }
   }
   for (const t of examples) out.add(t.norm);
-  for (const group of ALIASES) if (group.some((g) => out.has(g))) group.forEach((g) => out.add(g));
+  for (const group of TECH_ALIASES) if (group.some((g) => out.has(g))) group.forEach((g) => out.add(g));
   return [...out].filter((t) => t.length > 1);
 }
 

@@ -111,12 +111,16 @@ export function bareTitle(toks: Tok[], s: Span): string {
   return first && /^[a-z]+$/.test(first.text) && /[aeiouy]/.test(first.text) && !isNameLike(first) ? capitalise(text) : text;
 }
 
-/** "Keep the embedded in-memory engine": an indefinite article reads as the definite one after "Keep". */
-export function keepTitle(toks: Tok[], s: Span, verb = "Keep"): string {
+/** A phrase referred back to inside a title: "a"/"an" reads as "the", and a determiner that opened a sentence is lower case. */
+export function referredTo(toks: Tok[], s: Span): string {
   const first = toks[s.start];
-  let text = ["a", "an"].includes(first?.norm ?? "") ? `the ${spanText(toks, { start: s.start + 1, end: s.end })}` : spanText(toks, s);
-  if (first && DETERMINERS.has(first.norm)) text = text[0].toLowerCase() + text.slice(1);
-  return `${verb} ${text}`;
+  const text = ["a", "an"].includes(first?.norm ?? "") ? `the ${spanText(toks, { start: s.start + 1, end: s.end })}` : spanText(toks, s);
+  return first && DETERMINERS.has(first.norm) ? text[0].toLowerCase() + text.slice(1) : text;
+}
+
+/** "Keep the embedded in-memory engine". */
+export function keepTitle(toks: Tok[], s: Span, verb = "Keep"): string {
+  return `${verb} ${referredTo(toks, s)}`;
 }
 
 export function alt(title: string, subject: string, terms: string[], role: Alternative["role"], inverse = false): Alternative {

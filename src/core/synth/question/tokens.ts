@@ -29,6 +29,10 @@ export interface Tok {
 export function isModal(t: Tok): boolean {
   return t.tags.has("Modal") || t.tags.has("Auxiliary") || ["should", "would", "could", "can", "shall", "will", "must", "may", "might", "do", "does", "did"].includes(t.norm);
 }
+/** A modal of its own ("should", "would"), not the "do" that only carries a question. */
+export function isTrueModal(t: Tok): boolean {
+  return isModal(t) && !["do", "does", "did"].includes(t.norm);
+}
 export function isCopula(t: Tok): boolean {
   return t.tags.has("Copula") || ["be", "is", "are", "was", "were", "been", "being"].includes(t.norm);
 }

@@ -22,9 +22,11 @@ export const WH = new Set(["which", "what", "how", "where", "when", "who", "whom
 /** Verbs that carry the question, not the alternative: "should we consider moving …", "do we need to …". */
 export const LIGHT_VERBS = new Set(["consider", "think", "want", "need", "plan", "start", "begin", "try", "decide", "worth", "make", "mean", "propose", "suggest", "wonder", "look", "evaluate", "explore", "time", "have", "ought", "continue"]);
 /** Words the tagger sometimes calls adjectives or nouns that never belong to a noun phrase. */
-export const NEVER_NOUNISH = new Set(["worth", "still", "also", "even", "just", "really", "only", "already", "currently", "now", "then", "instead", "rather", "yet", "too", "either", "else", "always", "never", "locally", "directly", "everywhere", "anymore", "instead"]);
+export const NEVER_NOUNISH = new Set(["worth", "still", "also", "even", "just", "really", "only", "already", "currently", "now", "then", "instead", "rather", "yet", "too", "either", "else", "always", "never", "locally", "directly", "everywhere", "anymore"]);
 
 export const MOVE_VERBS = new Set(["move", "migrate", "switch", "port", "transition", "shift", "convert", "transfer", "go", "change", "upgrade", "downgrade", "rewrite", "migration", "switchover"]);
+/** Prepositions that name where something moves to: "move X onto B". */
+export const DESTINATIONS = new Set(["to", "onto", "into", "towards", "toward"]);
 export const REPLACE_VERBS = new Set(["replace", "swap", "substitute", "exchange", "trade"]);
 export const KEEP_VERBS = new Set(["keep", "continue", "stick", "stay", "remain", "retain", "maintain", "preserve"]);
 export const DROP_VERBS = new Set(["stop", "drop", "remove", "retire", "deprecate", "abandon", "ditch", "eliminate", "discontinue", "sunset", "kill", "delete"]);
