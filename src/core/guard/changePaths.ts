@@ -21,7 +21,7 @@ const LOCK_NAMES = [
 const MANIFEST_GLOBS = [
   "package.json", "pom.xml", "build.gradle", "build.gradle.kts", "go.mod", "cargo.toml", "pyproject.toml", "setup.py", "setup.cfg", "pipfile",
   "composer.json", "gemfile", "packages.config", "directory.packages.props", "libs.versions.toml", "requirements*.txt", "requirements*.in",
-  "requirements/*.txt", "requirements/*.in", "*.csproj", "*.fsproj", "*.vbproj", "*.gemspec",
+  "requirements/*.txt", "requirements/*.in", "*.csproj", "*.fsproj", "*.vbproj", "*.gemspec", ".pre-commit-config.yaml", ".pre-commit-config.yml",
 ];
 
 /**

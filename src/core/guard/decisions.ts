@@ -110,6 +110,8 @@ export interface GuardDecision {
   boundary?: ModuleBoundary;
   /** CI systems a record that chose one names besides it: the ones it weighed or moved away from. */
   ciWeighed?: string[][];
+  /** A behaviour a record's title turns off ("Disable fetch on focus"), by the words a flag for it is named with. */
+  keptOff?: { name: string; words: string[] };
 }
 
 export interface DecisionSet {
@@ -163,7 +165,8 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
   const numbered = adr ? numberedOptions(adr) : [];
   const prose = { rejected: [...read.rejected.map((r) => ({ ...r, name: ownedThing(r.name) })), ...examples], chosen: listChoiceNames ? read.chosen.filter((c) => c.group !== undefined && c.decidesGroup) : read.chosen };
   // A choice to take something out ("Remove all dependencies on postgres") keeps nothing: what it names is no chosen thing.
-  const modelChosen = model.chosen && !REMOVAL.test(model.chosen.name.trim()) ? model.chosen : undefined;
+  // "port Content Store from its current … MongoDB, to PostgreSQL": the move chose where it goes, not where it left.
+  const { chosen: modelChosen, left } = afterMove(model.chosen && !REMOVAL.test(model.chosen.name.trim()) ? model.chosen : undefined);
   const chosenName = (listChoiceNames && modelChosen ? modelChosen.name : undefined) ?? listed.chosen[0]?.name ?? modelChosen?.name ?? prose.chosen[0]?.name;
   const rejectedWords = tokenSet([...listed.rejected, ...prose.rejected].map((r) => r.name));
   // The title usually names what was chosen ("Use SLF4J together with log4j2"), even when no option line says so;
@@ -216,6 +219,7 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     if (language) forbidden.push({ name: r.name, keys: { display: r.name, tokens: [language] }, range: r.range, languageOnly: true, ...(r.reason ? { reason: shorten(stripInline(r.reason), 200) } : {}) });
   }
   addTurnedDown(forbidden, prefs, numbered, chosenWords);
+  if (left) addLeftBehind(forbidden, left, chosenWords);
   if (adr) for (const x of [...contentExclusions(adr), ...droppedParts(adr)]) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
   if (adr) addKnownOtherwise(forbidden, adr, [...listed.rejected, ...proseRejected], file.text);
   // What the prose chose beside an outcome that names no thing ("Use an existing visualisation library" … "settled
@@ -237,7 +241,8 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
   const versionSchemes = schemesChosenIn(decisionText(model, file.text));
   // "Use `GitProcess.exec` even in tests": the decision's own imperative names how to do it (instruments.ts).
   const instruments = adr ? recordInstruments(adr, file.text) : [];
-  if (!forbidden.length && !required.length && !area.length && !versionSchemes.length && !instruments.length) return undefined;
+  const keptOff = inForce ? keptOffByTitle(model.title) : undefined;
+  if (!forbidden.length && !required.length && !area.length && !versionSchemes.length && !instruments.length && !keptOff) return undefined;
   const lines = file.text.split("\n").length;
   // A record that chose a CI system and names others ("legacy Travis CI infrastructure") weighed them or left them.
   const ciChosen = required.map((r) => ciSystemNamed(r.keys)).filter((x): x is string[] => !!x);
@@ -252,6 +257,7 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     ...(versionSchemes.length ? { versionSchemes } : {}),
     ...(instruments.length ? { instruments } : {}),
     ...(ciWeighed.length ? { ciWeighed } : {}),
+    ...(keptOff ? { keptOff } : {}),
   };
 }
 
@@ -303,11 +309,43 @@ function perUnitShape(name: string): string | undefined {
   return `(?:${creates})[^\\n]{0,200}?(?:\\$\\{|\\$[A-Za-z_]|\\+\\+|\\+\\s*[A-Za-z_]|%s|\\{\\}|\\.format\\()`;
 }
 
+/** "Disable fetch on focus", "Turn off autosave": a title that switches a behaviour off and keeps it off. */
+const TURNS_OFF_TITLE = /^\W*(?:\d+[.:]?\s+)?(?:disable|disabling|turn\s+off|switch\s+off)\s+(?:the\s+)?([A-Za-z][\w\s-]{2,50}?)\s*$/i;
+
+/** Words of a behaviour's name that say nothing of which flag it is. */
+const OFF_FILLER = new Set(["the", "and", "for", "all", "any", "default", "defaults", "by", "behaviour", "behavior", "feature", "option", "setting", "settings"]);
+
+/** The behaviour a title turns off, by one to three words a flag for it is named with ("fetch", "focus"). */
+function keptOffByTitle(title: string): { name: string; words: string[] } | undefined {
+  const m = TURNS_OFF_TITLE.exec(title.trim());
+  if (!m) return undefined;
+  const words = m[1].toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !OFF_FILLER.has(w));
+  return words.length >= 1 && words.length <= 3 ? { name: m[1].trim(), words } : undefined;
+}
+
 /** A title that takes something out of the project ("Deprecated gossip clustering …", "Remove X", "Drop X"). */
 const TAKES_OUT_TITLE = /^\W*(?:\d+[.:]?\s+)?(?:deprecat\w*|remov\w*|drop\w*)\s/i;
 
 /** An option that uses a thing for a purpose ("Using PHPUnit for the feature coverage"), not the thing itself. */
 const FOR_A_PURPOSE = /^(?:using|use)\s+(?:the\s+|an?\s+)?[\w.@/-]+(?:\s+[\w.@/-]+)?\s+for\s+(?:the\s+|our\s+|an?\s+)?[a-z]/i;
+
+/** A move's verb, then what moves, "from" where it was, "to" where it goes ("port X from MongoDB to PostgreSQL"). */
+const MOVED_FROM_TO = /^(?:port|porting|migrate|migrating|move|moving|switch|switching|transition|transitioning)\b[^.;]{0,80}?\bfrom\s+([^.;]{2,100}?),?\s+(?:to|onto|into)\s+([^.;]{2,120})$/i;
+
+type Chosen = { name: string; range: LineRange };
+
+/** A chosen move as where it goes (the choice) and what it leaves behind, with the sentence; other choices as they are. */
+function afterMove<T extends Chosen>(chosen: T | undefined): { chosen: T | undefined; left?: { from: string; range: LineRange; reason: string } } {
+  const m = chosen ? MOVED_FROM_TO.exec(chosen.name.trim()) : null;
+  if (!chosen || !m) return { chosen };
+  return { chosen: { ...chosen, name: m[2].trim() }, left: { from: m[1].trim(), range: chosen.range, reason: shorten(stripInline(chosen.name), 200) } };
+}
+
+/** What a move left behind, turned down by its own words (never the chosen side's). */
+function addLeftBehind(forbidden: DecidedThing[], left: { from: string; range: LineRange; reason: string }, chosenWords: Set<string>): void {
+  const keys = keysOf(left.from, chosenWords);
+  if (keys && !forbidden.some((f) => f.keys.display === keys.display)) forbidden.push({ name: left.from, keys, range: left.range, reason: left.reason });
+}
 
 /** The chosen options as things, each keyed by its name (and its acronym), none by a rejected option's words. */
 function chosenThings(chosenOnes: { name: string; range: LineRange }[], rejectedWords: Set<string>): DecidedThing[] {
@@ -545,7 +583,7 @@ function inWorkTree(decisions: GuardDecision[], exists: (path: string) => boolea
   const out: GuardDecision[] = [];
   for (const d of decisions) {
     const area = d.area.filter(exists).slice(0, 50);
-    if (d.forbidden.length || d.required.length || area.length || d.versionSchemes?.length || d.instruments?.length) out.push({ ...d, area });
+    if (d.forbidden.length || d.required.length || area.length || d.versionSchemes?.length || d.instruments?.length || d.keptOff) out.push({ ...d, area });
   }
   return out;
 }
@@ -961,6 +999,24 @@ function withoutProjectVocabulary(decisions: GuardDecision[], records: ArtifactF
   }
 }
 
+/**
+ * A one-word name (`cluster-scope`) that one record turned down and another chose as written is the place both speak
+ * of, not a rival: "A `cluster-scope` application" chosen, and a later "Deploy all … within `cluster-scope`" not taken,
+ * weighed what goes there. Only names of joined parts: a plain word is left to the peers' rule.
+ */
+export function withoutOthersChoices(decisions: GuardDecision[]): void {
+  const chosenWords = decisions.map((d) => (d.source === "record" && d.required.length && d.chosen ? new Set(d.chosen.toLowerCase().replace(/[`*_"]/g, "").split(/[^a-z0-9.-]+/)) : undefined));
+  decisions.forEach((d, i) => {
+    if (d.source !== "record") return;
+    for (let j = d.forbidden.length - 1; j >= 0; j--) {
+      const k = d.forbidden[j].keys;
+      const word = k.display.replace(/[`*_"]/g, "").trim().toLowerCase();
+      if (!k.exact || k.exact.length < 2 || !/^[a-z0-9]+(?:-[a-z0-9]+)+$/.test(word) || d.forbidden[j].peer) continue;
+      if (chosenWords.some((w, at) => at !== i && w?.has(word))) d.forbidden.splice(j, 1);
+    }
+  });
+}
+
 /** At most this many tracked paths are read for the names of the project's parts. */
 const MAX_TRACKED_NAMES = 200_000;
 
@@ -1023,6 +1079,7 @@ export async function loadDecisions(
     const ownSet = own.length === set.files.length ? set : { ...set, files: own };
     const records = await cachedRecordDecisions(root, ownSet, opts.cache, () => recordDecisions(ownSet));
     withoutProjectVocabulary(records.decisions, own.filter((f) => f.source_type === "adr"));
+    withoutOthersChoices(records.decisions);
     scopeToComponents(records.decisions, await trackedNames(root));
     const rules = own.filter((f) => f.source_type === "agent-instructions" || f.source_type === "contributing").flatMap(ruleDecisions);
     const recordPaths = own.filter((f) => f.source_type === "adr" || f.source_type === "agent-instructions" || f.source_type === "contributing").map((f) => f.path);

@@ -11,7 +11,7 @@ const LOCK_FILES = new Set([
   "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "cargo.lock", "go.sum", "poetry.lock", "pipfile.lock",
   "gemfile.lock", "composer.lock", "packages.lock.json", "uv.lock", "pdm.lock", "gradle.lockfile",
 ]);
-const MANIFEST_NAMES = new Set(["package.json", "pom.xml", "build.gradle", "build.gradle.kts", "go.mod", "cargo.toml", "pyproject.toml", "setup.py", "setup.cfg", "pipfile", "composer.json", "gemfile", "packages.config", "directory.packages.props", "libs.versions.toml"]);
+const MANIFEST_NAMES = new Set(["package.json", "pom.xml", "build.gradle", "build.gradle.kts", "go.mod", "cargo.toml", "pyproject.toml", "setup.py", "setup.cfg", "pipfile", "composer.json", "gemfile", "packages.config", "directory.packages.props", "libs.versions.toml", ".pre-commit-config.yaml", ".pre-commit-config.yml"]);
 const DOC_EXT = /\.(md|mdx|markdown|rst|txt|adoc|asciidoc|org|rdoc)$/i;
 const CONFIG_EXT = /\.(ya?ml|toml|ini|cfg|conf|properties|json|jsonc|json5|xml|env|plist|editorconfig)$/i;
 
@@ -93,6 +93,11 @@ export function dependencyOf(path: string, text: string): string | undefined {
   }
   if (base === "gemfile" || base.endsWith(".gemspec")) {
     m = /^\s*(?:gem|(?:s|spec)\.add_(?:runtime_|development_)?dependency)\s*\(?\s*["']([\w.-]+)["']/.exec(line);
+    return m?.[1];
+  }
+  if (base === ".pre-commit-config.yaml" || base === ".pre-commit-config.yml") {
+    // A hook's repository is a tool the project runs on every commit: `- repo: https://github.com/psf/black` is black.
+    m = /^-?\s*repo:\s*(?:https?:\/\/|git@)[\w.-]+[/:][\w.-]+\/([\w.-]+?)(?:\.git)?\s*$/.exec(trimmed);
     return m?.[1];
   }
   if (/\.(csproj|fsproj|vbproj)$/.test(base) || base === "packages.config" || base === "directory.packages.props") {

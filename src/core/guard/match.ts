@@ -8,11 +8,11 @@ import type { ChangedFile, ChangedLine, ParsedDiff } from "./diff";
 import type { DecidedThing, DecisionSet, GuardDecision } from "./decisions";
 import { commentStart, fileKind, readLine, type FileKind, type LineKind } from "./lines";
 import { cloudProductsOf } from "./cloudProducts";
-import { changeTokensOf, findName, indexTokens, mayName, namesWhole, tokensOf, type NameKeys, type TokenIndex } from "./names";
+import { changeTokensOf, findName, GENERIC_PURPOSES, indexTokens, mayName, namesWhole, tokensOf, type NameKeys, type TokenIndex } from "./names";
 import { pinnedVersionBypasses } from "./centralVersions";
 import { isTestPath } from "./determinism";
 import { isFixturePath, keptOutAt } from "./lineContext";
-import { againstInstrument } from "./instruments";
+import { againstInstrument, identifierWords } from "./instruments";
 import { crossesBoundary, isGradleBuildFile, projectDependencyOf } from "./moduleBoundaries";
 import { ciSystemNamed, ciSystemsOfFile, isPackagingFile, languageOfFile, namesLanguage } from "./newFiles";
 import type { Finding, FindingKind, Severity } from "./schema";
@@ -92,6 +92,8 @@ interface MatchPlan {
   packagePaths: (ThingEntry & { path: string })[];
   /** Turned-down things written as a code shape with a stand-in name (`!!someVariable`). */
   shaped: (ThingEntry & { shape: RegExp })[];
+  /** Records whose title turns a behaviour off ("Disable fetch on focus"). */
+  keptOff: GuardDecision[];
   pacer: Pacer;
 }
 
@@ -194,6 +196,7 @@ function planOf(set: DecisionSet, changedPaths: string[], pacer: Pacer, existing
     instrumented: set.decisions.filter((d) => d.instruments?.length),
     headed: set.decisions.filter((d) => d.header),
     bounded: set.decisions.filter((d) => d.boundary),
+    keptOff: set.decisions.filter((d) => d.keptOff),
     pacer,
     ...(existingDirs ? { existingDirs } : {}),
   };
@@ -565,6 +568,8 @@ function matchNewFilePath(file: ChangedFile, kind: FileKind, plan: MatchPlan, ou
     if (thing.importsOnly || thing.textOnly || thing.languageOnly || thing.notInTests || thing.keys.stems || !mayName(ix, thing.keys)) continue;
     const found = findName(thing.pathOnly ? tokens : own, thing.keys);
     if (!found) continue;
+    // A prose compound keyed by its one plain word ("catalog" of "Catalog source") is named by a path only as a whole.
+    if (thing.keys.whole?.some((w) => GENERIC_PURPOSES.has(w)) && !namesWhole(tokens, thing.keys.whole)) continue;
     // A folder the project already had names it (`terraform/projects/…`): the project's own layout, not a newcomer.
     if (folderAtBaseNames(file, found.toLowerCase(), plan.existingDirs)) continue;
     hit.add(d);
@@ -778,6 +783,8 @@ async function matchRemoved(file: ChangedFile, kind: FileKind, plan: MatchPlan, 
       if (!found) continue;
       // One package of the chosen thing's family swapped for another (`bullmq` dropped, `bull` added) keeps it.
       if (reading.via === "dependency" && addedAlso(ix, thing.keys)) continue;
+      // A step rewritten in place (`npm install -g tool` → `npm install -g tool@1.0.1`) still runs the thing.
+      if (ran && !reading.name && stillRun(file, kind, thing.keys)) continue;
       hit.add(d);
       const kindOf = droppedKind(d);
       out.push({
@@ -792,6 +799,51 @@ async function matchRemoved(file: ChangedFile, kind: FileKind, plan: MatchPlan, 
     }
   }
   return undefined;
+}
+
+/** Whether a line the file adds, outside comments and prose, names the thing: the step that runs it is still there. */
+function stillRun(file: ChangedFile, kind: FileKind, keys: NameKeys): boolean {
+  return file.added.some((l) => {
+    const via = readingOf(file.path, kind, l).via;
+    return via !== "comment" && via !== "doc" && !!findName(changeTokensOf(l.text), keys);
+  });
+}
+
+/** A flag set off in a line (`refetchOnWindowFocus: false`): its name. */
+const SET_OFF = /([A-Za-z_][\w-]*)["']?\s*(?::|=|:=)\s*(?:false|off|no|0)\b/gi;
+
+/** Whether a flag's name holds every word of a behaviour (`refetchOnWindowFocus` holds "fetch" and "focus"). */
+function flagNamesBehaviour(flag: string, words: readonly string[]): boolean {
+  const own = identifierWords(flag);
+  return words.every((w) => own.some((x) => x === w || (w.length >= 4 && x.endsWith(w))));
+}
+
+/**
+ * A record whose title turns a behaviour off ("Disable fetch on focus"), and a change that drops the line setting a
+ * flag for it off, with no line of the file setting it off again: the default is back on. A flag set on for one
+ * call (`refetchOnWindowFocus: true` in one query) removes nothing and is not read.
+ */
+function matchTurnedBackOn(file: ChangedFile, kind: FileKind, plan: MatchPlan, out: FindingList, hit: Set<GuardDecision>): void {
+  if (!plan.keptOff.length || (kind !== "code" && kind !== "config") || !file.removed.length) return;
+  const offAgain = new Set(file.added.flatMap((l) => [...l.text.slice(0, 400).matchAll(SET_OFF)].map((m) => m[1])));
+  for (const line of file.removed) {
+    for (const m of line.text.slice(0, 400).matchAll(SET_OFF)) {
+      if (offAgain.has(m[1])) continue;
+      for (const d of plan.keptOff) {
+        if (hit.has(d) || (d.scope && !inArea(file.path, d.scope)) || !flagNamesBehaviour(m[1], d.keptOff!.words)) continue;
+        hit.add(d);
+        out.push({
+          kind: "removes-chosen-option",
+          severity: "med",
+          decision: d.citation,
+          file: file.path,
+          line: Math.max(1, line.at ?? line.line),
+          message: `removes ${JSON.stringify(m[0].trim())}, which turned ${d.keptOff!.name} off as "${d.citation.title}" (${d.citation.path}, ${d.citation.status}) chose.`,
+          matched: { text: m[1], subject: d.keptOff!.name, via: "code" },
+        });
+      }
+    }
+  }
 }
 
 /** Whether a dependency or import the change adds names the thing too. */
@@ -1044,6 +1096,7 @@ export async function matchChange(diff: ParsedDiff, set: DecisionSet, opts: Matc
       continue;
     }
     matchInstruments(file, kind, plan, ix, out, hit);
+    matchTurnedBackOn(file, kind, plan, out, hit);
     matchShapes(file, kind, plan, out, hit);
     matchNewFilePath(file, kind, plan, out, hit);
     matchHeader(file, plan, out, hit);

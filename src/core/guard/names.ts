@@ -71,6 +71,7 @@ const ALIASES: Record<string, string> = {
   pgx: "postgres",
   mongoose: "mongodb",
   pymongo: "mongodb",
+  mongoid: "mongodb",
   ioredis: "redis",
   jedis: "redis",
   lettuce: "redis",
@@ -295,6 +296,10 @@ export function keysOf(name: string, exclude: ReadonlySet<string> = new Set(), o
   // "StandardJS") names its thing alone, and two words left are a name of their own.
   const plain = keys.tokens.length === 1 && words.some((w) => tokensOf(w).includes(keys.tokens[0]) && /^[A-Z]?[a-z]+$/.test(w.replace(/[^\w]/g, "")));
   if (cut && plain) return withWhole(keys, naming);
+  // Prose that runs into a term ("rather than deploying a custom Catalog source"): the capitalised word is one half of a
+  // compound whose other half is a kind of thing ("source", "server"), and alone it is an ordinary word.
+  const compound = plain && !cut ? compoundPartner(words, keys.tokens[0]) : undefined;
+  if (compound) return { ...keys, whole: [keys.tokens[0], compound] };
   // "Retaining the current model", "Give AWS accounts directly to services teams": the one key is the word that
   // opens a sentence of three words or more, capitalised only for that.
   const lead = words.length >= 3 && keys.tokens.length === 1 && /^[A-Z][a-z]+$/.test(words[0]) && tokensOf(words[0])[0] === keys.tokens[0];
@@ -304,6 +309,24 @@ export function keysOf(name: string, exclude: ReadonlySet<string> = new Set(), o
   const phrase = keys.tokens.length >= 2 && (!/[/,()|&+]|\b(?:or|and)\b/i.test(display) || keys.tokens.some((t) => /^\d[a-z]$/.test(t)));
   return phrase ? { ...keys, whole: [...keys.tokens] } : keys;
 }
+
+/**
+ * The generic noun that follows a name's one key in running prose (a name that opens lower-case, as a fragment of a
+ * sentence does): "deploying a custom Catalog source" → "source". Undefined for a listed option's name.
+ */
+function compoundPartner(words: string[], key: string): string | undefined {
+  if (words.length < 3 || !/^[a-z]/.test(words[0])) return undefined;
+  const at = words.findIndex((w, i) => i > 0 && /^[A-Z][a-z]+$/.test(w.replace(/[^\w]/g, "")) && w.replace(/[^\w]/g, "").toLowerCase() === key);
+  const next = at > 0 ? words[at + 1]?.replace(/[^\w]/g, "") : undefined;
+  return next && /^[a-z]{4,}$/.test(next) && GENERIC.has(next) && !FUNCTION_WORDS.has(next) ? next : undefined;
+}
+
+/** Generic words that are no kind of thing: they never make a compound with a name. */
+const FUNCTION_WORDS: ReadonlySet<string> = new Set(
+  ("than into over under after before without within between against about just still could should would might must rather instead when then " +
+    "their them they this that these those there here from were also only more less some same other another each every through using based " +
+    "used uses usage first second better best good simple small large fast slow").split(" "),
+);
 
 /** The keys with `whole` set when the name has naming words (tokens) its keys leave out. */
 function withWhole(keys: NameKeys, naming: string[]): NameKeys {

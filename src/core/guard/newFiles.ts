@@ -88,6 +88,8 @@ const CI_SYSTEMS: CiSystem[] = [
   { words: ["buildkite"], config: /(^|\/)\.buildkite\/[^/]+\.ya?ml$/i },
   { words: ["teamcity"], config: /(^|\/)\.teamcity\//i },
   { words: ["appveyor"], config: /(^|\/)\.?appveyor\.ya?ml$/i },
+  // AWS CodeBuild reads `buildspec.yml` (or a variant a project names, `buildspec-test.yml`) at the source's root.
+  { words: ["codebuild"], config: /(^|\/)buildspec[\w.-]*\.ya?ml$/i },
   // Concourse reads its pipelines from wherever `fly` is pointed: a folder named for it is the convention.
   { words: ["concourse"], config: /(^|\/)concourse\/(?:[^/]+\/)*[^/]+\.ya?ml$/i },
 ];

@@ -241,6 +241,27 @@ const PURPOSES: Purpose[] = [
     ],
   },
   {
+    // Python code formatters: a record that chose one for "code formatting" turns the others down.
+    about: /\bcode[- ]format(?:ting|ters?)?\b|\bformatters?\b|\bauto-?formatt?(?:ing|er)\b/i,
+    members: [m("Black", exact("black")), m("YAPF", tok("yapf")), m("autopep8", tok("autopep8"))],
+  },
+  {
+    // Reading a website's pages as a user would (a kind a record can turn down whole: "relies on webscraping").
+    about: /\bweb ?scrap(?:e|es|ing|ers?)\b|\bscrap(?:e|es|ing|ers?)\s+(?:web|websites?|pages?|html)\b/i,
+    members: [
+      m("Beautiful Soup", tok("beautifulsoup4"), tok("beautifulsoup"), tok("bs4")), m("Scrapy", tok("scrapy")), m("MechanicalSoup", tok("mechanicalsoup")),
+      m("PhantomJS", tok("phantomjs")), m("requests-html", exact("requests", "html")),
+    ],
+  },
+  {
+    // Driving a board's pins and buses (GPIO, I2C, SPI) from the host.
+    about: /\bgpio\b|\bi2c\b/i,
+    members: [
+      m("RPi.GPIO", exact("rpi", "gpio")), m("gpiozero", tok("gpiozero")), m("pigpio", tok("pigpio")), m("smbus2", tok("smbus2"), exact("smbus")),
+      m("spidev", tok("spidev")), m("Adafruit Blinka", exact("adafruit", "blinka")),
+    ],
+  },
+  {
     about: /\bhttp\b|\bserver\b|\broutes?\b/i,
     members: [
       m("ZIO HTTP", exact("zio", "http")), m("Akka HTTP", exact("akka", "http")), m("Pekko HTTP", exact("pekko", "http")), m("http4s", tok("http4s")),

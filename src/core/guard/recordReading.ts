@@ -49,12 +49,17 @@ export function ownedThing(name: string): string {
 /** "… is not appropriate", "… will not be implemented", "decided not to adopt …": a negative verdict in a sentence. */
 const NOT_FIT = /\b(?:is|are|was|were)\s+not\s+(?:appropriate|suitable|viable|feasible|recommended|a\s+good\s+fit|fit|right|an?\s+option|worth)\b|\b(?:will|shall|should)\s+not\s+(?:be\s+)?(?:implement|implemented|adopt|adopted|apply|applied|use|used|pursue|pursued)\b|\bdecided\s+(?:not\s+to|against)\b|\bnot\s+to\s+(?:adopt|use|implement|pursue)\b/i;
 
+/** An RFC's "Proposal" heading: where a record with no decision section says what it will do. */
+const PROPOSAL_HEADING = /^(?:the\s+)?(?:proposals?|proposed\s+(?:solution|change|design|approach))$/i;
+
 function decisionSentences(parsed: ParsedAdr): { text: string; start: number; end: number }[] {
   const { lines, sections } = parsed.doc;
   const out: { text: string; start: number; end: number }[] = [];
+  const decides = (i: number) => parsed.section_names[i] === "decision" || parsed.section_names[i] === "decision-outcome";
+  const proposal = !sections.some((_, i) => decides(i));
   sections.forEach((s, i) => {
-    const name = parsed.section_names[i];
-    if ((name === "decision" || name === "decision-outcome") && out.length < 40) out.push(...sentencesIn(lines, s.bodyStart, s.contentEnd, 40 - out.length));
+    const heading = s.heading.replace(/^[#\s]+|[:\s]+$/g, "").trim();
+    if ((decides(i) || (proposal && s.level > 0 && PROPOSAL_HEADING.test(heading))) && out.length < 40) out.push(...sentencesIn(lines, s.bodyStart, s.contentEnd, 40 - out.length));
   });
   return out;
 }
@@ -117,9 +122,31 @@ export function withVerdicts(parsed: ParsedAdr, model: DecisionRecord): Decision
 /** "No message queue (RabbitMQ or otherwise) shall be used": the named examples a decision sentence forbids. */
 const NO_SUCH = /\bno\s+[a-z][\w\s-]{0,60}?\(([^()]{1,120})\)\s*(?:shall|should|will|must|may|can|is|are)\s+(?:be\s+)?(?:used|adopted|introduced|added|allowed)\b/i;
 
-export function forbiddenExamples(parsed: ParsedAdr): { name: string; range: LineRange; reason: string }[] {
+/** "Retire the `govuk-lint` gem", "We will stop using `x`": a decision step that takes a named thing out. */
+const TAKES_OUT = /^(?:[-*+]\s+|\d+[.)]\s+)?(?:we\s+(?:will|shall|should)\s+)?(?:retire|remove|drop|deprecate|stop\s+using|get\s+rid\s+of|phase\s+out)\s+(?:the\s+|our\s+|all\s+)?`([^`\s]{2,60})`/i;
+
+/**
+ * "We no longer accept integrations that integrate with devices over GPIO", "… any new integration that relies on
+ * webscraping": what the kind of contribution no longer accepted works through, the sentence's last word.
+ */
+const NO_LONGER = /\bno\s+longer\s+(?:accept|allow|support|take|merge)\s+(?:any\s+)?(?:new\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?\s+(?:that|which)\s+(?:[\w-]+\s+){0,6}?(?:on|over|via|with|using|through|upon|use|uses)\s+([A-Za-z][\w.+-]{1,40}?)\s*[.;]?\s*$/i;
+
+/** What a decision sentence says the project no longer accepts work through (NO_LONGER), with its sentence. */
+function noLongerAccepted(parsed: ParsedAdr): { name: string; range: LineRange; reason: string }[] {
   const out: { name: string; range: LineRange; reason: string }[] = [];
   for (const s of decisionSentences(parsed)) {
+    const m = NO_LONGER.exec(s.text);
+    if (m && !/^(?:it|them|this|that|these|those|devices?|hardware)$/i.test(m[1])) out.push({ name: m[1], range: { start: s.start, end: s.end }, reason: s.text.slice(0, 200) });
+  }
+  return out;
+}
+
+export function forbiddenExamples(parsed: ParsedAdr): { name: string; range: LineRange; reason: string }[] {
+  const out: { name: string; range: LineRange; reason: string }[] = [...noLongerAccepted(parsed)];
+  for (const s of decisionSentences(parsed)) {
+    // The line as written: the sentence reader drops the code spans that say exactly what goes.
+    const gone = s.start === s.end ? TAKES_OUT.exec((parsed.doc.lines[s.start - 1] ?? "").trim()) : null;
+    if (gone) out.push({ name: gone[1], range: { start: s.start, end: s.end }, reason: s.text.slice(0, 200) });
     const m = NO_SUCH.exec(s.text);
     if (!m) continue;
     for (const name of namesIn(m[1].replace(/\b(?:or|and)\s+(?:otherwise|similar|the like|others?)\b/gi, ","))) out.push({ name, range: { start: s.start, end: s.end }, reason: s.text.slice(0, 200) });
@@ -132,7 +159,8 @@ export function forbiddenExamples(parsed: ParsedAdr): { name: string; range: Lin
  * queue") are returned, with the sentence, for the well-known members of that kind to be turned down (peers.ts).
  */
 export function forbiddenKinds(parsed: ParsedAdr): { kind: string; range: LineRange; reason: string }[] {
-  const out: { kind: string; range: LineRange; reason: string }[] = [];
+  // What no new work may go through stands for its kind: its well-known libraries are turned down with it.
+  const out: { kind: string; range: LineRange; reason: string }[] = noLongerAccepted(parsed).map((x) => ({ kind: x.name, range: x.range, reason: x.reason }));
   for (const s of decisionSentences(parsed)) {
     const m = NO_SUCH.exec(s.text);
     if (!m || !/\bor\s+(?:otherwise|similar|the like|any other|others?)\b/i.test(m[1])) continue;
