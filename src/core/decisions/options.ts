@@ -1421,7 +1421,7 @@ function pointsBack(phrase: string): boolean {
   return words.length === 0 || words.every((w) => POINTER_WORDS.has(w));
 }
 
-const NEGATIVE_CUE = /\b(?:rejected|not (?:selected|chosen|pursued|adopted|feasible|viable)|discarded|discounted|ruled out|dismissed|decided against|was dropped|turned down|declined|set aside|passed over|vetoed|was abandoned|no longer|too (?:complex|slow|expensive|costly|heavy)|instead of|rather than|doesn't|does not|won't)\b/i;
+const NEGATIVE_CUE = /\b(?:rejected|not (?:selected|chosen|pursued|adopted|feasible|viable|appropriate|suitable|recommended|practical|workable|a good fit)|(?:unsuitable|inappropriate|impractical|unworkable)|discarded|discounted|ruled out|dismissed|decided against|was dropped|turned down|declined|set aside|passed over|vetoed|was abandoned|no longer|too (?:complex|slow|expensive|costly|heavy)|instead of|rather than|doesn't|does not|won't)\b/i;
 
 /** Considered options: MADR section(s), then alternatives sections under any of their names, deduplicated. */
 function readConsidered(parsed: ParsedAdr, consideredIdx: number[], alternativesIdx: number[], candidatesIdx: number[], notes: string[]): ConsideredOption[] {
