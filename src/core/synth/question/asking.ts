@@ -28,13 +28,19 @@ function askingStart(toks: Tok[]): number {
   return aux > 0 ? aux : 0;
 }
 
-/** "is there a plan for …", "are there plans to …": an existential copula before a noun of ways. */
+/**
+ * Words that ask for the one the team goes by: "is there a house language", "is there a standard logging library"
+ * asks which it is, as "is there a plan" asks for the plan.
+ */
+const CONVENTION_WORDS = new Set(["house", "standard", "preferred", "recommended", "default", "official", "agreed", "canonical", "go-to"]);
+
+/** "is there a plan for …", "are there plans to …", "is there a house language …": an existential copula before a noun of ways. */
 function asksForAWay(toks: Tok[], from: number): boolean {
   const first = toks.slice(from).find((t) => !isConj(t));
   const at = first ? toks.indexOf(first) : -1;
   if (at < 0 || !isCopula(toks[at]) || toks[at + 1]?.norm !== "there") return false;
   // The noun comes within a few words: "is there an official plan", "is there a longer-term plan".
-  return toks.slice(at + 2, at + 6).some((t) => WAY_NOUNS.has(t.norm));
+  return toks.slice(at + 2, at + 6).some((t) => WAY_NOUNS.has(t.norm) || CONVENTION_WORDS.has(t.norm));
 }
 
 /** Reads how a clause asks. */

@@ -63,6 +63,9 @@ export function readMigration(toks: Tok[]): Partial<QuestionStructure> | undefin
   return undefined;
 }
 
+/** Particles of a moving verb that may stand before its destination ("over to", "across to", "back to"). */
+const MOVE_PARTICLES = new Set(["over", "across", "back", "away"]);
+
 /** "move X onto B", "switch to B", "migrate X to B" without a "from": B is proposed, X is kept as it is today. */
 export function readMoveTo(toks: Tok[], clause: Clause): Partial<QuestionStructure> | undefined {
   for (let v = Math.max(0, clause.verb); v < toks.length; v++) {
@@ -77,7 +80,10 @@ export function readMoveTo(toks: Tok[], clause: Clause): Partial<QuestionStructu
       if (b.end <= b.start || !toks.slice(b.start, b.end).some((x) => isNounish(x) && !DETERMINERS.has(x.norm))) break;
       const end = phraseEnd(toks, j + 1, toks.length);
       const target = nounAlternative(toks, b, "target", imperative(toks, { start: v, end }));
-      const object = j > v + 1 ? { start: v + 1, end: j } : undefined;
+      // "move X over to B", "move X across to B": the particle belongs to the verb, not to what is moved.
+      let objectEnd = j;
+      while (objectEnd > v + 1 && MOVE_PARTICLES.has(toks[objectEnd - 1].norm)) objectEnd--;
+      const object = objectEnd > v + 1 ? { start: v + 1, end: objectEnd } : undefined;
       if (object && toks.slice(object.start, object.end).some((x) => isNounish(x) && !DETERMINERS.has(x.norm) && !PRONOUNS.has(x.norm))) {
         // "move our Glue ETL jobs to dbt": keeping the jobs as they are is the other option.
         const incumbent = alt(keepTitle(toks, object), spanText(toks, object, { dropDeterminer: true }), termsForPhrase(toks, object), "incumbent");
