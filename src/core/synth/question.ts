@@ -37,7 +37,7 @@ import { termsForPhrase } from "./question/terms";
 import { DETERMINERS, PERSONAL, PRONOUNS } from "./question/vocabulary";
 import { readableTitle } from "./question/readable";
 import { capitalise, referredTo } from "./question/titles";
-import { boundedForReading, TAG_PREFIX, withoutAsideBeforeOr, withoutCodeExamples, withoutDanglingCoordination, withoutFollowUpQuestion } from "./question/questionText";
+import { boundedForReading, TAG_PREFIX, withoutAsideBeforeOr, withoutCodeExamples, withoutDanglingCoordination, withoutFollowUpQuestion, withRestatedProposal } from "./question/questionText";
 
 export type { QuestionForm, Alternative, QuestionStructure } from "./question/types";
 export { MAX_READ_CHARS } from "./question/questionText";
@@ -99,7 +99,7 @@ export function readQuestion(question: string): QuestionStructure {
 export function readQuestionUncached(question: string): QuestionStructure {
   const plain = withoutAsideBeforeOr(withoutCodeExamples(question.replace(TAG_PREFIX, "")).replace(EMPHASIS, "$2").trim());
   // The structure keeps the question as asked; only the reading sees it put plainly.
-  const text = canonicalAsk(withoutFollowUpQuestion(plain));
+  const text = canonicalAsk(withRestatedProposal(withoutFollowUpQuestion(plain)));
   const base: QuestionStructure = { form: "open", alternatives: [], topic: contentOf(plain), text: plain };
   if (!text) return base;
   const paired = readQuestionPair(text);
