@@ -9,7 +9,7 @@
 //
 // `--verbose` prints one line per dev question only: held-out answers stay unread while tuning.
 // `--blocking unit,unit,…` replays with another set of blocking units (kinds, or pairs of kinds as "a+b") than
-// policy.ts's BLOCKING_KINDS (to compare).
+// policy.ts's BLOCKING_KINDS, and without the odds of doubt (policy.ts's DOUBTS), to compare.
 // `--cv` picks which units block (critic/policy.ts's rule) on the dev answers only: it prints each kind's counts on
 // dev and those of the pairs of kinds the rule may take, the leave-one-repository-out estimate of the rule (pick on
 // all repositories but one, count on that one), the units it picks on all of dev against BLOCKING_KINDS, and, for
@@ -19,7 +19,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { applyObjections, critique, findings, type CriticInput, type RaisedObjection } from "../src/core/critic";
-import { BLOCKING_KINDS, blockCounts, choosePolicy, crossValidate, DEFAULT_RULE, kindStats, MIN_WRONG, unitsOf, type LabelledAnswer, type PolicyRule } from "../src/core/critic/policy";
+import { BLOCKING_KINDS, blockCounts, choosePolicy, crossValidate, crossValidateDoubts, DEFAULT_RULE, DOUBTS, doubtCounts, fitDoubts, kindStats, MIN_WRONG, unitsOf, type DoubtWeights, type LabelledAnswer, type PolicyRule } from "../src/core/critic/policy";
 import { countCodeUsage } from "../src/core/internal/codeUsage";
 import { optionTermsFor, usageEvidence } from "../src/core/synth/codeUsage";
 import type { DraftPicker, FusedEvidence } from "../src/core/schemas";
@@ -53,7 +53,7 @@ export interface Replayed {
   kinds: string[];
   after: { decided: boolean; right: boolean; confidence: string };
   /** The rules Critic again with another set of blocking kinds: its objections and the answer after their effect. */
-  rerun: (blocking: ReadonlySet<string>) => { raised: RaisedObjection[]; after: { decided: boolean; right: boolean; confidence: string } };
+  rerun: (blocking: ReadonlySet<string>, doubts: DoubtWeights | null) => { raised: RaisedObjection[]; after: { decided: boolean; right: boolean; confidence: string } };
 }
 
 /**
@@ -75,7 +75,7 @@ export function wrongCause(q: SetQuestion, p: LoosePayload): WrongCause | undefi
 }
 
 /** The rules Critic over one saved answer, with the same inputs the pipeline gives it. */
-export async function replay(saved: Saved, blocking: ReadonlySet<string> = BLOCKING_KINDS): Promise<Replayed> {
+export async function replay(saved: Saved, blocking: ReadonlySet<string> = BLOCKING_KINDS, doubts: DoubtWeights | null = DOUBTS): Promise<Replayed> {
   const { question: q, payload, evidence } = saved;
   const draft = payload;
   const report = await countCodeUsage(saved.repo_dir, optionTermsFor(draft.options), { excludeDirs: [RECEIPTS_DIR], budgetMs: 30_000 });
@@ -93,8 +93,8 @@ export async function replay(saved: Saved, blocking: ReadonlySet<string> = BLOCK
     const decided = !!p.recommendation?.option_id && p.recommendation.option_id !== UNDECIDABLE_ID;
     return { decided, right: decided && q.gold.length > 0 && judgeGrounded(q, p).grounded, confidence: p.recommendation?.confidence ?? "" };
   };
-  const rerun = (blocking: ReadonlySet<string>) => {
-    const raised = critique(input, blocking);
+  const rerun = (blocking: ReadonlySet<string>, odds: DoubtWeights | null) => {
+    const raised = critique(input, blocking, odds);
     return { raised, after: judge(applyObjections(draft, raised, evidence) as DraftPicker & LoosePayload) };
   };
   const before = judge(payload);
@@ -106,7 +106,7 @@ export async function replay(saved: Saved, blocking: ReadonlySet<string> = BLOCK
     ...before,
     ...(cause ? { cause } : {}),
     title: payload.options.find((o) => o.id === payload.recommendation.option_id)?.title,
-    ...rerun(blocking),
+    ...rerun(blocking, doubts),
     kinds: [...new Set(findings(input).map((f) => f.kind))],
     rerun,
   };
@@ -199,7 +199,7 @@ async function main(): Promise<void> {
     const saved = JSON.parse(readFileSync(join(dir, f), "utf8")) as Saved;
     if (set && saved.question.set !== set) continue;
     if (saved.critic !== "off") console.log(`critic: warning: ${f} was answered with the Critic on; its recommendation is after the Critic's effect`);
-    const r = await replay(saved, blocking);
+    const r = await replay(saved, blocking, blockingAt >= 0 ? null : DOUBTS);
     rows.push(r);
     if (verbose && r.set === "dev") {
       const verdict = !r.decided ? "undecided" : r.right ? "RIGHT" : "WRONG";
@@ -234,12 +234,15 @@ async function main(): Promise<void> {
     const cell = (k: number, d: number, w: number) => `${k} (${(ratio(k, d) ?? 0).toFixed(2)})`.padStart(w);
     console.log(`    ${row.check.padEnd(20)} ${cell(row.blockingRight, n.right, 15)} ${cell(row.blockingWrong, n.wrong, 15)} ${cell(row.concernRight, n.right, 14)} ${cell(row.concernWrong, n.wrong, 14)}`);
   }
-  if (cv) crossValidation(rows, rule);
+  if (cv) {
+    crossValidation(rows, rule);
+    doubtValidation(rows);
+  }
 }
 
 /** The decided answers as policy.ts reads them: repository, right or wrong, and the finding kinds raised. */
 export function labelled(rows: Replayed[]): LabelledAnswer[] {
-  return rows.filter((r) => r.decided).map((r) => ({ group: r.repo, right: r.right, kinds: new Set(r.kinds) }));
+  return rows.filter((r) => r.decided).map((r) => ({ group: r.repo, right: r.right, kinds: new Set(r.kinds), confidence: r.confidence }));
 }
 
 /** --cv: the rule fit on dev only; held-out columns are read as totals. */
@@ -271,8 +274,33 @@ function crossValidation(rows: Replayed[], rule: PolicyRule = DEFAULT_RULE): voi
     for (const [label, blocking] of [["BLOCKING_KINDS", now], ["dev pick", pick]] as const) {
       if (label === "dev pick" && same) continue;
       const c = blockCounts(labelled(of), blocking);
-      const cal = calibrationOf(of.map((r) => r.rerun(blocking).after));
+      const cal = calibrationOf(of.map((r) => r.rerun(blocking, null).after));
       console.log(`  ${set.padEnd(11)} ${label.padEnd(14)} wrong blocked ${fmt(c.wrongBlocked, c.wrong)}, right blocked ${fmt(c.rightBlocked, c.right)}; with its effect high right ${fmt(cal.high_right, cal.high)}, med right ${fmt(cal.med_right, cal.med)}`);
+    }
+  }
+}
+
+/** --cv, the odds of doubt (policy.ts's DOUBTS): the fit on dev, its leave-one-repository-out estimate, and every column's totals. */
+function doubtValidation(rows: Replayed[]): void {
+  const dev = labelled(rows.filter((r) => r.set === "dev"));
+  if (!dev.length) return;
+  const fit = fitDoubts(dev);
+  const round = (x: number) => Number(x.toPrecision(3));
+  const table: DoubtWeights = { prior: Object.fromEntries(Object.entries(fit.prior).map(([k, v]) => [k, round(v)])), ratio: Object.fromEntries(Object.entries(fit.ratio).map(([k, v]) => [k, round(v)])), bar: fit.bar };
+  console.log(`critic --cv: the odds of doubt fit on dev (paste into policy.ts's DOUBTS):`);
+  console.log(`  ${JSON.stringify(table)}`);
+  const canon = (w: DoubtWeights) => JSON.stringify([Object.entries(w.prior).sort(), Object.entries(w.ratio).sort(), w.bar]);
+  const same = canon(table) === canon(DOUBTS);
+  console.log(`  ${same ? "= DOUBTS" : "differs from DOUBTS"}`);
+  const v = crossValidateDoubts(dev);
+  console.log(`  leave one repository out (fit on the others, count on it), dev: wrong blocked ${fmt(v.wrongBlocked, v.wrong)}, right blocked ${fmt(v.rightBlocked, v.right)}; bars ${[...new Set(v.folds.map((f) => f.bar))].sort((a, b) => a - b).join(", ")}`);
+  for (const set of ["dev", "test", "independent"]) {
+    const of = labelled(rows.filter((r) => r.set === set));
+    if (!of.length) continue;
+    for (const [label, w] of [["DOUBTS", DOUBTS], ["dev fit", table]] as const) {
+      if (label === "dev fit" && same) continue;
+      const c = doubtCounts(of, w);
+      console.log(`  ${set.padEnd(11)} ${label.padEnd(8)} wrong blocked ${fmt(c.wrongBlocked, c.wrong)}, right blocked ${fmt(c.rightBlocked, c.right)}`);
     }
   }
 }

@@ -2,9 +2,12 @@
 // weighs less on a record firmly tied to the question (issue 23, branch criticwb). Fixtures are invented: an
 // engineer's symptom answered from a record about container images while a neighbouring record on batch scheduling
 // describes that very symptom.
+// These tests read the checks under the units that blocked before the odds of doubt (policy.ts UNITS_BEFORE_DOUBTS);
+// critic-doubts.test.ts tests the odds.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { applyObjections, BLOCKING_KINDS, critique, findings } from "../../src/core/critic";
+import { applyObjections, critique, findings } from "../../src/core/critic";
+import { UNITS_BEFORE_DOUBTS } from "../../src/core/critic/policy";
 import { coveredElsewhere, MIN_GAP } from "../../src/core/critic/coverage";
 import type { FusedEvidence } from "../../src/core/schemas";
 import { draft, option, recordItem } from "../helpers/criticEvidence";
@@ -57,18 +60,18 @@ describe("critic: another record covers more of the question", () => {
     const kinds = findings(input).map((f) => f.kind);
     assert.ok(kinds.includes("covered-elsewhere"));
     assert.ok(kinds.includes("weak-grounding/open"));
-    assert.ok(BLOCKING_KINDS.has("covered-elsewhere+weak-grounding/open"));
-    const blocking = critique(input).filter((o) => o.severity === "blocking");
+    assert.ok(UNITS_BEFORE_DOUBTS.has("covered-elsewhere+weak-grounding/open"));
+    const blocking = critique(input, UNITS_BEFORE_DOUBTS, null).filter((o) => o.severity === "blocking");
     assert.equal(blocking.length, 1);
     assert.equal(blocking[0].check, "doubts");
     assert.match(blocking[0].text, /another retrieved record mentions more of what the question describes/);
-    const after = applyObjections({ ...input.draft, recommendation: { ...input.draft.recommendation, confidence: "med" } }, critique(input), input.evidence);
+    const after = applyObjections({ ...input.draft, recommendation: { ...input.draft.recommendation, confidence: "med" } }, critique(input, UNITS_BEFORE_DOUBTS, null), input.evidence);
     assert.equal(after.recommendation.confidence, "low");
   });
 
   test("the same neighbour beside a record that leads retrieval clearly: a concern only", () => {
     const input = imagesCase(SYMPTOM, { mine: 10, theirs: 2 });
-    const raised = critique(input);
+    const raised = critique(input, UNITS_BEFORE_DOUBTS, null);
     assert.ok(raised.some((o) => o.kind === "covered-elsewhere" && o.severity === "concern"));
     assert.equal(raised.some((o) => o.severity === "blocking"), false);
   });
@@ -83,14 +86,14 @@ describe("critic: the plain view against a firmly tied record", () => {
   }
 
   test("a record barely ahead in retrieval: the plain view's dissent blocks", () => {
-    const raised = critique(plainCase(9));
+    const raised = critique(plainCase(9), UNITS_BEFORE_DOUBTS, null);
     assert.ok(raised.some((o) => o.kind === "outranked/plain-view" && o.severity === "blocking"));
   });
 
   test("a record four times the next document's score: the same dissent is a concern of its own kind", () => {
     const input = plainCase(2.5);
     assert.ok(findings(input).some((f) => f.kind === "outranked/plain-view-firm"));
-    const raised = critique(input);
+    const raised = critique(input, UNITS_BEFORE_DOUBTS, null);
     assert.equal(raised.some((o) => o.kind === "outranked/plain-view"), false);
     assert.equal(raised.some((o) => o.severity === "blocking"), false);
   });

@@ -3,9 +3,12 @@
 // as a model's draft against its record does; a choice that moves from one thing to another ("rename X to Y",
 // "Y instead of X") is read by what it keeps; and a record whose choice could not be read at all is a kind of its own
 // ("decision-mismatch/no-choice"), apart from one whose stated choice shares no word with the recommendation.
+// These tests read the checks under the units that blocked before the odds of doubt (policy.ts UNITS_BEFORE_DOUBTS);
+// critic-doubts.test.ts tests the odds.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { applyObjections, BLOCKING_KINDS, critique, findings } from "../../src/core/critic";
+import { applyObjections, critique, findings } from "../../src/core/critic";
+import { UNITS_BEFORE_DOUBTS } from "../../src/core/critic/policy";
 import { keptPart } from "../../src/core/critic/grounding";
 import { CONTRADICTIONS, choosePolicy, DEFAULT_RULE, excluded } from "../../src/core/critic/policy";
 import type { AdrMeta } from "../../src/core/schemas";
@@ -60,11 +63,11 @@ describe("critic round 32: the record's own choice reads as another option", () 
 
   test("reads-as blocks by definition, whatever the fit, and lowers the confidence a step", () => {
     assert.ok(CONTRADICTIONS.has("decision-mismatch/reads-as"));
-    assert.ok(BLOCKING_KINDS.has("decision-mismatch/reads-as"));
+    assert.ok(UNITS_BEFORE_DOUBTS.has("decision-mismatch/reads-as"));
     // A fixed unit stays in the pick even with no answer to fit on.
     assert.ok(choosePolicy([], DEFAULT_RULE).includes("decision-mismatch/reads-as"));
     const input = naming({ chosen_option: "Rename grip handles to pinned counters" }, "opt-grip");
-    const raised = critique(input);
+    const raised = critique(input, UNITS_BEFORE_DOUBTS, null);
     const blocking = raised.filter((o) => o.severity === "blocking");
     assert.deepEqual(blocking.map((o) => [o.check, o.kind, o.effect]), [["decision-mismatch", "decision-mismatch/reads-as", "lower"]]);
     const applied = applyObjections(input.draft, raised, input.evidence);
@@ -85,8 +88,8 @@ describe("critic round 32: no stated choice is its own kind", () => {
   test("no choice read: no-choice; a stated choice sharing no word: not-chosen; neither blocks", () => {
     assert.deepEqual(one({}, "Nightly export to finance: write files to a bucket"), ["decision-mismatch/no-choice"]);
     assert.deepEqual(one({ chosen_option: "Stream rows over Kafka" }, "Write files to a bucket"), ["decision-mismatch/not-chosen"]);
-    assert.ok(!BLOCKING_KINDS.has("decision-mismatch/no-choice"));
-    assert.ok(!BLOCKING_KINDS.has("decision-mismatch/not-chosen"));
+    assert.ok(!UNITS_BEFORE_DOUBTS.has("decision-mismatch/no-choice"));
+    assert.ok(!UNITS_BEFORE_DOUBTS.has("decision-mismatch/not-chosen"));
   });
 });
 
@@ -111,14 +114,14 @@ describe("critic round 32: a surer draft in a denser crowd", () => {
   });
 
   test("the packed kind blocks and lowers a med draft to low; beside two near equals a med draft keeps its confidence", () => {
-    assert.ok(BLOCKING_KINDS.has("crowded/confident-packed"));
-    assert.ok(!BLOCKING_KINDS.has("crowded/confident"));
+    assert.ok(UNITS_BEFORE_DOUBTS.has("crowded/confident-packed"));
+    assert.ok(!UNITS_BEFORE_DOUBTS.has("crowded/confident"));
     const packed = input(three, "med");
-    const raised = critique(packed);
+    const raised = critique(packed, UNITS_BEFORE_DOUBTS, null);
     assert.deepEqual(raised.filter((o) => o.severity === "blocking").map((o) => o.kind), ["crowded/confident-packed"]);
     assert.equal(applyObjections(packed.draft, raised, packed.evidence).recommendation.confidence, "low");
     const pair = input(two, "med");
-    const quiet = critique(pair);
+    const quiet = critique(pair, UNITS_BEFORE_DOUBTS, null);
     assert.deepEqual(quiet.filter((o) => o.severity === "blocking"), []);
     assert.equal(applyObjections(pair.draft, quiet, pair.evidence).recommendation.confidence, "med");
   });

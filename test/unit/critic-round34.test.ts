@@ -3,9 +3,12 @@
 // follows: that record is about something else, and no record here weighed the proposal. That finding is a kind of its
 // own ("unweighed-proposal/unknown-product") and blocks; when another retrieved record does name the product, the
 // deciding record merely never weighed it, which stays the concern it was ("unweighed-proposal/product").
+// These tests read the checks under the units that blocked before the odds of doubt (policy.ts UNITS_BEFORE_DOUBTS);
+// critic-doubts.test.ts tests the odds.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { applyObjections, BLOCKING_KINDS, critique, findings } from "../../src/core/critic";
+import { applyObjections, critique, findings } from "../../src/core/critic";
+import { UNITS_BEFORE_DOUBTS } from "../../src/core/critic/policy";
 import { draft, option, recordItem } from "../helpers/criticEvidence";
 
 const Q = "Our hand-written SQL keeps repeating the same joins. Should we adopt Prisma as the ORM for the back end?";
@@ -30,8 +33,8 @@ describe("critic round 34: a proposed product nothing retrieved names", () => {
     const input = prismaCase({ [DECIDING]: DECIDING_TEXT, [NEIGHBOUR]: "# Database migrations\n\nMigrations run with Flyway." });
     const kinds = findings(input).filter((f) => f.check === "unweighed-proposal").map((f) => f.kind);
     assert.deepEqual(kinds, ["unweighed-proposal/unknown-product"]);
-    assert.ok(BLOCKING_KINDS.has("unweighed-proposal/unknown-product"));
-    const raised = critique(input);
+    assert.ok(UNITS_BEFORE_DOUBTS.has("unweighed-proposal/unknown-product"));
+    const raised = critique(input, UNITS_BEFORE_DOUBTS, null);
     const blocking = raised.filter((o) => o.severity === "blocking");
     assert.equal(blocking.length, 1);
     assert.equal(blocking[0].kind, "unweighed-proposal/unknown-product");
@@ -44,7 +47,7 @@ describe("critic round 34: a proposed product nothing retrieved names", () => {
     const input = prismaCase({ [DECIDING]: DECIDING_TEXT, [NEIGHBOUR]: "# Database migrations\n\nWe looked at Prisma Migrate and kept Flyway." });
     const kinds = findings(input).filter((f) => f.check === "unweighed-proposal").map((f) => f.kind);
     assert.deepEqual(kinds, ["unweighed-proposal/product"]);
-    assert.equal(critique(input).some((o) => o.severity === "blocking"), false);
+    assert.equal(critique(input, UNITS_BEFORE_DOUBTS, null).some((o) => o.severity === "blocking"), false);
   });
 
   test("an evidence excerpt that names the product is enough, whatever the record texts say", () => {
@@ -67,7 +70,7 @@ describe("critic round 34: a proposed product nothing retrieved names", () => {
 
   test("applied, the blocking objection keeps a low answer at low and says why in the rationale", () => {
     const input = prismaCase({ [DECIDING]: DECIDING_TEXT, [NEIGHBOUR]: "# Database migrations" });
-    const after = applyObjections(input.draft, critique(input), input.evidence);
+    const after = applyObjections(input.draft, critique(input, UNITS_BEFORE_DOUBTS, null), input.evidence);
     assert.equal(after.recommendation.option_id, "opt-keep");
     assert.equal(after.recommendation.confidence, "low");
     assert.match(after.recommendation.rationale, /The Critic objects: The question proposes Prisma/);
@@ -77,7 +80,7 @@ describe("critic round 34: a proposed product nothing retrieved names", () => {
   test("on a med answer the same objection lowers the confidence a step and records the draft", () => {
     const input = prismaCase({ [DECIDING]: DECIDING_TEXT, [NEIGHBOUR]: "# Database migrations" });
     input.draft = { ...input.draft, recommendation: { ...input.draft.recommendation, confidence: "med" } };
-    const after = applyObjections(input.draft, critique(input), input.evidence);
+    const after = applyObjections(input.draft, critique(input, UNITS_BEFORE_DOUBTS, null), input.evidence);
     assert.equal(after.recommendation.confidence, "low");
     assert.deepEqual(after.critic_effect, { action: "lowered", draft_option_id: "opt-keep", draft_confidence: "med" });
     assert.ok((after.objections ?? []).some((o) => o.severity === "blocking" && /no retrieved record mentions/.test(o.text)));

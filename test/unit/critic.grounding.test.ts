@@ -3,9 +3,12 @@
 // gets a blocking objection that lowers the confidence; when the record weighed it, none. Then each check on
 // hand-built evidence, firing (blocking or as a concern) and staying quiet. The weak-grounding score has its own file
 // (critic.signals.test.ts).
+// These tests read the checks under the units that blocked before the odds of doubt (policy.ts UNITS_BEFORE_DOUBTS);
+// critic-doubts.test.ts tests the odds.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { applyObjections, BLOCKING_KINDS, critique, findings } from "../../src/core/critic";
+import { applyObjections, critique, findings } from "../../src/core/critic";
+import { DOUBTS, UNITS_BEFORE_DOUBTS } from "../../src/core/critic/policy";
 import { deliberate } from "../../src/core/pipeline";
 import { generateSigningKey } from "../../src/core/receipts/signing";
 import type { AdrMeta, DraftPicker, FusedEvidence } from "../../src/core/schemas";
@@ -45,9 +48,9 @@ describe("critic grounding: a record that never weighed the question's proposal 
     assert.match(rec?.title ?? "", /Markdown/);
     const objection = (p.objections ?? []).find((o) => o.text.startsWith("The question proposes AsciiDoc"));
     assert.ok(objection, JSON.stringify(p.objections));
-    // The record merely not naming it is a concern (policy.ts); nothing retrieved naming it at all blocks.
-    assert.ok(!BLOCKING_KINDS.has("unweighed-proposal/product"));
-    assert.ok(BLOCKING_KINDS.has("unweighed-proposal/unknown-product"));
+    // Nothing retrieved naming it at all weighs heavily in the odds of doubt (policy.ts's DOUBTS): on this answer it
+    // reaches the bar and, as the strongest finding, blocks; the record merely not naming it weighs less.
+    assert.ok((DOUBTS.ratio["unweighed-proposal/unknown-product"] ?? 1) > (DOUBTS.ratio["unweighed-proposal/product"] ?? 1));
     assert.equal(objection.severity, "blocking");
     assert.match(objection.text, /which no retrieved record mentions, ADR 1 "Use Markdown for the user documentation" included/);
     const cited = objection.citations.map((id) => p.citations.find((c) => c.id === id));
@@ -113,13 +116,13 @@ function draft(question: string, options: Option[], recommended: string, rationa
   };
 }
 
-/** The blocking objections, under policy.ts's BLOCKING_KINDS unless another set of blocking kinds is given. */
-function blocking(question: string, d: DraftPicker, evidence: FusedEvidence[], texts: Record<string, string> = {}, kinds: ReadonlySet<string> = BLOCKING_KINDS) {
-  return critique({ question, draft: d, evidence, recordText: (p) => texts[p] }, kinds).filter((o) => o.severity === "blocking");
+/** The blocking objections, under UNITS_BEFORE_DOUBTS unless another set of blocking kinds is given (no odds of doubt). */
+function blocking(question: string, d: DraftPicker, evidence: FusedEvidence[], texts: Record<string, string> = {}, kinds: ReadonlySet<string> = UNITS_BEFORE_DOUBTS) {
+  return critique({ question, draft: d, evidence, recordText: (p) => texts[p] }, kinds, null).filter((o) => o.severity === "blocking");
 }
 
 function concerns(question: string, d: DraftPicker, evidence: FusedEvidence[], texts: Record<string, string> = {}) {
-  return critique({ question, draft: d, evidence, recordText: (p) => texts[p] }).filter((o) => o.severity === "concern");
+  return critique({ question, draft: d, evidence, recordText: (p) => texts[p] }, UNITS_BEFORE_DOUBTS, null).filter((o) => o.severity === "concern");
 }
 
 /** The checks among objections, leaving out the weak-grounding score (tested in critic.signals.test.ts). */
@@ -169,7 +172,7 @@ describe("critic grounding: outranked", () => {
     assert.equal(raised[0]?.effect, "lower");
     assert.equal(raised.length, 1);
     assert.match(raised[0].text, /is only the 3rd record retrieval ranked on this question \(ADR 7 "Port the responders to ZIO", ADR 9 "API v3" rank above it\)/);
-    assert.deepEqual(checksOf(critique({ question: Q, draft: draft(Q, options, "opt-actor", "r", [a, deep]), evidence: [a, deep] })).filter((c) => c === "outranked"), []);
+    assert.deepEqual(checksOf(critique({ question: Q, draft: draft(Q, options, "opt-actor", "r", [a, deep]), evidence: [a, deep] }, UNITS_BEFORE_DOUBTS, null)).filter((c) => c === "outranked"), []);
   });
 });
 
@@ -192,14 +195,14 @@ describe("critic grounding: the plain view of the question puts another record f
     assert.equal(raised[0].kind, "outranked/plain-view");
     assert.match(raised[0].text, /^Read word for word over every record, the question matches ADR 6 "Stream query results" better than ADR 4 "Add creation timestamps"/);
     assert.deepEqual(raised[0].citations, [streaming.id, timestamps.id]);
-    assert.ok(BLOCKING_KINDS.has("outranked/plain-view"));
+    assert.ok(UNITS_BEFORE_DOUBTS.has("outranked/plain-view"));
   });
 
   test("on a surer answer it is a kind of its own, a concern", () => {
     const ev = [at(timestamps, 2), at(streaming, 1)];
     const d = draft(Q, options, "opt-ts", "r", ev);
     assert.deepEqual(plainOf(d, ev).map((f) => f.kind), ["outranked/plain-view-confident"]);
-    assert.ok(!BLOCKING_KINDS.has("outranked/plain-view-confident"));
+    assert.ok(!UNITS_BEFORE_DOUBTS.has("outranked/plain-view-confident"));
   });
 
   test("quiet when the plain view agrees, when the record above is one the deciding record replaced, or when no item carries a plain rank", () => {
@@ -247,7 +250,7 @@ describe("critic grounding: the question's proposal", () => {
     assert.match(raised[0].text, /is about it, yet the recommendation is "Keep REST", not GraphQL/);
     // Recommending the proposal itself draws no such objection.
     const adopt = draft(Q, [option("opt-graphql", "Adopt GraphQL", [scopes.id]), option("opt-keep", "Keep REST")], "opt-graphql", "r", [scopes]);
-    assert.deepEqual(critique({ question: Q, draft: adopt, evidence: [scopes], recordText: () => "# GraphQL gateway\n\nWe adopt GraphQL." }).filter((o) => o.check === "unweighed-proposal"), []);
+    assert.deepEqual(critique({ question: Q, draft: adopt, evidence: [scopes], recordText: () => "# GraphQL gateway\n\nWe adopt GraphQL." }, UNITS_BEFORE_DOUBTS, null).filter((o) => o.check === "unweighed-proposal"), []);
   });
 
   test("a proposal the question describes rather than names ('a lookup layer') that the record never names: only a concern", () => {
@@ -289,7 +292,7 @@ describe("critic grounding: off-subject record and decision mismatch", () => {
     // A record whose headline names what is asked ("file names", "dashes") is on subject.
     const dashes = record({ path: "docs/adr/0005-dashes-in-file-names.md", title: "Use dashes in file names so records sort", number: 5, chosen_option: "NNNN-title-with-dashes" }, 1);
     const onTopic = draft(q, [option("opt-dashes", "NNNN-title-with-dashes", [dashes.id]), option("opt-keep", "Keep the current approach")], "opt-dashes", "r", [dashes, yaml]);
-    assert.deepEqual(critique({ question: q, draft: onTopic, evidence: [dashes, yaml] }).filter((o) => o.check === "off-subject"), []);
+    assert.deepEqual(critique({ question: q, draft: onTopic, evidence: [dashes, yaml] }, UNITS_BEFORE_DOUBTS, null).filter((o) => o.check === "off-subject"), []);
   });
 
   test("one shared word pins the record only when no other retrieved record's headline has it", () => {
@@ -297,7 +300,7 @@ describe("critic grounding: off-subject record and decision mismatch", () => {
     const queue = record({ path: "docs/adr/0052-pulsar-mail-queue.md", title: "Pulsar mail queue", number: 52, chosen_option: "A distributed queue on Pulsar" }, 1);
     const other = record({ path: "docs/adr/0031-distributed-mail-queue.md", title: "Distributed mail queue", number: 31, chosen_option: "RabbitMQ" }, 3);
     const d = (ev: FusedEvidence[]) => draft(q, [option("opt-pulsar", "A distributed queue on Pulsar", [queue.id]), option("opt-keep", "Keep the current approach")], "opt-pulsar", "r", ev);
-    const offSubject = (ev: FusedEvidence[]) => critique({ question: q, draft: d(ev), evidence: ev }).filter((o) => o.check === "off-subject").map((o) => o.severity);
+    const offSubject = (ev: FusedEvidence[]) => critique({ question: q, draft: d(ev), evidence: ev }, UNITS_BEFORE_DOUBTS, null).filter((o) => o.check === "off-subject").map((o) => o.severity);
     assert.deepEqual(offSubject([queue, other]), ["concern"]);
     assert.deepEqual(offSubject([queue]), []);
   });
@@ -306,10 +309,10 @@ describe("critic grounding: off-subject record and decision mismatch", () => {
     const q = "Reading headers from object storage is slow. Should we route blobs by size, or put a read cache in front of the store?";
     const cache = record({ path: "docs/adr/0025-blob-cache.md", title: "Blob store cache", number: 25, chosen_option: "Implement a write through read cache in front of the store" }, 1);
     const options = [option("opt-route", "Route blobs by size", [cache.id]), option("opt-cache", "Put a read cache in front of the store")];
-    const byDefault = critique({ question: q, draft: draft(q, options, "opt-route", "r", [cache]), evidence: [cache] }).filter((o) => o.check === "decision-mismatch");
+    const byDefault = critique({ question: q, draft: draft(q, options, "opt-route", "r", [cache]), evidence: [cache] }, UNITS_BEFORE_DOUBTS, null).filter((o) => o.check === "decision-mismatch");
     assert.deepEqual(byDefault.map((o) => [o.kind, o.severity]), [["decision-mismatch/reads-as", "blocking"]]);
     const mismatch = new Set(["decision-mismatch/reads-as", "decision-mismatch/two-readings"]);
-    const blocking = (qq: string, d: DraftPicker, ev: FusedEvidence[]) => critique({ question: qq, draft: d, evidence: ev }, mismatch).filter((o) => o.severity === "blocking");
+    const blocking = (qq: string, d: DraftPicker, ev: FusedEvidence[]) => critique({ question: qq, draft: d, evidence: ev }, mismatch, null).filter((o) => o.severity === "blocking");
     const raised = blocking(q, draft(q, options, "opt-route", "r", [cache]), [cache]);
     assert.deepEqual(raised.map((o) => o.check), ["decision-mismatch"]);
     assert.match(raised[0].text, /chose "Implement a write through read cache in front of the store", which reads as "Put a read cache in front of the store"/);
@@ -363,7 +366,7 @@ describe("critic: code disagrees only between options code can name", () => {
       citedBy: new Map<string, string[]>(),
     });
     const d = draft(q, [option("opt-mvstore", "Keep it in MVStore"), option("opt-json", "Write it out as JSON", [rec.id])], "opt-json", "r", [rec]);
-    const checks = (terms: string[]) => critique({ question: q, draft: d, evidence: [rec], usage: usage(terms) }).filter((o) => o.severity === "blocking").map((o) => o.check);
+    const checks = (terms: string[]) => critique({ question: q, draft: d, evidence: [rec], usage: usage(terms) }, UNITS_BEFORE_DOUBTS, null).filter((o) => o.severity === "blocking").map((o) => o.check);
     assert.deepEqual(checks(["write-out-as-json", "writeoutasjson"]), []);
     assert.deepEqual(checks(["jackson-databind"]), ["code-disagrees"]);
   });

@@ -1,9 +1,12 @@
 // Round 16 of the rules Critic (issue 23): what blocks is a set of units (a kind alone, or a pair of kinds of two
 // different checks raised on the same answer), picked most-wrong-first and kept only when the pick does not depend on
 // one repository; and decision-mismatch's "not-chosen" finding (the recommendation is not what the record chose).
+// These tests read the checks under the units that blocked before the odds of doubt (policy.ts UNITS_BEFORE_DOUBTS);
+// critic-doubts.test.ts tests the odds.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { applyObjections, BLOCKING_KINDS, critique, findings } from "../../src/core/critic";
+import { applyObjections, critique, findings } from "../../src/core/critic";
+import { UNITS_BEFORE_DOUBTS } from "../../src/core/critic/policy";
 import { blockCounts, blockedBy, choosePolicy, crossValidate, DEFAULT_RULE, kindStats, STABLE_SHARE, unitsOf, type LabelledAnswer } from "../../src/core/critic/policy";
 import type { AdrMeta } from "../../src/core/schemas";
 import { draft, option, recordItem } from "../helpers/criticEvidence";
@@ -92,8 +95,8 @@ describe("critic round 16: the rules Critic blocks on a pair of kinds", () => {
   test("both kinds raised: one blocking objection naming both checks and citing what each cites; the findings stay concerns", () => {
     const kinds = findings(input).map((f) => f.kind);
     assert.ok(kinds.includes("record-status/draft") && kinds.includes("weak-grounding/open"), kinds.join());
-    assert.ok(BLOCKING_KINDS.has("record-status/draft+weak-grounding/open"));
-    const raised = critique(input);
+    assert.ok(UNITS_BEFORE_DOUBTS.has("record-status/draft+weak-grounding/open"));
+    const raised = critique(input, UNITS_BEFORE_DOUBTS, null);
     const blocking = raised.filter((o) => o.severity === "blocking");
     assert.equal(blocking.length, 1, JSON.stringify(raised));
     assert.equal(blocking[0].check, "doubts");
@@ -108,9 +111,9 @@ describe("critic round 16: the rules Critic blocks on a pair of kinds", () => {
 
   test("one of the two alone: no blocking objection; a kind that blocks alone makes the pair's objection redundant", () => {
     const accepted = { ...record, adr: { ...record.adr!, status: "accepted" as const } };
-    assert.deepEqual(critique({ ...input, evidence: [accepted, rival] }).filter((o) => o.severity === "blocking"), []);
-    assert.deepEqual(critique(input).filter((o) => o.severity === "blocking").map((o) => o.check), ["doubts"]);
-    const alone = critique(input, new Set(["record-status/draft", "record-status/draft+weak-grounding/open"])).filter((o) => o.severity === "blocking");
+    assert.deepEqual(critique({ ...input, evidence: [accepted, rival] }, UNITS_BEFORE_DOUBTS, null).filter((o) => o.severity === "blocking"), []);
+    assert.deepEqual(critique(input, UNITS_BEFORE_DOUBTS, null).filter((o) => o.severity === "blocking").map((o) => o.check), ["doubts"]);
+    const alone = critique(input, new Set(["record-status/draft", "record-status/draft+weak-grounding/open"]), null).filter((o) => o.severity === "blocking");
     assert.deepEqual(alone.map((o) => o.kind), ["record-status/draft"]);
   });
 });
@@ -143,10 +146,10 @@ describe("critic round 16: the recommendation is not what the deciding record ch
   });
 
   test("a concern by default: the dev rule does not keep it among the blocking units", () => {
-    assert.ok(!BLOCKING_KINDS.has("decision-mismatch/not-chosen"));
+    assert.ok(!UNITS_BEFORE_DOUBTS.has("decision-mismatch/not-chosen"));
     const rec = doc("docs/adr/0004-export.md", 100, 1, { title: "Nightly export to finance", number: 4, chosen_option: "Stream rows over Kafka" });
     const d = draft(Q, [option("opt-rec", "Write files to a bucket", [rec.id]), option("opt-other", "Keep the current approach")], "opt-rec");
-    const raised = critique({ question: Q, draft: d, evidence: [rec] }).filter((o) => o.kind === "decision-mismatch/not-chosen");
+    const raised = critique({ question: Q, draft: d, evidence: [rec] }, UNITS_BEFORE_DOUBTS, null).filter((o) => o.kind === "decision-mismatch/not-chosen");
     assert.deepEqual(raised.map((o) => o.severity), ["concern"]);
   });
 });

@@ -14,7 +14,7 @@ import { takenInsteadOf, toCitation } from "../synth/rules";
 import { mentions, recordName, recordStatus } from "../synth/stance";
 import { coveredElsewhere } from "./coverage";
 import { groundingObjections } from "./grounding";
-import { BLOCKING_KINDS, type FindingKind } from "./policy";
+import { BLOCKING_KINDS, doubted, DOUBTS, type DoubtWeights, type FindingKind } from "./policy";
 import { CROWD_MIN, crowdedField, FIRM_SUPPORT, groundingSignals, weakGrounding } from "./signals";
 
 export type CriticCheck =
@@ -98,9 +98,11 @@ const GROUNDING_CHECKS = new Set<CriticCheck>(["outranked", "unweighed-proposal"
  * Every objection the rules Critic raises, blocking ones first, in a stable order. A finding blocks when its kind is
  * in `blocking` (policy.ts's BLOCKING_KINDS unless given); of the grounding checks only the first blocking finding
  * blocks and the rest are concerns, since each says the same thing from another side. When nothing blocks alone, two
- * kinds whose pair is in `blocking` add one blocking objection that names both; their findings stay concerns.
+ * kinds whose pair is in `blocking` add one blocking objection that names both; their findings stay concerns. When still
+ * nothing blocks, the findings together may (policy.ts's odds of doubt, `doubts`; null replays `blocking` alone): then
+ * the strongest of them blocks.
  */
-export function critique(input: CriticInput, blocking: ReadonlySet<string> = BLOCKING_KINDS): RaisedObjection[] {
+export function critique(input: CriticInput, blocking: ReadonlySet<string> = BLOCKING_KINDS, doubts: DoubtWeights | null = DOUBTS): RaisedObjection[] {
   const byId = new Map(input.evidence.map((e) => [e.id, e] as const));
   const out: RaisedObjection[] = [];
   const modelAgainst = againstRecord(input, byId);
@@ -115,6 +117,12 @@ export function critique(input: CriticInput, blocking: ReadonlySet<string> = BLO
   }
   const together = out.some((o) => o.severity === "blocking") ? undefined : pairObjection(found, blocking);
   if (together) out.push(together);
+  // Nothing blocks alone or in a pair, yet the findings together reach the odds of doubt: the strongest one blocks.
+  const strongest = out.some((o) => o.severity === "blocking") || !doubts ? undefined : strongestDoubt(found, input.draft.recommendation.confidence, doubts);
+  if (strongest) {
+    const at = out.findIndex((o) => o.kind === strongest.kind && o.check === strongest.check);
+    if (at >= 0) out[at] = { ...out[at], severity: "blocking", effect: "lower" };
+  }
   const order = (o: RaisedObjection) => (o.severity === "blocking" ? 0 : 1);
   return out
     .map((o) => ({ ...o, text: capText(o.text), citations: [...new Set(o.citations.filter((id) => byId.has(id)))] }))
@@ -148,6 +156,15 @@ function pairObjection(found: Finding[], blocking: ReadonlySet<string>): RaisedO
     text: `Two checks doubt this recommendation together: ${CHECK_SAYS[fa.check] ?? fa.check}, and ${CHECK_SAYS[fb.check] ?? fb.check} (see the concerns).`,
     citations: [...fa.citations, ...fb.citations],
   };
+}
+
+/**
+ * The finding that speaks for the others when together they make the answer likely wrong (policy.ts's odds of doubt
+ * reach its bar): the one wrong answers carry most often against right ones. Its text says what to check first.
+ */
+function strongestDoubt(found: Finding[], confidence: string, doubts: DoubtWeights): Finding | undefined {
+  if (!doubted(found.map((f) => f.kind), confidence, doubts)) return undefined;
+  return [...found].filter((f) => (doubts.ratio[f.kind] ?? 1) > 1).sort((a, b) => (doubts.ratio[b.kind] ?? 1) - (doubts.ratio[a.kind] ?? 1) || a.kind.localeCompare(b.kind))[0];
 }
 
 /** Every finding of the rules checks on a draft that recommends an option, whatever its severity will be. */
