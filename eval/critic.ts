@@ -45,6 +45,8 @@ export interface Replayed {
   decided: boolean;
   right: boolean;
   confidence: string;
+  /** A question no record decides (its answer key names no record). */
+  noAnswer: boolean;
   /** A wrong decided answer's cause, before the Critic's effect (see wrongCause); none for a right or undecided one. */
   cause?: WrongCause;
   title?: string;
@@ -103,6 +105,7 @@ export async function replay(saved: Saved, blocking: ReadonlySet<string> = BLOCK
     id: q.id,
     set: q.set,
     repo: q.repo,
+    noAnswer: !q.gold.length,
     ...before,
     ...(cause ? { cause } : {}),
     title: payload.options.find((o) => o.id === payload.recommendation.option_id)?.title,
@@ -225,6 +228,16 @@ async function main(): Promise<void> {
   }
   for (const [label, c] of [["without the Critic", n.without], ["with the Critic   ", n.with]] as const) {
     console.log(`  ${label}: ${c.decided} decided; high right ${fmt(c.high_right, c.high)}, med right ${fmt(c.med_right, c.med)}`);
+  }
+  // Per set, totals only: the calibration with the Critic's effect, and the no-answer questions flagged (undecidable
+  // or low) before and after it, as eval/retrieval.ts counts them.
+  for (const s of ["dev", "test", "independent"]) {
+    const of = rows.filter((r) => r.set === s);
+    if (!of.length) continue;
+    const c = calibrationOf(of.map((r) => r.after));
+    const none = of.filter((r) => r.noAnswer);
+    const flagged = (x: { decided: boolean; confidence: string }) => !x.decided || x.confidence === "low";
+    console.log(`    ${s.padEnd(11)} with the Critic: high right ${fmt(c.high_right, c.high)}, med right ${fmt(c.med_right, c.med)}; no-answer flagged ${none.filter(flagged).length}/${none.length} before, ${none.filter((r) => flagged(r.after)).length}/${none.length} after`);
   }
   // Which checks raise what, over right and over wrong answers: counts only, so a held-out column stays unread. A
   // check that blocks about as often on right answers as on wrong ones carries no information.
