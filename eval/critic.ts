@@ -14,6 +14,8 @@
 // dev and those of the pairs of kinds the rule may take, the leave-one-repository-out estimate of the rule (pick on
 // all repositories but one, count on that one), the units it picks on all of dev against BLOCKING_KINDS, and, for
 // every column, the totals of the current set and of the pick (totals only for the held-out columns).
+// `--cv` then fits the odds of doubt (policy.ts's DOUBTS, what blocks beyond the contradictions) on dev, prints the
+// fit to paste into policy.ts, its leave-one-repository-out estimate and every column's totals under DOUBTS.
 // `--exclude unit,unit,…` (with --cv): units the rule never takes (ones the held-out columns turned down), to read
 // what it picks without them.
 import { existsSync, readdirSync, readFileSync } from "node:fs";

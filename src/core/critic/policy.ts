@@ -1,5 +1,9 @@
 // Which of the rules Critic's findings block and which are only concerns (issue 23).
 //
+// Since the round after build 87392d9, only the contradictions block alone, and the rest is the odds of doubt at the
+// end of this file (DOUBTS: every kind weighs in, one bar). The unit rule below is kept to compare (eval/critic.ts
+// --cv prints both); its history:
+//
 // Every check reports what it found as a finding of one kind ("outranked/trails", "weak-grounding", …) and this file
 // decides the severity. What blocks is a set of units: a kind ("outranked/plain-view"), which blocks alone, or a pair
 // of kinds of two different checks ("record-status/draft+weak-grounding/open"), which blocks when both are raised on
@@ -390,7 +394,12 @@ export function doubtCounts(rows: readonly LabelledAnswer[], w: DoubtWeights, fi
   return { wrong: wrong.length, wrongBlocked: wrong.filter(blocked).length, right: right.length, rightBlocked: right.filter(blocked).length };
 }
 
-/** The odds of doubt fit on the dev answers (eval/critic.ts --cv prints the fit), so the product needs no eval data. */
+/**
+ * The odds of doubt fit on the dev answers (eval/critic.ts --cv prints the fit), so the product needs no eval data.
+ * On the payloads of build 87392d9: dev wrong blocked 73/126 -> 75/126, right 22/307 -> 21/307 (leave one repository
+ * out: 70/126, 22/307); read once after the choice, test (totals) wrong 17/44 -> 20/44 but right 5/57 -> 8/57, above
+ * the 0.10 cap; independent unchanged (5/6, 3/34).
+ */
 export const DOUBTS: DoubtWeights = {
   // Odds that a decided dev answer of each confidence is wrong: 103 of 230 low, 23 of 128 med, none of 75 high.
   prior: { low: 0.812, med: 0.223, high: 0.00662 },
