@@ -294,7 +294,7 @@ export function crossValidate(rows: readonly LabelledAnswer[], rule: PolicyRule 
 // the odds that an answer of that confidence is wrong, as a reviewer's doubts add up: an answer whose odds reach
 // the bar gets one blocking objection naming its strongest findings. Kinds that right answers carry as often as
 // wrong ones (ratio at most 1) weigh nothing; so does a kind seen on fewer than MIN_WRONG wrong answers.
-// The two contradiction kinds aside, nothing is picked by hand, and leaving one repository out changes the weights a
+// The contradiction kinds aside, nothing is picked by hand, and leaving one repository out changes the weights a
 // little, not which signals count.
 
 /** The odds of doubt the Critic blocks at: prior odds per confidence, each kind's ratio, and the bar. */
