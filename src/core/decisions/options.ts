@@ -1888,7 +1888,8 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   }
   // A refusal is the decision only of a record that chooses nothing else, and only when it does not turn down one of
   // the options it weighed (then that option is rejected, and what was chosen is unknown).
-  const refusalStands = refused && (considered.length === 0 || matchOption(refused.name, considered, 0.6) === undefined);
+  // Nor in a rejected record: there "we decided not to adopt X" restates the rejection; it chose nothing.
+  const refusalStands = refused && parsed.status !== "rejected" && (considered.length === 0 || matchOption(refused.name, considered, 0.6) === undefined);
   chosen = emphasisedOver(elaborated(chosen, decisionSentences) ?? chosen, parsed, decisionIdx);
   const read = leftOpen ? undefined : (chosen ?? keptAsIs ?? stated ?? concluded ?? bestCoveredOption(parsed, considered, decisionSentences) ?? (refusalStands ? refused : undefined) ?? listedDecision(parsed, decisionIdx, considered));
   chosen = fallbackChoice(parsed, considered, linkedOption(parsed, read, considered, decisionSentences) ?? read, { hasDecisionSection: decisionIdx.length > 0, firm: chosen !== undefined });
@@ -2279,7 +2280,8 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
   // nothing, or only something that shares no word with the title (then it elaborates, and the title sums up).
   // A choice stated only in a part of the title ("Front-end: tree changes and Use X") outweighs only a weak reading: a
   // later "will" sentence (a footnote, a plan), not what the decision's opening commits to.
-  const stated = TITLE_CHOICE.test(parsed.title) ? parsed.title : !read.firm ? titleChoice(parsed.title) : undefined;
+  // A rejected record's title ("Use X") names what was turned down, never what was chosen.
+  const stated = parsed.status === "rejected" ? undefined : TITLE_CHOICE.test(parsed.title) ? parsed.title : !read.firm ? titleChoice(parsed.title) : undefined;
   const t = stated ? readDecisionSentence(stated) : undefined;
   if (t?.chosen && (!chosen || (chosen.how === "decision-prose" && chosen.considered_index === undefined && coverage(t.chosen, chosen.name) === 0))) {
     const matched = considered.length > 0 ? matchOption(t.chosen, considered, 0.6) : undefined;
