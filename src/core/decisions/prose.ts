@@ -988,6 +988,9 @@ function futureProgressive(low: string[], start: number, v: number, take: Take):
   return verb ? take(v + 2, "we will", CHOOSE_VERBS.has(verb) ? undefined : v + 1) : undefined;
 }
 
+/** "The operator may decide to add X": a choice left to someone later is one the text allows, not one it makes. */
+const LEFT_TO_LATER = /^(?:may|might|could|can)$/;
+
 function readClause(toks: string[], low: string[], start: number, rejected: string[], take: Take): ProseReading | undefined {
   // "Using X would make Y slower": a gerund subject with a modal weighs an option; it commits to nothing.
   // "Packaging and distribution will be managed by X" is a passive commitment about an activity, not a weighing.
@@ -1071,7 +1074,7 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
       if (low[v] === "be" || low[v] === "have" || !low[v]) return futureProgressive(low, start, v, take);
       return take(v + 1, "we will", v);
     }
-    if (DECIDE_WORDS.has(w) && low[i + 1] === "to") return take(i + 3, "decided to", i + 2);
+    if (DECIDE_WORDS.has(w) && low[i + 1] === "to") return LEFT_TO_LATER.test(low[i - 1] ?? "") ? undefined : take(i + 3, "decided to", i + 2);
     // "The team decided not to use X, and to keep Y for Z": X is turned down, Y (if any) is the choice.
     if (DECIDE_WORDS.has(w) && low[i + 1] === "not" && low[i + 2] === "to") {
       const from = CHOOSE_VERBS.has(low[i + 3] ?? "") ? i + 4 : i + 3;
