@@ -2,7 +2,8 @@
 // its bare mirror at the pinned sha, runs parseAdr + decisionModelOf, and scores chosen option, considered recall
 // and status against the labels. Run: MIRRORS=/work/.mirror node --import tsx eval/decisionModel.ts
 // The phrase match is lenient and independent of the extractor's own matching: case-insensitive, and a label
-// matches an extracted phrase when at least half of the label's content words occur in it.
+// matches an extracted phrase when at least half of the label's content words occur in it, or when the phrase is the
+// label's opening words and no other labelled option matches it (the same option named more briefly).
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -62,6 +63,25 @@ export function phraseMatches(label: string, extracted: string): boolean {
   return want.filter((w) => have.has(w)).length * 2 >= want.length;
 }
 
+/** Two content words are one when equal, or when one is the other plus a short ending ("scope", "scoped"). */
+function sameWord(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return short === long || (short.length >= 4 && long.startsWith(short) && long.length - short.length <= 2);
+}
+
+/**
+ * The extracted phrase names the labelled option more briefly: its content words are the label's first ones, in
+ * order ("Simple HTTP" for "Simple HTTP for inter-service communication"), and no other option the label lists as
+ * considered matches it. An option the label lists whose words all occur in the label is the chosen one itself.
+ */
+export function namedMoreBriefly(label: string, extracted: string, considered: string[]): boolean {
+  const want = words(label);
+  const have = words(extracted);
+  if (have.length === 0 || have.length >= want.length || !have.every((w, i) => sameWord(w, want[i]))) return false;
+  const inLabel = (c: string) => words(c).every((w) => want.some((l) => sameWord(w, l)));
+  return !considered.some((c) => !inLabel(c) && phraseMatches(c, extracted));
+}
+
 function statusOf(m: DecisionRecord): Label["status"] {
   return m.status === "unknown" ? "none" : m.status;
 }
@@ -80,7 +100,7 @@ function score(labels: Label[], models: Map<Label, DecisionRecord | Error>, miss
       continue;
     }
     const got = m.chosen?.name ?? null;
-    const chosenOk = l.chosen === null ? got === null : got !== null && phraseMatches(l.chosen, got);
+    const chosenOk = l.chosen === null ? got === null : got !== null && (phraseMatches(l.chosen, got) || namedMoreBriefly(l.chosen, got, l.considered));
     if (chosenOk) chosenRight++;
     else misses.push(`${where}: chosen: labelled ${JSON.stringify(l.chosen)}, read ${JSON.stringify(got)}`);
     if (statusOf(m) === l.status) statusRight++;
