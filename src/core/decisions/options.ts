@@ -1802,6 +1802,34 @@ function detailedProposal(parsed: ParsedAdr, chosen: ChosenOption | undefined, d
   return detailed ? { ...chosen, name: detailed } : chosen;
 }
 
+/** Sub-part headings that name a part of any document, not the thing a proposal builds. */
+const GENERIC_PART = /^(?:overview|summary|background|details?|design|implementation(?: details| plan)?|examples?|usage|changes|api changes|user stories|alternatives?|notes?)$/i;
+/** A name, not a sentence: at most this many words. */
+const PART_NAME_WORDS = 6;
+
+/**
+ * "## Proposal" that opens straight with its one sub-part "### Rules API": the proposal is told under a heading that
+ * names it, so the heading, not a phrase read from a sentence under it, names what was chosen. Two or more sub-parts
+ * are parts of the design (what each names is only a part of the choice).
+ */
+function namedBySolePart(parsed: ParsedAdr, chosen: ChosenOption | undefined, decisionIdx: number[]): ChosenOption | undefined {
+  if (!chosen || chosen.how !== "decision-prose" || chosen.considered_index !== undefined) return chosen;
+  const { lines, sections } = parsed.doc;
+  for (const i of decisionIdx) {
+    const s = sections[i];
+    const parts = sections.filter((c) => c.parent === i && c.level > s.level);
+    if (parts.length !== 1) continue;
+    const [part] = parts;
+    let first = s.bodyStart;
+    while (first < part.start && !(lines[first - 1] ?? "").trim()) first++;
+    if (first !== part.start || chosen.range.start < part.start || chosen.range.start > part.end) continue;
+    const name = stripInline(part.heading).replace(/^\d+(?:\.\d+)*[.)]?\s+/, "").trim();
+    if (!name || name.split(/\s+/).length > PART_NAME_WORDS || GENERIC_PART.test(name) || ARGUMENT_HEADING.test(name) || DOCUMENT_PART_UNDER_OPTIONS.test(name) || isFragment(name)) continue;
+    return { name, range: { start: part.start, end: chosen.range.end }, how: "decision-prose" };
+  }
+  return chosen;
+}
+
 /** Options, chosen, rejected for one parsed record. */
 export function readOptions(parsed: ParsedAdr): OptionsReading {
   const notes: string[] = [];
@@ -1895,7 +1923,7 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   chosen = fallbackChoice(parsed, considered, linkedOption(parsed, read, considered, decisionSentences) ?? read, { hasDecisionSection: decisionIdx.length > 0, firm: chosen !== undefined });
   chosen = specifiedOption(parsed, statedOverProse(parsed, chosen, decisionIdx), considered);
   chosen = announcedCombination(parsed, withListConfirming(parsed, chosen, considered, decisionIdx), considered, decisionIdx);
-  chosen = detailedProposal(parsed, otherThanStandingStill(withoutOutcome(parsed, proposalOverAlternative(parsed, chosen, considered)), considered), decisionIdx);
+  chosen = namedBySolePart(parsed, detailedProposal(parsed, otherThanStandingStill(withoutOutcome(parsed, proposalOverAlternative(parsed, chosen, considered)), considered), decisionIdx), decisionIdx);
   withProposalAndProseRejections(parsed, chosen, considered, proseRejected, rejectedBy);
 
   const rejected = rejectedOptions(parsed, considered, chosen, { rejectedBy, adopted, proseRejected });
