@@ -1497,7 +1497,8 @@ function decisionSentencesOf(parsed: ParsedAdr, decisionIdx: number[]): Decision
       const isHeading = sentence.start === sentence.end && /^ {0,3}#/.test(lines[sentence.start - 1] ?? "");
       // "## Proposal" then "### Make X configurable": the first sub-heading, when it commands, names the proposal;
       // several commanding sub-headings are steps, and the first is only one of them.
-      if (isHeading && prose === 0 && out.length === 0 && commandingHeadings(lines, s.bodyStart, s.end) === 1 && commands(lines[sentence.start - 1])) {
+      // So does a first sub-heading that states what will be ("### The solution will consist of two components").
+      if (isHeading && prose === 0 && out.length === 0 && ((commandingHeadings(lines, s.bodyStart, s.end) === 1 && commands(lines[sentence.start - 1])) || statesWhatWillBe(lines[sentence.start - 1]))) {
         const heading = stripInline(lines[sentence.start - 1].replace(/^\s*#+\s*/, "")).trim();
         out.push({ ...sentence, text: heading, opening: true, early: true, leadHeading: true });
         continue;
@@ -1508,6 +1509,13 @@ function decisionSentencesOf(parsed: ParsedAdr, decisionIdx: number[]): Decision
     if (last >= 0 && prose > EARLY_SENTENCES && canonical(i)) out[last] = { ...out[last], closing: true };
   }
   return out;
+}
+
+/** A heading that is a sentence with a firm modal: a subject of a few words, then "will", "shall" or "must". */
+const WILL_BE_HEADING = /^(?:[\w`'"-]+\s+){1,6}(?:will|shall|must)\s+[a-z]+/i;
+function statesWhatWillBe(line: string): boolean {
+  const text = stripInline(line.replace(/^\s*#+\s*/, "")).trim();
+  return WILL_BE_HEADING.test(text) && !/\?$/.test(text);
 }
 
 /** A heading line whose text opens with a command ("### Make the limit configurable"). */
