@@ -181,8 +181,9 @@ const OUT_OF_FORCE_CALLOUT = /^\s*(?:>\s*)?(?:\[!\w+\]\s*)?(?:\*\*|__)?(archived
 // Also the phrasings real logs use for the same link: "Overridden by", "Replaced by", "Obsoleted by",
 // "An alternative is proposed in".
 // "Superseded [12](0012-x.md)", "Superseded: ADR-12" and "Superseded → [12](…)" name the successor without "by".
+// "Superseded (as never implemented) by [32](…)": a short aside between the word and "by" leaves the link as it is.
 const SUPERSEDED_BY =
-  /(?:\bsupe(?:r|rs)?[sc]eded|\boverridden|\breplaced|\bobsoleted|\ban alternative (?:is|was|has been) (?:proposed|adopted|chosen))(?:[\s_-]+(?:by|in)\b|\s*(?:[:\u2192]|->|=>)?\s*(?=\[|\(?ADR[\s_#-]*\d|#?\d{1,6}\b))\s*:?\s*(?:\*\*|__)?\s*:?\s*(.*)$/i;
+  /(?:\bsupe(?:r|rs)?[sc]eded|\boverridden|\breplaced|\bobsoleted|\ban alternative (?:is|was|has been) (?:proposed|adopted|chosen))(?:(?:\s*\([^()]{1,60}\))?[\s_-]+(?:by|in)\b|\s*(?:[:\u2192]|->|=>)?\s*(?=\[|\(?ADR[\s_#-]*\d|#?\d{1,6}\b))\s*:?\s*(?:\*\*|__)?\s*:?\s*(.*)$/i;
 /** "Rejected in favour of ADR 111", "Withdrawn in favor of [12](…)": the record named took its place. */
 const SET_ASIDE_FOR = /\b(?:rejected|withdrawn|abandoned|dropped|deprecated|retired|closed)\s+in\s+favou?r\s+of\b\s*:?\s*(.*)$/i;
 const SUPERSEDES = /(?:\bsupe(?:r|rs)?[sc]edes|\boverrides|\breplaces)\b\s*:?\s*(?:\*\*|__)?\s*:?\s*(.*)$/i;
@@ -558,8 +559,13 @@ export function datedFileName(path: string): boolean {
   return /^(?:19|20)\d{2}-?(?:0[1-9]|1[0-2])(?:-?\d{2})?[-_]/.test(name);
 }
 
-/** "0005-use-x" or "adr-0005-use-x" → 5; date prefixes (log4brains "20240312-…") are not numbers. */
+/**
+ * "0005-use-x" or "adr-0005-use-x" → 5; date prefixes (log4brains "20240312-…") are not numbers. A dated name that
+ * carries a serial after its date ("2025-02-12_032-use-x") is numbered by the serial, not by the year.
+ */
 function numberFromFileName(base: string): number | undefined {
+  const dated = /^(?:19|20)\d{2}-(?:0[1-9]|1[0-2])-\d{2}[-_](?:0*(\d{1,4})(?=[-_.]|$))?/.exec(base);
+  if (dated) return dated[1] !== undefined ? Number(dated[1]) : undefined;
   if (/^\d{8}[-_]/.test(base)) return undefined;
   const m = /^(?:adr[-_]?)?0*(\d{1,6})(?=[-_.]|$)/i.exec(base);
   return m ? Number(m[1]) : undefined;
@@ -629,6 +635,10 @@ function listsStatuses(text: string): boolean {
   return words.size >= STATUSES_LISTED;
 }
 
+/** "This RFC proposes …, which has (since) been superseded by …": one sentence, the record its subject. */
+const SELF_RELATIVE_SUPERSEDED =
+  /^(?:this|the present) (?:adr|rfc|rfd|decision|record|decision record|document|proposal)\b[^.!?]*?,?\s+(?:which|that)\s+(?:has\s+(?:since\s+|now\s+)?been|was|is\s+now)\s+(?:supe(?:r|rs)?[sc]eded|replaced|overridden|obsoleted)\s+by\b\s*(.*)$/i;
+
 /** "… which supersedes this decision", "[12] replaces this ADR": this record is the object, the named one its successor. */
 const SUPERSESSION_WORD = /supe|overrid|replace|obsolete|alternative/i;
 const SUPERSEDES_THIS = /\b(?:supe(?:r|rs)?[sc]edes|replaces|overrides)\s+this\s+(?:adr|decision record|decision|record|document|rfc)\b/i;
@@ -655,6 +665,13 @@ function scanAnchoredSupersession(lines: string[], doc: MarkdownDoc, dir: string
       const before = line.slice(0, selfObject.index);
       const refs = /\b(?:if|when|whenever|once|unless|until|should|may|might|could|would)\b/i.test(before) ? [] : references(before).filter((r) => !r.startsWith(TITLE_REF));
       for (const ref of refs) addRef(supersededBy, ref, dir);
+      continue;
+    }
+    // "This RFC proposes an approach …, which has been superseded by [20](…)": the record, as the sentence's subject,
+    // is replaced by the record the relative clause links to (a link or a number only, never a bare title).
+    const relative = SELF_RELATIVE_SUPERSEDED.exec(line.replace(LINE_PREFIX, ""));
+    if (relative) {
+      for (const ref of references(relative[1]).filter((r) => !r.startsWith(TITLE_REF))) addRef(supersededBy, ref, dir);
       continue;
     }
     // The ADR must be the sentence's subject ("Superseded by …", "This ADR has been superseded by …"): prose that

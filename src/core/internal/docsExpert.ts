@@ -1323,8 +1323,16 @@ function adrSlugs(path: string): string[] {
   const parts = path.toLowerCase().split("/");
   let base = parts.pop()!.replace(/\.(md|markdown)$/, "");
   if ((base === "readme" || base === "index") && parts.length) base = parts.pop()!;
-  const bare = base.replace(/^(?:adr[-_]?)?(?:\d{4}-\d{2}-\d{2}|\d{8}|\d+)[-_]/, "");
+  // "020-locations_requesting" and "020-locations-requesting" are one name: links retype the separators.
+  base = base.replace(/_/g, "-");
+  const bare = base.replace(/^(?:adr-?)?(?:\d{4}-\d{2}-\d{2}-(?:\d+-)?|\d{8}-|\d+-)/, "");
   return [...new Set([base, bare])];
+}
+
+/** The part of a linked file or folder name after its number or date: "0016-compliance-documentation.md" → "compliance-documentation". */
+function linkedName(ref: string): string | undefined {
+  const [, bare] = adrSlugs(ref.split("#")[0].replace(/\/+$/, ""));
+  return bare && /[a-z]{3}/.test(bare) ? bare : undefined;
 }
 
 export function resolveAdrRef(ref: string, from: AdrFacts, adrs: Map<string, AdrFacts>): string | undefined {
@@ -1336,14 +1344,24 @@ export function resolveAdrRef(ref: string, from: AdrFacts, adrs: Map<string, Adr
   }
   const dir = from.path.includes("/") ? from.path.slice(0, from.path.lastIndexOf("/")) : "";
   const all = [...adrs.values()].filter((a) => a.path !== from.path);
-  const num = new RegExp(String.raw`^(?:${RECORD_PREFIX}[\s_#-]*)?0*(\d{1,6})$`, "i").exec(ref.trim()) ?? /^(?:adr[-_]?)?0*(\d{1,6})[-_]/i.exec(ref.split("/").pop() ?? "");
+  // The number a link carries: "ADR-7", "0007-x.md", a site link "/adr/7", or the folder of "…/007-x/README.md".
+  const segments = ref.split("#")[0].replace(/\/+$/, "").split("/");
+  const lastName = segments.length > 1 && /^(readme|index)\.(md|markdown)$/i.test(segments[segments.length - 1]) ? segments[segments.length - 2] : (segments.pop() ?? "");
+  const num = new RegExp(String.raw`^(?:${RECORD_PREFIX}[\s_#-]*)?0*(\d{1,6})$`, "i").exec(ref.trim()) ?? /^(?:adr[-_]?)?0*(\d{1,6})(?:[-_]|$)/i.exec(lastName);
   if (num) {
     const n = Number(num[1]);
     const hits = all.filter((a) => a.number === n);
+    // A link whose number and name disagree ("[ADR 16](0016-compliance-documentation.md)" where 16 is now another
+    // subject, after the log was renumbered) follows the name when exactly one other record bears it.
+    const name = linkedName(ref);
+    if (name && hits.length && !hits.some((a) => adrSlugs(a.path).includes(name))) {
+      const byName = all.filter((a) => adrSlugs(a.path).includes(name));
+      if (byName.length === 1) return byName[0].path;
+    }
     const sameDir = hits.filter((a) => a.path.startsWith(dir + "/") && !a.path.slice(dir.length + 1).includes("/"));
     // Duplicate numbers (two ADR 0009s) only resolve when the file name says which one.
     const named = (xs: AdrFacts[]) => {
-      const slug = ref.split("#")[0].split("/").pop()?.toLowerCase().replace(/\.(md|markdown)$/, "");
+      const slug = ref.split("#")[0].split("/").pop()?.toLowerCase().replace(/\.(md|markdown)$/, "").replace(/_/g, "-");
       return slug ? xs.filter((a) => adrSlugs(a.path).includes(slug)) : [];
     };
     if (sameDir.length === 1) return sameDir[0].path;
