@@ -15,7 +15,7 @@ import {
 import type { SynthesisInput, SynthesisOutput, Synthesizer } from "../types";
 import { readQuestion, type Alternative, type QuestionStructure } from "./question";
 import { adrChoice, clausePolarity, clauses, mentions, recordName, recordStatus, stanceOf, type OptionKey, type Stance } from "./stance";
-import { FRAME_WORDS, TECH_ALIASES, normaliseAbbreviations, stemWord, stems, words } from "./words";
+import { FRAME_WORDS, TECH_ALIASES, isStopWord, normaliseAbbreviations, stemWord, stems, words } from "./words";
 import { answerNamed, decisionTitle, opensWithDecisionVerb, recordLedAnswer, tidyLabel, type RecordLedAnswer } from "./recordLed";
 import { isCanonical } from "../internal/adr";
 import { contentWords } from "../terms";
@@ -322,7 +322,11 @@ function itemOnTopic(e: FusedEvidence, model: TopicModel, docOk: Map<string, boo
 function fromAlternative(a: Alternative): Candidate {
   const origin: Origin = a.role === "incumbent" ? "incumbent" : "question";
   const note = a.role === "incumbent" ? "what the question says is in place today" : "named in the question";
-  return { title: a.title, key: { terms: a.terms }, origin, note, asked: true, ...(a.inverse ? { inverse: true } : {}), ...(a.unnamed ? { unnamed: true as const } : {}) };
+  // A name's common word on its own ("new" of "New Relic") would find the option in any text: only the name's other
+  // spellings and words name it.
+  const own = a.terms.filter((t) => /[\s-]/.test(t) || !isStopWord(t));
+  const terms = own.length ? own : a.terms;
+  return { title: a.title, key: { terms }, origin, note, asked: true, ...(a.inverse ? { inverse: true } : {}), ...(a.unnamed ? { unnamed: true as const } : {}) };
 }
 
 const KEEP_CURRENT: Candidate = { title: "Keep the current approach", key: { terms: [] }, origin: "keep", note: "no change" };
@@ -1804,7 +1808,10 @@ function addWeighedOptions(candidates: Candidate[], activeTopical: AdrDoc[], str
   // longer phrase ("Log4brains" in "Publish a Docker image of log4brains") is the setting, not the option.
   const weighs = (d: AdrDoc, c: Candidate) =>
     d.meta.considered_options.some((o) => mentions(c.title, primaryKey(keyFor(o))) || mentions(o, primaryKey(c.key)));
-  const doc = activeTopical.find((d) => d.meta.considered_options.length >= 2 && named.some((c) => weighs(d, c)));
+  // A record deep in the ranking lends its options only when it is about the named thing too: its title or file
+  // name shares a word of the option's name. An option word of another record ("Holdings" among a sync's record
+  // types) inside a long proposal is not that proposal weighed.
+  const doc = activeTopical.find((d, i) => d.meta.considered_options.length >= 2 && named.some((c) => weighs(d, c) && (i < LENDING_DEPTH || aboutProposal(d.meta.title, d.path, c.title))));
   if (!doc) return;
   // "Switch X to Y?" names two things, but when the record weighed Y and not X, X is the status quo in the
   // question's words, and the record's options are the real alternatives; when it weighed both, the question has them.
@@ -1834,6 +1841,15 @@ function addWeighedOptions(candidates: Candidate[], activeTopical: AdrDoc[], str
     } else addCandidate(candidates, candidate);
   }
 }
+
+/** A record's title or file name shares a word of the proposal's name, beyond the words that frame it. */
+export function aboutProposal(recordTitle: string, recordPath: string, proposal: string): boolean {
+  const head = stems(`${recordTitle} ${slugWords(recordPath)}`);
+  return [...stems(proposal)].some((w) => !FRAME_STEMS.has(w) && head.has(w));
+}
+
+/** The best-ranked on-topic records lend their weighed options to a proposal without naming it in their headline. */
+const LENDING_DEPTH = 3;
 
 const PLAIN_STOP = new Set("a an the of with to for and or in on by as we our use using adopt keep move switch".split(" "));
 

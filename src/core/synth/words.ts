@@ -12,6 +12,11 @@ const STOP = new Set(
   ).split(" "),
 );
 
+/** A word that names nothing by itself ("new" in "New Relic", "one" in "OneDrive" spelled apart). */
+export function isStopWord(word: string): boolean {
+  return STOP.has(word.toLowerCase());
+}
+
 /** Verbs and fillers that say how an option is phrased, not what it is ("Keep …", "Use …", "Move to …"). */
 export const FRAME_WORDS = new Set(
   (
