@@ -27,7 +27,7 @@ import { DEFAULT_RECEIPTS_DIR, listReceipts, verifyEntry } from "../receipts/sto
 import { readAllowedSigners } from "../receipts/trust";
 import type { LineRange } from "../schemas";
 import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
-import { acronymOf, GENERIC_PURPOSES, inPassing, isVendor, keysOf, tokenSet, tokensOf, vendorProductKeys, type NameKeys } from "./names";
+import { acronymOf, GENERIC_PURPOSES, inPassing, isVendor, keysOf, LEADING_WORDS, tokenSet, tokensOf, vendorProductKeys, type NameKeys } from "./names";
 import { knownPackagesOf, membersOfKind, peerExclusions, recordPeerExclusions, withoutPeersNamedElsewhere } from "./peers";
 import { describedNames, namedOption, slugChoice, sharedOptionWords, ungroupedOptions } from "./optionGroups";
 import { refineOptions, withoutOverruled, type LineOption } from "./optionLines";
@@ -112,6 +112,8 @@ export interface GuardDecision {
   ciWeighed?: string[][];
   /** A behaviour a record's title turns off ("Disable fetch on focus"), by the words a flag for it is named with. */
   keptOff?: { name: string; words: string[] };
+  /** Versions a title dropped support for ("Drop supports for Node.js 8.x and 11.x"): the runtime's word and the majors. */
+  droppedVersions?: { name: string; runtime: string; majors: number[] };
 }
 
 export interface DecisionSet {
@@ -122,7 +124,13 @@ export interface DecisionSet {
 }
 
 /** A choice that takes something out rather than bringing something in. */
-const REMOVAL = /^(?:remove|removing|drop|dropping|delete|deleting|retire|retiring|get\s+rid\s+of|phase\s+out|stop\s+using)\b/i;
+const REMOVAL = /^(?:remove|removing|drop|dropping|delete|deleting|retire|retiring|get\s+rid\s+of|phase\s+out|stop\s+using|deprecate|deprecating)\b/i;
+/**
+ * "deprecating the separate `Conditions` CRD and using Tasks to produce …": a chosen option that deprecates a thing
+ * turns it down. The thing is what follows the verb up to the next clause; a trailing kind word ("CRD") is dropped.
+ */
+const DEPRECATING = /^(?:deprecate|deprecating)\s+(?:the\s+|our\s+|its\s+)?(?:separate\s+|existing\s+|current\s+|old\s+|legacy\s+)?(.{2,60}?)(?:\s+(?:and|in\s+favou?r\s+of|with)\s+|[,;.]|$)/i;
+const KIND_TAIL = /\s+(?:CRDs?|custom\s+resources?|resources?|types?|kinds?|fields?|APIs?|objects?)$/i;
 const MAX_RULE_LINES = 3000;
 /** Rules read from one instruction file at most: a real one has tens; past this it is generated text. */
 const MAX_RULES_PER_FILE = 400;
@@ -174,7 +182,7 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
   const titleRejects = prose.rejected.filter((r) => r.range.start === 1 && r.reason === model.title.trim()).map((r) => r.name);
   const title = titleRejects.reduce((t, r) => t.replace(r, " "), model.title);
   // A file name that states the choice ("use-did-urls-to-reference-resources") names it as a title does.
-  const chosenWords = tokenSet([...(chosenName ? [chosenName] : []), ...prose.chosen.map((c) => c.name), title, slugChoice(file.path) ?? ""]);
+  const chosenWords = tokenSet([keptPartOfTitle(chosenName, titleRejects, model.title, title) ?? "", ...prose.chosen.map((c) => c.name), title, slugChoice(file.path) ?? ""]);
   const forbidden: DecidedThing[] = [];
   const proseRejected = prose.rejected.filter((p) => !listed.rejected.some((r) => r.name === p.name));
   const lower = lowerCaseWords(fileLines);
@@ -188,7 +196,7 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     if (!r || ofChosenVersion(r.name, chosenWords)) continue;
     const fromProse = "common" in r || inProse;
     const common: string[] = "common" in r && Array.isArray(r.common) ? r.common : [];
-    let keys = optionKeys(r.name, chosenWords, common, fromProse ? new Set() : listed.shared);
+    let keys = optionKeys(r.name, chosenWords, common, fromProse ? new Set() : listed.shared) ?? (fromProse ? undefined : markedOnItemLine(r.name, fileLines[r.range.start - 1] ?? "", chosenWords));
     // A listed option of several words keys by its words that name a thing: "Secrets Store CSI driver" is the CSI
     // driver, not every line about secrets, when the record writes "secrets" in lower case too. With no such word
     // left, all its words must be there.
@@ -220,7 +228,7 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
   }
   addTurnedDown(forbidden, prefs, numbered, chosenWords);
   if (left) addLeftBehind(forbidden, left, chosenWords);
-  if (adr) for (const x of [...contentExclusions(adr), ...droppedParts(adr)]) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
+  if (adr) for (const x of [...contentExclusions(adr), ...droppedParts(adr), ...(inForce ? [...removedFiles(fileLines), ...deprecatedByChoice(model.chosen)] : [])]) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
   if (adr) addKnownOtherwise(forbidden, adr, [...listed.rejected, ...proseRejected], file.text);
   // What the prose chose beside an outcome that names no thing ("Use an existing visualisation library" … "settled
   // upon D3") is the choice whose peers are turned down as well.
@@ -241,8 +249,8 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
   const versionSchemes = schemesChosenIn(decisionText(model, file.text));
   // "Use `GitProcess.exec` even in tests": the decision's own imperative names how to do it (instruments.ts).
   const instruments = adr ? recordInstruments(adr, file.text) : [];
-  const keptOff = inForce ? keptOffByTitle(model.title) : undefined;
-  if (!forbidden.length && !required.length && !area.length && !versionSchemes.length && !instruments.length && !keptOff) return undefined;
+  const [keptOff, droppedVersions] = inForce ? [keptOffByTitle(model.title), droppedVersionsByTitle(model.title)] : [];
+  if (!forbidden.length && !required.length && !area.length && !versionSchemes.length && !instruments.length && !keptOff && !droppedVersions) return undefined;
   const lines = file.text.split("\n").length;
   // A record that chose a CI system and names others ("legacy Travis CI infrastructure") weighed them or left them.
   const ciChosen = required.map((r) => ciSystemNamed(r.keys)).filter((x): x is string[] => !!x);
@@ -258,7 +266,38 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     ...(instruments.length ? { instruments } : {}),
     ...(ciWeighed.length ? { ciWeighed } : {}),
     ...(keptOff ? { keptOff } : {}),
+    ...(droppedVersions ? { droppedVersions } : {}),
   };
+}
+
+/**
+ * The code span a list item's line opens with, right after its verb ("1. Using [`ts-node`](…) to parse …"), when the
+ * option's name writes it as a word of its own: the thing the item would use. A span further on ("Using git in
+ * `TaskRef`") is where it would be used, not what.
+ */
+export function markedOnItemLine(name: string, line: string, chosenWords: Set<string>): NameKeys | undefined {
+  const m = /^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\*\*)?(?:using|use|adopting|adopt|with|via)\s+\[?`([^`\s]{3,60})`/i.exec(line.slice(0, 600));
+  if (!m) return undefined;
+  const span = m[1].replace(/\(\)$/, "");
+  const words = new Set(name.toLowerCase().split(/[^a-z0-9@/._-]+/).filter(Boolean));
+  if (!words.has(span.toLowerCase())) return undefined;
+  const keys = keysOf(`\`${span}\``, chosenWords);
+  return keys && (keys.exact?.length || keys.tokens.length) ? keys : undefined;
+}
+
+/** A choice read from the title itself ("ESLint Class Replacing CLIEngine") chose only the title's kept part. */
+function keptPartOfTitle(chosenName: string | undefined, titleRejects: string[], fullTitle: string, kept: string): string | undefined {
+  return chosenName && titleRejects.length && stripInline(chosenName).trim() === stripInline(fullTitle).trim() ? kept : chosenName;
+}
+
+/** What a chosen option deprecates ("deprecating the separate `Conditions` CRD and using …"), turned down. */
+function deprecatedByChoice(chosen: { name: string; range: LineRange } | undefined): DecidedThing[] {
+  const deprecated = chosen ? DEPRECATING.exec(stripInline(chosen.name).trim()) : null;
+  if (!chosen || !deprecated) return [];
+  const thing = deprecated[1].replace(/[`*_]/g, "").replace(KIND_TAIL, "").trim();
+  // The title ("Conditions Beta") names the subject the record deprecates, so its words are not the chosen side's here.
+  const keys = keysOf(thing);
+  return keys && (keys.exact?.length || keys.tokens.length) ? [{ name: thing, keys, range: chosen.range, reason: shorten(stripInline(chosen.name), 200) }] : [];
 }
 
 /** Each name a rejected option's description gives, keyed apart from the chosen side's words. */
@@ -321,6 +360,21 @@ function keptOffByTitle(title: string): { name: string; words: string[] } | unde
   if (!m) return undefined;
   const words = m[1].toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !OFF_FILLER.has(w));
   return words.length >= 1 && words.length <= 3 ? { name: m[1].trim(), words } : undefined;
+}
+
+/** "Drop supports for Node.js 8.x and 11.x", "Remove support for Python 3.7": versions of a runtime a title lets go. */
+const DROPS_VERSIONS_TITLE = /^\W*(?:(?:[A-Za-z]{2,8}[- ]?)?\d{1,5}\s*[:.]?\s+)?(?:drop|dropping|remove|removing|end)\s+(?:supports?\s+(?:for|of)\s+)?([A-Za-z][\w.+#-]{1,30})\s+(v?\d+(?:\.(?:\d+|x))*(?:\s*(?:,|and|&)\s*v?\d+(?:\.(?:\d+|x))*){0,5})(?:\s+support)?\s*$/i;
+
+/** The runtime and the major versions a title drops support for; undefined for any other title. */
+export function droppedVersionsByTitle(title: string): { name: string; runtime: string; majors: number[] } | undefined {
+  const m = DROPS_VERSIONS_TITLE.exec(stripInline(title).trim());
+  if (!m) return undefined;
+  // "Node.js" is `node` in a manifest or an image name; "Python" is `python`.
+  const runtime = tokensOf(m[1].replace(/\.js$/i, ""))[0];
+  const majors = [...m[2].matchAll(/v?(\d+)/g)].map((x) => Number(x[1])).filter((n, i, all) => all.indexOf(n) === i);
+  // A version list is how a title names what goes; a version alone is read only with the runtime's own word.
+  if (!runtime || runtime.length < 2 || !majors.length) return undefined;
+  return { name: `${m[1]} ${m[2]}`, runtime, majors };
 }
 
 /** A title that takes something out of the project ("Deprecated gossip clustering …", "Remove X", "Drop X"). */
@@ -466,6 +520,33 @@ function droppedParts(adr: ParsedAdr): DecidedThing[] {
   return out;
 }
 
+const COMMON_STEMS = new Set("index main readme changelog setup init mod makefile dockerfile license licence package contributing spec tests".split(" "));
+
+/** A step that takes a file out: "- Remove auto-config(`eslint/lib/init/autoconfig.js`), and its tests(…)". */
+const REMOVE_STEP = /^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:remove|delete|drop)\b/i;
+
+/**
+ * The files a record's steps take out, by name (`autoconfig.js`): a new file of that name brings it back. Only paths
+ * written with a folder and an extension in a code span of a list item that opens with the removal.
+ */
+export function removedFiles(lines: string[]): DecidedThing[] {
+  const out: DecidedThing[] = [];
+  let fenced = false;
+  for (const [i, line] of lines.slice(0, 5000).entries()) {
+    if (/^\s*(?:```|~~~)/.test(line)) fenced = !fenced;
+    if (fenced || !REMOVE_STEP.test(line)) continue;
+    for (const m of line.slice(0, 600).matchAll(/`((?:[\w@.-]+\/)+([\w-]+\.[a-z0-9]{1,8}))`/g)) {
+      const base = m[2];
+      // `index.js`, `main.go`, `setup.py`: a name every project reuses says nothing about the removed thing.
+      const stem = tokensOf(base.replace(/\.[a-z0-9]+$/, "")).filter((t) => t.length >= 4 && !GENERIC_PURPOSES.has(t) && !COMMON_STEMS.has(t));
+      if (!stem.length || out.some((o) => o.name === base)) continue;
+      const keys = keysOf(`\`${base}\``);
+      if (keys) out.push({ name: base, keys, range: { start: i + 1, end: i + 1 }, reason: shorten(stripInline(line.trim()), 200), pathOnly: true });
+    }
+  }
+  return out;
+}
+
 /** The instruments a record's decision names, read from its sentences' own lines (the sentences as read lose their code spans). */
 function recordInstruments(adr: ParsedAdr, text: string): Instrument[] {
   const lines = text.split("\n", 20_000);
@@ -583,7 +664,7 @@ function inWorkTree(decisions: GuardDecision[], exists: (path: string) => boolea
   const out: GuardDecision[] = [];
   for (const d of decisions) {
     const area = d.area.filter(exists).slice(0, 50);
-    if (d.forbidden.length || d.required.length || area.length || d.versionSchemes?.length || d.instruments?.length || d.keptOff) out.push({ ...d, area });
+    if (d.forbidden.length || d.required.length || area.length || d.versionSchemes?.length || d.instruments?.length || d.keptOff || d.droppedVersions) out.push({ ...d, area });
   }
   return out;
 }
@@ -954,7 +1035,8 @@ function withoutOwnNames(decisions: GuardDecision[], own: Set<string>): void {
         const k = list[i].keys;
         if (k.exact || k.stems || list[i].codeShape) continue;
         // "WikibaseClient" in a Wikibase repository is the project's own part, not another thing.
-        k.tokens = k.tokens.filter((t) => !own.has(t) && ![...own].some((o) => o.length >= 5 && t.startsWith(o)));
+        // "tekton" where the organisation is `tektoncd`: an owner's name is often the project's with a short suffix.
+        k.tokens = k.tokens.filter((t) => !own.has(t) && ![...own].some((o) => (o.length >= 5 && t.startsWith(o)) || (t.length >= 5 && o.startsWith(t) && o.length - t.length <= 2)));
         if (!k.tokens.length) list.splice(i, 1);
       }
     }
@@ -965,6 +1047,11 @@ function withoutOwnNames(decisions: GuardDecision[], own: Set<string>): void {
 const VOCABULARY_MIN_RECORDS = 8;
 /** A word in this share of the records (and in at least five) is the project's own vocabulary. */
 const VOCABULARY_SHARE = 0.4;
+/**
+ * For an approach written as a phrase ("Add Metadata under TaskRef in Pipeline", "Special runAfter"), the share that
+ * makes its named word the project's own: the approach changes how that part is used, it does not bring in another.
+ */
+const APPROACH_VOCABULARY_SHARE = 0.15;
 
 /**
  * Drops the words of a turned-down thing that most of the repository's records use: "Store Gateway" or "Querier" in
@@ -975,16 +1062,17 @@ function withoutProjectVocabulary(decisions: GuardDecision[], records: ArtifactF
   if (records.length < VOCABULARY_MIN_RECORDS) return;
   const wordsOf = records.map((f) => new Set(tokensOf(f.text, 200_000)));
   const need = Math.max(5, Math.ceil(records.length * VOCABULARY_SHARE));
-  const counts = new Map<string, boolean>();
-  const common = (t: string): boolean => {
+  const needForApproach = Math.max(5, Math.ceil(records.length * APPROACH_VOCABULARY_SHARE));
+  const counts = new Map<string, number>();
+  const common = (t: string, approach: boolean): boolean => {
     let known = counts.get(t);
     if (known === undefined) {
       // A plural and its singular are one word ("queriers", "querier").
       const forms = [t, t.endsWith("s") ? t.slice(0, -1) : `${t}s`];
-      known = wordsOf.filter((w) => forms.some((x) => w.has(x))).length >= need;
+      known = wordsOf.filter((w) => forms.some((x) => w.has(x))).length;
       counts.set(t, known);
     }
-    return known;
+    return known >= (approach ? needForApproach : need);
   };
   for (const d of decisions) {
     if (d.source !== "record") continue;
@@ -994,9 +1082,21 @@ function withoutProjectVocabulary(decisions: GuardDecision[], records: ArtifactF
       const k = d.forbidden[i].keys;
       if (k.exact || k.stems || d.forbidden[i].peer || !k.tokens.length) continue;
       // Only a thing every word of which is the project's own goes: one word left would key it more loosely.
-      if (k.tokens.every((t) => !title.has(t) && common(t))) d.forbidden.splice(i, 1);
+      const approach = isApproach(k.display);
+      const own = (t: string) => !title.has(t) && common(t, approach);
+      if (k.tokens.every(own)) d.forbidden.splice(i, 1);
+      // An approach keyed by any of its words ("Implement retries in TaskRun/Run, use retryAttempts …"): the project's
+      // own words among them key nothing, its rarer ones still do (none of them needs the others).
+      else if (approach && !k.whole && !k.all && k.tokens.some(own)) k.tokens = k.tokens.filter((t) => !own(t));
     }
   }
+}
+
+/** An option written as what to do or what kind ("Add Metadata under TaskRef", "Special runAfter"), not as a name alone. */
+export function isApproach(display: string): boolean {
+  const words = display.replace(/[`*_"]/g, "").trim().split(/\s+/).filter(Boolean);
+  if (words.length < 2) return false;
+  return /^[a-z]/.test(words[0]) || LEADING_WORDS.has(words[0].toLowerCase());
 }
 
 /**

@@ -11,7 +11,9 @@
 //     `subprocess.run`) whose command starts with that program, in that scope;
 //   - a setting that must stay on ("X must remain enabled"): a line that sets a flag named for X off
 //     (`InsecureSkipVerify: true`, `verifyTls = false`);
-//   - a date pattern (`yyyy-mm-dd`): a date written in another order or with another separator (`%m/%d/%Y`).
+//   - a date pattern (`yyyy-mm-dd`): a date written in another order or with another separator (`%m/%d/%Y`);
+//   - a way of running a command the rule forbids ("Never force push"): a command line that runs the command (`push`)
+//     with the flag its first word names (`--force`, `--force-with-lease`).
 // Rules in instruction files and the decision sentences of records are read this way; going against either is
 // breaking the rule it sets (breaks-rule, med: the change does it in code, it does not name a dependency).
 // Pure and linear: each clause and line is scanned once with patterns that do not backtrack on their input.
@@ -22,7 +24,9 @@ export interface Instrument {
   /** The instrument as the rule writes it (`%w`, `t.TempDir()`), or the setting's subject ("TLS verification"). */
   name: string;
   range: LineRange;
-  shape: "verb" | "call" | "setting" | "date";
+  shape: "verb" | "call" | "setting" | "date" | "flag";
+  /** flag: "never force push" — a command (`push`) run with the flag the rule names (`--force`). */
+  flag?: { flag: string; command: string };
   /** date: the order of its parts and its separator ("ymd-" for `yyyy-mm-dd`). */
   date?: string;
   /** verb: the verb itself ("%w"); the object's stem ("err") a line must build and pass. */
@@ -136,6 +140,7 @@ export function instrumentsOf(text: string, range: LineRange): Instrument[] {
     }
   }
   out.push(...keptSettings(text, range));
+  out.push(...forbiddenFlags(text, range));
   const seen = new Set<string>();
   return out.filter((i) => (seen.has(`${i.shape}\0${i.name}`) ? false : (seen.add(`${i.shape}\0${i.name}`), true)));
 }
@@ -160,6 +165,22 @@ function keptSettings(text: string, range: LineRange): Instrument[] {
     // One to three words name a setting; more is a sentence about something else.
     if (!words.length || words.length > 3) continue;
     out.push({ name: subject.replace(/[`*_]/g, "").trim(), range, shape: "setting", words });
+  }
+  return out;
+}
+
+/** "Never force push", "do not force-push": two words, the flag's and the command's, right after the prohibition. */
+const NEVER_FLAG = /\b(?:never|do\s+not|don['’]t|must\s+not|should\s+not)\s+([a-z]{3,12})[- ]([a-z]{3,12})\b/gi;
+
+/** The forbidden ways to run a command a rule names ("Never force push" → `push` with `--force`). */
+function forbiddenFlags(text: string, range: LineRange): Instrument[] {
+  if (!/\b(?:never|not|don['’]t)\b/i.test(text)) return [];
+  const out: Instrument[] = [];
+  for (const m of text.replace(/[*_`]/g, "").slice(0, 4000).matchAll(NEVER_FLAG)) {
+    const [flag, command] = [m[1].toLowerCase(), m[2].toLowerCase()];
+    // "never use …", "do not edit …": an imperative and its object, not a flag and a command.
+    if (SETTING_FILLER.has(flag) || /^(?:use|using|edit|make|add|run|call|write|commit|include|hand|manually|directly|ever)$/.test(flag)) continue;
+    out.push({ name: `${command} --${flag}`, range, shape: "flag", flag: { flag, command } });
   }
   return out;
 }
@@ -215,6 +236,14 @@ export function againstInstrument(inst: Instrument, path: string, code: string, 
     const args = code.slice(code.indexOf(builder) + builder.length);
     const passed = [...args.matchAll(/\b([A-Za-z_]\w*)\b/g)].some((m) => m[1].toLowerCase().startsWith(inst.noun!) && !calls.includes(m[1]));
     return passed ? `${builder}(… ${verbs.at(-1)} …)` : undefined;
+  }
+  if (inst.shape === "flag") {
+    // The command as a word of the line, then the flag as an option after it (`git push --force origin`).
+    const line = `${code} ${strings}`;
+    const at = line.search(new RegExp(`(?:^|[\\s"'\`(])${inst.flag!.command}(?=[\\s"'\`)]|$)`));
+    if (at < 0) return undefined;
+    const opt = new RegExp(`\\s(--${inst.flag!.flag}(?:-[a-z-]+)?)(?=[\\s=;"'\`)]|$)`).exec(line.slice(at));
+    return opt ? `${inst.flag!.command} ${opt[1]}` : undefined;
   }
   if (inst.shape === "date") {
     const other = datesIn(`${code} ${strings}`).find((d) => d.date !== inst.date);

@@ -94,6 +94,8 @@ interface MatchPlan {
   shaped: (ThingEntry & { shape: RegExp })[];
   /** Records whose title turns a behaviour off ("Disable fetch on focus"). */
   keptOff: GuardDecision[];
+  /** Records whose title dropped support for versions of a runtime. */
+  droppedVersions: GuardDecision[];
   pacer: Pacer;
 }
 
@@ -197,6 +199,7 @@ function planOf(set: DecisionSet, changedPaths: string[], pacer: Pacer, existing
     headed: set.decisions.filter((d) => d.header),
     bounded: set.decisions.filter((d) => d.boundary),
     keptOff: set.decisions.filter((d) => d.keptOff),
+    droppedVersions: set.decisions.filter((d) => d.droppedVersions),
     pacer,
     ...(existingDirs ? { existingDirs } : {}),
   };
@@ -846,6 +849,36 @@ function matchTurnedBackOn(file: ChangedFile, kind: FileKind, plan: MatchPlan, o
   }
 }
 
+/**
+ * A manifest, config or image line that admits a version a record dropped support for: the runtime's word, then a
+ * version range or tag whose lowest major is a dropped one (`"node": ">=8.10.0"`, `FROM node:8-alpine`). A range that
+ * starts at a kept major (`"^18.18.0 || >=21"`) is not read.
+ */
+function matchDroppedVersions(file: ChangedFile, kind: FileKind, plan: MatchPlan, out: FindingList, hit: Set<GuardDecision>): void {
+  if (!plan.droppedVersions.length || kind === "doc" || kind === "lock") return;
+  for (const line of file.added) {
+    const text = line.text.slice(0, 400);
+    const c = commentStart(file.path, text);
+    const code = c >= 0 ? text.slice(0, c) : text;
+    for (const d of plan.droppedVersions) {
+      const dv = d.droppedVersions!;
+      if (hit.has(d) || (d.scope && !inArea(file.path, d.scope))) continue;
+      const m = new RegExp(`(?:^|[^\\w.-])${dv.runtime}(?:js)?["']?\\s*(?:[:=@]|\\s)\\s*["']?\\s*(?:>=|>|\\^|~|==|=)?\\s*v?(\\d+)(?=[.x\\s"'-]|$)`, "i").exec(code);
+      if (!m || !dv.majors.includes(Number(m[1]))) continue;
+      hit.add(d);
+      out.push({
+        kind: "introduces-rejected-option",
+        severity: "med",
+        decision: d.citation,
+        file: file.path,
+        line: Math.max(1, line.line),
+        message: `admits ${dv.runtime} ${m[1]}, whose support "${d.citation.title}" (${d.citation.path}, ${d.citation.status}) dropped.`,
+        matched: { text: m[0].trim(), subject: dv.name, via: kind === "code" ? "code" : "config" },
+      });
+    }
+  }
+}
+
 /** Whether a dependency or import the change adds names the thing too. */
 function addedAlso(ix: ChangeIndex, keys: NameKeys): boolean {
   for (const n of ix.addedNames) if (findName(changeTokensOf(n), keys)) return true;
@@ -990,12 +1023,12 @@ function matchInstruments(file: ChangedFile, kind: FileKind, plan: MatchPlan, ix
       if (d.scope && !inArea(file.path, d.scope)) continue;
       for (const inst of d.instruments!) {
         // A setting is a flag in code or config; a verb or a call is code.
-        if (inst.shape !== "setting" && kind !== "code") continue;
+        if (inst.shape !== "setting" && inst.shape !== "flag" && kind !== "code") continue;
         const did = againstInstrument(inst, file.path, parts.code, parts.strings);
         if (!did) continue;
         hit.add(d);
         const cite = citeOf(d, inst.range.start);
-        const says = inst.shape === "setting" ? `keeps ${inst.name} on` : `says to use ${inst.name}`;
+        const says = inst.shape === "setting" ? `keeps ${inst.name} on` : inst.shape === "flag" ? `says never to run ${inst.name}` : `says to use ${inst.name}`;
         // A record's imperative ("Use `GitProcess.exec` even in tests") is a rule it sets: doing otherwise breaks it.
         out.push({
           kind: "breaks-rule",
@@ -1097,6 +1130,7 @@ export async function matchChange(diff: ParsedDiff, set: DecisionSet, opts: Matc
     }
     matchInstruments(file, kind, plan, ix, out, hit);
     matchTurnedBackOn(file, kind, plan, out, hit);
+    matchDroppedVersions(file, kind, plan, out, hit);
     matchShapes(file, kind, plan, out, hit);
     matchNewFilePath(file, kind, plan, out, hit);
     matchHeader(file, plan, out, hit);

@@ -187,8 +187,24 @@ export const LEADING_WORDS: ReadonlySet<string> = new Set<string>(
     "manual manually always never no new one each every all both either neither custom plain simple single multiple shared dedicated global local " +
     "external internal inside alongside within via with without per special general basic full partial complete minimal standard status algorithm " +
     "option alternative approach solution do nothing continue leave delegate ignore treat wait skip put place rewrite refactor extract inline " +
-    "pass include alter have handling normalize hardcode compare display show export import exporting importing fetching short long").split(" "),
+    "pass include alter have handling normalize hardcode compare display show export import exporting importing fetching short long " +
+    // Verbs an approach opens with ("Leverage OLM Dependencies", "Expand X to cover Y"): the approach, not a name.
+    "leverage leveraging utilize utilise utilizing employ expand expanding establish specify integrate consolidate").split(" "),
 );
+
+/** Verbs by which an option takes a thing ("Use X", "Adopt X", "Switch to X"), as against working on one ("Make X …"). */
+const CHOOSING_VERBS = new Set("use using adopt adopting choose pick prefer keep stay stick continue switch migrate move go introduce introducing replace rely".split(" "));
+
+/**
+ * An option that works on a thing rather than takes it: "Make the CLIEngine cwd option available to rules" names
+ * CLIEngine as the place it changes. Three words or more, opening with a verb that is not a choosing one.
+ */
+export function worksOnThing(display: string): boolean {
+  const words = display.replace(/[`*_"]/g, "").trim().split(/\s+/).filter(Boolean);
+  if (words.length < 3) return false;
+  const first = words[0].toLowerCase();
+  return LEADING_WORDS.has(first) && !CHOOSING_VERBS.has(first) && /^(?:[a-z]+)$/.test(first) && !/^(?:no|never|avoid|only|always)$/.test(first);
+}
 
 const PACKAGE_SHAPED = /^@?[A-Za-z0-9][\w.-]*(?:\/[\w.-]+)*$/;
 

@@ -17,7 +17,7 @@
 import type { DecisionRecord } from "../decisions";
 import type { LineRange } from "../schemas";
 import type { GuardDecision } from "./decisions";
-import { isVendor, keysOf, tokensOf, type NameKeys } from "./names";
+import { isVendor, keysOf, tokensOf, worksOnThing, type NameKeys } from "./names";
 import { ciSystemNamed } from "./newFiles";
 
 export interface LineOption {
@@ -138,7 +138,10 @@ export function withoutOverruled(records: GuardDecision[]): void {
     const laterOnes = sorted.slice(i + 1);
     const later = laterOnes.flatMap((e) => e.required);
     if (!later.length) continue;
-    d.forbidden = d.forbidden.filter((f) => !later.some((r) => sameThing(f.keys, r.keys)));
+    // What a title took out ("ESLint Class Replacing CLIEngine") is not taken up again by a later choice that works
+    // on it ("Make the CLIEngine cwd option available to rules"): that one changes the part, it does not choose it.
+    const takesUp = (f: GuardDecision["forbidden"][number], r: GuardDecision["required"][number]) => sameThing(f.keys, r.keys) && !(f.range.start === 1 && worksOnThing(r.keys.display));
+    d.forbidden = d.forbidden.filter((f) => !later.some((r) => takesUp(f, r)));
     const leftCi = laterOnes.flatMap((e) => e.ciWeighed ?? []).map((w) => w.join(" "));
     if (leftCi.length) d.required = d.required.filter((r) => !leftCi.includes(ciSystemNamed(r.keys)?.join(" ") ?? "\0"));
   }

@@ -71,6 +71,12 @@ const TITLE_PREFERS = /^(?:use|using|prefer|preferring|choose|adopt|adopting|pic
 const TITLE_REMOVES = /^(?:remove|removing|drop|dropping|retire|retiring|get\s+rid\s+of|phase\s+out|stop\s+using)\s+(.{1,60})$/i;
 // "Use Redis and Bull for background tasks", "Adopt X with Y": the title names what it chose, and the purpose after.
 const TITLE_USES = /^(?:use|using|adopt|adopting|choose|go\s+with)\s+(.{1,80}?)(?:\s+(?:for|in|to|as|on|when|across)\s+.{1,80})?$/i;
+// "ESLint Class Replacing CLIEngine", "X supersedes Y": the title names what it took first, then what it set aside.
+const TITLE_REPLACING = /^(.{1,60}?)\s+(?:replacing|replaces|supersedes|superseding)\s+(.{1,60})$/i;
+/** A record's own number before its title ("TEP-0105: ", "ODH-ADR-0003 - ", "RFC 12. "): no part of what it says. */
+const TITLE_NUMBER = /^(?:[A-Za-z]{2,8}[- ]){0,3}\d{1,5}[a-z]?\s*[:.\u2013\u2014-]\s+/;
+/** A version on its own ("8.x", "11", "v2.1"): a title that drops versions of a thing keeps the thing. */
+const VERSION_WORD = /(?:^|\s)v?\d+(?:\.(?:\d+|x))*(?=[\s,)]|$)/i;
 /** A title's aside ("(for now)") and a trailing "for now" qualify when, not what. */
 const titleName = (s: string) => s.replace(/\s*\([^()]{0,40}\)\s*$/, "").replace(/\s+for\s+now$/i, "").trim();
 
@@ -619,8 +625,10 @@ export function proseOptionsOf(parsed: ParsedAdr, chosenName: string | undefined
   const rejected: ProseOption[] = [];
   const chosen: ProseOption[] = [];
   const title = parsed.title.trim();
-  const swaps = TITLE_REPLACES.test(title) || TITLE_CHANGES.test(title) ? undefined : TITLE_SWAPS.exec(title);
-  const replaces = TITLE_REPLACES.exec(title) ?? TITLE_CHANGES.exec(title) ?? swaps;
+  // The title's words after the record's own number: what the title regexes read.
+  const named = title.replace(TITLE_NUMBER, "");
+  const swaps = TITLE_REPLACES.test(named) || TITLE_CHANGES.test(named) ? undefined : TITLE_SWAPS.exec(named);
+  const replaces = TITLE_REPLACES.exec(named) ?? TITLE_CHANGES.exec(named) ?? swaps;
   const titleRange = { start: 1, end: 1 };
   if (replaces) {
     // "JCloud-based ObjectStorage backend" is JCloud; "Swapping JS Test Framework Jest for …" is Jest (the words
@@ -631,18 +639,24 @@ export function proseOptionsOf(parsed: ParsedAdr, chosenName: string | undefined
     // The title's "to Y" is a name by its place, however it is cased ("… from Truth to assertk").
     chosen.push({ name: replaces[2].trim(), range: titleRange, marked: true });
   }
-  const prefers = replaces ? undefined : TITLE_PREFERS.exec(title);
+  const replacing = replaces ? undefined : TITLE_REPLACING.exec(named);
+  if (replacing) {
+    rejected.push({ name: titleName(replacing[2]), range: titleRange, reason: title, marked: true });
+    chosen.push({ name: titleName(replacing[1]), range: titleRange, marked: true });
+  }
+  const prefers = replaces || replacing ? undefined : TITLE_PREFERS.exec(named);
   if (prefers) {
     // Both sides are options by their place in the title, however they are cased ("… instead of lerna").
     rejected.push({ name: titleName(prefers[2]), range: titleRange, reason: title, marked: true });
     chosen.push({ name: titleName(prefers[1]), range: titleRange, marked: true });
   }
-  const removes = replaces || prefers ? undefined : TITLE_REMOVES.exec(title);
-  if (removes && titleName(removes[1])) rejected.push({ name: titleName(removes[1]), range: titleRange, reason: title, marked: true });
-  const deprecates = replaces || prefers || removes ? undefined : TITLE_DEPRECATES.exec(title);
+  const removes = replaces || replacing || prefers ? undefined : TITLE_REMOVES.exec(named);
+  // "Drop supports for Node.js 8.x and 11.x" drops versions: the runtime itself stays.
+  if (removes && titleName(removes[1]) && !VERSION_WORD.test(titleName(removes[1]))) rejected.push({ name: titleName(removes[1]), range: titleRange, reason: title, marked: true });
+  const deprecates = replaces || replacing || prefers || removes ? undefined : TITLE_DEPRECATES.exec(named);
   if (deprecates) rejected.push({ name: deprecates[1].replace(/`/g, "").trim(), range: titleRange, reason: title, marked: true });
   // "Use Redis and Bull for background tasks": each thing the title chose that the decision section names as well.
-  if (!replaces && !prefers && !removes) chosen.push(...titleChoices(parsed, title, titleRange));
+  if (!replaces && !replacing && !prefers && !removes) chosen.push(...titleChoices(parsed, named, titleRange));
   const others = otherSentences(parsed);
   const { candidates, turnedDown, switchedTo } = cueOptions([...others, ...decisionSentences(parsed).map((d) => ({ ...d, beforeDecision: false, inDecision: true }))], parsed.doc.lines);
   for (const o of switchedTo) if (!chosen.some((c) => c.name === o.name)) chosen.push(o);
