@@ -112,7 +112,7 @@ export interface GuardDecision {
   ciWeighed?: string[][];
   /** A behaviour a record's title turns off ("Disable fetch on focus"), by the words a flag for it is named with. */
   keptOff?: { name: string; words: string[] };
-  /** Versions a title dropped support for ("Drop supports for Node.js 8.x and 11.x"): the runtime's word and the majors. */
+  /** Versions a title dropped support for ("Drop support for Node.js 14.x and 15.x"): the runtime's word and the majors. */
   droppedVersions?: { name: string; runtime: string; majors: number[] };
 }
 
@@ -126,7 +126,7 @@ export interface DecisionSet {
 /** A choice that takes something out rather than bringing something in. */
 const REMOVAL = /^(?:remove|removing|drop|dropping|delete|deleting|retire|retiring|get\s+rid\s+of|phase\s+out|stop\s+using|deprecate|deprecating)\b/i;
 /**
- * "deprecating the separate `Conditions` CRD and using Tasks to produce …": a chosen option that deprecates a thing
+ * "deprecating the separate `Checkpoints` CRD and using Steps to …": a chosen option that deprecates a thing
  * turns it down. The thing is what follows the verb up to the next clause; a trailing kind word ("CRD") is dropped.
  */
 const DEPRECATING = /^(?:deprecate|deprecating)\s+(?:the\s+|our\s+|its\s+)?(?:separate\s+|existing\s+|current\s+|old\s+|legacy\s+)?(.{2,60}?)(?:\s+(?:and|in\s+favou?r\s+of|with)\s+|[,;.]|$)/i;
@@ -271,9 +271,9 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
 }
 
 /**
- * The code span a list item's line opens with, right after its verb ("1. Using [`ts-node`](…) to parse …"), when the
- * option's name writes it as a word of its own: the thing the item would use. A span further on ("Using git in
- * `TaskRef`") is where it would be used, not what.
+ * The code span a list item's line opens with, right after its verb ("1. Using [`fast-loader`](…) to read …"), when the
+ * option's name writes it as a word of its own: the thing the item would use. A span further on ("Using rsync in
+ * `WidgetRef`") is where it would be used, not what.
  */
 export function markedOnItemLine(name: string, line: string, chosenWords: Set<string>): NameKeys | undefined {
   const m = /^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\*\*)?(?:using|use|adopting|adopt|with|via)\s+\[?`([^`\s]{3,60})`/i.exec(line.slice(0, 600));
@@ -285,17 +285,17 @@ export function markedOnItemLine(name: string, line: string, chosenWords: Set<st
   return keys && (keys.exact?.length || keys.tokens.length) ? keys : undefined;
 }
 
-/** A choice read from the title itself ("ESLint Class Replacing CLIEngine") chose only the title's kept part. */
+/** A choice read from the title itself ("Runner Class Replacing OldEngine") chose only the title's kept part. */
 function keptPartOfTitle(chosenName: string | undefined, titleRejects: string[], fullTitle: string, kept: string): string | undefined {
   return chosenName && titleRejects.length && stripInline(chosenName).trim() === stripInline(fullTitle).trim() ? kept : chosenName;
 }
 
-/** What a chosen option deprecates ("deprecating the separate `Conditions` CRD and using …"), turned down. */
+/** What a chosen option deprecates ("deprecating the separate `Checkpoints` CRD and using …"), turned down. */
 function deprecatedByChoice(chosen: { name: string; range: LineRange } | undefined): DecidedThing[] {
   const deprecated = chosen ? DEPRECATING.exec(stripInline(chosen.name).trim()) : null;
   if (!chosen || !deprecated) return [];
   const thing = deprecated[1].replace(/[`*_]/g, "").replace(KIND_TAIL, "").trim();
-  // The title ("Conditions Beta") names the subject the record deprecates, so its words are not the chosen side's here.
+  // The title ("Checkpoints Beta") names the subject the record deprecates, so its words are not the chosen side's here.
   const keys = keysOf(thing);
   return keys && (keys.exact?.length || keys.tokens.length) ? [{ name: thing, keys, range: chosen.range, reason: shorten(stripInline(chosen.name), 200) }] : [];
 }
@@ -362,7 +362,7 @@ function keptOffByTitle(title: string): { name: string; words: string[] } | unde
   return words.length >= 1 && words.length <= 3 ? { name: m[1].trim(), words } : undefined;
 }
 
-/** "Drop supports for Node.js 8.x and 11.x", "Remove support for Python 3.7": versions of a runtime a title lets go. */
+/** "Drop support for Node.js 14.x and 15.x", "Remove support for Python 3.7": versions of a runtime a title lets go. */
 const DROPS_VERSIONS_TITLE = /^\W*(?:(?:[A-Za-z]{2,8}[- ]?)?\d{1,5}\s*[:.]?\s+)?(?:drop|dropping|remove|removing|end)\s+(?:supports?\s+(?:for|of)\s+)?([A-Za-z][\w.+#-]{1,30})\s+(v?\d+(?:\.(?:\d+|x))*(?:\s*(?:,|and|&)\s*v?\d+(?:\.(?:\d+|x))*){0,5})(?:\s+support)?\s*$/i;
 
 /** The runtime and the major versions a title drops support for; undefined for any other title. */
@@ -522,11 +522,11 @@ function droppedParts(adr: ParsedAdr): DecidedThing[] {
 
 const COMMON_STEMS = new Set("index main readme changelog setup init mod makefile dockerfile license licence package contributing spec tests".split(" "));
 
-/** A step that takes a file out: "- Remove auto-config(`eslint/lib/init/autoconfig.js`), and its tests(…)". */
+/** A step that takes a file out: "- Remove the wizard (`tool/lib/setup/wizardgen.js`) and its tests". */
 const REMOVE_STEP = /^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:remove|delete|drop)\b/i;
 
 /**
- * The files a record's steps take out, by name (`autoconfig.js`): a new file of that name brings it back. Only paths
+ * The files a record's steps take out, by name (`wizardgen.js`): a new file of that name brings it back. Only paths
  * written with a folder and an extension in a code span of a list item that opens with the removal.
  */
 export function removedFiles(lines: string[]): DecidedThing[] {
@@ -1035,7 +1035,7 @@ function withoutOwnNames(decisions: GuardDecision[], own: Set<string>): void {
         const k = list[i].keys;
         if (k.exact || k.stems || list[i].codeShape) continue;
         // "WikibaseClient" in a Wikibase repository is the project's own part, not another thing.
-        // "tekton" where the organisation is `tektoncd`: an owner's name is often the project's with a short suffix.
+        // "acme" where the organisation is `acmehq`: an owner's name is often the project's with a short suffix.
         k.tokens = k.tokens.filter((t) => !own.has(t) && ![...own].some((o) => (o.length >= 5 && t.startsWith(o)) || (t.length >= 5 && o.startsWith(t) && o.length - t.length <= 2)));
         if (!k.tokens.length) list.splice(i, 1);
       }
@@ -1048,7 +1048,7 @@ const VOCABULARY_MIN_RECORDS = 8;
 /** A word in this share of the records (and in at least five) is the project's own vocabulary. */
 const VOCABULARY_SHARE = 0.4;
 /**
- * For an approach written as a phrase ("Add Metadata under TaskRef in Pipeline", "Special runAfter"), the share that
+ * For an approach written as a phrase ("Add Labels under WidgetRef in Flow", "Special afterStep"), the share that
  * makes its named word the project's own: the approach changes how that part is used, it does not bring in another.
  */
 const APPROACH_VOCABULARY_SHARE = 0.15;
@@ -1085,14 +1085,14 @@ function withoutProjectVocabulary(decisions: GuardDecision[], records: ArtifactF
       const approach = isApproach(k.display);
       const own = (t: string) => !title.has(t) && common(t, approach);
       if (k.tokens.every(own)) d.forbidden.splice(i, 1);
-      // An approach keyed by any of its words ("Implement retries in TaskRun/Run, use retryAttempts …"): the project's
+      // An approach keyed by any of its words ("Track retries in StepRun/Run, keep attemptCount …"): the project's
       // own words among them key nothing, its rarer ones still do (none of them needs the others).
       else if (approach && !k.whole && !k.all && k.tokens.some(own)) k.tokens = k.tokens.filter((t) => !own(t));
     }
   }
 }
 
-/** An option written as what to do or what kind ("Add Metadata under TaskRef", "Special runAfter"), not as a name alone. */
+/** An option written as what to do or what kind ("Add Labels under WidgetRef", "Special afterStep"), not as a name alone. */
 export function isApproach(display: string): boolean {
   const words = display.replace(/[`*_"]/g, "").trim().split(/\s+/).filter(Boolean);
   if (words.length < 2) return false;

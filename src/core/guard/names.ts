@@ -188,7 +188,7 @@ export const LEADING_WORDS: ReadonlySet<string> = new Set<string>(
     "external internal inside alongside within via with without per special general basic full partial complete minimal standard status algorithm " +
     "option alternative approach solution do nothing continue leave delegate ignore treat wait skip put place rewrite refactor extract inline " +
     "pass include alter have handling normalize hardcode compare display show export import exporting importing fetching short long " +
-    // Verbs an approach opens with ("Leverage OLM Dependencies", "Expand X to cover Y"): the approach, not a name.
+    // Verbs an approach opens with ("Leverage ZOP Dependencies", "Expand X to cover Y"): the approach, not a name.
     "leverage leveraging utilize utilise utilizing employ expand expanding establish specify integrate consolidate").split(" "),
 );
 
@@ -196,8 +196,8 @@ export const LEADING_WORDS: ReadonlySet<string> = new Set<string>(
 const CHOOSING_VERBS = new Set("use using adopt adopting choose pick prefer keep stay stick continue switch migrate move go introduce introducing replace rely".split(" "));
 
 /**
- * An option that works on a thing rather than takes it: "Make the CLIEngine cwd option available to rules" names
- * CLIEngine as the place it changes. Three words or more, opening with a verb that is not a choosing one.
+ * An option that works on a thing rather than takes it: "Make the OldEngine cwd option available to rules" names
+ * OldEngine as the place it changes. Three words or more, opening with a verb that is not a choosing one.
  */
 export function worksOnThing(display: string): boolean {
   const words = display.replace(/[`*_"]/g, "").trim().split(/\s+/).filter(Boolean);

@@ -138,8 +138,8 @@ export function withoutOverruled(records: GuardDecision[]): void {
     const laterOnes = sorted.slice(i + 1);
     const later = laterOnes.flatMap((e) => e.required);
     if (!later.length) continue;
-    // What a title took out ("ESLint Class Replacing CLIEngine") is not taken up again by a later choice that works
-    // on it ("Make the CLIEngine cwd option available to rules"): that one changes the part, it does not choose it.
+    // What a title took out ("Runner Class Replacing OldEngine") is not taken up again by a later choice that works
+    // on it ("Make the OldEngine cwd option available to rules"): that one changes the part, it does not choose it.
     const takesUp = (f: GuardDecision["forbidden"][number], r: GuardDecision["required"][number]) => sameThing(f.keys, r.keys) && !(f.range.start === 1 && worksOnThing(r.keys.display));
     d.forbidden = d.forbidden.filter((f) => !later.some((r) => takesUp(f, r)));
     const leftCi = laterOnes.flatMap((e) => e.ciWeighed ?? []).map((w) => w.join(" "));

@@ -71,9 +71,9 @@ const TITLE_PREFERS = /^(?:use|using|prefer|preferring|choose|adopt|adopting|pic
 const TITLE_REMOVES = /^(?:remove|removing|drop|dropping|retire|retiring|get\s+rid\s+of|phase\s+out|stop\s+using)\s+(.{1,60})$/i;
 // "Use Redis and Bull for background tasks", "Adopt X with Y": the title names what it chose, and the purpose after.
 const TITLE_USES = /^(?:use|using|adopt|adopting|choose|go\s+with)\s+(.{1,80}?)(?:\s+(?:for|in|to|as|on|when|across)\s+.{1,80})?$/i;
-// "ESLint Class Replacing CLIEngine", "X supersedes Y": the title names what it took first, then what it set aside.
+// "Runner Class Replacing OldEngine", "X supersedes Y": the title names what it took first, then what it set aside.
 const TITLE_REPLACING = /^(.{1,60}?)\s+(?:replacing|replaces|supersedes|superseding)\s+(.{1,60})$/i;
-/** A record's own number before its title ("TEP-0105: ", "ODH-ADR-0003 - ", "RFC 12. "): no part of what it says. */
+/** A record's own number before its title ("KEP-0042: ", "ORG-ADR-0003 - ", "RFC 12. "): no part of what it says. */
 const TITLE_NUMBER = /^(?:[A-Za-z]{2,8}[- ]){0,3}\d{1,5}[a-z]?\s*[:.\u2013\u2014-]\s+/;
 /** A version on its own ("8.x", "11", "v2.1"): a title that drops versions of a thing keeps the thing. */
 const VERSION_WORD = /(?:^|\s)v?\d+(?:\.(?:\d+|x))*(?=[\s,)]|$)/i;
@@ -651,7 +651,7 @@ export function proseOptionsOf(parsed: ParsedAdr, chosenName: string | undefined
     chosen.push({ name: titleName(prefers[1]), range: titleRange, marked: true });
   }
   const removes = replaces || replacing || prefers ? undefined : TITLE_REMOVES.exec(named);
-  // "Drop supports for Node.js 8.x and 11.x" drops versions: the runtime itself stays.
+  // "Drop support for Node.js 14.x and 15.x" drops versions: the runtime itself stays.
   if (removes && titleName(removes[1]) && !VERSION_WORD.test(titleName(removes[1]))) rejected.push({ name: titleName(removes[1]), range: titleRange, reason: title, marked: true });
   const deprecates = replaces || replacing || prefers || removes ? undefined : TITLE_DEPRECATES.exec(named);
   if (deprecates) rejected.push({ name: deprecates[1].replace(/`/g, "").trim(), range: titleRange, reason: title, marked: true });
