@@ -193,7 +193,7 @@ export function optionName(written: string): { name: string; ref?: string; decid
   return { name: text.replaceAll(CODE_COLON, ":"), ...(ref ? { ref } : {}), decided };
 }
 
-interface ListItem {
+export interface ListItem {
   text: string;
   /** The number or roman numeral of an ordered list item ("4", "IV"): the label a decision may cite it by. */
   marker?: string;
@@ -204,8 +204,8 @@ interface ListItem {
 /** A line at the margin that may still continue the list item above it: not a heading, fence, quote, table or rule. */
 const LAZY_CONTINUATION = /^(?![#>|`~])(?!(?:[-*_]\s*){3,}$)[^\s]/;
 
-/** List items between two lines, outside code fences, with their indent. */
-function listItems(lines: string[], from: number, to: number): ListItem[] {
+/** List items between two lines (1-based, inclusive), outside code fences, with their indent. */
+export function listItems(lines: string[], from: number, to: number): ListItem[] {
   const items: ListItem[] = [];
   let inFence = false;
   // The last line of the item being read (its own, or the last line wrapped into it).

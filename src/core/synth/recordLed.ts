@@ -9,6 +9,8 @@ import type { AdrMeta, Level } from "../schemas";
 import { contentWords, splitAsking } from "../terms";
 import { balanced, cutWords } from "../text";
 import { FRAME_WORDS, stemWord } from "./words";
+import { listItems } from "../decisions/options";
+import { stripInline } from "../internal/markdown";
 
 /** What this module needs of a retrieved record. */
 export interface LedRecord {
@@ -278,14 +280,9 @@ export function recordOptions(meta: AdrMeta, choice: string, max: number, shortC
 }
 
 /** The first sentence of each item of the lists in a record's decision section, as plain text. */
-function listItems(decisionText: string): string[] {
-  const items: string[] = [];
-  for (const line of decisionText.split("\n")) {
-    const m = /^\s*(?:[-*+]|\d+[.)])\s+(\S.*)$/.exec(line);
-    if (m) items.push(m[1]);
-    else if (items.length && /^\s{2,}\S/.test(line)) items[items.length - 1] += ` ${line.trim()}`;
-  }
-  return items.map((t) => t.replace(/[*_`]+/g, "").replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").split(/(?<=[.!?])\s+/)[0].trim());
+function firstSentencesOfItems(decisionText: string): string[] {
+  const lines = decisionText.split("\n");
+  return listItems(lines, 1, lines.length).map((i) => stripInline(i.text).split(/(?<=[.!?])\s+/)[0].trim());
 }
 
 /**
@@ -296,7 +293,7 @@ function listItems(decisionText: string): string[] {
 function ruleAnswering(decisionText: string | undefined, focus: Set<string>, decided: string): string | undefined {
   // Only a choice the model read as a lead-in and its rules ("the following rules: A, B") is a list of rules.
   const lead = /^([^:]{3,120}):\s+\S/.exec(decided)?.[1];
-  const items = decisionText && lead ? listItems(decisionText).filter((t) => decided.includes(t.split(/\s+/).slice(0, 3).join(" "))) : [];
+  const items = decisionText && lead ? firstSentencesOfItems(decisionText).filter((t) => decided.includes(t.split(/\s+/).slice(0, 3).join(" "))) : [];
   if (items.length < 2) return undefined;
   const hits = items.map((t) => [...stemSet(t)].filter((w) => focus.has(w)).length);
   const best = Math.max(...hits);
