@@ -56,3 +56,21 @@ export function withoutOpenEnd(words: string[]): string[] {
   while (n > 2 && (OPENS_MORE.has(bare(words[n - 1])) || !bare(words[n - 1]))) n--;
   return words.slice(0, n);
 }
+
+/**
+ * The sentences of plain text (markup already taken out): a sentence ends at ". ", "! " or "? " before a capital, a
+ * quote or a bracket, so "e.g. this", "v2.1" and "etc. and" do not end one.
+ */
+export function splitSentences(plain: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 0; i < plain.length; i++) {
+    const c = plain[i];
+    if ((c === "." || c === "!" || c === "?") && plain[i + 1] === " " && /[A-Z"“(]/.test(plain[i + 2] ?? "") && !/\b(?:e\.g|i\.e|etc|vs|cf)$/i.test(plain.slice(Math.max(0, i - 4), i))) {
+      out.push(plain.slice(start, i + 1).trim());
+      start = i + 2;
+    }
+  }
+  if (start < plain.length) out.push(plain.slice(start).trim());
+  return out.filter(Boolean);
+}

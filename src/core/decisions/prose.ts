@@ -5,7 +5,7 @@
 import { stripInline } from "../internal/markdown";
 import { compromise } from "../nlp";
 import { overAChannel } from "../channels";
-import { withoutOpenEnd } from "../text";
+import { splitSentences, withoutOpenEnd } from "../text";
 
 /** Longer sentences are cut here before any pattern runs (a decision sentence is rarely longer). */
 export const MAX_SENTENCE_CHARS = 400;
@@ -118,7 +118,7 @@ export function sentencesIn(lines: string[], from: number, to: number, limit = 6
   let paraStart = 0;
   let paraEnd = 0;
   const flush = () => {
-    if (paragraph.trim()) for (const text of splitSentences(paragraph)) out.push({ text, start: paraStart, end: paraEnd });
+    if (paragraph.trim()) for (const text of sentencesOfParagraph(paragraph)) out.push({ text, start: paraStart, end: paraEnd });
     paragraph = "";
   };
   let inFence = false;
@@ -165,7 +165,7 @@ export function sentencesIn(lines: string[], from: number, to: number, limit = 6
       continue;
     }
     if (!paragraph) paraStart = n;
-    // splitSentences reads no further than its first MAX_SENTENCE_CHARS * 4 characters: a longer paragraph grows no more.
+    // sentencesOfParagraph reads no further than its first MAX_SENTENCE_CHARS * 4 characters: a longer paragraph grows no more.
     if (paragraph.length < MAX_SENTENCE_CHARS * 4) paragraph += (paragraph ? " " : "") + line.trim();
     paraEnd = n;
   }
@@ -173,20 +173,10 @@ export function sentencesIn(lines: string[], from: number, to: number, limit = 6
   return out.slice(0, limit);
 }
 
-function splitSentences(paragraph: string): string[] {
+/** A paragraph's sentences as plain text, each cut to MAX_SENTENCE_CHARS. */
+function sentencesOfParagraph(paragraph: string): string[] {
   const plain = stripInline(paragraph.slice(0, MAX_SENTENCE_CHARS * 4)).replace(/\s+/g, " ").trim();
-  const out: string[] = [];
-  let start = 0;
-  for (let i = 0; i < plain.length; i++) {
-    const c = plain[i];
-    // A sentence ends at . ! ? followed by a space and a capital; "e.g." and "v2.1" do not end one.
-    if ((c === "." || c === "!" || c === "?") && plain[i + 1] === " " && /[A-Z"“(]/.test(plain[i + 2] ?? "") && !/\b(?:e\.g|i\.e|etc|vs|cf)$/i.test(plain.slice(Math.max(0, i - 4), i))) {
-      out.push(plain.slice(start, i + 1).trim());
-      start = i + 2;
-    }
-  }
-  if (start < plain.length) out.push(plain.slice(start).trim());
-  return out.filter(Boolean).map((s) => s.slice(0, MAX_SENTENCE_CHARS));
+  return splitSentences(plain).map((s) => s.slice(0, MAX_SENTENCE_CHARS));
 }
 
 /** Words with their original spelling, punctuation kept attached so phrases can stop at a comma. */

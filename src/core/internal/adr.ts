@@ -5,6 +5,7 @@ import { posix } from "node:path";
 import type { AdrStatus, LineRange } from "../schemas";
 import { frontMatterString, parseMarkdown, stripInline, type MarkdownDoc, type MarkdownSection } from "./markdown";
 import { STATUS_HEADING, STATUS_KEY } from "./adrDetect";
+import { splitSentences } from "../text";
 
 /** Canonical names of the ADR sections we recognise; other headings are keyed by their slug. */
 export type AdrSectionName =
@@ -230,11 +231,7 @@ function sentenceKey(sentence: string): string {
 
 /** The sentences of a paragraph of prose (markup aside). */
 function sentencesOf(paragraph: string): string[] {
-  return paragraph
-    .replace(/<!--|-->|[*_`>]+/g, " ")
-    .split(/(?<=[.!?])\s+/)
-    .map((t) => t.trim())
-    .filter((t) => (t.match(/\p{L}+/gu) ?? []).length >= 4);
+  return splitSentences(paragraph.replace(/<!--|-->|[*_`>]+/g, " ").replace(/\s+/g, " ").trim()).filter((t) => (t.match(/\p{L}+/gu) ?? []).length >= 4);
 }
 
 /** Paragraphs of prose: runs of lines that are not blank or structure. */

@@ -25,7 +25,7 @@ const TAG_BYTES = 32;
 /** Far beyond any real snapshot (a large repository's is a few MB); bounds what a planted file makes us read. */
 const MAX_SNAPSHOT_BYTES = 1024 * 1024 * 1024;
 /** Bumped whenever a snapshot's shape or the code that derives it changes meaning. */
-export const CORPUS_FORMAT = 14;
+export const CORPUS_FORMAT = 15;
 
 export interface CorpusCacheOptions {
   /** The cache root (corpusCacheRoot()); snapshots go to a folder per work tree below it. */
