@@ -31,4 +31,17 @@ describe("a question whose 'that' points back at a proposal", () => {
     const text = "The deploy job takes forty minutes. Should we do that in parallel?";
     assert.equal(withRestatedProposal(text), text);
   });
+
+  test("'build that on top of X' with nothing put forward before it proposes building on X", () => {
+    assert.equal(withRestatedProposal("Should we build that on top of the event store?"), "Should we build on top of the event store?");
+    assert.equal(readQuestion("Should we build that on top of the event store?").target?.title, "Build on top of the event store");
+  });
+});
+
+describe("a noun followed by a relative clause without 'that'", () => {
+  test("'remove drafts they abandoned' names the drafts, not 'drafts they'", () => {
+    const s = readQuestion("Can people remove drafts they abandoned last year?");
+    assert.ok(s.alternatives.length > 0);
+    for (const a of s.alternatives) assert.doesNotMatch(a.title, /\bthey$/, a.title);
+  });
 });

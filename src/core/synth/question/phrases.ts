@@ -28,6 +28,9 @@ export function spanText(toks: Tok[], span: Span, opts: { dropDeterminer?: boole
   return out.replace(/\s+/g, " ").trim().replace(/[,;:?!]+$/, "");
 }
 
+/** Pronouns that can only be the subject of a clause: after a noun they open a relative clause, never continue it. */
+const RELATIVE_SUBJECTS = new Set(["we", "they", "you", "i", "he", "she"]);
+
 /** End (exclusive) of the noun phrase starting at i: determiners, modifiers, nouns, "of" continuations, examples. */
 export function nounPhraseEnd(toks: Tok[], i: number, limit = toks.length, opts: { examples?: boolean; and?: boolean } = {}): number {
   limit = Math.min(limit, toks.length);
@@ -55,6 +58,8 @@ export function nounPhraseEnd(toks: Tok[], i: number, limit = toks.length, opts:
       }
     }
     if (!isNounish(t)) break;
+    // "submissions they no longer need": a subject pronoun after a noun opens a relative clause without "that".
+    if (sawNoun && RELATIVE_SUBJECTS.has(t.norm)) break;
     // "Picocli a better fit": a determiner after a noun starts another phrase.
     if (sawNoun && DETERMINERS.has(t.norm) && !t.tags.has("Possessive")) break;
     sawNoun = true;
