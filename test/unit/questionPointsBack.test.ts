@@ -45,3 +45,11 @@ describe("a noun followed by a relative clause without 'that'", () => {
     for (const a of s.alternatives) assert.doesNotMatch(a.title, /\bthey$/, a.title);
   });
 });
+
+describe("a quantifier floating after a plural subject", () => {
+  test("'the services each pick …. Should we move them all to X?' names the services, without the quantifier", () => {
+    const s = readQuestion("The mobile apps each bundle fonts differently (system fonts, copied files, a CDN). Should we standardise them all on one font package?");
+    assert.equal(s.target?.title, "Standardise the mobile apps on one font package");
+  });
+});
+

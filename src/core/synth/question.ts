@@ -274,7 +274,8 @@ function withAntecedent(a: QuestionStructure["alternatives"][number], before: To
       i = np.end - 1;
       continue;
     }
-    return { ...a, title: `${m[1]} ${referredTo(before, np)}${a.title.slice(m[0].length)}`, terms: [...new Set([...a.terms, ...termsForPhrase(before, np)])] };
+    // "standardise them all on Poetry": the quantifier counted the pronoun's things; with the things named it goes.
+    return { ...a, title: `${m[1]} ${referredTo(before, np)}${a.title.slice(m[0].length).replace(/^\s+(?:all|both|each)\b/, "")}`, terms: [...new Set([...a.terms, ...termsForPhrase(before, np)])] };
   }
   return a;
 }

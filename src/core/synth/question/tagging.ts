@@ -55,6 +55,15 @@ function repairTags(toks: Tok[]): void {
     const objectFollows = !!next && (DETERMINERS.has(next.norm) || isPrep(next) || next.tags.has("Possessive") || isNounish(next) || next.norm === "to");
     if (verbSlot && objectFollows && !endsClause(t) && !(prev.norm === "to" && !isVerbish(toks[i - 2]))) asVerb(t);
   }
+  // "the projects each manage their own": a quantifier floating after a plural subject; the -s word before it is the
+  // plural noun, and the word after it, when the tagger took it for a noun, is the verb.
+  for (let i = 1; i + 1 < toks.length; i++) {
+    const [subject, quantifier, verb] = [toks[i - 1], toks[i], toks[i + 1]];
+    if (!["each", "all", "both"].includes(quantifier.norm) || !isVerb(subject) || !/Plural/.test(subject.amb ?? "") || !/[^s]s$/.test(subject.norm)) continue;
+    if (!verb.tags.has("Noun") || verb.tags.has("Plural") || verb.tags.has("ProperNoun") || !/^[a-z]+$/.test(verb.text)) continue;
+    asNoun(subject);
+    asVerb(verb);
+  }
   // "thinking of moving our CI …": an -ing word opening the sentence or following "of"/"about", and taking an
   // object, is a gerund even when the tagger called it a noun or adjective.
   for (let i = 0; i < toks.length - 1; i++) {
