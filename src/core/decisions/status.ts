@@ -129,6 +129,12 @@ export function displayStatus(status: AdrStatus, raw: string | undefined, supers
   return raw === undefined || !/[\p{L}\p{N}]/u.test(stripInline(raw)) ? "no status line" : `unrecognised status: ${stripInline(raw).slice(0, 60)}`;
 }
 
+/** A record kept as its folder's index ("059-logging/README.md") is known by its folder's name. */
+const FOLDER_INDEX = /^(?:readme|index|_index)\.(?:md|markdown|mdx|rst|txt)$/i;
+
 function shortRef(ref: string): string {
-  return ref.startsWith("title:") ? `"${ref.slice("title:".length)}"` : posix.basename(ref);
+  if (ref.startsWith("title:")) return `"${ref.slice("title:".length)}"`;
+  const base = posix.basename(ref);
+  const folder = posix.basename(posix.dirname(ref));
+  return FOLDER_INDEX.test(base) && folder && folder !== "." ? folder : base;
 }
