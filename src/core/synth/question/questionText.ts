@@ -91,13 +91,12 @@ export function withRestatedProposal(text: string): string {
   const sentences = text.split(/(?<=[.!?])\s+/);
   const asking = sentences.findIndex((s) => s.includes("?"));
   if (asking < 0 || !(DEMONSTRATIVE_OBJECT.test(sentences[asking]) || DEMONSTRATIVE_JUDGED.test(sentences[asking]))) return text;
+  const askingAs = (ask: string) => [...sentences.slice(0, asking), ask, ...sentences.slice(asking + 1)].join(" ");
   const act = PUT_FORWARD.exec(sentences[asking - 1] ?? "")?.[1]?.replace(REASON_TAIL, "").replace(/[,.]\s*$/, "").trim();
-  if (!act || act.split(/\s+/).length < 3) {
-    // "Should we build that on top of X?" with nothing put forward before: the place it names is the proposal, and
-    // the demonstrative goes ("Build on top of X"); a light verb ("do that on …") says nothing without it.
-    const placed = PLACED_DEMONSTRATIVE.exec(sentences[asking]);
-    return placed && !LIGHT_ACT_VERBS.has(placed[1].toLowerCase()) ? [...sentences.slice(0, asking), sentences[asking].replace(PLACED_DEMONSTRATIVE, "$1 $2"), ...sentences.slice(asking + 1)].join(" ") : text;
-  }
-  const ask = /^[a-z]+ing\b/i.test(act) ? `Is it worth ${act}?` : `Should we ${act}?`;
-  return [...sentences.slice(0, asking), ask, ...sentences.slice(asking + 1)].join(" ");
+  if (act && act.split(/\s+/).length >= 3) return askingAs(/^[a-z]+ing\b/i.test(act) ? `Is it worth ${act}?` : `Should we ${act}?`);
+  // "Should we build that on top of X?" with nothing put forward before: the place it names is the proposal, and the
+  // demonstrative goes ("Build on top of X"); a light verb ("do that on …") says nothing without it.
+  const placed = PLACED_DEMONSTRATIVE.exec(sentences[asking]);
+  if (!placed || LIGHT_ACT_VERBS.has(placed[1].toLowerCase())) return text;
+  return askingAs(sentences[asking].replace(PLACED_DEMONSTRATIVE, "$1 $2"));
 }
