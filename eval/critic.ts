@@ -15,13 +15,14 @@
 // all repositories but one, count on that one), the units it picks on all of dev against BLOCKING_KINDS, and, for
 // every column, the totals of the current set and of the pick (totals only for the held-out columns).
 // `--cv` then fits the odds of doubt (policy.ts's DOUBTS, what blocks beyond the contradictions) on dev, prints the
-// fit to paste into policy.ts, its leave-one-repository-out estimate and every column's totals under DOUBTS.
+// fit to paste into policy.ts, its leave-one-repository-out estimate (and that of the rule without its strength cut
+// and shrinkage, to compare) and every column's totals under DOUBTS.
 // `--exclude unit,unit,…` (with --cv): units the rule never takes (ones the held-out columns turned down), to read
 // what it picks without them.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { applyObjections, critique, findings, type CriticInput, type RaisedObjection } from "../src/core/critic";
-import { BLOCKING_KINDS, blockCounts, choosePolicy, crossValidate, crossValidateDoubts, DEFAULT_RULE, DOUBTS, doubtCounts, fitDoubts, kindStats, MIN_WRONG, unitsOf, type DoubtWeights, type LabelledAnswer, type PolicyRule } from "../src/core/critic/policy";
+import { BLOCKING_KINDS, blockCounts, choosePolicy, crossValidate, crossValidateDoubts, DEFAULT_DOUBT_RULE, DEFAULT_RULE, DOUBTS, doubtCounts, fitDoubts, kindStats, MIN_WRONG, unitsOf, type DoubtWeights, type LabelledAnswer, type PolicyRule } from "../src/core/critic/policy";
 import { countCodeUsage } from "../src/core/internal/codeUsage";
 import { optionTermsFor, usageEvidence } from "../src/core/synth/codeUsage";
 import type { DraftPicker, FusedEvidence } from "../src/core/schemas";
@@ -309,6 +310,9 @@ function doubtValidation(rows: Replayed[]): void {
   console.log(`  ${same ? "= DOUBTS" : "differs from DOUBTS"}`);
   const v = crossValidateDoubts(dev);
   console.log(`  leave one repository out (fit on the others, count on it), dev: wrong blocked ${fmt(v.wrongBlocked, v.wrong)}, right blocked ${fmt(v.rightBlocked, v.right)}; bars ${[...new Set(v.folds.map((f) => f.bar))].sort((a, b) => a - b).join(", ")}`);
+  // The same rule with every kind above 1 weighing its raw ratio (before the strength cut and the shrinkage), to compare.
+  const raw = crossValidateDoubts(dev, { minWrong: DEFAULT_DOUBT_RULE.minWrong, maxRightShare: DEFAULT_DOUBT_RULE.maxRightShare });
+  console.log(`  the same without the strength cut and shrinkage: wrong blocked ${fmt(raw.wrongBlocked, raw.wrong)}, right blocked ${fmt(raw.rightBlocked, raw.right)}`);
   for (const set of ["dev", "test", "independent"]) {
     const of = labelled(rows.filter((r) => r.set === set));
     if (!of.length) continue;

@@ -5,7 +5,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { critique, findings } from "../../src/core/critic";
-import { BLOCKING_KINDS, CONTRADICTIONS, crossValidateDoubts, DOUBTS, doubtCounts, doubted, doubtOdds, fitDoubts, MIN_WRONG, type DoubtWeights, type LabelledAnswer } from "../../src/core/critic/policy";
+import { BLOCKING_KINDS, CONTRADICTIONS, crossValidateDoubts, DEFAULT_DOUBT_RULE, DOUBT_SHRINK, DOUBTS, doubtCounts, doubted, doubtOdds, fitDoubts, kindStats, MIN_DOUBT_RATIO, MIN_WRONG, shrunkRatio, type DoubtWeights, type LabelledAnswer } from "../../src/core/critic/policy";
 import type { FusedEvidence } from "../../src/core/schemas";
 import { draft, option, recordItem } from "../helpers/criticEvidence";
 
@@ -79,6 +79,45 @@ describe("critic doubts: the fit", () => {
   });
 });
 
+describe("critic doubts: fewer, stronger signals", () => {
+  // 40 wrong and 80 right low answers over four repositories. "sharp" is on 16 wrong and 4 right (ratio about 8);
+  // "faint" on 12 wrong and 12 right (about 2: right answers carry it half as often); "lucky" on 3 wrong, no right.
+  const rows = [
+    ...answers("north", 8, false, "low", ["sharp"]),
+    ...answers("south", 8, false, "low", ["sharp", "faint"]),
+    ...answers("east", 4, false, "low", ["faint"]),
+    ...answers("west", 3, false, "low", ["lucky"]),
+    ...answers("west", 17, false, "low"),
+    ...answers("north", 4, true, "low", ["sharp"]),
+    ...answers("east", 12, true, "low", ["faint"]),
+    ...answers("south", 64, true, "low"),
+  ];
+
+  test("a kind below the strength cut weighs nothing; one above it weighs in", () => {
+    assert.ok(Math.abs(MIN_DOUBT_RATIO - Math.sqrt(6)) < 1e-12);
+    const fit = fitDoubts(rows);
+    assert.equal(fit.ratio.faint, undefined);
+    assert.ok(fit.ratio.sharp > 1);
+    // Without the cut (the rule before), the faint kind weighs in too.
+    const before = fitDoubts(rows, { minWrong: MIN_WRONG, maxRightShare: DEFAULT_DOUBT_RULE.maxRightShare });
+    assert.ok(before.ratio.faint > 1);
+  });
+
+  test("a kind weighs its ratio shrunk by its standard error: few answers shrink it far more than many", () => {
+    const stats = new Map(kindStats(rows).map((s) => [s.kind, s] as const));
+    const totals = { wrong: 40, right: 80 };
+    const sharp = stats.get("sharp")!;
+    const lucky = stats.get("lucky")!;
+    // Unshrunk, the three lucky answers out-tell the sixteen sharp ones; shrunk, they no longer do.
+    assert.ok(lucky.ratio > sharp.ratio);
+    assert.ok(shrunkRatio(lucky, totals, DOUBT_SHRINK) < shrunkRatio(sharp, totals, DOUBT_SHRINK));
+    assert.ok(shrunkRatio(lucky, totals, DOUBT_SHRINK) / lucky.ratio < shrunkRatio(sharp, totals, DOUBT_SHRINK) / sharp.ratio);
+    assert.equal(shrunkRatio(sharp, totals, 0), sharp.ratio);
+    // The fit stores the shrunk weight.
+    assert.ok(Math.abs(fitDoubts(rows).ratio.sharp - shrunkRatio(sharp, totals, DOUBT_SHRINK)) < 1e-12);
+  });
+});
+
 describe("critic doubts: in the rules Critic", () => {
   const Q = "Our nightly report jobs keep timing out whenever the warehouse is busy. How should we run them?";
   const DECIDING = "docs/adr/0004-container-images.md";
@@ -124,5 +163,7 @@ describe("critic doubts: in the rules Critic", () => {
     assert.ok(DOUBTS.prior.high < DOUBTS.prior.med && DOUBTS.prior.med < DOUBTS.prior.low);
     for (const k of CONTRADICTIONS) assert.equal(DOUBTS.ratio[k], undefined);
     assert.ok(Object.values(DOUBTS.ratio).every((r) => r > 1));
+    // The kinds that right answers carry nearly as often as wrong ones weigh nothing.
+    for (const k of ["single-source", "record-status/draft", "off-subject"]) assert.equal(DOUBTS.ratio[k], undefined);
   });
 });
