@@ -1,7 +1,7 @@
 // Which of the rules Critic's findings block and which are only concerns (issue 23).
 //
 // Since the round after build 87392d9, only the contradictions block alone, and the rest is the odds of doubt at the
-// end of this file (DOUBTS: every kind weighs in, one bar). The unit rule below is kept to compare (eval/critic.ts
+// end of this file (DOUBTS: every strong kind weighs in, one bar). The unit rule below is kept to compare (eval/critic.ts
 // --cv prints both); its history:
 //
 // Every check reports what it found as a finding of one kind ("outranked/trails", "weak-grounding", …) and this file
@@ -292,8 +292,12 @@ export function crossValidate(rows: readonly LabelledAnswer[], rule: PolicyRule 
 // kind tells it and which pair gets picked is luck. Here every finding kind counts as evidence, weighed by how much
 // more often wrong answers carry it than right ones (kindStats' smoothed rate ratio), and the evidence multiplies
 // the odds that an answer of that confidence is wrong, as a reviewer's doubts add up: an answer whose odds reach
-// the bar gets one blocking objection naming its strongest findings. Kinds that right answers carry as often as
-// wrong ones (ratio at most 1) weigh nothing; so does a kind seen on fewer than MIN_WRONG wrong answers.
+// the bar gets one blocking objection naming its strongest findings. A kind seen on fewer than MIN_WRONG wrong
+// answers weighs nothing. Since the fortieth session, so does a weak kind (ratio below MIN_DOUBT_RATIO: right answers
+// carry it nearly as often as wrong ones, and in a product of many such factors it tips answers over the bar by the
+// luck of which repositories the fit saw), and each strong kind weighs its ratio shrunk by one standard error
+// (DOUBT_SHRINK), so a kind seen on four answers no longer outweighs one seen on forty-five. Fewer, steadier weights:
+// 12 kinds where 17 weighed in, and the leave-one-repository-out estimate did not fall (see DOUBTS).
 // The contradiction kinds aside, nothing is picked by hand, and leaving one repository out changes the weights a
 // little, not which signals count.
 
