@@ -293,7 +293,7 @@ export function crossValidate(rows: readonly LabelledAnswer[], rule: PolicyRule 
 // more often wrong answers carry it than right ones (kindStats' smoothed rate ratio), and the evidence multiplies
 // the odds that an answer of that confidence is wrong, as a reviewer's doubts add up: an answer whose odds reach
 // the bar gets one blocking objection naming its strongest findings. A kind seen on fewer than MIN_WRONG wrong
-// answers weighs nothing. Since the fortieth session, so does a weak kind (ratio below MIN_DOUBT_RATIO: right answers
+// answers weighs nothing. Since the thirty-ninth session, so does a weak kind (ratio below MIN_DOUBT_RATIO: right answers
 // carry it nearly as often as wrong ones, and in a product of many such factors it tips answers over the bar by the
 // luck of which repositories the fit saw), and each strong kind weighs its ratio shrunk by one standard error
 // (DOUBT_SHRINK), so a kind seen on four answers no longer outweighs one seen on forty-five. Fewer, steadier weights:
@@ -435,7 +435,7 @@ export function doubtCounts(rows: readonly LabelledAnswer[], w: DoubtWeights, fi
 
 /**
  * The odds of doubt fit on the dev answers (eval/critic.ts --cv prints the fit), so the product needs no eval data.
- * Refit (the fortieth session, payloads of build ab48c5d) under the rule's strength cut and shrinkage (MIN_DOUBT_RATIO,
+ * Refit (the thirty-ninth session, payloads of build ab48c5d) under the rule's strength cut and shrinkage (MIN_DOUBT_RATIO,
  * DOUBT_SHRINK): 12 kinds weigh in, where 17 did. On dev, against the table before (fit on older payloads) and a refit
  * of the rule without the cut and shrinkage: wrong blocked 82 / 80 -> 80 of 141, right blocked 22 / 22 -> 21 of 321;
  * leave one repository out 76/141 at 23/321 -> 78/141 at 22/321. Held-out totals were read once, after the choice.
