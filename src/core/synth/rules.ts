@@ -1103,6 +1103,8 @@ interface Decider {
   refused?: string;
   /** The record weighed what the question proposes (this option of its own) and chose otherwise. */
   turnedDown?: string;
+  /** The record weighed this option the question names and chose another of its own, the one recommended. */
+  choseOver?: string;
   /** A decision source's record that chose another option, which the repository's own record overrides. */
   deviatesFrom?: { label: string; chose: string };
 }
@@ -1489,8 +1491,14 @@ function decide(
     }
   }
   nameKeptApproach(found.decider, candidates);
+  if (found.decider) return found;
+  // Nothing chose an option the question names: the first record, when it weighed one of them and chose otherwise, decides.
+  const passed = () => {
+    const decider = choseOverNamedDecider(docs[0], candidates);
+    return decider ? { decider, reason: "" } : found;
+  };
   // For named alternatives, only a record whose headline shares two of the asked words speaks for the question.
-  if (found.decider || !led || (structure.form === "alternatives" && led.focusHits < 2)) return found;
+  if (!led || (structure.form === "alternatives" && led.focusHits < 2)) return passed();
   // Align the record's choice with an option the question names ("Tailwind" and "Tailwind CSS") by the whole name of
   // one inside the other, else offer it: a word they share ("JSON" in "Plain JSON" and "JSON-LD") is not enough.
   const key = keyFor(led.choice);
@@ -1506,7 +1514,7 @@ function decide(
   }
   if (index < 0) {
     // A record found below the first two by its subject alone does not put an option of its own forward.
-    if (docs.findIndex((d) => d.path === led.doc.path) >= DEEPEST_NEW_OPTION) return found;
+    if (docs.findIndex((d) => d.path === led.doc.path) >= DEEPEST_NEW_OPTION) return passed();
     if (structure.form === "alternatives") led.confidence = "low";
     const title = structure.form === "keep" ? `Move to ${bareChoice(led.choice)}` : structure.form === "drop" || structure.form === "alternatives" ? led.choice : `Keep ${bareChoice(led.choice)}`;
     const chosen: Candidate = { title: nounLike(bareChoice(led.choice)) && isName(led.doc, led.choice) ? title : (answerNamed(led.doc, led.choice) ?? led.choice), key, origin: "adr", note: `what ${recordName(led.doc.meta)} chose` };
@@ -1611,6 +1619,48 @@ function turnedDownDecider(docs: AdrDoc[], candidates: Candidate[], structure: Q
     return { kind: "adr", index, cite: decisionItem(doc), label: deciderName(doc), status: doc.meta.status, statusText: recordStatus(doc.meta), followsRecord: true, score: MIN_CHOICE_SCORE, margin: MIN_CHOICE_SCORE, conflicts: [], agreeing: [], turnedDown: turned.name };
   }
   return undefined;
+}
+
+/**
+ * "Should we coerce with Boolean(x) or with !!x?" where the record retrieval ranked first weighed "Convert to boolean"
+ * and chose "Ternary operator": it turned down what the question names and decided for something else, so its choice
+ * becomes an option of its own and is recommended. The weighed option is what separates this from a record that only
+ * shares the question's subject (a question no record decides): one that never weighed a named option decides nothing.
+ * Only the first-ranked record may: lower ones matched this way were about other things (development half).
+ */
+function choseOverNamedDecider(first: AdrDoc | undefined, candidates: Candidate[]): Decider | undefined {
+  // What the question proposes, not what it says is in place: a record may turn that down for another purpose.
+  const named = candidates.filter((c) => c.origin === "question" && !c.inverse && c.key.terms.length);
+  if (!first || !named.length || candidates.length >= MAX_OPTIONS) return undefined;
+  if (!first.active || first.meta.status === "rejected" || first.meta.status === "proposed") return undefined;
+  const choice = modelChoice(first.meta);
+  if (!choice || named.some((c) => recordChose(first, c))) return undefined;
+  const weighed = [...first.meta.considered_options, ...(first.meta.rejected_options ?? []).map((r) => r.name)].filter((o) => o !== choice);
+  const passedOver = weighed.find((o) => named.some((c) => namesMostOf(o, c, named)));
+  const title = tidyLabel(capitalise(choice));
+  const key = keyFor(title);
+  if (!passedOver || !key.terms.length) return undefined;
+  const index = candidates.push({ title, key, origin: "adr", note: `what ${recordName(first.meta)} chose` }) - 1;
+  // Found by what it weighed, not by what it chose: never "high".
+  return { kind: "adr", index, cite: decisionItem(first), label: deciderName(first), status: first.meta.status, statusText: recordStatus(first.meta), followsRecord: true, score: MIN_CHOICE_SCORE, margin: MIN_CHOICE_SCORE, conflicts: [], agreeing: [], cap: "med", choseOver: passedOver };
+}
+
+/** Whether a record's option holds at least half of the words that set a named option apart from the other named ones. */
+function namesMostOf(recordOption: string, c: Candidate, named: Candidate[]): boolean {
+  const said = [...tokenStems(recordOption, true).keys()];
+  const own = ownStems(c, named);
+  return own.length > 0 && own.filter((w) => said.some((x) => sameStem(w, x))).length * 2 >= own.length;
+}
+
+/** The words of a named option that no other named option shares (framing, vague and "own"/"both" words aside). */
+function ownStems(c: Candidate, named: Candidate[]): string[] {
+  const others = named.filter((x) => x !== c).map((x) => tokenStems(x.title, true));
+  return [...tokenStems(c.title, true).keys()].filter((w) => w.length >= 3 && !FRAME_STEMS.has(w) && !VAGUE.has(w) && !isStopWord(w) && w !== "own" && w !== "both" && !(others.length && others.every((o) => o.has(w))));
+}
+
+/** One stem is the other with a plural "s" ("ids", "id"): the stemmer leaves short words alone. */
+function sameStem(a: string, b: string): boolean {
+  return a === b || a === `${b}s` || b === `${a}s`;
 }
 
 /** The side of "A instead of B" that does not name the proposal, as a short name ("Bootstrap"), if there is one. */
@@ -2051,7 +2101,8 @@ function decidedRationale(picked: Scored, decider: Decider, scored: Scored[]): {
     // of them nor weighed one ("Keep Next.js" for a question about a Docker image), it is linked to the question by
     // its subject alone: "low", as likely another decision as this one.
     const sure = inForce && decider.followsRecord && decider.position === 0;
-    const unasked = scored.some((o) => o.asked) && !answersAsked(picked, scored, decider);
+    // A record found by the named option it weighed answers what was asked, whatever it chose.
+    const unasked = scored.some((o) => o.asked) && !decider.choseOver && !answersAsked(picked, scored, decider);
     // A choice the question did not name is "high" only when the record names it as an option (a "Chosen option"
     // line or one of the options it weighed); one read from its prose may be a clause of the decision, not the choice.
     const named = picked.asked || (!!decider.cite.adr && recordListsOption(decider.cite.adr, picked.title));
@@ -2061,6 +2112,8 @@ function decidedRationale(picked: Scored, decider: Decider, scored: Scored[]): {
         ? `${decider.label} (${decider.statusText ?? status}) proposed what "${decider.refused}" describes, and the proposal was rejected: what is in place stays.`
         : decider.turnedDown
           ? `${decider.label} (${decider.statusText ?? status}) weighed "${decider.turnedDown}" and chose otherwise: what it kept stays.`
+        : decider.choseOver
+          ? `${decider.label} (${decider.statusText ?? status}) weighed "${decider.choseOver}", which the question names, and chose "${picked.title}" instead.`
         : decider.byDesign
           ? `${decider.label} (${decider.statusText ?? status}) is the nearest record on this question and states no single choice: what it designs, "${picked.title}", is offered.`
           : `${decider.label} (${decider.statusText ?? status}) decided this question, and it chose what "${picked.title}" describes.`,
@@ -2090,7 +2143,9 @@ function decidedRationale(picked: Scored, decider: Decider, scored: Scored[]): {
     sentences.push(
       decider.cap === "low"
         ? "It is the nearest record on this subject, but it shares little of the question's wording: check that it is the decision you mean."
-        : "It was found by its subject rather than by an option the question names, so it is not claimed with high confidence.",
+        : decider.choseOver
+          ? "It chose none of the options the question names, so it is not claimed with high confidence."
+          : "It was found by its subject rather than by an option the question names, so it is not claimed with high confidence.",
     );
   }
   // A record retrieval ranked below three others for this question is as often another decision as this one.

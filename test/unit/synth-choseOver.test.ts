@@ -1,0 +1,92 @@
+// A record that weighed an option the question names and chose something else decides the question (issue 21): its
+// own choice is offered and recommended, at most "med", and cited to it. A record that weighed none of the named
+// options, or one that is only proposed, does not decide this way. Real git repositories, deliberated offline; the
+// records are written for these tests.
+import { describe, test, before } from "node:test";
+import assert from "node:assert/strict";
+import { deliberate } from "../../src/core/pipeline";
+import { generateSigningKey } from "../../src/core/receipts/signing";
+import { UNDECIDABLE, type OptionPicker } from "../../src/core/schemas";
+import { createGitRepo } from "../helpers/gitRepo";
+
+const key = generateSigningKey();
+
+async function ask(repo: string, question: string): Promise<OptionPicker> {
+  const out = await deliberate({ repo, question, signingKey: key, force: true, useCache: false, writeReceipt: false, config: { offline: true } });
+  if (out.kind !== "deliberated") throw new Error(`not deliberated: ${out.kind}`);
+  return out.payload;
+}
+
+function recommended(p: OptionPicker) {
+  return p.options.find((o) => o.id === p.recommendation.option_id);
+}
+
+function citedPaths(p: OptionPicker): Set<string | undefined> {
+  return new Set(recommended(p)?.supports.map((id) => p.citations.find((c) => c.id === id)?.path_or_url));
+}
+
+const SHADOWS = "docs/adr/0003-card-shadows.md";
+const shadowsAdr = (status: string) => `# 3. Depth cues on dashboard cards
+
+- Status: ${status}
+- Date: 2024-05-02
+
+## Context and Problem Statement
+
+Cards on the dashboard blend into the page background on low-contrast screens.
+
+## Considered Options
+
+- Drop shadows under every card
+- Hairline borders
+
+## Decision Outcome
+
+Chosen option: "Hairline borders", because they stay crisp on every screen and cost nothing to render.
+`;
+
+const QUEUE = "docs/adr/0004-job-queue.md";
+const QUEUE_ADR = `# 4. Job queue for report exports
+
+- Status: accepted
+
+## Considered Options
+
+- A table in the main database polled by workers
+- A hosted message broker
+
+## Decision Outcome
+
+Chosen option: "A table in the main database polled by workers", because it needs no new service.
+`;
+
+describe("a record that weighed a named option and chose another decides the question", () => {
+  let repo: string;
+  let proposedRepo: string;
+  before(() => {
+    repo = createGitRepo([{ message: "Card depth", files: { [SHADOWS]: shadowsAdr("accepted"), [QUEUE]: QUEUE_ADR, "README.md": "# Dashboard\n" } }]);
+    proposedRepo = createGitRepo([{ message: "Card depth", files: { [SHADOWS]: shadowsAdr("proposed"), [QUEUE]: QUEUE_ADR, "README.md": "# Dashboard\n" } }]);
+  });
+
+  test("the record's own choice is offered, recommended at most 'med', and cited", async () => {
+    const p = await ask(repo, "Widgets on the home screen look flat. Should we add a soft shadow or a gradient fill to them?");
+    assert.notEqual(p.recommendation.option_id, UNDECIDABLE, p.recommendation.rationale);
+    assert.match(recommended(p)?.title ?? "", /hairline borders/i, p.options.map((o) => o.title).join(" | "));
+    assert.ok(citedPaths(p).has(SHADOWS));
+    assert.notEqual(p.recommendation.confidence, "high");
+    assert.match(p.recommendation.rationale, /weighed "Drop shadows under every card", which the question names/);
+    // The question's own alternatives stay on offer.
+    assert.ok(p.options.some((o) => /shadow/i.test(o.title)) && p.options.some((o) => /gradient/i.test(o.title)));
+  });
+
+  test("a record that weighed none of the named options does not decide by its choice", async () => {
+    const p = await ask(repo, "Widgets on the home screen look flat. Should we add a tinted background or a gradient fill to them?");
+    assert.doesNotMatch(p.recommendation.rationale, /which the question names/);
+    assert.doesNotMatch(recommended(p)?.title ?? "", /hairline borders/i);
+  });
+
+  test("a record that is only proposed does not decide this way", async () => {
+    const p = await ask(proposedRepo, "Widgets on the home screen look flat. Should we add a soft shadow or a gradient fill to them?");
+    assert.doesNotMatch(p.recommendation.rationale, /which the question names/);
+  });
+});
