@@ -8,6 +8,7 @@ import { deliberate } from "../../src/core/pipeline";
 import { generateSigningKey } from "../../src/core/receipts/signing";
 import { UNDECIDABLE, type OptionPicker } from "../../src/core/schemas";
 import { createGitRepo } from "../helpers/gitRepo";
+import { passedOverOption } from "../../src/core/synth/rules";
 
 const key = generateSigningKey();
 
@@ -88,5 +89,36 @@ describe("a record that weighed a named option and chose another decides the que
   test("a record that is only proposed does not decide this way", async () => {
     const p = await ask(proposedRepo, "Widgets on the home screen look flat. Should we add a soft shadow or a gradient fill to them?");
     assert.doesNotMatch(p.recommendation.rationale, /which the question names/);
+  });
+});
+
+describe("which weighed option names an option the question names", () => {
+  const meta = {
+    considered_options: ["Saving in handlers", "Saving once after the handler returns, in one unit of work"],
+    rejected_options: [{ name: "Saving in handlers", range: { start: 8, end: 8 } }],
+  };
+  const chosen = "Saving once after the handler returns, in one unit of work";
+
+  test("a short weighed option whose every word the long named option says is that option, strictly or not", () => {
+    const named = ["Every handler saves its changes explicitly at its end so the write lands where the logic is"];
+    assert.equal(passedOverOption(meta, chosen, named, true), "Saving in handlers");
+    assert.equal(passedOverOption(meta, chosen, named), "Saving in handlers");
+  });
+
+  test("the record's own choice is never the passed-over option", () => {
+    assert.equal(passedOverOption({ considered_options: [chosen] }, chosen, ["Save once after the handler returns in one unit of work"]), undefined);
+  });
+
+  test("half of a named option's own words match only when not strict; words both named options share do not count", () => {
+    const weighedOnly = { considered_options: ["Convert the value to a boolean first", "Ternary expression"] };
+    const named = ["Guard the value with a boolean cast", "Guard the value with a double negation"];
+    assert.equal(passedOverOption(weighedOnly, "Ternary expression", named), "Convert the value to a boolean first");
+    assert.equal(passedOverOption(weighedOnly, "Ternary expression", named, true), undefined);
+    // "guard" and "value" are in both named options: they name neither.
+    assert.equal(passedOverOption({ considered_options: ["Guard every value", "Ternary expression"] }, "Ternary expression", named), undefined);
+  });
+
+  test("a weighed option that shares no word with any named option is none of them", () => {
+    assert.equal(passedOverOption(meta, chosen, ["Move the queue to a hosted broker"]), undefined);
   });
 });

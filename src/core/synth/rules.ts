@@ -1472,6 +1472,16 @@ function decide(
     return { reason: undecidedReason([], undefined, votes, docs) };
   }
   const found = findDecider(question, docs, onTopic, candidates, evidence, inScope, allowNew);
+  // A record matched to the proposal by words, whose own choice is something else, gives way to one of the best-ranked
+  // records that weighed that very proposal and chose otherwise (but not to a record the decider replaced).
+  if (PROPOSING_FORMS.has(structure.form) && found.decider?.kind === "adr" && !found.decider.followsRecord) {
+    const decider = found.decider;
+    const passedOver = docs
+      .slice(0, PASSED_OVER_WINDOW)
+      .filter((d) => d.path !== decider.supersedes?.path && d.path !== decider.cite.adr?.path)
+      .reduce<Decider | undefined>((got, d) => got ?? choseOverNamedDecider(d, candidates, true), undefined);
+    if (passedOver) return { decider: passedOver, reason: "" };
+  }
   // A rule of the repository's (AGENTS.md and the like) that decides stays; a rejected proposal ranked above the
   // record that decided otherwise takes that record's place.
   if (PROPOSING_FORMS.has(structure.form) && found.decider?.kind !== "rule") {
@@ -1621,41 +1631,66 @@ function turnedDownDecider(docs: AdrDoc[], candidates: Candidate[], structure: Q
   return undefined;
 }
 
+/** How many of the best-ranked records may stand for a proposal they weighed and passed over. */
+const PASSED_OVER_WINDOW = 3;
+
 /**
- * "Should we coerce with Boolean(x) or with !!x?" where the record retrieval ranked first weighed "Convert to boolean"
- * and chose "Ternary operator": it turned down what the question names and decided for something else, so its choice
- * becomes an option of its own and is recommended. The weighed option is what separates this from a record that only
- * shares the question's subject (a question no record decides): one that never weighed a named option decides nothing.
- * Only the first-ranked record may: lower ones matched this way were about other things (development half).
+ * "Should we coerce with Boolean(x) or with !!x?" where a record weighed "Convert to boolean" and chose "Ternary
+ * operator": it turned down what the question names and decided for something else, so its choice becomes an option
+ * of its own and is recommended. The weighed option is what separates this from a record that only shares the
+ * question's subject (a question no record decides): one that never weighed a named option decides nothing.
+ * `strictly`: only a weighed option whose every word the named option says counts ("Flushing in handlers" for "every
+ * handler flushes …"), not one that holds half of the named option's own words; records below the first need it
+ * (development half: the looser reading below the first brought options about other things).
  */
-function choseOverNamedDecider(first: AdrDoc | undefined, candidates: Candidate[]): Decider | undefined {
+function choseOverNamedDecider(doc: AdrDoc | undefined, candidates: Candidate[], strictly = false): Decider | undefined {
   // What the question proposes, not what it says is in place: a record may turn that down for another purpose.
   const named = candidates.filter((c) => c.origin === "question" && !c.inverse && c.key.terms.length);
-  if (!first || !named.length || candidates.length >= MAX_OPTIONS) return undefined;
-  if (!first.active || first.meta.status === "rejected" || first.meta.status === "proposed") return undefined;
-  const choice = modelChoice(first.meta);
-  if (!choice || named.some((c) => recordChose(first, c))) return undefined;
-  const weighed = [...first.meta.considered_options, ...(first.meta.rejected_options ?? []).map((r) => r.name)].filter((o) => o !== choice);
-  const passedOver = weighed.find((o) => named.some((c) => namesMostOf(o, c, named)));
+  if (!doc || !named.length || candidates.length >= MAX_OPTIONS) return undefined;
+  if (!doc.active || doc.meta.status === "rejected" || doc.meta.status === "proposed") return undefined;
+  const choice = modelChoice(doc.meta);
+  if (!choice || named.some((c) => recordChose(doc, c))) return undefined;
+  const passedOver = passedOverOption(doc.meta, choice, named.map((c) => c.title), strictly);
   const title = tidyLabel(capitalise(choice));
   const key = keyFor(title);
   if (!passedOver || !key.terms.length) return undefined;
-  const index = candidates.push({ title, key, origin: "adr", note: `what ${recordName(first.meta)} chose` }) - 1;
+  const index = candidates.push({ title, key, origin: "adr", note: `what ${recordName(doc.meta)} chose` }) - 1;
   // Found by what it weighed, not by what it chose: never "high".
-  return { kind: "adr", index, cite: decisionItem(first), label: deciderName(first), status: first.meta.status, statusText: recordStatus(first.meta), followsRecord: true, score: MIN_CHOICE_SCORE, margin: MIN_CHOICE_SCORE, conflicts: [], agreeing: [], cap: "med", choseOver: passedOver };
+  return { kind: "adr", index, cite: decisionItem(doc), label: deciderName(doc), status: doc.meta.status, statusText: recordStatus(doc.meta), followsRecord: true, score: MIN_CHOICE_SCORE, margin: MIN_CHOICE_SCORE, conflicts: [], agreeing: [], cap: "med", choseOver: passedOver };
 }
 
-/** Whether a record's option holds at least half of the words that set a named option apart from the other named ones. */
-function namesMostOf(recordOption: string, c: Candidate, named: Candidate[]): boolean {
+/**
+ * The option a record weighed besides its choice that names one of the question's named options (`named`, titles):
+ * every word of it (two at least) said by the named option ("Saving in handlers" for "every handler saves its
+ * changes"), or, unless `strictly`, at least half of the words that set the named option apart from the others.
+ */
+export function passedOverOption(meta: Pick<AdrMeta, "considered_options" | "rejected_options">, choice: string, named: string[], strictly = false): string | undefined {
+  const weighed = [...meta.considered_options, ...(meta.rejected_options ?? []).map((r) => r.name)].filter((o) => o !== choice);
+  return weighed.find((o) => named.some((title) => within(o, title, named) || (!strictly && namesMostOf(o, title, named))));
+}
+
+function contentStems(text: string): string[] {
+  return [...tokenStems(text, true).keys()].filter((w) => w.length >= 3 && !FRAME_STEMS.has(w) && !VAGUE.has(w) && !isStopWord(w) && w !== "own" && w !== "both");
+}
+
+/** Whether every other named option says this word too: then it names none of them. */
+function sharedByAll(w: string, title: string, named: string[]): boolean {
+  const others = named.filter((x) => x !== title);
+  return others.length > 0 && others.every((o) => tokenStems(o, true).has(w));
+}
+
+/** Every word (two at least) of a record's option is said by the named option, and not by all the others. */
+function within(recordOption: string, title: string, named: string[]): boolean {
+  const said = [...tokenStems(title, true).keys()];
+  const own = contentStems(recordOption).filter((w) => !sharedByAll(w, title, named));
+  return own.length >= 2 && own.every((w) => said.some((x) => sameStem(w, x)));
+}
+
+/** A record's option holds at least half of the words that set a named option apart from the other named ones. */
+function namesMostOf(recordOption: string, title: string, named: string[]): boolean {
   const said = [...tokenStems(recordOption, true).keys()];
-  const own = ownStems(c, named);
+  const own = contentStems(title).filter((w) => !sharedByAll(w, title, named));
   return own.length > 0 && own.filter((w) => said.some((x) => sameStem(w, x))).length * 2 >= own.length;
-}
-
-/** The words of a named option that no other named option shares (framing, vague and "own"/"both" words aside). */
-function ownStems(c: Candidate, named: Candidate[]): string[] {
-  const others = named.filter((x) => x !== c).map((x) => tokenStems(x.title, true));
-  return [...tokenStems(c.title, true).keys()].filter((w) => w.length >= 3 && !FRAME_STEMS.has(w) && !VAGUE.has(w) && !isStopWord(w) && w !== "own" && w !== "both" && !(others.length && others.every((o) => o.has(w))));
 }
 
 /** One stem is the other with a plural "s" ("ids", "id"): the stemmer leaves short words alone. */
