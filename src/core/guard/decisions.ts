@@ -40,7 +40,7 @@ import { numberedOptions, recordPreferences, type PreferredThing } from "./recor
 import { nondeterminismExclusions } from "./determinism";
 import { practiceExclusions } from "./practices";
 import { instrumentsOf, type Instrument } from "./instruments";
-import { headerRuleOf, type HeaderRule } from "./fileHeaders";
+import { headerRuleOf, takesOpenContributions, type HeaderRule } from "./fileHeaders";
 import { cachedDecisionBasis } from "./basisCache";
 import { cachedRecordDecisions, type RecordDecisions } from "./recordCache";
 import { implementationRepositories, optionRepositories } from "./repositoryLinks";
@@ -83,6 +83,11 @@ export interface DecidedThing {
   shapeInStrings?: boolean;
   /** A feature a title took out of the project ("Deprecated gossip clustering …"): a flag or command that names it brings it back. */
   feature?: boolean;
+  /**
+   * A module path the record also writes deeper as the way to go (`sentry.models` beside `sentry.models.user`): only
+   * an import of that module itself brings it in, not one of its submodules.
+   */
+  wholeModule?: boolean;
 }
 
 export interface GuardDecision {
@@ -104,6 +109,8 @@ export interface GuardDecision {
   generated?: string[];
   /** What a rule says to do with (`%w`, `t.TempDir()` in tests, a setting kept on): doing it otherwise breaks it (instruments.ts). */
   instruments?: Instrument[];
+  /** The rule takes contributions under an open licence or into the public domain: a new file reserving its rights breaks it. */
+  openContributions?: boolean;
   /** The files a rule says must begin with a licence header: a new one without it breaks it (fileHeaders.ts). */
   header?: HeaderRule;
   /** A kind of module a rule keeps private to its own module (moduleBoundaries.ts): depending on another's breaks it. */
@@ -215,7 +222,7 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     // "use OpenAPI tools (… server stub for Akka …)" beside a chosen option that uses OpenAPI tools too: the head names
     // nothing of its own, so the names its description gives are what was turned down.
     const headless = !keys || (!!keys.exact && keys.exact.every((t) => chosenWords.has(t)));
-    if (headless && !fromProse && r.name !== listedOrProse.name) addDescribedNames(forbidden, listedOrProse, chosenWords);
+    if (headless && !fromProse) addHeadlessNames(forbidden, listedOrProse, r.name, fileLines, chosenWords);
     // A package path the chosen option names too ("org.x.model uses only org.x.model" vs "org.x.model may use …") is the subject, not the rejected thing.
     if (keys?.exact && keys.exact.every((t) => chosenWords.has(t))) continue;
     // "Using PHPUnit for the feature coverage": turned down for that purpose only; a new dependency on it is still news.
@@ -228,7 +235,7 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
   }
   addTurnedDown(forbidden, prefs, numbered, chosenWords);
   if (left) addLeftBehind(forbidden, left, chosenWords);
-  if (adr) for (const x of [...contentExclusions(adr), ...droppedParts(adr), ...(inForce ? [...removedFiles(fileLines), ...deprecatedByChoice(model.chosen)] : [])]) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
+  if (adr) for (const x of [...contentExclusions(adr), ...droppedParts(adr), ...(inForce ? [...removedFiles(fileLines), ...droppedComponents(adr), ...deprecatedByChoice(model.chosen)] : [])]) if (!forbidden.some((f) => f.name === x.name)) forbidden.push(x);
   if (adr) addKnownOtherwise(forbidden, adr, [...listed.rejected, ...proseRejected], file.text);
   // What the prose chose beside an outcome that names no thing ("Use an existing visualisation library" … "settled
   // upon D3") is the choice whose peers are turned down as well.
@@ -307,6 +314,34 @@ function addDescribedNames(forbidden: DecidedThing[], option: { name: string; ra
     if (!keys || (!keys.exact && !keys.tokens.length) || forbidden.some((f) => f.keys.display === keys.display)) continue;
     forbidden.push({ name, keys, range: option.range, reason: shorten(stripInline(option.name), 200) });
   }
+}
+
+/**
+ * A turned-down option whose own name keys nothing: the names its description gives ("use OpenAPI tools (… Akka …)"),
+ * when the name as read dropped them, and the implementation its body offers as the example.
+ */
+function addHeadlessNames(forbidden: DecidedThing[], option: { name: string; range: LineRange }, readName: string, lines: string[], chosenWords: Set<string>): void {
+  if (readName !== option.name) addDescribedNames(forbidden, option, chosenWords);
+  addExampleImplementations(forbidden, option, lines, chosenWords);
+}
+
+/** "… or we could deploy an existing open source implementation such as Confluent schema registry." */
+const EXAMPLE_IMPLEMENTATION = /\b(?:implementations?|products?|tools?|services?|librar(?:y|ies)|solutions?)\s+(?:such\s+as|like|e\.\s?g\.,?)\s+([A-Z][\w.-]{1,40}(?:\s+[A-Za-z][\w.-]{1,40}){0,3})/;
+
+/**
+ * A turned-down option whose own name keys nothing ("Deploy a separate service") is known by the implementation its
+ * body offers as the example of it ("an existing open source implementation such as Confluent schema registry"): all
+ * of that name's words, so its vendor's other products ("confluent-kafka") stay allowed.
+ */
+function addExampleImplementations(forbidden: DecidedThing[], option: { name: string; range: LineRange }, lines: string[], chosenWords: Set<string>): void {
+  const body = lines.slice(option.range.start, Math.min(option.range.end, option.range.start + 40)).filter((l) => !/^\s*(?:```|~~~|#)/.test(l)).join(" ");
+  const m = EXAMPLE_IMPLEMENTATION.exec(body.slice(0, 6000));
+  if (!m) return;
+  const name = m[1].replace(/[.,;:]+$/, "").trim();
+  const words = tokensOf(name);
+  if (words.length < 1 || words.every((w) => chosenWords.has(w)) || forbidden.some((f) => f.name === name)) return;
+  const keys = words.length === 1 ? keysOf(name, chosenWords) : { display: name, tokens: words, all: true };
+  if (keys && (keys.exact?.length || keys.tokens.length)) forbidden.push({ name, keys, range: option.range, reason: shorten(stripInline(option.name), 200) });
 }
 
 /**
@@ -547,6 +582,52 @@ export function removedFiles(lines: string[]): DecidedThing[] {
   return out;
 }
 
+/** A dotted module path (`sentry.models`, `app.core`): lower-case identifiers joined by dots. */
+const MODULE_PATH = /^[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+$/;
+
+/**
+ * A turned-down module path that the record's code spans also write one level deeper ("rather than `from
+ * sentry.models import User`, import `from sentry.models.user import User`"): the deeper import is the record's own
+ * way, so only an import of the module itself is the turned-down one.
+ */
+function markWholeModules(forbidden: DecidedThing[], text: string): void {
+  const spans = [...text.slice(0, 100_000).matchAll(/`([^`\n]{1,200})`/g)].map((m) => m[1]);
+  for (const f of forbidden) {
+    const path = f.name.replace(/[`*]/g, "").trim();
+    if (!MODULE_PATH.test(path)) continue;
+    const deeper = new RegExp(`(?:^|[\\s(])${path.replace(/\./g, "\\.")}\\.[a-z_]\\w*`);
+    if (spans.some((s) => deeper.test(s))) f.wholeModule = true;
+  }
+}
+
+/** An identifier alone in a code span (`Reliability`, `wire-proxy`): a part of the project's code, not a path or a call. */
+const COMPONENT_SPAN = /`([A-Za-z][\w-]{3,60})`/g;
+
+/**
+ * The parts of the code a decision's steps take out by name ("- Drop existing implementation of `Ouroboros` and
+ * `Reliability` components"): a new file whose path names one brings it back. Only list items of a decision section
+ * that open with the removal, and only names in code spans (a path is removedFiles' to read).
+ */
+export function droppedComponents(adr: ParsedAdr): DecidedThing[] {
+  const out: DecidedThing[] = [];
+  const { lines, sections } = adr.doc;
+  sections.forEach((s, i) => {
+    const name = adr.section_names[i];
+    if (name !== "decision" && name !== "decision-outcome") return;
+    for (let n = s.bodyStart; n <= Math.min(s.contentEnd, s.bodyStart + 300); n++) {
+      const line = (lines[n - 1] ?? "").slice(0, 600);
+      if (!REMOVE_STEP.test(line) && !/^\s*(?:[-*+]|\d{1,3}[.)])\s+retire\b/i.test(line)) continue;
+      for (const m of line.matchAll(COMPONENT_SPAN)) {
+        const words = tokensOf(m[1]).filter((t) => t.length >= 4 && !GENERIC_PURPOSES.has(t) && !COMMON_STEMS.has(t));
+        if (!words.length || out.some((o) => o.name === m[1])) continue;
+        const keys = keysOf(`\`${m[1]}\``);
+        if (keys) out.push({ name: m[1], keys, range: { start: n, end: n }, reason: shorten(stripInline(line.trim()), 200), pathOnly: true });
+      }
+    }
+  });
+  return out;
+}
+
 /** The instruments a record's decision names, read from its sentences' own lines (the sentences as read lose their code spans). */
 function recordInstruments(adr: ParsedAdr, text: string): Instrument[] {
   const lines = text.split("\n", 20_000);
@@ -602,6 +683,8 @@ function addKnownOtherwise(forbidden: DecidedThing[], adr: ParsedAdr, rejected: 
   for (const f of [...forbidden]) for (const x of knownPackagesOf(f)) if (!forbidden.some((g) => g.keys.display === x.keys.display && g.range.start === x.range.start)) forbidden.push(x);
   addKindMembers(forbidden, adr);
   addLinkedRepositories(forbidden, adr, rejected, text);
+  // And a module path it turns down beside its deeper one is that module only.
+  markWholeModules(forbidden, text);
 }
 
 /**
@@ -926,11 +1009,11 @@ export function ruleDecisions(file: ArtifactFile): GuardDecision[] {
     const versionSchemes = schemesChosenIn(text);
     // "Do not hand-edit generated files such as `*.pb.go`"; "Wrap errors with `%w`", "Use `t.TempDir()` in tests";
     // "All new `.go` files must begin with the licence header"; "Never depend on another module's `:internal`".
-    const [generated, instruments, header, boundary] = [generatedFiles(text), instrumentsOf(text, range), headerRuleOf(text), boundaryOf(text, file.text)];
-    if (!forbidden.length && !required.length && !versionSchemes.length && !generated.length && !instruments.length && !header && !boundary) continue;
+    const [generated, instruments, header, boundary, openContributions] = [generatedFiles(text), instrumentsOf(text, range), headerRuleOf(text), boundaryOf(text, file.text), takesOpenContributions(text)];
+    if (!forbidden.length && !required.length && !versionSchemes.length && !generated.length && !instruments.length && !header && !boundary && !openContributions) continue;
     // "Do not use X in human-readable text": code, imports and dependencies may still say X.
     if (/\b(?:human[- ]readable|in (?:the )?(?:docs|documentation|prose|comments|commit messages|pr titles|ui text|user-facing text))\b/i.test(text)) for (const f of forbidden) f.textOnly = true;
-    out.push({ source: "rule", citation: { path: file.path, line_range: range, title: shorten(stripInline(text), 160), status: "rule" }, forbidden, required, area: [], ...(scope.length ? { scope } : {}), ...(versionSchemes.length ? { versionSchemes } : {}), ...(generated.length ? { generated } : {}), ...(instruments.length ? { instruments } : {}), ...(header ? { header } : {}), ...(boundary ? { boundary } : {}) });
+    out.push({ source: "rule", citation: { path: file.path, line_range: range, title: shorten(stripInline(text), 160), status: "rule" }, forbidden, required, area: [], ...(scope.length ? { scope } : {}), ...(versionSchemes.length ? { versionSchemes } : {}), ...(generated.length ? { generated } : {}), ...(instruments.length ? { instruments } : {}), ...(header ? { header } : {}), ...(boundary ? { boundary } : {}), ...(openContributions ? { openContributions } : {}) });
   }
   return out;
 }

@@ -46,3 +46,21 @@ export function coversPath(rule: HeaderRule, path: string): boolean {
   const ext = /\.([A-Za-z0-9]{1,6})$/.exec(path)?.[1]?.toLowerCase();
   return !!ext && rule.extensions.includes(ext);
 }
+
+/**
+ * "All contributions to this project will be released under the CC0 dedication", "Contributions are licensed under
+ * the Apache License 2.0": the project takes contributions under an open licence or into the public domain.
+ */
+const OPEN_CONTRIBUTIONS = /\bcontributions?\b[^.]{0,80}?\b(?:(?:will\s+be|are|is|get)\s+)?(?:released|licen[cs]ed|dedicated|made\s+available)\s+(?:to\s+the\s+public\s+domain|under\b)/i;
+/** A file header that keeps the rights to itself, which no open licence or public-domain dedication allows. */
+const RESERVED_RIGHTS = /\ball\s+rights\s+reserved\b|\bproprietary\s+and\s+confidential\b|\bconfidential\s+and\s+proprietary\b|\bnot\s+for\s+(?:re)?distribution\b/i;
+
+/** Whether a rule says the project takes contributions under an open licence or into the public domain. */
+export function takesOpenContributions(text: string): boolean {
+  return OPEN_CONTRIBUTIONS.test(text);
+}
+
+/** The first of a new file's first lines that reserves its rights, if one does. */
+export function reservedRightsLine(firstLines: readonly { line: number; text: string }[]): { line: number; text: string } | undefined {
+  return firstLines.filter((l) => l.line <= HEADER_LINES).find((l) => RESERVED_RIGHTS.test(l.text.slice(0, 400)) && !/\bno\s+rights\s+reserved\b/i.test(l.text));
+}

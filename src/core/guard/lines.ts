@@ -1,5 +1,5 @@
 // What a changed line is: a dependency in a manifest (npm, Maven/Gradle, Go, Cargo, pip/pyproject, Composer, Bundler,
-// NuGet), an import, an infrastructure line that names an image or provider, code, config, a comment or prose. The
+// NuGet, Cabal), an import, an infrastructure line that names an image or provider, code, config, a comment or prose. The
 // kind sets how directly the change names a thing, and so a finding's severity. Line patterns only (a manifest's
 // hunk rarely shows its section header), each anchored and bounded so it runs in linear time.
 import { posix } from "node:path";
@@ -18,7 +18,7 @@ const CONFIG_EXT = /\.(ya?ml|toml|ini|cfg|conf|properties|json|jsonc|json5|xml|e
 export function fileKind(path: string): FileKind {
   const base = posix.basename(path).toLowerCase();
   if (LOCK_FILES.has(base)) return "lock";
-  if (MANIFEST_NAMES.has(base) || /^requirements.*\.(txt|in)$/.test(base) || /(^|\/)requirements\/[^/]+\.(txt|in)$/i.test(path) || /\.(csproj|fsproj|vbproj|gemspec)$/.test(base)) return "manifest";
+  if (MANIFEST_NAMES.has(base) || /^requirements.*\.(txt|in)$/.test(base) || /(^|\/)requirements\/[^/]+\.(txt|in)$/i.test(path) || /\.(csproj|fsproj|vbproj|gemspec|cabal)$/.test(base)) return "manifest";
   if (base === "dockerfile" || base.startsWith("dockerfile.") || base.endsWith(".dockerfile") || /^(docker-)?compose[\w.-]*\.ya?ml$/.test(base) || /\.(tf|tfvars|hcl)$/.test(base) || base === "containerfile") return "infra";
   if (/(^|\/)\.github\/workflows\//.test(path) || /(^|\/)(k8s|kubernetes|helm|charts|deploy|manifests)\//i.test(path)) return CONFIG_EXT.test(base) ? "infra" : "config";
   // A page rendered through a template ("guide.html.md.erb", "index.md.j2") is still documentation.
@@ -100,6 +100,16 @@ export function dependencyOf(path: string, text: string): string | undefined {
     m = /^-?\s*repo:\s*(?:https?:\/\/|git@)[\w.-]+[/:][\w.-]+\/([\w.-]+?)(?:\.git)?\s*$/.exec(trimmed);
     return m?.[1];
   }
+  if (base.endsWith(".cabal")) {
+    // A build-depends entry: "  build-depends: base", "    , io-sim:strict-stm >=1.0" or "    aeson >=2,". Only a
+    // field's own value or a list entry with its comma: an indented word alone may be an extension or a module. The
+    // package is what is depended on; a sub-library after its colon is one of that package's parts.
+    m =
+      /^\s*build-depends:\s*([A-Za-z][\w-]*(?::[\w-]+)?)\s*(?:[<>=^][^,]*)?,?\s*$/i.exec(line) ??
+      /^\s*,\s*([A-Za-z][\w-]*(?::[\w-]+)?)\s*(?:[<>=^][^,]*)?$/.exec(line) ??
+      /^\s+([a-z][\w-]*(?::[\w-]+)?)\s*(?:[<>=^][^,]*)?,\s*$/.exec(line);
+    return m?.[1].split(":")[0];
+  }
   if (/\.(csproj|fsproj|vbproj)$/.test(base) || base === "packages.config" || base === "directory.packages.props") {
     m = /<(?:PackageReference|PackageVersion|package)\s+(?:Include|Update|id)\s*=\s*"([\w.-]+)"/i.exec(line);
     return m?.[1];
@@ -131,7 +141,7 @@ export function commentStart(path: string, text: string): number {
   return -1;
 }
 
-/** The module an import line names (JS/TS, Python, Go, Java/Kotlin/Scala, C#, Rust, Ruby, PHP, C/C++), or undefined. */
+/** The module an import line names (JS/TS, Python, Go, Java/Kotlin/Scala, C#, Rust, Ruby, PHP, Haskell, C/C++), or undefined. */
 export function importOf(path: string, text: string): string | undefined {
   const line = text.slice(0, 500);
   let m: RegExpExecArray | null;
@@ -170,6 +180,10 @@ export function importOf(path: string, text: string): string | undefined {
   }
   if (/\.php$/i.test(path)) {
     m = /^\s*use\s+([\w\\]+)/.exec(line);
+    return m?.[1];
+  }
+  if (/\.(hs|lhs)$/i.test(path)) {
+    m = /^\s*import\s+(?:safe\s+)?(?:qualified\s+)?(?:"[\w-]+"\s+)?([A-Z][\w']*(?:\.[A-Z][\w']*)*)/.exec(line);
     return m?.[1];
   }
   if (/\.(c|h|cc|cpp|hpp|cxx|m|mm)$/i.test(path)) {

@@ -18,7 +18,7 @@ import { ciSystemNamed, ciSystemsOfFile, isPackagingFile, languageOfFile, namesL
 import type { Finding, FindingKind, Severity } from "./schema";
 import { ThingIndex, thingEntries, type ThingEntry } from "./thingIndex";
 import { CHECK_TIME_BUDGET_MS, Pacer } from "./pace";
-import { coversPath, hasHeader, HEADER_LINES } from "./fileHeaders";
+import { coversPath, hasHeader, HEADER_LINES, reservedRightsLine } from "./fileHeaders";
 import { formatNamed, formatOfFile, goesAround, type Format, type FolderFile } from "./formats";
 import { shapeOf } from "./shapes";
 
@@ -84,6 +84,8 @@ interface MatchPlan {
   bounded: GuardDecision[];
   /** Rules that new files of a kind begin with a licence header. */
   headed: GuardDecision[];
+  /** Rules that take contributions under an open licence or into the public domain. */
+  openLicensed: GuardDecision[];
   kinds: KindPlan;
   existingDirs?: Set<string>;
   /** Chosen things that name a language or document format. */
@@ -197,6 +199,7 @@ function planOf(set: DecisionSet, changedPaths: string[], pacer: Pacer, existing
     generated: generatedPlan(set, changedPaths),
     instrumented: set.decisions.filter((d) => d.instruments?.length),
     headed: set.decisions.filter((d) => d.header),
+    openLicensed: set.decisions.filter((d) => d.openContributions),
     bounded: set.decisions.filter((d) => d.boundary),
     keptOff: set.decisions.filter((d) => d.keptOff),
     droppedVersions: set.decisions.filter((d) => d.droppedVersions),
@@ -289,8 +292,26 @@ function readingOf(path: string, kind: FileKind, line: ChangedLine): Reading {
   }
   // A cloud resource type reads as the product it provisions too (`aws_service_discovery_…` is AWS Cloud Map).
   const products = r.kind === "infra" && r.name ? cloudProductsOf(r.name).flatMap((p) => changeTokensOf(p)) : [];
-  const brand = r.name && (r.kind === "dependency" || r.kind === "import") ? scopeBrandOf(r.name) : undefined;
+  const brand = r.name && (r.kind === "dependency" || r.kind === "import") ? scopeBrandOf(r.name) : r.name && r.kind === "infra" ? imageBrandOf(r.name) : undefined;
   return { via, tokens: [...changeTokensOf(r.name ?? line.text), ...products, ...(brand ? [brand] : [])], stringTokens: [], commentTokens: [], ...(r.name ? { name: r.name } : {}) };
+}
+
+/** The parts of an import's module path, lower case: `Control.Concurrent.STM` → control, concurrent, stm. */
+function importParts(name: string): string[] {
+  return name.toLowerCase().split(/[./:\\@_-]+/).filter(Boolean);
+}
+
+/**
+ * The brand a container image's namespace is named for, with an organisation's suffix (`confluentinc/cp-kafka` →
+ * confluent): as with an npm scope, the vendor publishes under its name. Registry hosts (with a dot) are skipped.
+ */
+export function imageBrandOf(image: string): string | undefined {
+  const parts = image.split("/").slice(0, -1).filter((p) => !p.includes(".") && !p.includes(":"));
+  for (const p of parts) {
+    const m = /^([a-z][a-z0-9]{2,30}?)[-_]?(?:io|hq|js|labs|app|dev|inc|org)$/i.exec(p);
+    if (m) return m[1].toLowerCase();
+  }
+  return undefined;
 }
 
 /**
@@ -437,6 +458,7 @@ async function matchAdded(file: ChangedFile, kind: FileKind, plan: MatchPlan, ix
       if (thing.languageOnly || thing.pathOnly) continue;
       if (thing.importsOnly && reading.via !== "import" && reading.via !== "dependency" && !(thing.imagesToo && reading.via === "infra")) continue;
       if (thing.dependencyOnly && reading.via !== "dependency") continue;
+      if (thing.wholeModule && (reading.via !== "import" || reading.name?.toLowerCase() !== thing.name.replace(/[`*]/g, "").trim().toLowerCase())) continue;
       if (thing.notInTests && (isTestPath(file.path) || (reading.via !== "code" && reading.via !== "import"))) continue;
       let via = reading.via;
       let found = nameIn(reading, "tokens", thing.keys);
@@ -465,6 +487,9 @@ async function matchAdded(file: ChangedFile, kind: FileKind, plan: MatchPlan, ix
       // a package as it is; in code or config the whole name must be on the line or in the file's path.
       // A flag or command defined for a feature a title took out brings the feature back, however plainly it is named.
       if (thing.keys.leadOnly && via !== "dependency" && via !== "import" && via !== "infra" && !(thing.feature && reading.definesOption)) continue;
+      // Such a word names an import by a whole part of its path (`Control.Concurrent.STM`), not by a piece of a
+      // camel-case name (`MonadSTM` is another library's class).
+      if (thing.keys.leadOnly && via === "import" && reading.name && !importParts(reading.name).includes(found.toLowerCase())) continue;
       if (thing.keys.whole && via !== "dependency" && via !== "import" && !namesWhole([...reading.tokens, ...reading.stringTokens, ...reading.commentTokens, ...pathTokens], thing.keys.whole)) continue;
       if (thing.textOnly && via !== "doc" && via !== "comment" && via !== "string") continue;
       // A deny list, an ignore list, an exclusion: the line keeps the thing out, as the decision does.
@@ -984,6 +1009,26 @@ function matchBoundary(file: ChangedFile, plan: MatchPlan, out: FindingList, hit
   }
 }
 
+/** A new file whose header reserves its rights, where a rule takes contributions under an open licence (fileHeaders.ts). */
+function matchReservedRights(file: ChangedFile, plan: MatchPlan, out: FindingList, hit: Set<GuardDecision>): void {
+  if (file.status !== "added" || !plan.openLicensed.length || !file.added.length) return;
+  const reserved = reservedRightsLine(file.added);
+  if (!reserved) return;
+  for (const d of plan.openLicensed) {
+    if (d.scope && !inArea(file.path, d.scope)) continue;
+    hit.add(d);
+    out.push({
+      kind: "breaks-rule",
+      severity: "med",
+      decision: d.citation,
+      file: file.path,
+      line: reserved.line,
+      message: `adds ${file.path} with a header that reserves its rights, but the rule in ${citeOf(d, d.citation.line_range.start)} takes contributions under an open licence or into the public domain.`,
+      matched: { text: reserved.text.trim().slice(0, 120), subject: "contribution licence", via: "comment" },
+    });
+  }
+}
+
 /** A new file that a rule says must begin with a licence header, without one in its first lines (fileHeaders.ts). */
 function matchHeader(file: ChangedFile, plan: MatchPlan, out: FindingList, hit: Set<GuardDecision>): void {
   if (file.status !== "added" || !plan.headed.length || !file.added.length) return;
@@ -1134,6 +1179,7 @@ export async function matchChange(diff: ParsedDiff, set: DecisionSet, opts: Matc
     matchShapes(file, kind, plan, out, hit);
     matchNewFilePath(file, kind, plan, out, hit);
     matchHeader(file, plan, out, hit);
+    matchReservedRights(file, plan, out, hit);
     matchBoundary(file, plan, out, hit);
     matchNewFileKind(file, kind, plan.kinds, out, hit);
     if (opts.folderFiles) matchGoneAround(file, plan, { folderFiles: opts.folderFiles, added: addedPaths }, out, hit);

@@ -56,6 +56,20 @@ const NARRATION = /^\s*(?:(?:on|at|with|by|in|as|for|from|after|before|since|giv
 /** A title that states a choice ("Use X", "Adopt X"), not a replacement or a question. */
 const CHOOSING_TITLE = /^(?:(?:ADR|RFC)[\s-]*\d{1,5}\s*[:.-]\s*)?(?:use|using|adopt|choose|select|pick|prefer|go with)\b/i;
 
+/** An option read as its label only ("Option B (alternative, non-preferred option)"): a letter or number, a note. */
+const LABEL_ONLY = /^(?:option|alternative|approach|proposal|solution)\s+[A-Za-z0-9]{1,3}\s*(?:\([^)]{0,80}\))?\s*$/i;
+
+/**
+ * The name an option's own line gives after its label ("### **Option B (…): Deploy a separate service**"), when the
+ * option was read as the label only; else the name as read.
+ */
+export function labelledName(name: string, line: string): string {
+  if (!LABEL_ONLY.test(name.trim())) return name;
+  const plain = line.replace(/^\s*(?:#{1,6}\s+|[-*+]\s+|\d{1,3}[.)]\s+)?/, "").replace(/[*_]/g, "").trim();
+  const after = /^[^:]{1,100}:\s+(\S.{2,120})$/.exec(plain);
+  return after ? after[1].trim() : name;
+}
+
 function named(keys: NameKeys | undefined, words: Set<string>): boolean {
   if (!keys) return false;
   if (keys.exact) return keys.exact.every((t) => words.has(t));
@@ -65,7 +79,7 @@ function named(keys: NameKeys | undefined, words: Set<string>): boolean {
 /** The model's rejected and chosen options, refined by the record's own lines (see the file comment). */
 export function refineOptions(model: DecisionRecord, lines: string[], maxWords: number): { rejected: LineOption[]; chosen: LineOption[] } {
   const lineAt = (range: LineRange) => lines[range.start - 1] ?? "";
-  let rejected: LineOption[] = model.rejected.filter((r) => !ABSENCE.test(r.name) && !NARRATION.test(r.name)).map((r) => ({ name: withoutUrls(r.name), range: r.range, ...(r.reason ? { reason: r.reason } : {}) }));
+  let rejected: LineOption[] = model.rejected.filter((r) => !ABSENCE.test(r.name) && !NARRATION.test(r.name)).map((r) => ({ name: withoutUrls(labelledName(r.name, lineAt(r.range))), range: r.range, ...(r.reason ? { reason: r.reason } : {}) }));
   const chosen: LineOption[] = [];
   let chosenLinked: string[] = [];
   // Only a "Chosen option: …" line is the choice itself; a decision sentence may link what it sets aside too.

@@ -196,6 +196,15 @@ const PURPOSES: Purpose[] = [
     ],
   },
   {
+    // Frameworks a Python web API is built with: a record that builds its API with one turns the others down.
+    about: /\b(?:rest(?:ful)?\s+)?apis?\b/i,
+    members: [
+      m("Django REST framework", tok("djangorestframework"), exact("rest", "framework")), m("Django Ninja", exact("django", "ninja"), tok("ninja")),
+      m("FastAPI", tok("fastapi")), m("Flask-RESTful", exact("flask", "restful")), m("Flask-RESTX", exact("flask", "restx")), m("Falcon", tok("falcon")),
+      m("Connexion", tok("connexion")),
+    ],
+  },
+  {
     about: /\bsearch(?:es|ing)?\b|\bfull[- ]text\b/i,
     members: [
       m("Lunr", tok("lunr")), m("Fuse.js", exact("fuse", "js")), m("FlexSearch", tok("flexsearch")), m("MiniSearch", tok("minisearch")), m("Algolia", tok("algoliasearch")),

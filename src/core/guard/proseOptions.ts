@@ -44,7 +44,7 @@ const LIST_TRIGGER = /\b(?:including|include|such as|namely|are|were|between)\b\
 /** "X was considered as an alternative", "X is also not an option", "An alternative … could have been X". */
 // An assessment ("… is not feasible to maintain") is not a turned-down option; "rejected" as an adjective ("see the
 // rejected ADR") has no subject: only "we rejected X" counts.
-const REJECTED_BEFORE = /\b(?:was|were|is|are)\s+(?:also\s+)?(?:considered\s+as\s+an?\s+alternative|not\s+(?:an?\s+)?(?:option|viable|chosen|selected|adopted|pursued))\b|\b(?:was|were)\s+(?:rejected|discarded|ruled out|dismissed|dropped)\b/i;
+const REJECTED_BEFORE = /\b(?:was|were|is|are)\s+(?:also\s+)?(?:considered\s+as\s+an?\s+alternative|not\s+(?:an?\s+)?(?:option|viable|chosen|selected|adopted|pursued))\b|\b(?:was|were)\s+(?:considered\s+and\s+)?(?:rejected|discarded|ruled out|dismissed|dropped)\b/i;
 // "we can drop the `vuex-class` dependency": a dependency the decision lets go is turned down (the object must be
 // followed by "dependency", "library" or "package", so "drop the legacy UI" is not read).
 const REJECTED_AFTER = /\b(?:this|it|which)\s+replaces\s+(?:the\s+)?(?:usage|use)\s+of\s+|\balternative\s+to\s+[\w.-]+(?:\s+[\w.-]+)?\s+(?:could|would|might)\s+have\s+been\s+|\bwe\s+(?:have\s+)?(?:rejected|ruled out|decided against|turned down)\s+|\b(?:drop|dropping|remove|removing|get rid of|getting rid of|phase out|phasing out)\s+(?:the|our|its|their)\s+(?=[`\w@./-]{2,80}\s+(?:dependency|dependencies|library|libraries|package|packages)\b)/i;
@@ -82,6 +82,8 @@ const titleName = (s: string) => s.replace(/\s*\([^()]{0,40}\)\s*$/, "").replace
 
 /** "the switch from (using) X (for …) to Y", "we migrated from X to Y": X and Y, each a code span, a link or a name. */
 const SWITCH_SENTENCE = /\b(?:switch(?:ed|ing)?|migrat(?:e|ed|ing|ion)|mov(?:e|ed|ing))\s+(?:away\s+)?from\s+(?:using\s+)?(.{1,80}?)\s+(?:for\s+[\w\s-]{1,40}?\s+)?to\s+(?:using\s+)?(?:the\s+)?(.{1,80})/i;
+/** "hide … the `stm` library in favor of `io-classes`": the name before the cue is set aside for the one after it. */
+const IN_FAVOUR_OF = /(\S{1,60})\s+(?:(?:librar(?:y|ies)|packages?|modules?|crates?|gems?|tools?|frameworks?)\s+)?in\s+favou?r\s+of\s+(?:the\s+)?(\S{1,60})/i;
 /** "X and Y have been replaced by Z", "X was replaced with Z": what was replaced is before the cue. */
 const REPLACED_BY = /\b(?:(?:has|have|had)\s+(?:now\s+|since\s+)?been|(?:was|were))\s+replaced\s+(?:by|with)\b/i;
 /**
@@ -96,6 +98,12 @@ const PAST_USE = /\bwe\s+(?:were\s+using|had\s+been\s+using|previously\s+used|us
 
 /** "including", "such as": a context sentence that enumerates things by name. */
 const ENUMERATING = /\b(?:including|such\s+as)\s+/i;
+/**
+ * "There are other such libraries, e.g. [A] and [B]": the context names rivals of what the decision then takes; the
+ * ones it does not take are turned down. Only a kind of thing (libraries, tools, …) qualified as "other" or
+ * "alternative", then an example cue.
+ */
+const OTHER_SUCH = /\b(?:other|alternative|competing|similar)\s+(?:such\s+)?(?:librar(?:y|ies)|packages?|tools?|frameworks?|crates?|gems?|modules?|implementations?|solutions?)\b[^.;:]{0,40}?(?:e\.\s?g\.?|such\s+as|like|including|for\s+(?:example|instance))[,:]?\s+/i;
 /** Groups of enumerated names (one per section); each name the decision section writes is kept, not turned down. */
 const ENUMERATED_GROUP = 500_000;
 
@@ -461,6 +469,9 @@ function cueOptions(sentences: (LocatedSentence & { beforeDecision: boolean; inD
         switchedTo.push({ name: to, range, marked: true });
       }
     }
+    const favoured = inFavourOf(s.text, named);
+    if (favoured) turnedDown.push({ name: favoured.from, range, reason, marked: true });
+    if (favoured) switchedTo.push({ name: favoured.to, range, marked: true });
     // "We were using `python` and `node.js`, but …": what the project used before the decision is what it moves off.
     const past = s.beforeDecision ? PAST_USE.exec(s.text) : null;
     if (past) for (const part of past[1].split(/,|\band\b/)) {
@@ -507,6 +518,9 @@ function cueOptions(sentences: (LocatedSentence & { beforeDecision: boolean; inD
       const names = spanNames(raw.slice(listing.index + listing[0].length)).filter((n) => /[`[]/.test(raw.slice(listing.index)) && (raw.includes(`[${n}]`) || raw.includes(`\`${n}\``)));
       for (const name of names) candidates.push({ name, range, group: ENUMERATED_GROUP + s.section!, marked: true });
     }
+    // Rivals named as examples of "other such libraries": only names the lines write as code or links.
+    const rivals = s.beforeDecision ? OTHER_SUCH.exec(raw) : null;
+    if (rivals) for (const name of spanNames(raw.slice(rivals.index + rivals[0].length)).filter((n) => raw.includes(`[${n}]`) || raw.includes(`\`${n}\``))) turnedDown.push({ name, range, reason, marked: true });
     const cue = s.beforeDecision ? CANDIDATES_CUE.exec(s.text) : null;
     if (cue) {
       const rest = s.text.slice(cue.index + cue[0].length);
@@ -523,6 +537,13 @@ function cueOptions(sentences: (LocatedSentence & { beforeDecision: boolean; inD
     }
   }
   return { candidates, turnedDown, switchedTo };
+}
+
+/** "… the `stm` library in favor of `io-classes`": what is set aside and for what, both written as names. */
+function inFavourOf(text: string, named: (fragment: string) => string | undefined): { from: string; to: string } | undefined {
+  const m = IN_FAVOUR_OF.exec(text);
+  const [from, to] = m ? [named(m[1]), named(m[2])] : [];
+  return from && to && from.toLowerCase() !== to.toLowerCase() ? { from, to } : undefined;
 }
 
 /** What "rather than using … such as X" sets aside, when the raw lines write X as code or a link (or X comes first). */

@@ -30,6 +30,14 @@ const WEIGHED_HEADING = /\b(?:options?|alternatives?|contenders?|candidates?|con
 const PREFER_LINE = /^(?:use|prefer|choose|adopt)\s+(.{1,80}?)\s+(?:over|instead of|rather than|in place of)\s+(.{1,80})$/i;
 /** "Continue using X", "Keep using X", "Stick with X", "Carry on using X". */
 const CONTINUE_LINE = /^(?:continue|keep|carry on)\s+(?:using|with)\s+(.{1,120})$|^stick\s+with\s+(.{1,120})$/i;
+/** A step that opens by using a thing the line writes as code or a link ("Use [`etcd`](…) as …"). */
+const USE_STEP = /^(?:use|adopt)\s+(?=`|\[)/i;
+
+/** Whether a line lies in a decision section (or a subsection of one). */
+function inDecisionSection(parsed: ParsedAdr, line: number): boolean {
+  return sectionsAround(parsed, line).some((i) => parsed.section_names[i] === "decision" || parsed.section_names[i] === "decision-outcome");
+}
+
 /** A decision sentence that says what the project will use. */
 const WILL_USE = /\bwe\s+(?:will|shall|are going to|have decided to|decided to|chose to|choose to)\s+(?:use|adopt)\s+/i;
 /** Where a list of chosen things ends: the clause sets something aside. */
@@ -98,6 +106,9 @@ export function recordPreferences(parsed: ParsedAdr): { chosen: PreferredThing[]
     }
     const kept = CONTINUE_LINE.exec(item.replace(/,?\s*but:?\s*$/i, "").replace(/[.:]\s*$/, ""));
     if (kept) push(chosen, leadName(kept[1] ?? kept[2]), range);
+    // "- Use [`etcd`](…) as a proxy to achieve …": a decision step that opens with a name it writes as code or a link.
+    const used = USE_STEP.exec(item);
+    if (used && inDecisionSection(parsed, n)) push(chosen, leadName(item.slice(used[0].length)), range);
   }
   // "We will use [GOV.UK Notify][notify] in combination with [Action Mailer][…], [Active Job][…] and [Sidekiq][…].":
   // the first such sentence of the decision section.
