@@ -15,7 +15,7 @@ import type { GuardDecision } from "./decisions";
 import { GuardDecisionSchema, type RecordDecisions } from "./recordCache";
 
 /** Bumped whenever what is cached, or the code deriving it, changes meaning. */
-const BASIS_FORMAT = 7;
+const BASIS_FORMAT = 8;
 const PREFIX = "guard-basis-";
 const MEMORY_ENTRIES = 4;
 const DISK_ENTRIES = 2;

@@ -15,7 +15,7 @@ import type { GuardDecision } from "./decisions";
 import { DecisionCitationSchema } from "./schema";
 
 /** Bumped whenever what is cached, or the code deriving it, changes meaning. */
-const RECORDS_FORMAT = 16;
+const RECORDS_FORMAT = 17;
 const PREFIX = "guard-records-";
 const MEMORY_ENTRIES = 4;
 const DISK_ENTRIES = 2;
