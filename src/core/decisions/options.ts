@@ -694,6 +694,11 @@ const PROSE_LIST_MAX = 8;
  * sub-sections whose openings introduce them in turn ("One solution is …", "The second suggestion is …"); an
  * inline enumeration after such a sentence ("two methods …: in-line and separate"); "whether we X, or Y".
  */
+/** "### Alternative 1" names an alternative to what the record itself proposes; "### Option 1" one of options weighed alike. */
+function alternativeOrOption(heading: string): OptionSource {
+  return /^alternative\b/i.test(stripInline(heading).trim()) ? "alternatives" : "considered-options";
+}
+
 function optionsOutsideOptionSections(parsed: ParsedAdr): ConsideredOption[] {
   const { lines, sections } = parsed.doc;
   // 1. Labelled option headings, the largest group of siblings.
@@ -705,7 +710,7 @@ function optionsOutsideOptionSections(parsed: ParsedAdr): ConsideredOption[] {
     const described = bare?.[1] ? describedOption(lines, s) : undefined;
     if (bare?.[1] && described) {
       const group = byParent.get(s.parent ?? -1) ?? [];
-      group.push({ name: `${capitalise(bare[0].replace(/:$/, "").trim())}: ${described}`, range: { start: s.start, end: s.end }, source: "considered-options", ref: bare[1] });
+      group.push({ name: `${capitalise(bare[0].replace(/:$/, "").trim())}: ${described}`, range: { start: s.start, end: s.end }, source: alternativeOrOption(s.heading), ref: bare[1] });
       byParent.set(s.parent ?? -1, group);
       return;
     }
@@ -714,7 +719,7 @@ function optionsOutsideOptionSections(parsed: ParsedAdr): ConsideredOption[] {
     const { name, ref } = optionName(s.heading);
     if (!name || !ref) return;
     const group = byParent.get(s.parent ?? -1) ?? [];
-    group.push({ name, range: { start: s.start, end: s.end }, source: "considered-options", ref });
+    group.push({ name, range: { start: s.start, end: s.end }, source: alternativeOrOption(s.heading), ref });
     byParent.set(s.parent ?? -1, group);
     void i;
   });
@@ -1421,7 +1426,7 @@ function pointsBack(phrase: string): boolean {
   return words.length === 0 || words.every((w) => POINTER_WORDS.has(w));
 }
 
-const NEGATIVE_CUE = /\b(?:rejected|not (?:selected|chosen|pursued|adopted|feasible|viable|appropriate|suitable|recommended|practical|workable|a good fit)|(?:unsuitable|inappropriate|impractical|unworkable)|discarded|discounted|ruled out|dismissed|decided against|was dropped|turned down|declined|set aside|passed over|vetoed|was abandoned|no longer|too (?:complex|slow|expensive|costly|heavy)|instead of|rather than|doesn't|does not|won't)\b/i;
+const NEGATIVE_CUE = /\b(?:rejected|not (?:selected|chosen|pursued|adopted|feasible|viable|appropriate|suitable|recommended|practical|workable|a good fit)|(?:unsuitable|inappropriate|impractical|unworkable)|discarded|discounted|ruled out|dismissed|decided against|was dropped|turned down|declined|set aside|passed over|vetoed|was abandoned|(?:did not|didn't) (?:pick|choose|select|adopt|take|go with|pursue)|no longer|too (?:complex|slow|expensive|costly|heavy)|instead of|rather than|doesn't|does not|won't)\b/i;
 
 /** Considered options: MADR section(s), then alternatives sections under any of their names, deduplicated. */
 function readConsidered(parsed: ParsedAdr, consideredIdx: number[], alternativesIdx: number[], candidatesIdx: number[], notes: string[]): ConsideredOption[] {
@@ -2444,6 +2449,8 @@ function committedToOption(parsed: ParsedAdr, considered: ConsideredOption[]): C
     const prose = namingReading(s.text);
     if (!prose.chosen || !COMMITTING_CUES.has(prose.cue ?? "")) continue;
     const i = matchOption(prose.chosen, considered, 0.6);
+    // An alternative to the record's own design shares its words; a sentence takes it up only by citing it.
+    if (i !== undefined && considered[i].source === "alternatives" && optionByRef(s.text, considered) !== i) continue;
     if (i !== undefined) found = { name: considered[i].name, range: { start: s.start, end: s.end }, how: "outcome-names-option", considered_index: i };
   }
   return found;

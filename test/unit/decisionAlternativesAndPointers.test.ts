@@ -1,0 +1,72 @@
+// Readings of the decision model: headings labelled "Alternative 1", "Alternative 2" name alternatives to the record's
+// own design (not options weighed alike), so a later sentence that only shares their words does not choose one; and a
+// sentence that links to an alternative's section to say why it was not picked points at it for contrast, leaving the
+// proposal the record states. Every record here is written for these tests.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { parseAdr } from "../../src/core/internal/adr";
+import { DecisionRecordSchema, decisionModelOf, type DecisionRecord } from "../../src/core/decisions";
+
+function model(path: string, text: string): DecisionRecord {
+  const m = decisionModelOf(parseAdr(path, text));
+  DecisionRecordSchema.parse(m);
+  return m;
+}
+
+const ALTERNATIVE_HEADINGS = `# Note 12: Cache eviction for shared tenants
+
+## Summary
+
+Tenants on one host fight over the block cache, and eviction today walks each tenant's files from the top down.
+
+## Outline
+
+1. We will tag every cached block with the tenant that reads it.
+2. We will let the host's own eviction sweep run per tenant once a tenant passes its share.
+
+### Alternative 1
+
+Keep a sorted list of the blocks each tenant holds and evict from it. Every insert then pays for the list.
+
+### Alternative 2
+
+Run one eviction thread per tenant. The threads contend for the same locks.
+`;
+
+const LINKED_FOR_CONTRAST = `# Plan 7: Shareable build units
+
+## Summary
+
+We want small build units that run inside one worker instead of one worker each.
+
+## Proposal
+
+We propose introducing a \`UnitAction\` kind made of the runnable parts of a build unit. See the [Unit kind](#unitkind) section for why we did not pick this name instead.
+
+The \`UnitAction\` is referenced from a build unit and never runs alone.
+
+## Alternatives
+
+### UnitKind
+
+Call the new kind \`UnitKind\`. The name reads as if every unit were one.
+
+### Nested plans
+
+Let a plan hold other plans. Each nested plan still needs its own worker.
+`;
+
+describe("alternatives to a record's own design", () => {
+  test("'Alternative N' headings are alternatives: words shared with a commitment choose none of them", () => {
+    const m = model("notes/0012/README.md", ALTERNATIVE_HEADINGS);
+    assert.ok(m.considered.length >= 2);
+    assert.ok(m.considered.every((o) => o.source === "alternatives"));
+    assert.ok(!/sorted list/i.test(m.chosen?.name ?? ""), `chose ${m.chosen?.name}`);
+  });
+
+  test("a sentence linking to an alternative to say why it was not picked does not choose it", () => {
+    const m = model("plans/0007.md", LINKED_FOR_CONTRAST);
+    assert.match(m.chosen?.name ?? "", /UnitAction/);
+    assert.notEqual(m.chosen?.name, "UnitKind");
+  });
+});
