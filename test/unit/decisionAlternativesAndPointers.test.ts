@@ -70,3 +70,49 @@ describe("alternatives to a record's own design", () => {
     assert.notEqual(m.chosen?.name, "UnitKind");
   });
 });
+
+const CASE_BY_CASE = `# Partial updates to saved reports
+
+## Context
+
+Older scripts send report settings without the fields added since; the server must not guess what they meant.
+
+## Decision
+
+A saved report setting can arrive in one of three shapes:
+
+1. It carries a value
+2. It is left out
+3. It is sent as null
+
+- If the setting carries a value, we will store that value.
+- If the setting is left out, we will keep what is stored.
+- If the setting is sent as null, we will clear the stored value.
+`;
+
+const CONDITION_THEN_CHOICE = `# Routing to busy hosts
+
+## Context
+
+Hosts run several services behind one balancer.
+
+## Decision
+
+When a host runs more than one service, we will give each service its own health probe path.
+
+## Consequences
+
+More probes to watch.
+`;
+
+describe("a rule laid out case by case", () => {
+  test("one conditional case among sibling cases is not the choice", () => {
+    const m = model("docs/decisions/partial-updates.md", CASE_BY_CASE);
+    assert.ok(!/store that value/i.test(m.chosen?.name ?? ""), `chose ${m.chosen?.name}`);
+  });
+
+  test("a decision sentence that opens with a condition still chooses", () => {
+    const m = model("docs/decisions/0009-routing.md", CONDITION_THEN_CHOICE);
+    assert.match(m.chosen?.name ?? "", /health probe path/);
+  });
+});

@@ -1668,7 +1668,8 @@ function optionsAndDecisionText(parsed: ParsedAdr, notes: string[]): { considere
   // Likewise a sentence under a "#### Option 2: X" heading inside the proposal describes that option.
   const optionSections = parsed.doc.sections.filter((s) => s.level > 1 && OPTION_HEADING.test(stripInline(s.heading)));
   const underOption = (s: DecisionSentence) => optionSections.some((o) => o.start <= s.start && s.start <= o.end);
-  const decisionSentences = decisionSentencesOf(parsed, decisionIdx).filter((s) => !(s.start === s.end && optionLines.has(s.start)) && !inBlock(s) && !underOption(s));
+  // "- If the field is empty, we clear it" among sibling cases: one case of the rule the list lays out, not the choice.
+  const decisionSentences = decisionSentencesOf(parsed, decisionIdx).filter((s) => !(s.start === s.end && optionLines.has(s.start)) && !inBlock(s) && !underOption(s) && !oneCaseAmongSeveral(parsed.doc.lines, s));
   return { considered, decisionIdx, decisionSentences };
 }
 
@@ -1943,6 +1944,42 @@ export function readOptions(parsed: ParsedAdr): OptionsReading {
   if (decisionIdx.length > 0 && !chosen) notes.push("the decision section names no option");
   if (decisionIdx.length === 0 && !chosen) notes.push("no decision section and no chosen option line");
   return { considered, ...(chosen ? { chosen } : {}), rejected, notes };
+}
+
+/** A list item that states a case: "If the value is missing, …", "When two writers race, …". */
+const CASE_OPENING = /^(?:if|when|whenever|unless|where)\s/i;
+/** How far around a sentence its list is read for sibling cases. */
+const CASE_LIST_LINES = 12;
+
+/**
+ * The sentence is one of two or more sibling list items that each open with a condition ("- If the field has a
+ * value, …", "- If the field is null, …"): what it commits to holds only in its case; the decision is the rule the
+ * cases make up together.
+ */
+function oneCaseAmongSeveral(lines: string[], s: LocatedSentence): boolean {
+  const own = /^(\s*)(?:[-*+]|\d{1,3}[.)])\s+(.*)$/.exec(lines[s.start - 1] ?? "");
+  if (!own || !CASE_OPENING.test(stripInline(own[2]).trim())) return false;
+  const indent = own[1].length;
+  const items = listItems(lines, Math.max(1, s.start - CASE_LIST_LINES), Math.min(lines.length, s.start + CASE_LIST_LINES)).filter((it) => it.indent === indent);
+  // The siblings: the items of its own run, up to a gap of other text or a deeper item's lines.
+  const at = items.findIndex((it) => it.line === s.start);
+  if (at < 0) return false;
+  let first = at;
+  const sameList = (a: ListItem, b: ListItem) => (a.marker === undefined) === (b.marker === undefined) && contiguous(lines, a.line, b.line);
+  while (first > 0 && sameList(items[first - 1], items[first])) first--;
+  let last = at;
+  while (last + 1 < items.length && sameList(items[last], items[last + 1])) last++;
+  const run = items.slice(first, last + 1);
+  return run.length >= 2 && run.every((it) => CASE_OPENING.test(stripInline(it.text).trim()));
+}
+
+/** Nothing but the first item's wrapped lines and blank lines lies between two list items. */
+function contiguous(lines: string[], a: number, b: number): boolean {
+  for (let n = a + 1; n < b; n++) {
+    const line = lines[n - 1] ?? "";
+    if (line.trim() && !/^\s{2,}\S/.test(line)) return false;
+  }
+  return true;
 }
 
 /** What a decision sentence turns down: an option it names (with the sentence as the reason), else a phrase of its own. */
