@@ -116,3 +116,45 @@ describe("a rule laid out case by case", () => {
     assert.match(m.chosen?.name ?? "", /health probe path/);
   });
 });
+
+const NAMED_TITLE_RFC = `# Lantern: A Shared Tracing Resource for Long Running Batch Job Pipelines
+
+## Overview
+
+Batch jobs lose their traces when a worker restarts, and each team wires its own exporter.
+
+## Background
+
+Exporters are configured per job today.
+
+## Alternatives considered
+
+Keep per-job exporters and document them better.
+`;
+
+const SHORT_TITLE_RFC = `# Lantern: shared tracing
+
+## Overview
+
+Batch jobs lose their traces when a worker restarts.
+
+## Background
+
+Exporters are configured per job today.
+
+## Alternatives considered
+
+Keep per-job exporters.
+`;
+
+describe("a proposal named by its title", () => {
+  test("a long 'Name: what it is for …' title is cut to the name and what it is", () => {
+    const m = model("proposals/lantern.md", NAMED_TITLE_RFC);
+    assert.equal(m.chosen?.name, "Lantern: A Shared Tracing Resource");
+  });
+
+  test("a short title is kept whole", () => {
+    const m = model("proposals/lantern-short.md", SHORT_TITLE_RFC);
+    assert.equal(m.chosen?.name, "Lantern: shared tracing");
+  });
+});

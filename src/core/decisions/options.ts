@@ -2595,10 +2595,25 @@ function rfcProposal(parsed: ParsedAdr): ChosenOption | undefined {
   // The record's own statement of what it proposes, wherever its summary or proposal part states it.
   const stated = proposalStatement(parsed);
   if (stated && !pointsBack(stated.name)) return { name: stated.name, range: stated.range, how: "decision-prose" };
-  const title = stripInline(parsed.title).replace(/^(?:(?:rfc|rfd|otep|tep|proposal|design)\s*-?\s*\d+\s*:?|(?:rfc|proposal|design)\s*:)\s*/i, "").trim();
+  const title = namedTitle(stripInline(parsed.title).replace(/^(?:(?:rfc|rfd|otep|tep|proposal|design)\s*-?\s*\d+\s*:?|(?:rfc|proposal|design)\s*:)\s*/i, "").trim());
   const titleLine = sections.find((s) => s.level === 1)?.start ?? frontMatterTitleLine(parsed);
   if (!titleLine || !title || /\?$/.test(title) || title.split(/\s+/).length > 8 || isFragment(title) || /^(?:title|summary|untitled|rfc|template)$/i.test(title)) return undefined;
   return restatedInDesign(parsed, title) ?? { name: title, range: { start: titleLine, end: titleLine }, how: "decision-prose" };
+}
+
+/** A title's name before its colon has at most this many words ("Widget: a shared component for X"). */
+const TITLE_NAME_WORDS = 3;
+
+/**
+ * "Widget: A First-Class Resource for Durable Widget Hosting": a long title that names the proposed thing before a
+ * colon and says what it is after is named by the two up to the purpose ("Widget: A First-Class Resource"). Other
+ * titles are kept as they are.
+ */
+function namedTitle(title: string): string {
+  const m = /^([^:]{1,60}):\s+(\S.*)$/.exec(title);
+  if (!m || title.split(/\s+/).length <= 8 || m[1].trim().split(/\s+/).length > TITLE_NAME_WORDS) return title;
+  const what = m[2].split(/\s+(?:for|to|in|with|that|which|so|by)\s+/i)[0].trim();
+  return `${m[1].trim()}: ${what}`;
 }
 
 /** The line of a front-matter "title:" that names a record with no title heading. */
