@@ -209,6 +209,26 @@ describe("docs expert on synthetic artifact sets", () => {
     assert.ok(s(acc.path) > 2 * s(dep.path));
   });
 
+  it("ranks a record that says it replaces part of another above it, without retiring the other", async () => {
+    const earlier = file(
+      "adr/0004-widget-storage-model.md",
+      "# 4. Widget storage model\n\n## Status\n\nProposed\n\n## Decision\n\nWidgets inherit parent fields; widget storage uses nested tables for widgets.\n",
+    );
+    const laterText = (note: string) => `# 7. Flatten widget records\n\n${note}\n\n## Status\n\nProposed\n\n## Decision\n\nWidget storage keeps flat rows.\n`;
+    const terms = plan(["widgets", "storage", "nested", "tables"]);
+    const order = (r: ExpertResult) => [...new Set(r.items.map((i) => i.path_or_url))];
+    const noted = file("adr/0007-flatten-widget-records.md", laterText("Note: this ADR supersedes some aspects of [ADR-4](0004-widget-storage-model.md)."));
+    const r = await run(terms, set([earlier, noted]));
+    assert.deepEqual(order(r), [noted.path, earlier.path]);
+    // Replaced only in part: the earlier record keeps its own status.
+    assert.equal(r.items.find((i) => i.path_or_url === earlier.path)?.adr?.status, "proposed");
+    // A record that only reports another's replacement, or links without saying so, changes nothing.
+    for (const note of ["The team noted that [ADR-2](0002-x.md) supersedes [ADR-4](0004-widget-storage-model.md).", "See [ADR-4](0004-widget-storage-model.md)."]) {
+      const other = file("adr/0007-flatten-widget-records.md", laterText(note));
+      assert.deepEqual(order(await run(terms, set([earlier, other]))), [earlier.path, other.path], note);
+    }
+  });
+
   it("cites a code file named by a doc as a whole document, and a heading-less doc as a document", async () => {
     const code = file("src/db/client.ts", "// PostgreSQL client\nexport const db = 1;\n\n", "canonical-file");
     const rules = file(".cursorrules", "Always use the PostgreSQL client.\n\n- Never open raw connections.\n  Use the pool instead.\n", "agent-instructions");

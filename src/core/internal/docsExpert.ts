@@ -436,6 +436,7 @@ function rankDocuments(p: Prepared, terms: string[], expansions: string[], quest
   if (question) preferLaterDecision(scores, p, question);
   preferLaterOnSameSubject(scores, p);
   if (question) preferLaterRetirement(scores, p, question);
+  keepPartlyReplacedBelow(scores, p);
   // The caps above can lower a successor below the record it replaced; the supersession rule has the last word.
   enforceDocSupersession(scores, p.graph);
 
@@ -568,6 +569,49 @@ function keepFilesBelowRecords(scores: Map<string, number>, p: Prepared): void {
     if (doc.file.source_type !== "canonical-file") continue;
     const s = scores.get(doc.file.path);
     if (s !== undefined && s > floor) scores.set(doc.file.path, floor);
+  }
+}
+
+/** "This ADR supersedes some aspects of [ADR-15]": the record itself is the one that replaces, in part or whole. */
+const REPLACES_IN_PART = /\bthis\s+(?:adr|decision record|decision|record|document|rfc|proposal)\s+(?:\w+ly\s+)?(?:supe(?:r|rs)?[sc]edes|replaces|overrides)\b/i;
+const partlyReplaced = new WeakMap<Prepared, [string, string][]>();
+
+/**
+ * Pairs [earlier, later] where the later record says in a line of its own that it replaces part of the earlier one
+ * ("this ADR supersedes some aspects of [ADR-15]"). Such a record is no successor in the graph: the earlier one stays
+ * in force for the rest, so it is neither retired nor linked as superseded. Built once per corpus.
+ */
+function partlyReplacedPairs(p: Prepared): [string, string][] {
+  let pairs = partlyReplaced.get(p);
+  if (pairs) return pairs;
+  pairs = [];
+  const linkRe = /\]\(\s*<?([^)\s>]+)>?[^)]*\)/g;
+  for (const doc of p.docs) {
+    if (!doc.adr) continue;
+    for (const line of doc.file.text.split("\n")) {
+      if (!REPLACES_IN_PART.test(line)) continue;
+      for (const m of line.matchAll(linkRe)) {
+        const to = resolveAdrRef(m[1], doc.adr, p.graph.adrs);
+        if (to && to !== doc.file.path) pairs.push([to, doc.file.path]);
+      }
+    }
+  }
+  pairs.sort((a, b) => cmp(a[0], b[0]) || cmp(a[1], b[1]));
+  partlyReplaced.set(p, pairs);
+  return pairs;
+}
+
+/**
+ * A record that says it replaces part of another ranks above it whenever both matched: on what the question shares
+ * with both, the later record is the word in force. Only a cap, never a lift: the earlier record still answers on the
+ * parts the later one left alone, where the later one matched less or not at all.
+ */
+function keepPartlyReplacedBelow(scores: Map<string, number>, p: Prepared): void {
+  for (const [earlier, later] of partlyReplacedPairs(p)) {
+    const se = scores.get(earlier);
+    const sl = scores.get(later);
+    if (se === undefined || sl === undefined || !(sl > 0) || se < sl) continue;
+    scores.set(earlier, sl * 0.98);
   }
 }
 
