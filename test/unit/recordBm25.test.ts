@@ -1,8 +1,8 @@
 // The plain view of a question over the records (issue 20): classic BM25 over each record's opening with the title and file
-// name counted three times, queried with every content word as asked. Fixtures are written for these tests.
+// name counted three times, queried with the content words of the question. Fixtures are written for these tests.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { RecordBm25 } from "../../src/core/internal/recordBm25";
+import { RecordBm25, questionWeights } from "../../src/core/internal/recordBm25";
 
 const records = [
   { path: "docs/adr/0003-nightly-exports.md", title: "Run nightly exports as Kubernetes CronJobs", text: "Context: exports ran from cron on a VM. Decision: scheduled work runs as Kubernetes CronJobs." },
@@ -47,4 +47,28 @@ test("only a record's opening counts: a long design that names the question's wo
   ]);
   const ranked = [...view.scores("How often should tokens and secrets in the vault rotate, and what happens on expiry?").entries()].sort((a, b) => b[1] - a[1]).map(([p]) => p);
   assert.deepEqual(ranked, ["rfcs/0020-secret-rotation.md"]);
+});
+
+test("the question's function words score nothing: a record does not win on the grammar it shares with the question", () => {
+  const view = new RecordBm25([
+    { path: "docs/adr/0001-grammar.md", title: "Notes", text: "They said so because after that it went over and under again, once more." },
+    { path: "docs/adr/0002-backups.md", title: "Nightly backups", text: "Backups run every night to cold storage." },
+  ]);
+  assert.equal(view.scores("Because they ran over again after that, once more").size, 0);
+  const ranked = [...view.scores("They told us after the outage that backups ran over again because nobody checked").entries()].sort((a, b) => b[1] - a[1]);
+  assert.deepEqual(ranked.map(([p]) => p), ["docs/adr/0002-backups.md"]);
+});
+
+test("a word of the asking sentence counts more than a word of the story before it", () => {
+  const weights = questionWeights("Finance exports invoices every week. Where should we archive them?");
+  assert.ok(weights.get("archive")! > weights.get("invoice")!, JSON.stringify([...weights]));
+  // One sentence, all asking: nothing to weigh against, every word counts alike.
+  assert.deepEqual(new Set(questionWeights("Where should we archive the invoices?").values()), new Set([1]));
+  const view = new RecordBm25([
+    { path: "docs/adr/0001-invoices.md", title: "Invoices", text: "Invoices." },
+    { path: "docs/adr/0002-archive.md", title: "Archive", text: "Archive." },
+  ]);
+  const ranked = [...view.scores("Finance exports invoices every week. Where should we archive them?").entries()].sort((a, b) => b[1] - a[1]);
+  assert.equal(ranked[0][0], "docs/adr/0002-archive.md");
+  assert.ok(ranked[0][1] > ranked[1][1]);
 });
