@@ -587,7 +587,8 @@ function partlyReplacedPairs(p: Prepared): [string, string][] {
   pairs = [];
   const linkRe = /\]\(\s*<?([^)\s>]+)>?[^)]*\)/g;
   for (const doc of p.docs) {
-    if (!doc.adr) continue;
+    // Most records say no such thing; one test of the whole text spares splitting them into lines.
+    if (!doc.adr || !REPLACES_IN_PART.test(doc.file.text)) continue;
     for (const line of doc.file.text.split("\n")) {
       if (!REPLACES_IN_PART.test(line)) continue;
       for (const m of line.matchAll(linkRe)) {
