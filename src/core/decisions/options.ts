@@ -134,8 +134,8 @@ function splitRef(text: string): { ref?: string; rest: string } {
   const word = /^(?:option|alternative|variant|approach|solution)\s+(one|two|three|four|five|six|seven|eight|nine|ten)\s*[:.)–—-]\s*(.+)$/i.exec(text);
   if (word) return { ref: NUMBER_WORDS[word[1].toLowerCase()], rest: word[2] };
   const m =
-    // "Option A): X" closes the label twice.
-    /^(?:option|alternative|variant|approach|solution)\s+([A-Za-z]?\d{0,2}[A-Za-z]?)\s*(?:\)\s*[:.–—-]?|[:.–—-])\s*(.+)$/i.exec(text) ??
+    // "Option A): X" closes the label twice; "Option B (fallback, not preferred): X" qualifies the label in brackets.
+    /^(?:option|alternative|variant|approach|solution)\s+([A-Za-z]?\d{0,2}[A-Za-z]?)\s*(?:\([^()]{1,60}\)\s*)?(?:\)\s*[:.–—-]?|[:.–—-])\s*(.+)$/i.exec(text) ??
     /^\(([A-Za-z]\d{0,2}|\d{1,2})\)\s*[:.–—-]?\s*(.+)$/.exec(text) ??
     /^([A-Z]\d{0,2}|\d{1,2})\s*[:.)]\s+(.+)$/.exec(text);
   return m && m[1] ? { ref: m[1].toUpperCase(), rest: m[2] } : { rest: text };
@@ -290,6 +290,9 @@ const DOCUMENT_PART_UNDER_OPTIONS = /^(?:(?:unresolved|open|outstanding) questio
 const ALTERNATIVES_GROUP = /^alternatives?\s+(?:for|to|of|on|regarding|around)\b/i;
 const STATUS_QUO_HEADING = /^(?:(?:the\s+)?status quo|(?:the\s+)?current (?:state|situation|approach)|as[- ]is|do nothing)\s*:?$/i;
 
+/** "### Other options", "### Further alternatives": a catch-all over whatever else was weighed, never an option itself. */
+const OTHER_OPTIONS_GROUP = /^(?:other|further|more|additional|remaining|alternative)\s+(?:options|alternatives|approaches|solutions|designs|ideas|possibilities)\s*:?$/i;
+
 /** A sub-heading that asks what the alternatives under it answer: "Where the deletion API sits", "How we store X". */
 const QUESTION_GROUP = /^(?:where|how|what|which|whether|when|who)\s+\S+\s+\S/i;
 
@@ -403,6 +406,13 @@ function optionsInSection(parsed: ParsedAdr, index: number, source: OptionSource
         for (const item of answers) push(item.text.replace(/:\s*$/, ""), { start: item.line, end: item.line }, item.marker);
         continue;
       }
+    }
+    // "### Other options": what it lists or heads are options; the heading and its musings are none.
+    if (OTHER_OPTIONS_GROUP.test(heading)) {
+      const listed = namedItems(listItems(lines, s.bodyStart, s.contentEnd));
+      if (sections.some((g) => g.parent === i)) out.push(...optionsInSection(parsed, i, source));
+      else if (listed.length > 0 && !looksLikeArguments(listed) && onlyAList(lines, s.bodyStart, s.contentEnd)) for (const item of listed) push(item.text, { start: item.line, end: item.line }, item.marker);
+      continue;
     }
     // "### Status quo:" describes what is there today in a list: one option, keeping it, not a group of options.
     if (STATUS_QUO_HEADING.test(heading)) {
@@ -1496,6 +1506,7 @@ function decisionSentencesOf(parsed: ParsedAdr, decisionIdx: number[]): Decision
     const tail = headingTail(sectionKey(s));
     if (tail) out.push({ text: stripInline(s.heading).slice(stripInline(s.heading).indexOf(":") + 1).trim(), start: s.start, end: s.start, opening: false, early: false });
     let last = -1;
+    const outer = outermostIndent(listItems(lines, s.bodyStart, s.end));
     for (const sentence of sentencesIn(lines, s.bodyStart, s.end, 80)) {
       // A footnote ("¹ 2020-09-15 clarification: …", "[^1]: …") annotates the text; it states no decision.
       if (FOOTNOTE.test(lines[sentence.start - 1] ?? "")) continue;
@@ -1508,12 +1519,25 @@ function decisionSentencesOf(parsed: ParsedAdr, decisionIdx: number[]): Decision
         out.push({ ...sentence, text: heading, opening: true, early: true, leadHeading: true });
         continue;
       }
+      // A decision written as a list: a nested item details the item above it (its properties, its steps), so it
+      // neither opens the decision nor states it.
+      if (nestedItem(lines[sentence.start - 1] ?? "", outer)) {
+        out.push({ ...sentence, opening: false, early: false });
+        continue;
+      }
       if (!isHeading) (prose++, (last = out.length));
       out.push({ ...sentence, opening: !isHeading && prose <= PROSE_OPENING_SENTENCES, early: !isHeading && prose <= EARLY_SENTENCES });
     }
     if (last >= 0 && prose > EARLY_SENTENCES && canonical(i)) out[last] = { ...out[last], closing: true };
   }
   return out;
+}
+
+/** A list item, or a paragraph inside one, indented deeper than the outermost items of its section. */
+function nestedItem(line: string, outer: number): boolean {
+  if (!Number.isFinite(outer)) return false;
+  const m = /^(\s*)(?:(?:[-*+]|\d{1,3}[.)])\s+)?\S/.exec(line);
+  return m !== null && m[1].replace(/\t/g, "    ").length > outer;
 }
 
 /** A heading that is a sentence with a firm modal: a subject of a few words, then "will", "shall" or "must". */
@@ -2175,6 +2199,8 @@ const CANDIDATE_ITEM_WORDS = 12;
 function listConfirmedByChoice(parsed: ParsedAdr, chosenName: string, decisionIdx: number[]): { options: ConsideredOption[]; index: number } | undefined {
   const { lines, sections } = parsed.doc;
   const inDecision = (n: number) => decisionIdx.some((i) => sections[i].start <= n && n <= sections[i].end);
+  // A list among the consequences says what follows from the choice, not what was weighed against it.
+  const inAftermath = aftermathOf(parsed);
   const candidates: ConsideredOption[][] = [];
   // Bullet lists: runs of items at one indent, broken by any other line.
   let run: ConsideredOption[] = [];
@@ -2188,7 +2214,7 @@ function listConfirmedByChoice(parsed: ParsedAdr, chosenName: string, decisionId
   for (let n = bodyStart(parsed); n <= lines.length; n++) {
     const line = (lines[n - 1] ?? "").slice(0, MAX_SENTENCE_CHARS * 2);
     if (/^ {0,3}(`{3,}|~{3,})/.test(line)) inFence = !inFence;
-    if (inFence || inDecision(n)) {
+    if (inFence || inDecision(n) || inAftermath(n)) {
       flush();
       continue;
     }
@@ -2399,6 +2425,9 @@ function fallbackChoice(parsed: ParsedAdr, considered: ConsideredOption[], found
   // Two options, one of which its own text disowns ("listed for completeness, I do not advocate for it"): the other.
   if (!chosen && !hasDecisionSection) chosen = otherThanDisowned(parsed, considered);
   if (!chosen && !hasDecisionSection) chosen = withDesignNames(parsed, rfcProposal(parsed));
+  // A record without a decision section may sum up its own approach under a summary or overview heading: "Our
+  // approach is based on X".
+  if (!chosen && !hasDecisionSection) chosen = ownApproachInSummary(parsed);
   // A record without a decision section may state its choice in its opening sentences: "We use X".
   if (!chosen && !hasDecisionSection) {
     for (const s of introSentences(parsed)) {
@@ -2647,6 +2676,21 @@ function contextSentences(parsed: ParsedAdr): LocatedSentence[] {
 }
 
 /** The first few prose sentences after the title (headings skipped). */
+/** "## High Level Summary", "## Overview": a part that sums the record up. */
+const SUMMARY_HEADING = /^(?:(?:high[- ]level|executive|design|technical)\s+)?(?:summary|overview)$/;
+
+/** The opening sentence of a summary part, when it states the record's own approach ("Our approach is based on X"). */
+function ownApproachInSummary(parsed: ParsedAdr): ChosenOption | undefined {
+  const { lines, sections } = parsed.doc;
+  for (const s of sections) {
+    if (s.level === 0 || !SUMMARY_HEADING.test(sectionKey(s))) continue;
+    const first = sentencesIn(lines, s.bodyStart, s.contentEnd, 1)[0];
+    const prose = first ? readDecisionSentence(first.text) : undefined;
+    if (first && prose?.cue === "our approach" && prose.chosen && !isFragment(prose.chosen)) return { name: prose.chosen, range: { start: first.start, end: first.end }, how: "decision-prose" };
+  }
+  return undefined;
+}
+
 function introSentences(parsed: ParsedAdr): LocatedSentence[] {
   const { lines, sections } = parsed.doc;
   const first = sections.find((s) => s.level > 0);

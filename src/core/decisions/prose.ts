@@ -617,7 +617,7 @@ function readSentence(sentence: string): ProseReading {
     }
     // "…, which in turn will enable X": a relative clause says what the choice leads to, not what was chosen.
     if (start > 0 && /^(?:which|who|whose)$/.test(low[start] ?? "")) continue;
-    const reading = readClause(toks, low, start, rejected, take);
+    const reading = clauseReading(toks, low, start, rejected, take);
     if (reading) return reading;
   }
   // "However, given the time it takes, we have opted to do X": a first-person decision deep in a long clause.
@@ -681,6 +681,8 @@ function opensWithImperative(toks: string[], low: string[]): boolean {
   if (!first || !/^[A-Z][a-z]+$/.test(toks[0]?.replace(/[,;:]$/, "") ?? "") || /[,;:]$/.test(toks[0] ?? "")) return false;
   if (IMPERATIVES.has(first)) return true;
   if (NOT_VERBS.has(first) || first.endsWith("ly") || first.length < 3 || toks.length < 3) return false;
+  // "Text tags are identical to X": a finite "is/are" right after the first words makes them its subject.
+  if (/^(?:is|are|was|were)$/.test(low[1] ?? "") || (/^(?:is|are|was|were)$/.test(low[2] ?? "") && !/[,;:]$/.test(toks[1] ?? ""))) return false;
   const head = compromise()(toks.slice(0, 4).join(" "));
   if (head.has("^#Imperative")) return true;
   return DETERMINERS.test(low[1] ?? "") && head.has("^#Noun") && !head.has("^#ProperNoun") && !head.has("^#Plural");
@@ -713,6 +715,8 @@ function decisionIsTo(toks: string[], low: string[], rejected: string[], take: T
     // "The solution is to X", "our approach is to Y": the record's own solution, stated the same way.
     const ownProposal = /^(?:proposal|recommendation|suggestion|solution|approach)$/.test(low[d]) && /^(?:the|our|my)$/.test(low[d - 1] ?? "");
     if (low[d] !== "decision" && !ownProposal) continue;
+    // "Our approach is based on the system's page scanner": what the record's own approach builds on names it.
+    if (ownProposal && low[d - 1] === "our" && low[d + 1] === "is" && /^(?:based|built)$/.test(low[d + 2] ?? "") && /^(?:on|upon)$/.test(low[d + 3] ?? "")) return withoutSecondPredicate(take(d + 4, "our approach"));
     // "The decision I've made is to X", "the decision we reached was that X": a short relative clause in between.
     let i = d;
     for (let k = d + 1; k <= d + 4 && k < low.length; k++) if (/^(?:is|was)$/.test(low[k]) && /^(?:to|that)$/.test(low[k + 1] ?? "")) (i = k - 1);
@@ -725,6 +729,13 @@ function decisionIsTo(toks: string[], low: string[], rejected: string[], take: T
     return undefined;
   }
   return undefined;
+}
+
+/** "X and attempts to be Y" after "Our approach is based on": the approach's second predicate, not part of what it builds on. */
+function withoutSecondPredicate(reading: ProseReading): ProseReading {
+  const m = reading.chosen ? /^(.+?)\s+and\s+([a-z]+s)\b/.exec(reading.chosen) : null;
+  if (!m || !compromise()(`it ${m[2]}`).has("#PresentTense")) return reading;
+  return { ...reading, chosen: m[1] };
 }
 
 const DISCARD_PARTICIPLES = new Set(["discarded", "rejected", "dismissed", "abandoned", "dropped"]);
@@ -980,6 +991,22 @@ function futureProgressive(low: string[], start: number, v: number, take: Take):
 
 /** "The operator may decide to add X": a choice left to someone later is one the text allows, not one it makes. */
 const LEFT_TO_LATER = /^(?:may|might|could|can)$/;
+
+/**
+ * "We realize that X is Y", "we note that X will be used": the verb's object is a statement, not an option; only a
+ * commitment inside that statement chooses anything. ("We decided that X" has readings of its own.)
+ */
+function statesThat(low: string[], start: number): boolean {
+  const verb = low[start + 1] ?? "";
+  return low[start] === "we" && low[start + 2] === "that" && /^[a-z]+$/.test(verb) && !MODALS.has(verb) && !DECIDE_WORDS.has(verb);
+}
+
+/** readClause, except that a clause that only states something ("We realize that …") commits to what its statement does. */
+function clauseReading(toks: string[], low: string[], start: number, rejected: string[], take: Take): ProseReading | undefined {
+  if (!statesThat(low, start)) return readClause(toks, low, start, rejected, take);
+  const inner = readClause(toks, low, start + 3, rejected, take);
+  return inner?.chosen ? inner : undefined;
+}
 
 function readClause(toks: string[], low: string[], start: number, rejected: string[], take: Take): ProseReading | undefined {
   // "Using X would make Y slower": a gerund subject with a modal weighs an option; it commits to nothing.
