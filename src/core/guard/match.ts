@@ -21,6 +21,7 @@ import { CHECK_TIME_BUDGET_MS, Pacer } from "./pace";
 import { coversPath, hasHeader, HEADER_LINES, reservedRightsLine } from "./fileHeaders";
 import { formatNamed, formatOfFile, goesAround, type Format, type FolderFile } from "./formats";
 import { shapeOf } from "./shapes";
+import { heldByChosenName, onlyInDefinedKey } from "./compoundNames";
 
 type Via = Finding["matched"]["via"];
 
@@ -478,6 +479,10 @@ async function matchAdded(file: ChangedFile, kind: FileKind, plan: MatchPlan, ix
         via = "comment";
       }
       if (!found) continue;
+      // A plugin or setting of the chosen tool that carries the rejected name as a part (`tracing-log`,
+      // `[tool.ruff.lint.flake8-quotes]`), or a snake-case key of the project's own (`apex_domain: …`).
+      if (via !== "doc" && via !== "comment" && heldByChosenName(reading.name ?? line.text, found, thing, d.required)) continue;
+      if ((via === "code" || via === "config" || via === "string") && !thing.keys.whole && onlyInDefinedKey(line.text, found)) continue;
       // The file's own path names it ("org/apache/james/…", "mailbox/cassandra/…"): the project's own code, not a newcomer.
       // Not when the name's other word is on the line itself ("2d" of "2D Canvas" in `canvas.ts`): the path explains
       // only the word it shares.

@@ -29,7 +29,8 @@ export function purposeExclusions(text: string, range: LineRange): DecidedThing[
     if (chosen.some((t) => t.startsWith(stem))) continue;
     out.push({
       name: `another ${m[2].toLowerCase()} library than ${m[3]}`,
-      keys: { display: `${m[2].toLowerCase()} (other than ${m[3]})`, tokens: [], stems: [stem], not: chosen },
+      // A name that holds the chosen one (`tracing-log`) is that library's bridge or plugin, not another library.
+      keys: { display: `${m[2].toLowerCase()} (other than ${m[3]})`, tokens: [], stems: [stem], not: chosen, notNames: [{ display: m[3], tokens: chosen }] },
       range,
       importsOnly: true,
       reason: `the rule names ${m[3]} for ${m[2].toLowerCase()}`,
