@@ -4,23 +4,10 @@
 // records are written for these tests.
 import { describe, test, before } from "node:test";
 import assert from "node:assert/strict";
-import { deliberate } from "../../src/core/pipeline";
-import { generateSigningKey } from "../../src/core/receipts/signing";
 import { UNDECIDABLE, type OptionPicker } from "../../src/core/schemas";
+import { askOffline as ask, recommendedOption as recommended } from "../helpers/ask";
 import { createGitRepo } from "../helpers/gitRepo";
 import { passedOverOption } from "../../src/core/synth/rules";
-
-const key = generateSigningKey();
-
-async function ask(repo: string, question: string): Promise<OptionPicker> {
-  const out = await deliberate({ repo, question, signingKey: key, force: true, useCache: false, writeReceipt: false, config: { offline: true } });
-  if (out.kind !== "deliberated") throw new Error(`not deliberated: ${out.kind}`);
-  return out.payload;
-}
-
-function recommended(p: OptionPicker) {
-  return p.options.find((o) => o.id === p.recommendation.option_id);
-}
 
 function citedPaths(p: OptionPicker): Set<string | undefined> {
   return new Set(recommended(p)?.supports.map((id) => p.citations.find((c) => c.id === id)?.path_or_url));
