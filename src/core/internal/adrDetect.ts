@@ -161,16 +161,18 @@ const RFC_PART = /^(?:summary|motivation|(?:the\s+)?proposal|(?:detailed|technic
 
 function rfcPartOf(raw: string): string | undefined {
   // "Proposal: Winch, a baseline compiler", "Motivation: awkward extractors": the part is named before the colon.
-  const h = raw.replace(/[*_`]/g, "").toLowerCase().replace(/^\d+(\.\d+)*[.)]?\s+/, "").replace(/\s*:.*$/, "").replace(/[.]+$/, "").trim();
+  const h = raw.replace(/[*_`]/g, "").toLowerCase().replace(/^\d+(\.\d+)*[.)]?\s+/, "").replace(/\s*:.*$/, "").replace(/\s*\([^()]*\)\s*$/, "").replace(/[.]+$/, "").trim();
   if (!RFC_PART.test(h)) return undefined;
   return /alternatives/.test(h) ? "alternatives" : /design|explanation|proposal/.test(h) ? "design" : /questions/.test(h) ? "questions" : h;
 }
 
 function headingKey(raw: string): string | undefined {
+  // "Problem Statement (Step 1)": a stage or note in brackets after the heading's words does not change the part.
   const h = raw
     .replace(/[*_`]/g, "")
     .toLowerCase()
     .replace(/^\d+(\.\d+)*[.)]?\s+/, "")
+    .replace(/\s*\([^()]*\)\s*$/, "")
     .replace(/[:.]+$/, "")
     .trim();
   if (STATUS_HEADING.test(h)) return "status";
@@ -245,9 +247,12 @@ export function strongAdrContent(s: AdrContentSignals): boolean {
   return false;
 }
 
-/** Weaker evidence that a numbered or dated file is an ADR: any ADR heading, a status, or an "ADR N" title. */
+/**
+ * Weaker evidence that a numbered or dated file is an ADR: any ADR heading, a status, an "ADR N" title, or the
+ * layout of an RFC-style proposal (a numbered proposal is an entry of its log, status line or not).
+ */
 export function weakAdrContent(s: AdrContentSignals): boolean {
-  return s.adrTitle || s.frontMatterStatus || s.statusLine || s.headings.size > 0;
+  return s.adrTitle || s.frontMatterStatus || s.statusLine || s.headings.size > 0 || rfcShaped(s);
 }
 
 /** An index or README that mostly lists links (to ADRs): never a decision itself. */

@@ -207,9 +207,39 @@ export function strayRecordFolders(folders: NonNullable<ArtifactSet["adrFolders"
 
 function separateStrayDocs(decided: AdrDecision): { adrPaths: Set<string>; strayDocs: Set<string>; folders: AdrDecision["folders"] } {
   const stray = strayRecordFolders(decided.folders);
+  // "problem/0005-x.md" beside a log "design/0001-y.md": a folder next to the log (the same parent) whose records
+  // continue the log's numbering (numbered the same way, no number the log already uses) holds a stage of the same
+  // process, not design notes that read like records; notes numbered from 1 again are a series of their own.
+  const parentOf = (dir: string) => (dir.includes("/") ? dir.slice(0, dir.lastIndexOf("/")) : "");
+  const logs = new Map<string, { shapes: Set<string>; numbers: Set<number> }>();
+  for (const [path, a] of decided.adrs) {
+    const n = numberingOf(path);
+    if (stray.has(a.folder) || !n) continue;
+    const log = logs.get(parentOf(a.folder)) ?? { shapes: new Set<string>(), numbers: new Set<number>() };
+    log.shapes.add(n.shape);
+    log.numbers.add(n.number);
+    logs.set(parentOf(a.folder), log);
+  }
+  for (const dir of [...stray]) {
+    const log = logs.get(parentOf(dir));
+    const inDir = [...decided.adrs].filter(([, a]) => a.folder === dir).map(([p]) => numberingOf(p));
+    // Number 0 is where a log keeps its template or process page, in every stage.
+    const continues = (n: ReturnType<typeof numberingOf>) => !!n && !!log && log.shapes.has(n.shape) && (n.number === 0 || !log.numbers.has(n.number));
+    if (inDir.length && inDir.every(continues)) stray.delete(dir);
+  }
   const adrPaths = new Set([...decided.adrs].filter(([, a]) => !(stray.has(a.folder) && a.via === "content")).map(([p]) => p));
   const strayDocs = new Set([...decided.adrs.keys()].filter((p) => !adrPaths.has(p)));
   return { adrPaths, strayDocs, folders: decided.folders.filter((f) => !(stray.has(f.dir) && f.via === "content")) };
+}
+
+/**
+ * How a numbered record's file name is numbered, and its number: "0005-x.md" → "#4z" and 5 (zero-padded, so a year
+ * such as "2023-…" is numbered otherwise), "rfc-12-x.md" → "rfc#2" and 12; undefined for a name that is not numbered.
+ */
+function numberingOf(path: string): { shape: string; number: number } | undefined {
+  const m = /^([a-z]{0,5})[-_ ]?(\d{1,5})[-_. ]/i.exec(posix.basename(path));
+  if (!m || adrNameSignal(path) !== "numbered") return undefined;
+  return { shape: `${m[1].toLowerCase()}#${m[2].length}${m[2].startsWith("0") ? "z" : ""}`, number: Number(m[2]) };
 }
 
 /** Canonical files named by agent instructions and architecture docs (at most MAX_CANONICAL_FILES). */
