@@ -19,9 +19,18 @@
 // and shrinkage, to compare) and every column's totals under DOUBTS.
 // `--exclude unit,unit,…` (with --cv): units the rule never takes (ones the held-out columns turned down), to read
 // what it picks without them.
+// `--traits` prints, for candidate signals the Critic does not use (candidateTraits), how many wrong and right dev
+// answers carry each, over all decided answers and over those nothing blocks yet (dev only: a new signal is picked on
+// dev, never on a held-out column).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { applyObjections, critique, findings, type CriticInput, type RaisedObjection } from "../src/core/critic";
+import { choiceOf, rankedRecords, stemSet } from "../src/core/critic/grounding";
+import { decidingRecord } from "../src/core/critic/rules";
+import { groundingSignals } from "../src/core/critic/signals";
+import { readQuestion } from "../src/core/synth/question";
+import { mentions } from "../src/core/synth/stance";
+import { splitAsking } from "../src/core/terms";
 import { BLOCKING_KINDS, blockCounts, choosePolicy, crossValidate, crossValidateDoubts, DEFAULT_DOUBT_RULE, DEFAULT_RULE, DOUBTS, doubtCounts, fitDoubts, kindStats, MIN_WRONG, unitsOf, type DoubtWeights, type LabelledAnswer, type PolicyRule } from "../src/core/critic/policy";
 import { countCodeUsage } from "../src/core/internal/codeUsage";
 import { optionTermsFor, usageEvidence } from "../src/core/synth/codeUsage";
@@ -56,6 +65,8 @@ export interface Replayed {
   raised: RaisedObjection[];
   /** Every finding kind the checks raised, whatever its severity. */
   kinds: string[];
+  /** Candidate signals the Critic does not use yet (candidateTraits), to measure with --traits. */
+  traits: string[];
   after: { decided: boolean; right: boolean; confidence: string };
   /** The rules Critic again with another set of blocking kinds: its objections and the answer after their effect. */
   rerun: (blocking: ReadonlySet<string>, doubts: DoubtWeights | null) => { raised: RaisedObjection[]; after: { decided: boolean; right: boolean; confidence: string } };
@@ -114,8 +125,50 @@ export async function replay(saved: Saved, blocking: ReadonlySet<string> = BLOCK
     title: payload.options.find((o) => o.id === payload.recommendation.option_id)?.title,
     ...rerun(blocking, doubts),
     kinds: [...new Set(findings(input).map((f) => f.kind))],
+    traits: candidateTraits(input),
     rerun,
   };
+}
+
+/** Every trait candidateTraits reads, so --traits prints the ones no answer carries too. */
+export const CANDIDATE_TRAITS = ["thin-lead", "trails", "record-not-first", "record-chose-nothing", "named-alternatives-absent", "top-two-records-split", "option-off-question", "recommends-keeping"] as const;
+
+/** log2 of 1.07: a lead of under 7% of the next document's retrieval score. */
+const THIN_LEAD = Math.log2(1.07);
+
+/**
+ * Evidence-level traits any repository's answers have, measured as candidate Critic signals and not used by it: the
+ * deciding record leads the best other retrieved document by under 7% of its score ("thin-lead") or trails it
+ * ("trails"); another record ranks above it ("record-not-first"); its decision model read no choice
+ * ("record-chose-nothing"); the question names alternatives and the record's text mentions none of them
+ * ("named-alternatives-absent"); the two best-ranked records each chose one of the drafted options, and not the same
+ * one ("top-two-records-split"); the recommended option shares no word with what the question asks
+ * ("option-off-question"); it keeps what is in place ("recommends-keeping").
+ */
+export function candidateTraits(input: CriticInput): string[] {
+  const { draft, evidence, question } = input;
+  const rec = draft.options.find((o) => o.id === draft.recommendation.option_id);
+  if (!rec) return [];
+  const byId = new Map(evidence.map((e) => [e.id, e] as const));
+  const record = decidingRecord(input, rec, byId);
+  const terms = new Map(optionTermsFor(draft.options).map((t) => [t.id, t.terms.filter((x) => x.length >= 3)] as const));
+  const out: string[] = [];
+  if (/^(?:keep|stay)\b/i.test(rec.title)) out.push("recommends-keeping");
+  const asked = stemSet(splitAsking(question).asking);
+  if (![...stemSet(rec.title)].some((w) => asked.has(w))) out.push("option-off-question");
+  if (!record) return out;
+  const signals = groundingSignals({ question, draft, evidence, rec, record, terms });
+  if (signals && signals.margin < THIN_LEAD) out.push("thin-lead");
+  if (signals && signals.margin < 0) out.push("trails");
+  const ranked = rankedRecords(evidence);
+  if (ranked[0] && ranked[0].meta.path !== record.meta.path) out.push("record-not-first");
+  if (!choiceOf(record.meta)) out.push("record-chose-nothing");
+  const named = readQuestion(question).alternatives.filter((a) => a.terms.length);
+  if (named.length && !named.some((a) => mentions(record.text, { terms: a.terms }))) out.push("named-alternatives-absent");
+  const optionChosen = (choice: string | undefined) => (choice ? draft.options.find((o) => (terms.get(o.id) ?? []).length && mentions(choice, { terms: terms.get(o.id)! }))?.id : undefined);
+  const [first, second] = ranked.slice(0, 2).map((r) => optionChosen(choiceOf(r.meta)));
+  if (first && second && first !== second) out.push("top-two-records-split");
+  return out;
 }
 
 export interface CriticNumbers {
@@ -250,10 +303,26 @@ async function main(): Promise<void> {
     const cell = (k: number, d: number, w: number) => `${k} (${(ratio(k, d) ?? 0).toFixed(2)})`.padStart(w);
     console.log(`    ${row.check.padEnd(20)} ${cell(row.blockingRight, n.right, 15)} ${cell(row.blockingWrong, n.wrong, 15)} ${cell(row.concernRight, n.right, 14)} ${cell(row.concernWrong, n.wrong, 14)}`);
   }
+  if (argv.includes("--traits")) traitTable(rows.filter((r) => r.set === "dev"));
   if (cv) {
     crossValidation(rows, rule);
     doubtValidation(rows);
   }
+}
+
+/** --traits: each candidate trait's wrong and right dev answers, over all decided ones and over those nothing blocks yet. */
+function traitTable(dev: Replayed[]): void {
+  const decided = dev.filter((r) => r.decided);
+  const open = decided.filter((r) => !r.raised.some((o) => o.severity === "blocking"));
+  const cell = (rows: Replayed[], trait: string) => {
+    const W = rows.filter((r) => !r.right).length;
+    const R = rows.length - W;
+    const w = rows.filter((r) => !r.right && r.traits.includes(trait)).length;
+    const rr = rows.filter((r) => r.right && r.traits.includes(trait)).length;
+    return `wrong ${String(w).padStart(3)} right ${String(rr).padStart(3)} ratio ${((w + 0.5) / (W + 1) / ((rr + 0.5) / (R + 1))).toFixed(2).padStart(5)}`;
+  };
+  console.log(`critic --traits: candidate signals on dev (${decided.length} decided answers; ${open.length} that nothing blocks yet)`);
+  for (const t of CANDIDATE_TRAITS) console.log(`    ${t.padEnd(28)} all: ${cell(decided, t)}   unblocked: ${cell(open, t)}`);
 }
 
 /** The decided answers as policy.ts reads them: repository, right or wrong, and the finding kinds raised. */
