@@ -113,6 +113,22 @@ export const UNITS_BEFORE_DOUBTS: ReadonlySet<string> = new Set<string>([
 // found. The nearest reading, "the record's read choice is its title, shares no word with the recommended option, and
 // the option is one the question names", holds 3 wrong to 3 right (a title that names the choice, paraphrased by the
 // question, looks the same), so it stays out.
+//
+// Looked for again (dev payloads of build c74feb9: 141 wrong and 348 right decided answers,
+// 66 and 324 of them unblocked; `eval/critic.ts --traits` prints the counts). Candidate signals, wrong / right on all
+// decided answers, then on the unblocked ones: the deciding record leads the next document by under 7% (48 / 29, then
+// 8 / 16) or trails it (28 / 12, then 5 / 8); another record ranks above it (26 / 11, then 5 / 7); its decision model
+// read no choice (11 / 9, then 5 / 8); the question's named alternatives are absent from its text (29 / 35, then 7 /
+// 33); the recommended option shares no word with what the question asks (73 / 113, then 32 / 100); it keeps what is
+// in place (17 / 33, then 9 / 31); the two best-ranked records chose different drafted options (never raised; a
+// looser word match put it on right answers more than wrong ones). What tells is already spent: the grounding kinds
+// block most answers that carry a thin lead or a higher-ranked record, and added to the odds of doubt each of them
+// lowers the leave-one-repository-out estimate (71/141 at 25/348 without; "leads by under 7%" 63 at 26, "trails" 64
+// at 23, "another ranks above" 64 at 24): a second factor for one fact counts it twice. Nor does grouping the kinds
+// that read retrieval scores so that only the strongest of a group weighs (71 at 25, unchanged; all grounding kinds
+// as one group: 67 at 22), nor the margin of the fused score instead of the documents expert's. 44 of the 66 wrong
+// answers left cite the deciding record, most of them recommending its own read choice worded as its headline where
+// the answer key wants the detail that settles the question: nothing in the evidence tells those from right ones.
 
 /** A unit blocks only when wrong answers carry it at least this many times as often as right ones: 0.60 / 0.10. */
 export const MIN_RATIO = 6;
