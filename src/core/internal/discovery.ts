@@ -93,6 +93,7 @@ export async function discoverArtifacts(repo: string, config: DeliberationConfig
   });
   const decided = classifyAdrs(texts, { hints: hints.found, fromGlob });
   const { adrPaths, strayDocs, folders } = separateStrayDocs(decided);
+  const guides = developerGuides(texts.map((t) => t.path), folders, (p) => adrPaths.has(p) || conventions.has(p) || strayDocs.has(p) || decided.rejected.has(p));
   const indexStatuses = statusesFromIndexes(
     texts.filter((t) => isIndexFile(t.path)),
     adrPaths,
@@ -112,10 +113,11 @@ export async function discoverArtifacts(repo: string, config: DeliberationConfig
       files.push({ ...read, source_type: "adr", ...(indexStatus ? { index_status: indexStatus } : {}) });
     }
     else if (convention) files.push({ ...read, source_type: convention });
-    else if (strayDocs.has(path)) files.push({ ...read, source_type: "architecture" });
+    else if (strayDocs.has(path) || guides.has(path)) files.push({ ...read, source_type: "architecture" });
   }
   for (const [path, reason] of decided.rejected) notes.push(`${path}: ${reason}`);
-  await addNamedFiles(root, realRoot, config, files, skipped, isIgnored, signal, trace);
+  // A template or index a doc names is still no record: discovery already read it and set it aside.
+  await addNamedFiles(root, realRoot, config, files, skipped, isIgnored, signal, trace, new Set(decided.rejected.keys()));
 
   files.sort((a, b) => cmp(a.path, b.path));
   skipped.sort((a, b) => cmp(a.path, b.path));
@@ -252,8 +254,9 @@ async function addNamedFiles(
   isIgnored: (path: string) => boolean,
   signal?: AbortSignal,
   trace?: DiscoveryTrace,
+  setAside: Set<string> = new Set(),
 ): Promise<void> {
-  const known = new Set([...files.map((f) => f.path), ...skipped.map((s) => s.path)]);
+  const known = new Set([...files.map((f) => f.path), ...skipped.map((s) => s.path), ...setAside]);
   const named: string[] = [];
   for (const doc of [...files]) {
     if (doc.source_type !== "agent-instructions" && doc.source_type !== "architecture") continue;
@@ -453,6 +456,32 @@ export function classifyAdrs(docs: { path: string; text: string }[], opts: { hin
 function ancestorsOf(folder: string): string[] {
   const out: string[] = [];
   for (let i = folder.lastIndexOf("/"); i > 0; i = folder.lastIndexOf("/", i - 1)) out.push(folder.slice(0, i));
+  return out;
+}
+
+const SITE_INDEX = /^(?:index|toc|summary|_sidebar|sidebar)\.(?:md|markdown)$/i;
+
+/** A documentation folder's own pages beyond this many are a docs site, not a handful of team guides. */
+const MAX_GUIDES = 40;
+
+/**
+ * The pages of the documentation folder that holds the decision log ("docs/How to add a column.md" beside
+ * "docs/architecture/decisions/"): the team's own guides, which state conventions the records never wrote down, so
+ * they are read as architecture docs. Only that folder's own pages, and none when it holds a docs site.
+ */
+function developerGuides(paths: string[], logs: NonNullable<ArtifactSet["adrFolders"]>, taken: (path: string) => boolean): Set<string> {
+  const docsDirs = new Set<string>();
+  for (const log of logs) {
+    const outer = [log.dir, ...ancestorsOf(log.dir)].filter((d) => /^(?:docs?|documentation)$/i.test(posix.basename(d))).pop();
+    if (outer !== undefined) docsDirs.add(outer);
+  }
+  const out = new Set<string>();
+  for (const dir of docsDirs) {
+    // A site's index or table of contents lists the guides; it is none of them.
+    const pages = paths.filter((p) => posix.dirname(p) === dir && !WELL_KNOWN_DOC.test(posix.basename(p)) && !SITE_INDEX.test(posix.basename(p)) && !isTemplatePath(p));
+    if (pages.length > MAX_GUIDES) continue;
+    for (const p of pages) if (!taken(p)) out.add(p);
+  }
   return out;
 }
 
