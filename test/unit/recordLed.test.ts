@@ -195,9 +195,14 @@ describe("answerNamed: how an open question's answer names what the record decid
     assert.equal(led?.choice, "API basics: Pagination");
     assert.equal(led?.confidence, "low");
     assert.equal(led?.byDesign, true, "the answer says the record states no choice");
-    // A deeper record about the question that states its choice answers first.
+    // The best-ranked record answers by its design before a deeper record answers by the choice it states.
     const cursors = record("adr/0012-paging.md", { title: "Paging of result lists", chosen_option: "Cursor-based paging" });
-    const stated = recordLedAnswer(paging, [basics, cursors], noSuccessor, 5, true);
+    const first = recordLedAnswer(paging, [basics, cursors], noSuccessor, 5, true);
+    assert.equal(first?.doc.path, basics.path);
+    assert.equal(first?.choice, "API basics: Pagination");
+    // A deeper record still answers when the best-ranked one cannot: it was turned down.
+    const turnedDown = record("adr/0009-offsets.md", { title: "Offset paging", status: "rejected" }, false);
+    const stated = recordLedAnswer(paging, [turnedDown, cursors], noSuccessor, 5, true);
     assert.equal(stated?.choice, "Cursor-based paging");
     assert.equal(stated?.byDesign, undefined);
     // A question that names a proposal is never answered by a title alone.

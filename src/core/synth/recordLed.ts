@@ -322,10 +322,21 @@ export function recordLedAnswer<T extends LedRecord>(
   const { asking, setting } = splitAsking(question);
   const focus = stemSet(asking);
   const context = stemSet(setting);
-  // A record that states its decision answers before one that only names its subject: the second pass lets the
-  // best-ranked record answer an open question with its design as its title names it.
-  for (const byTitle of nearestAnswers ? [false, true] : [false]) {
-    for (const [position, doc] of docs.slice(0, byTitle ? 1 : MAX_POSITION).entries()) {
+  // An open question is answered by the best-ranked record first: by the decision it states, else by its design as
+  // its title names it. Only a record that cannot answer at all (turned down, replaced by a record not retrieved)
+  // hands the question to a deeper record with a decision of its own: retrieval weighed the whole question, and a
+  // deeper record's stated choice answers a question of its own (development half: every open answer taken from a
+  // deeper record over a best-ranked record that had none was wrong).
+  const passes: { from: number; to: number; byTitle: boolean }[] = nearestAnswers
+    ? [
+        { from: 0, to: 1, byTitle: false },
+        { from: 0, to: 1, byTitle: true },
+        { from: 1, to: MAX_POSITION, byTitle: false },
+      ]
+    : [{ from: 0, to: MAX_POSITION, byTitle: false }];
+  for (const { from, to, byTitle } of passes) {
+    for (const [offset, doc] of docs.slice(from, to).entries()) {
+      const position = from + offset;
       if (doc.meta.status === "rejected") continue;
       const use = doc.active ? doc : successor(doc);
       if (!use) continue;
