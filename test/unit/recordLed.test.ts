@@ -180,6 +180,22 @@ describe("answerNamed: how an open question's answer names what the record decid
     });
     assert.equal(answerNamed(listed, "Per-tenant quotas"), "Per-tenant quotas");
   });
+  it("a listed option that is an action carries the record's title, unless it already names most of the title", () => {
+    const caching = record("rfc/0031-thumbnail-cache.md", {
+      title: "RFC 031: Thumbnail cache",
+      considered_options: ["Put a small queue in front of the resizer service", "Resize on every request"],
+      chosen_option: "Put a small queue in front of the resizer service",
+    });
+    assert.equal(answerNamed(caching, "Put a small queue in front of the resizer service"), "Thumbnail cache: put a small queue in front of the resizer service");
+    // A title that states a decision no longer replaces the record's own listed action.
+    const titled = record("adr/0040-move-thumbnails.md", { title: "Move thumbnails to object storage", considered_options: ["Serve every image from the bucket behind a CDN"], chosen_option: "Serve every image from the bucket behind a CDN" });
+    assert.equal(answerNamed(titled, "Serve every image from the bucket behind a CDN"), "Move thumbnails to object storage: serve every image from the bucket behind a CDN");
+    // An action that already says most of what the title does stands alone.
+    const said = record("adr/0041-thumbnail-resizing.md", { title: "Thumbnail resizing", considered_options: ["Resize thumbnails in a background worker"], chosen_option: "Resize thumbnails in a background worker" });
+    assert.equal(answerNamed(said, "Resize thumbnails in a background worker"), "Resize thumbnails in a background worker");
+    // An action already cut to fit keeps the whole label to itself.
+    assert.equal(answerNamed(caching, "Put a small queue in front of the resizer service and…"), "Put a small queue in front of the resizer service and…");
+  });
   it("a title that states the decision says it better than a clause of its prose; a clause naming most of the title stands alone", () => {
     const titled = record("adr/0009-singletons.md", { title: "Avoid global singletons" });
     assert.equal(answerNamed(titled, "Services receive their collaborators through constructors"), "Avoid global singletons");

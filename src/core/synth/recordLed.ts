@@ -201,14 +201,18 @@ function listedChoice(meta: AdrMeta, choice: string): boolean {
 }
 
 /**
- * How an open question's answer is named. A choice the record lists as an option, or a title that states the
- * decision ("Use Pandoc for …"), names itself. A choice read from prose is only a clause ("form of an extension
+ * How an open question's answer is named. A choice the record lists under a short name ("Pollen CSS"), or a title
+ * that states the decision ("Use Pandoc for …"), names itself. A listed choice that is an action ("add two small
+ * services before the embedder") says what was done but not to what end: the record's title goes before it, as for
+ * a clause of prose, unless the action already names most of the title or had to be cut to fit. A choice read from prose is only a clause ("form of an extension
  * jar"): the record's title says what it is about, so the answer carries both ("Email rate limiting: form of an
  * extension jar"). A record that states no choice at all is answered by its design as named by its title, and by
  * the heading under which retrieval found the question's subject when the title does not name it.
  */
 /** A clause this short ("reuse similar format") does not say what it is about without its record's title. */
 const SHORT_CLAUSE_WORDS = 6;
+/** A listed option of this many words or more is an action, not a short name. */
+const LISTED_ACTION_WORDS = 5;
 
 export function answerNamed(doc: LedRecord, choice: string | undefined): string | undefined {
   // "ADR: X" names the record X: the label says only that it is a record.
@@ -217,10 +221,13 @@ export function answerNamed(doc: LedRecord, choice: string | undefined): string 
   // A clause of the proposal's prose is an option only in the model's reading: under a title that does not state
   // the decision ("Binary format for index-cache: reuse similar format") it needs the title to be understood.
   const listed = choice && listedChoice(doc.meta, choice) && !(doc.meta.decided_option?.from_prose && !statesDecision && choice.split(/\s+/).length <= SHORT_CLAUSE_WORDS);
-  if (choice && (listed || sameLabel(choice, title))) return choice;
+  // An action already cut to fit ("…") takes the whole label: a title before it would push out its own words.
+  const action = !!choice && choice.split(/\s+/).length >= LISTED_ACTION_WORDS && !choice.endsWith("…");
+  if (choice && ((listed && !action) || sameLabel(choice, title))) return choice;
   if (!title || !/\p{L}/u.test(title)) return choice;
-  // A title that states the decision ("Avoid React.FC type") says it better than a clause of its prose.
-  if (statesDecision) return title;
+  // A title that states the decision ("Avoid React.FC type") says it better than a clause of its prose; a listed
+  // action is the record's own option, and stays.
+  if (statesDecision && !listed) return title;
   if (choice) {
     const c = /^\p{Lu}\p{Ll}+(?:\s|$)/u.test(choice) ? choice[0].toLowerCase() + choice.slice(1) : choice;
     // A clause that already names most of what the title does needs no title before it.
