@@ -58,6 +58,8 @@ const LIST_INTRO_CUE = /\b(?:options?|alternatives?|candidates?|contenders?|cons
  */
 const CHOOSING = /\b(?:is|was|are|were)\s+(?:the\s+)?(?:recommended|preferred|chosen|selected|winning)\b|\bwe\s+(?:recommend|chose|selected|picked|went with|decided (?:on|to use|to adopt|to go with))\b/i;
 const TITLE_REPLACES = /^(?:replace|replacing|migrate\s+from|migrating\s+from|move\s+from|moving\s+from|switch\s+from|switching\s+from)\s+(.{1,80}?)\s+(?:with|by|to)\s+(.{1,80})$/i;
+// "Combine api-redis into backend-redis", "Merge the X instance into the main one": the first goes, the second stays.
+const TITLE_MERGES = /^(?:combine|combining|merge|merging|fold|folding|consolidate|consolidating)\s+(.{1,60}?)\s+into\s+(.{1,60})$/i;
 // "Swapping JS Test Framework Jest for Vitest": what the title gives up, then what it takes.
 const TITLE_SWAPS = /^(?:swap|swapping|swapped)\s+(.{1,80}?)\s+for\s+(.{1,80})$/i;
 // "Use of conditionals in JSX (deprecation of `<ConditionallyRender />`)", "Deprecate X": what it deprecates is turned down.
@@ -641,6 +643,20 @@ function titleChoices(parsed: ParsedAdr, title: string, range: { start: number; 
   return parts.filter((p) => p.split(/\s+/).length <= 3 && !!keysOf(p) && named(p)).map((name) => ({ name, range, marked: true }));
 }
 
+/**
+ * A merge title's two sides often end alike ("api-mongo cluster into mongo cluster"): the shared tail says what kind
+ * of thing both are, so the side that goes is named by what is left of it ("api-mongo").
+ */
+function withoutSharedTail(merge: RegExpExecArray): RegExpExecArray {
+  const gone = merge[1].trim().split(/\s+/);
+  const kept = merge[2].trim().split(/\s+/);
+  let shared = 0;
+  while (shared < gone.length - 1 && shared < kept.length && gone[gone.length - 1 - shared].toLowerCase() === kept[kept.length - 1 - shared].toLowerCase()) shared++;
+  const out = [...merge] as unknown as RegExpExecArray;
+  out[1] = gone.slice(0, gone.length - shared).join(" ");
+  return out;
+}
+
 /** The options a record weighs beyond its option list, split into the rejected and the chosen ones. */
 export function proseOptionsOf(parsed: ParsedAdr, chosenName: string | undefined): ProseOptions {
   const rejected: ProseOption[] = [];
@@ -649,7 +665,8 @@ export function proseOptionsOf(parsed: ParsedAdr, chosenName: string | undefined
   // The title's words after the record's own number: what the title regexes read.
   const named = title.replace(TITLE_NUMBER, "");
   const swaps = TITLE_REPLACES.test(named) || TITLE_CHANGES.test(named) ? undefined : TITLE_SWAPS.exec(named);
-  const replaces = TITLE_REPLACES.exec(named) ?? TITLE_CHANGES.exec(named) ?? swaps;
+  const merges = TITLE_MERGES.exec(named);
+  const replaces = TITLE_REPLACES.exec(named) ?? TITLE_CHANGES.exec(named) ?? swaps ?? (merges ? withoutSharedTail(merges) : null);
   const titleRange = { start: 1, end: 1 };
   if (replaces) {
     // "JCloud-based ObjectStorage backend" is JCloud; "Swapping JS Test Framework Jest for …" is Jest (the words
