@@ -432,6 +432,9 @@ class FindingList {
   }
 }
 
+/** A config line that sets text people read: a title, a description, a label, a help text. */
+const PROSE_SETTING = /^\s*["']?(?:title|description|summary|label|help|help_?text|message|caption|tooltip|display_?name)["']?\s*[:=]/i;
+
 /**
  * Added lines that bring in what a decision turned down or a rule forbids. Resolves with the last line matched when
  * the time ran out in this file (0: none of it), else undefined.
@@ -496,7 +499,8 @@ async function matchAdded(file: ChangedFile, kind: FileKind, plan: MatchPlan, ix
       // camel-case name (`MonadSTM` is another library's class).
       if (thing.keys.leadOnly && via === "import" && reading.name && !importParts(reading.name).includes(found.toLowerCase())) continue;
       if (thing.keys.whole && via !== "dependency" && via !== "import" && !namesWhole([...reading.tokens, ...reading.stringTokens, ...reading.commentTokens, ...pathTokens], thing.keys.whole)) continue;
-      if (thing.textOnly && via !== "doc" && via !== "comment" && via !== "string") continue;
+      // A setting's title or description ("title": "…") is text people read, whatever file holds it.
+      if (thing.textOnly && via !== "doc" && via !== "comment" && via !== "string" && !(via === "config" && PROSE_SETTING.test(line.text))) continue;
       // A deny list, an ignore list, an exclusion: the line keeps the thing out, as the decision does.
       if (via !== "import" && via !== "doc" && keptOutAt(file.added, line, found, via === "dependency")) continue;
       hit.add(d);
