@@ -28,7 +28,7 @@ import { readAllowedSigners } from "../receipts/trust";
 import type { LineRange } from "../schemas";
 import type { ArtifactFile, ArtifactSet, DeliberationConfig } from "../types";
 import { acronymOf, GENERIC_PURPOSES, inPassing, isVendor, keysOf, LEADING_WORDS, tokenSet, tokensOf, vendorProductKeys, type NameKeys } from "./names";
-import { knownPackagesOf, membersOfKind, peerExclusions, recordPeerExclusions, withoutPeersNamedElsewhere } from "./peers";
+import { knownPackagesOf, membersOfKind, peerExclusions, purposeEvidenceOf, recordPeerExclusions, withoutPeersNamedElsewhere } from "./peers";
 import { describedNames, namedOption, slugChoice, sharedOptionWords, ungroupedOptions } from "./optionGroups";
 import { refineOptions, withoutOverruled, type LineOption } from "./optionLines";
 import { decisionSentencesOf, familyWords, lowerCaseWords, namesIn, ordinaryWords, proseOptionsOf } from "./proseOptions";
@@ -65,6 +65,8 @@ export interface DecidedThing {
   dependencyOnly?: boolean;
   /** A well-known peer a rule turns down (peers.ts): its purpose and the members the rule named for it. */
   peer?: { purpose: number; named: string[] };
+  /** Turned down for one use ("provisioned EC2 databases"): outside dependencies and imports, the changed file must show that use by one of these words (peers.ts). */
+  purposeEvidence?: string[];
   /** A rule about prose ("do not use X in human-readable text"): only documentation and comments break it. */
   textOnly?: boolean;
   /** A language too common a word to find in lines ("Java"): only a new source file in it brings it in (newFiles.ts). */
@@ -228,7 +230,7 @@ function recordDecision(file: ArtifactFile, modelRead: DecisionRecord, status: s
     // "Using PHPUnit for the feature coverage": turned down for that purpose only; a new dependency on it is still news.
     // "Deprecated gossip clustering in favor of File SD": what a title takes out was the project's own feature.
     const feature = r.reason === model.title && TAKES_OUT_TITLE.test(model.title);
-    if (keys) forbidden.push({ name: r.name, keys, range: r.range, ...(r.reason ? { reason: shorten(stripInline(r.reason), 200) } : {}), ...(FOR_A_PURPOSE.test(r.name) ? { dependencyOnly: true } : {}), ...(feature ? { feature } : {}) });
+    if (keys) forbidden.push({ name: r.name, keys, range: r.range, ...(r.reason ? { reason: shorten(stripInline(r.reason), 200) } : {}), ...(FOR_A_PURPOSE.test(r.name) ? { dependencyOnly: true } : {}), ...(feature ? { feature } : {}), ...forOneUse(r.name, keys) });
     // "Switch from Java to Kotlin": a language's name is too common a word for lines, not for a new file's language.
     const language = keys ? undefined : languageNamed(r.name);
     if (language) forbidden.push({ name: r.name, keys: { display: r.name, tokens: [language] }, range: r.range, languageOnly: true, ...(r.reason ? { reason: shorten(stripInline(r.reason), 200) } : {}) });
@@ -790,6 +792,12 @@ async function recordDecisions(set: ArtifactSet): Promise<RecordDecisions> {
   addPairedRemovals(out);
   withoutOverruled(out);
   return { decisions: out, notes };
+}
+
+/** "provisioned EC2 databases": the words that show the use an option was turned down for (peers.ts), when it names one. */
+function forOneUse(name: string, keys: NameKeys): { purposeEvidence?: string[] } {
+  const purposeEvidence = keys.exact ? undefined : purposeEvidenceOf(name, keys.tokens);
+  return purposeEvidence ? { purposeEvidence } : {};
 }
 
 /** A record's decision that so far turns nothing down and keeps nothing. */

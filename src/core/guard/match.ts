@@ -432,6 +432,12 @@ class FindingList {
   }
 }
 
+/** Whether the file's path or its added lines name one of the words that show a use. */
+function showsUse(file: ChangedFile, pathTokens: Set<string>, evidence: string[]): boolean {
+  const words = new Set([...pathTokens, ...file.added.flatMap((l) => tokensOf(l.text.slice(0, 500)))]);
+  return evidence.some((w) => words.has(w));
+}
+
 /** A config line that sets text people read: a title, a description, a label, a help text. */
 const PROSE_SETTING = /^\s*["']?(?:title|description|summary|label|help|help_?text|message|caption|tooltip|display_?name)["']?\s*[:=]/i;
 
@@ -482,6 +488,8 @@ async function matchAdded(file: ChangedFile, kind: FileKind, plan: MatchPlan, ix
         via = "comment";
       }
       if (!found) continue;
+      // "provisioned EC2 databases": an instance is that only where the file shows the use (a database installed on it).
+      if (thing.purposeEvidence && via !== "dependency" && via !== "import" && !showsUse(file, pathTokens, thing.purposeEvidence)) continue;
       // A plugin or setting of the chosen tool that carries the rejected name as a part (`tracing-log`,
       // `[tool.ruff.lint.flake8-quotes]`), or a snake-case key of the project's own (`apex_domain: …`).
       if (via !== "doc" && via !== "comment" && heldByChosenName(reading.name ?? line.text, found, thing, d.required)) continue;

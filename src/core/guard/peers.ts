@@ -364,6 +364,22 @@ export function withoutPeersNamedElsewhere(rules: GuardDecision[]): void {
   for (const d of rules) d.forbidden = d.forbidden.filter((f) => !f.peer || !named.get(f.peer.purpose)?.has(f.name));
 }
 
+/**
+ * "provisioned EC2 databases": an option whose last word says what the thing served as is turned down for that use.
+ * The words that show the use in a change: the purpose's own word and its well-known members' names (a line about EC2
+ * in a file that installs `mysql-server` is a database on EC2; one about an nginx proxy is not). Undefined when the
+ * last word is no purpose of the table, or the keys already hold it.
+ */
+export function purposeEvidenceOf(name: string, keyTokens: string[]): string[] | undefined {
+  const words = name.replace(/[`*_"“”()]/g, " ").trim().split(/\s+/);
+  const last = (words.at(-1) ?? "").toLowerCase();
+  if (words.length < 2 || !/^[a-z]{3,}$/.test(last) || keyTokens.includes(last)) return undefined;
+  const purpose = PURPOSES.find((p) => p.about.test(last));
+  if (!purpose) return undefined;
+  const own = [last, last.replace(/s$/, ""), last.replace(/es$/, "")];
+  return [...new Set([...own, ...purpose.members.flatMap((mem) => mem.keys.flatMap((k) => [...k.tokens, ...(k.exact ?? [])]))])];
+}
+
 /** Every well-known member of the kinds a phrase names ("no message queue"), turned down in imports and dependencies. */
 export function membersOfKind(kind: string, range: LineRange, reason: string): DecidedThing[] {
   const out: DecidedThing[] = [];
