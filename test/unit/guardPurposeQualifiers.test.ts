@@ -47,6 +47,8 @@ describe("options turned down for one use (dev17)", () => {
     assert.ok(evidence.includes("database") && evidence.includes("mysql") && evidence.includes("postgres"));
     assert.equal(purposeEvidenceOf("Droplet", ["droplet"]), undefined);
     assert.equal(purposeEvidenceOf("Droplet wrappers", ["droplet"]), undefined);
+    // A singular purpose word is part of a name, not a use: "Acme code style" is a style called Acme.
+    assert.equal(purposeEvidenceOf("Acme code style", ["acme"]), undefined);
   });
 
   test("a Droplet that installs a database goes against the record; one that runs a proxy does not", async () => {

@@ -365,7 +365,7 @@ export function withoutPeersNamedElsewhere(rules: GuardDecision[]): void {
 }
 
 /**
- * "provisioned EC2 databases": an option whose last word says what the thing served as is turned down for that use.
+ * "provisioned EC2 databases": an option whose last word, a plural, says what the thing served as is turned down for that use.
  * The words that show the use in a change: the purpose's own word and its well-known members' names (a line about EC2
  * in a file that installs `mysql-server` is a database on EC2; one about an nginx proxy is not). Undefined when the
  * last word is no purpose of the table, or the keys already hold it.
@@ -373,7 +373,8 @@ export function withoutPeersNamedElsewhere(rules: GuardDecision[]): void {
 export function purposeEvidenceOf(name: string, keyTokens: string[]): string[] | undefined {
   const words = name.replace(/[`*_"“”()]/g, " ").trim().split(/\s+/);
   const last = (words.at(-1) ?? "").toLowerCase();
-  if (words.length < 2 || !/^[a-z]{3,}$/.test(last) || keyTokens.includes(last)) return undefined;
+  // A plural names what things served as ("EC2 databases"); a singular is part of a name ("Google code style").
+  if (words.length < 2 || !/^[a-z]{3,}s$/.test(last) || keyTokens.includes(last)) return undefined;
   const purpose = PURPOSES.find((p) => p.about.test(last));
   if (!purpose) return undefined;
   const own = [last, last.replace(/s$/, ""), last.replace(/es$/, "")];
