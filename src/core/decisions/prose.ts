@@ -587,6 +587,9 @@ function readSentence(sentence: string): ProseReading {
     let i = 2;
     if (low[i] === "is" && low[i + 1] === "to") i += 2;
     if (/^(?:proposes|introduces|introduce|suggests|recommends|adopts|defines)$/.test(low[i] ?? "")) return take(i + 1, "this record proposes");
+    // "This RFC adds a new class X": adding something new introduces it. ("adds an extra step to Y" may be only a
+    // step of the design, so only a new thing counts.)
+    if (low[i] === "adds" && (low[i + 1] === "new" || (/^(?:a|an)$/.test(low[i + 1] ?? "") && low[i + 2] === "new"))) return take(i + 1, "this record proposes");
     // "This RFC deprecates the personal config", "This ADR replaces X with Y": the change is the proposal, verb and all.
     if (RECORD_CHANGES.test(low[i] ?? "")) return recordChange(take(i + 1, "this record proposes", i));
   }
@@ -1064,6 +1067,8 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
       let v = i + 1;
       if (low[v] === "like" && low[v + 1] === "to") v += 2;
       if (low[v] === "have" && low[v + 1] === "to") v += 2;
+      // "X will need to be authorised" commits to X being authorised, as "X will be authorised" does.
+      if (low[v] === "need" && low[v + 1] === "to" && low[v + 2] === "be") v += 2;
       // "Each of these should have an independent storybook": having something is the commitment.
       // "We will have no charges for X": having none of something is the commitment too.
       if (low[v] === "have" && /^(?:a|an|its|their|one|separate|independent|independant|own|dedicated|no)$/.test(low[v + 1] ?? "")) return take(v + 1, "we will");
