@@ -55,3 +55,40 @@ describe("a commitment that something will need to be done", () => {
     assert.equal(readDecisionSentence("We will need to be patient.").chosen, undefined);
   });
 });
+
+const OPTION_CLAIMS_ITSELF = `# Release process for the mobile apps
+
+## Context
+
+Releases slip because half-finished work blocks the release branch.
+
+## Considered Options
+
+### Long-lived release branches
+
+Each release gets a branch that is stabilised for two weeks before it ships.
+
+### Feature flags
+
+Unfinished work ships dark behind a switch that is turned on when it is ready.
+
+We use FFs for every app from the next release on, despite the extra clean-up work.
+
+## Consequences
+
+Old switches must be removed after each launch.
+`;
+
+const OPTION_DESCRIBES_TODAY = OPTION_CLAIMS_ITSELF.replace("We use FFs for every app from the next release on, despite the extra clean-up work.", "We currently use FFs for a few experiments in one app.");
+
+describe("an option whose own section commits to it", () => {
+  test("a first-person commitment naming the option by its initials chooses it", () => {
+    const m = model("docs/adr/0007-release-process.md", OPTION_CLAIMS_ITSELF);
+    assert.equal(m.chosen?.name, "Feature flags");
+  });
+
+  test("a sentence about how things are today chooses nothing", () => {
+    const m = model("docs/adr/0007-release-process.md", OPTION_DESCRIBES_TODAY);
+    assert.notEqual(m.chosen?.name, "Feature flags");
+  });
+});

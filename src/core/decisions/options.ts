@@ -2490,10 +2490,36 @@ const SELF_CHOICE =
 function claimedInItsSection(parsed: ParsedAdr, considered: ConsideredOption[]): ChosenOption | undefined {
   const claimed = considered
     .map((o, i) => ({ o, i }))
-    .filter(({ o }) => o.range.end > o.range.start && sentencesIn(parsed.doc.lines, o.range.start, o.range.end, 60).some((x) => SELF_CHOICE.test(stripInline(x.text).trim())));
+    .filter(({ o }) => o.range.end > o.range.start && sentencesIn(parsed.doc.lines, o.range.start, o.range.end, 60).some((x) => SELF_CHOICE.test(stripInline(x.text).trim()) || committedToItself(x.text, o.name)));
   if (claimed.length !== 1) return undefined;
   const { o, i } = claimed[0];
   return { name: o.name, range: o.range, how: "decision-prose", considered_index: i };
+}
+
+/** Words that make a present-tense "we use X" a description of how things are, not a commitment. */
+const AS_THINGS_ARE = /\b(?:currently|today|at (?:the|this) moment|at present|presently|so far|for now|still|used to|already)\b/i;
+
+/**
+ * "We use X for all of these, despite the drawbacks", written inside X's own section: a first-person commitment
+ * that names the option the section is about (its words, or their initials: "PRs" for "pull requests").
+ */
+function committedToItself(sentence: string, option: string): boolean {
+  if (NEGATIVE_CUE.test(sentence) || AS_THINGS_ARE.test(sentence)) return false;
+  const prose = namingReading(sentence);
+  if (!prose.chosen || !/^(?:we use|we will|decided to)$/.test(prose.cue ?? "")) return false;
+  return coverage(option, withInitialsSpelledOut(prose.chosen, option)) >= 0.6;
+}
+
+/** "PRs" in a phrase becomes "pull requests" when those are consecutive words of `name` whose initials it spells. */
+function withInitialsSpelledOut(phrase: string, name: string): string {
+  const words = name.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return phrase.replace(/\b([A-Z]{2,5})s?\b/g, (token, letters: string) => {
+    for (let i = 0; i + letters.length <= words.length; i++) {
+      const run = words.slice(i, i + letters.length);
+      if (run.map((w) => w[0].toUpperCase()).join("") === letters) return run.join(" ");
+    }
+    return token;
+  });
 }
 
 /** Cues of a sentence that commits to something rather than describing it. */
