@@ -1066,9 +1066,8 @@ function readClause(toks: string[], low: string[], start: number, rejected: stri
       if (toks[i].endsWith(",")) return undefined;
       let v = i + 1;
       if (low[v] === "like" && low[v + 1] === "to") v += 2;
-      if (low[v] === "have" && low[v + 1] === "to") v += 2;
       // "X will need to be authorised" commits to X being authorised, as "X will be authorised" does.
-      if (low[v] === "need" && low[v + 1] === "to" && low[v + 2] === "be") v += 2;
+      if ((low[v] === "have" || (low[v] === "need" && low[v + 2] === "be")) && low[v + 1] === "to") v += 2;
       // "Each of these should have an independent storybook": having something is the commitment.
       // "We will have no charges for X": having none of something is the commitment too.
       if (low[v] === "have" && /^(?:a|an|its|their|one|separate|independent|independant|own|dedicated|no)$/.test(low[v + 1] ?? "")) return take(v + 1, "we will");
