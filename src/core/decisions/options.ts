@@ -2501,13 +2501,16 @@ const AS_THINGS_ARE = /\b(?:currently|today|at (?:the|this) moment|at present|pr
 
 /**
  * "We use X for all of these, despite the drawbacks", written inside X's own section: a first-person commitment
- * that names the option the section is about (its words, or their initials: "PRs" for "pull requests").
+ * whose object is the option the section is about (its words, or their initials: "PRs" for "pull requests").
  */
 function committedToItself(sentence: string, option: string): boolean {
   if (NEGATIVE_CUE.test(sentence) || AS_THINGS_ARE.test(sentence)) return false;
   const prose = namingReading(sentence);
   if (!prose.chosen || !/^(?:we use|we will|decided to)$/.test(prose.cue ?? "")) return false;
-  return coverage(option, withInitialsSpelledOut(prose.chosen, option)) >= 0.6;
+  // The commitment's object is the option itself, named first ("PRs for all of these"), not a phrase that only
+  // mentions it ("find ways to achieve X for some part").
+  const named = contentWordsOf(option).length;
+  return coverage(option, contentWordsOf(withInitialsSpelledOut(prose.chosen, option)).slice(0, named + 1).join(" ")) >= 0.6;
 }
 
 /** "PRs" in a phrase becomes "pull requests" when those are consecutive words of `name` whose initials it spells. */
