@@ -1,6 +1,7 @@
 // Readings of the decision model added by session dm4: a proposal that "adds a new" thing introduces it (adding only
 // a step to something that exists is not its proposal); "X will need to be done" commits to X being done, subject and
-// all, as "X will be done" does. Every record and sentence here is written for these tests.
+// all, as "X will be done" does; with no decision section, an option's own section that commits to it in the first
+// person, naming it first (or by its initials), chooses it. Every record and sentence here is written for these tests.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parseAdr } from "../../src/core/internal/adr";
@@ -85,6 +86,11 @@ describe("an option whose own section commits to it", () => {
   test("a first-person commitment naming the option by its initials chooses it", () => {
     const m = model("docs/adr/0007-release-process.md", OPTION_CLAIMS_ITSELF);
     assert.equal(m.chosen?.name, "Feature flags");
+  });
+
+  test("a commitment that only mentions the option on the way chooses nothing", () => {
+    const text = OPTION_CLAIMS_ITSELF.replace("We use FFs for every app from the next release on, despite the extra clean-up work.", "We will look for cheaper ways to clean up feature flags in the next year.");
+    assert.notEqual(model("docs/adr/0007-release-process.md", text).chosen?.name, "Feature flags");
   });
 
   test("a sentence about how things are today chooses nothing", () => {
