@@ -587,9 +587,6 @@ function readSentence(sentence: string): ProseReading {
     let i = 2;
     if (low[i] === "is" && low[i + 1] === "to") i += 2;
     if (/^(?:proposes|introduces|introduce|suggests|recommends|adopts|defines)$/.test(low[i] ?? "")) return take(i + 1, "this record proposes");
-    // "This RFC adds a new class X": adding something new introduces it. ("adds an extra step to Y" may be only a
-    // step of the design, so only a new thing counts.)
-    if (low[i] === "adds" && (low[i + 1] === "new" || (/^(?:a|an)$/.test(low[i + 1] ?? "") && low[i + 2] === "new"))) return take(i + 1, "this record proposes");
     // "This RFC deprecates the personal config", "This ADR replaces X with Y": the change is the proposal, verb and all.
     if (RECORD_CHANGES.test(low[i] ?? "")) return recordChange(take(i + 1, "this record proposes", i));
   }
