@@ -3,43 +3,10 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { CANDIDATE_TRAITS, candidateTraits } from "../../eval/critic";
-import type { AdrMeta, DraftPicker, FusedEvidence } from "../../src/core/schemas";
+import type { FusedEvidence } from "../../src/core/schemas";
+import { draft as draftWith, option, recordItem as doc } from "../helpers/criticEvidence";
 
-function doc(path: string, score: number, rank: number, meta?: Partial<AdrMeta> & { title: string }): FusedEvidence {
-  return {
-    id: `ev-${path.replace(/\W/g, "")}`,
-    kind: "internal",
-    expert: "docs",
-    source_type: meta ? "adr" : "architecture",
-    path_or_url: path,
-    line_range: { start: 1, end: 10 },
-    precision_class: "section",
-    title: meta?.title ?? path,
-    excerpt: "We decided.",
-    score,
-    rank,
-    fused_score: 1 / rank,
-    experts: ["docs"],
-    ...(meta ? { adr: { path, status: "accepted" as const, supersedes: [], superseded_by: [], considered_options: [], section: "decision", ...meta } } : {}),
-  };
-}
-
-type Option = DraftPicker["options"][number];
-
-function option(id: string, title: string, supports: string[] = []): Option {
-  return { id, title, summary: "s", supports, dissent: [], tradeoffs: [], cost: "low", risk: "low" };
-}
-
-function draft(question: string, options: Option[], recommended: string): DraftPicker {
-  return {
-    question,
-    class: "open-question",
-    options,
-    recommendation: { option_id: recommended, rationale: "r", confidence: "low" },
-    citations: [],
-    coverage: { internal: 1, external: 0, top_score: 1 },
-  };
-}
+const draft = (question: string, options: Parameters<typeof draftWith>[1], recommended: string) => draftWith(question, options, recommended, "low");
 
 const Q = "Should the billing worker read its jobs from Beanstalk or from Redis streams?";
 const queue = (score: number, rank: number, chosen?: string) => doc("docs/adr/0007-billing-worker-jobs.md", score, rank, { title: "Billing worker jobs", number: 7, ...(chosen ? { chosen_option: chosen } : {}) });
