@@ -144,7 +144,8 @@ export function loadSets(evalDir: string, root: string): EvalSets {
     // questions-dev-fresh12.json: first contact with three more (GSA-TTS/FAC, cardano-scaling/hydra, wellcomecollection/docs RFCs), written the same way.
     // questions-dev-fresh13.json: first contact with three more (TiKV RFCs, Ensembl decisions, ibc-go ADRs), written the same way.
     // questions-dev-fresh14.json: first contact with three more (React RFCs, Linkerd RFCs, a Django service's guides), the same way.
-    loadProjectSet(evalDir, "dev", "corpus.json", ["questions.json", "questions-dev-open.json", "questions-dev-more.json", "questions-dev-fresh.json", "questions-dev-fresh2.json", "questions-dev-fresh3.json", "questions-dev-fresh4.json", "questions-dev-fresh5.json", "questions-dev-fresh6.json", "questions-dev-fresh7.json", "questions-dev-fresh8.json", "questions-dev-fresh9.json", "questions-dev-fresh10.json", "questions-dev-fresh11.json", "questions-dev-fresh12.json", "questions-dev-fresh13.json", "questions-dev-fresh14.json"]),
+    // questions-dev-fresh15.json: first contact with records that are not Markdown (two Open edX services' reStructuredText ADRs, Jenkins's AsciiDoc JEPs), the same way.
+    loadProjectSet(evalDir, "dev", "corpus.json", ["questions.json", "questions-dev-open.json", "questions-dev-more.json", "questions-dev-fresh.json", "questions-dev-fresh2.json", "questions-dev-fresh3.json", "questions-dev-fresh4.json", "questions-dev-fresh5.json", "questions-dev-fresh6.json", "questions-dev-fresh7.json", "questions-dev-fresh8.json", "questions-dev-fresh9.json", "questions-dev-fresh10.json", "questions-dev-fresh11.json", "questions-dev-fresh12.json", "questions-dev-fresh13.json", "questions-dev-fresh14.json", "questions-dev-fresh15.json"]),
     loadProjectSet(evalDir, "test", "corpus-test.json", ["questions-test.json"]),
     loadIndependentSet(independentFile(root)),
   ];
