@@ -130,7 +130,7 @@ export function displayStatus(status: AdrStatus, raw: string | undefined, supers
 }
 
 /** A record kept as its folder's index ("059-logging/README.md") is known by its folder's name. */
-const FOLDER_INDEX = /^(?:readme|index|_index)\.(?:md|markdown|mdx|rst|txt)$/i;
+const FOLDER_INDEX = /^(?:readme|index|_index)\.(?:md|markdown|mdx|rst|adoc|asciidoc|txt)$/i;
 
 function shortRef(ref: string): string {
   if (ref.startsWith("title:")) return `"${ref.slice("title:".length)}"`;

@@ -6,6 +6,7 @@ import type { AdrStatus, LineRange } from "../schemas";
 import { frontMatterString, parseMarkdown, stripInline, type MarkdownDoc, type MarkdownSection } from "./markdown";
 import { STATUS_HEADING, STATUS_KEY } from "./adrDetect";
 import { splitSentences } from "../text";
+import { DOC_EXTENSION, withoutDocExtension } from "./lightMarkup";
 
 /** Canonical names of the ADR sections we recognise; other headings are keyed by their slug. */
 export type AdrSectionName =
@@ -160,7 +161,7 @@ const RECORD_WORD = /^(?:adrs?|decisions?|records?|rfcs?|docs?|design|architectu
 export function statusFromFolder(path: string): { status: AdrStatus; folder: string } | undefined {
   const dirs = path.split("/").slice(0, -1);
   // For one folder per record ("2024-01-01-use-x/README.md") the record's own folder names the record, not a status.
-  if (/^(readme|index)\.(md|markdown)$/i.test(path.split("/").pop() ?? "")) dirs.pop();
+  if (/^(readme|index)\.(md|markdown|rst|adoc|asciidoc)$/i.test(path.split("/").pop() ?? "")) dirs.pop();
   for (let i = dirs.length - 1; i >= 0; i--) {
     const words = dirs[i].toLowerCase().split(/[._\s-]+/).filter((w) => w && !/^\d+$/.test(w));
     // "proposals-accepted", "rfcs-rejected": beside a status word, "proposals" only says what the folder holds.
@@ -318,7 +319,7 @@ export function parseAdr(path: string, rawText: string, template?: ReadonlySet<s
   const doc = parseMarkdown(text);
   const warnings = [...doc.warnings];
   const dir = posix.dirname(path);
-  const base = posix.basename(path).replace(/\.(md|markdown)$/i, "");
+  const base = withoutDocExtension(posix.basename(path));
   const named = nameSections(doc);
 
   // Title and number: H1, then front matter title, then the file name. One folder per ADR
@@ -693,7 +694,7 @@ function references(rest: string): string[] {
   if (out.length === 0) {
     // Bare references: "ADR-0005", "0005-foo.md", or a number right after the phrase ("Superseded by 5").
     const plain = stripInline(rest);
-    const bare = new RegExp(String.raw`\b${RECORD_PREFIX}[\s_#-]*\d+\b|[\w./-]+\.(?:md|markdown)\b`, "gi");
+    const bare = new RegExp(String.raw`\b${RECORD_PREFIX}[\s_#-]*\d+\b|[\w./-]+\.(?:md|markdown|rst|adoc|asciidoc)\b`, "gi");
     for (let m = bare.exec(plain); m; m = bare.exec(plain)) out.push(m[0].trim());
     const lead = /^\s*(?:#|no\.?\s*)?(\d{1,6})\b/i.exec(plain);
     if (out.length === 0 && lead) out.push(lead[1]);
@@ -715,7 +716,7 @@ function addRef(set: Set<string>, ref: string, dir: string): void {
     return;
   }
   const target = r.split("#")[0];
-  if (/\.(md|markdown)$/i.test(target)) {
+  if (DOC_EXTENSION.test(target)) {
     const resolved = target.startsWith("/") ? posix.normalize(target.slice(1)) : posix.normalize(posix.join(dir, target));
     if (!resolved.startsWith("../") && resolved !== "..") {
       set.add(resolved);

@@ -3,6 +3,7 @@
 // front-matter status. Pure functions over paths and text; discovery does the I/O.
 import { posix } from "node:path";
 import matter from "gray-matter";
+import { withoutDocExtension } from "./lightMarkup";
 
 /** How an ADR folder was found; shown in the discovery stage's status. */
 export type AdrFolderSource = ".adr-dir" | ".log4brains.yml" | "content" | "setting" | "folder name";
@@ -45,15 +46,16 @@ export function normaliseDir(raw: string): string | undefined {
 
 // "0005-x.md", "adr-0005-x.md", and an RFC process's own prefix: "rfc-045-x.md", "tep-0100-x.md" (a short prefix, so
 // "v2-notes.md" is no record).
-const NUMBERED = /^(?:[a-z]{2,5}[-_ ]?)?\d{1,5}[-_. ][^/]*\.(?:md|markdown)$/i;
+const NUMBERED = /^(?:[a-z]{2,5}[-_ ]?)?\d{1,5}[-_. ][^/]*\.(?:md|markdown|rst|adoc|asciidoc)$/i;
 // "202012-receive-split.md": a year and month are a date too.
-const DATED = /^(?:\d{4}-\d{2}-\d{2}|\d{8}|(?:19|20)\d{2}(?:0[1-9]|1[0-2]))[-_][^/]*\.(?:md|markdown)$/i;
+const DATED = /^(?:\d{4}-\d{2}-\d{2}|\d{8}|(?:19|20)\d{2}(?:0[1-9]|1[0-2]))[-_][^/]*\.(?:md|markdown|rst|adoc|asciidoc)$/i;
 // "2024-03-01-use-x/", and a year alone before a name: "designs/2019-config-simplification/".
 const DATED_FOLDER = /^(?:\d{4}-\d{2}-\d{2}|\d{8}|(?:19|20)\d{2}(?=[-_][a-z]))[-_].+$/i;
-// "rfd/0042/README.md", "rfcs/rfc-42/README.md": one numbered folder per record (a short prefix and a number, or a
-// zero-padded number, so a year or version folder is no record).
-const NUMBERED_FOLDER = /^(?:[a-z]{2,5}[-_]?\d{1,5}|0\d{2,4})(?:[-_][^/]+)?$/i;
-const FOLDER_DOC = /^(?:readme|index)\.(?:md|markdown)$/i;
+// "rfd/0042/README.md", "rfcs/rfc-42/README.md", "jep/228/README.adoc": one numbered folder per record (a short prefix
+// and a number, a zero-padded number, or a bare number that is not a year; a version folder such as "v2" or "1.4" is
+// no record).
+const NUMBERED_FOLDER = /^(?:(?:[a-z]{2,5}[-_]?\d{1,5}|0\d{2,4})(?:[-_][^/]+)?|(?!(?:19|20)\d{2}$)[1-9]\d{0,4})$/i;
+const FOLDER_DOC = /^(?:readme|index)\.(?:md|markdown|rst|adoc|asciidoc)$/i;
 
 /**
  * The ADR-shaped part of a path: `0005-x.md`, `adr-0005-x.md`, `ADR-0005-x.md`, `2024-03-01-x.md`, `20240301-x.md`,
@@ -83,7 +85,7 @@ const RECORD_FILE = /^(?:[a-z]+[-_ ])?(?:decisions|decision[-_ ]?(?:records?|log
 
 export function inRecordFolder(path: string): boolean {
   const parts = path.split("/");
-  if (RECORD_FILE.test(parts[parts.length - 1].replace(/\.(md|markdown)$/i, ""))) return true;
+  if (RECORD_FILE.test(withoutDocExtension(parts[parts.length - 1]))) return true;
   return parts.slice(0, -1).some((dir) => RECORD_FOLDER.test(dir));
 }
 
@@ -104,7 +106,8 @@ export function adrFolderOf(path: string): string {
  */
 export function isTemplatePath(path: string): boolean {
   const lower = path.toLowerCase();
-  if (/(^|\/)(templates?|_templates?|\.templates?|examples?)(\/|$)/.test(lower.slice(0, lower.lastIndexOf("/") + 1))) return true;
+  // "templates/", "_template/", "jep-template/0000/README.adoc": a folder named for templates or examples.
+  if (lower.split("/").slice(0, -1).some((dir) => /^(?:[._]|[\w.]*[-_.])?(?:templates?|examples?)$/.test(dir))) return true;
   const base = posix.basename(lower);
   return /(^|[-_.])template([-_.]|$)/.test(base) && (!adrNameSignal(path) || /^0+[-_]/.test(base));
 }
@@ -155,6 +158,8 @@ const HEADING = /^ {0,3}#{1,6}\s+(.+?)\s*#*\s*$/;
 export const STATUS_HEADING = /^status(?:$|\s*[:(|\u2013\u2014-]|\s+(?:and|of|&)\b)/;
 export const STATUS_KEY = String.raw`^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:(?:rfc|rfd|adr|decision|proposal|record|document)\s+)?status(?:\*\*|__)?\s*:`;
 const STATUS_LINE = new RegExp(STATUS_KEY, "i");
+/** A metadata table's status row: "| Status | Accepted |". */
+const STATUS_TABLE_ROW = /^\s*\|\s*(?:\*\*|__)?status(?:\*\*|__)?\s*\|\s*\S/i;
 
 /** The parts of an RFC-style proposal (Rust, Python, Bytecode Alliance templates), by the heading's own words. */
 const RFC_PART = /^(?:summary|motivation|(?:the\s+)?proposal|(?:detailed|technical|proposed)\s+design|design|guide-level explanation|reference-level explanation|(?:rationale(?:\s+and\s+|\s*,\s*)?)?alternatives(?:\s+considered)?|rationale|drawbacks|prior art|(?:unresolved|open) questions|future possibilities)$/;
@@ -217,11 +222,12 @@ export function contentSignals(text: string): AdrContentSignals {
       if (key) headings.add(key);
       const part = rfcPartOf(h[1]);
       if (part) rfcParts.add(part);
-      // "# ADR 0004 - …", "# 5. Use X", and the RFC processes' own "# RFD 2 …", "# TEP-0100: …".
-      if (/^ {0,3}#\s+(?:ADR[\s_#-]*\d+|\d{1,5}\s*[.:)\-–—])/i.test(line) || /^ {0,3}#\s+(?:RFD|RFC|TEP|KEP|OTEP|PEP|AIP)[\s_#-]*\d+\b/.test(line)) adrTitle = true;
+      // "# ADR 0004 - …", "# 5. Use X", the RFC processes' own "# RFD 2 …", "# TEP-0100: …", and any process's
+      // acronym and number before a colon ("# JEP-228: …").
+      if (/^ {0,3}#\s+(?:ADR[\s_#-]*\d+|\d{1,5}\s*[.:)\-–—])/i.test(line) || /^ {0,3}#\s+(?:(?:RFD|RFC|TEP|KEP|OTEP|PEP|AIP)[\s_#-]*\d+\b|[A-Z]{2,5}-\d{1,5}:)/.test(line)) adrTitle = true;
       continue;
     }
-    if (STATUS_LINE.test(line)) statusLine = true;
+    if (STATUS_LINE.test(line) || STATUS_TABLE_ROW.test(line)) statusLine = true;
   }
   return { headings, frontMatterStatus, statusLine, adrTitle, linkListShare: nonBlank ? linkLines / nonBlank : 0, rfcParts: rfcParts.size };
 }
@@ -258,7 +264,7 @@ export function weakAdrContent(s: AdrContentSignals): boolean {
 /** An index or README that mostly lists links (to ADRs): never a decision itself. */
 export function isIndexPage(path: string, s: AdrContentSignals): boolean {
   const base = posix.basename(path).toLowerCase();
-  const named = /^(readme|index|toc|summary|_sidebar|adr-index|decisions?)\.(md|markdown)$/.test(base);
+  const named = /^(readme|index|toc|summary|_sidebar|adr-index|decisions?)\.(md|markdown|rst|adoc|asciidoc)$/.test(base);
   if (s.headings.has("decision") || s.headings.has("decision-outcome")) return false;
   return named || s.linkListShare >= 0.5;
 }

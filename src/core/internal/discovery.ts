@@ -29,6 +29,7 @@ import {
   weakAdrContent,
   type AdrFolderHint,
 } from "./adrDetect";
+import { asMarkdown, DOC_EXTENSION } from "./lightMarkup";
 
 /** Files a doc may name that are never text worth citing (images, archives, binaries). */
 const NOT_TEXT = /\.(png|jpe?g|gif|webp|bmp|ico|svg|pdf|zip|gz|tgz|jar|war|class|exe|dll|so|dylib|woff2?|ttf|otf|mp4|mov|mp3|wav|drawio)$/i;
@@ -280,7 +281,7 @@ async function addNamedFiles(
   }
 }
 
-const isMarkdown = (p: string) => /\.(md|markdown)$/i.test(p);
+const isMarkdown = (p: string) => DOC_EXTENSION.test(p);
 
 /** Outside git: markdown files and symlinks from a walk of the folder. */
 async function walkMarkdown(root: string, walkIgnore: string[]): Promise<{ markdown: string[]; outsideLinks: string[] }> {
@@ -459,7 +460,7 @@ function ancestorsOf(folder: string): string[] {
   return out;
 }
 
-const SITE_INDEX = /^(?:index|toc|summary|_sidebar|sidebar)\.(?:md|markdown)$/i;
+const SITE_INDEX = /^(?:index|toc|summary|_sidebar|sidebar)\.(?:md|markdown|rst|adoc|asciidoc)$/i;
 
 /** A documentation folder's own pages beyond this many are a docs site, not a handful of team guides. */
 const MAX_GUIDES = 40;
@@ -619,7 +620,8 @@ async function readArtifact(root: string, realRoot: string, path: string, type: 
     } catch {
       return { path, reason: "invalid UTF-8" };
     }
-    text = normaliseText(text);
+    // reStructuredText and AsciiDoc are read as the Markdown they say, line for line (see lightMarkup.ts).
+    text = asMarkdown(path, normaliseText(text));
     // Hash the normalised text, so a CRLF checkout and an LF checkout of the same commit get the same set hash.
     return { path, abs, bytes: buf.length, hash: sha256(text), source_type: type, text };
   } catch (err) {
@@ -720,7 +722,7 @@ function namedFileType(path: string): SourceType {
   const lower = path.toLowerCase();
   // An instruction file that another one points to ("see agents.backend.md") holds rules too.
   if (conventionType(path) === "agent-instructions") return "agent-instructions";
-  if (/\.(md|markdown)$/.test(lower) && /(^|\/)(adrs?|decisions|decision-records|architecture-decisions)\//.test(lower)) return "adr";
+  if (DOC_EXTENSION.test(lower) && /(^|\/)(adrs?|decisions|decision-records|architecture-decisions)\//.test(lower)) return "adr";
   return "canonical-file";
 }
 

@@ -18,6 +18,7 @@ import type { CorpusCacheOptions } from "./corpus/store";
 import { RecordBm25 } from "./recordBm25";
 import { corpusStats, docStats, feedbackTerms, phraseScores, questionBigrams, tokenize, type CorpusStats } from "./docStats";
 import { readQuestion, type Alternative } from "../synth/question";
+import { DOC_EXTENSION, withoutDocExtension } from "./lightMarkup";
 
 export const DOCS_MAX_ITEMS = 36;
 /** Sections cited per document: its best section, its decision, one more. */
@@ -366,7 +367,7 @@ export async function prepareDocsCorpus(artifacts: ExpertContext["artifacts"], c
 
 /** "docs/decisions/0012-use-kafka-for-events.md" → "docs decisions use kafka for events". */
 function pathWords(path: string): string {
-  return path.replace(/\.(md|markdown|mdc|txt)$/i, "").replace(/(^|[/_-])\d+(?=[/_-]|$)/g, " ").replace(/[/_.-]+/g, " ").trim();
+  return path.replace(/\.(md|markdown|mdc|rst|adoc|asciidoc|txt)$/i, "").replace(/(^|[/_-])\d+(?=[/_-]|$)/g, " ").replace(/[/_.-]+/g, " ").trim();
 }
 
 /**
@@ -959,7 +960,7 @@ function adrLabel(adr: AdrFacts): string {
 function docUnits(file: ArtifactFile): Unit[] {
   const prior = SOURCE_PRIOR[file.source_type] ?? 1;
   const name = file.path.split("/").pop() ?? file.path;
-  const isMarkdown = /\.(md|markdown|mdc|txt)$/i.test(file.path) || file.source_type !== "canonical-file";
+  const isMarkdown = /\.(md|markdown|mdc|rst|adoc|asciidoc|txt)$/i.test(file.path) || file.source_type !== "canonical-file";
   // A big file a doc merely names (a changelog, a message catalogue) is one unit, not hundreds of sections.
   if (!isMarkdown || (file.source_type === "canonical-file" && file.text.length > INDEXED_CHARS)) return [wholeFileUnit(file, file.path, prior)];
 
@@ -1366,7 +1367,7 @@ function linksTo(from: ParsedAdr, to: ParsedAdr, adrs: Map<string, ParsedAdr>): 
 /** Names an ADR answers to in a link: its file name, that name without a number or date prefix, and for `slug/README.md` the folder. */
 function adrSlugs(path: string): string[] {
   const parts = path.toLowerCase().split("/");
-  let base = parts.pop()!.replace(/\.(md|markdown)$/, "");
+  let base = withoutDocExtension(parts.pop()!);
   if ((base === "readme" || base === "index") && parts.length) base = parts.pop()!;
   // "020-locations_requesting" and "020-locations-requesting" are one name: links retype the separators.
   base = base.replace(/_/g, "-");
@@ -1391,7 +1392,7 @@ export function resolveAdrRef(ref: string, from: AdrFacts, adrs: Map<string, Adr
   const all = [...adrs.values()].filter((a) => a.path !== from.path);
   // The number a link carries: "ADR-7", "0007-x.md", a site link "/adr/7", or the folder of "…/007-x/README.md".
   const segments = ref.split("#")[0].replace(/\/+$/, "").split("/");
-  const lastName = segments.length > 1 && /^(readme|index)\.(md|markdown)$/i.test(segments[segments.length - 1]) ? segments[segments.length - 2] : (segments.pop() ?? "");
+  const lastName = segments.length > 1 && /^(readme|index)\.(md|markdown|rst|adoc|asciidoc)$/i.test(segments[segments.length - 1]) ? segments[segments.length - 2] : (segments.pop() ?? "");
   const num = new RegExp(String.raw`^(?:${RECORD_PREFIX}[\s_#-]*)?0*(\d{1,6})$`, "i").exec(ref.trim()) ?? /^(?:adr[-_]?)?0*(\d{1,6})(?:[-_]|$)/i.exec(lastName);
   if (num) {
     const n = Number(num[1]);
@@ -1406,7 +1407,8 @@ export function resolveAdrRef(ref: string, from: AdrFacts, adrs: Map<string, Adr
     const sameDir = hits.filter((a) => a.path.startsWith(dir + "/") && !a.path.slice(dir.length + 1).includes("/"));
     // Duplicate numbers (two ADR 0009s) only resolve when the file name says which one.
     const named = (xs: AdrFacts[]) => {
-      const slug = ref.split("#")[0].split("/").pop()?.toLowerCase().replace(/\.(md|markdown)$/, "").replace(/_/g, "-");
+      const name = ref.split("#")[0].split("/").pop();
+      const slug = name === undefined ? undefined : withoutDocExtension(name.toLowerCase()).replace(/_/g, "-");
       return slug ? xs.filter((a) => adrSlugs(a.path).includes(slug)) : [];
     };
     if (sameDir.length === 1) return sameDir[0].path;
@@ -1416,12 +1418,12 @@ export function resolveAdrRef(ref: string, from: AdrFacts, adrs: Map<string, Adr
   }
   const target = ref.split("#")[0].replace(/\/+$/, "");
   const base = target.split("/").pop()?.toLowerCase();
-  if (base && /\.(md|markdown)$/.test(base) && !/^(readme|index)\./.test(base)) {
+  if (base && DOC_EXTENSION.test(base) && !/^(readme|index)\./.test(base)) {
     const hits = all.filter((a) => a.path.split("/").pop()?.toLowerCase() === base);
     if (hits.length === 1) return hits[0].path;
   }
   // Site links ("/architecture-decisions/records/production-data-in-staging", "../2022-02-14-helm-chart/") by slug.
-  const slugs = adrSlugs(target.replace(/\/(readme|index)\.(md|markdown)$/i, ""));
+  const slugs = adrSlugs(target.replace(/\/(readme|index)\.(md|markdown|rst|adoc|asciidoc)$/i, ""));
   if (slugs[0]) {
     const hits = all.filter((a) => adrSlugs(a.path).some((s) => slugs.includes(s)));
     if (hits.length === 1) return hits[0].path;

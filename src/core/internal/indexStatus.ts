@@ -8,9 +8,10 @@ import { posix } from "node:path";
 import type { AdrStatus } from "../schemas";
 import { normaliseStatus } from "./adr";
 import { stripInline } from "./markdown";
+import { DOC_EXTENSION } from "./lightMarkup";
 
 /** File names that are an index of the records in their folder. */
-const INDEX_NAME = /^(?:readme|index|_index|summary|toc|log|decisions|adrs?)\.(?:md|markdown)$/i;
+const INDEX_NAME = /^(?:readme|index|_index|summary|toc|log|decisions|adrs?)\.(?:md|markdown|rst|adoc|asciidoc)$/i;
 const LINK = /(~~\s*)?\[([^\]]{0,300})\]\(\s*<?([^)\s>]{1,500})>?(?:\s+"[^"]{0,200}")?\s*\)(\s*~~)?/g;
 /** A status fragment is short: "Accepted", "Superseded by 19", "✅ accepted (2021)". */
 const MAX_STATUS_WORDS = 5;
@@ -84,7 +85,7 @@ function readRow(line: string, dir: string, records: Set<string>): { record: str
 function resolveLink(target: string, dir: string): string | undefined {
   if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("#")) return undefined;
   const path = decodeURIComponentSafe(target.split("#")[0]);
-  if (!/\.(md|markdown)$/i.test(path)) return undefined;
+  if (!DOC_EXTENSION.test(path)) return undefined;
   const resolved = path.startsWith("/") ? posix.normalize(path.slice(1)) : posix.normalize(posix.join(dir, path));
   return resolved.startsWith("../") ? undefined : resolved;
 }

@@ -9,6 +9,7 @@ import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { resolveInside } from "../contain";
 import { sha256 } from "../hash";
+import { asMarkdown } from "../internal/lightMarkup";
 import type { Citation, LineRange } from "../schemas";
 
 /** Above this size a cited file is not hashed (a citation into a huge generated file stays unchecked). */
@@ -50,7 +51,8 @@ export async function readCitedFile(repo: string, rel: string): Promise<{ text: 
   try {
     const st = await fs.stat(real);
     if (!st.isFile() || st.size > MAX_HASHED_FILE_BYTES) return { problem: "unreadable" };
-    return { text: normaliseCitedText(await fs.readFile(real, "utf8")) };
+    // Hashed as discovery read it: a reStructuredText or AsciiDoc record is cited in its Markdown reading.
+    return { text: asMarkdown(rel, normaliseCitedText(await fs.readFile(real, "utf8"))) };
   } catch (err) {
     return { problem: (err as NodeJS.ErrnoException).code === "ENOENT" ? "missing" : "unreadable" };
   }
