@@ -124,6 +124,11 @@ describe("parseAdr: Nygard / adr-tools", () => {
     assert.deepEqual(splitTitleNumber("ADR-0005: Use PostgreSQL"), { number: 5, title: "Use PostgreSQL" });
     assert.deepEqual(splitTitleNumber("ADR 12 - Use X"), { number: 12, title: "Use X" });
     assert.deepEqual(splitTitleNumber("2FA for admin logins"), { title: "2FA for admin logins" });
+    // A process's label before a colon and a zero-padded number are the number too; a bare acronym or number is not.
+    assert.deepEqual(splitTitleNumber("PEX-12: Retire the legacy upload endpoint"), { number: 12, title: "Retire the legacy upload endpoint" });
+    assert.deepEqual(splitTitleNumber("0007 Keep invoices in the ledger"), { number: 7, title: "Keep invoices in the ledger" });
+    assert.deepEqual(splitTitleNumber("HTTP 2 for internal calls"), { title: "HTTP 2 for internal calls" });
+    assert.deepEqual(splitTitleNumber("3 replicas per zone"), { title: "3 replicas per zone" });
     const a = parseAdr("decisions/use-x.md", "# ADR-0042: Use X\n\nStatus: accepted\n");
     assert.equal(a.number, 42);
     assert.equal(a.title, "Use X");

@@ -141,6 +141,9 @@ describe("reStructuredText and AsciiDoc read as Markdown", () => {
     assert.equal(lines[23], "### Keeping both endpoints");
     assert.deepEqual(lines.slice(28, 31), ["```", "== not a heading inside code", "```"]);
     assert.equal(parseAdr("pex/12/README.adoc", md).status, "accepted");
+    // A bare column count says the same as a list of widths.
+    const counted = asMarkdown("pex/12/README.adoc", ADOC_RECORD.replace('[cols="1h,1"]', '[cols="2"]'));
+    assert.equal(counted.split("\n")[10], "| Status | Final :lock: |");
   });
 });
 

@@ -536,12 +536,15 @@ export function isCanonical(name: string): name is AdrSectionName {
   return name === "title" || SECTION_PATTERNS.some(([n]) => n === name);
 }
 
-/** "5. Use X", "ADR-0005: Use X", "ADR 5 - Use X", "0005 Use X" (only with an ADR prefix or punctuation). */
+/** "5. Use X", "ADR-0005: Use X", "ADR 5 - Use X", "0005 Use X", "JEP-228: Use X" (an ADR prefix, punctuation, zero padding or a label and a colon). */
 export function splitTitleNumber(h1: string): { number?: number; title: string } {
   const adr = /^ADR[\s_#-]*0*(\d+)\s*[.:)\-–—]?\s+(.+)$/i.exec(h1);
   if (adr) return { number: Number(adr[1]), title: adr[2].trim() };
-  const num = /^#?0*(\d{1,6})\s*[.:)\-–—]\s*(.+)$/.exec(h1);
+  const num = /^#?0*(\d{1,6})\s*[.:)\-–—]\s*(.+)$/.exec(h1) ?? /^0+(\d{1,5})\s+(\S.+)$/.exec(h1);
   if (num) return { number: Number(num[1]), title: num[2].trim() };
+  // A process's own label before a colon: "JEP-228: Unforking XStream", "TEP-0100: Embedded TaskRuns".
+  const labelled = /^[A-Z]{2,5}[-_ ]?0*(\d{1,5}):\s+(\S.+)$/.exec(h1);
+  if (labelled) return { number: Number(labelled[1]), title: labelled[2].trim() };
   return { title: h1.trim() };
 }
 

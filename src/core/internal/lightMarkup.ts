@@ -241,8 +241,9 @@ function asciidocLines(lines: string[]): string[] {
   return out;
 }
 
-/** `cols="1h,1"` → 2, `cols="3*"` → 3, `cols="2*,1"` → 3. */
+/** `cols="1h,1"` → 2, `cols="3*"` → 3, `cols="2*,1"` → 3, and a bare count: `cols="2"` → 2. */
 function columnCount(spec: string): number {
+  if (/^\s*\d+\s*$/.test(spec)) return Number(spec);
   let n = 0;
   for (const part of spec.split(/[,;]/)) {
     const m = /^\s*(\d+)\*/.exec(part);
