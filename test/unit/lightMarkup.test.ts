@@ -117,6 +117,13 @@ describe("reStructuredText and AsciiDoc read as Markdown", () => {
     assert.deepEqual(headings, ["1 Keep invoices in the ledger service @1", "2 Status @4", "2 Context @9", "2 Decision @14", "2 Rejected Alternatives @19", "3 A second copy in the reporting database @22"]);
   });
 
+  it("reads a definition list as bold list items with their definitions under them", () => {
+    const text = "Decision\n--------\n\nEvery table gets three identifiers:\n\nRow id\n  A number for joins inside one database.\n\nPublic id\n  A random id for other services.\n\nA paragraph\nthat wraps stays a paragraph.\n";
+    const lines = asMarkdown("adr/0002-ids.rst", text).split("\n");
+    assert.deepEqual(lines.slice(5, 10), ["- **Row id**", "  A number for joins inside one database.", "", "- **Public id**", "  A random id for other services."]);
+    assert.deepEqual(lines.slice(11, 13), ["A paragraph", "that wraps stays a paragraph."]);
+  });
+
   it("reads an overlined title and a field-list status", () => {
     const text = "==========\nUse queues\n==========\n\n:Status: Superseded\n:Date: 2022-02-02\n\nContext\n=======\n\nWhy.\n";
     const md = asMarkdown("adr/0003-use-queues.rst", text);

@@ -114,6 +114,12 @@ function rstLines(lines: string[]): string[] {
       out[i] = `${field[1]}: ${inlineRst(field[2] ?? "")}`.trimEnd();
       continue;
     }
+    // A definition list: a term line directly followed by its indented definition. Markdown has no such list, so
+    // the term becomes a bold list item and the definition stays indented under it as the item's text.
+    if (isRstDefinitionTerm(lines, i)) {
+      out[i] = `${" ".repeat(indentOf(line))}- **${inlineRst(line.trim())}**`;
+      continue;
+    }
     let text = line.replace(/^(\s*)#\.(\s)/, "$11.$2");
     if (/::\s*$/.test(text) && text.trim() !== "::") {
       inLiteral = true;
@@ -127,6 +133,16 @@ function rstLines(lines: string[]): string[] {
     out[i] = inlineRst(text);
   }
   return out;
+}
+
+/** A definition list's term: after a blank line (or another definition), one line of text, then its indented definition. */
+function isRstDefinitionTerm(lines: string[], i: number): boolean {
+  const line = lines[i];
+  const next = lines[i + 1];
+  if (next === undefined || next.trim() === "" || line.trim() === "") return false;
+  if (indentOf(next) <= indentOf(line) || (i > 0 && lines[i - 1].trim() !== "" && indentOf(lines[i - 1]) <= indentOf(line))) return false;
+  // Not a list item, field, directive, table row or a paragraph that opens a literal block.
+  return !/^\s*(?:[-*+•]|\d+[.)]|#\.|[a-z][.)])\s|^\s*[:|+]|^\s*\.\.\s|::\s*$/i.test(line) && line.trim().length <= 120;
 }
 
 /** A line that can be a section title: text, not a list item, table border or another adornment. */
