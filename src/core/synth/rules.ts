@@ -787,6 +787,12 @@ function choiceScore(r: ChoiceReading, c: Candidate, i: number): number {
   // mutability").
   const named = candidates.filter((x) => x.key.terms.length && !x.inverse && x.origin !== "incumbent" && x.origin !== "keep").length;
   if ((named < 2 && weighedAsAnother(doc.meta, d)) || oppositeOfChoice(modelChoice(doc.meta) ?? choice, c.title)) return 0;
+  // A question naming one thing, and a record that names its choice by a short name that is none of the options:
+  // it chose something else, and an option is its choice only when the decision endorses it by its whole name, not
+  // by a word it shares with the record ("compliance" of "Compliance Trestle" in "track the compliance work in
+  // spreadsheets"). Two named alternatives are phrases the record words its own way, and a clause read from prose
+  // ("all implementations will be changed") names nothing: both are still matched by their words.
+  if (named < 2 && namedElsewhere(choice, candidates) && polarityIn(r.decision, primaryKey(key)) <= 0) return 0;
   // What is in place today is mentioned everywhere; a record chose it only when its stated choice names it, or
   // when it also weighs the alternative the question proposes.
   const staysPut = c.origin === "incumbent" || /^(?:keep|stay|remain|stick|continue|leave)\b/i.test(c.title);
@@ -803,6 +809,12 @@ function choiceScore(r: ChoiceReading, c: Candidate, i: number): number {
   if (pair && c.inverse) score = fieldScore(r, distinctive(pair, candidates, question), sharpKey(pair.key, question));
   if (pair) return c.inverse ? (pol < 0 ? score : 0) : pol < 0 ? 0 : score;
   return pol < 0 ? 0 : score;
+}
+
+/** The record names its choice by a short name, and that name is none of the options. */
+function namedElsewhere(choice: string, candidates: Candidate[]): boolean {
+  if (!choice || !nounLike(bareChoice(choice))) return false;
+  return !candidates.some((x) => x.key.terms.length > 0 && mentions(choice, x.key));
 }
 
 /** Whether the record's title or decision negates this verb ("Do not emphasize …", "Disable fetch …"). */
