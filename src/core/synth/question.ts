@@ -29,7 +29,6 @@ import { readMigration, readMoveTo } from "./question/migration";
 import { readCopula, readKeepOrDrop } from "./question/keepOrDrop";
 import { readAction, readAdopt } from "./question/adopt";
 import { alongsideIncumbent, insteadIncumbent } from "./question/incumbents";
-import { namedBefore } from "./question/namedBefore";
 import { contentOf, purposeOf, topicWords } from "./question/topic";
 import { isCopula, isModal, isNounish, isVerb, type Tok } from "./question/tokens";
 import { trimNoun } from "./question/phrases";
@@ -37,7 +36,7 @@ import { termsForPhrase } from "./question/terms";
 import { DETERMINERS, PERSONAL, PRONOUNS } from "./question/vocabulary";
 import { readableTitle } from "./question/readable";
 import { capitalise, referredTo } from "./question/titles";
-import { boundedForReading, TAG_PREFIX, withoutAsideBeforeOr, withoutCodeExamples, withoutDanglingCoordination, withoutFollowUpQuestion, withRestatedProposal } from "./question/questionText";
+import { boundedForReading, TAG_PREFIX, withoutAsideBeforeOr, withoutCodeExamples, withoutDanglingCoordination, withoutFollowUpQuestion } from "./question/questionText";
 
 export type { QuestionForm, Alternative, QuestionStructure } from "./question/types";
 export { MAX_READ_CHARS } from "./question/questionText";
@@ -99,7 +98,7 @@ export function readQuestion(question: string): QuestionStructure {
 export function readQuestionUncached(question: string): QuestionStructure {
   const plain = withoutAsideBeforeOr(withoutCodeExamples(question.replace(TAG_PREFIX, "")).replace(EMPHASIS, "$2").trim());
   // The structure keeps the question as asked; only the reading sees it put plainly.
-  const text = canonicalAsk(withRestatedProposal(withoutFollowUpQuestion(plain)));
+  const text = canonicalAsk(withoutFollowUpQuestion(plain));
   const base: QuestionStructure = { form: "open", alternatives: [], topic: contentOf(plain), text: plain };
   if (!text) return base;
   const paired = readQuestionPair(text);
@@ -142,13 +141,6 @@ export function readQuestionUncached(question: string): QuestionStructure {
   // what to do; only what it turns away from is named, and the question stays open ("what about X instead of Y?"
   // proposes X).
   if (ask.wh && found?.form === "alternatives" && found.incumbent && found.target) found = undefined;
-  // "Half of our repos use Jest and half use Vitest. Which one should new packages pick?"
-  // Only "which one", "which of them", "which should …": "which partition strategy" asks for a kind of thing instead.
-  const afterWhich = toks[toks.findIndex((t) => t.norm === "which") + 1];
-  if (ask.wh === "which" && !found?.alternatives?.length && !!afterWhich && (["one", "of"].includes(afterWhich.norm) || isModal(afterWhich) || isCopula(afterWhich))) {
-    const named = namedBefore(context);
-    if (named.length) found = { form: "alternatives", alternatives: named };
-  }
   // A trailing "instead" ("… integrate Rspamd instead?") names the incumbent in the context.
   // "We deploy with Ansible today. Would Terraform be a better fit?": a comparative does the same.
   const replaces = toks.some((t, k) => t.norm === "instead" && !["of"].includes(toks[k + 1]?.norm ?? "")) || (context.length > 0 && toks.some((t) => t.tags.has("Comparative")));

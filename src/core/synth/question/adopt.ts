@@ -2,7 +2,7 @@
 
 import type { QuestionStructure } from "./types";
 import { ADOPT_VERBS, DETERMINERS, PRONOUNS, QUANTIFIERS } from "./vocabulary";
-import { endsClause, isPrep, isVerb, type Tok } from "./tokens";
+import { endsClause, isNounish, isPrep, isVerb, type Tok } from "./tokens";
 import { clauseEnd, phraseEnd, spanText, trimNoun } from "./phrases";
 import { GENERIC_OBJECTS, termsForPhrase, termsForVerbPhrase } from "./terms";
 import type { Clause } from "./clause";
@@ -54,6 +54,8 @@ function bothOrOne(toks: Tok[], at: number): Partial<QuestionStructure> | undefi
   return { form: "alternatives", alternatives, ...(inPlace ? { incumbent: both } : {}) };
 }
 
+const DEMONSTRATIVES = new Set(["that", "this", "these", "those"]);
+
 /** "should we put a Varnish layer in front of the API?": the verb phrase is the proposal. */
 export function readAction(toks: Tok[], clause: Clause): Partial<QuestionStructure> | undefined {
   if (clause.verb < 0) return undefined;
@@ -66,6 +68,11 @@ export function readAction(toks: Tok[], clause: Clause): Partial<QuestionStructu
   const left = leftBehind(toks, clause.verb, end);
   const terms = left.length ? read.terms.filter((t) => !left.includes(t)) : read.terms;
   if (!terms.length && !subject) return undefined;
+  // "Should we wire that in?": a demonstrative object points at an act named elsewhere, and with nothing else to look
+  // for but the verb and its particle, the question names no act of its own.
+  const demonstrative = DEMONSTRATIVES.has(toks[clause.verb + 1]?.norm ?? "") && !isNounish(toks[clause.verb + 2] ?? toks[clause.verb]);
+  const verbAndParticle = toks.slice(clause.verb, clause.verb + 3);
+  if (demonstrative && terms.every((t) => verbAndParticle.some((x) => x.norm === t || x.root === t))) return undefined;
   const target = alt(clauseTitle(toks, span, clause, false), subject, terms, "target");
   return { form: "action", alternatives: [target], target };
 }

@@ -67,36 +67,3 @@ export function withoutFollowUpQuestion(text: string): string {
 export function withoutDanglingCoordination(title: string): string {
   return title.replace(/,\s+(?:and|or|then)\s+[a-z]+$/, "");
 }
-
-/** "suggested (that) we …", "proposed moving …", "wants us to …", "we could …": a sentence that puts an act forward. */
-const PUT_FORWARD = /\b(?:(?:suggest|propos|recommend|advis|urg|pitch)(?:e|es|ed|s|ing)?|(?:want|ask)(?:s|ed)?\s+(?:us|the\s+team)\s+to|we\s+(?:could|might|can))\s+(?:(?:that|we|to|should)\s+)*([a-z][^.!?;]{8,240})/i;
-/** What follows the act and only says why or to whom it appeals. */
-const REASON_TAIL = /,?\s+(?:since|because|as\s+(?:it|they|this|that)|given\s+that|so\s+that|which)\b.*$/i;
-/** "Should we wire that in for the whole platform?", "Should we do that?": a demonstrative standing alone as the object. */
-const DEMONSTRATIVE_OBJECT = /^(?:[^?]*?,\s+)?(?:should|shall|could|can|do|would)\s+(?:we|i|you)\s+[a-z]+\s+(?:that|this)(?=\s*\?|\s+(?:in|up|out|on|off|through|for|to|across|now|too|here|there|everywhere|instead|at|with|as)\b)[^?]*\?\s*$/i;
-/** "build that on top of", "run this behind": a demonstrative object right before the place it is put. */
-const PLACED_DEMONSTRATIVE = /\b([a-z]+)\s+(?:that|this)\s+((?:on\s+top\s+of|on|onto|into|behind|inside|within|over|under|upon|through)\s+\S)/i;
-/** Verbs that need their object to mean anything: "do that on Fridays" names no act once "that" is gone. */
-const LIGHT_ACT_VERBS = new Set(["do", "try", "make", "handle", "get", "have", "put", "take", "use"]);
-/** "Is that worth it?", "Would that be a good idea?", "Does this make sense?": the act before it judged. */
-const DEMONSTRATIVE_JUDGED = /^(?:is|would|will|does|could)\s+(?:that|this)\s+(?:be\s+)?(?:worth|a\s+(?:good|sensible|bad)\s+idea|sensible|wise|make\s+sense|help|pay\s+off)\b[^?]*\?\s*$/i;
-
-/**
- * "Someone suggested we route every lookup through X, since it is free. Should we wire that in?": the question's
- * "that" is the act the sentence before put forward, and read that way the option names it ("Route every lookup
- * through X"), never "Wire that in". The asking sentence is restated as "should we <act>?" (or "is it worth
- * <act-ing>?"); anything else is left as written.
- */
-export function withRestatedProposal(text: string): string {
-  const sentences = text.split(/(?<=[.!?])\s+/);
-  const asking = sentences.findIndex((s) => s.includes("?"));
-  if (asking < 0 || !(DEMONSTRATIVE_OBJECT.test(sentences[asking]) || DEMONSTRATIVE_JUDGED.test(sentences[asking]))) return text;
-  const askingAs = (ask: string) => [...sentences.slice(0, asking), ask, ...sentences.slice(asking + 1)].join(" ");
-  const act = PUT_FORWARD.exec(sentences[asking - 1] ?? "")?.[1]?.replace(REASON_TAIL, "").replace(/[,.]\s*$/, "").trim();
-  if (act && act.split(/\s+/).length >= 3) return askingAs(/^[a-z]+ing\b/i.test(act) ? `Is it worth ${act}?` : `Should we ${act}?`);
-  // "Should we build that on top of X?" with nothing put forward before: the place it names is the proposal, and the
-  // demonstrative goes ("Build on top of X"); a light verb ("do that on …") says nothing without it.
-  const placed = PLACED_DEMONSTRATIVE.exec(sentences[asking]);
-  if (!placed || LIGHT_ACT_VERBS.has(placed[1].toLowerCase())) return text;
-  return askingAs(sentences[asking].replace(PLACED_DEMONSTRATIVE, "$1 $2"));
-}
