@@ -426,6 +426,8 @@ function awayFrom(reading: ProseReading): ProseReading {
 
 /** A connective adverb right after "We"/"I" at the start of a sentence ("We therefore suggest …"). */
 const SUBJECT_CONNECTIVE = /^(\s*(?:we|i)\s+)(?:therefore|thus|hence|consequently|accordingly|ultimately|finally|now|so),?\s+(?=[a-z])/i;
+/** "Therefore we propose X" is "We propose X": a connective opening the sentence, with no comma, before the team. */
+const OPENING_CONNECTIVE = /^\s*(?:therefore|thus|hence|consequently|accordingly|ultimately|finally|so)\s+(?=(?:we|i)\s)/i;
 
 /** After ", not": words that start no turned-down thing ("not only", "not because", "not be"). */
 const NOT_A_CONTRAST = /^(?:only|just|merely|simply|because|since|necessarily|least|yet|even|always|all|every|to|be|been|being|have|has|had|do|does|did|in|on|at|for|with|when|if|as|so|the)$|(?:ed|ly)$/;
@@ -435,9 +437,10 @@ const DASHED_ASIDE = /\s*(?:—|–|\s--\s)[^—–.;:]{1,120}?(?:—|–|\s--\s
 
 export function readDecisionSentence(text: string): ProseReading {
   // Callers pass sentences from sentencesIn (already cut) and titles; anything longer is cut here first.
-  // "We therefore suggest X" is "We suggest X": a connective between the subject and its verb changes nothing.
+  // "We therefore suggest X" is "We suggest X": a connective between the subject and its verb changes nothing, and
+  // neither does one before the subject ("Thus we recommend X").
   // An aside between two dashes ("All domain code—including store interfaces—must …") is no part of the clause.
-  const sentence = (text.length > MAX_SENTENCE_CHARS ? text.slice(0, MAX_SENTENCE_CHARS) : text).replace(SUBJECT_CONNECTIVE, "$1").replace(DASHED_ASIDE, " ");
+  const sentence = (text.length > MAX_SENTENCE_CHARS ? text.slice(0, MAX_SENTENCE_CHARS) : text).replace(OPENING_CONNECTIVE, "").replace(SUBJECT_CONNECTIVE, "$1").replace(DASHED_ASIDE, " ");
   // "For example, …": an illustration of the decision, never the decision itself.
   if (ILLUSTRATION.test(stripInline(sentence))) return { rejected: [] };
   const read = givenNames(calledByName(awayFrom(readSentence(sentence)), sentence), sentence);
