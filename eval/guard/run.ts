@@ -3,7 +3,7 @@
 // what the change was seeded to do. `npm run eval` runs it after the question eval (eval/run.ts imports runGuardEval);
 // it also runs on its own:
 //
-//   MIRRORS=/work/.mirror node --import tsx eval/guard/run.ts [--set dev|dev2|…|dev17|held-out] [--verbose]
+//   MIRRORS=/work/.mirror node --import tsx eval/guard/run.ts [--set dev|dev2|…|dev18|held-out] [--verbose]
 //
 // A change is flagged when the guard reports a finding of severity high or med (low findings are hints). A true
 // positive is a flagged change whose findings include the expected kind against the expected decision file.
@@ -29,7 +29,7 @@ interface Edit {
 interface SeededChange {
   id: string;
   repo: string;
-  set: "dev" | "dev2" | "dev3" | "dev4" | "dev5" | "dev6" | "dev7" | "dev8" | "dev9" | "dev10" | "dev11" | "dev12" | "dev13" | "dev14" | "dev15" | "dev16" | "dev17" | "held-out";
+  set: "dev" | "dev2" | "dev3" | "dev4" | "dev5" | "dev6" | "dev7" | "dev8" | "dev9" | "dev10" | "dev11" | "dev12" | "dev13" | "dev14" | "dev15" | "dev16" | "dev17" | "dev18" | "held-out";
   what: string;
   edits: Edit[];
   /** The conflict the change was seeded with, or null for an innocent change. */
@@ -111,7 +111,7 @@ export interface GuardEvalOptions {
 
 /** Runs the seeded changes of the chosen sets and returns the per-set summary (what results.json holds). */
 export function runGuardEval(mirrors: string, opts: GuardEvalOptions = {}): Record<string, GuardSetSummary> {
-  const sets = opts.sets ?? ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17", "held-out"];
+  const sets = opts.sets ?? ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17", "dev18", "held-out"];
   const log = opts.log ?? ((line: string) => console.log(line));
   const cli = opts.cli ?? CLI;
   const workRoot = process.env.GUARD_EVAL_WORKDIR ?? join(tmpdir(), "guard-eval");
@@ -194,7 +194,7 @@ function main(): void {
     return;
   }
   const args = process.argv.slice(2);
-  const sets = args.includes("--set") ? [args[args.indexOf("--set") + 1]] : ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17", "held-out"];
+  const sets = args.includes("--set") ? [args[args.indexOf("--set") + 1]] : ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17", "dev18", "held-out"];
   const summary = runGuardEval(mirrors, { sets, verbose: args.includes("--verbose") });
   if (!args.includes("--no-write")) writeGuardResults(summary);
 }
