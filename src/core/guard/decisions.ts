@@ -713,12 +713,24 @@ function addInForceExclusions(forbidden: DecidedThing[], adr: ParsedAdr | undefi
 /** "Multi-packages architecture in a monorepo with Yarn and Lerna": the tools a title builds its choice with are chosen. */
 function addTitleTools(required: DecidedThing[], forbidden: DecidedThing[], title: string, rejectedWords: ReadonlySet<string>): void {
   for (const name of toolsInTitle(title)) {
-    const keys = keysOf(name, rejectedWords, { shortNames: true });
+    const keys = keysOf(name, rejectedWords, { shortNames: true }) ?? titleAcronymKeys(name, rejectedWords);
     if (!keys || !keys.tokens.length || keys.exact) continue;
     const covered = (k: NameKeys) => keys.tokens.every((t) => k.tokens.includes(t));
     if (!forbidden.some((f) => covered(f.keys)) && !required.some((r) => covered(r.keys))) required.push({ name, keys, range: { start: 1, end: 1 } });
   }
 }
+
+/**
+ * A two-capital name the title chose ("Replace X with RQ"): too short to key a rejected option, but the title names
+ * the tool the whole record is about, and as a chosen key it only reads a removed dependency of that name.
+ */
+function titleAcronymKeys(name: string, rejectedWords: ReadonlySet<string>): NameKeys | undefined {
+  if (!/^[A-Z]{2}$/.test(name)) return undefined;
+  const token = name.toLowerCase();
+  return GENERIC_SHORT.has(token) || rejectedWords.has(token) ? undefined : { display: name, tokens: [token] };
+}
+/** Two-letter abbreviations that name a kind of thing, not a tool. */
+const GENERIC_SHORT = new Set(["ui", "ux", "ci", "cd", "db", "io", "js", "ts", "qa", "id", "ip", "os", "vm", "ai", "ml", "pr", "api"]);
 
 /** The capitalised names a title's "with …" or "using …" tail lists ("… with Yarn and Lerna" → Yarn, Lerna). */
 function toolsInTitle(title: string): string[] {
