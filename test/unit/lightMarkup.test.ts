@@ -154,6 +154,18 @@ describe("reStructuredText and AsciiDoc read as Markdown", () => {
   });
 });
 
+describe("markup rewriting cannot be made to freeze", () => {
+  // A record is repository content: a megabyte of near-links must not cost quadratic time. The timeout turns a
+  // freeze into a failure; the bound itself is in the patterns (and the benchmark keeps the speed).
+  it("rewrites a megabyte of unterminated links and cross-references", { timeout: 20_000 }, () => {
+    const lines = (unit: string) => Array.from({ length: 50 }, () => unit.repeat(Math.floor(19_000 / unit.length))).join("\n");
+    for (const [path, unit] of [["x/1/README.adoc", "https://"], ["x/1/README.adoc", "<"], ["x/1/README.adoc", "link:"], ["d/0001-x.rst", "`a <"]] as const) {
+      const text = lines(unit);
+      assert.equal(asMarkdown(path, text).split("\n").length, 50);
+    }
+  });
+});
+
 describe("records that are not Markdown are discovered, ranked and cited", () => {
   it("finds reStructuredText records in every decisions folder and AsciiDoc proposals in bare-numbered folders, not their template", async () => {
     const repo = createGitRepo([

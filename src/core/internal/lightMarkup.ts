@@ -11,6 +11,9 @@ export const DOC_EXTENSION_SOURCE = String.raw`\.(?:md|markdown|rst|adoc|asciido
 
 export type LightMarkup = "rst" | "asciidoc";
 
+/** Inline markup is rewritten only on lines up to this long (a generated line of a megabyte is left as it is). */
+const MAX_INLINE_CHARS = 20_000;
+
 /** Which non-Markdown syntax a path is written in, by its extension; undefined for Markdown and anything else. */
 export function lightMarkupOf(path: string): LightMarkup | undefined {
   if (/\.rst$/i.test(path)) return "rst";
@@ -141,8 +144,8 @@ function isRstDefinitionTerm(lines: string[], i: number): boolean {
   const next = lines[i + 1];
   if (next === undefined || next.trim() === "" || line.trim() === "") return false;
   if (indentOf(next) <= indentOf(line) || (i > 0 && lines[i - 1].trim() !== "" && indentOf(lines[i - 1]) <= indentOf(line))) return false;
-  // Not a list item, field, directive, table row or a paragraph that opens a literal block.
-  return !/^\s*(?:[-*+•]|\d+[.)]|#\.|[a-z][.)])\s|^\s*[:|+]|^\s*\.\.\s|::\s*$/i.test(line) && line.trim().length <= 120;
+  // Short, and not a list item, field, directive, table row or a paragraph that opens a literal block.
+  return line.trim().length <= 120 && !/^\s*(?:[-*+•]|\d+[.)]|#\.|[a-z][.)])\s|^\s*[:|+]|^\s*\.\.\s|::\s*$/i.test(line);
 }
 
 /** A line that can be a section title: text, not a list item, table border or another adornment. */
@@ -152,18 +155,20 @@ function isRstTitleText(line: string): boolean {
 }
 
 function inlineRst(text: string): string {
+  // Every pattern is bounded, so a long line costs linear time; past this length a line is not markup anyway.
+  if (text.length > MAX_INLINE_CHARS) return text;
   return (
     text
       // `text <https://…>`_ and anonymous `text <…>`__ → [text](url)
-      .replace(/`([^`<]+?)\s*<([^`>]+)>`__?/g, "[$1]($2)")
+      .replace(/`([^`<]{1,300}?)\s*<([^`<>]{1,500})>`__?/g, "[$1]($2)")
       // :role:`text` (":ref:", ":doc:", ":pep:") → `text`
-      .replace(/:[\w-]+:`([^`]+)`/g, "`$1`")
+      .replace(/:[\w-]{1,40}:`([^`]{1,500})`/g, "`$1`")
       // "Program\ s": an escaped space joins inline markup to a word and reads as nothing
       .replace(/\\ /g, "")
       // ``literal`` → `literal`
-      .replace(/``([^`]+)``/g, "`$1`")
+      .replace(/``([^`]{1,500})``/g, "`$1`")
       // `reference`_ → reference
-      .replace(/`([^`]+)`__?/g, "$1")
+      .replace(/`([^`]{1,500})`__?/g, "$1")
   );
 }
 
@@ -310,16 +315,17 @@ function flushAsciidocRow(table: { cells: { text: string; line: number }[] }, ou
 }
 
 function inlineAsciidoc(text: string): string {
+  if (text.length > MAX_INLINE_CHARS) return text;
   return (
     text
       // link:target[text] and https://…[text] → [text](target)
-      .replace(/\blink:([^\s[]+)\[([^\]]*)\]/g, (_m, url: string, label: string) => `[${label || url}](${url})`)
-      .replace(/\b(https?:\/\/[^\s[]+)\[([^\]]*)\]/g, (_m, url: string, label: string) => `[${label || url}](${url})`)
+      .replace(/\blink:([^\s[\]]{1,500})\[([^\]]{0,500})\]/g, (_m, url: string, label: string) => `[${label || url}](${url})`)
+      .replace(/\b(https?:\/\/[^\s[\]]{1,500})\[([^\]]{0,500})\]/g, (_m, url: string, label: string) => `[${label || url}](${url})`)
       // xref:target[text] and <<id,text>> → text
-      .replace(/\bxref:([^\s[]+)\[([^\]]*)\]/g, (_m, target: string, label: string) => label || target)
-      .replace(/<<([^,>]+)(?:,\s*([^>]+))?>>/g, (_m, id: string, label?: string) => label ?? id)
+      .replace(/\bxref:([^\s[\]]{1,500})\[([^\]]{0,500})\]/g, (_m, target: string, label: string) => label || target)
+      .replace(/<<([^,<>]{1,200})(?:,\s*([^<>]{1,200}))?>>/g, (_m, id: string, label?: string) => label ?? id)
       // `+literal+` → `literal`
-      .replace(/`\+([^`]+)\+`/g, "`$1`")
+      .replace(/`\+([^`]{1,500})\+`/g, "`$1`")
   );
 }
 
