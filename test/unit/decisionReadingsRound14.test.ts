@@ -114,9 +114,10 @@ describe("RFC metadata and titles", () => {
   test("a note before the heading the front-matter title names does not title the record", () => {
     const text = "---\ntitle: Implement a package override option\nstatus: withdrawn\n---\n# Withdrawal Amendment\n\nReplaced by 0036.\n\n# Implement a package override option\n\n## Summary\n\nAdd overrides.\n";
     assert.equal(parseAdr("withdrawn/0009-package-overrides.md", text).title, "Implement a package override option");
-    // A front-matter title that differs from the H1 without naming a later heading leaves the H1 the title.
+    // A front-matter title that differs from the H1 without naming a later heading leaves the H1 the title (its
+    // process label is the record's number).
     const tep = "---\ntitle: Custom Tasks\nstatus: implemented\n---\n\n# TEP-0002: Enable Custom Tasks\n\n## Summary\n\ns\n";
-    assert.equal(parseAdr("teps/0002-custom-tasks.md", tep).title, "TEP-0002: Enable Custom Tasks");
+    assert.equal(parseAdr("teps/0002-custom-tasks.md", tep).title, "Enable Custom Tasks");
   });
 
   test("'# Option Chosen' is the decision and names the option", () => {

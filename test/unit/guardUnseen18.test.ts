@@ -34,17 +34,3 @@ describe("guard: a two-capital tool a replacing title chose", () => {
     assert.deepEqual(findingSummary(dropped), []);
   });
 });
-
-describe("guard: a new file's path names a prose option only as a whole", () => {
-  const record = "# RFC 012: Keeping scanned maps linked after the move\n\n## Purpose\n\nKeep scanned maps linked once the Ledger catalogue takes over.\n\n" +
-    "## Proposal\n\nImport the links into Ledger through its bulk import tool.\n\n## Alternatives considered\n\n" +
-    "- **Enrich in the map pipeline.** Workable, but the links stay invisible to every other consumer.\n" +
-    "- **Migrate the Vault-synced map records into Ledger after all.** Rejected as more work for a worse model.\n";
-  const tf = 'resource "aws_sqs_queue" "changes" {\n  name = "maps-changes"\n}\n';
-
-  test("a new Terraform file under a folder named for one word of an alternative is not that alternative", async () => {
-    const r = createGitRepo([{ message: "init", files: { "rfcs/012-map-links/README.md": record, "README.md": "# maps\n" } }]);
-    const added = await checkFilesOverHead(r, { "vault_sync/terraform/queue.tf": tf });
-    assert.ok(!findingSummary(added).some((f) => f.includes("rfcs/012-map-links/README.md")), JSON.stringify(added.findings));
-  });
-});
