@@ -6,8 +6,6 @@
 
 /** File names of documents the pipeline reads: Markdown, reStructuredText and AsciiDoc. */
 export const DOC_EXTENSION = /\.(?:md|markdown|rst|adoc|asciidoc)$/i;
-/** The same, as a pattern fragment for callers that match a whole name ("readme" + DOC_EXTENSION_SOURCE). */
-export const DOC_EXTENSION_SOURCE = String.raw`\.(?:md|markdown|rst|adoc|asciidoc)`;
 
 export type LightMarkup = "rst" | "asciidoc";
 
